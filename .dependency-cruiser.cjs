@@ -1,0 +1,78 @@
+// The dependency direction of DESIGN §2: a folder of src/ may import only from rows above it.
+// Storage adapters see only spec and util; the transports see only the public API (src/index.ts).
+const layers = [
+  'spec',
+  'util',
+  'events',
+  'working-memory',
+  'items',
+  'retrieval',
+  'reflection',
+  'compaction',
+  'composer',
+  'storage',
+  'providers',
+  'runtime',
+];
+
+const forbidden = layers.map((layer, index) => ({
+  name: `${layer}-imports-only-above`,
+  comment: `src/${layer} may import only from ${layers.slice(0, index).join(', ') || 'nothing in src'}`,
+  severity: 'error',
+  from: { path: `^src/${layer}/` },
+  to: {
+    path: `^src/(?!${[...layers.slice(0, index + 1)].join('|')}/)[^/]+/`,
+    pathNot: [`^src/index\\.ts$`],
+  },
+}));
+
+module.exports = {
+  forbidden: [
+    ...forbidden,
+    {
+      name: 'storage-imports-only-spec-and-util',
+      severity: 'error',
+      from: { path: '^src/storage/' },
+      to: { path: '^src/(?!spec/|util/|storage/)' },
+    },
+    {
+      name: 'storage-adapters-are-independent',
+      severity: 'error',
+      from: { path: '^src/storage/([^/]+)/' },
+      to: { path: '^src/storage/', pathNot: '^src/storage/$1/' },
+    },
+    {
+      name: 'domain-never-imports-storage-adapters',
+      comment: 'Domain code talks to storage through the StorageAdapter interface in spec/; only runtime wires adapters.',
+      severity: 'error',
+      from: { path: '^src/(spec|util|events|working-memory|items|retrieval|reflection|compaction|composer|providers)/' },
+      to: { path: '^src/storage/' },
+    },
+    {
+      name: 'transports-use-the-public-api',
+      comment: 'cli, server and mcp are thin layers over src/index.ts.',
+      severity: 'error',
+      from: { path: '^src/(cli|server|mcp)/' },
+      to: { path: '^src/(?!index\\.ts$|cli/|server/|mcp/)' },
+    },
+    {
+      name: 'nothing-imports-transports',
+      severity: 'error',
+      from: { path: '^src/(?!cli/|server/|mcp/)' },
+      to: { path: '^src/(cli|server|mcp)/' },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '\\.test\\.ts$' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'] },
+  },
+};

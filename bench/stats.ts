@@ -1,0 +1,57 @@
+// Small measurement helpers: a monotonic timer, percentiles from sorted samples, and a summary of
+// a list of latencies. Nothing here knows about Engram.
+
+import { performance } from 'node:perf_hooks';
+
+/** Milliseconds since an arbitrary origin, sub-millisecond resolution. */
+export function nowMs(): number {
+  return performance.now();
+}
+
+/** Runs `task` and returns its result with the time it took in milliseconds. */
+export async function timed<T>(task: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const start = performance.now();
+  const value = await task();
+  return { value, ms: performance.now() - start };
+}
+
+/**
+ * The p-th percentile (0–100) of ascending samples, nearest-rank: the smallest sample with at
+ * least p% of the samples at or below it.
+ */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))]!;
+}
+
+/** Median, p95, mean and count of a set of latencies in milliseconds. */
+export interface LatencySummary {
+  samples: number;
+  p50_ms: number;
+  p95_ms: number;
+  mean_ms: number;
+  max_ms: number;
+}
+
+export function summarize(samples: readonly number[]): LatencySummary {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const total = sorted.reduce((sum, value) => sum + value, 0);
+  return {
+    samples: sorted.length,
+    p50_ms: round(percentile(sorted, 50), 3),
+    p95_ms: round(percentile(sorted, 95), 3),
+    mean_ms: round(sorted.length === 0 ? Number.NaN : total / sorted.length, 3),
+    max_ms: round(sorted.at(-1) ?? Number.NaN, 3),
+  };
+}
+
+/** The median of a list of numbers (rates, for example). */
+export function median(values: readonly number[]): number {
+  return percentile([...values].sort((a, b) => a - b), 50);
+}
+
+export function round(value: number, digits: number): number {
+  const scale = 10 ** digits;
+  return Math.round(value * scale) / scale;
+}

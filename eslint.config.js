@@ -1,0 +1,37 @@
+// Lint rules: typescript-eslint's recommended set, plus the house rule that library code throws
+// EngramError (or a subclass), never a bare Error.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['.dependency-cruiser.cjs', 'dist/', 'node_modules/', 'coverage/', 'scratch/', 'bench/results/', '.engram/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ThrowStatement > NewExpression[callee.name='Error']",
+          message: 'Throw an EngramError (src/spec/errors.ts) with a code and field, not a bare Error.',
+        },
+      ],
+      'no-console': 'error',
+    },
+  },
+  {
+    files: ['src/cli/**/*.ts'],
+    rules: { 'no-console': 'off' },
+  },
+);

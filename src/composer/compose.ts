@@ -1,0 +1,192 @@
+// The read path (DESIGN §4): gather what the scope holds, fill each section within its budget under
+// the purpose's injection rules, explain every choice, and validate the packet against
+// MemoryPacket v1 when asked. Long-term memory and insights are present with their defaults here;
+// they fill as those stores land.
+
+import type { EventRecord } from '../spec/event.js';
+import type { BudgetSection, Citation, MemoryPacket, PacketMeta } from '../spec/packet.js';
+import type { ComposeRequest } from '../spec/requests.js';
+import { resolveScope, sessionKeyOf, type Scope } from '../spec/scope.js';
+import type { StorageAdapter } from '../spec/storage.js';
+import type { Tokenizer } from '../spec/tokenizer.js';
+import { assertPacket, validateComposeRequest } from '../spec/validators.js';
+import { emptyWorkingState, type WorkingState } from '../spec/working-state.js';
+import { NEVER_SHARED } from '../events/sensitivity.js';
+import { toIso, type Clock } from '../util/clock.js';
+import { queryTerms } from '../util/segment.js';
+import { PacketBuilder } from './packet-builder.js';
+import { DEFAULT_POLICY_ID, INJECTION, lendIdleSections, resolvePolicy, type PurposePolicy } from './policy.js';
+import { fillSummarySection } from './summary-section.js';
+import { citationOf, fillWorkingState } from './working-state-section.js';
+
+export interface ReadPathContext {
+  storage: StorageAdapter;
+  tokenizer: Tokenizer;
+  clock: Clock;
+  /** Validate every packet against the schema before returning it. */
+  validatePackets: boolean;
+}
+
+/** Cue text matched against the user's history: the query plus keywords and entities. */
+function cueTermsOf(request: ComposeRequest): string[] {
+  const cues = request.cues ?? {};
+  const text = [cues.query ?? '', ...(cues.keywords ?? []), ...(cues.entities ?? [])].join(' ');
+  return queryTerms(text);
+}
+
+function windowSize(request: ComposeRequest, policy: PurposePolicy): number {
+  if (request.conversation_window !== undefined) return request.conversation_window;
+  return INJECTION[request.purpose].conversation_window_by_default ? policy.conversation_window : 0;
+}
+
+interface Gathered {
+  state: WorkingState;
+  summary: Awaited<ReturnType<StorageAdapter['getSummary']>>;
+  windowEvents: EventRecord[];
+  toolEvents: EventRecord[];
+  cueHits: EventRecord[];
+  evidence: Map<string, EventRecord>;
+}
+
+async function gather(context: ReadPathContext, request: ComposeRequest, scope: Scope, policy: PurposePolicy, now: string, asOf: string | undefined): Promise<Gathered> {
+  const { storage } = context;
+  const key = sessionKeyOf(scope);
+  const base = { ...key, now, as_of: asOf, exclude_sensitivity: [...NEVER_SHARED] };
+  const window = windowSize(request, policy);
+  const terms = cueTermsOf(request);
+  const range = request.cues?.time_range;
+  const [state, summary, windowEvents, toolEvents, hits] = await Promise.all([
+    storage.getWorkingState(key),
+    storage.getSummary(key),
+    window > 0
+      ? storage.listEvents({ ...base, kinds: ['message', 'tool_result'], order: 'desc', limit: window * 2 })
+      : Promise.resolve([]),
+    policy.tool_evidence > 0
+      ? storage.listEvents({ ...base, kinds: ['tool_result'], order: 'desc', limit: policy.tool_evidence })
+      : Promise.resolve([]),
+    terms.length > 0 && policy.query_quotes > 0
+      ? storage.searchEvents({
+          tenant_id: scope.tenant_id,
+          user_id: scope.user_id,
+          agent_id: scope.agent_id,
+          terms,
+          now,
+          as_of: asOf,
+          ts_from: range?.start === undefined ? undefined : toIso(range.start),
+          ts_to: range?.end === undefined ? undefined : toIso(range.end),
+          exclude_sensitivity: [...NEVER_SHARED],
+          limit: policy.query_quotes,
+        })
+      : Promise.resolve([]),
+  ]);
+  const currentState = state ?? emptyWorkingState();
+  const evidence = new Map<string, EventRecord>();
+  const wanted = [...currentState.decisions, ...currentState.open_loops]
+    .map((entry) => entry.evidence_id)
+    .filter((id): id is string => typeof id === 'string' && id.startsWith('evt_'));
+  const found = await Promise.all([...new Set(wanted)].map((id) => storage.getEvent(scope.tenant_id, id, now)));
+  for (const event of found) if (event !== null && !NEVER_SHARED.includes(event.sensitivity)) evidence.set(event.id, event);
+  return {
+    state: currentState,
+    summary,
+    windowEvents: windowEvents.filter((event) => event.role !== 'system').slice(0, window),
+    toolEvents,
+    cueHits: hits.map((hit) => hit.event),
+    evidence,
+  };
+}
+
+/**
+ * Composes a MemoryPacket for the agent's next LLM call.
+ *
+ * @example
+ * const packet = await compose(context, { scope, purpose: 'responder', cues: { query: 'deadline?' } });
+ */
+export async function compose(context: ReadPathContext, input: unknown): Promise<MemoryPacket> {
+  const request = validateComposeRequest(input);
+  const scope = resolveScope(request.scope);
+  const policy = resolvePolicy(request);
+  const now = toIso(context.clock.now());
+  const asOf = request.as_of === undefined ? undefined : toIso(request.as_of);
+  const generatedAt = asOf ?? now;
+  const gathered = await gather(context, request, scope, policy, generatedAt, asOf);
+  const active = new Set<BudgetSection>(['working_state', 'short_term_summary']);
+  const sectionBudgets = lendIdleSections(policy.budget.per_section, active);
+  const builder = new PacketBuilder(context.tokenizer, policy.budget.max_tokens, sectionBudgets);
+
+  const lookup = (evidenceId: string | undefined): Citation[] => {
+    if (evidenceId === undefined) return [];
+    const event = gathered.evidence.get(evidenceId);
+    return event === undefined ? [{ id: evidenceId, type: 'reference' }] : [citationOf(event)];
+  };
+  const workingState = fillWorkingState(builder, gathered.state, request.purpose, policy, gathered.toolEvents, lookup, context.tokenizer);
+  const window = windowSize(request, policy);
+  if (window === 0 && request.purpose === 'responder') {
+    builder.omit('conversation_window', 'not_allowed_for_purpose', 'short_term_summary', 'responder packets carry summary and quotes, not the window, unless asked (spec §9)');
+  }
+  const summary = fillSummarySection(
+    builder,
+    { summary: gathered.summary, cueHits: gathered.cueHits, cueTerms: cueTermsOf(request), windowEvents: gathered.windowEvents, now: generatedAt },
+    policy,
+    context.tokenizer,
+  );
+
+  const meta: PacketMeta = {
+    schema_version: 'v1',
+    scope,
+    generated_at: generatedAt,
+    purpose: request.purpose,
+    task_type: request.task_type ?? 'generic',
+    cues: request.cues ?? {},
+    budget: policy.budget,
+    policy_id: request.policy_id ?? DEFAULT_POLICY_ID,
+  };
+  const packet: MemoryPacket = {
+    meta,
+    short_term: {
+      working_state: workingState.working_state,
+      rolling_summary: summary.rolling_summary,
+      key_quotes: summary.key_quotes,
+      conversation_window: summary.conversation_window,
+      open_loops: workingState.open_loops,
+      last_tool_evidence: workingState.last_tool_evidence,
+    },
+    long_term: { facts: [], preferences: [], procedures: [], episodes: [] },
+    insight: { usage_policy: { allow_in_responder: false }, hypotheses: [], strategy_sketches: [], patterns: [] },
+    citations: builder.citations(),
+    budget_report: {
+      max_tokens: policy.budget.max_tokens,
+      used_tokens_est: builder.usedTokens,
+      section_usage: builder.sectionUsage(),
+      degradations: builder.degradations,
+      omissions: builder.omissions,
+    },
+    explain: {
+      selected: builder.selected,
+      omitted: builder.omitted,
+      filters: {
+        as_of: generatedAt,
+        time_range: request.cues?.time_range ?? null,
+        conversation_window: window,
+        key_quotes_top_k: policy.key_quotes,
+        cue_matches_top_k: policy.query_quotes,
+        tool_evidence_top_k: INJECTION[request.purpose].last_tool_evidence ? policy.tool_evidence : 0,
+        sensitivity_excluded: [...NEVER_SHARED],
+        expired_excluded: true,
+        section_budgets: sectionBudgets,
+      },
+      conflicts: [],
+      determinism: {
+        policy_id: meta.policy_id,
+        tokenizer: context.tokenizer.name,
+        as_of: generatedAt,
+        sort_keys: {
+          key_quotes: ['cue rank', 'event id', 'sentence position'],
+          conversation_window: ['event id'],
+          rolling_summary: ['score desc', 'event id desc', 'then shown in log order'],
+        },
+      },
+    },
+  };
+  return context.validatePackets ? assertPacket(packet) : packet;
+}

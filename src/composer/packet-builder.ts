@@ -1,0 +1,130 @@
+// Budget accounting for one packet. Every candidate item is offered in its forms, richest first
+// (raw → quote → summary → ref); the first form that fits both its section's budget and the global
+// budget is taken, each step down is recorded as a degradation, and an item with no fitting form is
+// omitted with its reason. Costs are real tokens of the item as a prompt shows it (item-text.ts).
+
+import type {
+  BudgetSection,
+  Citation,
+  Degradation,
+  ExplainOmission,
+  Omission,
+} from '../spec/packet.js';
+import type { Tokenizer } from '../spec/tokenizer.js';
+
+export type Level = 'raw' | 'quote' | 'summary' | 'ref';
+
+/** Stable reason codes for omissions. */
+export type OmissionReason =
+  | 'over_budget'
+  | 'low_priority'
+  | 'duplicate'
+  | 'expired'
+  | 'low_confidence'
+  | 'not_allowed_for_purpose'
+  | 'closed'
+  | 'disabled_by_request';
+
+export interface Offer<T> {
+  /** Explain id of the item, for example `key_quotes:evt_…#0`. */
+  item: string;
+  section: BudgetSection;
+  /** The rule that chose the candidate. */
+  rule: string;
+  /** Forms in degradation order; each is what would be placed in the packet. */
+  forms: ReadonlyArray<{ level: Level; value: T }>;
+  /** The form as a prompt shows it; its tokens are the form's cost. */
+  text: (value: T) => string;
+  /** Evidence the item cites. */
+  cites?: readonly Citation[];
+}
+
+export class PacketBuilder {
+  private readonly sectionUsed = new Map<BudgetSection, number>();
+  private total = 0;
+  private readonly citationsById = new Map<string, Citation>();
+  readonly selected: string[] = [];
+  readonly omitted: ExplainOmission[] = [];
+  readonly omissions: Omission[] = [];
+  readonly degradations: Degradation[] = [];
+
+  constructor(
+    private readonly tokenizer: Tokenizer,
+    readonly maxTokens: number,
+    private readonly perSection: Readonly<Record<BudgetSection, number>>,
+  ) {}
+
+  /** Tokens of a text as the model will see it. */
+  cost(text: string): number {
+    return this.tokenizer.count(text);
+  }
+
+  /** Tokens left in a section, bounded by what is left of the whole budget. */
+  left(section: BudgetSection): number {
+    const sectionLeft = this.perSection[section] - (this.sectionUsed.get(section) ?? 0);
+    return Math.max(0, Math.min(sectionLeft, this.maxTokens - this.total));
+  }
+
+  /** Charges tokens that are always spent (for example the working state's version). */
+  charge(section: BudgetSection, tokens: number): void {
+    this.sectionUsed.set(section, (this.sectionUsed.get(section) ?? 0) + tokens);
+    this.total += tokens;
+  }
+
+  /** Takes the richest form that fits, or omits the item; returns the form taken. */
+  offer<T>(offer: Offer<T>): { level: Level; value: T } | undefined {
+    const room = this.left(offer.section);
+    const steps: Level[] = [];
+    for (const form of offer.forms) {
+      const tokens = this.cost(offer.text(form.value));
+      if (tokens <= room) {
+        this.charge(offer.section, tokens);
+        this.cite(offer.cites ?? []);
+        this.recordSteps(offer, steps, form.level, room);
+        this.selected.push(form.level === 'raw' ? `${offer.item}: ${offer.rule}` : `${offer.item}: ${offer.rule} [${form.level}]`);
+        return form;
+      }
+      steps.push(form.level);
+    }
+    this.omit(offer.item, 'over_budget', offer.section, `needs more than the ${room} tokens left`);
+    return undefined;
+  }
+
+  private recordSteps<T>(offer: Offer<T>, tried: Level[], taken: Level, room: number): void {
+    const path = [...tried, taken];
+    for (let index = 1; index < path.length; index += 1) {
+      this.degradations.push({
+        section: offer.section,
+        action: `${offer.item}: ${path[index - 1]}→${path[index]}`,
+        reason: `over_budget: ${room} tokens left in ${offer.section}`,
+      });
+    }
+  }
+
+  /** Records an item left out, with its reason code and a human-readable detail. */
+  omit(item: string, reason: OmissionReason, section: string, detail: string): void {
+    this.omitted.push({ item, reason, section, detail });
+    this.omissions.push({ item, reason });
+  }
+
+  /** Adds evidence to the packet's citations (de-duplicated, first mention wins). */
+  cite(citations: readonly Citation[]): void {
+    for (const citation of citations) {
+      if (!this.citationsById.has(citation.id)) this.citationsById.set(citation.id, citation);
+    }
+  }
+
+  get usedTokens(): number {
+    return this.total;
+  }
+
+  sectionUsage(): Record<string, number> {
+    const usage: Record<string, number> = {};
+    for (const section of Object.keys(this.perSection) as BudgetSection[]) usage[section] = this.sectionUsed.get(section) ?? 0;
+    return usage;
+  }
+
+  citations(): Citation[] {
+    return [...this.citationsById.values()];
+  }
+}

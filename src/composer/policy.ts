@@ -1,0 +1,124 @@
+// Budget policies and the injection matrix of MemoryPacket v1 §9. The matrix is enforced, not
+// advisory: a policy may change budgets and counts, never what a purpose is allowed to see.
+
+import type { Budget, BudgetSection, Purpose } from '../spec/packet.js';
+import type { ComposeRequest } from '../spec/requests.js';
+import type { WorkingState } from '../spec/working-state.js';
+
+export type WorkingStateField = Exclude<keyof WorkingState, 'state_version' | 'open_loops'>;
+
+/** What one purpose may see of short-term memory (spec §9), in priority order. */
+export interface InjectionRules {
+  working_state_fields: readonly WorkingStateField[];
+  last_tool_evidence: boolean;
+  /** Whether the conversation window is on when the request does not say. */
+  conversation_window_by_default: boolean;
+}
+
+export const INJECTION: Readonly<Record<Purpose, InjectionRules>> = {
+  planner: {
+    working_state_fields: ['goal', 'constraints', 'slots', 'decisions', 'plan', 'risks', 'tool_evidence'],
+    last_tool_evidence: true,
+    conversation_window_by_default: true,
+  },
+  tool: {
+    working_state_fields: ['goal', 'constraints', 'slots', 'decisions', 'plan', 'risks', 'tool_evidence'],
+    last_tool_evidence: true,
+    conversation_window_by_default: true,
+  },
+  responder: {
+    working_state_fields: ['goal', 'constraints', 'slots', 'decisions'],
+    last_tool_evidence: false,
+    conversation_window_by_default: false,
+  },
+};
+
+/** Budgets and counts for one purpose. */
+export interface PurposePolicy {
+  budget: Budget;
+  conversation_window: number;
+  key_quotes: number;
+  query_quotes: number;
+  tool_evidence: number;
+  /** Share of the short_term_summary section the rolling summary may take. */
+  summary_share: number;
+}
+
+const DEFAULTS: Readonly<Record<Purpose, PurposePolicy>> = {
+  planner: {
+    budget: {
+      max_tokens: 4000,
+      per_section: { working_state: 1200, short_term_summary: 1000, facts: 800, procedures: 500, episodes: 300, insights: 200 },
+    },
+    conversation_window: 8,
+    key_quotes: 6,
+    query_quotes: 6,
+    tool_evidence: 5,
+    summary_share: 0.5,
+  },
+  tool: {
+    budget: {
+      max_tokens: 2000,
+      per_section: { working_state: 800, short_term_summary: 500, facts: 400, procedures: 300, episodes: 0, insights: 0 },
+    },
+    conversation_window: 4,
+    key_quotes: 4,
+    query_quotes: 4,
+    tool_evidence: 5,
+    summary_share: 0.4,
+  },
+  responder: {
+    budget: {
+      max_tokens: 3000,
+      per_section: { working_state: 400, short_term_summary: 1300, facts: 900, procedures: 0, episodes: 400, insights: 0 },
+    },
+    conversation_window: 6,
+    key_quotes: 8,
+    query_quotes: 10,
+    tool_evidence: 0,
+    summary_share: 0.4,
+  },
+};
+
+export const DEFAULT_POLICY_ID = 'default';
+
+/**
+ * The policy of a purpose with the request's budget applied. A `max_tokens` without `per_section`
+ * scales the default sections to it, so every section keeps its share.
+ *
+ * @example
+ * resolvePolicy({ scope, purpose: 'responder', budget: { max_tokens: 500 } }).budget.max_tokens // 500
+ */
+export function resolvePolicy(request: Pick<ComposeRequest, 'purpose' | 'budget'>): PurposePolicy {
+  const base = DEFAULTS[request.purpose];
+  const maxTokens = request.budget?.max_tokens ?? base.budget.max_tokens;
+  const ratio = maxTokens / base.budget.max_tokens;
+  const perSection = {} as Record<BudgetSection, number>;
+  for (const [section, tokens] of Object.entries(base.budget.per_section) as [BudgetSection, number][]) {
+    perSection[section] = request.budget?.per_section?.[section] ?? Math.floor(tokens * ratio);
+  }
+  return { ...base, budget: { max_tokens: maxTokens, per_section: perSection } };
+}
+
+/**
+ * Section budgets with the allowance of sections that have nothing to show lent to those that do,
+ * in proportion to their own allowance; `meta.budget` keeps the policy as requested.
+ *
+ * @example
+ * lendIdleSections(budget.per_section, new Set(['working_state', 'short_term_summary']))
+ */
+export function lendIdleSections(
+  perSection: Readonly<Record<BudgetSection, number>>,
+  active: ReadonlySet<BudgetSection>,
+): Record<BudgetSection, number> {
+  const sections = Object.keys(perSection) as BudgetSection[];
+  const idle = sections.filter((section) => !active.has(section)).reduce((sum, section) => sum + perSection[section], 0);
+  const activeTotal = sections.filter((section) => active.has(section)).reduce((sum, section) => sum + perSection[section], 0);
+  const effective = {} as Record<BudgetSection, number>;
+  for (const section of sections) {
+    if (!active.has(section)) effective[section] = 0;
+    else if (activeTotal === 0) effective[section] = Math.floor(idle / active.size);
+    else effective[section] = perSection[section] + Math.floor((idle * perSection[section]) / activeTotal);
+  }
+  return effective;
+}

@@ -1,0 +1,163 @@
+// The short_term_summary budget section: passages of the user's history that match the cues, the
+// rolling summary, key quotes, and (where the purpose allows) the recent conversation window.
+
+import type { EventRecord } from '../spec/event.js';
+import type { Citation, KeyQuote, WindowMessage } from '../spec/packet.js';
+import type { StmSummary, SummarySentence } from '../spec/summary.js';
+import type { Tokenizer } from '../spec/tokenizer.js';
+import { contentText } from '../events/content-text.js';
+import { cutSummary, packetRole } from '../working-memory/summary.js';
+import { sentences, words } from '../util/segment.js';
+import type { PacketBuilder } from './packet-builder.js';
+import type { PurposePolicy } from './policy.js';
+import { textForms } from './text-forms.js';
+import { itemText } from './item-text.js';
+import { citationOf } from './working-state-section.js';
+
+export interface SummaryInputs {
+  summary: StmSummary | null;
+  /** Events matching the cues, best first. */
+  cueHits: readonly EventRecord[];
+  cueTerms: readonly string[];
+  /** Recent messages of the session, newest first; empty when the window is off. */
+  windowEvents: readonly EventRecord[];
+  now: string;
+}
+
+export interface SummaryOutput {
+  rolling_summary: string;
+  key_quotes: KeyQuote[];
+  conversation_window: WindowMessage[];
+}
+
+function isLive(expiresAt: string | null, now: string): boolean {
+  return expiresAt === null || expiresAt > now;
+}
+
+/** The sentence of `text` that shares most words with the cue terms (the first one on a tie). */
+function bestSentence(text: string, terms: ReadonlySet<string>): string | undefined {
+  let best: string | undefined;
+  let bestHits = 0;
+  for (const sentence of sentences(text)) {
+    const hits = new Set(words(sentence).filter((word) => terms.has(word))).size;
+    if (hits > bestHits) {
+      best = sentence;
+      bestHits = hits;
+    }
+  }
+  return best;
+}
+
+function sentenceCitation(sentence: SummarySentence): Citation {
+  return { id: sentence.event_id, type: sentence.role === 'tool' ? 'tool_result' : 'message', ts: sentence.ts };
+}
+
+function quoteOf(sentence: Pick<SummarySentence, 'event_id' | 'role' | 'ts'>, quote: string): KeyQuote {
+  return { evidence_id: sentence.event_id, quote, role: sentence.role, ts: sentence.ts };
+}
+
+/**
+ * Fills the short_term_summary section: cue matches first (they answer the request), then the
+ * rolling summary (up to the policy's share), key quotes, and the conversation window.
+ *
+ * @example
+ * const output = fillSummarySection(builder, inputs, policy, tokenizer);
+ */
+export function fillSummarySection(
+  builder: PacketBuilder,
+  inputs: SummaryInputs,
+  policy: PurposePolicy,
+  tokenizer: Tokenizer,
+): SummaryOutput {
+  const quoted = new Set<string>();
+  const keyQuotes: Array<{ order: string; quote: KeyQuote }> = [];
+  const terms = new Set(inputs.cueTerms);
+
+  for (const [rank, event] of inputs.cueHits.entries()) {
+    const text = contentText(event.content);
+    const role = packetRole(event);
+    const taken = builder.offer({
+      item: `key_quotes:${event.id}`,
+      section: 'short_term_summary',
+      rule: `cue.full_text(rank ${rank + 1})`,
+      forms: textForms(text, tokenizer, { raw: 160, quote: 60, summary: 20 }, bestSentence(text, terms)).map((form) => ({
+        level: form.level,
+        value: quoteOf({ event_id: event.id, role, ts: event.ts }, form.value),
+      })),
+      text: itemText.keyQuote,
+      cites: [citationOf(event)],
+    });
+    if (taken !== undefined) {
+      quoted.add(event.id);
+      keyQuotes.push({ order: `0-${String(rank).padStart(4, '0')}`, quote: taken.value });
+    }
+  }
+
+  const pool = inputs.summary?.sentences ?? [];
+  for (const sentence of pool) {
+    if (!isLive(sentence.expires_at, inputs.now)) {
+      builder.omit(`rolling_summary:${sentence.event_id}#${sentence.position}`, 'expired', 'short_term_summary', 'its source event has expired');
+    }
+  }
+  const share = Math.floor(builder.left('short_term_summary') * policy.summary_share);
+  const cut = cutSummary(pool, share, tokenizer, (sentence) => isLive(sentence.expires_at, inputs.now));
+  let rollingSummary = '';
+  if (cut.used.length > 0) {
+    builder.charge('short_term_summary', cut.tokens);
+    rollingSummary = cut.text;
+    builder.selected.push(`rolling_summary: stm.extractive_summary(${cut.used.length} sentences, ${cut.tokens} tokens)`);
+    builder.cite(cut.used.map(sentenceCitation));
+    if (cut.dropped.length > 0) {
+      builder.degradations.push({
+        section: 'short_term_summary',
+        action: `rolling_summary: ${cut.used.length + cut.dropped.length}→${cut.used.length} sentences`,
+        reason: `over_budget: summary share is ${share} tokens`,
+      });
+    }
+  }
+
+  const ranked = [...(inputs.summary?.key_quotes ?? [])].sort((a, b) => b.score - a.score);
+  for (const [rank, sentence] of ranked.entries()) {
+    const item = `key_quotes:${sentence.event_id}#${sentence.position}`;
+    if (!isLive(sentence.expires_at, inputs.now)) {
+      builder.omit(item, 'expired', 'short_term_summary', 'its source event has expired');
+    } else if (quoted.has(sentence.event_id)) {
+      builder.omit(item, 'duplicate', 'short_term_summary', 'the event is already quoted for the cues');
+    } else if (rank >= policy.key_quotes) {
+      builder.omit(item, 'low_priority', 'short_term_summary', `beyond the top ${policy.key_quotes} key quotes`);
+    } else {
+      const taken = builder.offer({
+        item,
+        section: 'short_term_summary',
+        rule: `stm.key_quote(score ${sentence.score})`,
+        forms: textForms(sentence.text, tokenizer, { raw: 80, quote: 40, summary: 16 }).map((form) => ({
+          level: form.level,
+          value: quoteOf(sentence, form.value),
+        })),
+        text: itemText.keyQuote,
+        cites: [sentenceCitation(sentence)],
+      });
+      if (taken !== undefined) keyQuotes.push({ order: `1-${sentence.event_id}-${sentence.position}`, quote: taken.value });
+    }
+  }
+
+  const window: WindowMessage[] = [];
+  for (const event of inputs.windowEvents) {
+    const taken = builder.offer({
+      item: `conversation_window:${event.id}`,
+      section: 'short_term_summary',
+      rule: 'events.recent_messages',
+      forms: textForms(contentText(event.content), tokenizer).map((form) => ({
+        level: form.level,
+        value: { evidence_id: event.id, role: packetRole(event), content: form.value, ts: event.ts },
+      })),
+      text: itemText.windowMessage,
+      cites: [citationOf(event)],
+    });
+    if (taken !== undefined) window.push(taken.value);
+  }
+  window.reverse();
+
+  keyQuotes.sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
+  return { rolling_summary: rollingSummary, key_quotes: keyQuotes.map((entry) => entry.quote), conversation_window: window };
+}

@@ -1,0 +1,206 @@
+// The write path (DESIGN §4): validate, build the turn's events, apply the state patch, fold the
+// events into the short-term summary, and write it all in one transaction. A repeated turn_id is a
+// no-op that returns the first result. Batches share one transaction: all turns land or none.
+
+import { EngramError, ValidationError } from '../spec/errors.js';
+import type { EventRecord } from '../spec/event.js';
+import type { CommitTurnRequest, CommitTurnResult } from '../spec/requests.js';
+import { resolveScope, sessionKeyOf, type SessionKey } from '../spec/scope.js';
+import type { StorageAdapter, WriteOp } from '../spec/storage.js';
+import { emptySummary, type StmSummary } from '../spec/summary.js';
+import type { Tokenizer } from '../spec/tokenizer.js';
+import { validateCommitTurnRequest } from '../spec/validators.js';
+import type { WorkingState } from '../spec/working-state.js';
+import { buildTurnEvents } from '../events/build-events.js';
+import { searchTextOf } from '../events/sensitivity.js';
+import { applyStatePatch } from '../working-memory/working-state.js';
+import { foldEvents } from '../working-memory/summary.js';
+import type { Clock } from '../util/clock.js';
+import { toIso } from '../util/clock.js';
+
+export interface WritePathContext {
+  storage: StorageAdapter;
+  tokenizer: Tokenizer;
+  clock: Clock;
+}
+
+/** How many times a turn is recomputed when another writer changed the session's summary first. */
+const SUMMARY_RETRIES = 5;
+
+function keyString(key: SessionKey): string {
+  return JSON.stringify([key.tenant_id, key.user_id, key.agent_id, key.session_id]);
+}
+
+/** Session state read once per batch and carried from turn to turn inside it. */
+interface SessionState {
+  key: SessionKey;
+  state: WorkingState | null;
+  summary: StmSummary | null;
+  /** The stored versions, which the write must still find. */
+  storedStateVersion: number;
+  storedSummaryVersion: number;
+  stateChanged: boolean;
+  summaryChanged: boolean;
+}
+
+class Batch {
+  readonly sessions = new Map<string, SessionState>();
+  readonly turns = new Map<string, CommitTurnResult>();
+  readonly ops: WriteOp[] = [];
+
+  constructor(private readonly context: WritePathContext) {}
+
+  async session(key: SessionKey): Promise<SessionState> {
+    const id = keyString(key);
+    let session = this.sessions.get(id);
+    if (session === undefined) {
+      const [state, summary] = await Promise.all([
+        this.context.storage.getWorkingState(key),
+        this.context.storage.getSummary(key),
+      ]);
+      session = {
+        key,
+        state,
+        summary,
+        storedStateVersion: state?.state_version ?? 0,
+        storedSummaryVersion: summary?.version ?? 0,
+        stateChanged: false,
+        summaryChanged: false,
+      };
+      this.sessions.set(id, session);
+    }
+    return session;
+  }
+
+  /** The operations that write the batch, session state last so its version checks see every turn. */
+  finalOps(): WriteOp[] {
+    const updatedAt = toIso(this.context.clock.now());
+    const tail: WriteOp[] = [];
+    for (const session of this.sessions.values()) {
+      if (session.stateChanged && session.state !== null) {
+        tail.push({
+          op: 'put_working_state',
+          key: session.key,
+          state: session.state,
+          expected_version: session.storedStateVersion,
+          updated_at: updatedAt,
+        });
+      }
+      if (session.summaryChanged && session.summary !== null) {
+        tail.push({ op: 'put_summary', key: session.key, summary: session.summary, expected_version: session.storedSummaryVersion });
+      }
+    }
+    return [...this.ops, ...tail];
+  }
+}
+
+async function planTurn(batch: Batch, context: WritePathContext, request: CommitTurnRequest): Promise<CommitTurnResult> {
+  const scope = resolveScope(request.scope);
+  const key = sessionKeyOf(scope);
+  const turnKey = `${keyString(key)}#${request.turn_id}`;
+  const earlier = batch.turns.get(turnKey) ?? (await context.storage.getTurn(key, request.turn_id));
+  if (earlier !== null && earlier !== undefined) return { ...earlier, replayed: true };
+
+  const now = context.clock.now();
+  const recordedAt = toIso(now);
+  const turnTs = request.ts === undefined ? recordedAt : toIso(request.ts);
+  const session = await batch.session(key);
+
+  let events: EventRecord[];
+  let stateChanged = false;
+  if (request.state_patch !== undefined) {
+    const patch = request.state_patch;
+    const from = session.state?.state_version ?? 0;
+    const patchContent = { ...patch, from_version: from, to_version: from + 1 } as Record<string, unknown>;
+    events = buildTurnEvents(request, scope, turnTs, recordedAt, patchContent);
+    const patchEvent = events.find((event) => event.kind === 'state_patch')!;
+    session.state = applyStatePatch(session.state, patch, patchEvent.id);
+    session.stateChanged = true;
+    stateChanged = true;
+  } else {
+    events = buildTurnEvents(request, scope, turnTs, recordedAt);
+  }
+
+  const folded = foldEvents(session.summary ?? emptySummary(), events, context.tokenizer, recordedAt);
+  session.summary = folded.summary;
+  session.summaryChanged = true;
+
+  const result: CommitTurnResult = {
+    turn_id: request.turn_id,
+    scope,
+    recorded_at: recordedAt,
+    dry_run: request.dry_run === true,
+    replayed: false,
+    events: events.map((event) => ({
+      event_id: event.id,
+      kind: event.kind,
+      role: event.role,
+      marker: event.marker,
+      sensitivity: event.sensitivity,
+      embedding_status: event.embedding_status,
+      ts: event.ts,
+    })),
+    working_state: { changed: stateChanged, state_version: session.state?.state_version ?? 0 },
+    summary: { version: folded.summary.version, sentences_added: folded.sentencesAdded, key_quotes_added: folded.quotesAdded },
+  };
+  batch.turns.set(turnKey, result);
+  batch.ops.push({ op: 'insert_turn', key, turn_id: request.turn_id, result });
+  for (const event of events) batch.ops.push({ op: 'append_event', event, search_text: searchTextOf(event) });
+  return result;
+}
+
+function prefixed(error: unknown, prefix: string): unknown {
+  if (error instanceof ValidationError) {
+    return new ValidationError(
+      error.issues.map((issue) => ({ ...issue, field: issue.field === '' ? prefix : `${prefix}.${issue.field}` })),
+      { cause: error },
+    );
+  }
+  return error;
+}
+
+/**
+ * Commits turns in one transaction and returns one result per turn, in order. `dry_run` on every
+ * turn returns the results without writing; mixing dry and real turns in one batch is refused.
+ *
+ * @example
+ * const [result] = await commitTurns(context, [turn]);
+ */
+export async function commitTurns(context: WritePathContext, input: readonly unknown[]): Promise<CommitTurnResult[]> {
+  const requests = input.map((turn, index) => {
+    try {
+      return validateCommitTurnRequest(turn);
+    } catch (error) {
+      throw input.length === 1 ? error : prefixed(error, `turns[${index}]`);
+    }
+  });
+  const dryRuns = new Set(requests.map((request) => request.dry_run === true));
+  if (dryRuns.size > 1) throw ValidationError.of('dry_run', 'consistent', 'must be the same for every turn of a batch');
+  const dryRun = dryRuns.has(true);
+
+  for (let attempt = 0; ; attempt += 1) {
+    const batch = new Batch(context);
+    const results: CommitTurnResult[] = [];
+    for (const [index, request] of requests.entries()) {
+      try {
+        results.push(await planTurn(batch, context, request));
+      } catch (error) {
+        throw requests.length === 1 ? error : prefixed(error, `turns[${index}]`);
+      }
+    }
+    if (dryRun) return results;
+    const ops = batch.finalOps();
+    if (ops.length === 0) return results;
+    try {
+      await context.storage.write(ops);
+      return results;
+    } catch (error) {
+      // Another writer got there first: either the same turn (return its result) or another turn of
+      // the session (recompute on top of it). A stale caller-supplied state version is the caller's.
+      const retryable =
+        EngramError.isInstance(error) &&
+        (error.code === 'DUPLICATE_TURN' || (error.code === 'STATE_VERSION_CONFLICT' && error.field === 'summary.version'));
+      if (!retryable || attempt >= SUMMARY_RETRIES) throw error;
+    }
+  }
+}

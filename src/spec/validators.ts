@@ -1,0 +1,234 @@
+// The JSON Schemas in schemas/ compiled once into validators: draft 2020-12 for Engram's own
+// contracts and MemoryPacket v1, draft-07 for SessionReflection. Every boundary checks input with
+// these and turns Ajv's errors into a ValidationError that names the field and the rule.
+
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { Ajv as AjvDraft7 } from 'ajv';
+import ajvFormats from 'ajv-formats';
+
+import { EngramError, ValidationError, type ValidationIssue } from './errors.js';
+import type { CommitTurnRequest, ComposeRequest, ListEventsRequest, SearchEventsRequest, SessionScopeInput } from './requests.js';
+import type { EventRecord } from './event.js';
+import type { MemoryPacket } from './packet.js';
+import type { WorkingState } from './working-state.js';
+
+import commonSchema from './schemas/common.schema.json' with { type: 'json' };
+import packetSchema from './schemas/memory-packet-v1.schema.json' with { type: 'json' };
+import workingStateSchema from './schemas/working-state.schema.json' with { type: 'json' };
+import commitTurnSchema from './schemas/commit-turn-request.schema.json' with { type: 'json' };
+import composeSchema from './schemas/compose-request.schema.json' with { type: 'json' };
+import eventRecordSchema from './schemas/event-record.schema.json' with { type: 'json' };
+import listEventsSchema from './schemas/list-events-request.schema.json' with { type: 'json' };
+import searchEventsSchema from './schemas/search-events-request.schema.json' with { type: 'json' };
+import reflectionSchema from './schemas/session-reflection.schema.json' with { type: 'json' };
+
+// ajv-formats is CommonJS: under ESM its plugin is the `default` member of the module object.
+const addFormats = ajvFormats.default;
+
+/** The JSON Schemas Engram validates with, by name (also used to generate API documents). */
+export const schemas = {
+  common: commonSchema,
+  memoryPacket: packetSchema,
+  workingState: workingStateSchema,
+  commitTurnRequest: commitTurnSchema,
+  composeRequest: composeSchema,
+  eventRecord: eventRecordSchema,
+  listEventsRequest: listEventsSchema,
+  searchEventsRequest: searchEventsSchema,
+  sessionReflection: reflectionSchema,
+} as const;
+
+function createDraft2020(): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
+  addFormats(ajv);
+  const own = [commonSchema, packetSchema, workingStateSchema, commitTurnSchema, composeSchema, eventRecordSchema, listEventsSchema, searchEventsSchema];
+  for (const schema of own) {
+    ajv.addSchema(schema);
+  }
+  return ajv;
+}
+
+function createDraft7(): AjvDraft7 {
+  const ajv = new AjvDraft7({ allErrors: true, strict: true, allowUnionTypes: true });
+  addFormats(ajv);
+  // Formats of the Rust-generated reflection schema; the number range rules carry the meaning.
+  ajv.addFormat('double', { type: 'number', validate: (value: number) => Number.isFinite(value) });
+  ajv.addFormat('uint', { type: 'number', validate: (value: number) => Number.isInteger(value) && value >= 0 });
+  return ajv;
+}
+
+let draft2020: Ajv2020 | undefined;
+let draft7: AjvDraft7 | undefined;
+const compiled = new Map<string, ValidateFunction>();
+
+function validatorFor(id: string): ValidateFunction {
+  let validate = compiled.get(id);
+  if (validate === undefined) {
+    if (id === reflectionSchema.title) {
+      draft7 ??= createDraft7();
+      validate = draft7.compile(reflectionSchema);
+    } else {
+      draft2020 ??= createDraft2020();
+      const found = draft2020.getSchema(id);
+      if (found === undefined) throw new EngramError('INTERNAL', `no schema ${id}`);
+      validate = found;
+    }
+    compiled.set(id, validate);
+  }
+  return validate;
+}
+
+function fieldOf(error: ErrorObject): string {
+  const path = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc === '' ? part : `${acc}.${part}`), '');
+  const params = error.params as Record<string, unknown>;
+  const child = (params['missingProperty'] ?? params['additionalProperty'] ?? params['propertyName']) as string | undefined;
+  if (child === undefined) return path;
+  return path === '' ? child : `${path}.${child}`;
+}
+
+function messageOf(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return 'is required';
+    case 'additionalProperties':
+      return 'is not an allowed property';
+    case 'enum':
+      return `must be one of ${JSON.stringify(params['allowedValues'])}`;
+    default:
+      return error.message ?? 'is invalid';
+  }
+}
+
+/** Turns Ajv errors into issues, most specific first, without repeats. */
+export function issuesOf(errors: readonly ErrorObject[] | null | undefined): ValidationIssue[] {
+  const seen = new Set<string>();
+  const issues: ValidationIssue[] = [];
+  const ordered = [...(errors ?? [])].sort((a, b) => b.instancePath.length - a.instancePath.length);
+  for (const error of ordered) {
+    const issue = { field: fieldOf(error), rule: error.keyword, message: messageOf(error) };
+    const key = `${issue.field}|${issue.rule}|${issue.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    issues.push(issue);
+  }
+  return issues;
+}
+
+/** Checks `value` against the schema `id`; returns the issues, empty when valid. */
+export function check(id: string, value: unknown): ValidationIssue[] {
+  const validate = validatorFor(id);
+  return validate(value) ? [] : issuesOf(validate.errors);
+}
+
+function assertValid<T>(id: string, value: unknown, subject: string): T {
+  const issues = check(id, value);
+  if (issues.length > 0) throw new ValidationError(issues, { subject });
+  return value as T;
+}
+
+/**
+ * Validates a commit_turn request; throws ValidationError naming the field and rule.
+ *
+ * @example
+ * validateCommitTurnRequest(JSON.parse(body))
+ */
+export function validateCommitTurnRequest(value: unknown): CommitTurnRequest {
+  return assertValid<CommitTurnRequest>(commitTurnSchema.$id, value, 'commit_turn request');
+}
+
+/**
+ * Validates a compose request; throws ValidationError naming the field and rule.
+ *
+ * @example
+ * validateComposeRequest({ scope, purpose: 'responder' })
+ */
+export function validateComposeRequest(value: unknown): ComposeRequest {
+  return assertValid<ComposeRequest>(composeSchema.$id, value, 'compose request');
+}
+
+/**
+ * Validates a list-events request.
+ *
+ * @example
+ * validateListEventsRequest({ scope: { user_id: 'u1', session_id: 's1', agent_id: 'a1' } })
+ */
+export function validateListEventsRequest(value: unknown): ListEventsRequest {
+  return assertValid<ListEventsRequest>(listEventsSchema.$id, value, 'list-events request');
+}
+
+/**
+ * Validates a search-events request.
+ *
+ * @example
+ * validateSearchEventsRequest({ scope: { user_id: 'u1' }, query: '中文' })
+ */
+export function validateSearchEventsRequest(value: unknown): SearchEventsRequest {
+  return assertValid<SearchEventsRequest>(searchEventsSchema.$id, value, 'search-events request');
+}
+
+/**
+ * Validates the scope of one session (tenant, user, agent, session; run optional).
+ *
+ * @example
+ * validateSessionScope({ user_id: 'u1', agent_id: 'a1', session_id: 's1' })
+ */
+export function validateSessionScope(value: unknown): SessionScopeInput {
+  const issues = check(`${commonSchema.$id}#/$defs/session_scope`, value);
+  if (issues.length > 0) {
+    throw new ValidationError(issues.map((issue) => ({ ...issue, field: issue.field === '' ? 'scope' : `scope.${issue.field}` })));
+  }
+  return value as SessionScopeInput;
+}
+
+/**
+ * Validates a stored working state.
+ *
+ * @example
+ * validateWorkingState(emptyWorkingState())
+ */
+export function validateWorkingState(value: unknown): WorkingState {
+  return assertValid<WorkingState>(workingStateSchema.$id, value, 'working state');
+}
+
+/**
+ * Validates an event record (as read back from storage or an import file).
+ *
+ * @example
+ * validateEventRecord(row)
+ */
+export function validateEventRecord(value: unknown): EventRecord {
+  return assertValid<EventRecord>(eventRecordSchema.$id, value, 'event record');
+}
+
+/**
+ * Checks a MemoryPacket against memory-packet-v1.schema.json. A packet that fails is a bug in
+ * Engram, so this throws SCHEMA_VIOLATION rather than VALIDATION_FAILED.
+ *
+ * @example
+ * assertPacket(await engram.compose(request))
+ */
+export function assertPacket(value: unknown): MemoryPacket {
+  const issues = check(packetSchema.$id, value);
+  if (issues.length > 0) {
+    throw new EngramError('SCHEMA_VIOLATION', `composed packet violates MemoryPacket v1: ${issues[0]?.field} ${issues[0]?.message}`, {
+      field: issues[0]?.field,
+      details: { issues },
+    });
+  }
+  return value as MemoryPacket;
+}
+
+/**
+ * Checks a SessionReflection (draft-07 schema); returns the issues, empty when valid.
+ *
+ * @example
+ * checkSessionReflection(output).length === 0
+ */
+export function checkSessionReflection(value: unknown): ValidationIssue[] {
+  return check(reflectionSchema.title, value);
+}

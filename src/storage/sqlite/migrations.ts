@@ -1,0 +1,104 @@
+// Ordered schema migrations of the SQLite store; a migration's index in the list is its version
+// (kept in PRAGMA user_version). Never edit a released migration: append a new one.
+
+/** One migration: a name for logs and the SQL that moves the schema one version up. */
+export interface Migration {
+  name: string;
+  sql: string;
+}
+
+// Columns of `events` that may never change after insert; the trigger below enforces it even
+// against SQL run outside Engram.
+const IMMUTABLE_EVENT_COLUMNS = [
+  'seq', 'tenant_id', 'id', 'user_id', 'agent_id', 'session_id', 'run_id', 'turn_id', 'kind', 'marker', 'role',
+  'speaker', 'content_type', 'content', 'sensitivity', 'embeddable', 'resonance_links', 'tags', 'snapshot_ref',
+  'namespace', 'thread_id', 'ts', 'recorded_at', 'expires_at', 'origin_metadata',
+];
+
+export const migrations: readonly Migration[] = [
+  {
+    name: 'episodic log, turns, working state, short-term summary',
+    sql: `
+      CREATE TABLE events (
+        seq INTEGER PRIMARY KEY,
+        tenant_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        agent_id TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        run_id TEXT NOT NULL,
+        turn_id TEXT,
+        kind TEXT NOT NULL,
+        marker TEXT,
+        role TEXT NOT NULL,
+        speaker TEXT,
+        content_type TEXT NOT NULL,
+        content TEXT NOT NULL,
+        sensitivity TEXT NOT NULL,
+        embeddable INTEGER NOT NULL,
+        embedding_status TEXT NOT NULL,
+        resonance_links TEXT NOT NULL,
+        tags TEXT NOT NULL,
+        snapshot_ref TEXT,
+        namespace TEXT NOT NULL,
+        thread_id TEXT,
+        ts TEXT NOT NULL,
+        recorded_at TEXT NOT NULL,
+        expires_at TEXT,
+        origin_metadata TEXT NOT NULL,
+        UNIQUE (tenant_id, id)
+      );
+      CREATE INDEX events_by_session ON events (tenant_id, user_id, agent_id, session_id, id);
+      CREATE INDEX events_by_user ON events (tenant_id, user_id, agent_id, id);
+      CREATE INDEX events_by_embedding ON events (tenant_id, embedding_status)
+        WHERE embedding_status IN ('pending', 'processing');
+      CREATE INDEX events_by_expiry ON events (expires_at) WHERE expires_at IS NOT NULL;
+
+      CREATE TRIGGER events_append_only BEFORE UPDATE ON events
+      WHEN ${IMMUTABLE_EVENT_COLUMNS.map((column) => `NEW.${column} IS NOT OLD.${column}`).join(' OR ')}
+      BEGIN
+        SELECT RAISE(ABORT, 'engram: events are append-only; only status flags may change');
+      END;
+
+      -- Words of each event (Intl.Segmenter output joined by spaces) and hashed scope tokens, so a
+      -- scoped query intersects posting lists instead of filtering every match of a common word.
+      CREATE VIRTUAL TABLE events_fts USING fts5(
+        text, scope, content = '', contentless_delete = 1,
+        tokenize = 'porter unicode61 remove_diacritics 2'
+      );
+
+      CREATE TABLE turns (
+        tenant_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        agent_id TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        turn_id TEXT NOT NULL,
+        result TEXT NOT NULL,
+        recorded_at TEXT NOT NULL,
+        PRIMARY KEY (tenant_id, user_id, agent_id, session_id, turn_id)
+      ) WITHOUT ROWID;
+
+      CREATE TABLE working_state (
+        tenant_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        agent_id TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        state TEXT NOT NULL,
+        state_version INTEGER NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (tenant_id, user_id, agent_id, session_id)
+      ) WITHOUT ROWID;
+
+      CREATE TABLE stm_summary (
+        tenant_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        agent_id TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        summary TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (tenant_id, user_id, agent_id, session_id)
+      ) WITHOUT ROWID;
+    `,
+  },
+];

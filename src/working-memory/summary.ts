@@ -1,0 +1,229 @@
+// Short-term memory: a deterministic extractive summarizer. Each new event's sentences are scored
+// on their own (content words, numbers, names, cue phrases, role; small talk scores low), the best
+// are kept in a bounded pool, and a rolling summary of any token budget is cut from the pool.
+// Scores never depend on later text, so folding events one by one or in a batch gives one result.
+
+import type { EventRecord } from '../spec/event.js';
+import type { PacketRole } from '../spec/packet.js';
+import type { StmSummary, SummarySentence } from '../spec/summary.js';
+import type { Tokenizer } from '../spec/tokenizer.js';
+import { isShareable } from '../events/sensitivity.js';
+import { contentText } from '../events/content-text.js';
+import { sentences, words } from '../util/segment.js';
+
+export interface SummaryOptions {
+  /** Sentences kept in the pool. */
+  poolSize: number;
+  /** Key quotes kept. */
+  quoteCount: number;
+  /** Longest sentence kept, in tokens; longer ones are cut. */
+  maxSentenceTokens: number;
+  /** Sentences read from one event. */
+  maxSentencesPerEvent: number;
+}
+
+export const defaultSummaryOptions: SummaryOptions = {
+  poolSize: 64,
+  quoteCount: 12,
+  maxSentenceTokens: 80,
+  maxSentencesPerEvent: 24,
+};
+
+const QUOTE_MIN_SCORE = 0.75;
+
+const STOPWORDS = new Set(
+  (
+    'a an the and or but if then so of to in on at by for with from as is are was were be been being am do does did ' +
+    'have has had i me my we our you your he him his she her it its they them their this that these those there here ' +
+    'what which who whom when where why how not no yes can could would should will shall may might must just also very ' +
+    'too really about into over than out up down all any some more most much many such only own same again once ' +
+    '的 了 是 在 和 也 就 都 而 及 与 着 或 一个 没有 我们 你们 他们 她们 它们 这 那 这个 那个 吗 呢 吧 啊 嗯'
+  ).split(' '),
+);
+
+const CUE = new RegExp(
+  [
+    '\\b(prefer|preference|decide|decided|decision|must|need|needs|required?|deadline|important|remember|always|never|',
+    'goal|plan|want|wants|promise|agreed?|budget|allergic|favou?rite|love|hate|birthday|address|name is|call me|',
+    'don\'t|do not|should|will)\\b|',
+    '喜欢|更喜欢|偏好|决定|必须|需要|重要|记住|目标|计划|截止|总是|从不|不要|请用|希望',
+  ].join(''),
+  'iu',
+);
+const SMALL_TALK = /^(hi|hello|hey|thanks|thank you|thx|ok|okay|sure|great|cool|nice|bye|good (morning|night|evening)|lol|haha|yes|no|yep|nope|你好|谢谢|好的|嗯|哈哈|再见)\b/iu;
+const DIGIT = /\p{Nd}/u;
+const REFERENCE = /(https?:\/\/|www\.|[\w-]+\.(md|ts|js|py|json|pdf|docx?|csv|txt)\b|\/[\w.-]+\/)/iu;
+const PROPER_NOUN = /\s\p{Lu}\p{Ll}+/u;
+
+/** The role of an event as packets show it. */
+export function packetRole(event: Pick<EventRecord, 'role'>): PacketRole {
+  return event.role === 'human' ? 'user' : event.role === 'tool' ? 'tool' : 'assistant';
+}
+
+/**
+ * How worth keeping one sentence is, in about [0, 2]. Deterministic: text and role only.
+ *
+ * @example
+ * scoreSentence('I prefer dark mode in every editor.', 'user') > scoreSentence('ok thanks', 'user') // true
+ */
+export function scoreSentence(text: string, role: PacketRole): number {
+  const all = words(text);
+  const content = new Set(all.filter((word) => !STOPWORDS.has(word)));
+  let score = Math.min(content.size, 12) / 12;
+  if (CUE.test(text)) score += 0.4;
+  if (DIGIT.test(text)) score += 0.25;
+  if (REFERENCE.test(text)) score += 0.2;
+  if (PROPER_NOUN.test(text)) score += 0.1;
+  if (role === 'user') score += 0.15;
+  if (role === 'tool') score *= 0.8;
+  if (content.size < 3 && SMALL_TALK.test(text.trim())) score -= 0.6;
+  if (content.size === 0) score = 0;
+  return Math.round(Math.max(0, score) * 1000) / 1000;
+}
+
+function normalised(text: string): string {
+  return words(text).join(' ');
+}
+
+/** Better first: higher score, then newer. */
+function better(a: SummarySentence, b: SummarySentence): number {
+  if (a.score !== b.score) return b.score - a.score;
+  return logOrder(b, a);
+}
+
+/** Log order: by event id (monotonic), then position in the event. */
+export function logOrder(a: SummarySentence, b: SummarySentence): number {
+  if (a.event_id !== b.event_id) return a.event_id < b.event_id ? -1 : 1;
+  return a.position - b.position;
+}
+
+/** Keeps the `size` best sentences, one per distinct text, in log order. */
+function keepBest(pool: SummarySentence[], size: number): SummarySentence[] {
+  const seen = new Set<string>();
+  const kept: SummarySentence[] = [];
+  for (const sentence of [...pool].sort(better)) {
+    const key = normalised(sentence.text);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    kept.push(sentence);
+    if (kept.length >= size) break;
+  }
+  return kept.sort(logOrder);
+}
+
+/** The scored sentences of one event (none for secret events, markers and state patches). */
+export function sentencesOf(event: EventRecord, tokenizer: Tokenizer, options = defaultSummaryOptions): SummarySentence[] {
+  if (!isShareable(event) || (event.kind !== 'message' && event.kind !== 'tool_result')) return [];
+  const role = packetRole(event);
+  const out: SummarySentence[] = [];
+  sentences(contentText(event.content))
+    .slice(0, options.maxSentencesPerEvent)
+    .forEach((raw, position) => {
+      const text = tokenizer.truncate(raw, options.maxSentenceTokens);
+      const score = scoreSentence(text, role);
+      if (score <= 0) return;
+      out.push({
+        event_id: event.id,
+        position,
+        role,
+        ts: event.ts,
+        text,
+        tokens: tokenizer.count(text),
+        score,
+        expires_at: event.expires_at,
+      });
+    });
+  return out;
+}
+
+/**
+ * Folds new events into a session's summary and returns the next version (the input is unchanged).
+ *
+ * @example
+ * const next = foldEvents(current ?? emptySummary(), events, o200kTokenizer, now);
+ */
+export function foldEvents(
+  current: StmSummary,
+  events: readonly EventRecord[],
+  tokenizer: Tokenizer,
+  updatedAt: string,
+  options = defaultSummaryOptions,
+): { summary: StmSummary; sentencesAdded: number; quotesAdded: number } {
+  const fresh = events.flatMap((event) => sentencesOf(event, tokenizer, options));
+  const pool = keepBest([...current.sentences, ...fresh], options.poolSize);
+  const quoteCandidates = fresh.filter((sentence) => sentence.score >= QUOTE_MIN_SCORE && sentence.role !== 'tool');
+  const quotes = keepBest([...current.key_quotes, ...quoteCandidates], options.quoteCount);
+  const inPool = new Set(pool.map(sentenceKey));
+  const inQuotes = new Set(quotes.map(sentenceKey));
+  const last = events.length > 0 ? events[events.length - 1]!.id : current.last_event_id;
+  return {
+    summary: {
+      version: current.version + 1,
+      sentences: pool,
+      key_quotes: quotes,
+      last_event_id: last,
+      events_folded: current.events_folded + events.length,
+      updated_at: updatedAt,
+    },
+    sentencesAdded: fresh.filter((sentence) => inPool.has(sentenceKey(sentence))).length,
+    quotesAdded: quoteCandidates.filter((sentence) => inQuotes.has(sentenceKey(sentence))).length,
+  };
+}
+
+function sentenceKey(sentence: SummarySentence): string {
+  return `${sentence.event_id}#${sentence.position}`;
+}
+
+const ROLE_LABEL: Record<PacketRole, string> = { user: 'User', assistant: 'Assistant', tool: 'Tool' };
+
+/** Renders sentences (in log order) as summary text: one line per run of one role. */
+export function renderSummary(selected: readonly SummarySentence[]): string {
+  const lines: string[] = [];
+  let role: PacketRole | undefined;
+  for (const sentence of selected) {
+    if (sentence.role === role) lines[lines.length - 1] += ` ${sentence.text}`;
+    else lines.push(`${ROLE_LABEL[sentence.role]}: ${sentence.text}`);
+    role = sentence.role;
+  }
+  return lines.join('\n');
+}
+
+/**
+ * The rolling summary that fits `maxTokens`: the best sentences that fit, shown in log order.
+ * Sentences the `keep` filter refuses (for example expired ones) are left out.
+ *
+ * @example
+ * cutSummary(summary.sentences, 200, o200kTokenizer).text
+ */
+export function cutSummary(
+  pool: readonly SummarySentence[],
+  maxTokens: number,
+  tokenizer: Tokenizer,
+  keep: (sentence: SummarySentence) => boolean = () => true,
+): { text: string; tokens: number; used: SummarySentence[]; dropped: SummarySentence[] } {
+  const ranked = pool.filter(keep).sort(better);
+  const used: SummarySentence[] = [];
+  const dropped: SummarySentence[] = [];
+  let estimate = 0;
+  for (const sentence of ranked) {
+    // Role labels and line breaks cost a few tokens per sentence; the exact count is checked below.
+    const cost = sentence.tokens + 3;
+    if (estimate + cost <= maxTokens) {
+      used.push(sentence);
+      estimate += cost;
+    } else {
+      dropped.push(sentence);
+    }
+  }
+  used.sort(logOrder);
+  let text = renderSummary(used);
+  let tokens = tokenizer.count(text);
+  while (tokens > maxTokens && used.length > 0) {
+    const worst = [...used].sort(better).pop()!;
+    used.splice(used.indexOf(worst), 1);
+    dropped.push(worst);
+    text = renderSummary(used);
+    tokens = tokenizer.count(text);
+  }
+  return { text, tokens, used, dropped };
+}

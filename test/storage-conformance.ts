@@ -1,0 +1,273 @@
+// The storage conformance suite: the behaviour every StorageAdapter must show, run against each
+// adapter through a small initializer (`create`, `destroy`). Adapter-specific tests do not belong
+// here; a skip needs a written reason.
+
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import type { EventRecord, StorageAdapter, WriteOp } from '../src/index.js';
+import { EngramError, newId, validateEventRecord } from '../src/index.js';
+import { emptyWorkingState } from '../src/spec/working-state.js';
+import { emptySummary } from '../src/spec/summary.js';
+import { queryTerms, searchText } from '../src/util/segment.js';
+
+export interface ConformanceInitializer {
+  create(): Promise<StorageAdapter>;
+  destroy(storage: StorageAdapter): Promise<void>;
+}
+
+const NOW = '2026-06-01T12:00:00.000Z';
+const key = { tenant_id: 't1', user_id: 'u1', agent_id: 'a1', session_id: 's1' };
+
+function event(overrides: Partial<EventRecord> = {}): EventRecord {
+  const ts = overrides.ts ?? '2026-06-01T10:00:00.000Z';
+  return {
+    id: newId('evt'),
+    namespace: 't1/u1/a1',
+    thread_id: 's1',
+    speaker: null,
+    role: 'human',
+    content_type: 'text',
+    content: 'hello world',
+    sensitivity: 'normal',
+    embeddable: true,
+    embedding_status: 'pending',
+    resonance_links: [],
+    tags: [],
+    snapshot_ref: null,
+    created_at: ts,
+    expires_at: null,
+    origin_metadata: {},
+    ...key,
+    run_id: 'r1',
+    turn_id: 'turn-1',
+    kind: 'message',
+    marker: null,
+    ts,
+    recorded_at: '2026-06-01T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+function append(record: EventRecord): WriteOp {
+  return {
+    op: 'append_event',
+    event: record,
+    search_text: record.sensitivity === 'secret' ? null : searchText(typeof record.content === 'string' ? record.content : JSON.stringify(record.content)),
+  };
+}
+
+function turnResult(turnId: string) {
+  return {
+    turn_id: turnId,
+    scope: { ...key, run_id: 'r1' },
+    recorded_at: NOW,
+    dry_run: false,
+    replayed: false,
+    events: [],
+    working_state: { changed: false, state_version: 0 },
+    summary: { version: 1, sentences_added: 0, key_quotes_added: 0 },
+  };
+}
+
+async function expectCode(promise: Promise<unknown>, code: string): Promise<EngramError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(EngramError.isInstance(error)).toBe(true);
+    expect((error as EngramError).code).toBe(code);
+    return error as EngramError;
+  }
+  throw new Error(`expected ${code}, but the call succeeded`);
+}
+
+/**
+ * Registers the conformance suite for one adapter.
+ *
+ * @example
+ * describeStorageConformance('sqlite', { create: () => openSqliteStorage({ path }), destroy: (s) => s.close() });
+ */
+export function describeStorageConformance(name: string, init: ConformanceInitializer): void {
+  describe(`storage conformance: ${name}`, () => {
+    let storage: StorageAdapter;
+    beforeEach(async () => {
+      storage = await init.create();
+    });
+    afterEach(async () => {
+      await init.destroy(storage);
+    });
+
+    it('declares the v1 interface', () => {
+      expect(storage.specificationVersion).toBe('v1');
+      expect(typeof storage.capabilities.fullTextSearch).toBe('boolean');
+    });
+
+    it('round-trips every field of an event record', async () => {
+      const original = event({
+        speaker: 'Ada',
+        content: { tool: 'search', results: [1, 2, { deep: 'ünïcødé 中文 \u{1F600}' }] },
+        content_type: 'tool_output',
+        role: 'tool',
+        kind: 'tool_result',
+        tags: ['a', 'b'],
+        resonance_links: [{ target_id: 'mem_x', strength: 0.5, kind: 'pattern' }],
+        snapshot_ref: 'blob://x',
+        expires_at: '2099-01-01T00:00:00.000Z',
+        origin_metadata: { tool_name: 'search', nested: { n: 1 } },
+        embeddable: false,
+        embedding_status: 'skipped',
+      });
+      await storage.write([append(original)]);
+      const read = await storage.getEvent('t1', original.id, NOW);
+      expect(read).toEqual(original);
+      expect(() => validateEventRecord(read)).not.toThrow();
+    });
+
+    it('lists a session in log order, pages with a cursor both ways, and filters by kind and sensitivity', async () => {
+      const records = [
+        event({ content: 'one' }),
+        event({ content: 'two', kind: 'tool_result', role: 'tool', content_type: 'tool_output' }),
+        event({ content: 'three', sensitivity: 'secret' }),
+        event({ content: 'four' }),
+      ];
+      await storage.write(records.map(append));
+      const base = { ...key, now: NOW, limit: 10 };
+      expect((await storage.listEvents(base)).map((e) => e.content)).toEqual(['one', 'two', 'three', 'four']);
+      const firstPage = await storage.listEvents({ ...base, limit: 2 });
+      const secondPage = await storage.listEvents({ ...base, limit: 2, cursor: firstPage[1]!.id });
+      expect(secondPage.map((e) => e.content)).toEqual(['three', 'four']);
+      const newest = await storage.listEvents({ ...base, order: 'desc', limit: 1 });
+      expect(newest[0]!.content).toBe('four');
+      const older = await storage.listEvents({ ...base, order: 'desc', cursor: newest[0]!.id });
+      expect(older.map((e) => e.content)).toEqual(['three', 'two', 'one']);
+      expect((await storage.listEvents({ ...base, kinds: ['tool_result'] })).map((e) => e.content)).toEqual(['two']);
+      expect((await storage.listEvents({ ...base, exclude_sensitivity: ['secret'] })).map((e) => e.content)).toEqual([
+        'one',
+        'two',
+        'four',
+      ]);
+    });
+
+    it('keeps tenants apart on every read', async () => {
+      await storage.write([append(event({ content: 'tenant one text' })), append(event({ tenant_id: 't2', content: 'tenant two text' }))]);
+      const mine = await storage.listEvents({ tenant_id: 't1', now: NOW, limit: 10 });
+      expect(mine.map((e) => e.content)).toEqual(['tenant one text']);
+      const hits = await storage.searchEvents({ tenant_id: 't1', user_id: 'u1', terms: ['text'], now: NOW, limit: 10 });
+      expect(hits.map((hit) => hit.event.content)).toEqual(['tenant one text']);
+      const other = (await storage.listEvents({ tenant_id: 't2', now: NOW, limit: 1 }))[0]!;
+      expect(await storage.getEvent('t1', other.id, NOW)).toBeNull();
+    });
+
+    it('changes status flags only: any other field is refused as append-only', async () => {
+      const record = event();
+      await storage.write([append(record)]);
+      await storage.updateEventFlags('t1', record.id, { embedding_status: 'done' });
+      expect((await storage.getEvent('t1', record.id, NOW))!.embedding_status).toBe('done');
+      const refused = await expectCode(
+        storage.updateEventFlags('t1', record.id, { content: 'rewritten' } as never),
+        'APPEND_ONLY_VIOLATION',
+      );
+      expect(refused.field).toBe('content');
+      expect((await storage.getEvent('t1', record.id, NOW))!.content).toBe('hello world');
+      await expectCode(storage.updateEventFlags('t1', newId('evt'), { embedding_status: 'done' }), 'NOT_FOUND');
+    });
+
+    it('never returns an expired event, and purgeExpired deletes it with its index entry', async () => {
+      const live = event({ content: 'apricot live' });
+      const expired = event({ content: 'apricot expired', expires_at: '2026-06-01T11:00:00.000Z' });
+      await storage.write([append(live), append(expired)]);
+      expect((await storage.listEvents({ ...key, now: NOW, limit: 10 })).map((e) => e.id)).toEqual([live.id]);
+      expect(await storage.getEvent('t1', expired.id, NOW)).toBeNull();
+      const hits = await storage.searchEvents({ ...key, terms: ['apricot'], now: NOW, limit: 10 });
+      expect(hits.map((hit) => hit.event.id)).toEqual([live.id]);
+      // Before its expiry the event is visible.
+      expect(await storage.getEvent('t1', expired.id, '2026-06-01T10:30:00.000Z')).not.toBeNull();
+      expect(await storage.purgeExpired(NOW)).toBe(1);
+      expect(await storage.getEvent('t1', expired.id, '2026-06-01T10:30:00.000Z')).toBeNull();
+      expect(await storage.purgeExpired(NOW)).toBe(0);
+    });
+
+    it('records a turn once: a repeated turn_id fails and rolls back the whole write', async () => {
+      await storage.write([{ op: 'insert_turn', key, turn_id: 'turn-1', result: turnResult('turn-1') }]);
+      expect((await storage.getTurn(key, 'turn-1'))!.turn_id).toBe('turn-1');
+      const record = event();
+      await expectCode(
+        storage.write([append(record), { op: 'insert_turn', key, turn_id: 'turn-1', result: turnResult('turn-1') }]),
+        'DUPLICATE_TURN',
+      );
+      expect(await storage.getEvent('t1', record.id, NOW)).toBeNull();
+      expect(await storage.getTurn({ ...key, session_id: 'other' }, 'turn-1')).toBeNull();
+    });
+
+    it('replaces working state only at the expected version, atomically with the rest of the write', async () => {
+      const state = { ...emptyWorkingState(), goal: 'first', state_version: 1 };
+      await storage.write([{ op: 'put_working_state', key, state, expected_version: 0, updated_at: NOW }]);
+      expect(await storage.getWorkingState(key)).toEqual(state);
+      const record = event();
+      const conflict = await expectCode(
+        storage.write([
+          append(record),
+          { op: 'put_working_state', key, state: { ...state, goal: 'stale', state_version: 1 }, expected_version: 0, updated_at: NOW },
+        ]),
+        'STATE_VERSION_CONFLICT',
+      );
+      expect(conflict.details).toMatchObject({ expected: 0, actual: 1 });
+      expect(await storage.getEvent('t1', record.id, NOW)).toBeNull();
+      expect((await storage.getWorkingState(key))!.goal).toBe('first');
+      await storage.write([{ op: 'put_working_state', key, state: { ...state, goal: 'second', state_version: 2 }, expected_version: 1, updated_at: NOW }]);
+      expect((await storage.getWorkingState(key))!.state_version).toBe(2);
+    });
+
+    it('replaces the short-term summary only at the expected version', async () => {
+      const summary = { ...emptySummary(), version: 1, updated_at: NOW };
+      await storage.write([{ op: 'put_summary', key, summary, expected_version: 0 }]);
+      expect(await storage.getSummary(key)).toEqual(summary);
+      const conflict = await expectCode(storage.write([{ op: 'put_summary', key, summary, expected_version: 0 }]), 'STATE_VERSION_CONFLICT');
+      expect(conflict.field).toBe('summary.version');
+    });
+
+    it('finds Chinese and English words, scoped to the user, best match first', async () => {
+      await storage.write([
+        append(event({ content: '我更喜欢用中文写技术文档。' })),
+        append(event({ content: 'The release checklist lives in docs/release.md' })),
+        append(event({ content: 'release release release notes' })),
+        append(event({ user_id: 'u2', content: '中文 for someone else' })),
+      ]);
+      const chinese = await storage.searchEvents({ tenant_id: 't1', user_id: 'u1', terms: queryTerms('中文'), now: NOW, limit: 10 });
+      expect(chinese.map((hit) => hit.event.content)).toEqual(['我更喜欢用中文写技术文档。']);
+      const english = await storage.searchEvents({ tenant_id: 't1', user_id: 'u1', terms: queryTerms('release'), now: NOW, limit: 10 });
+      expect(english).toHaveLength(2);
+      expect(english[0]!.event.content).toBe('release release release notes');
+      expect(english[0]!.score).toBeGreaterThanOrEqual(english[1]!.score);
+    });
+
+    it('treats full-text syntax in query terms as plain words', async () => {
+      await storage.write([append(event({ content: 'plain words only' }))]);
+      for (const terms of [['"'], ['AND'], ['*'], ['NEAR(', ')'], ['col:umn'], ["'; DROP TABLE events; --"], ['^', '-', '+']]) {
+        await expect(storage.searchEvents({ ...key, terms, now: NOW, limit: 5 })).resolves.toBeInstanceOf(Array);
+      }
+      expect(await storage.searchEvents({ ...key, terms: [], now: NOW, limit: 5 })).toEqual([]);
+      expect(await storage.listEvents({ ...key, now: NOW, limit: 5 })).toHaveLength(1);
+    });
+
+    it('filters reads by recorded time (as of) and by event time', async () => {
+      await storage.write([
+        append(event({ content: 'kiwi early', ts: '2026-01-01T00:00:00.000Z', recorded_at: '2026-05-01T00:00:00.000Z' })),
+        append(event({ content: 'kiwi late', ts: '2026-03-01T00:00:00.000Z', recorded_at: '2026-05-03T00:00:00.000Z' })),
+      ]);
+      const asOf = await storage.listEvents({ ...key, now: NOW, as_of: '2026-05-02T00:00:00.000Z', limit: 10 });
+      expect(asOf.map((e) => e.content)).toEqual(['kiwi early']);
+      const ranged = await storage.searchEvents({ ...key, terms: ['kiwi'], now: NOW, ts_from: '2026-02-01T00:00:00.000Z', limit: 10 });
+      expect(ranged.map((hit) => hit.event.content)).toEqual(['kiwi late']);
+    });
+
+    it('does not index events written without search text', async () => {
+      await storage.write([append(event({ content: 'classified plum', sensitivity: 'secret' }))]);
+      expect(await storage.searchEvents({ ...key, terms: ['plum'], now: NOW, limit: 5 })).toEqual([]);
+    });
+
+    it('fails every call after close with a typed error', async () => {
+      await storage.close();
+      await expectCode(storage.listEvents({ ...key, now: NOW, limit: 1 }), 'STORAGE_FAILED');
+    });
+  });
+}
