@@ -14,6 +14,7 @@ import { emptyWorkingState, type WorkingState } from '../spec/working-state.js';
 import { NEVER_SHARED } from '../events/sensitivity.js';
 import { toIso, type Clock } from '../util/clock.js';
 import { queryTerms } from '../util/segment.js';
+import { contentTerms } from '../util/stopwords.js';
 import { PacketBuilder } from './packet-builder.js';
 import { DEFAULT_POLICY_ID, INJECTION, lendIdleSections, resolvePolicy, type PurposePolicy } from './policy.js';
 import { fillSummarySection } from './summary-section.js';
@@ -31,7 +32,7 @@ export interface ReadPathContext {
 function cueTermsOf(request: ComposeRequest): string[] {
   const cues = request.cues ?? {};
   const text = [cues.query ?? '', ...(cues.keywords ?? []), ...(cues.entities ?? [])].join(' ');
-  return queryTerms(text);
+  return contentTerms(queryTerms(text));
 }
 
 function windowSize(request: ComposeRequest, policy: PurposePolicy): number {

@@ -57,8 +57,8 @@ function quoteOf(sentence: Pick<SummarySentence, 'event_id' | 'role' | 'ts'>, qu
 }
 
 /**
- * Fills the short_term_summary section: cue matches first (they answer the request), then the
- * rolling summary (up to the policy's share), key quotes, and the conversation window.
+ * Fills the short_term_summary section: the rolling summary first (up to the policy's share of
+ * the section), then passages matching the cues, key quotes, and the conversation window.
  *
  * @example
  * const output = fillSummarySection(builder, inputs, policy, tokenizer);
@@ -72,26 +72,6 @@ export function fillSummarySection(
   const quoted = new Set<string>();
   const keyQuotes: Array<{ order: string; quote: KeyQuote }> = [];
   const terms = new Set(inputs.cueTerms);
-
-  for (const [rank, event] of inputs.cueHits.entries()) {
-    const text = contentText(event.content);
-    const role = packetRole(event);
-    const taken = builder.offer({
-      item: `key_quotes:${event.id}`,
-      section: 'short_term_summary',
-      rule: `cue.full_text(rank ${rank + 1})`,
-      forms: textForms(text, tokenizer, { raw: 160, quote: 60, summary: 20 }, bestSentence(text, terms)).map((form) => ({
-        level: form.level,
-        value: quoteOf({ event_id: event.id, role, ts: event.ts }, form.value),
-      })),
-      text: itemText.keyQuote,
-      cites: [citationOf(event)],
-    });
-    if (taken !== undefined) {
-      quoted.add(event.id);
-      keyQuotes.push({ order: `0-${String(rank).padStart(4, '0')}`, quote: taken.value });
-    }
-  }
 
   const pool = inputs.summary?.sentences ?? [];
   for (const sentence of pool) {
@@ -113,6 +93,26 @@ export function fillSummarySection(
         action: `rolling_summary: ${cut.used.length + cut.dropped.length}→${cut.used.length} sentences`,
         reason: `over_budget: summary share is ${share} tokens`,
       });
+    }
+  }
+
+  for (const [rank, event] of inputs.cueHits.entries()) {
+    const text = contentText(event.content);
+    const role = packetRole(event);
+    const taken = builder.offer({
+      item: `key_quotes:${event.id}`,
+      section: 'short_term_summary',
+      rule: `cue.full_text(rank ${rank + 1})`,
+      forms: textForms(text, tokenizer, { raw: 160, quote: 60, summary: 20 }, bestSentence(text, terms)).map((form) => ({
+        level: form.level,
+        value: quoteOf({ event_id: event.id, role, ts: event.ts }, form.value),
+      })),
+      text: itemText.keyQuote,
+      cites: [citationOf(event)],
+    });
+    if (taken !== undefined) {
+      quoted.add(event.id);
+      keyQuotes.push({ order: `0-${String(rank).padStart(4, '0')}`, quote: taken.value });
     }
   }
 

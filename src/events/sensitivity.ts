@@ -25,7 +25,8 @@ export function isShareable(event: Pick<EventRecord, 'sensitivity'>): boolean {
  * searchTextOf(event) // 'i prefer dark mode'
  */
 export function searchTextOf(event: EventRecord): string | null {
-  if (!isShareable(event) || event.kind === 'marker') return null;
+  // Only what was said or returned is searchable; state patches and markers are bookkeeping.
+  if (!isShareable(event) || (event.kind !== 'message' && event.kind !== 'tool_result')) return null;
   const text = searchText(contentText(event.content));
   return text === '' ? null : text;
 }

@@ -27,6 +27,7 @@ import { cutSummary } from '../working-memory/summary.js';
 import { systemClock, toIso, type Clock } from '../util/clock.js';
 import { o200kTokenizer } from '../util/tokenizer.js';
 import { queryTerms } from '../util/segment.js';
+import { contentTerms } from '../util/stopwords.js';
 import { commitTurns } from './commit-turn.js';
 import { openStore, DEFAULT_STORE } from './store-url.js';
 
@@ -199,7 +200,7 @@ export class Engram {
     return this.storage.searchEvents({
       ...valid.scope,
       tenant_id: valid.scope.tenant_id ?? DEFAULT_TENANT,
-      terms: queryTerms(valid.query),
+      terms: contentTerms(queryTerms(valid.query)),
       now: this.now(),
       ts_from: valid.time_range?.start === undefined ? undefined : toIso(valid.time_range.start),
       ts_to: valid.time_range?.end === undefined ? undefined : toIso(valid.time_range.end),

@@ -10,6 +10,7 @@ import type { Tokenizer } from '../spec/tokenizer.js';
 import { isShareable } from '../events/sensitivity.js';
 import { contentText } from '../events/content-text.js';
 import { sentences, words } from '../util/segment.js';
+import { STOPWORDS } from '../util/stopwords.js';
 
 export interface SummaryOptions {
   /** Sentences kept in the pool. */
@@ -31,15 +32,6 @@ export const defaultSummaryOptions: SummaryOptions = {
 
 const QUOTE_MIN_SCORE = 0.75;
 
-const STOPWORDS = new Set(
-  (
-    'a an the and or but if then so of to in on at by for with from as is are was were be been being am do does did ' +
-    'have has had i me my we our you your he him his she her it its they them their this that these those there here ' +
-    'what which who whom when where why how not no yes can could would should will shall may might must just also very ' +
-    'too really about into over than out up down all any some more most much many such only own same again once ' +
-    '的 了 是 在 和 也 就 都 而 及 与 着 或 一个 没有 我们 你们 他们 她们 它们 这 那 这个 那个 吗 呢 吧 啊 嗯'
-  ).split(' '),
-);
 
 const CUE = new RegExp(
   [
@@ -111,9 +103,11 @@ function keepBest(pool: SummarySentence[], size: number): SummarySentence[] {
   return kept.sort(logOrder);
 }
 
-/** The scored sentences of one event (none for secret events, markers and state patches). */
+/** The scored sentences of one event (none for secret events, markers, state patches and structured tool output). */
 export function sentencesOf(event: EventRecord, tokenizer: Tokenizer, options = defaultSummaryOptions): SummarySentence[] {
   if (!isShareable(event) || (event.kind !== 'message' && event.kind !== 'tool_result')) return [];
+  // Structured tool output is evidence, not prose: packets carry it as tool evidence instead.
+  if (event.kind === 'tool_result' && typeof event.content !== 'string') return [];
   const role = packetRole(event);
   const out: SummarySentence[] = [];
   sentences(contentText(event.content))

@@ -1,0 +1,199 @@
+#!/usr/bin/env node
+// The `engram` command: a thin layer over the public API. Every command takes --store (default
+// the embedded SQLite file under ./.engram/, or ENGRAM_STORE) and --json for machine output.
+
+import { readFileSync } from 'node:fs';
+import { Command, Option } from 'commander';
+
+import { createEngram, DEFAULT_STORE, ValidationError, type Engram, type EventKind, type Purpose } from '../index.js';
+import { runDemo } from './demo.js';
+import { formatPacket } from './format-packet.js';
+import { exitCodeOf, printError, printJson, printLines } from './output.js';
+
+interface GlobalOptions {
+  store: string;
+  json?: boolean;
+}
+
+const program = new Command()
+  .name('engram')
+  .description('Memory runtime for LLM agents: commit turns, compose token-budgeted MemoryPackets.')
+  .addOption(new Option('--store <address>', 'store address, sqlite:PATH').env('ENGRAM_STORE').default(DEFAULT_STORE))
+  .option('--json', 'print machine-readable JSON')
+  .showHelpAfterError();
+
+function globals(): GlobalOptions {
+  return program.opts<GlobalOptions>();
+}
+
+/** Opens the store, runs the command, closes the store, and maps errors to output and exit codes. */
+async function withEngram(action: (engram: Engram, options: GlobalOptions) => Promise<void>): Promise<void> {
+  const options = globals();
+  let engram: Engram | undefined;
+  try {
+    engram = await createEngram({ store: options.store });
+    await action(engram, options);
+  } catch (error) {
+    printError(error, options.json === true);
+    process.exitCode = exitCodeOf(error);
+  } finally {
+    await engram?.close();
+  }
+}
+
+function readJson(file: string | undefined): unknown {
+  const source = file === undefined || file === '-' ? 'stdin' : file;
+  let text: string;
+  try {
+    text = readFileSync(file === undefined || file === '-' ? 0 : file, 'utf8');
+  } catch (error) {
+    throw new ValidationError([{ field: 'file', rule: 'readable', message: `cannot read ${source}: ${(error as Error).message}` }], { cause: error });
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new ValidationError([{ field: 'file', rule: 'json', message: `${source} is not valid JSON: ${(error as Error).message}` }], { cause: error });
+  }
+}
+
+function positiveInteger(name: string) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value)) throw new ValidationError([{ field: name, rule: 'integer', message: `must be a whole number, got ${JSON.stringify(value)}` }]);
+    return Number(value);
+  };
+}
+
+function list(value: string): string[] {
+  return value.split(',').map((part) => part.trim()).filter((part) => part !== '');
+}
+
+program
+  .command('demo')
+  .description('commit the example conversation in examples/quickstart and print the composed packets')
+  .action(() => withEngram((engram, options) => runDemo(engram, options.json === true)));
+
+program
+  .command('commit')
+  .description('commit a turn (the commitTurn object) or an array of turns from a JSON file or stdin')
+  .option('-f, --file <path>', 'JSON file; - or omitted reads stdin')
+  .action((options: { file?: string }) =>
+    withEngram(async (engram, global) => {
+      const input = readJson(options.file);
+      const results = Array.isArray(input) ? await engram.commitTurns(input) : [await engram.commitTurn(input as never)];
+      if (global.json === true) return printJson(Array.isArray(input) ? results : results[0]);
+      printLines(
+        results.map(
+          (result) =>
+            `${result.turn_id}: ${result.replayed ? 'already committed (nothing written)' : `${result.events.length} events written`}, working state v${result.working_state.state_version}`,
+        ),
+      );
+    }),
+  );
+
+program
+  .command('compose')
+  .description('compose a MemoryPacket for the next LLM call')
+  .requiredOption('--user <id>', 'user id')
+  .requiredOption('--agent <id>', 'agent id')
+  .requiredOption('--session <id>', 'session id')
+  .requiredOption('--run <id>', 'run id')
+  .addOption(new Option('--purpose <purpose>', 'who the packet is for').choices(['planner', 'tool', 'responder']).makeOptionMandatory())
+  .option('--tenant <id>', 'tenant id', 'default')
+  .option('--task-type <type>', 'task type, selects procedures')
+  .option('--query <text>', 'free-text cue matched against the history')
+  .option('--keywords <list>', 'comma-separated keyword cues', list)
+  .option('--entities <list>', 'comma-separated entity cues', list)
+  .option('--max-tokens <n>', 'total token budget', positiveInteger('max_tokens'))
+  .option('--window <n>', 'recent messages to include (0 turns the window off)', positiveInteger('conversation_window'))
+  .option('--as-of <time>', 'compose as the store was at this ISO time')
+  .action((options: Record<string, unknown>) =>
+    withEngram(async (engram, global) => {
+      const cues: Record<string, unknown> = {};
+      if (options['query'] !== undefined) cues['query'] = options['query'];
+      if (options['keywords'] !== undefined) cues['keywords'] = options['keywords'];
+      if (options['entities'] !== undefined) cues['entities'] = options['entities'];
+      const packet = await engram.compose({
+        scope: {
+          tenant_id: options['tenant'] as string,
+          user_id: options['user'] as string,
+          agent_id: options['agent'] as string,
+          session_id: options['session'] as string,
+          run_id: options['run'] as string,
+        },
+        purpose: options['purpose'] as Purpose,
+        ...(options['taskType'] === undefined ? {} : { task_type: options['taskType'] as string }),
+        ...(Object.keys(cues).length === 0 ? {} : { cues }),
+        ...(options['maxTokens'] === undefined ? {} : { budget: { max_tokens: options['maxTokens'] as number } }),
+        ...(options['window'] === undefined ? {} : { conversation_window: options['window'] as number }),
+        ...(options['asOf'] === undefined ? {} : { as_of: options['asOf'] as string }),
+      });
+      if (global.json === true) printJson(packet);
+      else printLines(formatPacket(packet));
+    }),
+  );
+
+program
+  .command('events')
+  .description("list a session's events in log order, or search a user's events with --query")
+  .requiredOption('--user <id>', 'user id')
+  .option('--agent <id>', 'agent id')
+  .option('--session <id>', 'session id')
+  .option('--tenant <id>', 'tenant id', 'default')
+  .option('--query <text>', 'full-text search instead of listing')
+  .option('--kinds <list>', 'comma-separated kinds: message,tool_result,state_patch,marker', list)
+  .option('--limit <n>', 'page size', positiveInteger('limit'))
+  .option('--cursor <event_id>', 'continue after this event')
+  .action((options: Record<string, unknown>) =>
+    withEngram(async (engram, global) => {
+      const scope = {
+        tenant_id: options['tenant'] as string,
+        user_id: options['user'] as string,
+        ...(options['agent'] === undefined ? {} : { agent_id: options['agent'] as string }),
+        ...(options['session'] === undefined ? {} : { session_id: options['session'] as string }),
+      };
+      const limit = options['limit'] as number | undefined;
+      const events =
+        options['query'] === undefined
+          ? await engram.listEvents({
+              scope,
+              ...(limit === undefined ? {} : { limit }),
+              ...(options['kinds'] === undefined ? {} : { kinds: options['kinds'] as EventKind[] }),
+              ...(options['cursor'] === undefined ? {} : { cursor: options['cursor'] as string }),
+            })
+          : (await engram.searchEvents({ scope, query: options['query'] as string, ...(limit === undefined ? {} : { limit }) })).map((hit) => hit.event);
+      if (global.json === true) return printJson(events);
+      if (events.length === 0) return printLines(['no events']);
+      printLines(
+        events.map((event) => {
+          const content = typeof event.content === 'string' ? event.content : JSON.stringify(event.content);
+          const badge = event.sensitivity === 'normal' ? '' : ` [${event.sensitivity}]`;
+          return `${event.ts}  ${event.id}  ${event.kind.padEnd(11)} ${event.role.padEnd(6)}${badge} ${event.marker ?? content.replace(/\s+/g, ' ').slice(0, 160)}`;
+        }),
+      );
+    }),
+  );
+
+program
+  .command('state')
+  .description("print a session's working state")
+  .requiredOption('--user <id>', 'user id')
+  .requiredOption('--agent <id>', 'agent id')
+  .requiredOption('--session <id>', 'session id')
+  .option('--tenant <id>', 'tenant id', 'default')
+  .action((options: Record<string, string>) =>
+    withEngram(async (engram) => {
+      printJson(
+        await engram.getWorkingState({
+          tenant_id: options['tenant']!,
+          user_id: options['user']!,
+          agent_id: options['agent']!,
+          session_id: options['session']!,
+        }),
+      );
+    }),
+  );
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  printError(error, globals().json === true);
+  process.exitCode = exitCodeOf(error);
+});

@@ -1,0 +1,214 @@
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import { assertPacket, type CommitTurnRequest, type MemoryPacket, type Purpose } from '../index.js';
+import { o200kTokenizer } from '../util/tokenizer.js';
+import { scope, tempEngram, type TempEngram } from '../../test/helpers/temp-engram.js';
+
+const CANARY = 'canary-7f3e9d';
+const PURPOSES: Purpose[] = ['planner', 'tool', 'responder'];
+
+let t: TempEngram;
+beforeEach(async () => {
+  t = await tempEngram();
+});
+afterEach(async () => {
+  await t.cleanup();
+});
+
+async function seed(): Promise<void> {
+  await t.engram.commitTurn({
+    scope,
+    turn_id: 't1',
+    messages: [
+      { role: 'user', content: 'I prefer concise answers. Our Atlas launch deadline is 2026-12-01.' },
+      { role: 'assistant', content: 'Understood, I will keep it short and track the Atlas deadline.' },
+      { role: 'user', content: `my vault code is ${CANARY}, keep it safe`, sensitivity: 'secret' },
+    ],
+    state_patch: {
+      expected_version: 0,
+      set: { goal: 'Prepare the Atlas launch', slots: { customer: 'ACME' }, constraints: { tone: 'concise' } },
+      append: {
+        plan: [
+          { step: 'Draft the launch note', status: 'done' },
+          { step: 'Book the venue', status: 'in_progress' },
+        ],
+        decisions: [{ statement: 'Launch in the EU region first' }],
+        risks: [{ risk: 'Venue may be booked', mitigation: 'Keep a backup venue' }],
+        open_loops: [{ question: 'Which venue does ACME prefer?', status: 'open', owner: 'user' }],
+      },
+    },
+  });
+  await t.engram.commitTurn({
+    scope,
+    turn_id: 't2',
+    messages: [{ role: 'user', content: '我更喜欢用中文写技术文档。' }],
+    tool_results: [{ tool_name: 'venue_search', content: { venue: 'Hall B', capacity: 300, available: true } }],
+  });
+}
+
+function usedWithin(packet: MemoryPacket): void {
+  const report = packet.budget_report;
+  expect(report.used_tokens_est).toBeLessThanOrEqual(report.max_tokens);
+  const sum = Object.values(report.section_usage).reduce((total, tokens) => total + tokens, 0);
+  expect(sum).toBe(report.used_tokens_est);
+  const budgets = packet.explain.filters['section_budgets'] as Record<string, number>;
+  for (const [section, tokens] of Object.entries(report.section_usage)) expect(tokens).toBeLessThanOrEqual(budgets[section]!);
+}
+
+describe('compose', () => {
+  it('returns a schema-valid packet for every purpose, also for an empty session', async () => {
+    for (const purpose of PURPOSES) assertPacket(await t.engram.compose({ scope, purpose }));
+    await seed();
+    for (const purpose of PURPOSES) {
+      const packet = assertPacket(await t.engram.compose({ scope, purpose, cues: { query: 'Atlas deadline' } }));
+      expect(packet.meta.purpose).toBe(purpose);
+      expect(packet.long_term).toEqual({ facts: [], preferences: [], procedures: [], episodes: [] });
+      expect(packet.insight.usage_policy.allow_in_responder).toBe(false);
+      usedWithin(packet);
+    }
+  });
+
+  it('enforces the injection matrix: responder gets no plan, risks, tool evidence or window by default', async () => {
+    await seed();
+    const responder = await t.engram.compose({ scope, purpose: 'responder' });
+    expect(responder.short_term.working_state).not.toHaveProperty('plan');
+    expect(responder.short_term.working_state).not.toHaveProperty('risks');
+    expect(responder.short_term.last_tool_evidence).toEqual([]);
+    expect(responder.short_term.conversation_window).toEqual([]);
+    expect(responder.short_term.working_state.goal).toBe('Prepare the Atlas launch');
+    const reasons = responder.explain.omitted.filter((omission) => omission.reason === 'not_allowed_for_purpose').map((omission) => omission.item);
+    expect(reasons).toEqual(expect.arrayContaining(['working_state.plan', 'working_state.risks', 'conversation_window']));
+    const asked = await t.engram.compose({ scope, purpose: 'responder', conversation_window: 2 });
+    expect(asked.short_term.conversation_window).toHaveLength(2);
+
+    const planner = await t.engram.compose({ scope, purpose: 'planner' });
+    expect(planner.short_term.working_state.plan).toHaveLength(2);
+    expect(planner.short_term.working_state.risks).toHaveLength(1);
+    expect(planner.short_term.conversation_window!.length).toBeGreaterThan(0);
+    expect(planner.short_term.last_tool_evidence![0]!.summary).toContain('venue_search');
+    expect(planner.short_term.open_loops![0]!.question).toBe('Which venue does ACME prefer?');
+  });
+
+  it('cites every event it quotes, once, with its type and time', async () => {
+    await seed();
+    const packet = await t.engram.compose({ scope, purpose: 'planner', cues: { query: 'Atlas' } });
+    const ids = packet.citations.map((citation) => citation.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const referenced = [
+      ...packet.short_term.key_quotes!.map((quote) => quote.evidence_id),
+      ...packet.short_term.conversation_window!.map((message) => message.evidence_id),
+      ...packet.short_term.last_tool_evidence!.map((evidence) => evidence.ref),
+      ...packet.short_term.working_state.decisions!.map((decision) => decision.evidence_id!),
+      ...packet.short_term.open_loops!.map((loop) => loop.evidence_id!),
+    ];
+    for (const id of referenced) expect(ids).toContain(id);
+    const decision = packet.citations.find((citation) => citation.id === packet.short_term.working_state.decisions![0]!.evidence_id);
+    expect(decision!.type).toBe('state_patch');
+    expect(packet.citations.every((citation) => citation.ts !== undefined)).toBe(true);
+  });
+
+  it('finds Chinese text with a Chinese word in the query cue', async () => {
+    await seed();
+    const packet = await t.engram.compose({ scope, purpose: 'responder', cues: { query: '中文' } });
+    expect(packet.short_term.key_quotes![0]!.quote).toBe('我更喜欢用中文写技术文档。');
+    expect(packet.explain.selected.some((line) => line.includes('cue.full_text'))).toBe(true);
+  });
+
+  it('degrades before it omits, and records both', async () => {
+    await seed();
+    const packet = await t.engram.compose({
+      scope,
+      purpose: 'planner',
+      budget: { max_tokens: 256, per_section: { working_state: 60, short_term_summary: 100, facts: 0, procedures: 0, episodes: 0, insights: 0 } },
+      cues: { query: 'Atlas deadline concise' },
+    });
+    usedWithin(packet);
+    expect(packet.budget_report.omissions!.some((omission) => omission.reason === 'over_budget')).toBe(true);
+    expect(packet.explain.omitted.length).toBeGreaterThanOrEqual(packet.budget_report.omissions!.length);
+  });
+
+  it('hides summary sentences and quotes of expired events', async () => {
+    await t.engram.commitTurn({
+      scope,
+      turn_id: 't1',
+      messages: [{ role: 'user', content: 'Temporary: the door code for the Atlas venue is 4711.', expires_at: '2026-06-01T13:00:00.000Z' }],
+    });
+    expect(JSON.stringify(await t.engram.compose({ scope, purpose: 'planner' }))).toContain('4711');
+    t.clock.set('2026-06-01T14:00:00.000Z');
+    const later = await t.engram.compose({ scope, purpose: 'planner', cues: { query: 'door code' } });
+    expect(JSON.stringify(later.short_term)).not.toContain('4711');
+    expect(later.explain.omitted.some((omission) => omission.reason === 'expired')).toBe(true);
+  });
+
+  it('gives the same packet for the same inputs and the same as-of time', async () => {
+    await seed();
+    const request = { scope, purpose: 'planner' as const, cues: { query: 'Atlas' }, as_of: '2026-06-01T12:00:00.000Z' };
+    const first = JSON.stringify(await t.engram.compose(request));
+    t.clock.advance(60_000);
+    expect(JSON.stringify(await t.engram.compose(request))).toBe(first);
+  });
+
+  it('rejects a bad request with the field and the rule', async () => {
+    await expect(t.engram.compose({ scope, purpose: 'critic' as Purpose })).rejects.toMatchObject({ field: 'purpose', rule: 'enum' });
+    await expect(t.engram.compose({ scope, purpose: 'tool', conversation_window: -1 })).rejects.toMatchObject({ field: 'conversation_window' });
+  });
+
+  it('property: any store, budget, purpose and cue gives a valid packet within budget without secrets', async () => {
+    const words = ['atlas', 'venue', 'deadline', 'tea', '中文', '文档', 'budget', CANARY, 'vault', 'launch', 'ACME'];
+    const sentence = fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 12 }).map((parts) => parts.join(' ') + '.');
+    const turnArb = fc.record({
+      text: fc.array(sentence, { minLength: 1, maxLength: 4 }).map((parts) => parts.join(' ')),
+      secret: fc.boolean(),
+      role: fc.constantFrom('user' as const, 'assistant' as const),
+      tool: fc.option(fc.dictionary(fc.constantFrom('venue', 'note', 'code'), sentence), { nil: undefined }),
+    });
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(turnArb, { minLength: 0, maxLength: 8 }),
+        fc.constantFrom(...PURPOSES),
+        fc.integer({ min: 256, max: 3000 }),
+        fc.option(fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 4 }).map((parts) => parts.join(' ')), { nil: undefined }),
+        fc.option(fc.integer({ min: 0, max: 10 }), { nil: undefined }),
+        async (turns, purpose, maxTokens, query, window) => {
+          run += 1;
+          const session = { ...scope, session_id: `prop-${run}` };
+          const requests: CommitTurnRequest[] = turns.map((entry, index) => ({
+            scope: session,
+            turn_id: `turn-${index}`,
+            messages: [
+              {
+                role: entry.role,
+                content: entry.secret ? `${entry.text} ${CANARY}` : entry.text.replaceAll(CANARY, 'x'),
+                sensitivity: entry.secret ? 'secret' : 'normal',
+              },
+            ],
+            ...(entry.tool === undefined
+              ? {}
+              : { tool_results: [{ tool_name: 'probe', content: JSON.parse(JSON.stringify(entry.tool).replaceAll(CANARY, 'x')) as Record<string, unknown> }] }),
+          }));
+          if (requests.length > 0) await t.engram.commitTurns(requests);
+          const packet = await t.engram.compose({
+            scope: session,
+            purpose,
+            budget: { max_tokens: maxTokens },
+            ...(query === undefined ? {} : { cues: { query } }),
+            ...(window === undefined ? {} : { conversation_window: window }),
+          });
+          assertPacket(packet);
+          usedWithin(packet);
+          const injected = JSON.stringify([packet.short_term, packet.long_term, packet.insight, packet.citations, packet.explain, packet.budget_report]);
+          expect(injected).not.toContain(CANARY);
+          if (purpose === 'responder') {
+            expect(packet.insight.hypotheses).toEqual([]);
+            expect(packet.short_term.working_state).not.toHaveProperty('plan');
+          }
+          // Each selected text's real token count matches what was charged for the summary.
+          expect(o200kTokenizer.count(packet.short_term.rolling_summary)).toBeLessThanOrEqual(packet.budget_report.section_usage['short_term_summary']!);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});

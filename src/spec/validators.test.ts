@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+
+import { EngramError, ValidationError } from './errors.js';
+import { assertPacket, check, checkSessionReflection, schemas, validateCommitTurnRequest, validateComposeRequest } from './validators.js';
+
+const scope = { user_id: 'u', agent_id: 'a', session_id: 's', run_id: 'r' };
+
+function issueOf(run: () => unknown): ValidationError {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ValidationError);
+    return error as ValidationError;
+  }
+  throw new Error('expected a ValidationError');
+}
+
+describe('request validation', () => {
+  it('names the missing field and the rule', () => {
+    const error = issueOf(() => validateCommitTurnRequest({ scope: { ...scope, user_id: undefined }, turn_id: 't', messages: [] }));
+    expect(error.code).toBe('VALIDATION_FAILED');
+    expect(error.field).toBe('scope.user_id');
+    expect(error.rule).toBe('required');
+    expect(error.message).toContain('scope.user_id');
+  });
+
+  it('names nested array fields, wrong types and unknown properties', () => {
+    const wrongRole = issueOf(() => validateCommitTurnRequest({ scope, turn_id: 't', messages: [{ role: 'robot', content: 'x' }] }));
+    expect(wrongRole.field).toBe('messages[0].role');
+    expect(wrongRole.rule).toBe('enum');
+    const unknown = issueOf(() => validateCommitTurnRequest({ scope, turn_id: 't', messages: [], colour: 'blue' }));
+    expect(unknown.field).toBe('colour');
+    expect(unknown.rule).toBe('additionalProperties');
+    const wrongType = issueOf(() => validateComposeRequest({ scope, purpose: 'responder', budget: { max_tokens: '500' } }));
+    expect(wrongType.field).toBe('budget.max_tokens');
+    expect(wrongType.rule).toBe('type');
+  });
+
+  it('refuses a turn with nothing in it, bad timestamps, control characters in ids and a budget under the schema minimum', () => {
+    expect(() => validateCommitTurnRequest({ scope, turn_id: 't' })).toThrow(ValidationError);
+    expect(issueOf(() => validateCommitTurnRequest({ scope, turn_id: 't', ts: 'yesterday', markers: ['ACT_DONE'] })).field).toBe('ts');
+    expect(issueOf(() => validateCommitTurnRequest({ scope: { ...scope, user_id: 'a\u0000b' }, turn_id: 't', markers: ['ACT_DONE'] })).field).toBe('scope.user_id');
+    expect(issueOf(() => validateComposeRequest({ scope, purpose: 'responder', budget: { max_tokens: 100 } })).rule).toBe('minimum');
+  });
+
+  it('accepts a complete, valid turn', () => {
+    const turn = {
+      scope: { ...scope, tenant_id: 'acme' },
+      turn_id: 'turn-1',
+      ts: '2026-01-01T10:00:00+02:00',
+      messages: [{ role: 'user', content: 'hello', sensitivity: 'private', tags: ['greeting'] }],
+      tool_results: [{ tool_name: 'search', call_id: 'c1', content: { hits: 3 }, status: 'ok' }],
+      state_patch: { expected_version: 0, set: { goal: 'x' }, append: { decisions: [{ statement: 'y' }] } },
+      markers: ['PLAN_DONE', { marker: 'ACT_DONE', ts: '2026-01-01T10:00:01Z' }],
+    };
+    expect(validateCommitTurnRequest(turn)).toBe(turn);
+  });
+});
+
+describe('contract schemas', () => {
+  it('checks packets against MemoryPacket v1 and reports violations as Engram bugs', () => {
+    expect(() => assertPacket({ meta: {} })).toThrow(EngramError);
+    try {
+      assertPacket({ meta: {} });
+    } catch (error) {
+      expect((error as EngramError).code).toBe('SCHEMA_VIOLATION');
+    }
+    expect(schemas.memoryPacket.$id).toBe('https://yourmem.ai/schemas/memorypacket/v1.json');
+  });
+
+  it('compiles the draft-07 SessionReflection schema with its formats', () => {
+    const valid = {
+      trace_id: 'trc_01J00000000000000000000000',
+      episode_candidates: [
+        { summary: 's', entities: [], domains: [], source_event_ids: ['evt_01J00000000000000000000000'], confidence: 0.5 },
+      ],
+      memory_candidates: [
+        {
+          claim: 'c',
+          memory_type: 'semantic',
+          applies_when: [],
+          does_not_apply_when: [],
+          confidence: 0.9,
+          initial_salience: { consequence: 0.1, emotional_charge: 0.2, reusability: 0.3 },
+          source_episode_indexes: [0],
+        },
+      ],
+      contradictions: [],
+      doctrine_suggestions: [],
+    };
+    expect(checkSessionReflection(valid)).toEqual([]);
+    const issues = checkSessionReflection({ ...valid, trace_id: 'evt_01J00000000000000000000000' });
+    expect(issues[0]!.field).toBe('trace_id');
+    expect(checkSessionReflection({ ...valid, memory_candidates: [{ ...valid.memory_candidates[0], source_episode_indexes: [-1] }] })).not.toEqual([]);
+  });
+
+  it('validates the event record contract', () => {
+    expect(check(schemas.eventRecord.$id, {})).not.toEqual([]);
+  });
+});

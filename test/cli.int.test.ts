@@ -1,0 +1,103 @@
+// The `engram` command end to end: real processes on a real SQLite file, as a user runs them.
+
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+import { assertPacket, type CommitTurnResult, type EventRecord, type MemoryPacket } from '../src/index.js';
+
+const folder = mkdtempSync(join(tmpdir(), 'engram-cli-'));
+const store = `sqlite:${join(folder, 'engram.db')}`;
+const root = join(import.meta.dirname, '..');
+const main = join(root, 'src', 'cli', 'main.ts');
+
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+function engram(args: string[], input?: string) {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', main, '--store', store, ...args], {
+    input,
+    encoding: 'utf8',
+    // tsx resolves from the working directory; --store keeps every file in the temporary folder.
+    cwd: root,
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const scopeArgs = ['--user', 'ada', '--agent', 'helper', '--session', 's1', '--run', 'r1'];
+const turn = {
+  scope: { user_id: 'ada', agent_id: 'helper', session_id: 's1', run_id: 'r1' },
+  turn_id: 'cli-1',
+  messages: [
+    { role: 'user', content: '我更喜欢用中文写技术文档。The report is due on Friday.' },
+    { role: 'user', content: 'token: canary-cli-55', sensitivity: 'secret' },
+  ],
+};
+
+describe('engram CLI', () => {
+  it('runs the quick-start demo and prints a packet and its budget without the secret', () => {
+    const result = engram(['demo']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('MemoryPacket v1 · purpose responder');
+    expect(result.stdout).toMatch(/Budget: \d+ of 800 tokens/);
+    expect(result.stdout).not.toContain('sk-demo-DO-NOT-STORE');
+    const again = engram(['demo']);
+    expect(again.stdout).toContain('already in the store, nothing written');
+  });
+
+  it('commits a turn from a file, and once only', () => {
+    const file = join(folder, 'turn.json');
+    writeFileSync(file, JSON.stringify(turn));
+    const first = engram(['commit', '--file', file, '--json']);
+    expect(first.code).toBe(0);
+    const result = JSON.parse(first.stdout) as CommitTurnResult;
+    expect(result.events).toHaveLength(2);
+    expect(result.replayed).toBe(false);
+    const second = engram(['commit', '--file', file]);
+    expect(second.stdout).toContain('cli-1: already committed (nothing written)');
+  });
+
+  it('commits from stdin', () => {
+    const result = engram(['commit'], JSON.stringify({ ...turn, turn_id: 'cli-2', messages: [{ role: 'assistant', content: 'Noted.' }] }));
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('cli-2: 1 events written');
+  });
+
+  it('names the bad field and exits 2 on bad input', () => {
+    const bad = engram(['commit', '--json'], JSON.stringify({ ...turn, turn_id: 'cli-3', messages: [{ role: 'robot', content: 'x' }] }));
+    expect(bad.code).toBe(2);
+    const error = (JSON.parse(bad.stderr) as { error: { code: string; field: string; rule: string } }).error;
+    expect(error).toMatchObject({ code: 'VALIDATION_FAILED', field: 'messages[0].role', rule: 'enum' });
+    const notJson = engram(['commit'], '{ nope');
+    expect(notJson.code).toBe(2);
+    expect(notJson.stderr).toContain('file: stdin is not valid JSON');
+    const badNumber = engram(['compose', ...scopeArgs, '--purpose', 'responder', '--max-tokens', 'lots']);
+    expect(badNumber.code).not.toBe(0);
+    expect(badNumber.stderr).toContain('max_tokens');
+    const badStore = spawnSync(process.execPath, ['--import', 'tsx', main, '--store', 'mysql://x', 'events', '--user', 'ada'], { encoding: 'utf8', cwd: root });
+    expect(badStore.status).toBe(1);
+    expect(badStore.stderr).toContain('[CONFIG_INVALID] store:');
+  });
+
+  it('composes a schema-valid packet as JSON and as text', () => {
+    const json = engram(['compose', ...scopeArgs, '--purpose', 'responder', '--query', '中文', '--max-tokens', '600', '--json']);
+    expect(json.code).toBe(0);
+    const packet = assertPacket(JSON.parse(json.stdout)) as MemoryPacket;
+    expect(packet.budget_report.max_tokens).toBe(600);
+    expect(packet.short_term.key_quotes![0]!.quote).toContain('中文');
+    expect(json.stdout).not.toContain('canary-cli-55');
+    const text = engram(['compose', ...scopeArgs, '--purpose', 'planner']);
+    expect(text.stdout).toContain('Budget:');
+  });
+
+  it('lists and searches events, withholding secret content', () => {
+    const listed = engram(['events', '--user', 'ada', '--agent', 'helper', '--session', 's1', '--json']);
+    const events = JSON.parse(listed.stdout) as EventRecord[];
+    expect(events.map((event) => event.turn_id)).toEqual(['cli-1', 'cli-1', 'cli-2']);
+    expect(listed.stdout).not.toContain('canary-cli-55');
+    const found = engram(['events', '--user', 'ada', '--query', '中文']);
+    expect(found.stdout).toContain('我更喜欢用中文写技术文档');
+  });
+});

@@ -1,0 +1,49 @@
+// A real Engram on a fresh SQLite file in a temporary folder, with a controllable clock.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { createEngram, type Engram, type ScopeInput } from '../../src/index.js';
+
+export interface TempEngram {
+  engram: Engram;
+  path: string;
+  folder: string;
+  clock: { now(): Date; set(iso: string): void; advance(ms: number): void };
+  cleanup(): Promise<void>;
+}
+
+export const scope: ScopeInput = { user_id: 'user-1', agent_id: 'agent-1', session_id: 'session-1', run_id: 'run-1' };
+
+/**
+ * Opens a new Engram on a temporary SQLite file; packets are validated against the schema.
+ *
+ * @example
+ * const { engram, cleanup } = await tempEngram();
+ */
+export async function tempEngram(start = '2026-06-01T12:00:00.000Z'): Promise<TempEngram> {
+  const folder = mkdtempSync(join(tmpdir(), 'engram-test-'));
+  const path = join(folder, 'engram.db');
+  let now = Date.parse(start);
+  const clock = {
+    now: () => new Date(now),
+    set: (iso: string) => {
+      now = Date.parse(iso);
+    },
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
+  const engram = await createEngram({ store: `sqlite:${path}`, clock, debug: true });
+  return {
+    engram,
+    path,
+    folder,
+    clock,
+    cleanup: async () => {
+      await engram.close();
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
