@@ -132,9 +132,29 @@ export async function compose(context: ReadPathContext, input: unknown): Promise
     context.tokenizer,
   );
 
+  const packet = assemble({ request, scope, policy, generatedAt, window, sectionBudgets, builder, workingState, summary, tokenizer: context.tokenizer.name });
+  return context.validatePackets ? assertPacket(packet) : packet;
+}
+
+interface Assembly {
+  request: ComposeRequest;
+  scope: Scope;
+  policy: PurposePolicy;
+  generatedAt: string;
+  window: number;
+  sectionBudgets: Record<BudgetSection, number>;
+  builder: PacketBuilder;
+  workingState: ReturnType<typeof fillWorkingState>;
+  summary: ReturnType<typeof fillSummarySection>;
+  tokenizer: string;
+}
+
+/** The packet from the filled sections, with its budget report and explanation. */
+function assemble(parts: Assembly): MemoryPacket {
+  const { request, policy, builder, workingState, summary, generatedAt } = parts;
   const meta: PacketMeta = {
     schema_version: 'v1',
-    scope,
+    scope: parts.scope,
     generated_at: generatedAt,
     purpose: request.purpose,
     task_type: request.task_type ?? 'generic',
@@ -142,7 +162,7 @@ export async function compose(context: ReadPathContext, input: unknown): Promise
     budget: policy.budget,
     policy_id: request.policy_id ?? DEFAULT_POLICY_ID,
   };
-  const packet: MemoryPacket = {
+  return {
     meta,
     short_term: {
       working_state: workingState.working_state,
@@ -168,18 +188,18 @@ export async function compose(context: ReadPathContext, input: unknown): Promise
       filters: {
         as_of: generatedAt,
         time_range: request.cues?.time_range ?? null,
-        conversation_window: window,
+        conversation_window: parts.window,
         key_quotes_top_k: policy.key_quotes,
         cue_matches_top_k: policy.query_quotes,
         tool_evidence_top_k: INJECTION[request.purpose].last_tool_evidence ? policy.tool_evidence : 0,
         sensitivity_excluded: [...NEVER_SHARED],
         expired_excluded: true,
-        section_budgets: sectionBudgets,
+        section_budgets: parts.sectionBudgets,
       },
       conflicts: [],
       determinism: {
         policy_id: meta.policy_id,
-        tokenizer: context.tokenizer.name,
+        tokenizer: parts.tokenizer,
         as_of: generatedAt,
         sort_keys: {
           key_quotes: ['cue rank', 'event id', 'sentence position'],
@@ -189,5 +209,4 @@ export async function compose(context: ReadPathContext, input: unknown): Promise
       },
     },
   };
-  return context.validatePackets ? assertPacket(packet) : packet;
 }
