@@ -9,6 +9,7 @@ import { EngramError, newId, validateEventRecord } from '../src/index.js';
 import { emptyWorkingState } from '../src/spec/working-state.js';
 import { emptySummary } from '../src/spec/summary.js';
 import { queryTerms, searchText } from '../src/util/segment.js';
+import { eventRecord } from './helpers/event-record.js';
 
 export interface ConformanceInitializer {
   create(): Promise<StorageAdapter>;
@@ -18,35 +19,7 @@ export interface ConformanceInitializer {
 const NOW = '2026-06-01T12:00:00.000Z';
 const key = { tenant_id: 't1', user_id: 'u1', agent_id: 'a1', session_id: 's1' };
 
-function event(overrides: Partial<EventRecord> = {}): EventRecord {
-  const ts = overrides.ts ?? '2026-06-01T10:00:00.000Z';
-  return {
-    id: newId('evt'),
-    namespace: 't1/u1/a1',
-    thread_id: 's1',
-    speaker: null,
-    role: 'human',
-    content_type: 'text',
-    content: 'hello world',
-    sensitivity: 'normal',
-    embeddable: true,
-    embedding_status: 'pending',
-    resonance_links: [],
-    tags: [],
-    snapshot_ref: null,
-    created_at: ts,
-    expires_at: null,
-    origin_metadata: {},
-    ...key,
-    run_id: 'r1',
-    turn_id: 'turn-1',
-    kind: 'message',
-    marker: null,
-    ts,
-    recorded_at: '2026-06-01T10:00:00.000Z',
-    ...overrides,
-  };
-}
+const event = eventRecord;
 
 function append(record: EventRecord): WriteOp {
   return {

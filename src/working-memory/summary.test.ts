@@ -3,39 +3,11 @@ import { describe, expect, it } from 'vitest';
 import type { EventRecord } from '../spec/event.js';
 import { emptySummary } from '../spec/summary.js';
 import { o200kTokenizer as tokenizer } from '../util/tokenizer.js';
-import { newId } from '../util/ids.js';
+import { eventRecord } from '../../test/helpers/event-record.js';
 import { cutSummary, foldEvents, scoreSentence } from './summary.js';
 
 function message(content: string, overrides: Partial<EventRecord> = {}): EventRecord {
-  return {
-    id: newId('evt'),
-    namespace: 'n',
-    thread_id: 's',
-    speaker: null,
-    role: 'human',
-    content_type: 'text',
-    content,
-    sensitivity: 'normal',
-    embeddable: true,
-    embedding_status: 'pending',
-    resonance_links: [],
-    tags: [],
-    snapshot_ref: null,
-    created_at: '2026-01-01T00:00:00.000Z',
-    expires_at: null,
-    origin_metadata: {},
-    tenant_id: 't',
-    user_id: 'u',
-    agent_id: 'a',
-    session_id: 's',
-    run_id: 'r',
-    turn_id: 'x',
-    kind: 'message',
-    marker: null,
-    ts: '2026-01-01T00:00:00.000Z',
-    recorded_at: '2026-01-01T00:00:00.000Z',
-    ...overrides,
-  };
+  return eventRecord({ content, ...overrides });
 }
 
 const conversation = [
