@@ -79,14 +79,17 @@ export interface SessionPlan {
   turns: number;
 }
 
-/** Sessions spread round-robin over `users` users (two agents each), 40–60 turns each (~50). */
+/**
+ * Sessions spread round-robin over `users` users, 40–60 turns each (~50). A user's sessions
+ * alternate between two agents, so once every user has two sessions each has both.
+ */
 export function planSessions(random: () => number, sessionCount: number, users: number, prefix: string): SessionPlan[] {
   return Array.from({ length: sessionCount }, (_, index) => {
     const user = index % users;
     return {
       scope: {
         user_id: `${prefix}u${user}`,
-        agent_id: `agent${(index >> 1) % 2}`,
+        agent_id: `agent${Math.floor(index / users) % 2}`,
         session_id: `${prefix}s${index}`,
         run_id: `${prefix}r${index}`,
       },

@@ -8,13 +8,6 @@ export function nowMs(): number {
   return performance.now();
 }
 
-/** Runs `task` and returns its result with the time it took in milliseconds. */
-export async function timed<T>(task: () => Promise<T>): Promise<{ value: T; ms: number }> {
-  const start = performance.now();
-  const value = await task();
-  return { value, ms: performance.now() - start };
-}
-
 /**
  * The p-th percentile (0–100) of ascending samples, nearest-rank: the smallest sample with at
  * least p% of the samples at or below it.
