@@ -12,7 +12,7 @@ import type { Tokenizer } from '../spec/tokenizer.js';
 import { validateCommitTurnRequest } from '../spec/validators.js';
 import type { WorkingState } from '../spec/working-state.js';
 import { buildTurnEvents } from '../events/build-events.js';
-import { searchTextOf } from '../events/sensitivity.js';
+import { analyseEvent, type EventText } from '../events/analyze.js';
 import { applyStatePatch } from '../working-memory/working-state.js';
 import { foldEvents } from '../working-memory/summary.js';
 import type { Clock } from '../util/clock.js';
@@ -40,7 +40,10 @@ interface SessionState {
   storedStateVersion: number;
   storedSummaryVersion: number;
   stateChanged: boolean;
-  summaryChanged: boolean;
+  /** Turns of this batch whose events are still to be folded into the summary. */
+  unfolded: Array<{ events: EventRecord[]; result: CommitTurnResult }>;
+  /** The analysed text of those events, computed once for the index and the summary. */
+  analyses: Map<string, EventText>;
 }
 
 class Batch {
@@ -65,7 +68,8 @@ class Batch {
         storedStateVersion: state?.state_version ?? 0,
         storedSummaryVersion: summary?.version ?? 0,
         stateChanged: false,
-        summaryChanged: false,
+        unfolded: [],
+        analyses: new Map(),
       };
       this.sessions.set(id, session);
     }
@@ -86,19 +90,43 @@ class Batch {
           updated_at: updatedAt,
         });
       }
-      if (session.summaryChanged && session.summary !== null) {
-        tail.push({ op: 'put_summary', key: session.key, summary: session.summary, expected_version: session.storedSummaryVersion });
+      if (session.unfolded.length > 0) {
+        const summary = foldTurns(session, this.context.tokenizer, updatedAt);
+        tail.push({ op: 'put_summary', key: session.key, summary, expected_version: session.storedSummaryVersion });
       }
     }
     return [...this.ops, ...tail];
   }
 }
 
-async function planTurn(batch: Batch, context: WritePathContext, request: CommitTurnRequest): Promise<CommitTurnResult> {
+/**
+ * Folds the batch's new events of one session into its summary at once (the same summary as
+ * folding turn by turn, for a fraction of the work) and fills each turn's summary report.
+ */
+function foldTurns(session: SessionState, tokenizer: Tokenizer, updatedAt: string): StmSummary {
+  const events = session.unfolded.flatMap((turn) => turn.events);
+  const summary = foldEvents(session.summary ?? emptySummary(), events, tokenizer, updatedAt, session.analyses);
+  const countOf = (sentences: StmSummary['sentences'], ids: ReadonlySet<string>) =>
+    sentences.filter((sentence) => ids.has(sentence.event_id)).length;
+  for (const turn of session.unfolded) {
+    const ids = new Set(turn.events.map((event) => event.id));
+    turn.result.summary = {
+      version: summary.version,
+      sentences_added: countOf(summary.sentences, ids),
+      key_quotes_added: countOf(summary.key_quotes, ids),
+    };
+  }
+  session.summary = summary;
+  session.unfolded = [];
+  session.analyses.clear();
+  return summary;
+}
+
+async function planTurn(batch: Batch, context: WritePathContext, request: CommitTurnRequest, lookUp: boolean): Promise<CommitTurnResult> {
   const scope = resolveScope(request.scope);
   const key = sessionKeyOf(scope);
   const turnKey = `${keyString(key)}#${request.turn_id}`;
-  const earlier = batch.turns.get(turnKey) ?? (await context.storage.getTurn(key, request.turn_id));
+  const earlier = batch.turns.get(turnKey) ?? (lookUp ? await context.storage.getTurn(key, request.turn_id) : null);
   if (earlier !== null && earlier !== undefined) return { ...earlier, replayed: true };
 
   const now = context.clock.now();
@@ -121,9 +149,6 @@ async function planTurn(batch: Batch, context: WritePathContext, request: Commit
     events = buildTurnEvents(request, scope, turnTs, recordedAt);
   }
 
-  const folded = foldEvents(session.summary ?? emptySummary(), events, context.tokenizer, recordedAt);
-  session.summary = folded.summary;
-  session.summaryChanged = true;
 
   const result: CommitTurnResult = {
     turn_id: request.turn_id,
@@ -141,11 +166,17 @@ async function planTurn(batch: Batch, context: WritePathContext, request: Commit
       ts: event.ts,
     })),
     working_state: { changed: stateChanged, state_version: session.state?.state_version ?? 0 },
-    summary: { version: folded.summary.version, sentences_added: folded.sentencesAdded, key_quotes_added: folded.quotesAdded },
+    // Filled in when the batch folds the session's new events into its summary (foldTurns).
+    summary: { version: 0, sentences_added: 0, key_quotes_added: 0 },
   };
+  session.unfolded.push({ events, result });
   batch.turns.set(turnKey, result);
   batch.ops.push({ op: 'insert_turn', key, turn_id: request.turn_id, result });
-  for (const event of events) batch.ops.push({ op: 'append_event', event, search_text: searchTextOf(event) });
+  for (const event of events) {
+    const analysed = analyseEvent(event);
+    session.analyses.set(event.id, analysed);
+    batch.ops.push({ op: 'append_event', event, search_text: analysed.searchText });
+  }
   return result;
 }
 
@@ -179,18 +210,26 @@ export async function commitTurns(context: WritePathContext, input: readonly unk
   const dryRun = dryRuns.has(true);
 
   for (let attempt = 0; ; attempt += 1) {
+    // An import is planned first without looking each turn up: a turn already stored shows up as a
+    // duplicate at write time (or as a stale state version while planning), and the batch is then
+    // planned again with the look-ups.
+    const optimistic = attempt === 0 && requests.length > 1;
     const batch = new Batch(context);
     const results: CommitTurnResult[] = [];
-    for (const [index, request] of requests.entries()) {
-      try {
-        results.push(await planTurn(batch, context, request));
-      } catch (error) {
-        throw requests.length === 1 ? error : prefixed(error, `turns[${index}]`);
+    try {
+      for (const [index, request] of requests.entries()) {
+        try {
+          results.push(await planTurn(batch, context, request, !optimistic));
+        } catch (error) {
+          throw requests.length === 1 ? error : prefixed(error, `turns[${index}]`);
+        }
       }
+    } catch (error) {
+      if (optimistic && EngramError.isInstance(error) && error.code === 'STATE_VERSION_CONFLICT') continue;
+      throw error;
     }
-    if (dryRun) return results;
     const ops = batch.finalOps();
-    if (ops.length === 0) return results;
+    if (dryRun || ops.length === 0) return results;
     try {
       await context.storage.write(ops);
       return results;

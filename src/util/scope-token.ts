@@ -3,10 +3,20 @@
 
 import { createHash } from 'node:crypto';
 
+// Writers index the same few scopes over and over; remember their tokens (bounded).
+const cache = new Map<string, string>();
+const CACHE_SIZE = 4096;
+
 function token(prefix: string, parts: readonly string[]): string {
   // Length-prefixed parts, so ('ab','c') and ('a','bc') never share a token.
-  const material = parts.map((part) => `${part.length}:${part}`).join('|');
-  return `${prefix}${createHash('sha256').update(material).digest('hex').slice(0, 24)}`;
+  const material = `${prefix}|${parts.map((part) => `${part.length}:${part}`).join('|')}`;
+  let value = cache.get(material);
+  if (value === undefined) {
+    value = `${prefix}${createHash('sha256').update(material.slice(prefix.length + 1)).digest('hex').slice(0, 24)}`;
+    if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    cache.set(material, value);
+  }
+  return value;
 }
 
 export interface ScopeParts {

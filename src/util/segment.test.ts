@@ -23,3 +23,43 @@ describe('segmentation', () => {
     expect(() => words('\uD800 lone')).not.toThrow();
   });
 });
+
+describe('word rules', () => {
+  it('keeps inner apostrophes and underscores, splits on dots, slashes and hyphens', () => {
+    expect(words("Don't touch db_query in docs/release.md v3.14 state-of-the-art")).toEqual([
+      "don't",
+      'touch',
+      'db_query',
+      'in',
+      'docs',
+      'release',
+      'md',
+      'v3',
+      '14',
+      'state',
+      'of',
+      'the',
+      'art',
+    ]);
+  });
+
+  it('keeps accented Latin words whole and segments mixed Chinese and English the same way everywhere', () => {
+    expect(words('Café crème à Paris')).toEqual(['café', 'crème', 'à', 'paris']);
+    expect(words('用Engram写中文文档')).toEqual(['用', 'engram', '写', ...words('中文文档')]);
+    expect(words('中文')).toEqual(['中文']);
+  });
+});
+
+describe('sentence rules', () => {
+  it('splits Latin text at sentence ends before a capital, digit or quote, and at line breaks', () => {
+    expect(sentences('It costs 3.14 euros. Really? "Yes!" 42 is the answer.\nNew line here')).toEqual([
+      'It costs 3.14 euros.',
+      'Really?',
+      '"Yes!"',
+      '42 is the answer.',
+      'New line here',
+    ]);
+    expect(sentences('see docs/release.md for details. then continue')).toEqual(['see docs/release.md for details. then continue']);
+    expect(sentences('   ')).toEqual([]);
+  });
+});

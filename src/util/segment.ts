@@ -1,12 +1,36 @@
-// Text segmentation with Intl.Segmenter, so Chinese (and other scripts written without spaces) is
-// indexed and searched by words. Index and query use the same function, so they always agree.
+// Text segmentation, so Chinese (and other scripts written without spaces) is indexed and searched
+// by words. Runs of those scripts go through Intl.Segmenter's dictionary; everything else is split
+// by a Unicode regular expression, which is an order of magnitude faster. The rule depends only on
+// the characters themselves, so index and query always segment the same text the same way.
 
 const wordSegmenter = new Intl.Segmenter('und', { granularity: 'word' });
 const sentenceSegmenter = new Intl.Segmenter('und', { granularity: 'sentence' });
 
+// Scripts written without spaces between words: they need a dictionary to find word boundaries.
+const DICTIONARY_SCRIPTS = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Thai}\\p{Script=Lao}\\p{Script=Khmer}\\p{Script=Myanmar}';
+const HAS_DICTIONARY_SCRIPT = new RegExp(`[${DICTIONARY_SCRIPTS}]`, 'u');
+const DICTIONARY_RUN = new RegExp(`[${DICTIONARY_SCRIPTS}\\u30FC\\u3005]+`, 'gu');
+// A word: letters, marks, digits and underscores, with inner apostrophes (don't, l'été).
+const WORD = /[\p{L}\p{M}\p{N}_]+(?:['\u2019][\p{L}\p{M}\p{N}_]+)*/gu;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/gu;
+const SENTENCE_END = /[.!?。！？\n]/u;
+// Outside dictionary scripts a sentence ends at . ! ? (or …) before a space and a capital letter,
+// digit or opening quote, or at a line break. Intl.Segmenter does the rest.
+const SENTENCE_BREAK = /(?<=[.!?\u2026]["'\u2019\u201D)\]]*)\s+(?=[\p{Lu}\p{N}"'\u2018\u201C([\u00BF\u00A1])|\s*\n\s*/u;
+
 /** Lone surrogates cannot be encoded as UTF-8; replace them so text round-trips through storage. */
 export function wellFormed(text: string): string {
-  return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/gu, '\uFFFD');
+  return text.replace(LONE_SURROGATE, '\uFFFD');
+}
+
+function pushRegexWords(text: string, out: string[]): void {
+  for (const match of text.matchAll(WORD)) out.push(match[0]);
+}
+
+function pushDictionaryWords(text: string, out: string[]): void {
+  for (const part of wordSegmenter.segment(text)) {
+    if (part.isWordLike === true) out.push(part.segment);
+  }
 }
 
 /**
@@ -16,10 +40,19 @@ export function wellFormed(text: string): string {
  * words('我更喜欢用中文') // ['我', '更', '喜欢', '用', '中文']
  */
 export function words(text: string): string[] {
+  const normal = wellFormed(text).normalize('NFKC').toLowerCase();
   const out: string[] = [];
-  for (const part of wordSegmenter.segment(wellFormed(text).normalize('NFKC').toLowerCase())) {
-    if (part.isWordLike === true) out.push(part.segment);
+  if (!HAS_DICTIONARY_SCRIPT.test(normal)) {
+    pushRegexWords(normal, out);
+    return out;
   }
+  let last = 0;
+  for (const match of normal.matchAll(DICTIONARY_RUN)) {
+    pushRegexWords(normal.slice(last, match.index), out);
+    pushDictionaryWords(match[0], out);
+    last = match.index + match[0].length;
+  }
+  pushRegexWords(normal.slice(last), out);
   return out;
 }
 
@@ -30,8 +63,20 @@ export function words(text: string): string[] {
  * sentences('Hi. I prefer tea!') // ['Hi.', 'I prefer tea!']
  */
 export function sentences(text: string): string[] {
+  const clean = wellFormed(text);
+  if (!SENTENCE_END.test(clean)) {
+    const only = clean.trim();
+    return only === '' ? [] : [only];
+  }
   const out: string[] = [];
-  for (const part of sentenceSegmenter.segment(wellFormed(text))) {
+  if (!HAS_DICTIONARY_SCRIPT.test(clean)) {
+    for (const part of clean.split(SENTENCE_BREAK)) {
+      const sentence = part.trim();
+      if (sentence !== '') out.push(sentence);
+    }
+    return out;
+  }
+  for (const part of sentenceSegmenter.segment(clean)) {
     const sentence = part.segment.trim();
     if (sentence !== '') out.push(sentence);
   }

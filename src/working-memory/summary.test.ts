@@ -27,7 +27,7 @@ describe('extractive summary', () => {
   });
 
   it('keeps the summary within any budget and never folds secret events', () => {
-    const { summary } = foldEvents(emptySummary(), conversation, tokenizer, '2026-01-01T00:00:00.000Z');
+    const summary = foldEvents(emptySummary(), conversation, tokenizer, '2026-01-01T00:00:00.000Z');
     expect(JSON.stringify(summary)).not.toContain('canary-4711');
     for (const budget of [5, 20, 40, 80, 500]) {
       const cut = cutSummary(summary.sentences, budget, tokenizer);
@@ -42,16 +42,16 @@ describe('extractive summary', () => {
   });
 
   it('gives the same summary whether events are folded one by one or at once', () => {
-    const atOnce = foldEvents(emptySummary(), conversation, tokenizer, 't').summary;
+    const atOnce = foldEvents(emptySummary(), conversation, tokenizer, 't');
     let oneByOne = emptySummary();
-    for (const event of conversation) oneByOne = foldEvents(oneByOne, [event], tokenizer, 't').summary;
+    for (const event of conversation) oneByOne = foldEvents(oneByOne, [event], tokenizer, 't');
     expect(oneByOne.sentences).toEqual(atOnce.sentences);
     expect(oneByOne.key_quotes).toEqual(atOnce.key_quotes);
   });
 
   it('keeps the pool bounded on long sessions', () => {
     const many = Array.from({ length: 300 }, (_, index) => message(`Note ${index}: the invoice for customer ${index} is due on day ${index % 28}.`));
-    const { summary } = foldEvents(emptySummary(), many, tokenizer, 't');
+    const summary = foldEvents(emptySummary(), many, tokenizer, 't');
     expect(summary.sentences.length).toBeLessThanOrEqual(64);
     expect(summary.key_quotes.length).toBeLessThanOrEqual(12);
     expect(summary.events_folded).toBe(300);

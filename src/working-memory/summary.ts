@@ -7,9 +7,8 @@ import type { EventRecord } from '../spec/event.js';
 import type { PacketRole } from '../spec/packet.js';
 import type { StmSummary, SummarySentence } from '../spec/summary.js';
 import type { Tokenizer } from '../spec/tokenizer.js';
-import { isShareable } from '../events/sensitivity.js';
-import { contentText } from '../events/content-text.js';
-import { sentences, words } from '../util/segment.js';
+import { analyseEvent, type EventText } from '../events/analyze.js';
+import { words } from '../util/segment.js';
 import { STOPWORDS } from '../util/stopwords.js';
 
 export interface SummaryOptions {
@@ -58,8 +57,7 @@ export function packetRole(event: Pick<EventRecord, 'role'>): PacketRole {
  * @example
  * scoreSentence('I prefer dark mode in every editor.', 'user') > scoreSentence('ok thanks', 'user') // true
  */
-export function scoreSentence(text: string, role: PacketRole): number {
-  const all = words(text);
+export function scoreSentence(text: string, role: PacketRole, all: readonly string[] = words(text)): number {
   const content = new Set(all.filter((word) => !STOPWORDS.has(word)));
   let score = Math.min(content.size, 12) / 12;
   if (CUE.test(text)) score += 0.4;
@@ -73,8 +71,9 @@ export function scoreSentence(text: string, role: PacketRole): number {
   return Math.round(Math.max(0, score) * 1000) / 1000;
 }
 
-function normalised(text: string): string {
-  return words(text).join(' ');
+/** Sentences that differ only in case, spacing or punctuation are one sentence. */
+function dedupKey(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 }
 
 /** Better first: higher score, then newer. */
@@ -94,7 +93,7 @@ function keepBest(pool: SummarySentence[], size: number): SummarySentence[] {
   const seen = new Set<string>();
   const kept: SummarySentence[] = [];
   for (const sentence of [...pool].sort(better)) {
-    const key = normalised(sentence.text);
+    const key = dedupKey(sentence.text);
     if (seen.has(key)) continue;
     seen.add(key);
     kept.push(sentence);
@@ -103,31 +102,36 @@ function keepBest(pool: SummarySentence[], size: number): SummarySentence[] {
   return kept.sort(logOrder);
 }
 
-/** The scored sentences of one event (none for secret events, markers, state patches and structured tool output). */
-export function sentencesOf(event: EventRecord, tokenizer: Tokenizer, options = defaultSummaryOptions): SummarySentence[] {
-  if (!isShareable(event) || (event.kind !== 'message' && event.kind !== 'tool_result')) return [];
+/**
+ * The scored sentences of one event (none for secret events, markers, state patches and structured
+ * tool output). Their text is not yet cut to `maxSentenceTokens` and `tokens` is -1: only the
+ * sentences that enter the pool are measured (see `measured`), which keeps long imports cheap.
+ */
+export function sentencesOf(event: EventRecord, analysed: EventText = analyseEvent(event), options = defaultSummaryOptions): SummarySentence[] {
   // Structured tool output is evidence, not prose: packets carry it as tool evidence instead.
   if (event.kind === 'tool_result' && typeof event.content !== 'string') return [];
   const role = packetRole(event);
   const out: SummarySentence[] = [];
-  sentences(contentText(event.content))
+  analysed.sentences
     .slice(0, options.maxSentencesPerEvent)
-    .forEach((raw, position) => {
-      const text = tokenizer.truncate(raw, options.maxSentenceTokens);
-      const score = scoreSentence(text, role);
+    .forEach(({ text, words: sentenceWords }, position) => {
+      const score = scoreSentence(text, role, sentenceWords);
       if (score <= 0) return;
-      out.push({
-        event_id: event.id,
-        position,
-        role,
-        ts: event.ts,
-        text,
-        tokens: tokenizer.count(text),
-        score,
-        expires_at: event.expires_at,
-      });
+      out.push({ event_id: event.id, position, role, ts: event.ts, text, tokens: -1, score, expires_at: event.expires_at });
     });
   return out;
+}
+
+/** A sentence cut to `maxSentenceTokens` with its token count (one encoding in the common case). */
+function measured(sentence: SummarySentence, tokenizer: Tokenizer, options: SummaryOptions): SummarySentence {
+  if (sentence.tokens >= 0) return sentence;
+  let text = sentence.text;
+  let tokens = tokenizer.count(text);
+  if (tokens > options.maxSentenceTokens) {
+    text = tokenizer.truncate(text, options.maxSentenceTokens);
+    tokens = tokenizer.count(text);
+  }
+  return { ...sentence, text, tokens };
 }
 
 /**
@@ -141,31 +145,22 @@ export function foldEvents(
   events: readonly EventRecord[],
   tokenizer: Tokenizer,
   updatedAt: string,
+  analyses: ReadonlyMap<string, EventText> = new Map(),
   options = defaultSummaryOptions,
-): { summary: StmSummary; sentencesAdded: number; quotesAdded: number } {
-  const fresh = events.flatMap((event) => sentencesOf(event, tokenizer, options));
-  const pool = keepBest([...current.sentences, ...fresh], options.poolSize);
+): StmSummary {
+  const fresh = events.flatMap((event) => sentencesOf(event, analyses.get(event.id) ?? analyseEvent(event), options));
+  const measure = (sentence: SummarySentence) => measured(sentence, tokenizer, options);
+  const pool = keepBest([...current.sentences, ...fresh], options.poolSize).map(measure);
   const quoteCandidates = fresh.filter((sentence) => sentence.score >= QUOTE_MIN_SCORE && sentence.role !== 'tool');
-  const quotes = keepBest([...current.key_quotes, ...quoteCandidates], options.quoteCount);
-  const inPool = new Set(pool.map(sentenceKey));
-  const inQuotes = new Set(quotes.map(sentenceKey));
-  const last = events.length > 0 ? events[events.length - 1]!.id : current.last_event_id;
+  const quotes = keepBest([...current.key_quotes, ...quoteCandidates], options.quoteCount).map(measure);
   return {
-    summary: {
-      version: current.version + 1,
-      sentences: pool,
-      key_quotes: quotes,
-      last_event_id: last,
-      events_folded: current.events_folded + events.length,
-      updated_at: updatedAt,
-    },
-    sentencesAdded: fresh.filter((sentence) => inPool.has(sentenceKey(sentence))).length,
-    quotesAdded: quoteCandidates.filter((sentence) => inQuotes.has(sentenceKey(sentence))).length,
+    version: current.version + 1,
+    sentences: pool,
+    key_quotes: quotes,
+    last_event_id: events.length > 0 ? events[events.length - 1]!.id : current.last_event_id,
+    events_folded: current.events_folded + events.length,
+    updated_at: updatedAt,
   };
-}
-
-function sentenceKey(sentence: SummarySentence): string {
-  return `${sentence.event_id}#${sentence.position}`;
 }
 
 const ROLE_LABEL: Record<PacketRole, string> = { user: 'User', assistant: 'Assistant', tool: 'Tool' };

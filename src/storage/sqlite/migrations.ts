@@ -49,7 +49,6 @@ export const migrations: readonly Migration[] = [
         UNIQUE (tenant_id, id)
       );
       CREATE INDEX events_by_session ON events (tenant_id, user_id, agent_id, session_id, id);
-      CREATE INDEX events_by_user ON events (tenant_id, user_id, agent_id, id);
       CREATE INDEX events_by_embedding ON events (tenant_id, embedding_status)
         WHERE embedding_status IN ('pending', 'processing');
       CREATE INDEX events_by_expiry ON events (expires_at) WHERE expires_at IS NOT NULL;

@@ -21,6 +21,7 @@ import type { StmSummary } from '../../spec/summary.js';
 import type { WorkingState } from '../../spec/working-state.js';
 import type { CommitTurnResult } from '../../spec/requests.js';
 import { scopeTokenForQuery, scopeTokensToIndex } from '../../util/scope-token.js';
+import { rankByMatchedTerms } from '../../util/term-rank.js';
 import { migrations } from './migrations.js';
 
 type Row = Record<string, unknown>;
@@ -71,41 +72,49 @@ function eventFromRow(row: Row): EventRecord {
   };
 }
 
-function eventToRow(event: EventRecord): Row {
-  return {
-    tenant_id: event.tenant_id,
-    id: event.id,
-    user_id: event.user_id,
-    agent_id: event.agent_id,
-    session_id: event.session_id,
-    run_id: event.run_id,
-    turn_id: event.turn_id,
-    kind: event.kind,
-    marker: event.marker,
-    role: event.role,
-    speaker: event.speaker,
-    content_type: event.content_type,
-    content: JSON.stringify(event.content),
-    sensitivity: event.sensitivity,
-    embeddable: event.embeddable ? 1 : 0,
-    embedding_status: event.embedding_status,
-    resonance_links: JSON.stringify(event.resonance_links),
-    tags: JSON.stringify(event.tags),
-    snapshot_ref: event.snapshot_ref,
-    namespace: event.namespace,
-    thread_id: event.thread_id,
-    ts: event.ts,
-    recorded_at: event.recorded_at,
-    expires_at: event.expires_at,
-    origin_metadata: JSON.stringify(event.origin_metadata),
-  };
-}
-
 const EVENT_COLUMNS = [
   'tenant_id', 'id', 'user_id', 'agent_id', 'session_id', 'run_id', 'turn_id', 'kind', 'marker', 'role', 'speaker',
   'content_type', 'content', 'sensitivity', 'embeddable', 'embedding_status', 'resonance_links', 'tags',
   'snapshot_ref', 'namespace', 'thread_id', 'ts', 'recorded_at', 'expires_at', 'origin_metadata',
 ] as const;
+
+/** The values of an event in the order of EVENT_COLUMNS (positional parameters bind fastest). */
+function eventValues(event: EventRecord): unknown[] {
+  return [
+    event.tenant_id,
+    event.id,
+    event.user_id,
+    event.agent_id,
+    event.session_id,
+    event.run_id,
+    event.turn_id,
+    event.kind,
+    event.marker,
+    event.role,
+    event.speaker,
+    event.content_type,
+    JSON.stringify(event.content),
+    event.sensitivity,
+    event.embeddable ? 1 : 0,
+    event.embedding_status,
+    JSON.stringify(event.resonance_links),
+    JSON.stringify(event.tags),
+    event.snapshot_ref,
+    event.namespace,
+    event.thread_id,
+    event.ts,
+    event.recorded_at,
+    event.expires_at,
+    JSON.stringify(event.origin_metadata),
+  ];
+}
+
+// Full-text search: the newest matches of each term within the scope are the candidates; a term
+// matched by more rows than that is counted up to a cap, which is enough to rank its rarity.
+const MAX_SEARCH_TERMS = 16;
+const CANDIDATES_PER_TERM = 200;
+const FREQUENCY_CAP = 5000;
+const FILTER_PAGE = 100;
 
 /** A quoted FTS5 string: the query language never sees the user's characters as syntax. */
 function ftsString(term: string): string {
@@ -131,6 +140,7 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
     db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     db.pragma('foreign_keys = ON');
+    db.pragma('wal_autocheckpoint = 4000');
     migrate(db);
   } catch (error) {
     throw new StorageError(`could not open the SQLite store at ${options.path}: ${(error as Error).message}`, {
@@ -178,7 +188,7 @@ class SqliteStorage implements StorageAdapter {
     const sessionWhere = 'tenant_id = ? AND user_id = ? AND agent_id = ? AND session_id = ?';
     return {
       insertEvent: db.prepare(
-        `INSERT INTO events (${EVENT_COLUMNS.join(', ')}) VALUES (${EVENT_COLUMNS.map((column) => `@${column}`).join(', ')})`,
+        `INSERT INTO events (${EVENT_COLUMNS.join(', ')}) VALUES (${EVENT_COLUMNS.map(() => '?').join(', ')})`,
       ),
       indexEvent: db.prepare('INSERT INTO events_fts (rowid, text, scope) VALUES (?, ?, ?)'),
       insertTurn: db.prepare(
@@ -202,6 +212,8 @@ class SqliteStorage implements StorageAdapter {
       expiredSeqs: db.prepare('SELECT seq FROM events WHERE expires_at IS NOT NULL AND expires_at <= ?'),
       deleteIndexed: db.prepare('DELETE FROM events_fts WHERE rowid = ?'),
       deleteEvent: db.prepare('DELETE FROM events WHERE seq = ?'),
+      termRows: db.prepare('SELECT rowid FROM events_fts WHERE events_fts MATCH ? ORDER BY rowid DESC LIMIT ?'),
+      termCount: db.prepare('SELECT count(*) AS n FROM (SELECT rowid FROM events_fts WHERE events_fts MATCH ? LIMIT ?)'),
     };
   }
 
@@ -223,7 +235,7 @@ class SqliteStorage implements StorageAdapter {
         }
         return;
       case 'append_event': {
-        const info = s.insertEvent.run(eventToRow(op.event));
+        const info = s.insertEvent.run(...eventValues(op.event));
         if (op.search_text !== null) {
           const scope = scopeTokensToIndex(op.event).join(' ');
           s.indexEvent.run(info.lastInsertRowid, op.search_text, scope);
@@ -301,16 +313,30 @@ class SqliteStorage implements StorageAdapter {
 
   async searchEvents(query: EventSearchQuery): Promise<EventSearchHit[]> {
     this.guard();
-    if (query.terms.length === 0) return [];
-    const scopeToken = scopeTokenForQuery(query);
-    const match = `scope : ${ftsString(scopeToken)} AND text : (${query.terms.map(ftsString).join(' OR ')})`;
-    const { where, params } = eventFilters({ ...query, kinds: undefined }, 'e.');
-    const sql = `SELECT e.*, bm25(events_fts, 1.0, 0.0) AS rank
-      FROM events_fts JOIN events e ON e.seq = events_fts.rowid
-      WHERE events_fts MATCH ? AND ${where.join(' AND ')}
-      ORDER BY rank, e.id DESC LIMIT ?`;
-    const rows = this.cached(sql).all(match, ...params, query.limit) as Row[];
-    return rows.map((row) => ({ event: eventFromRow(row), score: -(row['rank'] as number) }));
+    const terms = query.terms.slice(0, MAX_SEARCH_TERMS);
+    if (terms.length === 0) return [];
+    const scope = `scope : ${ftsString(scopeTokenForQuery(query))}`;
+    const matches = terms.map((term) => {
+      const match = `${scope} AND text : ${ftsString(term)}`;
+      const rows = (this.statements.termRows.all(match, CANDIDATES_PER_TERM) as Row[]).map((row) => row['rowid'] as number);
+      const documentFrequency =
+        rows.length < CANDIDATES_PER_TERM ? rows.length : (this.statements.termCount.get(match, FREQUENCY_CAP) as Row)['n'] as number;
+      return { rows, documentFrequency };
+    });
+    const ranked = rankByMatchedTerms(matches);
+    const { where, params } = eventFilters({ ...query, kinds: undefined }, '');
+    const hits: EventSearchHit[] = [];
+    // Candidates are checked against the filters (expiry, time, sensitivity) in rank order, a page at a time.
+    for (let start = 0; start < ranked.length && hits.length < query.limit; start += FILTER_PAGE) {
+      const page = ranked.slice(start, start + FILTER_PAGE);
+      const sql = `SELECT * FROM events WHERE seq IN (${page.map(() => '?').join(', ')}) AND ${where.join(' AND ')}`;
+      const rows = new Map((this.cached(sql).all(...page.map((entry) => entry.row), ...params) as Row[]).map((row) => [row['seq'] as number, row]));
+      for (const entry of page) {
+        const row = rows.get(entry.row);
+        if (row !== undefined && hits.length < query.limit) hits.push({ event: eventFromRow(row), score: entry.score });
+      }
+    }
+    return hits;
   }
 
   async getWorkingState(key: SessionKey): Promise<WorkingState | null> {

@@ -1,0 +1,35 @@
+// The text of an event, analysed once per write: its sentences with their words (for the
+// summarizer) and its full-text index entry (all words). Secret events, state patches and markers
+// have neither.
+
+import type { EventRecord } from '../spec/event.js';
+import { sentences, words } from '../util/segment.js';
+import { contentText } from './content-text.js';
+import { isShareable } from './sensitivity.js';
+
+export interface AnalysedSentence {
+  text: string;
+  words: string[];
+}
+
+export interface EventText {
+  sentences: AnalysedSentence[];
+  /** Words separated by spaces, for the full-text index; null when the event is not searchable. */
+  searchText: string | null;
+}
+
+const NOTHING: EventText = { sentences: [], searchText: null };
+
+/**
+ * Sentences, words and index text of an event.
+ *
+ * @example
+ * analyseEvent(event).searchText // 'i prefer dark mode'
+ */
+export function analyseEvent(event: EventRecord): EventText {
+  // Only what was said or returned is searchable; state patches and markers are bookkeeping.
+  if (!isShareable(event) || (event.kind !== 'message' && event.kind !== 'tool_result')) return NOTHING;
+  const analysed = sentences(contentText(event.content)).map((text) => ({ text, words: words(text) }));
+  const all = analysed.flatMap((sentence) => sentence.words);
+  return { sentences: analysed, searchText: all.length === 0 ? null : all.join(' ') };
+}
