@@ -216,9 +216,22 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
       expect(limited).toHaveLength(2);
     });
 
+    it('searches one session, one agent, or all of a user\'s agents', async () => {
+      await storage.write([
+        append(event({ content: 'mango in session one' })),
+        append(event({ session_id: 's2', content: 'mango in session two' })),
+        append(event({ agent_id: 'a2', content: 'mango with another agent' })),
+      ]);
+      const search = (scope: object) =>
+        storage.searchEvents({ tenant_id: 't1', user_id: 'u1', terms: ['mango'], now: NOW, limit: 10, ...scope }).then((hits) => hits.map((hit) => hit.event.content).sort());
+      expect(await search({ agent_id: 'a1', session_id: 's1' })).toEqual(['mango in session one']);
+      expect(await search({ agent_id: 'a1' })).toEqual(['mango in session one', 'mango in session two']);
+      expect(await search({})).toEqual(['mango in session one', 'mango in session two', 'mango with another agent']);
+    });
+
     it('treats full-text syntax in query terms as plain words', async () => {
       await storage.write([append(event({ content: 'plain words only' }))]);
-      for (const terms of [['"'], ['AND'], ['*'], ['NEAR(', ')'], ['col:umn'], ["'; DROP TABLE events; --"], ['^', '-', '+']]) {
+      for (const terms of [['"'], ['AND'], ['*'], ['NEAR(', ')'], ['col:umn'], ["'; DROP TABLE events; --"], ['^', '-', '+'], ['two words'], ['é̈'], ["it's"]]) {
         await expect(storage.searchEvents({ ...key, terms, now: NOW, limit: 5 })).resolves.toBeInstanceOf(Array);
       }
       expect(await storage.searchEvents({ ...key, terms: [], now: NOW, limit: 5 })).toEqual([]);

@@ -24,7 +24,8 @@ export function wellFormed(text: string): string {
 }
 
 function pushRegexWords(text: string, out: string[]): void {
-  for (const match of text.matchAll(WORD)) out.push(match[0]);
+  const found = text.match(WORD);
+  if (found !== null) for (const word of found) out.push(word);
 }
 
 function pushDictionaryWords(text: string, out: string[]): void {
@@ -40,12 +41,10 @@ function pushDictionaryWords(text: string, out: string[]): void {
  * words('我更喜欢用中文') // ['我', '更', '喜欢', '用', '中文']
  */
 export function words(text: string): string[] {
-  const normal = wellFormed(text).normalize('NFKC').toLowerCase();
+  // Typographic apostrophes become ASCII ones, so "don’t" and "don't" are one word.
+  const normal = wellFormed(text).normalize('NFKC').toLowerCase().replace(/\u2019/g, "'");
   const out: string[] = [];
-  if (!HAS_DICTIONARY_SCRIPT.test(normal)) {
-    pushRegexWords(normal, out);
-    return out;
-  }
+  if (!HAS_DICTIONARY_SCRIPT.test(normal)) return normal.match(WORD) ?? [];
   let last = 0;
   for (const match of normal.matchAll(DICTIONARY_RUN)) {
     pushRegexWords(normal.slice(last, match.index), out);

@@ -32,15 +32,15 @@ export const defaultSummaryOptions: SummaryOptions = {
 const QUOTE_MIN_SCORE = 0.75;
 
 
-const CUE = new RegExp(
-  [
-    '\\b(prefer|preference|decide|decided|decision|must|need|needs|required?|deadline|important|remember|always|never|',
-    'goal|plan|want|wants|promise|agreed?|budget|allergic|favou?rite|love|hate|birthday|address|name is|call me|',
-    'don\'t|do not|should|will)\\b|',
-    '喜欢|更喜欢|偏好|决定|必须|需要|重要|记住|目标|计划|截止|总是|从不|不要|请用|希望',
-  ].join(''),
-  'iu',
+// Words and phrases that mark a statement worth remembering (checked against the sentence's words).
+const CUE_WORDS = new Set(
+  (
+    'prefer preference prefers decide decided decision must need needs require required deadline important remember ' +
+    "always never goal plan want wants promise agree agreed budget allergic favorite favourite love hate birthday " +
+    "address should will don't 喜欢 更喜欢 偏好 决定 必须 需要 重要 记住 目标 计划 截止 总是 从不 不要 请用 希望"
+  ).split(' '),
 );
+const CUE_PHRASE = /\b(name is|call me|do not)\b/iu;
 const SMALL_TALK = /^(hi|hello|hey|thanks|thank you|thx|ok|okay|sure|great|cool|nice|bye|good (morning|night|evening)|lol|haha|yes|no|yep|nope|你好|谢谢|好的|嗯|哈哈|再见)\b/iu;
 const DIGIT = /\p{Nd}/u;
 const REFERENCE = /(https?:\/\/|www\.|[\w-]+\.(md|ts|js|py|json|pdf|docx?|csv|txt)\b|\/[\w.-]+\/)/iu;
@@ -60,7 +60,7 @@ export function packetRole(event: Pick<EventRecord, 'role'>): PacketRole {
 export function scoreSentence(text: string, role: PacketRole, all: readonly string[] = words(text)): number {
   const content = new Set(all.filter((word) => !STOPWORDS.has(word)));
   let score = Math.min(content.size, 12) / 12;
-  if (CUE.test(text)) score += 0.4;
+  if (all.some((word) => CUE_WORDS.has(word)) || CUE_PHRASE.test(text)) score += 0.4;
   if (DIGIT.test(text)) score += 0.25;
   if (REFERENCE.test(text)) score += 0.2;
   if (PROPER_NOUN.test(text)) score += 0.1;

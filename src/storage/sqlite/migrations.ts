@@ -59,13 +59,16 @@ export const migrations: readonly Migration[] = [
         SELECT RAISE(ABORT, 'engram: events are append-only; only status flags may change');
       END;
 
-      -- Words of each event (Intl.Segmenter output joined by spaces) and hashed scope tokens, so a
-      -- scoped query intersects posting lists instead of filtering every match of a common word.
+      -- Words of each event (Intl.Segmenter output), each stored as <scope prefix>_<word> so that a
+      -- scoped query reads only its scope's postings. Every word is one token (apostrophes and
+      -- underscores are token characters); no positions are kept, since queries are single words.
       CREATE VIRTUAL TABLE events_fts USING fts5(
-        text, scope, content = '', contentless_delete = 1,
-        tokenize = 'porter unicode61 remove_diacritics 2'
+        text, content = '', contentless_delete = 1, detail = none,
+        tokenize = "porter unicode61 remove_diacritics 2 tokenchars '''_'"
       );
 
+      -- Rowid tables: turn results and summaries are rows of hundreds of bytes to tens of kilobytes,
+      -- which SQLite stores better outside a WITHOUT ROWID b-tree.
       CREATE TABLE turns (
         tenant_id TEXT NOT NULL,
         user_id TEXT NOT NULL,
@@ -75,7 +78,7 @@ export const migrations: readonly Migration[] = [
         result TEXT NOT NULL,
         recorded_at TEXT NOT NULL,
         PRIMARY KEY (tenant_id, user_id, agent_id, session_id, turn_id)
-      ) WITHOUT ROWID;
+      );
 
       CREATE TABLE working_state (
         tenant_id TEXT NOT NULL,
@@ -86,7 +89,7 @@ export const migrations: readonly Migration[] = [
         state_version INTEGER NOT NULL,
         updated_at TEXT NOT NULL,
         PRIMARY KEY (tenant_id, user_id, agent_id, session_id)
-      ) WITHOUT ROWID;
+      );
 
       CREATE TABLE stm_summary (
         tenant_id TEXT NOT NULL,
@@ -97,7 +100,7 @@ export const migrations: readonly Migration[] = [
         version INTEGER NOT NULL,
         updated_at TEXT NOT NULL,
         PRIMARY KEY (tenant_id, user_id, agent_id, session_id)
-      ) WITHOUT ROWID;
+      );
     `,
   },
 ];

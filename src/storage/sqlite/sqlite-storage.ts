@@ -20,7 +20,7 @@ import type {
 import type { StmSummary } from '../../spec/summary.js';
 import type { WorkingState } from '../../spec/working-state.js';
 import type { CommitTurnResult } from '../../spec/requests.js';
-import { scopeTokenForQuery, scopeTokensToIndex } from '../../util/scope-token.js';
+import { scopePrefix, scopedText } from '../../util/scope-token.js';
 import { rankByMatchedTerms } from '../../util/term-rank.js';
 import { migrations } from './migrations.js';
 
@@ -190,7 +190,8 @@ class SqliteStorage implements StorageAdapter {
       insertEvent: db.prepare(
         `INSERT INTO events (${EVENT_COLUMNS.join(', ')}) VALUES (${EVENT_COLUMNS.map(() => '?').join(', ')})`,
       ),
-      indexEvent: db.prepare('INSERT INTO events_fts (rowid, text, scope) VALUES (?, ?, ?)'),
+      indexEvent: db.prepare('INSERT INTO events_fts (rowid, text) VALUES (?, ?)'),
+      agentsOfUser: db.prepare('SELECT DISTINCT agent_id FROM events WHERE tenant_id = ? AND user_id = ?'),
       insertTurn: db.prepare(
         'INSERT INTO turns (tenant_id, user_id, agent_id, session_id, turn_id, result, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
@@ -236,10 +237,7 @@ class SqliteStorage implements StorageAdapter {
         return;
       case 'append_event': {
         const info = s.insertEvent.run(...eventValues(op.event));
-        if (op.search_text !== null) {
-          const scope = scopeTokensToIndex(op.event).join(' ');
-          s.indexEvent.run(info.lastInsertRowid, op.search_text, scope);
-        }
+        if (op.search_text !== null) s.indexEvent.run(info.lastInsertRowid, scopedText(scopePrefix(op.event), op.search_text));
         return;
       }
       case 'put_working_state': {
@@ -315,12 +313,20 @@ class SqliteStorage implements StorageAdapter {
     this.guard();
     const terms = query.terms.slice(0, MAX_SEARCH_TERMS);
     if (terms.length === 0) return [];
-    const scope = `scope : ${ftsString(scopeTokenForQuery(query))}`;
+    // The index is scoped per agent; a user-wide query asks each of the user's agents.
+    const agents =
+      query.agent_id === undefined
+        ? (this.statements.agentsOfUser.all(query.tenant_id, query.user_id) as Row[]).map((row) => row['agent_id'] as string)
+        : [query.agent_id];
+    const prefixes = agents.map((agent_id) => scopePrefix({ tenant_id: query.tenant_id, user_id: query.user_id, agent_id }));
     const matches = terms.map((term) => {
-      const match = `${scope} AND text : ${ftsString(term)}`;
-      const rows = (this.statements.termRows.all(match, CANDIDATES_PER_TERM) as Row[]).map((row) => row['rowid'] as number);
-      const documentFrequency =
-        rows.length < CANDIDATES_PER_TERM ? rows.length : (this.statements.termCount.get(match, FREQUENCY_CAP) as Row)['n'] as number;
+      const rows: number[] = [];
+      let documentFrequency = 0;
+      for (const prefix of prefixes) {
+        const found = this.termRows(`${prefix}_${term}`);
+        rows.push(...found.rows);
+        documentFrequency += found.documentFrequency;
+      }
       return { rows, documentFrequency };
     });
     const ranked = rankByMatchedTerms(matches);
@@ -337,6 +343,23 @@ class SqliteStorage implements StorageAdapter {
       }
     }
     return hits;
+  }
+
+  /**
+   * The newest rows holding one scoped word, and how many rows hold it (counted up to a cap). A
+   * word the index tokenizer would split (it cannot match as one token) has no rows.
+   */
+  private termRows(token: string): { rows: number[]; documentFrequency: number } {
+    const match = ftsString(token);
+    try {
+      const rows = (this.statements.termRows.all(match, CANDIDATES_PER_TERM) as Row[]).map((row) => row['rowid'] as number);
+      const documentFrequency =
+        rows.length < CANDIDATES_PER_TERM ? rows.length : ((this.statements.termCount.get(match, FREQUENCY_CAP) as Row)['n'] as number);
+      return { rows, documentFrequency };
+    } catch (error) {
+      if (error instanceof Error && /fts5: /.test(error.message)) return { rows: [], documentFrequency: 0 };
+      throw error;
+    }
   }
 
   async getWorkingState(key: SessionKey): Promise<WorkingState | null> {
