@@ -15,17 +15,19 @@ const cache = new Map<string, string>();
 const CACHE_SIZE = 4096;
 
 /**
- * The index prefix of a (tenant, user, agent) scope: `k` and 12 hex digits of a hash.
+ * The index prefix of a (tenant, user, agent) scope: `k` and 15 decimal digits of a hash.
  *
  * @example
- * scopePrefix({ tenant_id: 't', user_id: 'u', agent_id: 'a' }) // 'k3f9c2e1b7d40'
+ * scopePrefix({ tenant_id: 't', user_id: 'u', agent_id: 'a' }) // 'k069541920532125'
  */
 export function scopePrefix(scope: ScopeParts): string {
   // Length-prefixed parts, so ('ab','c') and ('a','bc') never share a prefix.
   const material = [scope.tenant_id, scope.user_id, scope.agent_id].map((part) => `${part.length}:${part}`).join('|');
   let prefix = cache.get(material);
   if (prefix === undefined) {
-    prefix = `k${createHash('sha256').update(material).digest('hex').slice(0, 12)}`;
+    // Digits only: the Porter stemmer sees no vowels in the prefix, so it stems `<prefix>_<word>`
+    // exactly as it stems the word alone.
+    prefix = `k${Number.parseInt(createHash('sha256').update(material).digest('hex').slice(0, 12), 16).toString().padStart(15, '0')}`;
     if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
     cache.set(material, prefix);
   }
@@ -36,7 +38,7 @@ export function scopePrefix(scope: ScopeParts): string {
  * The index text of words in a scope.
  *
  * @example
- * scopedText('k3f9c2e1b7d40', 'i prefer tea') // 'k3f9c2e1b7d40_i k3f9c2e1b7d40_prefer k3f9c2e1b7d40_tea'
+ * scopedText('k069541920532125', 'i prefer tea') // 'k069541920532125_i k069541920532125_prefer k069541920532125_tea'
  */
 export function scopedText(prefix: string, text: string): string {
   return text
