@@ -146,3 +146,14 @@ describe('commitTurn', () => {
     await expect(t.engram.commitTurn(turn('t1'))).rejects.toSatisfy((error: unknown) => EngramError.isInstance(error));
   });
 });
+
+describe('commitTurns', () => {
+  it('reports a turn repeated inside one batch as a replay of the first, with the same summary report', async () => {
+    const [first, second] = await t.engram.commitTurns([turn('dup'), turn('dup')]);
+    expect(first!.replayed).toBe(false);
+    expect(second!.replayed).toBe(true);
+    expect(second!.events).toEqual(first!.events);
+    expect(second!.summary).toEqual(first!.summary);
+    expect(first!.summary.version).toBe(1);
+  });
+});

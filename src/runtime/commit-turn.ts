@@ -126,8 +126,11 @@ async function planTurn(batch: Batch, context: WritePathContext, request: Commit
   const scope = resolveScope(request.scope);
   const key = sessionKeyOf(scope);
   const turnKey = `${keyString(key)}#${request.turn_id}`;
-  const earlier = batch.turns.get(turnKey) ?? (lookUp ? await context.storage.getTurn(key, request.turn_id) : null);
-  if (earlier !== null && earlier !== undefined) return { ...earlier, replayed: true };
+  const inBatch = batch.turns.get(turnKey);
+  // The same turn twice in one batch: the same result object, copied as a replay once it is final.
+  if (inBatch !== undefined) return inBatch;
+  const earlier = lookUp ? await context.storage.getTurn(key, request.turn_id) : null;
+  if (earlier !== null) return { ...earlier, replayed: true };
 
   const now = context.clock.now();
   const recordedAt = toIso(now);
@@ -148,7 +151,6 @@ async function planTurn(batch: Batch, context: WritePathContext, request: Commit
   } else {
     events = buildTurnEvents(request, scope, turnTs, recordedAt);
   }
-
 
   const result: CommitTurnResult = {
     turn_id: request.turn_id,
@@ -229,6 +231,11 @@ export async function commitTurns(context: WritePathContext, input: readonly unk
       throw error;
     }
     const ops = batch.finalOps();
+    const seen = new Set<CommitTurnResult>();
+    for (const [index, result] of results.entries()) {
+      if (seen.has(result)) results[index] = { ...result, replayed: true };
+      seen.add(result);
+    }
     if (dryRun || ops.length === 0) return results;
     try {
       await context.storage.write(ops);
