@@ -1,10 +1,13 @@
-// Turns benchmark results into the Markdown table printed to stdout (with the issue's targets and
-// PASS/MISS per row) and the JSON written to bench/results/core.json.
+// Turns benchmark results into the Markdown tables printed to stdout (with the issues' targets and
+// PASS/MISS per row) and the JSON written to bench/results/ (core, retrieval, search latency).
 
 import { execFileSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 
 import type { ComposeResult } from './read-bench.js';
+import type { RetrievalMode, RetrievalResult } from './retrieval-bench.js';
+import type { SearchLatencyResult } from './search-latency-bench.js';
+import type { LatencySummary } from './stats.js';
 import type { BatchImportResult, SingleTurnResult } from './write-bench.js';
 
 /** The targets of the issue, on the embedded store. */
@@ -126,4 +129,108 @@ export function markdownTable(results: CoreResults): string {
   ];
   const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+// ---- Long-term memory: retrieval quality and search latency (bench/retrieval-bench.ts, bench/search-latency-bench.ts) ----
+
+/** The targets of the long-term memory issue. */
+export const MEMORY_TARGETS = { searchP95Ms: 20 } as const;
+
+/** Whether the working tree differs from HEAD (results then describe uncommitted code). */
+export function hasUncommittedChanges(): boolean {
+  try {
+    return execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() !== '';
+  } catch {
+    return false;
+  }
+}
+
+const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
+
+function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+const MODE_LABEL: Readonly<Record<RetrievalMode, string>> = {
+  hybrid: 'hybrid (default: full text + vectors + recency + salience)',
+  full_text: 'full text only (`embeddings: none`: full text + recency + salience)',
+};
+
+function fixed(value: number): string {
+  return value.toFixed(3);
+}
+
+function rank(value: number | null | undefined): string {
+  return value === null || value === undefined ? '—' : String(value);
+}
+
+/** The retrieval scores, the signals on their own, and the paraphrase queries hybrid search missed at 5. */
+export function retrievalTables(result: RetrievalResult): string {
+  const scores = table(
+    ['mode', 'queries', 'recall@1', 'recall@5', 'MRR@10', 'p50'],
+    result.scores.map((score) => [MODE_LABEL[score.mode], `${score.kind} (${score.queries})`, fixed(score.recall_at_1), fixed(score.recall_at_5), fixed(score.mrr_at_10), ms(score.latency.p50_ms)]),
+  );
+  const signals = table(
+    ['signal alone (its rank inside the hybrid run)', 'queries', 'recall@1', 'recall@5', 'MRR@10'],
+    result.signal_scores.map((score) => [score.signal === 'vector' ? 'vector similarity' : 'full-text rank', score.kind, fixed(score.recall_at_1), fixed(score.recall_at_5), fixed(score.mrr_at_10)]),
+  );
+  const misses = result.traces.filter((trace) => trace.kind === 'paraphrase' && (trace.hybrid_rank === null || trace.hybrid_rank > 5));
+  const missTable = table(
+    ['query', 'expected', 'hybrid rank', 'vector rank (cos)', 'recency / salience rank', 'ranked first (vector rank, cos)'],
+    misses.map((trace) => [
+      `${trace.id} ${trace.query}`,
+      `\`${trace.expected}\``,
+      rank(trace.hybrid_rank),
+      trace.signals?.vector == null ? '—' : `${trace.signals.vector.rank} (${trace.signals.vector.similarity.toFixed(2)})`,
+      trace.signals === null ? '—' : `${trace.signals.recency.rank} / ${trace.signals.salience.rank}`,
+      `\`${trace.top_key}\` (${rank(trace.top_signals.vector?.rank)}, ${trace.top_signals.vector?.similarity.toFixed(2) ?? '—'})`,
+    ]),
+  );
+  const verdict = result.hybrid_beats_full_text ? 'PASS: hybrid beats full text alone on paraphrases' : 'MISS: hybrid does not beat full text alone on paraphrases';
+  return [
+    scores,
+    '',
+    `${verdict} (recall@5 and MRR@10). ${result.paraphrases_with_text_match} paraphrase queries share an indexed word with their item; ` +
+      `${result.lost_in_fusion} queries had the item first by vector similarity but not after fusion.`,
+    '',
+    signals,
+    '',
+    `Paraphrase queries hybrid search missed at 5 (${misses.length}):`,
+    '',
+    missTable,
+  ].join('\n');
+}
+
+/** The population, embedding and search latency rows of the large-tenant benchmark. */
+export function searchLatencyTable(result: SearchLatencyResult): string {
+  const store = `${count(Math.round(result.items / 1000))}k items, ${count(result.users)} users, ${result.store_mib} MiB`;
+  const target = `p95 ≤ ${MEMORY_TARGETS.searchP95Ms} ms`;
+  const searchRow = (label: string, summary: LatencySummary, note: string) => [
+    label,
+    store,
+    note,
+    ms(summary.p50_ms),
+    ms(summary.p95_ms),
+    target,
+    status(summary.p95_ms <= MEMORY_TARGETS.searchP95Ms),
+  ];
+  const rows: string[][] = [
+    ['remember, one at a time (first items)', `${count(result.remember.items)} items`, `${count(result.remember.items_per_s)} items/s`, ms(result.remember.latency.p50_ms), ms(result.remember.latency.p95_ms), '—', '—'],
+    [
+      `storage.write, ${result.bulk.batch_items} items/batch (ItemMerger ops)`,
+      `${count(result.bulk.items)} items`,
+      `${count(result.bulk.items_per_s)} items/s`,
+      `${ms(result.bulk.batch_latency.p50_ms)}/batch`,
+      `${ms(result.bulk.batch_latency.p95_ms)}/batch`,
+      '—',
+      '—',
+    ],
+    ['runEmbeddings, local model', `${count(result.embeddings.texts)} texts`, `${count(result.embeddings.texts_per_s)} texts/s (${result.embeddings.seconds} s)`, '—', '—', '—', '—'],
+    searchRow('engram.search, query seen first (embeds it)', result.search_first, `${result.search_first.samples} queries, ${result.mean_hits} hits avg`),
+    searchRow('engram.search, same query again (cached vector)', result.search_cached, `${result.embeddings.vectors_per_search} vectors scanned/search`),
+    ['storage.searchItems (full text), same terms', store, `${result.mean_text_hits} hits avg (limit 100)`, ms(result.full_text.p50_ms), ms(result.full_text.p95_ms), '—', '—'],
+    ['storage.itemVectors (vector candidates read)', store, `${result.embeddings.vectors_per_search} vectors avg`, ms(result.item_vectors.p50_ms), ms(result.item_vectors.p95_ms), '—', '—'],
+    ['query embedding, local model, one query', '—', `${result.query_embedding.samples} distinct queries`, ms(result.query_embedding.p50_ms), ms(result.query_embedding.p95_ms), '—', '—'],
+  ];
+  return table(['measurement', 'store', 'result (median)', 'p50', 'p95', 'target', 'status'], rows);
 }

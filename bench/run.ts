@@ -1,12 +1,25 @@
-// Entry point of `npm run bench`: runs the write and read benchmarks of the core paths on real
-// SQLite files, prints a Markdown table and writes bench/results/core.json. `--quick` is the CI smoke.
+// Entry point of `npm run bench`: the write and read benchmarks of the core paths, then retrieval
+// quality and search latency of long-term memory, on real SQLite files; prints Markdown tables and
+// writes bench/results/*.json. `--quick` is the CI smoke; `--only=core,retrieval,latency` picks some.
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 import { planSessions, seededRandom, turnsOf, type SessionPlan } from './corpus.js';
 import { benchCompose, type ComposeResult } from './read-bench.js';
-import { currentCommit, machine, markdownTable, TARGETS, type CoreResults } from './report.js';
+import {
+  currentCommit,
+  hasUncommittedChanges,
+  machine,
+  markdownTable,
+  MEMORY_TARGETS,
+  retrievalTables,
+  searchLatencyTable,
+  TARGETS,
+  type CoreResults,
+} from './report.js';
+import { benchRetrieval } from './retrieval-bench.js';
+import { benchSearchLatency, type LatencySizes } from './search-latency-bench.js';
 import { storeSizeMiB, withTempStore } from './temp-store.js';
 import { BatchImporter, benchSingleTurns, type BatchImportResult, type SingleTurnResult } from './write-bench.js';
 
@@ -33,6 +46,13 @@ const QUICK: Sizes = {
   composeSamples: 200,
   composeWarmup: 30,
 };
+
+/** One tenant of 100k items (1,000 users × 100); queries go to the 50 users whose items are embedded. */
+const LATENCY_FULL: LatencySizes = { users: 1_000, itemsPerUser: 100, sharedItems: 100, embeddedUsers: 50, queries: 300, rememberItems: 2_000 };
+const LATENCY_QUICK: LatencySizes = { users: 100, itemsPerUser: 100, sharedItems: 100, embeddedUsers: 5, queries: 100, rememberItems: 500 };
+
+const PARTS = ['core', 'retrieval', 'latency'] as const;
+type Part = (typeof PARTS)[number];
 
 const USERS = 100;
 const SEED = 20_240_601;
@@ -79,11 +99,24 @@ async function benchImportAndCompose(sizes: Sizes): Promise<{ batch: BatchImport
   });
 }
 
-async function main(): Promise<void> {
-  const quick = process.argv.slice(2).includes('--quick');
-  const sizes = quick ? QUICK : FULL;
-  log(`${quick ? 'quick' : 'full'} run on ${machine().cpu}, ${machine().cores} cores, Node ${process.version}`);
+/** The parts named by `--only=a,b` (all when absent). */
+function selectedParts(args: readonly string[]): Set<Part> {
+  const option = args.find((arg) => arg.startsWith('--only='));
+  if (option === undefined) return new Set(PARTS);
+  const names = option.slice('--only='.length).split(',');
+  const unknown = names.filter((name) => !(PARTS as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new RangeError(`--only: unknown part(s) ${unknown.join(', ')}; choose from ${PARTS.join(', ')}`);
+  return new Set(names as Part[]);
+}
 
+function writeResults(name: string, results: unknown): void {
+  const dir = fileURLToPath(new URL('./results/', import.meta.url));
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(`${dir}${name}.json`, `${JSON.stringify(results, null, 2)}\n`);
+}
+
+async function runCore(quick: boolean): Promise<void> {
+  const sizes = quick ? QUICK : FULL;
   const singleTurns: SingleTurnResult[] = [];
   for (const durability of ['full', 'normal'] as const) {
     log(`commit_turn one at a time, synchronous=${durability}`);
@@ -102,11 +135,41 @@ async function main(): Promise<void> {
     batch_import: batch,
     compose,
   };
-  const dir = fileURLToPath(new URL('./results/', import.meta.url));
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(`${dir}core.json`, `${JSON.stringify(results, null, 2)}\n`);
+  writeResults('core', results);
   process.stdout.write(`${markdownTable(results)}\n`);
   log(`results written to bench/results/core.json`);
+}
+
+/** What every long-term memory results file starts with. */
+function header(quick: boolean) {
+  return { mode: quick ? 'quick' : 'full', date: new Date().toISOString(), commit: currentCommit(), uncommitted_changes: hasUncommittedChanges(), machine: machine() };
+}
+
+async function runRetrieval(quick: boolean): Promise<void> {
+  log('retrieval quality on bench/data/retrieval-set.json (the same set in quick and full runs)');
+  const result = await benchRetrieval(log);
+  writeResults('retrieval', { ...header(quick), ...result });
+  process.stdout.write(`\nRetrieval quality (bench/data/retrieval-set.json):\n\n${retrievalTables(result)}\n`);
+  log('results written to bench/results/retrieval.json');
+}
+
+async function runLatency(quick: boolean): Promise<void> {
+  const sizes = quick ? LATENCY_QUICK : LATENCY_FULL;
+  log(`search latency: ${sizes.users} users × ${sizes.itemsPerUser} items, ${sizes.embeddedUsers} users embedded`);
+  const result = await benchSearchLatency(sizes, log);
+  writeResults('search-latency', { ...header(quick), sizes, targets: MEMORY_TARGETS, ...result });
+  process.stdout.write(`\nLong-term memory search latency (one tenant):\n\n${searchLatencyTable(result)}\n`);
+  log('results written to bench/results/search-latency.json');
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const quick = args.includes('--quick');
+  const parts = selectedParts(args);
+  log(`${quick ? 'quick' : 'full'} run on ${machine().cpu}, ${machine().cores} cores, Node ${process.version}`);
+  if (parts.has('core')) await runCore(quick);
+  if (parts.has('retrieval')) await runRetrieval(quick);
+  if (parts.has('latency')) await runLatency(quick);
 }
 
 await main();

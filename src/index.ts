@@ -2,6 +2,23 @@
 // HTTP and MCP layers use nothing else.
 
 export { createEngram, Engram, type EngramConfig, type SessionSummary } from './runtime/engram.js';
+export type { LlmEndpointConfig } from './runtime/config.js';
+export type { WorkerRun } from './runtime/embedding-worker.js';
+export type { SearchHit, SignalScores } from './retrieval/hybrid-search.js';
+export { MEMORY_TYPES, ownerOf, visibleOwners } from './spec/items.js';
+export type * from './spec/items.js';
+export type { EmbeddingModel, StructuredModel, JsonSchema } from './spec/providers.js';
+export { assertKey, makeKey, slug, typeOfKey, KEY_RULES } from './items/keys.js';
+import { describeValue } from './items/values.js';
+import type { MemoryItem } from './spec/items.js';
+export { describeValue, VALUE_SCHEMAS } from './items/values.js';
+export { DEFAULT_POLICIES } from './items/policies.js';
+export { createRuleExtractor } from './items/rules/index.js';
+export { createLocalUseLiteEmbeddings } from './providers/embeddings/local-use-lite.js';
+export { createOpenAiCompatibleEmbeddings } from './providers/embeddings/openai-compatible.js';
+export { createEmbeddingModel, embedTexts, type EmbeddingConfig } from './providers/embeddings/embed.js';
+export { createOpenAiCompatibleChat } from './providers/llm/openai-compatible.js';
+export { fromAiSdkModel } from './providers/llm/ai-sdk.js';
 export { DEFAULT_STORE } from './runtime/store-url.js';
 export { openSqliteStorage, type SqliteStorageOptions } from './storage/sqlite/sqlite-storage.js';
 
@@ -33,6 +50,16 @@ export type { Tokenizer } from './spec/tokenizer.js';
 export type { WorkingState, StatePatch, PlanStep, Decision, Risk, OpenLoop, ToolEvidence } from './spec/working-state.js';
 
 export { newId, isId, evidenceId, type EvidenceLocator } from './util/ids.js';
+
+/**
+ * One readable line for an item.
+ *
+ * @example
+ * describeItem(item) // 'Prefers concise (writing tone)'
+ */
+export function describeItem(item: Pick<MemoryItem, 'type' | 'value'>): string {
+  return describeValue(item.type, item.value);
+}
 export { o200kTokenizer } from './util/tokenizer.js';
 export { words, sentences } from './util/segment.js';
 export { systemClock, type Clock } from './util/clock.js';

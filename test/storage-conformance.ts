@@ -39,6 +39,9 @@ function turnResult(turnId: string) {
     events: [],
     working_state: { changed: false, state_version: 0 },
     summary: { version: 1, sentences_added: 0, key_quotes_added: 0 },
+    gate: [],
+    items: [],
+    extraction_failures: [],
   };
 }
 

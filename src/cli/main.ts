@@ -2,18 +2,14 @@
 // The `engram` command: a thin layer over the public API. Every command takes --store (default
 // the embedded SQLite file under ./.engram/, or ENGRAM_STORE) and --json for machine output.
 
-import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 
-import { createEngram, DEFAULT_STORE, ValidationError, type Engram, type EventKind, type Purpose } from '../index.js';
+import { DEFAULT_STORE, type EventKind, type Purpose } from '../index.js';
 import { runDemo } from './demo.js';
 import { formatPacket } from './format-packet.js';
+import { registerMemoryCommands } from './memory-commands.js';
 import { exitCodeOf, printError, printJson, printLines } from './output.js';
-
-interface GlobalOptions {
-  store: string;
-  json?: boolean;
-}
+import { globals, list, positiveInteger, readJson, setRoot, withEngram } from './runner.js';
 
 const program = new Command()
   .name('engram')
@@ -22,50 +18,7 @@ const program = new Command()
   .option('--json', 'print machine-readable JSON')
   .showHelpAfterError();
 
-function globals(): GlobalOptions {
-  return program.opts<GlobalOptions>();
-}
-
-/** Opens the store, runs the command, closes the store, and maps errors to output and exit codes. */
-async function withEngram(action: (engram: Engram, options: GlobalOptions) => Promise<void>): Promise<void> {
-  const options = globals();
-  let engram: Engram | undefined;
-  try {
-    engram = await createEngram({ store: options.store });
-    await action(engram, options);
-  } catch (error) {
-    printError(error, options.json === true);
-    process.exitCode = exitCodeOf(error);
-  } finally {
-    await engram?.close();
-  }
-}
-
-function readJson(file: string | undefined): unknown {
-  const source = file === undefined || file === '-' ? 'stdin' : file;
-  let text: string;
-  try {
-    text = readFileSync(file === undefined || file === '-' ? 0 : file, 'utf8');
-  } catch (error) {
-    throw new ValidationError([{ field: 'file', rule: 'readable', message: `cannot read ${source}: ${(error as Error).message}` }], { cause: error });
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new ValidationError([{ field: 'file', rule: 'json', message: `${source} is not valid JSON: ${(error as Error).message}` }], { cause: error });
-  }
-}
-
-function positiveInteger(name: string) {
-  return (value: string): number => {
-    if (!/^\d+$/.test(value)) throw new ValidationError([{ field: name, rule: 'integer', message: `must be a whole number, got ${JSON.stringify(value)}` }]);
-    return Number(value);
-  };
-}
-
-function list(value: string): string[] {
-  return value.split(',').map((part) => part.trim()).filter((part) => part !== '');
-}
+setRoot(program);
 
 program
   .command('demo')
@@ -192,6 +145,8 @@ program
       );
     }),
   );
+
+registerMemoryCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   printError(error, globals().json === true);

@@ -32,6 +32,7 @@ export const KEY_RULES: Readonly<Record<MemoryType, KeyRule>> = {
 };
 
 // A segment: 1–200 characters, no colon, no white space, no control characters.
+// eslint-disable-next-line no-control-regex -- control characters are exactly what a key may not hold
 const SEGMENT = /^[^\s:\u0000-\u001f\u007f]{1,200}$/u;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 

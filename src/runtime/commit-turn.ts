@@ -15,6 +15,7 @@ import { buildTurnEvents } from '../events/build-events.js';
 import { analyseEvent, type EventText } from '../events/analyze.js';
 import { applyStatePatch } from '../working-memory/working-state.js';
 import { foldEvents } from '../working-memory/summary.js';
+import { LongTermWriter, type LongTermConfig } from './long-term-writer.js';
 import type { Clock } from '../util/clock.js';
 import { toIso } from '../util/clock.js';
 
@@ -22,6 +23,7 @@ export interface WritePathContext {
   storage: StorageAdapter;
   tokenizer: Tokenizer;
   clock: Clock;
+  longTerm: LongTermConfig;
 }
 
 /** How many times a turn is recomputed when another writer changed the session's summary first. */
@@ -50,8 +52,11 @@ class Batch {
   readonly sessions = new Map<string, SessionState>();
   readonly turns = new Map<string, CommitTurnResult>();
   readonly ops: WriteOp[] = [];
+  readonly longTerm: LongTermWriter;
 
-  constructor(private readonly context: WritePathContext) {}
+  constructor(private readonly context: WritePathContext) {
+    this.longTerm = new LongTermWriter(context.storage, context.longTerm);
+  }
 
   async session(key: SessionKey): Promise<SessionState> {
     const id = keyString(key);
@@ -170,6 +175,9 @@ async function planTurn(batch: Batch, context: WritePathContext, request: Commit
     working_state: { changed: stateChanged, state_version: session.state?.state_version ?? 0 },
     // Filled in when the batch folds the session's new events into its summary (foldTurns).
     summary: { version: 0, sentences_added: 0, key_quotes_added: 0 },
+    gate: [],
+    items: [],
+    extraction_failures: [],
   };
   session.unfolded.push({ events, result });
   batch.turns.set(turnKey, result);
@@ -179,6 +187,11 @@ async function planTurn(batch: Batch, context: WritePathContext, request: Commit
     session.analyses.set(event.id, analysed);
     batch.ops.push({ op: 'append_event', event, search_text: analysed.searchText });
   }
+  const longTerm = await batch.longTerm.planTurn(scope, events, recordedAt);
+  result.gate = longTerm.gate;
+  result.items = longTerm.items;
+  result.extraction_failures = longTerm.failures;
+  batch.ops.push(...longTerm.ops);
   return result;
 }
 
@@ -245,7 +258,8 @@ export async function commitTurns(context: WritePathContext, input: readonly unk
       // the session (recompute on top of it). A stale caller-supplied state version is the caller's.
       const retryable =
         EngramError.isInstance(error) &&
-        (error.code === 'DUPLICATE_TURN' || (error.code === 'STATE_VERSION_CONFLICT' && error.field === 'summary.version'));
+        (error.code === 'DUPLICATE_TURN' ||
+          (error.code === 'STATE_VERSION_CONFLICT' && (error.field === 'summary.version' || error.field === 'item_id')));
       if (!retryable || attempt >= SUMMARY_RETRIES) throw error;
     }
   }

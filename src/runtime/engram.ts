@@ -8,8 +8,14 @@ import type {
   CommitTurnRequest,
   CommitTurnResult,
   ComposeRequest,
+  ForgetRequest,
+  HistoryRequest,
+  ItemDiff,
   ListEventsRequest,
+  ListItemsRequest,
+  RememberRequest,
   SearchEventsRequest,
+  SearchMemoryRequest,
   SessionScopeInput,
 } from '../spec/requests.js';
 import { DEFAULT_TENANT } from '../spec/scope.js';
@@ -24,24 +30,19 @@ import { emptyWorkingState, type WorkingState } from '../spec/working-state.js';
 import { NEVER_SHARED } from '../events/sensitivity.js';
 import { compose } from '../composer/compose.js';
 import { cutSummary } from '../working-memory/summary.js';
-import { systemClock, toIso, type Clock } from '../util/clock.js';
-import { o200kTokenizer } from '../util/tokenizer.js';
+import { toIso, type Clock } from '../util/clock.js';
 import { queryTerms } from '../util/segment.js';
 import { contentTerms } from '../util/stopwords.js';
 import { commitTurns } from './commit-turn.js';
-import { openStore, DEFAULT_STORE } from './store-url.js';
+import { resolveConfig, type EngramConfig, type ResolvedConfig } from './config.js';
+import { EmbeddingWorker, type WorkerRun } from './embedding-worker.js';
+import { forget, history, listItems, remember, reindex, search, type MemoryApiContext } from './memory-api.js';
+import { embedTexts } from '../providers/embeddings/embed.js';
+import type { SearchHit } from '../retrieval/hybrid-search.js';
+import type { MemoryItem } from '../spec/items.js';
+import type { EmbeddingModel } from '../spec/providers.js';
 
-/** Options of createEngram. */
-export interface EngramConfig {
-  /** `sqlite:PATH` (default `sqlite:./.engram/engram.db`), `sqlite::memory:`, or an opened adapter. */
-  store?: string | StorageAdapter;
-  tokenizer?: Tokenizer;
-  clock?: Clock;
-  /** Validate every composed packet against MemoryPacket v1 (also on with ENGRAM_DEBUG=1). */
-  debug?: boolean;
-  /** SQLite durability: `full` (default) survives power loss, `normal` survives a process crash. */
-  sqliteSynchronous?: 'full' | 'normal';
-}
+export type { EngramConfig } from './config.js';
 
 /** The short-term memory of a session as the API shows it. */
 export interface SessionSummary {
@@ -62,13 +63,26 @@ export interface SessionSummary {
  */
 export class Engram {
   private closed = false;
+  readonly storage: StorageAdapter;
+  readonly tokenizer: Tokenizer;
+  private readonly clock: Clock;
+  private readonly worker: EmbeddingWorker | null;
+  private readonly queryCache = new Map<string, Float32Array>();
 
-  constructor(
-    readonly storage: StorageAdapter,
-    readonly tokenizer: Tokenizer,
-    private readonly clock: Clock,
-    private readonly debug: boolean,
-  ) {}
+  /** Use `createEngram`; the constructor takes an already resolved configuration. */
+  constructor(private readonly config: ResolvedConfig) {
+    this.storage = config.storage;
+    this.tokenizer = config.tokenizer;
+    this.clock = config.clock;
+    this.worker =
+      config.embeddings === null
+        ? null
+        : new EmbeddingWorker(config.storage, config.embeddings, config.clock, { allowPrivateRemote: config.allowPrivateRemote });
+    if (this.worker !== null && config.workerIntervalMs !== null) {
+      // Errors of a background run are retried on the next tick; a foreground runEmbeddings() reports them.
+      this.worker.start(config.workerIntervalMs, () => undefined);
+    }
+  }
 
   private guard(): void {
     if (this.closed) throw new EngramError('CONFIG_INVALID', 'this Engram is closed', { field: 'engram' });
@@ -111,7 +125,7 @@ export class Engram {
    */
   async compose(request: ComposeRequest): Promise<MemoryPacket> {
     this.guard();
-    return compose({ ...this.context(), validatePackets: this.debug }, request);
+    return compose({ ...this.context(), validatePackets: this.config.debug }, request);
   }
 
   /**
@@ -220,15 +234,122 @@ export class Engram {
     return this.storage.purgeExpired(this.now());
   }
 
-  /** Closes the store. Further calls fail. */
+  /**
+   * Writes an item explicitly, merged under its type's conflict policy; returns what changed.
+   *
+   * @example
+   * await engram.remember({ scope, type: 'preferences', key: 'pref:writing:tone', value: { scope: 'writing', name: 'tone', value: 'concise' } });
+   */
+  async remember(request: RememberRequest): Promise<ItemDiff[]> {
+    this.guard();
+    return remember(this.memoryContext(), request);
+  }
+
+  /**
+   * Retracts every current version of a key (history kept), or with `mode: 'delete'` removes its
+   * versions, chunks and vectors for good.
+   *
+   * @example
+   * await engram.forget({ scope, key: 'pref:writing:tone' });
+   */
+  async forget(request: ForgetRequest): Promise<ItemDiff[]> {
+    this.guard();
+    return forget(this.memoryContext(), request);
+  }
+
+  /**
+   * Every version of a key, oldest first, each with its evidence and provenance.
+   *
+   * @example
+   * const versions = await engram.history({ scope: { user_id: 'mira' }, key: 'pref:writing:tone' });
+   */
+  async history(request: HistoryRequest): Promise<MemoryItem[]> {
+    this.guard();
+    return history(this.memoryContext(), request);
+  }
+
+  /**
+   * Items visible to a user (theirs, their agent's, the tenant's); current ones by default.
+   *
+   * @example
+   * const items = await engram.listItems({ scope: { user_id: 'mira', agent_id: 'assistant' } });
+   */
+  async listItems(request: ListItemsRequest): Promise<MemoryItem[]> {
+    this.guard();
+    return listItems(this.memoryContext(), request);
+  }
+
+  /**
+   * Hybrid search (full text, vectors, recency, salience) over long-term memory, with per-signal scores.
+   *
+   * @example
+   * const hits = await engram.search({ scope: { user_id: 'mira', agent_id: 'assistant' }, query: 'tone for posts', k: 5 });
+   */
+  async search(request: SearchMemoryRequest): Promise<SearchHit[]> {
+    this.guard();
+    return search(this.memoryContext(), request);
+  }
+
+  /**
+   * Rebuilds every item chunk, its index entry and (queued) embedding from the items alone.
+   *
+   * @example
+   * const count = await engram.reindex();
+   */
+  async reindex(tenantId?: string): Promise<number> {
+    this.guard();
+    return reindex(this.memoryContext(), tenantId);
+  }
+
+  /**
+   * Embeds the texts waiting for a vector now (item chunks, then events); returns how many.
+   *
+   * @example
+   * await engram.runEmbeddings(); // { embedded: 12, skipped: 1 }
+   */
+  async runEmbeddings(max?: number): Promise<WorkerRun> {
+    this.guard();
+    if (this.worker === null) return { embedded: 0, skipped: 0 };
+    return this.worker.run(max);
+  }
+
+  /** How many texts wait for an embedding. */
+  async embeddingBacklog(): Promise<number> {
+    this.guard();
+    return this.storage.embeddingBacklog();
+  }
+
+  /** Stops the worker and closes the store. Further calls fail. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.worker?.stop();
     await this.storage.close();
   }
 
   private context() {
-    return { storage: this.storage, tokenizer: this.tokenizer, clock: this.clock };
+    return { storage: this.storage, tokenizer: this.tokenizer, clock: this.clock, longTerm: this.config.longTerm };
+  }
+
+  private memoryContext(): MemoryApiContext {
+    const model = this.config.embeddings;
+    return {
+      storage: this.storage,
+      now: () => this.now(),
+      policies: this.config.longTerm.policies,
+      embedQuery: model === null ? undefined : (text) => this.embedQuery(model, text),
+    };
+  }
+
+  /** Query vectors, cached (bounded) because the same questions come back. */
+  private async embedQuery(model: EmbeddingModel, text: string): Promise<Float32Array | null> {
+    const cached = this.queryCache.get(text);
+    if (cached !== undefined) return cached;
+    const [vector] = await embedTexts(model, [text]);
+    if (vector === undefined) return null;
+    if (this.queryCache.size >= 256) this.queryCache.delete(this.queryCache.keys().next().value!);
+    this.queryCache.set(text, vector);
+    return vector;
   }
 }
 
@@ -243,10 +364,5 @@ function withheld(event: EventRecord): EventRecord {
  * const engram = await createEngram({ store: 'sqlite:./.engram/engram.db' });
  */
 export async function createEngram(config: EngramConfig = {}): Promise<Engram> {
-  const storage =
-    typeof config.store === 'object'
-      ? config.store
-      : await openStore(config.store ?? DEFAULT_STORE, { sqliteSynchronous: config.sqliteSynchronous });
-  const debug = config.debug ?? process.env['ENGRAM_DEBUG'] === '1';
-  return new Engram(storage, config.tokenizer ?? o200kTokenizer, config.clock ?? systemClock, debug);
+  return new Engram(await resolveConfig(config));
 }

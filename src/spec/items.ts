@@ -153,3 +153,26 @@ export interface Extractor {
   readonly name: string;
   extract(input: ExtractionInput): ItemCandidate[] | Promise<ItemCandidate[]>;
 }
+
+/**
+ * The visibility key of an item: `u:<user_id>` (user level), `a:<agent_id>` (agent level) or `t`
+ * (the whole tenant).
+ *
+ * @example
+ * ownerOf('user', 'mira', 'assistant') // 'u:mira'
+ */
+export function ownerOf(level: ScopeLevel, userId: string | null, agentId: string | null): string {
+  if (level === 'user') return `u:${userId ?? ''}`;
+  if (level === 'agent') return `a:${agentId ?? ''}`;
+  return 't';
+}
+
+/**
+ * The owners whose items a user talking to an agent can see: their own, the agent's, the tenant's.
+ *
+ * @example
+ * visibleOwners('mira', 'assistant') // ['u:mira', 'a:assistant', 't']
+ */
+export function visibleOwners(userId: string, agentId: string | undefined): string[] {
+  return agentId === undefined ? [`u:${userId}`, 't'] : [`u:${userId}`, `a:${agentId}`, 't'];
+}

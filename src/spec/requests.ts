@@ -5,6 +5,7 @@ import type { ScopeInput, Scope } from './scope.js';
 import type { StatePatch } from './working-state.js';
 import type { Sensitivity, Marker, ResonanceLink, EventKind, EventRole, EmbeddingStatus } from './event.js';
 import type { Budget, BudgetSection, Cues, Purpose } from './packet.js';
+import type { EvidenceRef, ItemStatus, MemoryType, Salience, ScopeLevel } from './items.js';
 
 interface RecordOptions {
   sensitivity?: Sensitivity;
@@ -60,6 +61,40 @@ export interface WrittenEvent {
   ts: string;
 }
 
+/** The retention gate's decision on one event (MemoryTypes v0.1 §5), with its reason. */
+export interface GateDecision {
+  event_id: string;
+  /** must write, may write (and did, or did not), or never (the event stays in the log only). */
+  decision: 'must' | 'may' | 'never';
+  wrote: boolean;
+  reason: string;
+  /** The extraction rules that matched. */
+  rules: string[];
+}
+
+/** A change to long-term memory. */
+export interface ItemDiff {
+  action: 'created' | 'updated' | 'superseded' | 'retracted' | 'unchanged' | 'deleted';
+  item_id: string;
+  type: MemoryType;
+  key: string;
+  version: number;
+  /** The version this one replaced or, for `superseded`/`retracted`, the version that ended. */
+  previous_id: string | null;
+  rule: string;
+}
+
+/** An extraction whose output could not be used (invalid twice, or the provider failed); memory was untouched by it. */
+export interface ExtractionFailureRecord {
+  extractor: string;
+  model?: string;
+  reason: string;
+  attempts: number;
+  /** The model's last answer, cut to 2,000 characters. */
+  raw: string;
+  issues: Array<{ field: string; rule: string; message: string }>;
+}
+
 /** What a turn wrote and why. A repeated turn_id returns the first result with `replayed: true`. */
 export interface CommitTurnResult {
   turn_id: string;
@@ -70,6 +105,12 @@ export interface CommitTurnResult {
   events: WrittenEvent[];
   working_state: { changed: boolean; state_version: number };
   summary: { version: number; sentences_added: number; key_quotes_added: number };
+  /** The retention gate's decision on each message and tool result. */
+  gate: GateDecision[];
+  /** What changed in long-term memory. */
+  items: ItemDiff[];
+  /** Extractions that failed (LLM output invalid twice, or the provider unreachable). */
+  extraction_failures: ExtractionFailureRecord[];
 }
 
 /** A request for a MemoryPacket. */
@@ -115,4 +156,81 @@ export interface SearchEventsRequest {
   query: string;
   limit?: number;
   time_range?: { start?: string; end?: string };
+}
+
+/** A scope that can write items: the user and the agent (the session and run are optional). */
+export interface WriterScope {
+  tenant_id?: string;
+  user_id: string;
+  agent_id: string;
+  session_id?: string;
+  run_id?: string;
+}
+
+/** A scope that reads items: a user, optionally one agent. */
+export interface ReaderScope {
+  tenant_id?: string;
+  user_id: string;
+  agent_id?: string;
+  session_id?: string;
+  run_id?: string;
+}
+
+/** An explicit write to long-term memory, merged like an extracted one. */
+export interface RememberRequest {
+  scope: WriterScope;
+  type: MemoryType;
+  key: string;
+  value: Record<string, unknown>;
+  confidence?: number;
+  scope_level?: ScopeLevel;
+  sensitivity?: 'normal' | 'private';
+  valid_from?: string | null;
+  valid_to?: string | null;
+  salience?: Partial<Salience>;
+  tags?: string[];
+  entities?: string[];
+  source_event_ids?: string[];
+  evidence_refs?: EvidenceRef[];
+  /** A label for the provenance of the write (default `api.remember`). */
+  rule?: string;
+}
+
+/** Retract (default) or delete an item: every current version of a key, or one version by id. */
+export interface ForgetRequest {
+  scope: WriterScope;
+  key?: string;
+  item_id?: string;
+  scope_level?: ScopeLevel;
+  /** `retract` keeps history (status retracted); `delete` removes every version, chunk and vector. */
+  mode?: 'retract' | 'delete';
+  reason?: string;
+}
+
+export interface HistoryRequest {
+  scope: ReaderScope;
+  key: string;
+}
+
+export interface ListItemsRequest {
+  scope: ReaderScope;
+  types?: MemoryType[];
+  /** Statuses to list (default active). */
+  status?: ItemStatus[];
+  cursor?: string;
+  limit?: number;
+}
+
+export interface SearchMemoryRequest {
+  scope: ReaderScope;
+  query: string;
+  types?: MemoryType[];
+  k?: number;
+  filters?: {
+    status?: ItemStatus[];
+    time_range?: { start?: string; end?: string };
+    tags?: string[];
+    entities?: string[];
+    scope_levels?: ScopeLevel[];
+  };
 }

@@ -7,11 +7,14 @@ import type { SessionKey } from './scope.js';
 import type { StmSummary } from './summary.js';
 import type { WorkingState } from './working-state.js';
 import type { CommitTurnResult } from './requests.js';
+import type { ItemStatus, MemoryItem, MemoryType } from './items.js';
 
 /** What an adapter can do; domain code branches on these, never on the adapter's name. */
 export interface StorageCapabilities {
-  /** Full-text search over event text with a BM25-like rank. */
+  /** Full-text search over event and item text. */
   fullTextSearch: boolean;
+  /** Where vectors are compared: `exact` scans the visible vectors. */
+  vectorSearch: 'exact';
   /** Several processes may write to the same store at once. */
   multiProcess: boolean;
 }
@@ -48,7 +51,103 @@ export interface PutSummaryOp {
   expected_version: number;
 }
 
-export type WriteOp = InsertTurnOp | AppendEventOp | PutWorkingStateOp | PutSummaryOp;
+/** Insert one version of an item (its row is never rewritten, only its status). */
+export interface PutItemOp {
+  op: 'put_item';
+  item: MemoryItem;
+}
+
+/**
+ * Change an item version's status (superseded, retracted) and when it ended. Fails with
+ * STATE_VERSION_CONFLICT unless its status is still `expected_status`, so two writers cannot both
+ * supersede the same version.
+ */
+export interface SetItemStatusOp {
+  op: 'set_item_status';
+  tenant_id: string;
+  item_id: string;
+  expected_status: ItemStatus;
+  status: ItemStatus;
+  ended_at: string | null;
+  updated_at: string;
+}
+
+/** Delete an item version for good, with its chunk, index entry and vector. */
+export interface DeleteItemOp {
+  op: 'delete_item';
+  tenant_id: string;
+  item_id: string;
+}
+
+/**
+ * Replace the derived chunk of an item version: its text, its index entry and (when the item is
+ * embeddable) an embedding to compute. `text` null removes the chunk.
+ */
+export interface PutChunkOp {
+  op: 'put_chunk';
+  tenant_id: string;
+  item_id: string;
+  owner: string;
+  text: string | null;
+  search_text: string | null;
+  embedding_status: 'pending' | 'skipped';
+}
+
+export type WriteOp =
+  | InsertTurnOp
+  | AppendEventOp
+  | PutWorkingStateOp
+  | PutSummaryOp
+  | PutItemOp
+  | SetItemStatusOp
+  | DeleteItemOp
+  | PutChunkOp;
+
+/** Items visible to a caller: owners are `u:<user_id>`, `a:<agent_id>` and `t` (see ownerOf). */
+export interface ItemQuery {
+  tenant_id: string;
+  owners: readonly string[];
+  types?: readonly MemoryType[];
+  statuses?: readonly ItemStatus[];
+  keys?: readonly string[];
+  /** Only versions recorded at or before this time. */
+  as_of?: string;
+  /** Page after this item id (ids sort in creation order). */
+  cursor?: string;
+  limit: number;
+}
+
+export interface ItemSearchQuery {
+  tenant_id: string;
+  owners: readonly string[];
+  terms: string[];
+  types?: readonly MemoryType[];
+  statuses?: readonly ItemStatus[];
+  limit: number;
+}
+
+export interface ItemSearchHit {
+  item: MemoryItem;
+  score: number;
+}
+
+/** Work for the embedding worker: the text of an item chunk, or an event (the domain reads its text). */
+export type EmbeddingWork =
+  | { target: 'chunk'; tenant_id: string; id: string; text: string }
+  | { target: 'event'; tenant_id: string; id: string; event: EventRecord };
+
+export interface EmbeddingResult {
+  target: 'chunk' | 'event';
+  tenant_id: string;
+  id: string;
+  /** The vector, or null when the text is skipped (for example private text and a remote model). */
+  vector: Float32Array | null;
+}
+
+export interface VectorCandidate {
+  item_id: string;
+  vector: Float32Array;
+}
 
 /** A page of a scope's events. Expired events are never returned. */
 export interface EventQuery {
@@ -116,6 +215,30 @@ export interface StorageAdapter {
   searchEvents(query: EventSearchQuery): Promise<EventSearchHit[]>;
   getWorkingState(key: SessionKey): Promise<WorkingState | null>;
   getSummary(key: SessionKey): Promise<StmSummary | null>;
+
+  getItem(tenantId: string, itemId: string): Promise<MemoryItem | null>;
+  /** Item versions matching the query, in creation order (oldest first). */
+  listItems(query: ItemQuery): Promise<MemoryItem[]>;
+  /** Keys of the current (active) items of some owners, newest first, at most `limit`. */
+  activeKeys(tenantId: string, owners: readonly string[], limit: number): Promise<string[]>;
+  /** Full-text search over the chunks of items, best first. */
+  searchItems(query: ItemSearchQuery): Promise<ItemSearchHit[]>;
+  /** The embedded chunks of visible items, for a vector scan. */
+  itemVectors(query: Omit<ItemQuery, 'cursor' | 'limit' | 'keys' | 'as_of'>): Promise<VectorCandidate[]>;
+  /** Every item version (of one tenant, or all), for rebuilding the index. */
+  itemsForReindex(tenantId: string | undefined): Promise<MemoryItem[]>;
+  /** Deletes every chunk, index entry and vector of items (of one tenant, or all). */
+  clearItemIndex(tenantId: string | undefined): Promise<void>;
+
+  /**
+   * Claims up to `limit` texts waiting for an embedding (chunks first, then events): their status
+   * becomes `processing` until `leaseUntil`, after which unfinished work can be claimed again.
+   */
+  claimEmbeddingWork(limit: number, now: string, leaseUntil: string): Promise<EmbeddingWork[]>;
+  /** Stores vectors (status `done`), or marks skipped ones (`skipped`). */
+  completeEmbeddingWork(results: readonly EmbeddingResult[], model: string): Promise<void>;
+  /** How much embedding work is pending or in progress. */
+  embeddingBacklog(): Promise<number>;
 
   /** Changes an event's status flags; any other field is refused with APPEND_ONLY_VIOLATION. */
   updateEventFlags(tenantId: string, eventId: string, flags: EventFlags): Promise<void>;

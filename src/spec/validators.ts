@@ -20,6 +20,7 @@ import composeSchema from './schemas/compose-request.schema.json' with { type: '
 import eventRecordSchema from './schemas/event-record.schema.json' with { type: 'json' };
 import listEventsSchema from './schemas/list-events-request.schema.json' with { type: 'json' };
 import searchEventsSchema from './schemas/search-events-request.schema.json' with { type: 'json' };
+import memoryRequestsSchema from './schemas/memory-requests.schema.json' with { type: 'json' };
 import reflectionSchema from './schemas/session-reflection.schema.json' with { type: 'json' };
 
 // ajv-formats is CommonJS: under ESM its plugin is the `default` member of the module object.
@@ -35,13 +36,14 @@ export const schemas = {
   eventRecord: eventRecordSchema,
   listEventsRequest: listEventsSchema,
   searchEventsRequest: searchEventsSchema,
+  memoryRequests: memoryRequestsSchema,
   sessionReflection: reflectionSchema,
 } as const;
 
 function createDraft2020(): Ajv2020 {
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
   addFormats(ajv);
-  const own = [commonSchema, packetSchema, workingStateSchema, commitTurnSchema, composeSchema, eventRecordSchema, listEventsSchema, searchEventsSchema];
+  const own = [commonSchema, packetSchema, workingStateSchema, commitTurnSchema, composeSchema, eventRecordSchema, listEventsSchema, searchEventsSchema, memoryRequestsSchema];
   for (const schema of own) {
     ajv.addSchema(schema);
   }
@@ -183,6 +185,19 @@ export function validateSessionScope(value: unknown): SessionScopeInput {
     throw new ValidationError(issues.map((issue) => ({ ...issue, field: issue.field === '' ? 'scope' : `scope.${issue.field}` })));
   }
   return value as SessionScopeInput;
+}
+
+/** The long-term memory requests, by name (see schemas/memory-requests.schema.json). */
+export type MemoryRequestName = 'remember' | 'forget' | 'history' | 'list_items' | 'search';
+
+/**
+ * Validates a long-term memory request; throws ValidationError naming the field and rule.
+ *
+ * @example
+ * validateMemoryRequest<RememberRequest>('remember', request)
+ */
+export function validateMemoryRequest<T>(name: MemoryRequestName, value: unknown): T {
+  return assertValid<T>(`${memoryRequestsSchema.$id}#/$defs/${name}`, value, `${name} request`);
 }
 
 /**

@@ -21,13 +21,28 @@ const CACHE_SIZE = 4096;
  * scopePrefix({ tenant_id: 't', user_id: 'u', agent_id: 'a' }) // 'k069541920532125'
  */
 export function scopePrefix(scope: ScopeParts): string {
+  return prefixOf('k', [scope.tenant_id, scope.user_id, scope.agent_id]);
+}
+
+/**
+ * The index prefix of an item owner (`u:<user>`, `a:<agent>` or `t`) in a tenant.
+ *
+ * @example
+ * ownerPrefix('acme', 'u:mira') // 'j…'
+ */
+export function ownerPrefix(tenantId: string, owner: string): string {
+  return prefixOf('j', [tenantId, owner]);
+}
+
+function prefixOf(letter: string, parts: readonly string[]): string {
   // Length-prefixed parts, so ('ab','c') and ('a','bc') never share a prefix.
-  const material = [scope.tenant_id, scope.user_id, scope.agent_id].map((part) => `${part.length}:${part}`).join('|');
+  const material = `${letter}|${parts.map((part) => `${part.length}:${part}`).join('|')}`;
   let prefix = cache.get(material);
   if (prefix === undefined) {
     // Digits only: the Porter stemmer sees no vowels in the prefix, so it stems `<prefix>_<word>`
     // exactly as it stems the word alone.
-    prefix = `k${Number.parseInt(createHash('sha256').update(material).digest('hex').slice(0, 12), 16).toString().padStart(15, '0')}`;
+    const digits = Number.parseInt(createHash('sha256').update(material.slice(2)).digest('hex').slice(0, 12), 16);
+    prefix = `${letter}${digits.toString().padStart(15, '0')}`;
     if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
     cache.set(material, prefix);
   }

@@ -49,8 +49,6 @@ export const migrations: readonly Migration[] = [
         UNIQUE (tenant_id, id)
       );
       CREATE INDEX events_by_session ON events (tenant_id, user_id, agent_id, session_id, id);
-      CREATE INDEX events_by_embedding ON events (tenant_id, embedding_status)
-        WHERE embedding_status IN ('pending', 'processing');
       CREATE INDEX events_by_expiry ON events (expires_at) WHERE expires_at IS NOT NULL;
 
       CREATE TRIGGER events_append_only BEFORE UPDATE ON events
@@ -100,6 +98,75 @@ export const migrations: readonly Migration[] = [
         version INTEGER NOT NULL,
         updated_at TEXT NOT NULL,
         PRIMARY KEY (tenant_id, user_id, agent_id, session_id)
+      );
+    `,
+  },
+  {
+    name: 'long-term memory items, derived chunks and their index, vectors, embedding queue',
+    sql: `
+      CREATE TABLE memory_items (
+        seq INTEGER PRIMARY KEY,
+        tenant_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        owner TEXT NOT NULL,
+        user_id TEXT,
+        agent_id TEXT,
+        scope_level TEXT NOT NULL,
+        type TEXT NOT NULL,
+        key TEXT NOT NULL,
+        value TEXT NOT NULL,
+        confidence REAL NOT NULL,
+        status TEXT NOT NULL,
+        sensitivity TEXT NOT NULL,
+        valid_from TEXT,
+        valid_to TEXT,
+        salience TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        supersedes TEXT,
+        source_event_ids TEXT NOT NULL,
+        evidence_refs TEXT NOT NULL,
+        provenance TEXT NOT NULL,
+        tags TEXT NOT NULL,
+        entities TEXT NOT NULL,
+        recorded_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        ended_at TEXT,
+        UNIQUE (tenant_id, id)
+      );
+      CREATE INDEX items_by_key ON memory_items (tenant_id, owner, key, version);
+      CREATE INDEX items_by_owner ON memory_items (tenant_id, owner, status, type, id);
+
+      -- Derived from items, rebuildable with reindex: one chunk per item version.
+      CREATE TABLE memory_chunks (
+        seq INTEGER PRIMARY KEY,
+        tenant_id TEXT NOT NULL,
+        item_id TEXT NOT NULL,
+        owner TEXT NOT NULL,
+        text TEXT NOT NULL,
+        embedding_status TEXT NOT NULL,
+        embedding_lease TEXT,
+        vector BLOB,
+        vector_model TEXT,
+        UNIQUE (tenant_id, item_id)
+      );
+      CREATE INDEX chunks_by_owner ON memory_chunks (tenant_id, owner);
+      CREATE INDEX chunks_embedding_queue ON memory_chunks (embedding_status, seq)
+        WHERE embedding_status IN ('pending', 'processing');
+
+      CREATE VIRTUAL TABLE items_fts USING fts5(
+        text, content = '', contentless_delete = 1, detail = none,
+        tokenize = "porter unicode61 remove_diacritics 2 tokenchars '''_'"
+      );
+
+      -- Event embeddings: the lease is a status flag, so the append-only trigger allows it.
+      ALTER TABLE events ADD COLUMN embedding_lease TEXT;
+      CREATE INDEX events_embedding_queue ON events (embedding_status, seq)
+        WHERE embedding_status IN ('pending', 'processing');
+      CREATE TABLE event_vectors (
+        tenant_id TEXT NOT NULL,
+        event_seq INTEGER PRIMARY KEY,
+        vector BLOB NOT NULL,
+        vector_model TEXT NOT NULL
       );
     `,
   },

@@ -10,21 +10,29 @@ import { EngramError, NotFoundError, StorageError, ConflictError, ValidationErro
 import type { EventFlags, EventRecord } from '../../spec/event.js';
 import type { SessionKey } from '../../spec/scope.js';
 import type {
+  EmbeddingResult,
+  EmbeddingWork,
   EventQuery,
   EventSearchHit,
   EventSearchQuery,
+  ItemQuery,
+  ItemSearchHit,
+  ItemSearchQuery,
   StorageAdapter,
   StorageCapabilities,
+  VectorCandidate,
   WriteOp,
 } from '../../spec/storage.js';
+import type { MemoryItem } from '../../spec/items.js';
 import type { StmSummary } from '../../spec/summary.js';
 import type { WorkingState } from '../../spec/working-state.js';
 import type { CommitTurnResult } from '../../spec/requests.js';
-import { scopePrefix, scopedText } from '../../util/scope-token.js';
-import { rankByMatchedTerms } from '../../util/term-rank.js';
+import { scopePrefix } from '../../util/scope-token.js';
+import { EmbeddingQueue } from './embedding-queue.js';
+import { EVENT_COLUMNS, eventFilters, eventFromRow, eventValues, type Row } from './event-rows.js';
+import { FtsIndex } from './fts-index.js';
+import { ItemStore } from './item-store.js';
 import { migrations } from './migrations.js';
-
-type Row = Record<string, unknown>;
 
 export interface SqliteStorageOptions {
   /** Path of the database file, or `:memory:`. Parent folders are created. */
@@ -40,86 +48,6 @@ export interface SqliteStorageOptions {
 
 const EVENT_FLAG_FIELDS = new Set(['embedding_status']);
 const EMBEDDING_STATUSES = new Set(['pending', 'processing', 'done', 'skipped']);
-
-function eventFromRow(row: Row): EventRecord {
-  return {
-    id: row['id'] as string,
-    namespace: row['namespace'] as string,
-    thread_id: (row['thread_id'] as string | null) ?? null,
-    speaker: (row['speaker'] as string | null) ?? null,
-    role: row['role'] as EventRecord['role'],
-    content_type: row['content_type'] as EventRecord['content_type'],
-    content: JSON.parse(row['content'] as string) as EventRecord['content'],
-    sensitivity: row['sensitivity'] as EventRecord['sensitivity'],
-    embeddable: row['embeddable'] === 1,
-    embedding_status: row['embedding_status'] as EventRecord['embedding_status'],
-    resonance_links: JSON.parse(row['resonance_links'] as string) as EventRecord['resonance_links'],
-    tags: JSON.parse(row['tags'] as string) as string[],
-    snapshot_ref: (row['snapshot_ref'] as string | null) ?? null,
-    created_at: row['ts'] as string,
-    expires_at: (row['expires_at'] as string | null) ?? null,
-    origin_metadata: JSON.parse(row['origin_metadata'] as string) as Record<string, unknown>,
-    tenant_id: row['tenant_id'] as string,
-    user_id: row['user_id'] as string,
-    agent_id: row['agent_id'] as string,
-    session_id: row['session_id'] as string,
-    run_id: row['run_id'] as string,
-    turn_id: (row['turn_id'] as string | null) ?? null,
-    kind: row['kind'] as EventRecord['kind'],
-    marker: (row['marker'] as EventRecord['marker']) ?? null,
-    ts: row['ts'] as string,
-    recorded_at: row['recorded_at'] as string,
-  };
-}
-
-const EVENT_COLUMNS = [
-  'tenant_id', 'id', 'user_id', 'agent_id', 'session_id', 'run_id', 'turn_id', 'kind', 'marker', 'role', 'speaker',
-  'content_type', 'content', 'sensitivity', 'embeddable', 'embedding_status', 'resonance_links', 'tags',
-  'snapshot_ref', 'namespace', 'thread_id', 'ts', 'recorded_at', 'expires_at', 'origin_metadata',
-] as const;
-
-/** The values of an event in the order of EVENT_COLUMNS (positional parameters bind fastest). */
-function eventValues(event: EventRecord): unknown[] {
-  return [
-    event.tenant_id,
-    event.id,
-    event.user_id,
-    event.agent_id,
-    event.session_id,
-    event.run_id,
-    event.turn_id,
-    event.kind,
-    event.marker,
-    event.role,
-    event.speaker,
-    event.content_type,
-    JSON.stringify(event.content),
-    event.sensitivity,
-    event.embeddable ? 1 : 0,
-    event.embedding_status,
-    JSON.stringify(event.resonance_links),
-    JSON.stringify(event.tags),
-    event.snapshot_ref,
-    event.namespace,
-    event.thread_id,
-    event.ts,
-    event.recorded_at,
-    event.expires_at,
-    JSON.stringify(event.origin_metadata),
-  ];
-}
-
-// Full-text search: the newest matches of each term within the scope are the candidates; a term
-// matched by more rows than that is counted up to a cap, which is enough to rank its rarity.
-const MAX_SEARCH_TERMS = 16;
-const CANDIDATES_PER_TERM = 200;
-const FREQUENCY_CAP = 5000;
-const FILTER_PAGE = 100;
-
-/** A quoted FTS5 string: the query language never sees the user's characters as syntax. */
-function ftsString(term: string): string {
-  return `"${term.replace(/"/g, '""')}"`;
-}
 
 function isConstraintError(error: unknown, code: string): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
@@ -168,15 +96,21 @@ function migrate(db: Database.Database): void {
 class SqliteStorage implements StorageAdapter {
   readonly specificationVersion = 'v1' as const;
   readonly name = 'sqlite';
-  readonly capabilities: StorageCapabilities = { fullTextSearch: true, multiProcess: true };
+  readonly capabilities: StorageCapabilities = { fullTextSearch: true, multiProcess: true, vectorSearch: 'exact' };
 
   private readonly statements: ReturnType<SqliteStorage['prepare']>;
   private readonly writeAll: (ops: readonly WriteOp[]) => void;
   private closed = false;
   private readonly cache = new Map<string, Database.Statement>();
+  private readonly eventIndex: FtsIndex;
+  private readonly items: ItemStore;
+  private readonly queue: EmbeddingQueue;
 
   constructor(private readonly db: Database.Database) {
     this.statements = this.prepare();
+    this.eventIndex = new FtsIndex(db, 'events_fts');
+    this.items = new ItemStore(db, (sql) => this.cached(sql));
+    this.queue = new EmbeddingQueue(db);
     const transaction = db.transaction((ops: readonly WriteOp[]) => {
       for (const op of ops) this.apply(op);
     });
@@ -190,7 +124,6 @@ class SqliteStorage implements StorageAdapter {
       insertEvent: db.prepare(
         `INSERT INTO events (${EVENT_COLUMNS.join(', ')}) VALUES (${EVENT_COLUMNS.map(() => '?').join(', ')})`,
       ),
-      indexEvent: db.prepare('INSERT INTO events_fts (rowid, text) VALUES (?, ?)'),
       agentsOfUser: db.prepare('SELECT DISTINCT agent_id FROM events WHERE tenant_id = ? AND user_id = ?'),
       insertTurn: db.prepare(
         'INSERT INTO turns (tenant_id, user_id, agent_id, session_id, turn_id, result, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
@@ -211,10 +144,8 @@ class SqliteStorage implements StorageAdapter {
       ),
       updateEmbeddingStatus: db.prepare('UPDATE events SET embedding_status = ? WHERE tenant_id = ? AND id = ?'),
       expiredSeqs: db.prepare('SELECT seq FROM events WHERE expires_at IS NOT NULL AND expires_at <= ?'),
-      deleteIndexed: db.prepare('DELETE FROM events_fts WHERE rowid = ?'),
       deleteEvent: db.prepare('DELETE FROM events WHERE seq = ?'),
-      termRows: db.prepare('SELECT rowid FROM events_fts WHERE events_fts MATCH ? ORDER BY rowid DESC LIMIT ?'),
-      termCount: db.prepare('SELECT count(*) AS n FROM (SELECT rowid FROM events_fts WHERE events_fts MATCH ? LIMIT ?)'),
+      deleteEventVector: db.prepare('DELETE FROM event_vectors WHERE event_seq = ?'),
     };
   }
 
@@ -237,7 +168,7 @@ class SqliteStorage implements StorageAdapter {
         return;
       case 'append_event': {
         const info = s.insertEvent.run(...eventValues(op.event));
-        if (op.search_text !== null) s.indexEvent.run(info.lastInsertRowid, scopedText(scopePrefix(op.event), op.search_text));
+        if (op.search_text !== null) this.eventIndex.add(info.lastInsertRowid, scopePrefix(op.event), op.search_text);
         return;
       }
       case 'put_working_state': {
@@ -249,6 +180,14 @@ class SqliteStorage implements StorageAdapter {
         else s.updateState.run(state, op.state.state_version, op.updated_at, ...key);
         return;
       }
+      case 'put_item':
+        return this.items.putItem(op);
+      case 'set_item_status':
+        return this.items.setStatus(op);
+      case 'delete_item':
+        return this.items.deleteItem(op);
+      case 'put_chunk':
+        return this.items.putChunk(op);
       case 'put_summary': {
         const row = s.getSummary.get(...key) as Row | undefined;
         const actual = row === undefined ? 0 : (row['version'] as number);
@@ -311,7 +250,7 @@ class SqliteStorage implements StorageAdapter {
 
   async searchEvents(query: EventSearchQuery): Promise<EventSearchHit[]> {
     this.guard();
-    const terms = query.terms.slice(0, MAX_SEARCH_TERMS);
+    const terms = query.terms;
     if (terms.length === 0) return [];
     // The index is scoped per agent; a user-wide query asks each of the user's agents.
     const agents =
@@ -319,22 +258,12 @@ class SqliteStorage implements StorageAdapter {
         ? (this.statements.agentsOfUser.all(query.tenant_id, query.user_id) as Row[]).map((row) => row['agent_id'] as string)
         : [query.agent_id];
     const prefixes = agents.map((agent_id) => scopePrefix({ tenant_id: query.tenant_id, user_id: query.user_id, agent_id }));
-    const matches = terms.map((term) => {
-      const rows: number[] = [];
-      let documentFrequency = 0;
-      for (const prefix of prefixes) {
-        const found = this.termRows(`${prefix}_${term}`);
-        rows.push(...found.rows);
-        documentFrequency += found.documentFrequency;
-      }
-      return { rows, documentFrequency };
-    });
-    const ranked = rankByMatchedTerms(matches);
+    const ranked = this.eventIndex.rank(prefixes, terms);
     const { where, params } = eventFilters({ ...query, kinds: undefined }, '');
     const hits: EventSearchHit[] = [];
     // Candidates are checked against the filters (expiry, time, sensitivity) in rank order, a page at a time.
-    for (let start = 0; start < ranked.length && hits.length < query.limit; start += FILTER_PAGE) {
-      const page = ranked.slice(start, start + FILTER_PAGE);
+    for (let start = 0; start < ranked.length && hits.length < query.limit; start += 100) {
+      const page = ranked.slice(start, start + 100);
       const sql = `SELECT * FROM events WHERE seq IN (${page.map(() => '?').join(', ')}) AND ${where.join(' AND ')}`;
       const rows = new Map((this.cached(sql).all(...page.map((entry) => entry.row), ...params) as Row[]).map((row) => [row['seq'] as number, row]));
       for (const entry of page) {
@@ -343,23 +272,6 @@ class SqliteStorage implements StorageAdapter {
       }
     }
     return hits;
-  }
-
-  /**
-   * The newest rows holding one scoped word, and how many rows hold it (counted up to a cap). A
-   * word the index tokenizer would split (it cannot match as one token) has no rows.
-   */
-  private termRows(token: string): { rows: number[]; documentFrequency: number } {
-    const match = ftsString(token);
-    try {
-      const rows = (this.statements.termRows.all(match, CANDIDATES_PER_TERM) as Row[]).map((row) => row['rowid'] as number);
-      const documentFrequency =
-        rows.length < CANDIDATES_PER_TERM ? rows.length : ((this.statements.termCount.get(match, FREQUENCY_CAP) as Row)['n'] as number);
-      return { rows, documentFrequency };
-    } catch (error) {
-      if (error instanceof Error && /fts5: /.test(error.message)) return { rows: [], documentFrequency: 0 };
-      throw error;
-    }
   }
 
   async getWorkingState(key: SessionKey): Promise<WorkingState | null> {
@@ -372,6 +284,56 @@ class SqliteStorage implements StorageAdapter {
     this.guard();
     const row = this.statements.getSummary.get(key.tenant_id, key.user_id, key.agent_id, key.session_id) as Row | undefined;
     return row === undefined ? null : (JSON.parse(row['summary'] as string) as StmSummary);
+  }
+
+  async getItem(tenantId: string, itemId: string): Promise<MemoryItem | null> {
+    this.guard();
+    return this.items.getItem(tenantId, itemId);
+  }
+
+  async listItems(query: ItemQuery): Promise<MemoryItem[]> {
+    this.guard();
+    return this.items.listItems(query);
+  }
+
+  async activeKeys(tenantId: string, owners: readonly string[], limit: number): Promise<string[]> {
+    this.guard();
+    return this.items.activeKeys(tenantId, owners, limit);
+  }
+
+  async searchItems(query: ItemSearchQuery): Promise<ItemSearchHit[]> {
+    this.guard();
+    return this.items.searchItems(query);
+  }
+
+  async itemVectors(query: Omit<ItemQuery, 'cursor' | 'limit' | 'keys' | 'as_of'>): Promise<VectorCandidate[]> {
+    this.guard();
+    return this.items.itemVectors(query);
+  }
+
+  async itemsForReindex(tenantId: string | undefined): Promise<MemoryItem[]> {
+    this.guard();
+    return this.items.allItems(tenantId);
+  }
+
+  async clearItemIndex(tenantId: string | undefined): Promise<void> {
+    this.guard();
+    this.db.transaction(() => this.items.clearIndex(tenantId)).immediate();
+  }
+
+  async claimEmbeddingWork(limit: number, now: string, leaseUntil: string): Promise<EmbeddingWork[]> {
+    this.guard();
+    return this.db.transaction(() => this.queue.claim(limit, now, leaseUntil)).immediate();
+  }
+
+  async completeEmbeddingWork(results: readonly EmbeddingResult[], model: string): Promise<void> {
+    this.guard();
+    this.db.transaction(() => this.queue.complete(results, model)).immediate();
+  }
+
+  async embeddingBacklog(): Promise<number> {
+    this.guard();
+    return this.queue.backlog();
   }
 
   async updateEventFlags(tenantId: string, eventId: string, flags: EventFlags): Promise<void> {
@@ -397,7 +359,8 @@ class SqliteStorage implements StorageAdapter {
     const purge = this.db.transaction(() => {
       const seqs = (s.expiredSeqs.all(now) as Row[]).map((row) => row['seq'] as number);
       for (const seq of seqs) {
-        s.deleteIndexed.run(seq);
+        this.eventIndex.delete(seq);
+        s.deleteEventVector.run(seq);
         s.deleteEvent.run(seq);
       }
       return seqs.length;
@@ -410,37 +373,4 @@ class SqliteStorage implements StorageAdapter {
     this.closed = true;
     this.db.close();
   }
-}
-
-function eventFilters(query: Omit<EventQuery, 'limit' | 'order' | 'cursor'>, prefix: string) {
-  const where = [`${prefix}tenant_id = ?`, `(${prefix}expires_at IS NULL OR ${prefix}expires_at > ?)`];
-  const params: unknown[] = [query.tenant_id, query.now];
-  for (const column of ['user_id', 'agent_id', 'session_id', 'run_id'] as const) {
-    const value = query[column];
-    if (value !== undefined) {
-      where.push(`${prefix}${column} = ?`);
-      params.push(value);
-    }
-  }
-  if (query.as_of !== undefined) {
-    where.push(`${prefix}recorded_at <= ?`);
-    params.push(query.as_of);
-  }
-  if (query.ts_from !== undefined) {
-    where.push(`${prefix}ts >= ?`);
-    params.push(query.ts_from);
-  }
-  if (query.ts_to !== undefined) {
-    where.push(`${prefix}ts <= ?`);
-    params.push(query.ts_to);
-  }
-  if (query.kinds !== undefined && query.kinds.length > 0) {
-    where.push(`${prefix}kind IN (${query.kinds.map(() => '?').join(', ')})`);
-    params.push(...query.kinds);
-  }
-  if (query.exclude_sensitivity !== undefined && query.exclude_sensitivity.length > 0) {
-    where.push(`${prefix}sensitivity NOT IN (${query.exclude_sensitivity.map(() => '?').join(', ')})`);
-    params.push(...query.exclude_sensitivity);
-  }
-  return { where, params };
 }

@@ -1,0 +1,224 @@
+// Retrieval quality of engram.search on the labelled set bench/data/retrieval-set.json: hybrid search
+// (full text + local vectors + recency + salience) against full text alone on the same store, for
+// paraphrased and lexical queries, with per-signal ranks of every query that misses.
+
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { createEngram, type Engram, type RememberRequest, type SearchHit } from '../src/index.js';
+import { seededRandom } from './corpus.js';
+import { nowMs, round, summarize, type LatencySummary } from './stats.js';
+
+export type QueryKind = 'paraphrase' | 'lexical';
+export type RetrievalMode = 'hybrid' | 'full_text';
+
+interface LabelledQuery {
+  id: string;
+  kind: QueryKind;
+  scope: { user_id: string; agent_id: string };
+  query: string;
+  expected: string[];
+}
+
+interface RetrievalSet {
+  items: RememberRequest[];
+  queries: LabelledQuery[];
+}
+
+/** Recall@1 and @5 count a query as found when any of its expected keys is in the top k. */
+export interface RetrievalScores {
+  mode: RetrievalMode;
+  kind: QueryKind;
+  queries: number;
+  recall_at_1: number;
+  recall_at_5: number;
+  mrr_at_10: number;
+  latency: LatencySummary;
+}
+
+/** The ranks of the expected item in one query, and what ranked first instead. */
+export interface QueryTrace {
+  id: string;
+  kind: QueryKind;
+  query: string;
+  expected: string;
+  /** Rank in each mode's top 10, null when absent. */
+  hybrid_rank: number | null;
+  full_text_rank: number | null;
+  signals: SearchHit['signals'] | null;
+  top_key: string;
+  top_signals: SearchHit['signals'];
+}
+
+export interface RetrievalResult {
+  items: number;
+  embedded: number;
+  embed_seconds: number;
+  scores: RetrievalScores[];
+  /** Each signal of the hybrid run on its own: the rank it gives the expected item (from `signals`). */
+  signal_scores: Array<{ signal: 'vector' | 'full_text'; kind: QueryKind; recall_at_1: number; recall_at_5: number; mrr_at_10: number }>;
+  /** Paraphrase queries whose expected item shares an indexed word with the query. */
+  paraphrases_with_text_match: number;
+  /** Queries where the vector signal ranked the expected item first but the fused list did not. */
+  lost_in_fusion: number;
+  traces: QueryTrace[];
+  hybrid_beats_full_text: boolean;
+}
+
+const SET_PATH = new URL('./data/retrieval-set.json', import.meta.url);
+const SEED = 20_261_201;
+
+function isQuery(value: unknown): value is LabelledQuery {
+  const query = value as Partial<LabelledQuery> | null;
+  return (
+    typeof query?.id === 'string' &&
+    (query.kind === 'paraphrase' || query.kind === 'lexical') &&
+    typeof query.query === 'string' &&
+    typeof query.scope?.user_id === 'string' &&
+    typeof query.scope.agent_id === 'string' &&
+    Array.isArray(query.expected) &&
+    query.expected.length > 0 &&
+    query.expected.every((key) => typeof key === 'string')
+  );
+}
+
+/** Reads and checks the set's shape; the items themselves are checked by `remember`. */
+export function loadRetrievalSet(): RetrievalSet {
+  const parsed = JSON.parse(readFileSync(SET_PATH, 'utf8')) as { items?: unknown; queries?: unknown };
+  if (!Array.isArray(parsed.items) || !Array.isArray(parsed.queries) || !parsed.queries.every(isQuery)) {
+    throw new TypeError('bench/data/retrieval-set.json: expected { items: RememberRequest[], queries: LabelledQuery[] }');
+  }
+  const set = { items: parsed.items as RememberRequest[], queries: parsed.queries };
+  const keys = new Set(set.items.map((item) => item.key));
+  const missing = set.queries.flatMap((query) => query.expected.filter((key) => !keys.has(key)));
+  if (missing.length > 0) throw new TypeError(`retrieval set: queries expect unknown keys ${missing.join(', ')}`);
+  return set;
+}
+
+function shuffled<T>(values: readonly T[], random: () => number): T[] {
+  const out = [...values];
+  for (let index = out.length - 1; index > 0; index -= 1) {
+    const other = Math.floor(random() * (index + 1));
+    [out[index], out[other]] = [out[other]!, out[index]!];
+  }
+  return out;
+}
+
+/** 1-based position of the first expected key in the hits, or null. */
+function rankOf(hits: readonly SearchHit[], expected: readonly string[]): number | null {
+  const index = hits.findIndex((hit) => expected.includes(hit.item.key));
+  return index === -1 ? null : index + 1;
+}
+
+function scoresOf(ranks: ReadonlyArray<number | null>): { recall_at_1: number; recall_at_5: number; mrr_at_10: number } {
+  const n = Math.max(1, ranks.length);
+  const within = (k: number) => ranks.filter((rank) => rank !== null && rank <= k).length / n;
+  const reciprocal = ranks.reduce<number>((sum, rank) => sum + (rank !== null && rank <= 10 ? 1 / rank : 0), 0);
+  return { recall_at_1: round(within(1), 3), recall_at_5: round(within(5), 3), mrr_at_10: round(reciprocal / n, 3) };
+}
+
+interface Run {
+  top10: SearchHit[];
+  ms: number;
+}
+
+async function timedSearch(engram: Engram, query: LabelledQuery): Promise<Run> {
+  const start = nowMs();
+  const top10 = await engram.search({ scope: query.scope, query: query.query, k: 10 });
+  return { top10, ms: nowMs() - start };
+}
+
+/** The best rank one signal alone gives any expected item, among all of the query's candidates. */
+function signalRank(all: readonly SearchHit[], expected: readonly string[], signal: 'vector' | 'full_text'): number | null {
+  const ranks = all.filter((hit) => expected.includes(hit.item.key)).map((hit) => hit.signals[signal]?.rank ?? Number.POSITIVE_INFINITY);
+  const best = Math.min(Number.POSITIVE_INFINITY, ...ranks);
+  return Number.isFinite(best) ? best : null;
+}
+
+/**
+ * Loads the set into a fresh store through `remember`, embeds it with the local model, and searches
+ * every query twice: with the default (hybrid) Engram, and with a second Engram on the same file
+ * opened with `embeddings: { provider: 'none' }`, which ranks by full text, recency and salience.
+ */
+export async function benchRetrieval(log: (message: string) => void): Promise<RetrievalResult> {
+  const set = loadRetrievalSet();
+  const dir = mkdtempSync(join(tmpdir(), 'engram-retrieval-'));
+  const store = `sqlite:${join(dir, 'engram.db')}`;
+  const hybrid = await createEngram({ store, embeddings: { provider: 'local' } });
+  let fullText: Engram | undefined;
+  try {
+    // A seeded shuffle, so recency (the order of writes) carries no trace of how the file is laid out.
+    for (const item of shuffled(set.items, seededRandom(SEED))) await hybrid.remember(item);
+    const start = nowMs();
+    const run = await hybrid.runEmbeddings();
+    const embedSeconds = (nowMs() - start) / 1000;
+    if ((await hybrid.embeddingBacklog()) !== 0 || run.embedded !== set.items.length) {
+      throw new RangeError(`expected ${set.items.length} embedded items, got ${run.embedded} (backlog ${await hybrid.embeddingBacklog()})`);
+    }
+    log(`retrieval: ${set.items.length} items embedded in ${embedSeconds.toFixed(1)} s; ${set.queries.length} queries`);
+    fullText = await createEngram({ store, embeddings: { provider: 'none' } });
+
+    const traces: QueryTrace[] = [];
+    const ranks: Record<RetrievalMode, Map<string, number | null>> = { hybrid: new Map(), full_text: new Map() };
+    const latencies: Record<RetrievalMode, Map<string, number>> = { hybrid: new Map(), full_text: new Map() };
+    const signalRanks = { vector: new Map<string, number | null>(), full_text: new Map<string, number | null>() };
+    for (const query of set.queries) {
+      const hybridRun = await timedSearch(hybrid, query);
+      const textRun = await timedSearch(fullText, query);
+      if (textRun.top10.some((hit) => hit.signals.vector !== null)) throw new RangeError('the full-text Engram returned a vector signal');
+      // Every visible candidate with its signals (fusion sorts all candidates, then cuts to k).
+      const all = await hybrid.search({ scope: query.scope, query: query.query, k: 100 });
+      ranks.hybrid.set(query.id, rankOf(hybridRun.top10, query.expected));
+      ranks.full_text.set(query.id, rankOf(textRun.top10, query.expected));
+      latencies.hybrid.set(query.id, hybridRun.ms);
+      latencies.full_text.set(query.id, textRun.ms);
+      signalRanks.vector.set(query.id, signalRank(all, query.expected, 'vector'));
+      signalRanks.full_text.set(query.id, signalRank(all, query.expected, 'full_text'));
+      const target = all.find((hit) => query.expected.includes(hit.item.key));
+      traces.push({
+        id: query.id,
+        kind: query.kind,
+        query: query.query,
+        expected: target?.item.key ?? query.expected[0]!,
+        hybrid_rank: ranks.hybrid.get(query.id)!,
+        full_text_rank: ranks.full_text.get(query.id)!,
+        signals: target?.signals ?? null,
+        top_key: all[0]?.item.key ?? '',
+        top_signals: all[0]!.signals,
+      });
+    }
+
+    const kinds: QueryKind[] = ['paraphrase', 'lexical'];
+    const idsOf = (kind: QueryKind) => set.queries.filter((query) => query.kind === kind).map((query) => query.id);
+    const scores = kinds.flatMap((kind) =>
+      (['hybrid', 'full_text'] as const).map((mode): RetrievalScores => ({
+        mode,
+        kind,
+        queries: idsOf(kind).length,
+        ...scoresOf(idsOf(kind).map((id) => ranks[mode].get(id)!)),
+        latency: summarize(idsOf(kind).map((id) => latencies[mode].get(id)!)),
+      })),
+    );
+    const signalScores = kinds.flatMap((kind) =>
+      (['vector', 'full_text'] as const).map((signal) => ({ signal, kind, ...scoresOf(idsOf(kind).map((id) => signalRanks[signal].get(id)!)) })),
+    );
+    const paraphrase = (mode: RetrievalMode) => scores.find((score) => score.kind === 'paraphrase' && score.mode === mode)!;
+    const better = paraphrase('hybrid').mrr_at_10 > paraphrase('full_text').mrr_at_10 && paraphrase('hybrid').recall_at_5 > paraphrase('full_text').recall_at_5;
+    return {
+      items: set.items.length,
+      embedded: run.embedded,
+      embed_seconds: round(embedSeconds, 1),
+      scores,
+      signal_scores: signalScores,
+      paraphrases_with_text_match: traces.filter((trace) => trace.kind === 'paraphrase' && trace.signals?.full_text != null).length,
+      lost_in_fusion: traces.filter((trace) => trace.signals?.vector?.rank === 1 && trace.hybrid_rank !== 1).length,
+      traces,
+      hybrid_beats_full_text: better,
+    };
+  } finally {
+    await fullText?.close();
+    await hybrid.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

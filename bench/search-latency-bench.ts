@@ -1,0 +1,271 @@
+// Search latency over one large tenant: long-term items of many users (100 each, generated from the
+// seeded PRNG) plus shared agent know-how; engram.search p50/p95 beside the raw full-text query, the
+// vector candidates read and the query-embedding time, all on the same queries in the same run.
+
+import type { Engram, ItemCandidate, MemoryType, RememberRequest, WriteOp } from '../src/index.js';
+import { createEmbeddingModel, DEFAULT_POLICIES, embedTexts, visibleOwners } from '../src/index.js';
+import { ItemMerger } from '../src/items/merge.js';
+import { DEFAULT_TENANT } from '../src/spec/scope.js';
+import { queryTerms } from '../src/util/segment.js';
+import { contentTerms } from '../src/util/stopwords.js';
+import { contentWord, cueQuery, seededRandom } from './corpus.js';
+import { median, nowMs, round, summarize, type LatencySummary } from './stats.js';
+import { storeSizeMiB, withTempStore } from './temp-store.js';
+
+export interface LatencySizes {
+  users: number;
+  itemsPerUser: number;
+  /** Agent-level items every user sees (procedures), written and embedded first. */
+  sharedItems: number;
+  /** Users whose items are embedded; every query goes to one of them. */
+  embeddedUsers: number;
+  queries: number;
+  /** Items written one `remember` at a time before the bulk path takes over. */
+  rememberItems: number;
+}
+
+export interface SearchLatencyResult {
+  items: number;
+  users: number;
+  store_mib: number;
+  remember: { items: number; items_per_s: number; latency: LatencySummary };
+  bulk: { items: number; batch_items: number; items_per_s: number; batch_latency: LatencySummary };
+  embeddings: { texts: number; seconds: number; texts_per_s: number; vectors_per_search: number };
+  search_first: LatencySummary;
+  search_cached: LatencySummary;
+  full_text: LatencySummary;
+  item_vectors: LatencySummary;
+  query_embedding: LatencySummary;
+  mean_hits: number;
+  mean_text_hits: number;
+}
+
+const AGENT = 'assistant';
+const SEED = 20_261_130;
+const BULK_BATCH = 500;
+/** Below Engram's query-vector cache (256 entries), so a block's second pass is all cache hits. */
+const BLOCK = 150;
+const PROJECTS = ['atlas', 'orion', 'phoenix', 'home', 'finance', 'hiring'];
+const PREF_SCOPES = ['writing', 'coding', 'tools', 'ui', 'other'];
+const FUNCTION_WORDS = ['the', 'a', 'to', 'of', 'and', 'in', 'for', 'with', 'on', 'before', 'after'];
+// One user's 100 items cycle through this mix (item 0 is their profile).
+const MIX: readonly MemoryType[] = [
+  'tasks', 'tasks', 'preferences', 'decisions', 'events', 'tasks', 'entities', 'preferences', 'tasks', 'decisions',
+  'events', 'goals', 'tasks', 'preferences', 'cases', 'events', 'entities', 'tasks', 'decisions', 'goals',
+];
+
+function pick<T>(random: () => number, values: readonly T[]): T {
+  return values[Math.floor(random() * values.length)]!;
+}
+
+/** `min`–`max` words, mostly content words: the text of one item field. */
+function phrase(random: () => number, min: number, max: number): string {
+  const length = min + Math.floor(random() * (max - min + 1));
+  return Array.from({ length }, () => (random() < 0.3 ? pick(random, FUNCTION_WORDS) : contentWord(random))).join(' ');
+}
+
+function date(random: () => number): string {
+  return new Date(Date.UTC(2025, 0, 1) + Math.floor(random() * 700) * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Item `index` of a user: a valid remember request whose key is unique for that user. */
+function userItem(random: () => number, user: string, index: number): RememberRequest {
+  const scope = { user_id: user, agent_id: AGENT };
+  const project = pick(random, PROJECTS);
+  const type: MemoryType = index === 0 ? 'profile' : MIX[index % MIX.length]!;
+  const body = (key: string, value: Record<string, unknown>): RememberRequest => ({ scope, type, key, value });
+  switch (type) {
+    case 'profile':
+      return body(`profile:${user}`, { subject: user, facts: [{ k: 'city', v: contentWord(random) }, { k: 'role', v: phrase(random, 2, 5) }] });
+    case 'preferences': {
+      const prefScope = pick(random, PREF_SCOPES);
+      return body(`pref:${prefScope}:${contentWord(random)}_${index}`, { scope: prefScope, name: contentWord(random), value: phrase(random, 3, 8) });
+    }
+    case 'tasks':
+      return body(`task:${project}:t${index}`, { project, task_id: `t${index}`, title: phrase(random, 5, 12), status: pick(random, ['todo', 'doing', 'done', 'blocked']), due: date(random) });
+    case 'decisions':
+      return body(`decision:${project}:d${index}`, { project, topic: phrase(random, 2, 4), decision: phrase(random, 6, 14), rationale: phrase(random, 5, 10) });
+    case 'events': {
+      const day = date(random);
+      return body(`event:${project}:${day}:e${index}`, { date: day, title: phrase(random, 5, 12) });
+    }
+    case 'entities': {
+      const kind = pick(random, ['person', 'org', 'repo', 'topic']);
+      const canonical = `${contentWord(random)}-${index}`;
+      return body(`entity:${kind}:${canonical}`, { kind, canonical, aliases: [contentWord(random)] });
+    }
+    case 'goals':
+      return body(`goal:${project}:g${index}`, { project, name: phrase(random, 2, 4), description: phrase(random, 6, 14) });
+    default:
+      return body(`case:${project}:c${index}`, { domain: contentWord(random), problem: phrase(random, 6, 12), solution: phrase(random, 6, 12) });
+  }
+}
+
+function sharedItem(random: () => number, index: number): RememberRequest {
+  const taskType = contentWord(random);
+  const steps = Array.from({ length: 3 }, () => phrase(random, 3, 7));
+  return { scope: { user_id: 'admin', agent_id: AGENT }, type: 'procedure', key: `procedure:${taskType}:p${index}`, value: { task_type: taskType, name: phrase(random, 2, 4), steps } };
+}
+
+/** Every item in write order: shared items, the embedded users' items, then everyone else's. */
+function* allItems(sizes: LatencySizes): Generator<RememberRequest> {
+  const shared = seededRandom(SEED);
+  for (let index = 0; index < sizes.sharedItems; index += 1) yield sharedItem(shared, index);
+  for (let user = 0; user < sizes.users; user += 1) {
+    const random = seededRandom(SEED + 1 + user);
+    for (let index = 0; index < sizes.itemsPerUser; index += 1) yield userItem(random, `u${user}`, index);
+  }
+}
+
+/** The candidate `remember` builds from a request (src/runtime/memory-api.ts), for the bulk path. */
+function candidateOf(request: RememberRequest): ItemCandidate {
+  return { action: 'upsert', type: request.type, key: request.key, value: request.value, confidence: 0.95, rule: 'api.remember', gate: 'must', source_event_ids: [] };
+}
+
+/** The ops `remember` would write for brand-new keys: ItemMerger.plan of each candidate, one merger per writer. */
+function bulkOps(requests: readonly RememberRequest[]): WriteOp[] {
+  const mergers = new Map<string, ItemMerger>();
+  const now = new Date().toISOString();
+  return requests.flatMap((request) => {
+    const { user_id, agent_id } = request.scope;
+    let merger = mergers.get(user_id);
+    if (merger === undefined) {
+      merger = new ItemMerger({ tenant_id: DEFAULT_TENANT, user_id, agent_id }, [], { now, policies: DEFAULT_POLICIES, extractor: 'explicit', sensitivityOf: () => 'normal' });
+      mergers.set(user_id, merger);
+    }
+    return merger.plan(candidateOf(request)).ops;
+  });
+}
+
+async function populate(engram: Engram, sizes: LatencySizes, log: (message: string) => void) {
+  const source = allItems(sizes);
+  const rememberMs: number[] = [];
+  const rememberStart = nowMs();
+  for (let index = 0; index < sizes.rememberItems; index += 1) {
+    const next = source.next();
+    if (next.done === true) break;
+    const start = nowMs();
+    await engram.remember(next.value);
+    rememberMs.push(nowMs() - start);
+  }
+  const rememberRate = rememberMs.length / ((nowMs() - rememberStart) / 1000);
+  log(`latency: ${rememberMs.length} items through remember at ${Math.round(rememberRate)} items/s; the rest through storage.write`);
+  const batchMs: number[] = [];
+  const batchRates: number[] = [];
+  let bulkItems = 0;
+  for (let batch = takeBatch(source); batch.length > 0; batch = takeBatch(source)) {
+    const start = nowMs();
+    await engram.storage.write(bulkOps(batch));
+    const ms = nowMs() - start;
+    batchMs.push(ms);
+    batchRates.push(batch.length / (ms / 1000));
+    bulkItems += batch.length;
+    if (batchMs.length % 40 === 0) log(`latency: ${rememberMs.length + bulkItems} items written`);
+  }
+  return {
+    remember: { items: rememberMs.length, items_per_s: Math.round(rememberRate), latency: summarize(rememberMs) },
+    bulk: { items: bulkItems, batch_items: BULK_BATCH, items_per_s: Math.round(median(batchRates)), batch_latency: summarize(batchMs) },
+  };
+}
+
+function takeBatch(source: Iterator<RememberRequest>): RememberRequest[] {
+  const batch: RememberRequest[] = [];
+  for (let next = source.next(); next.done !== true; next = source.next()) {
+    batch.push(next.value);
+    if (batch.length === BULK_BATCH) break;
+  }
+  return batch;
+}
+
+interface PlannedQuery {
+  user: string;
+  query: string;
+}
+
+/** Distinct cue queries (2–4 vocabulary words), each for a random embedded user. */
+function planQueries(count: number, users: number, seed: number, avoid: ReadonlySet<string> = new Set()): PlannedQuery[] {
+  const random = seededRandom(seed);
+  const seen = new Set(avoid);
+  const out: PlannedQuery[] = [];
+  while (out.length < count) {
+    const query = cueQuery(random);
+    if (seen.has(query)) continue;
+    seen.add(query);
+    out.push({ user: `u${Math.floor(random() * users)}`, query });
+  }
+  return out;
+}
+
+async function timed<T>(body: () => Promise<T>, into: number[]): Promise<T> {
+  const start = nowMs();
+  const result = await body();
+  into.push(nowMs() - start);
+  return result;
+}
+
+/** Per block of queries: search on first sight, the same search again (cached vector), then the raw reads. */
+async function measureQueries(engram: Engram, queries: readonly PlannedQuery[]) {
+  const first: number[] = [];
+  const cached: number[] = [];
+  const fullText: number[] = [];
+  const vectors: number[] = [];
+  let hits = 0;
+  let textHits = 0;
+  let vectorCount = 0;
+  const base = (user: string) => ({ tenant_id: DEFAULT_TENANT, owners: visibleOwners(user, AGENT), statuses: ['active' as const] });
+  for (let start = 0; start < queries.length; start += BLOCK) {
+    const block = queries.slice(start, start + BLOCK);
+    for (const { user, query } of block) hits += (await timed(() => engram.search({ scope: { user_id: user, agent_id: AGENT }, query }), first)).length;
+    for (const { user, query } of block) await timed(() => engram.search({ scope: { user_id: user, agent_id: AGENT }, query }), cached);
+    // The terms and candidate limit hybridSearch uses (src/retrieval/hybrid-search.ts).
+    for (const { user, query } of block) {
+      textHits += (await timed(() => engram.storage.searchItems({ ...base(user), terms: contentTerms(queryTerms(query)), limit: 100 }), fullText)).length;
+    }
+    for (const { user } of block) vectorCount += (await timed(() => engram.storage.itemVectors(base(user)), vectors)).length;
+  }
+  return { first, cached, fullText, vectors, hits, textHits, vectorCount };
+}
+
+/**
+ * Fills one tenant, embeds the shared items and the first `embeddedUsers` users, and measures search
+ * for random embedded users; query embedding is timed on its own with a second local model.
+ */
+export async function benchSearchLatency(sizes: LatencySizes, log: (message: string) => void): Promise<SearchLatencyResult> {
+  return withTempStore('full', async (engram, path) => {
+    const { remember, bulk } = await populate(engram, sizes, log);
+    const toEmbed = sizes.sharedItems + sizes.embeddedUsers * sizes.itemsPerUser;
+    log(`latency: ${remember.items + bulk.items} items (${storeSizeMiB(path)} MiB); embedding ${toEmbed} of them`);
+    const embedStart = nowMs();
+    // The worker embeds the oldest chunks first: exactly the shared items and the first users' items.
+    const run = await engram.runEmbeddings(toEmbed);
+    const embedSeconds = (nowMs() - embedStart) / 1000;
+
+    const warmup = planQueries(30, sizes.embeddedUsers, SEED + 2);
+    const queries = planQueries(sizes.queries, sizes.embeddedUsers, SEED + 3, new Set(warmup.map((entry) => entry.query)));
+    await measureQueries(engram, warmup);
+    log(`latency: ${run.embedded} texts embedded in ${embedSeconds.toFixed(1)} s; ${queries.length} queries`);
+    const measured = await measureQueries(engram, queries);
+
+    const model = createEmbeddingModel({ provider: 'local' })!;
+    await embedTexts(model, ['warm up the model']);
+    const embedMs: number[] = [];
+    for (const { query } of queries) await timed(() => embedTexts(model, [query]), embedMs);
+
+    const count = queries.length;
+    return {
+      items: remember.items + bulk.items,
+      users: sizes.users,
+      store_mib: storeSizeMiB(path),
+      remember,
+      bulk,
+      embeddings: { texts: run.embedded, seconds: round(embedSeconds, 1), texts_per_s: Math.round(run.embedded / embedSeconds), vectors_per_search: round(measured.vectorCount / count, 1) },
+      search_first: summarize(measured.first),
+      search_cached: summarize(measured.cached),
+      full_text: summarize(measured.fullText),
+      item_vectors: summarize(measured.vectors),
+      query_embedding: summarize(embedMs),
+      mean_hits: round(measured.hits / count, 1),
+      mean_text_hits: round(measured.textHits / count, 1),
+    };
+  });
+}

@@ -1,0 +1,153 @@
+// CLI commands over long-term memory: remember, forget, items, history, search, reindex, embed.
+
+import type { Command } from 'commander';
+
+import type { ItemDiff, MemoryItem, MemoryType, SearchHit } from '../index.js';
+import { describeItem } from '../index.js';
+import { printJson, printLines } from './output.js';
+import { list, positiveInteger, readJson, withEngram } from './runner.js';
+
+interface ScopeFlags {
+  tenant: string;
+  user: string;
+  agent?: string;
+}
+
+function readerScope(flags: ScopeFlags) {
+  return { tenant_id: flags.tenant, user_id: flags.user, ...(flags.agent === undefined ? {} : { agent_id: flags.agent }) };
+}
+
+function scoped(command: Command, agentRequired: boolean): Command {
+  command.requiredOption('--user <id>', 'user id').option('--tenant <id>', 'tenant id', 'default');
+  return agentRequired ? command.requiredOption('--agent <id>', 'agent id') : command.option('--agent <id>', 'agent id (adds its agent-level items)');
+}
+
+function diffLines(diffs: readonly ItemDiff[]): string[] {
+  if (diffs.length === 0) return ['nothing changed'];
+  return diffs.map((diff) => `${diff.action.padEnd(10)} ${diff.key} v${diff.version} (${diff.item_id})`);
+}
+
+function itemLine(item: MemoryItem): string {
+  const validity = item.valid_to === null ? '' : ` until ${item.valid_to.slice(0, 10)}`;
+  return `${item.key}  v${item.version} ${item.status} ${item.scope_level} conf ${item.confidence}${validity}\n    ${describeItem(item)}  [${item.id}]`;
+}
+
+function hitLine(hit: SearchHit, index: number): string {
+  const { full_text: text, vector, recency, salience } = hit.signals;
+  const signals = [
+    `text ${text === null ? '–' : `#${text.rank} (${text.score})`}`,
+    `vector ${vector === null ? '–' : `#${vector.rank} (${vector.similarity})`}`,
+    `recency #${recency.rank}`,
+    `salience #${salience.rank} (${salience.value})`,
+  ].join(', ');
+  return `${index + 1}. ${hit.item.key} — ${describeItem(hit.item)}\n    score ${hit.score}: ${signals}`;
+}
+
+/** Adds the long-term memory commands to the program. */
+export function registerMemoryCommands(program: Command): void {
+  program
+    .command('remember')
+    .description('write an item explicitly (the remember object: scope, type, key, value, …) from a JSON file or stdin')
+    .option('-f, --file <path>', 'JSON file; - or omitted reads stdin')
+    .action((options: { file?: string }) =>
+      withEngram(async (engram, global) => {
+        const diffs = await engram.remember(readJson(options.file) as never);
+        if (global.json === true) printJson(diffs);
+        else printLines(diffLines(diffs));
+      }),
+    );
+
+  scoped(program.command('forget').description('retract an item (history kept), or delete it with --delete'), true)
+    .option('--key <key>', 'every current version of this key')
+    .option('--id <item_id>', 'one version')
+    .option('--delete', 'remove the versions, chunks and vectors for good')
+    .option('--reason <text>', 'why, kept in the provenance')
+    .action((flags: ScopeFlags & { key?: string; id?: string; delete?: boolean; reason?: string }) =>
+      withEngram(async (engram, global) => {
+        const diffs = await engram.forget({
+          scope: { tenant_id: flags.tenant, user_id: flags.user, agent_id: flags.agent! },
+          ...(flags.key === undefined ? {} : { key: flags.key }),
+          ...(flags.id === undefined ? {} : { item_id: flags.id }),
+          mode: flags.delete === true ? 'delete' : 'retract',
+          ...(flags.reason === undefined ? {} : { reason: flags.reason }),
+        });
+        if (global.json === true) printJson(diffs);
+        else printLines(diffLines(diffs));
+      }),
+    );
+
+  scoped(program.command('items').description('list the items a user can see (current ones by default)'), false)
+    .option('--types <list>', 'comma-separated memory types', list)
+    .option('--status <list>', 'comma-separated statuses: active,superseded,retracted', list)
+    .option('--limit <n>', 'page size', positiveInteger('limit'))
+    .option('--cursor <item_id>', 'continue after this item')
+    .action((flags: ScopeFlags & { types?: string[]; status?: string[]; limit?: number; cursor?: string }) =>
+      withEngram(async (engram, global) => {
+        const items = await engram.listItems({
+          scope: readerScope(flags),
+          ...(flags.types === undefined ? {} : { types: flags.types as MemoryType[] }),
+          ...(flags.status === undefined ? {} : { status: flags.status as MemoryItem['status'][] }),
+          ...(flags.limit === undefined ? {} : { limit: flags.limit }),
+          ...(flags.cursor === undefined ? {} : { cursor: flags.cursor }),
+        });
+        if (global.json === true) printJson(items);
+        else printLines(items.length === 0 ? ['no items'] : items.map(itemLine));
+      }),
+    );
+
+  scoped(program.command('history').description('every version of a key, oldest first, with its evidence'), false)
+    .requiredOption('--key <key>', 'the item key')
+    .action((flags: ScopeFlags & { key: string }) =>
+      withEngram(async (engram, global) => {
+        const versions = await engram.history({ scope: readerScope(flags), key: flags.key });
+        if (global.json === true) return printJson(versions);
+        printLines(
+          versions.length === 0
+            ? ['no versions']
+            : versions.map((item) => `${itemLine(item)}\n    from ${item.provenance.extractor}:${item.provenance.rule} · sources ${item.source_event_ids.join(', ') || '–'}`),
+        );
+      }),
+    );
+
+  scoped(program.command('search').description('hybrid search over long-term memory, with per-signal scores'), false)
+    .requiredOption('--query <text>', 'what to look for')
+    .option('--types <list>', 'comma-separated memory types', list)
+    .option('-k, --k <n>', 'how many hits', positiveInteger('k'))
+    .action((flags: ScopeFlags & { query: string; types?: string[]; k?: number }) =>
+      withEngram(async (engram, global) => {
+        const hits = await engram.search({
+          scope: readerScope(flags),
+          query: flags.query,
+          ...(flags.types === undefined ? {} : { types: flags.types as MemoryType[] }),
+          ...(flags.k === undefined ? {} : { k: flags.k }),
+        });
+        if (global.json === true) printJson(hits);
+        else printLines(hits.length === 0 ? ['no hits'] : hits.map(hitLine));
+      }),
+    );
+
+  program
+    .command('reindex')
+    .description('rebuild every item chunk, its full-text entry and queued embedding from the items alone')
+    .option('--tenant <id>', 'only this tenant')
+    .action((flags: { tenant?: string }) =>
+      withEngram(async (engram, global) => {
+        const count = await engram.reindex(flags.tenant);
+        if (global.json === true) printJson({ reindexed: count });
+        else printLines([`reindexed ${count} current items; their embeddings are queued (engram embed)`]);
+      }),
+    );
+
+  program
+    .command('embed')
+    .description('embed the texts waiting for a vector now, with the local model')
+    .option('--max <n>', 'at most this many', positiveInteger('max'))
+    .action((flags: { max?: number }) =>
+      withEngram(async (engram, global) => {
+        const run = await engram.runEmbeddings(flags.max);
+        const left = await engram.embeddingBacklog();
+        if (global.json === true) printJson({ ...run, backlog: left });
+        else printLines([`embedded ${run.embedded}, skipped ${run.skipped}, ${left} waiting`]);
+      }),
+    );
+}

@@ -1,0 +1,66 @@
+// Shared pieces of the CLI commands: the global options, opening and closing Engram around a
+// command, reading JSON input, and parsing numbers and lists from flags.
+
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+
+import { createEngram, ValidationError, type Engram } from '../index.js';
+import { exitCodeOf, printError } from './output.js';
+
+export interface GlobalOptions {
+  store: string;
+  json?: boolean;
+}
+
+let root: Command | undefined;
+
+/** Registers the root command whose global options (--store, --json) every command reads. */
+export function setRoot(command: Command): void {
+  root = command;
+}
+
+export function globals(): GlobalOptions {
+  return root!.opts<GlobalOptions>();
+}
+
+/** Opens the store, runs the command, closes the store, and maps errors to output and exit codes. */
+export async function withEngram(action: (engram: Engram, options: GlobalOptions) => Promise<void>): Promise<void> {
+  const options = globals();
+  let engram: Engram | undefined;
+  try {
+    engram = await createEngram({ store: options.store });
+    await action(engram, options);
+  } catch (error) {
+    printError(error, options.json === true);
+    process.exitCode = exitCodeOf(error);
+  } finally {
+    await engram?.close();
+  }
+}
+
+export function readJson(file: string | undefined): unknown {
+  const source = file === undefined || file === '-' ? 'stdin' : file;
+  let text: string;
+  try {
+    text = readFileSync(file === undefined || file === '-' ? 0 : file, 'utf8');
+  } catch (error) {
+    throw new ValidationError([{ field: 'file', rule: 'readable', message: `cannot read ${source}: ${(error as Error).message}` }], { cause: error });
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new ValidationError([{ field: 'file', rule: 'json', message: `${source} is not valid JSON: ${(error as Error).message}` }], { cause: error });
+  }
+}
+
+export function positiveInteger(name: string) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value)) throw new ValidationError([{ field: name, rule: 'integer', message: `must be a whole number, got ${JSON.stringify(value)}` }]);
+    return Number(value);
+  };
+}
+
+export function list(value: string): string[] {
+  return value.split(',').map((part) => part.trim()).filter((part) => part !== '');
+}
+

@@ -1,0 +1,32 @@
+// The derived chunk of an item (MemoryTypes v0.1 §7): `[type:key]`, then a readable line, then when
+// it was updated. Its words go to the full-text index and its text to the embedding model.
+
+import type { MemoryItem } from '../spec/items.js';
+import { searchText } from '../util/segment.js';
+import { describeValue } from './values.js';
+
+/**
+ * The chunk text of an item version.
+ *
+ * @example
+ * chunkText(item) // '[preferences:pref:writing:tone]\nPrefers concise (writing tone)\nUpdated at: 2026-02-20'
+ */
+export function chunkText(item: Pick<MemoryItem, 'type' | 'key' | 'value' | 'updated_at' | 'tags' | 'entities'>): string {
+  const lines = [`[${item.type}:${item.key}]`, describeValue(item.type, item.value)];
+  if (item.entities.length > 0) lines.push(`Entities: ${item.entities.join(', ')}`);
+  if (item.tags.length > 0) lines.push(`Tags: ${item.tags.join(', ')}`);
+  lines.push(`Updated at: ${item.updated_at.slice(0, 10)}`);
+  return lines.join('\n');
+}
+
+/**
+ * The words the full-text index keeps for an item: its key's parts (split at `:` and `_`) and its
+ * readable line, so both "writing tone" and "concise" find `pref:writing:tone`.
+ *
+ * @example
+ * chunkSearchText(item) // 'pref writing tone prefers concise writing tone'
+ */
+export function chunkSearchText(item: Pick<MemoryItem, 'type' | 'key' | 'value' | 'tags' | 'entities'>): string {
+  const keyWords = item.key.replace(/[:_/.-]+/g, ' ');
+  return searchText([keyWords, describeValue(item.type, item.value), ...item.entities, ...item.tags].join(' '));
+}

@@ -1,0 +1,50 @@
+// What extractors read of a turn: its shareable messages and tool results as plain text (secret
+// events, state patches and markers are never extracted), plus structured tool output as data.
+
+import type { EventRecord } from '../spec/event.js';
+import type { ExtractionEvent } from '../spec/items.js';
+import { contentText } from '../events/content-text.js';
+import { isShareable } from '../events/sensitivity.js';
+import { packetRole } from '../working-memory/summary.js';
+
+/**
+ * The extractable events among `events`, in order.
+ *
+ * @example
+ * extractionEvents(turnEvents).map((event) => event.role) // ['user', 'assistant', 'tool']
+ */
+export function extractionEvents(events: readonly EventRecord[]): ExtractionEvent[] {
+  const out: ExtractionEvent[] = [];
+  for (const event of events) {
+    if (!isShareable(event) || (event.kind !== 'message' && event.kind !== 'tool_result')) continue;
+    if (event.kind === 'message' && event.role === 'system') continue;
+    const extraction: ExtractionEvent = {
+      event_id: event.id,
+      kind: event.kind,
+      role: packetRole(event),
+      text: contentText(event.content),
+      ts: event.ts,
+    };
+    if (event.kind === 'tool_result') {
+      const toolName = event.origin_metadata['tool_name'];
+      const status = event.origin_metadata['status'];
+      if (typeof toolName === 'string') extraction.tool_name = toolName;
+      if (status === 'ok' || status === 'error') extraction.tool_status = status;
+      if (typeof event.content === 'object') extraction.data = event.content;
+    }
+    out.push(extraction);
+  }
+  return out;
+}
+
+const RETRACTION_CUES = /\b(no longer|not true|isn'?t true|forget|scratch that|any ?more|not anymore|wrong|actually|never mind|cancel(?:led)?)\b|不再|忘掉|忘记|不对|错了|取消|算了/iu;
+
+/**
+ * True when a turn might deny something said before, so the scope's known keys are worth loading.
+ *
+ * @example
+ * mayRetract([{ text: "That's no longer true" }]) // true
+ */
+export function mayRetract(events: readonly Pick<ExtractionEvent, 'text'>[]): boolean {
+  return events.some((event) => RETRACTION_CUES.test(event.text));
+}

@@ -1,0 +1,69 @@
+// The retention gate (MemoryTypes v0.1 §5): every message and tool result gets a decision with its
+// reason. Must-write candidates (tool results that change state, refs, decisions, tasks, explicit
+// denials) are written; may-write ones (preferences, goals, repeated or emphasised entities and
+// events) only when confident; the rest — small talk, venting, speculation, one-off content —
+// stays in the log only.
+
+import type { ExtractionEvent, ItemCandidate } from '../spec/items.js';
+import type { GateDecision } from '../spec/requests.js';
+
+export interface GateOptions {
+  /** Least confidence for a may-write candidate to be written. */
+  mayThreshold: number;
+}
+
+export const DEFAULT_GATE: GateOptions = { mayThreshold: 0.6 };
+
+const SMALL_TALK = /^\s*(hi|hello|hey|thanks|thank you|thx|ok|okay|sure|great|cool|nice|bye|good (morning|night|evening)|lol|haha|yes|no|yep|nope|you'?re welcome|你好|谢谢|好的|嗯|哈哈|再见)\b[\s!.,。！]*\S{0,20}$/iu;
+const VENTING = /\b(ugh|argh|damn|annoying|i hate|so tired|frustrat\w*|fed up)\b|烦死|气死|好累|讨厌/iu;
+const SPECULATION = /\b(maybe|perhaps|probably|might|i think|i guess|not sure|possibly)\b|也许|可能|大概|我觉得|不确定/iu;
+
+/** Why an event produced nothing: the most specific reason its text shows. */
+function neverReason(event: ExtractionEvent): string {
+  if (event.kind === 'tool_result') return 'read-only tool output: no artifact or state change to keep';
+  if (SMALL_TALK.test(event.text)) return 'small talk: stays in the log only';
+  if (VENTING.test(event.text)) return 'emotional venting: stays in the log only';
+  if (SPECULATION.test(event.text)) return 'speculative or unconfirmed: stays in the log only';
+  if (/[?？]\s*$/u.test(event.text)) return 'a question, not a statement to remember';
+  return 'no explicit durable statement: one-off content stays in the log only';
+}
+
+function describe(candidate: ItemCandidate): string {
+  return `${candidate.action === 'retract' ? `retract ${candidate.key}` : candidate.key} (${candidate.rule}, ${candidate.confidence})`;
+}
+
+/**
+ * Decides, for each event, what of its candidates is written.
+ *
+ * @example
+ * const { decisions, accepted } = applyGate(events, candidates);
+ */
+export function applyGate(
+  events: readonly ExtractionEvent[],
+  candidates: readonly ItemCandidate[],
+  options: GateOptions = DEFAULT_GATE,
+): { decisions: GateDecision[]; accepted: ItemCandidate[] } {
+  const accepted: ItemCandidate[] = [];
+  const decisions = events.map((event): GateDecision => {
+    const own = candidates.filter((candidate) => candidate.source_event_ids.includes(event.event_id));
+    if (own.length === 0) return { event_id: event.event_id, decision: 'never', wrote: false, reason: neverReason(event), rules: [] };
+    const must = own.filter((candidate) => candidate.gate === 'must' || candidate.action === 'retract');
+    const may = own.filter((candidate) => !must.includes(candidate));
+    const mayWritten = may.filter((candidate) => candidate.confidence >= options.mayThreshold);
+    const mayHeld = may.filter((candidate) => !mayWritten.includes(candidate));
+    for (const candidate of [...must, ...mayWritten]) if (!accepted.includes(candidate)) accepted.push(candidate);
+    const parts: string[] = [];
+    if (must.length > 0) parts.push(`must write: ${must.map(describe).join('; ')}`);
+    if (mayWritten.length > 0) parts.push(`may write, confident: ${mayWritten.map(describe).join('; ')}`);
+    if (mayHeld.length > 0) parts.push(`may write, held below confidence ${options.mayThreshold}: ${mayHeld.map(describe).join('; ')}`);
+    const decision = must.length > 0 ? 'must' : 'may';
+    return {
+      event_id: event.event_id,
+      decision,
+      wrote: must.length + mayWritten.length > 0,
+      reason: parts.join(' | '),
+      rules: [...new Set(own.map((candidate) => candidate.rule))],
+    };
+  });
+  return { decisions, accepted };
+}

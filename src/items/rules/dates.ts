@@ -1,0 +1,174 @@
+// Calendar dates named in a sentence, in English and Chinese, resolved against the event's own date
+// so "tomorrow" means the day after the message was written. Pure arithmetic on UTC dates: the
+// same text and event date always give the same result.
+
+import type { Language } from './rule.js';
+
+export interface DateMention {
+  /** YYYY-MM-DD. */
+  date: string;
+  /** Where the expression is in the sentence. */
+  index: number;
+  length: number;
+  /** True for expressions resolved against the event date (tomorrow, next Friday, 下周五). */
+  relative: boolean;
+}
+
+const DAY_MS = 86_400_000;
+const MONTH = String.raw`jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?`;
+const WEEKDAY = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday';
+const MONTHS: Readonly<Record<string, number>> = { jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12 };
+const WEEKDAYS: readonly string[] = WEEKDAY.split('|');
+const SMALL_NUMBERS: Readonly<Record<string, number>> = { a: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, ten: 10 };
+
+// Read on the lower-cased sentence. Groups: ISO 1–3, day-month 4–6, month-day 7–9, named day 10,
+// weekday 11–12, "in N days/weeks" 13–14, end of year/month 15.
+const EN_DATE = new RegExp(
+  [
+    String.raw`\b(\d{4})[-/](\d{1,2})[-/](\d{1,2})\b`,
+    String.raw`\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(${MONTH})\.?(?:,?\s+(\d{4}))?\b`,
+    String.raw`\b(${MONTH})\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4})\b)?`,
+    String.raw`\b(the day after tomorrow|today|tonight|tomorrow|yesterday)\b`,
+    String.raw`\b(?:(next|this|coming|on)\s+)?(${WEEKDAY})\b`,
+    String.raw`\bin\s+(\d{1,3}|a|one|two|three|four|five|six|seven|ten)\s+(days?|weeks?)\b`,
+    String.raw`\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(year|month)\b`,
+  ].join('|'),
+  'g',
+);
+export const EN_DATE_CUE = new RegExp(String.raw`\d|\b(?:today|tonight|tomorrow|yesterday|end of|${WEEKDAY})\b`);
+
+const ZH_WEEKDAYS = '一二三四五六日天';
+// Groups: full date 1–3, month-day 4–5, named day 6, weekday 7–8, "N days later" 9–10, end of year/month 11.
+const ZH_DATE = new RegExp(
+  [
+    String.raw`(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*[日号]?`,
+    String.raw`(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]`,
+    '(大后天|后天|明天|今天|今晚|昨天|前天)',
+    String.raw`(?<!每)(下下|下|这|本|上)?个?(?:周|星期|礼拜)([${ZH_WEEKDAYS}])`,
+    '(\\d{1,3}|[一二两三四五六七八九十]{1,3})(天|周|个星期)(?:后|之后|以后)',
+    '(年底|年末|月底|月末)',
+  ].join('|'),
+  'gu',
+);
+export const ZH_DATE_CUE = /\d|[今明后昨前]天|今晚|周|星期|礼拜|月|年底|年末/u;
+const ZH_NAMED_DAYS: Readonly<Record<string, number>> = { 大后天: 3, 后天: 2, 明天: 1, 今天: 0, 今晚: 0, 昨天: -1, 前天: -2 };
+const EN_NAMED_DAYS: Readonly<Record<string, number>> = { 'the day after tomorrow': 2, today: 0, tonight: 0, tomorrow: 1, yesterday: -1 };
+
+function utc(date: string): number {
+  return Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)));
+}
+
+function format(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** The date `days` after `date`. */
+export function addDays(date: string, days: number): string {
+  return format(utc(date) + days * DAY_MS);
+}
+
+/** ISO weekday of a date: Monday 1 … Sunday 7. */
+function isoWeekday(date: string): number {
+  const day = new Date(utc(date)).getUTCDay();
+  return day === 0 ? 7 : day;
+}
+
+/** A valid calendar date, or undefined (30 February, month 13). */
+function calendar(year: number, month: number, day: number): string | undefined {
+  if (year < 1900 || year > 2200 || month < 1 || month > 12 || day < 1 || day > 31) return undefined;
+  const ms = Date.UTC(year, month - 1, day);
+  const date = format(ms);
+  return Number(date.slice(5, 7)) === month ? date : undefined;
+}
+
+/** The next `weekday` (1–7) strictly after `today`, 1–7 days ahead. */
+function upcoming(today: string, weekday: number): string {
+  const ahead = (weekday - isoWeekday(today) + 7) % 7;
+  return addDays(today, ahead === 0 ? 7 : ahead);
+}
+
+/** `weekday` (1–7) of the ISO week `weeks` after today's (0 this week, 1 next week). */
+function inWeek(today: string, weekday: number, weeks: number): string {
+  return addDays(today, weeks * 7 + weekday - isoWeekday(today));
+}
+
+/** The last day of today's year or month. */
+function endOf(today: string, year: boolean): string {
+  const y = Number(today.slice(0, 4));
+  return year ? `${y}-12-31` : format(Date.UTC(y, Number(today.slice(5, 7)), 0));
+}
+
+function chineseNumber(text: string): number {
+  if (/^\d+$/.test(text)) return Number(text);
+  const digits = '零一二三四五六七八九';
+  if (text === '两') return 2;
+  const ten = text.indexOf('十');
+  if (ten === -1) return digits.indexOf(text);
+  const tens = ten === 0 ? 1 : digits.indexOf(text.slice(0, ten));
+  const ones = ten === text.length - 1 ? 0 : digits.indexOf(text.slice(ten + 1));
+  return tens * 10 + Math.max(ones, 0);
+}
+
+function english(g: readonly (string | undefined)[], today: string): { date: string | undefined; relative: boolean } {
+  const year = Number(today.slice(0, 4));
+  if (g[1] !== undefined) return { date: calendar(Number(g[1]), Number(g[2]), Number(g[3])), relative: false };
+  if (g[4] !== undefined) return { date: calendar(g[6] === undefined ? year : Number(g[6]), MONTHS[g[5]!.slice(0, 3)]!, Number(g[4])), relative: g[6] === undefined };
+  if (g[7] !== undefined) return { date: calendar(g[9] === undefined ? year : Number(g[9]), MONTHS[g[7].slice(0, 3)]!, Number(g[8])), relative: g[9] === undefined };
+  if (g[10] !== undefined) return { date: addDays(today, EN_NAMED_DAYS[g[10]]!), relative: true };
+  if (g[12] !== undefined) {
+    const weekday = WEEKDAYS.indexOf(g[12]) + 1;
+    return { date: g[11] === 'next' ? inWeek(today, weekday, 1) : upcoming(today, weekday), relative: true };
+  }
+  if (g[15] !== undefined) return { date: endOf(today, g[15] === 'year'), relative: true };
+  const count = SMALL_NUMBERS[g[13]!] ?? Number(g[13]);
+  return { date: addDays(today, g[14]!.startsWith('week') ? count * 7 : count), relative: true };
+}
+
+function chinese(g: readonly (string | undefined)[], today: string): { date: string | undefined; relative: boolean } {
+  const year = Number(today.slice(0, 4));
+  if (g[1] !== undefined) return { date: calendar(Number(g[1]), Number(g[2]), Number(g[3])), relative: false };
+  if (g[4] !== undefined) return { date: calendar(year, Number(g[4]), Number(g[5])), relative: true };
+  if (g[6] !== undefined) return { date: addDays(today, ZH_NAMED_DAYS[g[6]]!), relative: true };
+  if (g[8] !== undefined) {
+    const index = ZH_WEEKDAYS.indexOf(g[8]);
+    const weekday = index >= 6 ? 7 : index + 1;
+    const weeks = g[7] === '下下' ? 2 : g[7] === '下' ? 1 : g[7] === '上' ? -1 : 0;
+    return { date: g[7] === undefined ? upcoming(today, weekday) : inWeek(today, weekday, weeks), relative: true };
+  }
+  if (g[11] !== undefined) return { date: endOf(today, g[11].startsWith('年')), relative: true };
+  const count = chineseNumber(g[9]!);
+  return { date: addDays(today, g[10] === '天' ? count : count * 7), relative: true };
+}
+
+/**
+ * The first date named in a sentence, resolved against `today` (the event's date). "next Friday"
+ * is the Friday of next week; a bare weekday is the next one after today; a date without a year
+ * takes today's year.
+ *
+ * @example
+ * findDate('ship it by next friday', 'en', '2026-02-18')?.date // '2026-02-27'
+ * findDate('2026年12月1日发布', 'zh', '2026-02-18')?.date // '2026-12-01'
+ */
+export function findDate(lower: string, language: Language, today: string): DateMention | undefined {
+  const pattern = language === 'zh' ? ZH_DATE : EN_DATE;
+  if (!(language === 'zh' ? ZH_DATE_CUE : EN_DATE_CUE).test(lower)) return undefined;
+  pattern.lastIndex = 0;
+  for (let found = pattern.exec(lower); found !== null; found = pattern.exec(lower)) {
+    const { date, relative } = language === 'zh' ? chinese(found, today) : english(found, today);
+    if (date !== undefined) return { date, index: found.index, length: found[0].length, relative };
+  }
+  return undefined;
+}
+
+/**
+ * The calendar date of an event time: its own date as written (so a local time keeps its local
+ * day), or the UTC date of anything else Date can parse.
+ *
+ * @example
+ * eventDate('2026-02-20T23:30:00-05:00') // '2026-02-20'
+ */
+export function eventDate(ts: string): string {
+  if (/^\d{4}-\d{2}-\d{2}/.test(ts) && calendar(Number(ts.slice(0, 4)), Number(ts.slice(5, 7)), Number(ts.slice(8, 10))) !== undefined) return ts.slice(0, 10);
+  const ms = Date.parse(ts);
+  return Number.isNaN(ms) ? '1970-01-01' : format(ms);
+}

@@ -1,0 +1,118 @@
+// Decisions (MemoryTypes v0.1 §3.5): "we decided…", "let's go with…", "we'll use…", "I chose…",
+// "决定…", "我们用…". The topic is what was decided about — the "for <topic>" the sentence names,
+// else the kind of thing chosen (database, hosting), else the choice's words — so a revised
+// decision on the same topic is a new version of the same key.
+
+import type { ItemCandidate } from '../../spec/items.js';
+import { makeKey } from '../keys.js';
+import { decisionTopicOf } from './lexicon.js';
+import { projectOf } from './project.js';
+import { CONVERSATION, emit, type Language, type Rule, type SentenceContext } from './rule.js';
+import { cleanPhrase, clauseEnd, idFrom } from './text.js';
+
+interface DecisionSpec {
+  name: string;
+  language: Language;
+  confidence: number;
+  trigger: RegExp;
+  pattern: RegExp;
+  /** Words put before the choice so the decision reads whole ("go with" → "use"). */
+  prefix?: string;
+}
+
+const EN_FOR_TOPIC = /\s(?:for|as)\s+(?:the\s+|our\s+|my\s+|all\s+|a\s+)?([\p{L}\p{N}\s-]{2,40}?)\s*$/iu;
+const ZH_FOR_TOPIC = /(?:来做|来当|做|作为|用于|用来做?|当作?)([^，,。.！!；;]{1,12})$/u;
+const EN_CHOICE_VERB = /^(?:use|using|go with|adopt|switch to|move to|migrate to|stick with|pick|choose|build|keep)\s+/i;
+const RATIONALE_EN = /\b(?:because|since|so that)\s+([^.;!?]+)/i;
+const RATIONALE_ZH = /(?:因为|由于|为了)([^。！!；;]+)/u;
+
+function topicOf(choice: string, language: Language): { topic: string; choice: string } {
+  const named = (language === 'zh' ? ZH_FOR_TOPIC : EN_FOR_TOPIC).exec(choice);
+  if (named?.[1] !== undefined) {
+    const topic = idFrom(named[1], 3);
+    if (topic !== '') return { topic, choice };
+  }
+  const kind = decisionTopicOf(choice.toLowerCase());
+  if (kind !== undefined) return { topic: kind, choice };
+  return { topic: idFrom(choice.replace(EN_CHOICE_VERB, ''), 3), choice };
+}
+
+function decisionOf(context: SentenceContext, rule: Rule, spec: DecisionSpec): ItemCandidate[] {
+  const found = spec.pattern.exec(context.text);
+  if (found === null) return [];
+  const from = found.index + found[0].length;
+  const raw = cleanPhrase(context.text.slice(from, clauseEnd(context.text, from)));
+  if (raw === '') return [];
+  const project = projectOf(context);
+  const withoutProject = project.span === undefined ? raw : cleanPhrase(raw.replace(context.text.slice(project.span[0], project.span[1]), ' '));
+  const { topic } = topicOf(withoutProject, context.language);
+  if (topic === '') return [];
+  const decision = spec.prefix === undefined ? raw : `${spec.prefix}${raw}`;
+  const value: Record<string, unknown> = { project: project.name, topic, decision, made_at: context.date };
+  const rationale = (context.language === 'zh' ? RATIONALE_ZH : RATIONALE_EN).exec(context.text.slice(from));
+  if (rationale?.[1] !== undefined) value['rationale'] = cleanPhrase(rationale[1]);
+  return [emit(context, rule, { key: makeKey('decisions', [project.name, topic]), value })];
+}
+
+function decisionRule(spec: DecisionSpec): Rule {
+  return {
+    name: spec.name,
+    languages: [spec.language],
+    roles: CONVERSATION,
+    type: 'decisions',
+    confidence: spec.confidence,
+    gate: 'must',
+    trigger: spec.trigger,
+    match: (context, rule) => decisionOf(context, rule, spec),
+  };
+}
+
+export const DECISION_RULES: readonly Rule[] = [
+  decisionRule({
+    name: 'en.decision.decided',
+    language: 'en',
+    confidence: 0.9,
+    trigger: /\bdecided\b|\bdecision\b/,
+    pattern: /\b(?:(?:we|i|the team|they)\s+(?:have\s+|'ve\s+|just\s+|finally\s+|already\s+)*decided\s+(?:to\s+|that\s+(?:we(?:'ll| will| should)?\s+)?|on\s+)?|(?:the\s+|our\s+|final\s+)?decision\s*(?:is|was|:)\s*(?:to\s+|that\s+)?)/i,
+  }),
+  decisionRule({
+    name: 'en.decision.go-with',
+    language: 'en',
+    confidence: 0.85,
+    trigger: /\blet'?s (?:go with|use|pick|stick with)|\bgoing with\b/,
+    pattern: /\blet'?s\s+(?:go\s+with|use|pick|stick\s+with)\s+|\bwe(?:'re| are)\s+going\s+with\s+/i,
+    prefix: 'use ',
+  }),
+  decisionRule({
+    name: 'en.decision.will-use',
+    language: 'en',
+    confidence: 0.85,
+    trigger: /\bwe(?:'ll| will|'re going to| are going to) use\b/,
+    // "We'll use the following steps" explains, it does not decide.
+    pattern: /\bwe(?:'ll| will|'re going to| are going to)\s+use\s+(?!(?:the\s+)?following\b|this\b|these\b|that\b|those\b|it\b|them\b|some\b|a few\b)/i,
+    prefix: 'use ',
+  }),
+  decisionRule({
+    name: 'en.decision.chose',
+    language: 'en',
+    confidence: 0.85,
+    trigger: /\b(?:chose|picked|selected|went with|settled on|opted for)\b/,
+    pattern: /\b(?:I|we|the team)\s+(?:have\s+|'ve\s+|finally\s+)?(?:chose|picked|selected|went\s+with|settled\s+on|opted\s+for)\s+/i,
+    prefix: 'use ',
+  }),
+  decisionRule({
+    name: 'zh.decision.jueding',
+    language: 'zh',
+    confidence: 0.9,
+    trigger: /决定|定了|确定/u,
+    pattern: /(?:我们|我|团队|大家)?(?:最终|已经|最后)?(?:决定|确定)了?(?:要)?|(?:就这么)?定了[：:，,]?/u,
+  }),
+  decisionRule({
+    name: 'zh.decision.yong',
+    language: 'zh',
+    confidence: 0.85,
+    trigger: /用|选/u,
+    pattern: /我们(?:就|还是|最终|最后)?(?:用|使用|采用|选用|选择|选)|^(?:那)?就(?:用|选)/u,
+    prefix: '用',
+  }),
+];

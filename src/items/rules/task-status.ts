@@ -1,0 +1,148 @@
+// Task status changes (MemoryTypes v0.1 §3.4: commit_turn recognises done and blocked). The title
+// named is matched against tasks already known or produced in this input, so the change lands on
+// the key the task was created under; an unmatched "done" or "blocked" creates the task with that
+// status only when its title is specific enough.
+
+import type { ItemCandidate } from '../../spec/items.js';
+import { makeKey } from '../keys.js';
+import { projectOf } from './project.js';
+import { CONVERSATION, emit, type Language, type Rule, type SentenceContext } from './rule.js';
+import { cleanPhrase, clauseEnd, contentWords, idFrom } from './text.js';
+import { findTask, titleAndDue } from './tasks.js';
+
+type Status = 'done' | 'blocked' | 'doing';
+
+interface StatusPattern {
+  pattern: RegExp;
+  /** The group holding the task title; 0 means the clause after the match. */
+  titleGroup: number;
+  /** The group holding what blocks it. */
+  blockerGroup?: number;
+}
+
+interface StatusSpec {
+  name: string;
+  language: Language;
+  status: Status;
+  trigger: RegExp;
+  patterns: readonly StatusPattern[];
+  /** A status for a task nobody created: only "done" and "blocked", and only for specific titles. */
+  createsUnmatched: boolean;
+}
+
+const TASK_WORD = /^(?:the\s+)?(?:task|todo|ticket|item)\s*(?:to\s+|of\s+|[:\-–]\s*)?/i;
+
+function titleOf(context: SentenceContext, found: RegExpExecArray, spec: StatusPattern): string {
+  if (spec.titleGroup > 0) return found[spec.titleGroup] ?? '';
+  const from = found.index + found[0].length;
+  return context.text.slice(from, clauseEnd(context.text, from));
+}
+
+function statusOf(context: SentenceContext, rule: Rule, spec: StatusSpec): ItemCandidate[] {
+  for (const pattern of spec.patterns) {
+    const found = pattern.pattern.exec(context.text);
+    if (found === null) continue;
+    const { title } = titleAndDue(context, cleanPhrase(titleOf(context, found, pattern)).replace(TASK_WORD, ''), context.language);
+    if (title === '') continue;
+    const project = projectOf(context).name;
+    const known = findTask(context.memory, project, title, false);
+    const blocker = pattern.blockerGroup === undefined ? undefined : found[pattern.blockerGroup];
+    const notes = blocker === undefined ? undefined : [`blocked on ${cleanPhrase(blocker)}`];
+    if (known !== undefined) {
+      const value: Record<string, unknown> = { task_id: known.slice(known.lastIndexOf(':') + 1), status: spec.status };
+      if (notes !== undefined) value['notes'] = notes;
+      return [emit(context, rule, { key: known, value })];
+    }
+    const specific = context.language === 'zh' ? title.length >= 4 : contentWords(title).length >= 2;
+    if (!spec.createsUnmatched || !specific) return [];
+    const taskId = idFrom(title, 6);
+    if (taskId === '') return [];
+    const value: Record<string, unknown> = { project, task_id: taskId, title, status: spec.status };
+    if (notes !== undefined) value['notes'] = notes;
+    return [emit(context, rule, { key: makeKey('tasks', [project, taskId]), value, confidence: 0.6 })];
+  }
+  return [];
+}
+
+function statusRule(spec: StatusSpec): Rule {
+  return {
+    name: spec.name,
+    languages: [spec.language],
+    roles: CONVERSATION,
+    type: 'tasks',
+    confidence: 0.85,
+    gate: 'must',
+    trigger: spec.trigger,
+    match: (context, rule) => statusOf(context, rule, spec),
+  };
+}
+
+const BE = String.raw`(?:is|are|was|were|has been|have been|'s|got)`;
+
+export const TASK_STATUS_RULES: readonly Rule[] = [
+  statusRule({
+    name: 'en.task.done',
+    language: 'en',
+    status: 'done',
+    trigger: /\b(?:done|finished|completed?|shipped|merged|fixed|resolved|wrapped up)\b/,
+    patterns: [
+      { pattern: new RegExp(String.raw`^(.+?)\s+${BE}\s+(?:now\s+|finally\s+|all\s+|already\s+|just\s+)?(?:done|finished|completed?|shipped|merged|fixed|resolved|sorted)\b`, 'i'), titleGroup: 1 },
+      { pattern: /\bmark(?:ed)?\s+(.+?)\s+as\s+(?:done|complete|completed|finished)\b/i, titleGroup: 1 },
+      { pattern: /^(?:done|finished|completed)\s*[:\-–]\s*/i, titleGroup: 0 },
+      { pattern: /\b(?:I|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|already\s+)?(?:finished|completed|wrapped up|done with|shipped|fixed)\s+/i, titleGroup: 0 },
+    ],
+    createsUnmatched: true,
+  }),
+  statusRule({
+    name: 'en.task.blocked',
+    language: 'en',
+    status: 'blocked',
+    trigger: /\b(?:blocked|stuck|on hold)\b/,
+    patterns: [
+      {
+        pattern: new RegExp(String.raw`^(.+?)\s+${BE}\s+(?:still\s+|currently\s+|now\s+)?(?:blocked|stuck|on hold)(?:\s+(?:on|by|until)\s+([^.;!?]+))?`, 'i'),
+        titleGroup: 1,
+        blockerGroup: 2,
+      },
+    ],
+    createsUnmatched: true,
+  }),
+  statusRule({
+    name: 'en.task.doing',
+    language: 'en',
+    status: 'doing',
+    trigger: /working on|started|in progress/,
+    patterns: [
+      { pattern: new RegExp(String.raw`^(.+?)\s+${BE}\s+(?:now\s+)?in progress\b`, 'i'), titleGroup: 1 },
+      { pattern: /\b(?:I'm|I am|we're|we are)\s+(?:now\s+|currently\s+|still\s+)?working\s+on\s+|\b(?:I|we)(?:'ve| have)?\s+(?:just\s+)?started\s+(?:on\s+|working\s+on\s+)?/i, titleGroup: 0 },
+    ],
+    createsUnmatched: false,
+  }),
+  statusRule({
+    name: 'zh.task.done',
+    language: 'zh',
+    status: 'done',
+    trigger: /完成|做完|搞定|弄好|写完|修好/u,
+    patterns: [
+      { pattern: /^(.+?)(?:已经|已)?(?:完成了|做完了|搞定了|弄好了|写完了|修好了|完成|做完|搞定)了?[。！!.]*$/u, titleGroup: 1 },
+      { pattern: /(?:^|我们?)(?:已经|刚刚?)?(?:完成了|做完了|搞定了|写完了|修好了)/u, titleGroup: 0 },
+    ],
+    createsUnmatched: true,
+  }),
+  statusRule({
+    name: 'zh.task.blocked',
+    language: 'zh',
+    status: 'blocked',
+    trigger: /阻塞|卡住|卡在|搁置/u,
+    patterns: [{ pattern: /^(.+?)(?:被|给)?(?:阻塞|卡住|卡在|搁置)了?(?:[，,]?\s*(?:因为|在等|等待?)([^。！!；;]+))?/u, titleGroup: 1, blockerGroup: 2 }],
+    createsUnmatched: true,
+  }),
+  statusRule({
+    name: 'zh.task.doing',
+    language: 'zh',
+    status: 'doing',
+    trigger: /正在|在做|开始/u,
+    patterns: [{ pattern: /我们?(?:正在做|正在|在做|开始做|开始)/u, titleGroup: 0 }],
+    createsUnmatched: false,
+  }),
+];

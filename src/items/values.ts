@@ -1,0 +1,119 @@
+// The value of each memory type (MemoryTypes v0.1 §3): its JSON Schema, how a new value merges into
+// the current one, and the readable line a chunk, a search hit or a prompt shows for it.
+
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+
+import { ValidationError } from '../spec/errors.js';
+import type { MemoryType } from '../spec/items.js';
+import { issuesOf } from '../spec/validators.js';
+import { applyMergePatch } from '../working-memory/merge-patch.js';
+
+const text = { type: 'string', minLength: 1, maxLength: 4000 };
+const optionalText = { type: 'string', maxLength: 4000 };
+const date = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}' };
+
+/** JSON Schemas of item values; extra properties are allowed, the listed ones are checked. */
+export const VALUE_SCHEMAS: Readonly<Record<MemoryType, Record<string, unknown>>> = {
+  profile: {
+    type: 'object',
+    required: ['subject', 'facts'],
+    properties: {
+      subject: text,
+      facts: {
+        type: 'array',
+        maxItems: 200,
+        items: { type: 'object', required: ['k', 'v'], properties: { k: text, v: {}, since: optionalText } },
+      },
+    },
+  },
+  preferences: { type: 'object', required: ['scope', 'name', 'value'], properties: { scope: text, name: text, value: {}, priority: { type: 'number', minimum: 0, maximum: 1 } } },
+  goals: { type: 'object', required: ['name', 'description'], properties: { project: optionalText, name: text, description: text, status: optionalText } },
+  tasks: {
+    type: 'object',
+    required: ['task_id', 'title', 'status'],
+    properties: { project: optionalText, task_id: text, title: text, status: { enum: ['todo', 'doing', 'done', 'blocked'] }, due: optionalText, notes: { type: 'array', items: { type: 'string' } } },
+  },
+  decisions: { type: 'object', required: ['topic', 'decision'], properties: { project: optionalText, topic: text, decision: text, rationale: optionalText, made_at: optionalText } },
+  entities: { type: 'object', required: ['kind', 'canonical'], properties: { kind: text, canonical: text, aliases: { type: 'array', items: { type: 'string' } }, attrs: { type: 'object' } } },
+  events: { type: 'object', required: ['date', 'title'], properties: { scope: optionalText, date, title: text, impact: optionalText } },
+  cases: { type: 'object', required: ['domain', 'problem', 'solution'], properties: { domain: text, problem: text, solution: text, outcome: optionalText, artifacts: { type: 'array' } } },
+  patterns: { type: 'object', required: ['domain', 'name', 'rule'], properties: { domain: text, name: text, rule: text, confidence: { type: 'number', minimum: 0, maximum: 1 } } },
+  procedure: { type: 'object', required: ['task_type', 'name', 'steps'], properties: { task_type: text, name: text, steps: { type: 'array', minItems: 1, items: { type: 'string' } }, priority: { type: 'integer' } } },
+};
+
+let validators: Map<MemoryType, ValidateFunction> | undefined;
+
+/**
+ * Checks a value against its type's schema; throws ValidationError with fields under `value`.
+ *
+ * @example
+ * assertValue('tasks', { task_id: 'ship', title: 'Ship it', status: 'todo' })
+ */
+export function assertValue(type: MemoryType, value: unknown, field = 'value'): void {
+  if (validators === undefined) {
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    validators = new Map((Object.keys(VALUE_SCHEMAS) as MemoryType[]).map((name) => [name, ajv.compile(VALUE_SCHEMAS[name])]));
+  }
+  const validate = validators.get(type)!;
+  if (validate(value)) return;
+  throw new ValidationError(
+    issuesOf(validate.errors).map((issue) => ({ ...issue, field: issue.field === '' ? field : `${field}.${issue.field}` })),
+  );
+}
+
+/**
+ * The value after a new one for the same key: a JSON Merge Patch of the new over the current, and
+ * for profiles the facts merged by `k` (a new fact replaces the one with the same `k`).
+ *
+ * @example
+ * mergeValue('tasks', { task_id: 't', title: 'Ship', status: 'todo' }, { status: 'done' }).status // 'done'
+ */
+export function mergeValue(type: MemoryType, current: Record<string, unknown>, next: Record<string, unknown>): Record<string, unknown> {
+  if (type !== 'profile') return applyMergePatch(current, next) as Record<string, unknown>;
+  const facts = new Map<string, unknown>();
+  for (const fact of [...asFacts(current['facts']), ...asFacts(next['facts'])]) facts.set(String(fact['k']), fact);
+  return { ...(applyMergePatch(current, { ...next, facts: null }) as Record<string, unknown>), facts: [...facts.values()] };
+}
+
+function asFacts(value: unknown): Array<Record<string, unknown>> {
+  return Array.isArray(value) ? value.filter((fact): fact is Record<string, unknown> => typeof fact === 'object' && fact !== null) : [];
+}
+
+function show(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.map(show).join(', ');
+  return JSON.stringify(value);
+}
+
+/**
+ * One readable line for an item value, as chunks, search results and prompts show it.
+ *
+ * @example
+ * describeValue('preferences', { scope: 'writing', name: 'tone', value: 'concise' }) // 'Prefers concise (writing tone)'
+ */
+export function describeValue(type: MemoryType, value: Record<string, unknown>): string {
+  const v = (name: string) => show(value[name]);
+  switch (type) {
+    case 'profile':
+      return asFacts(value['facts']).map((fact) => `${show(fact['k'])}: ${show(fact['v'])}`).join('; ') || `profile of ${v('subject')}`;
+    case 'preferences':
+      return `Prefers ${v('value')} (${v('scope')} ${v('name')})`;
+    case 'goals':
+      return `Goal: ${v('description') || v('name')}${value['project'] ? ` (${v('project')})` : ''}`;
+    case 'tasks':
+      return `Task [${v('status')}]: ${v('title')}${value['due'] ? ` (due ${v('due')})` : ''}`;
+    case 'decisions':
+      return `Decision on ${v('topic')}: ${v('decision')}${value['rationale'] ? ` because ${v('rationale')}` : ''}`;
+    case 'entities':
+      return `${v('kind')} ${v('canonical')}${Array.isArray(value['aliases']) && value['aliases'].length > 0 ? ` (also ${v('aliases')})` : ''}`;
+    case 'events':
+      return `${v('date')}: ${v('title')}${value['impact'] ? ` (${v('impact')})` : ''}`;
+    case 'cases':
+      return `Case (${v('domain')}): ${v('problem')} → ${v('solution')}${value['outcome'] ? ` [${v('outcome')}]` : ''}`;
+    case 'patterns':
+      return `Pattern (${v('domain')}): ${v('rule')}`;
+    case 'procedure':
+      return `Procedure ${v('name')} for ${v('task_type')}: ${show(value['steps'])}`;
+  }
+}

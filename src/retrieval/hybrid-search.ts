@@ -1,0 +1,147 @@
+// Hybrid search over long-term memory: full text (scoped word index), vectors (when the visible
+// items have embeddings), recency and salience/confidence, fused by reciprocal rank. Each hit keeps
+// its per-signal ranks and scores, so a result can be explained. Works before embeddings exist.
+
+import type { ItemStatus, MemoryItem, MemoryType, ScopeLevel } from '../spec/items.js';
+import { ownerOf, visibleOwners } from '../spec/items.js';
+import type { StorageAdapter } from '../spec/storage.js';
+import { queryTerms } from '../util/segment.js';
+import { contentTerms } from '../util/stopwords.js';
+import { topK } from '../util/vectors.js';
+
+export interface SearchFilters {
+  status?: ItemStatus[];
+  time_range?: { start?: string; end?: string };
+  tags?: string[];
+  entities?: string[];
+  scope_levels?: ScopeLevel[];
+}
+
+export interface SearchRequest {
+  scope: { tenant_id: string; user_id: string; agent_id?: string };
+  query: string;
+  types?: MemoryType[];
+  k: number;
+  filters?: SearchFilters;
+}
+
+export interface SignalScores {
+  full_text: { rank: number; score: number } | null;
+  vector: { rank: number; similarity: number } | null;
+  recency: { rank: number; recorded_at: string };
+  salience: { rank: number; value: number };
+}
+
+export interface SearchHit {
+  item: MemoryItem;
+  /** The fused score (reciprocal rank fusion); comparable within one result list. */
+  score: number;
+  signals: SignalScores;
+}
+
+/** Reciprocal rank fusion: k = 60, text and vectors weigh 1, recency and salience re-rank lightly. */
+const RRF_K = 60;
+const WEIGHTS = { full_text: 1, vector: 1, recency: 0.25, salience: 0.25 };
+const CANDIDATES = 100;
+
+export type QueryEmbedder = (text: string) => Promise<Float32Array | null>;
+
+function importance(item: MemoryItem): number {
+  const { consequence, emotional_charge: charge, reusability } = item.salience;
+  return Math.round(item.confidence * (0.5 + (consequence + charge + reusability) / 3) * 1e6) / 1e6;
+}
+
+function passes(item: MemoryItem, filters: SearchFilters | undefined): boolean {
+  if (filters === undefined) return true;
+  const range = filters.time_range;
+  if (range?.start !== undefined && item.recorded_at < range.start) return false;
+  if (range?.end !== undefined && item.recorded_at > range.end) return false;
+  const lower = (values: readonly string[]) => values.map((value) => value.toLowerCase());
+  if (filters.tags !== undefined && filters.tags.length > 0 && !lower(item.tags).some((tag) => lower(filters.tags!).includes(tag))) return false;
+  if (filters.entities !== undefined && filters.entities.length > 0) {
+    // An item names an entity in its `entities`, or is that entity (its canonical name or an alias).
+    const names = lower(item.entities);
+    if (item.type === 'entities') {
+      names.push(String(item.value['canonical'] ?? '').toLowerCase());
+      if (Array.isArray(item.value['aliases'])) names.push(...lower(item.value['aliases'].map(String)));
+    }
+    const wanted = lower(filters.entities);
+    if (!wanted.some((entity) => names.some((name) => name === entity || name.split(/[/\s]/u).includes(entity)))) return false;
+  }
+  return true;
+}
+
+/**
+ * Searches the items visible to a user (their own, their agent's, the tenant's).
+ *
+ * @example
+ * const hits = await hybridSearch(storage, embedQuery, { scope, query: 'what tone do I like?', k: 5 });
+ */
+export async function hybridSearch(storage: StorageAdapter, embedQuery: QueryEmbedder | undefined, request: SearchRequest): Promise<SearchHit[]> {
+  const { scope, filters } = request;
+  const levels = filters?.scope_levels;
+  const owners = visibleOwners(scope.user_id, scope.agent_id).filter(
+    (owner) => levels === undefined || levels.some((level) => ownerOf(level, scope.user_id, scope.agent_id ?? null) === owner),
+  );
+  const statuses = filters?.status ?? ['active'];
+  const base = { tenant_id: scope.tenant_id, owners, statuses, ...(request.types === undefined ? {} : { types: request.types }) };
+
+  const textHits = await storage.searchItems({ ...base, terms: contentTerms(queryTerms(request.query)), limit: CANDIDATES });
+  const items = new Map(textHits.map((hit) => [hit.item.id, hit.item]));
+  const vectorRanks = new Map<string, { rank: number; similarity: number }>();
+  if (embedQuery !== undefined) {
+    const candidates = await storage.itemVectors(base);
+    const query = candidates.length > 0 ? await embedQuery(request.query) : null;
+    if (query !== null) {
+      topK(query, candidates.map((candidate) => ({ id: candidate.item_id, vector: candidate.vector })), CANDIDATES).forEach((hit, index) => {
+        vectorRanks.set(hit.id, { rank: index + 1, similarity: Math.round(hit.score * 1e6) / 1e6 });
+      });
+      for (const id of vectorRanks.keys()) {
+        if (items.has(id)) continue;
+        const item = await storage.getItem(scope.tenant_id, id);
+        if (item !== null) items.set(id, item);
+      }
+    }
+  }
+  return fuse(
+    [...items.values()].filter((item) => passes(item, filters)),
+    new Map(textHits.map((hit, index) => [hit.item.id, { rank: index + 1, score: Math.round(hit.score * 1e6) / 1e6 }])),
+    vectorRanks,
+    request.k,
+  );
+}
+
+function fuse(
+  candidates: MemoryItem[],
+  textRanks: ReadonlyMap<string, { rank: number; score: number }>,
+  vectorRanks: ReadonlyMap<string, { rank: number; similarity: number }>,
+  k: number,
+): SearchHit[] {
+  // One version per key: the newest that matched.
+  const newest = new Map<string, MemoryItem>();
+  for (const item of candidates) {
+    const id = `${ownerOf(item.scope_level, item.user_id, item.agent_id)}\u0000${item.key}`;
+    const known = newest.get(id);
+    if (known === undefined || item.version > known.version) newest.set(id, item);
+  }
+  const unique = [...newest.values()];
+  const byRecency = [...unique].sort((a, b) => (a.recorded_at < b.recorded_at ? 1 : a.recorded_at > b.recorded_at ? -1 : a.id < b.id ? 1 : -1));
+  const bySalience = [...unique].sort((a, b) => importance(b) - importance(a) || (a.id < b.id ? 1 : -1));
+  const recency = new Map(byRecency.map((item, index) => [item.id, index + 1]));
+  const salience = new Map(bySalience.map((item, index) => [item.id, index + 1]));
+  const hits = unique.map((item): SearchHit => {
+    const text = textRanks.get(item.id) ?? null;
+    const vector = vectorRanks.get(item.id) ?? null;
+    const signals: SignalScores = {
+      full_text: text,
+      vector,
+      recency: { rank: recency.get(item.id)!, recorded_at: item.recorded_at },
+      salience: { rank: salience.get(item.id)!, value: importance(item) },
+    };
+    let score = WEIGHTS.recency / (RRF_K + signals.recency.rank) + WEIGHTS.salience / (RRF_K + signals.salience.rank);
+    if (text !== null) score += WEIGHTS.full_text / (RRF_K + text.rank);
+    if (vector !== null) score += WEIGHTS.vector / (RRF_K + vector.rank);
+    return { item, score: Math.round(score * 1e6) / 1e6, signals };
+  });
+  return hits.sort((a, b) => b.score - a.score || (a.item.id < b.item.id ? 1 : -1)).slice(0, k);
+}

@@ -1,0 +1,120 @@
+// The configuration of createEngram and its resolution into the parts the runtime wires: the
+// store, tokenizer, clock, extraction (rules, optional LLM), conflict policies, the retention gate's
+// threshold, and the embedding model (local by default, loaded only when first used).
+
+import { EngramError } from '../spec/errors.js';
+import type { ConflictPolicy, Extractor, MemoryType } from '../spec/items.js';
+import type { EmbeddingModel, StructuredModel } from '../spec/providers.js';
+import type { StorageAdapter } from '../spec/storage.js';
+import type { Tokenizer } from '../spec/tokenizer.js';
+import { DEFAULT_GATE } from '../items/gate.js';
+import { resolvePolicies } from '../items/policies.js';
+import { createRuleExtractor } from '../items/rules/index.js';
+import { createEmbeddingModel, type EmbeddingConfig } from '../providers/embeddings/embed.js';
+import { createOpenAiCompatibleChat } from '../providers/llm/openai-compatible.js';
+import { systemClock, type Clock } from '../util/clock.js';
+import { o200kTokenizer } from '../util/tokenizer.js';
+import type { LongTermConfig } from './long-term-writer.js';
+import { DEFAULT_STORE, openStore } from './store-url.js';
+
+/** An OpenAI-compatible chat endpoint for LLM extraction (OpenAI, Ollama, vLLM, LM Studio, …). */
+export interface LlmEndpointConfig {
+  provider: 'openai-compatible';
+  baseUrl: string;
+  model: string;
+  apiKey?: string;
+}
+
+/** Options of createEngram. */
+export interface EngramConfig {
+  /** `sqlite:PATH` (default `sqlite:./.engram/engram.db`), `sqlite::memory:`, or an opened adapter. */
+  store?: string | StorageAdapter;
+  tokenizer?: Tokenizer;
+  clock?: Clock;
+  /** Validate every composed packet against MemoryPacket v1 (also on with ENGRAM_DEBUG=1). */
+  debug?: boolean;
+  /** SQLite durability: `full` (default) survives power loss, `normal` survives a process crash. */
+  sqliteSynchronous?: 'full' | 'normal';
+  /**
+   * The embedding model: `{ provider: 'local' }` (default, Universal Sentence Encoder lite shipped in
+   * an npm package), `{ provider: 'openai-compatible', baseUrl, model, apiKey? }`, `{ provider: 'none' }`,
+   * or any EmbeddingModel.
+   */
+  embeddings?: EmbeddingConfig | EmbeddingModel;
+  /** Run the embedding worker in the background of this process (default off; see `runEmbeddings`). */
+  worker?: { intervalMs?: number } | false;
+  /** Extraction at commit_turn: rules (default on), an optional LLM (off by default). */
+  extraction?: {
+    rules?: boolean;
+    /** The project name used in keys when a turn names none (default `general`). */
+    project?: string;
+    llm?: StructuredModel | LlmEndpointConfig;
+    /** Send private events to a remote model (LLM or embeddings); off by default. */
+    allowPrivateRemote?: boolean;
+  };
+  /** Conflict policy per memory type (`overwrite` or `versioned`). */
+  conflictPolicies?: Partial<Record<MemoryType, ConflictPolicy>>;
+  /** Least confidence for a may-write candidate to be written (default 0.6). */
+  mayWriteThreshold?: number;
+}
+
+export interface ResolvedConfig {
+  storage: StorageAdapter;
+  tokenizer: Tokenizer;
+  clock: Clock;
+  debug: boolean;
+  longTerm: LongTermConfig;
+  embeddings: EmbeddingModel | null;
+  allowPrivateRemote: boolean;
+  workerIntervalMs: number | null;
+}
+
+function isEmbeddingModel(value: EngramConfig['embeddings']): value is EmbeddingModel {
+  return typeof value === 'object' && value !== null && 'doEmbed' in value;
+}
+
+function isStructuredModel(value: StructuredModel | LlmEndpointConfig): value is StructuredModel {
+  return 'doGenerateObject' in value;
+}
+
+function llmOf(config: EngramConfig['extraction']): StructuredModel | null {
+  const llm = config?.llm;
+  if (llm === undefined) return null;
+  if (isStructuredModel(llm)) return llm;
+  if (llm.provider !== 'openai-compatible') {
+    throw new EngramError('CONFIG_INVALID', 'extraction.llm.provider: must be "openai-compatible" (or pass a model object)', { field: 'extraction.llm.provider' });
+  }
+  return createOpenAiCompatibleChat({ baseUrl: llm.baseUrl, model: llm.model, ...(llm.apiKey === undefined ? {} : { apiKey: llm.apiKey }) });
+}
+
+/**
+ * Resolves the configuration, opening the store last so a bad option never leaves a file open.
+ *
+ * @example
+ * const resolved = await resolveConfig({ store: 'sqlite::memory:' });
+ */
+export async function resolveConfig(config: EngramConfig): Promise<ResolvedConfig> {
+  const threshold = config.mayWriteThreshold ?? DEFAULT_GATE.mayThreshold;
+  if (!(threshold >= 0 && threshold <= 1)) {
+    throw new EngramError('CONFIG_INVALID', 'mayWriteThreshold: must be a number from 0 to 1', { field: 'mayWriteThreshold' });
+  }
+  const policies = resolvePolicies(config.conflictPolicies);
+  const embeddings = isEmbeddingModel(config.embeddings) ? config.embeddings : createEmbeddingModel(config.embeddings ?? { provider: 'local' });
+  const llm = llmOf(config.extraction);
+  const allowPrivateRemote = config.extraction?.allowPrivateRemote === true;
+  const rules: Extractor | null =
+    config.extraction?.rules === false ? null : createRuleExtractor(config.extraction?.project === undefined ? {} : { project: config.extraction.project });
+  const interval = config.worker === undefined || config.worker === false ? null : (config.worker.intervalMs ?? 1000);
+  const storage =
+    typeof config.store === 'object' ? config.store : await openStore(config.store ?? DEFAULT_STORE, { sqliteSynchronous: config.sqliteSynchronous });
+  return {
+    storage,
+    tokenizer: config.tokenizer ?? o200kTokenizer,
+    clock: config.clock ?? systemClock,
+    debug: config.debug ?? process.env['ENGRAM_DEBUG'] === '1',
+    longTerm: { rules, llm: llm === null ? null : { model: llm, allowPrivateRemote }, policies, gate: { mayThreshold: threshold } },
+    embeddings,
+    allowPrivateRemote,
+    workerIntervalMs: interval,
+  };
+}

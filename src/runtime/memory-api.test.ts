@@ -1,0 +1,154 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import { createEngram, type Engram, type RememberRequest } from '../index.js';
+import { startOpenAiCompatibleServer, type OpenAiCompatibleServer } from '../../test/helpers/openai-compatible-server.js';
+
+const scope = { user_id: 'mira', agent_id: 'assistant' };
+let folder: string;
+let engram: Engram;
+let server: OpenAiCompatibleServer;
+let now = Date.parse('2026-06-01T12:00:00.000Z');
+
+// A tiny bag-of-concepts embedding: paraphrases that share a concept share a dimension, so the
+// vector signal can be checked without a real model (the local model has its own tests).
+const CONCEPTS = [/tea|drink|beverage|coffee/, /tone|voice|style|sound/, /launch|release|ship/, /webinar|meeting|call/];
+function conceptVector(text: string): number[] {
+  const lower = text.toLowerCase();
+  const vector: number[] = [...CONCEPTS.map((pattern) => (pattern.test(lower) ? 1 : 0)), 0.05];
+  const norm = Math.hypot(...vector);
+  return vector.map((value) => value / norm);
+}
+
+beforeEach(async () => {
+  folder = mkdtempSync(join(tmpdir(), 'engram-memory-'));
+  server = await startOpenAiCompatibleServer({
+    embeddings: (body) => {
+      const values = Array.isArray(body.input) ? body.input : [body.input];
+      return { body: { object: 'list', data: values.map((text, index) => ({ object: 'embedding', index, embedding: conceptVector(text) })) } };
+    },
+  });
+  engram = await createEngram({
+    store: `sqlite:${join(folder, 'engram.db')}`,
+    clock: { now: () => new Date(now) },
+    embeddings: { provider: 'openai-compatible', baseUrl: server.baseUrl, model: 'concepts', dimensions: 5 },
+  });
+});
+
+afterEach(async () => {
+  await engram.close();
+  await server.close();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+function preference(value: string, extra: Partial<RememberRequest> = {}): RememberRequest {
+  return { scope, type: 'preferences', key: 'pref:other:drink', value: { scope: 'other', name: 'drink', value }, ...extra };
+}
+
+describe('remember, history and forget', () => {
+  it('overwrites with history, and history returns every version with its provenance', async () => {
+    const [created] = await engram.remember(preference('green tea'));
+    now += 1000;
+    const diffs = await engram.remember(preference('black coffee', { rule: 'settings.page' }));
+    expect(diffs.map((diff) => diff.action)).toEqual(['updated', 'superseded']);
+    const versions = await engram.history({ scope: { user_id: 'mira' }, key: 'pref:other:drink' });
+    expect(versions.map((item) => [item.version, item.status, item.value['value']])).toEqual([
+      [1, 'superseded', 'green tea'],
+      [2, 'active', 'black coffee'],
+    ]);
+    expect(versions[1]!.supersedes).toBe(created!.item_id);
+    expect(versions[1]!.provenance).toEqual({ extractor: 'explicit', rule: 'settings.page' });
+    expect(versions[0]!.ended_at).not.toBeNull();
+    const current = await engram.listItems({ scope });
+    expect(current.map((item) => item.value['value'])).toEqual(['black coffee']);
+  });
+
+  it('retracts (history kept) or deletes (gone, with chunks and vectors)', async () => {
+    await engram.remember(preference('green tea'));
+    await engram.runEmbeddings();
+    expect((await engram.forget({ scope, key: 'pref:other:drink' })).map((diff) => diff.action)).toEqual(['retracted']);
+    expect(await engram.listItems({ scope })).toEqual([]);
+    expect(await engram.search({ scope, query: 'tea' })).toEqual([]);
+    expect((await engram.history({ scope, key: 'pref:other:drink' }))[0]!.status).toBe('retracted');
+    const deleted = await engram.forget({ scope, key: 'pref:other:drink', mode: 'delete' });
+    expect(deleted.map((diff) => diff.action)).toEqual(['deleted']);
+    expect(await engram.history({ scope, key: 'pref:other:drink' })).toEqual([]);
+  });
+
+  it('keeps user items to their user, agent items to their agent, tenant items to everyone', async () => {
+    await engram.remember(preference('green tea'));
+    await engram.remember({ scope, type: 'procedure', key: 'procedure:release:announce', value: { task_type: 'release', name: 'announce', steps: ['draft', 'review'] } });
+    await engram.remember({ scope, scope_level: 'tenant', type: 'decisions', key: 'decision:company:release_day', value: { topic: 'release day', decision: 'Tuesdays' } });
+    const keys = async (reader: { user_id: string; agent_id?: string; tenant_id?: string }) =>
+      (await engram.listItems({ scope: reader })).map((item) => item.key).sort();
+    expect(await keys(scope)).toEqual(['decision:company:release_day', 'pref:other:drink', 'procedure:release:announce']);
+    expect(await keys({ user_id: 'ada', agent_id: 'assistant' })).toEqual(['decision:company:release_day', 'procedure:release:announce']);
+    expect(await keys({ user_id: 'ada', agent_id: 'other' })).toEqual(['decision:company:release_day']);
+    expect(await keys({ user_id: 'mira', agent_id: 'assistant', tenant_id: 'elsewhere' })).toEqual([]);
+  });
+
+  it('refuses malformed keys and values with the field and the rule, and writes nothing', async () => {
+    await expect(engram.remember(preference('x', { key: 'pref:mood:drink' }))).rejects.toMatchObject({ field: 'key', rule: 'key_rule' });
+    await expect(engram.remember({ scope, type: 'tasks', key: 'task:a:b', value: { title: 'x', task_id: 'b', status: 'someday' } })).rejects.toMatchObject({
+      field: 'value.status',
+      rule: 'enum',
+    });
+    await expect(engram.remember({ ...preference('x'), confidence: 2 })).rejects.toMatchObject({ field: 'confidence', rule: 'maximum' });
+    await expect(engram.forget({ scope } as never)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect(await engram.listItems({ scope, status: ['active', 'superseded', 'retracted'] })).toEqual([]);
+  });
+});
+
+describe('hybrid search', () => {
+  beforeEach(async () => {
+    await engram.remember(preference('green tea in the morning'));
+    await engram.remember({ scope, type: 'preferences', key: 'pref:writing:tone', value: { scope: 'writing', name: 'tone', value: 'short and concrete' } });
+    await engram.remember({ scope, type: 'decisions', key: 'decision:atlas:webinar', value: { topic: 'webinar', decision: '16:00 CET on 2026-12-01' } });
+  });
+
+  it('works before embeddings exist, with full text only, and never chokes on query syntax', async () => {
+    const hits = await engram.search({ scope, query: 'tone' });
+    expect(hits[0]!.item.key).toBe('pref:writing:tone');
+    expect(hits[0]!.signals.full_text).toMatchObject({ rank: 1 });
+    expect(hits[0]!.signals.vector).toBeNull();
+    expect(server.requests.filter((request) => request.path === '/v1/embeddings')).toHaveLength(0);
+    for (const query of ['"unbalanced', 'NEAR(tone', 'tone AND OR', '*', "'; DROP TABLE memory_items; --"]) {
+      await expect(engram.search({ scope, query })).resolves.toBeInstanceOf(Array);
+    }
+  });
+
+  it('finds paraphrases through vectors once embedded, with per-signal scores', async () => {
+    expect(await engram.search({ scope, query: 'what beverage do I like?' })).toEqual([]);
+    expect(await engram.embeddingBacklog()).toBe(3);
+    expect(await engram.runEmbeddings()).toEqual({ embedded: 3, skipped: 0 });
+    expect(await engram.embeddingBacklog()).toBe(0);
+    const hits = await engram.search({ scope, query: 'what beverage do I like?', k: 2 });
+    expect(hits[0]!.item.key).toBe('pref:other:drink');
+    expect(hits[0]!.signals.vector!.rank).toBe(1);
+    expect(hits[0]!.signals.full_text).toBeNull();
+    expect(hits[0]!.signals.recency.rank).toBeGreaterThan(0);
+    expect(hits[0]!.signals.salience.value).toBeGreaterThan(0);
+    expect(hits).toHaveLength(2);
+  });
+
+  it('filters by type, status, tags, entities and scope level', async () => {
+    expect((await engram.search({ scope, query: 'webinar tone tea', types: ['decisions'] })).map((hit) => hit.item.key)).toEqual(['decision:atlas:webinar']);
+    await engram.remember({ scope, type: 'entities', key: 'entity:repo:github.com/acme/atlas', value: { kind: 'repo', canonical: 'github.com/acme/atlas' }, tags: ['code'], entities: ['Atlas'] });
+    expect((await engram.search({ scope, query: 'atlas', filters: { tags: ['code'] } })).map((hit) => hit.item.key)).toEqual(['entity:repo:github.com/acme/atlas']);
+    expect((await engram.search({ scope, query: 'atlas repo', filters: { entities: ['atlas'] } })).length).toBe(1);
+    expect(await engram.search({ scope, query: 'tone', filters: { scope_levels: ['tenant'] } })).toEqual([]);
+    await engram.forget({ scope, key: 'pref:writing:tone' });
+    expect((await engram.search({ scope, query: 'tone', filters: { status: ['retracted'] } }))[0]!.item.status).toBe('retracted');
+  });
+
+  it('rebuilds the derived index from the items alone', async () => {
+    await engram.runEmbeddings();
+    expect(await engram.reindex()).toBe(3);
+    expect(await engram.embeddingBacklog()).toBe(3);
+    expect((await engram.search({ scope, query: 'tone' }))[0]!.item.key).toBe('pref:writing:tone');
+    await engram.runEmbeddings();
+    expect((await engram.search({ scope, query: 'what beverage do I like?' }))[0]!.item.key).toBe('pref:other:drink');
+  });
+});

@@ -1,0 +1,187 @@
+// The explicit long-term memory operations: remember (through the same merge as extraction),
+// forget (retract, or delete with chunks and vectors), history, listing, hybrid search and
+// reindexing the derived chunks from the items alone. Each write is one transaction.
+
+import { NotFoundError, ValidationError } from '../spec/errors.js';
+import type { ConflictPolicy, MemoryItem, MemoryType } from '../spec/items.js';
+import { ownerOf, visibleOwners } from '../spec/items.js';
+import type {
+  ForgetRequest,
+  HistoryRequest,
+  ItemDiff,
+  ListItemsRequest,
+  RememberRequest,
+  SearchMemoryRequest,
+} from '../spec/requests.js';
+import { DEFAULT_TENANT } from '../spec/scope.js';
+import type { StorageAdapter, WriteOp } from '../spec/storage.js';
+import { validateMemoryRequest } from '../spec/validators.js';
+import { chunkSearchText, chunkText } from '../items/chunk.js';
+import { assertKey, typeOfKey } from '../items/keys.js';
+import { ItemMerger, placement } from '../items/merge.js';
+import { hybridSearch, type QueryEmbedder, type SearchHit } from '../retrieval/hybrid-search.js';
+
+export interface MemoryApiContext {
+  storage: StorageAdapter;
+  now: () => string;
+  policies: Readonly<Record<MemoryType, ConflictPolicy>>;
+  embedQuery: QueryEmbedder | undefined;
+}
+
+const tenantOf = (scope: { tenant_id?: string }) => scope.tenant_id ?? DEFAULT_TENANT;
+
+/**
+ * Writes an item explicitly, merged under its type's policy like an extracted one.
+ *
+ * @example
+ * await remember(context, { scope, type: 'preferences', key: 'pref:writing:tone', value: { scope: 'writing', name: 'tone', value: 'concise' } });
+ */
+export async function remember(context: MemoryApiContext, input: unknown): Promise<ItemDiff[]> {
+  const request = validateMemoryRequest<RememberRequest>('remember', input);
+  assertKey(request.type, request.key);
+  const scope = { tenant_id: tenantOf(request.scope), user_id: request.scope.user_id, agent_id: request.scope.agent_id };
+  const candidate = {
+    action: 'upsert' as const,
+    type: request.type,
+    key: request.key,
+    value: request.value,
+    confidence: request.confidence ?? 0.95,
+    rule: request.rule ?? 'api.remember',
+    gate: 'must' as const,
+    source_event_ids: request.source_event_ids ?? [],
+    ...(request.evidence_refs === undefined ? {} : { evidence_refs: request.evidence_refs }),
+    ...(request.salience === undefined ? {} : { salience: request.salience }),
+    ...(request.scope_level === undefined ? {} : { scope_level: request.scope_level }),
+    ...(request.valid_from === undefined ? {} : { valid_from: request.valid_from }),
+    ...(request.valid_to === undefined ? {} : { valid_to: request.valid_to }),
+    ...(request.tags === undefined ? {} : { tags: request.tags }),
+    ...(request.entities === undefined ? {} : { entities: request.entities }),
+  };
+  const { owner } = placement(candidate, scope);
+  const stored = await context.storage.listItems({ tenant_id: scope.tenant_id, owners: [owner], keys: [request.key], limit: 10_000 });
+  const merger = new ItemMerger(scope, stored, {
+    now: context.now(),
+    policies: context.policies,
+    extractor: 'explicit',
+    sensitivityOf: () => request.sensitivity ?? 'normal',
+  });
+  const { ops, diffs } = merger.plan(candidate);
+  if (ops.length > 0) await context.storage.write(ops);
+  return diffs;
+}
+
+/**
+ * Retracts every current version of a key (history kept), or deletes versions for good.
+ *
+ * @example
+ * await forget(context, { scope, key: 'pref:writing:tone' });
+ */
+export async function forget(context: MemoryApiContext, input: unknown): Promise<ItemDiff[]> {
+  const request = validateMemoryRequest<ForgetRequest>('forget', input);
+  const tenant = tenantOf(request.scope);
+  let targets: MemoryItem[];
+  if (request.item_id !== undefined) {
+    const item = await context.storage.getItem(tenant, request.item_id);
+    const visible = visibleOwners(request.scope.user_id, request.scope.agent_id);
+    if (item === null || !visible.includes(ownerOf(item.scope_level, item.user_id, item.agent_id))) throw new NotFoundError('item_id', request.item_id);
+    targets = [item];
+  } else {
+    const key = request.key!;
+    const type = typeOfKey(key);
+    if (type === undefined) throw ValidationError.of('key', 'key_rule', `${JSON.stringify(key)} does not start with a known type prefix`);
+    const { owner } = placement({ type, ...(request.scope_level === undefined ? {} : { scope_level: request.scope_level }) }, { tenant_id: tenant, ...request.scope });
+    targets = await context.storage.listItems({ tenant_id: tenant, owners: [owner], keys: [key], limit: 10_000 });
+  }
+  const now = context.now();
+  const rule = `api.forget${request.reason === undefined ? '' : `: ${request.reason}`}`;
+  const ops: WriteOp[] = [];
+  const diffs: ItemDiff[] = [];
+  for (const item of targets) {
+    const diff = { item_id: item.id, type: item.type, key: item.key, version: item.version, previous_id: item.id, rule };
+    if (request.mode === 'delete') {
+      ops.push({ op: 'delete_item', tenant_id: tenant, item_id: item.id });
+      diffs.push({ action: 'deleted', ...diff });
+    } else if (item.status === 'active') {
+      ops.push({ op: 'set_item_status', tenant_id: tenant, item_id: item.id, expected_status: 'active', status: 'retracted', ended_at: now, updated_at: now });
+      diffs.push({ action: 'retracted', ...diff });
+    }
+  }
+  if (ops.length > 0) await context.storage.write(ops);
+  return diffs;
+}
+
+/**
+ * Every version of a key visible to the caller, oldest first, with its evidence.
+ *
+ * @example
+ * const versions = await history(context, { scope: { user_id: 'mira' }, key: 'pref:writing:tone' });
+ */
+export async function history(context: MemoryApiContext, input: unknown): Promise<MemoryItem[]> {
+  const request = validateMemoryRequest<HistoryRequest>('history', input);
+  const items = await context.storage.listItems({
+    tenant_id: tenantOf(request.scope),
+    owners: visibleOwners(request.scope.user_id, request.scope.agent_id),
+    keys: [request.key],
+    limit: 10_000,
+  });
+  return items.sort((a, b) => a.version - b.version || (a.id < b.id ? -1 : 1));
+}
+
+/**
+ * Items visible to the caller (current ones unless `status` says otherwise), in creation order.
+ *
+ * @example
+ * const items = await listItems(context, { scope: { user_id: 'mira', agent_id: 'assistant' }, types: ['preferences'] });
+ */
+export async function listItems(context: MemoryApiContext, input: unknown): Promise<MemoryItem[]> {
+  const request = validateMemoryRequest<ListItemsRequest>('list_items', input);
+  return context.storage.listItems({
+    tenant_id: tenantOf(request.scope),
+    owners: visibleOwners(request.scope.user_id, request.scope.agent_id),
+    statuses: request.status ?? ['active'],
+    ...(request.types === undefined ? {} : { types: request.types }),
+    ...(request.cursor === undefined ? {} : { cursor: request.cursor }),
+    limit: request.limit ?? 100,
+  });
+}
+
+/**
+ * Hybrid search over the items visible to the caller; each hit carries its per-signal scores.
+ *
+ * @example
+ * const hits = await search(context, { scope: { user_id: 'mira', agent_id: 'assistant' }, query: 'how should posts sound?' });
+ */
+export async function search(context: MemoryApiContext, input: unknown): Promise<SearchHit[]> {
+  const request = validateMemoryRequest<SearchMemoryRequest>('search', input);
+  return hybridSearch(context.storage, context.embedQuery, {
+    scope: { tenant_id: tenantOf(request.scope), user_id: request.scope.user_id, ...(request.scope.agent_id === undefined ? {} : { agent_id: request.scope.agent_id }) },
+    query: request.query,
+    k: request.k ?? 10,
+    ...(request.types === undefined ? {} : { types: request.types }),
+    ...(request.filters === undefined ? {} : { filters: request.filters }),
+  });
+}
+
+/**
+ * Rebuilds every chunk, index entry and (queued) embedding from the items alone (every version).
+ *
+ * @example
+ * const rebuilt = await reindex(context); // number of item versions reindexed
+ */
+export async function reindex(context: MemoryApiContext, tenantId?: string): Promise<number> {
+  await context.storage.clearItemIndex(tenantId);
+  const items = await context.storage.itemsForReindex(tenantId);
+  for (let start = 0; start < items.length; start += 500) {
+    const ops: WriteOp[] = items.slice(start, start + 500).map((item) => ({
+      op: 'put_chunk',
+      tenant_id: item.tenant_id,
+      item_id: item.id,
+      owner: ownerOf(item.scope_level, item.user_id, item.agent_id),
+      text: chunkText(item),
+      search_text: chunkSearchText(item),
+      embedding_status: 'pending',
+    }));
+    await context.storage.write(ops);
+  }
+  return items.length;
+}

@@ -1,0 +1,69 @@
+// The embedding queue on SQLite: item chunks and events whose `embedding_status` is `pending` (or
+// `processing` with an expired lease) are work. Claiming sets `processing` with a lease, so a
+// crashed worker's claims are taken again; completing stores the vector and sets `done` or `skipped`.
+
+import type Database from 'better-sqlite3';
+
+import type { EmbeddingResult, EmbeddingWork } from '../../spec/storage.js';
+import { toBlob } from '../../util/vectors.js';
+import { eventFromRow, type Row } from './event-rows.js';
+
+const CLAIMABLE = "(embedding_status = 'pending' OR (embedding_status = 'processing' AND embedding_lease < ?))";
+
+export class EmbeddingQueue {
+  private readonly s;
+
+  constructor(db: Database.Database) {
+    this.s = {
+      chunks: db.prepare(`SELECT seq, tenant_id, item_id, text FROM memory_chunks WHERE ${CLAIMABLE} ORDER BY seq LIMIT ?`),
+      leaseChunk: db.prepare("UPDATE memory_chunks SET embedding_status = 'processing', embedding_lease = ? WHERE seq = ?"),
+      events: db.prepare(`SELECT * FROM events WHERE ${CLAIMABLE} ORDER BY seq LIMIT ?`),
+      leaseEvent: db.prepare("UPDATE events SET embedding_status = 'processing', embedding_lease = ? WHERE seq = ?"),
+      chunkDone: db.prepare(
+        "UPDATE memory_chunks SET embedding_status = ?, embedding_lease = NULL, vector = ?, vector_model = ? WHERE tenant_id = ? AND item_id = ? AND embedding_status = 'processing'",
+      ),
+      eventSeq: db.prepare("SELECT seq FROM events WHERE tenant_id = ? AND id = ? AND embedding_status = 'processing'"),
+      eventDone: db.prepare('UPDATE events SET embedding_status = ?, embedding_lease = NULL WHERE seq = ?'),
+      eventVector: db.prepare('INSERT OR REPLACE INTO event_vectors (tenant_id, event_seq, vector, vector_model) VALUES (?, ?, ?, ?)'),
+      backlog: db.prepare(
+        "SELECT (SELECT count(*) FROM memory_chunks WHERE embedding_status IN ('pending', 'processing')) + (SELECT count(*) FROM events WHERE embedding_status IN ('pending', 'processing')) AS n",
+      ),
+    };
+  }
+
+  /** Claims up to `limit` texts (chunks first); runs inside the caller's transaction. */
+  claim(limit: number, now: string, leaseUntil: string): EmbeddingWork[] {
+    const work: EmbeddingWork[] = [];
+    for (const row of this.s.chunks.all(now, limit) as Row[]) {
+      this.s.leaseChunk.run(leaseUntil, row['seq']);
+      work.push({ target: 'chunk', tenant_id: row['tenant_id'] as string, id: row['item_id'] as string, text: row['text'] as string });
+    }
+    if (work.length >= limit) return work;
+    for (const row of this.s.events.all(now, limit - work.length) as Row[]) {
+      this.s.leaseEvent.run(leaseUntil, row['seq']);
+      const event = eventFromRow(row);
+      work.push({ target: 'event', tenant_id: event.tenant_id, id: event.id, event });
+    }
+    return work;
+  }
+
+  /** Stores finished work; work whose lease was lost (no longer `processing`) is ignored. */
+  complete(results: readonly EmbeddingResult[], model: string): void {
+    for (const result of results) {
+      const status = result.vector === null ? 'skipped' : 'done';
+      const blob = result.vector === null ? null : toBlob(result.vector);
+      if (result.target === 'chunk') {
+        this.s.chunkDone.run(status, blob, result.vector === null ? null : model, result.tenant_id, result.id);
+        continue;
+      }
+      const row = this.s.eventSeq.get(result.tenant_id, result.id) as Row | undefined;
+      if (row === undefined) continue;
+      this.s.eventDone.run(status, row['seq']);
+      if (blob !== null) this.s.eventVector.run(result.tenant_id, row['seq'], blob, model);
+    }
+  }
+
+  backlog(): number {
+    return (this.s.backlog.get() as Row)['n'] as number;
+  }
+}

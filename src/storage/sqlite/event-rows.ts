@@ -1,0 +1,109 @@
+// Rows of the `events` table: the column order, values to bind, records read back, and the WHERE
+// clauses shared by every event query.
+
+import type { EventQuery } from '../../spec/storage.js';
+import type { EventRecord } from '../../spec/event.js';
+
+export type Row = Record<string, unknown>;
+
+export function eventFromRow(row: Row): EventRecord {
+  return {
+    id: row['id'] as string,
+    namespace: row['namespace'] as string,
+    thread_id: (row['thread_id'] as string | null) ?? null,
+    speaker: (row['speaker'] as string | null) ?? null,
+    role: row['role'] as EventRecord['role'],
+    content_type: row['content_type'] as EventRecord['content_type'],
+    content: JSON.parse(row['content'] as string) as EventRecord['content'],
+    sensitivity: row['sensitivity'] as EventRecord['sensitivity'],
+    embeddable: row['embeddable'] === 1,
+    embedding_status: row['embedding_status'] as EventRecord['embedding_status'],
+    resonance_links: JSON.parse(row['resonance_links'] as string) as EventRecord['resonance_links'],
+    tags: JSON.parse(row['tags'] as string) as string[],
+    snapshot_ref: (row['snapshot_ref'] as string | null) ?? null,
+    created_at: row['ts'] as string,
+    expires_at: (row['expires_at'] as string | null) ?? null,
+    origin_metadata: JSON.parse(row['origin_metadata'] as string) as Record<string, unknown>,
+    tenant_id: row['tenant_id'] as string,
+    user_id: row['user_id'] as string,
+    agent_id: row['agent_id'] as string,
+    session_id: row['session_id'] as string,
+    run_id: row['run_id'] as string,
+    turn_id: (row['turn_id'] as string | null) ?? null,
+    kind: row['kind'] as EventRecord['kind'],
+    marker: (row['marker'] as EventRecord['marker']) ?? null,
+    ts: row['ts'] as string,
+    recorded_at: row['recorded_at'] as string,
+  };
+}
+
+export const EVENT_COLUMNS = [
+  'tenant_id', 'id', 'user_id', 'agent_id', 'session_id', 'run_id', 'turn_id', 'kind', 'marker', 'role', 'speaker',
+  'content_type', 'content', 'sensitivity', 'embeddable', 'embedding_status', 'resonance_links', 'tags',
+  'snapshot_ref', 'namespace', 'thread_id', 'ts', 'recorded_at', 'expires_at', 'origin_metadata',
+] as const;
+
+/** The values of an event in the order of EVENT_COLUMNS (positional parameters bind fastest). */
+export function eventValues(event: EventRecord): unknown[] {
+  return [
+    event.tenant_id,
+    event.id,
+    event.user_id,
+    event.agent_id,
+    event.session_id,
+    event.run_id,
+    event.turn_id,
+    event.kind,
+    event.marker,
+    event.role,
+    event.speaker,
+    event.content_type,
+    JSON.stringify(event.content),
+    event.sensitivity,
+    event.embeddable ? 1 : 0,
+    event.embedding_status,
+    JSON.stringify(event.resonance_links),
+    JSON.stringify(event.tags),
+    event.snapshot_ref,
+    event.namespace,
+    event.thread_id,
+    event.ts,
+    event.recorded_at,
+    event.expires_at,
+    JSON.stringify(event.origin_metadata),
+  ];
+}
+
+/** WHERE clauses (and their parameters) for an event query; `prefix` qualifies the columns. */
+export function eventFilters(query: Omit<EventQuery, 'limit' | 'order' | 'cursor'>, prefix: string) {
+  const where = [`${prefix}tenant_id = ?`, `(${prefix}expires_at IS NULL OR ${prefix}expires_at > ?)`];
+  const params: unknown[] = [query.tenant_id, query.now];
+  for (const column of ['user_id', 'agent_id', 'session_id', 'run_id'] as const) {
+    const value = query[column];
+    if (value !== undefined) {
+      where.push(`${prefix}${column} = ?`);
+      params.push(value);
+    }
+  }
+  if (query.as_of !== undefined) {
+    where.push(`${prefix}recorded_at <= ?`);
+    params.push(query.as_of);
+  }
+  if (query.ts_from !== undefined) {
+    where.push(`${prefix}ts >= ?`);
+    params.push(query.ts_from);
+  }
+  if (query.ts_to !== undefined) {
+    where.push(`${prefix}ts <= ?`);
+    params.push(query.ts_to);
+  }
+  if (query.kinds !== undefined && query.kinds.length > 0) {
+    where.push(`${prefix}kind IN (${query.kinds.map(() => '?').join(', ')})`);
+    params.push(...query.kinds);
+  }
+  if (query.exclude_sensitivity !== undefined && query.exclude_sensitivity.length > 0) {
+    where.push(`${prefix}sensitivity NOT IN (${query.exclude_sensitivity.map(() => '?').join(', ')})`);
+    params.push(...query.exclude_sensitivity);
+  }
+  return { where, params };
+}
