@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 
 import type { ComposeResult } from './read-bench.js';
-import type { RetrievalMode, RetrievalResult } from './retrieval-bench.js';
+import type { RetrievalMode, RetrievalResult, SignalView } from './retrieval-bench.js';
 import type { SearchLatencyResult } from './search-latency-bench.js';
 import type { LatencySummary } from './stats.js';
 import type { BatchImportResult, SingleTurnResult } from './write-bench.js';
@@ -156,6 +156,12 @@ const MODE_LABEL: Readonly<Record<RetrievalMode, string>> = {
   full_text: 'full text only (`embeddings: none`: full text + recency + salience)',
 };
 
+const VIEW_LABEL: Readonly<Record<SignalView, string>> = {
+  vector: 'vector similarity alone',
+  full_text: 'full-text rank alone',
+  text_and_vector: 'text + vector fused, no recency/salience (counterfactual)',
+};
+
 function fixed(value: number): string {
   return value.toFixed(3);
 }
@@ -171,27 +177,30 @@ export function retrievalTables(result: RetrievalResult): string {
     result.scores.map((score) => [MODE_LABEL[score.mode], `${score.kind} (${score.queries})`, fixed(score.recall_at_1), fixed(score.recall_at_5), fixed(score.mrr_at_10), ms(score.latency.p50_ms)]),
   );
   const signals = table(
-    ['signal alone (its rank inside the hybrid run)', 'queries', 'recall@1', 'recall@5', 'MRR@10'],
-    result.signal_scores.map((score) => [score.signal === 'vector' ? 'vector similarity' : 'full-text rank', score.kind, fixed(score.recall_at_1), fixed(score.recall_at_5), fixed(score.mrr_at_10)]),
+    ['ranking (from the per-signal scores of the hybrid run)', 'queries', 'recall@1', 'recall@5', 'MRR@10'],
+    result.signal_scores.map((score) => [VIEW_LABEL[score.signal], score.kind, fixed(score.recall_at_1), fixed(score.recall_at_5), fixed(score.mrr_at_10)]),
   );
   const misses = result.traces.filter((trace) => trace.kind === 'paraphrase' && (trace.hybrid_rank === null || trace.hybrid_rank > 5));
   const missTable = table(
-    ['query', 'expected', 'hybrid rank', 'vector rank (cos)', 'recency / salience rank', 'ranked first (vector rank, cos)'],
+    ['query', 'expected', 'hybrid rank', 'vector rank (cos)', 'recency / salience rank', 'ranked first (text rank, vector rank, cos)'],
     misses.map((trace) => [
       `${trace.id} ${trace.query}`,
       `\`${trace.expected}\``,
       rank(trace.hybrid_rank),
       trace.signals?.vector == null ? '—' : `${trace.signals.vector.rank} (${trace.signals.vector.similarity.toFixed(2)})`,
       trace.signals === null ? '—' : `${trace.signals.recency.rank} / ${trace.signals.salience.rank}`,
-      `\`${trace.top_key}\` (${rank(trace.top_signals.vector?.rank)}, ${trace.top_signals.vector?.similarity.toFixed(2) ?? '—'})`,
+      `\`${trace.top_key}\` (${rank(trace.top_signals.full_text?.rank)}, ${rank(trace.top_signals.vector?.rank)}, ${trace.top_signals.vector?.similarity.toFixed(2) ?? '—'})`,
     ]),
   );
+  const causes = result.paraphrase_miss_causes;
   const verdict = result.hybrid_beats_full_text ? 'PASS: hybrid beats full text alone on paraphrases' : 'MISS: hybrid does not beat full text alone on paraphrases';
   return [
     scores,
     '',
     `${verdict} (recall@5 and MRR@10). ${result.paraphrases_with_text_match} paraphrase queries share an indexed word with their item; ` +
-      `${result.lost_in_fusion} queries had the item first by vector similarity but not after fusion.`,
+      `${result.lost_in_fusion} queries had the item first by vector similarity but not after fusion. ` +
+      `Paraphrase queries not answered first, by what put another item first: another item matched a query word ${causes.word_match_elsewhere}, ` +
+      `higher vector similarity ${causes.vector_similarity}, recency and salience ${causes.recency_salience}.`,
     '',
     signals,
     '',

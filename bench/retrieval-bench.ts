@@ -12,6 +12,10 @@ import { nowMs, round, summarize, type LatencySummary } from './stats.js';
 
 export type QueryKind = 'paraphrase' | 'lexical';
 export type RetrievalMode = 'hybrid' | 'full_text';
+/** One signal of the hybrid run on its own, or text and vectors fused without recency and salience. */
+export type SignalView = 'vector' | 'full_text' | 'text_and_vector';
+/** Why the hybrid top hit outranked the expected item. */
+export type MissCause = 'word_match_elsewhere' | 'vector_similarity' | 'recency_salience';
 
 interface LabelledQuery {
   id: string;
@@ -49,6 +53,8 @@ export interface QueryTrace {
   signals: SearchHit['signals'] | null;
   top_key: string;
   top_signals: SearchHit['signals'];
+  /** Set when the expected item is not first in the hybrid run. */
+  cause: MissCause | null;
 }
 
 export interface RetrievalResult {
@@ -57,7 +63,9 @@ export interface RetrievalResult {
   embed_seconds: number;
   scores: RetrievalScores[];
   /** Each signal of the hybrid run on its own: the rank it gives the expected item (from `signals`). */
-  signal_scores: Array<{ signal: 'vector' | 'full_text'; kind: QueryKind; recall_at_1: number; recall_at_5: number; mrr_at_10: number }>;
+  signal_scores: Array<{ signal: SignalView; kind: QueryKind; recall_at_1: number; recall_at_5: number; mrr_at_10: number }>;
+  /** Paraphrase queries whose expected item is not first in the hybrid run, by cause. */
+  paraphrase_miss_causes: Record<MissCause, number>;
   /** Paraphrase queries whose expected item shares an indexed word with the query. */
   paraphrases_with_text_match: number;
   /** Queries where the vector signal ranked the expected item first but the fused list did not. */
@@ -129,11 +137,30 @@ async function timedSearch(engram: Engram, query: LabelledQuery): Promise<Run> {
   return { top10, ms: nowMs() - start };
 }
 
-/** The best rank one signal alone gives any expected item, among all of the query's candidates. */
-function signalRank(all: readonly SearchHit[], expected: readonly string[], signal: 'vector' | 'full_text'): number | null {
-  const ranks = all.filter((hit) => expected.includes(hit.item.key)).map((hit) => hit.signals[signal]?.rank ?? Number.POSITIVE_INFINITY);
+/** Reciprocal rank fusion of text and vector ranks only (k = 60, as src/retrieval/hybrid-search.ts). */
+function textAndVector(signals: SearchHit['signals']): number {
+  return (signals.full_text === null ? 0 : 1 / (60 + signals.full_text.rank)) + (signals.vector === null ? 0 : 1 / (60 + signals.vector.rank));
+}
+
+/**
+ * The rank a view gives the first expected item among all of the query's candidates: a signal's own
+ * rank, or the candidates re-sorted by text and vector fusion alone (ties by id, as fusion breaks them).
+ */
+function viewRank(all: readonly SearchHit[], expected: readonly string[], view: SignalView): number | null {
+  if (view === 'text_and_vector') {
+    const sorted = [...all].sort((a, b) => textAndVector(b.signals) - textAndVector(a.signals) || (a.item.id < b.item.id ? 1 : -1));
+    return rankOf(sorted.filter((hit) => textAndVector(hit.signals) > 0), expected);
+  }
+  const ranks = all.filter((hit) => expected.includes(hit.item.key)).map((hit) => hit.signals[view]?.rank ?? Number.POSITIVE_INFINITY);
   const best = Math.min(Number.POSITIVE_INFINITY, ...ranks);
   return Number.isFinite(best) ? best : null;
+}
+
+function causeOf(target: SearchHit | undefined, top: SearchHit): MissCause {
+  if (top.signals.full_text !== null && target?.signals.full_text == null) return 'word_match_elsewhere';
+  const topVector = top.signals.vector?.rank ?? Number.POSITIVE_INFINITY;
+  const targetVector = target?.signals.vector?.rank ?? Number.POSITIVE_INFINITY;
+  return topVector < targetVector ? 'vector_similarity' : 'recency_salience';
 }
 
 /**
@@ -162,7 +189,8 @@ export async function benchRetrieval(log: (message: string) => void): Promise<Re
     const traces: QueryTrace[] = [];
     const ranks: Record<RetrievalMode, Map<string, number | null>> = { hybrid: new Map(), full_text: new Map() };
     const latencies: Record<RetrievalMode, Map<string, number>> = { hybrid: new Map(), full_text: new Map() };
-    const signalRanks = { vector: new Map<string, number | null>(), full_text: new Map<string, number | null>() };
+    const VIEWS: readonly SignalView[] = ['vector', 'full_text', 'text_and_vector'];
+    const viewRanks = new Map(VIEWS.map((view) => [view, new Map<string, number | null>()]));
     for (const query of set.queries) {
       const hybridRun = await timedSearch(hybrid, query);
       const textRun = await timedSearch(fullText, query);
@@ -173,9 +201,9 @@ export async function benchRetrieval(log: (message: string) => void): Promise<Re
       ranks.full_text.set(query.id, rankOf(textRun.top10, query.expected));
       latencies.hybrid.set(query.id, hybridRun.ms);
       latencies.full_text.set(query.id, textRun.ms);
-      signalRanks.vector.set(query.id, signalRank(all, query.expected, 'vector'));
-      signalRanks.full_text.set(query.id, signalRank(all, query.expected, 'full_text'));
+      for (const view of VIEWS) viewRanks.get(view)!.set(query.id, viewRank(all, query.expected, view));
       const target = all.find((hit) => query.expected.includes(hit.item.key));
+      const top = all[0]!;
       traces.push({
         id: query.id,
         kind: query.kind,
@@ -184,8 +212,9 @@ export async function benchRetrieval(log: (message: string) => void): Promise<Re
         hybrid_rank: ranks.hybrid.get(query.id)!,
         full_text_rank: ranks.full_text.get(query.id)!,
         signals: target?.signals ?? null,
-        top_key: all[0]?.item.key ?? '',
-        top_signals: all[0]!.signals,
+        top_key: top.item.key,
+        top_signals: top.signals,
+        cause: ranks.hybrid.get(query.id) === 1 ? null : causeOf(target, top),
       });
     }
 
@@ -200,9 +229,9 @@ export async function benchRetrieval(log: (message: string) => void): Promise<Re
         latency: summarize(idsOf(kind).map((id) => latencies[mode].get(id)!)),
       })),
     );
-    const signalScores = kinds.flatMap((kind) =>
-      (['vector', 'full_text'] as const).map((signal) => ({ signal, kind, ...scoresOf(idsOf(kind).map((id) => signalRanks[signal].get(id)!)) })),
-    );
+    const signalScores = kinds.flatMap((kind) => VIEWS.map((signal) => ({ signal, kind, ...scoresOf(idsOf(kind).map((id) => viewRanks.get(signal)!.get(id)!)) })));
+    const missCauses: Record<MissCause, number> = { word_match_elsewhere: 0, vector_similarity: 0, recency_salience: 0 };
+    for (const trace of traces) if (trace.kind === 'paraphrase' && trace.cause !== null) missCauses[trace.cause] += 1;
     const paraphrase = (mode: RetrievalMode) => scores.find((score) => score.kind === 'paraphrase' && score.mode === mode)!;
     const better = paraphrase('hybrid').mrr_at_10 > paraphrase('full_text').mrr_at_10 && paraphrase('hybrid').recall_at_5 > paraphrase('full_text').recall_at_5;
     return {
@@ -211,6 +240,7 @@ export async function benchRetrieval(log: (message: string) => void): Promise<Re
       embed_seconds: round(embedSeconds, 1),
       scores,
       signal_scores: signalScores,
+      paraphrase_miss_causes: missCauses,
       paraphrases_with_text_match: traces.filter((trace) => trace.kind === 'paraphrase' && trace.signals?.full_text != null).length,
       lost_in_fusion: traces.filter((trace) => trace.signals?.vector?.rank === 1 && trace.hybrid_rank !== 1).length,
       traces,

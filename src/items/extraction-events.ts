@@ -37,14 +37,17 @@ export function extractionEvents(events: readonly EventRecord[]): ExtractionEven
   return out;
 }
 
-const RETRACTION_CUES = /\b(no longer|not true|isn'?t true|forget|scratch that|any ?more|not anymore|wrong|actually|never mind|cancel(?:led)?)\b|不再|忘掉|忘记|不对|错了|取消|算了/iu;
+// Words that may refer back to something already remembered: a denial, or a task's status change.
+const BACK_REFERENCE_CUES =
+  /\b(no longer|not true|isn'?t true|forget|scratch that|any ?more|not anymore|wrong|actually|never mind|cancel(?:led)?|done|finished|completed|complete|blocked|shipped|resolved)\b|不再|忘掉|忘记|不对|错了|取消|算了|完成|做完|搞定|阻塞|卡住/iu;
 
 /**
- * True when a turn might deny something said before, so the scope's known keys are worth loading.
+ * True when a turn may refer back to something remembered (a denial, a task's status change), so
+ * the scope's known keys are worth loading.
  *
  * @example
- * mayRetract([{ text: "That's no longer true" }]) // true
+ * mayReferBack([{ text: "That's no longer true" }]) // true
  */
-export function mayRetract(events: readonly Pick<ExtractionEvent, 'text'>[]): boolean {
-  return events.some((event) => RETRACTION_CUES.test(event.text));
+export function mayReferBack(events: readonly Pick<ExtractionEvent, 'text'>[]): boolean {
+  return events.some((event) => BACK_REFERENCE_CUES.test(event.text));
 }

@@ -6,6 +6,7 @@
 
 import type { ExtractionEvent, ItemCandidate } from '../spec/items.js';
 import type { GateDecision } from '../spec/requests.js';
+import { silenceOf } from './rules/speculation.js';
 
 export interface GateOptions {
   /** Least confidence for a may-write candidate to be written. */
@@ -14,17 +15,19 @@ export interface GateOptions {
 
 export const DEFAULT_GATE: GateOptions = { mayThreshold: 0.6 };
 
-const SMALL_TALK = /^\s*(hi|hello|hey|thanks|thank you|thx|ok|okay|sure|great|cool|nice|bye|good (morning|night|evening)|lol|haha|yes|no|yep|nope|you'?re welcome|你好|谢谢|好的|嗯|哈哈|再见)\b[\s!.,。！]*\S{0,20}$/iu;
-const VENTING = /\b(ugh|argh|damn|annoying|i hate|so tired|frustrat\w*|fed up)\b|烦死|气死|好累|讨厌/iu;
-const SPECULATION = /\b(maybe|perhaps|probably|might|i think|i guess|not sure|possibly)\b|也许|可能|大概|我觉得|不确定/iu;
-
 /** Why an event produced nothing: the most specific reason its text shows. */
+const REASONS: Record<string, string> = {
+  small_talk: 'small talk: stays in the log only',
+  venting: 'emotional venting: stays in the log only',
+  speculation: 'speculative or unconfirmed: stays in the log only',
+};
+
 function neverReason(event: ExtractionEvent): string {
   if (event.kind === 'tool_result') return 'read-only tool output: no artifact or state change to keep';
-  if (SMALL_TALK.test(event.text)) return 'small talk: stays in the log only';
-  if (VENTING.test(event.text)) return 'emotional venting: stays in the log only';
-  if (SPECULATION.test(event.text)) return 'speculative or unconfirmed: stays in the log only';
-  if (/[?？]\s*$/u.test(event.text)) return 'a question, not a statement to remember';
+  const text = event.text.trim();
+  const silence = silenceOf(text.toLowerCase(), /\p{Script=Han}/u.test(text));
+  if (silence !== undefined && REASONS[silence] !== undefined) return REASONS[silence];
+  if (/[?？]$/u.test(text)) return 'a question, not a statement to remember';
   return 'no explicit durable statement: one-off content stays in the log only';
 }
 

@@ -12,7 +12,7 @@ import { createLlmExtractor } from '../items/llm-extractor.js';
 import { generateStructured } from '../providers/llm/generate-structured.js';
 import type { Scope } from '../spec/scope.js';
 import type { StorageAdapter, WriteOp } from '../spec/storage.js';
-import { extractionEvents, mayRetract } from '../items/extraction-events.js';
+import { extractionEvents, mayReferBack } from '../items/extraction-events.js';
 import { applyGate, type GateOptions } from '../items/gate.js';
 import { ItemMerger, placement, versionKey, type MergeScope } from '../items/merge.js';
 
@@ -56,7 +56,7 @@ export class LongTermWriter {
     }
     const owners = visibleOwners(scope.user_id, scope.agent_id);
     const knownKeys =
-      this.config.llm !== null || mayRetract(extractable) ? await this.storage.activeKeys(scope.tenant_id, owners, KNOWN_KEYS_LIMIT) : [];
+      this.config.llm !== null || mayReferBack(extractable) ? await this.storage.activeKeys(scope.tenant_id, owners, KNOWN_KEYS_LIMIT) : [];
     const candidates: ItemCandidate[] = [];
     if (this.config.rules !== null) candidates.push(...(await this.config.rules.extract({ events: extractable, known_keys: knownKeys })));
     if (this.config.llm !== null) candidates.push(...(await this.extractWithLlm(this.config.llm, events, extractable, knownKeys, failures)));

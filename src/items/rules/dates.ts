@@ -35,7 +35,7 @@ const EN_DATE = new RegExp(
   ].join('|'),
   'g',
 );
-export const EN_DATE_CUE = new RegExp(String.raw`\d|\b(?:today|tonight|tomorrow|yesterday|end of|${WEEKDAY})\b`);
+export const EN_DATE_CUE = new RegExp(String.raw`\d|\b(?:today|tonight|tomorrow|yesterday|end of|days?|weeks?|${WEEKDAY})\b`);
 
 const ZH_WEEKDAYS = '一二三四五六日天';
 // Groups: full date 1–3, month-day 4–5, named day 6, weekday 7–8, "N days later" 9–10, end of year/month 11.
@@ -50,7 +50,7 @@ const ZH_DATE = new RegExp(
   ].join('|'),
   'gu',
 );
-export const ZH_DATE_CUE = /\d|[今明后昨前]天|今晚|周|星期|礼拜|月|年底|年末/u;
+export const ZH_DATE_CUE = /\d|[今明后昨前]天|天(?:之|以)?后|今晚|周|星期|礼拜|月|年底|年末/u;
 const ZH_NAMED_DAYS: Readonly<Record<string, number>> = { 大后天: 3, 后天: 2, 明天: 1, 今天: 0, 今晚: 0, 昨天: -1, 前天: -2 };
 const EN_NAMED_DAYS: Readonly<Record<string, number>> = { 'the day after tomorrow': 2, today: 0, tonight: 0, tomorrow: 1, yesterday: -1 };
 

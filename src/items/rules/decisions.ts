@@ -20,7 +20,8 @@ interface DecisionSpec {
   prefix?: string;
 }
 
-const EN_FOR_TOPIC = /\s(?:for|as)\s+(?:the\s+|our\s+|my\s+|all\s+|a\s+)?([\p{L}\p{N}\s-]{2,40}?)\s*$/iu;
+// "for <topic>" up to the next preposition: "Vitest for tests in the repo" → "tests".
+const EN_FOR_TOPIC = /\s(?:for|as)\s+(?:the\s+|our\s+|my\s+|all\s+|a\s+|an\s+)?([\p{L}\p{N}-]+(?:\s+(?!(?:in|on|at|with|from|by|to|of|and|because|since|until|before|after)\b)[\p{L}\p{N}-]+){0,3})/iu;
 const ZH_FOR_TOPIC = /(?:来做|来当|做|作为|用于|用来做?|当作?)([^，,。.！!；;]{1,12})$/u;
 const EN_CHOICE_VERB = /^(?:use|using|go with|adopt|switch to|move to|migrate to|stick with|pick|choose|build|keep)\s+/i;
 const RATIONALE_EN = /\b(?:because|since|so that)\s+([^.;!?]+)/i;

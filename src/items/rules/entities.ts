@@ -31,7 +31,7 @@ const PATH = new RegExp(
 );
 const FILE_EXTENSIONS =
   'md|mdx|ts|tsx|js|jsx|mjs|cjs|json|jsonc|yaml|yml|toml|py|rb|rs|go|java|kt|swift|c|h|cc|cpp|hpp|cs|php|sh|bash|zsh|sql|html|css|scss|txt|csv|tsv|ini|cfg|conf|lock|xml|ipynb|pdf|doc|docx|xls|xlsx|ppt|pptx|png|jpg|jpeg|svg|gif|env|log|vue|svelte|proto|tf|gradle|rst|tex';
-const BARE_FILE = new RegExp(`(?<![\\w/.:@\\\\-])[\\w-]+(?:\\.[\\w-]+)*\\.(?:${FILE_EXTENSIONS})(?![\\w/.-]|\\.\\w)`, 'g');
+const BARE_FILE = new RegExp(`(?<![\\w/.:@\\\\-])[\\w-]+(?:\\.[\\w-]+)*\\.(?:${FILE_EXTENSIONS})(?![\\w/-]|\\.\\w)`, 'g');
 // Names of libraries written like files ("Node.js", "Vue.js") are not files.
 const LIBRARY_NAME = /^\p{Lu}\p{Ll}+\.js$/u;
 const BARE_REPO = /(?<![\w/.:@\\-])([A-Za-z0-9][\w.-]*)\/([A-Za-z0-9][\w.-]*)(?![\w/])/g;
@@ -69,11 +69,12 @@ export function findRefs(text: string): Ref[] {
   }
   for (const found of text.matchAll(BARE_REPO_URL)) {
     if (overlaps(taken, found.index, found.index + found[0].length)) continue;
-    const name = `${found[2]}/${found[3]!.replace(/\.git$/i, '').replace(TRAILING_PUNCTUATION, '')}`;
-    add({ kind: 'repo', name, raw: found[0], host: found[1]!.toLowerCase(), index: found.index }, found[0].length);
+    const raw = found[0].replace(TRAILING_PUNCTUATION, '');
+    const name = `${found[2]}/${found[3]!.replace(TRAILING_PUNCTUATION, '').replace(/\.git$/i, '')}`;
+    add({ kind: 'repo', name, raw, host: found[1]!.toLowerCase(), index: found.index }, raw.length);
   }
   for (const found of text.matchAll(PATH)) {
-    const raw = found[0];
+    const raw = found[0].replace(/\.+$/, '');
     if (overlaps(taken, found.index, found.index + raw.length)) continue;
     add({ kind: 'file', name: raw.replace(/^\.\//, '').replace(/\/+$/, ''), raw, index: found.index }, raw.length);
   }
@@ -85,7 +86,8 @@ export function findRefs(text: string): Ref[] {
   if (REPO_CONTEXT.test(text)) {
     for (const found of text.matchAll(BARE_REPO)) {
       if (overlaps(taken, found.index, found.index + found[0].length) || /^\d+$/.test(found[1]!) || /^\d+$/.test(found[2]!)) continue;
-      add({ kind: 'repo', name: `${found[1]}/${found[2]!.replace(/\.git$/i, '')}`, raw: found[0], index: found.index }, found[0].length);
+      const raw = found[0].replace(/[.-]+$/, '');
+      add({ kind: 'repo', name: raw.replace(/\.git$/i, ''), raw, index: found.index }, raw.length);
     }
   }
   return out.sort((a, b) => a.index - b.index);

@@ -14,7 +14,7 @@ const GREETING =
   "hi|hello|hey|yo|hiya|howdy|greetings|good (?:morning|afternoon|evening|night|day)|morning|thanks|thank you|thx|ty|cheers|bye|goodbye|see you|see ya|later|ok|okay|k|cool|nice|great|awesome|perfect|sounds good|got it|no problem|no worries|you're welcome|np|lol|haha+|hah|hmm+|yes|yeah|yep|no|nope|sure|alright|all right|wow|oh|ah|welcome back|that's great|that's all|appreciate it|well done|good job|nice one|talk to you|talk soon|speak soon";
 const FILLER = "there|everyone|all|guys|folks|so much|a lot|again|man|buddy|friend|mate|very much|for (?:that|this|the help|your help)|then|and|you|too|for now|tomorrow|later|soon";
 const SMALL_TALK_EN = new RegExp(
-  `^(?:(?:${GREETING})(?:[\\s,!.?~:)(]|$)+)+(?:(?:${FILLER})(?:[\\s,!.?~:)(]|$)+){0,4}$|^(?:how are you(?: doing)?|how's it going|how is it going|what's up|sup|how have you been|how was your (?:day|weekend)|have a (?:good|nice|great) (?:day|weekend|one)|nice (?:weather|day) today)\\b[^.]{0,20}$`,
+  `^(?:${GREETING})(?:[\\s,!.?~:)(]+|$)(?:(?:${GREETING}|${FILLER})(?:[\\s,!.?~:)(]+|$)){0,6}$|^(?:how are you(?: doing)?|how's it going|how is it going|what's up|sup|how have you been|how was your (?:day|weekend)|have a (?:good|nice|great) (?:day|weekend|one)|nice (?:weather|day) today)\\b[^.]{0,20}$`,
   'iu',
 );
 const SMALL_TALK_ZH =

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+
+import { addDays, eventDate, findDate } from './dates.js';
+
+// 2026-02-18 is a Wednesday.
+const TODAY = '2026-02-18';
+const en = (text: string) => findDate(text.toLowerCase(), 'en', TODAY);
+const zh = (text: string) => findDate(text, 'zh', TODAY);
+
+describe('findDate (English)', () => {
+  it.each([
+    ['the launch is on 2026-12-01', '2026-12-01', false],
+    ['we met on 8 May 2023', '2023-05-08', false],
+    ['it shipped May 8th, 2023', '2023-05-08', false],
+    ['the review is on March 3', '2026-03-03', true],
+    ['call her tomorrow', '2026-02-19', true],
+    ['it happened yesterday', '2026-02-17', true],
+    ['the demo is on Friday', '2026-02-20', true],
+    ['the demo is next Friday', '2026-02-27', true],
+    ['the sync is next Monday', '2026-02-23', true],
+    ['ship it in 3 days', '2026-02-21', true],
+    ['ship it in two weeks', '2026-03-04', true],
+    ['by the end of the month', '2026-02-28', true],
+  ])('%s → %s', (text, date, relative) => {
+    expect(en(text)).toMatchObject({ date, relative });
+  });
+
+  it('gives the span of the expression', () => {
+    expect(en('due by next Friday!')).toMatchObject({ index: 7, length: 11 });
+  });
+
+  it('ignores impossible dates, plural weekdays and "may" the verb', () => {
+    expect(en('on 2026-02-30 maybe')).toBeUndefined();
+    expect(en('I hate Mondays')).toBeUndefined();
+    expect(en('we may ship')).toBeUndefined();
+  });
+});
+
+describe('findDate (Chinese)', () => {
+  it.each([
+    ['2026年12月1日发布', '2026-12-01', false],
+    ['12月1日发布', '2026-12-01', true],
+    ['明天开会', '2026-02-19', true],
+    ['后天出差', '2026-02-20', true],
+    ['下周五之前', '2026-02-27', true],
+    ['这周五演示', '2026-02-20', true],
+    ['周一评审', '2026-02-23', true],
+    ['三天后上线', '2026-02-21', true],
+    ['年底前发布', '2026-12-31', true],
+  ])('%s → %s', (text, date, relative) => {
+    expect(zh(text)).toMatchObject({ date, relative });
+  });
+
+  it('does not read 每周一 as a date', () => {
+    expect(zh('每周一次')).toBeUndefined();
+  });
+});
+
+describe('date arithmetic', () => {
+  it('crosses months and leap days', () => {
+    expect(addDays('2028-02-28', 1)).toBe('2028-02-29');
+    expect(addDays('2026-12-31', 1)).toBe('2027-01-01');
+  });
+
+  it('takes the local date of an event time as written', () => {
+    expect(eventDate('2026-02-20T23:30:00-05:00')).toBe('2026-02-20');
+    expect(eventDate('not a date')).toBe('1970-01-01');
+  });
+});
