@@ -101,3 +101,34 @@ describe('engram CLI', () => {
     expect(found.stdout).toContain('我更喜欢用中文写技术文档');
   });
 });
+
+describe('engram CLI: long-term memory', () => {
+  const who = ['--user', 'ada', '--agent', 'helper'];
+
+  it('remembers, lists, searches, shows history and forgets', () => {
+    const remember = (value: string) =>
+      engram(['remember', '--json'], JSON.stringify({ scope: { user_id: 'ada', agent_id: 'helper' }, type: 'preferences', key: 'pref:other:drink', value: { scope: 'other', name: 'drink', value } }));
+    expect(JSON.parse(remember('green tea').stdout)[0]).toMatchObject({ action: 'created', key: 'pref:other:drink', version: 1 });
+    expect(JSON.parse(remember('black coffee').stdout).map((diff: { action: string }) => diff.action)).toEqual(['updated', 'superseded']);
+    expect(engram(['items', ...who]).stdout).toContain('Prefers black coffee (other drink)');
+    const search = engram(['search', ...who, '--query', 'coffee']);
+    expect(search.stdout).toMatch(/1\. pref:other:drink — Prefers black coffee/);
+    expect(search.stdout).toMatch(/text #1/);
+    const history = engram(['history', '--user', 'ada', '--key', 'pref:other:drink']);
+    expect(history.stdout).toMatch(/v1 superseded[\s\S]*v2 active/);
+    expect(history.stdout).toContain('from explicit:api.remember');
+    expect(engram(['forget', ...who, '--key', 'pref:other:drink']).stdout).toContain('retracted  pref:other:drink v2');
+    expect(engram(['items', ...who]).stdout).not.toContain('pref:other:drink');
+    expect(engram(['reindex']).stdout).toMatch(/reindexed \d+ /);
+  });
+
+  it('extracts items from committed turns and names a malformed key', () => {
+    const committed = engram(['commit', '--json'], JSON.stringify({ scope: { user_id: 'ada', agent_id: 'helper', session_id: 's9', run_id: 'r' }, turn_id: 'x1', messages: [{ role: 'user', content: 'We decided to use SQLite for the demo.' }] }));
+    const result = JSON.parse(committed.stdout) as CommitTurnResult;
+    expect(result.gate[0]).toMatchObject({ decision: 'must', wrote: true });
+    expect(result.items[0]!.action).toBe('created');
+    const bad = engram(['remember'], JSON.stringify({ scope: { user_id: 'ada', agent_id: 'helper' }, type: 'preferences', key: 'pref:mood:drink', value: { scope: 'x', name: 'y', value: 'z' } }));
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('key: "pref:mood:drink" has scope "mood"');
+  });
+});

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-import { ValidationError, type CommitTurnRequest, type Engram, type MemoryPacket, type Purpose } from '../index.js';
+import { describeItem, ValidationError, type CommitTurnRequest, type Engram, type MemoryPacket, type Purpose } from '../index.js';
 import { formatBudget, formatPacket } from './format-packet.js';
 import { printJson, printLines } from './output.js';
 
@@ -42,8 +42,17 @@ export async function runDemo(engram: Engram, json: boolean): Promise<void> {
 
   const lines = [`Committed ${turns.length} turns from examples/quickstart/turns.json:`];
   for (const result of results) {
-    lines.push(`  ${result.turn_id}: ${result.replayed ? 'already in the store, nothing written' : `${result.events.length} events`}`);
+    if (result.replayed) {
+      lines.push(`  ${result.turn_id}: already in the store, nothing written`);
+      continue;
+    }
+    const kept = result.gate.filter((decision) => decision.wrote).length;
+    lines.push(`  ${result.turn_id}: ${result.events.length} events, ${kept} of ${result.gate.length} kept by the retention gate`);
+    for (const diff of result.items) lines.push(`      ${diff.action} ${diff.key} v${diff.version}  (${diff.rule})`);
+    for (const decision of result.gate.filter((entry) => !entry.wrote)) lines.push(`      not kept: ${decision.reason}`);
   }
+  const items = await engram.listItems({ scope: { tenant_id: scope.tenant_id, user_id: scope.user_id, agent_id: scope.agent_id } });
+  lines.push('', `Long-term memory now holds ${items.length} current items:`, ...items.map((item) => `  ${item.key} v${item.version}: ${describeItem(item)}`));
   lines.push('', '── responder packet ──────────────────────────────────────────────', ...formatPacket(packets.responder));
   for (const purpose of ['planner', 'tool'] as const) {
     lines.push('', `── ${purpose} packet: budget ─────────────────────────────────────`, ...formatBudget(packets[purpose]));

@@ -41,7 +41,9 @@ export function formatPacket(packet: MemoryPacket): string[] {
   for (const evidence of shortTerm.last_tool_evidence ?? []) lines.push(`  tool evidence: ${evidence.summary} [${evidence.ref}]`);
   lines.push('', 'Rolling summary', ...(shortTerm.rolling_summary === '' ? ['  (empty)'] : shortTerm.rolling_summary.split('\n').map((line) => `  ${line}`)));
   if ((shortTerm.key_quotes ?? []).length > 0) lines.push('', 'Key quotes');
-  for (const quote of shortTerm.key_quotes ?? []) lines.push(`  "${quote.quote}" (${quote.role ?? 'user'}) [${quote.evidence_id}]`);
+  for (const quote of shortTerm.key_quotes ?? []) {
+    lines.push(quote.quote === '' ? `  (reference only, over budget) [${quote.evidence_id}]` : `  "${quote.quote}" (${quote.role ?? 'user'}) [${quote.evidence_id}]`);
+  }
   if ((shortTerm.conversation_window ?? []).length > 0) lines.push('', 'Conversation window');
   for (const message of shortTerm.conversation_window ?? []) lines.push(`  ${message.role}: ${message.content} [${message.evidence_id}]`);
   lines.push('', `Citations: ${packet.citations.length}`, '', ...formatBudget(packet));

@@ -58,8 +58,16 @@ function utc(date: string): number {
   return Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)));
 }
 
+const pad = (value: number, width = 2): string => String(value).padStart(width, '0');
+
 function format(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
+  const date = new Date(ms);
+  return `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
 /** The date `days` after `date`. */
@@ -75,10 +83,8 @@ function isoWeekday(date: string): number {
 
 /** A valid calendar date, or undefined (30 February, month 13). */
 function calendar(year: number, month: number, day: number): string | undefined {
-  if (year < 1900 || year > 2200 || month < 1 || month > 12 || day < 1 || day > 31) return undefined;
-  const ms = Date.UTC(year, month - 1, day);
-  const date = format(ms);
-  return Number(date.slice(5, 7)) === month ? date : undefined;
+  if (year < 1900 || year > 2200 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
+  return `${year}-${pad(month)}-${pad(day)}`;
 }
 
 /** The next `weekday` (1–7) strictly after `today`, 1–7 days ahead. */

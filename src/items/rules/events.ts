@@ -1,7 +1,7 @@
 // Dated events (MemoryTypes v0.1 §3.7): a launch, a meeting, a deadline on a date the sentence
 // names — 2026-12-01, "on 8 May 2023", "next Friday", "2026年12月1日", "明天". Relative dates count
-// only beside an event word, so "talk to you tomorrow" is not an event. A sentence that already
-// made a task or goal keeps its date there (as `due`) instead.
+// only beside an event word, so "talk to you tomorrow" is not an event. A task or goal made from
+// the same sentence keeps its date there (as `due`) instead.
 
 import type { ItemCandidate } from '../../spec/items.js';
 import { makeKey } from '../keys.js';
@@ -17,9 +17,9 @@ const ZH_EVENT = /(发布|上线|会议|开会|面试|出差|生日|婚礼|纪�
 const EN_CANONICAL: Readonly<Record<string, string>> = { launches: 'launch', launched: 'launch', released: 'release', releases: 'release', shipped: 'ship', ships: 'ship', deployed: 'deploy', deployment: 'deploy', 'kick-off': 'kickoff', retrospective: 'retro', meet: 'meeting' };
 
 function eventOf(context: SentenceContext, rule: Rule, language: Language): ItemCandidate[] {
-  if (context.here.some((candidate) => candidate.type === 'tasks' || candidate.type === 'goals')) return [];
   const mention = findDate(context.lower, language, context.date);
   if (mention === undefined) return [];
+  if (context.here.some((candidate) => (candidate.type === 'tasks' || candidate.type === 'goals') && candidate.value['due'] === mention.date)) return [];
   const cue = (language === 'zh' ? ZH_EVENT : EN_EVENT).exec(context.text);
   if (mention.relative && cue === null) return [];
   const withoutDate = `${context.text.slice(0, mention.index)} ${context.text.slice(mention.index + mention.length)}`;

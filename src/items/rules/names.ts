@@ -39,7 +39,7 @@ const COMMON: ReadonlySet<string> = new Set(
     'where who which there here todo done maybe perhaps probably just remind don\'t never always great good well oh sorry ' +
     'first next last after before in on at for with from to of is are can could would should will do did if as by dear ' +
     'mr mrs ms dr note update fix add use make new see check sounds got thank noted sure right yeah yep great cool nice ' +
-    'decision decided goal task project team everyone anyone someone nothing everything one two three my our'
+    'decision decided goal task team everyone anyone someone nothing everything one two three my our'
   ).split(' '),
 );
 
@@ -71,8 +71,13 @@ export class NameTracker {
       const name = parts.join(' ');
       const before = context.text.slice(Math.max(0, index - 30), index);
       const after = context.text.slice(index + name.length, index + name.length + 30);
+      // Emphasis wraps the whole capitalised run ("**Project Atlas**") or just the name.
+      const runEnd = found.index + found[0].length;
+      const emphasised =
+        (EMPHASIS_BEFORE.test(before) && EMPHASIS_AFTER.test(after)) ||
+        (EMPHASIS_BEFORE.test(context.text.slice(Math.max(0, found.index - 2), found.index)) && EMPHASIS_AFTER.test(context.text.slice(runEnd, runEnd + 2)));
       this.see(context, name, index, {
-        emphasised: EMPHASIS_BEFORE.test(before) && EMPHASIS_AFTER.test(after),
+        emphasised,
         initial: /^[\s"'“‘(*_-]*$/u.test(context.text.slice(0, index)),
         person: PERSON_BEFORE.test(before) || PERSON_AFTER.test(after),
         org: ORG_SUFFIX.test(` ${name}`) || ORG_BEFORE.test(before),

@@ -108,7 +108,8 @@ function preferenceRule(spec: PreferenceSpec): Rule {
   };
 }
 
-const NOT = (found: RegExpExecArray): boolean => found[1] !== undefined && /^(?:not|never|hate|dislike|detest|can't stand|cannot stand|don't like|do not like|讨厌|不喜欢|不要|别|不用|避免|禁止)/iu.test(found[1]);
+const NOT = (found: RegExpExecArray): boolean =>
+  found[1] !== undefined && /^(?:not|never|hate|dislike|detest|can't stand|cannot stand|don't|do not|dont|讨厌|不喜欢|不要|别|不用|避免|禁止)/iu.test(found[1]);
 
 export const PREFERENCE_RULES: readonly Rule[] = [
   preferenceRule({

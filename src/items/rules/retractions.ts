@@ -56,7 +56,9 @@ function denialOf(context: SentenceContext): Denial | undefined {
     const found = clause.pattern.exec(context.text);
     if (found === null) continue;
     const start = clause.group === 0 ? found.index + found[0].length : found.index + found[0].indexOf(found[clause.group]!);
-    const end = clause.group === 0 ? clauseEnd(context.text, start) : start + found[clause.group]!.length;
+    // A denied clause also ends at a comma: "I no longer prefer tea, I prefer coffee" corrects itself.
+    const comma = context.text.slice(start).search(/[,，]/u);
+    const end = clause.group === 0 ? Math.min(clauseEnd(context.text, start), comma === -1 ? Infinity : start + comma) : start + found[clause.group]!.length;
     const text = context.text.slice(start, end).trim();
     if (text === '') continue;
     const statements = [clause.statement(text), context.language === 'zh' ? `我更喜欢${text}` : `I prefer ${text}`];

@@ -47,7 +47,7 @@ function statusOf(context: SentenceContext, rule: Rule, spec: StatusSpec): ItemC
     const project = projectOf(context).name;
     const known = findTask(context.memory, project, title, false);
     const blocker = pattern.blockerGroup === undefined ? undefined : found[pattern.blockerGroup];
-    const notes = blocker === undefined ? undefined : [`blocked on ${cleanPhrase(blocker)}`];
+    const notes = blocker === undefined ? undefined : [`blocked on ${blocker.trim().replace(/[\s.;:!?。；！？]+$/u, '')}`];
     if (known !== undefined) {
       const value: Record<string, unknown> = { task_id: known.slice(known.lastIndexOf(':') + 1), status: spec.status };
       if (notes !== undefined) value['notes'] = notes;
@@ -89,7 +89,7 @@ export const TASK_STATUS_RULES: readonly Rule[] = [
       { pattern: new RegExp(String.raw`^(.+?)\s+${BE}\s+(?:now\s+|finally\s+|all\s+|already\s+|just\s+)?(?:done|finished|completed?|shipped|merged|fixed|resolved|sorted)\b`, 'i'), titleGroup: 1 },
       { pattern: /\bmark(?:ed)?\s+(.+?)\s+as\s+(?:done|complete|completed|finished)\b/i, titleGroup: 1 },
       { pattern: /^(?:done|finished|completed)\s*[:\-–]\s*/i, titleGroup: 0 },
-      { pattern: /\b(?:I|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|already\s+)?(?:finished|completed|wrapped up|done with|shipped|fixed)\s+/i, titleGroup: 0 },
+      { pattern: /\b(?:I|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|already\s+)?(?:finished|completed|wrapped up|done with|fixed)\s+/i, titleGroup: 0 },
     ],
     createsUnmatched: true,
   }),

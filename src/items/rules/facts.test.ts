@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+
+import type { ItemCandidate } from '../../spec/items.js';
+import { createRuleExtractor } from './index.js';
+
+// Wednesday 2026-02-18.
+const TS = '2026-02-18T10:00:00Z';
+
+function extract(texts: readonly string[], knownKeys: readonly string[] = [], role: 'user' | 'assistant' = 'user'): ItemCandidate[] {
+  const events = texts.map((text, index) => ({ event_id: `evt_${index + 1}`, kind: 'message' as const, role, text, ts: TS }));
+  return createRuleExtractor().extract({ events, known_keys: knownKeys }) as ItemCandidate[];
+}
+const one = (text: string) => extract([text]).filter((candidate) => candidate.type !== 'entities');
+
+describe('profile facts', () => {
+  it.each([
+    ['My name is Alice Chen.', [{ k: 'name', v: 'Alice Chen' }]],
+    ["I'm a data scientist at Acme Labs.", [{ k: 'role', v: 'data scientist' }, { k: 'employer', v: 'Acme Labs' }]],
+    ['I live in Lisbon, Portugal.', [{ k: 'location', v: 'Lisbon, Portugal' }]],
+    ["I'm from Brazil.", [{ k: 'origin', v: 'Brazil' }]],
+    ['I just moved to Berlin.', [{ k: 'location', v: 'Berlin', since: '2026-02-18' }]],
+    ['我叫李明。', [{ k: 'name', v: '李明' }]],
+    ['我是一名软件工程师。', [{ k: 'role', v: '软件工程师' }]],
+    ['我在北京工作。', [{ k: 'work_location', v: '北京' }]],
+    ['我在字节跳动工作。', [{ k: 'employer', v: '字节跳动' }]],
+    ['我住在上海浦东。', [{ k: 'location', v: '上海浦东' }]],
+    ['我是广东人。', [{ k: 'origin', v: '广东' }]],
+  ])('%s', (text, facts) => {
+    expect(one(text).map((candidate) => [candidate.key, candidate.value])).toEqual([['profile:user', { subject: 'user', facts }]]);
+  });
+
+  it.each(["I'm a bit tired.", "I'm a big fan of yours.", "I'm from the data team.", '我是说我们可以先试试。'])('is not a profile fact: %s', (text) => {
+    expect(one(text)).toEqual([]);
+  });
+
+  it('puts all facts of one input in one candidate', () => {
+    const out = extract(['My name is Alice.', 'I live in Porto.']);
+    expect(out.filter((candidate) => candidate.type === 'profile')).toHaveLength(2);
+  });
+});
+
+describe('goals', () => {
+  it.each([
+    ['My goal is to ship the memory runtime by June 1.', 'goal:general:ship_memory_runtime', { description: 'ship the memory runtime', due: '2026-06-01' }],
+    ['Our goal for Atlas is to reach 1000 users.', 'goal:atlas:reach_1000_users', { project: 'Atlas', description: 'reach 1000 users' }],
+    ['I want to learn Rust by the end of the year.', 'goal:general:learn_rust', { due: '2026-12-31' }],
+    ['We aim to cut latency in half.', 'goal:general:cut_latency_half', { status: 'active' }],
+    ['我的目标是年底前发布1.0版本。', 'goal:general:发布1_0版本', { description: '发布1.0版本', due: '2026-12-31' }],
+  ])('%s', (text, key, value) => {
+    expect(one(text)).toEqual([expect.objectContaining({ key, gate: 'may', value: expect.objectContaining(value) })]);
+  });
+
+  it('needs a date for a want to be a goal', () => {
+    expect(one('I want to learn Rust.')).toEqual([]);
+  });
+});
+
+describe('tasks', () => {
+  it.each([
+    ['TODO: write the release notes', 'task:general:write_release_notes', { status: 'todo' }],
+    ['Remind me to renew the domain next Monday.', 'task:general:renew_domain', { due: '2026-02-23' }],
+    ["Don't forget to email the investors.", 'task:general:email_investors', { title: 'email the investors' }],
+    ['We must migrate the database by 2026-03-01.', 'task:general:migrate_database', { due: '2026-03-01' }],
+    ['待办：整理会议纪要', 'task:general:整理会议纪要', { status: 'todo' }],
+    ['我需要在周五之前提交报告。', 'task:general:提交报告', { due: '2026-02-20' }],
+    ['提醒我明天给王总打电话。', 'task:general:给王总打电话', { due: '2026-02-19' }],
+  ])('%s', (text, key, value) => {
+    expect(one(text)).toEqual([expect.objectContaining({ key, gate: 'must', value: expect.objectContaining(value) })]);
+  });
+
+  it('is not a task without enough of a title', () => {
+    expect(one('I need to sleep.')).toEqual([]);
+    expect(one('我需要休息。')).toEqual([]);
+  });
+
+  it.each([
+    ['The docs update is done.', 'done', undefined],
+    ['I finished updating the docs.', 'done', undefined],
+    ['Mark update docs as done.', 'done', undefined],
+    ['The docs update is blocked on the API review.', 'blocked', ['blocked on the API review']],
+    ["I'm working on the docs update.", 'doing', undefined],
+  ])('moves a known task: %s', (text, status, notes) => {
+    const out = extract([text], ['task:general:update_docs', 'task:general:update_tests']);
+    expect(out).toEqual([expect.objectContaining({ key: 'task:general:update_docs', value: notes === undefined ? { task_id: 'update_docs', status } : { task_id: 'update_docs', status, notes } })]);
+  });
+
+  it('lands a status change on a task of another project when that is the only match', () => {
+    expect(extract(['The changelog is done.'], ['task:atlas:write_changelog']).map((candidate) => candidate.key)).toEqual(['task:atlas:write_changelog']);
+  });
+
+  it('creates a done or blocked task nobody created only for a specific title', () => {
+    expect(one('The billing migration is done.')).toEqual([expect.objectContaining({ key: 'task:general:billing_migration', confidence: 0.6, value: expect.objectContaining({ status: 'done' }) })]);
+    expect(one('The report is done.')).toEqual([]);
+    expect(one("I'm working on a new idea.")).toEqual([]);
+  });
+
+  it('reads Chinese status changes against Chinese titles', () => {
+    expect(extract(['我需要更新文档。', '文档更新完成了。']).map((candidate) => [candidate.key, candidate.value['status']])).toEqual([
+      ['task:general:更新文档', 'todo'],
+      ['task:general:更新文档', 'done'],
+    ]);
+    expect(extract(['更新文档被阻塞了，因为在等设计稿。'], ['task:general:更新文档'])[0]!.value).toEqual({ task_id: '更新文档', status: 'blocked', notes: ['blocked on 在等设计稿'] });
+  });
+});
+
+describe('decisions', () => {
+  it.each([
+    ['We decided to use Postgres for storage.', 'decision:general:storage', 'use Postgres for storage'],
+    ["Let's go with SQLite for storage.", 'decision:general:storage', 'use SQLite for storage'],
+    ["We'll use Vercel.", 'decision:general:hosting', 'use Vercel'],
+    ['I chose MIT for the license.', 'decision:general:license', 'use MIT for the license'],
+    ['Decision: ship weekly releases.', 'decision:general:ship_weekly_releases', 'ship weekly releases'],
+    ['我们决定用Postgres做存储。', 'decision:general:存储', '用Postgres做存储'],
+    ['我们用Vitest做测试。', 'decision:general:测试', '用Vitest做测试'],
+  ])('%s', (text, key, decision) => {
+    expect(one(text)).toEqual([expect.objectContaining({ key, gate: 'must', value: expect.objectContaining({ decision, made_at: '2026-02-18' }) })]);
+  });
+
+  it('is not a decision when asked', () => {
+    expect(one('Should we use Postgres for storage?')).toEqual([]);
+  });
+});
+
+describe('dated events', () => {
+  it.each([
+    ['The Atlas launch is on 2026-12-01.', 'event:general:2026-12-01:launch'],
+    ['On 8 May 2023 we shipped the first beta.', 'event:general:2023-05-08:ship'],
+    ['We have a design review next Friday for project Atlas.', 'event:atlas:2026-02-27:review'],
+    ['明天下午开会。', 'event:general:2026-02-19:开会'],
+  ])('%s', (text, key) => {
+    expect(one(text)).toEqual([expect.objectContaining({ key, gate: 'may' })]);
+  });
+
+  it('needs an event word beside a relative date', () => {
+    expect(one('I will look at it tomorrow.')).toEqual([]);
+  });
+
+  it('leaves the date of a task on the task', () => {
+    expect(one('I need to finish the launch checklist by Friday.').map((candidate) => candidate.type)).toEqual(['tasks']);
+  });
+});
+
+describe('names', () => {
+  it('keeps names said twice or emphasised, at low confidence', () => {
+    const out = extract(['I met Dana Scully yesterday.', 'Dana Scully will lead **Project Atlas** with Mulder.']);
+    const names = out.filter((candidate) => candidate.rule === 'any.entity.name');
+    expect(names.map((candidate) => [candidate.key, candidate.confidence, candidate.gate])).toEqual([
+      ['entity:person:dana_scully', 0.5, 'may'],
+      ['entity:topic:project_atlas', 0.6, 'may'],
+    ]);
+    expect(names[0]!.source_event_ids).toEqual(['evt_1', 'evt_2']);
+    expect(names[0]!.evidence_refs).toEqual([
+      { kind: 'event', ref: 'evt_1', span: [6, 17] },
+      { kind: 'event', ref: 'evt_2', span: [0, 11] },
+    ]);
+  });
+
+  it('does not keep a name said once', () => {
+    expect(extract(['I met Dana yesterday.']).filter((candidate) => candidate.rule === 'any.entity.name')).toEqual([]);
+  });
+});
