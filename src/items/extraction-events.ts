@@ -39,7 +39,7 @@ export function extractionEvents(events: readonly EventRecord[]): ExtractionEven
 
 // Words that may refer back to something already remembered: a denial, or a task's status change.
 const BACK_REFERENCE_CUES =
-  /\b(no longer|not true|isn'?t true|forget|scratch that|any ?more|not anymore|wrong|actually|never mind|cancel(?:led)?|done|finished|completed|complete|blocked|shipped|resolved)\b|不再|忘掉|忘记|不对|错了|取消|算了|完成|做完|搞定|阻塞|卡住/iu;
+  /\b(no longer|not true|isn'?t true|forget|scratch that|take that back|ignore that|any ?more|not anymore|wrong|actually|never mind|cancel(?:led)?|done|finished|completed|complete|blocked|shipped|resolved)\b|不再|已经不|忘掉|忘记|不对|错了|取消|算了|完成|做完|搞定|阻塞|卡住/iu;
 
 /**
  * True when a turn may refer back to something remembered (a denial, a task's status change), so

@@ -8,7 +8,7 @@ import { makeKey } from '../keys.js';
 import { decisionTopicOf } from './lexicon.js';
 import { projectOf } from './project.js';
 import { CONVERSATION, emit, type Language, type Rule, type SentenceContext } from './rule.js';
-import { cleanPhrase, clauseEnd, idFrom } from './text.js';
+import { cleanPhrase, clauseEnd, idFrom, shorten } from './text.js';
 
 interface DecisionSpec {
   name: string;
@@ -42,7 +42,7 @@ function decisionOf(context: SentenceContext, rule: Rule, spec: DecisionSpec): I
   const found = spec.pattern.exec(context.text);
   if (found === null) return [];
   const from = found.index + found[0].length;
-  const raw = cleanPhrase(context.text.slice(from, clauseEnd(context.text, from)));
+  const raw = shorten(cleanPhrase(context.text.slice(from, clauseEnd(context.text, from))), 300);
   if (raw === '') return [];
   const project = projectOf(context);
   const withoutProject = project.span === undefined ? raw : cleanPhrase(raw.replace(context.text.slice(project.span[0], project.span[1]), ' '));

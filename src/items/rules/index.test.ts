@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 import type { ExtractionEvent, ItemCandidate } from '../../spec/items.js';
@@ -233,6 +234,10 @@ describe('what produces nothing', () => {
     expect(decision).toMatchObject({ key: 'decision:general:storage', confidence: 0.77 });
   });
 
+  it('does not read fenced code as statements', () => {
+    expect(extract('Here is the fix:\n```ts\n// TODO: handle the errors\nconst decided = true;\n```', 'assistant')).toEqual([]);
+  });
+
   it('does not retract when nothing it names exists', () => {
     expect(extract("That's no longer true.")).toEqual([]);
     expect(extract('I no longer prefer tea.')).toEqual([]);
@@ -251,5 +256,45 @@ describe('project inference', () => {
     const [turn] = converse([['user', 'We decided to use Vitest for tests in the repo acme/atlas.']]);
     expect(turn!.map((candidate) => candidate.key)).toEqual(['entity:repo:acme/atlas', 'decision:atlas:tests']);
     expect(turn![1]!.entities).toEqual(['entity:repo:acme/atlas']);
+  });
+});
+
+describe('odd input', () => {
+  // Fragments that trigger rules, mixed with arbitrary text, so every rule meets strange neighbours.
+  const FRAGMENTS = [
+    'I prefer ', 'TODO: ', 'we decided to use ', ' is done', 'https://', 'github.com/', 'docs/', '.md', ' by Friday', ' on 2026-02-30',
+    'I no longer ', 'scratch that', '我更喜欢', '待办：', '完成了', '决定', '2026年13月1日', '忘掉', 'Alice ', '**', ':', '/', '.', '\uD800', '\n',
+  ];
+  const text = fc.array(fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string({ maxLength: 12 }), fc.string({ unit: 'grapheme', maxLength: 8 })), { maxLength: 14 }).map((parts) => parts.join(''));
+
+  it('never throws, and every candidate has a valid key and a span inside its event', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.constantFrom('user', 'assistant', 'tool') as fc.Arbitrary<'user' | 'assistant' | 'tool'>, text), { maxLength: 4 }), fc.array(fc.constantFrom('pref:other:drink', 'task:general:update_docs', 'profile:user'), { maxLength: 3 }), (messages, knownKeys) => {
+        const events: ExtractionEvent[] = messages.map(([role, body], index) => ({
+          event_id: `evt_${index}`,
+          kind: role === 'tool' ? 'tool_result' : 'message',
+          role,
+          text: body,
+          ts: TS,
+          ...(role === 'tool' ? { tool_name: 'create_thing' } : {}),
+        }));
+        const out = createRuleExtractor().extract({ events, known_keys: knownKeys }) as ItemCandidate[];
+        for (const candidate of out) {
+          assertKey(candidate.type, candidate.key);
+          for (const evidence of candidate.evidence_refs ?? []) {
+            if (evidence.span === undefined) continue;
+            const source = events.find((event) => event.event_id === evidence.ref)!;
+            expect(evidence.span[0]).toBeGreaterThanOrEqual(0);
+            expect(evidence.span[1]).toBeLessThanOrEqual(source.text.length);
+          }
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('is deterministic', () => {
+    const events: ExtractionEvent[] = [{ event_id: 'evt_1', kind: 'message', role: 'user', text: 'I prefer tea. TODO: ship v2 by next Friday. See docs/a.md.', ts: TS }];
+    expect(createRuleExtractor().extract({ events })).toEqual(createRuleExtractor().extract({ events }));
   });
 });

@@ -81,8 +81,16 @@ class Memory implements ExtractionMemory {
     return [...out];
   }
 
+  /** Records candidates; one repeating an earlier candidate exactly only adds its evidence to it. */
   record(candidates: readonly ItemCandidate[]): void {
     for (const candidate of candidates) {
+      const same = this.produced.findLast((earlier) => earlier.key === candidate.key);
+      if (same !== undefined && same.action === candidate.action && JSON.stringify(same.value) === JSON.stringify(candidate.value)) {
+        for (const id of candidate.source_event_ids) if (!same.source_event_ids.includes(id)) same.source_event_ids.push(id);
+        const evidence = same.evidence_refs ?? [];
+        for (const ref of candidate.evidence_refs ?? []) if (evidence.length < 8 && ref.kind === 'event') evidence.push(ref);
+        continue;
+      }
       this.produced.push(candidate);
       if (candidate.action === 'retract') this.retracted.add(candidate.key);
       else {
@@ -94,6 +102,13 @@ class Memory implements ExtractionMemory {
 }
 
 const QUESTION = /[?？]\s*$/u;
+const FENCED_CODE = /```[\s\S]*?(?:```|$)/g;
+
+/** Fenced code blanked out (offsets kept): "// TODO: handle errors" in a snippet is not a task. */
+function withoutCode(text: string): string {
+  if (!text.includes('```')) return text;
+  return text.replace(FENCED_CODE, (code) => code.replace(/[^\n]/g, ' '));
+}
 
 /** Adds candidates a rule returned, skipping a key the sentence already has for the same action. */
 function addAll(here: ItemCandidate[], found: readonly ItemCandidate[]): void {
@@ -132,7 +147,7 @@ class Extraction {
     }
     if (event.text.trim() === '') return;
     const date = eventDate(event.ts);
-    const text = wellFormed(event.text);
+    const text = withoutCode(wellFormed(event.text));
     let cursor = 0;
     for (const sentence of sentences(text)) {
       const found = text.indexOf(sentence, cursor);

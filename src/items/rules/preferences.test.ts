@@ -15,6 +15,8 @@ describe('preference rules', () => {
     ['I prefer a casual tone in my emails.', 'pref:writing:tone', 'casual', 'en.preference.prefer'],
     ['I prefer tea over coffee.', 'pref:other:drink', 'tea', 'en.preference.prefer'],
     ['I prefer 4 spaces for indentation.', 'pref:coding:indent', '4 spaces', 'en.preference.prefer'],
+    // The topic word wins over a value word of another topic ("professional" is also a tone).
+    ['I prefer a professional theme.', 'pref:ui:theme', 'professional', 'en.preference.prefer'],
     ['For commit messages, I prefer the imperative mood.', 'pref:coding:commit_messages', 'imperative mood', 'en.preference.prefer'],
     ["I'd prefer not to use emojis.", 'pref:writing:emoji', 'no emojis', 'en.preference.prefer'],
     ['My favourite editor is Neovim.', 'pref:tools:editor', 'Neovim', 'en.preference.favourite'],

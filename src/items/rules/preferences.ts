@@ -6,7 +6,7 @@ import type { ItemCandidate } from '../../spec/items.js';
 import { makeKey } from '../keys.js';
 import { scopeOf, topicOf, type Topic } from './lexicon.js';
 import { emit, USER_ONLY, type Language, type Rule, type SentenceContext } from './rule.js';
-import { cleanPhrase, clauseEnd, idFrom } from './text.js';
+import { cleanPhrase, clauseEnd, idFrom, shorten } from './text.js';
 
 interface PreferenceSpec {
   name: string;
@@ -84,7 +84,7 @@ function preferenceOf(context: SentenceContext, rule: Rule, spec: PreferenceSpec
   const negative = spec.negative?.(found) === true;
   const preferred = valueText(object, hinted === undefined ? topic : undefined, context.language);
   if (name === '' || preferred === '') return [];
-  const value = negative ? (context.language === 'zh' ? `不要${stripVerb(object, 'zh')}` : `no ${stripVerb(object, 'en')}`) : preferred;
+  const value = shorten(negative ? (context.language === 'zh' ? `不要${stripVerb(object, 'zh')}` : `no ${stripVerb(object, 'en')}`) : preferred, 200);
   return [
     emit(context, rule, {
       key: makeKey('preferences', [scope, name]),

@@ -48,11 +48,15 @@ export interface SentenceContext extends Source {
 /**
  * One rule: a stable dotted name, the languages and speakers it reads, its claim to the retention
  * gate, a cheap trigger tested on the lower-cased sentence, and the match that builds candidates.
+ * Rules whose candidates are built outside the sentence loop (tool results, repeated names, the
+ * kinds of reference) have a match that returns nothing: they exist for their name, gate and
+ * confidence, which the candidates carry.
  */
 export interface Rule {
   readonly name: string;
   readonly languages: readonly Language[];
   readonly roles: readonly Speaker[];
+  /** The type it produces (a retraction produces the type of the key it denies). */
   readonly type: MemoryType;
   readonly confidence: number;
   readonly gate: 'must' | 'may';

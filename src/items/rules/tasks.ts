@@ -7,7 +7,10 @@ import { makeKey, slug } from '../keys.js';
 import { findDate } from './dates.js';
 import { projectOf } from './project.js';
 import { CONVERSATION, emit, type ExtractionMemory, type Language, type Rule, type SentenceContext } from './rule.js';
-import { cleanPhrase, clauseEnd, contentWords, idFrom, matchTokens } from './text.js';
+import { cleanPhrase, clauseEnd, contentWords, idFrom, matchTokens, shorten } from './text.js';
+
+/** Titles and descriptions are one line of a task or goal, not a paragraph. */
+const TITLE_MAX = 200;
 
 // Verbs shared by many tasks: two titles sharing only "update" are different tasks.
 const TASK_VERBS: ReadonlySet<string> = new Set(
@@ -62,10 +65,10 @@ export function titleAndDue(context: SentenceContext, object: string, language: 
   const project = projectOf(context);
   if (project.span !== undefined) title = title.replace(context.text.slice(project.span[0], project.span[1]), ' ');
   const mention = findDate(title.toLowerCase(), language, context.date);
-  if (mention === undefined) return { title: cleanPhrase(title) };
+  if (mention === undefined) return { title: shorten(cleanPhrase(title), TITLE_MAX) };
   const before = title.slice(0, mention.index).replace(language === 'zh' ? ZH_DUE_BEFORE : EN_DUE_BEFORE, '');
   const after = title.slice(mention.index + mention.length).replace(language === 'zh' ? ZH_DUE_AFTER : /^/, '');
-  return { title: cleanPhrase(`${before}${language === 'zh' ? '' : ' '}${after}`), due: mention.date };
+  return { title: shorten(cleanPhrase(`${before}${language === 'zh' ? '' : ' '}${after}`), TITLE_MAX), due: mention.date };
 }
 
 interface CreationSpec {

@@ -16,11 +16,6 @@ export function clauseEnd(text: string, from: number): number {
   return found === null ? text.length : found.index;
 }
 
-/** The clause of `text` from `from` to its end. */
-export function clauseFrom(text: string, from: number): string {
-  return text.slice(from, clauseEnd(text, from));
-}
-
 const LEADING = /^(?:(?:a|an|the|to|my|our|some|that|just|really|also|then|now|actually|please|always|only)\s+)+/i;
 const TRAILING_WORDS =
   /(?:\s+(?:please|now|instead|anymore|any more|too|as well|again|from now on|going forward|for now|thanks|thank you|if possible|then|though))+$/i;
