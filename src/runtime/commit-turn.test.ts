@@ -121,6 +121,16 @@ describe('commitTurn', () => {
     expect(withContent[0]!.content).toContain('canary-90210');
   });
 
+  it('never extracts long-term memory from a secret event', async () => {
+    const result = await t.engram.commitTurn(
+      turn('t1', { messages: [{ role: 'user', content: 'We decided to keep the vault code canary-777 in docs/secret.md', sensitivity: 'secret' }] }),
+    );
+    expect(result.gate).toEqual([]);
+    expect(result.items).toEqual([]);
+    expect(JSON.stringify(await t.engram.listItems({ scope: { user_id: scope.user_id, agent_id: scope.agent_id } }))).not.toContain('canary-777');
+    expect(await t.engram.embeddingBacklog()).toBe(0);
+  });
+
   it('hides expired events and purges them', async () => {
     await t.engram.commitTurn(
       turn('t1', { messages: [{ role: 'user', content: 'temporary note about plums', expires_at: '2026-06-01T13:00:00.000Z' }] }),
