@@ -93,7 +93,9 @@ export async function hybridSearch(storage: StorageAdapter, embedQuery: QueryEmb
     const candidates = await storage.itemVectors(base);
     const query = candidates.length > 0 ? await embedQuery(request.query) : null;
     if (query !== null) {
-      topK(query, candidates.map((candidate) => ({ id: candidate.item_id, vector: candidate.vector })), CANDIDATES).forEach((hit, index) => {
+      // Vectors of another model (after the configuration changed) are left out until re-embedded.
+      const comparable = candidates.filter((candidate) => candidate.vector.length === query.length);
+      topK(query, comparable.map((candidate) => ({ id: candidate.item_id, vector: candidate.vector })), CANDIDATES).forEach((hit, index) => {
         vectorRanks.set(hit.id, { rank: index + 1, similarity: Math.round(hit.score * 1e6) / 1e6 });
       });
       for (const id of vectorRanks.keys()) {
