@@ -131,6 +131,16 @@ interface Run {
   ms: number;
 }
 
+const VIEWS: readonly SignalView[] = ['vector', 'full_text', 'text_and_vector'];
+
+/** One query in both modes: the expected item's rank in each, the time of each, and the hybrid trace. */
+interface QueryOutcome {
+  ranks: Record<RetrievalMode, number | null>;
+  ms: Record<RetrievalMode, number>;
+  views: Record<SignalView, number | null>;
+  trace: QueryTrace;
+}
+
 async function timedSearch(engram: Engram, query: LabelledQuery): Promise<Run> {
   const start = nowMs();
   const top10 = await engram.search({ scope: query.scope, query: query.query, k: 10 });
@@ -163,6 +173,80 @@ function causeOf(target: SearchHit | undefined, top: SearchHit): MissCause {
   return topVector < targetVector ? 'vector_similarity' : 'recency_salience';
 }
 
+async function searchBoth(hybrid: Engram, fullText: Engram, query: LabelledQuery): Promise<QueryOutcome> {
+  const hybridRun = await timedSearch(hybrid, query);
+  const textRun = await timedSearch(fullText, query);
+  // What each mode measures: the full-text Engram never sees a vector; the hybrid one always does.
+  if (textRun.top10.some((hit) => hit.signals.vector !== null)) throw new RangeError('the full-text Engram returned a vector signal');
+  if (hybridRun.top10.some((hit) => hit.signals.vector === null)) throw new RangeError(`hybrid search returned a hit without a vector for ${query.id}`);
+  // Every visible candidate with its signals (fusion sorts all candidates, then cuts to k).
+  const all = await hybrid.search({ scope: query.scope, query: query.query, k: 100 });
+  const ranks = { hybrid: rankOf(hybridRun.top10, query.expected), full_text: rankOf(textRun.top10, query.expected) };
+  const target = all.find((hit) => query.expected.includes(hit.item.key));
+  const top = all[0]!;
+  return {
+    ranks,
+    ms: { hybrid: hybridRun.ms, full_text: textRun.ms },
+    views: { vector: viewRank(all, query.expected, 'vector'), full_text: viewRank(all, query.expected, 'full_text'), text_and_vector: viewRank(all, query.expected, 'text_and_vector') },
+    trace: {
+      id: query.id,
+      kind: query.kind,
+      query: query.query,
+      expected: target?.item.key ?? query.expected[0]!,
+      hybrid_rank: ranks.hybrid,
+      full_text_rank: ranks.full_text,
+      signals: target?.signals ?? null,
+      top_key: top.item.key,
+      top_signals: top.signals,
+      cause: ranks.hybrid === 1 ? null : causeOf(target, top),
+    },
+  };
+}
+
+/** Loads the set into a fresh store through `remember` (seeded shuffle) and embeds it; returns the embedding time. */
+async function load(engram: Engram, items: readonly RememberRequest[]): Promise<number> {
+  // Recency ranks the order of writes: shuffled, it carries no trace of how the file is laid out.
+  for (const item of shuffled(items, seededRandom(SEED))) await engram.remember(item);
+  const start = nowMs();
+  const run = await engram.runEmbeddings();
+  const backlog = await engram.embeddingBacklog();
+  if (backlog !== 0 || run.embedded !== items.length) throw new RangeError(`expected ${items.length} embedded items, got ${run.embedded} (backlog ${backlog})`);
+  return (nowMs() - start) / 1000;
+}
+
+/** The scores of both modes and the diagnostics, from every query's outcome. */
+function resultOf(set: RetrievalSet, outcomes: ReadonlyMap<string, QueryOutcome>, embedSeconds: number): RetrievalResult {
+  const queries = set.queries;
+  const kinds: QueryKind[] = ['paraphrase', 'lexical'];
+  const of = (kind: QueryKind) => queries.filter((query) => query.kind === kind).map((query) => outcomes.get(query.id)!);
+  const scores = kinds.flatMap((kind) =>
+    (['hybrid', 'full_text'] as const).map((mode): RetrievalScores => ({
+      mode,
+      kind,
+      queries: of(kind).length,
+      ...scoresOf(of(kind).map((outcome) => outcome.ranks[mode])),
+      latency: summarize(of(kind).map((outcome) => outcome.ms[mode])),
+    })),
+  );
+  const traces = queries.map((query) => outcomes.get(query.id)!.trace);
+  const paraphrases = traces.filter((trace) => trace.kind === 'paraphrase');
+  const missCauses: Record<MissCause, number> = { word_match_elsewhere: 0, vector_similarity: 0, recency_salience: 0 };
+  for (const trace of paraphrases) if (trace.cause !== null) missCauses[trace.cause] += 1;
+  const paraphrase = (mode: RetrievalMode) => scores.find((score) => score.kind === 'paraphrase' && score.mode === mode)!;
+  return {
+    items: set.items.length,
+    embedded: set.items.length,
+    embed_seconds: round(embedSeconds, 1),
+    scores,
+    signal_scores: kinds.flatMap((kind) => VIEWS.map((signal) => ({ signal, kind, ...scoresOf(of(kind).map((outcome) => outcome.views[signal])) }))),
+    paraphrase_miss_causes: missCauses,
+    paraphrases_with_text_match: paraphrases.filter((trace) => trace.signals?.full_text != null).length,
+    lost_in_fusion: paraphrases.filter((trace) => trace.signals?.vector?.rank === 1 && trace.hybrid_rank !== 1).length,
+    traces,
+    hybrid_beats_full_text: paraphrase('hybrid').mrr_at_10 > paraphrase('full_text').mrr_at_10 && paraphrase('hybrid').recall_at_5 > paraphrase('full_text').recall_at_5,
+  };
+}
+
 /**
  * Loads the set into a fresh store through `remember`, embeds it with the local model, and searches
  * every query twice: with the default (hybrid) Engram, and with a second Engram on the same file
@@ -175,77 +259,12 @@ export async function benchRetrieval(log: (message: string) => void): Promise<Re
   const hybrid = await createEngram({ store, embeddings: { provider: 'local' } });
   let fullText: Engram | undefined;
   try {
-    // A seeded shuffle, so recency (the order of writes) carries no trace of how the file is laid out.
-    for (const item of shuffled(set.items, seededRandom(SEED))) await hybrid.remember(item);
-    const start = nowMs();
-    const run = await hybrid.runEmbeddings();
-    const embedSeconds = (nowMs() - start) / 1000;
-    if ((await hybrid.embeddingBacklog()) !== 0 || run.embedded !== set.items.length) {
-      throw new RangeError(`expected ${set.items.length} embedded items, got ${run.embedded} (backlog ${await hybrid.embeddingBacklog()})`);
-    }
+    const embedSeconds = await load(hybrid, set.items);
     log(`retrieval: ${set.items.length} items embedded in ${embedSeconds.toFixed(1)} s; ${set.queries.length} queries`);
     fullText = await createEngram({ store, embeddings: { provider: 'none' } });
-
-    const traces: QueryTrace[] = [];
-    const ranks: Record<RetrievalMode, Map<string, number | null>> = { hybrid: new Map(), full_text: new Map() };
-    const latencies: Record<RetrievalMode, Map<string, number>> = { hybrid: new Map(), full_text: new Map() };
-    const VIEWS: readonly SignalView[] = ['vector', 'full_text', 'text_and_vector'];
-    const viewRanks = new Map(VIEWS.map((view) => [view, new Map<string, number | null>()]));
-    for (const query of set.queries) {
-      const hybridRun = await timedSearch(hybrid, query);
-      const textRun = await timedSearch(fullText, query);
-      if (textRun.top10.some((hit) => hit.signals.vector !== null)) throw new RangeError('the full-text Engram returned a vector signal');
-      // Every visible candidate with its signals (fusion sorts all candidates, then cuts to k).
-      const all = await hybrid.search({ scope: query.scope, query: query.query, k: 100 });
-      ranks.hybrid.set(query.id, rankOf(hybridRun.top10, query.expected));
-      ranks.full_text.set(query.id, rankOf(textRun.top10, query.expected));
-      latencies.hybrid.set(query.id, hybridRun.ms);
-      latencies.full_text.set(query.id, textRun.ms);
-      for (const view of VIEWS) viewRanks.get(view)!.set(query.id, viewRank(all, query.expected, view));
-      const target = all.find((hit) => query.expected.includes(hit.item.key));
-      const top = all[0]!;
-      traces.push({
-        id: query.id,
-        kind: query.kind,
-        query: query.query,
-        expected: target?.item.key ?? query.expected[0]!,
-        hybrid_rank: ranks.hybrid.get(query.id)!,
-        full_text_rank: ranks.full_text.get(query.id)!,
-        signals: target?.signals ?? null,
-        top_key: top.item.key,
-        top_signals: top.signals,
-        cause: ranks.hybrid.get(query.id) === 1 ? null : causeOf(target, top),
-      });
-    }
-
-    const kinds: QueryKind[] = ['paraphrase', 'lexical'];
-    const idsOf = (kind: QueryKind) => set.queries.filter((query) => query.kind === kind).map((query) => query.id);
-    const scores = kinds.flatMap((kind) =>
-      (['hybrid', 'full_text'] as const).map((mode): RetrievalScores => ({
-        mode,
-        kind,
-        queries: idsOf(kind).length,
-        ...scoresOf(idsOf(kind).map((id) => ranks[mode].get(id)!)),
-        latency: summarize(idsOf(kind).map((id) => latencies[mode].get(id)!)),
-      })),
-    );
-    const signalScores = kinds.flatMap((kind) => VIEWS.map((signal) => ({ signal, kind, ...scoresOf(idsOf(kind).map((id) => viewRanks.get(signal)!.get(id)!)) })));
-    const missCauses: Record<MissCause, number> = { word_match_elsewhere: 0, vector_similarity: 0, recency_salience: 0 };
-    for (const trace of traces) if (trace.kind === 'paraphrase' && trace.cause !== null) missCauses[trace.cause] += 1;
-    const paraphrase = (mode: RetrievalMode) => scores.find((score) => score.kind === 'paraphrase' && score.mode === mode)!;
-    const better = paraphrase('hybrid').mrr_at_10 > paraphrase('full_text').mrr_at_10 && paraphrase('hybrid').recall_at_5 > paraphrase('full_text').recall_at_5;
-    return {
-      items: set.items.length,
-      embedded: run.embedded,
-      embed_seconds: round(embedSeconds, 1),
-      scores,
-      signal_scores: signalScores,
-      paraphrase_miss_causes: missCauses,
-      paraphrases_with_text_match: traces.filter((trace) => trace.kind === 'paraphrase' && trace.signals?.full_text != null).length,
-      lost_in_fusion: traces.filter((trace) => trace.signals?.vector?.rank === 1 && trace.hybrid_rank !== 1).length,
-      traces,
-      hybrid_beats_full_text: better,
-    };
+    const outcomes = new Map<string, QueryOutcome>();
+    for (const query of set.queries) outcomes.set(query.id, await searchBoth(hybrid, fullText, query));
+    return resultOf(set, outcomes, embedSeconds);
   } finally {
     await fullText?.close();
     await hybrid.close();

@@ -48,8 +48,8 @@ const QUICK: Sizes = {
 };
 
 /** One tenant of 100k items (1,000 users × 100); queries go to the 50 users whose items are embedded. */
-const LATENCY_FULL: LatencySizes = { users: 1_000, itemsPerUser: 100, sharedItems: 100, embeddedUsers: 50, queries: 300, rememberItems: 2_000 };
-const LATENCY_QUICK: LatencySizes = { users: 100, itemsPerUser: 100, sharedItems: 100, embeddedUsers: 5, queries: 100, rememberItems: 500 };
+const LATENCY_FULL: LatencySizes = { users: 1_000, itemsPerUser: 100, sharedItems: 100, embeddedUsers: 50, queries: 300, rememberItems: 1_000 };
+const LATENCY_QUICK: LatencySizes = { users: 100, itemsPerUser: 100, sharedItems: 100, embeddedUsers: 5, queries: 100, rememberItems: 300 };
 
 const PARTS = ['core', 'retrieval', 'latency'] as const;
 type Part = (typeof PARTS)[number];

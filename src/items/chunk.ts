@@ -30,3 +30,15 @@ export function chunkSearchText(item: Pick<MemoryItem, 'type' | 'key' | 'value' 
   const keyWords = item.key.replace(/[:_/.-]+/g, ' ');
   return searchText([keyWords, describeValue(item.type, item.value), ...item.entities, ...item.tags].join(' '));
 }
+
+/**
+ * The part of a chunk worth embedding: its readable lines, without the `[type:key]` locator and
+ * the update date, which add cost and no meaning for a vector.
+ *
+ * @example
+ * chunkEmbeddingText('[preferences:pref:ui:theme]\nPrefers dark (ui theme)\nUpdated at: 2026-01-01') // 'Prefers dark (ui theme)'
+ */
+export function chunkEmbeddingText(text: string): string {
+  const lines = text.split('\n').filter((line) => !/^\[[^\]]*\]$/u.test(line) && !line.startsWith('Updated at: '));
+  return lines.length === 0 ? text : lines.join('\n');
+}

@@ -39,9 +39,13 @@ export interface SearchHit {
   signals: SignalScores;
 }
 
-/** Reciprocal rank fusion: k = 60, text and vectors weigh 1, recency and salience re-rank lightly. */
+/**
+ * Reciprocal rank fusion (k = 60). Text and vectors weigh 1, each scaled by how strong the hit is
+ * against the best hit of its signal (a match of one rare word of five counts less than a match of
+ * all five); recency and salience only break near-ties.
+ */
 const RRF_K = 60;
-const WEIGHTS = { full_text: 1, vector: 1, recency: 0.25, salience: 0.25 };
+const WEIGHTS = { full_text: 1, vector: 1, recency: 0.1, salience: 0.1 };
 const CANDIDATES = 100;
 
 export type QueryEmbedder = (text: string) => Promise<Float32Array | null>;
@@ -98,10 +102,9 @@ export async function hybridSearch(storage: StorageAdapter, embedQuery: QueryEmb
       topK(query, comparable.map((candidate) => ({ id: candidate.item_id, vector: candidate.vector })), CANDIDATES).forEach((hit, index) => {
         vectorRanks.set(hit.id, { rank: index + 1, similarity: Math.round(hit.score * 1e6) / 1e6 });
       });
-      for (const id of vectorRanks.keys()) {
-        if (items.has(id)) continue;
-        const item = await storage.getItem(scope.tenant_id, id);
-        if (item !== null) items.set(id, item);
+      const missing = [...vectorRanks.keys()].filter((id) => !items.has(id));
+      if (missing.length > 0) {
+        for (const item of await storage.listItems({ ...base, ids: missing, limit: missing.length })) items.set(item.id, item);
       }
     }
   }
@@ -127,10 +130,10 @@ function fuse(
     if (known === undefined || item.version > known.version) newest.set(id, item);
   }
   const unique = [...newest.values()];
-  const byRecency = [...unique].sort((a, b) => (a.recorded_at < b.recorded_at ? 1 : a.recorded_at > b.recorded_at ? -1 : a.id < b.id ? 1 : -1));
-  const bySalience = [...unique].sort((a, b) => importance(b) - importance(a) || (a.id < b.id ? 1 : -1));
-  const recency = new Map(byRecency.map((item, index) => [item.id, index + 1]));
-  const salience = new Map(bySalience.map((item, index) => [item.id, index + 1]));
+  const recency = denseRanks(unique, (item) => item.recorded_at);
+  const salience = denseRanks(unique, importance);
+  const bestText = Math.max(0, ...[...textRanks.values()].map((hit) => hit.score));
+  const bestVector = Math.max(0, ...[...vectorRanks.values()].map((hit) => hit.similarity));
   const hits = unique.map((item): SearchHit => {
     const text = textRanks.get(item.id) ?? null;
     const vector = vectorRanks.get(item.id) ?? null;
@@ -141,9 +144,16 @@ function fuse(
       salience: { rank: salience.get(item.id)!, value: importance(item) },
     };
     let score = WEIGHTS.recency / (RRF_K + signals.recency.rank) + WEIGHTS.salience / (RRF_K + signals.salience.rank);
-    if (text !== null) score += WEIGHTS.full_text / (RRF_K + text.rank);
-    if (vector !== null) score += WEIGHTS.vector / (RRF_K + vector.rank);
+    if (text !== null && bestText > 0) score += (WEIGHTS.full_text * (text.score / bestText)) / (RRF_K + text.rank);
+    if (vector !== null && bestVector > 0) score += (WEIGHTS.vector * Math.max(0, vector.similarity / bestVector)) / (RRF_K + vector.rank);
     return { item, score: Math.round(score * 1e6) / 1e6, signals };
   });
   return hits.sort((a, b) => b.score - a.score || (a.item.id < b.item.id ? 1 : -1)).slice(0, k);
+}
+
+/** Ranks by a value, highest first; equal values share a rank, so ties give no one an edge. */
+function denseRanks<T extends { id: string }>(items: readonly T[], valueOf: (item: T) => number | string): Map<string, number> {
+  const values = [...new Set(items.map(valueOf))].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+  const rankOf = new Map(values.map((value, index) => [value, index + 1]));
+  return new Map(items.map((item) => [item.id, rankOf.get(valueOf(item))!]));
 }

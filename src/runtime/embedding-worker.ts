@@ -6,6 +6,7 @@
 import type { EmbeddingModel } from '../spec/providers.js';
 import type { EmbeddingResult, StorageAdapter } from '../spec/storage.js';
 import { contentText } from '../events/content-text.js';
+import { chunkEmbeddingText } from '../items/chunk.js';
 import { embedTexts } from '../providers/embeddings/embed.js';
 import type { Clock } from '../util/clock.js';
 
@@ -45,14 +46,15 @@ export class EmbeddingWorker {
     const batch = Math.max(1, this.model.maxBatchSize);
     while (total.embedded + total.skipped < max) {
       const now = this.clock.now();
-      const work = await this.storage.claimEmbeddingWork(batch, now.toISOString(), new Date(now.getTime() + LEASE_MS).toISOString());
+      const want = Math.min(batch, max - total.embedded - total.skipped);
+      const work = await this.storage.claimEmbeddingWork(want, now.toISOString(), new Date(now.getTime() + LEASE_MS).toISOString());
       if (work.length === 0) break;
       const results: EmbeddingResult[] = [];
       const texts: string[] = [];
       const targets: Array<Omit<EmbeddingResult, 'vector'>> = [];
       for (const entry of work) {
         const refused = entry.target === 'event' && entry.event.sensitivity === 'private' && this.model.remote && !this.options.allowPrivateRemote;
-        const text = entry.target === 'chunk' ? entry.text : contentText(entry.event.content);
+        const text = entry.target === 'chunk' ? chunkEmbeddingText(entry.text) : contentText(entry.event.content);
         const target = { target: entry.target, tenant_id: entry.tenant_id, id: entry.id };
         if (refused || text.trim() === '') results.push({ ...target, vector: null });
         else {

@@ -110,6 +110,8 @@ export interface ItemQuery {
   types?: readonly MemoryType[];
   statuses?: readonly ItemStatus[];
   keys?: readonly string[];
+  /** Only these item versions. */
+  ids?: readonly string[];
   /** Only versions recorded at or before this time. */
   as_of?: string;
   /** Page after this item id (ids sort in creation order). */
@@ -224,7 +226,7 @@ export interface StorageAdapter {
   /** Full-text search over the chunks of items, best first. */
   searchItems(query: ItemSearchQuery): Promise<ItemSearchHit[]>;
   /** The embedded chunks of visible items, for a vector scan. */
-  itemVectors(query: Omit<ItemQuery, 'cursor' | 'limit' | 'keys' | 'as_of'>): Promise<VectorCandidate[]>;
+  itemVectors(query: Omit<ItemQuery, 'cursor' | 'limit' | 'keys' | 'ids' | 'as_of'>): Promise<VectorCandidate[]>;
   /** Every item version (of one tenant, or all), for rebuilding the index. */
   itemsForReindex(tenantId: string | undefined): Promise<MemoryItem[]>;
   /** Deletes every chunk, index entry and vector of items (of one tenant, or all). */

@@ -80,6 +80,7 @@ function itemFilters(query: Omit<ItemQuery, 'limit' | 'cursor'>, prefix: string)
     ['type', query.types],
     ['status', query.statuses],
     ['key', query.keys],
+    ['id', query.ids],
   ];
   for (const [column, values] of lists) {
     if (values === undefined) continue;
@@ -162,7 +163,9 @@ export class ItemStore {
       where.push('id > ?');
       params.push(query.cursor);
     }
-    const sql = `SELECT * FROM memory_items WHERE ${where.join(' AND ')} ORDER BY id LIMIT ?`;
+    // With keys or ids, `+id` keeps SQLite on the key index instead of walking the tenant in id order.
+    const order = query.keys !== undefined || query.ids !== undefined ? '+id' : 'id';
+    const sql = `SELECT * FROM memory_items WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ?`;
     return (this.cached(sql).all(...params, query.limit) as Row[]).map(itemFromRow);
   }
 
@@ -178,7 +181,9 @@ export class ItemStore {
     const hits: ItemSearchHit[] = [];
     for (let start = 0; start < ranked.length && hits.length < query.limit; start += 100) {
       const page = ranked.slice(start, start + 100);
-      const sql = `SELECT c.seq AS chunk_seq, i.* FROM memory_chunks c JOIN memory_items i ON i.tenant_id = c.tenant_id AND i.id = c.item_id
+      // CROSS JOIN fixes the order (the few ranked chunks first, then their items by key); `+` stops
+      // SQLite from scanning every chunk of the tenant instead.
+      const sql = `SELECT c.seq AS chunk_seq, i.* FROM memory_chunks c CROSS JOIN memory_items i ON i.tenant_id = +c.tenant_id AND i.id = c.item_id
         WHERE c.seq IN (${placeholders(page)}) AND ${where.join(' AND ')}`;
       const rows = new Map((this.cached(sql).all(...page.map((entry) => entry.row), ...params) as Row[]).map((row) => [row['chunk_seq'] as number, row]));
       for (const entry of page) {
@@ -189,7 +194,7 @@ export class ItemStore {
     return hits;
   }
 
-  itemVectors(query: Omit<ItemQuery, 'cursor' | 'limit' | 'keys' | 'as_of'>): VectorCandidate[] {
+  itemVectors(query: Omit<ItemQuery, 'cursor' | 'limit' | 'keys' | 'ids' | 'as_of'>): VectorCandidate[] {
     const { where, params } = itemFilters(query, 'i.');
     const sql = `SELECT c.item_id, c.vector FROM memory_chunks c JOIN memory_items i ON i.tenant_id = c.tenant_id AND i.id = c.item_id
       WHERE c.tenant_id = ? AND c.owner IN (${placeholders(query.owners)}) AND c.vector IS NOT NULL AND ${where.join(' AND ')}`;

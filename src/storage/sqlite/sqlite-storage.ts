@@ -306,7 +306,7 @@ class SqliteStorage implements StorageAdapter {
     return this.items.searchItems(query);
   }
 
-  async itemVectors(query: Omit<ItemQuery, 'cursor' | 'limit' | 'keys' | 'as_of'>): Promise<VectorCandidate[]> {
+  async itemVectors(query: Omit<ItemQuery, 'cursor' | 'limit' | 'keys' | 'ids' | 'as_of'>): Promise<VectorCandidate[]> {
     this.guard();
     return this.items.itemVectors(query);
   }
