@@ -1,7 +1,7 @@
 // The rule-based extractor: MemoryTypes v0.1 items from a turn's messages and tool results with no
 // language model, in English and Chinese. Deterministic and cheap enough to run inside every
-// commit: each sentence is checked for silence (small talk, venting, speculation), then one
-// combined keyword test decides whether any rule family is worth running at all.
+// commit: one pass over each sentence (literals.ts) tells which of the silence checks (small talk,
+// venting, speculation) and which rules' triggers can match it at all; only those run.
 
 import { EngramError } from '../../spec/errors.js';
 import type { ExtractionEvent, ExtractionInput, Extractor, ItemCandidate } from '../../spec/items.js';
@@ -14,12 +14,14 @@ import { GOAL_RULES } from './goals.js';
 import { NAME_RULE, NameTracker } from './names.js';
 import { PREFERENCE_RULES } from './preferences.js';
 import { PROFILE_RULES } from './profile.js';
+import { LiteralIndex } from './literals.js';
 import { EN_RETRACTION, retract, ZH_RETRACTION } from './retractions.js';
-import type { ExtractionMemory, Language, Rule, SentenceContext } from './rule.js';
-import { silenceOf } from './speculation.js';
+import { Memory } from './memory.js';
+import type { Language, Rule, SentenceContext } from './rule.js';
+import { SILENCE_PATTERNS, silenceOf } from './speculation.js';
 import { TASK_STATUS_RULES } from './task-status.js';
 import { TASK_CREATION_RULES } from './tasks.js';
-import { hasHan } from './text.js';
+import { endsWithQuestionMark, hasHan, isWellFormed } from './text.js';
 import { TOOL_RULE, toolCandidates } from './tool-results.js';
 
 export type { Rule, SentenceContext } from './rule.js';
@@ -53,55 +55,39 @@ export const RULES: readonly Rule[] = [EN_RETRACTION, ZH_RETRACTION, ...REF_RULE
 
 interface RuleSet {
   rules: readonly Rule[];
-  /** Any rule's trigger: when it fails, no rule of the set can match. */
-  any: RegExp;
+  retraction: Rule;
+  /**
+   * Which expressions a sentence may match, from one pass over it: the silence patterns (first, as
+   * silenceOf reads the mask), the retraction's trigger (at `silences`), then the rules' triggers.
+   */
+  literals: LiteralIndex;
+  silences: number;
+  /** The rules' bits of a scan (a sentence with none skips the rules), or -1 when some have none. */
+  ruleBits: number;
 }
+
+// Built once per language and list of rules: deriving the literal automaton takes a millisecond or two.
+const RULE_SETS = new Map<string, RuleSet>();
 
 function ruleSet(rules: readonly Rule[], language: Language): RuleSet {
   const own = rules.filter((rule) => rule.languages.includes(language));
-  return { rules: own, any: new RegExp(own.map((rule) => `(?:${rule.trigger.source})`).join('|'), 'u') };
+  const key = `${language}:${own.map((rule) => rule.name).join(',')}`;
+  const known = RULE_SETS.get(key);
+  if (known !== undefined) return known;
+  const retraction = language === 'zh' ? ZH_RETRACTION : EN_RETRACTION;
+  const silences = SILENCE_PATTERNS[language];
+  const literals = new LiteralIndex([...silences, retraction.trigger, ...own.map((rule) => rule.trigger)]);
+  const first = silences.length + 1;
+  // A rule past the 32nd pattern always may (LiteralIndex.may): then every bit counts.
+  const ruleBits = first + own.length > 32 ? -1 : own.reduce((bits, _, index) => bits | (1 << (first + index)), 0);
+  const set: RuleSet = { rules: own, retraction, literals, silences: silences.length, ruleBits };
+  RULE_SETS.set(key, set);
+  return set;
 }
 
-class Memory implements ExtractionMemory {
-  readonly produced: ItemCandidate[] = [];
-  lastKeys: readonly string[] = [];
-  private readonly upserted = new Set<string>();
-  private readonly retracted = new Set<string>();
+const NON_ASCII = /[^\0-\x7f]/;
+const NO_RULES: readonly Rule[] = [];
 
-  constructor(readonly known: ReadonlySet<string>) {}
-
-  exists(key: string): boolean {
-    return !this.retracted.has(key) && (this.known.has(key) || this.upserted.has(key));
-  }
-
-  keysWith(prefix: string): string[] {
-    const out = new Set<string>();
-    for (const key of this.known) if (key.startsWith(prefix) && !this.retracted.has(key)) out.add(key);
-    for (const key of this.upserted) if (key.startsWith(prefix) && !this.retracted.has(key)) out.add(key);
-    return [...out];
-  }
-
-  /** Records candidates; one repeating an earlier candidate exactly only adds its evidence to it. */
-  record(candidates: readonly ItemCandidate[]): void {
-    for (const candidate of candidates) {
-      const same = this.produced.findLast((earlier) => earlier.key === candidate.key);
-      if (same !== undefined && same.action === candidate.action && JSON.stringify(same.value) === JSON.stringify(candidate.value)) {
-        for (const id of candidate.source_event_ids) if (!same.source_event_ids.includes(id)) same.source_event_ids.push(id);
-        const evidence = same.evidence_refs ?? [];
-        for (const ref of candidate.evidence_refs ?? []) if (evidence.length < 8 && ref.kind === 'event') evidence.push(ref);
-        continue;
-      }
-      this.produced.push(candidate);
-      if (candidate.action === 'retract') this.retracted.add(candidate.key);
-      else {
-        this.upserted.add(candidate.key);
-        this.retracted.delete(candidate.key);
-      }
-    }
-  }
-}
-
-const QUESTION = /[?？]\s*$/u;
 const FENCED_CODE = /```[\s\S]*?(?:```|$)/g;
 
 /** Fenced code blanked out (offsets kept): "// TODO: handle errors" in a snippet is not a task. */
@@ -130,6 +116,12 @@ function run(rule: Rule, context: SentenceContext): readonly ItemCandidate[] {
 class Extraction {
   readonly memory: Memory;
   private readonly names = new NameTracker();
+  private ts: string | undefined;
+  private date = '';
+  // The sentence whose rules are running: probes only happen inside them, so one function serves
+  // every sentence instead of a closure made for each.
+  private current: SentenceContext | undefined;
+  private readonly probeCurrent = (statement: string): ItemCandidate[] => this.probe(this.current!, statement);
 
   constructor(
     input: ExtractionInput,
@@ -146,8 +138,13 @@ class Extraction {
       return;
     }
     if (event.text.trim() === '') return;
-    const date = eventDate(event.ts);
-    const text = withoutCode(wellFormed(event.text));
+    // The events of one input mostly share their time.
+    if (event.ts !== this.ts) {
+      this.ts = event.ts;
+      this.date = eventDate(event.ts);
+    }
+    const date = this.date;
+    const text = withoutCode(isWellFormed(event.text) ? event.text : wellFormed(event.text));
     let cursor = 0;
     for (const sentence of sentences(text)) {
       const found = text.indexOf(sentence, cursor);
@@ -157,43 +154,68 @@ class Extraction {
     }
   }
 
+  // Most sentences produce nothing, so a context is built only once some rule is worth running.
   private sentence(event: ExtractionEvent, text: string, start: number, date: string): void {
     const lowered = text.toLowerCase();
     // Lower-casing that changes the length (rare letters such as İ) would shift offsets.
-    const lower = lowered.length === text.length ? lowered : text;
-    const chinese = hasHan(text);
-    if (silenceOf(lower, chinese) !== undefined) return;
+    let lower = lowered.length === text.length ? lowered : text;
+    // Plain ASCII spares the slow Unicode-property scans (Han, capitals).
+    const ascii = !NON_ASCII.test(text);
+    const chinese = !ascii && hasHan(text);
     const language: Language = chinese ? 'zh' : 'en';
-    const here: ItemCandidate[] = [];
-    let context: SentenceContext = {
+    const set = this.sets[language];
+    let may = set.literals.scan(lower);
+    if (silenceOf(lower, chinese, may) !== undefined) return;
+    let context: SentenceContext | undefined;
+    if (event.role === 'user' && LiteralIndex.may(may, set.silences) && set.retraction.trigger.test(lower)) {
+      context = this.context(event, text, lower, start, date, language);
+      const denied = retract(context);
+      addAll(context.here, denied.candidates);
+      if (denied.text !== text) {
+        context = { ...context, text: denied.text, lower: denied.lower };
+        this.current = context;
+        // Blanking can join words into new literals ("i no longer" → "i   "): scan again.
+        lower = denied.lower;
+        may = set.literals.scan(lower);
+      }
+    }
+    // The sentence as the later rules read it: a denied clause blanked out.
+    const visible = context?.text ?? text;
+    if (REF_CUE.test(visible)) {
+      context ??= this.context(event, text, lower, start, date, language);
+      addAll(context.here, run(REF_SCAN, context));
+    }
+    if (this.namesOn) this.names.scan({ event, start, text: visible, language }, ascii);
+    let question: boolean | undefined;
+    const rules = set.ruleBits === -1 || (may & set.ruleBits) !== 0 ? set.rules : NO_RULES;
+    for (let index = 0; index < rules.length; index += 1) {
+      const rule = rules[index]!;
+      if (!LiteralIndex.may(may, set.silences + 1 + index) || !rule.roles.includes(event.role)) continue;
+      question ??= endsWithQuestionMark(text);
+      if ((question && rule.questions !== true) || !rule.trigger.test(lower)) continue;
+      context ??= this.context(event, text, lower, start, date, language);
+      addAll(context.here, run(rule, context));
+    }
+    if (context !== undefined) this.finish(context.here);
+  }
+
+  private context(event: ExtractionEvent, text: string, lower: string, start: number, date: string, language: Language): SentenceContext {
+    const context: SentenceContext = {
       event,
       text,
       lower,
       start,
       end: start + text.length,
       language,
-      question: QUESTION.test(text),
+      question: endsWithQuestionMark(text),
       date,
       defaultProject: this.project,
       memory: this.memory,
-      here,
-      probe: (statement) => this.probe(context, statement),
+      here: [],
+      probe: this.probeCurrent,
     };
-    if (event.role === 'user') {
-      const denied = retract(context);
-      addAll(here, denied.candidates);
-      if (denied.text !== text) context = { ...context, text: denied.text, lower: denied.lower };
-    }
-    if (REF_CUE.test(context.text)) addAll(here, run(REF_SCAN, context));
-    if (this.namesOn) this.names.scan(context);
-    const set = this.sets[language];
-    if (set.any.test(context.lower)) {
-      for (const rule of set.rules) {
-        if (!rule.roles.includes(event.role) || (context.question && rule.questions !== true) || !rule.trigger.test(context.lower)) continue;
-        addAll(here, run(rule, context));
-      }
-    }
-    this.finish(here);
+    this.current = context;
+    return context;
   }
 
   /** Links the sentence's candidates to the entities it names, records them, and remembers its keys. */

@@ -2,6 +2,8 @@
 // small talk (greetings, thanks, acknowledgements) and venting. They stay in the episodic log only.
 // The checks run on every sentence before any rule, so each is one precompiled expression.
 
+import type { Language } from './rule.js';
+
 export type Silence = 'speculation' | 'small_talk' | 'venting';
 
 // "may" is a hedge, but "8 May 2023" and "May 8" are dates, so the month is excluded by its digits.
@@ -26,24 +28,34 @@ const VENTING_EN =
 const VENTING_ZH = /烦死了?|累死了?|气死了?|郁闷|崩溃|无语|好烦|真烦|烦人|受不了|讨厌死了|唉|哎呀|心累|太难了|要疯了/u;
 
 /**
+ * The expressions silenceOf tries, in order, per language: a caller that knows some cannot match
+ * (see LiteralIndex) passes that as `may`.
+ */
+export const SILENCE_PATTERNS: Readonly<Record<Language, readonly RegExp[]>> = {
+  en: [SMALL_TALK_EN, VENTING_EN, SPECULATION_EN],
+  zh: [SMALL_TALK_ZH, VENTING_ZH, SPECULATION_ZH, SPECULATION_EN],
+};
+
+/**
  * Why a sentence must produce nothing, or undefined when rules may read it. Takes the lower-cased
- * sentence and whether it has Chinese characters.
+ * sentence and whether it has Chinese characters; bit i of `may` clear says the language's
+ * SILENCE_PATTERNS[i] cannot match, so it is not tried.
  *
  * @example
  * silenceOf('maybe we should use postgres', false) // 'speculation'
  * silenceOf('thanks so much!', false)              // 'small_talk'
  * silenceOf('烦死了', true)                        // 'venting'
  */
-export function silenceOf(lower: string, chinese: boolean): Silence | undefined {
+export function silenceOf(lower: string, chinese: boolean, may = -1): Silence | undefined {
   if (chinese) {
-    if (SMALL_TALK_ZH.test(lower)) return 'small_talk';
-    if (VENTING_ZH.test(lower)) return 'venting';
-    if (SPECULATION_ZH.test(lower)) return 'speculation';
+    if ((may & 1) !== 0 && SMALL_TALK_ZH.test(lower)) return 'small_talk';
+    if ((may & 2) !== 0 && VENTING_ZH.test(lower)) return 'venting';
+    if ((may & 4) !== 0 && SPECULATION_ZH.test(lower)) return 'speculation';
     // English hedges inside a Chinese sentence still count.
-    return SPECULATION_EN.test(lower) ? 'speculation' : undefined;
+    return (may & 8) !== 0 && SPECULATION_EN.test(lower) ? 'speculation' : undefined;
   }
-  if (lower.length <= 60 && SMALL_TALK_EN.test(lower)) return 'small_talk';
-  if (VENTING_EN.test(lower)) return 'venting';
-  if (SPECULATION_EN.test(lower)) return 'speculation';
+  if ((may & 1) !== 0 && lower.length <= 60 && SMALL_TALK_EN.test(lower)) return 'small_talk';
+  if ((may & 2) !== 0 && VENTING_EN.test(lower)) return 'venting';
+  if ((may & 4) !== 0 && SPECULATION_EN.test(lower)) return 'speculation';
   return undefined;
 }

@@ -58,6 +58,28 @@ export function contentWords(phrase: string): string[] {
   return words(phrase).filter((word) => !STOPWORDS.has(word) && !FILLERS.has(word));
 }
 
+/**
+ * True when the text ends with a question mark, as `/[?？]\s*$/u` tests (trimEnd drops exactly
+ * what `\s` matches) without trying the expression at every position.
+ *
+ * @example
+ * endsWithQuestionMark('Could you use a formal tone? ') // true
+ */
+export function endsWithQuestionMark(text: string): boolean {
+  const trimmed = text.trimEnd();
+  const last = trimmed.charCodeAt(trimmed.length - 1);
+  return last === 0x3f || last === 0xff1f;
+}
+
+// Node 20 has String.prototype.isWellFormed (ES2024, not in this lib): a native check, so that the
+// lone-surrogate regexp of wellFormed runs only on text that needs it.
+const nativeWellFormed = (String.prototype as { isWellFormed?: (this: string) => boolean }).isWellFormed;
+
+/** True when the text has no lone surrogate, so wellFormed would return it unchanged. */
+export function isWellFormed(text: string): boolean {
+  return nativeWellFormed?.call(text) === true;
+}
+
 const HAN = /\p{Script=Han}/u;
 
 /** True when the text has Chinese characters. */
