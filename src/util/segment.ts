@@ -20,6 +20,9 @@ const SENTENCE_BREAK = /(?<=[.!?\u2026]["'\u2019\u201D)\]]*)\s+(?=[\p{Lu}\p{N}"'
 
 /** Lone surrogates cannot be encoded as UTF-8; replace them so text round-trips through storage. */
 export function wellFormed(text: string): string {
+  // The native check (ES2024, in Node 20) is far cheaper than the regular expression.
+  const native = (text as { isWellFormed?: () => boolean }).isWellFormed;
+  if (native !== undefined && native.call(text)) return text;
   return text.replace(LONE_SURROGATE, '\uFFFD');
 }
 
