@@ -6,39 +6,24 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 
 import { ValidationError, type ValidationIssue } from '../spec/errors.js';
 import type { ExtractionEvent, ExtractionInput, Extractor, ItemCandidate, MemoryType, Salience } from '../spec/items.js';
-import type { JsonSchema, StructuredModel } from '../spec/providers.js';
+import type { StructuredFailure, StructuredModel, StructuredRequest, StructuredResult } from '../spec/providers.js';
 import { issuesOf } from '../spec/validators.js';
 import { assertKey } from './keys.js';
 
 import extractItemsPrompt from './prompts/extract-items.v1.json' with { type: 'json' };
 
-/** The request the extractor makes; the shape of `StructuredRequest` in src/providers/llm. */
-export interface StructuredCall {
-  system: string;
-  prompt: string;
-  schema: JsonSchema;
-  schemaName: string;
-  validate: (value: unknown) => ValidationIssue[];
-  signal?: AbortSignal;
-}
+/** The request the extractor makes (see StructuredRequest in src/spec/providers.ts). */
+export type StructuredCall = StructuredRequest;
 
-/** Why the model's answers were not used (the shape of `StructuredFailure` in src/providers/llm). */
-export interface ExtractionFailure {
-  reason: string;
-  attempts: number;
-  raw: string;
-  issues: ValidationIssue[];
-}
+/** Why the model's answers were not used. */
+export type ExtractionFailure = StructuredFailure;
 
 /**
  * The validate-and-retry-once call. `generateStructured` from src/providers/llm/generate-structured.ts
  * is the implementation; it is passed in because src/items may not import src/providers (layering),
  * so src/runtime wires the two together.
  */
-export type GenerateStructuredFn = (
-  model: StructuredModel,
-  call: StructuredCall,
-) => Promise<{ ok: true; object: unknown; attempts: number } | { ok: false; failure: ExtractionFailure }>;
+export type GenerateStructuredFn = (model: StructuredModel, call: StructuredCall) => Promise<StructuredResult>;
 
 /** A candidate the model proposed that was dropped, with why. */
 export interface DroppedItem {

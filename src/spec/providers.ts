@@ -21,8 +21,35 @@ export interface EmbeddingModel {
   doEmbed(input: { values: string[]; signal?: AbortSignal }): Promise<{ embeddings: Float32Array[] }>;
 }
 
+import type { ValidationIssue } from './errors.js';
+
 /** A JSON Schema (draft 2020-12 or draft-07) describing the object a model must return. */
 export type JsonSchema = Record<string, unknown>;
+
+/** What to ask a structured model for, and how to tell a good answer. */
+export interface StructuredRequest {
+  system: string;
+  prompt: string;
+  schema: JsonSchema;
+  schemaName: string;
+  /** The issues of an answer, empty when it is usable. */
+  validate: (value: unknown) => ValidationIssue[];
+  signal?: AbortSignal;
+}
+
+/** Why a model's answers were not used. */
+export interface StructuredFailure {
+  /** `not_json`: the last answer was not a JSON object; `invalid`: it broke `validate`. */
+  reason: 'not_json' | 'invalid';
+  attempts: number;
+  /** The last answer as the model wrote it, at most 2,000 characters. */
+  raw: string;
+  /** The issues of the last answer. */
+  issues: ValidationIssue[];
+}
+
+/** A usable object, or the failure after the retry. */
+export type StructuredResult = { ok: true; object: unknown; attempts: number } | { ok: false; failure: StructuredFailure };
 
 /**
  * A language model asked for one JSON object that follows a schema.

@@ -3,32 +3,9 @@
 // exception, so bad model output never reaches memory. Transport errors still throw (typed).
 
 import type { ValidationIssue } from '../../spec/errors.js';
-import type { JsonSchema, StructuredModel } from '../../spec/providers.js';
+import type { StructuredFailure, StructuredModel, StructuredRequest, StructuredResult } from '../../spec/providers.js';
 
-/** What to ask for and how to tell a good answer. */
-export interface StructuredRequest {
-  system: string;
-  prompt: string;
-  schema: JsonSchema;
-  schemaName: string;
-  /** The issues of an answer, empty when it is usable. */
-  validate: (value: unknown) => ValidationIssue[];
-  signal?: AbortSignal;
-}
-
-/** Why the model's answers were not used. */
-export interface StructuredFailure {
-  /** `not_json`: the last answer was not a JSON object; `invalid`: it broke `validate`. */
-  reason: 'not_json' | 'invalid';
-  attempts: number;
-  /** The last answer as the model wrote it, at most 2,000 characters. */
-  raw: string;
-  /** The issues of the last answer. */
-  issues: ValidationIssue[];
-}
-
-/** A usable object, or the failure after the retry. */
-export type StructuredResult = { ok: true; object: unknown; attempts: number } | { ok: false; failure: StructuredFailure };
+export type { StructuredFailure, StructuredRequest, StructuredResult } from '../../spec/providers.js';
 
 const MAX_ATTEMPTS = 2;
 const MAX_RAW_CHARS = 2_000;
