@@ -46,6 +46,14 @@ export function formatPacket(packet: MemoryPacket): string[] {
   }
   if ((shortTerm.conversation_window ?? []).length > 0) lines.push('', 'Conversation window');
   for (const message of shortTerm.conversation_window ?? []) lines.push(`  ${message.role}: ${message.content} [${message.evidence_id}]`);
+  const longTerm = packet.long_term;
+  if (longTerm.facts.length > 0) lines.push('', 'Facts');
+  for (const fact of longTerm.facts) lines.push(`  ${fact.fact_key}${fact.status === 'disputed' ? ' (disputed)' : ''}: ${fact.notes ?? JSON.stringify(fact.value)} [${fact.fact_id}]`);
+  if (longTerm.procedures.length > 0) lines.push('', 'Procedures');
+  for (const procedure of longTerm.procedures) lines.push(`  ${procedure.task_type}: ${JSON.stringify(procedure.content)} [${procedure.procedure_id}]`);
+  if (longTerm.episodes.length > 0) lines.push('', 'Episodes');
+  for (const episode of longTerm.episodes) lines.push(`  ${episode.time_range.start.slice(0, 10)} ${episode.summary} [${episode.episode_id}]`);
+  for (const conflict of packet.explain.conflicts) lines.push(`  conflict: ${conflict.detail}`);
   lines.push('', `Citations: ${packet.citations.length}`, '', ...formatBudget(packet));
   return lines;
 }

@@ -63,7 +63,11 @@ describe('compose', () => {
     for (const purpose of PURPOSES) {
       const packet = assertPacket(await t.engram.compose({ scope, purpose, cues: { query: 'Atlas deadline' } }));
       expect(packet.meta.purpose).toBe(purpose);
-      expect(packet.long_term).toEqual({ facts: [], preferences: [], procedures: [], episodes: [] });
+      // Long-term memory extracted from the turns: the preference, cited back to its event.
+      const preference = packet.long_term.facts.find((fact) => fact.fact_key.startsWith('pref:'));
+      expect(preference).toBeDefined();
+      expect(packet.long_term.preferences).toContainEqual(preference);
+      for (const source of preference!.sources) expect(packet.citations.map((citation) => citation.id)).toContain(source);
       expect(packet.insight.usage_policy.allow_in_responder).toBe(false);
       usedWithin(packet);
     }
@@ -147,6 +151,25 @@ describe('compose', () => {
     const first = JSON.stringify(await t.engram.compose(request));
     t.clock.advance(60_000);
     expect(JSON.stringify(await t.engram.compose(request))).toBe(first);
+  });
+
+  it('fills long-term memory: facts per key, procedures for the task type (not for responders), episodes by time range, disputes across levels', async () => {
+    await t.engram.remember({ scope, type: 'preferences', key: 'pref:writing:tone', value: { scope: 'writing', name: 'tone', value: 'casual' } });
+    await t.engram.remember({ scope, scope_level: 'tenant', type: 'preferences', key: 'pref:writing:tone', value: { scope: 'writing', name: 'tone', value: 'formal' } });
+    await t.engram.remember({ scope, type: 'procedure', key: 'procedure:release:announce', value: { task_type: 'release', name: 'announce', steps: ['draft', 'review', 'publish'] } });
+    await t.engram.remember({ scope, type: 'procedure', key: 'procedure:billing:refund', value: { task_type: 'billing', name: 'refund', steps: ['check', 'refund'] } });
+    await t.engram.remember({ scope, type: 'events', key: 'event:atlas:2026-05-01:kickoff', value: { date: '2026-05-01', title: 'Atlas kickoff' } });
+    await t.engram.remember({ scope, type: 'events', key: 'event:atlas:2026-01-10:pilot', value: { date: '2026-01-10', title: 'Pilot with ACME' } });
+    const planner = await t.engram.compose({ scope, purpose: 'planner', task_type: 'release', cues: { time_range: { start: '2026-04-01T00:00:00Z' } } });
+    expect(planner.long_term.procedures.map((procedure) => procedure.task_type)).toEqual(['release']);
+    expect(planner.long_term.episodes.map((episode) => episode.summary)).toEqual(['2026-05-01: Atlas kickoff']);
+    expect(planner.long_term.episodes[0]!.recency_score).toBeGreaterThan(0);
+    const tones = planner.long_term.facts.filter((fact) => fact.fact_key === 'pref:writing:tone');
+    expect(tones.map((fact) => fact.status)).toEqual(['disputed', 'disputed']);
+    expect(planner.explain.conflicts[0]).toMatchObject({ type: 'disputed_fact' });
+    const responder = await t.engram.compose({ scope, purpose: 'responder', task_type: 'release' });
+    expect(responder.long_term.procedures).toEqual([]);
+    expect(planner.explain.selected.some((line) => line.startsWith('procedures:'))).toBe(true);
   });
 
   it('rejects a bad request with the field and the rule', async () => {

@@ -18,6 +18,7 @@ import { contentTerms } from '../util/stopwords.js';
 import { PacketBuilder } from './packet-builder.js';
 import { DEFAULT_POLICY_ID, INJECTION, lendIdleSections, resolvePolicy, type PurposePolicy } from './policy.js';
 import { fillSummarySection } from './summary-section.js';
+import { fillLongTerm, gatherLongTerm } from './long-term-section.js';
 import { citationOf, fillWorkingState } from './working-state-section.js';
 
 export interface ReadPathContext {
@@ -110,8 +111,14 @@ export async function compose(context: ReadPathContext, input: unknown): Promise
   const now = toIso(context.clock.now());
   const asOf = request.as_of === undefined ? undefined : toIso(request.as_of);
   const generatedAt = asOf ?? now;
-  const gathered = await gather(context, request, scope, policy, generatedAt, asOf);
+  const [gathered, longTerm] = await Promise.all([
+    gather(context, request, scope, policy, generatedAt, asOf),
+    gatherLongTerm(context.storage, scope, request, policy, generatedAt, asOf),
+  ]);
   const active = new Set<BudgetSection>(['working_state', 'short_term_summary']);
+  if (longTerm.facts.length > 0) active.add('facts');
+  if (longTerm.procedures.length > 0 && INJECTION[request.purpose].procedures) active.add('procedures');
+  if (longTerm.episodes.length > 0) active.add('episodes');
   const sectionBudgets = lendIdleSections(policy.budget.per_section, active);
   const builder = new PacketBuilder(context.tokenizer, policy.budget.max_tokens, sectionBudgets);
 
@@ -132,7 +139,11 @@ export async function compose(context: ReadPathContext, input: unknown): Promise
     context.tokenizer,
   );
 
-  const packet = assemble({ request, scope, policy, generatedAt, window, sectionBudgets, builder, workingState, summary, tokenizer: context.tokenizer.name });
+  if (!INJECTION[request.purpose].procedures) {
+    for (const item of longTerm.procedures) builder.omit(`procedures:${item.id}`, 'not_allowed_for_purpose', 'procedures', `${request.purpose} packets carry no procedures (spec §9)`);
+  }
+  const filled = fillLongTerm(builder, longTerm, request.purpose, generatedAt, context.tokenizer);
+  const packet = assemble({ request, scope, policy, generatedAt, window, sectionBudgets, builder, workingState, summary, longTerm: filled, tokenizer: context.tokenizer.name });
   return context.validatePackets ? assertPacket(packet) : packet;
 }
 
@@ -146,6 +157,7 @@ interface Assembly {
   builder: PacketBuilder;
   workingState: ReturnType<typeof fillWorkingState>;
   summary: ReturnType<typeof fillSummarySection>;
+  longTerm: ReturnType<typeof fillLongTerm>;
   tokenizer: string;
 }
 
@@ -172,7 +184,7 @@ function assemble(parts: Assembly): MemoryPacket {
       open_loops: workingState.open_loops,
       last_tool_evidence: workingState.last_tool_evidence,
     },
-    long_term: { facts: [], preferences: [], procedures: [], episodes: [] },
+    long_term: parts.longTerm.long_term,
     insight: { usage_policy: { allow_in_responder: false }, hypotheses: [], strategy_sketches: [], patterns: [] },
     citations: builder.citations(),
     budget_report: {
@@ -192,11 +204,15 @@ function assemble(parts: Assembly): MemoryPacket {
         key_quotes_top_k: policy.key_quotes,
         cue_matches_top_k: policy.query_quotes,
         tool_evidence_top_k: INJECTION[request.purpose].last_tool_evidence ? policy.tool_evidence : 0,
+        facts_top_k: policy.facts,
+        procedures_top_k: INJECTION[request.purpose].procedures ? policy.procedures : 0,
+        episodes_top_k: policy.episodes,
+        item_status: ['active'],
         sensitivity_excluded: [...NEVER_SHARED],
         expired_excluded: true,
         section_budgets: parts.sectionBudgets,
       },
-      conflicts: [],
+      conflicts: parts.longTerm.conflicts,
       determinism: {
         policy_id: meta.policy_id,
         tokenizer: parts.tokenizer,

@@ -11,6 +11,8 @@ export type WorkingStateField = Exclude<keyof WorkingState, 'state_version' | 'o
 export interface InjectionRules {
   working_state_fields: readonly WorkingStateField[];
   last_tool_evidence: boolean;
+  /** Procedures (task_type driven) are for planning and tool calls (spec §9: responder rarely). */
+  procedures: boolean;
   /** Whether the conversation window is on when the request does not say. */
   conversation_window_by_default: boolean;
 }
@@ -19,16 +21,19 @@ export const INJECTION: Readonly<Record<Purpose, InjectionRules>> = {
   planner: {
     working_state_fields: ['goal', 'constraints', 'slots', 'decisions', 'plan', 'risks', 'tool_evidence'],
     last_tool_evidence: true,
+    procedures: true,
     conversation_window_by_default: true,
   },
   tool: {
     working_state_fields: ['goal', 'constraints', 'slots', 'decisions', 'plan', 'risks', 'tool_evidence'],
     last_tool_evidence: true,
+    procedures: true,
     conversation_window_by_default: true,
   },
   responder: {
     working_state_fields: ['goal', 'constraints', 'slots', 'decisions'],
     last_tool_evidence: false,
+    procedures: false,
     conversation_window_by_default: false,
   },
 };
@@ -42,6 +47,10 @@ export interface PurposePolicy {
   tool_evidence: number;
   /** Share of the short_term_summary section the rolling summary may take. */
   summary_share: number;
+  /** Most facts (incl. preferences), procedures and episodes offered. */
+  facts: number;
+  procedures: number;
+  episodes: number;
 }
 
 const DEFAULTS: Readonly<Record<Purpose, PurposePolicy>> = {
@@ -55,17 +64,23 @@ const DEFAULTS: Readonly<Record<Purpose, PurposePolicy>> = {
     query_quotes: 6,
     tool_evidence: 5,
     summary_share: 0.5,
+    facts: 30,
+    procedures: 5,
+    episodes: 5,
   },
   tool: {
     budget: {
       max_tokens: 2000,
-      per_section: { working_state: 800, short_term_summary: 500, facts: 400, procedures: 300, episodes: 0, insights: 0 },
+      per_section: { working_state: 800, short_term_summary: 500, facts: 400, procedures: 300, episodes: 100, insights: 0 },
     },
     conversation_window: 4,
     key_quotes: 4,
     query_quotes: 4,
     tool_evidence: 5,
     summary_share: 0.4,
+    facts: 15,
+    procedures: 5,
+    episodes: 2,
   },
   responder: {
     budget: {
@@ -77,6 +92,9 @@ const DEFAULTS: Readonly<Record<Purpose, PurposePolicy>> = {
     query_quotes: 10,
     tool_evidence: 0,
     summary_share: 0.4,
+    facts: 30,
+    procedures: 0,
+    episodes: 4,
   },
 };
 

@@ -159,6 +159,8 @@ export interface EventQuery {
   session_id?: string;
   run_id?: string;
   kinds?: EventKind[];
+  /** Only these events. */
+  ids?: readonly string[];
   /** Sensitivities to leave out (for example `['secret']` on every read path that feeds a packet). */
   exclude_sensitivity?: Sensitivity[];
   /** Current time: events whose `expires_at` is at or before it are invisible. */

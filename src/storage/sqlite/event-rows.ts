@@ -97,6 +97,10 @@ export function eventFilters(query: Omit<EventQuery, 'limit' | 'order' | 'cursor
     where.push(`${prefix}ts <= ?`);
     params.push(query.ts_to);
   }
+  if (query.ids !== undefined) {
+    where.push(query.ids.length === 0 ? '0' : `${prefix}id IN (${query.ids.map(() => '?').join(', ')})`);
+    params.push(...query.ids);
+  }
   if (query.kinds !== undefined && query.kinds.length > 0) {
     where.push(`${prefix}kind IN (${query.kinds.map(() => '?').join(', ')})`);
     params.push(...query.kinds);

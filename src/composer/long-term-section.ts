@@ -1,0 +1,249 @@
+// The long_term part of a packet (MemoryPacket v1 §4, DESIGN §1 "facts vs types"): facts from
+// profile, preferences, goals, decisions, entities, events and open tasks; procedures for the task
+// type; episodes from events and cases. Items come from the user's always-relevant memory plus
+// what matches the cues; each is costed as the prompt shows it, degraded before it is omitted.
+
+import type { EventRecord } from '../spec/event.js';
+import type { MemoryItem, MemoryType } from '../spec/items.js';
+import { ownerOf, visibleOwners } from '../spec/items.js';
+import type { Citation, Episode, ExplainConflict, Fact, LongTerm, Procedure, Purpose } from '../spec/packet.js';
+import type { ComposeRequest } from '../spec/requests.js';
+import type { Scope } from '../spec/scope.js';
+import type { StorageAdapter } from '../spec/storage.js';
+import type { Tokenizer } from '../spec/tokenizer.js';
+import { describeValue } from '../items/values.js';
+import { hybridSearch } from '../retrieval/hybrid-search.js';
+import type { PacketBuilder } from './packet-builder.js';
+import { INJECTION, type PurposePolicy } from './policy.js';
+
+const FACT_TYPES: readonly MemoryType[] = ['profile', 'preferences', 'goals', 'decisions', 'entities', 'events', 'tasks'];
+const ALWAYS: readonly MemoryType[] = ['profile', 'preferences', 'goals', 'tasks'];
+const DAY_MS = 86_400_000;
+
+export interface LongTermCandidates {
+  /** Items with the rule that chose each, in priority order. */
+  facts: Array<{ item: MemoryItem; rule: string }>;
+  procedures: MemoryItem[];
+  episodes: Array<{ item: MemoryItem; rule: string }>;
+  /** Source events of the candidates, for citations. */
+  sources: Map<string, EventRecord>;
+}
+
+function isCurrent(item: MemoryItem, now: string): boolean {
+  return item.valid_to === null || item.valid_to > now;
+}
+
+/**
+ * The items a packet may use: the always-relevant ones (profile, preferences, goals, open tasks),
+ * the ones matching the cues, the procedures of the task type and the episodes the cues activate.
+ *
+ * @example
+ * const candidates = await gatherLongTerm(storage, scope, request, policy, now);
+ */
+export async function gatherLongTerm(storage: StorageAdapter, scope: Scope, request: ComposeRequest, policy: PurposePolicy, now: string, asOf: string | undefined): Promise<LongTermCandidates> {
+  const owners = visibleOwners(scope.user_id, scope.agent_id);
+  const base = { tenant_id: scope.tenant_id, owners, statuses: ['active' as const], ...(asOf === undefined ? {} : { as_of: asOf }) };
+  const cues = request.cues ?? {};
+  const cueText = [cues.query ?? '', ...(cues.keywords ?? []), ...(cues.entities ?? []), ...(cues.tags ?? [])].join(' ').trim();
+  const [always, procedures, recentEpisodes, matched] = await Promise.all([
+    storage.listItems({ ...base, types: ALWAYS, limit: 200 }),
+    INJECTION[request.purpose].procedures ? storage.listItems({ ...base, types: ['procedure', 'patterns'], limit: 200 }) : Promise.resolve([]),
+    storage.listItems({ ...base, types: ['events', 'cases'], limit: 500 }),
+    cueText === '' ? Promise.resolve([]) : hybridSearch(storage, undefined, { scope, query: cueText, k: policy.facts }),
+  ]);
+  const facts: LongTermCandidates['facts'] = [];
+  const seen = new Set<string>();
+  const add = (item: MemoryItem, rule: string) => {
+    if (seen.has(item.id) || !FACT_TYPES.includes(item.type)) return;
+    if (item.type === 'tasks' && item.value['status'] === 'done') return;
+    seen.add(item.id);
+    facts.push({ item, rule });
+  };
+  matched.forEach((hit, index) => add(hit.item, `cue.hybrid_search(rank ${index + 1})`));
+  for (const item of [...always].reverse()) add(item, `ltm.always(${item.type})`);
+
+  const taskType = request.task_type ?? 'generic';
+  const forTask = procedures
+    .filter((item) => item.type === 'procedure' ? item.key.split(':')[1] === taskType || taskType === 'generic' : item.value['validated'] === true)
+    .sort((a, b) => priorityOf(b) - priorityOf(a) || (a.recorded_at < b.recorded_at ? 1 : -1));
+  const episodes = activateEpisodes(recentEpisodes, matched.map((hit) => hit.item), request, policy.episodes, now);
+  const ids = [...new Set([...facts.map((entry) => entry.item), ...forTask, ...episodes.map((entry) => entry.item)].flatMap((item) => item.source_event_ids))];
+  const events = ids.length === 0 ? [] : await storage.listEvents({ tenant_id: scope.tenant_id, ids, now, limit: ids.length, exclude_sensitivity: ['secret'] });
+  return { facts, procedures: forTask, episodes, sources: new Map(events.map((event) => [event.id, event])) };
+}
+
+function priorityOf(item: MemoryItem): number {
+  return typeof item.value['priority'] === 'number' ? item.value['priority'] : 0;
+}
+
+function dateOf(item: MemoryItem): string {
+  const date = item.value['date'];
+  return typeof date === 'string' && /^\d{4}-\d{2}-\d{2}/.test(date) ? `${date.slice(0, 10)}T00:00:00.000Z` : (item.valid_from ?? item.recorded_at);
+}
+
+/** Episodes the cues activate (time range, tags, entities, query), else the most recent few. */
+function activateEpisodes(all: MemoryItem[], matched: MemoryItem[], request: ComposeRequest, limit: number, now: string): Array<{ item: MemoryItem; rule: string }> {
+  const cues = request.cues ?? {};
+  const range = cues.time_range;
+  const wanted = [...(cues.tags ?? []), ...(cues.entities ?? [])].map((value) => value.toLowerCase());
+  const out: Array<{ item: MemoryItem; rule: string }> = [];
+  const matchedIds = new Set(matched.map((item) => item.id));
+  for (const item of [...all].sort((a, b) => (dateOf(a) < dateOf(b) ? 1 : -1))) {
+    if (out.length >= limit) break;
+    const at = dateOf(item);
+    if (range !== undefined && ((range.start !== undefined && at < range.start) || (range.end !== undefined && at > range.end))) continue;
+    const names = [...item.tags, ...item.entities].map((value) => value.toLowerCase());
+    let rule: string | undefined;
+    if (matchedIds.has(item.id)) rule = 'cue.hybrid_search';
+    else if (wanted.length > 0 && names.some((name) => wanted.includes(name))) rule = 'cue.tags_entities';
+    else if (range !== undefined) rule = 'cue.time_range';
+    else if (wanted.length === 0 && request.cues?.query === undefined) rule = 'ltm.recent_episodes';
+    if (rule !== undefined && at <= now) out.push({ item, rule });
+  }
+  return out;
+}
+
+function citationsOf(item: MemoryItem, sources: ReadonlyMap<string, EventRecord>): Citation[] {
+  return item.source_event_ids.flatMap((id) => {
+    const event = sources.get(id);
+    return event === undefined ? [] : [{ id, type: event.kind, ts: event.ts }];
+  });
+}
+
+function factOf(item: MemoryItem, status: Fact['status']): Fact {
+  return {
+    fact_id: item.id,
+    fact_key: item.key,
+    value: item.value,
+    status,
+    validity: { valid_from: item.valid_from ?? item.recorded_at, valid_to: item.valid_to },
+    confidence: item.confidence,
+    sources: item.source_event_ids,
+    scope_level: item.scope_level,
+    notes: describeValue(item.type, item.value),
+  };
+}
+
+const factText = (fact: Fact) => `[${fact.fact_id}] ${fact.fact_key}${fact.status === 'disputed' ? ' (disputed)' : ''}: ${fact.notes ?? ''}`;
+
+/**
+ * Fills facts, preferences, procedures and episodes within their budgets.
+ *
+ * @example
+ * const { long_term, conflicts } = fillLongTerm(builder, candidates, 'responder', now, tokenizer);
+ */
+export function fillLongTerm(builder: PacketBuilder, candidates: LongTermCandidates, purpose: Purpose, now: string, tokenizer: Tokenizer): { long_term: LongTerm; conflicts: ExplainConflict[] } {
+  const conflicts: ExplainConflict[] = [];
+  const chosen = chooseFacts(builder, candidates.facts, now, conflicts);
+  const facts: Fact[] = [];
+  for (const { item, status, rule } of chosen) {
+    const fact = factOf(item, status);
+    const short = { ...fact, notes: tokenizer.truncate(fact.notes ?? '', 16) };
+    const taken = builder.offer({
+      item: `facts:${item.id}`,
+      section: 'facts',
+      rule,
+      forms: [
+        { level: 'raw', value: fact },
+        { level: 'summary', value: short },
+        { level: 'ref', value: { ...fact, notes: '' } },
+      ],
+      text: factText,
+      cites: citationsOf(item, candidates.sources),
+    });
+    if (taken !== undefined) facts.push(taken.value);
+  }
+  const procedures = fillProcedures(builder, candidates, purpose);
+  const episodes = fillEpisodes(builder, candidates, now, tokenizer);
+  const preferences = facts.filter((fact) => fact.fact_key.startsWith('pref:'));
+  return { long_term: { facts, preferences, procedures, episodes }, conflicts };
+}
+
+/** One fact per owner and key (the newest, or most confident, version); keys that disagree across owners are disputed. */
+function chooseFacts(builder: PacketBuilder, entries: LongTermCandidates['facts'], now: string, conflicts: ExplainConflict[]) {
+  const byKey = new Map<string, Array<{ item: MemoryItem; rule: string }>>();
+  for (const entry of entries) {
+    if (!isCurrent(entry.item, now)) {
+      builder.omit(`facts:${entry.item.id}`, 'expired', 'facts', `valid until ${entry.item.valid_to}`);
+      continue;
+    }
+    byKey.set(entry.item.key, [...(byKey.get(entry.item.key) ?? []), entry]);
+  }
+  const chosen: Array<{ item: MemoryItem; rule: string; status: Fact['status'] }> = [];
+  for (const [key, group] of byKey) {
+    const perOwner = new Map<string, { item: MemoryItem; rule: string }>();
+    for (const entry of group) {
+      const owner = ownerOf(entry.item.scope_level, entry.item.user_id, entry.item.agent_id);
+      const best = perOwner.get(owner);
+      if (best === undefined || entry.item.version > best.item.version) {
+        if (best !== undefined) builder.omit(`facts:${best.item.id}`, 'duplicate', 'facts', `an older version of ${key}`);
+        perOwner.set(owner, entry);
+      } else builder.omit(`facts:${entry.item.id}`, 'duplicate', 'facts', `an older version of ${key}`);
+    }
+    const winners = [...perOwner.values()];
+    const disputed = winners.length > 1 && new Set(winners.map((entry) => JSON.stringify(entry.item.value))).size > 1;
+    if (disputed) {
+      conflicts.push({ type: 'disputed_fact', detail: `${key} has different values at ${winners.map((entry) => entry.item.scope_level).join(' and ')} level`, fact_ids: winners.map((entry) => entry.item.id) });
+    }
+    for (const entry of winners) chosen.push({ ...entry, status: disputed ? 'disputed' : 'active' });
+  }
+  return chosen;
+}
+
+function fillProcedures(builder: PacketBuilder, candidates: LongTermCandidates, purpose: Purpose): Procedure[] {
+  if (!INJECTION[purpose].procedures) return [];
+  const out: Procedure[] = [];
+  for (const item of candidates.procedures) {
+    const procedure: Procedure = {
+      procedure_id: item.id,
+      task_type: item.type === 'procedure' ? item.key.split(':')[1]! : String(item.value['domain'] ?? 'generic'),
+      content: item.value,
+      priority: Math.trunc(priorityOf(item)),
+      sources: item.source_event_ids,
+      applicability: {},
+    };
+    const taken = builder.offer({
+      item: `procedures:${item.id}`,
+      section: 'procedures',
+      rule: `ltm.procedures(task_type ${procedure.task_type}, priority ${procedure.priority})`,
+      forms: [{ level: 'raw', value: procedure }],
+      text: (value) => `[${value.procedure_id}] ${describeValue(item.type, value.content)}`,
+      cites: citationsOf(item, candidates.sources),
+    });
+    if (taken !== undefined) out.push(taken.value);
+  }
+  return out;
+}
+
+function fillEpisodes(builder: PacketBuilder, candidates: LongTermCandidates, now: string, tokenizer: Tokenizer): Episode[] {
+  const out: Episode[] = [];
+  for (const { item, rule } of candidates.episodes) {
+    const start = dateOf(item);
+    const age = Math.max(0, Date.parse(now) - Date.parse(start)) / DAY_MS;
+    const summary = describeValue(item.type, item.value);
+    const episode: Episode = {
+      episode_id: item.id,
+      time_range: { start, end: start },
+      summary,
+      highlights: [],
+      tags: item.tags,
+      entities: item.entities,
+      sources: item.source_event_ids,
+      compression_level: 'raw',
+      recency_score: Math.round(Math.exp(-age / 30) * 1000) / 1000,
+    };
+    const taken = builder.offer({
+      item: `episodes:${item.id}`,
+      section: 'episodes',
+      rule,
+      forms: [
+        { level: 'raw', value: episode },
+        { level: 'summary', value: { ...episode, summary: tokenizer.truncate(summary, 16), compression_level: 'milestone' as const } },
+      ],
+      text: (value) => `[${value.episode_id}] ${value.time_range.start.slice(0, 10)}: ${value.summary}`,
+      cites: citationsOf(item, candidates.sources),
+    });
+    if (taken !== undefined) out.push(taken.value);
+  }
+  return out;
+}
