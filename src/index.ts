@@ -20,6 +20,7 @@ export { createEmbeddingModel, embedTexts, type EmbeddingConfig } from './provid
 export { createOpenAiCompatibleChat } from './providers/llm/openai-compatible.js';
 export { fromAiSdkModel } from './providers/llm/ai-sdk.js';
 export { DEFAULT_STORE } from './runtime/store-url.js';
+export { renderPacket, type RenderFormat } from './composer/render.js';
 export { openSqliteStorage, type SqliteStorageOptions } from './storage/sqlite/sqlite-storage.js';
 
 export {

@@ -4,7 +4,7 @@
 
 import { Command, Option } from 'commander';
 
-import { DEFAULT_STORE, type EventKind, type Purpose } from '../index.js';
+import { DEFAULT_STORE, renderPacket, type EventKind, type Purpose } from '../index.js';
 import { runDemo } from './demo.js';
 import { formatPacket } from './format-packet.js';
 import { registerMemoryCommands } from './memory-commands.js';
@@ -59,6 +59,7 @@ program
   .option('--max-tokens <n>', 'total token budget', positiveInteger('max_tokens'))
   .option('--window <n>', 'recent messages to include (0 turns the window off)', positiveInteger('conversation_window'))
   .option('--as-of <time>', 'compose as the store was at this ISO time')
+  .addOption(new Option('--render <format>', 'print the prompt text instead of the packet').choices(['md', 'xml']))
   .action((options: Record<string, unknown>) =>
     withEngram(async (engram, global) => {
       const cues: Record<string, unknown> = {};
@@ -80,7 +81,8 @@ program
         ...(options['window'] === undefined ? {} : { conversation_window: options['window'] as number }),
         ...(options['asOf'] === undefined ? {} : { as_of: options['asOf'] as string }),
       });
-      if (global.json === true) printJson(packet);
+      if (options['render'] !== undefined) process.stdout.write(renderPacket(packet, { format: options['render'] === 'xml' ? 'xml' : 'markdown' }));
+      else if (global.json === true) printJson(packet);
       else printLines(formatPacket(packet));
     }),
   );

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { assertPacket, type CommitTurnRequest, type MemoryPacket, type Purpose } from '../index.js';
+import { assertPacket, renderPacket, type CommitTurnRequest, type MemoryPacket, type Purpose } from '../index.js';
 import { o200kTokenizer } from '../util/tokenizer.js';
 import { scope, tempEngram, type TempEngram } from '../../test/helpers/temp-engram.js';
 
@@ -53,7 +53,13 @@ function usedWithin(packet: MemoryPacket): void {
   const sum = Object.values(report.section_usage).reduce((total, tokens) => total + tokens, 0);
   expect(sum).toBe(report.used_tokens_est);
   const budgets = packet.explain.filters['section_budgets'] as Record<string, number>;
-  for (const [section, tokens] of Object.entries(report.section_usage)) expect(tokens).toBeLessThanOrEqual(budgets[section]!);
+  for (const [section, tokens] of Object.entries(report.section_usage)) {
+    if (section !== 'framing') expect(tokens).toBeLessThanOrEqual(budgets[section]!);
+  }
+  // What the model sees fits the budget too, in both renderings.
+  for (const format of ['markdown', 'xml'] as const) {
+    expect(o200kTokenizer.count(renderPacket(packet, { format }))).toBeLessThanOrEqual(report.max_tokens);
+  }
 }
 
 describe('compose', () => {

@@ -39,9 +39,24 @@ export interface Offer<T> {
   cites?: readonly Citation[];
 }
 
+/**
+ * What rendering adds around items, charged so that the rendered prompt stays within the budget:
+ * the title (and XML root) once, a heading (or tag pair) per part, a bullet and line break per item.
+ */
+export const RENDER_FRAMING = 40;
+export const RENDER_HEADING = 10;
+export const RENDER_LINE = 2;
+
+/** The render part an item belongs to: `key_quotes:evt_…` → `key_quotes`. */
+function partOf(item: string): string {
+  return item.split(/[.:[]/u, 1)[0]!;
+}
+
 export class PacketBuilder {
   private readonly sectionUsed = new Map<BudgetSection, number>();
   private total = 0;
+  private framing = 0;
+  private readonly parts = new Set<string>();
   private readonly citationsById = new Map<string, Citation>();
   readonly selected: string[] = [];
   readonly omitted: ExplainOmission[] = [];
@@ -52,7 +67,10 @@ export class PacketBuilder {
     private readonly tokenizer: Tokenizer,
     readonly maxTokens: number,
     private readonly perSection: Readonly<Record<BudgetSection, number>>,
-  ) {}
+  ) {
+    this.framing = Math.min(RENDER_FRAMING, maxTokens);
+    this.total = this.framing;
+  }
 
   /** Tokens of a text as the model will see it. */
   cost(text: string): number {
@@ -71,13 +89,21 @@ export class PacketBuilder {
     this.total += tokens;
   }
 
+  /** Render overhead of one more item of a part: its line, and the part's heading if it is the first. */
+  overhead(item: string, headings = 1): number {
+    return RENDER_LINE + (this.parts.has(partOf(item)) ? 0 : RENDER_HEADING * headings);
+  }
+
   /** Takes the richest form that fits, or omits the item; returns the form taken. */
   offer<T>(offer: Offer<T>): { level: Level; value: T } | undefined {
     const room = this.left(offer.section);
     const steps: Level[] = [];
+    // Facts render under two headings (preferences and the rest).
+    const extra = this.overhead(offer.item, offer.section === 'facts' ? 2 : 1);
     for (const form of offer.forms) {
-      const tokens = this.cost(offer.text(form.value));
+      const tokens = this.cost(offer.text(form.value)) + extra;
       if (tokens <= room) {
+        this.parts.add(partOf(offer.item));
         this.charge(offer.section, tokens);
         this.cite(offer.cites ?? []);
         this.recordSteps(offer, steps, form.level, room);
@@ -119,7 +145,7 @@ export class PacketBuilder {
   }
 
   sectionUsage(): Record<string, number> {
-    const usage: Record<string, number> = {};
+    const usage: Record<string, number> = { framing: this.framing };
     for (const section of Object.keys(this.perSection) as BudgetSection[]) usage[section] = this.sectionUsed.get(section) ?? 0;
     return usage;
   }

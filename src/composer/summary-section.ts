@@ -79,11 +79,13 @@ export function fillSummarySection(
       builder.omit(`rolling_summary:${sentence.event_id}#${sentence.position}`, 'expired', 'short_term_summary', 'its source event has expired');
     }
   }
-  const share = Math.floor(builder.left('short_term_summary') * policy.summary_share);
+  const heading = builder.overhead('rolling_summary');
+  const share = Math.max(0, Math.floor(builder.left('short_term_summary') * policy.summary_share) - heading);
   const cut = cutSummary(pool, share, tokenizer, (sentence) => isLive(sentence.expires_at, inputs.now));
   let rollingSummary = '';
   if (cut.used.length > 0) {
-    builder.charge('short_term_summary', cut.tokens);
+    // Each summary line is rendered on its own line: charge a line break per role change as well.
+    builder.charge('short_term_summary', cut.tokens + heading + cut.text.split('\n').length);
     rollingSummary = cut.text;
     builder.selected.push(`rolling_summary: stm.extractive_summary(${cut.used.length} sentences, ${cut.tokens} tokens)`);
     builder.cite(cut.used.map(sentenceCitation));
@@ -116,11 +118,14 @@ export function fillSummarySection(
     }
   }
 
+  const inSummary = new Set(cut.used.map((sentence) => `${sentence.event_id}#${sentence.position}`));
   const ranked = [...(inputs.summary?.key_quotes ?? [])].sort((a, b) => b.score - a.score);
   for (const [rank, sentence] of ranked.entries()) {
     const item = `key_quotes:${sentence.event_id}#${sentence.position}`;
     if (!isLive(sentence.expires_at, inputs.now)) {
       builder.omit(item, 'expired', 'short_term_summary', 'its source event has expired');
+    } else if (inSummary.has(`${sentence.event_id}#${sentence.position}`)) {
+      builder.omit(item, 'duplicate', 'short_term_summary', 'the sentence is already in the rolling summary');
     } else if (quoted.has(sentence.event_id)) {
       builder.omit(item, 'duplicate', 'short_term_summary', 'the event is already quoted for the cues');
     } else if (rank >= policy.key_quotes) {

@@ -1,0 +1,47 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import { renderPacket } from '../index.js';
+import { scope, tempEngram, type TempEngram } from '../../test/helpers/temp-engram.js';
+
+let t: TempEngram;
+beforeEach(async () => {
+  t = await tempEngram();
+  await t.engram.commitTurn({
+    scope,
+    turn_id: 't1',
+    messages: [
+      { role: 'user', content: 'I prefer <b>bold</b> & "quoted" answers. We decided to ship on 2026-12-01.' },
+      { role: 'assistant', content: 'Noted.' },
+    ],
+    state_patch: { expected_version: 0, set: { goal: 'Ship', plan: [{ step: 'Write notes', status: 'todo' }] } },
+  });
+});
+afterEach(async () => {
+  await t.cleanup();
+});
+
+describe('renderPacket', () => {
+  it('renders Markdown with every item carrying its citation id, and nothing the purpose excludes', async () => {
+    const planner = await t.engram.compose({ scope, purpose: 'planner', cues: { query: 'answers' } });
+    const text = renderPacket(planner);
+    expect(text).toMatch(/^# Memory for the planner/);
+    expect(text).toContain('## Working state');
+    expect(text).toContain('Plan:\n1. [todo] Write notes');
+    for (const quote of planner.short_term.key_quotes!) expect(text).toContain(`[${quote.evidence_id}]`);
+    for (const fact of planner.long_term.facts) expect(text).toContain(`[${fact.fact_id}]`);
+    const responder = renderPacket(await t.engram.compose({ scope, purpose: 'responder' }));
+    expect(responder).not.toContain('Plan:');
+    expect(responder).not.toContain('## Recent conversation');
+    expect(responder).not.toContain('## Procedures');
+  });
+
+  it('renders XML with escaped text, deterministically', async () => {
+    const packet = await t.engram.compose({ scope, purpose: 'planner', as_of: '2026-06-01T12:00:00.000Z' });
+    const xml = renderPacket(packet, { format: 'xml' });
+    expect(xml).toMatch(/^<memory purpose="planner" generated_at="2026-06-01T12:00:00.000Z">/);
+    expect(xml).toContain('&lt;b&gt;bold&lt;/b&gt; &amp; &quot;quoted&quot;');
+    expect(xml).not.toContain('<b>');
+    expect(xml).toBe(renderPacket(packet, { format: 'xml' }));
+    expect(renderPacket(await t.engram.compose({ scope, purpose: 'planner', as_of: '2026-06-01T12:00:00.000Z' }), { format: 'xml' })).toBe(xml);
+  });
+});

@@ -1,0 +1,76 @@
+// Prompt text from a MemoryPacket, in Markdown or XML-tagged form. Deterministic, each item carries
+// its citation id, and each line reads as item-text.ts says, so what the budget counted is what the
+// model sees. Sections the packet left empty (for example by the purpose's rules) are not rendered.
+
+import type { MemoryPacket, InsightItem } from '../spec/packet.js';
+import { itemText } from './item-text.js';
+
+export type RenderFormat = 'markdown' | 'xml';
+
+interface Block {
+  title: string;
+  tag: string;
+  lines: string[];
+}
+
+function workingStateLines(packet: MemoryPacket): string[] {
+  const state = packet.short_term.working_state;
+  const lines: string[] = [];
+  if (state.goal) lines.push(itemText.goal(state.goal));
+  if (state.constraints !== undefined) lines.push(itemText.object('Constraints', state.constraints));
+  if (state.slots !== undefined) lines.push(itemText.object('Slots', state.slots));
+  for (const decision of state.decisions ?? []) lines.push(itemText.decision(decision));
+  if (state.plan !== undefined && state.plan.length > 0) lines.push(itemText.plan(state.plan));
+  for (const risk of state.risks ?? []) lines.push(itemText.risk(risk));
+  for (const evidence of state.tool_evidence ?? []) lines.push(itemText.toolEvidence(evidence));
+  return lines;
+}
+
+function insightLines(items: readonly InsightItem[]): string[] {
+  return items.map((item) => `[${item.id}] ${item.type} (${item.validation_state}): ${item.statement}`);
+}
+
+function blocks(packet: MemoryPacket): Block[] {
+  const { short_term: shortTerm, long_term: longTerm, insight } = packet;
+  const preferenceIds = new Set((longTerm.preferences ?? []).map((fact) => fact.fact_id));
+  const factLine = (fact: (typeof longTerm.facts)[number]) =>
+    `[${fact.fact_id}] ${fact.fact_key}${fact.status === 'disputed' ? ' (disputed)' : ''}: ${fact.notes ?? JSON.stringify(fact.value)}`;
+  const all: Block[] = [
+    { title: 'Working state', tag: 'working_state', lines: workingStateLines(packet) },
+    { title: 'Open loops', tag: 'open_loops', lines: (shortTerm.open_loops ?? []).map(itemText.openLoop) },
+    { title: 'Latest tool evidence', tag: 'tool_evidence', lines: (shortTerm.last_tool_evidence ?? []).map(itemText.toolEvidence) },
+    { title: 'Conversation summary', tag: 'summary', lines: shortTerm.rolling_summary === '' ? [] : shortTerm.rolling_summary.split('\n') },
+    { title: 'Key quotes', tag: 'key_quotes', lines: (shortTerm.key_quotes ?? []).map(itemText.keyQuote) },
+    { title: 'Recent conversation', tag: 'conversation', lines: (shortTerm.conversation_window ?? []).map(itemText.windowMessage) },
+    { title: 'Preferences', tag: 'preferences', lines: (longTerm.preferences ?? []).map(factLine) },
+    { title: 'Facts', tag: 'facts', lines: longTerm.facts.filter((fact) => !preferenceIds.has(fact.fact_id)).map(factLine) },
+    { title: 'Procedures', tag: 'procedures', lines: longTerm.procedures.map((procedure) => `[${procedure.procedure_id}] ${procedure.task_type}: ${JSON.stringify(procedure.content)}`) },
+    { title: 'Episodes', tag: 'episodes', lines: longTerm.episodes.map((episode) => `[${episode.episode_id}] ${episode.time_range.start.slice(0, 10)}: ${episode.summary}`) },
+    { title: 'Hypotheses (unconfirmed)', tag: 'hypotheses', lines: insightLines(insight.hypotheses) },
+    { title: 'Strategy sketches (unconfirmed)', tag: 'strategy_sketches', lines: insightLines(insight.strategy_sketches) },
+    { title: 'Patterns', tag: 'patterns', lines: insightLines(insight.patterns) },
+  ];
+  return all.filter((block) => block.lines.length > 0);
+}
+
+function escapeXml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/**
+ * The packet as prompt text.
+ *
+ * @example
+ * const text = renderPacket(packet, { format: 'markdown' });
+ */
+export function renderPacket(packet: MemoryPacket, options: { format?: RenderFormat } = {}): string {
+  const format = options.format ?? 'markdown';
+  const parts = blocks(packet);
+  const purpose = packet.meta.purpose;
+  if (format === 'xml') {
+    const body = parts.map((block) => `  <${block.tag}>\n${block.lines.map((line) => `    ${escapeXml(line).replace(/\n/g, '\n    ')}`).join('\n')}\n  </${block.tag}>`);
+    return `<memory purpose="${purpose}" generated_at="${packet.meta.generated_at}">\n${body.join('\n')}\n</memory>\n`;
+  }
+  const body = parts.map((block) => `## ${block.title}\n${block.lines.map((line) => (block.tag === 'summary' ? line : `- ${line}`)).join('\n')}`);
+  return `# Memory for the ${purpose} (${packet.meta.generated_at})\n\n${body.join('\n\n')}\n`;
+}
