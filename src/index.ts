@@ -4,6 +4,7 @@
 export { createEngram, Engram, type EngramConfig, type SessionSummary } from './runtime/engram.js';
 export type { LlmEndpointConfig } from './runtime/config.js';
 export type { WorkerRun } from './runtime/embedding-worker.js';
+export type { BuildDiff, ReplayResult } from './runtime/builds.js';
 export type { SearchHit, SignalScores } from './retrieval/hybrid-search.js';
 export { MEMORY_TYPES, ownerOf, visibleOwners } from './spec/items.js';
 export type * from './spec/items.js';

@@ -90,6 +90,13 @@ describe('engram CLI', () => {
     expect(json.stdout).not.toContain('canary-cli-55');
     const text = engram(['compose', ...scopeArgs, '--purpose', 'planner']);
     expect(text.stdout).toContain('Budget:');
+    const rendered = engram(['compose', ...scopeArgs, '--purpose', 'responder', '--render', 'xml']);
+    expect(rendered.stdout).toMatch(/^<memory purpose="responder"/);
+    const buildId = packet.explain.determinism!['context_build_id'] as string;
+    expect(engram(['builds', '--user', 'ada']).stdout).toContain(buildId);
+    expect(engram(['replay', buildId]).stdout).toContain(`${buildId}: identical`);
+    const later = JSON.parse(engram(['compose', ...scopeArgs, '--purpose', 'planner', '--json']).stdout) as MemoryPacket;
+    expect(engram(['diff', buildId, later.explain.determinism!['context_build_id'] as string]).stdout).toMatch(/request differs in .*purpose/);
   });
 
   it('lists and searches events, withholding secret content', () => {

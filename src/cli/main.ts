@@ -7,6 +7,7 @@ import { Command, Option } from 'commander';
 import { DEFAULT_STORE, renderPacket, type EventKind, type Purpose } from '../index.js';
 import { runDemo } from './demo.js';
 import { formatPacket } from './format-packet.js';
+import { registerBuildCommands } from './build-commands.js';
 import { registerMemoryCommands } from './memory-commands.js';
 import { exitCodeOf, printError, printJson, printLines } from './output.js';
 import { globals, list, positiveInteger, readJson, setRoot, withEngram } from './runner.js';
@@ -149,6 +150,7 @@ program
   );
 
 registerMemoryCommands(program);
+registerBuildCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   printError(error, globals().json === true);

@@ -13,11 +13,13 @@ import { assertPacket, validateComposeRequest } from '../spec/validators.js';
 import { emptyWorkingState, type WorkingState } from '../spec/working-state.js';
 import { NEVER_SHARED } from '../events/sensitivity.js';
 import { toIso, type Clock } from '../util/clock.js';
+import { newId, sha256 } from '../util/ids.js';
 import { queryTerms } from '../util/segment.js';
 import { contentTerms } from '../util/stopwords.js';
 import { PacketBuilder } from './packet-builder.js';
 import { DEFAULT_POLICY_ID, INJECTION, lendIdleSections, resolvePolicy, type PurposePolicy } from './policy.js';
 import { fillSummarySection } from './summary-section.js';
+import { summaryAsOf, workingStateAsOf } from '../working-memory/as-of.js';
 import { fillLongTerm, gatherLongTerm } from './long-term-section.js';
 import { citationOf, fillWorkingState } from './working-state-section.js';
 
@@ -58,8 +60,8 @@ async function gather(context: ReadPathContext, request: ComposeRequest, scope: 
   const terms = cueTermsOf(request);
   const range = request.cues?.time_range;
   const [state, summary, windowEvents, toolEvents, hits] = await Promise.all([
-    storage.getWorkingState(key),
-    storage.getSummary(key),
+    asOf === undefined ? storage.getWorkingState(key) : workingStateAsOf(storage, key, asOf),
+    asOf === undefined ? storage.getSummary(key) : summaryAsOf(storage, key, asOf, context.tokenizer),
     window > 0
       ? storage.listEvents({ ...base, kinds: ['message', 'tool_result'], order: 'desc', limit: window * 2 })
       : Promise.resolve([]),
@@ -104,7 +106,7 @@ async function gather(context: ReadPathContext, request: ComposeRequest, scope: 
  * @example
  * const packet = await compose(context, { scope, purpose: 'responder', cues: { query: 'deadline?' } });
  */
-export async function compose(context: ReadPathContext, input: unknown): Promise<MemoryPacket> {
+export async function compose(context: ReadPathContext, input: unknown, options: ComposeOptions = {}): Promise<MemoryPacket> {
   const request = validateComposeRequest(input);
   const scope = resolveScope(request.scope);
   const policy = resolvePolicy(request);
@@ -143,8 +145,54 @@ export async function compose(context: ReadPathContext, input: unknown): Promise
     for (const item of longTerm.procedures) builder.omit(`procedures:${item.id}`, 'not_allowed_for_purpose', 'procedures', `${request.purpose} packets carry no procedures (spec §9)`);
   }
   const filled = fillLongTerm(builder, longTerm, request.purpose, generatedAt, context.tokenizer);
+  const buildId = options.buildId ?? newId('ctx');
   const packet = assemble({ request, scope, policy, generatedAt, window, sectionBudgets, builder, workingState, summary, longTerm: filled, tokenizer: context.tokenizer.name });
-  return context.validatePackets ? assertPacket(packet) : packet;
+  const hash = sealPacket(packet, buildId);
+  if (context.validatePackets) assertPacket(packet);
+  if (options.persist !== false) {
+    await context.storage.write([
+      {
+        op: 'put_context_build',
+        build: {
+          id: buildId,
+          tenant_id: scope.tenant_id,
+          user_id: scope.user_id,
+          agent_id: scope.agent_id,
+          session_id: scope.session_id,
+          run_id: scope.run_id,
+          purpose: request.purpose,
+          request: request as unknown as Record<string, unknown>,
+          as_of: generatedAt,
+          selected: [...new Set(builder.selected.flatMap((line) => line.match(/\b(?:evt|mem)_[0-9A-HJKMNP-TV-Z]{26}\b/g) ?? []))],
+          packet_hash: hash,
+          packet,
+          created_at: now,
+        },
+      },
+    ]);
+  }
+  return packet;
+}
+
+export interface ComposeOptions {
+  /** The context build id to use (a replay uses the original one). */
+  buildId?: string;
+  /** Store the context build (default true; a replay does not). */
+  persist?: boolean;
+}
+
+/**
+ * Puts the build id and a SHA-256 of the packet into explain.determinism; returns the hash. The
+ * hash covers everything but itself, so equal packets have equal hashes.
+ */
+export function sealPacket(packet: MemoryPacket, buildId: string): string {
+  const determinism = packet.explain.determinism ?? {};
+  delete determinism['packet_hash'];
+  determinism['context_build_id'] = buildId;
+  packet.explain.determinism = determinism;
+  const hash = sha256(JSON.stringify(packet));
+  determinism['packet_hash'] = hash;
+  return hash;
 }
 
 interface Assembly {

@@ -42,14 +42,15 @@ function isCurrent(item: MemoryItem, now: string): boolean {
  */
 export async function gatherLongTerm(storage: StorageAdapter, scope: Scope, request: ComposeRequest, policy: PurposePolicy, now: string, asOf: string | undefined): Promise<LongTermCandidates> {
   const owners = visibleOwners(scope.user_id, scope.agent_id);
-  const base = { tenant_id: scope.tenant_id, owners, statuses: ['active' as const], ...(asOf === undefined ? {} : { as_of: asOf }) };
+  // As of a past time, the versions current then; otherwise the active ones.
+  const base = { tenant_id: scope.tenant_id, owners, ...(asOf === undefined ? { statuses: ['active' as const] } : { active_at: asOf }) };
   const cues = request.cues ?? {};
   const cueText = [cues.query ?? '', ...(cues.keywords ?? []), ...(cues.entities ?? []), ...(cues.tags ?? [])].join(' ').trim();
   const [always, procedures, recentEpisodes, matched] = await Promise.all([
     storage.listItems({ ...base, types: ALWAYS, limit: 200 }),
     INJECTION[request.purpose].procedures ? storage.listItems({ ...base, types: ['procedure', 'patterns'], limit: 200 }) : Promise.resolve([]),
     storage.listItems({ ...base, types: ['events', 'cases'], limit: 500 }),
-    cueText === '' ? Promise.resolve([]) : hybridSearch(storage, undefined, { scope, query: cueText, k: policy.facts }),
+    cueText === '' ? Promise.resolve([]) : hybridSearch(storage, undefined, { scope, query: cueText, k: policy.facts, ...(asOf === undefined ? {} : { active_at: asOf }) }),
   ]);
   const facts: LongTermCandidates['facts'] = [];
   const seen = new Set<string>();

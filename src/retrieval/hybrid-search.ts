@@ -23,6 +23,8 @@ export interface SearchRequest {
   types?: MemoryType[];
   k: number;
   filters?: SearchFilters;
+  /** Search the versions that were current at this time (for replaying a past packet). */
+  active_at?: string;
 }
 
 export interface SignalScores {
@@ -88,7 +90,12 @@ export async function hybridSearch(storage: StorageAdapter, embedQuery: QueryEmb
     (owner) => levels === undefined || levels.some((level) => ownerOf(level, scope.user_id, scope.agent_id ?? null) === owner),
   );
   const statuses = filters?.status ?? ['active'];
-  const base = { tenant_id: scope.tenant_id, owners, statuses, ...(request.types === undefined ? {} : { types: request.types }) };
+  const base = {
+    tenant_id: scope.tenant_id,
+    owners,
+    ...(request.active_at === undefined ? { statuses } : { active_at: request.active_at }),
+    ...(request.types === undefined ? {} : { types: request.types }),
+  };
 
   const textHits = await storage.searchItems({ ...base, terms: contentTerms(queryTerms(request.query)), limit: CANDIDATES });
   const items = new Map(textHits.map((hit) => [hit.item.id, hit.item]));

@@ -1,7 +1,7 @@
 // createEngram(config): the one place that wires a store, a tokenizer and a clock to the domain,
 // and the Engram object every interface (library, CLI, HTTP, MCP) goes through.
 
-import { EngramError, NotFoundError } from '../spec/errors.js';
+import { EngramError, NotFoundError, ValidationError } from '../spec/errors.js';
 import type { EventRecord } from '../spec/event.js';
 import type { MemoryPacket } from '../spec/packet.js';
 import type {
@@ -19,7 +19,8 @@ import type {
   SessionScopeInput,
 } from '../spec/requests.js';
 import { DEFAULT_TENANT } from '../spec/scope.js';
-import type { EventSearchHit, StorageAdapter } from '../spec/storage.js';
+import type { ContextBuild, EventSearchHit, StorageAdapter } from '../spec/storage.js';
+import { diffBuilds, replay, type BuildDiff, type ReplayResult } from './builds.js';
 import type { Tokenizer } from '../spec/tokenizer.js';
 import {
   validateListEventsRequest,
@@ -232,6 +233,54 @@ export class Engram {
   async purgeExpired(): Promise<number> {
     this.guard();
     return this.storage.purgeExpired(this.now());
+  }
+
+  /**
+   * A stored context build (every compose stores one; its id is in `explain.determinism.context_build_id`).
+   *
+   * @example
+   * const build = await engram.getBuild(packet.explain.determinism.context_build_id);
+   */
+  async getBuild(buildId: string, tenantId = DEFAULT_TENANT): Promise<ContextBuild> {
+    this.guard();
+    const build = await this.storage.getContextBuild(tenantId, buildId);
+    if (build === null) throw new NotFoundError('build_id', buildId);
+    return build;
+  }
+
+  /**
+   * Context builds, newest first, of a tenant (optionally one user, agent or session).
+   *
+   * @example
+   * const builds = await engram.listBuilds({ user_id: 'mira', limit: 20 });
+   */
+  async listBuilds(query: { tenant_id?: string; user_id?: string; agent_id?: string; session_id?: string; cursor?: string; limit?: number } = {}): Promise<ContextBuild[]> {
+    this.guard();
+    const limit = query.limit ?? 50;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw ValidationError.of('limit', 'range', 'must be a whole number from 1 to 1000');
+    return this.storage.listContextBuilds({ ...query, tenant_id: query.tenant_id ?? DEFAULT_TENANT, limit });
+  }
+
+  /**
+   * Rebuilds a stored packet as of its time and tells whether it is byte-identical.
+   *
+   * @example
+   * const { identical, packet } = await engram.replay('ctx_01J…');
+   */
+  async replay(buildId: string, tenantId = DEFAULT_TENANT): Promise<ReplayResult> {
+    this.guard();
+    return replay({ ...this.context(), validatePackets: this.config.debug }, tenantId, buildId);
+  }
+
+  /**
+   * What changed between two context builds: selection, request, section budgets.
+   *
+   * @example
+   * const diff = await engram.diffBuilds('ctx_a…', 'ctx_b…');
+   */
+  async diffBuilds(a: string, b: string, tenantId = DEFAULT_TENANT): Promise<BuildDiff> {
+    this.guard();
+    return diffBuilds(this.storage, tenantId, a, b);
   }
 
   /**

@@ -8,6 +8,7 @@ import type { StmSummary } from './summary.js';
 import type { WorkingState } from './working-state.js';
 import type { CommitTurnResult } from './requests.js';
 import type { ItemStatus, MemoryItem, MemoryType } from './items.js';
+import type { MemoryPacket } from './packet.js';
 
 /** What an adapter can do; domain code branches on these, never on the adapter's name. */
 export interface StorageCapabilities {
@@ -93,7 +94,43 @@ export interface PutChunkOp {
   embedding_status: 'pending' | 'skipped';
 }
 
+/** A composed packet, kept so it can be listed, replayed and compared. */
+export interface ContextBuild {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  agent_id: string;
+  session_id: string;
+  run_id: string;
+  purpose: string;
+  /** The validated compose request. */
+  request: Record<string, unknown>;
+  /** The time the packet describes (its generated_at). */
+  as_of: string;
+  /** The ids of every item the packet selected (explain.selected). */
+  selected: string[];
+  packet_hash: string;
+  packet: MemoryPacket;
+  created_at: string;
+}
+
+export interface PutContextBuildOp {
+  op: 'put_context_build';
+  build: ContextBuild;
+}
+
+export interface BuildQuery {
+  tenant_id: string;
+  user_id?: string;
+  agent_id?: string;
+  session_id?: string;
+  /** Page before this build id (newest first). */
+  cursor?: string;
+  limit: number;
+}
+
 export type WriteOp =
+  | PutContextBuildOp
   | InsertTurnOp
   | AppendEventOp
   | PutWorkingStateOp
@@ -114,6 +151,8 @@ export interface ItemQuery {
   ids?: readonly string[];
   /** Only versions recorded at or before this time. */
   as_of?: string;
+  /** Only versions current at this time (recorded by then, not ended by then), whatever their status now. */
+  active_at?: string;
   /** Page after this item id (ids sort in creation order). */
   cursor?: string;
   limit: number;
@@ -125,6 +164,7 @@ export interface ItemSearchQuery {
   terms: string[];
   types?: readonly MemoryType[];
   statuses?: readonly ItemStatus[];
+  active_at?: string;
   limit: number;
 }
 
@@ -165,6 +205,8 @@ export interface EventQuery {
   exclude_sensitivity?: Sensitivity[];
   /** Current time: events whose `expires_at` is at or before it are invisible. */
   now: string;
+  /** Return expired (not yet purged) events too: only for rebuilding derived state exactly. */
+  include_expired?: boolean;
   /** Only events recorded at or before this time. */
   as_of?: string;
   /** Only events whose event time is at or after this time. */
@@ -243,6 +285,10 @@ export interface StorageAdapter {
   completeEmbeddingWork(results: readonly EmbeddingResult[], model: string): Promise<void>;
   /** How much embedding work is pending or in progress. */
   embeddingBacklog(): Promise<number>;
+
+  getContextBuild(tenantId: string, buildId: string): Promise<ContextBuild | null>;
+  /** Builds, newest first. */
+  listContextBuilds(query: BuildQuery): Promise<ContextBuild[]>;
 
   /** Changes an event's status flags; any other field is refused with APPEND_ONLY_VIOLATION. */
   updateEventFlags(tenantId: string, eventId: string, flags: EventFlags): Promise<void>;

@@ -76,8 +76,12 @@ export function eventValues(event: EventRecord): unknown[] {
 
 /** WHERE clauses (and their parameters) for an event query; `prefix` qualifies the columns. */
 export function eventFilters(query: Omit<EventQuery, 'limit' | 'order' | 'cursor'>, prefix: string) {
-  const where = [`${prefix}tenant_id = ?`, `(${prefix}expires_at IS NULL OR ${prefix}expires_at > ?)`];
-  const params: unknown[] = [query.tenant_id, query.now];
+  const where = [`${prefix}tenant_id = ?`];
+  const params: unknown[] = [query.tenant_id];
+  if (query.include_expired !== true) {
+    where.push(`(${prefix}expires_at IS NULL OR ${prefix}expires_at > ?)`);
+    params.push(query.now);
+  }
   for (const column of ['user_id', 'agent_id', 'session_id', 'run_id'] as const) {
     const value = query[column];
     if (value !== undefined) {

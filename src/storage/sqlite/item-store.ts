@@ -78,7 +78,8 @@ function itemFilters(query: Omit<ItemQuery, 'limit' | 'cursor'>, prefix: string)
   const params: unknown[] = [query.tenant_id, ...query.owners];
   const lists: Array<[string, readonly unknown[] | undefined]> = [
     ['type', query.types],
-    ['status', query.statuses],
+    // A time-travel query decides currency by time, not by today's status.
+    ['status', query.active_at === undefined ? query.statuses : undefined],
     ['key', query.keys],
     ['id', query.ids],
   ];
@@ -90,6 +91,11 @@ function itemFilters(query: Omit<ItemQuery, 'limit' | 'cursor'>, prefix: string)
   if (query.as_of !== undefined) {
     where.push(`${prefix}recorded_at <= ?`);
     params.push(query.as_of);
+  }
+  if (query.active_at !== undefined) {
+    // As of a past time: the versions that were current then, whatever their status is now.
+    where.push(`${prefix}recorded_at <= ? AND (${prefix}ended_at IS NULL OR ${prefix}ended_at > ?)`);
+    params.push(query.active_at, query.active_at);
   }
   return { where, params };
 }

@@ -170,4 +170,27 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    name: 'context builds: every composed packet with its request, as-of time and hash',
+    sql: `
+      CREATE TABLE context_builds (
+        seq INTEGER PRIMARY KEY,
+        tenant_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        agent_id TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        run_id TEXT NOT NULL,
+        purpose TEXT NOT NULL,
+        request TEXT NOT NULL,
+        as_of TEXT NOT NULL,
+        selected TEXT NOT NULL,
+        packet_hash TEXT NOT NULL,
+        packet TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        UNIQUE (tenant_id, id)
+      );
+      CREATE INDEX builds_by_session ON context_builds (tenant_id, user_id, agent_id, session_id, seq);
+    `,
+  },
 ];

@@ -10,6 +10,8 @@ import { EngramError, NotFoundError, StorageError, ConflictError, ValidationErro
 import type { EventFlags, EventRecord } from '../../spec/event.js';
 import type { SessionKey } from '../../spec/scope.js';
 import type {
+  BuildQuery,
+  ContextBuild,
   EmbeddingResult,
   EmbeddingWork,
   EventQuery,
@@ -28,6 +30,7 @@ import type { StmSummary } from '../../spec/summary.js';
 import type { WorkingState } from '../../spec/working-state.js';
 import type { CommitTurnResult } from '../../spec/requests.js';
 import { scopePrefix } from '../../util/scope-token.js';
+import { BuildStore } from './build-store.js';
 import { EmbeddingQueue } from './embedding-queue.js';
 import { EVENT_COLUMNS, eventFilters, eventFromRow, eventValues, type Row } from './event-rows.js';
 import { FtsIndex } from './fts-index.js';
@@ -105,12 +108,14 @@ class SqliteStorage implements StorageAdapter {
   private readonly eventIndex: FtsIndex;
   private readonly items: ItemStore;
   private readonly queue: EmbeddingQueue;
+  private readonly builds: BuildStore;
 
   constructor(private readonly db: Database.Database) {
     this.statements = this.prepare();
     this.eventIndex = new FtsIndex(db, 'events_fts');
     this.items = new ItemStore(db, (sql) => this.cached(sql));
     this.queue = new EmbeddingQueue(db);
+    this.builds = new BuildStore(db, (sql) => this.cached(sql));
     const transaction = db.transaction((ops: readonly WriteOp[]) => {
       for (const op of ops) this.apply(op);
     });
@@ -180,6 +185,8 @@ class SqliteStorage implements StorageAdapter {
         else s.updateState.run(state, op.state.state_version, op.updated_at, ...key);
         return;
       }
+      case 'put_context_build':
+        return this.builds.put(op);
       case 'put_item':
         return this.items.putItem(op);
       case 'set_item_status':
@@ -334,6 +341,16 @@ class SqliteStorage implements StorageAdapter {
   async embeddingBacklog(): Promise<number> {
     this.guard();
     return this.queue.backlog();
+  }
+
+  async getContextBuild(tenantId: string, buildId: string): Promise<ContextBuild | null> {
+    this.guard();
+    return this.builds.find(tenantId, buildId);
+  }
+
+  async listContextBuilds(query: BuildQuery): Promise<ContextBuild[]> {
+    this.guard();
+    return this.builds.list(query);
   }
 
   async updateEventFlags(tenantId: string, eventId: string, flags: EventFlags): Promise<void> {

@@ -1,0 +1,64 @@
+// CLI commands over context builds: list them, replay one exactly, compare two.
+
+import type { Command } from 'commander';
+
+import { printJson, printLines } from './output.js';
+import { positiveInteger, withEngram } from './runner.js';
+
+/** Adds `builds`, `replay` and `diff` to the program. */
+export function registerBuildCommands(program: Command): void {
+  program
+    .command('builds')
+    .description('list stored context builds, newest first')
+    .option('--tenant <id>', 'tenant id', 'default')
+    .option('--user <id>', 'user id')
+    .option('--agent <id>', 'agent id')
+    .option('--session <id>', 'session id')
+    .option('--limit <n>', 'page size', positiveInteger('limit'))
+    .option('--cursor <ctx_id>', 'continue before this build')
+    .action((flags: { tenant: string; user?: string; agent?: string; session?: string; limit?: number; cursor?: string }) =>
+      withEngram(async (engram, global) => {
+        const builds = await engram.listBuilds({
+          tenant_id: flags.tenant,
+          ...(flags.user === undefined ? {} : { user_id: flags.user }),
+          ...(flags.agent === undefined ? {} : { agent_id: flags.agent }),
+          ...(flags.session === undefined ? {} : { session_id: flags.session }),
+          ...(flags.limit === undefined ? {} : { limit: flags.limit }),
+          ...(flags.cursor === undefined ? {} : { cursor: flags.cursor }),
+        });
+        if (global.json === true) return printJson(builds.map(({ packet: _packet, ...build }) => build));
+        printLines(
+          builds.length === 0
+            ? ['no builds']
+            : builds.map((build) => `${build.id}  ${build.as_of}  ${build.purpose.padEnd(9)} ${build.user_id}/${build.session_id}  ${build.packet.budget_report.used_tokens_est}/${build.packet.budget_report.max_tokens} tokens  ${build.selected.length} selected`),
+        );
+      }),
+    );
+
+  program
+    .command('replay <build_id>')
+    .description('rebuild a stored packet as of its time and check it is byte-identical')
+    .option('--tenant <id>', 'tenant id', 'default')
+    .action((buildId: string, flags: { tenant: string }) =>
+      withEngram(async (engram, global) => {
+        const result = await engram.replay(buildId, flags.tenant);
+        if (global.json === true) return printJson(result);
+        printLines([
+          `${result.build_id}: ${result.identical ? 'identical' : 'DIFFERENT'} (hash ${result.replay_hash.slice(0, 16)}…, stored ${result.original_hash.slice(0, 16)}…)`,
+        ]);
+        if (!result.identical) process.exitCode = 1;
+      }),
+    );
+
+  program
+    .command('diff <a> <b>')
+    .description('what changed between two context builds')
+    .option('--tenant <id>', 'tenant id', 'default')
+    .action((a: string, b: string, flags: { tenant: string }) =>
+      withEngram(async (engram, global) => {
+        const diff = await engram.diffBuilds(a, b, flags.tenant);
+        if (global.json === true) printJson(diff);
+        else printLines(diff.summary);
+      }),
+    );
+}
