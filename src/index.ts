@@ -22,6 +22,7 @@ export { createOpenAiCompatibleChat } from './providers/llm/openai-compatible.js
 export { fromAiSdkModel } from './providers/llm/ai-sdk.js';
 export { DEFAULT_STORE } from './runtime/store-url.js';
 export { renderPacket, type RenderFormat } from './composer/render.js';
+export type { NamedPolicy, PurposeOverrides } from './composer/named-policies.js';
 export { openSqliteStorage, type SqliteStorageOptions } from './storage/sqlite/sqlite-storage.js';
 
 export {

@@ -8,6 +8,7 @@ import type { BudgetSection, Citation, MemoryPacket, PacketMeta } from '../spec/
 import type { ComposeRequest } from '../spec/requests.js';
 import { resolveScope, sessionKeyOf, type Scope } from '../spec/scope.js';
 import type { StorageAdapter } from '../spec/storage.js';
+import { ValidationError } from '../spec/errors.js';
 import type { Tokenizer } from '../spec/tokenizer.js';
 import { assertPacket, validateComposeRequest } from '../spec/validators.js';
 import { emptyWorkingState, type WorkingState } from '../spec/working-state.js';
@@ -17,7 +18,8 @@ import { newId, sha256 } from '../util/ids.js';
 import { queryTerms } from '../util/segment.js';
 import { contentTerms } from '../util/stopwords.js';
 import { PacketBuilder } from './packet-builder.js';
-import { DEFAULT_POLICY_ID, INJECTION, lendIdleSections, resolvePolicy, type PurposePolicy } from './policy.js';
+import { DEFAULT_POLICY_ID, DEFAULTS, INJECTION, lendIdleSections, resolvePolicy, type PurposePolicy } from './policy.js';
+import { applyOverrides, type NamedPolicy } from './named-policies.js';
 import { fillSummarySection } from './summary-section.js';
 import { summaryAsOf, workingStateAsOf } from '../working-memory/as-of.js';
 import { fillLongTerm, gatherLongTerm } from './long-term-section.js';
@@ -29,6 +31,8 @@ export interface ReadPathContext {
   clock: Clock;
   /** Validate every packet against the schema before returning it. */
   validatePackets: boolean;
+  /** Registered named policies. */
+  policies?: ReadonlyMap<string, NamedPolicy>;
 }
 
 /** Cue text matched against the user's history: the query plus keywords and entities. */
@@ -109,7 +113,7 @@ async function gather(context: ReadPathContext, request: ComposeRequest, scope: 
 export async function compose(context: ReadPathContext, input: unknown, options: ComposeOptions = {}): Promise<MemoryPacket> {
   const request = validateComposeRequest(input);
   const scope = resolveScope(request.scope);
-  const policy = resolvePolicy(request);
+  const policy = options.policy ?? resolvePolicy(request, policyBase(context, request));
   const now = toIso(context.clock.now());
   const asOf = request.as_of === undefined ? undefined : toIso(request.as_of);
   const generatedAt = asOf ?? now;
@@ -161,7 +165,8 @@ export async function compose(context: ReadPathContext, input: unknown, options:
           session_id: scope.session_id,
           run_id: scope.run_id,
           purpose: request.purpose,
-          request: request as unknown as Record<string, unknown>,
+          // The resolved policy travels with the request, so a replay uses exactly the same one.
+          request: { ...request, resolved_policy: policy } as unknown as Record<string, unknown>,
           as_of: generatedAt,
           selected: [...new Set(builder.selected.flatMap((line) => line.match(/\b(?:evt|mem)_[0-9A-HJKMNP-TV-Z]{26}\b/g) ?? []))],
           packet_hash: hash,
@@ -174,7 +179,18 @@ export async function compose(context: ReadPathContext, input: unknown, options:
   return packet;
 }
 
+/** The base policy of a request: the named one it asks for, or the purpose's default. */
+function policyBase(context: ReadPathContext, request: ComposeRequest): PurposePolicy {
+  const id = request.policy_id ?? DEFAULT_POLICY_ID;
+  if (id === DEFAULT_POLICY_ID) return DEFAULTS[request.purpose];
+  const named = context.policies?.get(id);
+  if (named === undefined) throw ValidationError.of('policy_id', 'registered', `no policy ${JSON.stringify(id)} is registered (engram.registerPolicy)`);
+  return applyOverrides(DEFAULTS[request.purpose], named.purposes[request.purpose]);
+}
+
 export interface ComposeOptions {
+  /** The exact policy to use (a replay uses the one the build recorded). */
+  policy?: PurposePolicy;
   /** The context build id to use (a replay uses the original one). */
   buildId?: string;
   /** Store the context build (default true; a replay does not). */

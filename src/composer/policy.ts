@@ -53,7 +53,7 @@ export interface PurposePolicy {
   episodes: number;
 }
 
-const DEFAULTS: Readonly<Record<Purpose, PurposePolicy>> = {
+export const DEFAULTS: Readonly<Record<Purpose, PurposePolicy>> = {
   planner: {
     budget: {
       max_tokens: 4000,
@@ -101,14 +101,13 @@ const DEFAULTS: Readonly<Record<Purpose, PurposePolicy>> = {
 export const DEFAULT_POLICY_ID = 'default';
 
 /**
- * The policy of a purpose with the request's budget applied. A `max_tokens` without `per_section`
+ * The policy of a purpose (the default, or a named policy's) with the request's budget applied. A `max_tokens` without `per_section`
  * scales the default sections to it, so every section keeps its share.
  *
  * @example
  * resolvePolicy({ scope, purpose: 'responder', budget: { max_tokens: 500 } }).budget.max_tokens // 500
  */
-export function resolvePolicy(request: Pick<ComposeRequest, 'purpose' | 'budget'>): PurposePolicy {
-  const base = DEFAULTS[request.purpose];
+export function resolvePolicy(request: Pick<ComposeRequest, 'purpose' | 'budget'>, base: PurposePolicy = DEFAULTS[request.purpose]): PurposePolicy {
   const maxTokens = request.budget?.max_tokens ?? base.budget.max_tokens;
   const ratio = maxTokens / base.budget.max_tokens;
   const perSection = {} as Record<BudgetSection, number>;

@@ -6,6 +6,7 @@ import type { MemoryPacket } from '../spec/packet.js';
 import type { ComposeRequest } from '../spec/requests.js';
 import type { ContextBuild, StorageAdapter } from '../spec/storage.js';
 import { compose, type ReadPathContext } from '../composer/compose.js';
+import type { PurposePolicy } from '../composer/policy.js';
 
 export interface ReplayResult {
   build_id: string;
@@ -45,8 +46,9 @@ async function load(storage: StorageAdapter, tenantId: string, buildId: string):
  */
 export async function replay(context: ReadPathContext, tenantId: string, buildId: string): Promise<ReplayResult> {
   const build = await load(context.storage, tenantId, buildId);
-  const request = { ...(build.request as unknown as ComposeRequest), as_of: build.as_of };
-  const packet = await compose(context, request, { buildId: build.id, persist: false });
+  const { resolved_policy: policy, ...stored } = build.request as Record<string, unknown>;
+  const request = { ...(stored as unknown as ComposeRequest), as_of: build.as_of };
+  const packet = await compose(context, request, { buildId: build.id, persist: false, ...(policy === undefined ? {} : { policy: policy as PurposePolicy }) });
   const replayHash = String(packet.explain.determinism?.['packet_hash'] ?? '');
   return {
     build_id: build.id,
@@ -68,6 +70,7 @@ export async function diffBuilds(storage: StorageAdapter, tenantId: string, a: s
   const added = second.selected.filter((id) => !first.selected.includes(id));
   const removed = first.selected.filter((id) => !second.selected.includes(id));
   const requestChanges = [...new Set([...Object.keys(first.request), ...Object.keys(second.request)])]
+    .filter((key) => key !== 'resolved_policy')
     .filter((key) => JSON.stringify(first.request[key]) !== JSON.stringify(second.request[key]))
     .sort();
   const usage: BuildDiff['section_usage'] = {};

@@ -15,6 +15,7 @@ import { createOpenAiCompatibleChat } from '../providers/llm/openai-compatible.j
 import { systemClock, type Clock } from '../util/clock.js';
 import { o200kTokenizer } from '../util/tokenizer.js';
 import type { LongTermConfig } from './long-term-writer.js';
+import type { NamedPolicy } from '../composer/named-policies.js';
 import { DEFAULT_STORE, openStore } from './store-url.js';
 
 /** An OpenAI-compatible chat endpoint for LLM extraction (OpenAI, Ollama, vLLM, LM Studio, …). */
@@ -56,6 +57,8 @@ export interface EngramConfig {
   conflictPolicies?: Partial<Record<MemoryType, ConflictPolicy>>;
   /** Least confidence for a may-write candidate to be written (default 0.6). */
   mayWriteThreshold?: number;
+  /** Named budget policies that compose requests pick with `policy_id`. */
+  policies?: NamedPolicy[];
 }
 
 export interface ResolvedConfig {
@@ -67,6 +70,7 @@ export interface ResolvedConfig {
   embeddings: EmbeddingModel | null;
   allowPrivateRemote: boolean;
   workerIntervalMs: number | null;
+  policies: NamedPolicy[];
 }
 
 function isEmbeddingModel(value: EngramConfig['embeddings']): value is EmbeddingModel {
@@ -116,5 +120,6 @@ export async function resolveConfig(config: EngramConfig): Promise<ResolvedConfi
     embeddings,
     allowPrivateRemote,
     workerIntervalMs: interval,
+    policies: config.policies ?? [],
   };
 }

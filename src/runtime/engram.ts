@@ -21,6 +21,7 @@ import type {
 import { DEFAULT_TENANT } from '../spec/scope.js';
 import type { ContextBuild, EventSearchHit, StorageAdapter } from '../spec/storage.js';
 import { diffBuilds, replay, type BuildDiff, type ReplayResult } from './builds.js';
+import { assertNamedPolicy, type NamedPolicy } from '../composer/named-policies.js';
 import type { Tokenizer } from '../spec/tokenizer.js';
 import {
   validateListEventsRequest,
@@ -69,6 +70,7 @@ export class Engram {
   private readonly clock: Clock;
   private readonly worker: EmbeddingWorker | null;
   private readonly queryCache = new Map<string, Float32Array>();
+  private readonly policies = new Map<string, NamedPolicy>();
 
   /** Use `createEngram`; the constructor takes an already resolved configuration. */
   constructor(private readonly config: ResolvedConfig) {
@@ -79,6 +81,7 @@ export class Engram {
       config.embeddings === null
         ? null
         : new EmbeddingWorker(config.storage, config.embeddings, config.clock, { allowPrivateRemote: config.allowPrivateRemote });
+    for (const policy of config.policies) this.registerPolicy(policy);
     if (this.worker !== null && config.workerIntervalMs !== null) {
       // Errors of a background run are retried on the next tick; a foreground runEmbeddings() reports them.
       this.worker.start(config.workerIntervalMs, () => undefined);
@@ -126,7 +129,7 @@ export class Engram {
    */
   async compose(request: ComposeRequest): Promise<MemoryPacket> {
     this.guard();
-    return compose({ ...this.context(), validatePackets: this.config.debug }, request);
+    return compose(this.readContext(), request);
   }
 
   /**
@@ -236,6 +239,18 @@ export class Engram {
   }
 
   /**
+   * Registers (or replaces) a named budget policy that compose requests pick with `policy_id`.
+   *
+   * @example
+   * engram.registerPolicy({ policy_id: 'tight', purposes: { responder: { budget: { max_tokens: 600 }, key_quotes: 3 } } });
+   */
+  registerPolicy(policy: NamedPolicy): void {
+    this.guard();
+    assertNamedPolicy(policy);
+    this.policies.set(policy.policy_id, structuredClone(policy));
+  }
+
+  /**
    * A stored context build (every compose stores one; its id is in `explain.determinism.context_build_id`).
    *
    * @example
@@ -269,7 +284,7 @@ export class Engram {
    */
   async replay(buildId: string, tenantId = DEFAULT_TENANT): Promise<ReplayResult> {
     this.guard();
-    return replay({ ...this.context(), validatePackets: this.config.debug }, tenantId, buildId);
+    return replay(this.readContext(), tenantId, buildId);
   }
 
   /**
@@ -378,6 +393,10 @@ export class Engram {
 
   private context() {
     return { storage: this.storage, tokenizer: this.tokenizer, clock: this.clock, longTerm: this.config.longTerm };
+  }
+
+  private readContext() {
+    return { ...this.context(), validatePackets: this.config.debug, policies: this.policies };
   }
 
   private memoryContext(): MemoryApiContext {
