@@ -13,11 +13,21 @@ function ref(id: string | undefined): string {
   return id === undefined ? '' : `[${id}] `;
 }
 
+/** One line of text: line breaks inside an item become `; ` so each item stays one list entry. */
+function oneLine(text: string): string {
+  return text.replace(/\s*\n+\s*/g, '; ');
+}
+
+/** An item degraded to its reference keeps a marker, so the model knows there is more at the id. */
+function orReference(text: string): string {
+  return text === '' ? '(see the cited event)' : oneLine(text);
+}
+
 export const itemText = {
-  keyQuote: (quote: KeyQuote): string => `${ref(quote.evidence_id)}${quote.role ?? 'user'}${day(quote.ts)}: ${quote.quote}`,
+  keyQuote: (quote: KeyQuote): string => `${ref(quote.evidence_id)}${quote.role ?? 'user'}${day(quote.ts)}: ${orReference(quote.quote)}`,
   windowMessage: (message: WindowMessage): string =>
-    `${ref(message.evidence_id)}${message.role}${day(message.ts)}: ${message.content}`,
-  toolEvidence: (evidence: ToolEvidence): string => `${ref(evidence.ref)}${evidence.summary}`,
+    `${ref(message.evidence_id)}${message.role}${day(message.ts)}: ${orReference(message.content)}`,
+  toolEvidence: (evidence: ToolEvidence): string => `${ref(evidence.ref)}${oneLine(evidence.summary)}`,
   decision: (decision: Decision): string => `${ref(decision.evidence_id)}Decision: ${decision.statement}`,
   risk: (risk: Risk): string => `Risk: ${risk.risk}${risk.mitigation === undefined ? '' : ` (mitigation: ${risk.mitigation})`}`,
   openLoop: (loop: OpenLoop): string => `${ref(loop.evidence_id)}Open (${loop.owner ?? 'agent'}): ${loop.question}`,
