@@ -1,9 +1,10 @@
 // Turns benchmark results into the Markdown tables printed to stdout (with the issues' targets and
-// PASS/MISS per row) and the JSON written to bench/results/ (core, retrieval, search latency).
+// PASS/MISS per row) and the JSON written to bench/results/ (core, retrieval, search latency, compose shapes).
 
 import { execFileSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 
+import type { ComposeShapeResult } from './compose-shapes-bench.js';
 import type { ComposeResult } from './read-bench.js';
 import type { RetrievalMode, RetrievalResult, SignalView } from './retrieval-bench.js';
 import type { SearchLatencyResult } from './search-latency-bench.js';
@@ -242,5 +243,45 @@ export function searchLatencyTable(result: SearchLatencyResult): string {
     ['storage.itemVectors (vector candidates read)', store, `${result.embeddings.vectors_per_search} vectors avg`, ms(result.item_vectors.p50_ms), ms(result.item_vectors.p95_ms), '—', '—'],
     ['query embedding, local model, one query', '—', `${result.query_embedding.samples} distinct queries`, ms(result.query_embedding.p50_ms), ms(result.query_embedding.p95_ms), '—', '—'],
   ];
+  return table(['measurement', 'store', 'result (median)', 'p50', 'p95', 'target', 'status'], rows);
+}
+
+// ---- Compose in two store shapes (bench/compose-shapes-bench.ts) ----
+
+/** The targets of issue 4 for compose on the embedded store. */
+export const COMPOSE_SHAPE_TARGETS = { p50Ms: 3, p95Ms: 10 } as const;
+
+function shapeStore(result: ComposeShapeResult): string {
+  const { counts } = result;
+  const events = counts.events >= 100_000 ? `${(counts.events / 1e6).toFixed(2)}M` : count(counts.events);
+  return `${count(result.users)} user${result.users === 1 ? '' : 's'}, ${events} events, ${count(counts.items)} items, ${result.store_mib} MiB`;
+}
+
+/** Population, compose (with PASS/MISS against p50 and p95), its parts, and the raw reads, per shape. */
+export function composeShapesTable(results: readonly ComposeShapeResult[]): string {
+  const target = `p50 ≤ ${COMPOSE_SHAPE_TARGETS.p50Ms} ms, p95 ≤ ${COMPOSE_SHAPE_TARGETS.p95Ms} ms`;
+  const pass = (summary: LatencySummary) => status(summary.p50_ms <= COMPOSE_SHAPE_TARGETS.p50Ms && summary.p95_ms <= COMPOSE_SHAPE_TARGETS.p95Ms);
+  const rows = results.flatMap((result): string[][] => {
+    const store = shapeStore(result);
+    const shape = `**${result.shape}**`;
+    const plain = (label: string, summary: LatencySummary, note: string) => [`${shape}: ${label}`, store, note, ms(summary.p50_ms), ms(summary.p95_ms), '—', '—'];
+    const checked = (label: string, summary: LatencySummary, note: string) => [`${shape}: ${label}`, store, note, ms(summary.p50_ms), ms(summary.p95_ms), target, pass(summary)];
+    const events = result.events_import;
+    const items = result.items_import;
+    return [
+      [`${shape}: commitTurns, ${events.batch_size} turns/batch`, `0 → ${count(events.events)} events, ${count(result.sessions)} sessions`, `${count(events.events_per_s)} events/s (overall ${count(events.overall_events_per_s)})`, `${ms(events.batch_latency.p50_ms)}/batch`, `${ms(events.batch_latency.p95_ms)}/batch`, '—', '—'],
+      [`${shape}: storage.write, ${items.batch_items} items/batch (remember's ops)`, `+${count(items.items)} items (${count(result.counts.extracted_items)} more extracted by commitTurns)`, `${count(items.items_per_s)} items/s`, `${ms(items.batch_latency.p50_ms)}/batch`, `${ms(items.batch_latency.p95_ms)}/batch`, '—', '—'],
+      checked('engram.compose, all requests', result.compose, `${result.compose.samples} samples, ~${count(result.mean_packet_tokens)} tokens/packet`),
+      checked('engram.compose with cues.query', result.compose_with_query, `${result.compose_over_full_text_p50}× the raw full-text p50`),
+      checked('engram.compose without query', result.compose_without_query, `${result.compose_without_query.samples} samples`),
+      plain('compose, build not stored (persist: false)', result.compose_no_persist, 'same requests'),
+      plain('compose with cues.query, build not stored', result.compose_no_persist_with_query, `${result.compose_no_persist_with_query.samples} samples`),
+      plain('put_context_build write alone', result.build_write, `~${result.mean_build_kib} KiB/build`),
+      plain('storage.searchEvents (FTS5), same terms', result.search_events, `${result.mean_event_hits} hits avg`),
+      plain('storage.searchItems (FTS5), same terms', result.search_items, `${result.mean_item_hits} hits avg (limit 100)`),
+      plain('searchEvents + searchItems, per query', result.full_text_total, `${result.full_text_total.samples} queries`),
+      plain('storage.listItems ×2–3 of compose (always, procedures, episodes)', result.item_lists, `${result.mean_listed_items} items read avg`),
+    ];
+  });
   return table(['measurement', 'store', 'result (median)', 'p50', 'p95', 'target', 'status'], rows);
 }

@@ -1,13 +1,16 @@
-// Entry point of `npm run bench`: the write and read benchmarks of the core paths, then retrieval
-// quality and search latency of long-term memory, on real SQLite files; prints Markdown tables and
-// writes bench/results/*.json. `--quick` is the CI smoke; `--only=core,retrieval,latency` picks some.
+// Entry point of `npm run bench`: the write and read benchmarks of the core paths, retrieval quality
+// and search latency of long-term memory, compose in two store shapes, on real SQLite files; prints
+// Markdown tables and writes bench/results/*.json. `--quick` is the CI smoke; `--only=a,b` picks parts.
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
+import { benchComposeShape, type ShapeSizes } from './compose-shapes-bench.js';
 import { planSessions, seededRandom, turnsOf, type SessionPlan } from './corpus.js';
 import { benchCompose, type ComposeResult } from './read-bench.js';
 import {
+  COMPOSE_SHAPE_TARGETS,
+  composeShapesTable,
   currentCommit,
   hasUncommittedChanges,
   machine,
@@ -51,7 +54,17 @@ const QUICK: Sizes = {
 const LATENCY_FULL: LatencySizes = { users: 1_000, itemsPerUser: 100, sharedItems: 100, embeddedUsers: 50, queries: 300, rememberItems: 1_000 };
 const LATENCY_QUICK: LatencySizes = { users: 100, itemsPerUser: 100, sharedItems: 100, embeddedUsers: 5, queries: 100, rememberItems: 300 };
 
-const PARTS = ['core', 'retrieval', 'latency'] as const;
+/** Issue 4's two shapes: a tenant of 1,000 users (1M events, 100k items) and one user with 100k items. */
+const SHAPES_FULL: readonly ShapeSizes[] = [
+  { name: 'tenant', users: 1_000, events: 1_000_000, itemsPerUser: 100, procedures: 100, warmup: 90, samples: 600 },
+  { name: 'heavy user', users: 1, events: 1_000, itemsPerUser: 100_000, procedures: 100, warmup: 90, samples: 600 },
+];
+const SHAPES_QUICK: readonly ShapeSizes[] = [
+  { name: 'tenant', users: 100, events: 30_000, itemsPerUser: 100, procedures: 100, warmup: 30, samples: 150 },
+  { name: 'heavy user', users: 1, events: 1_000, itemsPerUser: 10_000, procedures: 100, warmup: 30, samples: 150 },
+];
+
+const PARTS = ['core', 'retrieval', 'latency', 'compose-shapes'] as const;
 type Part = (typeof PARTS)[number];
 
 const USERS = 100;
@@ -162,6 +175,18 @@ async function runLatency(quick: boolean): Promise<void> {
   log('results written to bench/results/search-latency.json');
 }
 
+async function runComposeShapes(quick: boolean): Promise<void> {
+  const shapes = quick ? SHAPES_QUICK : SHAPES_FULL;
+  const results = [];
+  for (const sizes of shapes) {
+    log(`compose-shapes ${sizes.name}: ${sizes.users} users, ${sizes.events} events, ${sizes.itemsPerUser} items/user (embeddings: none)`);
+    results.push(await benchComposeShape(sizes, log));
+  }
+  writeResults('compose-shapes', { ...header(quick), sizes: shapes, targets: COMPOSE_SHAPE_TARGETS, shapes: results });
+  process.stdout.write(`\nCompose in two store shapes (embedded SQLite, no embeddings):\n\n${composeShapesTable(results)}\n`);
+  log('results written to bench/results/compose-shapes.json');
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const quick = args.includes('--quick');
@@ -170,6 +195,7 @@ async function main(): Promise<void> {
   if (parts.has('core')) await runCore(quick);
   if (parts.has('retrieval')) await runRetrieval(quick);
   if (parts.has('latency')) await runLatency(quick);
+  if (parts.has('compose-shapes')) await runComposeShapes(quick);
 }
 
 await main();

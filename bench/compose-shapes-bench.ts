@@ -1,0 +1,262 @@
+// Compose latency in two store shapes (issue 4): a tenant of many users (1M events, 100k items) and
+// one heavy user (100k items), beside the raw full-text reads of the same queries, compose without
+// storing its context build, and the build write alone, all in the same run on the embedded store.
+
+import type { ContextBuild, Engram, Purpose, ScopeInput } from '../src/index.js';
+import { newId, systemClock, visibleOwners } from '../src/index.js';
+import { compose } from '../src/composer/compose.js';
+import { NEVER_SHARED } from '../src/events/sensitivity.js';
+import { DEFAULT_TENANT } from '../src/spec/scope.js';
+import { queryTerms } from '../src/util/segment.js';
+import { contentTerms } from '../src/util/stopwords.js';
+import { cueQuery, planSessions, seededRandom, turnsOf, type SessionPlan } from './corpus.js';
+import { plannedItems, storeCounts, withStoreWithoutEmbeddings, writeItems, type BulkItemsResult, type StoreCounts } from './compose-shapes-data.js';
+import { nowMs, round, summarize, type LatencySummary } from './stats.js';
+import { storeSizeMiB } from './temp-store.js';
+import { BatchImporter, type BatchImportResult } from './write-bench.js';
+
+export interface ShapeSizes {
+  name: string;
+  users: number;
+  /** Events written through commitTurns (batches of 500 turns), at least this many. */
+  events: number;
+  itemsPerUser: number;
+  /** Agent-level procedures every user of the agent sees. */
+  procedures: number;
+  warmup: number;
+  samples: number;
+}
+
+export interface ComposeShapeResult {
+  shape: string;
+  users: number;
+  sessions: number;
+  store_mib: number;
+  counts: StoreCounts;
+  events_import: BatchImportResult;
+  items_import: BulkItemsResult;
+  /** engram.compose as a user calls it: reads, packet, and the stored context build. */
+  compose: LatencySummary;
+  compose_with_query: LatencySummary;
+  compose_without_query: LatencySummary;
+  by_purpose: Record<Purpose, LatencySummary>;
+  /** The same requests through the composer with `persist: false` (what a replay runs). */
+  compose_no_persist: LatencySummary;
+  compose_no_persist_with_query: LatencySummary;
+  /** One put_context_build write of a stored build (a packet of this run), on its own. */
+  build_write: LatencySummary;
+  mean_build_kib: number;
+  /** The raw full-text reads compose makes for a cue query, with its terms and limits. */
+  search_events: LatencySummary;
+  search_items: LatencySummary;
+  full_text_total: LatencySummary;
+  /** The three listItems reads of compose's long-term section (always, procedures, episodes), every sample. */
+  item_lists: LatencySummary;
+  mean_listed_items: number;
+  mean_event_hits: number;
+  mean_item_hits: number;
+  mean_packet_tokens: number;
+  /** compose-with-query p50 over the p50 of searchEvents + searchItems. */
+  compose_over_full_text_p50: number;
+}
+
+const PURPOSES: readonly Purpose[] = ['planner', 'tool', 'responder'];
+/** The default `query_quotes` of each purpose (src/composer/policy.ts): searchEvents' limit in compose. */
+const QUERY_QUOTES: Readonly<Record<Purpose, number>> = { planner: 6, tool: 4, responder: 10 };
+/** hybridSearch's full-text candidate limit (src/retrieval/hybrid-search.ts). */
+const ITEM_CANDIDATES = 100;
+const BATCH_TURNS = 500;
+const ITEM_BATCH = 500;
+const SEED = 20_261_201;
+
+interface Sample {
+  scope: ScopeInput;
+  purpose: Purpose;
+  query: string | undefined;
+}
+
+function planSamples(sessions: readonly SessionPlan[], count: number, seed: number): Sample[] {
+  const random = seededRandom(seed);
+  return Array.from({ length: count }, (_, index) => ({
+    scope: sessions[Math.floor(random() * sessions.length)]!.scope,
+    purpose: PURPOSES[index % PURPOSES.length]!,
+    query: index % 2 === 0 ? cueQuery(random) : undefined,
+  }));
+}
+
+function requestOf(sample: Sample) {
+  return { scope: sample.scope, purpose: sample.purpose, ...(sample.query === undefined ? {} : { cues: { query: sample.query } }) };
+}
+
+/** The sessions holding at least one of the first `turns` turns, in import order. */
+function writtenSessions(plans: readonly SessionPlan[], turns: number): SessionPlan[] {
+  const out: SessionPlan[] = [];
+  let seen = 0;
+  for (const plan of plans) {
+    if (seen >= turns) break;
+    out.push(plan);
+    seen += plan.turns;
+  }
+  return out;
+}
+
+async function timed<T>(body: () => Promise<T>, into: number[]): Promise<T> {
+  const start = nowMs();
+  const result = await body();
+  into.push(nowMs() - start);
+  return result;
+}
+
+/** The composer without storing the build; the same context Engram.compose passes, debug off. */
+function composeWithoutPersist(engram: Engram, sample: Sample) {
+  return compose({ storage: engram.storage, tokenizer: engram.tokenizer, clock: systemClock, validatePackets: false }, requestOf(sample), { persist: false });
+}
+
+/** searchEvents and searchItems as compose calls them for this sample's cue query. */
+async function fullTextReads(engram: Engram, sample: Sample, query: string, times: { events: number[]; items: number[]; total: number[] }) {
+  const { user_id, agent_id } = sample.scope;
+  const agent = agent_id!;
+  const terms = contentTerms(queryTerms(query));
+  const now = new Date().toISOString();
+  const start = nowMs();
+  const events = await timed(
+    () => engram.storage.searchEvents({ tenant_id: DEFAULT_TENANT, user_id, agent_id: agent, terms, now, exclude_sensitivity: [...NEVER_SHARED], limit: QUERY_QUOTES[sample.purpose] }),
+    times.events,
+  );
+  const items = await timed(
+    () => engram.storage.searchItems({ tenant_id: DEFAULT_TENANT, owners: visibleOwners(user_id, agent), statuses: ['active'], terms, limit: ITEM_CANDIDATES }),
+    times.items,
+  );
+  times.total.push(nowMs() - start);
+  return { events: events.length, items: items.length };
+}
+
+/** The listItems reads gatherLongTerm makes (src/composer/long-term-section.ts), with its types and limits. */
+async function itemLists(engram: Engram, sample: Sample, into: number[]): Promise<number> {
+  const { user_id, agent_id } = sample.scope;
+  const base = { tenant_id: DEFAULT_TENANT, owners: visibleOwners(user_id, agent_id), statuses: ['active' as const] };
+  const start = nowMs();
+  let listed = (await engram.storage.listItems({ ...base, types: ['profile', 'preferences', 'goals', 'tasks'], limit: 200 })).length;
+  if (sample.purpose !== 'responder') listed += (await engram.storage.listItems({ ...base, types: ['procedure', 'patterns'], limit: 200 })).length;
+  listed += (await engram.storage.listItems({ ...base, types: ['events', 'cases'], limit: 500 })).length;
+  into.push(nowMs() - start);
+  return listed;
+}
+
+/** Warm-up, then each pass over the same samples: compose, compose without persisting, the raw reads, the build writes. */
+async function measure(engram: Engram, sessions: readonly SessionPlan[], sizes: ShapeSizes) {
+  const ignore = { events: [] as number[], items: [] as number[], total: [] as number[] };
+  for (const sample of planSamples(sessions, sizes.warmup, SEED + 1)) {
+    await engram.compose(requestOf(sample));
+    await composeWithoutPersist(engram, sample);
+    if (sample.query !== undefined) await fullTextReads(engram, sample, sample.query, ignore);
+    await itemLists(engram, sample, ignore.total);
+  }
+  const samples = planSamples(sessions, sizes.samples, SEED);
+  const all: number[] = [];
+  const withQuery: number[] = [];
+  const withoutQuery: number[] = [];
+  const byPurpose: Record<Purpose, number[]> = { planner: [], tool: [], responder: [] };
+  const buildIds: string[] = [];
+  let tokens = 0;
+  for (const sample of samples) {
+    const start = nowMs();
+    const packet = await engram.compose(requestOf(sample));
+    const ms = nowMs() - start;
+    all.push(ms);
+    (sample.query === undefined ? withoutQuery : withQuery).push(ms);
+    byPurpose[sample.purpose].push(ms);
+    tokens += packet.budget_report.used_tokens_est;
+    buildIds.push(String(packet.explain.determinism?.['context_build_id']));
+  }
+
+  const noPersist: number[] = [];
+  const noPersistWithQuery: number[] = [];
+  for (const sample of samples) {
+    const ms = nowMs();
+    await composeWithoutPersist(engram, sample);
+    const elapsed = nowMs() - ms;
+    noPersist.push(elapsed);
+    if (sample.query !== undefined) noPersistWithQuery.push(elapsed);
+  }
+
+  const reads = { events: [] as number[], items: [] as number[], total: [] as number[] };
+  let eventHits = 0;
+  let itemHits = 0;
+  for (const sample of samples) {
+    if (sample.query === undefined) continue;
+    const hits = await fullTextReads(engram, sample, sample.query, reads);
+    eventHits += hits.events;
+    itemHits += hits.items;
+  }
+
+  const lists: number[] = [];
+  let listed = 0;
+  for (const sample of samples) listed += await itemLists(engram, sample, lists);
+
+  // The builds this run stored, written again under new ids: the write compose ends with, alone.
+  const builds: ContextBuild[] = [];
+  for (const id of buildIds) builds.push(await engram.getBuild(id));
+  const writes: number[] = [];
+  let bytes = 0;
+  for (const build of builds) {
+    const copy = { ...build, id: newId('ctx'), created_at: new Date().toISOString() };
+    bytes += JSON.stringify(copy.packet).length + JSON.stringify(copy.request).length;
+    await timed(() => engram.storage.write([{ op: 'put_context_build', build: copy }]), writes);
+  }
+  const queries = Math.max(1, reads.total.length);
+  return {
+    compose: summarize(all),
+    compose_with_query: summarize(withQuery),
+    compose_without_query: summarize(withoutQuery),
+    by_purpose: { planner: summarize(byPurpose.planner), tool: summarize(byPurpose.tool), responder: summarize(byPurpose.responder) },
+    compose_no_persist: summarize(noPersist),
+    compose_no_persist_with_query: summarize(noPersistWithQuery),
+    build_write: summarize(writes),
+    mean_build_kib: round(bytes / Math.max(1, builds.length) / 1024, 1),
+    search_events: summarize(reads.events),
+    search_items: summarize(reads.items),
+    full_text_total: summarize(reads.total),
+    item_lists: summarize(lists),
+    mean_listed_items: Math.round(listed / samples.length),
+    mean_event_hits: round(eventHits / queries, 1),
+    mean_item_hits: round(itemHits / queries, 1),
+    mean_packet_tokens: Math.round(tokens / samples.length),
+  };
+}
+
+/**
+ * Fills one store of this shape (events through commitTurns, then items through storage.write) and
+ * measures compose and the raw reads on random existing sessions.
+ */
+export async function benchComposeShape(sizes: ShapeSizes, log: (message: string) => void): Promise<ComposeShapeResult> {
+  return withStoreWithoutEmbeddings(async (engram, path) => {
+    const random = seededRandom(SEED + sizes.users);
+    const prefix = sizes.name.slice(0, 1);
+    // ~50 turns of ~2.3 events a session: plan more sessions than the events need.
+    const plans = planSessions(random, Math.ceil(sizes.events / 80) + 10, sizes.users, prefix);
+    const importer = new BatchImporter(engram, BATCH_TURNS, turnsOf(plans, random));
+    const started = nowMs();
+    for (let step = 1; step <= 10 && importer.events < sizes.events; step += 1) {
+      await importer.growTo(Math.ceil((sizes.events * step) / 10));
+      log(`compose-shapes ${sizes.name}: ${importer.events} events after ${((nowMs() - started) / 1000).toFixed(1)} s`);
+    }
+    const users = Array.from({ length: sizes.users }, (_, index) => `${prefix}u${index}`);
+    const items = await writeItems(engram, plannedItems({ users, itemsPerUser: sizes.itemsPerUser, agents: ['agent0', 'agent1'], procedures: sizes.procedures, seed: SEED }), ITEM_BATCH);
+    const sessions = writtenSessions(plans, importer.turnsWritten);
+    log(`compose-shapes ${sizes.name}: ${items.items} items in ${items.seconds} s; ${sessions.length} sessions, ${storeSizeMiB(path)} MiB; measuring`);
+    const measured = await measure(engram, sessions, sizes);
+    const counts = storeCounts(path);
+    return {
+      shape: sizes.name,
+      users: sizes.users,
+      sessions: sessions.length,
+      store_mib: storeSizeMiB(path),
+      counts,
+      events_import: importer.result(),
+      items_import: items,
+      ...measured,
+      compose_over_full_text_p50: round(measured.compose_with_query.p50_ms / measured.full_text_total.p50_ms, 1),
+    };
+  });
+}
