@@ -47,9 +47,10 @@ export async function gatherLongTerm(storage: StorageAdapter, scope: Scope, requ
   const cues = request.cues ?? {};
   const cueText = [cues.query ?? '', ...(cues.keywords ?? []), ...(cues.entities ?? []), ...(cues.tags ?? [])].join(' ').trim();
   const [always, procedures, recentEpisodes, matched] = await Promise.all([
-    storage.listItems({ ...base, types: ALWAYS, limit: 200 }),
-    INJECTION[request.purpose].procedures ? storage.listItems({ ...base, types: ['procedure', 'patterns'], limit: 200 }) : Promise.resolve([]),
-    storage.listItems({ ...base, types: ['events', 'cases'], limit: 500 }),
+    // Newest first, and only as many as the policy can place (with room for versions and done tasks).
+    storage.listItems({ ...base, types: ALWAYS, order: 'desc', limit: policy.facts * 2 }),
+    INJECTION[request.purpose].procedures ? storage.listItems({ ...base, types: ['procedure', 'patterns'], order: 'desc', limit: Math.max(20, policy.procedures * 4) }) : Promise.resolve([]),
+    storage.listItems({ ...base, types: ['events', 'cases'], order: 'desc', limit: Math.max(50, policy.episodes * 10) }),
     cueText === '' ? Promise.resolve([]) : hybridSearch(storage, undefined, { scope, query: cueText, k: policy.facts, ...(asOf === undefined ? {} : { active_at: asOf }) }),
   ]);
   const facts: LongTermCandidates['facts'] = [];
@@ -61,7 +62,8 @@ export async function gatherLongTerm(storage: StorageAdapter, scope: Scope, requ
     facts.push({ item, rule });
   };
   matched.forEach((hit, index) => add(hit.item, `cue.hybrid_search(rank ${index + 1})`));
-  for (const item of [...always].reverse()) add(item, `ltm.always(${item.type})`);
+  for (const item of always) add(item, `ltm.always(${item.type})`);
+  facts.splice(policy.facts);
 
   const taskType = request.task_type ?? 'generic';
   const forTask = procedures

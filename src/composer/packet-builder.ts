@@ -47,6 +47,9 @@ export const RENDER_FRAMING = 40;
 export const RENDER_HEADING = 10;
 export const RENDER_LINE = 2;
 
+const COST_CACHE = new Map<string, number>();
+const COST_CACHE_SIZE = 20_000;
+
 /** The render part an item belongs to: `key_quotes:evt_…` → `key_quotes`. */
 function partOf(item: string): string {
   return item.split(/[.:[]/u, 1)[0]!;
@@ -72,9 +75,16 @@ export class PacketBuilder {
     this.total = this.framing;
   }
 
-  /** Tokens of a text as the model will see it. */
+  /** Tokens of a text as the model will see it (counts are cached: the same items recur across packets). */
   cost(text: string): number {
-    return this.tokenizer.count(text);
+    const key = `${this.tokenizer.name}\u0000${text}`;
+    let tokens = COST_CACHE.get(key);
+    if (tokens === undefined) {
+      tokens = this.tokenizer.count(text);
+      if (COST_CACHE.size >= COST_CACHE_SIZE) COST_CACHE.delete(COST_CACHE.keys().next().value!);
+      COST_CACHE.set(key, tokens);
+    }
+    return tokens;
   }
 
   /** Tokens left in a section, bounded by what is left of the whole budget. */

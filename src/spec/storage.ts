@@ -153,8 +153,10 @@ export interface ItemQuery {
   as_of?: string;
   /** Only versions current at this time (recorded by then, not ended by then), whatever their status now. */
   active_at?: string;
-  /** Page after this item id (ids sort in creation order). */
+  /** Page after (asc) or before (desc) this item id (ids sort in creation order). */
   cursor?: string;
+  /** Oldest first (default) or newest first. */
+  order?: 'asc' | 'desc';
   limit: number;
 }
 
@@ -263,7 +265,7 @@ export interface StorageAdapter {
   getSummary(key: SessionKey): Promise<StmSummary | null>;
 
   getItem(tenantId: string, itemId: string): Promise<MemoryItem | null>;
-  /** Item versions matching the query, in creation order (oldest first). */
+  /** Item versions matching the query, in creation order (oldest first, or newest first with `order: 'desc'`). */
   listItems(query: ItemQuery): Promise<MemoryItem[]>;
   /** Keys of the current (active) items of some owners, newest first, at most `limit`. */
   activeKeys(tenantId: string, owners: readonly string[], limit: number): Promise<string[]>;

@@ -164,14 +164,48 @@ export class ItemStore {
   }
 
   listItems(query: ItemQuery): MemoryItem[] {
+    const descending = query.order === 'desc';
+    if (query.keys !== undefined || query.ids !== undefined || query.active_at !== undefined) return this.listFiltered(query, descending);
+    // Without keys, one index range per owner × status (× type) is read in id order and merged, so a
+    // page costs its size, not a scan of the tenant (SQLite would otherwise walk the tenant by id).
+    const owners = query.owners;
+    const statuses = query.statuses ?? ['active', 'superseded', 'retracted'];
+    const types = query.types ?? [undefined];
+    const merged: Row[] = [];
+    for (const owner of owners) {
+      for (const status of statuses) {
+        for (const type of types) {
+          const where = ['tenant_id = ?', 'owner = ?', 'status = ?'];
+          const params: unknown[] = [query.tenant_id, owner, status];
+          if (type !== undefined) {
+            where.push('type = ?');
+            params.push(type);
+          }
+          if (query.as_of !== undefined) {
+            where.push('recorded_at <= ?');
+            params.push(query.as_of);
+          }
+          if (query.cursor !== undefined) {
+            where.push(descending ? 'id < ?' : 'id > ?');
+            params.push(query.cursor);
+          }
+          const sql = `SELECT * FROM memory_items WHERE ${where.join(' AND ')} ORDER BY id ${descending ? 'DESC' : 'ASC'} LIMIT ?`;
+          merged.push(...(this.cached(sql).all(...params, query.limit) as Row[]));
+        }
+      }
+    }
+    const byId = (a: Row, b: Row) => ((a['id'] as string) < (b['id'] as string) ? -1 : 1) * (descending ? -1 : 1);
+    return merged.sort(byId).slice(0, query.limit).map(itemFromRow);
+  }
+
+  private listFiltered(query: ItemQuery, descending: boolean): MemoryItem[] {
     const { where, params } = itemFilters(query, '');
     if (query.cursor !== undefined) {
-      where.push('id > ?');
+      where.push(descending ? 'id < ?' : 'id > ?');
       params.push(query.cursor);
     }
-    // With keys or ids, `+id` keeps SQLite on the key index instead of walking the tenant in id order.
-    const order = query.keys !== undefined || query.ids !== undefined ? '+id' : 'id';
-    const sql = `SELECT * FROM memory_items WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ?`;
+    // `+id` keeps SQLite on the key (or owner) index instead of walking the tenant in id order.
+    const sql = `SELECT * FROM memory_items WHERE ${where.join(' AND ')} ORDER BY +id ${descending ? 'DESC' : 'ASC'} LIMIT ?`;
     return (this.cached(sql).all(...params, query.limit) as Row[]).map(itemFromRow);
   }
 

@@ -135,6 +135,7 @@ export const migrations: readonly Migration[] = [
       );
       CREATE INDEX items_by_key ON memory_items (tenant_id, owner, key, version);
       CREATE INDEX items_by_owner ON memory_items (tenant_id, owner, status, type, id);
+      CREATE INDEX items_by_owner_recent ON memory_items (tenant_id, owner, status, id);
 
       -- Derived from items, rebuildable with reindex: one chunk per item version.
       CREATE TABLE memory_chunks (
