@@ -2,13 +2,13 @@
 // seeded PRNG) plus shared agent know-how; engram.search p50/p95 beside the raw full-text query, the
 // vector candidates read and the query-embedding time, all on the same queries in the same run.
 
-import type { Engram, ItemCandidate, MemoryType, RememberRequest, WriteOp } from '../src/index.js';
-import { createEmbeddingModel, DEFAULT_POLICIES, embedTexts, visibleOwners } from '../src/index.js';
-import { ItemMerger } from '../src/items/merge.js';
+import type { Engram, RememberRequest } from '../src/index.js';
+import { createEmbeddingModel, embedTexts, visibleOwners } from '../src/index.js';
 import { DEFAULT_TENANT } from '../src/spec/scope.js';
 import { queryTerms } from '../src/util/segment.js';
 import { contentTerms } from '../src/util/stopwords.js';
 import { contentWord, cueQuery, seededRandom } from './corpus.js';
+import { bulkOps, phrase, userItem } from './item-corpus.js';
 import { median, nowMs, round, summarize, type LatencySummary } from './stats.js';
 import { storeSizeMiB, withTempStore } from './temp-store.js';
 
@@ -54,62 +54,6 @@ const SEED = 20_261_130;
 const BULK_BATCH = 500;
 /** Below Engram's query-vector cache (256 entries), so a block's second pass is all cache hits. */
 const BLOCK = 150;
-const PROJECTS = ['atlas', 'orion', 'phoenix', 'home', 'finance', 'hiring'];
-const PREF_SCOPES = ['writing', 'coding', 'tools', 'ui', 'other'];
-const FUNCTION_WORDS = ['the', 'a', 'to', 'of', 'and', 'in', 'for', 'with', 'on', 'before', 'after'];
-// One user's 100 items cycle through this mix (item 0 is their profile).
-const MIX: readonly MemoryType[] = [
-  'tasks', 'tasks', 'preferences', 'decisions', 'events', 'tasks', 'entities', 'preferences', 'tasks', 'decisions',
-  'events', 'goals', 'tasks', 'preferences', 'cases', 'events', 'entities', 'tasks', 'decisions', 'goals',
-];
-
-function pick<T>(random: () => number, values: readonly T[]): T {
-  return values[Math.floor(random() * values.length)]!;
-}
-
-/** `min`–`max` words, mostly content words: the text of one item field. */
-function phrase(random: () => number, min: number, max: number): string {
-  const length = min + Math.floor(random() * (max - min + 1));
-  return Array.from({ length }, () => (random() < 0.3 ? pick(random, FUNCTION_WORDS) : contentWord(random))).join(' ');
-}
-
-function date(random: () => number): string {
-  return new Date(Date.UTC(2025, 0, 1) + Math.floor(random() * 700) * 86_400_000).toISOString().slice(0, 10);
-}
-
-/** Item `index` of a user: a valid remember request whose key is unique for that user. */
-function userItem(random: () => number, user: string, index: number): RememberRequest {
-  const scope = { user_id: user, agent_id: AGENT };
-  const project = pick(random, PROJECTS);
-  const type: MemoryType = index === 0 ? 'profile' : MIX[index % MIX.length]!;
-  const body = (key: string, value: Record<string, unknown>): RememberRequest => ({ scope, type, key, value });
-  switch (type) {
-    case 'profile':
-      return body(`profile:${user}`, { subject: user, facts: [{ k: 'city', v: contentWord(random) }, { k: 'role', v: phrase(random, 2, 5) }] });
-    case 'preferences': {
-      const prefScope = pick(random, PREF_SCOPES);
-      return body(`pref:${prefScope}:${contentWord(random)}_${index}`, { scope: prefScope, name: contentWord(random), value: phrase(random, 3, 8) });
-    }
-    case 'tasks':
-      return body(`task:${project}:t${index}`, { project, task_id: `t${index}`, title: phrase(random, 5, 12), status: pick(random, ['todo', 'doing', 'done', 'blocked']), due: date(random) });
-    case 'decisions':
-      return body(`decision:${project}:d${index}`, { project, topic: phrase(random, 2, 4), decision: phrase(random, 6, 14), rationale: phrase(random, 5, 10) });
-    case 'events': {
-      const day = date(random);
-      return body(`event:${project}:${day}:e${index}`, { date: day, title: phrase(random, 5, 12) });
-    }
-    case 'entities': {
-      const kind = pick(random, ['person', 'org', 'repo', 'topic']);
-      const canonical = `${contentWord(random)}-${index}`;
-      return body(`entity:${kind}:${canonical}`, { kind, canonical, aliases: [contentWord(random)] });
-    }
-    case 'goals':
-      return body(`goal:${project}:g${index}`, { project, name: phrase(random, 2, 4), description: phrase(random, 6, 14) });
-    default:
-      return body(`case:${project}:c${index}`, { domain: contentWord(random), problem: phrase(random, 6, 12), solution: phrase(random, 6, 12) });
-  }
-}
-
 function sharedItem(random: () => number, index: number): RememberRequest {
   const taskType = contentWord(random);
   const steps = Array.from({ length: 3 }, () => phrase(random, 3, 7));
@@ -122,31 +66,11 @@ function* allItems(sizes: LatencySizes): Generator<RememberRequest> {
   for (let index = 0; index < sizes.sharedItems; index += 1) yield sharedItem(shared, index);
   for (let user = 0; user < sizes.users; user += 1) {
     const random = seededRandom(SEED + 1 + user);
-    for (let index = 0; index < sizes.itemsPerUser; index += 1) yield userItem(random, `u${user}`, index);
+    for (let index = 0; index < sizes.itemsPerUser; index += 1) yield userItem(random, `u${user}`, AGENT, index);
   }
 }
 
 /** The candidate `remember` builds from a request (src/runtime/memory-api.ts), for the bulk path. */
-function candidateOf(request: RememberRequest): ItemCandidate {
-  return { action: 'upsert', type: request.type, key: request.key, value: request.value, confidence: 0.95, rule: 'api.remember', gate: 'must', source_event_ids: [] };
-}
-
-/** The ops `remember` writes for brand-new keys: ItemMerger.plan of each candidate, one merger per writer. */
-function bulkOps(requests: readonly RememberRequest[]): WriteOp[] {
-  const mergers = new Map<string, ItemMerger>();
-  const now = new Date().toISOString();
-  return requests.flatMap((request) => {
-    const { user_id, agent_id } = request.scope;
-    let merger = mergers.get(user_id);
-    if (merger === undefined) {
-      merger = new ItemMerger({ tenant_id: DEFAULT_TENANT, user_id, agent_id }, [], { now, policies: DEFAULT_POLICIES, extractor: 'explicit', sensitivityOf: () => 'normal' });
-      mergers.set(user_id, merger);
-    }
-    return merger.plan(candidateOf(request)).ops;
-  });
-}
-
-/** The next `count` requests (fewer at the end of the source). */
 function take(source: Iterator<RememberRequest>, count: number): RememberRequest[] {
   const out: RememberRequest[] = [];
   for (let next = source.next(); next.done !== true; next = source.next()) {
@@ -172,7 +96,7 @@ function lateItems(sizes: LatencySizes): RememberRequest[] {
   const random = seededRandom(SEED - 1);
   return Array.from({ length: sizes.rememberItems }, (_, index) => {
     const user = sizes.embeddedUsers + Math.floor(random() * (sizes.users - sizes.embeddedUsers));
-    return userItem(random, `u${user}`, sizes.itemsPerUser + 1 + index);
+    return userItem(random, `u${user}`, AGENT, sizes.itemsPerUser + 1 + index);
   });
 }
 
