@@ -9,9 +9,9 @@ import { NEVER_SHARED } from '../src/events/sensitivity.js';
 import { DEFAULT_TENANT } from '../src/spec/scope.js';
 import { queryTerms } from '../src/util/segment.js';
 import { contentTerms } from '../src/util/stopwords.js';
-import { cueQuery, planSessions, seededRandom, turnsOf, type SessionPlan } from './corpus.js';
+import { cueQuery, planSessions, seededRandom, sessionsHolding, turnsOf, type SessionPlan } from './corpus.js';
 import { plannedItems, storeCounts, withStoreWithoutEmbeddings, writeItems, type BulkItemsResult, type StoreCounts } from './compose-shapes-data.js';
-import { nowMs, round, summarize, type LatencySummary } from './stats.js';
+import { nowMs, round, summarize, timed, type LatencySummary } from './stats.js';
 import { storeSizeMiB } from './temp-store.js';
 import { BatchImporter, type BatchImportResult } from './write-bench.js';
 
@@ -88,24 +88,7 @@ function requestOf(sample: Sample) {
   return { scope: sample.scope, purpose: sample.purpose, ...(sample.query === undefined ? {} : { cues: { query: sample.query } }) };
 }
 
-/** The sessions holding at least one of the first `turns` turns, in import order. */
-function writtenSessions(plans: readonly SessionPlan[], turns: number): SessionPlan[] {
-  const out: SessionPlan[] = [];
-  let seen = 0;
-  for (const plan of plans) {
-    if (seen >= turns) break;
-    out.push(plan);
-    seen += plan.turns;
-  }
-  return out;
-}
 
-async function timed<T>(body: () => Promise<T>, into: number[]): Promise<T> {
-  const start = nowMs();
-  const result = await body();
-  into.push(nowMs() - start);
-  return result;
-}
 
 /** The composer without storing the build; the same context Engram.compose passes, debug off. */
 function composeWithoutPersist(engram: Engram, sample: Sample) {
@@ -243,7 +226,7 @@ export async function benchComposeShape(sizes: ShapeSizes, log: (message: string
     }
     const users = Array.from({ length: sizes.users }, (_, index) => `${prefix}u${index}`);
     const items = await writeItems(engram, plannedItems({ users, itemsPerUser: sizes.itemsPerUser, agents: ['agent0', 'agent1'], procedures: sizes.procedures, seed: SEED }), ITEM_BATCH);
-    const sessions = writtenSessions(plans, importer.turnsWritten);
+    const sessions = sessionsHolding(plans, importer.turnsWritten);
     log(`compose-shapes ${sizes.name}: ${items.items} items in ${items.seconds} s; ${sessions.length} sessions, ${storeSizeMiB(path)} MiB; measuring`);
     const measured = await measure(engram, sessions, sizes);
     const counts = storeCounts(path);

@@ -129,3 +129,15 @@ export function cueQuery(random: () => number): string {
   const count = 2 + Math.floor(random() * 3);
   return Array.from({ length: count }, () => contentWord(random)).join(' ');
 }
+
+/** The planned sessions that hold at least one of the first `turns` turns, in import order. */
+export function sessionsHolding(plans: readonly SessionPlan[], turns: number): SessionPlan[] {
+  const out: SessionPlan[] = [];
+  let seen = 0;
+  for (const plan of plans) {
+    if (seen >= turns) break;
+    out.push(plan);
+    seen += plan.turns;
+  }
+  return out;
+}

@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 import { benchComposeShape, type ShapeSizes } from './compose-shapes-bench.js';
-import { planSessions, seededRandom, turnsOf, type SessionPlan } from './corpus.js';
+import { planSessions, seededRandom, sessionsHolding, turnsOf } from './corpus.js';
 import { benchCompose, type ComposeResult } from './read-bench.js';
 import {
   COMPOSE_SHAPE_TARGETS,
@@ -74,17 +74,6 @@ function log(message: string): void {
   process.stderr.write(`[bench] ${message}\n`);
 }
 
-/** The planned sessions that hold at least one of the first `turns` turns, in import order. */
-function existingSessions(plans: readonly SessionPlan[], turns: number): SessionPlan[] {
-  const out: SessionPlan[] = [];
-  let seen = 0;
-  for (const plan of plans) {
-    if (seen >= turns) break;
-    out.push(plan);
-    seen += plan.turns;
-  }
-  return out;
-}
 
 /** Fills one store with batches, stopping at each size to measure compose there. */
 async function benchImportAndCompose(sizes: Sizes): Promise<{ batch: BatchImportResult; compose: ComposeResult[] }> {
@@ -99,7 +88,7 @@ async function benchImportAndCompose(sizes: Sizes): Promise<{ batch: BatchImport
       const start = Date.now();
       await importer.growTo(target);
       log(`store at ${importer.events} events (${storeSizeMiB(path)} MiB) after ${((Date.now() - start) / 1000).toFixed(1)} s; composing`);
-      const sessions = existingSessions(plans, importer.turnsWritten);
+      const sessions = sessionsHolding(plans, importer.turnsWritten);
       compose.push(
         await benchCompose(engram, sessions, { events: importer.events, mib: storeSizeMiB(path) }, {
           warmup: sizes.composeWarmup,

@@ -9,7 +9,7 @@ import { queryTerms } from '../src/util/segment.js';
 import { contentTerms } from '../src/util/stopwords.js';
 import { contentWord, cueQuery, seededRandom } from './corpus.js';
 import { bulkOps, phrase, userItem } from './item-corpus.js';
-import { median, nowMs, round, summarize, type LatencySummary } from './stats.js';
+import { median, nowMs, round, summarize, timed, type LatencySummary } from './stats.js';
 import { storeSizeMiB, withTempStore } from './temp-store.js';
 
 export interface LatencySizes {
@@ -148,12 +148,6 @@ function planQueries(count: number, users: number, seed: number, avoid: Readonly
   return out;
 }
 
-async function timed<T>(body: () => Promise<T>, into: number[]): Promise<T> {
-  const start = nowMs();
-  const result = await body();
-  into.push(nowMs() - start);
-  return result;
-}
 
 /** Per block of queries: search on first sight, the same search again (cached vector), then the raw reads. */
 async function measureQueries(engram: Engram, queries: readonly PlannedQuery[]) {

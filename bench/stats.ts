@@ -48,3 +48,11 @@ export function round(value: number, digits: number): number {
   const scale = 10 ** digits;
   return Math.round(value * scale) / scale;
 }
+
+/** Runs `body`, adds its wall time in ms to `into`, and returns its result. */
+export async function timed<T>(body: () => Promise<T>, into: number[]): Promise<T> {
+  const start = nowMs();
+  const result = await body();
+  into.push(nowMs() - start);
+  return result;
+}
