@@ -148,7 +148,14 @@ describe('commitTurn', () => {
     await expect(t.engram.getWorkingState({ user_id: 'u' } as never)).rejects.toMatchObject({ field: 'scope.agent_id' });
     await expect(t.engram.listEvents({ scope: session, limit: 0 })).rejects.toMatchObject({ field: 'limit', rule: 'minimum' });
     await expect(t.engram.searchEvents({ scope: { user_id: 'u' }, query: '' })).rejects.toMatchObject({ field: 'query' });
-    await expect(t.engram.getEvent('evt_missing')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(t.engram.getEvent('evt_missing')).rejects.toMatchObject({ field: 'event_id', rule: 'pattern' });
+    await expect(t.engram.getEvent('evt_01J00000000000000000000000')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(t.engram.getEvent('evt_01J00000000000000000000000', '')).rejects.toMatchObject({ field: 'tenant_id' });
+    await expect(t.engram.replay('nope')).rejects.toMatchObject({ field: 'build_id', rule: 'pattern' });
+    await expect(t.engram.diffBuilds('ctx_01J00000000000000000000000', 'x')).rejects.toMatchObject({ field: 'b' });
+    await expect(t.engram.listBuilds({ cursor: 'evt_01J00000000000000000000000' })).rejects.toMatchObject({ field: 'cursor' });
+    await expect(t.engram.listBuilds({ limit: 0 })).rejects.toMatchObject({ field: 'limit', rule: 'range' });
+    await expect(t.engram.runEmbeddings(-1)).rejects.toMatchObject({ field: 'max', rule: 'range' });
   });
 
   it('fails with a typed error after close', async () => {

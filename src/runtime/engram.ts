@@ -1,7 +1,8 @@
 // createEngram(config): the one place that wires a store, a tokenizer and a clock to the domain,
 // and the Engram object every interface (library, CLI, HTTP, MCP) goes through.
 
-import { EngramError, NotFoundError, ValidationError } from '../spec/errors.js';
+import { EngramError, NotFoundError } from '../spec/errors.js';
+import { requireCount, requireId, requireTenant } from './arguments.js';
 import type { EventRecord } from '../spec/event.js';
 import type { MemoryPacket } from '../spec/packet.js';
 import type {
@@ -201,6 +202,8 @@ export class Engram {
    */
   async getEvent(eventId: string, tenantId = DEFAULT_TENANT): Promise<EventRecord> {
     this.guard();
+    requireId('evt', eventId, 'event_id');
+    requireTenant(tenantId);
     const event = await this.storage.getEvent(tenantId, eventId, this.now());
     if (event === null) throw new NotFoundError('event_id', eventId);
     return withheld(event);
@@ -258,6 +261,8 @@ export class Engram {
    */
   async getBuild(buildId: string, tenantId = DEFAULT_TENANT): Promise<ContextBuild> {
     this.guard();
+    requireId('ctx', buildId, 'build_id');
+    requireTenant(tenantId);
     const build = await this.storage.getContextBuild(tenantId, buildId);
     if (build === null) throw new NotFoundError('build_id', buildId);
     return build;
@@ -272,7 +277,9 @@ export class Engram {
   async listBuilds(query: { tenant_id?: string; user_id?: string; agent_id?: string; session_id?: string; cursor?: string; limit?: number } = {}): Promise<ContextBuild[]> {
     this.guard();
     const limit = query.limit ?? 50;
-    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw ValidationError.of('limit', 'range', 'must be a whole number from 1 to 1000');
+    requireCount(limit, 'limit', 1, 1000);
+    if (query.cursor !== undefined) requireId('ctx', query.cursor, 'cursor');
+    if (query.tenant_id !== undefined) requireTenant(query.tenant_id);
     return this.storage.listContextBuilds({ ...query, tenant_id: query.tenant_id ?? DEFAULT_TENANT, limit });
   }
 
@@ -284,6 +291,8 @@ export class Engram {
    */
   async replay(buildId: string, tenantId = DEFAULT_TENANT): Promise<ReplayResult> {
     this.guard();
+    requireId('ctx', buildId, 'build_id');
+    requireTenant(tenantId);
     return replay(this.readContext(), tenantId, buildId);
   }
 
@@ -295,6 +304,9 @@ export class Engram {
    */
   async diffBuilds(a: string, b: string, tenantId = DEFAULT_TENANT): Promise<BuildDiff> {
     this.guard();
+    requireId('ctx', a, 'a');
+    requireId('ctx', b, 'b');
+    requireTenant(tenantId);
     return diffBuilds(this.storage, tenantId, a, b);
   }
 
@@ -362,6 +374,7 @@ export class Engram {
    */
   async reindex(tenantId?: string): Promise<number> {
     this.guard();
+    if (tenantId !== undefined) requireTenant(tenantId);
     return reindex(this.memoryContext(), tenantId);
   }
 
@@ -373,6 +386,7 @@ export class Engram {
    */
   async runEmbeddings(max?: number): Promise<WorkerRun> {
     this.guard();
+    if (max !== undefined) requireCount(max, 'max', 1, Number.MAX_SAFE_INTEGER);
     if (this.worker === null) return { embedded: 0, skipped: 0 };
     return this.worker.run(max);
   }

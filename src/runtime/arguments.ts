@@ -1,0 +1,27 @@
+// Checks of the plain arguments of Engram's methods (ids, tenants, counts), so a malformed one is a
+// ValidationError naming the argument instead of a confusing NOT_FOUND or a silent no-op.
+
+import { ValidationError } from '../spec/errors.js';
+import { isId, type IdPrefix } from '../util/ids.js';
+
+/** Throws unless `value` is an id with this prefix (`evt_…`, `ctx_…`). */
+export function requireId(prefix: IdPrefix, value: unknown, field: string): void {
+  if (typeof value !== 'string' || !isId(prefix, value)) {
+    throw ValidationError.of(field, 'pattern', `must be a ${prefix}_ id (${prefix}_ and 26 Crockford base-32 characters)`);
+  }
+}
+
+/** Throws unless `value` is a tenant id: 1–256 characters, no control characters. */
+export function requireTenant(value: unknown, field = 'tenant_id'): void {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what an id may not hold
+  if (typeof value !== 'string' || !/^[^\u0000-\u001f\u007f]{1,256}$/u.test(value)) {
+    throw ValidationError.of(field, 'pattern', 'must be 1–256 characters without control characters');
+  }
+}
+
+/** Throws unless `value` is a whole number in the range. */
+export function requireCount(value: unknown, field: string, min: number, max: number): void {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw ValidationError.of(field, 'range', `must be a whole number from ${min} to ${max}`);
+  }
+}
