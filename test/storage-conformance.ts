@@ -252,6 +252,18 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
       expect(ranged.map((hit) => hit.event.content)).toEqual(['kiwi late']);
     });
 
+    it('fills a search limit from lower-ranked matches when filters reject the best ones', async () => {
+      // The best 40 matches are outside the time range: the store must read past them.
+      const late = Array.from({ length: 40 }, (_, index) =>
+        append(event({ content: `fig fig harvest ${index}`, ts: '2026-04-01T00:00:00.000Z' })),
+      );
+      const early = Array.from({ length: 5 }, (_, index) => append(event({ content: `fig ${index}`, ts: '2026-01-01T00:00:00.000Z' })));
+      await storage.write([...early, ...late]);
+      const hits = await storage.searchEvents({ ...key, terms: ['fig', 'harvest'], now: NOW, ts_to: '2026-02-01T00:00:00.000Z', limit: 3 });
+      expect(hits).toHaveLength(3);
+      expect(hits.every((hit) => /^fig \d$/.test(String(hit.event.content)))).toBe(true);
+    });
+
     it('does not index events written without search text', async () => {
       await storage.write([append(event({ content: 'classified plum', sensitivity: 'secret' }))]);
       expect(await storage.searchEvents({ ...key, terms: ['plum'], now: NOW, limit: 5 })).toEqual([]);

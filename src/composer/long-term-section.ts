@@ -13,12 +13,14 @@ import type { StorageAdapter } from '../spec/storage.js';
 import type { Tokenizer } from '../spec/tokenizer.js';
 import { describeValue } from '../items/values.js';
 import { hybridSearch } from '../retrieval/hybrid-search.js';
-import type { PacketBuilder } from './packet-builder.js';
+import { lazyForm, type PacketBuilder } from './packet-builder.js';
 import { INJECTION, type PurposePolicy } from './policy.js';
 
 const FACT_TYPES: readonly MemoryType[] = ['profile', 'preferences', 'goals', 'decisions', 'entities', 'events', 'tasks'];
 const ALWAYS: readonly MemoryType[] = ['profile', 'preferences', 'goals', 'tasks'];
 const DAY_MS = 86_400_000;
+/** Items read beyond the facts a packet can place, for open tasks that turn out done and keys held at two levels. */
+const FACT_SLACK = 10;
 
 export interface LongTermCandidates {
   /** Items with the rule that chose each, in priority order. */
@@ -48,10 +50,10 @@ export async function gatherLongTerm(storage: StorageAdapter, scope: Scope, requ
   const cueText = [cues.query ?? '', ...(cues.keywords ?? []), ...(cues.entities ?? []), ...(cues.tags ?? [])].join(' ').trim();
   const [always, procedures, recentEpisodes, matched] = await Promise.all([
     // Newest first, and only as many as the policy can place (with room for versions and done tasks).
-    storage.listItems({ ...base, types: ALWAYS, order: 'desc', limit: policy.facts * 2 }),
-    INJECTION[request.purpose].procedures ? storage.listItems({ ...base, types: ['procedure', 'patterns'], order: 'desc', limit: Math.max(20, policy.procedures * 4) }) : Promise.resolve([]),
-    storage.listItems({ ...base, types: ['events', 'cases'], order: 'desc', limit: Math.max(50, policy.episodes * 10) }),
-    cueText === '' ? Promise.resolve([]) : hybridSearch(storage, undefined, { scope, query: cueText, k: policy.facts, ...(asOf === undefined ? {} : { active_at: asOf }) }),
+    storage.listItems({ ...base, types: ALWAYS, order: 'desc', limit: policy.facts + FACT_SLACK }),
+    INJECTION[request.purpose].procedures ? storage.listItems({ ...base, types: ['procedure', 'patterns'], order: 'desc', limit: Math.max(10, policy.procedures * 2) }) : Promise.resolve([]),
+    storage.listItems({ ...base, types: ['events', 'cases'], order: 'desc', limit: Math.max(20, policy.episodes * 4) }),
+    cueText === '' ? Promise.resolve([]) : hybridSearch(storage, undefined, { scope, query: cueText, k: policy.facts, candidates: policy.facts + FACT_SLACK, ...(asOf === undefined ? {} : { active_at: asOf }) }),
   ]);
   const facts: LongTermCandidates['facts'] = [];
   const seen = new Set<string>();
@@ -141,14 +143,13 @@ export function fillLongTerm(builder: PacketBuilder, candidates: LongTermCandida
   const facts: Fact[] = [];
   for (const { item, status, rule } of chosen) {
     const fact = factOf(item, status);
-    const short = { ...fact, notes: tokenizer.truncate(fact.notes ?? '', 16) };
     const taken = builder.offer({
       item: `facts:${item.id}`,
       section: 'facts',
       rule,
       forms: [
         { level: 'raw', value: fact },
-        { level: 'summary', value: short },
+        lazyForm('summary', () => ({ ...fact, notes: tokenizer.truncate(fact.notes ?? '', 16) })),
         { level: 'ref', value: { ...fact, notes: '' } },
       ],
       text: factText,
@@ -241,7 +242,7 @@ function fillEpisodes(builder: PacketBuilder, candidates: LongTermCandidates, no
       rule,
       forms: [
         { level: 'raw', value: episode },
-        { level: 'summary', value: { ...episode, summary: tokenizer.truncate(summary, 16), compression_level: 'milestone' as const } },
+        lazyForm('summary', () => ({ ...episode, summary: tokenizer.truncate(summary, 16), compression_level: 'milestone' as const })),
       ],
       text: (value) => `[${value.episode_id}] ${value.time_range.start.slice(0, 10)}: ${value.summary}`,
       cites: citationsOf(item, candidates.sources),

@@ -40,6 +40,24 @@ export interface Offer<T> {
 }
 
 /**
+ * A form whose value is built the first time it is read: a degraded form costs nothing unless the
+ * richer ones did not fit.
+ *
+ * @example
+ * const summary = lazyForm('summary', () => ({ ...fact, notes: tokenizer.truncate(fact.notes, 16) }));
+ */
+export function lazyForm<T>(level: Level, make: () => T): { level: Level; readonly value: T } {
+  let made: { value: T } | undefined;
+  return {
+    level,
+    get value(): T {
+      made ??= { value: make() };
+      return made.value;
+    },
+  };
+}
+
+/**
  * What rendering adds around items, charged so that the rendered prompt stays within the budget:
  * the title (and XML root) once, a heading (or tag pair) per part, a bullet and line break per item.
  */

@@ -25,6 +25,8 @@ export interface SearchRequest {
   filters?: SearchFilters;
   /** Search the versions that were current at this time (for replaying a past packet). */
   active_at?: string;
+  /** How many candidates each signal contributes to the fusion (default 100). */
+  candidates?: number;
 }
 
 export interface SignalScores {
@@ -97,7 +99,8 @@ export async function hybridSearch(storage: StorageAdapter, embedQuery: QueryEmb
     ...(request.types === undefined ? {} : { types: request.types }),
   };
 
-  const textHits = await storage.searchItems({ ...base, terms: contentTerms(queryTerms(request.query)), limit: CANDIDATES });
+  const pool = request.candidates ?? CANDIDATES;
+  const textHits = await storage.searchItems({ ...base, terms: contentTerms(queryTerms(request.query)), limit: pool });
   const items = new Map(textHits.map((hit) => [hit.item.id, hit.item]));
   const vectorRanks = new Map<string, { rank: number; similarity: number }>();
   if (embedQuery !== undefined) {
@@ -106,7 +109,7 @@ export async function hybridSearch(storage: StorageAdapter, embedQuery: QueryEmb
     if (query !== null) {
       // Vectors of another model (after the configuration changed) are left out until re-embedded.
       const comparable = candidates.filter((candidate) => candidate.vector.length === query.length);
-      topK(query, comparable.map((candidate) => ({ id: candidate.item_id, vector: candidate.vector })), CANDIDATES).forEach((hit, index) => {
+      topK(query, comparable.map((candidate) => ({ id: candidate.item_id, vector: candidate.vector })), pool).forEach((hit, index) => {
         vectorRanks.set(hit.id, { rank: index + 1, similarity: Math.round(hit.score * 1e6) / 1e6 });
       });
       const missing = [...vectorRanks.keys()].filter((id) => !items.has(id));

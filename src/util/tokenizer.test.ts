@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 import { o200kTokenizer as tokenizer } from './tokenizer.js';
@@ -24,5 +25,22 @@ describe('o200k tokenizer', () => {
     }
     expect(tokenizer.truncate('short', 10)).toBe('short');
     expect(tokenizer.truncate('short', 0)).toBe('');
+  });
+
+  it('truncates any text to a prefix within the limit, and a cut character never leaks into the next call', () => {
+    const texts = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 300 }), fc.string({ unit: 'binary', maxLength: 120 }), fc.lorem({ maxCount: 60 }));
+    fc.assert(
+      fc.property(texts, fc.integer({ min: 1, max: 80 }), (text, limit) => {
+        const cut = tokenizer.truncate(text, limit);
+        expect(text.startsWith(cut)).toBe(true);
+        expect(tokenizer.count(cut)).toBeLessThanOrEqual(limit);
+        if (!text.includes('\uFFFD')) expect(cut).not.toContain('\uFFFD');
+        if (tokenizer.count(text) <= limit) expect(cut).toBe(text);
+      }),
+      { numRuns: 400 },
+    );
+    // '⨉' is three tokens: one token of it is no character at all, and the next cut is clean.
+    expect(tokenizer.truncate('⨉◥', 1)).toBe('');
+    expect(tokenizer.truncate('⨉◥', 3)).toBe('⨉');
   });
 });

@@ -1,11 +1,37 @@
 // The default tokenizer: OpenAI's o200k_base BPE from gpt-tokenizer, run locally. Special-token
 // strings inside user text are counted as ordinary text, never rejected.
 
-import { countTokens, encode, decode } from 'gpt-tokenizer/encoding/o200k_base';
+import ranks from 'gpt-tokenizer/bpeRanks/o200k_base';
+import { countTokens, encodeGenerator } from 'gpt-tokenizer/encoding/o200k_base';
 
 import type { Tokenizer } from '../spec/tokenizer.js';
 
 const asText = { disallowedSpecial: new Set<string>() };
+
+/** The UTF-8 bytes each token stands for (the encoding's own table). */
+function tokenBytes(token: number): number {
+  const value = ranks[token];
+  return value === undefined ? 0 : typeof value === 'string' ? Buffer.byteLength(value, 'utf8') : value.length;
+}
+
+/**
+ * The longest prefix of `text`, in whole characters, within its first `bytes` bytes of UTF-8 (a
+ * lone surrogate counts as the three bytes of U+FFFD, as the encoder sees it). Decoding the cut
+ * tokens instead would go through gpt-tokenizer's shared streaming decoder, which keeps the bytes
+ * of a half character and puts them in front of the next decode.
+ */
+function prefixWithinBytes(text: string, bytes: number): string {
+  let used = 0;
+  let index = 0;
+  while (index < text.length) {
+    const code = text.codePointAt(index)!;
+    const width = code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+    if (used + width > bytes) break;
+    used += width;
+    index += code >= 0x10000 ? 2 : 1;
+  }
+  return text.slice(0, index);
+}
 
 /**
  * The o200k_base tokenizer (GPT-4o family).
@@ -21,9 +47,19 @@ export const o200kTokenizer: Tokenizer = {
   },
   truncate(text: string, maxTokens: number): string {
     if (maxTokens <= 0) return '';
-    const tokens = encode(text, asText);
-    if (tokens.length <= maxTokens) return text;
-    // Cutting a token list can split a multi-byte character; drop the replacement characters left behind.
-    return decode(tokens.slice(0, maxTokens)).replace(/\uFFFD+$/u, '');
+    // A token holds at least one byte of UTF-8: a text of no more bytes than the limit fits as it is.
+    if (text.length <= maxTokens && Buffer.byteLength(text, 'utf8') <= maxTokens) return text;
+    // Encodes word by word and stops past the limit: a long text costs what its head costs.
+    let tokens = 0;
+    let bytes = 0;
+    for (const chunk of encodeGenerator(text, asText)) {
+      for (const token of chunk) {
+        // A cut inside a multi-byte character leaves that character out.
+        if (tokens === maxTokens) return prefixWithinBytes(text, bytes);
+        tokens += 1;
+        bytes += tokenBytes(token);
+      }
+    }
+    return text;
   },
 };

@@ -6,7 +6,7 @@ import type Database from 'better-sqlite3';
 
 import type { EmbeddingResult, EmbeddingWork } from '../../spec/storage.js';
 import { toBlob } from '../../util/vectors.js';
-import { eventFromRow, type Row } from './event-rows.js';
+import { EVENT_SELECT, eventFromValues, type Row } from './event-rows.js';
 
 const CLAIMABLE = "(embedding_status = 'pending' OR (embedding_status = 'processing' AND embedding_lease < ?))";
 
@@ -17,7 +17,7 @@ export class EmbeddingQueue {
     this.s = {
       chunks: db.prepare(`SELECT seq, tenant_id, item_id, text FROM memory_chunks WHERE ${CLAIMABLE} ORDER BY seq LIMIT ?`),
       leaseChunk: db.prepare("UPDATE memory_chunks SET embedding_status = 'processing', embedding_lease = ? WHERE seq = ?"),
-      events: db.prepare(`SELECT * FROM events WHERE ${CLAIMABLE} ORDER BY seq LIMIT ?`),
+      events: db.prepare(`SELECT seq, ${EVENT_SELECT} FROM events WHERE ${CLAIMABLE} ORDER BY seq LIMIT ?`).raw(),
       leaseEvent: db.prepare("UPDATE events SET embedding_status = 'processing', embedding_lease = ? WHERE seq = ?"),
       chunkDone: db.prepare(
         "UPDATE memory_chunks SET embedding_status = ?, embedding_lease = NULL, vector = ?, vector_model = ? WHERE tenant_id = ? AND item_id = ? AND embedding_status = 'processing'",
@@ -39,9 +39,9 @@ export class EmbeddingQueue {
       work.push({ target: 'chunk', tenant_id: row['tenant_id'] as string, id: row['item_id'] as string, text: row['text'] as string });
     }
     if (work.length >= limit) return work;
-    for (const row of this.s.events.all(now, limit - work.length) as Row[]) {
-      this.s.leaseEvent.run(leaseUntil, row['seq']);
-      const event = eventFromRow(row);
+    for (const row of this.s.events.all(now, limit - work.length) as unknown[][]) {
+      this.s.leaseEvent.run(leaseUntil, row[0]);
+      const event = eventFromValues(row, 1);
       work.push({ target: 'event', tenant_id: event.tenant_id, id: event.id, event });
     }
     return work;

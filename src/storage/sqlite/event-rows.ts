@@ -6,42 +6,53 @@ import type { EventRecord } from '../../spec/event.js';
 
 export type Row = Record<string, unknown>;
 
-export function eventFromRow(row: Row): EventRecord {
-  return {
-    id: row['id'] as string,
-    namespace: row['namespace'] as string,
-    thread_id: (row['thread_id'] as string | null) ?? null,
-    speaker: (row['speaker'] as string | null) ?? null,
-    role: row['role'] as EventRecord['role'],
-    content_type: row['content_type'] as EventRecord['content_type'],
-    content: JSON.parse(row['content'] as string) as EventRecord['content'],
-    sensitivity: row['sensitivity'] as EventRecord['sensitivity'],
-    embeddable: row['embeddable'] === 1,
-    embedding_status: row['embedding_status'] as EventRecord['embedding_status'],
-    resonance_links: JSON.parse(row['resonance_links'] as string) as EventRecord['resonance_links'],
-    tags: JSON.parse(row['tags'] as string) as string[],
-    snapshot_ref: (row['snapshot_ref'] as string | null) ?? null,
-    created_at: row['ts'] as string,
-    expires_at: (row['expires_at'] as string | null) ?? null,
-    origin_metadata: JSON.parse(row['origin_metadata'] as string) as Record<string, unknown>,
-    tenant_id: row['tenant_id'] as string,
-    user_id: row['user_id'] as string,
-    agent_id: row['agent_id'] as string,
-    session_id: row['session_id'] as string,
-    run_id: row['run_id'] as string,
-    turn_id: (row['turn_id'] as string | null) ?? null,
-    kind: row['kind'] as EventRecord['kind'],
-    marker: (row['marker'] as EventRecord['marker']) ?? null,
-    ts: row['ts'] as string,
-    recorded_at: row['recorded_at'] as string,
-  };
-}
-
 export const EVENT_COLUMNS = [
   'tenant_id', 'id', 'user_id', 'agent_id', 'session_id', 'run_id', 'turn_id', 'kind', 'marker', 'role', 'speaker',
   'content_type', 'content', 'sensitivity', 'embeddable', 'embedding_status', 'resonance_links', 'tags',
   'snapshot_ref', 'namespace', 'thread_id', 'ts', 'recorded_at', 'expires_at', 'origin_metadata',
 ] as const;
+
+/** The event columns in EVENT_COLUMNS order, for raw reads. */
+export const EVENT_SELECT = EVENT_COLUMNS.join(', ');
+const AT = Object.fromEntries(EVENT_COLUMNS.map((column, index) => [column, index])) as Record<(typeof EVENT_COLUMNS)[number], number>;
+
+/**
+ * An event record from the values of a raw row that holds `EVENT_SELECT` from position `at` (raw
+ * rows skip building an object per row).
+ */
+export function eventFromValues(values: readonly unknown[], at = 0): EventRecord {
+  const value = (column: keyof typeof AT): unknown => values[at + AT[column]];
+  const json = <T>(column: keyof typeof AT): T => JSON.parse(value(column) as string) as T;
+  return {
+    id: value('id') as string,
+    namespace: value('namespace') as string,
+    thread_id: (value('thread_id') as string | null) ?? null,
+    speaker: (value('speaker') as string | null) ?? null,
+    role: value('role') as EventRecord['role'],
+    content_type: value('content_type') as EventRecord['content_type'],
+    content: json('content'),
+    sensitivity: value('sensitivity') as EventRecord['sensitivity'],
+    embeddable: value('embeddable') === 1,
+    embedding_status: value('embedding_status') as EventRecord['embedding_status'],
+    resonance_links: json('resonance_links'),
+    tags: json('tags'),
+    snapshot_ref: (value('snapshot_ref') as string | null) ?? null,
+    created_at: value('ts') as string,
+    expires_at: (value('expires_at') as string | null) ?? null,
+    origin_metadata: json('origin_metadata'),
+    tenant_id: value('tenant_id') as string,
+    user_id: value('user_id') as string,
+    agent_id: value('agent_id') as string,
+    session_id: value('session_id') as string,
+    run_id: value('run_id') as string,
+    turn_id: (value('turn_id') as string | null) ?? null,
+    kind: value('kind') as EventRecord['kind'],
+    marker: (value('marker') as EventRecord['marker']) ?? null,
+    ts: value('ts') as string,
+    recorded_at: value('recorded_at') as string,
+  };
+}
+
 
 /** The values of an event in the order of EVENT_COLUMNS (positional parameters bind fastest). */
 export function eventValues(event: EventRecord): unknown[] {

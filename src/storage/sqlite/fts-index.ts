@@ -3,16 +3,16 @@
 
 import type Database from 'better-sqlite3';
 
+import type { Row } from './event-rows.js';
 import { scopedText } from '../../util/scope-token.js';
 import { rankByMatchedTerms, type RankedRow } from '../../util/term-rank.js';
 
 // Candidates are the newest matches of each word in each scope; a word matched by more rows than
-// that is counted up to a cap, which is enough to rank its rarity.
+// that is counted up to a cap, which is enough to rank its rarity (a word in a thousand of a scope's
+// rows is common; counting further costs more than it tells).
 const MAX_SEARCH_TERMS = 16;
 const CANDIDATES_PER_TERM = 200;
-const FREQUENCY_CAP = 5000;
-
-type Row = Record<string, unknown>;
+const FREQUENCY_CAP = 1000;
 
 /** A quoted FTS5 string: the query language never sees the user's characters as syntax. */
 function ftsString(term: string): string {
@@ -77,4 +77,25 @@ export class FtsIndex {
       throw error;
     }
   }
+}
+
+/**
+ * The first `limit` ranked rows that pass the caller's filters, in rank order. Rows are read a page
+ * at a time (a first page ten rows larger than the limit, since filters rarely reject, then 100), so
+ * a search reads about as many rows as it returns.
+ */
+export function firstPassing<R, T>(ranked: readonly RankedRow[], limit: number, read: (rows: number[]) => Map<number, R>, make: (row: R, score: number) => T): T[] {
+  const hits: T[] = [];
+  let start = 0;
+  while (start < ranked.length && hits.length < limit) {
+    const size = start === 0 ? Math.min(100, limit + 10) : 100;
+    const page = ranked.slice(start, start + size);
+    start += size;
+    const rows = read(page.map((entry) => entry.row));
+    for (const entry of page) {
+      const row = rows.get(entry.row);
+      if (row !== undefined && hits.length < limit) hits.push(make(row, entry.score));
+    }
+  }
+  return hits;
 }

@@ -19,7 +19,7 @@ import { ownerOf } from '../../spec/items.js';
 import { ownerPrefix } from '../../util/scope-token.js';
 import { fromBlob } from '../../util/vectors.js';
 import type { Row } from './event-rows.js';
-import { FtsIndex } from './fts-index.js';
+import { firstPassing, FtsIndex } from './fts-index.js';
 
 const ITEM_COLUMNS = [
   'tenant_id', 'id', 'owner', 'user_id', 'agent_id', 'scope_level', 'type', 'key', 'value', 'confidence', 'status',
@@ -37,34 +37,42 @@ function itemValues(item: MemoryItem): unknown[] {
   ];
 }
 
-/** An item version as read back from its row. */
-export function itemFromRow(row: Row): MemoryItem {
-  const json = <T>(column: string): T => JSON.parse(row[column] as string) as T;
+/** The item columns in the order `ITEM_SELECT` reads them. */
+const ITEM_SELECT = ITEM_COLUMNS.join(', ');
+const AT = Object.fromEntries(ITEM_COLUMNS.map((column, index) => [column, index])) as Record<(typeof ITEM_COLUMNS)[number], number>;
+
+/**
+ * An item version from the values of a raw row that holds `ITEM_SELECT` from position `at` (raw rows
+ * skip building an object per row; an item row has 25 columns).
+ */
+function itemFromValues(values: readonly unknown[], at = 0): MemoryItem {
+  const value = (column: keyof typeof AT): unknown => values[at + AT[column]];
+  const json = <T>(column: keyof typeof AT): T => JSON.parse(value(column) as string) as T;
   return {
-    id: row['id'] as string,
-    tenant_id: row['tenant_id'] as string,
-    user_id: (row['user_id'] as string | null) ?? null,
-    agent_id: (row['agent_id'] as string | null) ?? null,
-    scope_level: row['scope_level'] as MemoryItem['scope_level'],
-    type: row['type'] as MemoryItem['type'],
-    key: row['key'] as string,
+    id: value('id') as string,
+    tenant_id: value('tenant_id') as string,
+    user_id: (value('user_id') as string | null) ?? null,
+    agent_id: (value('agent_id') as string | null) ?? null,
+    scope_level: value('scope_level') as MemoryItem['scope_level'],
+    type: value('type') as MemoryItem['type'],
+    key: value('key') as string,
     value: json('value'),
-    confidence: row['confidence'] as number,
-    status: row['status'] as MemoryItem['status'],
-    sensitivity: row['sensitivity'] as MemoryItem['sensitivity'],
-    valid_from: (row['valid_from'] as string | null) ?? null,
-    valid_to: (row['valid_to'] as string | null) ?? null,
+    confidence: value('confidence') as number,
+    status: value('status') as MemoryItem['status'],
+    sensitivity: value('sensitivity') as MemoryItem['sensitivity'],
+    valid_from: (value('valid_from') as string | null) ?? null,
+    valid_to: (value('valid_to') as string | null) ?? null,
     salience: json('salience'),
-    version: row['version'] as number,
-    supersedes: (row['supersedes'] as string | null) ?? null,
+    version: value('version') as number,
+    supersedes: (value('supersedes') as string | null) ?? null,
     source_event_ids: json('source_event_ids'),
     evidence_refs: json('evidence_refs'),
     provenance: json('provenance'),
     tags: json('tags'),
     entities: json('entities'),
-    recorded_at: row['recorded_at'] as string,
-    updated_at: row['updated_at'] as string,
-    ended_at: (row['ended_at'] as string | null) ?? null,
+    recorded_at: value('recorded_at') as string,
+    updated_at: value('updated_at') as string,
+    ended_at: (value('ended_at') as string | null) ?? null,
   };
 }
 
@@ -119,8 +127,13 @@ export class ItemStore {
         'INSERT INTO memory_chunks (tenant_id, item_id, owner, text, embedding_status) VALUES (?, ?, ?, ?, ?)',
       ),
       deleteChunk: db.prepare('DELETE FROM memory_chunks WHERE seq = ?'),
-      getItem: db.prepare('SELECT * FROM memory_items WHERE tenant_id = ? AND id = ?'),
+      getItem: db.prepare(`SELECT ${ITEM_SELECT} FROM memory_items WHERE tenant_id = ? AND id = ?`).raw(),
     };
+  }
+
+  /** The rows of a statement as arrays of values, in the order of its columns. */
+  private raw(sql: string, ...params: unknown[]): unknown[][] {
+    return this.cached(sql).raw().all(...params) as unknown[][];
   }
 
   putItem(op: PutItemOp): void {
@@ -159,19 +172,20 @@ export class ItemStore {
   }
 
   getItem(tenantId: string, itemId: string): MemoryItem | null {
-    const row = this.s.getItem.get(tenantId, itemId) as Row | undefined;
-    return row === undefined ? null : itemFromRow(row);
+    const row = this.s.getItem.get(tenantId, itemId) as unknown[] | undefined;
+    return row === undefined ? null : itemFromValues(row);
   }
 
   listItems(query: ItemQuery): MemoryItem[] {
     const descending = query.order === 'desc';
     if (query.keys !== undefined || query.ids !== undefined || query.active_at !== undefined) return this.listFiltered(query, descending);
-    // Without keys, one index range per owner × status (× type) is read in id order and merged, so a
-    // page costs its size, not a scan of the tenant (SQLite would otherwise walk the tenant by id).
+    // Without keys, one index range per owner × status (× type) is read in id order from the covering
+    // index and merged, then only the page's rows are read: a page costs its size, not a scan of the
+    // tenant (SQLite would otherwise walk the tenant by id) nor the rows of every range.
     const owners = query.owners;
     const statuses = query.statuses ?? ['active', 'superseded', 'retracted'];
     const types = query.types ?? [undefined];
-    const merged: Row[] = [];
+    const ids: string[] = [];
     for (const owner of owners) {
       for (const status of statuses) {
         for (const type of types) {
@@ -189,13 +203,18 @@ export class ItemStore {
             where.push(descending ? 'id < ?' : 'id > ?');
             params.push(query.cursor);
           }
-          const sql = `SELECT * FROM memory_items WHERE ${where.join(' AND ')} ORDER BY id ${descending ? 'DESC' : 'ASC'} LIMIT ?`;
-          merged.push(...(this.cached(sql).all(...params, query.limit) as Row[]));
+          const sql = `SELECT id FROM memory_items WHERE ${where.join(' AND ')} ORDER BY id ${descending ? 'DESC' : 'ASC'} LIMIT ?`;
+          for (const row of this.cached(sql).pluck().all(...params, query.limit) as string[]) ids.push(row);
         }
       }
     }
-    const byId = (a: Row, b: Row) => ((a['id'] as string) < (b['id'] as string) ? -1 : 1) * (descending ? -1 : 1);
-    return merged.sort(byId).slice(0, query.limit).map(itemFromRow);
+    ids.sort();
+    if (descending) ids.reverse();
+    const page = ids.slice(0, query.limit);
+    if (page.length === 0) return [];
+    const sql = `SELECT ${ITEM_SELECT} FROM memory_items WHERE tenant_id = ? AND id IN (${placeholders(page)})`;
+    const items = new Map(this.raw(sql, query.tenant_id, ...page).map((row) => [row[AT.id] as string, row]));
+    return page.map((id) => itemFromValues(items.get(id)!));
   }
 
   private listFiltered(query: ItemQuery, descending: boolean): MemoryItem[] {
@@ -205,8 +224,8 @@ export class ItemStore {
       params.push(query.cursor);
     }
     // `+id` keeps SQLite on the key (or owner) index instead of walking the tenant in id order.
-    const sql = `SELECT * FROM memory_items WHERE ${where.join(' AND ')} ORDER BY +id ${descending ? 'DESC' : 'ASC'} LIMIT ?`;
-    return (this.cached(sql).all(...params, query.limit) as Row[]).map(itemFromRow);
+    const sql = `SELECT ${ITEM_SELECT} FROM memory_items WHERE ${where.join(' AND ')} ORDER BY +id ${descending ? 'DESC' : 'ASC'} LIMIT ?`;
+    return this.raw(sql, ...params, query.limit).map((row) => itemFromValues(row));
   }
 
   activeKeys(tenantId: string, owners: readonly string[], limit: number): string[] {
@@ -218,20 +237,18 @@ export class ItemStore {
     if (query.terms.length === 0 || query.owners.length === 0) return [];
     const ranked = this.fts.rank(query.owners.map((owner) => ownerPrefix(query.tenant_id, owner)), query.terms);
     const { where, params } = itemFilters(query, 'i.');
-    const hits: ItemSearchHit[] = [];
-    for (let start = 0; start < ranked.length && hits.length < query.limit; start += 100) {
-      const page = ranked.slice(start, start + 100);
-      // CROSS JOIN fixes the order (the few ranked chunks first, then their items by key); `+` stops
-      // SQLite from scanning every chunk of the tenant instead.
-      const sql = `SELECT c.seq AS chunk_seq, i.* FROM memory_chunks c CROSS JOIN memory_items i ON i.tenant_id = +c.tenant_id AND i.id = c.item_id
-        WHERE c.seq IN (${placeholders(page)}) AND ${where.join(' AND ')}`;
-      const rows = new Map((this.cached(sql).all(...page.map((entry) => entry.row), ...params) as Row[]).map((row) => [row['chunk_seq'] as number, row]));
-      for (const entry of page) {
-        const row = rows.get(entry.row);
-        if (row !== undefined && hits.length < query.limit) hits.push({ item: itemFromRow(row), score: entry.score });
-      }
-    }
-    return hits;
+    // CROSS JOIN fixes the order (the few ranked chunks first, then their items by key); `+` stops
+    // SQLite from scanning every chunk of the tenant instead.
+    return firstPassing(
+      ranked,
+      query.limit,
+      (seqs) => {
+        const sql = `SELECT c.seq, ${ITEM_COLUMNS.map((column) => `i.${column}`).join(', ')} FROM memory_chunks c
+          CROSS JOIN memory_items i ON i.tenant_id = +c.tenant_id AND i.id = c.item_id WHERE c.seq IN (${placeholders(seqs)}) AND ${where.join(' AND ')}`;
+        return new Map(this.raw(sql, ...seqs, ...params).map((row) => [row[0] as number, row]));
+      },
+      (row, score): ItemSearchHit => ({ item: itemFromValues(row, 1), score }),
+    );
   }
 
   itemVectors(query: Omit<ItemQuery, 'cursor' | 'limit' | 'keys' | 'ids' | 'as_of'>): VectorCandidate[] {
@@ -245,9 +262,8 @@ export class ItemStore {
   }
 
   allItems(tenantId: string | undefined): MemoryItem[] {
-    const sql = `SELECT * FROM memory_items${tenantId === undefined ? '' : ' WHERE tenant_id = ?'} ORDER BY seq`;
-    const rows = (tenantId === undefined ? this.cached(sql).all() : this.cached(sql).all(tenantId)) as Row[];
-    return rows.map(itemFromRow);
+    const sql = `SELECT ${ITEM_SELECT} FROM memory_items${tenantId === undefined ? '' : ' WHERE tenant_id = ?'} ORDER BY seq`;
+    return (tenantId === undefined ? this.raw(sql) : this.raw(sql, tenantId)).map((row) => itemFromValues(row));
   }
 
   clearIndex(tenantId: string | undefined): void {

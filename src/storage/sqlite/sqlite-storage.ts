@@ -32,8 +32,8 @@ import type { CommitTurnResult } from '../../spec/requests.js';
 import { scopePrefix } from '../../util/scope-token.js';
 import { BuildStore } from './build-store.js';
 import { EmbeddingQueue } from './embedding-queue.js';
-import { EVENT_COLUMNS, eventFilters, eventFromRow, eventValues, type Row } from './event-rows.js';
-import { FtsIndex } from './fts-index.js';
+import { EVENT_COLUMNS, EVENT_SELECT, eventFilters, eventFromValues, eventValues, type Row } from './event-rows.js';
+import { firstPassing, FtsIndex } from './fts-index.js';
 import { ItemStore } from './item-store.js';
 import { migrations } from './migrations.js';
 
@@ -72,6 +72,9 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     db.pragma('foreign_keys = ON');
     db.pragma('wal_autocheckpoint = 4000');
+    // Up to 64 MiB of pages kept in memory (allocated as they are read): compose reads rows spread
+    // over the file, and SQLite's default of 2 MiB sends most of them back to the OS each time.
+    db.pragma('cache_size = -65536');
     migrate(db);
   } catch (error) {
     throw new StorageError(`could not open the SQLite store at ${options.path}: ${(error as Error).message}`, {
@@ -79,7 +82,7 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
       cause: error,
     });
   }
-  return new SqliteStorage(db);
+  return new SqliteStorage(db, options.synchronous ?? 'full');
 }
 
 function migrate(db: Database.Database): void {
@@ -110,7 +113,10 @@ class SqliteStorage implements StorageAdapter {
   private readonly queue: EmbeddingQueue;
   private readonly builds: BuildStore;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly synchronous: 'full' | 'normal',
+  ) {
     this.statements = this.prepare();
     this.eventIndex = new FtsIndex(db, 'events_fts');
     this.items = new ItemStore(db, (sql) => this.cached(sql));
@@ -145,8 +151,8 @@ class SqliteStorage implements StorageAdapter {
       ),
       updateSummary: db.prepare(`UPDATE stm_summary SET summary = ?, version = ?, updated_at = ? WHERE ${sessionWhere}`),
       getEvent: db.prepare(
-        'SELECT * FROM events WHERE tenant_id = ? AND id = ? AND (expires_at IS NULL OR expires_at > ?)',
-      ),
+        `SELECT ${EVENT_SELECT} FROM events WHERE tenant_id = ? AND id = ? AND (expires_at IS NULL OR expires_at > ?)`,
+      ).raw(),
       updateEmbeddingStatus: db.prepare('UPDATE events SET embedding_status = ? WHERE tenant_id = ? AND id = ?'),
       expiredSeqs: db.prepare('SELECT seq FROM events WHERE expires_at IS NOT NULL AND expires_at <= ?'),
       deleteEvent: db.prepare('DELETE FROM events WHERE seq = ?'),
@@ -223,11 +229,18 @@ class SqliteStorage implements StorageAdapter {
 
   async write(ops: readonly WriteOp[]): Promise<void> {
     this.guard();
+    // A write of context builds alone (the end of every compose) does not wait for the disk: it is
+    // a record of a packet already returned, not an acknowledged event. It survives a process crash
+    // (WAL); a power loss may lose it until the next synced commit, which also syncs it.
+    const relaxed = this.synchronous === 'full' && ops.length > 0 && ops.every((op) => op.op === 'put_context_build');
+    if (relaxed) this.db.pragma('synchronous = NORMAL');
     try {
       this.writeAll(ops);
     } catch (error) {
       if (EngramError.isInstance(error)) throw error;
       throw new StorageError(`write failed: ${(error as Error).message}`, { cause: error });
+    } finally {
+      if (relaxed) this.db.pragma('synchronous = FULL');
     }
   }
 
@@ -239,8 +252,8 @@ class SqliteStorage implements StorageAdapter {
 
   async getEvent(tenantId: string, eventId: string, now: string): Promise<EventRecord | null> {
     this.guard();
-    const row = this.statements.getEvent.get(tenantId, eventId, now) as Row | undefined;
-    return row === undefined ? null : eventFromRow(row);
+    const row = this.statements.getEvent.get(tenantId, eventId, now) as unknown[] | undefined;
+    return row === undefined ? null : eventFromValues(row);
   }
 
   async listEvents(query: EventQuery): Promise<EventRecord[]> {
@@ -251,8 +264,8 @@ class SqliteStorage implements StorageAdapter {
       where.push(query.order === 'desc' ? 'id < ?' : 'id > ?');
       params.push(query.cursor);
     }
-    const sql = `SELECT * FROM events WHERE ${where.join(' AND ')} ORDER BY id ${order} LIMIT ?`;
-    return (this.cached(sql).all(...params, query.limit) as Row[]).map(eventFromRow);
+    const sql = `SELECT ${EVENT_SELECT} FROM events WHERE ${where.join(' AND ')} ORDER BY id ${order} LIMIT ?`;
+    return (this.cached(sql).raw().all(...params, query.limit) as unknown[][]).map((row) => eventFromValues(row));
   }
 
   async searchEvents(query: EventSearchQuery): Promise<EventSearchHit[]> {
@@ -267,18 +280,16 @@ class SqliteStorage implements StorageAdapter {
     const prefixes = agents.map((agent_id) => scopePrefix({ tenant_id: query.tenant_id, user_id: query.user_id, agent_id }));
     const ranked = this.eventIndex.rank(prefixes, terms);
     const { where, params } = eventFilters({ ...query, kinds: undefined }, '');
-    const hits: EventSearchHit[] = [];
-    // Candidates are checked against the filters (expiry, time, sensitivity) in rank order, a page at a time.
-    for (let start = 0; start < ranked.length && hits.length < query.limit; start += 100) {
-      const page = ranked.slice(start, start + 100);
-      const sql = `SELECT * FROM events WHERE seq IN (${page.map(() => '?').join(', ')}) AND ${where.join(' AND ')}`;
-      const rows = new Map((this.cached(sql).all(...page.map((entry) => entry.row), ...params) as Row[]).map((row) => [row['seq'] as number, row]));
-      for (const entry of page) {
-        const row = rows.get(entry.row);
-        if (row !== undefined && hits.length < query.limit) hits.push({ event: eventFromRow(row), score: entry.score });
-      }
-    }
-    return hits;
+    // Candidates are checked against the filters (expiry, time, sensitivity) in rank order.
+    return firstPassing(
+      ranked,
+      query.limit,
+      (seqs) => {
+        const sql = `SELECT seq, ${EVENT_SELECT} FROM events WHERE seq IN (${seqs.map(() => '?').join(', ')}) AND ${where.join(' AND ')}`;
+        return new Map((this.cached(sql).raw().all(...seqs, ...params) as unknown[][]).map((row) => [row[0] as number, row]));
+      },
+      (row, score) => ({ event: eventFromValues(row, 1), score }),
+    );
   }
 
   async getWorkingState(key: SessionKey): Promise<WorkingState | null> {
