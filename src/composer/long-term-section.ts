@@ -48,12 +48,17 @@ export async function gatherLongTerm(storage: StorageAdapter, scope: Scope, requ
   const base = { tenant_id: scope.tenant_id, owners, ...(asOf === undefined ? { statuses: ['active' as const] } : { active_at: asOf }) };
   const cues = request.cues ?? {};
   const cueText = [cues.query ?? '', ...(cues.keywords ?? []), ...(cues.entities ?? []), ...(cues.tags ?? [])].join(' ').trim();
-  const [always, procedures, recentEpisodes, matched] = await Promise.all([
+  const matched =
+    cueText === ''
+      ? []
+      : await hybridSearch(storage, undefined, { scope, query: cueText, k: policy.facts, candidates: policy.facts + FACT_SLACK, ...(asOf === undefined ? {} : { active_at: asOf }) });
+  // Cue matches come first; the always-relevant items fill what they leave.
+  const open = Math.max(0, policy.facts - matched.filter((hit) => FACT_TYPES.includes(hit.item.type)).length);
+  const [always, procedures, recentEpisodes] = await Promise.all([
     // Newest first, and only as many as the policy can place (with room for versions and done tasks).
-    storage.listItems({ ...base, types: ALWAYS, order: 'desc', limit: policy.facts + FACT_SLACK }),
+    storage.listItems({ ...base, types: ALWAYS, order: 'desc', limit: open + FACT_SLACK }),
     INJECTION[request.purpose].procedures ? storage.listItems({ ...base, types: ['procedure', 'patterns'], order: 'desc', limit: Math.max(10, policy.procedures * 2) }) : Promise.resolve([]),
     storage.listItems({ ...base, types: ['events', 'cases'], order: 'desc', limit: Math.max(20, policy.episodes * 4) }),
-    cueText === '' ? Promise.resolve([]) : hybridSearch(storage, undefined, { scope, query: cueText, k: policy.facts, candidates: policy.facts + FACT_SLACK, ...(asOf === undefined ? {} : { active_at: asOf }) }),
   ]);
   const facts: LongTermCandidates['facts'] = [];
   const seen = new Set<string>();
@@ -154,6 +159,7 @@ export function fillLongTerm(builder: PacketBuilder, candidates: LongTermCandida
       ],
       text: factText,
       cites: citationsOf(item, candidates.sources),
+      smallestLast: true,
     });
     if (taken !== undefined) facts.push(taken.value);
   }

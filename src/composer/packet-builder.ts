@@ -37,6 +37,12 @@ export interface Offer<T> {
   text: (value: T) => string;
   /** Evidence the item cites. */
   cites?: readonly Citation[];
+  /**
+   * The last form never costs more than the others (a reference is a prefix of every form). Once
+   * its section has turned an item away, the builder tries that form first, and an item for which
+   * even it does not fit is omitted without costing the richer forms.
+   */
+  smallestLast?: boolean;
 }
 
 /**
@@ -79,6 +85,7 @@ export class PacketBuilder {
   private framing = 0;
   private readonly parts = new Set<string>();
   private readonly citationsById = new Map<string, Citation>();
+  private readonly full = new Set<BudgetSection>();
   readonly selected: string[] = [];
   readonly omitted: ExplainOmission[] = [];
   readonly omissions: Omission[] = [];
@@ -128,6 +135,11 @@ export class PacketBuilder {
     const steps: Level[] = [];
     // Facts render under two headings (preferences and the rest).
     const extra = this.overhead(offer.item, offer.section === 'facts' ? 2 : 1);
+    const smallest = offer.forms[offer.forms.length - 1];
+    if (offer.smallestLast === true && this.full.has(offer.section) && smallest !== undefined && this.cost(offer.text(smallest.value)) + extra > room) {
+      this.omit(offer.item, 'over_budget', offer.section, `needs more than the ${room} tokens left`);
+      return undefined;
+    }
     for (const form of offer.forms) {
       const tokens = this.cost(offer.text(form.value)) + extra;
       if (tokens <= room) {
@@ -140,6 +152,7 @@ export class PacketBuilder {
       }
       steps.push(form.level);
     }
+    this.full.add(offer.section);
     this.omit(offer.item, 'over_budget', offer.section, `needs more than the ${room} tokens left`);
     return undefined;
   }
