@@ -5,6 +5,11 @@ export { createEngram, Engram, type EngramConfig, type SessionSummary } from './
 export type { LlmEndpointConfig } from './runtime/config.js';
 export type { WorkerRun } from './runtime/embedding-worker.js';
 export type { BuildDiff, ReplayResult } from './runtime/builds.js';
+export type { ReviewQueue } from './runtime/reflection-api.js';
+export type { Insights } from './runtime/insight-api.js';
+export type { AutoApproveRule } from './reflection/candidates.js';
+export { REFLECTION_MEMORY_TYPES } from './spec/reflection.js';
+export type * from './spec/reflection.js';
 export type { SearchHit, SignalScores } from './retrieval/hybrid-search.js';
 export { MEMORY_TYPES, ownerOf, visibleOwners } from './spec/items.js';
 export type * from './spec/items.js';
@@ -42,6 +47,7 @@ export {
   validateEventRecord,
   validateWorkingState,
   checkSessionReflection,
+  validateReflectionRequest,
 } from './spec/validators.js';
 export type * from './spec/packet.js';
 export type * from './spec/requests.js';

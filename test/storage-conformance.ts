@@ -10,6 +10,7 @@ import { emptyWorkingState } from '../src/spec/working-state.js';
 import { emptySummary } from '../src/spec/summary.js';
 import { queryTerms, searchText } from '../src/util/segment.js';
 import { eventRecord } from './helpers/event-record.js';
+import { describeReflectionConformance } from './reflection-conformance.js';
 
 export interface ConformanceInitializer {
   create(): Promise<StorageAdapter>;
@@ -274,4 +275,5 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
       await expectCode(storage.listEvents({ ...key, now: NOW, limit: 1 }), 'STORAGE_FAILED');
     });
   });
+  describeReflectionConformance(name, init);
 }

@@ -1,7 +1,6 @@
 // The read path (DESIGN §4): gather what the scope holds, fill each section within its budget under
 // the purpose's injection rules, explain every choice, and validate the packet against
-// MemoryPacket v1 when asked. Long-term memory and insights are present with their defaults here;
-// they fill as those stores land.
+// MemoryPacket v1 when asked.
 
 import type { EventRecord } from '../spec/event.js';
 import type { BudgetSection, Citation, MemoryPacket, PacketMeta } from '../spec/packet.js';
@@ -22,7 +21,8 @@ import { DEFAULT_POLICY_ID, DEFAULTS, INJECTION, lendIdleSections, resolvePolicy
 import { applyOverrides, type NamedPolicy } from './named-policies.js';
 import { fillSummarySection } from './summary-section.js';
 import { summaryAsOf, workingStateAsOf } from '../working-memory/as-of.js';
-import { fillLongTerm, gatherLongTerm } from './long-term-section.js';
+import { fillInsights, gatherInsights } from './insight-section.js';
+import { fillLongTerm, gatherDisputes, gatherLongTerm } from './long-term-section.js';
 import { citationOf, fillWorkingState } from './working-state-section.js';
 
 export interface ReadPathContext {
@@ -117,14 +117,17 @@ export async function compose(context: ReadPathContext, input: unknown, options:
   const now = toIso(context.clock.now());
   const asOf = request.as_of === undefined ? undefined : toIso(request.as_of);
   const generatedAt = asOf ?? now;
-  const [gathered, longTerm] = await Promise.all([
+  const [gathered, longTerm, insights, disputes] = await Promise.all([
     gather(context, request, scope, policy, generatedAt, asOf),
     gatherLongTerm(context.storage, scope, request, policy, generatedAt, asOf),
+    gatherInsights(context.storage, scope, policy, generatedAt),
+    gatherDisputes(context.storage, scope, generatedAt),
   ]);
   const active = new Set<BudgetSection>(['working_state', 'short_term_summary']);
   if (longTerm.facts.length > 0) active.add('facts');
   if (longTerm.procedures.length > 0 && INJECTION[request.purpose].procedures) active.add('procedures');
   if (longTerm.episodes.length > 0) active.add('episodes');
+  if (insights.length > 0) active.add('insights');
   const sectionBudgets = lendIdleSections(policy.budget.per_section, active);
   const builder = new PacketBuilder(context.tokenizer, policy.budget.max_tokens, sectionBudgets);
 
@@ -148,9 +151,10 @@ export async function compose(context: ReadPathContext, input: unknown, options:
   if (!INJECTION[request.purpose].procedures) {
     for (const item of longTerm.procedures) builder.omit(`procedures:${item.id}`, 'not_allowed_for_purpose', 'procedures', `${request.purpose} packets carry no procedures (spec §9)`);
   }
-  const filled = fillLongTerm(builder, longTerm, request.purpose, generatedAt, context.tokenizer);
+  const filled = fillLongTerm(builder, { ...longTerm, disputes }, request.purpose, generatedAt, context.tokenizer);
+  const insight = fillInsights(builder, insights, request.purpose, policy, generatedAt, context.tokenizer);
   const buildId = options.buildId ?? newId('ctx');
-  const packet = assemble({ request, scope, policy, generatedAt, window, sectionBudgets, builder, workingState, summary, longTerm: filled, tokenizer: context.tokenizer.name });
+  const packet = assemble({ request, scope, policy, generatedAt, window, sectionBudgets, builder, workingState, summary, longTerm: filled, insight, tokenizer: context.tokenizer.name });
   const hash = sealPacket(packet, buildId);
   if (context.validatePackets) assertPacket(packet);
   if (options.persist !== false) {
@@ -222,6 +226,7 @@ interface Assembly {
   workingState: ReturnType<typeof fillWorkingState>;
   summary: ReturnType<typeof fillSummarySection>;
   longTerm: ReturnType<typeof fillLongTerm>;
+  insight: ReturnType<typeof fillInsights>;
   tokenizer: string;
 }
 
@@ -249,7 +254,7 @@ function assemble(parts: Assembly): MemoryPacket {
       last_tool_evidence: workingState.last_tool_evidence,
     },
     long_term: parts.longTerm.long_term,
-    insight: { usage_policy: { allow_in_responder: false }, hypotheses: [], strategy_sketches: [], patterns: [] },
+    insight: parts.insight,
     citations: builder.citations(),
     budget_report: {
       max_tokens: policy.budget.max_tokens,
@@ -271,6 +276,8 @@ function assemble(parts: Assembly): MemoryPacket {
         facts_top_k: policy.facts,
         procedures_top_k: INJECTION[request.purpose].procedures ? policy.procedures : 0,
         episodes_top_k: policy.episodes,
+        insights_top_k: policy.insights,
+        insight_states: INJECTION[request.purpose].insights === 'any' ? ['unvalidated', 'testing', 'validated'] : parts.insight.usage_policy.allow_in_responder || request.purpose !== 'responder' ? ['validated'] : [],
         item_status: ['active'],
         sensitivity_excluded: [...NEVER_SHARED],
         expired_excluded: true,

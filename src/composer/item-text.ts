@@ -2,7 +2,7 @@
 // tokens the model will actually see), not on the JSON envelope, and the renderers use the same
 // functions, so what is counted is what is shown.
 
-import type { KeyQuote, WindowMessage } from '../spec/packet.js';
+import type { InsightItem, KeyQuote, WindowMessage } from '../spec/packet.js';
 import type { Decision, OpenLoop, PlanStep, Risk, ToolEvidence } from '../spec/working-state.js';
 
 function day(ts: string | undefined): string {
@@ -33,6 +33,10 @@ export const itemText = {
   openLoop: (loop: OpenLoop): string => `${ref(loop.evidence_id)}Open (${loop.owner ?? 'agent'}): ${loop.question}`,
   goal: (goal: string): string => `Goal: ${goal}`,
   object: (label: string, value: Record<string, unknown>): string => `${label}: ${JSON.stringify(value)}`,
+  insight: (item: InsightItem): string => {
+    const tests = item.tests_suggested ?? [];
+    return `[${item.id}] ${item.type} (${item.validation_state}): ${oneLine(item.statement)}${tests.length === 0 ? '' : ` Tests: ${oneLine(tests.join('; '))}`}`;
+  },
   plan: (steps: readonly PlanStep[]): string =>
     `Plan:\n${steps.map((step, index) => `${index + 1}. [${step.status}] ${step.step}`).join('\n')}`,
 } as const;

@@ -31,6 +31,25 @@ export interface LongTermCandidates {
   sources: Map<string, EventRecord>;
 }
 
+/** A contradiction under review at the packet's time: its items are shown as disputed. */
+export interface Dispute {
+  candidate_id: string;
+  detail: string;
+  item_ids: readonly string[];
+}
+
+/**
+ * The contradictions of a user that were pending review at `at` (reflection opened them; a
+ * decision settles them).
+ *
+ * @example
+ * const disputes = await gatherDisputes(storage, scope, now);
+ */
+export async function gatherDisputes(storage: StorageAdapter, scope: Scope, at: string): Promise<Dispute[]> {
+  const pending = await storage.listCandidates({ tenant_id: scope.tenant_id, user_id: scope.user_id, kinds: ['contradiction'], pending_at: at, limit: 100 });
+  return pending.map((candidate) => ({ candidate_id: candidate.id, detail: String(candidate.payload['detail'] ?? 'disputed by reflection'), item_ids: candidate.item_ids }));
+}
+
 function isCurrent(item: MemoryItem, now: string): boolean {
   return item.valid_to === null || item.valid_to > now;
 }
@@ -84,6 +103,17 @@ export async function gatherLongTerm(storage: StorageAdapter, scope: Scope, requ
 
 function priorityOf(item: MemoryItem): number {
   return typeof item.value['priority'] === 'number' ? item.value['priority'] : 0;
+}
+
+/** An episode's time range: the one its value records (approved reflection episodes), else its date. */
+function timeRangeOf(item: MemoryItem): { start: string; end: string } {
+  const range = item.value['time_range'];
+  if (typeof range === 'object' && range !== null) {
+    const { start, end } = range as Record<string, unknown>;
+    if (typeof start === 'string' && typeof end === 'string' && !Number.isNaN(Date.parse(start)) && !Number.isNaN(Date.parse(end))) return { start, end };
+  }
+  const start = dateOf(item);
+  return { start, end: start };
 }
 
 function dateOf(item: MemoryItem): string {
@@ -142,9 +172,23 @@ const factText = (fact: Fact) => `[${fact.fact_id}] ${fact.fact_key}${fact.statu
  * @example
  * const { long_term, conflicts } = fillLongTerm(builder, candidates, 'responder', now, tokenizer);
  */
-export function fillLongTerm(builder: PacketBuilder, candidates: LongTermCandidates, purpose: Purpose, now: string, tokenizer: Tokenizer): { long_term: LongTerm; conflicts: ExplainConflict[] } {
+export function fillLongTerm(
+  builder: PacketBuilder,
+  candidates: LongTermCandidates & { disputes?: readonly Dispute[] },
+  purpose: Purpose,
+  now: string,
+  tokenizer: Tokenizer,
+): { long_term: LongTerm; conflicts: ExplainConflict[] } {
   const conflicts: ExplainConflict[] = [];
   const chosen = chooseFacts(builder, candidates.facts, now, conflicts);
+  const disputed = new Set<string>();
+  for (const dispute of candidates.disputes ?? []) {
+    const shown = dispute.item_ids.filter((id) => chosen.some((entry) => entry.item.id === id));
+    if (shown.length === 0) continue;
+    for (const id of shown) disputed.add(id);
+    conflicts.push({ type: 'disputed_fact', detail: `${dispute.detail} (review ${dispute.candidate_id})`, fact_ids: [...dispute.item_ids] });
+  }
+  for (const entry of chosen) if (disputed.has(entry.item.id)) entry.status = 'disputed';
   const facts: Fact[] = [];
   for (const { item, status, rule } of chosen) {
     const fact = factOf(item, status);
@@ -228,18 +272,20 @@ function fillProcedures(builder: PacketBuilder, candidates: LongTermCandidates, 
 function fillEpisodes(builder: PacketBuilder, candidates: LongTermCandidates, now: string, tokenizer: Tokenizer): Episode[] {
   const out: Episode[] = [];
   for (const { item, rule } of candidates.episodes) {
-    const start = dateOf(item);
-    const age = Math.max(0, Date.parse(now) - Date.parse(start)) / DAY_MS;
+    const range = timeRangeOf(item);
+    const age = Math.max(0, Date.parse(now) - Date.parse(range.end)) / DAY_MS;
     const summary = describeValue(item.type, item.value);
+    const highlights = item.value['highlights'];
+    const level = item.value['compression_level'];
     const episode: Episode = {
       episode_id: item.id,
-      time_range: { start, end: start },
+      time_range: range,
       summary,
-      highlights: [],
+      highlights: Array.isArray(highlights) ? highlights.filter((entry): entry is string => typeof entry === 'string') : [],
       tags: item.tags,
       entities: item.entities,
       sources: item.source_event_ids,
-      compression_level: 'raw',
+      compression_level: level === 'phase_summary' || level === 'milestone' ? level : 'raw',
       recency_score: Math.round(Math.exp(-age / 30) * 1000) / 1000,
     };
     const taken = builder.offer({

@@ -17,6 +17,9 @@ export interface PurposeOverrides {
   facts?: number;
   procedures?: number;
   episodes?: number;
+  insights?: number;
+  /** Let validated insights into responder packets (`insight.usage_policy.allow_in_responder`). */
+  allow_insights_in_responder?: boolean;
 }
 
 /** A named policy, registered with `engram.registerPolicy`. */
@@ -26,7 +29,7 @@ export interface NamedPolicy {
   purposes: Partial<Record<Purpose, PurposeOverrides>>;
 }
 
-const COUNTS = ['conversation_window', 'key_quotes', 'query_quotes', 'tool_evidence', 'facts', 'procedures', 'episodes'] as const;
+const COUNTS = ['conversation_window', 'key_quotes', 'query_quotes', 'tool_evidence', 'facts', 'procedures', 'episodes', 'insights'] as const;
 const PURPOSES: readonly Purpose[] = ['planner', 'tool', 'responder'];
 
 function wholeNumber(field: string, value: unknown, min: number, max: number): void {
@@ -57,6 +60,8 @@ export function assertNamedPolicy(policy: NamedPolicy): void {
       wholeNumber(`${at}.budget.per_section.${section}`, tokens, 0, 1_000_000);
     }
     for (const count of COUNTS) wholeNumber(`${at}.${count}`, overrides[count], 0, 200);
+    const allow = overrides.allow_insights_in_responder;
+    if (allow !== undefined && typeof allow !== 'boolean') throw ValidationError.of(`${at}.allow_insights_in_responder`, 'type', 'must be true or false');
     const share = overrides.summary_share;
     if (share !== undefined && !(typeof share === 'number' && share >= 0 && share <= 1)) throw ValidationError.of(`${at}.summary_share`, 'range', 'must be from 0 to 1');
   }

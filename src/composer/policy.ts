@@ -15,6 +15,11 @@ export interface InjectionRules {
   procedures: boolean;
   /** Whether the conversation window is on when the request does not say. */
   conversation_window_by_default: boolean;
+  /**
+   * Which insights a packet may carry (spec §9): `any` live one not rejected (planner), `validated`
+   * only (tool), or validated ones only when the policy allows insights in responders (responder).
+   */
+  insights: 'any' | 'validated' | 'validated_if_allowed';
 }
 
 export const INJECTION: Readonly<Record<Purpose, InjectionRules>> = {
@@ -23,18 +28,21 @@ export const INJECTION: Readonly<Record<Purpose, InjectionRules>> = {
     last_tool_evidence: true,
     procedures: true,
     conversation_window_by_default: true,
+    insights: 'any',
   },
   tool: {
     working_state_fields: ['goal', 'constraints', 'slots', 'decisions', 'plan', 'risks', 'tool_evidence'],
     last_tool_evidence: true,
     procedures: true,
     conversation_window_by_default: true,
+    insights: 'validated',
   },
   responder: {
     working_state_fields: ['goal', 'constraints', 'slots', 'decisions'],
     last_tool_evidence: false,
     procedures: false,
     conversation_window_by_default: false,
+    insights: 'validated_if_allowed',
   },
 };
 
@@ -51,6 +59,10 @@ export interface PurposePolicy {
   facts: number;
   procedures: number;
   episodes: number;
+  /** Most insights offered. */
+  insights: number;
+  /** `insight.usage_policy.allow_in_responder`: validated insights may reach a responder packet. */
+  allow_insights_in_responder: boolean;
 }
 
 export const DEFAULTS: Readonly<Record<Purpose, PurposePolicy>> = {
@@ -67,6 +79,8 @@ export const DEFAULTS: Readonly<Record<Purpose, PurposePolicy>> = {
     facts: 30,
     procedures: 5,
     episodes: 5,
+    insights: 5,
+    allow_insights_in_responder: false,
   },
   tool: {
     budget: {
@@ -81,6 +95,8 @@ export const DEFAULTS: Readonly<Record<Purpose, PurposePolicy>> = {
     facts: 15,
     procedures: 5,
     episodes: 2,
+    insights: 3,
+    allow_insights_in_responder: false,
   },
   responder: {
     budget: {
@@ -95,6 +111,8 @@ export const DEFAULTS: Readonly<Record<Purpose, PurposePolicy>> = {
     facts: 30,
     procedures: 0,
     episodes: 4,
+    insights: 3,
+    allow_insights_in_responder: false,
   },
 };
 

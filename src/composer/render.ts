@@ -27,7 +27,7 @@ function workingStateLines(packet: MemoryPacket): string[] {
 }
 
 function insightLines(items: readonly InsightItem[]): string[] {
-  return items.map((item) => `[${item.id}] ${item.type} (${item.validation_state}): ${item.statement}`);
+  return items.map(itemText.insight);
 }
 
 function blocks(packet: MemoryPacket): Block[] {

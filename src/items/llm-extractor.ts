@@ -130,7 +130,8 @@ function eventLine(event: ExtractionEvent): Record<string, string> {
   return line;
 }
 
-function capText(text: string): string {
+/** A text cut at 2,000 characters (never inside a surrogate pair), marked with an ellipsis when cut. */
+export function capText(text: string): string {
   if (text.length <= MAX_EVENT_TEXT_CHARS) return text;
   const last = text.charCodeAt(MAX_EVENT_TEXT_CHARS - 1);
   const end = last >= 0xd800 && last <= 0xdbff ? MAX_EVENT_TEXT_CHARS - 1 : MAX_EVENT_TEXT_CHARS;

@@ -187,6 +187,10 @@ async function planTurn(batch: Batch, context: WritePathContext, request: Commit
     session.analyses.set(event.id, analysed);
     batch.ops.push({ op: 'append_event', event, search_text: analysed.searchText });
   }
+  // The run has ended: its insights that live until `run_end` expire with this turn.
+  if (events.some((event) => event.marker === 'RUN_END')) {
+    batch.ops.push({ op: 'expire_run_insights', tenant_id: scope.tenant_id, user_id: scope.user_id, agent_id: scope.agent_id, run_id: scope.run_id, at: recordedAt });
+  }
   const longTerm = await batch.longTerm.planTurn(scope, events, recordedAt);
   result.gate = longTerm.gate;
   result.items = longTerm.items;

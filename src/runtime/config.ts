@@ -5,6 +5,7 @@
 import { EngramError } from '../spec/errors.js';
 import type { ConflictPolicy, Extractor, MemoryType } from '../spec/items.js';
 import type { EmbeddingModel, StructuredModel } from '../spec/providers.js';
+import { REFLECTION_MEMORY_TYPES } from '../spec/reflection.js';
 import type { StorageAdapter } from '../spec/storage.js';
 import type { Tokenizer } from '../spec/tokenizer.js';
 import { DEFAULT_GATE } from '../items/gate.js';
@@ -16,6 +17,7 @@ import { systemClock, type Clock } from '../util/clock.js';
 import { o200kTokenizer } from '../util/tokenizer.js';
 import type { LongTermConfig } from './long-term-writer.js';
 import type { NamedPolicy } from '../composer/named-policies.js';
+import type { AutoApproveRule } from '../reflection/candidates.js';
 import { DEFAULT_STORE, openStore } from './store-url.js';
 
 /** An OpenAI-compatible chat endpoint for LLM extraction (OpenAI, Ollama, vLLM, LM Studio, …). */
@@ -59,6 +61,15 @@ export interface EngramConfig {
   mayWriteThreshold?: number;
   /** Named budget policies that compose requests pick with `policy_id`. */
   policies?: NamedPolicy[];
+  /**
+   * Reflection over runs: the model (default: `extraction.llm`; `false` for rules only) and an
+   * auto-approve policy (default none: every candidate waits for a person). Contradictions and
+   * doctrine suggestions are never auto-approved, and a model's proposals only when a rule says `llm`.
+   */
+  reflection?: {
+    llm?: StructuredModel | LlmEndpointConfig | false;
+    autoApprove?: AutoApproveRule[];
+  };
 }
 
 export interface ResolvedConfig {
@@ -71,6 +82,7 @@ export interface ResolvedConfig {
   allowPrivateRemote: boolean;
   workerIntervalMs: number | null;
   policies: NamedPolicy[];
+  reflection: { llm: StructuredModel | null; autoApprove: AutoApproveRule[] };
 }
 
 function isEmbeddingModel(value: EngramConfig['embeddings']): value is EmbeddingModel {
@@ -81,12 +93,11 @@ function isStructuredModel(value: StructuredModel | LlmEndpointConfig): value is
   return 'doGenerateObject' in value;
 }
 
-function llmOf(config: EngramConfig['extraction']): StructuredModel | null {
-  const llm = config?.llm;
+function llmOf(llm: StructuredModel | LlmEndpointConfig | undefined, field: string): StructuredModel | null {
   if (llm === undefined) return null;
   if (isStructuredModel(llm)) return llm;
   if (llm.provider !== 'openai-compatible') {
-    throw new EngramError('CONFIG_INVALID', 'extraction.llm.provider: must be "openai-compatible" (or pass a model object)', { field: 'extraction.llm.provider' });
+    throw new EngramError('CONFIG_INVALID', `${field}.provider: must be "openai-compatible" (or pass a model object)`, { field: `${field}.provider` });
   }
   return createOpenAiCompatibleChat({ baseUrl: llm.baseUrl, model: llm.model, ...(llm.apiKey === undefined ? {} : { apiKey: llm.apiKey }) });
 }
@@ -104,7 +115,9 @@ export async function resolveConfig(config: EngramConfig): Promise<ResolvedConfi
   }
   const policies = resolvePolicies(config.conflictPolicies);
   const embeddings = isEmbeddingModel(config.embeddings) ? config.embeddings : createEmbeddingModel(config.embeddings ?? { provider: 'local' });
-  const llm = llmOf(config.extraction);
+  const llm = llmOf(config.extraction?.llm, 'extraction.llm');
+  const reflectionLlm = config.reflection?.llm === false ? null : config.reflection?.llm === undefined ? llm : llmOf(config.reflection.llm, 'reflection.llm');
+  const autoApprove = checkAutoApprove(config.reflection?.autoApprove ?? []);
   const allowPrivateRemote = config.extraction?.allowPrivateRemote === true;
   const rules: Extractor | null =
     config.extraction?.rules === false ? null : createRuleExtractor(config.extraction?.project === undefined ? {} : { project: config.extraction.project });
@@ -121,5 +134,23 @@ export async function resolveConfig(config: EngramConfig): Promise<ResolvedConfi
     allowPrivateRemote,
     workerIntervalMs: interval,
     policies: config.policies ?? [],
+    reflection: { llm: reflectionLlm, autoApprove },
   };
+}
+
+/** Checks the auto-approve rules; a bad rule is a CONFIG_INVALID naming it. */
+function checkAutoApprove(rules: readonly AutoApproveRule[]): AutoApproveRule[] {
+  if (!Array.isArray(rules)) throw new EngramError('CONFIG_INVALID', 'reflection.autoApprove: must be an array of rules', { field: 'reflection.autoApprove' });
+  rules.forEach((rule, index) => {
+    const field = `reflection.autoApprove[${index}]`;
+    const fail = (what: string) => {
+      throw new EngramError('CONFIG_INVALID', `${field}.${what}`, { field });
+    };
+    const types: unknown = rule.memory_types;
+    const sources: unknown = rule.sources;
+    if (!Array.isArray(types) || types.some((type) => !(REFLECTION_MEMORY_TYPES as readonly unknown[]).includes(type))) fail(`memory_types: must list ${REFLECTION_MEMORY_TYPES.join(', ')}`);
+    if (!(typeof rule.min_confidence === 'number' && rule.min_confidence >= 0 && rule.min_confidence <= 1)) fail('min_confidence: must be a number from 0 to 1');
+    if (sources !== undefined && (!Array.isArray(sources) || sources.some((source) => source !== 'rules' && source !== 'llm'))) fail('sources: must list "rules" and/or "llm"');
+  });
+  return [...rules];
 }

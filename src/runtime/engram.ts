@@ -40,9 +40,13 @@ import { commitTurns } from './commit-turn.js';
 import { resolveConfig, type EngramConfig, type ResolvedConfig } from './config.js';
 import { EmbeddingWorker, type WorkerRun } from './embedding-worker.js';
 import { forget, history, listItems, remember, reindex, search, type MemoryApiContext } from './memory-api.js';
+import { reflect, reviewQueue, type ReflectionApiContext, type ReviewQueue } from './reflection-api.js';
+import { insightsOf, type Insights } from './insight-api.js';
+import { createRuleExtractor } from '../items/rules/index.js';
+import type { ReflectRequest, ReflectResult } from '../spec/reflection.js';
 import { embedTexts } from '../providers/embeddings/embed.js';
 import type { SearchHit } from '../retrieval/hybrid-search.js';
-import type { MemoryItem } from '../spec/items.js';
+import type { Extractor, MemoryItem } from '../spec/items.js';
 import type { EmbeddingModel } from '../spec/providers.js';
 
 export type { EngramConfig } from './config.js';
@@ -71,7 +75,13 @@ export class Engram {
   private readonly clock: Clock;
   private readonly worker: EmbeddingWorker | null;
   private readonly queryCache = new Map<string, Float32Array>();
+  /** Reads reflection claims into keys and values (the rule extractor, even when extraction is off). */
+  private readonly claimReader: Extractor;
   private readonly policies = new Map<string, NamedPolicy>();
+  /** The review queue: candidates that reflection proposed, approved or rejected by people. */
+  readonly review: ReviewQueue;
+  /** Hypotheses, strategy sketches and patterns, and their validation. */
+  readonly insights: Insights;
 
   /** Use `createEngram`; the constructor takes an already resolved configuration. */
   constructor(private readonly config: ResolvedConfig) {
@@ -83,6 +93,12 @@ export class Engram {
         ? null
         : new EmbeddingWorker(config.storage, config.embeddings, config.clock, { allowPrivateRemote: config.allowPrivateRemote });
     for (const policy of config.policies) this.registerPolicy(policy);
+    this.claimReader = config.longTerm.rules ?? createRuleExtractor();
+    this.review = reviewQueue(() => this.reflectionContext());
+    this.insights = insightsOf(() => {
+      this.guard();
+      return { storage: this.storage, now: () => this.now(), policies: this.config.longTerm.policies };
+    });
     if (this.worker !== null && config.workerIntervalMs !== null) {
       // Errors of a background run are retried on the next tick; a foreground runEmbeddings() reports them.
       this.worker.start(config.workerIntervalMs, () => undefined);
@@ -311,6 +327,18 @@ export class Engram {
   }
 
   /**
+   * Reflects over one run (its events are the trace): the configured LLM, else the rule-based
+   * reflection, proposes episodes, memories, contradictions and doctrine; they wait in
+   * `engram.review` until a person (or the auto-approve policy) decides.
+   *
+   * @example
+   * const { candidates } = await engram.reflect({ scope: { user_id: 'mira', agent_id: 'assistant', run_id: 'r1' } });
+   */
+  async reflect(request: ReflectRequest): Promise<ReflectResult> {
+    return reflect(this.reflectionContext(), request);
+  }
+
+  /**
    * Writes an item explicitly, merged under its type's conflict policy; returns what changed.
    *
    * @example
@@ -411,6 +439,19 @@ export class Engram {
 
   private readContext() {
     return { ...this.context(), validatePackets: this.config.debug, policies: this.policies };
+  }
+
+  private reflectionContext(): ReflectionApiContext {
+    this.guard();
+    const llm = this.config.reflection.llm;
+    return {
+      storage: this.storage,
+      now: () => this.now(),
+      policies: this.config.longTerm.policies,
+      extractor: this.claimReader,
+      llm: llm === null ? null : { model: llm, allowPrivateRemote: this.config.allowPrivateRemote },
+      autoApprove: this.config.reflection.autoApprove,
+    };
   }
 
   private memoryContext(): MemoryApiContext {

@@ -32,6 +32,11 @@ export interface StructuredRequest {
   prompt: string;
   schema: JsonSchema;
   schemaName: string;
+  /**
+   * Ask the provider to enforce the schema exactly (OpenAI's strict mode; default true). Strict mode
+   * accepts only closed, fully required schemas; pass false for a schema that is not.
+   */
+  strict?: boolean;
   /** The issues of an answer, empty when it is usable. */
   validate: (value: unknown) => ValidationIssue[];
   signal?: AbortSignal;
@@ -68,6 +73,8 @@ export interface StructuredModel {
     prompt: string;
     schema: JsonSchema;
     schemaName: string;
+    /** Enforce the schema exactly where the provider can (default true). */
+    strict?: boolean;
     signal?: AbortSignal;
   }): Promise<{ object: unknown; raw: string; usage?: { inputTokens?: number; outputTokens?: number } }>;
 }

@@ -9,6 +9,7 @@ import type { WorkingState } from './working-state.js';
 import type { CommitTurnResult } from './requests.js';
 import type { ItemStatus, MemoryItem, MemoryType } from './items.js';
 import type { MemoryPacket } from './packet.js';
+import type { CandidateDecision, CandidateKind, CandidateStatus, InsightRecord, InsightType, ReflectionRecord, ReviewCandidate } from './reflection.js';
 
 /** What an adapter can do; domain code branches on these, never on the adapter's name. */
 export interface StorageCapabilities {
@@ -129,7 +130,56 @@ export interface BuildQuery {
   limit: number;
 }
 
+/** Store the record of one reflection (its trace id is new: a second put of the same id fails). */
+export interface PutReflectionOp {
+  op: 'put_reflection';
+  record: ReflectionRecord;
+}
+
+/** Insert a review candidate (status `pending`, or already decided by an auto-approve policy). */
+export interface PutCandidateOp {
+  op: 'put_candidate';
+  candidate: ReviewCandidate;
+}
+
+/**
+ * Record the decision on a pending candidate; fails with STATE_VERSION_CONFLICT when it is no
+ * longer pending (another reviewer decided first) and NOT_FOUND when there is no such candidate.
+ */
+export interface DecideCandidateOp {
+  op: 'decide_candidate';
+  tenant_id: string;
+  candidate_id: string;
+  status: Exclude<CandidateStatus, 'pending'>;
+  decision: CandidateDecision;
+}
+
+/**
+ * Insert an insight (`expected_version: null`) or replace it when the stored version is
+ * `expected_version` (STATE_VERSION_CONFLICT otherwise; NOT_FOUND when it is missing).
+ */
+export interface PutInsightOp {
+  op: 'put_insight';
+  insight: InsightRecord;
+  expected_version: number | null;
+}
+
+/** The run has ended: every live insight of it that expires at `run_end` expires now. */
+export interface ExpireRunInsightsOp {
+  op: 'expire_run_insights';
+  tenant_id: string;
+  user_id: string;
+  agent_id: string;
+  run_id: string;
+  at: string;
+}
+
 export type WriteOp =
+  | PutReflectionOp
+  | PutCandidateOp
+  | DecideCandidateOp
+  | PutInsightOp
+  | ExpireRunInsightsOp
   | PutContextBuildOp
   | InsertTurnOp
   | AppendEventOp
@@ -139,6 +189,54 @@ export type WriteOp =
   | SetItemStatusOp
   | DeleteItemOp
   | PutChunkOp;
+
+export interface ReflectionQuery {
+  tenant_id: string;
+  user_id?: string;
+  agent_id?: string;
+  run_id?: string;
+  /** Page before this trace id (newest first). */
+  cursor?: string;
+  limit: number;
+}
+
+export interface CandidateQuery {
+  tenant_id: string;
+  user_id?: string;
+  agent_id?: string;
+  session_id?: string;
+  run_id?: string;
+  trace_id?: string;
+  statuses?: readonly CandidateStatus[];
+  kinds?: readonly CandidateKind[];
+  /** Only candidates that were pending at this time (created by then, decided after it, or not yet). */
+  pending_at?: string;
+  /** `asc` (default, oldest first) or `desc`. */
+  order?: 'asc' | 'desc';
+  /** Page after this candidate id in the chosen order. */
+  cursor?: string;
+  limit: number;
+}
+
+export interface InsightQuery {
+  tenant_id: string;
+  user_id?: string;
+  agent_id?: string;
+  run_id?: string;
+  types?: readonly InsightType[];
+  /** Current validation states to include (for a past time, filter on `history` instead). */
+  states?: readonly InsightRecord['validation_state'][];
+  /**
+   * Only insights live at this time: created by then, not expired by then (`expired_at`), and not
+   * past an `expires_at` that is a time.
+   */
+  live_at?: string;
+  /** `asc` (default, oldest first) or `desc`. */
+  order?: 'asc' | 'desc';
+  /** Page after this insight id in the chosen order. */
+  cursor?: string;
+  limit: number;
+}
 
 /** Items visible to a caller: owners are `u:<user_id>`, `a:<agent_id>` and `t` (see ownerOf). */
 export interface ItemQuery {
@@ -297,5 +395,12 @@ export interface StorageAdapter {
   /** Deletes events whose `expires_at` is at or before `now`, with their index entries; returns how many. */
   purgeExpired(now: string): Promise<number>;
 
+  getReflection(tenantId: string, traceId: string): Promise<ReflectionRecord | null>;
+  /** Reflections, newest first. */
+  listReflections(query: ReflectionQuery): Promise<ReflectionRecord[]>;
+  getCandidate(tenantId: string, candidateId: string): Promise<ReviewCandidate | null>;
+  listCandidates(query: CandidateQuery): Promise<ReviewCandidate[]>;
+  getInsight(tenantId: string, insightId: string): Promise<InsightRecord | null>;
+  listInsights(query: InsightQuery): Promise<InsightRecord[]>;
   close(): Promise<void>;
 }

@@ -22,6 +22,7 @@ import listEventsSchema from './schemas/list-events-request.schema.json' with { 
 import searchEventsSchema from './schemas/search-events-request.schema.json' with { type: 'json' };
 import memoryRequestsSchema from './schemas/memory-requests.schema.json' with { type: 'json' };
 import reflectionSchema from './schemas/session-reflection.schema.json' with { type: 'json' };
+import reflectionRequestsSchema from './schemas/reflection-requests.schema.json' with { type: 'json' };
 
 // ajv-formats is CommonJS: under ESM its plugin is the `default` member of the module object.
 const addFormats = ajvFormats.default;
@@ -37,13 +38,14 @@ export const schemas = {
   listEventsRequest: listEventsSchema,
   searchEventsRequest: searchEventsSchema,
   memoryRequests: memoryRequestsSchema,
+  reflectionRequests: reflectionRequestsSchema,
   sessionReflection: reflectionSchema,
 } as const;
 
 function createDraft2020(): Ajv2020 {
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
   addFormats(ajv);
-  const own = [commonSchema, packetSchema, workingStateSchema, commitTurnSchema, composeSchema, eventRecordSchema, listEventsSchema, searchEventsSchema, memoryRequestsSchema];
+  const own = [commonSchema, packetSchema, workingStateSchema, commitTurnSchema, composeSchema, eventRecordSchema, listEventsSchema, searchEventsSchema, memoryRequestsSchema, reflectionRequestsSchema];
   for (const schema of own) {
     ajv.addSchema(schema);
   }
@@ -198,6 +200,19 @@ export type MemoryRequestName = 'remember' | 'forget' | 'history' | 'list_items'
  */
 export function validateMemoryRequest<T>(name: MemoryRequestName, value: unknown): T {
   return assertValid<T>(`${memoryRequestsSchema.$id}#/$defs/${name}`, value, `${name} request`);
+}
+
+/** The reflection, review and insight requests, by name (see schemas/reflection-requests.schema.json). */
+export type ReflectionRequestName = 'reflect' | 'list_candidates' | 'approve' | 'reject' | 'add_insight' | 'list_insights' | 'update_insight' | 'promote_insight';
+
+/**
+ * Validates a reflection, review or insight request; throws ValidationError naming the field and rule.
+ *
+ * @example
+ * validateReflectionRequest<ApproveRequest>('approve', { candidate_id: 'cand_…' })
+ */
+export function validateReflectionRequest<T>(name: ReflectionRequestName, value: unknown): T {
+  return assertValid<T>(`${reflectionRequestsSchema.$id}#/$defs/${name}`, value, `${name} request`);
 }
 
 /**

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { createEngram, type Engram, type ScopeInput } from '../../src/index.js';
+import { createEngram, type Engram, type EngramConfig, type ScopeInput } from '../../src/index.js';
 
 export interface TempEngram {
   engram: Engram;
@@ -17,12 +17,13 @@ export interface TempEngram {
 export const scope: ScopeInput = { user_id: 'user-1', agent_id: 'agent-1', session_id: 'session-1', run_id: 'run-1' };
 
 /**
- * Opens a new Engram on a temporary SQLite file; packets are validated against the schema.
+ * Opens a new Engram on a temporary SQLite file (with any other options given); packets are
+ * validated against the schema.
  *
  * @example
  * const { engram, cleanup } = await tempEngram();
  */
-export async function tempEngram(start = '2026-06-01T12:00:00.000Z'): Promise<TempEngram> {
+export async function tempEngram(start = '2026-06-01T12:00:00.000Z', config: Omit<EngramConfig, 'store' | 'clock'> = {}): Promise<TempEngram> {
   const folder = mkdtempSync(join(tmpdir(), 'engram-test-'));
   const path = join(folder, 'engram.db');
   let now = Date.parse(start);
@@ -35,7 +36,7 @@ export async function tempEngram(start = '2026-06-01T12:00:00.000Z'): Promise<Te
       now += ms;
     },
   };
-  const engram = await createEngram({ store: `sqlite:${path}`, clock, debug: true });
+  const engram = await createEngram({ debug: true, ...config, store: `sqlite:${path}`, clock });
   return {
     engram,
     path,

@@ -29,6 +29,7 @@ export async function generateStructured(model: StructuredModel, request: Struct
       prompt,
       schema: request.schema,
       schemaName: request.schemaName,
+      ...(request.strict === undefined ? {} : { strict: request.strict }),
       ...(request.signal === undefined ? {} : { signal: request.signal }),
     });
     const notJson = answer.object === undefined;

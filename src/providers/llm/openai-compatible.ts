@@ -57,7 +57,7 @@ export function createOpenAiCompatibleChat(options: OpenAiCompatibleChatOptions)
           { role: 'system', content: input.system },
           { role: 'user', content: input.prompt },
         ],
-        response_format: { type: 'json_schema', json_schema: { name: schemaNameOf(input.schemaName), schema: input.schema, strict: true } },
+        response_format: { type: 'json_schema', json_schema: { name: schemaNameOf(input.schemaName), schema: input.schema, strict: input.strict ?? true } },
         ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
       };
       const { status, text } = await post(requestUrl, endpoint, { method: 'POST', headers, body: JSON.stringify(body) }, timeoutMs, input.signal);

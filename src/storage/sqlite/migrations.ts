@@ -194,4 +194,89 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX builds_by_session ON context_builds (tenant_id, user_id, agent_id, session_id, seq);
     `,
   },
+  {
+    name: 'reflections, review candidates and insights',
+    sql: `
+      -- One row per reflection run (a trace): what it proposed, or why it failed.
+      CREATE TABLE reflections (
+        seq INTEGER PRIMARY KEY,
+        tenant_id TEXT NOT NULL,
+        trace_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        agent_id TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        run_id TEXT NOT NULL,
+        source TEXT NOT NULL,
+        model TEXT,
+        status TEXT NOT NULL,
+        reflection TEXT,
+        failure TEXT,
+        event_count INTEGER NOT NULL,
+        candidate_ids TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        UNIQUE (tenant_id, trace_id)
+      );
+      CREATE INDEX reflections_by_scope ON reflections (tenant_id, user_id, agent_id, trace_id);
+      CREATE INDEX reflections_by_run ON reflections (tenant_id, run_id, trace_id);
+
+      -- The review queue. decided_at is NULL while pending, so "pending at a time" is a range test.
+      CREATE TABLE candidates (
+        seq INTEGER PRIMARY KEY,
+        tenant_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        agent_id TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        run_id TEXT NOT NULL,
+        trace_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        source TEXT NOT NULL,
+        status TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        memory_type TEXT,
+        confidence REAL NOT NULL,
+        salience TEXT NOT NULL,
+        source_event_ids TEXT NOT NULL,
+        item_ids TEXT NOT NULL,
+        target TEXT NOT NULL,
+        open_loop_id TEXT,
+        created_at TEXT NOT NULL,
+        decision TEXT,
+        decided_at TEXT,
+        UNIQUE (tenant_id, id)
+      );
+      CREATE INDEX candidates_by_status ON candidates (tenant_id, user_id, agent_id, status, id);
+      CREATE INDEX candidates_by_scope ON candidates (tenant_id, user_id, agent_id, id);
+      CREATE INDEX candidates_by_trace ON candidates (tenant_id, trace_id);
+
+      -- Hypotheses, strategy sketches and patterns; version is bumped by every change.
+      CREATE TABLE insights (
+        seq INTEGER PRIMARY KEY,
+        tenant_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        agent_id TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        run_id TEXT NOT NULL,
+        type TEXT NOT NULL,
+        statement TEXT NOT NULL,
+        "trigger" TEXT NOT NULL,
+        confidence REAL NOT NULL,
+        validation_state TEXT NOT NULL,
+        tests_suggested TEXT NOT NULL,
+        expires_at TEXT,
+        sources TEXT NOT NULL,
+        expired_at TEXT,
+        promoted_to TEXT,
+        candidate_id TEXT,
+        history TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        UNIQUE (tenant_id, id)
+      );
+      CREATE INDEX insights_by_scope ON insights (tenant_id, user_id, agent_id, id);
+      CREATE INDEX insights_by_run ON insights (tenant_id, user_id, agent_id, run_id);
+    `,
+  },
 ];

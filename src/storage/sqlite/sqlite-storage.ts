@@ -11,6 +11,7 @@ import type { EventFlags, EventRecord } from '../../spec/event.js';
 import type { SessionKey } from '../../spec/scope.js';
 import type {
   BuildQuery,
+  CandidateQuery,
   ContextBuild,
   EmbeddingResult,
   EmbeddingWork,
@@ -20,12 +21,15 @@ import type {
   ItemQuery,
   ItemSearchHit,
   ItemSearchQuery,
+  InsightQuery,
+  ReflectionQuery,
   StorageAdapter,
   StorageCapabilities,
   VectorCandidate,
   WriteOp,
 } from '../../spec/storage.js';
 import type { MemoryItem } from '../../spec/items.js';
+import type { InsightRecord, ReflectionRecord, ReviewCandidate } from '../../spec/reflection.js';
 import type { StmSummary } from '../../spec/summary.js';
 import type { WorkingState } from '../../spec/working-state.js';
 import type { CommitTurnResult } from '../../spec/requests.js';
@@ -36,6 +40,7 @@ import { EVENT_COLUMNS, EVENT_SELECT, eventFilters, eventFromValues, eventValues
 import { firstPassing, FtsIndex } from './fts-index.js';
 import { ItemStore } from './item-store.js';
 import { migrations } from './migrations.js';
+import { ReflectionStore } from './reflection-store.js';
 
 export interface SqliteStorageOptions {
   /** Path of the database file, or `:memory:`. Parent folders are created. */
@@ -112,6 +117,7 @@ class SqliteStorage implements StorageAdapter {
   private readonly items: ItemStore;
   private readonly queue: EmbeddingQueue;
   private readonly builds: BuildStore;
+  private readonly reflections: ReflectionStore;
 
   constructor(
     private readonly db: Database.Database,
@@ -122,6 +128,7 @@ class SqliteStorage implements StorageAdapter {
     this.items = new ItemStore(db, (sql) => this.cached(sql));
     this.queue = new EmbeddingQueue(db);
     this.builds = new BuildStore(db, (sql) => this.cached(sql));
+    this.reflections = new ReflectionStore(db, (sql) => this.cached(sql));
     const transaction = db.transaction((ops: readonly WriteOp[]) => {
       for (const op of ops) this.apply(op);
     });
@@ -193,6 +200,16 @@ class SqliteStorage implements StorageAdapter {
       }
       case 'put_context_build':
         return this.builds.put(op);
+      case 'put_reflection':
+        return this.reflections.putReflection(op);
+      case 'put_candidate':
+        return this.reflections.putCandidate(op);
+      case 'decide_candidate':
+        return this.reflections.decideCandidate(op);
+      case 'put_insight':
+        return this.reflections.putInsight(op);
+      case 'expire_run_insights':
+        return this.reflections.expireRunInsights(op);
       case 'put_item':
         return this.items.putItem(op);
       case 'set_item_status':
@@ -362,6 +379,36 @@ class SqliteStorage implements StorageAdapter {
   async listContextBuilds(query: BuildQuery): Promise<ContextBuild[]> {
     this.guard();
     return this.builds.list(query);
+  }
+
+  async getReflection(tenantId: string, traceId: string): Promise<ReflectionRecord | null> {
+    this.guard();
+    return this.reflections.findReflection(tenantId, traceId);
+  }
+
+  async listReflections(query: ReflectionQuery): Promise<ReflectionRecord[]> {
+    this.guard();
+    return this.reflections.listReflections(query);
+  }
+
+  async getCandidate(tenantId: string, candidateId: string): Promise<ReviewCandidate | null> {
+    this.guard();
+    return this.reflections.findCandidate(tenantId, candidateId);
+  }
+
+  async listCandidates(query: CandidateQuery): Promise<ReviewCandidate[]> {
+    this.guard();
+    return this.reflections.listCandidates(query);
+  }
+
+  async getInsight(tenantId: string, insightId: string): Promise<InsightRecord | null> {
+    this.guard();
+    return this.reflections.findInsight(tenantId, insightId);
+  }
+
+  async listInsights(query: InsightQuery): Promise<InsightRecord[]> {
+    this.guard();
+    return this.reflections.listInsights(query);
   }
 
   async updateEventFlags(tenantId: string, eventId: string, flags: EventFlags): Promise<void> {

@@ -1,0 +1,91 @@
+// The insight part of a packet (MemoryPacket v1 §5, §9): hypotheses, strategy sketches and patterns
+// of the user with this agent, live at the packet's time and in the validation state they had then.
+// Planners see any that is not rejected; tools only validated ones; responders only validated ones,
+// and only when the policy allows insights in responders. Unvalidated insights never reach a responder.
+
+import type { Insight as InsightPacket, InsightItem, Purpose } from '../spec/packet.js';
+import type { InsightRecord } from '../spec/reflection.js';
+import type { Scope } from '../spec/scope.js';
+import type { StorageAdapter } from '../spec/storage.js';
+import type { Tokenizer } from '../spec/tokenizer.js';
+import { stateAt } from '../reflection/insights.js';
+import { itemText } from './item-text.js';
+import { lazyForm, type PacketBuilder } from './packet-builder.js';
+import { INJECTION, type PurposePolicy } from './policy.js';
+
+/** Insights read per compose, newest first, before the purpose's rules choose. */
+const READ_LIMIT = 50;
+
+/**
+ * The user's insights with this agent that were live at `at` (created, not expired).
+ *
+ * @example
+ * const insights = await gatherInsights(storage, scope, policy, now);
+ */
+export async function gatherInsights(storage: StorageAdapter, scope: Scope, policy: PurposePolicy, at: string): Promise<InsightRecord[]> {
+  if (policy.insights === 0) return [];
+  return storage.listInsights({ tenant_id: scope.tenant_id, user_id: scope.user_id, agent_id: scope.agent_id, live_at: at, order: 'desc', limit: READ_LIMIT });
+}
+
+function itemOf(insight: InsightRecord, state: InsightItem['validation_state']): InsightItem {
+  return {
+    id: insight.id,
+    type: insight.type,
+    statement: insight.statement,
+    trigger: insight.trigger,
+    confidence: insight.confidence,
+    validation_state: state,
+    tests_suggested: insight.tests_suggested,
+    expires_at: insight.expires_at,
+    sources: insight.sources,
+  };
+}
+
+/**
+ * Fills `insight` under the purpose's rules; each insight left out is explained.
+ *
+ * @example
+ * const insight = fillInsights(builder, insights, 'planner', policy, now, tokenizer);
+ */
+export function fillInsights(builder: PacketBuilder, insights: readonly InsightRecord[], purpose: Purpose, policy: PurposePolicy, at: string, tokenizer: Tokenizer): InsightPacket {
+  const allowInResponder = purpose === 'responder' && policy.allow_insights_in_responder;
+  const packet: InsightPacket = { usage_policy: { allow_in_responder: allowInResponder }, hypotheses: [], strategy_sketches: [], patterns: [] };
+  const rule = INJECTION[purpose].insights;
+  const live = insights
+    .map((insight) => ({ insight, state: stateAt(insight, at) }))
+    .filter((entry): entry is { insight: InsightRecord; state: InsightItem['validation_state'] } => entry.state !== null && entry.state !== 'rejected')
+    .sort((a, b) => b.insight.confidence - a.insight.confidence || (a.insight.id < b.insight.id ? 1 : -1));
+  let offered = 0;
+  for (const { insight, state } of live) {
+    const id = `insights:${insight.id}`;
+    if (rule !== 'any' && state !== 'validated') {
+      builder.omit(id, 'not_allowed_for_purpose', 'insights', `${state} insights are not for ${purpose} packets (spec §9)`);
+      continue;
+    }
+    if (rule === 'validated_if_allowed' && !allowInResponder) {
+      builder.omit(id, 'not_allowed_for_purpose', 'insights', 'insight.usage_policy.allow_in_responder is false');
+      continue;
+    }
+    if (offered >= policy.insights) {
+      builder.omit(id, 'low_priority', 'insights', `beyond the ${policy.insights} insights of this policy`);
+      continue;
+    }
+    offered += 1;
+    const item = itemOf(insight, state);
+    const taken = builder.offer({
+      item: id,
+      section: 'insights',
+      rule: `insight.${state}(confidence ${insight.confidence})`,
+      forms: [
+        { level: 'raw', value: item },
+        lazyForm('summary', () => ({ ...item, statement: tokenizer.truncate(item.statement, 24), tests_suggested: [] })),
+      ],
+      text: itemText.insight,
+    });
+    if (taken === undefined) continue;
+    if (item.type === 'hypothesis') packet.hypotheses.push(taken.value);
+    else if (item.type === 'strategy') packet.strategy_sketches.push(taken.value);
+    else packet.patterns.push(taken.value);
+  }
+  return packet;
+}

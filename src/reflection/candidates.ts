@@ -1,0 +1,141 @@
+// The review candidates of one reflection: every episode, memory candidate, contradiction and
+// doctrine suggestion becomes a pending candidate with its evidence, salience and what approving it
+// would write. An auto-approve policy may name memory types and a confidence floor; contradictions
+// and doctrine suggestions are never approved automatically, and by default nothing is.
+
+import type { EventRecord } from '../spec/event.js';
+import type { Salience } from '../spec/items.js';
+import type {
+  CandidateKind,
+  ContradictionProposal,
+  DoctrineSuggestion,
+  ReflectionMemoryType,
+  ReflectionSource,
+  ReviewCandidate,
+  SessionReflection,
+} from '../spec/reflection.js';
+import { newId } from '../util/ids.js';
+import { episodeTarget, type ProposalTarget } from './targets.js';
+
+/** One rule of an auto-approve policy: candidates of these memory types, at least this confident, from these sources. */
+export interface AutoApproveRule {
+  /** `episodic` covers episode candidates too. */
+  memory_types: readonly ReflectionMemoryType[];
+  min_confidence: number;
+  /** Default `['rules']`: a model's proposals are auto-approved only when a rule names `llm`. */
+  sources?: readonly ReflectionSource[];
+}
+
+/** The run a reflection was made for. */
+export interface CandidateScope {
+  tenant_id: string;
+  user_id: string;
+  agent_id: string;
+  session_id: string;
+  run_id: string;
+}
+
+const EPISODE_SALIENCE: Salience = { consequence: 0.3, emotional_charge: 0.1, reusability: 0.4 };
+const DISPUTE_SALIENCE: Salience = { consequence: 0.7, emotional_charge: 0.2, reusability: 0.5 };
+const DOCTRINE_SALIENCE: Salience = { consequence: 0.6, emotional_charge: 0.1, reusability: 0.8 };
+
+/**
+ * Whether a policy approves a candidate without a person. Contradictions and doctrine never.
+ *
+ * @example
+ * autoApproves([{ memory_types: ['affective'], min_confidence: 0.8 }], candidate) // true for a confident rules preference
+ */
+export function autoApproves(rules: readonly AutoApproveRule[], candidate: ReviewCandidate): boolean {
+  if (candidate.kind === 'contradiction' || candidate.kind === 'doctrine' || candidate.memory_type === null) return false;
+  if (candidate.target.write === 'none') return false;
+  return rules.some(
+    (rule) =>
+      rule.memory_types.includes(candidate.memory_type!) &&
+      candidate.confidence >= rule.min_confidence &&
+      (rule.sources ?? ['rules']).includes(candidate.source),
+  );
+}
+
+export interface ProposalInput {
+  reflection: SessionReflection;
+  source: ReflectionSource;
+  scope: CandidateScope;
+  /** What each memory candidate would write (same order as `memory_candidates`). */
+  targets: readonly ProposalTarget[];
+  /** The trace's events by id (for episode dates). */
+  events: ReadonlyMap<string, EventRecord>;
+  now: string;
+}
+
+/**
+ * The pending candidates of a reflection, in the order it proposed them.
+ *
+ * @example
+ * const candidates = candidatesOf({ reflection, source: 'rules', scope, targets, events, now });
+ */
+export function candidatesOf(input: ProposalInput): ReviewCandidate[] {
+  const { reflection } = input;
+  const base = (kind: CandidateKind) => ({
+    id: newId('cand'),
+    ...input.scope,
+    trace_id: reflection.trace_id,
+    kind,
+    source: input.source,
+    status: 'pending' as const,
+    open_loop_id: null,
+    created_at: input.now,
+    decision: null,
+  });
+  const lastTime = [...input.events.values()].map((event) => event.ts).sort().at(-1) ?? input.now;
+  const out: ReviewCandidate[] = reflection.episode_candidates.map((episode) => ({
+    ...base('episode'),
+    payload: { ...episode },
+    memory_type: 'episodic',
+    confidence: episode.confidence,
+    salience: EPISODE_SALIENCE,
+    source_event_ids: episode.source_event_ids,
+    ...episodeTarget(episode, input.events, lastTime),
+  }));
+  reflection.memory_candidates.forEach((candidate, index) => {
+    const proposal = input.targets[index] ?? { target: { write: 'none' }, item_ids: [] };
+    const sources = proposal.source_event_ids ?? candidate.source_episode_indexes.flatMap((at) => reflection.episode_candidates[at]?.source_event_ids ?? []);
+    out.push({
+      ...base('memory'),
+      payload: { ...candidate },
+      memory_type: candidate.memory_type,
+      confidence: candidate.confidence,
+      salience: candidate.initial_salience,
+      source_event_ids: [...new Set(sources)],
+      target: proposal.target,
+      item_ids: proposal.item_ids,
+    });
+  });
+  for (const entry of reflection.contradictions) {
+    const proposal = entry as ContradictionProposal;
+    out.push({
+      ...base('contradiction'),
+      payload: { ...proposal },
+      memory_type: null,
+      confidence: 1,
+      salience: DISPUTE_SALIENCE,
+      source_event_ids: proposal.source_event_ids,
+      item_ids: proposal.item_ids,
+      target: { write: 'resolve', keep: null },
+      open_loop_id: proposal.question,
+    });
+  }
+  for (const entry of reflection.doctrine_suggestions) {
+    const doctrine = entry as DoctrineSuggestion;
+    out.push({
+      ...base('doctrine'),
+      payload: { ...doctrine },
+      memory_type: null,
+      confidence: 0.5,
+      salience: DOCTRINE_SALIENCE,
+      source_event_ids: (doctrine.source_event_ids ?? []).filter((id) => input.events.has(id)),
+      item_ids: [],
+      target: { write: 'insight', insight_type: 'pattern', statement: doctrine.statement, trigger: 'synthesis', tests_suggested: [], expires_at: null },
+    });
+  }
+  return out;
+}

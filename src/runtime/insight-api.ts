@@ -1,0 +1,148 @@
+// The insight API: add a hypothesis, strategy sketch or pattern to a run, list a user's insights,
+// move one through its validation states, and promote a validated one to a fact or procedure (the
+// insight stays, pointing at the item, and the item's provenance names the insight).
+
+import { NotFoundError } from '../spec/errors.js';
+import type { ConflictPolicy, MemoryType } from '../spec/items.js';
+import type { AddInsightRequest, InsightRecord, ListInsightsRequest, PromoteInsightRequest, UpdateInsightRequest } from '../spec/reflection.js';
+import type { ItemDiff } from '../spec/requests.js';
+import { DEFAULT_TENANT } from '../spec/scope.js';
+import type { StorageAdapter } from '../spec/storage.js';
+import { validateReflectionRequest } from '../spec/validators.js';
+import { ItemMerger, placement } from '../items/merge.js';
+import { newInsight, promotionOf, transition } from '../reflection/insights.js';
+
+export interface InsightApiContext {
+  storage: StorageAdapter;
+  now: () => string;
+  policies: Readonly<Record<MemoryType, ConflictPolicy>>;
+}
+
+const tenantOf = (value: { tenant_id?: string }) => value.tenant_id ?? DEFAULT_TENANT;
+
+async function stored(context: InsightApiContext, tenantId: string, insightId: string): Promise<InsightRecord> {
+  const insight = await context.storage.getInsight(tenantId, insightId);
+  if (insight === null) throw new NotFoundError('insight_id', insightId);
+  return insight;
+}
+
+/**
+ * Adds an insight to a run, `unvalidated`, expiring at the run's end unless told otherwise.
+ *
+ * @example
+ * await addInsight(context, { scope, type: 'hypothesis', statement: 'The timeout is the proxy', tests_suggested: ['curl it directly'] });
+ */
+export async function addInsight(context: InsightApiContext, input: unknown): Promise<InsightRecord> {
+  const request = validateReflectionRequest<AddInsightRequest>('add_insight', input);
+  const { scope } = request;
+  const insight = newInsight(
+    { tenant_id: tenantOf(scope), user_id: scope.user_id, agent_id: scope.agent_id, session_id: scope.session_id ?? 'default', run_id: scope.run_id },
+    {
+      type: request.type,
+      statement: request.statement,
+      ...(request.trigger === undefined ? {} : { trigger: request.trigger }),
+      ...(request.confidence === undefined ? {} : { confidence: request.confidence }),
+      ...(request.tests_suggested === undefined ? {} : { tests_suggested: request.tests_suggested }),
+      ...(request.expires_at === undefined ? {} : { expires_at: request.expires_at }),
+      ...(request.sources === undefined ? {} : { sources: request.sources }),
+    },
+    request.by ?? 'agent',
+    context.now(),
+  );
+  await context.storage.write([{ op: 'put_insight', insight, expected_version: null }]);
+  return insight;
+}
+
+/**
+ * A user's insights, oldest first; live ones only unless `include_expired`.
+ *
+ * @example
+ * const open = await listInsights(context, { scope: { user_id: 'mira', agent_id: 'assistant' }, states: ['unvalidated', 'testing'] });
+ */
+export async function listInsights(context: InsightApiContext, input: unknown): Promise<InsightRecord[]> {
+  const request = validateReflectionRequest<ListInsightsRequest>('list_insights', input);
+  const { scope } = request;
+  return context.storage.listInsights({
+    tenant_id: tenantOf(scope),
+    user_id: scope.user_id,
+    ...(scope.agent_id === undefined ? {} : { agent_id: scope.agent_id }),
+    ...(scope.run_id === undefined ? {} : { run_id: scope.run_id }),
+    ...(request.states === undefined ? {} : { states: request.states }),
+    ...(request.types === undefined ? {} : { types: request.types }),
+    ...(request.include_expired === true ? {} : { live_at: context.now() }),
+    ...(request.cursor === undefined ? {} : { cursor: request.cursor }),
+    limit: request.limit ?? 100,
+  });
+}
+
+/**
+ * Moves an insight to a new validation state (unvalidated → testing → validated | rejected),
+ * recording who and why; refuses a move the lifecycle does not allow or a change to an expired one.
+ *
+ * @example
+ * await updateInsight(context, { insight_id: 'ins_…', state: 'validated', by: 'mira', note: 'confirmed by the logs' });
+ */
+export async function updateInsight(context: InsightApiContext, input: unknown): Promise<InsightRecord> {
+  const request = validateReflectionRequest<UpdateInsightRequest>('update_insight', input);
+  const current = await stored(context, tenantOf(request), request.insight_id);
+  const next = transition(current, request.state, request.by ?? 'user', context.now(), request.note ?? null);
+  await context.storage.write([{ op: 'put_insight', insight: next, expected_version: current.version }]);
+  return next;
+}
+
+/**
+ * Promotes a validated insight to an item (a fact type or a procedure) through the normal merge,
+ * in one transaction with the insight's `promoted_to`.
+ *
+ * @example
+ * await promoteInsight(context, { insight_id: 'ins_…', type: 'procedure', key: 'procedure:deploy:canary', value: { task_type: 'deploy', name: 'canary', steps: ['…'] } });
+ */
+export async function promoteInsight(context: InsightApiContext, input: unknown): Promise<{ insight: InsightRecord; items: ItemDiff[] }> {
+  const request = validateReflectionRequest<PromoteInsightRequest>('promote_insight', input);
+  const insight = await stored(context, tenantOf(request), request.insight_id);
+  const now = context.now();
+  const candidate = promotionOf(insight, { type: request.type, key: request.key, value: request.value }, now);
+  const scope = { tenant_id: insight.tenant_id, user_id: insight.user_id, agent_id: insight.agent_id };
+  const { owner } = placement(candidate, scope);
+  const versions = await context.storage.listItems({ tenant_id: scope.tenant_id, owners: [owner], keys: [request.key], limit: 10_000 });
+  const merger = new ItemMerger(scope, versions, { now, policies: context.policies, extractor: 'reflection', sensitivityOf: () => 'normal' });
+  const { ops, diffs } = merger.plan(candidate);
+  const itemId = diffs.find((diff) => diff.action === 'created' || diff.action === 'updated' || diff.action === 'unchanged')?.item_id ?? null;
+  const promoted: InsightRecord = {
+    ...insight,
+    promoted_to: itemId,
+    history: [...insight.history, { state: 'validated', by: request.by ?? 'user', at: now, note: `promoted to ${request.key}` }],
+    version: insight.version + 1,
+    updated_at: now,
+  };
+  await context.storage.write([...ops, { op: 'put_insight', insight: promoted, expected_version: insight.version }]);
+  return { insight: promoted, items: diffs };
+}
+
+/** The insights of an Engram (`engram.insights`). */
+export interface Insights {
+  /** Adds an insight to a run (unvalidated; expires at the run's end unless told otherwise). */
+  add(request: AddInsightRequest): Promise<InsightRecord>;
+  /** A user's live insights (all with `include_expired`). */
+  list(request: ListInsightsRequest): Promise<InsightRecord[]>;
+  /** Moves an insight to a new validation state. */
+  update(request: UpdateInsightRequest): Promise<InsightRecord>;
+  /** Promotes a validated insight to a fact or procedure. */
+  promote(request: PromoteInsightRequest): Promise<{ insight: InsightRecord; items: ItemDiff[] }>;
+}
+
+/**
+ * The insight operations over a context (made fresh per call, so a closed Engram fails typed).
+ *
+ * @example
+ * const insights = insightsOf(() => context);
+ * await insights.update({ insight_id: 'ins_…', state: 'testing' });
+ */
+export function insightsOf(context: () => InsightApiContext): Insights {
+  return {
+    add: (request) => addInsight(context(), request),
+    list: (request) => listInsights(context(), request),
+    update: (request) => updateInsight(context(), request),
+    promote: (request) => promoteInsight(context(), request),
+  };
+}
