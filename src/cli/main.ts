@@ -9,6 +9,7 @@ import { runDemo } from './demo.js';
 import { formatPacket } from './format-packet.js';
 import { registerBuildCommands } from './build-commands.js';
 import { registerMemoryCommands } from './memory-commands.js';
+import { registerReviewCommands } from './review-commands.js';
 import { exitCodeOf, printError, printJson, printLines } from './output.js';
 import { globals, list, positiveInteger, readJson, setRoot, withEngram } from './runner.js';
 
@@ -151,6 +152,7 @@ program
 
 registerMemoryCommands(program);
 registerBuildCommands(program);
+registerReviewCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   printError(error, globals().json === true);

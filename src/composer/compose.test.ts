@@ -5,6 +5,8 @@ import { assertPacket, renderPacket, type CommitTurnRequest, type MemoryPacket, 
 import { o200kTokenizer } from '../util/tokenizer.js';
 import { scope, tempEngram, type TempEngram } from '../../test/helpers/temp-engram.js';
 
+/** Validation paths an insight can take (each step allowed by the lifecycle). */
+const INSIGHT_PATHS: ReadonlyArray<ReadonlyArray<'testing' | 'validated' | 'rejected'>> = [[], ['testing'], ['validated'], ['testing', 'validated'], ['rejected'], ['validated', 'rejected']];
 const CANARY = 'canary-7f3e9d';
 const PURPOSES: Purpose[] = ['planner', 'tool', 'responder'];
 
@@ -203,7 +205,7 @@ describe('compose', () => {
     await expect(t.engram.compose({ scope, purpose: 'tool', conversation_window: -1 })).rejects.toMatchObject({ field: 'conversation_window' });
   });
 
-  it('property: any store, budget, purpose and cue gives a valid packet within budget without secrets', async () => {
+  it('property: any store, budget, purpose, cue and insights gives a valid packet within budget, without secrets or unvalidated insights for responders', async () => {
     const words = ['atlas', 'venue', 'deadline', 'tea', '中文', '文档', 'budget', CANARY, 'vault', 'launch', 'ACME'];
     const sentence = fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 12 }).map((parts) => parts.join(' ') + '.');
     const turnArb = fc.record({
@@ -213,6 +215,7 @@ describe('compose', () => {
       tool: fc.option(fc.dictionary(fc.constantFrom('venue', 'note', 'code'), sentence), { nil: undefined }),
     });
     let run = 0;
+    t.engram.registerPolicy({ policy_id: 'insights-in-responder', purposes: { responder: { allow_insights_in_responder: true, budget: { per_section: { insights: 300 } } }, tool: { budget: { per_section: { insights: 200 } } } } });
     await fc.assert(
       fc.asyncProperty(
         fc.array(turnArb, { minLength: 0, maxLength: 8 }),
@@ -220,9 +223,15 @@ describe('compose', () => {
         fc.integer({ min: 256, max: 3000 }),
         fc.option(fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 4 }).map((parts) => parts.join(' ')), { nil: undefined }),
         fc.option(fc.integer({ min: 0, max: 10 }), { nil: undefined }),
-        async (turns, purpose, maxTokens, query, window) => {
+        fc.array(fc.record({ type: fc.constantFrom('hypothesis' as const, 'strategy' as const, 'pattern' as const), path: fc.constantFrom(...INSIGHT_PATHS) }), { maxLength: 4 }),
+        fc.boolean(),
+        async (turns, purpose, maxTokens, query, window, insights, allowInResponder) => {
           run += 1;
-          const session = { ...scope, session_id: `prop-${run}` };
+          const session = { ...scope, session_id: `prop-${run}`, run_id: `prop-run-${run}` };
+          for (const [index, entry] of insights.entries()) {
+            const added = await t.engram.insights.add({ scope: { user_id: session.user_id, agent_id: session.agent_id, run_id: session.run_id }, type: entry.type, statement: `insight ${index} about atlas` });
+            for (const state of entry.path) await t.engram.insights.update({ insight_id: added.id, state });
+          }
           const requests: CommitTurnRequest[] = turns.map((entry, index) => ({
             scope: session,
             turn_id: `turn-${index}`,
@@ -244,15 +253,26 @@ describe('compose', () => {
             budget: { max_tokens: maxTokens },
             ...(query === undefined ? {} : { cues: { query } }),
             ...(window === undefined ? {} : { conversation_window: window }),
+            ...(allowInResponder ? { policy_id: 'insights-in-responder' } : {}),
           });
           assertPacket(packet);
           usedWithin(packet);
           const injected = JSON.stringify([packet.short_term, packet.long_term, packet.insight, packet.citations, packet.explain, packet.budget_report]);
           expect(injected).not.toContain(CANARY);
+          const shownInsights = [...packet.insight.hypotheses, ...packet.insight.strategy_sketches, ...packet.insight.patterns];
+          expect(shownInsights.every((item) => item.validation_state !== 'rejected')).toBe(true);
           if (purpose === 'responder') {
-            expect(packet.insight.hypotheses).toEqual([]);
+            // Never an unvalidated insight in a responder packet; validated ones only when the policy allows.
+            expect(shownInsights.every((item) => item.validation_state === 'validated')).toBe(true);
+            if (!allowInResponder) expect(shownInsights).toEqual([]);
+            expect(packet.insight.usage_policy.allow_in_responder).toBe(allowInResponder);
             expect(packet.short_term.working_state).not.toHaveProperty('plan');
           }
+          if (purpose === 'tool') expect(shownInsights.every((item) => item.validation_state === 'validated')).toBe(true);
+          // Every live insight is either in the packet or explained as omitted.
+          const live = insights.filter((entry) => entry.path.at(-1) !== 'rejected').length;
+          const omittedInsights = packet.explain.omitted.filter((entry) => entry.item.startsWith('insights:')).length;
+          expect(shownInsights.length + omittedInsights).toBe(live);
           const replayed = await t.engram.replay(packet.explain.determinism!['context_build_id'] as string);
           expect(replayed.identical).toBe(true);
           // Each selected text's real token count matches what was charged for the summary.

@@ -17,14 +17,16 @@ import { INJECTION, type PurposePolicy } from './policy.js';
 const READ_LIMIT = 50;
 
 /**
- * The user's insights with this agent that were live at `at` (created, not expired).
+ * The user's insights with this agent that were live at `at` (created, not expired): those of this
+ * run, and the lasting ones (no `run_end` expiry) of any run.
  *
  * @example
  * const insights = await gatherInsights(storage, scope, policy, now);
  */
 export async function gatherInsights(storage: StorageAdapter, scope: Scope, policy: PurposePolicy, at: string): Promise<InsightRecord[]> {
   if (policy.insights === 0) return [];
-  return storage.listInsights({ tenant_id: scope.tenant_id, user_id: scope.user_id, agent_id: scope.agent_id, live_at: at, order: 'desc', limit: READ_LIMIT });
+  const live = await storage.listInsights({ tenant_id: scope.tenant_id, user_id: scope.user_id, agent_id: scope.agent_id, live_at: at, order: 'desc', limit: READ_LIMIT });
+  return live.filter((insight) => insight.expires_at !== 'run_end' || insight.run_id === scope.run_id);
 }
 
 function itemOf(insight: InsightRecord, state: InsightItem['validation_state']): InsightItem {

@@ -18,6 +18,7 @@ import { describeValue } from '../items/values.js';
 import { isId } from '../util/ids.js';
 import { DEFAULT_SEGMENT_OPTIONS, describeEpisode, describeProcedure, repeatedToolSequences, runUnits, segmentRun, type RunUnit } from './segments.js';
 
+/** What a rule-based reflection reads: one run's events and the scope's current items. */
 export interface RulesReflectionInput {
   trace_id: string;
   /** The run's events in log order (may include secret ones: skip them entirely). */
@@ -26,6 +27,7 @@ export interface RulesReflectionInput {
   items: readonly MemoryItem[];
 }
 
+/** A rule-based reflection: the schema's SessionReflection, and per memory candidate what approving it writes. */
 export interface RulesReflection {
   reflection: SessionReflection;
   /**
@@ -35,6 +37,7 @@ export interface RulesReflection {
   targets: Array<{ target: CandidateTarget; item_ids: string[]; source_event_ids: string[] }>;
 }
 
+/** Tuning of a rule-based reflection; every field has a default. */
 export interface RulesReflectionOptions {
   /** The extractor's project for tasks, decisions and goals that name none. Default `general`. */
   project?: string;
@@ -407,7 +410,7 @@ export function reflectByRules(input: RulesReflectionInput, options: RulesReflec
   const context: Context = { events, order, statements: statementsOf(candidates, order), known: knownValues(items, new Set(order.keys())), extractor, knownKeys };
   const units = runUnits(events);
   const segments = segmentRun(units, { maxSegments: options.maxEpisodes ?? DEFAULT_SEGMENT_OPTIONS.maxSegments, gapMs: (options.gapMinutes ?? 30) * 60_000 });
-  const episodes: EpisodeCandidate[] = segments.map((segment) => describeEpisode(segment, candidates));
+  const episodes: EpisodeCandidate[] = segments.map((segment) => describeEpisode(segment, candidates, units));
   const episodeOf = new Map(episodes.flatMap((episode, index) => episode.source_event_ids.map((id) => [id, index] as const)));
   const { proposals, contradictions } = proposalsOf(context, units);
   const inOrder = (ids: readonly string[]): string[] => [...new Set(ids)].sort((a, b) => order.get(a)! - order.get(b)!);

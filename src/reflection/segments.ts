@@ -17,6 +17,7 @@ import { contentWords, endsWithQuestionMark, shorten } from '../items/rules/text
 import { sentences } from '../util/segment.js';
 import { renderSummary, sentencesOf } from '../working-memory/summary.js';
 
+/** How a run is cut into segments. */
 export interface SegmentOptions {
   /** Most segments of one run (never fewer than the run's sessions). Default 8. */
   maxSegments: number;
@@ -24,6 +25,12 @@ export interface SegmentOptions {
   gapMs: number;
 }
 
+/**
+ * At most eight segments per run; a pause of more than 30 minutes starts a new one.
+ *
+ * @example
+ * segmentRun(units, { ...DEFAULT_SEGMENT_OPTIONS, maxSegments: 4 })
+ */
 export const DEFAULT_SEGMENT_OPTIONS: Readonly<SegmentOptions> = { maxSegments: 8, gapMs: 30 * 60_000 };
 
 /** One shareable message or tool result of a run: the event, its place in the run, its text and topic terms. */
@@ -40,6 +47,8 @@ const SHIFT_OVERLAP = 0.15;
 // Terms of the segment so far that a new request is compared with: its last few units.
 const LEFT_UNITS = 4;
 const RIGHT_UNITS = 4;
+const COMMON_MIN_UNITS = 12;
+const COMMON_SHARE = 0.25;
 const SUMMARY_CHARS = 300;
 const HAN = /\p{Script=Han}/u;
 // A plural `s` to drop ("risks"), but not the end of "atlas", "status", "analysis", "class" or "photos".
@@ -80,31 +89,38 @@ export function runUnits(events: readonly EventRecord[]): RunUnit[] {
   events.forEach((event, index) => {
     if (!isShareable(event) || (event.kind !== 'message' && event.kind !== 'tool_result')) return;
     const text = contentText(event.content);
-    const tool = event.kind === 'tool_result' ? toolName(event) : undefined;
-    out.push({ event, index, text, terms: new Set(topicTerms(tool === undefined ? text : `${tool.replace(/[_.-]+/g, ' ')}\n${text}`)) });
+    // Structured output is `field: value` lines: its field names (and the tool's name) say nothing of the topic.
+    const said = typeof event.content === 'string' ? text : text.replace(/^[^\n:]{1,64}: /gmu, '');
+    out.push({ event, index, text, terms: new Set(topicTerms(said)) });
   });
   return out;
 }
 
 /** The tool name of a tool result (`origin_metadata.tool_name`), if it has one. */
-export function toolName(event: EventRecord): string | undefined {
+function toolName(event: EventRecord): string | undefined {
   const name = event.origin_metadata['tool_name'];
   return typeof name === 'string' && name.trim() !== '' ? name.trim() : undefined;
 }
 
-function termsOf(units: readonly RunUnit[]): Set<string> {
+function termsOf(units: readonly RunUnit[], common: ReadonlySet<string>): Set<string> {
   const out = new Set<string>();
-  for (const unit of units) for (const term of unit.terms) out.add(term);
+  for (const unit of units) for (const term of unit.terms) if (!common.has(term)) out.add(term);
   return out;
 }
 
+/** Terms in more than a quarter of a long session's units: they say nothing about where topics change. */
+function commonTerms(units: readonly RunUnit[]): Set<string> {
+  if (units.length < COMMON_MIN_UNITS) return new Set();
+  return new Set([...unitCounts(units)].filter(([, count]) => count > units.length * COMMON_SHARE).map(([term]) => term));
+}
+
 /** True when the exchange starting at `at` shares too few terms with the end of `current`. */
-function shifts(current: readonly RunUnit[], units: readonly RunUnit[], at: number, starts: ReadonlySet<number>): boolean {
+function shifts(current: readonly RunUnit[], units: readonly RunUnit[], at: number, starts: ReadonlySet<number>, common: ReadonlySet<string>): boolean {
   if (current.length < 2) return false;
   let end = at + 1;
   while (end < units.length && end - at < RIGHT_UNITS && !starts.has(end)) end += 1;
-  const left = termsOf(current.slice(-LEFT_UNITS));
-  const right = termsOf(units.slice(at, end));
+  const left = termsOf(current.slice(-LEFT_UNITS), common);
+  const right = termsOf(units.slice(at, end), common);
   if (left.size < 3 || right.size < 2) return false;
   let shared = 0;
   for (const term of right) if (left.has(term)) shared += 1;
@@ -115,13 +131,14 @@ function shifts(current: readonly RunUnit[], units: readonly RunUnit[], at: numb
 function splitSession(units: readonly RunUnit[], gapMs: number): RunUnit[][] {
   // A topic changes with a request: cuts fall before user messages (anywhere, in a run without any).
   const human = units.some((unit) => unit.event.role === 'human');
+  const common = commonTerms(units);
   const starts = new Set(units.flatMap((unit, at) => (!human || (unit.event.kind === 'message' && unit.event.role === 'human') ? [at] : [])));
   const out: RunUnit[][] = [];
   let current: RunUnit[] = [];
   units.forEach((unit, at) => {
     const previous = current[current.length - 1];
     const gap = previous === undefined ? 0 : Date.parse(unit.event.ts) - Date.parse(previous.event.ts);
-    if (previous !== undefined && (gap > gapMs || (starts.has(at) && shifts(current, units, at, starts)))) {
+    if (previous !== undefined && (gap > gapMs || (starts.has(at) && shifts(current, units, at, starts, common)))) {
       out.push(current);
       current = [];
     }
@@ -239,16 +256,25 @@ function entitiesOf(segment: readonly RunUnit[], candidates: readonly ItemCandid
   }).slice(0, 8);
 }
 
+/** In how many units each term appears. */
+function unitCounts(units: readonly RunUnit[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const unit of units) for (const term of unit.terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+  return counts;
+}
+
 /** Item scopes and projects of the segment's candidates, then its most frequent topic terms. */
-function domainsOf(segment: readonly RunUnit[], candidates: readonly ItemCandidate[]): string[] {
+function domainsOf(segment: readonly RunUnit[], candidates: readonly ItemCandidate[], run: readonly RunUnit[]): string[] {
   const out: string[] = [];
   for (const candidate of candidates) {
     const domain = candidate.type === 'preferences' ? candidate.value['scope'] : candidate.value['project'];
     if (typeof domain === 'string' && domain !== 'other' && domain !== 'general' && domain !== '') out.push(domain);
   }
-  const counts = new Map<string, number>();
-  for (const unit of segment) for (const term of unit.terms) counts.set(term, (counts.get(term) ?? 0) + 1);
-  const terms = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([term]) => term);
+  // Terms frequent here but rare in the rest of the run name the segment best.
+  const here = unitCounts(segment);
+  const everywhere = unitCounts(run);
+  const weight = (term: string, count: number): number => count * Math.log(1 + run.length / (everywhere.get(term) ?? count));
+  const terms = [...here].sort((a, b) => weight(...b) - weight(...a)).slice(0, 3).map(([term]) => term);
   return [...new Set([...out, ...terms])].slice(0, 5);
 }
 
@@ -271,18 +297,19 @@ function meaningOf(segment: readonly RunUnit[], candidates: readonly ItemCandida
  * The episode a segment proposes: its best one or two sentences as the summary (at most 300
  * characters), names, domains, its events, a confidence growing with its size (0.5 for one event,
  * 0.8 from ten), and what was decided or asked in it. `candidates` are the run's rule candidates;
- * those whose evidence is in the segment describe it.
+ * those whose evidence is in the segment describe it. `run` (all the run's units) lets the domains
+ * prefer terms particular to the segment over those of the whole run.
  *
  * @example
- * describeEpisode(segmentRun(runUnits(events))[0]!, candidates).summary // 'User: I prefer a concise tone. …'
+ * describeEpisode(segmentRun(units)[0]!, candidates, units).summary // 'User: I prefer a concise tone. …'
  */
-export function describeEpisode(segment: readonly RunUnit[], candidates: readonly ItemCandidate[]): EpisodeCandidate {
+export function describeEpisode(segment: readonly RunUnit[], candidates: readonly ItemCandidate[], run: readonly RunUnit[] = segment): EpisodeCandidate {
   const ids = new Set(segment.map((unit) => unit.event.id));
   const own = candidates.filter((candidate) => candidate.source_event_ids.some((id) => ids.has(id)));
   return {
     summary: summaryOf(segment),
     entities: entitiesOf(segment, own),
-    domains: domainsOf(segment, own),
+    domains: domainsOf(segment, own, run),
     source_event_ids: segment.map((unit) => unit.event.id),
     confidence: Math.round((0.5 + 0.3 * Math.min(1, (segment.length - 1) / 9)) * 100) / 100,
     candidate_meaning: meaningOf(segment, own),
@@ -338,7 +365,9 @@ export function repeatedToolSequences(units: readonly RunUnit[]): ToolSequence[]
     chunks.forEach((chunk, c) => {
       for (let start = 0; start + length <= chunk.length; start += 1) {
         const gram = chunk.slice(start, start + length).map((step) => step.tool).join('\u0000');
-        grams.set(gram, [...(grams.get(gram) ?? []), [c, start]]);
+        const places = grams.get(gram);
+        if (places === undefined) grams.set(gram, [[c, start]]);
+        else places.push([c, start]);
       }
     });
     for (const [gram, places] of grams) {
