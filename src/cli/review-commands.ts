@@ -127,7 +127,7 @@ function decisionLines(candidate: ReviewCandidate): string[] {
 /** One block per candidate: what it says, what approving writes, its evidence and salience, its decision. */
 function candidateBlock(candidate: ReviewCandidate): string {
   const { target, salience } = candidate;
-  const value = target.write === 'item' ? `    writes ${target.type} ${target.key}: ${oneLine(describeItem(target), 200)}` : `    writes ${targetText(target).slice(2)}`;
+  const value = target.write === 'item' ? `    writes ${target.type} ${target.key} = ${oneLine(describeItem(target), 200)}` : `    writes ${targetText(target).slice(2)}`;
   return [
     `${candidate.id}  ${kindOf(candidate)}  ${candidate.status}  conf ${candidate.confidence}  (${candidate.source}, ${candidate.trace_id}, run ${candidate.run_id})`,
     `    ${gist(candidate)}`,

@@ -140,8 +140,13 @@ export class PacketBuilder {
       this.omit(offer.item, 'over_budget', offer.section, `needs more than the ${room} tokens left`);
       return undefined;
     }
+    let previous: string | undefined;
     for (const form of offer.forms) {
-      const tokens = this.cost(offer.text(form.value)) + extra;
+      const text = offer.text(form.value);
+      // A degraded form that reads the same as the richer one is no step down.
+      if (text === previous) continue;
+      previous = text;
+      const tokens = this.cost(text) + extra;
       if (tokens <= room) {
         this.parts.add(partOf(offer.item));
         this.charge(offer.section, tokens);

@@ -8,7 +8,7 @@ import type { Tokenizer } from '../spec/tokenizer.js';
 import { contentText } from '../events/content-text.js';
 import { cutSummary, packetRole } from '../working-memory/summary.js';
 import { sentences, words } from '../util/segment.js';
-import type { PacketBuilder } from './packet-builder.js';
+import { lazyForm, type PacketBuilder } from './packet-builder.js';
 import type { PurposePolicy } from './policy.js';
 import { textForms } from './text-forms.js';
 import { itemText } from './item-text.js';
@@ -105,10 +105,9 @@ export function fillSummarySection(
       item: `key_quotes:${event.id}`,
       section: 'short_term_summary',
       rule: `cue.full_text(rank ${rank + 1})`,
-      forms: textForms(text, tokenizer, { raw: 160, quote: 60, summary: 20 }, bestSentence(text, terms)).map((form) => ({
-        level: form.level,
-        value: quoteOf({ event_id: event.id, role, ts: event.ts }, form.value),
-      })),
+      forms: textForms(text, tokenizer, { raw: 160, quote: 60, summary: 20 }, bestSentence(text, terms)).map((form) =>
+        lazyForm(form.level, () => quoteOf({ event_id: event.id, role, ts: event.ts }, form.value)),
+      ),
       text: itemText.keyQuote,
       cites: [citationOf(event)],
     });
@@ -135,10 +134,7 @@ export function fillSummarySection(
         item,
         section: 'short_term_summary',
         rule: `stm.key_quote(score ${sentence.score})`,
-        forms: textForms(sentence.text, tokenizer, { raw: 80, quote: 40, summary: 16 }).map((form) => ({
-          level: form.level,
-          value: quoteOf(sentence, form.value),
-        })),
+        forms: textForms(sentence.text, tokenizer, { raw: 80, quote: 40, summary: 16 }).map((form) => lazyForm(form.level, () => quoteOf(sentence, form.value))),
         text: itemText.keyQuote,
         cites: [sentenceCitation(sentence)],
       });
@@ -152,10 +148,9 @@ export function fillSummarySection(
       item: `conversation_window:${event.id}`,
       section: 'short_term_summary',
       rule: 'events.recent_messages',
-      forms: textForms(contentText(event.content), tokenizer).map((form) => ({
-        level: form.level,
-        value: { evidence_id: event.id, role: packetRole(event), content: form.value, ts: event.ts },
-      })),
+      forms: textForms(contentText(event.content), tokenizer).map((form) =>
+        lazyForm(form.level, () => ({ evidence_id: event.id, role: packetRole(event), content: form.value, ts: event.ts })),
+      ),
       text: itemText.windowMessage,
       cites: [citationOf(event)],
     });

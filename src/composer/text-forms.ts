@@ -2,7 +2,7 @@
 // (a short cut) and ref (nothing but the citation id, which the item carries anyway).
 
 import type { Tokenizer } from '../spec/tokenizer.js';
-import type { Level } from './packet-builder.js';
+import { lazyForm, type Level } from './packet-builder.js';
 
 export interface TextFormLimits {
   raw: number;
@@ -18,8 +18,9 @@ function cut(text: string, maxTokens: number, tokenizer: Tokenizer): string {
 }
 
 /**
- * The forms of `text`, richest first, without repeats. `quote` may be given (the sentence that
- * matters most); otherwise it is the start of the text.
+ * The forms of `text`, richest first. The raw form is cut now; the quote and summary forms only when
+ * they are read (most items fit raw). A form equal to the one before it is skipped by the builder.
+ * `quote` may be given (the sentence that matters most); otherwise it is the start of the text.
  *
  * @example
  * textForms('a long message …', o200kTokenizer).map((form) => form.level) // ['raw', 'quote', 'summary', 'ref']
@@ -29,12 +30,11 @@ export function textForms(
   tokenizer: Tokenizer,
   limits: TextFormLimits = TEXT_LIMITS,
   quote?: string,
-): Array<{ level: Level; value: string }> {
-  const forms: Array<{ level: Level; value: string }> = [{ level: 'raw', value: cut(text, limits.raw, tokenizer) }];
-  const quoted = cut(quote ?? text, limits.quote, tokenizer);
-  if (quoted !== forms[0]!.value) forms.push({ level: 'quote', value: quoted });
-  const summary = cut(quote ?? text, limits.summary, tokenizer);
-  if (summary !== forms[forms.length - 1]!.value) forms.push({ level: 'summary', value: summary });
-  forms.push({ level: 'ref', value: '' });
-  return forms;
+): Array<{ level: Level; readonly value: string }> {
+  return [
+    { level: 'raw', value: cut(text, limits.raw, tokenizer) },
+    lazyForm('quote', () => cut(quote ?? text, limits.quote, tokenizer)),
+    lazyForm('summary', () => cut(quote ?? text, limits.summary, tokenizer)),
+    { level: 'ref', value: '' },
+  ];
 }

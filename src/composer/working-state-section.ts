@@ -7,8 +7,8 @@ import type { OpenLoop, PlanStep, ToolEvidence, WorkingState } from '../spec/wor
 import type { Tokenizer } from '../spec/tokenizer.js';
 import { contentText } from '../events/content-text.js';
 import { INJECTION, type PurposePolicy, type WorkingStateField } from './policy.js';
-import type { PacketBuilder } from './packet-builder.js';
 import { textForms } from './text-forms.js';
+import { lazyForm, type PacketBuilder } from './packet-builder.js';
 import { itemText } from './item-text.js';
 
 const LIST_FIELDS = new Set<WorkingStateField>(['decisions', 'risks', 'tool_evidence']);
@@ -92,10 +92,9 @@ export function fillWorkingState(
   } else {
     for (const event of toolEvents.slice(0, policy.tool_evidence)) {
       const toolName = typeof event.origin_metadata['tool_name'] === 'string' ? event.origin_metadata['tool_name'] : 'tool';
-      const forms = textForms(contentText(event.content), tokenizer, { raw: 120, quote: 40, summary: 12 }).map((form) => ({
-        level: form.level,
-        value: { ref: event.id, summary: form.value === '' ? toolName : `${toolName}: ${form.value}` },
-      }));
+      const forms = textForms(contentText(event.content), tokenizer, { raw: 120, quote: 40, summary: 12 }).map((form) =>
+        lazyForm(form.level, () => ({ ref: event.id, summary: form.value === '' ? toolName : `${toolName}: ${form.value}` })),
+      );
       const taken = builder.offer({
         item: `last_tool_evidence:${event.id}`,
         section: 'working_state',

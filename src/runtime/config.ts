@@ -82,7 +82,7 @@ export interface ResolvedConfig {
   allowPrivateRemote: boolean;
   workerIntervalMs: number | null;
   policies: NamedPolicy[];
-  reflection: { llm: StructuredModel | null; autoApprove: AutoApproveRule[] };
+  reflection: { llm: StructuredModel | null; autoApprove: AutoApproveRule[]; project: string };
 }
 
 function isEmbeddingModel(value: EngramConfig['embeddings']): value is EmbeddingModel {
@@ -134,7 +134,7 @@ export async function resolveConfig(config: EngramConfig): Promise<ResolvedConfi
     allowPrivateRemote,
     workerIntervalMs: interval,
     policies: config.policies ?? [],
-    reflection: { llm: reflectionLlm, autoApprove },
+    reflection: { llm: reflectionLlm, autoApprove, project: config.extraction?.project ?? 'general' },
   };
 }
 

@@ -451,6 +451,7 @@ export class Engram {
       extractor: this.claimReader,
       llm: llm === null ? null : { model: llm, allowPrivateRemote: this.config.allowPrivateRemote },
       autoApprove: this.config.reflection.autoApprove,
+      project: this.config.reflection.project,
     };
   }
 

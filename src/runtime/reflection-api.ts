@@ -47,6 +47,8 @@ export interface ReflectionApiContext {
   extractor: Extractor;
   llm: { model: StructuredModel; allowPrivateRemote: boolean } | null;
   autoApprove: readonly AutoApproveRule[];
+  /** The project name used in keys when the run names none. */
+  project: string;
 }
 
 const tenantOf = (value: { tenant_id?: string }) => value.tenant_id ?? DEFAULT_TENANT;
@@ -95,7 +97,7 @@ async function propose(context: ReflectionApiContext, use: ReflectRequest['use']
   const llm = context.llm;
   if (use === 'llm' && llm === null) throw new EngramError('CONFIG_INVALID', 'reflect: use "llm" needs an LLM configured (extraction.llm)', { field: 'use' });
   if (llm === null || use === 'rules') {
-    const { reflection, targets } = reflectByRules({ trace_id: traceId, events, items });
+    const { reflection, targets } = reflectByRules({ trace_id: traceId, events, items }, { project: context.project });
     const issues = checkSessionReflection(reflection);
     if (issues.length > 0) throw new EngramError('INTERNAL', `reflect: the rule-based reflection broke its schema at ${issues[0]!.field}: ${issues[0]!.message}`, { field: 'reflection' });
     return { reflection, targets, record: { source: 'rules', model: null, status: 'succeeded', failure: null } };
