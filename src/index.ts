@@ -7,6 +7,8 @@ export type { WorkerRun } from './runtime/embedding-worker.js';
 export type { BuildDiff, ReplayResult } from './runtime/builds.js';
 export type { ReviewQueue } from './runtime/reflection-api.js';
 export type { Insights } from './runtime/insight-api.js';
+export type { Runs } from './runtime/run-api.js';
+export type * from './spec/compaction.js';
 export type { AutoApproveRule } from './reflection/candidates.js';
 export { REFLECTION_MEMORY_TYPES } from './spec/reflection.js';
 export type * from './spec/reflection.js';
@@ -48,6 +50,7 @@ export {
   validateWorkingState,
   checkSessionReflection,
   validateReflectionRequest,
+  validateRunRequest,
 } from './spec/validators.js';
 export type * from './spec/packet.js';
 export type * from './spec/requests.js';

@@ -11,6 +11,7 @@ import { emptySummary } from '../src/spec/summary.js';
 import { queryTerms, searchText } from '../src/util/segment.js';
 import { eventRecord } from './helpers/event-record.js';
 import { describeReflectionConformance } from './reflection-conformance.js';
+import { describeRunConformance } from './run-conformance.js';
 
 export interface ConformanceInitializer {
   create(): Promise<StorageAdapter>;
@@ -276,4 +277,5 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
     });
   });
   describeReflectionConformance(name, init);
+  describeRunConformance(name, init);
 }

@@ -22,6 +22,7 @@ import { applyOverrides, type NamedPolicy } from './named-policies.js';
 import { fillSummarySection } from './summary-section.js';
 import { summaryAsOf, workingStateAsOf } from '../working-memory/as-of.js';
 import { fillInsights, gatherInsights } from './insight-section.js';
+import { gatherSnapshot, withSnapshotQuestions } from './snapshot-section.js';
 import { fillLongTerm, gatherDisputes, gatherLongTerm } from './long-term-section.js';
 import { citationOf, fillWorkingState } from './working-state-section.js';
 
@@ -117,11 +118,12 @@ export async function compose(context: ReadPathContext, input: unknown, options:
   const now = toIso(context.clock.now());
   const asOf = request.as_of === undefined ? undefined : toIso(request.as_of);
   const generatedAt = asOf ?? now;
-  const [gathered, longTerm, insights, disputes] = await Promise.all([
+  const [gathered, longTerm, insights, disputes, snapshot] = await Promise.all([
     gather(context, request, scope, policy, generatedAt, asOf),
     gatherLongTerm(context.storage, scope, request, policy, generatedAt, asOf),
     gatherInsights(context.storage, scope, policy, generatedAt),
     gatherDisputes(context.storage, scope, generatedAt),
+    gatherSnapshot(context.storage, scope, generatedAt),
   ]);
   const active = new Set<BudgetSection>(['working_state', 'short_term_summary']);
   if (longTerm.facts.length > 0) active.add('facts');
@@ -136,14 +138,15 @@ export async function compose(context: ReadPathContext, input: unknown, options:
     const event = gathered.evidence.get(evidenceId);
     return event === undefined ? [{ id: evidenceId, type: 'reference' }] : [citationOf(event)];
   };
-  const workingState = fillWorkingState(builder, gathered.state, request.purpose, policy, gathered.toolEvents, lookup, context.tokenizer);
+  const state = { ...gathered.state, open_loops: withSnapshotQuestions(gathered.state.open_loops, snapshot) };
+  const workingState = fillWorkingState(builder, state, request.purpose, policy, gathered.toolEvents, lookup, context.tokenizer);
   const window = windowSize(request, policy);
   if (window === 0 && request.purpose === 'responder') {
     builder.omit('conversation_window', 'not_allowed_for_purpose', 'short_term_summary', 'responder packets carry summary and quotes, not the window, unless asked (spec §9)');
   }
   const summary = fillSummarySection(
     builder,
-    { summary: gathered.summary, cueHits: gathered.cueHits, cueTerms: cueTermsOf(request), windowEvents: gathered.windowEvents, now: generatedAt },
+    { summary: gathered.summary, cueHits: gathered.cueHits, cueTerms: cueTermsOf(request), windowEvents: gathered.windowEvents, now: generatedAt, snapshot },
     policy,
     context.tokenizer,
   );

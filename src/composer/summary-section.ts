@@ -11,6 +11,9 @@ import { sentences, words } from '../util/segment.js';
 import { lazyForm, type PacketBuilder } from './packet-builder.js';
 import type { PurposePolicy } from './policy.js';
 import { textForms } from './text-forms.js';
+import { coveredUntil, snapshotOpening } from './snapshot-section.js';
+import { idTime } from '../util/ids.js';
+import type { CompactionSnapshot } from '../spec/compaction.js';
 import { itemText } from './item-text.js';
 import { citationOf } from './working-state-section.js';
 
@@ -22,6 +25,8 @@ export interface SummaryInputs {
   /** Recent messages of the session, newest first; empty when the window is off. */
   windowEvents: readonly EventRecord[];
   now: string;
+  /** The run's latest valid snapshot: its verified claims open the summary, which then covers only what came after. */
+  snapshot?: CompactionSnapshot | null;
 }
 
 export interface SummaryOutput {
@@ -73,20 +78,25 @@ export function fillSummarySection(
   const keyQuotes: Array<{ order: string; quote: KeyQuote }> = [];
   const terms = new Set(inputs.cueTerms);
 
-  const pool = inputs.summary?.sentences ?? [];
+  const covered = coveredUntil(inputs.snapshot ?? null);
+  const pool = (inputs.summary?.sentences ?? []).filter((sentence) => idTime(sentence.event_id) > covered);
   for (const sentence of pool) {
     if (!isLive(sentence.expires_at, inputs.now)) {
       builder.omit(`rolling_summary:${sentence.event_id}#${sentence.position}`, 'expired', 'short_term_summary', 'its source event has expired');
     }
   }
   const heading = builder.overhead('rolling_summary');
-  const share = Math.max(0, Math.floor(builder.left('short_term_summary') * policy.summary_share) - heading);
+  const fullShare = Math.max(0, Math.floor(builder.left('short_term_summary') * policy.summary_share) - heading);
+  const before = builder.left('short_term_summary');
+  const opening = snapshotOpening(builder, inputs.snapshot ?? null, fullShare);
+  const share = Math.max(0, fullShare - (before - builder.left('short_term_summary')));
   const cut = cutSummary(pool, share, tokenizer, (sentence) => isLive(sentence.expires_at, inputs.now));
-  let rollingSummary = '';
+  let rollingSummary = opening;
+  if (opening !== '' && cut.used.length === 0) builder.charge('short_term_summary', heading);
   if (cut.used.length > 0) {
     // Each summary line is rendered on its own line: charge a line break per role change as well.
     builder.charge('short_term_summary', cut.tokens + heading + cut.text.split('\n').length);
-    rollingSummary = cut.text;
+    rollingSummary = opening === '' ? cut.text : `${opening}\n${cut.text}`;
     builder.selected.push(`rolling_summary: stm.extractive_summary(${cut.used.length} sentences, ${cut.tokens} tokens)`);
     builder.cite(cut.used.map(sentenceCitation));
     if (cut.dropped.length > 0) {

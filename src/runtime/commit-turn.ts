@@ -16,6 +16,8 @@ import { analyseEvent, type EventText } from '../events/analyze.js';
 import { applyStatePatch } from '../working-memory/working-state.js';
 import { foldEvents } from '../working-memory/summary.js';
 import { LongTermWriter, type LongTermConfig } from './long-term-writer.js';
+import { RunTracker } from './run-tracker.js';
+import type { CompactionConfig } from '../spec/compaction.js';
 import type { Clock } from '../util/clock.js';
 import { toIso } from '../util/clock.js';
 
@@ -24,6 +26,7 @@ export interface WritePathContext {
   tokenizer: Tokenizer;
   clock: Clock;
   longTerm: LongTermConfig;
+  compaction: CompactionConfig;
 }
 
 /** How many times a turn is recomputed when another writer changed the session's summary first. */
@@ -53,9 +56,11 @@ class Batch {
   readonly turns = new Map<string, CommitTurnResult>();
   readonly ops: WriteOp[] = [];
   readonly longTerm: LongTermWriter;
+  readonly runs: RunTracker;
 
   constructor(private readonly context: WritePathContext) {
     this.longTerm = new LongTermWriter(context.storage, context.longTerm);
+    this.runs = new RunTracker(context.storage, context.compaction);
   }
 
   async session(key: SessionKey): Promise<SessionState> {
@@ -100,7 +105,7 @@ class Batch {
         tail.push({ op: 'put_summary', key: session.key, summary, expected_version: session.storedSummaryVersion });
       }
     }
-    return [...this.ops, ...tail];
+    return [...this.ops, ...this.runs.ops(), ...tail];
   }
 }
 
@@ -187,6 +192,8 @@ async function planTurn(batch: Batch, context: WritePathContext, request: Commit
     session.analyses.set(event.id, analysed);
     batch.ops.push({ op: 'append_event', event, search_text: analysed.searchText });
   }
+  const compaction = await batch.runs.planTurn(scope, request, events, recordedAt);
+  if (compaction !== undefined) result.compaction = compaction;
   // The run has ended: its insights that live until `run_end` expire with this turn.
   if (events.some((event) => event.marker === 'RUN_END')) {
     batch.ops.push({ op: 'expire_run_insights', tenant_id: scope.tenant_id, user_id: scope.user_id, agent_id: scope.agent_id, run_id: scope.run_id, at: recordedAt });
@@ -263,7 +270,7 @@ export async function commitTurns(context: WritePathContext, input: readonly unk
       const retryable =
         EngramError.isInstance(error) &&
         (error.code === 'DUPLICATE_TURN' ||
-          (error.code === 'STATE_VERSION_CONFLICT' && (error.field === 'summary.version' || error.field === 'item_id')));
+          (error.code === 'STATE_VERSION_CONFLICT' && ['summary.version', 'item_id', 'run.version', 'snapshot.sequence'].includes(error.field ?? '')));
       if (!retryable || attempt >= SUMMARY_RETRIES) throw error;
     }
   }

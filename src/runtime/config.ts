@@ -5,7 +5,9 @@
 import { EngramError } from '../spec/errors.js';
 import type { ConflictPolicy, Extractor, MemoryType } from '../spec/items.js';
 import type { EmbeddingModel, StructuredModel } from '../spec/providers.js';
+import type { CompactionConfig } from '../spec/compaction.js';
 import { REFLECTION_MEMORY_TYPES } from '../spec/reflection.js';
+import { resolveCompactionConfig } from '../compaction/run-state.js';
 import type { StorageAdapter } from '../spec/storage.js';
 import type { Tokenizer } from '../spec/tokenizer.js';
 import { DEFAULT_GATE } from '../items/gate.js';
@@ -70,6 +72,12 @@ export interface EngramConfig {
     llm?: StructuredModel | LlmEndpointConfig | false;
     autoApprove?: AutoApproveRule[];
   };
+  /**
+   * Compaction of long runs: a snapshot every `eventThreshold` terminal markers (PLAN_DONE, ACT_DONE,
+   * OBSERVE_DONE; default 18) or `stepFallback` steps (STEP_DONE markers; default 8), whichever
+   * comes first.
+   */
+  compaction?: Partial<CompactionConfig>;
 }
 
 export interface ResolvedConfig {
@@ -83,6 +91,7 @@ export interface ResolvedConfig {
   workerIntervalMs: number | null;
   policies: NamedPolicy[];
   reflection: { llm: StructuredModel | null; autoApprove: AutoApproveRule[]; project: string };
+  compaction: CompactionConfig;
 }
 
 function isEmbeddingModel(value: EngramConfig['embeddings']): value is EmbeddingModel {
@@ -135,9 +144,9 @@ export async function resolveConfig(config: EngramConfig): Promise<ResolvedConfi
     workerIntervalMs: interval,
     policies: config.policies ?? [],
     reflection: { llm: reflectionLlm, autoApprove, project: config.extraction?.project ?? 'general' },
+    compaction: resolveCompactionConfig(config.compaction),
   };
 }
-
 /** Checks the auto-approve rules; a bad rule is a CONFIG_INVALID naming it. */
 function checkAutoApprove(rules: readonly AutoApproveRule[]): AutoApproveRule[] {
   if (!Array.isArray(rules)) throw new EngramError('CONFIG_INVALID', 'reflection.autoApprove: must be an array of rules', { field: 'reflection.autoApprove' });

@@ -42,6 +42,7 @@ import { EmbeddingWorker, type WorkerRun } from './embedding-worker.js';
 import { forget, history, listItems, remember, reindex, search, type MemoryApiContext } from './memory-api.js';
 import { reflect, reviewQueue, type ReflectionApiContext, type ReviewQueue } from './reflection-api.js';
 import { insightsOf, type Insights } from './insight-api.js';
+import { runsOf, type Runs } from './run-api.js';
 import { createRuleExtractor } from '../items/rules/index.js';
 import type { ReflectRequest, ReflectResult } from '../spec/reflection.js';
 import { embedTexts } from '../providers/embeddings/embed.js';
@@ -82,6 +83,8 @@ export class Engram {
   readonly review: ReviewQueue;
   /** Hypotheses, strategy sketches and patterns, and their validation. */
   readonly insights: Insights;
+  /** Runs: recorded state, compaction snapshots and their narrative, resuming a stopped run. */
+  readonly runs: Runs;
 
   /** Use `createEngram`; the constructor takes an already resolved configuration. */
   constructor(private readonly config: ResolvedConfig) {
@@ -95,6 +98,10 @@ export class Engram {
     for (const policy of config.policies) this.registerPolicy(policy);
     this.claimReader = config.longTerm.rules ?? createRuleExtractor();
     this.review = reviewQueue(() => this.reflectionContext());
+    this.runs = runsOf(() => {
+      this.guard();
+      return { storage: this.storage, now: () => this.now() };
+    });
     this.insights = insightsOf(() => {
       this.guard();
       return { storage: this.storage, now: () => this.now(), policies: this.config.longTerm.policies };
@@ -434,7 +441,7 @@ export class Engram {
   }
 
   private context() {
-    return { storage: this.storage, tokenizer: this.tokenizer, clock: this.clock, longTerm: this.config.longTerm };
+    return { storage: this.storage, tokenizer: this.tokenizer, clock: this.clock, longTerm: this.config.longTerm, compaction: this.config.compaction };
   }
 
   private readContext() {

@@ -14,6 +14,8 @@ export type EngramErrorCode =
   | 'STORAGE_FAILED'
   | 'CONFIG_INVALID'
   | 'SCHEMA_VIOLATION'
+  /** The run stopped (a compaction failed its validation twice) until it is resumed explicitly. */
+  | 'RUN_STOPPED'
   | 'INTERNAL';
 
 /** One broken rule: the field (dotted path, `[i]` for array items) and the rule it broke. */

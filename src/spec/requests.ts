@@ -3,6 +3,7 @@
 
 import type { ScopeInput, Scope } from './scope.js';
 import type { StatePatch } from './working-state.js';
+import type { RunPayload } from './compaction.js';
 import type { Sensitivity, Marker, ResonanceLink, EventKind, EventRole, EmbeddingStatus } from './event.js';
 import type { Budget, BudgetSection, Cues, Purpose } from './packet.js';
 import type { EvidenceRef, ItemStatus, MemoryType, Salience, ScopeLevel } from './items.js';
@@ -45,6 +46,8 @@ export interface CommitTurnRequest {
   tool_results?: TurnToolResult[];
   state_patch?: StatePatch;
   markers?: TurnMarker[];
+  /** What the turn records about its run for compaction snapshots (docs/compaction.md). */
+  run?: RunPayload;
   metadata?: Record<string, unknown>;
   /** Compute and return the result without writing anything. */
   dry_run?: boolean;
@@ -111,6 +114,20 @@ export interface CommitTurnResult {
   items: ItemDiff[];
   /** Extractions that failed (LLM output invalid twice, or the provider unreachable). */
   extraction_failures: ExtractionFailureRecord[];
+  /** The snapshot this turn triggered, if its markers completed a compaction interval. */
+  compaction?: CompactionOutcome;
+}
+
+/** A compaction a turn triggered: the snapshot stored and, when it failed its gate twice, the stop. */
+export interface CompactionOutcome {
+  snapshot_id: string;
+  sequence: number;
+  status: 'PASS' | 'FAIL';
+  /** Build-and-validate attempts: 1, or 2 when the first failed and it was retried once. */
+  attempts: number;
+  /** True when the run is now stopped (SYSTEM_ERROR): its next commit_turn fails until it is resumed. */
+  stopped: boolean;
+  diagnostic: string | null;
 }
 
 /** A request for a MemoryPacket. */

@@ -9,6 +9,7 @@ import type { WorkingState } from './working-state.js';
 import type { CommitTurnResult } from './requests.js';
 import type { ItemStatus, MemoryItem, MemoryType } from './items.js';
 import type { MemoryPacket } from './packet.js';
+import type { LedgerEntry, RunKey, RunState, SnapshotRecord } from './compaction.js';
 import type { CandidateDecision, CandidateKind, CandidateStatus, InsightRecord, InsightType, ReflectionRecord, ReviewCandidate } from './reflection.js';
 
 /** What an adapter can do; domain code branches on these, never on the adapter's name. */
@@ -125,6 +126,9 @@ export interface BuildQuery {
   user_id?: string;
   agent_id?: string;
   session_id?: string;
+  run_id?: string;
+  /** Only builds created strictly after this time (for example the run's last snapshot). */
+  created_after?: string;
   /** Page before this build id (newest first). */
   cursor?: string;
   limit: number;
@@ -174,7 +178,36 @@ export interface ExpireRunInsightsOp {
   at: string;
 }
 
+/**
+ * Insert (`expected_version: 0`) or replace a run's state when the stored version is
+ * `expected_version` (STATE_VERSION_CONFLICT, field `run.version`, otherwise).
+ */
+export interface PutRunStateOp {
+  op: 'put_run_state';
+  state: RunState;
+  expected_version: number;
+}
+
+/** Add pointers to a run's evidence ledger; an entry already there (same evidence_id) is kept as it was. */
+export interface PutEvidenceOp {
+  op: 'put_evidence';
+  run: RunKey;
+  entries: LedgerEntry[];
+}
+
+/**
+ * Append a snapshot. Snapshots never change; a second snapshot with the same run and sequence fails
+ * with STATE_VERSION_CONFLICT (field `snapshot.sequence`).
+ */
+export interface PutSnapshotOp {
+  op: 'put_snapshot';
+  record: SnapshotRecord;
+}
+
 export type WriteOp =
+  | PutRunStateOp
+  | PutEvidenceOp
+  | PutSnapshotOp
   | PutReflectionOp
   | PutCandidateOp
   | DecideCandidateOp
@@ -189,6 +222,23 @@ export type WriteOp =
   | SetItemStatusOp
   | DeleteItemOp
   | PutChunkOp;
+
+export interface SnapshotQuery {
+  tenant_id: string;
+  user_id?: string;
+  agent_id?: string;
+  run_id?: string;
+  /** Only snapshots created at or before this time. */
+  created_at_or_before?: string;
+  /**
+   * `asc` (default): by sequence, oldest first; snapshots of different runs with the same sequence
+   * in the order they were stored. `desc`: the reverse.
+   */
+  order?: 'asc' | 'desc';
+  /** Page after this snapshot id in the chosen order (an id the tenant does not have: an empty page). */
+  cursor?: string;
+  limit: number;
+}
 
 export interface ReflectionQuery {
   tenant_id: string;
@@ -395,6 +445,14 @@ export interface StorageAdapter {
   /** Deletes events whose `expires_at` is at or before `now`, with their index entries; returns how many. */
   purgeExpired(now: string): Promise<number>;
 
+  /** A run's state, null before its first put_run_state. */
+  getRunState(run: RunKey): Promise<RunState | null>;
+  /** The entries of a run's ledger with these evidence ids (the ones it has, each once, in any order). */
+  ledgerEntries(run: RunKey, evidenceIds: readonly string[]): Promise<LedgerEntry[]>;
+  /** A stored snapshot by its snapshot_id. */
+  getSnapshot(tenantId: string, snapshotId: string): Promise<SnapshotRecord | null>;
+  /** Snapshots by sequence, oldest first (or newest first with `order: 'desc'`). */
+  listSnapshots(query: SnapshotQuery): Promise<SnapshotRecord[]>;
   getReflection(tenantId: string, traceId: string): Promise<ReflectionRecord | null>;
   /** Reflections, newest first. */
   listReflections(query: ReflectionQuery): Promise<ReflectionRecord[]>;

@@ -8,6 +8,7 @@ import ajvFormats from 'ajv-formats';
 
 import { EngramError, ValidationError, type ValidationIssue } from './errors.js';
 import type { CommitTurnRequest, ComposeRequest, ListEventsRequest, SearchEventsRequest, SessionScopeInput } from './requests.js';
+import type { CompactionSnapshot } from './compaction.js';
 import type { EventRecord } from './event.js';
 import type { MemoryPacket } from './packet.js';
 import type { WorkingState } from './working-state.js';
@@ -23,6 +24,8 @@ import searchEventsSchema from './schemas/search-events-request.schema.json' wit
 import memoryRequestsSchema from './schemas/memory-requests.schema.json' with { type: 'json' };
 import reflectionSchema from './schemas/session-reflection.schema.json' with { type: 'json' };
 import reflectionRequestsSchema from './schemas/reflection-requests.schema.json' with { type: 'json' };
+import runRequestsSchema from './schemas/run-requests.schema.json' with { type: 'json' };
+import compactionSnapshotSchema from './schemas/compaction-snapshot-v1.schema.json' with { type: 'json' };
 
 // ajv-formats is CommonJS: under ESM its plugin is the `default` member of the module object.
 const addFormats = ajvFormats.default;
@@ -39,13 +42,15 @@ export const schemas = {
   searchEventsRequest: searchEventsSchema,
   memoryRequests: memoryRequestsSchema,
   reflectionRequests: reflectionRequestsSchema,
+  runRequests: runRequestsSchema,
   sessionReflection: reflectionSchema,
+  compactionSnapshot: compactionSnapshotSchema,
 } as const;
 
 function createDraft2020(): Ajv2020 {
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
   addFormats(ajv);
-  const own = [commonSchema, packetSchema, workingStateSchema, commitTurnSchema, composeSchema, eventRecordSchema, listEventsSchema, searchEventsSchema, memoryRequestsSchema, reflectionRequestsSchema];
+  const own = [commonSchema, packetSchema, workingStateSchema, commitTurnSchema, composeSchema, eventRecordSchema, listEventsSchema, searchEventsSchema, memoryRequestsSchema, reflectionRequestsSchema, runRequestsSchema, compactionSnapshotSchema];
   for (const schema of own) {
     ajv.addSchema(schema);
   }
@@ -215,6 +220,19 @@ export function validateReflectionRequest<T>(name: ReflectionRequestName, value:
   return assertValid<T>(`${reflectionRequestsSchema.$id}#/$defs/${name}`, value, `${name} request`);
 }
 
+/** The run and snapshot requests, by name (see schemas/run-requests.schema.json). */
+export type RunRequestName = 'get_run' | 'resume_run' | 'list_snapshots';
+
+/**
+ * Validates a run or snapshot request; throws ValidationError naming the field and rule.
+ *
+ * @example
+ * validateRunRequest<ResumeRunRequest>('resume_run', { scope: { user_id: 'u', agent_id: 'a', run_id: 'r' } })
+ */
+export function validateRunRequest<T>(name: RunRequestName, value: unknown): T {
+  return assertValid<T>(`${runRequestsSchema.$id}#/$defs/${name}`, value, `${name} request`);
+}
+
 /**
  * Validates a stored working state.
  *
@@ -261,4 +279,33 @@ export function assertPacket(value: unknown): MemoryPacket {
  */
 export function checkSessionReflection(value: unknown): ValidationIssue[] {
   return check(reflectionSchema.title, value);
+}
+
+/**
+ * Checks a compaction snapshot against compaction-snapshot-v1.schema.json; returns the issues,
+ * empty when valid (the compaction gate's `schema` check).
+ *
+ * @example
+ * checkSnapshot(snapshot).length === 0
+ */
+export function checkSnapshot(value: unknown): ValidationIssue[] {
+  return check(compactionSnapshotSchema.$id, value);
+}
+
+/**
+ * Asserts a compaction snapshot matches v1. A snapshot that fails is a bug in Engram (or a damaged
+ * record), so this throws SCHEMA_VIOLATION rather than VALIDATION_FAILED, like assertPacket.
+ *
+ * @example
+ * assertSnapshot(record.snapshot).sequence
+ */
+export function assertSnapshot(value: unknown): CompactionSnapshot {
+  const issues = checkSnapshot(value);
+  if (issues.length > 0) {
+    throw new EngramError('SCHEMA_VIOLATION', `compaction snapshot violates CompactionSnapshot v1: ${issues[0]?.field} ${issues[0]?.message}`, {
+      field: issues[0]?.field,
+      details: { issues },
+    });
+  }
+  return value as CompactionSnapshot;
 }

@@ -2,7 +2,7 @@
 // a span of a chunk of a corpus, so the same evidence always gets the same id.
 
 import { createHash, randomFillSync } from 'node:crypto';
-import { monotonicFactory } from 'ulid';
+import { decodeTime, monotonicFactory } from 'ulid';
 
 /** The id prefixes of DESIGN §1. */
 export type IdPrefix = 'evt' | 'mem' | 'cand' | 'ins' | 'epi' | 'snp' | 'ctx' | 'run' | 'trc' | 'trn';
@@ -30,6 +30,16 @@ const ULID_BODY = '[0-9A-HJKMNP-TV-Z]{26}';
  */
 export function newId(prefix: IdPrefix, timeMs?: number): string {
   return `${prefix}_${nextUlid(timeMs)}`;
+}
+
+/**
+ * The time (ms since the epoch) a prefixed ULID was made for.
+ *
+ * @example
+ * idTime(newId('evt', 1_700_000_000_000)) // 1700000000000
+ */
+export function idTime(id: string): number {
+  return decodeTime(id.slice(id.indexOf('_') + 1));
 }
 
 /**

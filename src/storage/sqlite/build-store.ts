@@ -56,10 +56,14 @@ export class BuildStore {
   list(query: BuildQuery): ContextBuild[] {
     const where = ['tenant_id = ?'];
     const params: unknown[] = [query.tenant_id];
-    for (const column of ['user_id', 'agent_id', 'session_id'] as const) {
+    for (const column of ['user_id', 'agent_id', 'session_id', 'run_id'] as const) {
       if (query[column] === undefined) continue;
       where.push(`${column} = ?`);
       params.push(query[column]);
+    }
+    if (query.created_after !== undefined) {
+      where.push('created_at > ?');
+      params.push(query.created_after);
     }
     if (query.cursor !== undefined) {
       where.push('id < ?');

@@ -279,4 +279,80 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX insights_by_run ON insights (tenant_id, user_id, agent_id, run_id);
     `,
   },
+  {
+    name: 'runs: state, evidence ledger, snapshots',
+    sql: `
+      -- What the agent recorded about each run, and the compaction counters; version is bumped by
+      -- every change. The lists are JSON arrays, done_definition JSON (a string or an object).
+      CREATE TABLE run_states (
+        seq INTEGER PRIMARY KEY,
+        tenant_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        agent_id TEXT NOT NULL,
+        run_id TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        objective TEXT,
+        done_definition TEXT,
+        status TEXT NOT NULL,
+        stop_reason TEXT,
+        claims TEXT NOT NULL,
+        conflicts TEXT NOT NULL,
+        failures TEXT NOT NULL,
+        open_questions TEXT NOT NULL,
+        source_ids_seen TEXT NOT NULL,
+        chunk_ids_seen TEXT NOT NULL,
+        counted_since INTEGER NOT NULL,
+        steps_since INTEGER NOT NULL,
+        sequence INTEGER NOT NULL,
+        latest_snapshot_id TEXT,
+        last_snapshot_at TEXT,
+        version INTEGER NOT NULL,
+        updated_at TEXT NOT NULL,
+        UNIQUE (tenant_id, user_id, agent_id, run_id)
+      );
+
+      -- Every evidence pointer a run recorded; the first entry for an evidence id stays.
+      CREATE TABLE evidence_ledger (
+        seq INTEGER PRIMARY KEY,
+        tenant_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        agent_id TEXT NOT NULL,
+        run_id TEXT NOT NULL,
+        evidence_id TEXT NOT NULL,
+        corpus_id TEXT NOT NULL,
+        chunk_id TEXT NOT NULL,
+        span_start INTEGER NOT NULL,
+        span_end INTEGER NOT NULL,
+        source_id TEXT,
+        quote_hash TEXT,
+        recorded_at TEXT NOT NULL,
+        UNIQUE (tenant_id, user_id, agent_id, run_id, evidence_id)
+      );
+
+      -- Compaction snapshots (id is the snapshot's snapshot_id). Append-only: the trigger refuses
+      -- any UPDATE, even from SQL run outside Engram; deletes stay possible for erasure.
+      CREATE TABLE snapshots (
+        seq INTEGER PRIMARY KEY,
+        tenant_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        agent_id TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        run_id TEXT NOT NULL,
+        sequence INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        snapshot TEXT NOT NULL,
+        UNIQUE (tenant_id, id),
+        UNIQUE (tenant_id, user_id, agent_id, run_id, sequence)
+      );
+
+      CREATE TRIGGER snapshots_append_only BEFORE UPDATE ON snapshots
+      BEGIN
+        SELECT RAISE(ABORT, 'engram: snapshots are append-only');
+      END;
+
+      -- The builds of a run since its last snapshot (listContextBuilds with run_id and created_after).
+      CREATE INDEX builds_by_run ON context_builds (tenant_id, user_id, agent_id, run_id, created_at);
+    `,
+  },
 ];

@@ -17,6 +17,7 @@ import type {
   ReflectionQuery,
 } from '../../spec/storage.js';
 import type { Row } from './event-rows.js';
+import { Filters, isUniqueViolation, json, jsonOrNull, placeholders } from './sql-helpers.js';
 
 const REFLECTION_COLUMNS = [
   'tenant_id', 'trace_id', 'user_id', 'agent_id', 'session_id', 'run_id', 'source', 'model', 'status', 'reflection',
@@ -39,18 +40,6 @@ const INSIGHT_COLUMNS = [
 const REFLECTION_SELECT = REFLECTION_COLUMNS.join(', ');
 const CANDIDATE_SELECT = CANDIDATE_COLUMNS.join(', ');
 const INSIGHT_SELECT = INSIGHT_COLUMNS.join(', ');
-
-function placeholders(values: readonly unknown[]): string {
-  return values.map(() => '?').join(', ');
-}
-
-function json<T>(value: unknown): T {
-  return JSON.parse(value as string) as T;
-}
-
-function jsonOrNull<T>(value: unknown): T | null {
-  return value === null || value === undefined ? null : json<T>(value);
-}
 
 function reflectionValues(record: ReflectionRecord): unknown[] {
   return [
@@ -152,47 +141,6 @@ function insightFromRow(row: Row): InsightRecord {
     created_at: row['created_at'] as string,
     updated_at: row['updated_at'] as string,
   };
-}
-
-/** A WHERE clause under construction: tenant first, then each filter the query gives. */
-class Filters {
-  readonly where: string[];
-  readonly params: unknown[];
-
-  constructor(tenantId: string) {
-    this.where = ['tenant_id = ?'];
-    this.params = [tenantId];
-  }
-
-  equals(column: string, value: string | undefined): this {
-    if (value === undefined) return this;
-    this.where.push(`${column} = ?`);
-    this.params.push(value);
-    return this;
-  }
-
-  within(column: string, values: readonly string[] | undefined): this {
-    if (values === undefined) return this;
-    this.where.push(values.length === 0 ? '0' : `${column} IN (${placeholders(values)})`);
-    this.params.push(...values);
-    return this;
-  }
-
-  clause(sql: string, ...params: unknown[]): this {
-    this.where.push(sql);
-    this.params.push(...params);
-    return this;
-  }
-
-  /** Pages after `cursor` in the chosen order of `column`. */
-  after(column: string, order: 'asc' | 'desc', cursor: string | undefined): this {
-    return cursor === undefined ? this : this.clause(`${column} ${order === 'desc' ? '<' : '>'} ?`, cursor);
-  }
-}
-
-/** True when a better-sqlite3 error is a UNIQUE constraint violation. */
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
 /** Runs an insert; a duplicate key becomes a typed STATE_VERSION_CONFLICT naming `field`. */

@@ -23,11 +23,13 @@ import type {
   ItemSearchQuery,
   InsightQuery,
   ReflectionQuery,
+  SnapshotQuery,
   StorageAdapter,
   StorageCapabilities,
   VectorCandidate,
   WriteOp,
 } from '../../spec/storage.js';
+import type { LedgerEntry, RunKey, RunState, SnapshotRecord } from '../../spec/compaction.js';
 import type { MemoryItem } from '../../spec/items.js';
 import type { InsightRecord, ReflectionRecord, ReviewCandidate } from '../../spec/reflection.js';
 import type { StmSummary } from '../../spec/summary.js';
@@ -41,6 +43,7 @@ import { firstPassing, FtsIndex } from './fts-index.js';
 import { ItemStore } from './item-store.js';
 import { migrations } from './migrations.js';
 import { ReflectionStore } from './reflection-store.js';
+import { RunStore } from './run-store.js';
 
 export interface SqliteStorageOptions {
   /** Path of the database file, or `:memory:`. Parent folders are created. */
@@ -118,6 +121,7 @@ class SqliteStorage implements StorageAdapter {
   private readonly queue: EmbeddingQueue;
   private readonly builds: BuildStore;
   private readonly reflections: ReflectionStore;
+  private readonly runs: RunStore;
 
   constructor(
     private readonly db: Database.Database,
@@ -129,6 +133,7 @@ class SqliteStorage implements StorageAdapter {
     this.queue = new EmbeddingQueue(db);
     this.builds = new BuildStore(db, (sql) => this.cached(sql));
     this.reflections = new ReflectionStore(db, (sql) => this.cached(sql));
+    this.runs = new RunStore(db, (sql) => this.cached(sql));
     const transaction = db.transaction((ops: readonly WriteOp[]) => {
       for (const op of ops) this.apply(op);
     });
@@ -200,6 +205,12 @@ class SqliteStorage implements StorageAdapter {
       }
       case 'put_context_build':
         return this.builds.put(op);
+      case 'put_run_state':
+        return this.runs.putRunState(op);
+      case 'put_evidence':
+        return this.runs.putEvidence(op);
+      case 'put_snapshot':
+        return this.runs.putSnapshot(op);
       case 'put_reflection':
         return this.reflections.putReflection(op);
       case 'put_candidate':
@@ -379,6 +390,26 @@ class SqliteStorage implements StorageAdapter {
   async listContextBuilds(query: BuildQuery): Promise<ContextBuild[]> {
     this.guard();
     return this.builds.list(query);
+  }
+
+  async getRunState(run: RunKey): Promise<RunState | null> {
+    this.guard();
+    return this.runs.findRunState(run);
+  }
+
+  async ledgerEntries(run: RunKey, evidenceIds: readonly string[]): Promise<LedgerEntry[]> {
+    this.guard();
+    return this.runs.ledgerEntries(run, evidenceIds);
+  }
+
+  async getSnapshot(tenantId: string, snapshotId: string): Promise<SnapshotRecord | null> {
+    this.guard();
+    return this.runs.findSnapshot(tenantId, snapshotId);
+  }
+
+  async listSnapshots(query: SnapshotQuery): Promise<SnapshotRecord[]> {
+    this.guard();
+    return this.runs.listSnapshots(query);
   }
 
   async getReflection(tenantId: string, traceId: string): Promise<ReflectionRecord | null> {
