@@ -10,6 +10,7 @@ import { formatPacket } from './format-packet.js';
 import { registerBuildCommands } from './build-commands.js';
 import { registerMemoryCommands } from './memory-commands.js';
 import { registerReviewCommands } from './review-commands.js';
+import { registerRunCommands } from './run-commands.js';
 import { exitCodeOf, printError, printJson, printLines } from './output.js';
 import { globals, list, positiveInteger, readJson, setRoot, withEngram } from './runner.js';
 
@@ -153,6 +154,7 @@ program
 registerMemoryCommands(program);
 registerBuildCommands(program);
 registerReviewCommands(program);
+registerRunCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   printError(error, globals().json === true);

@@ -98,7 +98,7 @@ function targetText(target: CandidateTarget): string {
     case 'insight':
       return `→ ${target.insight_type} insight${target.expires_at === null ? '' : ` (expires ${target.expires_at})`}`;
     case 'resolve':
-      return target.keep === null ? '→ retract every disputed item' : `→ keep ${target.keep}, retract the others`;
+      return target.keep === null ? '→ settle with --edit {"write":"resolve","keep":"mem_…"} (null retracts them all)' : `→ keep ${target.keep}, retract the others`;
     case 'none':
       return '→ nothing until approved with --edit';
   }

@@ -28,7 +28,7 @@ export async function withEngram(action: (engram: Engram, options: GlobalOptions
   const options = globals();
   let engram: Engram | undefined;
   try {
-    engram = await createEngram({ store: options.store });
+    engram = await createEngram({ store: options.store, ...modelFromEnvironment() });
     await action(engram, options);
   } catch (error) {
     printError(error, options.json === true);
@@ -36,6 +36,18 @@ export async function withEngram(action: (engram: Engram, options: GlobalOptions
   } finally {
     await engram?.close();
   }
+}
+
+/**
+ * The model reflection uses, from ENGRAM_LLM_BASE_URL, ENGRAM_LLM_MODEL and ENGRAM_LLM_API_KEY (an
+ * OpenAI-compatible endpoint); none when the first two are unset. Extraction at commit stays rules only.
+ */
+export function modelFromEnvironment(): { reflection?: { llm: { provider: 'openai-compatible'; baseUrl: string; model: string; apiKey?: string } } } {
+  const baseUrl = process.env['ENGRAM_LLM_BASE_URL'];
+  const model = process.env['ENGRAM_LLM_MODEL'];
+  if (baseUrl === undefined || baseUrl === '' || model === undefined || model === '') return {};
+  const apiKey = process.env['ENGRAM_LLM_API_KEY'];
+  return { reflection: { llm: { provider: 'openai-compatible', baseUrl, model, ...(apiKey === undefined || apiKey === '' ? {} : { apiKey }) } } };
 }
 
 export function readJson(file: string | undefined): unknown {

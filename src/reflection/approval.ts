@@ -115,6 +115,9 @@ export function planApproval(candidate: ReviewCandidate, edit: CandidateTarget |
   const written: CandidateDecision['written'] = { item_ids: [], insight_ids: [], retracted_item_ids: [] };
   const ops: WriteOp[] = [];
   let diffs: ItemDiff[] = [];
+  if (candidate.kind === 'contradiction' && edit === null) {
+    throw ValidationError.of('edit', 'required', `approving contradiction ${candidate.id} settles it: say which item stands with an edit {"write":"resolve","keep":"mem_…"} (or "keep": null to retract them all); reject it if there is no contradiction`);
+  }
   if (target.write === 'none') {
     throw ValidationError.of('edit', 'required', `candidate ${candidate.id} proposes nothing Engram can write by itself; approve it with an edit giving the type, key and value`);
   } else if (target.write === 'item' || target.write === 'retract') {

@@ -11,6 +11,7 @@ import type { StorageAdapter } from '../spec/storage.js';
 import { validateReflectionRequest } from '../spec/validators.js';
 import { ItemMerger, placement } from '../items/merge.js';
 import { newInsight, promotionOf, transition } from '../reflection/insights.js';
+import { requireId, requireTenant } from './arguments.js';
 
 export interface InsightApiContext {
   storage: StorageAdapter;
@@ -121,6 +122,8 @@ export async function promoteInsight(context: InsightApiContext, input: unknown)
 
 /** The insights of an Engram (`engram.insights`). */
 export interface Insights {
+  /** One insight by id (NOT_FOUND when the tenant has none). */
+  get(insightId: string, tenantId?: string): Promise<InsightRecord>;
   /** Adds an insight to a run (unvalidated; expires at the run's end unless told otherwise). */
   add(request: AddInsightRequest): Promise<InsightRecord>;
   /** A user's live insights (all with `include_expired`). */
@@ -140,6 +143,11 @@ export interface Insights {
  */
 export function insightsOf(context: () => InsightApiContext): Insights {
   return {
+    get: (insightId, tenantId) => {
+      requireId('ins', insightId, 'insight_id');
+      if (tenantId !== undefined) requireTenant(tenantId);
+      return stored(context(), tenantId ?? DEFAULT_TENANT, insightId);
+    },
     add: (request) => addInsight(context(), request),
     list: (request) => listInsights(context(), request),
     update: (request) => updateInsight(context(), request),

@@ -95,7 +95,9 @@ interface Proposal {
 
 async function propose(context: ReflectionApiContext, use: ReflectRequest['use'], traceId: string, scope: CandidateScope, events: EventRecord[], items: MemoryItem[]): Promise<Proposal> {
   const llm = context.llm;
-  if (use === 'llm' && llm === null) throw new EngramError('CONFIG_INVALID', 'reflect: use "llm" needs an LLM configured (extraction.llm)', { field: 'use' });
+  if (use === 'llm' && llm === null) {
+    throw new EngramError('CONFIG_INVALID', 'use: "llm" needs a model: createEngram({ reflection: { llm } }) or extraction.llm (CLI: ENGRAM_LLM_BASE_URL and ENGRAM_LLM_MODEL)', { field: 'use' });
+  }
   if (llm === null || use === 'rules') {
     const { reflection, targets } = reflectByRules({ trace_id: traceId, events, items }, { project: context.project });
     const issues = checkSessionReflection(reflection);

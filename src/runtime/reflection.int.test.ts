@@ -143,6 +143,9 @@ describe('reflection with a model (OpenAI-compatible server on loopback)', () =>
     expect(packet.explain.conflicts).toEqual([expect.objectContaining({ type: 'disputed_fact', fact_ids: dispute.item_ids })]);
 
     t.clock.advance(60_000);
+    // Settling a dispute needs a choice: a plain approve is refused.
+    await expect(t.engram.review.approve({ candidate_id: dispute.id })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', field: 'edit' });
+    await expect(t.engram.review.approve({ candidate_id: dispute.id, edit: { write: 'resolve', keep: 'mem_01J0000000000000000000000A' } })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', field: 'edit.keep' });
     await t.engram.review.reject({ candidate_id: dispute.id, reason: 'formal is right' });
     expect((await t.engram.getWorkingState(scope)).open_loops).toEqual([expect.objectContaining({ status: 'closed' })]);
     const settled = await t.engram.compose({ scope, purpose: 'planner' });
