@@ -5,6 +5,8 @@
 import type { ContextBuild, Engram, Purpose, ScopeInput } from '../src/index.js';
 import { newId, systemClock, visibleOwners } from '../src/index.js';
 import { compose } from '../src/composer/compose.js';
+import { episodeReadLimit, FACT_SLACK, procedureReadLimit } from '../src/composer/long-term-section.js';
+import { DEFAULTS } from '../src/composer/policy.js';
 import { NEVER_SHARED } from '../src/events/sensitivity.js';
 import { DEFAULT_TENANT } from '../src/spec/scope.js';
 import { queryTerms } from '../src/util/segment.js';
@@ -61,10 +63,6 @@ export interface ComposeShapeResult {
 }
 
 const PURPOSES: readonly Purpose[] = ['planner', 'tool', 'responder'];
-/** The default `query_quotes` of each purpose (src/composer/policy.ts): searchEvents' limit in compose. */
-const QUERY_QUOTES: Readonly<Record<Purpose, number>> = { planner: 6, tool: 4, responder: 10 };
-/** hybridSearch's full-text candidate limit (src/retrieval/hybrid-search.ts). */
-const ITEM_CANDIDATES = 100;
 const BATCH_TURNS = 500;
 const ITEM_BATCH = 500;
 const SEED = 20_261_201;
@@ -103,25 +101,29 @@ async function fullTextReads(engram: Engram, sample: Sample, query: string, time
   const now = new Date().toISOString();
   const start = nowMs();
   const events = await timed(
-    () => engram.storage.searchEvents({ tenant_id: DEFAULT_TENANT, user_id, agent_id: agent, terms, now, exclude_sensitivity: [...NEVER_SHARED], limit: QUERY_QUOTES[sample.purpose] }),
+    () => engram.storage.searchEvents({ tenant_id: DEFAULT_TENANT, user_id, agent_id: agent, terms, now, exclude_sensitivity: [...NEVER_SHARED], limit: DEFAULTS[sample.purpose].query_quotes }),
     times.events,
   );
   const items = await timed(
-    () => engram.storage.searchItems({ tenant_id: DEFAULT_TENANT, owners: visibleOwners(user_id, agent), statuses: ['active'], terms, limit: ITEM_CANDIDATES }),
+    () => engram.storage.searchItems({ tenant_id: DEFAULT_TENANT, owners: visibleOwners(user_id, agent), statuses: ['active'], terms, limit: DEFAULTS[sample.purpose].facts + FACT_SLACK }),
     times.items,
   );
   times.total.push(nowMs() - start);
   return { events: events.length, items: items.length };
 }
 
-/** The listItems reads gatherLongTerm makes (src/composer/long-term-section.ts), with its types and limits. */
+/**
+ * The listItems reads gatherLongTerm makes (src/composer/long-term-section.ts) with its types and
+ * limits, as for a compose without a query (with one, the always-relevant read is smaller).
+ */
 async function itemLists(engram: Engram, sample: Sample, into: number[]): Promise<number> {
   const { user_id, agent_id } = sample.scope;
-  const base = { tenant_id: DEFAULT_TENANT, owners: visibleOwners(user_id, agent_id), statuses: ['active' as const] };
+  const policy = DEFAULTS[sample.purpose];
+  const base = { tenant_id: DEFAULT_TENANT, owners: visibleOwners(user_id, agent_id), statuses: ['active' as const], order: 'desc' as const };
   const start = nowMs();
-  let listed = (await engram.storage.listItems({ ...base, types: ['profile', 'preferences', 'goals', 'tasks'], limit: 200 })).length;
-  if (sample.purpose !== 'responder') listed += (await engram.storage.listItems({ ...base, types: ['procedure', 'patterns'], limit: 200 })).length;
-  listed += (await engram.storage.listItems({ ...base, types: ['events', 'cases'], limit: 500 })).length;
+  let listed = (await engram.storage.listItems({ ...base, types: ['profile', 'preferences', 'goals', 'tasks'], limit: policy.facts + FACT_SLACK })).length;
+  if (sample.purpose !== 'responder') listed += (await engram.storage.listItems({ ...base, types: ['procedure', 'patterns'], limit: procedureReadLimit(policy) })).length;
+  listed += (await engram.storage.listItems({ ...base, types: ['events', 'cases'], limit: episodeReadLimit(policy) })).length;
   into.push(nowMs() - start);
   return listed;
 }

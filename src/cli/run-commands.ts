@@ -193,8 +193,12 @@ function runsResume(runs: Command): void {
         const before = await engram.runs.get(scope);
         const state = await engram.runs.resume({ scope, ...optional('by', flags.by), ...optional('note', flags.note) });
         if (global.json === true) return printJson(state);
-        const was = before?.status === 'stopped' ? `resumed (was stopped: ${before.stop_reason ?? 'no reason recorded'})` : 'already active, nothing to resume';
-        printLines([`run ${state.run_id}: ${was}`, `latest snapshot: ${state.latest_snapshot_id === null ? 'none yet' : `${state.latest_snapshot_id} #${state.sequence}`}; state v${state.version}`]);
+        if (before?.status !== 'stopped') return printLines([`run ${state.run_id}: already active, nothing to resume`]);
+        const latest = state.latest_snapshot_id === null ? 'none yet' : `${state.latest_snapshot_id} #${state.sequence}`;
+        printLines([
+          `run ${state.run_id}: resumed, its commits are accepted again (state v${state.version})`,
+          `latest snapshot: ${latest}; the next snapshot keeps its objective and done definition`,
+        ]);
       }),
     );
 }

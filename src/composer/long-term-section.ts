@@ -20,7 +20,13 @@ const FACT_TYPES: readonly MemoryType[] = ['profile', 'preferences', 'goals', 'd
 const ALWAYS: readonly MemoryType[] = ['profile', 'preferences', 'goals', 'tasks'];
 const DAY_MS = 86_400_000;
 /** Items read beyond the facts a packet can place, for open tasks that turn out done and keys held at two levels. */
-const FACT_SLACK = 10;
+export const FACT_SLACK = 10;
+
+/** Procedures read per compose: enough to choose the policy's top-K by task type and priority. */
+export const procedureReadLimit = (policy: PurposePolicy): number => Math.max(10, policy.procedures * 2);
+
+/** Episodes read per compose, newest first: enough to activate the policy's top-K by date and cues. */
+export const episodeReadLimit = (policy: PurposePolicy): number => Math.max(20, policy.episodes * 4);
 
 export interface LongTermCandidates {
   /** Items with the rule that chose each, in priority order. */
@@ -76,8 +82,8 @@ export async function gatherLongTerm(storage: StorageAdapter, scope: Scope, requ
   const [always, procedures, recentEpisodes] = await Promise.all([
     // Newest first, and only as many as the policy can place (with room for versions and done tasks).
     storage.listItems({ ...base, types: ALWAYS, order: 'desc', limit: open + FACT_SLACK }),
-    INJECTION[request.purpose].procedures ? storage.listItems({ ...base, types: ['procedure', 'patterns'], order: 'desc', limit: Math.max(10, policy.procedures * 2) }) : Promise.resolve([]),
-    storage.listItems({ ...base, types: ['events', 'cases'], order: 'desc', limit: Math.max(20, policy.episodes * 4) }),
+    INJECTION[request.purpose].procedures ? storage.listItems({ ...base, types: ['procedure', 'patterns'], order: 'desc', limit: procedureReadLimit(policy) }) : Promise.resolve([]),
+    storage.listItems({ ...base, types: ['events', 'cases'], order: 'desc', limit: episodeReadLimit(policy) }),
   ]);
   const facts: LongTermCandidates['facts'] = [];
   const seen = new Set<string>();
