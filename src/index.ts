@@ -9,6 +9,8 @@ export type { ReviewQueue } from './runtime/reflection-api.js';
 export type { Insights } from './runtime/insight-api.js';
 export type { Runs } from './runtime/run-api.js';
 export type * from './spec/compaction.js';
+export { DEFAULT_COMPACTION } from './compaction/run-state.js';
+export { renderNarrative } from './compaction/narrative.js';
 export type { AutoApproveRule } from './reflection/candidates.js';
 export { REFLECTION_MEMORY_TYPES } from './spec/reflection.js';
 export type * from './spec/reflection.js';

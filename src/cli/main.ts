@@ -4,7 +4,7 @@
 
 import { Command, Option } from 'commander';
 
-import { DEFAULT_STORE, renderPacket, type EventKind, type Purpose } from '../index.js';
+import { DEFAULT_STORE, renderPacket, type CompactionOutcome, type EventKind, type Purpose } from '../index.js';
 import { runDemo } from './demo.js';
 import { formatPacket } from './format-packet.js';
 import { registerBuildCommands } from './build-commands.js';
@@ -38,13 +38,19 @@ program
       const results = Array.isArray(input) ? await engram.commitTurns(input) : [await engram.commitTurn(input as never)];
       if (global.json === true) return printJson(Array.isArray(input) ? results : results[0]);
       printLines(
-        results.map(
-          (result) =>
-            `${result.turn_id}: ${result.replayed ? 'already committed (nothing written)' : `${result.events.length} events written`}, working state v${result.working_state.state_version}`,
-        ),
+        results.flatMap((result) => [
+          `${result.turn_id}: ${result.replayed ? 'already committed (nothing written)' : `${result.events.length} events written`}, working state v${result.working_state.state_version}`,
+          ...compactionLines(result.compaction),
+        ]),
       );
     }),
   );
+
+function compactionLines(outcome: CompactionOutcome | undefined): string[] {
+  if (outcome === undefined) return [];
+  const head = `  snapshot ${outcome.snapshot_id} #${outcome.sequence} ${outcome.status}${outcome.attempts > 1 ? ` after ${outcome.attempts} attempts` : ''}`;
+  return outcome.stopped ? [`${head}: run stopped (RUN_STOPPED until \`engram runs resume\`)`, `  ${outcome.diagnostic ?? ''}`] : [head];
+}
 
 program
   .command('compose')

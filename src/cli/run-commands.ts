@@ -101,12 +101,7 @@ function snapshotBlock(record: SnapshotRecord): string[] {
 /** What a run has recorded: status, objective, counters, latest snapshot and the size of its state. */
 function runLines(state: RunState, latest: SnapshotRecord | null): string[] {
   const verified = state.claims.filter((claim) => claim.status === 'verified').length;
-  const snapshot =
-    latest === null
-      ? state.latest_snapshot_id === null
-        ? 'none yet'
-        : `${state.latest_snapshot_id} #${state.sequence}`
-      : `${latest.snapshot.snapshot_id} #${latest.snapshot.sequence} ${validationText(latest.snapshot)}, ${latest.snapshot.created_at}`;
+  const snapshot = latest === null ? 'none yet' : `${latest.snapshot.snapshot_id} #${latest.snapshot.sequence} ${validationText(latest.snapshot)}, ${latest.snapshot.created_at}`;
   return [
     `run ${state.run_id}  (user ${state.user_id}, agent ${state.agent_id}, tenant ${state.tenant_id}; last session ${state.session_id})`,
     `status: ${state.status}`,
@@ -197,7 +192,7 @@ function runsResume(runs: Command): void {
         const latest = state.latest_snapshot_id === null ? 'none yet' : `${state.latest_snapshot_id} #${state.sequence}`;
         printLines([
           `run ${state.run_id}: resumed, its commits are accepted again (state v${state.version})`,
-          `latest snapshot: ${latest}; the next snapshot keeps its objective and done definition`,
+          `latest snapshot: ${latest}; the next snapshot must keep its objective and done definition`,
         ]);
       }),
     );

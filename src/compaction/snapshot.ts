@@ -24,8 +24,13 @@ export interface RetrievalSummary {
 /** Everything a snapshot is made from. Ids and times are given: building is pure. */
 export interface SnapshotInput {
   state: RunState;
-  /** The run's latest snapshot, null before the first. */
+  /**
+   * The run's latest snapshot that passed its gate (the reference the objective and done
+   * definition must keep), null before the first.
+   */
   previous: CompactionSnapshot | null;
+  /** The sequence to give the snapshot (default one after `previous`): one after the run's latest snapshot of any status. */
+  sequence?: number;
   snapshot_id: string;
   created_at: string;
   /** Ids of the context builds (manifests) since the previous snapshot. */
@@ -79,7 +84,7 @@ export function buildSnapshot(input: SnapshotInput): CompactionSnapshot {
   return {
     snapshot_id: input.snapshot_id,
     run_id: state.run_id,
-    sequence: (input.previous?.sequence ?? 0) + 1,
+    sequence: input.sequence ?? (input.previous?.sequence ?? 0) + 1,
     created_at: input.created_at,
     objective: state.objective ?? '',
     done_definition: state.done_definition === null ? '' : structuredClone(state.done_definition),
@@ -188,6 +193,8 @@ function diagnosticOf(snapshot: CompactionSnapshot, checks: readonly ValidationC
     `SYSTEM_ERROR: compaction snapshot ${snapshot.snapshot_id} (sequence ${snapshot.sequence}) of run ${snapshot.run_id} ` +
     `failed validation on the first attempt and on its one retry, so the run has stopped. ` +
     `Failed checks: ${failures.join('; ')}. ` +
-    'Correct the run state (or resume the run explicitly) before it goes on.'
+    'Commits to the run are refused (RUN_STOPPED) until it is resumed (engram.runs.resume, or `engram runs resume`); ' +
+    'after resuming, correct the run state in the next turn (restore the objective and done definition, add evidence to the ledger, give conflicts both sides): ' +
+    'the next snapshot is checked against the last one that passed. A different objective needs a new run.'
   );
 }

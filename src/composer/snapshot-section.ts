@@ -10,14 +10,15 @@ import type { OpenLoop } from '../spec/working-state.js';
 import type { PacketBuilder } from './packet-builder.js';
 
 /**
- * The run's latest snapshot that passed its gate, as of `at` (null when the run has none).
+ * The run's latest snapshot that passed its gate, as of `at` (a failed one is not valid state;
+ * null when the run has none).
  *
  * @example
  * const snapshot = await gatherSnapshot(storage, scope, now);
  */
 export async function gatherSnapshot(storage: StorageAdapter, scope: Scope, at: string): Promise<CompactionSnapshot | null> {
-  const [latest] = await storage.listSnapshots({ tenant_id: scope.tenant_id, user_id: scope.user_id, agent_id: scope.agent_id, run_id: scope.run_id, created_at_or_before: at, order: 'desc', limit: 1 });
-  return latest === undefined || latest.snapshot.validation.status !== 'PASS' ? null : latest.snapshot;
+  const recent = await storage.listSnapshots({ tenant_id: scope.tenant_id, user_id: scope.user_id, agent_id: scope.agent_id, run_id: scope.run_id, created_at_or_before: at, order: 'desc', limit: 10 });
+  return recent.find((record) => record.snapshot.validation.status === 'PASS')?.snapshot ?? null;
 }
 
 /** The last time (ms) a snapshot covers: the events recorded up to its creation. */

@@ -143,9 +143,13 @@ describe('compaction of a long run', () => {
     await expect(t.engram.commitTurn({ scope: { ...scope, run_id: 'r2' }, turn_id: 'other', messages: [{ role: 'user', content: 'hi' }] })).resolves.toBeDefined();
     expect(await t.engram.runs.get(run)).toMatchObject({ status: 'stopped', stop_reason: expect.stringMatching(/objective/) });
 
-    const resumed = await t.engram.runs.resume({ scope: run, by: 'ops', note: 'objective change accepted' });
+    const resumed = await t.engram.runs.resume({ scope: run, by: 'ops', note: 'restore the objective' });
     expect(resumed.status).toBe('active');
-    await expect(commit({ messages: [{ role: 'user', content: 'continue' }] })).resolves.toMatchObject({ turn_id: `t${turn}` });
+    // Resumed, the run puts its objective back; the next snapshot is checked against the last passing one.
+    await expect(commit({ run: { objective: 'Find the Atlas launch date' }, messages: [{ role: 'user', content: 'continue' }] })).resolves.toMatchObject({ turn_id: `t${turn}` });
+    let next;
+    for (let step = 1; step <= 6; step += 1) next = (await commit({ markers: STEP })).compaction ?? next;
+    expect(next).toMatchObject({ sequence: 3, status: 'PASS', attempts: 1, stopped: false });
   });
 
   it("a packet of a compacted run opens with the snapshot's verified claims and open questions, citing the evidence", async () => {

@@ -3,7 +3,7 @@
 // the turn's transaction. A snapshot that fails its gate twice stops the run: every later commit_turn
 // on it fails with RUN_STOPPED until the run is resumed explicitly.
 
-import type { RunKey, RunState, CompactionConfig, LedgerEntry, SnapshotRecord, EvidencePointer } from '../spec/compaction.js';
+import type { CompactionConfig, CompactionSnapshot, EvidencePointer, LedgerEntry, RunKey, RunState, SnapshotRecord } from '../spec/compaction.js';
 import { EngramError } from '../spec/errors.js';
 import type { EventRecord, Marker } from '../spec/event.js';
 import type { CommitTurnRequest, CompactionOutcome } from '../spec/requests.js';
@@ -18,6 +18,8 @@ import { newId } from '../util/ids.js';
 
 /** Most context builds a snapshot lists as its manifests. */
 const MAX_MANIFESTS = 1000;
+/** Snapshots looked back through for the last passing one (a run stops at each failure). */
+const PASSING_LOOKBACK = 50;
 
 interface Tracked {
   key: RunKey;
@@ -38,7 +40,7 @@ function keyString(key: RunKey): string {
 
 /** The error of a commit on a stopped run. */
 export function runStopped(state: RunState): EngramError {
-  return new EngramError('RUN_STOPPED', `scope.run_id: run ${JSON.stringify(state.run_id)} is stopped (${state.stop_reason ?? 'no reason recorded'}); resume it with engram.resumeRun before committing to it`, {
+  return new EngramError('RUN_STOPPED', `scope.run_id: run ${JSON.stringify(state.run_id)} is stopped (${state.stop_reason ?? 'no reason recorded'}); resume it with engram.runs.resume (CLI: engram runs resume) before committing to it`, {
     field: 'scope.run_id',
     details: { run_id: state.run_id, stop_reason: state.stop_reason, latest_snapshot_id: state.latest_snapshot_id },
   });
@@ -100,10 +102,18 @@ export class RunTracker {
     return this.snapshot(tracked, scope, now);
   }
 
+  /** The run's latest snapshot that passed its gate: what the next one must stay true to. */
+  private async lastPassing(tracked: Tracked): Promise<CompactionSnapshot | null> {
+    const planned = tracked.snapshots.filter((record) => record.snapshot.validation.status === 'PASS').at(-1);
+    if (planned !== undefined) return planned.snapshot;
+    if (tracked.state.latest_snapshot_id === null) return null;
+    const stored = await this.storage.listSnapshots({ ...tracked.key, order: 'desc', limit: PASSING_LOOKBACK });
+    return stored.find((record) => record.snapshot.validation.status === 'PASS')?.snapshot ?? null;
+  }
+
   private async snapshot(tracked: Tracked, scope: Scope, now: string): Promise<CompactionOutcome> {
     const { state, key } = tracked;
-    const previous =
-      tracked.snapshots.at(-1)?.snapshot ?? (state.latest_snapshot_id === null ? null : ((await this.storage.getSnapshot(key.tenant_id, state.latest_snapshot_id))?.snapshot ?? null));
+    const previous = await this.lastPassing(tracked);
     const builds = await this.storage.listContextBuilds({ ...key, ...(state.last_snapshot_at === null ? {} : { created_after: state.last_snapshot_at }), limit: MAX_MANIFESTS });
     const pointers: EvidencePointer[] = [
       ...state.claims.flatMap((claim) => claim.evidence_refs),
@@ -118,6 +128,7 @@ export class RunTracker {
       state,
       previous,
       snapshot_id: newId('snp'),
+      sequence: state.sequence + 1,
       created_at: now,
       manifests: builds.map((build) => build.id).sort(),
       ledger,
