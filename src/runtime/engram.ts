@@ -1,7 +1,7 @@
 // createEngram(config): the one place that wires a store, a tokenizer and a clock to the domain,
 // and the Engram object every interface (library, CLI, HTTP, MCP) goes through.
 
-import { EngramError, NotFoundError } from '../spec/errors.js';
+import { EngramError, NotFoundError, ValidationError } from '../spec/errors.js';
 import { requireCount, requireId, requireTenant } from './arguments.js';
 import type { EventRecord } from '../spec/event.js';
 import type { MemoryPacket } from '../spec/packet.js';
@@ -19,7 +19,7 @@ import type {
   SearchMemoryRequest,
   SessionScopeInput,
 } from '../spec/requests.js';
-import { DEFAULT_TENANT } from '../spec/scope.js';
+import { DEFAULT_TENANT, type ScopeInput } from '../spec/scope.js';
 import type { ContextBuild, EventSearchHit, StorageAdapter } from '../spec/storage.js';
 import { diffBuilds, replay, type BuildDiff, type ReplayResult } from './builds.js';
 import { assertNamedPolicy, type NamedPolicy } from '../composer/named-policies.js';
@@ -29,11 +29,12 @@ import {
   validateSearchEventsRequest,
   validateSessionScope,
 } from '../spec/validators.js';
-import { emptyWorkingState, type WorkingState } from '../spec/working-state.js';
+import { emptyWorkingState, type StatePatch, type WorkingState } from '../spec/working-state.js';
 import { NEVER_SHARED } from '../events/sensitivity.js';
 import { compose } from '../composer/compose.js';
 import { cutSummary } from '../working-memory/summary.js';
 import { toIso, type Clock } from '../util/clock.js';
+import { newId } from '../util/ids.js';
 import { queryTerms } from '../util/segment.js';
 import { contentTerms } from '../util/stopwords.js';
 import { commitTurns } from './commit-turn.js';
@@ -43,6 +44,7 @@ import { forget, history, listItems, remember, reindex, search, type MemoryApiCo
 import { reflect, reviewQueue, type ReflectionApiContext, type ReviewQueue } from './reflection-api.js';
 import { insightsOf, type Insights } from './insight-api.js';
 import { runsOf, type Runs } from './run-api.js';
+import { keysOf, type Keys } from './key-api.js';
 import { createRuleExtractor } from '../items/rules/index.js';
 import type { ReflectRequest, ReflectResult } from '../spec/reflection.js';
 import { embedTexts } from '../providers/embeddings/embed.js';
@@ -85,6 +87,8 @@ export class Engram {
   readonly insights: Insights;
   /** Runs: recorded state, compaction snapshots and their narrative, resuming a stopped run. */
   readonly runs: Runs;
+  /** API keys of the service (HTTP, MCP): bound to a tenant and a role, stored hashed. */
+  readonly keys: Keys;
 
   /** Use `createEngram`; the constructor takes an already resolved configuration. */
   constructor(private readonly config: ResolvedConfig) {
@@ -98,6 +102,10 @@ export class Engram {
     for (const policy of config.policies) this.registerPolicy(policy);
     this.claimReader = config.longTerm.rules ?? createRuleExtractor();
     this.review = reviewQueue(() => this.reflectionContext());
+    this.keys = keysOf(() => {
+      this.guard();
+      return { storage: this.storage, now: () => this.now() };
+    });
     this.runs = runsOf(() => {
       this.guard();
       return { storage: this.storage, now: () => this.now() };
@@ -167,6 +175,23 @@ export class Engram {
     const valid = validateSessionScope(scope);
     const state = await this.storage.getWorkingState({ ...valid, tenant_id: valid.tenant_id ?? DEFAULT_TENANT });
     return state ?? emptyWorkingState();
+  }
+
+  /**
+   * Patches a session's working state at `expected_version` (JSON Merge Patch `set`, list `append`):
+   * a turn holding only the patch, so the change is a `state_patch` event like any other. A stale
+   * version is STATE_VERSION_CONFLICT. Returns the new state.
+   *
+   * @example
+   * await engram.updateWorkingState({ scope, expected_version: 0, set: { goal: 'Ship Atlas' } });
+   */
+  async updateWorkingState(request: { scope: ScopeInput; expected_version: number; set?: StatePatch['set']; append?: StatePatch['append']; turn_id?: string }): Promise<WorkingState> {
+    this.guard();
+    if (typeof request !== 'object' || request === null) throw ValidationError.of('request', 'type', 'must be an object');
+    const { scope, expected_version, set, append } = request;
+    const turn = { scope, turn_id: request.turn_id ?? newId('trn'), state_patch: { expected_version, ...(set === undefined ? {} : { set }), ...(append === undefined ? {} : { append }) } };
+    const [result] = await commitTurns(this.context(), [turn]);
+    return this.getWorkingState({ ...(scope.tenant_id === undefined ? {} : { tenant_id: scope.tenant_id }), user_id: result!.scope.user_id, agent_id: result!.scope.agent_id, session_id: result!.scope.session_id });
   }
 
   /**

@@ -9,6 +9,7 @@ import type { WorkingState } from './working-state.js';
 import type { CommitTurnResult } from './requests.js';
 import type { ItemStatus, MemoryItem, MemoryType } from './items.js';
 import type { MemoryPacket } from './packet.js';
+import type { ApiKeyRecord } from './auth.js';
 import type { LedgerEntry, RunKey, RunState, SnapshotRecord } from './compaction.js';
 import type { CandidateDecision, CandidateKind, CandidateStatus, InsightRecord, InsightType, ReflectionRecord, ReviewCandidate } from './reflection.js';
 
@@ -204,7 +205,23 @@ export interface PutSnapshotOp {
   record: SnapshotRecord;
 }
 
+/** Store a new API key (its hash; a second key with the same id or hash fails). */
+export interface PutApiKeyOp {
+  op: 'put_api_key';
+  api_key: ApiKeyRecord;
+}
+
+/** Revoke a key of a tenant (NOT_FOUND when the tenant has no such key); revoking twice keeps the first time. */
+export interface RevokeApiKeyOp {
+  op: 'revoke_api_key';
+  tenant_id: string;
+  key_id: string;
+  revoked_at: string;
+}
+
 export type WriteOp =
+  | PutApiKeyOp
+  | RevokeApiKeyOp
   | PutRunStateOp
   | PutEvidenceOp
   | PutSnapshotOp
@@ -446,6 +463,10 @@ export interface StorageAdapter {
   purgeExpired(now: string): Promise<number>;
 
   /** A run's state, null before its first put_run_state. */
+  /** The key with this hash, whichever tenant it belongs to (the tenant comes from the key). */
+  findApiKey(hash: string): Promise<ApiKeyRecord | null>;
+  /** A tenant's keys (every tenant's with `undefined`), oldest first, revoked ones included. */
+  listApiKeys(tenantId: string | undefined): Promise<ApiKeyRecord[]>;
   getRunState(run: RunKey): Promise<RunState | null>;
   /** The entries of a run's ledger with these evidence ids (the ones it has, each once, in any order). */
   ledgerEntries(run: RunKey, evidenceIds: readonly string[]): Promise<LedgerEntry[]>;

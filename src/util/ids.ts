@@ -5,7 +5,7 @@ import { createHash, randomFillSync } from 'node:crypto';
 import { decodeTime, monotonicFactory } from 'ulid';
 
 /** The id prefixes of DESIGN §1. */
-export type IdPrefix = 'evt' | 'mem' | 'cand' | 'ins' | 'epi' | 'snp' | 'ctx' | 'run' | 'trc' | 'trn';
+export type IdPrefix = 'evt' | 'mem' | 'cand' | 'ins' | 'epi' | 'snp' | 'ctx' | 'run' | 'trc' | 'trn' | 'key';
 
 // Cryptographic randomness drawn from a pooled buffer: one system call per 1,024 values instead of
 // one per character of every new ULID.

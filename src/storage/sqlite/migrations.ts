@@ -355,4 +355,21 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX builds_by_run ON context_builds (tenant_id, user_id, agent_id, run_id, created_at);
     `,
   },
+  {
+    name: 'API keys of the service: hashed, bound to a tenant and a role',
+    sql: `
+      CREATE TABLE api_keys (
+        seq INTEGER PRIMARY KEY,
+        tenant_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        role TEXT NOT NULL,
+        label TEXT,
+        hash TEXT NOT NULL UNIQUE,
+        last4 TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        revoked_at TEXT,
+        UNIQUE (tenant_id, id)
+      );
+    `,
+  },
 ];

@@ -41,6 +41,8 @@ import { EmbeddingQueue } from './embedding-queue.js';
 import { EVENT_COLUMNS, EVENT_SELECT, eventFilters, eventFromValues, eventValues, type Row } from './event-rows.js';
 import { firstPassing, FtsIndex } from './fts-index.js';
 import { ItemStore } from './item-store.js';
+import { KeyStore } from './key-store.js';
+import type { ApiKeyRecord } from '../../spec/auth.js';
 import { migrations } from './migrations.js';
 import { ReflectionStore } from './reflection-store.js';
 import { RunStore } from './run-store.js';
@@ -122,6 +124,7 @@ class SqliteStorage implements StorageAdapter {
   private readonly builds: BuildStore;
   private readonly reflections: ReflectionStore;
   private readonly runs: RunStore;
+  private readonly keys: KeyStore;
 
   constructor(
     private readonly db: Database.Database,
@@ -134,6 +137,7 @@ class SqliteStorage implements StorageAdapter {
     this.builds = new BuildStore(db, (sql) => this.cached(sql));
     this.reflections = new ReflectionStore(db, (sql) => this.cached(sql));
     this.runs = new RunStore(db, (sql) => this.cached(sql));
+    this.keys = new KeyStore(db);
     const transaction = db.transaction((ops: readonly WriteOp[]) => {
       for (const op of ops) this.apply(op);
     });
@@ -205,6 +209,12 @@ class SqliteStorage implements StorageAdapter {
       }
       case 'put_context_build':
         return this.builds.put(op);
+      case 'put_api_key':
+        this.keys.put(op);
+        break;
+      case 'revoke_api_key':
+        this.keys.revoke(op);
+        break;
       case 'put_run_state':
         return this.runs.putRunState(op);
       case 'put_evidence':
@@ -390,6 +400,16 @@ class SqliteStorage implements StorageAdapter {
   async listContextBuilds(query: BuildQuery): Promise<ContextBuild[]> {
     this.guard();
     return this.builds.list(query);
+  }
+
+  async findApiKey(hash: string): Promise<ApiKeyRecord | null> {
+    this.guard();
+    return this.keys.find(hash);
+  }
+
+  async listApiKeys(tenantId: string | undefined): Promise<ApiKeyRecord[]> {
+    this.guard();
+    return this.keys.list(tenantId);
   }
 
   async getRunState(run: RunKey): Promise<RunState | null> {
