@@ -56,6 +56,13 @@ module.exports = {
       to: { path: '^src/(?!index\\.ts$|cli/|server/|mcp/)' },
     },
     {
+      name: 'client-carries-types-only',
+      comment: 'engram/client is a small fetch client: it takes the library\'s types, never its code.',
+      severity: 'error',
+      from: { path: '^src/client/' },
+      to: { path: '^src/(?!client/)', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'nothing-imports-transports',
       severity: 'error',
       from: { path: '^src/(?!cli/|server/|mcp/)' },

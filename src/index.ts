@@ -9,6 +9,7 @@ export type { ReviewQueue } from './runtime/reflection-api.js';
 export type { Insights } from './runtime/insight-api.js';
 export type { Runs } from './runtime/run-api.js';
 export type { Keys } from './runtime/key-api.js';
+export { startBackgroundWorker, type BackgroundWorker, type BackgroundWorkerOptions } from './runtime/background-worker.js';
 export { KEY_PREFIX } from './runtime/key-api.js';
 export { KEY_ROLES, type ApiKeyInfo, type KeyPrincipal, type KeyRole } from './spec/auth.js';
 export type * from './spec/compaction.js';

@@ -9,6 +9,7 @@ import { runDemo } from './demo.js';
 import { formatPacket } from './format-packet.js';
 import { registerBuildCommands } from './build-commands.js';
 import { registerMemoryCommands } from './memory-commands.js';
+import { registerServiceCommands } from './service-commands.js';
 import { registerReviewCommands } from './review-commands.js';
 import { registerRunCommands } from './run-commands.js';
 import { exitCodeOf, printError, printJson, printLines } from './output.js';
@@ -158,6 +159,7 @@ program
   );
 
 registerMemoryCommands(program);
+registerServiceCommands(program);
 registerBuildCommands(program);
 registerReviewCommands(program);
 registerRunCommands(program);

@@ -1,0 +1,89 @@
+// CLI commands of the service side: `keys` (create, list, revoke API keys) and `worker` (the
+// background worker on its own: embeddings and expiry purges until SIGINT or SIGTERM).
+
+import type { Command } from 'commander';
+
+import { KEY_ROLES, startBackgroundWorker, type ApiKeyInfo, type KeyRole } from '../index.js';
+import { printJson, printLines } from './output.js';
+import { positiveInteger, withEngram } from './runner.js';
+
+function keyLine(info: ApiKeyInfo): string {
+  const state = info.revoked_at === null ? 'active' : `revoked ${info.revoked_at}`;
+  return `${info.id}  ${info.tenant_id}  ${info.role.padEnd(5)}  …${info.last4}  ${info.label ?? ''}  created ${info.created_at}  ${state}`;
+}
+
+/** Resolves on the first SIGINT or SIGTERM, keeping the process alive until then. */
+export function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const alive = setInterval(() => undefined, 1 << 30);
+    const done = (signal: NodeJS.Signals) => {
+      clearInterval(alive);
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      resolve(signal);
+    };
+    process.on('SIGINT', done);
+    process.on('SIGTERM', done);
+  });
+}
+
+/** Adds the `keys` and `worker` commands. */
+export function registerServiceCommands(program: Command): void {
+  const keys = program.command('keys').description('API keys of the HTTP and MCP service: bound to a tenant and a role, stored hashed');
+  keys
+    .command('create')
+    .description('create a key; its secret is printed once')
+    .requiredOption('--role <role>', `one of ${KEY_ROLES.join(', ')}`)
+    .option('--tenant <id>', 'tenant id', 'default')
+    .option('--label <text>', 'what the key is for')
+    .action((options: { role: string; tenant: string; label?: string }) =>
+      withEngram(async (engram, global) => {
+        const created = await engram.keys.create({ tenant_id: options.tenant, role: options.role as KeyRole, ...(options.label === undefined ? {} : { label: options.label }) });
+        if (global.json === true) return printJson(created);
+        printLines([keyLine(created.info), '', `key: ${created.key}`, 'Store it now: it is not shown again (only its hash is kept).']);
+      }),
+    );
+  keys
+    .command('list')
+    .description("list keys (a tenant's, or every tenant's)")
+    .option('--tenant <id>', 'only this tenant')
+    .action((options: { tenant?: string }) =>
+      withEngram(async (engram, global) => {
+        const all = await engram.keys.list(options.tenant);
+        if (global.json === true) return printJson(all);
+        printLines(all.length === 0 ? ['no keys'] : all.map(keyLine));
+      }),
+    );
+  keys
+    .command('revoke <key_id>')
+    .description('revoke a key; requests with it fail from then on')
+    .option('--tenant <id>', 'tenant id', 'default')
+    .action((keyId: string, options: { tenant: string }) =>
+      withEngram(async (engram, global) => {
+        await engram.keys.revoke(keyId, options.tenant);
+        if (global.json === true) return printJson({ revoked: keyId });
+        printLines([`${keyId}: revoked`]);
+      }),
+    );
+
+  program
+    .command('worker')
+    .description('run the background worker alone (embeddings, expiry purges) until SIGINT or SIGTERM')
+    .option('--interval <ms>', 'milliseconds between ticks', positiveInteger('--interval'), 1000)
+    .option('--purge-every <ms>', 'milliseconds between expiry purges', positiveInteger('--purge-every'), 60_000)
+    .action((options: { interval: number; purgeEvery: number }) =>
+      withEngram(async (engram, global) => {
+        const log = (line: Record<string, unknown>) => (global.json === true ? printJson(line) : printLines([Object.entries(line).map(([key, value]) => `${key}=${String(value)}`).join(' ')]));
+        const worker = startBackgroundWorker(engram, {
+          intervalMs: options.interval,
+          purgeEveryMs: options.purgeEvery,
+          onTick: (report) => log({ event: 'tick', ...report }),
+          onError: (error, task) => log({ event: 'error', task, message: error instanceof Error ? error.message : String(error) }),
+        });
+        log({ event: 'started', interval_ms: options.interval });
+        const signal = await untilSignal();
+        await worker.stop();
+        log({ event: 'stopped', signal, ...worker.totals });
+      }),
+    );
+}

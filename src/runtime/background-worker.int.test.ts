@@ -1,0 +1,36 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import { startOpenAiCompatibleServer, type OpenAiCompatibleServer } from '../../test/helpers/openai-compatible-server.js';
+import { tempEngram, type TempEngram } from '../../test/helpers/temp-engram.js';
+import { startBackgroundWorker } from './background-worker.js';
+
+describe('background worker', () => {
+  let server: OpenAiCompatibleServer;
+  let t: TempEngram;
+  beforeEach(async () => {
+    server = await startOpenAiCompatibleServer();
+    t = await tempEngram('2026-06-01T12:00:00.000Z', { embeddings: { provider: 'openai-compatible', baseUrl: server.baseUrl, model: 'test-embed' } });
+  });
+  afterEach(async () => {
+    await t.cleanup();
+    await server.close();
+  });
+
+  it('embeds what waits and purges expired events, and stops after the tick in flight', async () => {
+    const scope = { user_id: 'u', agent_id: 'a', session_id: 's', run_id: 'r' };
+    await t.engram.commitTurn({ scope, turn_id: 't1', messages: [{ role: 'user', content: 'I prefer tea in the morning.' }, { role: 'user', content: 'temporary note', expires_at: '2026-06-01T12:00:01.000Z' }] });
+    expect(await t.engram.embeddingBacklog()).toBeGreaterThan(0);
+    t.clock.advance(10_000);
+    const ticks: number[] = [];
+    const worker = startBackgroundWorker(t.engram, { intervalMs: 20, purgeEveryMs: 1, onTick: (report) => ticks.push(report.embedded + report.purged) });
+    for (let waited = 0; waited < 5000 && (worker.totals.purged === 0 || (await t.engram.embeddingBacklog()) > 0); waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    await worker.stop();
+    expect(await t.engram.embeddingBacklog()).toBe(0);
+    expect(worker.totals).toMatchObject({ purged: 1, errors: 0 });
+    expect(worker.totals.embedded).toBeGreaterThan(0);
+    expect(server.requests.some((request) => request.path.endsWith('/embeddings'))).toBe(true);
+    const after = ticks.length;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(ticks.length).toBe(after);
+  });
+});

@@ -1,0 +1,85 @@
+// The background worker of a service process (and of `engram worker`): embeds what waits for a
+// vector and purges expired events, tick by tick. Stopping waits for the tick in flight, so work it
+// claimed is finished; work claimed by a process that died is claimed again when its lease ends.
+
+import type { Engram } from './engram.js';
+
+export interface BackgroundWorkerOptions {
+  /** Milliseconds between embedding ticks (default 1,000). */
+  intervalMs?: number;
+  /** Texts embedded per tick at most (default 256). */
+  batch?: number;
+  /** Milliseconds between expiry purges (default 60,000; 0 turns them off). */
+  purgeEveryMs?: number;
+  /** Called with the error of a tick; the next tick tries again. */
+  onError?: (error: unknown, task: 'embeddings' | 'purge') => void;
+  /** Called after a tick that did something. */
+  onTick?: (report: { embedded: number; skipped: number; purged: number }) => void;
+}
+
+export interface BackgroundWorker {
+  /** Stops after the tick in flight; resolves when it has finished. */
+  stop(): Promise<void>;
+  /** What the worker has done since it started. */
+  readonly totals: { embedded: number; skipped: number; purged: number; errors: number };
+}
+
+/**
+ * Starts the worker on an Engram.
+ *
+ * @example
+ * const worker = startBackgroundWorker(engram, { intervalMs: 500 });
+ * process.on('SIGTERM', () => void worker.stop().then(() => engram.close()));
+ */
+export function startBackgroundWorker(engram: Engram, options: BackgroundWorkerOptions = {}): BackgroundWorker {
+  const intervalMs = options.intervalMs ?? 1000;
+  const purgeEveryMs = options.purgeEveryMs ?? 60_000;
+  const totals = { embedded: 0, skipped: 0, purged: 0, errors: 0 };
+  let stopping = false;
+  let lastPurge = Date.now();
+  let inFlight: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+
+  async function tick(): Promise<void> {
+    const report = { embedded: 0, skipped: 0, purged: 0 };
+    try {
+      const run = await engram.runEmbeddings(options.batch ?? 256);
+      report.embedded = run.embedded;
+      report.skipped = run.skipped;
+    } catch (error) {
+      totals.errors += 1;
+      options.onError?.(error, 'embeddings');
+    }
+    if (purgeEveryMs > 0 && Date.now() - lastPurge >= purgeEveryMs) {
+      lastPurge = Date.now();
+      try {
+        report.purged = await engram.purgeExpired();
+      } catch (error) {
+        totals.errors += 1;
+        options.onError?.(error, 'purge');
+      }
+    }
+    totals.embedded += report.embedded;
+    totals.skipped += report.skipped;
+    totals.purged += report.purged;
+    if (report.embedded + report.skipped + report.purged > 0) options.onTick?.(report);
+  }
+
+  function schedule(): void {
+    if (stopping) return;
+    timer = setTimeout(() => {
+      inFlight = tick().finally(schedule);
+    }, intervalMs);
+    timer.unref();
+  }
+  schedule();
+
+  return {
+    totals,
+    async stop() {
+      stopping = true;
+      if (timer !== undefined) clearTimeout(timer);
+      await inFlight;
+    },
+  };
+}
