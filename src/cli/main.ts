@@ -10,6 +10,7 @@ import { formatPacket } from './format-packet.js';
 import { registerBuildCommands } from './build-commands.js';
 import { registerMemoryCommands } from './memory-commands.js';
 import { registerServiceCommands } from './service-commands.js';
+import { registerServeCommands } from './serve-command.js';
 import { registerReviewCommands } from './review-commands.js';
 import { registerRunCommands } from './run-commands.js';
 import { exitCodeOf, printError, printJson, printLines } from './output.js';
@@ -160,6 +161,7 @@ program
 
 registerMemoryCommands(program);
 registerServiceCommands(program);
+registerServeCommands(program);
 registerBuildCommands(program);
 registerReviewCommands(program);
 registerRunCommands(program);

@@ -1,0 +1,110 @@
+// `engram serve` (the main job: the HTTP API, MCP at /mcp and the background worker on one store)
+// and `engram mcp` (the MCP server over stdio). On first start, serve creates an admin key of the
+// default tenant and prints it once.
+
+import type { Command } from 'commander';
+
+import { createEngram, EngramError, startBackgroundWorker, type Engram, type KeyPrincipal } from '../index.js';
+import { runMcpStdio } from '../mcp/index.js';
+import { createServer, listen } from '../server/index.js';
+import { exitCodeOf, printError } from './output.js';
+import { globals, modelFromEnvironment, positiveInteger } from './runner.js';
+import { untilSignal } from './service-commands.js';
+
+interface ServeFlags {
+  host: string;
+  port: number;
+  auth: boolean;
+  worker: boolean;
+  bodyLimit?: number;
+  rateLimit?: number;
+  quiet?: boolean;
+}
+
+/** An admin key for the default tenant when the store has no key yet (first start), else null. */
+async function firstKey(engram: Engram): Promise<string | null> {
+  if ((await engram.keys.list()).length > 0) return null;
+  return (await engram.keys.create({ role: 'admin', label: 'created on first start' })).key;
+}
+
+async function serve(flags: ServeFlags): Promise<void> {
+  const store = globals().store;
+  const engram = await createEngram({ store, ...modelFromEnvironment() });
+  try {
+    const app = await createServer(engram, {
+      auth: flags.auth ? 'keys' : 'none',
+      host: flags.host,
+      logger: flags.quiet === true ? false : { level: process.env['ENGRAM_LOG_LEVEL'] ?? 'info' },
+      ...(flags.bodyLimit === undefined ? {} : { bodyLimit: flags.bodyLimit }),
+      ...(flags.rateLimit === undefined ? {} : { rateLimit: { max: flags.rateLimit } }),
+    });
+    const key = flags.auth ? await firstKey(engram) : null;
+    const address = await listen(app, { host: flags.host, port: flags.port });
+    const worker = flags.worker ? startBackgroundWorker(engram, { onError: (error, task) => app.log.warn({ task, err: error }, 'worker tick failed') }) : null;
+    const banner = [
+      `Engram is serving ${store}`,
+      `  API      ${address}/v1   (OpenAPI: ${address}/openapi.json)`,
+      `  docs     ${address}/docs`,
+      `  MCP      ${address}/mcp   (streamable HTTP)`,
+      `  health   ${address}/healthz, metrics ${address}/metrics`,
+      flags.auth ? '' : '  auth     OFF (loopback only): every request acts as the admin of tenant "default"',
+      key === null ? '' : `  admin key (shown once, tenant "default"): ${key}`,
+      key === null ? '' : `  try:     curl -H "Authorization: Bearer ${key}" ${address}/v1/keys`,
+    ].filter((line) => line !== '');
+    process.stdout.write(`${banner.join('\n')}\n`);
+    const signal = await untilSignal();
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await worker?.stop();
+  } finally {
+    await engram.close();
+  }
+}
+
+async function mcp(flags: { noAuth?: boolean; key?: string }): Promise<void> {
+  const engram = await createEngram({ store: globals().store, ...modelFromEnvironment() });
+  try {
+    let principal: KeyPrincipal | null;
+    if (flags.noAuth === true) principal = { key_id: 'local', tenant_id: 'default', role: 'admin' };
+    else {
+      const secret = flags.key ?? process.env['ENGRAM_API_KEY'];
+      if (secret === undefined || secret === '') throw new EngramError('CONFIG_INVALID', 'ENGRAM_API_KEY: set it (or --key) to an API key; --no-auth serves the default tenant locally', { field: 'ENGRAM_API_KEY' });
+      principal = await engram.keys.verify(secret);
+      if (principal === null) throw new EngramError('CONFIG_INVALID', 'ENGRAM_API_KEY: not a valid, unrevoked key of this store', { field: 'ENGRAM_API_KEY' });
+    }
+    await runMcpStdio(engram, principal);
+  } finally {
+    await engram.close();
+  }
+}
+
+/** Runs a long command, reporting a failure like every other command. */
+async function guarded(run: () => Promise<void>): Promise<void> {
+  try {
+    await run();
+  } catch (error) {
+    printError(error, globals().json === true);
+    process.exitCode = exitCodeOf(error);
+  }
+}
+
+/** Adds `serve` and `mcp`. */
+export function registerServeCommands(program: Command): void {
+  program
+    .command('serve')
+    .description('serve the HTTP API (/v1), MCP (/mcp) and the background worker on the store')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on', positiveInteger('--port'), 8787)
+    .option('--no-auth', 'no API keys: every request acts as the admin of tenant "default" (loopback hosts only)')
+    .option('--no-worker', 'do not run the background worker in this process')
+    .option('--body-limit <bytes>', 'largest request body', positiveInteger('--body-limit'))
+    .option('--rate-limit <n>', 'requests per key per minute', positiveInteger('--rate-limit'))
+    .option('--quiet', 'no request logs')
+    .action((flags: ServeFlags) => guarded(() => serve(flags)));
+  program
+    .command('mcp')
+    .description('serve MCP over stdio with the key in ENGRAM_API_KEY (or --key)')
+    .option('--key <key>', 'API key (default: ENGRAM_API_KEY)')
+    .option('--no-auth', 'no key: act as the admin of tenant "default" (a local process only)')
+    .action((flags: { auth: boolean; key?: string }) => guarded(() => mcp({ noAuth: !flags.auth, ...(flags.key === undefined ? {} : { key: flags.key }) })));
+}

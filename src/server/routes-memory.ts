@@ -1,0 +1,171 @@
+// Long-term memory (items: list, get, history, remember, forget, search) and a session's working
+// state (read, and patch at an expected version).
+
+import { isId, NotFoundError, ValidationError, type ForgetRequest, type HistoryRequest, type ListItemsRequest, type RememberRequest, type ScopeInput, type SearchMemoryRequest, type SessionScopeInput, type StatePatch } from '../index.js';
+import { limitOf, page, PAGE_PARAMS, pick, renameFields, type RouteCall, type RouteSpec } from './route-kit.js';
+import { described, objectOf, pageOf, ref } from './schema-refs.js';
+import { allowOnly, bindTenant, isObject } from './tenancy.js';
+
+const READER_PARAMS = [
+  { name: 'user_id', type: 'string', description: 'The user (required).' },
+  { name: 'agent_id', type: 'string', description: 'Also the items of this agent.' },
+] as const;
+
+const ITEM_TYPES = ['profile', 'preferences', 'goals', 'tasks', 'decisions', 'entities', 'events', 'cases', 'patterns', 'procedure'] as const;
+
+async function listItems({ engram, tenant, query }: RouteCall): Promise<unknown> {
+  const limit = limitOf(query);
+  const request = { scope: { ...pick(query, ['user_id', 'agent_id']), tenant_id: tenant }, ...pick(query, ['types', 'status', 'cursor']), limit };
+  return page(await engram.listItems(request as unknown as ListItemsRequest), limit, (item) => item.id);
+}
+
+async function getItem({ engram, tenant, params }: RouteCall): Promise<unknown> {
+  const id = params['id']!;
+  if (!isId('mem', id)) throw ValidationError.of('item_id', 'pattern', 'must be a mem_ id (mem_ and 26 Crockford base-32 characters)');
+  const item = await engram.storage.getItem(tenant, id);
+  if (item === null) throw new NotFoundError('item_id', id);
+  return item;
+}
+
+async function history({ engram, tenant, query }: RouteCall): Promise<unknown> {
+  const request = { scope: { ...pick(query, ['user_id', 'agent_id']), tenant_id: tenant }, ...pick(query, ['key']) };
+  const versions = await engram.history(request as unknown as HistoryRequest);
+  return { items: versions, next_cursor: null };
+}
+
+const PATCH_FIELDS = ['scope', 'expected_version', 'set', 'append', 'turn_id'] as const;
+
+/** The patch is a turn holding a state_patch: name its fields as the HTTP body does. */
+const fromStatePatch = (field: string) => (field === 'state_patch' ? '' : field.replace(/^state_patch\./, ''));
+
+async function patchWorkingState({ engram, tenant, body }: RouteCall): Promise<unknown> {
+  allowOnly(body, PATCH_FIELDS);
+  if (!isObject(body)) throw ValidationError.of('', 'type', 'must be object');
+  const request = bindTenant(body, tenant) as { scope: ScopeInput; expected_version: number; set?: StatePatch['set']; append?: StatePatch['append']; turn_id?: string };
+  try {
+    return await engram.updateWorkingState(request);
+  } catch (error) {
+    throw renameFields(error, fromStatePatch);
+  }
+}
+
+/** Items and memory search. */
+export const memoryRoutes: readonly RouteSpec[] = [
+  {
+    method: 'GET',
+    url: '/v1/items',
+    operationId: 'listItems',
+    role: 'read',
+    tag: 'memory',
+    summary: "Items visible to a user (theirs, their agent's, the tenant's); current ones by default",
+    query: [
+      ...READER_PARAMS,
+      { name: 'types', type: 'list', enum: ITEM_TYPES, description: 'Memory types (comma-separated).' },
+      { name: 'status', type: 'list', enum: ['active', 'superseded', 'retracted'], description: 'Statuses (default active).' },
+      ...PAGE_PARAMS,
+    ],
+    response: { status: 200, description: 'A page of items.', schema: pageOf(described('MemoryItem')) },
+    handle: listItems,
+  },
+  {
+    method: 'GET',
+    url: '/v1/items/history',
+    operationId: 'itemHistory',
+    role: 'read',
+    tag: 'memory',
+    summary: 'Every version of a key, oldest first',
+    query: [...READER_PARAMS, { name: 'key', type: 'string', description: 'The item key (required), e.g. pref:writing:tone.' }],
+    response: { status: 200, description: 'All versions (one page).', schema: pageOf(described('MemoryItem')) },
+    handle: history,
+  },
+  {
+    method: 'GET',
+    url: '/v1/items/:id',
+    operationId: 'getItem',
+    role: 'read',
+    tag: 'memory',
+    summary: 'One item version by id',
+    response: { status: 200, description: 'The item.', schema: described('MemoryItem') },
+    errors: [404],
+    handle: getItem,
+  },
+  {
+    method: 'POST',
+    url: '/v1/items',
+    operationId: 'remember',
+    role: 'write',
+    tag: 'memory',
+    summary: "Write an item explicitly, merged under its type's conflict policy",
+    body: { required: true, schema: ref('memoryRequests', '/$defs/remember') },
+    response: { status: 200, description: 'What changed.', schema: objectOf({ diffs: { type: 'array', items: described('ItemDiff') } }, ['diffs']) },
+    errors: [413, 415],
+    handle: async ({ engram, tenant, body }) => ({ diffs: await engram.remember(bindTenant(body, tenant) as RememberRequest) }),
+  },
+  {
+    method: 'POST',
+    url: '/v1/items/forget',
+    operationId: 'forget',
+    role: 'write',
+    tag: 'memory',
+    summary: 'Retract (or delete) every current version of a key, or one version by id',
+    body: { required: true, schema: ref('memoryRequests', '/$defs/forget') },
+    response: { status: 200, description: 'What changed.', schema: objectOf({ diffs: { type: 'array', items: described('ItemDiff') } }, ['diffs']) },
+    errors: [404, 413, 415],
+    handle: async ({ engram, tenant, body }) => ({ diffs: await engram.forget(bindTenant(body, tenant) as ForgetRequest) }),
+  },
+  {
+    method: 'POST',
+    url: '/v1/memory/search',
+    operationId: 'searchMemory',
+    role: 'read',
+    tag: 'memory',
+    summary: 'Hybrid search over long-term memory, with per-signal scores',
+    body: { required: true, schema: ref('memoryRequests', '/$defs/search') },
+    response: { status: 200, description: 'Hits, best first.', schema: objectOf({ hits: { type: 'array', items: described('SearchHit') } }, ['hits']) },
+    errors: [413, 415],
+    handle: async ({ engram, tenant, body }) => ({ hits: await engram.search(bindTenant(body, tenant) as SearchMemoryRequest) }),
+  },
+];
+
+/** A session's working state. */
+export const workingStateRoutes: readonly RouteSpec[] = [
+  {
+    method: 'GET',
+    url: '/v1/working-state',
+    operationId: 'getWorkingState',
+    role: 'read',
+    tag: 'working state',
+    summary: "A session's working state (version 0 and empty when it has none yet)",
+    query: [
+      { name: 'user_id', type: 'string', description: 'The user (required).' },
+      { name: 'agent_id', type: 'string', description: 'The agent (required).' },
+      { name: 'session_id', type: 'string', description: 'The session (required).' },
+    ],
+    response: { status: 200, description: 'The working state.', schema: ref('workingState') },
+    handle: ({ engram, tenant, query }) => engram.getWorkingState({ ...pick(query, ['user_id', 'agent_id', 'session_id']), tenant_id: tenant } as unknown as SessionScopeInput),
+  },
+  {
+    method: 'PATCH',
+    url: '/v1/working-state',
+    operationId: 'patchWorkingState',
+    role: 'write',
+    tag: 'working state',
+    summary: 'Patch a working state at the expected version (a stale version is 409 STATE_VERSION_CONFLICT)',
+    body: {
+      required: true,
+      schema: objectOf(
+        {
+          scope: ref('common', '/$defs/scope'),
+          expected_version: ref('commitTurnRequest', '/properties/state_patch/properties/expected_version'),
+          set: ref('commitTurnRequest', '/properties/state_patch/properties/set'),
+          append: ref('commitTurnRequest', '/properties/state_patch/properties/append'),
+          turn_id: { ...ref('common', '/$defs/identifier'), description: 'Idempotency key of the patch turn (default: a new id).' },
+        },
+        ['scope', 'expected_version'],
+      ),
+    },
+    response: { status: 200, description: 'The new working state.', schema: ref('workingState') },
+    errors: [409, 413, 415],
+    handle: patchWorkingState,
+  },
+];

@@ -1,0 +1,154 @@
+// Runs and what they leave behind: a run's recorded state and resuming a stopped one, compaction
+// snapshots with their narrative, and context builds (get, list, replay, diff).
+
+import { NotFoundError, type ListSnapshotsRequest, type ResumeRunRequest, type RunScope } from '../index.js';
+import { limitOf, page, PAGE_PARAMS, pick, type RouteCall, type RouteSpec } from './route-kit.js';
+import { described, pageOf, ref } from './schema-refs.js';
+import { bindTenant } from './tenancy.js';
+
+async function getRun({ engram, tenant, query }: RouteCall): Promise<unknown> {
+  const scope = { ...pick(query, ['user_id', 'agent_id', 'run_id']), tenant_id: tenant } as unknown as RunScope;
+  const state = await engram.runs.get(scope);
+  if (state === null) throw new NotFoundError('run_id', scope.run_id);
+  return state;
+}
+
+async function listSnapshots({ engram, tenant, query }: RouteCall): Promise<unknown> {
+  const limit = limitOf(query);
+  const request = { scope: { ...pick(query, ['user_id', 'agent_id', 'run_id']), tenant_id: tenant }, ...pick(query, ['order', 'cursor']), limit };
+  return page(await engram.runs.snapshots(request as unknown as ListSnapshotsRequest), limit, (record) => record.snapshot.snapshot_id);
+}
+
+async function listBuilds({ engram, tenant, query }: RouteCall): Promise<unknown> {
+  const limit = limitOf(query);
+  const builds = await engram.listBuilds({ ...(pick(query, ['user_id', 'agent_id', 'session_id', 'cursor']) as Record<string, string>), tenant_id: tenant, limit });
+  return page(builds, limit, (build) => build.id);
+}
+
+/** Runs and snapshots. */
+export const runRoutes: readonly RouteSpec[] = [
+  {
+    method: 'GET',
+    url: '/v1/runs',
+    operationId: 'getRun',
+    role: 'read',
+    tag: 'runs',
+    summary: "A run's recorded state and compaction counters",
+    query: [
+      { name: 'user_id', type: 'string', description: 'The user (required).' },
+      { name: 'agent_id', type: 'string', description: 'The agent (required).' },
+      { name: 'run_id', type: 'string', description: 'The run (required).' },
+    ],
+    response: { status: 200, description: 'The run state.', schema: described('RunState') },
+    errors: [404],
+    handle: getRun,
+  },
+  {
+    method: 'POST',
+    url: '/v1/runs/resume',
+    operationId: 'resumeRun',
+    role: 'write',
+    tag: 'runs',
+    summary: 'Resume a run that a failed snapshot stopped',
+    body: { required: true, schema: ref('runRequests', '/$defs/resume_run') },
+    response: { status: 200, description: 'The run state, active again.', schema: described('RunState') },
+    errors: [404, 409, 413, 415],
+    handle: ({ engram, tenant, body }) => engram.runs.resume(bindTenant(body, tenant) as ResumeRunRequest),
+  },
+  {
+    method: 'GET',
+    url: '/v1/snapshots',
+    operationId: 'listSnapshots',
+    role: 'read',
+    tag: 'runs',
+    summary: "Compaction snapshots of a user's runs, oldest first",
+    query: [
+      { name: 'user_id', type: 'string', description: 'The user (required).' },
+      { name: 'agent_id', type: 'string', description: 'One agent.' },
+      { name: 'run_id', type: 'string', description: 'One run.' },
+      { name: 'order', type: 'string', enum: ['asc', 'desc'], description: 'By sequence (default asc).' },
+      ...PAGE_PARAMS,
+    ],
+    response: { status: 200, description: 'A page of snapshot records (next_cursor is a snapshot_id).', schema: pageOf(described('SnapshotRecord')) },
+    handle: listSnapshots,
+  },
+  {
+    method: 'GET',
+    url: '/v1/snapshots/:id',
+    operationId: 'getSnapshot',
+    role: 'read',
+    tag: 'runs',
+    summary: 'One snapshot record',
+    response: { status: 200, description: 'The snapshot record: its scope and the snapshot.', schema: described('SnapshotRecord') },
+    errors: [404],
+    handle: ({ engram, tenant, params }) => engram.runs.snapshot(params['id']!, tenant),
+  },
+  {
+    method: 'GET',
+    url: '/v1/snapshots/:id/narrative',
+    operationId: 'getSnapshotNarrative',
+    role: 'read',
+    tag: 'runs',
+    summary: "A snapshot's deterministic narrative (Markdown)",
+    response: { status: 200, description: 'The narrative.', contentType: 'text/markdown; charset=utf-8', schema: { type: 'string' } },
+    errors: [404],
+    handle: ({ engram, tenant, params }) => engram.runs.narrative(params['id']!, tenant),
+  },
+];
+
+/** Context builds. */
+export const buildRoutes: readonly RouteSpec[] = [
+  {
+    method: 'GET',
+    url: '/v1/builds',
+    operationId: 'listBuilds',
+    role: 'read',
+    tag: 'builds',
+    summary: 'Context builds, newest first',
+    query: [
+      { name: 'user_id', type: 'string', description: 'One user.' },
+      { name: 'agent_id', type: 'string', description: 'One agent.' },
+      { name: 'session_id', type: 'string', description: 'One session.' },
+      ...PAGE_PARAMS,
+    ],
+    response: { status: 200, description: 'A page of builds.', schema: pageOf(described('ContextBuild')) },
+    handle: listBuilds,
+  },
+  {
+    method: 'GET',
+    url: '/v1/builds/diff',
+    operationId: 'diffBuilds',
+    role: 'read',
+    tag: 'builds',
+    summary: 'What changed between two context builds',
+    query: [
+      { name: 'a', type: 'string', description: 'The first build (ctx_…, required).' },
+      { name: 'b', type: 'string', description: 'The second build (ctx_…, required).' },
+    ],
+    response: { status: 200, description: 'The diff.', schema: described('BuildDiff') },
+    errors: [404],
+    handle: ({ engram, tenant, query }) => engram.diffBuilds(query['a'] as string, query['b'] as string, tenant),
+  },
+  {
+    method: 'GET',
+    url: '/v1/builds/:id',
+    operationId: 'getBuild',
+    role: 'read',
+    tag: 'builds',
+    summary: 'One context build',
+    response: { status: 200, description: 'The build.', schema: described('ContextBuild') },
+    errors: [404],
+    handle: ({ engram, tenant, params }) => engram.getBuild(params['id']!, tenant),
+  },
+  {
+    method: 'POST',
+    url: '/v1/builds/:id/replay',
+    operationId: 'replayBuild',
+    role: 'read',
+    tag: 'builds',
+    summary: 'Rebuild a stored packet as of its time and tell whether it is byte-identical',
+    response: { status: 200, description: 'The replay.', schema: described('ReplayResult') },
+    errors: [404],
+    handle: ({ engram, tenant, params }) => engram.replay(params['id']!, tenant),
+  },
+];

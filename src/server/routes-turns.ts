@@ -1,0 +1,121 @@
+// The write path and the read path: commit turns (one or a batch), compose a packet (optionally
+// rendered as prompt text), and read the episodic log (list, get, full-text search).
+
+import { renderPacket, ValidationError, type CommitTurnRequest, type CommitTurnResult, type ComposeRequest, type ListEventsRequest, type RenderFormat, type SearchEventsRequest } from '../index.js';
+import { limitOf, page, PAGE_PARAMS, pick, renameFields, type RouteCall, type RouteSpec } from './route-kit.js';
+import { described, objectOf, pageOf, ref } from './schema-refs.js';
+import { bindTenant, isObject } from './tenancy.js';
+
+const SCOPE_PARAMS = [
+  { name: 'user_id', type: 'string', description: 'The user (required).' },
+  { name: 'agent_id', type: 'string', description: 'One agent of the user.' },
+  { name: 'session_id', type: 'string', description: 'One session.' },
+  { name: 'run_id', type: 'string', description: 'One run.' },
+] as const;
+
+async function commit({ engram, tenant, body, metrics }: RouteCall): Promise<unknown> {
+  const batch = isObject(body) && 'turns' in body && !('scope' in body);
+  if (!batch) {
+    const result = await engram.commitTurn(bindTenant(body, tenant) as CommitTurnRequest);
+    metrics.turnsCommitted.inc({ outcome: result.replayed ? 'replayed' : 'written' });
+    return result;
+  }
+  const extra = Object.keys(body).filter((key) => key !== 'turns');
+  if (extra.length > 0) throw ValidationError.of(extra[0]!, 'additionalProperties', 'is not an allowed property');
+  const turns = body['turns'];
+  const bound = Array.isArray(turns) ? turns.map((turn) => bindTenant(turn, tenant)) : turns;
+  let results: CommitTurnResult[];
+  try {
+    results = await engram.commitTurns(bound as CommitTurnRequest[]);
+  } catch (error) {
+    // The library prefixes turns[i] only in batches of two or more.
+    throw Array.isArray(turns) && turns.length === 1 ? renameFields(error, (field) => (field.startsWith('turns') ? field : `turns[0].${field}`)) : error;
+  }
+  for (const result of results) metrics.turnsCommitted.inc({ outcome: result.replayed ? 'replayed' : 'written' });
+  return { results };
+}
+
+async function compose({ engram, tenant, body, query, metrics }: RouteCall): Promise<unknown> {
+  const packet = await engram.compose(bindTenant(body, tenant) as ComposeRequest);
+  metrics.packetsComposed.inc({ purpose: packet.meta.purpose });
+  const format = query['render'] as RenderFormat | undefined;
+  return format === undefined ? { packet } : { packet, text: renderPacket(packet, { format }) };
+}
+
+async function listEvents({ engram, tenant, query }: RouteCall): Promise<unknown> {
+  const limit = limitOf(query);
+  const request = { scope: { ...pick(query, ['user_id', 'agent_id', 'session_id', 'run_id']), tenant_id: tenant }, ...pick(query, ['kinds', 'order', 'cursor']), limit };
+  return page(await engram.listEvents(request as unknown as ListEventsRequest), limit, (event) => event.id);
+}
+
+/** Commit and compose. */
+export const turnRoutes: readonly RouteSpec[] = [
+  {
+    method: 'POST',
+    url: '/v1/turns',
+    operationId: 'commitTurn',
+    role: 'write',
+    tag: 'turns',
+    summary: 'Commit a turn, or a batch of turns in one transaction',
+    body: { required: true, schema: { oneOf: [ref('commitTurnRequest'), objectOf({ turns: { type: 'array', minItems: 1, items: ref('commitTurnRequest') } }, ['turns'])] } },
+    response: { status: 200, description: 'A CommitTurnResult, or { results } for a batch.', schema: { oneOf: [described('CommitTurnResult'), objectOf({ results: { type: 'array', items: described('CommitTurnResult') } }, ['results'])] } },
+    errors: [409, 413, 415],
+    handle: commit,
+  },
+  {
+    method: 'POST',
+    url: '/v1/compose',
+    operationId: 'compose',
+    role: 'read',
+    tag: 'compose',
+    summary: 'Compose a token-budgeted MemoryPacket (and its prompt text with ?render=)',
+    query: [{ name: 'render', type: 'string', enum: ['markdown', 'xml'], description: 'Also render the packet as prompt text.' }],
+    body: { required: true, schema: ref('composeRequest') },
+    response: { status: 200, description: 'The packet, and its text when rendered.', schema: objectOf({ packet: ref('memoryPacket'), text: { type: 'string' } }, ['packet']) },
+    errors: [413, 415],
+    handle: compose,
+  },
+];
+
+/** The episodic log. */
+export const eventRoutes: readonly RouteSpec[] = [
+  {
+    method: 'GET',
+    url: '/v1/events',
+    operationId: 'listEvents',
+    role: 'read',
+    tag: 'events',
+    summary: "A page of a user's (or session's) events in log order; secret content withheld",
+    query: [
+      ...SCOPE_PARAMS,
+      { name: 'kinds', type: 'list', enum: ['message', 'tool_result', 'state_patch', 'marker'], description: 'Event kinds (comma-separated).' },
+      { name: 'order', type: 'string', enum: ['asc', 'desc'], description: 'Log order (default asc).' },
+      ...PAGE_PARAMS,
+    ],
+    response: { status: 200, description: 'A page of events.', schema: pageOf(ref('eventRecord')) },
+    handle: listEvents,
+  },
+  {
+    method: 'GET',
+    url: '/v1/events/:id',
+    operationId: 'getEvent',
+    role: 'read',
+    tag: 'events',
+    summary: 'One event by id',
+    response: { status: 200, description: 'The event.', schema: ref('eventRecord') },
+    errors: [404],
+    handle: ({ engram, tenant, params }) => engram.getEvent(params['id']!, tenant),
+  },
+  {
+    method: 'POST',
+    url: '/v1/events/search',
+    operationId: 'searchEvents',
+    role: 'read',
+    tag: 'events',
+    summary: "Full-text search over a user's events (never secret ones)",
+    body: { required: true, schema: ref('searchEventsRequest') },
+    response: { status: 200, description: 'Hits, best first.', schema: objectOf({ hits: { type: 'array', items: objectOf({ event: ref('eventRecord'), score: { type: 'number' } }, ['event', 'score']) } }, ['hits']) },
+    errors: [413, 415],
+    handle: async ({ engram, tenant, body }) => ({ hits: await engram.searchEvents(bindTenant(body, tenant) as SearchEventsRequest) }),
+  },
+];
