@@ -111,18 +111,18 @@ export function createClient(options: ClientOptions) {
 
   return {
     commitTurn: (turn: CommitTurnRequest) => call<CommitTurnResult>('POST', '/v1/turns', turn),
-    commitTurns: (turns: CommitTurnRequest[]) => call<CommitTurnResult[]>('POST', '/v1/turns', { turns }),
+    commitTurns: async (turns: CommitTurnRequest[]) => (await call<{ results: CommitTurnResult[] }>('POST', '/v1/turns', { turns })).results,
     compose: (request: ComposeRequest, render?: 'markdown' | 'xml') =>
       call<{ packet: MemoryPacket; text?: string }>('POST', '/v1/compose', request, render === undefined ? undefined : { render }),
     listEvents: (query: SessionScope & { kinds?: string[]; order?: 'asc' | 'desc'; cursor?: string; limit?: number }) => call<Page<EventRecord>>('GET', '/v1/events', undefined, query),
     getEvent: (eventId: string) => call<EventRecord>('GET', `/v1/events/${id(eventId)}`),
-    searchEvents: (request: Record<string, unknown>) => call<Page<EventSearchHit>>('POST', '/v1/events/search', request),
+    searchEvents: async (request: Record<string, unknown>) => (await call<{ hits: EventSearchHit[] }>('POST', '/v1/events/search', request)).hits,
     listItems: (query: SessionScope & { types?: string[]; status?: string[]; cursor?: string; limit?: number }) => call<Page<MemoryItem>>('GET', '/v1/items', undefined, query),
     getItem: (itemId: string) => call<MemoryItem>('GET', `/v1/items/${id(itemId)}`),
     history: (query: { user_id: string; agent_id?: string; key: string }) => call<Page<MemoryItem>>('GET', '/v1/items/history', undefined, query),
-    remember: (request: Record<string, unknown>) => call<ItemDiff[]>('POST', '/v1/items', request),
-    forget: (request: Record<string, unknown>) => call<ItemDiff[]>('POST', '/v1/items/forget', request),
-    search: (request: Record<string, unknown>) => call<Page<SearchHit>>('POST', '/v1/memory/search', request),
+    remember: async (request: Record<string, unknown>) => (await call<{ diffs: ItemDiff[] }>('POST', '/v1/items', request)).diffs,
+    forget: async (request: Record<string, unknown>) => (await call<{ diffs: ItemDiff[] }>('POST', '/v1/items/forget', request)).diffs,
+    search: async (request: Record<string, unknown>) => (await call<{ hits: SearchHit[] }>('POST', '/v1/memory/search', request)).hits,
     getWorkingState: (query: { user_id: string; agent_id: string; session_id: string }) => call<WorkingState>('GET', '/v1/working-state', undefined, query),
     updateWorkingState: (request: { scope: Record<string, string>; expected_version: number; set?: Record<string, unknown>; append?: Record<string, unknown[]> }) =>
       call<WorkingState>('PATCH', '/v1/working-state', request),
@@ -142,14 +142,14 @@ export function createClient(options: ClientOptions) {
         call<{ insight: InsightRecord; items: ItemDiff[] }>('POST', `/v1/insights/${id(insightId)}/promote`, body),
     },
     runs: {
-      get: (query: { user_id: string; agent_id: string; run_id: string }) => call<RunState | null>('GET', '/v1/runs', undefined, query),
+      get: (query: { user_id: string; agent_id: string; run_id: string }) => call<RunState>('GET', '/v1/runs', undefined, query),
       resume: (request: { scope: { user_id: string; agent_id: string; run_id: string }; by?: string; note?: string }) => call<RunState>('POST', '/v1/runs/resume', request),
       snapshots: (query: { user_id: string; agent_id?: string; run_id?: string; order?: 'asc' | 'desc'; cursor?: string; limit?: number }) => call<Page<SnapshotRecord>>('GET', '/v1/snapshots', undefined, query),
       snapshot: (snapshotId: string) => call<SnapshotRecord>('GET', `/v1/snapshots/${id(snapshotId)}`),
       narrative: (snapshotId: string) => call<string>('GET', `/v1/snapshots/${id(snapshotId)}/narrative`),
     },
     builds: {
-      list: (query: SessionScope & { cursor?: string; limit?: number } = { user_id: '' }) => call<Page<ContextBuild>>('GET', '/v1/builds', undefined, query),
+      list: (query: Partial<SessionScope> & { cursor?: string; limit?: number } = {}) => call<Page<ContextBuild>>('GET', '/v1/builds', undefined, query),
       get: (buildId: string) => call<ContextBuild>('GET', `/v1/builds/${id(buildId)}`),
       replay: (buildId: string) => call<ReplayResult>('POST', `/v1/builds/${id(buildId)}/replay`, {}),
       diff: (a: string, b: string) => call<Record<string, unknown>>('GET', '/v1/builds/diff', undefined, { a, b }),
@@ -157,7 +157,9 @@ export function createClient(options: ClientOptions) {
     keys: {
       list: () => call<Page<ApiKeyInfo>>('GET', '/v1/keys'),
       create: (body: { role: 'read' | 'write' | 'admin'; label?: string }) => call<{ info: ApiKeyInfo; key: string }>('POST', '/v1/keys', body),
-      revoke: (keyId: string) => call<null>('DELETE', `/v1/keys/${id(keyId)}`),
+      revoke: async (keyId: string) => {
+        await call<null>('DELETE', `/v1/keys/${id(keyId)}`);
+      },
     },
     healthz: () => call<Record<string, unknown>>('GET', '/healthz'),
   };
