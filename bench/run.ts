@@ -22,6 +22,7 @@ import {
   type CoreResults,
 } from './report.js';
 import { benchRetrieval } from './retrieval-bench.js';
+import { benchLoad, type LoadResult, type LoadSizes } from './load-bench.js';
 import { benchSearchLatency, type LatencySizes } from './search-latency-bench.js';
 import { storeSizeMiB, withTempStore } from './temp-store.js';
 import { BatchImporter, benchSingleTurns, type BatchImportResult, type SingleTurnResult } from './write-bench.js';
@@ -64,7 +65,7 @@ const SHAPES_QUICK: readonly ShapeSizes[] = [
   { name: 'heavy user', users: 1, events: 1_000, itemsPerUser: 10_000, procedures: 100, warmup: 30, samples: 150 },
 ];
 
-const PARTS = ['core', 'retrieval', 'latency', 'compose-shapes'] as const;
+const PARTS = ['core', 'retrieval', 'latency', 'compose-shapes', 'load'] as const;
 type Part = (typeof PARTS)[number];
 
 const USERS = 100;
@@ -176,6 +177,26 @@ async function runComposeShapes(quick: boolean): Promise<void> {
   log('results written to bench/results/compose-shapes.json');
 }
 
+/** Issue 7's load: commit and compose at once against the served embedded store for 60 s. */
+const LOAD_FULL: LoadSizes = { durationSeconds: 60, connections: 5, users: 200 };
+const LOAD_QUICK: LoadSizes = { durationSeconds: 5, connections: 2, users: 50 };
+
+function loadTable(result: LoadResult): string {
+  const header = ['route', 'requests', 'requests/s', 'p50', 'p99', 'max', 'errors', 'non-2xx', 'timeouts'];
+  const row = (name: string, load: LoadResult['commit']) =>
+    [name, String(load.requests), String(load.requests_per_s), `${load.latency_p50_ms} ms`, `${load.latency_p99_ms} ms`, `${load.latency_max_ms} ms`, String(load.errors), String(load.non_2xx), String(load.timeouts)];
+  const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), line(row('POST /v1/turns', result.commit)), line(row('POST /v1/compose', result.compose))].join('\n');
+}
+
+async function runLoad(quick: boolean): Promise<void> {
+  const sizes = quick ? LOAD_QUICK : LOAD_FULL;
+  const result = await benchLoad(sizes, log);
+  writeResults('load', { ...header(quick), sizes, ...result });
+  process.stdout.write(`\nLoad on the served embedded store (${sizes.durationSeconds} s, ${sizes.connections} connections per route, at once):\n\n${loadTable(result)}\n`);
+  log('results written to bench/results/load.json');
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const quick = args.includes('--quick');
@@ -185,6 +206,7 @@ async function main(): Promise<void> {
   if (parts.has('retrieval')) await runRetrieval(quick);
   if (parts.has('latency')) await runLatency(quick);
   if (parts.has('compose-shapes')) await runComposeShapes(quick);
+  if (parts.has('load')) await runLoad(quick);
 }
 
 await main();
