@@ -12,7 +12,8 @@ const AT = '2026-06-01T10:00:00.000Z';
 const scope = { tenant_id: 't1', user_id: 'u1', agent_id: 'a1', session_id: 's1', run_id: 'r1' };
 const salience = { consequence: 0.4, emotional_charge: 0.1, reusability: 0.9 };
 
-function reflection(overrides: Partial<ReflectionRecord> = {}): ReflectionRecord {
+/** A succeeded reflection of t1/u1/a1/s1/r1, with any field overridden. */
+export function reflection(overrides: Partial<ReflectionRecord> = {}): ReflectionRecord {
   const trace_id = overrides.trace_id ?? newId('trc');
   return {
     ...scope,
@@ -35,7 +36,8 @@ function reflection(overrides: Partial<ReflectionRecord> = {}): ReflectionRecord
   };
 }
 
-function candidate(overrides: Partial<ReviewCandidate> = {}): ReviewCandidate {
+/** A pending memory candidate of t1/u1/a1/s1/r1, with any field overridden. */
+export function candidate(overrides: Partial<ReviewCandidate> = {}): ReviewCandidate {
   return {
     ...scope,
     id: newId('cand'),
@@ -57,7 +59,8 @@ function candidate(overrides: Partial<ReviewCandidate> = {}): ReviewCandidate {
   };
 }
 
-function insight(overrides: Partial<InsightRecord> = {}): InsightRecord {
+/** An unvalidated hypothesis of t1/u1/a1/s1/r1, with any field overridden. */
+export function insight(overrides: Partial<InsightRecord> = {}): InsightRecord {
   return {
     ...scope,
     id: newId('ins'),

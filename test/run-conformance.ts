@@ -22,7 +22,8 @@ const putSnapshot = (record: SnapshotRecord): WriteOp => ({ op: 'put_snapshot', 
 const byEvidenceId = (entries: LedgerEntry[]) => [...entries].sort((a, b) => a.evidence_id.localeCompare(b.evidence_id));
 const sequences = (records: SnapshotRecord[]) => records.map((record) => `${record.agent_id}/${record.run_id}#${record.snapshot.sequence}`);
 
-function build(overrides: Partial<ContextBuild> = {}): ContextBuild {
+/** A context build of RUN (session s1) with an opaque packet, with any field overridden. */
+export function build(overrides: Partial<ContextBuild> = {}): ContextBuild {
   return {
     ...RUN,
     id: newId('ctx'),

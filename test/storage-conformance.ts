@@ -10,6 +10,7 @@ import { emptyWorkingState } from '../src/spec/working-state.js';
 import { emptySummary } from '../src/spec/summary.js';
 import { queryTerms, searchText } from '../src/util/segment.js';
 import { eventRecord } from './helpers/event-record.js';
+import { describeExportConformance } from './export-conformance.js';
 import { describeReflectionConformance } from './reflection-conformance.js';
 import { describeRunConformance } from './run-conformance.js';
 
@@ -278,4 +279,5 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
   });
   describeReflectionConformance(name, init);
   describeRunConformance(name, init);
+  describeExportConformance(name, init);
 }

@@ -11,6 +11,7 @@ import { registerBuildCommands } from './build-commands.js';
 import { registerMemoryCommands } from './memory-commands.js';
 import { registerServiceCommands } from './service-commands.js';
 import { registerServeCommands } from './serve-command.js';
+import { registerTransferCommands } from './transfer-commands.js';
 import { registerReviewCommands } from './review-commands.js';
 import { registerRunCommands } from './run-commands.js';
 import { exitCodeOf, printError, printJson, printLines } from './output.js';
@@ -162,6 +163,7 @@ program
 registerMemoryCommands(program);
 registerServiceCommands(program);
 registerServeCommands(program);
+registerTransferCommands(program);
 registerBuildCommands(program);
 registerReviewCommands(program);
 registerRunCommands(program);

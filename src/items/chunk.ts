@@ -2,6 +2,8 @@
 // it was updated. Its words go to the full-text index and its text to the embedding model.
 
 import type { MemoryItem } from '../spec/items.js';
+import { ownerOf } from '../spec/items.js';
+import type { PutChunkOp } from '../spec/storage.js';
 import { searchText } from '../util/segment.js';
 import { describeValue } from './values.js';
 
@@ -41,4 +43,22 @@ export function chunkSearchText(item: Pick<MemoryItem, 'type' | 'key' | 'value' 
 export function chunkEmbeddingText(text: string): string {
   const lines = text.split('\n').filter((line) => !/^\[[^\]]*\]$/u.test(line) && !line.startsWith('Updated at: '));
   return lines.length === 0 ? text : lines.join('\n');
+}
+
+/**
+ * The write that (re)builds an item version's chunk: its text, full-text entry and a queued embedding.
+ *
+ * @example
+ * await storage.write([{ op: 'put_item', item }, chunkOp(item)]);
+ */
+export function chunkOp(item: MemoryItem): PutChunkOp {
+  return {
+    op: 'put_chunk',
+    tenant_id: item.tenant_id,
+    item_id: item.id,
+    owner: ownerOf(item.scope_level, item.user_id, item.agent_id),
+    text: chunkText(item),
+    search_text: chunkSearchText(item),
+    embedding_status: 'pending',
+  };
 }

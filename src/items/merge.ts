@@ -10,7 +10,7 @@ import { ownerOf } from '../spec/items.js';
 import type { ItemDiff } from '../spec/requests.js';
 import type { WriteOp } from '../spec/storage.js';
 import { newId } from '../util/ids.js';
-import { chunkSearchText, chunkText } from './chunk.js';
+import { chunkOp } from './chunk.js';
 import { assertKey } from './keys.js';
 import { DEFAULT_LEVELS } from './policies.js';
 import { assertValue, mergeValue } from './values.js';
@@ -154,7 +154,7 @@ export class ItemMerger {
     this.remember(item);
     ops.push(
       { op: 'put_item', item },
-      { op: 'put_chunk', tenant_id: item.tenant_id, item_id: item.id, owner, text: chunkText(item), search_text: chunkSearchText(item), embedding_status: 'pending' },
+      chunkOp(item),
     );
     diffs.unshift({ action: latest === undefined ? 'created' : 'updated', item_id: item.id, type: item.type, key: item.key, version: item.version, previous_id: latest?.id ?? null, rule: candidate.rule });
     return { ops, diffs };

@@ -45,6 +45,8 @@ import { reflect, reviewQueue, type ReflectionApiContext, type ReviewQueue } fro
 import { insightsOf, type Insights } from './insight-api.js';
 import { runsOf, type Runs } from './run-api.js';
 import { keysOf, type Keys } from './key-api.js';
+import { erase, exportLines, importLines, type TransferCounts } from './transfer-api.js';
+import type { EraseCounts, ExportKind } from '../spec/export.js';
 import { createRuleExtractor } from '../items/rules/index.js';
 import type { ReflectRequest, ReflectResult } from '../spec/reflection.js';
 import { embedTexts } from '../providers/embeddings/embed.js';
@@ -368,6 +370,45 @@ export class Engram {
    */
   async reflect(request: ReflectRequest): Promise<ReflectResult> {
     return reflect(this.reflectionContext(), request);
+  }
+
+  /**
+   * The JSON Lines of an export of a tenant (or one user): a header, then every record (secret
+   * content withheld). `engram import` (or `importData`) reads it into any store.
+   *
+   * @example
+   * for await (const line of engram.exportData({ tenant_id: 'acme' })) out.write(`${line}\n`);
+   */
+  exportData(scope: { tenant_id?: string; user_id?: string } = {}, onRecord?: (kind: ExportKind) => void): AsyncGenerator<string> {
+    this.guard();
+    return exportLines(this.transferContext(), scope, onRecord);
+  }
+
+  /**
+   * Imports the lines of an export into a tenant, a batch per transaction; returns the records
+   * written by kind.
+   *
+   * @example
+   * await engram.importData(readline.createInterface({ input: fs.createReadStream('acme.jsonl') }), { tenant_id: 'acme' });
+   */
+  async importData(lines: AsyncIterable<string> | Iterable<string>, options: { tenant_id?: string; onBatch?: (counts: TransferCounts) => void } = {}): Promise<TransferCounts> {
+    this.guard();
+    return importLines(this.transferContext(), lines, options);
+  }
+
+  /**
+   * Erases a user (or one of their sessions) with everything derived from it, in one transaction.
+   *
+   * @example
+   * await engram.erase({ user_id: 'mira' });
+   */
+  async erase(scope: { tenant_id?: string; user_id: string; session_id?: string }): Promise<EraseCounts> {
+    this.guard();
+    return erase(this.transferContext(), scope);
+  }
+
+  private transferContext() {
+    return { storage: this.storage, now: () => this.now() };
   }
 
   /**

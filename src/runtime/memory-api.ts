@@ -16,7 +16,7 @@ import type {
 import { DEFAULT_TENANT } from '../spec/scope.js';
 import type { StorageAdapter, WriteOp } from '../spec/storage.js';
 import { validateMemoryRequest } from '../spec/validators.js';
-import { chunkSearchText, chunkText } from '../items/chunk.js';
+import { chunkOp } from '../items/chunk.js';
 import { assertKey, typeOfKey } from '../items/keys.js';
 import { ItemMerger, placement } from '../items/merge.js';
 import { hybridSearch, type QueryEmbedder, type SearchHit } from '../retrieval/hybrid-search.js';
@@ -172,15 +172,7 @@ export async function reindex(context: MemoryApiContext, tenantId?: string): Pro
   await context.storage.clearItemIndex(tenantId);
   const items = await context.storage.itemsForReindex(tenantId);
   for (let start = 0; start < items.length; start += 500) {
-    const ops: WriteOp[] = items.slice(start, start + 500).map((item) => ({
-      op: 'put_chunk',
-      tenant_id: item.tenant_id,
-      item_id: item.id,
-      owner: ownerOf(item.scope_level, item.user_id, item.agent_id),
-      text: chunkText(item),
-      search_text: chunkSearchText(item),
-      embedding_status: 'pending',
-    }));
+    const ops: WriteOp[] = items.slice(start, start + 500).map(chunkOp);
     await context.storage.write(ops);
   }
   return items.length;

@@ -18,6 +18,7 @@ import { loggerOptions, resolveServerOptions, type ResolvedServerOptions, type S
 import { installProblemHandling } from './problem.js';
 import { registerRoutes, type RouteSpec } from './route-kit.js';
 import { keyRoutes } from './routes-keys.js';
+import { acceptNdjson, transferRoutes } from './routes-transfer.js';
 import { registerMcpRoutes } from './routes-mcp.js';
 import { insightRoutes, reviewRoutes } from './routes-review.js';
 import { memoryRoutes, workingStateRoutes } from './routes-memory.js';
@@ -39,6 +40,12 @@ export const API_ROUTES: readonly RouteSpec[] = [
   ...keyRoutes,
 ];
 
+/**
+ * Every route the server registers and documents: API_ROUTES (JSON in and out) and the transfer
+ * routes (JSON Lines export and import, erase), which their own tests cover.
+ */
+export const ALL_ROUTES: readonly RouteSpec[] = [...API_ROUTES, ...transferRoutes];
+
 const resolved = new WeakMap<FastifyInstance, ResolvedServerOptions>();
 
 /** A caller's request id when it is a short, plain token; otherwise a new one. */
@@ -50,6 +57,7 @@ function requestIdOf(request: IncomingMessage): string {
 async function registerApi(app: FastifyInstance, engram: Engram, metrics: ServerMetrics, options: ResolvedServerOptions): Promise<void> {
   await app.register(async (api) => {
     api.addHook('onRequest', authenticate(engram, options.auth));
+    acceptNdjson(api);
     // Route-level hooks run after the context's, so the limiter sees the verified key.
     await api.register(rateLimit, {
       global: true,
@@ -58,7 +66,7 @@ async function registerApi(app: FastifyInstance, engram: Engram, metrics: Server
       keyGenerator: (request) => request.principal?.key_id ?? request.ip,
       errorResponseBuilder: (_request, context) => new HttpError('RATE_LIMITED', `rate limit of ${context.max} requests per window reached; retry in ${context.after}`),
     });
-    registerRoutes(api, { engram, metrics, timeoutMs: options.requestTimeoutMs }, API_ROUTES);
+    registerRoutes(api, { engram, metrics, timeoutMs: options.requestTimeoutMs }, ALL_ROUTES);
     registerMcpRoutes(api, engram);
   });
 }
@@ -92,7 +100,7 @@ export async function createServer(engram: Engram, options: ServerOptions): Prom
   installProblemHandling(app);
   const metrics = new ServerMetrics();
   installRequestMetrics(app, metrics);
-  const document = openApiDocument(API_ROUTES, { metricsAuth: settings.metricsAuth, mcp: true });
+  const document = openApiDocument(ALL_ROUTES, { metricsAuth: settings.metricsAuth, mcp: true });
   await registerOpsRoutes(app, { engram, metrics, document, metricsAuth: settings.metricsAuth ? authenticate(engram, settings.auth) : null });
   await registerApi(app, engram, metrics, settings);
   await app.ready();

@@ -462,11 +462,23 @@ export interface StorageAdapter {
   /** Deletes events whose `expires_at` is at or before `now`, with their index entries; returns how many. */
   purgeExpired(now: string): Promise<number>;
 
-  /** A run's state, null before its first put_run_state. */
+  /**
+   * Every record of a tenant (or one user of it) in EXPORT_KINDS order, each kind in the order it
+   * was written, read page by page (memory stays flat however large the store). Derived data
+   * (chunks, full-text entries, vectors) and API keys are not exported.
+   */
+  exportRecords(scope: ExportScope): AsyncIterable<ExportRecord>;
+  /**
+   * Deletes a user (or one session of theirs) in one transaction: events with their full-text
+   * entries and vectors, turns, working states, summaries, context builds, items with their chunks,
+   * reflections, candidates, insights, run states, ledgers and snapshots (a session: see EraseScope).
+   */
+  erase(scope: EraseScope): Promise<EraseCounts>;
   /** The key with this hash, whichever tenant it belongs to (the tenant comes from the key). */
   findApiKey(hash: string): Promise<ApiKeyRecord | null>;
   /** A tenant's keys (every tenant's with `undefined`), oldest first, revoked ones included. */
   listApiKeys(tenantId: string | undefined): Promise<ApiKeyRecord[]>;
+  /** A run's state, null before its first put_run_state. */
   getRunState(run: RunKey): Promise<RunState | null>;
   /** The entries of a run's ledger with these evidence ids (the ones it has, each once, in any order). */
   ledgerEntries(run: RunKey, evidenceIds: readonly string[]): Promise<LedgerEntry[]>;
@@ -482,4 +494,40 @@ export interface StorageAdapter {
   getInsight(tenantId: string, insightId: string): Promise<InsightRecord | null>;
   listInsights(query: InsightQuery): Promise<InsightRecord[]>;
   close(): Promise<void>;
+}
+
+// Moving a tenant (or one user of it) between stores (see spec/export.ts for EXPORT_KINDS).
+
+/** What an export covers: a whole tenant, or one user of it. */
+export interface ExportScope {
+  tenant_id: string;
+  user_id?: string;
+}
+
+/** One record of an export; `kind` says which. */
+export type ExportRecord =
+  | { kind: 'event'; event: EventRecord }
+  | { kind: 'turn'; key: SessionKey; turn_id: string; result: CommitTurnResult }
+  | { kind: 'working_state'; key: SessionKey; state: WorkingState; updated_at: string }
+  | { kind: 'summary'; key: SessionKey; summary: StmSummary }
+  | { kind: 'item'; item: MemoryItem }
+  | { kind: 'context_build'; build: ContextBuild }
+  | { kind: 'reflection'; record: ReflectionRecord }
+  | { kind: 'candidate'; candidate: ReviewCandidate }
+  | { kind: 'insight'; insight: InsightRecord }
+  | { kind: 'run_state'; state: RunState }
+  | { kind: 'ledger'; run: RunKey; entry: LedgerEntry }
+  | { kind: 'snapshot'; record: SnapshotRecord };
+
+export type ExportKind = ExportRecord['kind'];
+
+/** What erasing a user or a session removed, by table. */
+export type EraseCounts = Record<string, number>;
+
+/** A user (all their data) or one of their sessions to erase. */
+export interface EraseScope {
+  tenant_id: string;
+  user_id: string;
+  /** Only this session: its events, turns, working state, summary, builds, and the items all of whose sources were in it. */
+  session_id?: string;
 }

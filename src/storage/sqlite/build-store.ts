@@ -7,7 +7,8 @@ import type { MemoryPacket } from '../../spec/packet.js';
 import type { BuildQuery, ContextBuild, PutContextBuildOp } from '../../spec/storage.js';
 import type { Row } from './event-rows.js';
 
-function buildFromRow(row: Row): ContextBuild {
+/** A context build from a row of `SELECT *` (extra columns are ignored). */
+export function buildFromRow(row: Row): ContextBuild {
   return {
     id: row['id'] as string,
     tenant_id: row['tenant_id'] as string,

@@ -37,15 +37,15 @@ function itemValues(item: MemoryItem): unknown[] {
   ];
 }
 
-/** The item columns in the order `ITEM_SELECT` reads them. */
-const ITEM_SELECT = ITEM_COLUMNS.join(', ');
+/** The item columns in the order `itemFromValues` reads them. */
+export const ITEM_SELECT = ITEM_COLUMNS.join(', ');
 const AT = Object.fromEntries(ITEM_COLUMNS.map((column, index) => [column, index])) as Record<(typeof ITEM_COLUMNS)[number], number>;
 
 /**
  * An item version from the values of a raw row that holds `ITEM_SELECT` from position `at` (raw rows
  * skip building an object per row; an item row has 25 columns).
  */
-function itemFromValues(values: readonly unknown[], at = 0): MemoryItem {
+export function itemFromValues(values: readonly unknown[], at = 0): MemoryItem {
   const value = (column: keyof typeof AT): unknown => values[at + AT[column]];
   const json = <T>(column: keyof typeof AT): T => JSON.parse(value(column) as string) as T;
   return {

@@ -37,9 +37,12 @@ const INSIGHT_COLUMNS = [
   'history', 'version', 'created_at', 'updated_at',
 ] as const;
 
-const REFLECTION_SELECT = REFLECTION_COLUMNS.join(', ');
-const CANDIDATE_SELECT = CANDIDATE_COLUMNS.join(', ');
-const INSIGHT_SELECT = INSIGHT_COLUMNS.join(', ');
+/** The columns `reflectionFromRow` reads. */
+export const REFLECTION_SELECT = REFLECTION_COLUMNS.join(', ');
+/** The columns `candidateFromRow` reads. */
+export const CANDIDATE_SELECT = CANDIDATE_COLUMNS.join(', ');
+/** The columns `insightFromRow` reads. */
+export const INSIGHT_SELECT = INSIGHT_COLUMNS.join(', ');
 
 function reflectionValues(record: ReflectionRecord): unknown[] {
   return [
@@ -50,7 +53,8 @@ function reflectionValues(record: ReflectionRecord): unknown[] {
   ];
 }
 
-function reflectionFromRow(row: Row): ReflectionRecord {
+/** A reflection record from a row of REFLECTION_SELECT. */
+export function reflectionFromRow(row: Row): ReflectionRecord {
   return {
     trace_id: row['trace_id'] as string,
     tenant_id: row['tenant_id'] as string,
@@ -84,7 +88,8 @@ function candidateValues(c: ReviewCandidate): unknown[] {
   ];
 }
 
-function candidateFromRow(row: Row): ReviewCandidate {
+/** A review candidate from a row of CANDIDATE_SELECT. */
+export function candidateFromRow(row: Row): ReviewCandidate {
   return {
     id: row['id'] as string,
     tenant_id: row['tenant_id'] as string,
@@ -117,7 +122,8 @@ function insightValues(i: InsightRecord): unknown[] {
   ];
 }
 
-function insightFromRow(row: Row): InsightRecord {
+/** An insight from a row of INSIGHT_SELECT. */
+export function insightFromRow(row: Row): InsightRecord {
   return {
     id: row['id'] as string,
     tenant_id: row['tenant_id'] as string,

@@ -26,9 +26,12 @@ const SNAPSHOT_COLUMNS = [
   'tenant_id', 'id', 'user_id', 'agent_id', 'session_id', 'run_id', 'sequence', 'created_at', 'snapshot',
 ] as const;
 
-const RUN_SELECT = RUN_COLUMNS.join(', ');
-const LEDGER_SELECT = LEDGER_COLUMNS.join(', ');
-const SNAPSHOT_SELECT = SNAPSHOT_COLUMNS.join(', ');
+/** The columns `runFromRow` reads. */
+export const RUN_SELECT = RUN_COLUMNS.join(', ');
+/** The columns `ledgerFromRow` reads (with the run key's). */
+export const LEDGER_SELECT = LEDGER_COLUMNS.join(', ');
+/** The columns `snapshotFromRow` reads. */
+export const SNAPSHOT_SELECT = SNAPSHOT_COLUMNS.join(', ');
 const RUN_WHERE = 'tenant_id = ? AND user_id = ? AND agent_id = ? AND run_id = ?';
 
 /** Most evidence ids one ledger read puts in an IN list (SQLite caps the number of parameters). */
@@ -47,7 +50,8 @@ function runValues(s: RunState): unknown[] {
   ];
 }
 
-function runFromRow(row: Row): RunState {
+/** A run state from a row of RUN_SELECT. */
+export function runFromRow(row: Row): RunState {
   return {
     tenant_id: row['tenant_id'] as string,
     user_id: row['user_id'] as string,
@@ -80,7 +84,8 @@ function ledgerValues(run: RunKey, e: LedgerEntry): unknown[] {
   ];
 }
 
-function ledgerFromRow(row: Row): LedgerEntry {
+/** A ledger entry from a row of LEDGER_SELECT (the run key's columns are not part of it). */
+export function ledgerFromRow(row: Row): LedgerEntry {
   return {
     evidence_id: row['evidence_id'] as string,
     corpus_id: row['corpus_id'] as string,
@@ -99,7 +104,8 @@ function snapshotValues(r: SnapshotRecord): unknown[] {
   ];
 }
 
-function snapshotFromRow(row: Row): SnapshotRecord {
+/** A snapshot record from a row of SNAPSHOT_SELECT. */
+export function snapshotFromRow(row: Row): SnapshotRecord {
   return {
     tenant_id: row['tenant_id'] as string,
     user_id: row['user_id'] as string,

@@ -43,6 +43,9 @@ import { firstPassing, FtsIndex } from './fts-index.js';
 import { ItemStore } from './item-store.js';
 import { KeyStore } from './key-store.js';
 import type { ApiKeyRecord } from '../../spec/auth.js';
+import type { EraseCounts, EraseScope, ExportRecord, ExportScope } from '../../spec/export.js';
+import { Eraser } from './erase.js';
+import { ExportStore } from './export-store.js';
 import { migrations } from './migrations.js';
 import { ReflectionStore } from './reflection-store.js';
 import { RunStore } from './run-store.js';
@@ -125,6 +128,8 @@ class SqliteStorage implements StorageAdapter {
   private readonly reflections: ReflectionStore;
   private readonly runs: RunStore;
   private readonly keys: KeyStore;
+  private readonly exporter: ExportStore;
+  private readonly eraser: Eraser;
 
   constructor(
     private readonly db: Database.Database,
@@ -138,6 +143,8 @@ class SqliteStorage implements StorageAdapter {
     this.reflections = new ReflectionStore(db, (sql) => this.cached(sql));
     this.runs = new RunStore(db, (sql) => this.cached(sql));
     this.keys = new KeyStore(db);
+    this.exporter = new ExportStore((sql) => this.cached(sql), () => this.guard());
+    this.eraser = new Eraser((sql) => this.cached(sql));
     const transaction = db.transaction((ops: readonly WriteOp[]) => {
       for (const op of ops) this.apply(op);
     });
@@ -400,6 +407,20 @@ class SqliteStorage implements StorageAdapter {
   async listContextBuilds(query: BuildQuery): Promise<ContextBuild[]> {
     this.guard();
     return this.builds.list(query);
+  }
+
+  async *exportRecords(scope: ExportScope): AsyncGenerator<ExportRecord> {
+    this.guard();
+    yield* this.exporter.records(scope);
+  }
+
+  async erase(scope: EraseScope): Promise<EraseCounts> {
+    this.guard();
+    try {
+      return this.db.transaction(() => this.eraser.erase(scope)).immediate();
+    } catch (error) {
+      throw new StorageError(`erase failed: ${(error as Error).message}`, { cause: error });
+    }
   }
 
   async findApiKey(hash: string): Promise<ApiKeyRecord | null> {

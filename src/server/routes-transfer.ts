@@ -1,0 +1,103 @@
+// Moving data over HTTP (admin keys): export a tenant or one user as a JSON Lines stream, import an
+// export into the key's tenant (the body is read as a stream, line by line, a batch per
+// transaction), and erase a user or one session with everything derived from it.
+
+import { createInterface } from 'node:readline';
+import { Readable, Transform, type TransformCallback } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+
+import { ValidationError } from '../index.js';
+import { HttpError } from './http-error.js';
+import { pick, type RouteCall, type RouteSpec } from './route-kit.js';
+import { objectOf } from './schema-refs.js';
+import { assertOwnTenant, isObject } from './tenancy.js';
+
+/** Largest import body (a stream, so the JSON body limit does not apply): 1 GiB. */
+export const IMPORT_LIMIT = 1024 * 1024 * 1024;
+
+/** Accepts `application/x-ndjson` bodies as the raw stream, for the import route to read line by line. */
+export function acceptNdjson(app: FastifyInstance): void {
+  app.addContentTypeParser(['application/x-ndjson', 'application/jsonl'], (_request, payload, done) => done(null, payload));
+}
+
+function limited(limit: number): Transform {
+  let read = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback) {
+      read += chunk.length;
+      if (read > limit) done(new HttpError('PAYLOAD_TOO_LARGE', `an import may be at most ${limit} bytes`));
+      else done(null, chunk);
+    },
+  });
+}
+
+async function exportStream({ engram, tenant, query }: RouteCall): Promise<Readable> {
+  const user = pick(query, ['user_id'])['user_id'];
+  const lines = engram.exportData({ tenant_id: tenant, ...(typeof user === 'string' ? { user_id: user } : {}) });
+  // The first line is read before answering, so a bad scope is a problem document, not a broken stream.
+  const first = await lines.next();
+  return Readable.from(
+    (async function* () {
+      if (first.done !== true) yield `${first.value}\n`;
+      for await (const line of lines) yield `${line}\n`;
+    })(),
+  );
+}
+
+async function importStream({ engram, tenant, body }: RouteCall): Promise<unknown> {
+  if (!(body instanceof Readable)) throw new HttpError('UNSUPPORTED_MEDIA_TYPE', 'an import is sent as application/x-ndjson (the lines of an export)');
+  const input = body.pipe(limited(IMPORT_LIMIT));
+  const failed = new Promise<never>((_resolve, reject) => input.on('error', reject));
+  const counts = await Promise.race([engram.importData(createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY }), { tenant_id: tenant }), failed]);
+  return { tenant_id: tenant, counts };
+}
+
+async function eraseScope({ engram, tenant, body }: RouteCall): Promise<unknown> {
+  if (!isObject(body)) throw ValidationError.of('', 'type', 'the body must be a JSON object { user_id, session_id? }');
+  assertOwnTenant(body['tenant_id'], tenant, 'tenant_id');
+  const unknown = Object.keys(body).filter((key) => !['user_id', 'session_id', 'tenant_id'].includes(key));
+  if (unknown.length > 0) throw ValidationError.of(unknown[0]!, 'additionalProperties', 'is not a field of an erase request');
+  if (typeof body['user_id'] !== 'string') throw ValidationError.of('user_id', 'required', 'names the user to erase');
+  const session = body['session_id'];
+  if (session !== undefined && typeof session !== 'string') throw ValidationError.of('session_id', 'type', 'must be a string');
+  return { erased: await engram.erase({ tenant_id: tenant, user_id: body['user_id'], ...(session === undefined ? {} : { session_id: session }) }) };
+}
+
+const COUNTS = { type: 'object', additionalProperties: { type: 'integer' } };
+
+export const transferRoutes: readonly RouteSpec[] = [
+  {
+    method: 'GET',
+    url: '/v1/export',
+    operationId: 'exportData',
+    role: 'admin',
+    tag: 'transfer',
+    summary: "The key's tenant (or one user) as JSON Lines: a header, then every record; secret content withheld.",
+    query: [{ name: 'user_id', type: 'string', description: 'Only this user.' }],
+    response: { status: 200, description: 'The export, one JSON object per line.', contentType: 'application/x-ndjson', schema: { type: 'string' } },
+    handle: exportStream,
+  },
+  {
+    method: 'POST',
+    url: '/v1/import',
+    operationId: 'importData',
+    role: 'admin',
+    tag: 'transfer',
+    summary: "An export (application/x-ndjson) into the key's tenant, a batch per transaction; records are rewritten to the tenant.",
+    body: { schema: { type: 'string', description: 'The lines of an export.' }, required: true },
+    response: { status: 200, description: 'The records written, by kind.', schema: objectOf({ tenant_id: { type: 'string' }, counts: COUNTS }, ['tenant_id', 'counts']) },
+    errors: [413, 415],
+    handle: importStream,
+  },
+  {
+    method: 'POST',
+    url: '/v1/erase',
+    operationId: 'erase',
+    role: 'admin',
+    tag: 'transfer',
+    summary: 'Erase a user, or one session of theirs, with everything derived from it (one transaction).',
+    body: { schema: objectOf({ user_id: { type: 'string' }, session_id: { type: 'string' } }, ['user_id']), required: true },
+    response: { status: 200, description: 'What was removed, by table.', schema: objectOf({ erased: COUNTS }, ['erased']) },
+    handle: eraseScope,
+  },
+];
