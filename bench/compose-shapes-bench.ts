@@ -2,6 +2,8 @@
 // one heavy user (100k items), beside the raw full-text reads of the same queries, compose without
 // storing its context build, and the build write alone, all in the same run on the embedded store.
 
+import { SingleBar } from 'cli-progress';
+
 import type { ContextBuild, Engram, Purpose, ScopeInput } from '../src/index.js';
 import { newId, systemClock, visibleOwners } from '../src/index.js';
 import { compose } from '../src/composer/compose.js';
@@ -222,10 +224,16 @@ export async function benchComposeShape(sizes: ShapeSizes, log: (message: string
     const plans = planSessions(random, Math.ceil(sizes.events / 80) + 10, sizes.users, prefix);
     const importer = new BatchImporter(engram, BATCH_TURNS, turnsOf(plans, random));
     const started = nowMs();
-    for (let step = 1; step <= 10 && importer.events < sizes.events; step += 1) {
-      await importer.growTo(Math.ceil((sizes.events * step) / 10));
-      log(`compose-shapes ${sizes.name}: ${importer.events} events after ${((nowMs() - started) / 1000).toFixed(1)} s`);
+    // On a terminal, a bar with the rate and time left; piped, a line every tenth.
+    const bar = process.stderr.isTTY === true ? new SingleBar({ format: `import ${sizes.name} |{bar}| {value}/{total} events | {rate}/s | ETA {eta_formatted}`, stream: process.stderr, etaBuffer: 20 }) : null;
+    bar?.start(sizes.events, 0, { rate: 0 });
+    for (let step = 1; step <= (bar === null ? 10 : 100) && importer.events < sizes.events; step += 1) {
+      await importer.growTo(Math.ceil((sizes.events * step) / (bar === null ? 10 : 100)));
+      const seconds = (nowMs() - started) / 1000;
+      if (bar !== null) bar.update(Math.min(importer.events, sizes.events), { rate: Math.round(importer.events / Math.max(0.001, seconds)) });
+      else log(`compose-shapes ${sizes.name}: ${importer.events} events after ${seconds.toFixed(1)} s`);
     }
+    bar?.stop();
     const users = Array.from({ length: sizes.users }, (_, index) => `${prefix}u${index}`);
     const items = await writeItems(engram, plannedItems({ users, itemsPerUser: sizes.itemsPerUser, agents: ['agent0', 'agent1'], procedures: sizes.procedures, seed: SEED }), ITEM_BATCH);
     const sessions = sessionsHolding(plans, importer.turnsWritten);

@@ -13,6 +13,7 @@ export { EXPORT_FORMAT, EXPORT_VERSION, type ExportHeader, type TransferCounts }
 export { EXPORT_KINDS } from './spec/export.js';
 export type * from './spec/export.js';
 export { startBackgroundWorker, type BackgroundWorker, type BackgroundWorkerOptions } from './runtime/background-worker.js';
+export type { JobRun } from './runtime/jobs.js';
 export { KEY_PREFIX } from './runtime/key-api.js';
 export { KEY_ROLES, type ApiKeyInfo, type KeyPrincipal, type KeyRole } from './spec/auth.js';
 export type * from './spec/compaction.js';

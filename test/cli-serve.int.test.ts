@@ -28,7 +28,7 @@ function serve(extra: string[] = []): Promise<{ child: ChildProcess; banner: str
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString('utf8');
-      if (out.includes('health')) resolve({ child, banner: out, exited });
+      if (out.includes('Stop with Ctrl-C')) resolve({ child, banner: out, exited });
     });
     child.stderr!.on('data', (chunk: Buffer) => {
       out += chunk.toString('utf8');

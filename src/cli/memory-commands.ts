@@ -6,6 +6,7 @@ import type { ItemDiff, MemoryItem, MemoryType, SearchHit } from '../index.js';
 import { describeItem } from '../index.js';
 import { printJson, printLines } from './output.js';
 import { list, positiveInteger, readJson, withEngram } from './runner.js';
+import { progress } from './transfer-commands.js';
 
 interface ScopeFlags {
   tenant: string;
@@ -132,7 +133,14 @@ export function registerMemoryCommands(program: Command): void {
     .option('--tenant <id>', 'only this tenant')
     .action((flags: { tenant?: string }) =>
       withEngram(async (engram, global) => {
-        const count = await engram.reindex(flags.tenant);
+        const bar = progress(global.json === true, 'reindex |{bar}| {percentage}% | {value}/{total} items | {rate}/s | ETA {eta_formatted}');
+        const started = Date.now();
+        const count = await engram.reindex(flags.tenant, (done, total) => {
+          if (bar === null) return;
+          if (done <= 500) bar.start(total, 0, { rate: 0 });
+          bar.update(done, { rate: Math.round(done / Math.max(0.001, (Date.now() - started) / 1000)) });
+        });
+        bar?.stop();
         if (global.json === true) printJson({ reindexed: count });
         else printLines([`reindexed ${count} current items; their embeddings are queued (engram embed)`]);
       }),

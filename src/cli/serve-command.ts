@@ -50,6 +50,7 @@ async function serve(flags: ServeFlags): Promise<void> {
       flags.auth ? '' : '  auth     OFF (loopback only): every request acts as the admin of tenant "default"',
       key === null ? '' : `  admin key (shown once, tenant "default"): ${key}`,
       key === null ? '' : `  try:     curl -H "Authorization: Bearer ${key}" ${address}/v1/keys`,
+      'Stop with Ctrl-C (SIGINT) or SIGTERM.',
     ].filter((line) => line !== '');
     process.stdout.write(`${banner.join('\n')}\n`);
     const signal = await untilSignal();

@@ -14,7 +14,7 @@ import { printJson, printLines } from './output.js';
 import { withEngram } from './runner.js';
 
 /** A progress bar on stderr when it is a terminal and output is for people; otherwise nothing. */
-function progress(json: boolean, format: string): SingleBar | null {
+export function progress(json: boolean, format: string): SingleBar | null {
   if (json || process.stderr.isTTY !== true) return null;
   return new SingleBar({ format, stream: process.stderr, hideCursor: true, etaBuffer: 50, fps: 5 });
 }

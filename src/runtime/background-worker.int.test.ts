@@ -33,4 +33,22 @@ describe('background worker', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(ticks.length).toBe(after);
   });
+
+  it('reflects over a run once it has ended, once', async () => {
+    const scope = { user_id: 'u', agent_id: 'a', session_id: 's', run_id: 'r' };
+    await t.engram.commitTurn({ scope, turn_id: 't1', messages: [{ role: 'user', content: 'I prefer concise answers in writing.' }] });
+    await t.engram.commitTurn({ scope, turn_id: 't2', messages: [{ role: 'user', content: 'Again: I prefer concise answers in writing.' }], markers: ['RUN_END'] });
+    await t.engram.commitTurn({ scope, turn_id: 't3', markers: ['RUN_END'] });
+    expect(await t.engram.runJobs()).toEqual({ done: 1, failed: 0, retried: 0 });
+    expect(await t.engram.runJobs()).toEqual({ done: 0, failed: 0, retried: 0 });
+    const candidates = await t.engram.review.list({ scope: { user_id: 'u' } });
+    expect(candidates.some((candidate) => candidate.memory_type === 'affective')).toBe(true);
+    expect(new Set(candidates.map((candidate) => candidate.trace_id)).size).toBe(1);
+    // A run whose events are gone cannot be reflected: recorded as failed, not retried for ever.
+    await t.engram.commitTurn({ scope: { ...scope, run_id: 'gone' }, turn_id: 'g1', messages: [{ role: 'user', content: 'short-lived', expires_at: '2026-06-01T12:00:00.500Z' }], markers: ['RUN_END'] });
+    t.clock.advance(60_000);
+    await t.engram.purgeExpired();
+    const markerOnly = await t.engram.runJobs();
+    expect(markerOnly.done + markerOnly.failed).toBe(1);
+  });
 });

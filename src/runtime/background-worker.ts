@@ -1,5 +1,5 @@
-// The background worker of a service process (and of `engram worker`): embeds what waits for a
-// vector and purges expired events, tick by tick. Stopping waits for the tick in flight, so work it
+// The background worker of a service process (and of `engram worker`): runs queued jobs
+// (reflections of ended runs), embeds what waits for a vector and purges expired events, tick by tick. Stopping waits for the tick in flight, so work it
 // claimed is finished; work claimed by a process that died is claimed again when its lease ends.
 
 import type { Engram } from './engram.js';
@@ -12,16 +12,16 @@ export interface BackgroundWorkerOptions {
   /** Milliseconds between expiry purges (default 60,000; 0 turns them off). */
   purgeEveryMs?: number;
   /** Called with the error of a tick; the next tick tries again. */
-  onError?: (error: unknown, task: 'embeddings' | 'purge') => void;
+  onError?: (error: unknown, task: 'embeddings' | 'purge' | 'jobs') => void;
   /** Called after a tick that did something. */
-  onTick?: (report: { embedded: number; skipped: number; purged: number }) => void;
+  onTick?: (report: { embedded: number; skipped: number; purged: number; jobs: number }) => void;
 }
 
 export interface BackgroundWorker {
   /** Stops after the tick in flight; resolves when it has finished. */
   stop(): Promise<void>;
   /** What the worker has done since it started. */
-  readonly totals: { embedded: number; skipped: number; purged: number; errors: number };
+  readonly totals: { embedded: number; skipped: number; purged: number; jobs: number; errors: number };
 }
 
 /**
@@ -34,14 +34,21 @@ export interface BackgroundWorker {
 export function startBackgroundWorker(engram: Engram, options: BackgroundWorkerOptions = {}): BackgroundWorker {
   const intervalMs = options.intervalMs ?? 1000;
   const purgeEveryMs = options.purgeEveryMs ?? 60_000;
-  const totals = { embedded: 0, skipped: 0, purged: 0, errors: 0 };
+  const totals = { embedded: 0, skipped: 0, purged: 0, jobs: 0, errors: 0 };
   let stopping = false;
   let lastPurge = Date.now();
   let inFlight: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
 
   async function tick(): Promise<void> {
-    const report = { embedded: 0, skipped: 0, purged: 0 };
+    const report = { embedded: 0, skipped: 0, purged: 0, jobs: 0 };
+    try {
+      const jobs = await engram.runJobs();
+      report.jobs = jobs.done + jobs.failed;
+    } catch (error) {
+      totals.errors += 1;
+      options.onError?.(error, 'jobs');
+    }
     try {
       const run = await engram.runEmbeddings(options.batch ?? 256);
       report.embedded = run.embedded;
@@ -62,7 +69,8 @@ export function startBackgroundWorker(engram: Engram, options: BackgroundWorkerO
     totals.embedded += report.embedded;
     totals.skipped += report.skipped;
     totals.purged += report.purged;
-    if (report.embedded + report.skipped + report.purged > 0) options.onTick?.(report);
+    totals.jobs += report.jobs;
+    if (report.embedded + report.skipped + report.purged + report.jobs > 0) options.onTick?.(report);
   }
 
   function schedule(): void {

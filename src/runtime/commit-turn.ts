@@ -5,8 +5,8 @@
 import { EngramError, ValidationError } from '../spec/errors.js';
 import type { EventRecord } from '../spec/event.js';
 import type { CommitTurnRequest, CommitTurnResult } from '../spec/requests.js';
-import { resolveScope, sessionKeyOf, type SessionKey } from '../spec/scope.js';
-import type { StorageAdapter, WriteOp } from '../spec/storage.js';
+import { resolveScope, sessionKeyOf, type Scope, type SessionKey } from '../spec/scope.js';
+import type { Job, StorageAdapter, WriteOp } from '../spec/storage.js';
 import { emptySummary, type StmSummary } from '../spec/summary.js';
 import type { Tokenizer } from '../spec/tokenizer.js';
 import { validateCommitTurnRequest } from '../spec/validators.js';
@@ -27,6 +27,8 @@ export interface WritePathContext {
   clock: Clock;
   longTerm: LongTermConfig;
   compaction: CompactionConfig;
+  /** Queue a reflection of each run when its RUN_END marker arrives (the background worker runs it). */
+  reflectOnRunEnd: boolean;
 }
 
 /** How many times a turn is recomputed when another writer changed the session's summary first. */
@@ -197,6 +199,7 @@ async function planTurn(batch: Batch, context: WritePathContext, request: Commit
   // The run has ended: its insights that live until `run_end` expire with this turn.
   if (events.some((event) => event.marker === 'RUN_END')) {
     batch.ops.push({ op: 'expire_run_insights', tenant_id: scope.tenant_id, user_id: scope.user_id, agent_id: scope.agent_id, run_id: scope.run_id, at: recordedAt });
+    if (context.reflectOnRunEnd) batch.ops.push({ op: 'enqueue_job', job: reflectJob(scope, recordedAt) });
   }
   const longTerm = await batch.longTerm.planTurn(scope, events, recordedAt);
   result.gate = longTerm.gate;
@@ -204,6 +207,22 @@ async function planTurn(batch: Batch, context: WritePathContext, request: Commit
   result.extraction_failures = longTerm.failures;
   batch.ops.push(...longTerm.ops);
   return result;
+}
+
+/** The job that reflects over a run once it has ended (queued once per run). */
+function reflectJob(scope: Scope, now: string): Job {
+  return {
+    tenant_id: scope.tenant_id,
+    id: `reflect:${scope.user_id}/${scope.agent_id}/${scope.run_id}`,
+    kind: 'reflect',
+    payload: { scope: { user_id: scope.user_id, agent_id: scope.agent_id, run_id: scope.run_id, session_id: scope.session_id } },
+    status: 'pending',
+    attempts: 0,
+    lease_until: null,
+    last_error: null,
+    created_at: now,
+    updated_at: now,
+  };
 }
 
 function prefixed(error: unknown, prefix: string): unknown {

@@ -71,6 +71,8 @@ export interface EngramConfig {
   reflection?: {
     llm?: StructuredModel | LlmEndpointConfig | false;
     autoApprove?: AutoApproveRule[];
+    /** Queue a reflection of each run at its RUN_END marker for the background worker (default true). */
+    onRunEnd?: boolean;
   };
   /**
    * Compaction of long runs: a snapshot every `eventThreshold` terminal markers (PLAN_DONE, ACT_DONE,
@@ -90,7 +92,7 @@ export interface ResolvedConfig {
   allowPrivateRemote: boolean;
   workerIntervalMs: number | null;
   policies: NamedPolicy[];
-  reflection: { llm: StructuredModel | null; autoApprove: AutoApproveRule[]; project: string };
+  reflection: { llm: StructuredModel | null; autoApprove: AutoApproveRule[]; project: string; onRunEnd: boolean };
   compaction: CompactionConfig;
 }
 
@@ -143,7 +145,7 @@ export async function resolveConfig(config: EngramConfig): Promise<ResolvedConfi
     allowPrivateRemote,
     workerIntervalMs: interval,
     policies: config.policies ?? [],
-    reflection: { llm: reflectionLlm, autoApprove, project: config.extraction?.project ?? 'general' },
+    reflection: { llm: reflectionLlm, autoApprove, project: config.extraction?.project ?? 'general', onRunEnd: config.reflection?.onRunEnd !== false },
     compaction: resolveCompactionConfig(config.compaction),
   };
 }

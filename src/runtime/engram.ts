@@ -46,6 +46,7 @@ import { insightsOf, type Insights } from './insight-api.js';
 import { runsOf, type Runs } from './run-api.js';
 import { keysOf, type Keys } from './key-api.js';
 import { erase, exportLines, importLines, type TransferCounts } from './transfer-api.js';
+import { runJobs, type JobRun } from './jobs.js';
 import type { EraseCounts, ExportKind } from '../spec/export.js';
 import { createRuleExtractor } from '../items/rules/index.js';
 import type { ReflectRequest, ReflectResult } from '../spec/reflection.js';
@@ -473,10 +474,10 @@ export class Engram {
    * @example
    * const count = await engram.reindex();
    */
-  async reindex(tenantId?: string): Promise<number> {
+  async reindex(tenantId?: string, onProgress?: (done: number, total: number) => void): Promise<number> {
     this.guard();
     if (tenantId !== undefined) requireTenant(tenantId);
-    return reindex(this.memoryContext(), tenantId);
+    return reindex(this.memoryContext(), tenantId, onProgress);
   }
 
   /**
@@ -490,6 +491,19 @@ export class Engram {
     if (max !== undefined) requireCount(max, 'max', 1, Number.MAX_SAFE_INTEGER);
     if (this.worker === null) return { embedded: 0, skipped: 0 };
     return this.worker.run(max);
+  }
+
+  /**
+   * Runs queued background jobs (reflections of ended runs), at most `max` (default 4); a job that
+   * fails is tried again up to three times, then recorded as failed.
+   *
+   * @example
+   * await engram.runJobs(); // { done: 1, failed: 0, retried: 0 }
+   */
+  async runJobs(max = 4): Promise<JobRun> {
+    this.guard();
+    requireCount(max, 'max', 1, 1000);
+    return runJobs({ storage: this.storage, now: () => this.now(), reflect: (request) => this.reflect(request) }, max);
   }
 
   /** How many texts wait for an embedding. */
@@ -507,7 +521,7 @@ export class Engram {
   }
 
   private context() {
-    return { storage: this.storage, tokenizer: this.tokenizer, clock: this.clock, longTerm: this.config.longTerm, compaction: this.config.compaction };
+    return { storage: this.storage, tokenizer: this.tokenizer, clock: this.clock, longTerm: this.config.longTerm, compaction: this.config.compaction, reflectOnRunEnd: this.config.reflection.onRunEnd };
   }
 
   private readContext() {

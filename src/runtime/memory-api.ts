@@ -168,12 +168,13 @@ export async function search(context: MemoryApiContext, input: unknown): Promise
  * @example
  * const rebuilt = await reindex(context); // number of item versions reindexed
  */
-export async function reindex(context: MemoryApiContext, tenantId?: string): Promise<number> {
+export async function reindex(context: MemoryApiContext, tenantId?: string, onProgress?: (done: number, total: number) => void): Promise<number> {
   await context.storage.clearItemIndex(tenantId);
   const items = await context.storage.itemsForReindex(tenantId);
   for (let start = 0; start < items.length; start += 500) {
     const ops: WriteOp[] = items.slice(start, start + 500).map(chunkOp);
     await context.storage.write(ops);
+    onProgress?.(Math.min(items.length, start + 500), items.length);
   }
   return items.length;
 }

@@ -219,7 +219,29 @@ export interface RevokeApiKeyOp {
   revoked_at: string;
 }
 
+/** A unit of background work (today: `reflect` a run that ended). */
+export interface Job {
+  tenant_id: string;
+  /** Deterministic from the work, so the same work is queued once (`reflect:<user>/<agent>/<run>`). */
+  id: string;
+  kind: 'reflect';
+  payload: Record<string, unknown>;
+  status: 'pending' | 'running' | 'done' | 'failed';
+  attempts: number;
+  lease_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Queue a job; a job with the same tenant and id already queued (in any status) is kept as it is. */
+export interface EnqueueJobOp {
+  op: 'enqueue_job';
+  job: Job;
+}
+
 export type WriteOp =
+  | EnqueueJobOp
   | PutApiKeyOp
   | RevokeApiKeyOp
   | PutRunStateOp
@@ -474,6 +496,14 @@ export interface StorageAdapter {
    * reflections, candidates, insights, run states, ledgers and snapshots (a session: see EraseScope).
    */
   erase(scope: EraseScope): Promise<EraseCounts>;
+  /**
+   * Claims up to `limit` jobs of these kinds (pending, or running with a lease that ended), oldest
+   * first: they become `running` with `leaseUntil` and one more attempt. One transaction, so two
+   * workers never claim the same job.
+   */
+  claimJobs(kinds: readonly Job['kind'][], limit: number, now: string, leaseUntil: string): Promise<Job[]>;
+  /** Finishes a claimed job: `done`, `failed`, or back to `pending` for another attempt. */
+  completeJob(tenantId: string, jobId: string, status: 'done' | 'failed' | 'pending', error: string | null, now: string): Promise<void>;
   /** The key with this hash, whichever tenant it belongs to (the tenant comes from the key). */
   findApiKey(hash: string): Promise<ApiKeyRecord | null>;
   /** A tenant's keys (every tenant's with `undefined`), oldest first, revoked ones included. */

@@ -372,4 +372,24 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    name: 'background jobs: claimed with a lease, retried, done once',
+    sql: `
+      CREATE TABLE jobs (
+        seq INTEGER PRIMARY KEY,
+        tenant_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        status TEXT NOT NULL,
+        attempts INTEGER NOT NULL,
+        lease_until TEXT,
+        last_error TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        UNIQUE (tenant_id, id)
+      );
+      CREATE INDEX jobs_claimable ON jobs (kind, status, seq) WHERE status IN ('pending', 'running');
+    `,
+  },
 ];

@@ -22,6 +22,7 @@ import type {
   ItemSearchHit,
   ItemSearchQuery,
   InsightQuery,
+  Job,
   ReflectionQuery,
   SnapshotQuery,
   StorageAdapter,
@@ -42,6 +43,7 @@ import { EVENT_COLUMNS, EVENT_SELECT, eventFilters, eventFromValues, eventValues
 import { firstPassing, FtsIndex } from './fts-index.js';
 import { ItemStore } from './item-store.js';
 import { KeyStore } from './key-store.js';
+import { JobQueue } from './job-queue.js';
 import type { ApiKeyRecord } from '../../spec/auth.js';
 import type { EraseCounts, EraseScope, ExportRecord, ExportScope } from '../../spec/export.js';
 import { Eraser } from './erase.js';
@@ -128,6 +130,7 @@ class SqliteStorage implements StorageAdapter {
   private readonly reflections: ReflectionStore;
   private readonly runs: RunStore;
   private readonly keys: KeyStore;
+  private readonly jobs: JobQueue;
   private readonly exporter: ExportStore;
   private readonly eraser: Eraser;
 
@@ -143,6 +146,7 @@ class SqliteStorage implements StorageAdapter {
     this.reflections = new ReflectionStore(db, (sql) => this.cached(sql));
     this.runs = new RunStore(db, (sql) => this.cached(sql));
     this.keys = new KeyStore(db);
+    this.jobs = new JobQueue(db);
     this.exporter = new ExportStore((sql) => this.cached(sql), () => this.guard());
     this.eraser = new Eraser((sql) => this.cached(sql));
     const transaction = db.transaction((ops: readonly WriteOp[]) => {
@@ -216,6 +220,9 @@ class SqliteStorage implements StorageAdapter {
       }
       case 'put_context_build':
         return this.builds.put(op);
+      case 'enqueue_job':
+        this.jobs.enqueue(op);
+        break;
       case 'put_api_key':
         this.keys.put(op);
         break;
@@ -421,6 +428,16 @@ class SqliteStorage implements StorageAdapter {
     } catch (error) {
       throw new StorageError(`erase failed: ${(error as Error).message}`, { cause: error });
     }
+  }
+
+  async claimJobs(kinds: readonly Job['kind'][], limit: number, now: string, leaseUntil: string): Promise<Job[]> {
+    this.guard();
+    return this.db.transaction(() => this.jobs.claim(kinds, limit, now, leaseUntil)).immediate();
+  }
+
+  async completeJob(tenantId: string, jobId: string, status: 'done' | 'failed' | 'pending', error: string | null, now: string): Promise<void> {
+    this.guard();
+    this.db.transaction(() => this.jobs.complete(tenantId, jobId, status, error, now)).immediate();
   }
 
   async findApiKey(hash: string): Promise<ApiKeyRecord | null> {
