@@ -205,6 +205,15 @@ describe('compose', () => {
     await expect(t.engram.compose({ scope, purpose: 'tool', conversation_window: -1 })).rejects.toMatchObject({ field: 'conversation_window' });
   });
 
+  it('places a dated event once: as a fact, not again as an episode', async () => {
+    await t.engram.commitTurn({ scope, turn_id: 'dated', messages: [{ role: 'user', content: 'We launch Atlas on June 12.' }] });
+    const packet = await t.engram.compose({ scope, purpose: 'planner' });
+    const fact = packet.long_term.facts.find((entry) => entry.fact_key.startsWith('event:'));
+    expect(fact).toBeDefined();
+    expect(packet.long_term.episodes.map((episode) => episode.episode_id)).not.toContain(fact!.fact_id);
+    expect(packet.explain.omitted).toContainEqual(expect.objectContaining({ item: `episodes:${fact!.fact_id}`, reason: 'duplicate' }));
+  });
+
   it('property: any store, budget, purpose, cue and insights gives a valid packet within budget, without secrets or unvalidated insights for responders', async () => {
     const words = ['atlas', 'venue', 'deadline', 'tea', '中文', '文档', 'budget', CANARY, 'vault', 'launch', 'ACME'];
     const sentence = fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 12 }).map((parts) => parts.join(' ') + '.');

@@ -214,7 +214,7 @@ export function fillLongTerm(
     if (taken !== undefined) facts.push(taken.value);
   }
   const procedures = fillProcedures(builder, candidates, purpose);
-  const episodes = fillEpisodes(builder, candidates, now, tokenizer);
+  const episodes = fillEpisodes(builder, candidates, now, tokenizer, new Set(facts.map((fact) => fact.fact_id)));
   const preferences = facts.filter((fact) => fact.fact_key.startsWith('pref:'));
   return { long_term: { facts, preferences, procedures, episodes }, conflicts };
 }
@@ -275,9 +275,14 @@ function fillProcedures(builder: PacketBuilder, candidates: LongTermCandidates, 
   return out;
 }
 
-function fillEpisodes(builder: PacketBuilder, candidates: LongTermCandidates, now: string, tokenizer: Tokenizer): Episode[] {
+function fillEpisodes(builder: PacketBuilder, candidates: LongTermCandidates, now: string, tokenizer: Tokenizer, placedAsFacts: ReadonlySet<string>): Episode[] {
   const out: Episode[] = [];
   for (const { item, rule } of candidates.episodes) {
+    // A dated event already placed as a fact is not paid for twice.
+    if (placedAsFacts.has(item.id)) {
+      builder.omit(`episodes:${item.id}`, 'duplicate', 'episodes', 'already in the packet as a fact');
+      continue;
+    }
     const range = timeRangeOf(item);
     const age = Math.max(0, Date.parse(now) - Date.parse(range.end)) / DAY_MS;
     const summary = describeValue(item.type, item.value);
