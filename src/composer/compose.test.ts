@@ -206,8 +206,9 @@ describe('compose', () => {
   });
 
   it('places a dated event once: as a fact, not again as an episode', async () => {
-    await t.engram.commitTurn({ scope, turn_id: 'dated', messages: [{ role: 'user', content: 'We launch Atlas on June 12.' }] });
-    const packet = await t.engram.compose({ scope, purpose: 'planner' });
+    await t.engram.commitTurn({ scope, turn_id: 'dated', ts: '2026-05-20T09:00:00.000Z', messages: [{ role: 'user', content: 'We launch Atlas on 2026-05-28.' }] });
+    // A cue match makes it a fact; its date (past) makes it a recent episode too.
+    const packet = await t.engram.compose({ scope, purpose: 'planner', cues: { query: 'Atlas launch' } });
     const fact = packet.long_term.facts.find((entry) => entry.fact_key.startsWith('event:'));
     expect(fact).toBeDefined();
     expect(packet.long_term.episodes.map((episode) => episode.episode_id)).not.toContain(fact!.fact_id);
