@@ -9,6 +9,7 @@ export type { ReviewQueue } from './runtime/reflection-api.js';
 export type { Insights } from './runtime/insight-api.js';
 export type { Runs } from './runtime/run-api.js';
 export type { Keys } from './runtime/key-api.js';
+export type { UpdateWorkingStateRequest } from './runtime/working-state-update.js';
 export { EXPORT_FORMAT, EXPORT_VERSION, type ExportHeader, type TransferCounts } from './runtime/transfer-api.js';
 export { EXPORT_KINDS } from './spec/export.js';
 export type * from './spec/export.js';
@@ -48,6 +49,7 @@ export {
   ConflictError,
   NotFoundError,
   StorageError,
+  renameFields,
   type EngramErrorCode,
   type ValidationIssue,
 } from './spec/errors.js';

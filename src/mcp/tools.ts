@@ -18,7 +18,7 @@ import {
   type RememberRequest,
   type SearchMemoryRequest,
   type SessionScopeInput,
-  type ScopeInput,
+  type UpdateWorkingStateRequest,
 } from '../index.js';
 import type { SchemaNode } from './inline-schema.js';
 import { candidatesSummary, changesSummary, commitSummary, decisionSummary, packetSummary, searchSummary, stateSummary } from './summaries.js';
@@ -174,11 +174,8 @@ const updateWorkingState: EngramTool = {
   inputSchema: inputSchemas.update_working_state,
   outputSchema: outputSchemas.update_working_state,
   annotations: write({ destructive: false, idempotent: false }),
-  // The library records the update as a turn and names its fields state_patch.*.
-  renameField: (field) => field.replace(/^state_patch\./, ''),
   async run(engram, args) {
-    if (args['set'] === undefined && args['append'] === undefined) throw ValidationError.of('set', 'anyOf', 'give set, append or both');
-    const state = await engram.updateWorkingState(asRequest<{ scope: ScopeInput; expected_version: number }>(args));
+    const state = await engram.updateWorkingState(asRequest<UpdateWorkingStateRequest>(args));
     return { structured: { ...state }, text: stateSummary(state) };
   },
 };

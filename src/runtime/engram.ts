@@ -1,7 +1,7 @@
 // createEngram(config): the one place that wires a store, a tokenizer and a clock to the domain,
 // and the Engram object every interface (library, CLI, HTTP, MCP) goes through.
 
-import { EngramError, NotFoundError, ValidationError } from '../spec/errors.js';
+import { EngramError, NotFoundError, renameFields } from '../spec/errors.js';
 import { requireCount, requireId, requireTenant } from './arguments.js';
 import type { EventRecord } from '../spec/event.js';
 import type { MemoryPacket } from '../spec/packet.js';
@@ -19,7 +19,7 @@ import type {
   SearchMemoryRequest,
   SessionScopeInput,
 } from '../spec/requests.js';
-import { DEFAULT_TENANT, type ScopeInput } from '../spec/scope.js';
+import { DEFAULT_TENANT } from '../spec/scope.js';
 import type { ContextBuild, EventSearchHit, StorageAdapter } from '../spec/storage.js';
 import { diffBuilds, replay, type BuildDiff, type ReplayResult } from './builds.js';
 import { assertNamedPolicy, type NamedPolicy } from '../composer/named-policies.js';
@@ -29,7 +29,7 @@ import {
   validateSearchEventsRequest,
   validateSessionScope,
 } from '../spec/validators.js';
-import { emptyWorkingState, type StatePatch, type WorkingState } from '../spec/working-state.js';
+import { emptyWorkingState, type WorkingState } from '../spec/working-state.js';
 import { NEVER_SHARED } from '../events/sensitivity.js';
 import { compose } from '../composer/compose.js';
 import { cutSummary } from '../working-memory/summary.js';
@@ -47,6 +47,7 @@ import { runsOf, type Runs } from './run-api.js';
 import { keysOf, type Keys } from './key-api.js';
 import { erase, exportLines, importLines, type TransferCounts } from './transfer-api.js';
 import { runJobs, type JobRun } from './jobs.js';
+import { workingStateTurn, type UpdateWorkingStateRequest } from './working-state-update.js';
 import type { EraseCounts, ExportKind } from '../spec/export.js';
 import { createRuleExtractor } from '../items/rules/index.js';
 import type { ReflectRequest, ReflectResult } from '../spec/reflection.js';
@@ -188,13 +189,17 @@ export class Engram {
    * @example
    * await engram.updateWorkingState({ scope, expected_version: 0, set: { goal: 'Ship Atlas' } });
    */
-  async updateWorkingState(request: { scope: ScopeInput; expected_version: number; set?: StatePatch['set']; append?: StatePatch['append']; turn_id?: string }): Promise<WorkingState> {
+  async updateWorkingState(request: UpdateWorkingStateRequest): Promise<WorkingState> {
     this.guard();
-    if (typeof request !== 'object' || request === null) throw ValidationError.of('request', 'type', 'must be an object');
-    const { scope, expected_version, set, append } = request;
-    const turn = { scope, turn_id: request.turn_id ?? newId('trn'), state_patch: { expected_version, ...(set === undefined ? {} : { set }), ...(append === undefined ? {} : { append }) } };
-    const [result] = await commitTurns(this.context(), [turn]);
-    return this.getWorkingState({ ...(scope.tenant_id === undefined ? {} : { tenant_id: scope.tenant_id }), user_id: result!.scope.user_id, agent_id: result!.scope.agent_id, session_id: result!.scope.session_id });
+    const turn = workingStateTurn(request, newId('trn'));
+    try {
+      const [result] = await commitTurns(this.context(), [turn]);
+      const { user_id, agent_id, session_id } = result!.scope;
+      return this.getWorkingState({ ...(request.scope.tenant_id === undefined ? {} : { tenant_id: request.scope.tenant_id }), user_id, agent_id, session_id });
+    } catch (error) {
+      // The update is recorded as a turn: name the fields as the request does.
+      throw renameFields(error, (field) => (field === 'state_patch' ? '' : field.replace(/^state_patch\./u, '')));
+    }
   }
 
   /**

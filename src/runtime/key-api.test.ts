@@ -32,5 +32,11 @@ describe('API keys', () => {
     await expect(t.engram.updateWorkingState({ scope, expected_version: 0, set: { goal: 'x' } })).rejects.toMatchObject({ code: 'STATE_VERSION_CONFLICT' });
     const events = await t.engram.listEvents({ scope, limit: 10 });
     expect(events.map((event) => event.kind)).toEqual(['state_patch']);
+    // Checked as a request of its own: unknown fields, no change, and errors named by its fields.
+    await expect(t.engram.updateWorkingState({ scope, expected_version: 1, set: { goal: 'x' }, mood: 'happy' } as never)).rejects.toMatchObject({ code: 'VALIDATION_FAILED', field: 'mood' });
+    await expect(t.engram.updateWorkingState({ scope, expected_version: 1 })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', field: 'set' });
+    await expect(t.engram.updateWorkingState({ scope, expected_version: 0, set: { goal: 'x' } })).rejects.toMatchObject({ code: 'STATE_VERSION_CONFLICT', field: 'expected_version' });
+    await expect(t.engram.updateWorkingState({ scope, expected_version: 1, set: { mood: 'x' } })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', field: expect.stringMatching(/^set/) });
+    expect((await t.engram.listEvents({ scope, limit: 10 })).length).toBe(1);
   });
 });

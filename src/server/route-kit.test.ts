@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { ConflictError, ValidationError } from '../index.js';
 import { HttpError } from './http-error.js';
-import { page, parseQuery, renameFields, withDeadline, withPathId, type QueryParam } from './route-kit.js';
+import { page, parseQuery, withDeadline, withPathId, type QueryParam } from './route-kit.js';
 
 const params: QueryParam[] = [
   { name: 'user_id', type: 'string', description: '' },
@@ -44,15 +43,6 @@ describe('helpers', () => {
     expect(withPathId({ by: 'mira', candidate_id: 'cand_1' }, 'candidate_id', 'cand_1')).toEqual({ by: 'mira', candidate_id: 'cand_1' });
     expect(() => withPathId({ candidate_id: 'cand_2' }, 'candidate_id', 'cand_1')).toThrow(expect.objectContaining({ field: 'candidate_id' }));
     expect(withPathId(['x'], 'candidate_id', 'cand_1')).toEqual(['x']);
-  });
-
-  it('renameFields renames validation issues and conflicts, and leaves other errors alone', () => {
-    const renamed = renameFields(ValidationError.of('scope.user_id', 'required', 'is required'), (field) => field.replace(/^scope\./, ''));
-    expect(renamed).toMatchObject({ code: 'VALIDATION_FAILED', field: 'user_id', issues: [{ field: 'user_id', rule: 'required' }] });
-    const conflict = renameFields(new ConflictError('state_patch.expected_version', 1, 2), (field) => field.replace(/^state_patch\./, ''));
-    expect(conflict).toMatchObject({ code: 'STATE_VERSION_CONFLICT', field: 'expected_version', expected: 1, actual: 2 });
-    const other = new Error('plain');
-    expect(renameFields(other, () => 'x')).toBe(other);
   });
 
   it('withDeadline answers TIMEOUT when the work is slower, else the work', async () => {

@@ -4,7 +4,7 @@
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-import { ConflictError, EngramError, ValidationError, type Engram, type KeyPrincipal, type KeyRole, type ValidationIssue } from '../index.js';
+import { renameFields, ValidationError, type Engram, type KeyPrincipal, type KeyRole, type ValidationIssue } from '../index.js';
 import { HttpError } from './http-error.js';
 import type { ServerMetrics } from './metrics.js';
 import { assertOwnTenant, isObject, type JsonObject } from './tenancy.js';
@@ -148,24 +148,6 @@ export function withPathId(body: unknown, field: string, id: string): unknown {
   if (!isObject(body)) return body;
   if (body[field] !== undefined && body[field] !== id) throw ValidationError.of(field, 'const', 'must be the id in the path (or left out)');
   return { ...body, [field]: id };
-}
-
-/**
- * The same error with its fields renamed (a library request field to the HTTP name of it).
- *
- * @example
- * renameFields(error, (field) => field.replace(/^scope\./, ''))
- */
-export function renameFields(error: unknown, rename: (field: string) => string): unknown {
-  if (!EngramError.isInstance(error) || error.field === undefined) return error;
-  const issues = error.details['issues'];
-  if (error.code === 'VALIDATION_FAILED' && Array.isArray(issues)) {
-    return new ValidationError((issues as ValidationIssue[]).map((issue) => ({ ...issue, field: rename(issue.field) })), { cause: error });
-  }
-  const field = rename(error.field);
-  if (field === error.field) return error;
-  if (error instanceof ConflictError) return new ConflictError(field, error.expected, error.actual, error);
-  return new EngramError(error.code, error.message.replace(error.field, field), { field, cause: error, details: error.details });
 }
 
 const fromScope = (field: string) => field.replace(/^scope\./, '');

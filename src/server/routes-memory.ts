@@ -1,10 +1,10 @@
 // Long-term memory (items: list, get, history, remember, forget, search) and a session's working
 // state (read, and patch at an expected version).
 
-import { isId, NotFoundError, ValidationError, type ForgetRequest, type HistoryRequest, type ListItemsRequest, type RememberRequest, type ScopeInput, type SearchMemoryRequest, type SessionScopeInput, type StatePatch } from '../index.js';
-import { limitOf, page, PAGE_PARAMS, pick, renameFields, type RouteCall, type RouteSpec } from './route-kit.js';
+import { isId, NotFoundError, ValidationError, type ForgetRequest, type HistoryRequest, type ListItemsRequest, type RememberRequest, type SearchMemoryRequest, type SessionScopeInput, type UpdateWorkingStateRequest } from '../index.js';
+import { limitOf, page, PAGE_PARAMS, pick, type RouteCall, type RouteSpec } from './route-kit.js';
 import { described, objectOf, pageOf, ref } from './schema-refs.js';
-import { allowOnly, bindTenant, isObject } from './tenancy.js';
+import { bindTenant } from './tenancy.js';
 
 const READER_PARAMS = [
   { name: 'user_id', type: 'string', description: 'The user (required).' },
@@ -33,20 +33,8 @@ async function history({ engram, tenant, query }: RouteCall): Promise<unknown> {
   return { items: versions, next_cursor: null };
 }
 
-const PATCH_FIELDS = ['scope', 'expected_version', 'set', 'append', 'turn_id'] as const;
-
-/** The patch is a turn holding a state_patch: name its fields as the HTTP body does. */
-const fromStatePatch = (field: string) => (field === 'state_patch' ? '' : field.replace(/^state_patch\./, ''));
-
 async function patchWorkingState({ engram, tenant, body }: RouteCall): Promise<unknown> {
-  allowOnly(body, PATCH_FIELDS);
-  if (!isObject(body)) throw ValidationError.of('', 'type', 'must be object');
-  const request = bindTenant(body, tenant) as { scope: ScopeInput; expected_version: number; set?: StatePatch['set']; append?: StatePatch['append']; turn_id?: string };
-  try {
-    return await engram.updateWorkingState(request);
-  } catch (error) {
-    throw renameFields(error, fromStatePatch);
-  }
+  return engram.updateWorkingState(bindTenant(body, tenant) as UpdateWorkingStateRequest);
 }
 
 /** Items and memory search. */

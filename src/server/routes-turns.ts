@@ -1,8 +1,8 @@
 // The write path and the read path: commit turns (one or a batch), compose a packet (optionally
 // rendered as prompt text), and read the episodic log (list, get, full-text search).
 
-import { renderPacket, ValidationError, type CommitTurnRequest, type CommitTurnResult, type ComposeRequest, type ListEventsRequest, type RenderFormat, type SearchEventsRequest } from '../index.js';
-import { limitOf, page, PAGE_PARAMS, pick, renameFields, type RouteCall, type RouteSpec } from './route-kit.js';
+import { renameFields, renderPacket, ValidationError, type CommitTurnRequest, type CommitTurnResult, type ComposeRequest, type ListEventsRequest, type RenderFormat, type SearchEventsRequest } from '../index.js';
+import { limitOf, page, PAGE_PARAMS, pick, type RouteCall, type RouteSpec } from './route-kit.js';
 import { described, objectOf, pageOf, ref } from './schema-refs.js';
 import { bindTenant, isObject } from './tenancy.js';
 

@@ -140,3 +140,22 @@ export class StorageError extends EngramError {
     this.name = 'StorageError';
   }
 }
+
+/**
+ * The same error with its fields renamed (a library request's field to the name a caller used for
+ * it); errors without a field, and non-Engram errors, are returned as they are.
+ *
+ * @example
+ * renameFields(error, (field) => field.replace(/^scope\./, ''))
+ */
+export function renameFields(error: unknown, rename: (field: string) => string): unknown {
+  if (!EngramError.isInstance(error) || error.field === undefined) return error;
+  const issues = error.details['issues'];
+  if (error.code === 'VALIDATION_FAILED' && Array.isArray(issues)) {
+    return new ValidationError((issues as ValidationIssue[]).map((issue) => ({ ...issue, field: rename(issue.field) })), { cause: error });
+  }
+  const field = rename(error.field);
+  if (field === error.field) return error;
+  if (error instanceof ConflictError) return new ConflictError(field, error.expected, error.actual, error);
+  return new EngramError(error.code, error.message.replace(error.field, field), { field, cause: error, details: error.details });
+}
