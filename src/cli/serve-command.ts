@@ -28,9 +28,12 @@ async function firstKey(engram: Engram): Promise<string | null> {
 }
 
 async function serve(flags: ServeFlags): Promise<void> {
+  // Listen for the stop signal first: a SIGTERM during start-up also ends in a clean shutdown.
+  const stopped = untilSignal();
   const store = globals().store;
-  const engram = await createEngram({ store, ...modelFromEnvironment() });
+  let engram: Engram | undefined;
   try {
+    engram = await createEngram({ store, ...modelFromEnvironment() });
     const app = await createServer(engram, {
       auth: flags.auth ? 'keys' : 'none',
       host: flags.host,
@@ -53,12 +56,13 @@ async function serve(flags: ServeFlags): Promise<void> {
       'Stop with Ctrl-C (SIGINT) or SIGTERM.',
     ].filter((line) => line !== '');
     process.stdout.write(`${banner.join('\n')}\n`);
-    const signal = await untilSignal();
+    const signal = await stopped.signal;
     app.log.info({ signal }, 'shutting down');
     await app.close();
     await worker?.stop();
   } finally {
-    await engram.close();
+    stopped.cancel();
+    await engram?.close();
   }
 }
 

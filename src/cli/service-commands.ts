@@ -12,19 +12,27 @@ function keyLine(info: ApiKeyInfo): string {
   return `${info.id}  ${info.tenant_id}  ${info.role.padEnd(5)}  …${info.last4}  ${info.label ?? ''}  created ${info.created_at}  ${state}`;
 }
 
-/** Resolves on the first SIGINT or SIGTERM, keeping the process alive until then. */
-export function untilSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
+/**
+ * The first SIGINT or SIGTERM, keeping the process alive until then (or until `cancel`, when the
+ * command fails before it would wait).
+ */
+export function untilSignal(): { signal: Promise<NodeJS.Signals>; cancel(): void } {
+  let stop: () => void = () => undefined;
+  const signal = new Promise<NodeJS.Signals>((resolve) => {
     const alive = setInterval(() => undefined, 1 << 30);
-    const done = (signal: NodeJS.Signals) => {
+    const done = (received: NodeJS.Signals) => {
+      stop();
+      resolve(received);
+    };
+    stop = () => {
       clearInterval(alive);
       process.off('SIGINT', done);
       process.off('SIGTERM', done);
-      resolve(signal);
     };
     process.on('SIGINT', done);
     process.on('SIGTERM', done);
   });
+  return { signal, cancel: () => stop() };
 }
 
 /** Adds the `keys` and `worker` commands. */
@@ -81,7 +89,7 @@ export function registerServiceCommands(program: Command): void {
           onError: (error, task) => log({ event: 'error', task, message: error instanceof Error ? error.message : String(error) }),
         });
         log({ event: 'started', interval_ms: options.interval });
-        const signal = await untilSignal();
+        const signal = await untilSignal().signal;
         await worker.stop();
         log({ event: 'stopped', signal, ...worker.totals });
       }),

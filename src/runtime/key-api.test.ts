@@ -36,7 +36,7 @@ describe('API keys', () => {
     await expect(t.engram.updateWorkingState({ scope, expected_version: 1, set: { goal: 'x' }, mood: 'happy' } as never)).rejects.toMatchObject({ code: 'VALIDATION_FAILED', field: 'mood' });
     await expect(t.engram.updateWorkingState({ scope, expected_version: 1 })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', field: 'set' });
     await expect(t.engram.updateWorkingState({ scope, expected_version: 0, set: { goal: 'x' } })).rejects.toMatchObject({ code: 'STATE_VERSION_CONFLICT', field: 'expected_version' });
-    await expect(t.engram.updateWorkingState({ scope, expected_version: 1, set: { mood: 'x' } })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', field: expect.stringMatching(/^set/) });
+    await expect(t.engram.updateWorkingState({ scope, expected_version: 1, set: JSON.parse('{"mood":"x"}') as Record<string, unknown> })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', field: expect.stringMatching(/^set/) });
     expect((await t.engram.listEvents({ scope, limit: 10 })).length).toBe(1);
   });
 });
