@@ -3,28 +3,9 @@
 
 import type Database from 'better-sqlite3';
 
-import type { MemoryPacket } from '../../spec/packet.js';
 import type { BuildQuery, ContextBuild, PutContextBuildOp } from '../../spec/storage.js';
-import type { Row } from './event-rows.js';
-
-/** A context build from a row of `SELECT *` (extra columns are ignored). */
-export function buildFromRow(row: Row): ContextBuild {
-  return {
-    id: row['id'] as string,
-    tenant_id: row['tenant_id'] as string,
-    user_id: row['user_id'] as string,
-    agent_id: row['agent_id'] as string,
-    session_id: row['session_id'] as string,
-    run_id: row['run_id'] as string,
-    purpose: row['purpose'] as string,
-    request: JSON.parse(row['request'] as string) as Record<string, unknown>,
-    as_of: row['as_of'] as string,
-    selected: JSON.parse(row['selected'] as string) as string[],
-    packet_hash: row['packet_hash'] as string,
-    packet: JSON.parse(row['packet'] as string) as MemoryPacket,
-    created_at: row['created_at'] as string,
-  };
-}
+import type { Row } from '../shared/rows.js';
+import { buildFromRow } from '../shared/service-rows.js';
 
 export class BuildStore {
   private readonly insert: Database.Statement;

@@ -6,7 +6,7 @@ import type Database from 'better-sqlite3';
 
 import type { EmbeddingResult, EmbeddingWork } from '../../spec/storage.js';
 import { toBlob } from '../../util/vectors.js';
-import { EVENT_SELECT, eventFromValues, type Row } from './event-rows.js';
+import { EVENT_SELECT, eventFromValues, type Row } from '../shared/event-rows.js';
 
 const CLAIMABLE = "(embedding_status = 'pending' OR (embedding_status = 'processing' AND embedding_lease < ?))";
 

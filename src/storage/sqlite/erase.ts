@@ -6,15 +6,7 @@ import type Database from 'better-sqlite3';
 
 import type { EraseCounts, EraseScope } from '../../spec/export.js';
 import { ownerOf } from '../../spec/items.js';
-
-/** Tables with a user_id column whose rows go with a user (with a session: only the ones that name it). */
-const USER_TABLES = [
-  'turns', 'working_state', 'stm_summary', 'context_builds', 'reflections', 'candidates', 'insights', 'run_states',
-  'evidence_ledger', 'snapshots',
-] as const;
-
-/** The tables of USER_TABLES a session erase covers. */
-const SESSION_TABLES = ['turns', 'working_state', 'stm_summary', 'context_builds', 'candidates'] as const;
+import { SESSION_TABLES, USER_TABLES } from '../shared/erase-tables.js';
 
 // The events of the scope: a user's (`user`) or one session's (`session`); `?` are the bound values.
 const EVENTS_OF = {

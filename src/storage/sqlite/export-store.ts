@@ -1,105 +1,13 @@
 // Exporting a tenant (or one user of it) from SQLite: each table read page by page in insertion
-// order (rowid; `seq` is the rowid of the tables that have it), mapped by the stores' own row
-// readers to the records of an export. Derived tables (chunks, full-text entries, vectors) and API
+// order (rowid; `seq` is the rowid of the tables that have it), mapped by the shared row readers
+// (shared/export-sources.ts) to the records of an export. Derived tables (chunks, full-text entries, vectors) and API
 // keys are never read.
 
 import type Database from 'better-sqlite3';
 
-import { EXPORT_KINDS, type ExportKind, type ExportRecord, type ExportScope } from '../../spec/export.js';
-import { ownerOf } from '../../spec/items.js';
-import type { CommitTurnResult } from '../../spec/requests.js';
-import type { SessionKey } from '../../spec/scope.js';
-import type { StmSummary } from '../../spec/summary.js';
-import type { WorkingState } from '../../spec/working-state.js';
-import { buildFromRow } from './build-store.js';
-import { EVENT_SELECT, eventFromValues, type Row } from './event-rows.js';
-import { ITEM_SELECT, itemFromValues } from './item-store.js';
-import { CANDIDATE_SELECT, INSIGHT_SELECT, REFLECTION_SELECT, candidateFromRow, insightFromRow, reflectionFromRow } from './reflection-store.js';
-import { LEDGER_SELECT, RUN_SELECT, SNAPSHOT_SELECT, ledgerFromRow, runFromRow, snapshotFromRow } from './run-store.js';
-import { Filters, json } from './sql-helpers.js';
-
-/** Rows per page of an export: memory stays flat whatever the size of a table. */
-export const EXPORT_PAGE_SIZE = 500;
-
-interface TableCommon {
-  table: string;
-  /** The columns a record is read from; the page query puts `rowid AS export_key` before them. */
-  select: string;
-  /** Rows of one user, added to the tenant filter (by default `user_id = ?`). */
-  userFilter?: (filters: Filters, userId: string) => void;
-}
-
-/** A table read as arrays of values (the event and item readers take raw rows, key first). */
-interface RawTable extends TableCommon {
-  raw: true;
-  record(values: readonly unknown[]): ExportRecord;
-}
-
-/** A table read as objects keyed by column name. */
-interface ObjectTable extends TableCommon {
-  raw: false;
-  record(row: Row): ExportRecord;
-}
-
-type TableSource = RawTable | ObjectTable;
-
-const SESSION_COLUMNS = 'tenant_id, user_id, agent_id, session_id';
-
-function sessionKeyOf(row: Row): SessionKey {
-  return {
-    tenant_id: row['tenant_id'] as string,
-    user_id: row['user_id'] as string,
-    agent_id: row['agent_id'] as string,
-    session_id: row['session_id'] as string,
-  };
-}
-
-// One source per kind, so the type checker proves every kind of EXPORT_KINDS has a table.
-const SOURCES: Record<ExportKind, TableSource> = {
-  event: { table: 'events', select: EVENT_SELECT, raw: true, record: (values) => ({ kind: 'event', event: eventFromValues(values, 1) }) },
-  turn: {
-    table: 'turns',
-    select: `${SESSION_COLUMNS}, turn_id, result`,
-    raw: false,
-    record: (row) => ({ kind: 'turn', key: sessionKeyOf(row), turn_id: row['turn_id'] as string, result: json<CommitTurnResult>(row['result']) }),
-  },
-  working_state: {
-    table: 'working_state',
-    select: `${SESSION_COLUMNS}, state, updated_at`,
-    raw: false,
-    record: (row) => ({ kind: 'working_state', key: sessionKeyOf(row), state: json<WorkingState>(row['state']), updated_at: row['updated_at'] as string }),
-  },
-  summary: {
-    table: 'stm_summary',
-    select: `${SESSION_COLUMNS}, summary`,
-    raw: false,
-    record: (row) => ({ kind: 'summary', key: sessionKeyOf(row), summary: json<StmSummary>(row['summary']) }),
-  },
-  item: {
-    table: 'memory_items',
-    select: ITEM_SELECT,
-    raw: true,
-    // A user's items: their user-level items, and any other item recorded with their user_id.
-    userFilter: (filters, userId) => filters.clause('(user_id = ? OR owner = ?)', userId, ownerOf('user', userId, null)),
-    record: (values) => ({ kind: 'item', item: itemFromValues(values, 1) }),
-  },
-  context_build: { table: 'context_builds', select: '*', raw: false, record: (row) => ({ kind: 'context_build', build: buildFromRow(row) }) },
-  reflection: { table: 'reflections', select: REFLECTION_SELECT, raw: false, record: (row) => ({ kind: 'reflection', record: reflectionFromRow(row) }) },
-  candidate: { table: 'candidates', select: CANDIDATE_SELECT, raw: false, record: (row) => ({ kind: 'candidate', candidate: candidateFromRow(row) }) },
-  insight: { table: 'insights', select: INSIGHT_SELECT, raw: false, record: (row) => ({ kind: 'insight', insight: insightFromRow(row) }) },
-  run_state: { table: 'run_states', select: RUN_SELECT, raw: false, record: (row) => ({ kind: 'run_state', state: runFromRow(row) }) },
-  ledger: {
-    table: 'evidence_ledger',
-    select: LEDGER_SELECT,
-    raw: false,
-    record: (row) => ({
-      kind: 'ledger',
-      run: { tenant_id: row['tenant_id'] as string, user_id: row['user_id'] as string, agent_id: row['agent_id'] as string, run_id: row['run_id'] as string },
-      entry: ledgerFromRow(row),
-    }),
-  },
-  snapshot: { table: 'snapshots', select: SNAPSHOT_SELECT, raw: false, record: (row) => ({ kind: 'snapshot', record: snapshotFromRow(row) }) },
-};
+import { EXPORT_KINDS, type ExportRecord, type ExportScope } from '../../spec/export.js';
+import { EXPORT_PAGE_SIZE, EXPORT_SOURCES, exportRecord, type TableSource } from '../shared/export-sources.js';
+import { Filters, type Row } from '../shared/rows.js';
 
 /** Reads the records of an export from the store's tables. */
 export class ExportStore {
@@ -111,7 +19,7 @@ export class ExportStore {
 
   /** Every record of the scope, kind by kind in EXPORT_KINDS order, each table in insertion order. */
   async *records(scope: ExportScope): AsyncGenerator<ExportRecord> {
-    for (const kind of EXPORT_KINDS) yield* this.table(SOURCES[kind], scope);
+    for (const kind of EXPORT_KINDS) yield* this.table(EXPORT_SOURCES[kind], scope);
   }
 
   private async *table(source: TableSource, scope: ExportScope): AsyncGenerator<ExportRecord> {
@@ -131,14 +39,10 @@ export class ExportStore {
       const page = source.raw
         ? (statement.raw(true).all(...filters.params, after, EXPORT_PAGE_SIZE) as unknown[][])
         : (statement.raw(false).all(...filters.params, after, EXPORT_PAGE_SIZE) as Row[]);
-      for (const row of page) yield record(source, row);
+      for (const row of page) yield exportRecord(source, row);
       if (page.length < EXPORT_PAGE_SIZE) return;
       const last = page[page.length - 1]!;
       after = (Array.isArray(last) ? last[0] : last['export_key']) as number;
     }
   }
-}
-
-function record(source: TableSource, row: unknown[] | Row): ExportRecord {
-  return source.raw ? source.record(row as unknown[]) : source.record(row as Row);
 }

@@ -3,7 +3,7 @@
 
 import type Database from 'better-sqlite3';
 
-import type { Row } from './event-rows.js';
+import type { Row } from '../shared/event-rows.js';
 import { scopedText } from '../../util/scope-token.js';
 import { rankByMatchedTerms, type RankedRow } from '../../util/term-rank.js';
 

@@ -15,98 +15,12 @@ import type {
   SetItemStatusOp,
   VectorCandidate,
 } from '../../spec/storage.js';
-import { ownerOf } from '../../spec/items.js';
 import { ownerPrefix } from '../../util/scope-token.js';
 import { fromBlob } from '../../util/vectors.js';
-import type { Row } from './event-rows.js';
+import type { Row } from '../shared/rows.js';
+import { placeholders } from '../shared/rows.js';
+import { ITEM_AT, ITEM_COLUMNS, ITEM_SELECT, itemFilters, itemFromValues, itemValues } from '../shared/item-rows.js';
 import { firstPassing, FtsIndex } from './fts-index.js';
-
-const ITEM_COLUMNS = [
-  'tenant_id', 'id', 'owner', 'user_id', 'agent_id', 'scope_level', 'type', 'key', 'value', 'confidence', 'status',
-  'sensitivity', 'valid_from', 'valid_to', 'salience', 'version', 'supersedes', 'source_event_ids', 'evidence_refs',
-  'provenance', 'tags', 'entities', 'recorded_at', 'updated_at', 'ended_at',
-] as const;
-
-function itemValues(item: MemoryItem): unknown[] {
-  return [
-    item.tenant_id, item.id, ownerOf(item.scope_level, item.user_id, item.agent_id), item.user_id, item.agent_id,
-    item.scope_level, item.type, item.key, JSON.stringify(item.value), item.confidence, item.status, item.sensitivity,
-    item.valid_from, item.valid_to, JSON.stringify(item.salience), item.version, item.supersedes,
-    JSON.stringify(item.source_event_ids), JSON.stringify(item.evidence_refs), JSON.stringify(item.provenance),
-    JSON.stringify(item.tags), JSON.stringify(item.entities), item.recorded_at, item.updated_at, item.ended_at,
-  ];
-}
-
-/** The item columns in the order `itemFromValues` reads them. */
-export const ITEM_SELECT = ITEM_COLUMNS.join(', ');
-const AT = Object.fromEntries(ITEM_COLUMNS.map((column, index) => [column, index])) as Record<(typeof ITEM_COLUMNS)[number], number>;
-
-/**
- * An item version from the values of a raw row that holds `ITEM_SELECT` from position `at` (raw rows
- * skip building an object per row; an item row has 25 columns).
- */
-export function itemFromValues(values: readonly unknown[], at = 0): MemoryItem {
-  const value = (column: keyof typeof AT): unknown => values[at + AT[column]];
-  const json = <T>(column: keyof typeof AT): T => JSON.parse(value(column) as string) as T;
-  return {
-    id: value('id') as string,
-    tenant_id: value('tenant_id') as string,
-    user_id: (value('user_id') as string | null) ?? null,
-    agent_id: (value('agent_id') as string | null) ?? null,
-    scope_level: value('scope_level') as MemoryItem['scope_level'],
-    type: value('type') as MemoryItem['type'],
-    key: value('key') as string,
-    value: json('value'),
-    confidence: value('confidence') as number,
-    status: value('status') as MemoryItem['status'],
-    sensitivity: value('sensitivity') as MemoryItem['sensitivity'],
-    valid_from: (value('valid_from') as string | null) ?? null,
-    valid_to: (value('valid_to') as string | null) ?? null,
-    salience: json('salience'),
-    version: value('version') as number,
-    supersedes: (value('supersedes') as string | null) ?? null,
-    source_event_ids: json('source_event_ids'),
-    evidence_refs: json('evidence_refs'),
-    provenance: json('provenance'),
-    tags: json('tags'),
-    entities: json('entities'),
-    recorded_at: value('recorded_at') as string,
-    updated_at: value('updated_at') as string,
-    ended_at: (value('ended_at') as string | null) ?? null,
-  };
-}
-
-function placeholders(values: readonly unknown[]): string {
-  return values.map(() => '?').join(', ');
-}
-
-/** WHERE clauses for an item query. */
-function itemFilters(query: Omit<ItemQuery, 'limit' | 'cursor'>, prefix: string): { where: string[]; params: unknown[] } {
-  const where = [`${prefix}tenant_id = ?`, `${prefix}owner IN (${placeholders(query.owners)})`];
-  const params: unknown[] = [query.tenant_id, ...query.owners];
-  const lists: Array<[string, readonly unknown[] | undefined]> = [
-    ['type', query.types],
-    // A time-travel query decides currency by time, not by today's status.
-    ['status', query.active_at === undefined ? query.statuses : undefined],
-    ['key', query.keys],
-    ['id', query.ids],
-  ];
-  for (const [column, values] of lists) {
-    if (values === undefined) continue;
-    where.push(values.length === 0 ? '0' : `${prefix}${column} IN (${placeholders(values)})`);
-    params.push(...values);
-  }
-  if (query.as_of !== undefined) {
-    where.push(`${prefix}recorded_at <= ?`);
-    params.push(query.as_of);
-  }
-  if (query.active_at !== undefined) {
-    // As of a past time: the versions that were current then, whatever their status is now.
-    where.push(`${prefix}recorded_at <= ? AND (${prefix}ended_at IS NULL OR ${prefix}ended_at > ?)`);
-    params.push(query.active_at, query.active_at);
-  }
-  return { where, params };
-}
 
 export class ItemStore {
   private readonly fts: FtsIndex;
@@ -213,7 +127,7 @@ export class ItemStore {
     const page = ids.slice(0, query.limit);
     if (page.length === 0) return [];
     const sql = `SELECT ${ITEM_SELECT} FROM memory_items WHERE tenant_id = ? AND id IN (${placeholders(page)})`;
-    const items = new Map(this.raw(sql, query.tenant_id, ...page).map((row) => [row[AT.id] as string, row]));
+    const items = new Map(this.raw(sql, query.tenant_id, ...page).map((row) => [row[ITEM_AT.id] as string, row]));
     return page.map((id) => itemFromValues(items.get(id)!));
   }
 

@@ -6,35 +6,20 @@ import type Database from 'better-sqlite3';
 import type { ApiKeyRecord } from '../../spec/auth.js';
 import { EngramError, NotFoundError } from '../../spec/errors.js';
 import type { PutApiKeyOp, RevokeApiKeyOp } from '../../spec/storage.js';
-import type { Row } from './event-rows.js';
+import type { Row } from '../shared/rows.js';
+import { KEY_COLUMNS, KEY_SELECT, keyFromRow } from '../shared/service-rows.js';
 import { isUniqueViolation } from './sql-helpers.js';
-
-const COLUMNS = ['tenant_id', 'id', 'role', 'label', 'hash', 'last4', 'created_at', 'revoked_at'] as const;
-const SELECT = COLUMNS.join(', ');
-
-function keyFromRow(row: Row): ApiKeyRecord {
-  return {
-    id: row['id'] as string,
-    tenant_id: row['tenant_id'] as string,
-    role: row['role'] as ApiKeyRecord['role'],
-    label: (row['label'] as string | null) ?? null,
-    hash: row['hash'] as string,
-    last4: row['last4'] as string,
-    created_at: row['created_at'] as string,
-    revoked_at: (row['revoked_at'] as string | null) ?? null,
-  };
-}
 
 export class KeyStore {
   private readonly s;
 
   constructor(db: Database.Database) {
     this.s = {
-      insert: db.prepare(`INSERT INTO api_keys (${SELECT}) VALUES (${COLUMNS.map(() => '?').join(', ')})`),
+      insert: db.prepare(`INSERT INTO api_keys (${KEY_SELECT}) VALUES (${KEY_COLUMNS.map(() => '?').join(', ')})`),
       revoke: db.prepare('UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE tenant_id = ? AND id = ?'),
-      byHash: db.prepare(`SELECT ${SELECT} FROM api_keys WHERE hash = ?`),
-      ofTenant: db.prepare(`SELECT ${SELECT} FROM api_keys WHERE tenant_id = ? ORDER BY seq`),
-      all: db.prepare(`SELECT ${SELECT} FROM api_keys ORDER BY seq`),
+      byHash: db.prepare(`SELECT ${KEY_SELECT} FROM api_keys WHERE hash = ?`),
+      ofTenant: db.prepare(`SELECT ${KEY_SELECT} FROM api_keys WHERE tenant_id = ? ORDER BY seq`),
+      all: db.prepare(`SELECT ${KEY_SELECT} FROM api_keys ORDER BY seq`),
     };
   }
 

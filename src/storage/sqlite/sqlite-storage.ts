@@ -39,7 +39,7 @@ import type { CommitTurnResult } from '../../spec/requests.js';
 import { scopePrefix } from '../../util/scope-token.js';
 import { BuildStore } from './build-store.js';
 import { EmbeddingQueue } from './embedding-queue.js';
-import { EVENT_COLUMNS, EVENT_SELECT, eventFilters, eventFromValues, eventValues, type Row } from './event-rows.js';
+import { EVENT_COLUMNS, EVENT_SELECT, eventFilters, eventFromValues, eventValues, type Row } from '../shared/event-rows.js';
 import { firstPassing, FtsIndex } from './fts-index.js';
 import { ItemStore } from './item-store.js';
 import { KeyStore } from './key-store.js';

@@ -4,7 +4,7 @@
 import type { EventQuery } from '../../spec/storage.js';
 import type { EventRecord } from '../../spec/event.js';
 
-export type Row = Record<string, unknown>;
+export type { Row } from './rows.js';
 
 export const EVENT_COLUMNS = [
   'tenant_id', 'id', 'user_id', 'agent_id', 'session_id', 'run_id', 'turn_id', 'kind', 'marker', 'role', 'speaker',
@@ -113,7 +113,7 @@ export function eventFilters(query: Omit<EventQuery, 'limit' | 'order' | 'cursor
     params.push(query.ts_to);
   }
   if (query.ids !== undefined) {
-    where.push(query.ids.length === 0 ? '0' : `${prefix}id IN (${query.ids.map(() => '?').join(', ')})`);
+    where.push(query.ids.length === 0 ? 'FALSE' : `${prefix}id IN (${query.ids.map(() => '?').join(', ')})`);
     params.push(...query.ids);
   }
   if (query.kinds !== undefined && query.kinds.length > 0) {

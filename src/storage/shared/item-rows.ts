@@ -1,0 +1,90 @@
+// Rows of the `memory_items` table, shared by the SQL adapters: the column order, values to bind,
+// item versions read back from raw rows, and the WHERE clauses of an item query.
+
+import type { MemoryItem } from '../../spec/items.js';
+import { ownerOf } from '../../spec/items.js';
+import type { ItemQuery } from '../../spec/storage.js';
+import { placeholders } from './rows.js';
+
+export const ITEM_COLUMNS = [
+  'tenant_id', 'id', 'owner', 'user_id', 'agent_id', 'scope_level', 'type', 'key', 'value', 'confidence', 'status',
+  'sensitivity', 'valid_from', 'valid_to', 'salience', 'version', 'supersedes', 'source_event_ids', 'evidence_refs',
+  'provenance', 'tags', 'entities', 'recorded_at', 'updated_at', 'ended_at',
+] as const;
+
+export function itemValues(item: MemoryItem): unknown[] {
+  return [
+    item.tenant_id, item.id, ownerOf(item.scope_level, item.user_id, item.agent_id), item.user_id, item.agent_id,
+    item.scope_level, item.type, item.key, JSON.stringify(item.value), item.confidence, item.status, item.sensitivity,
+    item.valid_from, item.valid_to, JSON.stringify(item.salience), item.version, item.supersedes,
+    JSON.stringify(item.source_event_ids), JSON.stringify(item.evidence_refs), JSON.stringify(item.provenance),
+    JSON.stringify(item.tags), JSON.stringify(item.entities), item.recorded_at, item.updated_at, item.ended_at,
+  ];
+}
+
+/** The item columns in the order `itemFromValues` reads them. */
+export const ITEM_SELECT = ITEM_COLUMNS.join(', ');
+export const ITEM_AT = Object.fromEntries(ITEM_COLUMNS.map((column, index) => [column, index])) as Record<(typeof ITEM_COLUMNS)[number], number>;
+
+/**
+ * An item version from the values of a raw row that holds `ITEM_SELECT` from position `at` (raw rows
+ * skip building an object per row; an item row has 25 columns).
+ */
+export function itemFromValues(values: readonly unknown[], at = 0): MemoryItem {
+  const value = (column: keyof typeof ITEM_AT): unknown => values[at + ITEM_AT[column]];
+  const json = <T>(column: keyof typeof ITEM_AT): T => JSON.parse(value(column) as string) as T;
+  return {
+    id: value('id') as string,
+    tenant_id: value('tenant_id') as string,
+    user_id: (value('user_id') as string | null) ?? null,
+    agent_id: (value('agent_id') as string | null) ?? null,
+    scope_level: value('scope_level') as MemoryItem['scope_level'],
+    type: value('type') as MemoryItem['type'],
+    key: value('key') as string,
+    value: json('value'),
+    confidence: value('confidence') as number,
+    status: value('status') as MemoryItem['status'],
+    sensitivity: value('sensitivity') as MemoryItem['sensitivity'],
+    valid_from: (value('valid_from') as string | null) ?? null,
+    valid_to: (value('valid_to') as string | null) ?? null,
+    salience: json('salience'),
+    version: value('version') as number,
+    supersedes: (value('supersedes') as string | null) ?? null,
+    source_event_ids: json('source_event_ids'),
+    evidence_refs: json('evidence_refs'),
+    provenance: json('provenance'),
+    tags: json('tags'),
+    entities: json('entities'),
+    recorded_at: value('recorded_at') as string,
+    updated_at: value('updated_at') as string,
+    ended_at: (value('ended_at') as string | null) ?? null,
+  };
+}
+
+/** WHERE clauses for an item query. */
+export function itemFilters(query: Omit<ItemQuery, 'limit' | 'cursor'>, prefix: string): { where: string[]; params: unknown[] } {
+  const where = [`${prefix}tenant_id = ?`, `${prefix}owner IN (${placeholders(query.owners)})`];
+  const params: unknown[] = [query.tenant_id, ...query.owners];
+  const lists: Array<[string, readonly unknown[] | undefined]> = [
+    ['type', query.types],
+    // A time-travel query decides currency by time, not by today's status.
+    ['status', query.active_at === undefined ? query.statuses : undefined],
+    ['key', query.keys],
+    ['id', query.ids],
+  ];
+  for (const [column, values] of lists) {
+    if (values === undefined) continue;
+    where.push(values.length === 0 ? 'FALSE' : `${prefix}${column} IN (${placeholders(values)})`);
+    params.push(...values);
+  }
+  if (query.as_of !== undefined) {
+    where.push(`${prefix}recorded_at <= ?`);
+    params.push(query.as_of);
+  }
+  if (query.active_at !== undefined) {
+    // As of a past time: the versions that were current then, whatever their status is now.
+    where.push(`${prefix}recorded_at <= ? AND (${prefix}ended_at IS NULL OR ${prefix}ended_at > ?)`);
+    params.push(query.active_at, query.active_at);
+  }
+  return { where, params };
+}

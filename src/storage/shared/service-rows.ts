@@ -1,0 +1,58 @@
+// Rows of the service tables (API keys, jobs, context builds), shared by the SQL adapters.
+
+import type { ApiKeyRecord } from '../../spec/auth.js';
+import type { MemoryPacket } from '../../spec/packet.js';
+import type { ContextBuild, Job } from '../../spec/storage.js';
+import type { Row } from './rows.js';
+
+export const KEY_COLUMNS = ['tenant_id', 'id', 'role', 'label', 'hash', 'last4', 'created_at', 'revoked_at'] as const;
+export const KEY_SELECT = KEY_COLUMNS.join(', ');
+
+export function keyFromRow(row: Row): ApiKeyRecord {
+  return {
+    id: row['id'] as string,
+    tenant_id: row['tenant_id'] as string,
+    role: row['role'] as ApiKeyRecord['role'],
+    label: (row['label'] as string | null) ?? null,
+    hash: row['hash'] as string,
+    last4: row['last4'] as string,
+    created_at: row['created_at'] as string,
+    revoked_at: (row['revoked_at'] as string | null) ?? null,
+  };
+}
+
+export const JOB_COLUMNS = ['tenant_id', 'id', 'kind', 'payload', 'status', 'attempts', 'lease_until', 'last_error', 'created_at', 'updated_at'] as const;
+
+export function jobFromRow(row: Row): Job {
+  return {
+    tenant_id: row['tenant_id'] as string,
+    id: row['id'] as string,
+    kind: row['kind'] as Job['kind'],
+    payload: JSON.parse(row['payload'] as string) as Record<string, unknown>,
+    status: row['status'] as Job['status'],
+    attempts: row['attempts'] as number,
+    lease_until: (row['lease_until'] as string | null) ?? null,
+    last_error: (row['last_error'] as string | null) ?? null,
+    created_at: row['created_at'] as string,
+    updated_at: row['updated_at'] as string,
+  };
+}
+
+/** A context build from a row of `SELECT *` (extra columns are ignored). */
+export function buildFromRow(row: Row): ContextBuild {
+  return {
+    id: row['id'] as string,
+    tenant_id: row['tenant_id'] as string,
+    user_id: row['user_id'] as string,
+    agent_id: row['agent_id'] as string,
+    session_id: row['session_id'] as string,
+    run_id: row['run_id'] as string,
+    purpose: row['purpose'] as string,
+    request: JSON.parse(row['request'] as string) as Record<string, unknown>,
+    as_of: row['as_of'] as string,
+    selected: JSON.parse(row['selected'] as string) as string[],
+    packet_hash: row['packet_hash'] as string,
+    packet: JSON.parse(row['packet'] as string) as MemoryPacket,
+    created_at: row['created_at'] as string,
+  };
+}
