@@ -11,6 +11,7 @@ import { emptySummary } from '../src/spec/summary.js';
 import { queryTerms, searchText } from '../src/util/segment.js';
 import { eventRecord } from './helpers/event-record.js';
 import { describeExportConformance } from './export-conformance.js';
+import { describeItemConformance } from './item-conformance.js';
 import { describeJobConformance } from './job-conformance.js';
 import { describeReflectionConformance } from './reflection-conformance.js';
 import { describeRunConformance } from './run-conformance.js';
@@ -282,4 +283,5 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
   describeRunConformance(name, init);
   describeExportConformance(name, init);
   describeJobConformance(name, init);
+  describeItemConformance(name, init);
 }

@@ -4,7 +4,7 @@
 
 import type { ItemStatus, MemoryItem, MemoryType, ScopeLevel } from '../spec/items.js';
 import { ownerOf, visibleOwners } from '../spec/items.js';
-import type { StorageAdapter } from '../spec/storage.js';
+import type { ItemQuery, NearestItem, StorageAdapter } from '../spec/storage.js';
 import { queryTerms } from '../util/segment.js';
 import { contentTerms } from '../util/stopwords.js';
 import { topK } from '../util/vectors.js';
@@ -80,6 +80,32 @@ function passes(item: MemoryItem, filters: SearchFilters | undefined): boolean {
 }
 
 /**
+ * The visible items nearest to the query's embedding. A store with a vector index answers itself;
+ * otherwise the visible vectors are read first, so a scope without any skips embedding the query.
+ * Vectors of another model (after the configuration changed) are left out until re-embedded.
+ */
+async function nearest(
+  storage: StorageAdapter,
+  embedQuery: QueryEmbedder,
+  text: string,
+  base: Omit<ItemQuery, 'cursor' | 'limit' | 'keys' | 'ids' | 'as_of'>,
+  limit: number,
+): Promise<NearestItem[]> {
+  if (storage.capabilities.vectorSearch === 'index') {
+    const vector = await embedQuery(text);
+    return vector === null ? [] : storage.nearestItems({ ...base, vector, limit });
+  }
+  const candidates = await storage.itemVectors(base);
+  const vector = candidates.length > 0 ? await embedQuery(text) : null;
+  if (vector === null) return [];
+  const comparable = candidates.filter((candidate) => candidate.vector.length === vector.length);
+  return topK(vector, comparable.map((candidate) => ({ id: candidate.item_id, vector: candidate.vector })), limit).map((hit) => ({
+    item_id: hit.id,
+    similarity: hit.score,
+  }));
+}
+
+/**
  * Searches the items visible to a user (their own, their agent's, the tenant's).
  *
  * @example
@@ -104,18 +130,12 @@ export async function hybridSearch(storage: StorageAdapter, embedQuery: QueryEmb
   const items = new Map(textHits.map((hit) => [hit.item.id, hit.item]));
   const vectorRanks = new Map<string, { rank: number; similarity: number }>();
   if (embedQuery !== undefined) {
-    const candidates = await storage.itemVectors(base);
-    const query = candidates.length > 0 ? await embedQuery(request.query) : null;
-    if (query !== null) {
-      // Vectors of another model (after the configuration changed) are left out until re-embedded.
-      const comparable = candidates.filter((candidate) => candidate.vector.length === query.length);
-      topK(query, comparable.map((candidate) => ({ id: candidate.item_id, vector: candidate.vector })), pool).forEach((hit, index) => {
-        vectorRanks.set(hit.id, { rank: index + 1, similarity: Math.round(hit.score * 1e6) / 1e6 });
-      });
-      const missing = [...vectorRanks.keys()].filter((id) => !items.has(id));
-      if (missing.length > 0) {
-        for (const item of await storage.listItems({ ...base, ids: missing, limit: missing.length })) items.set(item.id, item);
-      }
+    for (const [index, hit] of (await nearest(storage, embedQuery, request.query, base, pool)).entries()) {
+      vectorRanks.set(hit.item_id, { rank: index + 1, similarity: Math.round(hit.similarity * 1e6) / 1e6 });
+    }
+    const missing = [...vectorRanks.keys()].filter((id) => !items.has(id));
+    if (missing.length > 0) {
+      for (const item of await storage.listItems({ ...base, ids: missing, limit: missing.length })) items.set(item.id, item);
     }
   }
   return fuse(

@@ -17,8 +17,11 @@ import type { CandidateDecision, CandidateKind, CandidateStatus, InsightRecord, 
 export interface StorageCapabilities {
   /** Full-text search over event and item text. */
   fullTextSearch: boolean;
-  /** Where vectors are compared: `exact` scans the visible vectors. */
-  vectorSearch: 'exact';
+  /**
+   * Where vectors are compared: `exact` reads the visible vectors and compares them in the process
+   * (itemVectors); `index` asks the database's vector index (nearestItems).
+   */
+  vectorSearch: 'exact' | 'index';
   /** Several processes may write to the same store at once. */
   multiProcess: boolean;
 }
@@ -380,6 +383,17 @@ export interface VectorCandidate {
   vector: Float32Array;
 }
 
+/** The visible item versions nearest to a unit vector; only vectors of its dimension are compared. */
+export interface NearestItemsQuery extends Omit<ItemQuery, 'cursor' | 'keys' | 'ids' | 'as_of'> {
+  vector: Float32Array;
+}
+
+export interface NearestItem {
+  item_id: string;
+  /** Cosine similarity, in [-1, 1]. */
+  similarity: number;
+}
+
 /** A page of a scope's events. Expired events are never returned. */
 export interface EventQuery {
   tenant_id: string;
@@ -460,6 +474,12 @@ export interface StorageAdapter {
   searchItems(query: ItemSearchQuery): Promise<ItemSearchHit[]>;
   /** The embedded chunks of visible items, for a vector scan. */
   itemVectors(query: Omit<ItemQuery, 'cursor' | 'limit' | 'keys' | 'ids' | 'as_of'>): Promise<VectorCandidate[]>;
+  /**
+   * The `limit` visible item versions whose chunk vectors are nearest to `query.vector` (cosine),
+   * best first. With `vectorSearch: 'index'` an approximate index answers (nearly exact); otherwise
+   * an exact scan.
+   */
+  nearestItems(query: NearestItemsQuery): Promise<NearestItem[]>;
   /** Every item version (of one tenant, or all), for rebuilding the index. */
   itemsForReindex(tenantId: string | undefined): Promise<MemoryItem[]>;
   /** Deletes every chunk, index entry and vector of items (of one tenant, or all). */

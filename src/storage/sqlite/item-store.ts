@@ -20,7 +20,8 @@ import { fromBlob } from '../../util/vectors.js';
 import type { Row } from '../shared/rows.js';
 import { placeholders } from '../shared/rows.js';
 import { ITEM_AT, ITEM_COLUMNS, ITEM_SELECT, itemFilters, itemFromValues, itemValues } from '../shared/item-rows.js';
-import { firstPassing, FtsIndex } from './fts-index.js';
+import { firstPassing } from '../shared/first-passing.js';
+import { FtsIndex } from './fts-index.js';
 
 export class ItemStore {
   private readonly fts: FtsIndex;
@@ -147,7 +148,7 @@ export class ItemStore {
     return (this.cached(sql).all(tenantId, ...owners, limit) as Row[]).map((row) => row['key'] as string);
   }
 
-  searchItems(query: ItemSearchQuery): ItemSearchHit[] {
+  async searchItems(query: ItemSearchQuery): Promise<ItemSearchHit[]> {
     if (query.terms.length === 0 || query.owners.length === 0) return [];
     const ranked = this.fts.rank(query.owners.map((owner) => ownerPrefix(query.tenant_id, owner)), query.terms);
     const { where, params } = itemFilters(query, 'i.');

@@ -22,6 +22,8 @@ import type {
   ItemSearchHit,
   ItemSearchQuery,
   InsightQuery,
+  NearestItem,
+  NearestItemsQuery,
   Job,
   ReflectionQuery,
   SnapshotQuery,
@@ -37,10 +39,12 @@ import type { StmSummary } from '../../spec/summary.js';
 import type { WorkingState } from '../../spec/working-state.js';
 import type { CommitTurnResult } from '../../spec/requests.js';
 import { scopePrefix } from '../../util/scope-token.js';
+import { topK } from '../../util/vectors.js';
 import { BuildStore } from './build-store.js';
 import { EmbeddingQueue } from './embedding-queue.js';
 import { EVENT_COLUMNS, EVENT_SELECT, eventFilters, eventFromValues, eventValues, type Row } from '../shared/event-rows.js';
-import { firstPassing, FtsIndex } from './fts-index.js';
+import { firstPassing } from '../shared/first-passing.js';
+import { FtsIndex } from './fts-index.js';
 import { ItemStore } from './item-store.js';
 import { KeyStore } from './key-store.js';
 import { JobQueue } from './job-queue.js';
@@ -379,6 +383,16 @@ class SqliteStorage implements StorageAdapter {
   async itemVectors(query: Omit<ItemQuery, 'cursor' | 'limit' | 'keys' | 'ids' | 'as_of'>): Promise<VectorCandidate[]> {
     this.guard();
     return this.items.itemVectors(query);
+  }
+
+  async nearestItems(query: NearestItemsQuery): Promise<NearestItem[]> {
+    this.guard();
+    const { vector, limit, ...visible } = query;
+    const candidates = this.items.itemVectors(visible).filter((candidate) => candidate.vector.length === vector.length);
+    return topK(vector, candidates.map((candidate) => ({ id: candidate.item_id, vector: candidate.vector })), limit).map((hit) => ({
+      item_id: hit.id,
+      similarity: hit.score,
+    }));
   }
 
   async itemsForReindex(tenantId: string | undefined): Promise<MemoryItem[]> {

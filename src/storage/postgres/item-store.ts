@@ -1,0 +1,265 @@
+// Long-term memory items on PostgreSQL: item versions (the truth), their chunks (derived: text,
+// scoped word index, vector) and the queries over them, with vectors compared by pgvector's HNSW
+// index when the extension is there and by an exact scan in the process when it is not.
+
+import { EngramError, NotFoundError } from '../../spec/errors.js';
+import type { MemoryItem } from '../../spec/items.js';
+import type {
+  DeleteItemOp,
+  EmbeddingResult,
+  EmbeddingWork,
+  ItemQuery,
+  ItemSearchHit,
+  ItemSearchQuery,
+  NearestItem,
+  NearestItemsQuery,
+  PutChunkOp,
+  PutItemOp,
+  SetItemStatusOp,
+  VectorCandidate,
+} from '../../spec/storage.js';
+import { ownerPrefix } from '../../util/scope-token.js';
+import { fromBlob, toBlob, topK } from '../../util/vectors.js';
+import { EVENT_SELECT, eventFromValues } from '../shared/event-rows.js';
+import { firstPassing } from '../shared/first-passing.js';
+import { ITEM_COLUMNS, ITEM_SELECT, itemFilters, itemFromValues, itemValues } from '../shared/item-rows.js';
+import { placeholders } from '../shared/rows.js';
+import type { Sql, SqlPool } from './client.js';
+import { scopedLexemes, WordIndex } from './word-index.js';
+
+const CLAIMABLE = "(embedding_status = 'pending' OR (embedding_status = 'processing' AND embedding_lease < ?))";
+
+/** pgvector's text form of a vector. */
+function vectorLiteral(vector: Float32Array): string {
+  return `[${Array.from(vector).join(',')}]`;
+}
+
+export class PgItemStore {
+  private readonly index = new WordIndex('memory_chunks');
+  /** Dimensions whose HNSW index this process has made sure of. */
+  private readonly indexedDimensions = new Set<number>();
+
+  constructor(
+    private readonly pool: SqlPool,
+    /** pgvector is installed: chunks also keep an `embedding vector` column under HNSW indexes. */
+    private readonly pgvector: boolean,
+  ) {}
+
+  async putItem(tx: Sql, op: PutItemOp): Promise<void> {
+    await tx.run(`INSERT INTO memory_items (${ITEM_SELECT}) VALUES (${placeholders(ITEM_COLUMNS)})`, itemValues(op.item));
+  }
+
+  async setStatus(tx: Sql, op: SetItemStatusOp): Promise<void> {
+    const changed = await tx.run('UPDATE memory_items SET status = ?, ended_at = ?, updated_at = ? WHERE tenant_id = ? AND id = ? AND status = ?', [
+      op.status,
+      op.ended_at,
+      op.updated_at,
+      op.tenant_id,
+      op.item_id,
+      op.expected_status,
+    ]);
+    if (changed === 1) return;
+    const rows = await tx.rows('SELECT status FROM memory_items WHERE tenant_id = ? AND id = ?', [op.tenant_id, op.item_id]);
+    if (rows.length === 0) throw new NotFoundError('item_id', op.item_id);
+    throw new EngramError('STATE_VERSION_CONFLICT', `item_id: ${op.item_id} is ${String(rows[0]!['status'])}, not ${op.expected_status}; another writer changed it`, {
+      field: 'item_id',
+      details: { expected_status: op.expected_status, status: rows[0]!['status'] },
+    });
+  }
+
+  async deleteItem(tx: Sql, op: DeleteItemOp): Promise<void> {
+    await tx.run('DELETE FROM memory_chunks WHERE tenant_id = ? AND item_id = ?', [op.tenant_id, op.item_id]);
+    await tx.run('DELETE FROM memory_items WHERE tenant_id = ? AND id = ?', [op.tenant_id, op.item_id]);
+  }
+
+  async putChunk(tx: Sql, op: PutChunkOp): Promise<void> {
+    await tx.run('DELETE FROM memory_chunks WHERE tenant_id = ? AND item_id = ?', [op.tenant_id, op.item_id]);
+    if (op.text === null) return;
+    const lexemes = op.search_text === null ? null : scopedLexemes(ownerPrefix(op.tenant_id, op.owner), op.search_text);
+    await tx.run(
+      `INSERT INTO memory_chunks (tenant_id, item_id, owner, text, search, embedding_status)
+       VALUES (?, ?, ?, ?, CASE WHEN ?::text[] IS NULL THEN NULL ELSE array_to_tsvector(?::text[]) END, ?)`,
+      [op.tenant_id, op.item_id, op.owner, op.text, lexemes, lexemes, op.embedding_status],
+    );
+  }
+
+  async getItem(tenantId: string, itemId: string): Promise<MemoryItem | null> {
+    const rows = await this.pool.arrays(`SELECT ${ITEM_SELECT} FROM memory_items WHERE tenant_id = ? AND id = ?`, [tenantId, itemId]);
+    return rows.length === 0 ? null : itemFromValues(rows[0]!);
+  }
+
+  async listItems(query: ItemQuery): Promise<MemoryItem[]> {
+    const { where, params } = itemFilters(query, '');
+    const descending = query.order === 'desc';
+    if (query.cursor !== undefined) {
+      where.push(descending ? 'id < ?' : 'id > ?');
+      params.push(query.cursor);
+    }
+    const sql = `SELECT ${ITEM_SELECT} FROM memory_items WHERE ${where.join(' AND ')} ORDER BY id ${descending ? 'DESC' : 'ASC'} LIMIT ?`;
+    return (await this.pool.arrays(sql, [...params, query.limit])).map((row) => itemFromValues(row));
+  }
+
+  async activeKeys(tenantId: string, owners: readonly string[], limit: number): Promise<string[]> {
+    if (owners.length === 0) return [];
+    const sql = `SELECT key FROM memory_items WHERE tenant_id = ? AND owner IN (${placeholders(owners)}) AND status = 'active'
+      GROUP BY key ORDER BY max(seq) DESC LIMIT ?`;
+    return (await this.pool.arrays(sql, [tenantId, ...owners, limit])).map((row) => row[0] as string);
+  }
+
+  async searchItems(query: ItemSearchQuery): Promise<ItemSearchHit[]> {
+    if (query.terms.length === 0 || query.owners.length === 0) return [];
+    const prefixes = query.owners.map((owner) => ownerPrefix(query.tenant_id, owner));
+    const ranked = await this.index.rank(this.pool, query.tenant_id, prefixes, query.terms);
+    const { where, params } = itemFilters(query, 'i.');
+    return firstPassing(
+      ranked,
+      query.limit,
+      async (seqs) => {
+        const sql = `SELECT c.seq, ${ITEM_COLUMNS.map((column) => `i.${column}`).join(', ')} FROM memory_chunks c
+          JOIN memory_items i ON i.tenant_id = c.tenant_id AND i.id = c.item_id
+          WHERE c.tenant_id = ? AND c.seq IN (${placeholders(seqs)}) AND ${where.join(' AND ')}`;
+        const rows = await this.pool.arrays(sql, [query.tenant_id, ...seqs, ...params]);
+        return new Map(rows.map((row) => [Number(row[0]), row]));
+      },
+      (row, score): ItemSearchHit => ({ item: itemFromValues(row, 1), score }),
+    );
+  }
+
+  async itemVectors(query: Omit<ItemQuery, 'cursor' | 'limit' | 'keys' | 'ids' | 'as_of'>): Promise<VectorCandidate[]> {
+    if (query.owners.length === 0) return [];
+    const { where, params } = itemFilters(query, 'i.');
+    const sql = `SELECT c.item_id, c.vector FROM memory_chunks c JOIN memory_items i ON i.tenant_id = c.tenant_id AND i.id = c.item_id
+      WHERE c.tenant_id = ? AND c.owner IN (${placeholders(query.owners)}) AND c.vector IS NOT NULL AND ${where.join(' AND ')}`;
+    const rows = await this.pool.arrays(sql, [query.tenant_id, ...query.owners, ...params]);
+    return rows.map((row) => ({ item_id: row[0] as string, vector: fromBlob(row[1] as Buffer) }));
+  }
+
+  async nearestItems(query: NearestItemsQuery): Promise<NearestItem[]> {
+    const { vector, limit, ...visible } = query;
+    if (visible.owners.length === 0 || limit < 1) return [];
+    if (!this.pgvector) {
+      const candidates = (await this.itemVectors(visible)).filter((candidate) => candidate.vector.length === vector.length);
+      return topK(vector, candidates.map((candidate) => ({ id: candidate.item_id, vector: candidate.vector })), limit).map((hit) => ({
+        item_id: hit.id,
+        similarity: hit.score,
+      }));
+    }
+    const dimensions = vector.length;
+    const { where, params } = itemFilters(visible, 'i.');
+    const distance = `c.embedding::vector(${dimensions}) <=> ?::vector(${dimensions})`;
+    const sql = `SELECT c.item_id, 1 - (${distance}) AS similarity
+      FROM memory_chunks c JOIN memory_items i ON i.tenant_id = c.tenant_id AND i.id = c.item_id
+      WHERE c.tenant_id = ? AND c.owner IN (${placeholders(visible.owners)}) AND c.embedding IS NOT NULL
+        AND vector_dims(c.embedding) = ${dimensions} AND ${where.join(' AND ')}
+      ORDER BY ${distance}, c.item_id LIMIT ?`;
+    const literal = vectorLiteral(vector);
+    // The index is walked until enough rows pass the scope's filters (pgvector's iterative scan).
+    return this.pool.transaction(async (tx) => {
+      await tx.exec(`SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = ${Math.max(40, Math.min(1000, limit * 2))}`);
+      const rows = await tx.arrays(sql, [literal, query.tenant_id, ...visible.owners, ...params, literal, limit]);
+      // relaxed_order may return neighbours slightly out of order: sort them by their distance.
+      return rows
+        .map((row) => ({ item_id: row[0] as string, similarity: Number(row[1]) }))
+        .sort((a, b) => b.similarity - a.similarity || (a.item_id < b.item_id ? -1 : 1));
+    });
+  }
+
+  async allItems(tenantId: string | undefined): Promise<MemoryItem[]> {
+    const sql = `SELECT ${ITEM_SELECT} FROM memory_items${tenantId === undefined ? '' : ' WHERE tenant_id = ?'} ORDER BY tenant_id, seq`;
+    return (await this.pool.arrays(sql, tenantId === undefined ? [] : [tenantId])).map((row) => itemFromValues(row));
+  }
+
+  async clearIndex(tenantId: string | undefined): Promise<void> {
+    if (tenantId === undefined) await this.pool.run('DELETE FROM memory_chunks');
+    else await this.pool.run('DELETE FROM memory_chunks WHERE tenant_id = ?', [tenantId]);
+  }
+
+  /** Claims up to `limit` texts, chunks first; rows another worker holds are skipped (SKIP LOCKED). */
+  async claim(limit: number, now: string, leaseUntil: string): Promise<EmbeddingWork[]> {
+    return this.pool.transaction(async (tx) => {
+      const work: EmbeddingWork[] = [];
+      const chunks = await tx.rows(
+        `UPDATE memory_chunks SET embedding_status = 'processing', embedding_lease = ?
+         WHERE (tenant_id, item_id) IN (
+           SELECT tenant_id, item_id FROM memory_chunks WHERE ${CLAIMABLE} ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED)
+         RETURNING seq, tenant_id, item_id, text`,
+        [leaseUntil, now, limit],
+      );
+      chunks.sort((a, b) => Number(a['seq']) - Number(b['seq']));
+      for (const row of chunks) work.push({ target: 'chunk', tenant_id: row['tenant_id'] as string, id: row['item_id'] as string, text: row['text'] as string });
+      if (work.length >= limit) return work;
+      const events = await tx.arrays(
+        `UPDATE events SET embedding_status = 'processing', embedding_lease = ?
+         WHERE (tenant_id, id) IN (
+           SELECT tenant_id, id FROM events WHERE ${CLAIMABLE} ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED)
+         RETURNING seq, ${EVENT_SELECT}`,
+        [leaseUntil, now, limit - work.length],
+      );
+      events.sort((a, b) => Number(a[0]) - Number(b[0]));
+      for (const row of events) {
+        const event = eventFromValues(row, 1);
+        work.push({ target: 'event', tenant_id: event.tenant_id, id: event.id, event });
+      }
+      return work;
+    });
+  }
+
+  /** Stores finished work; work whose lease was lost (no longer `processing`) is ignored. */
+  async complete(results: readonly EmbeddingResult[], model: string): Promise<void> {
+    const dimensions = new Set<number>();
+    await this.pool.transaction(async (tx) => {
+      for (const result of results) {
+        const status = result.vector === null ? 'skipped' : 'done';
+        const blob = result.vector === null ? null : toBlob(result.vector);
+        if (result.target === 'chunk') {
+          const embedding = this.pgvector && result.vector !== null ? vectorLiteral(result.vector) : null;
+          await tx.run(
+            `UPDATE memory_chunks SET embedding_status = ?, embedding_lease = NULL, vector = ?, vector_model = ?${this.pgvector ? ', embedding = ?::vector' : ''}
+             WHERE tenant_id = ? AND item_id = ? AND embedding_status = 'processing'`,
+            [status, blob, result.vector === null ? null : model, ...(this.pgvector ? [embedding] : []), result.tenant_id, result.id],
+          );
+          if (result.vector !== null) dimensions.add(result.vector.length);
+          continue;
+        }
+        const changed = await tx.run(
+          "UPDATE events SET embedding_status = ?, embedding_lease = NULL WHERE tenant_id = ? AND id = ? AND embedding_status = 'processing'",
+          [status, result.tenant_id, result.id],
+        );
+        if (changed === 1 && blob !== null) {
+          await tx.run(
+            `INSERT INTO event_vectors (tenant_id, event_id, vector, vector_model) VALUES (?, ?, ?, ?)
+             ON CONFLICT (tenant_id, event_id) DO UPDATE SET vector = excluded.vector, vector_model = excluded.vector_model`,
+            [result.tenant_id, result.id, blob, model],
+          );
+        }
+      }
+    });
+    if (this.pgvector) for (const size of dimensions) await this.ensureVectorIndex(size);
+  }
+
+  async backlog(): Promise<number> {
+    const rows = await this.pool.arrays(
+      `SELECT (SELECT count(*) FROM memory_chunks WHERE embedding_status IN ('pending', 'processing'))
+            + (SELECT count(*) FROM events WHERE embedding_status IN ('pending', 'processing'))`,
+    );
+    return Number(rows[0]![0]);
+  }
+
+  /**
+   * An HNSW index (cosine) for vectors of one dimension: models differ in size, and pgvector indexes
+   * need a fixed one, so each size gets a partial expression index the first time it is stored.
+   */
+  private async ensureVectorIndex(dimensions: number): Promise<void> {
+    if (this.indexedDimensions.has(dimensions)) return;
+    try {
+      await this.pool.exec(
+        `CREATE INDEX IF NOT EXISTS chunks_hnsw_${dimensions} ON memory_chunks
+         USING hnsw ((embedding::vector(${dimensions})) vector_cosine_ops) WHERE vector_dims(embedding) = ${dimensions}`,
+      );
+    } catch (error) {
+      // Another process creating the same index at the same moment: it exists now.
+      if ((error as { code?: string }).code !== '23505' && (error as { code?: string }).code !== '42P07') throw error;
+    }
+    this.indexedDimensions.add(dimensions);
+  }
+}

@@ -1,0 +1,163 @@
+// Reflections, review candidates and insights on PostgreSQL. Writes run inside the caller's
+// transaction; a decision or an insight replacement is one conditional UPDATE, so two writers can
+// never both win.
+
+import { ConflictError, EngramError, NotFoundError } from '../../spec/errors.js';
+import type { InsightRecord, ReflectionRecord, ReviewCandidate } from '../../spec/reflection.js';
+import type {
+  CandidateQuery,
+  DecideCandidateOp,
+  ExpireRunInsightsOp,
+  InsightQuery,
+  PutCandidateOp,
+  PutInsightOp,
+  PutReflectionOp,
+  ReflectionQuery,
+} from '../../spec/storage.js';
+import {
+  CANDIDATE_COLUMNS,
+  CANDIDATE_SELECT,
+  INSIGHT_COLUMNS,
+  INSIGHT_SELECT,
+  REFLECTION_COLUMNS,
+  REFLECTION_SELECT,
+  candidateFromRow,
+  candidateValues,
+  insightFromRow,
+  insightValues,
+  reflectionFromRow,
+  reflectionValues,
+} from '../shared/reflection-rows.js';
+import { Filters, placeholders } from '../shared/rows.js';
+import { isUniqueViolation, type Sql } from './client.js';
+
+/** Runs an insert; a duplicate key becomes a typed STATE_VERSION_CONFLICT naming `field`. */
+export async function insertOnce(tx: Sql, sql: string, values: readonly unknown[], field: string, id: string): Promise<void> {
+  try {
+    await tx.run(sql, values);
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    throw new EngramError('STATE_VERSION_CONFLICT', `${field}: ${id} already exists; another writer stored it first`, {
+      field,
+      cause: error,
+      details: { id },
+    });
+  }
+}
+
+export class PgReflectionStore {
+  constructor(private readonly sql: Sql) {}
+
+  async putReflection(tx: Sql, op: PutReflectionOp): Promise<void> {
+    const sql = `INSERT INTO reflections (${REFLECTION_SELECT}) VALUES (${placeholders(REFLECTION_COLUMNS)})`;
+    await insertOnce(tx, sql, reflectionValues(op.record), 'record.trace_id', op.record.trace_id);
+  }
+
+  async putCandidate(tx: Sql, op: PutCandidateOp): Promise<void> {
+    const sql = `INSERT INTO candidates (${CANDIDATE_SELECT}) VALUES (${placeholders(CANDIDATE_COLUMNS)})`;
+    await insertOnce(tx, sql, candidateValues(op.candidate), 'candidate.id', op.candidate.id);
+  }
+
+  async decideCandidate(tx: Sql, op: DecideCandidateOp): Promise<void> {
+    const changed = await tx.run(
+      "UPDATE candidates SET status = ?, decision = ?, decided_at = ? WHERE tenant_id = ? AND id = ? AND status = 'pending'",
+      [op.status, JSON.stringify(op.decision), op.decision.at, op.tenant_id, op.candidate_id],
+    );
+    if (changed === 1) return;
+    const rows = await tx.rows('SELECT status FROM candidates WHERE tenant_id = ? AND id = ?', [op.tenant_id, op.candidate_id]);
+    if (rows.length === 0) throw new NotFoundError('candidate_id', op.candidate_id);
+    throw new EngramError('STATE_VERSION_CONFLICT', `candidate_id: ${op.candidate_id} is already ${String(rows[0]!['status'])}; another reviewer decided it`, {
+      field: 'candidate_id',
+      details: { expected_status: 'pending', status: rows[0]!['status'] },
+    });
+  }
+
+  async putInsight(tx: Sql, op: PutInsightOp): Promise<void> {
+    const insight = op.insight;
+    if (op.expected_version === null) {
+      const sql = `INSERT INTO insights (${INSIGHT_SELECT}) VALUES (${placeholders(INSIGHT_COLUMNS)})`;
+      await insertOnce(tx, sql, insightValues(insight), 'insight.id', insight.id);
+      return;
+    }
+    const changed = await tx.run(
+      `UPDATE insights SET (${INSIGHT_SELECT}) = (${placeholders(INSIGHT_COLUMNS)}) WHERE tenant_id = ? AND id = ? AND version = ?`,
+      [...insightValues(insight), insight.tenant_id, insight.id, op.expected_version],
+    );
+    if (changed === 1) return;
+    const rows = await tx.rows('SELECT version FROM insights WHERE tenant_id = ? AND id = ?', [insight.tenant_id, insight.id]);
+    if (rows.length === 0) throw new NotFoundError('insight.id', insight.id);
+    throw new ConflictError('insight.version', op.expected_version, Number(rows[0]!['version']));
+  }
+
+  async expireRunInsights(tx: Sql, op: ExpireRunInsightsOp): Promise<void> {
+    await tx.run(
+      `UPDATE insights SET expired_at = ?, updated_at = ?, version = version + 1
+       WHERE tenant_id = ? AND user_id = ? AND agent_id = ? AND run_id = ? AND expired_at IS NULL AND expires_at = 'run_end'`,
+      [op.at, op.at, op.tenant_id, op.user_id, op.agent_id, op.run_id],
+    );
+  }
+
+  async findReflection(tenantId: string, traceId: string): Promise<ReflectionRecord | null> {
+    const rows = await this.sql.rows(`SELECT ${REFLECTION_SELECT} FROM reflections WHERE tenant_id = ? AND trace_id = ?`, [tenantId, traceId]);
+    return rows.length === 0 ? null : reflectionFromRow(rows[0]!);
+  }
+
+  async listReflections(query: ReflectionQuery): Promise<ReflectionRecord[]> {
+    const f = new Filters(query.tenant_id)
+      .equals('user_id', query.user_id)
+      .equals('agent_id', query.agent_id)
+      .equals('run_id', query.run_id)
+      .after('trace_id', 'desc', query.cursor);
+    const sql = `SELECT ${REFLECTION_SELECT} FROM reflections WHERE ${f.where.join(' AND ')} ORDER BY trace_id DESC LIMIT ?`;
+    return (await this.sql.rows(sql, [...f.params, query.limit])).map(reflectionFromRow);
+  }
+
+  async findCandidate(tenantId: string, candidateId: string): Promise<ReviewCandidate | null> {
+    const rows = await this.sql.rows(`SELECT ${CANDIDATE_SELECT} FROM candidates WHERE tenant_id = ? AND id = ?`, [tenantId, candidateId]);
+    return rows.length === 0 ? null : candidateFromRow(rows[0]!);
+  }
+
+  async listCandidates(query: CandidateQuery): Promise<ReviewCandidate[]> {
+    const order = query.order === 'desc' ? 'desc' : 'asc';
+    const f = new Filters(query.tenant_id)
+      .equals('user_id', query.user_id)
+      .equals('agent_id', query.agent_id)
+      .equals('session_id', query.session_id)
+      .equals('run_id', query.run_id)
+      .equals('trace_id', query.trace_id)
+      .within('status', query.statuses)
+      .within('kind', query.kinds)
+      .after('id', order, query.cursor);
+    if (query.pending_at !== undefined) {
+      f.clause('created_at <= ? AND (decided_at IS NULL OR decided_at > ?)', query.pending_at, query.pending_at);
+    }
+    const sql = `SELECT ${CANDIDATE_SELECT} FROM candidates WHERE ${f.where.join(' AND ')} ORDER BY id ${order.toUpperCase()} LIMIT ?`;
+    return (await this.sql.rows(sql, [...f.params, query.limit])).map(candidateFromRow);
+  }
+
+  async findInsight(tenantId: string, insightId: string): Promise<InsightRecord | null> {
+    const rows = await this.sql.rows(`SELECT ${INSIGHT_SELECT} FROM insights WHERE tenant_id = ? AND id = ?`, [tenantId, insightId]);
+    return rows.length === 0 ? null : insightFromRow(rows[0]!);
+  }
+
+  async listInsights(query: InsightQuery): Promise<InsightRecord[]> {
+    const order = query.order === 'desc' ? 'desc' : 'asc';
+    const f = new Filters(query.tenant_id)
+      .equals('user_id', query.user_id)
+      .equals('agent_id', query.agent_id)
+      .equals('run_id', query.run_id)
+      .within('type', query.types)
+      .within('validation_state', query.states)
+      .after('id', order, query.cursor);
+    if (query.live_at !== undefined) {
+      const t = query.live_at;
+      f.clause(
+        `created_at <= ? AND (expired_at IS NULL OR expired_at > ?)
+         AND NOT (expires_at IS NOT NULL AND expires_at <> 'run_end' AND expires_at <= ?)`,
+        t, t, t,
+      );
+    }
+    const sql = `SELECT ${INSIGHT_SELECT} FROM insights WHERE ${f.where.join(' AND ')} ORDER BY id ${order.toUpperCase()} LIMIT ?`;
+    return (await this.sql.rows(sql, [...f.params, query.limit])).map(insightFromRow);
+  }
+}

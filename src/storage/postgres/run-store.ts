@@ -1,0 +1,224 @@
+// Runs, context builds, API keys and background jobs on PostgreSQL. Writes run inside the caller's
+// transaction; version checks are conditional statements, and jobs are claimed with
+// FOR UPDATE SKIP LOCKED, so any number of workers on any number of machines share the queue.
+
+import type { ApiKeyRecord } from '../../spec/auth.js';
+import type { LedgerEntry, RunKey, RunState, SnapshotRecord } from '../../spec/compaction.js';
+import { ConflictError, EngramError, NotFoundError } from '../../spec/errors.js';
+import type {
+  BuildQuery,
+  ContextBuild,
+  EnqueueJobOp,
+  Job,
+  PutApiKeyOp,
+  PutContextBuildOp,
+  PutEvidenceOp,
+  PutRunStateOp,
+  PutSnapshotOp,
+  RevokeApiKeyOp,
+  SnapshotQuery,
+} from '../../spec/storage.js';
+import { Filters, placeholders } from '../shared/rows.js';
+import {
+  LEDGER_CHUNK,
+  LEDGER_COLUMNS,
+  LEDGER_SELECT,
+  RUN_COLUMNS,
+  RUN_SELECT,
+  RUN_WHERE,
+  SNAPSHOT_COLUMNS,
+  SNAPSHOT_SELECT,
+  ledgerFromRow,
+  ledgerValues,
+  runFromRow,
+  runKeyValues,
+  runValues,
+  snapshotFromRow,
+  snapshotValues,
+} from '../shared/run-rows.js';
+import { buildFromRow, JOB_COLUMNS, jobFromRow, KEY_COLUMNS, KEY_SELECT, keyFromRow } from '../shared/service-rows.js';
+import { isUniqueViolation, type Sql } from './client.js';
+
+const BUILD_COLUMNS = [
+  'tenant_id', 'id', 'user_id', 'agent_id', 'session_id', 'run_id', 'purpose', 'request', 'as_of', 'selected', 'packet_hash', 'packet', 'created_at',
+] as const;
+
+export class PgRunStore {
+  constructor(private readonly sql: Sql) {}
+
+  /** Inserts (`expected_version: 0`) or replaces a run state at the version the caller read. */
+  async putRunState(tx: Sql, op: PutRunStateOp): Promise<void> {
+    const key = runKeyValues(op.state);
+    if (op.expected_version === 0) {
+      const inserted = await tx.run(
+        `INSERT INTO run_states (${RUN_SELECT}) VALUES (${placeholders(RUN_COLUMNS)}) ON CONFLICT (tenant_id, user_id, agent_id, run_id) DO NOTHING`,
+        runValues(op.state),
+      );
+      if (inserted === 1) return;
+    } else {
+      const changed = await tx.run(`UPDATE run_states SET (${RUN_SELECT}) = (${placeholders(RUN_COLUMNS)}) WHERE ${RUN_WHERE} AND version = ?`, [
+        ...runValues(op.state),
+        ...key,
+        op.expected_version,
+      ]);
+      if (changed === 1) return;
+    }
+    const rows = await tx.rows(`SELECT version FROM run_states WHERE ${RUN_WHERE}`, key);
+    throw new ConflictError('run.version', op.expected_version, rows.length === 0 ? 0 : Number(rows[0]!['version']));
+  }
+
+  /** Adds ledger entries; an evidence id the run already has keeps its first entry. */
+  async putEvidence(tx: Sql, op: PutEvidenceOp): Promise<void> {
+    for (const entry of op.entries) {
+      await tx.run(
+        `INSERT INTO evidence_ledger (${LEDGER_SELECT}) VALUES (${placeholders(LEDGER_COLUMNS)})
+         ON CONFLICT (tenant_id, user_id, agent_id, run_id, evidence_id) DO NOTHING`,
+        ledgerValues(op.run, entry),
+      );
+    }
+  }
+
+  /** Appends a snapshot; a taken (run, sequence) or snapshot id is a STATE_VERSION_CONFLICT. */
+  async putSnapshot(tx: Sql, op: PutSnapshotOp): Promise<void> {
+    const { run_id, snapshot } = op.record;
+    try {
+      await tx.run(`INSERT INTO snapshots (${SNAPSHOT_SELECT}) VALUES (${placeholders(SNAPSHOT_COLUMNS)})`, snapshotValues(op.record));
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      throw new EngramError(
+        'STATE_VERSION_CONFLICT',
+        `snapshot.sequence: run ${run_id} already has snapshot ${snapshot.sequence} (or id ${snapshot.snapshot_id} is taken); another writer stored it first`,
+        { field: 'snapshot.sequence', cause: error, details: { snapshot_id: snapshot.snapshot_id, run_id, sequence: snapshot.sequence } },
+      );
+    }
+  }
+
+  async findRunState(run: RunKey): Promise<RunState | null> {
+    const rows = await this.sql.rows(`SELECT ${RUN_SELECT} FROM run_states WHERE ${RUN_WHERE}`, runKeyValues(run));
+    return rows.length === 0 ? null : runFromRow(rows[0]!);
+  }
+
+  async ledgerEntries(run: RunKey, evidenceIds: readonly string[]): Promise<LedgerEntry[]> {
+    const ids = [...new Set(evidenceIds)];
+    const entries: LedgerEntry[] = [];
+    for (let start = 0; start < ids.length; start += LEDGER_CHUNK) {
+      const f = new Filters(run.tenant_id)
+        .equals('user_id', run.user_id)
+        .equals('agent_id', run.agent_id)
+        .equals('run_id', run.run_id)
+        .within('evidence_id', ids.slice(start, start + LEDGER_CHUNK));
+      const sql = `SELECT ${LEDGER_SELECT} FROM evidence_ledger WHERE ${f.where.join(' AND ')} ORDER BY seq`;
+      entries.push(...(await this.sql.rows(sql, f.params)).map(ledgerFromRow));
+    }
+    return entries;
+  }
+
+  async findSnapshot(tenantId: string, snapshotId: string): Promise<SnapshotRecord | null> {
+    const rows = await this.sql.rows(`SELECT ${SNAPSHOT_SELECT} FROM snapshots WHERE tenant_id = ? AND id = ?`, [tenantId, snapshotId]);
+    return rows.length === 0 ? null : snapshotFromRow(rows[0]!);
+  }
+
+  async listSnapshots(query: SnapshotQuery): Promise<SnapshotRecord[]> {
+    const order = query.order === 'desc' ? 'DESC' : 'ASC';
+    const f = new Filters(query.tenant_id).equals('user_id', query.user_id).equals('agent_id', query.agent_id).equals('run_id', query.run_id);
+    if (query.created_at_or_before !== undefined) f.clause('created_at <= ?', query.created_at_or_before);
+    if (query.cursor !== undefined) {
+      // An unknown cursor (or one of another tenant) compares with NULL: an empty page.
+      f.clause(
+        `(sequence, seq) ${order === 'DESC' ? '<' : '>'} (SELECT c.sequence, c.seq FROM snapshots AS c WHERE c.tenant_id = ? AND c.id = ?)`,
+        query.tenant_id,
+        query.cursor,
+      );
+    }
+    const sql = `SELECT ${SNAPSHOT_SELECT} FROM snapshots WHERE ${f.where.join(' AND ')} ORDER BY sequence ${order}, seq ${order} LIMIT ?`;
+    return (await this.sql.rows(sql, [...f.params, query.limit])).map(snapshotFromRow);
+  }
+
+  async putBuild(tx: Sql, op: PutContextBuildOp): Promise<void> {
+    const b = op.build;
+    await tx.run(`INSERT INTO context_builds (${BUILD_COLUMNS.join(', ')}) VALUES (${placeholders(BUILD_COLUMNS)})`, [
+      b.tenant_id, b.id, b.user_id, b.agent_id, b.session_id, b.run_id, b.purpose, JSON.stringify(b.request), b.as_of,
+      JSON.stringify(b.selected), b.packet_hash, JSON.stringify(b.packet), b.created_at,
+    ]);
+  }
+
+  async findBuild(tenantId: string, buildId: string): Promise<ContextBuild | null> {
+    const rows = await this.sql.rows(`SELECT ${BUILD_COLUMNS.join(', ')} FROM context_builds WHERE tenant_id = ? AND id = ?`, [tenantId, buildId]);
+    return rows.length === 0 ? null : buildFromRow(rows[0]!);
+  }
+
+  async listBuilds(query: BuildQuery): Promise<ContextBuild[]> {
+    const f = new Filters(query.tenant_id)
+      .equals('user_id', query.user_id)
+      .equals('agent_id', query.agent_id)
+      .equals('session_id', query.session_id)
+      .equals('run_id', query.run_id)
+      .after('id', 'desc', query.cursor);
+    if (query.created_after !== undefined) f.clause('created_at > ?', query.created_after);
+    const sql = `SELECT ${BUILD_COLUMNS.join(', ')} FROM context_builds WHERE ${f.where.join(' AND ')} ORDER BY id DESC LIMIT ?`;
+    return (await this.sql.rows(sql, [...f.params, query.limit])).map(buildFromRow);
+  }
+
+  async putKey(tx: Sql, op: PutApiKeyOp): Promise<void> {
+    const key = op.api_key;
+    try {
+      await tx.run(`INSERT INTO api_keys (${KEY_SELECT}) VALUES (${placeholders(KEY_COLUMNS)})`, [
+        key.tenant_id, key.id, key.role, key.label, key.hash, key.last4, key.created_at, key.revoked_at,
+      ]);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new EngramError('STATE_VERSION_CONFLICT', `key.id: a key ${key.id} (or with the same secret) exists`, { field: 'key.id', cause: error });
+      throw error;
+    }
+  }
+
+  async revokeKey(tx: Sql, op: RevokeApiKeyOp): Promise<void> {
+    const changed = await tx.run('UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE tenant_id = ? AND id = ?', [op.revoked_at, op.tenant_id, op.key_id]);
+    if (changed === 0) throw new NotFoundError('key_id', op.key_id);
+  }
+
+  async findKey(hash: string): Promise<ApiKeyRecord | null> {
+    const rows = await this.sql.rows(`SELECT ${KEY_SELECT} FROM api_keys WHERE hash = ?`, [hash]);
+    return rows.length === 0 ? null : keyFromRow(rows[0]!);
+  }
+
+  async listKeys(tenantId: string | undefined): Promise<ApiKeyRecord[]> {
+    const rows =
+      tenantId === undefined
+        ? await this.sql.rows(`SELECT ${KEY_SELECT} FROM api_keys ORDER BY seq`)
+        : await this.sql.rows(`SELECT ${KEY_SELECT} FROM api_keys WHERE tenant_id = ? ORDER BY seq`, [tenantId]);
+    return rows.map(keyFromRow);
+  }
+
+  async enqueueJob(tx: Sql, op: EnqueueJobOp): Promise<void> {
+    const j = op.job;
+    await tx.run(`INSERT INTO jobs (${JOB_COLUMNS.join(', ')}) VALUES (${placeholders(JOB_COLUMNS)}) ON CONFLICT (tenant_id, id) DO NOTHING`, [
+      j.tenant_id, j.id, j.kind, JSON.stringify(j.payload), j.status, j.attempts, j.lease_until, j.last_error, j.created_at, j.updated_at,
+    ]);
+  }
+
+  /**
+   * Claims jobs oldest first in one statement: rows another worker has locked are skipped, so two
+   * workers never claim the same job, and a job whose lease ended is claimed again.
+   */
+  async claimJobs(tx: Sql, kinds: readonly Job['kind'][], limit: number, now: string, leaseUntil: string): Promise<Job[]> {
+    if (kinds.length === 0 || limit < 1) return [];
+    const rows = await tx.rows(
+      `UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_until = ?, updated_at = ?
+       WHERE (tenant_id, id) IN (
+         SELECT tenant_id, id FROM jobs WHERE kind IN (${placeholders(kinds)})
+           AND (status = 'pending' OR (status = 'running' AND lease_until < ?))
+         ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED)
+       RETURNING seq, ${JOB_COLUMNS.join(', ')}`,
+      [leaseUntil, now, ...kinds, now, limit],
+    );
+    return rows.sort((a, b) => Number(a['seq']) - Number(b['seq'])).map(jobFromRow);
+  }
+
+  async completeJob(tx: Sql, tenantId: string, jobId: string, status: 'done' | 'failed' | 'pending', error: string | null, now: string): Promise<void> {
+    const changed = await tx.run(
+      "UPDATE jobs SET status = ?, lease_until = NULL, last_error = ?, updated_at = ? WHERE tenant_id = ? AND id = ? AND status = 'running'",
+      [status, error, now, tenantId, jobId],
+    );
+    if (changed === 0) throw new NotFoundError('job_id', jobId);
+  }
+}
