@@ -20,7 +20,7 @@ import { globals, list, positiveInteger, readJson, setRoot, withEngram } from '.
 const program = new Command()
   .name('engram')
   .description('Memory runtime for LLM agents: commit turns, compose token-budgeted MemoryPackets.')
-  .addOption(new Option('--store <address>', 'store address, sqlite:PATH').env('ENGRAM_STORE').default(DEFAULT_STORE))
+  .addOption(new Option('--store <address>', 'store address: sqlite:PATH or postgres://user@host:port/db[?schema=NAME]').env('ENGRAM_STORE').default(DEFAULT_STORE))
   .option('--json', 'print machine-readable JSON')
   .showHelpAfterError();
 

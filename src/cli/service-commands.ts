@@ -1,11 +1,12 @@
-// CLI commands of the service side: `keys` (create, list, revoke API keys) and `worker` (the
-// background worker on its own: embeddings and expiry purges until SIGINT or SIGTERM).
+// CLI commands of the service side: `keys` (create, list, revoke API keys), `worker` (the
+// background worker on its own: jobs, embeddings and expiry purges until SIGINT or SIGTERM) and
+// `migrate` (bring a store's schema up to date).
 
 import type { Command } from 'commander';
 
-import { KEY_ROLES, startBackgroundWorker, type ApiKeyInfo, type KeyRole } from '../index.js';
-import { printJson, printLines } from './output.js';
-import { positiveInteger, withEngram } from './runner.js';
+import { KEY_ROLES, migrateStore, startBackgroundWorker, type ApiKeyInfo, type KeyRole } from '../index.js';
+import { exitCodeOf, printError, printJson, printLines } from './output.js';
+import { globals, positiveInteger, withEngram } from './runner.js';
 
 function keyLine(info: ApiKeyInfo): string {
   const state = info.revoked_at === null ? 'active' : `revoked ${info.revoked_at}`;
@@ -35,8 +36,28 @@ export function untilSignal(): { signal: Promise<NodeJS.Signals>; cancel(): void
   return { signal, cancel: () => stop() };
 }
 
-/** Adds the `keys` and `worker` commands. */
+/** Adds the `keys`, `worker` and `migrate` commands. */
 export function registerServiceCommands(program: Command): void {
+  program
+    .command('migrate')
+    .description('bring the store\'s schema to this version of Engram (safe to run from several processes at once)')
+    .action(async () => {
+      const options = globals();
+      try {
+        const result = await migrateStore(options.store);
+        if (options.json === true) return printJson(result);
+        printLines([
+          result.applied.length === 0
+            ? `schema is up to date (version ${result.to})`
+            : `schema version ${result.from} → ${result.to}:`,
+          ...result.applied.map((name, index) => `  ${result.from + index + 1}. ${name}`),
+        ]);
+      } catch (error) {
+        printError(error, options.json === true);
+        process.exitCode = exitCodeOf(error);
+      }
+    });
+
   const keys = program.command('keys').description('API keys of the HTTP and MCP service: bound to a tenant and a role, stored hashed');
   keys
     .command('create')

@@ -1,17 +1,52 @@
-// Store addresses: `sqlite:PATH` (or `sqlite::memory:`). The adapter is loaded only when its
-// address is used, so a missing native driver fails with a message that says what to install.
+// Store addresses: `sqlite:PATH` (or `sqlite::memory:`) and `postgres://…` (or `postgresql://…`;
+// `?schema=NAME` picks the schema, default public). An adapter is loaded only when its address is
+// used, so a missing driver fails with a message that says what to install.
 
 import { EngramError } from '../spec/errors.js';
-import type { StorageAdapter } from '../spec/storage.js';
+import type { MigrationResult, StorageAdapter } from '../spec/storage.js';
 import type * as SqliteStorageModule from '../storage/sqlite/sqlite-storage.js';
+import type * as PostgresStorageModule from '../storage/postgres/postgres-storage.js';
 
 type SqliteModule = typeof SqliteStorageModule;
+type PostgresModule = typeof PostgresStorageModule;
 
 /** The embedded default: one file under ./.engram/. */
 export const DEFAULT_STORE = 'sqlite:./.engram/engram.db';
 
 export interface StoreOptions {
   sqliteSynchronous?: 'full' | 'normal' | undefined;
+  /** PostgreSQL: the most connections this process opens (default 10). */
+  maxConnections?: number | undefined;
+}
+
+const POSTGRES = /^postgres(ql)?:\/\//;
+
+function unknownStore(address: string): EngramError {
+  return new EngramError('CONFIG_INVALID', `store: unknown store address ${JSON.stringify(address)}; expected sqlite:PATH or postgres://…`, { field: 'store' });
+}
+
+async function sqliteModule(): Promise<SqliteModule> {
+  try {
+    return await import('../storage/sqlite/sqlite-storage.js');
+  } catch (error) {
+    throw new EngramError('CONFIG_INVALID', 'store: the SQLite driver could not be loaded; run `npm install better-sqlite3` (it builds a native module)', {
+      field: 'store',
+      cause: error,
+    });
+  }
+}
+
+/** A postgres:// address as the adapter's options: `schema` comes out of the query string. */
+function postgresTarget(address: string): { connectionString: string; schema: string } {
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch (error) {
+    throw new EngramError('CONFIG_INVALID', 'store: not a valid postgres:// address', { field: 'store', cause: error });
+  }
+  const schema = url.searchParams.get('schema') ?? 'public';
+  url.searchParams.delete('schema');
+  return { connectionString: url.toString(), schema };
 }
 
 /**
@@ -19,24 +54,38 @@ export interface StoreOptions {
  *
  * @example
  * const storage = await openStore('sqlite:./data/engram.db');
+ * const shared = await openStore('postgres://engram@db.internal:5432/engram?schema=memory');
  */
 export async function openStore(address: string, options: StoreOptions = {}): Promise<StorageAdapter> {
   if (address.startsWith('sqlite:')) {
     const path = address.slice('sqlite:'.length);
     if (path === '') throw new EngramError('CONFIG_INVALID', 'store: sqlite: needs a file path, for example sqlite:./.engram/engram.db', { field: 'store' });
-    let module: SqliteModule;
-    try {
-      module = await import('../storage/sqlite/sqlite-storage.js');
-    } catch (error) {
-      throw new EngramError('CONFIG_INVALID', 'store: the SQLite driver could not be loaded; run `npm install better-sqlite3` (it builds a native module)', {
-        field: 'store',
-        cause: error,
-      });
-    }
-    return module.openSqliteStorage({ path, synchronous: options.sqliteSynchronous });
+    return (await sqliteModule()).openSqliteStorage({ path, synchronous: options.sqliteSynchronous });
   }
-  if (/^postgres(ql)?:\/\//.test(address)) {
-    throw new EngramError('CONFIG_INVALID', 'store: the PostgreSQL store is not available in this version; use sqlite:PATH', { field: 'store' });
+  if (POSTGRES.test(address)) {
+    const module: PostgresModule = await import('../storage/postgres/postgres-storage.js');
+    return module.openPostgresStorage({ ...postgresTarget(address), ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }) });
   }
-  throw new EngramError('CONFIG_INVALID', `store: unknown store address ${JSON.stringify(address)}; expected sqlite:PATH`, { field: 'store' });
+  throw unknownStore(address);
+}
+
+/**
+ * Brings a store's schema to the latest version without starting anything else (`engram migrate`).
+ * Several processes may run it at once: PostgreSQL migrations wait on an advisory lock, SQLite's on
+ * the file's write lock.
+ *
+ * @example
+ * const { from, to } = await migrateStore('postgres://localhost/engram');
+ */
+export async function migrateStore(address: string): Promise<MigrationResult> {
+  if (POSTGRES.test(address)) {
+    const module: PostgresModule = await import('../storage/postgres/postgres-storage.js');
+    return module.migratePostgres(postgresTarget(address));
+  }
+  if (address.startsWith('sqlite:')) {
+    const path = address.slice('sqlite:'.length);
+    if (path === '') throw new EngramError('CONFIG_INVALID', 'store: sqlite: needs a file path, for example sqlite:./.engram/engram.db', { field: 'store' });
+    return (await sqliteModule()).migrateSqliteStorage({ path });
+  }
+  throw unknownStore(address);
 }

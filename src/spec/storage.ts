@@ -26,6 +26,13 @@ export interface StorageCapabilities {
   multiProcess: boolean;
 }
 
+/** What bringing a store's schema up to date did: its version before and after, and the migrations applied. */
+export interface MigrationResult {
+  from: number;
+  to: number;
+  applied: string[];
+}
+
 /** Record a turn as seen; fails with DUPLICATE_TURN if the session already has this turn_id. */
 export interface InsertTurnOp {
   op: 'insert_turn';

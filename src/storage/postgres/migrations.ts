@@ -10,6 +10,7 @@
 // replayed packet is identical), flags are integers.
 
 import { StorageError } from '../../spec/errors.js';
+import type { MigrationResult } from '../../spec/storage.js';
 import { sqlState, type Sql, type SqlPool } from './client.js';
 
 export interface Migration {
@@ -426,13 +427,6 @@ async function currentVersion(sql: Sql): Promise<number> {
     version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
   const rows = await sql.rows('SELECT coalesce(max(version), 0) AS version FROM engram_migrations');
   return Number(rows[0]!['version']);
-}
-
-/** What a migration run did. */
-export interface MigrationResult {
-  from: number;
-  to: number;
-  applied: string[];
 }
 
 /**

@@ -18,6 +18,7 @@ import type {
   EventSearchQuery,
   InsightQuery,
   ItemQuery,
+  MigrationResult,
   ItemSearchHit,
   ItemSearchQuery,
   Job,
@@ -44,7 +45,7 @@ import { firstPassing } from '../shared/first-passing.js';
 import { placeholders } from '../shared/rows.js';
 import { checkSchemaName, isUniqueViolation, pglitePool, pgPool, sqlState, type PGliteLike, type Sql, type SqlPool } from './client.js';
 import { PgItemStore } from './item-store.js';
-import { checkVersion, migrate, type MigrationResult } from './migrations.js';
+import { checkVersion, migrate } from './migrations.js';
 import { PgReflectionStore } from './reflection-store.js';
 import { PgRunStore } from './run-store.js';
 import { eraseScope, exportRecords } from './transfer.js';

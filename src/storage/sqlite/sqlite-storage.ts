@@ -22,6 +22,7 @@ import type {
   ItemSearchHit,
   ItemSearchQuery,
   InsightQuery,
+  MigrationResult,
   NearestItem,
   NearestItemsQuery,
   Job,
@@ -104,18 +105,43 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
   return new SqliteStorage(db, options.synchronous ?? 'full');
 }
 
-function migrate(db: Database.Database): void {
-  const apply = db.transaction(() => {
+function migrate(db: Database.Database): MigrationResult {
+  const apply = db.transaction((): MigrationResult => {
     const current = db.pragma('user_version', { simple: true }) as number;
     if (current > migrations.length) {
       throw new StorageError(`the store is at schema version ${current}, newer than this Engram (${migrations.length}); upgrade Engram`);
     }
+    const applied: string[] = [];
     for (let version = current; version < migrations.length; version += 1) {
       db.exec(migrations[version]!.sql);
       db.pragma(`user_version = ${version + 1}`);
+      applied.push(migrations[version]!.name);
     }
+    return { from: current, to: migrations.length, applied };
   });
-  apply.immediate();
+  return apply.immediate();
+}
+
+/**
+ * Brings a SQLite store's schema to the latest version (what opening it does) and closes it.
+ *
+ * @example
+ * const { from, to } = await migrateSqliteStorage({ path: './.engram/engram.db' });
+ */
+export async function migrateSqliteStorage(options: Pick<SqliteStorageOptions, 'path'>): Promise<MigrationResult> {
+  if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(options.path);
+    db.pragma('journal_mode = WAL');
+    db.pragma('busy_timeout = 5000');
+    return migrate(db);
+  } catch (error) {
+    if (EngramError.isInstance(error)) throw error;
+    throw new StorageError(`could not migrate the SQLite store at ${options.path}: ${(error as Error).message}`, { field: 'store', cause: error });
+  } finally {
+    db?.close();
+  }
 }
 
 class SqliteStorage implements StorageAdapter {
