@@ -148,7 +148,7 @@ export function hasUncommittedChanges(): boolean {
 
 const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
 
-function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
+export function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
 

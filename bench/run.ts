@@ -1,5 +1,6 @@
 // Entry point of `npm run bench`: the write and read benchmarks of the core paths, retrieval quality
-// and search latency of long-term memory, compose in two store shapes, on real SQLite files; prints
+// and search latency of long-term memory, compose in two store shapes, on real SQLite files, and the
+// same workload on SQLite beside PostgreSQL; prints
 // Markdown tables and writes bench/results/*.json. `--quick` is the CI smoke; `--only=a,b` picks parts.
 
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -24,6 +25,7 @@ import {
 import { benchRetrieval } from './retrieval-bench.js';
 import { benchLoad, type LoadResult, type LoadSizes } from './load-bench.js';
 import { benchSearchLatency, type LatencySizes } from './search-latency-bench.js';
+import { benchStores, storesTable, type StoresSizes } from './stores-bench.js';
 import { storeSizeMiB, withTempStore } from './temp-store.js';
 import { BatchImporter, benchSingleTurns, type BatchImportResult, type SingleTurnResult } from './write-bench.js';
 
@@ -65,7 +67,7 @@ const SHAPES_QUICK: readonly ShapeSizes[] = [
   { name: 'heavy user', users: 1, events: 1_000, itemsPerUser: 10_000, procedures: 100, warmup: 30, samples: 150 },
 ];
 
-const PARTS = ['core', 'retrieval', 'latency', 'compose-shapes', 'load'] as const;
+const PARTS = ['core', 'retrieval', 'latency', 'compose-shapes', 'load', 'stores'] as const;
 type Part = (typeof PARTS)[number];
 
 const USERS = 100;
@@ -197,6 +199,30 @@ async function runLoad(quick: boolean): Promise<void> {
   log('results written to bench/results/load.json');
 }
 
+/** Issue 8's comparison: the same workload on SQLite and on the PostgreSQL server. */
+const STORES_FULL: StoresSizes = {
+  singleTurns: { warmupTurns: 100, rounds: 3, turnsPerRound: 500 },
+  batchSize: 500,
+  composeEvents: 100_000,
+  composeWarmup: 90,
+  composeSamples: 600,
+};
+const STORES_QUICK: StoresSizes = {
+  singleTurns: { warmupTurns: 20, rounds: 3, turnsPerRound: 60 },
+  batchSize: 500,
+  composeEvents: 5_000,
+  composeWarmup: 20,
+  composeSamples: 90,
+};
+
+async function runStores(quick: boolean): Promise<void> {
+  const sizes = quick ? STORES_QUICK : STORES_FULL;
+  const figures = await benchStores(sizes, log);
+  writeResults('stores', { ...header(quick), sizes, stores: figures });
+  process.stdout.write(`\nSQLite beside PostgreSQL (same workload, same run; compose at ${sizes.composeEvents} events):\n\n${storesTable(figures)}\n`);
+  log('results written to bench/results/stores.json');
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const quick = args.includes('--quick');
@@ -207,6 +233,7 @@ async function main(): Promise<void> {
   if (parts.has('latency')) await runLatency(quick);
   if (parts.has('compose-shapes')) await runComposeShapes(quick);
   if (parts.has('load')) await runLoad(quick);
+  if (parts.has('stores')) await runStores(quick);
 }
 
 await main();

@@ -1,13 +1,48 @@
-// A real SQLite store in a fresh temporary folder for one benchmark, removed afterwards even when
-// the benchmark throws.
+// A real store for one benchmark, removed afterwards even when the benchmark throws: a SQLite file
+// in a fresh temporary folder, or a fresh schema on the PostgreSQL server (ENGRAM_BENCH_POSTGRES,
+// default the local server).
 
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import pg from 'pg';
+
 import { createEngram, type Engram } from '../src/index.js';
 
 export type Durability = 'full' | 'normal';
+
+/** Where a benchmark runs: SQLite with a durability setting, or the PostgreSQL server. */
+export type BenchStore = Durability | 'postgres';
+
+/** The PostgreSQL server of the benchmarks. */
+export const BENCH_POSTGRES_URL = process.env['ENGRAM_BENCH_POSTGRES'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/**
+ * Opens an Engram on `store` (a new SQLite file, or a new PostgreSQL schema), runs `body` with a
+ * function that reports the store's size in MiB, then closes and deletes it.
+ */
+export async function withBenchStore<T>(store: BenchStore, body: (engram: Engram, sizeMiB: () => Promise<number>) => Promise<T>): Promise<T> {
+  if (store !== 'postgres') return withTempStore(store, (engram, path) => body(engram, async () => storeSizeMiB(path)));
+  const schema = `engram_bench_${process.pid}`;
+  const admin = new pg.Pool({ connectionString: BENCH_POSTGRES_URL, max: 1 });
+  await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  const engram = await createEngram({ store: `${BENCH_POSTGRES_URL}?schema=${schema}` });
+  const sizeMiB = async () => {
+    const { rows } = await admin.query<{ bytes: string }>(
+      'SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) AS bytes FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = $2',
+      [schema, 'r'],
+    );
+    return Math.round((Number(rows[0]!.bytes) / 1024 / 1024) * 10) / 10;
+  };
+  try {
+    return await body(engram, sizeMiB);
+  } finally {
+    await engram.close();
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin.end();
+  }
+}
 
 /** Opens an Engram on a new file under os.tmpdir(), runs `body`, then closes and deletes it. */
 export async function withTempStore<T>(durability: Durability, body: (engram: Engram, path: string) => Promise<T>): Promise<T> {

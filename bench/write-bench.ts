@@ -4,7 +4,7 @@
 import type { CommitTurnRequest, Engram } from '../src/index.js';
 import { eventCount, planSessions, seededRandom, turnsOf } from './corpus.js';
 import { median, nowMs, summarize, type LatencySummary } from './stats.js';
-import { withTempStore, type Durability } from './temp-store.js';
+import { withBenchStore, type BenchStore } from './temp-store.js';
 
 export interface SingleTurnOptions {
   warmupTurns: number;
@@ -15,7 +15,8 @@ export interface SingleTurnOptions {
 }
 
 export interface SingleTurnResult {
-  durability: Durability;
+  /** SQLite's durability setting, or `postgres`. */
+  durability: BenchStore;
   rounds: number;
   turns_per_round: number;
   /** Turns and events committed per second in the median round (by turns/s). */
@@ -39,9 +40,9 @@ function takeTurns(source: Iterator<CommitTurnRequest>, count: number, partial =
   return out;
 }
 
-/** Awaits `engram.commitTurn` once per turn, in rounds, on a fresh store with this durability. */
-export async function benchSingleTurns(durability: Durability, options: SingleTurnOptions): Promise<SingleTurnResult> {
-  return withTempStore(durability, async (engram) => {
+/** Awaits `engram.commitTurn` once per turn, in rounds, on a fresh store (SQLite with this durability, or PostgreSQL). */
+export async function benchSingleTurns(durability: BenchStore, options: SingleTurnOptions): Promise<SingleTurnResult> {
+  return withBenchStore(durability, async (engram) => {
     const random = seededRandom(options.seed);
     const needed = options.warmupTurns + options.rounds * options.turnsPerRound;
     const source = turnsOf(planSessions(random, Math.ceil(needed / 40) + 1, options.users, 'w'), random);

@@ -109,7 +109,7 @@ export class PgItemStore {
   async searchItems(query: ItemSearchQuery): Promise<ItemSearchHit[]> {
     if (query.terms.length === 0 || query.owners.length === 0) return [];
     const prefixes = query.owners.map((owner) => ownerPrefix(query.tenant_id, owner));
-    const ranked = await this.index.rank(this.pool, query.tenant_id, prefixes, query.terms);
+    const ranked = await this.index.rank(this.pool, prefixes, query.terms);
     const { where, params } = itemFilters(query, 'i.');
     return firstPassing(
       ranked,

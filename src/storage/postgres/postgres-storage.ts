@@ -8,6 +8,7 @@ import { ConflictError, EngramError, NotFoundError, StorageError, ValidationErro
 import type { EventFlags, EventRecord } from '../../spec/event.js';
 import type { SessionKey } from '../../spec/scope.js';
 import type {
+  AppendEventOp,
   BuildQuery,
   CandidateQuery,
   ContextBuild,
@@ -74,6 +75,17 @@ const EMBEDDING_STATUSES = new Set(['pending', 'processing', 'done', 'skipped'])
 /** Serialization failures and deadlocks: the whole write is tried again. */
 const RETRYABLE = new Set(['40001', '40P01']);
 const WRITE_ATTEMPTS = 3;
+/** Events per multi-row INSERT (PostgreSQL takes at most 65,535 parameters in one statement). */
+const EVENTS_PER_INSERT = 500;
+
+// The agents a user has events with, one index probe per agent (a loose index scan) rather than a
+// walk over all of the user's events.
+const AGENTS_OF_USER = `WITH RECURSIVE agents(agent_id) AS (
+    SELECT min(agent_id) FROM events WHERE tenant_id = ? AND user_id = ?
+    UNION ALL
+    SELECT (SELECT min(e.agent_id) FROM events e WHERE e.tenant_id = ? AND e.user_id = ? AND e.agent_id > agents.agent_id)
+    FROM agents WHERE agents.agent_id IS NOT NULL)
+  SELECT agent_id FROM agents WHERE agent_id IS NOT NULL`;
 
 function connectionPool(options: PostgresStorageOptions, schema: string): Promise<SqlPool> {
   if (options.pglite !== undefined) return Promise.resolve(pglitePool(options.pglite));
@@ -193,7 +205,22 @@ class PostgresStorage implements StorageAdapter {
     for (let attempt = 1; ; attempt += 1) {
       try {
         await this.pool.transaction(async (tx) => {
-          for (const op of ops) await this.apply(tx, op);
+          // A write of context builds alone (the end of every compose) does not wait for the disk:
+          // it records a packet already returned, not an acknowledged event. A server crash may lose
+          // the last such records; the database stays consistent (synchronous_commit = off).
+          if (ops.length > 0 && ops.every((op) => op.op === 'put_context_build')) await tx.exec('SET LOCAL synchronous_commit = off');
+          // Consecutive events go in multi-row INSERTs: one round trip for a turn's (or a batch's) events.
+          let events: AppendEventOp[] = [];
+          for (const op of ops) {
+            if (op.op === 'append_event') {
+              events.push(op);
+              if (events.length === EVENTS_PER_INSERT) events = await this.appendEvents(tx, events);
+              continue;
+            }
+            if (events.length > 0) events = await this.appendEvents(tx, events);
+            await this.apply(tx, op);
+          }
+          if (events.length > 0) await this.appendEvents(tx, events);
         });
         return;
       } catch (error) {
@@ -221,15 +248,9 @@ class PostgresStorage implements StorageAdapter {
           throw new EngramError('DUPLICATE_TURN', `turn_id: ${op.turn_id} was already committed in this session`, { field: 'turn_id', cause: error });
         }
         return;
-      case 'append_event': {
-        const lexemes = op.search_text === null ? null : scopedLexemes(scopePrefix(op.event), op.search_text);
-        await tx.run(
-          `INSERT INTO events (${EVENT_COLUMNS.join(', ')}, search) VALUES (${placeholders(EVENT_COLUMNS)},
-            CASE WHEN ?::text[] IS NULL THEN NULL ELSE array_to_tsvector(?::text[]) END)`,
-          [...eventValues(op.event), lexemes, lexemes],
-        );
+      case 'append_event':
+        await this.appendEvents(tx, [op]);
         return;
-      }
       case 'put_working_state':
         return this.putVersioned(tx, {
           insert: 'INSERT INTO working_state (tenant_id, user_id, agent_id, session_id, state, state_version, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
@@ -287,6 +308,18 @@ class PostgresStorage implements StorageAdapter {
     }
   }
 
+  /** Inserts events with their scoped words in one statement; returns an empty list for the next ones. */
+  private async appendEvents(tx: Sql, ops: readonly AppendEventOp[]): Promise<AppendEventOp[]> {
+    const row = `(${placeholders(EVENT_COLUMNS)}, CASE WHEN ?::text[] IS NULL THEN NULL ELSE array_to_tsvector(?::text[]) END)`;
+    const params: unknown[] = [];
+    for (const op of ops) {
+      const lexemes = op.search_text === null ? null : scopedLexemes(scopePrefix(op.event), op.search_text);
+      params.push(...eventValues(op.event), lexemes, lexemes);
+    }
+    await tx.run(`INSERT INTO events (${EVENT_COLUMNS.join(', ')}, search) VALUES ${ops.map(() => row).join(', ')}`, params);
+    return [];
+  }
+
   /**
    * Inserts (expected version 0) or replaces a row at the version the caller read, in one statement
    * each: two writers of the same version can never both win.
@@ -337,11 +370,11 @@ class PostgresStorage implements StorageAdapter {
       // The index is scoped per agent; a user-wide query asks each of the user's agents.
       const agents =
         query.agent_id === undefined
-          ? (await this.pool.arrays('SELECT DISTINCT agent_id FROM events WHERE tenant_id = ? AND user_id = ?', [query.tenant_id, query.user_id])).map((row) => row[0] as string)
+          ? (await this.pool.arrays(AGENTS_OF_USER, [query.tenant_id, query.user_id, query.tenant_id, query.user_id])).map((row) => row[0] as string)
           : [query.agent_id];
       if (agents.length === 0) return [];
       const prefixes = agents.map((agent_id) => scopePrefix({ tenant_id: query.tenant_id, user_id: query.user_id, agent_id }));
-      const ranked = await this.eventIndex.rank(this.pool, query.tenant_id, prefixes, query.terms);
+      const ranked = await this.eventIndex.rank(this.pool, prefixes, query.terms);
       const { where, params } = eventFilters({ ...query, kinds: undefined }, '');
       return firstPassing(
         ranked,

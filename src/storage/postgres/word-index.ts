@@ -42,29 +42,33 @@ function anyOf(lexemes: readonly string[]): string {
 export class WordIndex {
   constructor(private readonly table: 'events' | 'memory_chunks') {}
 
-  /** Rows of the given scopes of a tenant that hold any of the words, best first. */
-  async rank(sql: Sql, tenantId: string, prefixes: readonly string[], terms: readonly string[]): Promise<RankedRow[]> {
-    const matches = [];
-    for (const term of terms.slice(0, MAX_SEARCH_TERMS)) {
-      const word = lexeme(term);
-      const query = anyOf(prefixes.map((prefix) => `${prefix}_${word}`));
-      const rows = (
-        await sql.arrays(`SELECT seq FROM ${this.table} WHERE tenant_id = ? AND search @@ ?::tsquery ORDER BY seq DESC LIMIT ?`, [
-          tenantId,
-          query,
-          CANDIDATES_PER_TERM,
-        ])
-      ).map((row) => Number(row[0]));
-      let documentFrequency = rows.length;
-      if (rows.length === CANDIDATES_PER_TERM) {
-        const counted = await sql.arrays(
-          `SELECT count(*) FROM (SELECT 1 FROM ${this.table} WHERE tenant_id = ? AND search @@ ?::tsquery LIMIT ?) AS matched`,
-          [tenantId, query, FREQUENCY_CAP],
-        );
-        documentFrequency = Number(counted[0]![0]);
-      }
-      matches.push({ rows, documentFrequency });
+  /**
+   * Rows of the given scopes (their prefixes name the tenant) that hold any of the words, best first. One round trip reads
+   * the newest candidates of every word; a second counts the words that filled their candidates.
+   */
+  async rank(sql: Sql, prefixes: readonly string[], terms: readonly string[]): Promise<RankedRow[]> {
+    const queries = terms.slice(0, MAX_SEARCH_TERMS).map((term) => anyOf(prefixes.map((prefix) => `${prefix}_${lexeme(term)}`)));
+    if (queries.length === 0) return [];
+    const perTerm = queries.map(
+      // The GIN index finds the word's rows, then the newest are kept (OFFSET 0 keeps the match
+      // inside). The lexemes carry the tenant's scope prefix, so no tenant_id test is needed here; one
+      // would let the planner walk the tenant's rows testing each (readers filter by tenant after).
+      (_, index) =>
+        `SELECT ${index} AS term, seq FROM (SELECT seq FROM (SELECT seq FROM ${this.table} WHERE search @@ ?::tsquery OFFSET 0) AS m${index} ORDER BY seq DESC LIMIT ?) AS t${index}`,
+    );
+    const found = await sql.arrays(perTerm.join(' UNION ALL '), queries.flatMap((query) => [query, CANDIDATES_PER_TERM]));
+    const rows: number[][] = queries.map(() => []);
+    for (const [term, seq] of found) rows[Number(term)]!.push(Number(seq));
+    for (const list of rows) list.sort((a, b) => b - a);
+    const frequency = rows.map((list) => list.length);
+    const full = queries.flatMap((query, index) => (rows[index]!.length === CANDIDATES_PER_TERM ? [{ index, query }] : []));
+    if (full.length > 0) {
+      const counts = full.map(
+        ({ index }) => `SELECT ${index} AS term, count(*) AS n FROM (SELECT 1 FROM ${this.table} WHERE search @@ ?::tsquery LIMIT ?) AS c${index}`,
+      );
+      const counted = await sql.arrays(counts.join(' UNION ALL '), full.flatMap(({ query }) => [query, FREQUENCY_CAP]));
+      for (const [term, n] of counted) frequency[Number(term)] = Number(n);
     }
-    return rankByMatchedTerms(matches);
+    return rankByMatchedTerms(rows.map((list, index) => ({ rows: list, documentFrequency: frequency[index]! })));
   }
 }
