@@ -28,7 +28,8 @@ import {
   reflectionFromRow,
   reflectionValues,
 } from '../shared/reflection-rows.js';
-import { Filters, placeholders } from '../shared/rows.js';
+import { candidateList, insightList, reflectionList } from '../shared/list-queries.js';
+import { placeholders } from '../shared/rows.js';
 import { isUniqueViolation, type Sql } from './client.js';
 
 /** Runs an insert; a duplicate key becomes a typed STATE_VERSION_CONFLICT naming `field`. */
@@ -103,14 +104,10 @@ export class PgReflectionStore {
   }
 
   async listReflections(query: ReflectionQuery): Promise<ReflectionRecord[]> {
-    const f = new Filters(query.tenant_id)
-      .equals('user_id', query.user_id)
-      .equals('agent_id', query.agent_id)
-      .equals('run_id', query.run_id)
-      .after('trace_id', 'desc', query.cursor);
-    const sql = `SELECT ${REFLECTION_SELECT} FROM reflections WHERE ${f.where.join(' AND ')} ORDER BY trace_id DESC LIMIT ?`;
-    return (await this.sql.rows(sql, [...f.params, query.limit])).map(reflectionFromRow);
+    const { sql, params } = reflectionList(query);
+    return (await this.sql.rows(sql, params)).map(reflectionFromRow);
   }
+
 
   async findCandidate(tenantId: string, candidateId: string): Promise<ReviewCandidate | null> {
     const rows = await this.sql.rows(`SELECT ${CANDIDATE_SELECT} FROM candidates WHERE tenant_id = ? AND id = ?`, [tenantId, candidateId]);
@@ -118,22 +115,10 @@ export class PgReflectionStore {
   }
 
   async listCandidates(query: CandidateQuery): Promise<ReviewCandidate[]> {
-    const order = query.order === 'desc' ? 'desc' : 'asc';
-    const f = new Filters(query.tenant_id)
-      .equals('user_id', query.user_id)
-      .equals('agent_id', query.agent_id)
-      .equals('session_id', query.session_id)
-      .equals('run_id', query.run_id)
-      .equals('trace_id', query.trace_id)
-      .within('status', query.statuses)
-      .within('kind', query.kinds)
-      .after('id', order, query.cursor);
-    if (query.pending_at !== undefined) {
-      f.clause('created_at <= ? AND (decided_at IS NULL OR decided_at > ?)', query.pending_at, query.pending_at);
-    }
-    const sql = `SELECT ${CANDIDATE_SELECT} FROM candidates WHERE ${f.where.join(' AND ')} ORDER BY id ${order.toUpperCase()} LIMIT ?`;
-    return (await this.sql.rows(sql, [...f.params, query.limit])).map(candidateFromRow);
+    const { sql, params } = candidateList(query);
+    return (await this.sql.rows(sql, params)).map(candidateFromRow);
   }
+
 
   async findInsight(tenantId: string, insightId: string): Promise<InsightRecord | null> {
     const rows = await this.sql.rows(`SELECT ${INSIGHT_SELECT} FROM insights WHERE tenant_id = ? AND id = ?`, [tenantId, insightId]);
@@ -141,23 +126,8 @@ export class PgReflectionStore {
   }
 
   async listInsights(query: InsightQuery): Promise<InsightRecord[]> {
-    const order = query.order === 'desc' ? 'desc' : 'asc';
-    const f = new Filters(query.tenant_id)
-      .equals('user_id', query.user_id)
-      .equals('agent_id', query.agent_id)
-      .equals('run_id', query.run_id)
-      .within('type', query.types)
-      .within('validation_state', query.states)
-      .after('id', order, query.cursor);
-    if (query.live_at !== undefined) {
-      const t = query.live_at;
-      f.clause(
-        `created_at <= ? AND (expired_at IS NULL OR expired_at > ?)
-         AND NOT (expires_at IS NOT NULL AND expires_at <> 'run_end' AND expires_at <= ?)`,
-        t, t, t,
-      );
-    }
-    const sql = `SELECT ${INSIGHT_SELECT} FROM insights WHERE ${f.where.join(' AND ')} ORDER BY id ${order.toUpperCase()} LIMIT ?`;
-    return (await this.sql.rows(sql, [...f.params, query.limit])).map(insightFromRow);
+    const { sql, params } = insightList(query);
+    return (await this.sql.rows(sql, params)).map(insightFromRow);
   }
+
 }

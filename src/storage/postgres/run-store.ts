@@ -18,9 +18,9 @@ import type {
   RevokeApiKeyOp,
   SnapshotQuery,
 } from '../../spec/storage.js';
-import { Filters, placeholders } from '../shared/rows.js';
+import { buildList, ledgerReads, snapshotList } from '../shared/list-queries.js';
+import { placeholders } from '../shared/rows.js';
 import {
-  LEDGER_CHUNK,
   LEDGER_COLUMNS,
   LEDGER_SELECT,
   RUN_COLUMNS,
@@ -36,12 +36,8 @@ import {
   snapshotFromRow,
   snapshotValues,
 } from '../shared/run-rows.js';
-import { buildFromRow, JOB_COLUMNS, jobFromRow, KEY_COLUMNS, KEY_SELECT, keyFromRow } from '../shared/service-rows.js';
+import { BUILD_COLUMNS, BUILD_SELECT, buildFromRow, buildValues, JOB_COLUMNS, jobFromRow, KEY_COLUMNS, KEY_SELECT, keyFromRow } from '../shared/service-rows.js';
 import { isUniqueViolation, type Sql } from './client.js';
-
-const BUILD_COLUMNS = [
-  'tenant_id', 'id', 'user_id', 'agent_id', 'session_id', 'run_id', 'purpose', 'request', 'as_of', 'selected', 'packet_hash', 'packet', 'created_at',
-] as const;
 
 export class PgRunStore {
   constructor(private readonly sql: Sql) {}
@@ -99,19 +95,11 @@ export class PgRunStore {
   }
 
   async ledgerEntries(run: RunKey, evidenceIds: readonly string[]): Promise<LedgerEntry[]> {
-    const ids = [...new Set(evidenceIds)];
     const entries: LedgerEntry[] = [];
-    for (let start = 0; start < ids.length; start += LEDGER_CHUNK) {
-      const f = new Filters(run.tenant_id)
-        .equals('user_id', run.user_id)
-        .equals('agent_id', run.agent_id)
-        .equals('run_id', run.run_id)
-        .within('evidence_id', ids.slice(start, start + LEDGER_CHUNK));
-      const sql = `SELECT ${LEDGER_SELECT} FROM evidence_ledger WHERE ${f.where.join(' AND ')} ORDER BY seq`;
-      entries.push(...(await this.sql.rows(sql, f.params)).map(ledgerFromRow));
-    }
+    for (const { sql, params } of ledgerReads(run, evidenceIds)) entries.push(...(await this.sql.rows(sql, params)).map(ledgerFromRow));
     return entries;
   }
+
 
   async findSnapshot(tenantId: string, snapshotId: string): Promise<SnapshotRecord | null> {
     const rows = await this.sql.rows(`SELECT ${SNAPSHOT_SELECT} FROM snapshots WHERE tenant_id = ? AND id = ?`, [tenantId, snapshotId]);
@@ -119,45 +107,26 @@ export class PgRunStore {
   }
 
   async listSnapshots(query: SnapshotQuery): Promise<SnapshotRecord[]> {
-    const order = query.order === 'desc' ? 'DESC' : 'ASC';
-    const f = new Filters(query.tenant_id).equals('user_id', query.user_id).equals('agent_id', query.agent_id).equals('run_id', query.run_id);
-    if (query.created_at_or_before !== undefined) f.clause('created_at <= ?', query.created_at_or_before);
-    if (query.cursor !== undefined) {
-      // An unknown cursor (or one of another tenant) compares with NULL: an empty page.
-      f.clause(
-        `(sequence, seq) ${order === 'DESC' ? '<' : '>'} (SELECT c.sequence, c.seq FROM snapshots AS c WHERE c.tenant_id = ? AND c.id = ?)`,
-        query.tenant_id,
-        query.cursor,
-      );
-    }
-    const sql = `SELECT ${SNAPSHOT_SELECT} FROM snapshots WHERE ${f.where.join(' AND ')} ORDER BY sequence ${order}, seq ${order} LIMIT ?`;
-    return (await this.sql.rows(sql, [...f.params, query.limit])).map(snapshotFromRow);
+    const { sql, params } = snapshotList(query);
+    return (await this.sql.rows(sql, params)).map(snapshotFromRow);
   }
+
 
   async putBuild(tx: Sql, op: PutContextBuildOp): Promise<void> {
-    const b = op.build;
-    await tx.run(`INSERT INTO context_builds (${BUILD_COLUMNS.join(', ')}) VALUES (${placeholders(BUILD_COLUMNS)})`, [
-      b.tenant_id, b.id, b.user_id, b.agent_id, b.session_id, b.run_id, b.purpose, JSON.stringify(b.request), b.as_of,
-      JSON.stringify(b.selected), b.packet_hash, JSON.stringify(b.packet), b.created_at,
-    ]);
+    await tx.run(`INSERT INTO context_builds (${BUILD_SELECT}) VALUES (${placeholders(BUILD_COLUMNS)})`, buildValues(op.build));
   }
 
+
   async findBuild(tenantId: string, buildId: string): Promise<ContextBuild | null> {
-    const rows = await this.sql.rows(`SELECT ${BUILD_COLUMNS.join(', ')} FROM context_builds WHERE tenant_id = ? AND id = ?`, [tenantId, buildId]);
+    const rows = await this.sql.rows(`SELECT ${BUILD_SELECT} FROM context_builds WHERE tenant_id = ? AND id = ?`, [tenantId, buildId]);
     return rows.length === 0 ? null : buildFromRow(rows[0]!);
   }
 
   async listBuilds(query: BuildQuery): Promise<ContextBuild[]> {
-    const f = new Filters(query.tenant_id)
-      .equals('user_id', query.user_id)
-      .equals('agent_id', query.agent_id)
-      .equals('session_id', query.session_id)
-      .equals('run_id', query.run_id)
-      .after('id', 'desc', query.cursor);
-    if (query.created_after !== undefined) f.clause('created_at > ?', query.created_after);
-    const sql = `SELECT ${BUILD_COLUMNS.join(', ')} FROM context_builds WHERE ${f.where.join(' AND ')} ORDER BY id DESC LIMIT ?`;
-    return (await this.sql.rows(sql, [...f.params, query.limit])).map(buildFromRow);
+    const { sql, params } = buildList(query);
+    return (await this.sql.rows(sql, params)).map(buildFromRow);
   }
+
 
   async putKey(tx: Sql, op: PutApiKeyOp): Promise<void> {
     const key = op.api_key;

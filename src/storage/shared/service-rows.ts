@@ -38,6 +38,21 @@ export function jobFromRow(row: Row): Job {
   };
 }
 
+/** The columns of a context build, in the order of buildValues. */
+export const BUILD_COLUMNS = [
+  'tenant_id', 'id', 'user_id', 'agent_id', 'session_id', 'run_id', 'purpose', 'request', 'as_of', 'selected', 'packet_hash', 'packet', 'created_at',
+] as const;
+/** The columns `buildFromRow` reads. */
+export const BUILD_SELECT = BUILD_COLUMNS.join(', ');
+
+/** The values of a context build in the order of BUILD_COLUMNS. */
+export function buildValues(b: ContextBuild): unknown[] {
+  return [
+    b.tenant_id, b.id, b.user_id, b.agent_id, b.session_id, b.run_id, b.purpose, JSON.stringify(b.request), b.as_of,
+    JSON.stringify(b.selected), b.packet_hash, JSON.stringify(b.packet), b.created_at,
+  ];
+}
+
 /** A context build from a row of `SELECT *` (extra columns are ignored). */
 export function buildFromRow(row: Row): ContextBuild {
   return {

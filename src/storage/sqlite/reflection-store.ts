@@ -16,7 +16,8 @@ import type {
   PutReflectionOp,
   ReflectionQuery,
 } from '../../spec/storage.js';
-import { Filters, placeholders, type Row } from '../shared/rows.js';
+import { candidateList, insightList, reflectionList } from '../shared/list-queries.js';
+import { placeholders, type Row } from '../shared/rows.js';
 import {
   CANDIDATE_COLUMNS,
   CANDIDATE_SELECT,
@@ -118,14 +119,10 @@ export class ReflectionStore {
   }
 
   listReflections(query: ReflectionQuery): ReflectionRecord[] {
-    const f = new Filters(query.tenant_id)
-      .equals('user_id', query.user_id)
-      .equals('agent_id', query.agent_id)
-      .equals('run_id', query.run_id)
-      .after('trace_id', 'desc', query.cursor);
-    const sql = `SELECT ${REFLECTION_SELECT} FROM reflections WHERE ${f.where.join(' AND ')} ORDER BY trace_id DESC LIMIT ?`;
-    return (this.cached(sql).all(...f.params, query.limit) as Row[]).map(reflectionFromRow);
+    const { sql, params } = reflectionList(query);
+    return (this.cached(sql).all(...params) as Row[]).map(reflectionFromRow);
   }
+
 
   findCandidate(tenantId: string, candidateId: string): ReviewCandidate | null {
     const row = this.s.getCandidate.get(tenantId, candidateId) as Row | undefined;
@@ -133,22 +130,10 @@ export class ReflectionStore {
   }
 
   listCandidates(query: CandidateQuery): ReviewCandidate[] {
-    const order = query.order === 'desc' ? 'desc' : 'asc';
-    const f = new Filters(query.tenant_id)
-      .equals('user_id', query.user_id)
-      .equals('agent_id', query.agent_id)
-      .equals('session_id', query.session_id)
-      .equals('run_id', query.run_id)
-      .equals('trace_id', query.trace_id)
-      .within('status', query.statuses)
-      .within('kind', query.kinds)
-      .after('id', order, query.cursor);
-    if (query.pending_at !== undefined) {
-      f.clause('created_at <= ? AND (decided_at IS NULL OR decided_at > ?)', query.pending_at, query.pending_at);
-    }
-    const sql = `SELECT ${CANDIDATE_SELECT} FROM candidates WHERE ${f.where.join(' AND ')} ORDER BY id ${order.toUpperCase()} LIMIT ?`;
-    return (this.cached(sql).all(...f.params, query.limit) as Row[]).map(candidateFromRow);
+    const { sql, params } = candidateList(query);
+    return (this.cached(sql).all(...params) as Row[]).map(candidateFromRow);
   }
+
 
   findInsight(tenantId: string, insightId: string): InsightRecord | null {
     const row = this.s.getInsight.get(tenantId, insightId) as Row | undefined;
@@ -156,23 +141,8 @@ export class ReflectionStore {
   }
 
   listInsights(query: InsightQuery): InsightRecord[] {
-    const order = query.order === 'desc' ? 'desc' : 'asc';
-    const f = new Filters(query.tenant_id)
-      .equals('user_id', query.user_id)
-      .equals('agent_id', query.agent_id)
-      .equals('run_id', query.run_id)
-      .within('type', query.types)
-      .within('validation_state', query.states)
-      .after('id', order, query.cursor);
-    if (query.live_at !== undefined) {
-      const t = query.live_at;
-      f.clause(
-        `created_at <= ? AND (expired_at IS NULL OR expired_at > ?)
-         AND NOT (expires_at IS NOT NULL AND expires_at <> 'run_end' AND expires_at <= ?)`,
-        t, t, t,
-      );
-    }
-    const sql = `SELECT ${INSIGHT_SELECT} FROM insights WHERE ${f.where.join(' AND ')} ORDER BY id ${order.toUpperCase()} LIMIT ?`;
-    return (this.cached(sql).all(...f.params, query.limit) as Row[]).map(insightFromRow);
+    const { sql, params } = insightList(query);
+    return (this.cached(sql).all(...params) as Row[]).map(insightFromRow);
   }
+
 }

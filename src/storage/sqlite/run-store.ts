@@ -8,9 +8,9 @@ import type Database from 'better-sqlite3';
 import type { LedgerEntry, RunKey, RunState, SnapshotRecord } from '../../spec/compaction.js';
 import { ConflictError, EngramError } from '../../spec/errors.js';
 import type { PutEvidenceOp, PutRunStateOp, PutSnapshotOp, SnapshotQuery } from '../../spec/storage.js';
-import { Filters, placeholders, type Row } from '../shared/rows.js';
+import { ledgerReads, snapshotList } from '../shared/list-queries.js';
+import { placeholders, type Row } from '../shared/rows.js';
 import {
-  LEDGER_CHUNK,
   LEDGER_COLUMNS,
   LEDGER_SELECT,
   RUN_COLUMNS,
@@ -91,19 +91,9 @@ export class RunStore {
 
   /** The run's entries among `evidenceIds` (each once), read in chunks of at most LEDGER_CHUNK ids. */
   ledgerEntries(run: RunKey, evidenceIds: readonly string[]): LedgerEntry[] {
-    const ids = [...new Set(evidenceIds)];
-    const entries: LedgerEntry[] = [];
-    for (let start = 0; start < ids.length; start += LEDGER_CHUNK) {
-      const f = new Filters(run.tenant_id)
-        .equals('user_id', run.user_id)
-        .equals('agent_id', run.agent_id)
-        .equals('run_id', run.run_id)
-        .within('evidence_id', ids.slice(start, start + LEDGER_CHUNK));
-      const sql = `SELECT ${LEDGER_SELECT} FROM evidence_ledger WHERE ${f.where.join(' AND ')} ORDER BY seq`;
-      entries.push(...(this.cached(sql).all(...f.params) as Row[]).map(ledgerFromRow));
-    }
-    return entries;
+    return ledgerReads(run, evidenceIds).flatMap(({ sql, params }) => (this.cached(sql).all(...params) as Row[]).map(ledgerFromRow));
   }
+
 
   findSnapshot(tenantId: string, snapshotId: string): SnapshotRecord | null {
     const row = this.s.getSnapshot.get(tenantId, snapshotId) as Row | undefined;
@@ -112,21 +102,8 @@ export class RunStore {
 
   /** Snapshots by (sequence, insertion order), paged after the cursor snapshot's position. */
   listSnapshots(query: SnapshotQuery): SnapshotRecord[] {
-    const order = query.order === 'desc' ? 'DESC' : 'ASC';
-    const f = new Filters(query.tenant_id)
-      .equals('user_id', query.user_id)
-      .equals('agent_id', query.agent_id)
-      .equals('run_id', query.run_id);
-    if (query.created_at_or_before !== undefined) f.clause('created_at <= ?', query.created_at_or_before);
-    if (query.cursor !== undefined) {
-      // An unknown cursor (or one of another tenant) compares with NULL: an empty page.
-      f.clause(
-        `(sequence, seq) ${order === 'DESC' ? '<' : '>'} (SELECT c.sequence, c.seq FROM snapshots AS c WHERE c.tenant_id = ? AND c.id = ?)`,
-        query.tenant_id,
-        query.cursor,
-      );
-    }
-    const sql = `SELECT ${SNAPSHOT_SELECT} FROM snapshots WHERE ${f.where.join(' AND ')} ORDER BY sequence ${order}, seq ${order} LIMIT ?`;
-    return (this.cached(sql).all(...f.params, query.limit) as Row[]).map(snapshotFromRow);
+    const { sql, params } = snapshotList(query);
+    return (this.cached(sql).all(...params) as Row[]).map(snapshotFromRow);
   }
+
 }
