@@ -1,7 +1,8 @@
 // Full-text search on PostgreSQL: a `tsvector` column of scoped words (`<prefix>_<word>`, the same
 // Intl.Segmenter words the SQLite store indexes) under a GIN index. The lexemes are built here, not
-// by a text-search configuration, so both stores see the same words: Latin diacritics folded and
-// ASCII words Porter-stemmed, as SQLite's `porter unicode61 remove_diacritics 2` tokenizer does.
+// by a text-search configuration, so both stores see the same tokens: Latin diacritics folded, then
+// the whole scoped token Porter-stemmed unless it is longer than 64 bytes — what SQLite's
+// `porter unicode61 remove_diacritics 2` tokenizer does to the same token.
 
 import { stemmer } from 'stemmer';
 
@@ -12,24 +13,26 @@ import type { Sql } from './client.js';
 const MAX_SEARCH_TERMS = 16;
 const CANDIDATES_PER_TERM = 200;
 const FREQUENCY_CAP = 1000;
+/** SQLite's porter tokenizer passes longer tokens through unstemmed (FTS5_PORTER_MAX_TOKEN). */
+const PORTER_MAX_BYTES = 64;
 
 const LATIN_MARKS = /(?<=\p{Script=Latin})\p{M}+/gu;
 
 /**
- * The lexeme a word is indexed and searched as.
+ * The lexeme a word of a scope is indexed and searched as.
  *
  * @example
- * lexeme('Café') // 'cafe';  lexeme('releases') // 'releas'
+ * scopedLexeme('k069541920532125', 'releases') // 'k069541920532125_releas'
  */
-export function lexeme(word: string): string {
-  const folded = word.normalize('NFD').replace(LATIN_MARKS, '').normalize('NFC');
-  return /^[a-z]{3,}$/.test(folded) ? stemmer(folded) : folded;
+export function scopedLexeme(prefix: string, word: string): string {
+  const token = `${prefix}_${word.normalize('NFD').replace(LATIN_MARKS, '').normalize('NFC')}`;
+  return Buffer.byteLength(token) > PORTER_MAX_BYTES ? token : stemmer(token);
 }
 
 /** The lexemes of a space-separated search text under a scope prefix. */
 export function scopedLexemes(prefix: string, searchText: string): string[] {
   const out = new Set<string>();
-  for (const word of searchText.split(' ')) if (word !== '') out.add(`${prefix}_${lexeme(word)}`);
+  for (const word of searchText.split(' ')) if (word !== '') out.add(scopedLexeme(prefix, word));
   return [...out];
 }
 
@@ -47,7 +50,7 @@ export class WordIndex {
    * the newest candidates of every word; a second counts the words that filled their candidates.
    */
   async rank(sql: Sql, prefixes: readonly string[], terms: readonly string[]): Promise<RankedRow[]> {
-    const queries = terms.slice(0, MAX_SEARCH_TERMS).map((term) => anyOf(prefixes.map((prefix) => `${prefix}_${lexeme(term)}`)));
+    const queries = terms.slice(0, MAX_SEARCH_TERMS).map((term) => anyOf(prefixes.map((prefix) => scopedLexeme(prefix, term))));
     if (queries.length === 0) return [];
     const perTerm = queries.map(
       // The GIN index finds the word's rows, then the newest are kept (OFFSET 0 keeps the match
