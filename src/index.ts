@@ -38,7 +38,7 @@ export { createOpenAiCompatibleEmbeddings } from './providers/embeddings/openai-
 export { createEmbeddingModel, embedTexts, type EmbeddingConfig } from './providers/embeddings/embed.js';
 export { createOpenAiCompatibleChat } from './providers/llm/openai-compatible.js';
 export { fromAiSdkModel } from './providers/llm/ai-sdk.js';
-export { DEFAULT_STORE, migrateStore, openStore, type StoreOptions } from './runtime/store-url.js';
+export { DEFAULT_STORE, migrateStore, openStore, redactStoreAddress, type StoreOptions } from './runtime/store-url.js';
 export { renderPacket, type RenderFormat } from './composer/render.js';
 export type { NamedPolicy, PurposeOverrides } from './composer/named-policies.js';
 export { openSqliteStorage, type SqliteStorageOptions } from './storage/sqlite/sqlite-storage.js';

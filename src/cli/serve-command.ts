@@ -4,7 +4,7 @@
 
 import type { Command } from 'commander';
 
-import { createEngram, EngramError, startBackgroundWorker, type Engram, type KeyPrincipal } from '../index.js';
+import { createEngram, EngramError, redactStoreAddress, startBackgroundWorker, type Engram, type KeyPrincipal } from '../index.js';
 import { runMcpStdio } from '../mcp/index.js';
 import { createServer, listen } from '../server/index.js';
 import { exitCodeOf, printError } from './output.js';
@@ -45,7 +45,7 @@ async function serve(flags: ServeFlags): Promise<void> {
     const address = await listen(app, { host: flags.host, port: flags.port });
     const worker = flags.worker ? startBackgroundWorker(engram, { onError: (error, task) => app.log.warn({ task, err: error }, 'worker tick failed') }) : null;
     const banner = [
-      `Engram is serving ${store}`,
+      `Engram is serving ${redactStoreAddress(store)}`,
       `  API      ${address}/v1   (OpenAPI: ${address}/openapi.json)`,
       `  docs     ${address}/docs`,
       `  MCP      ${address}/mcp   (streamable HTTP)`,

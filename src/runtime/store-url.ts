@@ -50,6 +50,16 @@ function postgresTarget(address: string): { connectionString: string; schema: st
 }
 
 /**
+ * A store address fit to print: a password in it is replaced by `***`.
+ *
+ * @example
+ * redactStoreAddress('postgres://engram:s3cret@db/engram') // 'postgres://engram:***@db/engram'
+ */
+export function redactStoreAddress(address: string): string {
+  return address.replace(/^(postgres(?:ql)?:\/\/[^:/@]+):[^/]*@/, '$1:***@');
+}
+
+/**
  * Opens the store an address names.
  *
  * @example

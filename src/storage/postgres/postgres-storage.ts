@@ -97,7 +97,7 @@ function connectionPool(options: PostgresStorageOptions, schema: string): Promis
 
 /** Redacts the password of a connection string for messages. */
 function describe(options: PostgresStorageOptions): string {
-  return options.connectionString === undefined ? 'PGlite' : options.connectionString.replace(/:\/\/([^:/@]+):[^@]*@/, '://$1:***@');
+  return options.connectionString === undefined ? 'PGlite' : options.connectionString.replace(/:\/\/([^:/@]+):[^/]*@/, '://$1:***@');
 }
 
 /**
