@@ -23,8 +23,7 @@ interface ServeFlags {
 
 /** An admin key for the default tenant when the store has no key yet (first start), else null. */
 async function firstKey(engram: Engram): Promise<string | null> {
-  if ((await engram.keys.list()).length > 0) return null;
-  return (await engram.keys.create({ role: 'admin', label: 'created on first start' })).key;
+  return (await engram.keys.bootstrap())?.key ?? null;
 }
 
 async function serve(flags: ServeFlags): Promise<void> {

@@ -31,8 +31,18 @@ export interface WritePathContext {
   reflectOnRunEnd: boolean;
 }
 
-/** How many times a turn is recomputed when another writer changed the session's summary first. */
-const SUMMARY_RETRIES = 5;
+/**
+ * How many times a turn is recomputed when another writer changed the session first (its summary,
+ * an item it supersedes, its run). Writers of one busy session on several servers can lose a few
+ * races in a row, so retries back off: a random pause of up to 2, 4, 8 … ms (at most 100).
+ */
+const SUMMARY_RETRIES = 12;
+const BACKOFF_CAP_MS = 100;
+
+function backoff(attempt: number): Promise<void> {
+  const ms = Math.random() * Math.min(BACKOFF_CAP_MS, 2 ** (attempt + 1));
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
 
 function keyString(key: SessionKey): string {
   return JSON.stringify([key.tenant_id, key.user_id, key.agent_id, key.session_id]);
@@ -291,6 +301,7 @@ export async function commitTurns(context: WritePathContext, input: readonly unk
         (error.code === 'DUPLICATE_TURN' ||
           (error.code === 'STATE_VERSION_CONFLICT' && ['summary.version', 'item_id', 'run.version', 'snapshot.sequence'].includes(error.field ?? '')));
       if (!retryable || attempt >= SUMMARY_RETRIES) throw error;
+      if (attempt > 0) await backoff(attempt);
     }
   }
 }

@@ -25,6 +25,19 @@ describe('API keys', () => {
     await expect(t.engram.keys.create({ role: 'root' as never })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', field: 'role' });
   });
 
+  it('creates the first-start admin key once, however many servers start at once, and never once a key exists', async () => {
+    const results = await Promise.all(Array.from({ length: 5 }, () => t.engram.keys.bootstrap()));
+    const created = results.filter((result) => result !== null);
+    expect(created).toHaveLength(1);
+    expect(created[0]!.info).toMatchObject({ tenant_id: 'default', role: 'admin', revoked_at: null });
+    expect(await t.engram.keys.verify(created[0]!.key)).toMatchObject({ tenant_id: 'default', role: 'admin' });
+    expect(await t.engram.keys.list()).toHaveLength(1);
+    expect(await t.engram.keys.bootstrap()).toBeNull();
+    // Revoking it does not make the store "new" again: a revoked key is still a key.
+    await t.engram.keys.revoke(created[0]!.info.id);
+    expect(await t.engram.keys.bootstrap()).toBeNull();
+  });
+
   it('patches a working state at its version through a state_patch event', async () => {
     const scope = { user_id: 'u', agent_id: 'a', session_id: 's', run_id: 'r' };
     const state = await t.engram.updateWorkingState({ scope, expected_version: 0, set: { goal: 'Ship Atlas' }, append: { open_loops: [{ question: 'When?', status: 'open' }] } });

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 
 import { KEY_ROLES, type ApiKeyInfo, type ApiKeyRecord, type KeyPrincipal, type KeyRole } from '../spec/auth.js';
-import { ValidationError } from '../spec/errors.js';
+import { EngramError, ValidationError } from '../spec/errors.js';
 import { DEFAULT_TENANT } from '../spec/scope.js';
 import type { StorageAdapter } from '../spec/storage.js';
 import { newId, sha256 } from '../util/ids.js';
@@ -29,7 +29,16 @@ export interface Keys {
   revoke(keyId: string, tenantId?: string): Promise<void>;
   /** Who a secret speaks for, or null when it is unknown, malformed or revoked. */
   verify(secret: string): Promise<KeyPrincipal | null>;
+  /**
+   * The first-start admin key of tenant `default`: created when the store has no key at all, else
+   * null. Several servers starting at once on one empty store create it once (it has a fixed id, so
+   * every other attempt finds it taken) and only the one that created it gets the secret.
+   */
+  bootstrap(): Promise<{ info: ApiKeyInfo; key: string } | null>;
 }
+
+/** The id of the first-start key (a valid key id, the smallest one). */
+const FIRST_KEY_ID = `key_${'0'.repeat(26)}`;
 
 function infoOf(record: ApiKeyRecord): ApiKeyInfo {
   const { hash: _hash, ...info } = record;
@@ -43,6 +52,13 @@ function infoOf(record: ApiKeyRecord): ApiKeyInfo {
  * const { key } = await keysOf(() => context).create({ role: 'admin', label: 'first start' });
  */
 export function keysOf(context: () => KeyApiContext): Keys {
+  const store = async (id: string, tenantId: string, role: KeyRole, label: string | null) => {
+    const ctx = context();
+    const key = `${KEY_PREFIX}${randomBytes(SECRET_BYTES).toString('base64url')}`;
+    const record: ApiKeyRecord = { id, tenant_id: tenantId, role, label, hash: sha256(key), last4: key.slice(-4), created_at: ctx.now(), revoked_at: null };
+    await ctx.storage.write([{ op: 'put_api_key', api_key: record }]);
+    return { info: infoOf(record), key };
+  };
   return {
     create: async (request) => {
       const tenantId = request.tenant_id ?? DEFAULT_TENANT;
@@ -50,11 +66,17 @@ export function keysOf(context: () => KeyApiContext): Keys {
       if (!KEY_ROLES.includes(request.role)) throw ValidationError.of('role', 'enum', `must be one of ${KEY_ROLES.join(', ')}`);
       const label = request.label ?? null;
       if (label !== null && (typeof label !== 'string' || label.length > 200)) throw ValidationError.of('label', 'maxLength', 'must be a string of at most 200 characters');
-      const ctx = context();
-      const key = `${KEY_PREFIX}${randomBytes(SECRET_BYTES).toString('base64url')}`;
-      const record: ApiKeyRecord = { id: newId('key'), tenant_id: tenantId, role: request.role, label, hash: sha256(key), last4: key.slice(-4), created_at: ctx.now(), revoked_at: null };
-      await ctx.storage.write([{ op: 'put_api_key', api_key: record }]);
-      return { info: infoOf(record), key };
+      return store(newId('key'), tenantId, request.role, label);
+    },
+    bootstrap: async () => {
+      if ((await context().storage.listApiKeys(undefined)).length > 0) return null;
+      try {
+        return await store(FIRST_KEY_ID, DEFAULT_TENANT, 'admin', 'created on first start');
+      } catch (error) {
+        // Another process created it between the check and the write.
+        if (EngramError.isInstance(error) && error.code === 'STATE_VERSION_CONFLICT') return null;
+        throw error;
+      }
     },
     list: async (tenantId) => {
       if (tenantId !== undefined) requireTenant(tenantId);

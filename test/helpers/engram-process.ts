@@ -1,0 +1,84 @@
+// The `engram` command line as a real child process (`node --import tsx src/cli/main.ts …` from the
+// repository root): its output as it arrives, a wait for a line of it, and a stop by signal.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+
+const root = join(import.meta.dirname, '..', '..');
+const main = join(root, 'src', 'cli', 'main.ts');
+
+export interface EngramProcess {
+  readonly child: ChildProcess;
+  /** Everything the process wrote to stdout so far. */
+  stdout(): string;
+  /** Everything the process wrote to stderr so far. */
+  stderr(): string;
+  /** Resolves with the first match of `pattern` in stdout; rejects when the process exits first or time runs out. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  /** The exit code (null when a signal ended it). */
+  readonly exited: Promise<number | null>;
+  /** Sends SIGTERM (once) and resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Starts `engram <args>` as a user would; the caller stops it.
+ *
+ * @example
+ * const server = startEngram(['--store', store, 'serve', '--port', '0', '--quiet']);
+ * const [, api] = await server.waitFor(/API\s+(http:\S+)\/v1/);
+ */
+export function startEngram(args: readonly string[]): EngramProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', main, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  const listeners = new Set<() => void>();
+  child.stdout!.on('data', (chunk: Buffer) => {
+    out += chunk.toString('utf8');
+    for (const listener of listeners) listener();
+  });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    err += chunk.toString('utf8');
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let running = true;
+  void exited.then(() => {
+    running = false;
+    for (const listener of listeners) listener();
+  });
+
+  function waitFor(pattern: RegExp, timeoutMs = 60_000): Promise<RegExpMatchArray> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => finish(new Error(`no ${pattern} from engram ${args.join(' ')} after ${timeoutMs} ms:\n${out}\n${err}`)), timeoutMs);
+      const check = () => {
+        const match = pattern.exec(out);
+        if (match !== null) finish(match);
+        else if (!running) finish(new Error(`engram ${args.join(' ')} exited before printing ${pattern}:\n${out}\n${err}`));
+      };
+      function finish(result: RegExpMatchArray | Error): void {
+        clearTimeout(timer);
+        listeners.delete(check);
+        if (result instanceof Error) reject(result);
+        else resolve(result);
+      }
+      listeners.add(check);
+      check();
+    });
+  }
+
+  let stopping: Promise<number | null> | undefined;
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    waitFor,
+    exited,
+    stop() {
+      if (stopping === undefined) {
+        if (running) child.kill('SIGTERM');
+        stopping = exited;
+      }
+      return stopping;
+    },
+  };
+}
