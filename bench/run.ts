@@ -3,7 +3,7 @@
 // same workload on SQLite beside PostgreSQL; prints
 // Markdown tables and writes bench/results/*.json. `--quick` is the CI smoke; `--only=a,b` picks parts.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 import { benchComposeShape, type ShapeSizes } from './compose-shapes-bench.js';
@@ -24,6 +24,10 @@ import {
 } from './report.js';
 import { benchRetrieval } from './retrieval-bench.js';
 import { benchLoad, type LoadResult, type LoadSizes } from './load-bench.js';
+import { chartsDir, writeLocomoCharts } from './charts.js';
+import { benchLocomo, type LocomoSizes } from './locomo-bench.js';
+import { locomoPath } from './locomo-data.js';
+import { locomoReport } from './locomo-report.js';
 import { benchSearchLatency, type LatencySizes } from './search-latency-bench.js';
 import { benchStores, storesTable, type StoresSizes } from './stores-bench.js';
 import { storeSizeMiB, withTempStore } from './temp-store.js';
@@ -67,7 +71,7 @@ const SHAPES_QUICK: readonly ShapeSizes[] = [
   { name: 'heavy user', users: 1, events: 1_000, itemsPerUser: 10_000, procedures: 100, warmup: 30, samples: 150 },
 ];
 
-const PARTS = ['core', 'retrieval', 'latency', 'compose-shapes', 'load', 'stores'] as const;
+const PARTS = ['core', 'retrieval', 'latency', 'compose-shapes', 'load', 'stores', 'locomo'] as const;
 type Part = (typeof PARTS)[number];
 
 const USERS = 100;
@@ -223,6 +227,20 @@ async function runStores(quick: boolean): Promise<void> {
   log('results written to bench/results/stores.json');
 }
 
+/** LoCoMo evidence recall: every conversation and question, or 2 conversations and every third question. */
+const LOCOMO_FULL: LocomoSizes = { conversations: 10, questionStride: 1, warmup: 30 };
+const LOCOMO_QUICK: LocomoSizes = { conversations: 2, questionStride: 3, warmup: 10 };
+
+async function runLocomo(quick: boolean): Promise<void> {
+  const sizes = quick ? LOCOMO_QUICK : LOCOMO_FULL;
+  log(`LoCoMo evidence recall: ${sizes.conversations} conversations, ${sizes.questionStride === 1 ? 'every question' : `one question in ${sizes.questionStride}`}`);
+  const result = await benchLocomo(sizes, log);
+  writeResults('locomo', { ...header(quick), ...result });
+  const charts = await writeLocomoCharts(result, chartsDir(quick));
+  process.stdout.write(`\nLoCoMo evidence recall (responder packets against baselines, same run):\n\n${locomoReport(result)}\n`);
+  log(`results written to bench/results/locomo.json, charts to ${charts.join(' and ')}`);
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const quick = args.includes('--quick');
@@ -234,6 +252,12 @@ async function main(): Promise<void> {
   if (parts.has('compose-shapes')) await runComposeShapes(quick);
   if (parts.has('load')) await runLoad(quick);
   if (parts.has('stores')) await runStores(quick);
+  if (parts.has('locomo')) {
+    // The data set is not part of the repository (CC BY-NC): without it, a run of every part skips
+    // this one; asking for it by name (--only=locomo) fails with where to get it.
+    if (existsSync(locomoPath()) || args.some((arg) => arg.startsWith('--only='))) await runLocomo(quick);
+    else log(`locomo skipped: no data set at ${locomoPath()} (set ENGRAM_LOCOMO to locomo10.json)`);
+  }
 }
 
 await main();

@@ -1,0 +1,279 @@
+// Evidence recall on LoCoMo: every conversation committed turn by turn through commitTurn (default
+// configuration: rule extraction, no LLM), every question composed as a responder packet at four
+// budgets, and the turns each packet cites compared with the question's evidence; the baselines
+// (recent turns, BM25, the whole conversation) answer the same questions in the same run.
+
+import type { Engram, MemoryPacket } from '../src/index.js';
+import { o200kTokenizer } from '../src/index.js';
+import { Bm25Baseline, TurnPacker } from './locomo-baselines.js';
+import { loadLocomo, locomoPath, type EvidenceAudit, type LocomoConversation, type LocomoQuestion } from './locomo-data.js';
+import { citedTurns, evidenceRecall } from './locomo-recall.js';
+import { MissLog, Scoreboard, type MissCause, type SystemScore } from './locomo-score.js';
+import { nowMs, summarize, type LatencySummary } from './stats.js';
+import { storeSizeMiB, withTempStore } from './temp-store.js';
+
+export interface LocomoSizes {
+  /** How many conversations, in file order. */
+  conversations: number;
+  /** Every n-th question of a conversation (1: all). */
+  questionStride: number;
+  /** Composes before timing starts, on the first conversation (not counted). */
+  warmup: number;
+}
+
+/**
+ * The issue's budgets are 250, 500, 1,000 and 2,000 tokens; a compose budget is at least 256
+ * (compose-request schema), so every system gets 256 at the lowest.
+ */
+export const LOCOMO_BUDGETS = [256, 500, 1_000, 2_000] as const;
+/** The budget of the goal, and the goal. */
+export const LOCOMO_GOAL = { budget: 1_000, recall: 0.85 } as const;
+
+const AGENT = 'locomo-agent';
+/** The questions are asked in a session of their own, after the conversation. */
+const QUESTION_SESSION = 'questions';
+/** The event search limit of the miss analysis (the most searchEvents returns). */
+const SEARCH_DEPTH = 200;
+/** Passages of the user's history a responder packet asks for (`query_quotes`, src/composer/policy.ts). */
+const RESPONDER_QUERY_QUOTES = 10;
+
+/** What one conversation's ingestion wrote. */
+interface Ingested {
+  user_id: string;
+  run_id: string;
+  diaOfEvent: Map<string, string>;
+  eventOfDia: Map<string, string>;
+  /** Turns from which at least one current memory item was extracted. */
+  turnsWithItems: Set<string>;
+  items: number;
+  ms: number;
+}
+
+export interface LatencyAtSize {
+  sample_id: string;
+  store_events: number;
+  store_mib: number;
+  compose: LatencySummary;
+}
+
+export interface LocomoResult {
+  dataset: { path: string; conversations: number; turns: number; questions: Record<string, number>; evidence: EvidenceAudit };
+  sizes: LocomoSizes;
+  budgets: readonly number[];
+  goal: typeof LOCOMO_GOAL & { met: boolean; ahead_of_bm25_at_every_budget: boolean };
+  ingestion: { turns: number; events: number; items: number; turns_with_items: number; seconds: number; turns_per_s: number; embedding_backlog: number };
+  scores: SystemScore[];
+  full_conversation: { mean_tokens: number; min_tokens: number; max_tokens: number };
+  latency_by_store_size: LatencyAtSize[];
+  engram_misses: Record<string, ReturnType<MissLog['summary']>>;
+}
+
+async function ingest(engram: Engram, conversation: LocomoConversation): Promise<Ingested> {
+  const user_id = `locomo-${conversation.sample_id}`;
+  const run_id = `run-${conversation.sample_id}`;
+  const diaOfEvent = new Map<string, string>();
+  const start = nowMs();
+  for (const turn of conversation.turns) {
+    const result = await engram.commitTurn({
+      scope: { user_id, agent_id: AGENT, session_id: `session_${turn.session}`, run_id },
+      turn_id: turn.dia_id,
+      ts: turn.ts,
+      messages: [{ role: turn.side === 'a' ? 'user' : 'assistant', speaker: turn.speaker, content: turn.text, metadata: { dia_id: turn.dia_id } }],
+    });
+    for (const event of result.events) diaOfEvent.set(event.event_id, turn.dia_id);
+  }
+  const ms = nowMs() - start;
+  await checkMetadata(engram, user_id, diaOfEvent);
+  const items = await listAllItems(engram, user_id);
+  const turnsWithItems = new Set(items.flatMap((item) => item.source_event_ids).flatMap((id) => diaOfEvent.get(id) ?? []));
+  const eventOfDia = new Map([...diaOfEvent].map(([event, dia]) => [dia, event]));
+  return { user_id, run_id, diaOfEvent, eventOfDia, turnsWithItems, items: items.length, ms };
+}
+
+/** Every event of the user carries its turn's `dia_id` in its metadata, as committed. */
+async function checkMetadata(engram: Engram, user_id: string, diaOfEvent: ReadonlyMap<string, string>): Promise<void> {
+  let cursor: string | undefined;
+  let seen = 0;
+  for (;;) {
+    const page = await engram.listEvents({ scope: { user_id, agent_id: AGENT }, limit: 1000, ...(cursor === undefined ? {} : { cursor }) });
+    for (const event of page) {
+      if (event.origin_metadata['dia_id'] !== diaOfEvent.get(event.id)) throw new Error(`LoCoMo: event ${event.id} lost its dia_id`);
+      seen += 1;
+    }
+    if (page.length < 1000) break;
+    cursor = page.at(-1)!.id;
+  }
+  if (seen !== diaOfEvent.size) throw new Error(`LoCoMo: ${user_id} has ${seen} events, ${diaOfEvent.size} committed`);
+}
+
+async function listAllItems(engram: Engram, user_id: string) {
+  const items = [];
+  let cursor: string | undefined;
+  for (;;) {
+    const page = await engram.listItems({ scope: { user_id, agent_id: AGENT }, limit: 1000, ...(cursor === undefined ? {} : { cursor }) });
+    items.push(...page);
+    if (page.length < 1000) return items;
+    cursor = page.at(-1)!.id;
+  }
+}
+
+function composeRequest(ingested: Ingested, question: string, budget: number) {
+  return {
+    scope: { user_id: ingested.user_id, agent_id: AGENT, session_id: QUESTION_SESSION, run_id: ingested.run_id },
+    purpose: 'responder' as const,
+    cues: { query: question },
+    budget: { max_tokens: budget },
+  };
+}
+
+/** Why each evidence turn a packet missed was missed (see MissCause). */
+async function explainMisses(ingested: Ingested, question: LocomoQuestion, packet: MemoryPacket, cited: ReadonlySet<string>, ranks: () => Promise<ReadonlyMap<string, number>>) {
+  const missed = question.evidence.filter((dia) => !cited.has(dia));
+  if (missed.length === 0) return [];
+  const rankOf = await ranks();
+  const overBudget = new Set((packet.budget_report.omissions ?? []).filter((entry) => entry.reason === 'over_budget').map((entry) => entry.item));
+  return missed.map((dia) => {
+    const event = ingested.eventOfDia.get(dia)!;
+    const rank = rankOf.get(event) ?? null;
+    const cause: MissCause =
+      overBudget.has(`key_quotes:${event}`) || (rank !== null && rank <= RESPONDER_QUERY_QUOTES) ? 'omitted_for_budget' : rank === null ? 'no_shared_word' : 'ranked_below_cut';
+    return { dia, cause, rank, stored: ingested.turnsWithItems.has(dia) };
+  });
+}
+
+interface RunState {
+  board: Scoreboard;
+  misses: Map<number, MissLog>;
+  packer: TurnPacker;
+  warmupLeft: number;
+}
+
+async function evaluateQuestion(engram: Engram, conversation: LocomoConversation, ingested: Ingested, index: number, bm25: Bm25Baseline, recent: ReadonlyMap<number, { dia_ids: Set<string>; tokens: number }>, state: RunState, composeMs: number[]): Promise<void> {
+  const question = conversation.questions[index]!;
+  const { category, evidence } = question;
+  for (; state.warmupLeft > 0; state.warmupLeft -= 1) await engram.compose(composeRequest(ingested, question.question, LOCOMO_GOAL.budget));
+  // The rank of every event in the event search of the question: read once, when a packet misses.
+  let searched: Promise<ReadonlyMap<string, number>> | undefined;
+  const ranks = () =>
+    (searched ??= engram
+      .searchEvents({ scope: { user_id: ingested.user_id, agent_id: AGENT }, query: question.question, limit: SEARCH_DEPTH })
+      .then((hits) => new Map(hits.map((hit, rank) => [hit.event.id, rank + 1]))));
+  for (const budget of state.board.budgets) {
+    const start = nowMs();
+    const packet = await engram.compose(composeRequest(ingested, question.question, budget));
+    const ms = nowMs() - start;
+    composeMs.push(ms);
+    const cited = citedTurns(packet, ingested.diaOfEvent);
+    const shown = evidenceRecall(evidence, citedTurns(packet, ingested.diaOfEvent, { shownOnly: true }));
+    state.board.add('engram', budget, { category, recall: evidenceRecall(evidence, cited), tokens: packet.budget_report.used_tokens_est, shown, ms });
+    const log = state.misses.get(budget)!;
+    if (category !== 5) {
+      log.evidenceTurns += evidence.length;
+      for (const miss of await explainMisses(ingested, question, packet, cited, ranks)) {
+        log.add({ sample_id: conversation.sample_id, question_index: index, category, dia_id: miss.dia, cause: miss.cause, search_rank: miss.rank, stored_as_item: miss.stored });
+      }
+    }
+    const context = recent.get(budget)!;
+    state.board.add('recent', budget, { category, recall: evidenceRecall(evidence, context.dia_ids), tokens: context.tokens });
+  }
+  const start = nowMs();
+  const ranked = bm25.rank(question.question);
+  const rankMs = nowMs() - start;
+  for (const budget of state.board.budgets) {
+    const packStart = nowMs();
+    const context = state.packer.pack(ranked, budget);
+    const ms = rankMs + (nowMs() - packStart);
+    state.board.add('bm25', budget, { category, recall: evidenceRecall(evidence, context.dia_ids), tokens: context.tokens, ms });
+  }
+}
+
+/**
+ * Runs the LoCoMo evidence-recall benchmark on a fresh embedded store with Engram's default
+ * configuration.
+ */
+export async function benchLocomo(sizes: LocomoSizes, log: (message: string) => void): Promise<LocomoResult> {
+  const { conversations: all, audit } = loadLocomo();
+  const conversations = all.slice(0, sizes.conversations);
+  const state: RunState = {
+    board: new Scoreboard(LOCOMO_BUDGETS),
+    misses: new Map(LOCOMO_BUDGETS.map((budget) => [budget, new MissLog()])),
+    packer: new TurnPacker(o200kTokenizer),
+    warmupLeft: sizes.warmup,
+  };
+  const latency: LatencyAtSize[] = [];
+  const wholeTokens: number[] = [];
+  let events = 0;
+  let items = 0;
+  let turnsWithItems = 0;
+  let ingestMs = 0;
+  let backlog = 0;
+  await withTempStore('full', async (engram, path) => {
+    for (const conversation of conversations) {
+      const ingested = await ingest(engram, conversation);
+      events += ingested.diaOfEvent.size;
+      items += ingested.items;
+      turnsWithItems += ingested.turnsWithItems.size;
+      ingestMs += ingested.ms;
+      const bm25 = new Bm25Baseline(conversation.turns);
+      const newestFirst = conversation.turns.toReversed();
+      const recent = new Map(LOCOMO_BUDGETS.map((budget) => [budget, state.packer.pack(newestFirst, budget)]));
+      wholeTokens.push(state.packer.whole(conversation.turns).tokens);
+      const composeMs: number[] = [];
+      for (let index = 0; index < conversation.questions.length; index += sizes.questionStride) {
+        await evaluateQuestion(engram, conversation, ingested, index, bm25, recent, state, composeMs);
+      }
+      latency.push({ sample_id: conversation.sample_id, store_events: events, store_mib: storeSizeMiB(path), compose: summarize(composeMs) });
+      log(`${conversation.sample_id}: ${conversation.turns.length} turns in ${(ingested.ms / 1000).toFixed(1)} s, ${ingested.items} items; ${composeMs.length} composes, p50 ${latency.at(-1)!.compose.p50_ms} ms`);
+    }
+    backlog = await engram.embeddingBacklog();
+  });
+  return assemble(conversations, audit, sizes, state, { events, items, turnsWithItems, ingestMs, backlog }, wholeTokens, latency);
+}
+
+function assemble(
+  conversations: readonly LocomoConversation[],
+  audit: EvidenceAudit,
+  sizes: LocomoSizes,
+  state: RunState,
+  written: { events: number; items: number; turnsWithItems: number; ingestMs: number; backlog: number },
+  wholeTokens: readonly number[],
+  latency: LatencyAtSize[],
+): LocomoResult {
+  const scores = state.board.scores();
+  const at = (system: SystemScore['system'], budget: number) => scores.find((score) => score.system === system && score.budget === budget)!;
+  const turns = conversations.reduce((sum, conversation) => sum + conversation.turns.length, 0);
+  const questions: Record<string, number> = {};
+  for (const conversation of conversations) {
+    for (let index = 0; index < conversation.questions.length; index += sizes.questionStride) {
+      const category = String(conversation.questions[index]!.category);
+      questions[category] = (questions[category] ?? 0) + 1;
+    }
+  }
+  return {
+    dataset: { path: locomoPath(), conversations: conversations.length, turns, questions, evidence: audit },
+    sizes,
+    budgets: LOCOMO_BUDGETS,
+    goal: {
+      ...LOCOMO_GOAL,
+      met: at('engram', LOCOMO_GOAL.budget).overall_1_4 >= LOCOMO_GOAL.recall,
+      ahead_of_bm25_at_every_budget: LOCOMO_BUDGETS.every((budget) => at('engram', budget).overall_1_4 > at('bm25', budget).overall_1_4),
+    },
+    ingestion: {
+      turns,
+      events: written.events,
+      items: written.items,
+      turns_with_items: written.turnsWithItems,
+      seconds: Math.round(written.ingestMs / 100) / 10,
+      turns_per_s: Math.round(turns / (written.ingestMs / 1000)),
+      embedding_backlog: written.backlog,
+    },
+    scores,
+    full_conversation: {
+      mean_tokens: Math.round(wholeTokens.reduce((sum, value) => sum + value, 0) / Math.max(1, wholeTokens.length)),
+      min_tokens: Math.min(...wholeTokens),
+      max_tokens: Math.max(...wholeTokens),
+    },
+    latency_by_store_size: latency,
+    engram_misses: Object.fromEntries([...state.misses].map(([budget, log]) => [String(budget), log.summary(budget === LOCOMO_GOAL.budget ? 40 : 0)])),
+  };
+}
