@@ -293,7 +293,7 @@ export function describeItemConformance(name: string, init: ConformanceInitializ
 
     it('treats full-text and SQL syntax in search terms as plain words', async () => {
       const fox = item();
-      await storage.write(put(fox, "the quick or slow fox, it's snake_case"));
+      await storage.write(put(fox, "the quick or slow fox, don't snake_case"));
       // A wildcard, a prefix, an operator or a quote is a word no chunk has, never a pattern.
       for (const terms of [['qui*'], ['%'], ['_'], ['"'], ["'"], ['\\'], ['near('], ['col:umn'], ["'; drop table memory_items; --"]]) {
         expect(await search(terms)).toEqual([]);
@@ -301,7 +301,7 @@ export function describeItemConformance(name: string, init: ConformanceInitializ
       for (const terms of [['x" or "1"="1'], ['fox OR'], ['"fox"'], ['fox', 'AND', 'NOT'], ['é̈']]) {
         await expect(search(terms)).resolves.toBeInstanceOf(Array);
       }
-      for (const terms of [['or'], ['snake_case'], ["it's"], ['fox', ';--', 'near(', '%', '\\']]) {
+      for (const terms of [['or'], ['snake_case'], ["don't"], ['fox', ';--', 'near(', '%', '\\']]) {
         expect(await search(terms)).toEqual([fox.id]);
       }
       expect(await storage.getItem('t1', fox.id)).toEqual(fox);

@@ -84,7 +84,7 @@ async function gather(context: ReadPathContext, request: ComposeRequest, scope: 
           ts_from: range?.start === undefined ? undefined : toIso(range.start),
           ts_to: range?.end === undefined ? undefined : toIso(range.end),
           exclude_sensitivity: [...NEVER_SHARED],
-          limit: policy.query_quotes,
+          limit: cuePool(policy),
         })
       : Promise.resolve([]),
   ]);
@@ -144,6 +144,12 @@ export async function compose(context: ReadPathContext, input: unknown, options:
   if (window === 0 && request.purpose === 'responder') {
     builder.omit('conversation_window', 'not_allowed_for_purpose', 'short_term_summary', 'responder packets carry summary and quotes, not the window, unless asked (spec §9)');
   }
+  if (!INJECTION[request.purpose].procedures) {
+    for (const item of longTerm.procedures) builder.omit(`procedures:${item.id}`, 'not_allowed_for_purpose', 'procedures', `${request.purpose} packets carry no procedures (spec §9)`);
+  }
+  const filled = fillLongTerm(builder, { ...longTerm, disputes }, request.purpose, generatedAt, context.tokenizer);
+  const insight = fillInsights(builder, insights, request.purpose, policy, generatedAt, context.tokenizer);
+  // The summary section comes last: passages matching the cues may use what the others left.
   const summary = fillSummarySection(
     builder,
     { summary: gathered.summary, cueHits: gathered.cueHits, cueTerms: cueTermsOf(request), windowEvents: gathered.windowEvents, now: generatedAt, snapshot },
@@ -151,13 +157,8 @@ export async function compose(context: ReadPathContext, input: unknown, options:
     context.tokenizer,
   );
 
-  if (!INJECTION[request.purpose].procedures) {
-    for (const item of longTerm.procedures) builder.omit(`procedures:${item.id}`, 'not_allowed_for_purpose', 'procedures', `${request.purpose} packets carry no procedures (spec §9)`);
-  }
-  const filled = fillLongTerm(builder, { ...longTerm, disputes }, request.purpose, generatedAt, context.tokenizer);
-  const insight = fillInsights(builder, insights, request.purpose, policy, generatedAt, context.tokenizer);
   const buildId = options.buildId ?? newId('ctx');
-  const packet = assemble({ request, scope, policy, generatedAt, window, sectionBudgets, builder, workingState, summary, longTerm: filled, insight, tokenizer: context.tokenizer.name });
+  const packet = assemble({ request, scope, policy, generatedAt, window, sectionBudgets: builder.sectionBudgets(), builder, workingState, summary, longTerm: filled, insight, tokenizer: context.tokenizer.name });
   const hash = sealPacket(packet, buildId);
   if (context.validatePackets) assertPacket(packet);
   if (options.persist !== false) {
@@ -184,6 +185,15 @@ export async function compose(context: ReadPathContext, input: unknown, options:
     ]);
   }
   return packet;
+}
+
+/**
+ * How many cue matches compose reads: the policy's top passages, and about one more per 30 tokens
+ * of the budget, which fill what the other sections leave unused (a packet with few facts holds
+ * more of the history, each further passage shown by its best-matching sentence).
+ */
+function cuePool(policy: PurposePolicy): number {
+  return policy.query_quotes === 0 ? 0 : policy.query_quotes + Math.ceil(policy.budget.max_tokens / 30);
 }
 
 /** The base policy of a request: the named one it asks for, or the purpose's default. */
@@ -275,6 +285,8 @@ function assemble(parts: Assembly): MemoryPacket {
         conversation_window: parts.window,
         key_quotes_top_k: policy.key_quotes,
         cue_matches_top_k: policy.query_quotes,
+        // Further matches, placed only in budget the other sections left unused.
+        cue_matches_spare_top_k: cuePool(policy) - policy.query_quotes,
         tool_evidence_top_k: INJECTION[request.purpose].last_tool_evidence ? policy.tool_evidence : 0,
         facts_top_k: policy.facts,
         procedures_top_k: INJECTION[request.purpose].procedures ? policy.procedures : 0,

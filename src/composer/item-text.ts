@@ -1,16 +1,31 @@
 // How each packet item reads when injected into a prompt. Budgets are measured on this text (the
 // tokens the model will actually see), not on the JSON envelope, and the renderers use the same
-// functions, so what is counted is what is shown.
+// functions, so what is counted is what is shown. An item shows its citation as a handle: the last
+// six characters of its id (the random part of a ULID), 6 tokens instead of about 21 for the whole
+// id; `resolveCitation(packet, handle)` turns a handle the model quotes back into the cited id.
 
-import type { InsightItem, KeyQuote, WindowMessage } from '../spec/packet.js';
+import type { Episode, Fact, InsightItem, KeyQuote, WindowMessage } from '../spec/packet.js';
 import type { Decision, OpenLoop, PlanStep, Risk, ToolEvidence } from '../spec/working-state.js';
 
 function day(ts: string | undefined): string {
   return ts === undefined ? '' : `, ${ts.slice(0, 10)}`;
 }
 
+/** Characters of an id a prompt shows. */
+export const HANDLE_LENGTH = 6;
+
+/**
+ * The handle a prompt shows for an evidence or memory id.
+ *
+ * @example
+ * citationHandle('evt_01M7Z6NCYD9SGR8TDYBFVKY2P2') // 'VKY2P2'
+ */
+export function citationHandle(id: string): string {
+  return id.slice(-HANDLE_LENGTH);
+}
+
 function ref(id: string | undefined): string {
-  return id === undefined ? '' : `[${id}] `;
+  return id === undefined ? '' : `[${citationHandle(id)}] `;
 }
 
 /** One line of text: line breaks inside an item become `; ` so each item stays one list entry. */
@@ -33,9 +48,13 @@ export const itemText = {
   openLoop: (loop: OpenLoop): string => `${ref(loop.evidence_id)}Open (${loop.owner ?? 'agent'}): ${loop.question}`,
   goal: (goal: string): string => `Goal: ${goal}`,
   object: (label: string, value: Record<string, unknown>): string => `${label}: ${JSON.stringify(value)}`,
+  fact: (fact: Fact): string => `${ref(fact.fact_id)}${fact.fact_key}${fact.status === 'disputed' ? ' (disputed)' : ''}: ${fact.notes ?? ''}`,
+  episode: (episode: Episode): string => `${ref(episode.episode_id)}${episode.time_range.start.slice(0, 10)}: ${episode.summary}`,
+  /** A procedure, given how its content reads. */
+  procedure: (procedureId: string, described: string): string => `${ref(procedureId)}${described}`,
   insight: (item: InsightItem): string => {
     const tests = item.tests_suggested ?? [];
-    return `[${item.id}] ${item.type} (${item.validation_state}): ${oneLine(item.statement)}${tests.length === 0 ? '' : ` Tests: ${oneLine(tests.join('; '))}`}`;
+    return `${ref(item.id)}${item.type} (${item.validation_state}): ${oneLine(item.statement)}${tests.length === 0 ? '' : ` Tests: ${oneLine(tests.join('; '))}`}`;
   },
   plan: (steps: readonly PlanStep[]): string =>
     `Plan:\n${steps.map((step, index) => `${index + 1}. [${step.status}] ${step.step}`).join('\n')}`,

@@ -13,6 +13,7 @@ import type { StorageAdapter } from '../spec/storage.js';
 import type { Tokenizer } from '../spec/tokenizer.js';
 import { describeValue } from '../items/values.js';
 import { hybridSearch } from '../retrieval/hybrid-search.js';
+import { itemText } from './item-text.js';
 import { lazyForm, type PacketBuilder } from './packet-builder.js';
 import { INJECTION, type PurposePolicy } from './policy.js';
 
@@ -170,7 +171,7 @@ function factOf(item: MemoryItem, status: Fact['status']): Fact {
   };
 }
 
-const factText = (fact: Fact) => `[${fact.fact_id}] ${fact.fact_key}${fact.status === 'disputed' ? ' (disputed)' : ''}: ${fact.notes ?? ''}`;
+const factText = itemText.fact;
 
 /**
  * Fills facts, preferences, procedures and episodes within their budgets.
@@ -267,7 +268,7 @@ function fillProcedures(builder: PacketBuilder, candidates: LongTermCandidates, 
       section: 'procedures',
       rule: `ltm.procedures(task_type ${procedure.task_type}, priority ${procedure.priority})`,
       forms: [{ level: 'raw', value: procedure }],
-      text: (value) => `[${value.procedure_id}] ${describeValue(item.type, value.content)}`,
+      text: (value) => itemText.procedure(value.procedure_id, describeValue(item.type, value.content)),
       cites: citationsOf(item, candidates.sources),
     });
     if (taken !== undefined) out.push(taken.value);
@@ -307,7 +308,7 @@ function fillEpisodes(builder: PacketBuilder, candidates: LongTermCandidates, no
         { level: 'raw', value: episode },
         lazyForm('summary', () => ({ ...episode, summary: tokenizer.truncate(summary, 16), compression_level: 'milestone' as const })),
       ],
-      text: (value) => `[${value.episode_id}] ${value.time_range.start.slice(0, 10)}: ${value.summary}`,
+      text: itemText.episode,
       cites: citationsOf(item, candidates.sources),
     });
     if (taken !== undefined) out.push(taken.value);

@@ -91,13 +91,33 @@ export class PacketBuilder {
   readonly omissions: Omission[] = [];
   readonly degradations: Degradation[] = [];
 
+  private readonly perSection: Record<BudgetSection, number>;
+
   constructor(
     private readonly tokenizer: Tokenizer,
     readonly maxTokens: number,
-    private readonly perSection: Readonly<Record<BudgetSection, number>>,
+    perSection: Readonly<Record<BudgetSection, number>>,
   ) {
+    this.perSection = { ...perSection };
     this.framing = Math.min(RENDER_FRAMING, maxTokens);
     this.total = this.framing;
+  }
+
+  /**
+   * Raises a section's allowance to everything the packet has left: budget the other sections did
+   * not use. Returns the tokens added.
+   */
+  lendRemaining(section: BudgetSection): number {
+    const sectionLeft = this.perSection[section] - (this.sectionUsed.get(section) ?? 0);
+    const extra = Math.max(0, this.maxTokens - this.total - sectionLeft);
+    this.perSection[section] += extra;
+    if (extra > 0) this.full.delete(section);
+    return extra;
+  }
+
+  /** Each section's allowance as it ended (idle sections' budget lent, unused budget lent to cue passages). */
+  sectionBudgets(): Record<BudgetSection, number> {
+    return { ...this.perSection };
   }
 
   /** Tokens of a text as the model will see it (counts are cached: the same items recur across packets). */

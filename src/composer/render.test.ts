@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { renderPacket } from '../index.js';
+import { citationHandle, renderPacket, resolveCitation } from '../index.js';
 import { scope, tempEngram, type TempEngram } from '../../test/helpers/temp-engram.js';
 
 let t: TempEngram;
@@ -21,14 +21,22 @@ afterEach(async () => {
 });
 
 describe('renderPacket', () => {
-  it('renders Markdown with every item carrying its citation id, and nothing the purpose excludes', async () => {
+  it('renders Markdown with every item carrying its citation handle, and nothing the purpose excludes', async () => {
     const planner = await t.engram.compose({ scope, purpose: 'planner', cues: { query: 'answers' } });
     const text = renderPacket(planner);
     expect(text).toMatch(/^# Memory for the planner/);
     expect(text).toContain('## Working state');
     expect(text).toContain('Plan:\n1. [todo] Write notes');
-    for (const quote of planner.short_term.key_quotes!) expect(text).toContain(`[${quote.evidence_id}]`);
-    for (const fact of planner.long_term.facts) expect(text).toContain(`[${fact.fact_id}]`);
+    expect(planner.short_term.key_quotes!.length).toBeGreaterThan(0);
+    expect(planner.long_term.facts.length).toBeGreaterThan(0);
+    // Each item shows the last six characters of its id, and the handle resolves to that id.
+    for (const id of [...planner.short_term.key_quotes!.map((quote) => quote.evidence_id!), ...planner.long_term.facts.map((fact) => fact.fact_id)]) {
+      expect(text).toContain(`[${id.slice(-6)}]`);
+      expect(text).not.toContain(id);
+      expect(resolveCitation(planner, `[${citationHandle(id)}]`)).toEqual([id]);
+    }
+    expect(resolveCitation(planner, '[ZZZZZZ]')).toEqual([]);
+    expect(resolveCitation(planner, '')).toEqual([]);
     const responder = renderPacket(await t.engram.compose({ scope, purpose: 'responder' }));
     expect(responder).not.toContain('Plan:');
     expect(responder).not.toContain('## Recent conversation');

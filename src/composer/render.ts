@@ -1,9 +1,10 @@
 // Prompt text from a MemoryPacket, in Markdown or XML-tagged form. Deterministic, each item carries
-// its citation id, and each line reads as item-text.ts says, so what the budget counted is what the
-// model sees. Sections the packet left empty (for example by the purpose's rules) are not rendered.
+// its citation as a handle (the id's last six characters; resolveCitation maps it back), and each
+// line reads as item-text.ts says, so what the budget counted is what the model sees. Sections the
+// packet left empty (for example by the purpose's rules) are not rendered.
 
 import type { MemoryPacket, InsightItem } from '../spec/packet.js';
-import { itemText } from './item-text.js';
+import { citationHandle, itemText } from './item-text.js';
 
 export type RenderFormat = 'markdown' | 'xml';
 
@@ -33,8 +34,7 @@ function insightLines(items: readonly InsightItem[]): string[] {
 function blocks(packet: MemoryPacket): Block[] {
   const { short_term: shortTerm, long_term: longTerm, insight } = packet;
   const preferenceIds = new Set((longTerm.preferences ?? []).map((fact) => fact.fact_id));
-  const factLine = (fact: (typeof longTerm.facts)[number]) =>
-    `[${fact.fact_id}] ${fact.fact_key}${fact.status === 'disputed' ? ' (disputed)' : ''}: ${fact.notes ?? JSON.stringify(fact.value)}`;
+  const factLine = (fact: (typeof longTerm.facts)[number]) => itemText.fact({ ...fact, notes: fact.notes ?? JSON.stringify(fact.value) });
   const all: Block[] = [
     { title: 'Working state', tag: 'working_state', lines: workingStateLines(packet) },
     { title: 'Open loops', tag: 'open_loops', lines: (shortTerm.open_loops ?? []).map(itemText.openLoop) },
@@ -44,8 +44,8 @@ function blocks(packet: MemoryPacket): Block[] {
     { title: 'Recent conversation', tag: 'conversation', lines: (shortTerm.conversation_window ?? []).map(itemText.windowMessage) },
     { title: 'Preferences', tag: 'preferences', lines: (longTerm.preferences ?? []).map(factLine) },
     { title: 'Facts', tag: 'facts', lines: longTerm.facts.filter((fact) => !preferenceIds.has(fact.fact_id)).map(factLine) },
-    { title: 'Procedures', tag: 'procedures', lines: longTerm.procedures.map((procedure) => `[${procedure.procedure_id}] ${procedure.task_type}: ${JSON.stringify(procedure.content)}`) },
-    { title: 'Episodes', tag: 'episodes', lines: longTerm.episodes.map((episode) => `[${episode.episode_id}] ${episode.time_range.start.slice(0, 10)}: ${episode.summary}`) },
+    { title: 'Procedures', tag: 'procedures', lines: longTerm.procedures.map((procedure) => itemText.procedure(procedure.procedure_id, `${procedure.task_type}: ${JSON.stringify(procedure.content)}`)) },
+    { title: 'Episodes', tag: 'episodes', lines: longTerm.episodes.map(itemText.episode) },
     { title: 'Hypotheses (unconfirmed)', tag: 'hypotheses', lines: insightLines(insight.hypotheses) },
     { title: 'Strategy sketches (unconfirmed)', tag: 'strategy_sketches', lines: insightLines(insight.strategy_sketches) },
     { title: 'Patterns', tag: 'patterns', lines: insightLines(insight.patterns) },
@@ -73,4 +73,26 @@ export function renderPacket(packet: MemoryPacket, options: { format?: RenderFor
   }
   const body = parts.map((block) => `## ${block.title}\n${block.lines.map((line) => (block.tag === 'summary' ? line : `- ${line}`)).join('\n')}`);
   return `# Memory for the ${purpose} (${packet.meta.generated_at})\n\n${body.join('\n\n')}\n`;
+}
+
+/**
+ * The ids a citation handle of a rendered packet stands for: every cited event and every fact,
+ * procedure, episode and insight of the packet whose id ends with it (brackets are ignored). One id
+ * in practice; two ids of one packet share a handle with a chance of about one in a million.
+ *
+ * @example
+ * resolveCitation(packet, '[VKY2P2]') // ['evt_01M7Z6NCYD9SGR8TDYBFVKY2P2']
+ */
+export function resolveCitation(packet: MemoryPacket, handle: string): string[] {
+  const wanted = handle.trim().replace(/^\[|\]$/g, '');
+  if (wanted === '') return [];
+  const ids = new Set<string>([
+    ...packet.citations.map((citation) => citation.id),
+    ...packet.long_term.facts.map((fact) => fact.fact_id),
+    ...(packet.long_term.preferences ?? []).map((fact) => fact.fact_id),
+    ...packet.long_term.procedures.map((procedure) => procedure.procedure_id),
+    ...packet.long_term.episodes.map((episode) => episode.episode_id),
+    ...[...packet.insight.hypotheses, ...packet.insight.strategy_sketches, ...packet.insight.patterns].map((item) => item.id),
+  ]);
+  return [...ids].filter((id) => citationHandle(id) === wanted);
 }

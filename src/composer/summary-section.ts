@@ -63,7 +63,9 @@ function quoteOf(sentence: Pick<SummarySentence, 'event_id' | 'role' | 'ts'>, qu
 
 /**
  * Fills the short_term_summary section: the rolling summary first (up to the policy's share of
- * the section), then passages matching the cues, key quotes, and the conversation window.
+ * the section), then passages matching the cues, key quotes, and the conversation window; last,
+ * further passages matching the cues in the budget the other sections left unused (call it after
+ * every other section is filled).
  *
  * @example
  * const output = fillSummarySection(builder, inputs, policy, tokenizer);
@@ -108,24 +110,38 @@ export function fillSummarySection(
     }
   }
 
-  for (const [rank, event] of inputs.cueHits.entries()) {
+  // Passages matching the cues: the policy's top ones now, the rest (further down the ranking)
+  // once everything else is placed, in whatever budget the other sections left unused.
+  // No top passage is shown whole when that takes more than twice its share of the section: with a
+  // tight budget one long turn would crowd out the others, and its best sentence usually suffices.
+  const wholeCap = 2 * Math.floor(builder.left('short_term_summary') / Math.max(1, policy.query_quotes));
+  const offerPassage = (event: EventRecord, rank: number, spare: boolean): void => {
     const text = contentText(event.content);
     const role = packetRole(event);
+    const quoteOfForm = (value: string) => quoteOf({ event_id: event.id, role, ts: event.ts }, value);
+    const forms = textForms(text, tokenizer, { raw: 160, quote: 60, summary: 20 }, bestSentence(text, terms)).filter(
+      (form) => form.level !== 'raw' || builder.cost(itemText.keyQuote(quoteOfForm(form.value))) <= wholeCap,
+    );
     const taken = builder.offer({
       item: `key_quotes:${event.id}`,
       section: 'short_term_summary',
-      rule: `cue.full_text(rank ${rank + 1})`,
-      forms: textForms(text, tokenizer, { raw: 160, quote: 60, summary: 20 }, bestSentence(text, terms)).map((form) =>
-        lazyForm(form.level, () => quoteOf({ event_id: event.id, role, ts: event.ts }, form.value)),
+      rule: spare ? `cue.full_text(rank ${rank + 1}, budget left by other sections)` : `cue.full_text(rank ${rank + 1})`,
+      // A further passage shows its sentence that best matches the cues (or less), never a bare
+      // reference: many short passages answer more questions than a few long ones.
+      forms: (spare ? forms.filter((form) => form.level === 'quote' || form.level === 'summary') : forms).map((form) =>
+        lazyForm(form.level, () => quoteOfForm(form.value)),
       ),
       text: itemText.keyQuote,
       cites: [citationOf(event)],
+      smallestLast: spare,
     });
     if (taken !== undefined) {
       quoted.add(event.id);
       keyQuotes.push({ order: `0-${String(rank).padStart(4, '0')}`, quote: taken.value });
     }
-  }
+  };
+  const topHits = inputs.cueHits.slice(0, policy.query_quotes);
+  for (const [rank, event] of topHits.entries()) offerPassage(event, rank, false);
 
   const inSummary = new Set(cut.used.map((sentence) => `${sentence.event_id}#${sentence.position}`));
   const ranked = [...(inputs.summary?.key_quotes ?? [])].sort((a, b) => b.score - a.score);
@@ -167,6 +183,13 @@ export function fillSummarySection(
     if (taken !== undefined) window.push(taken.value);
   }
   window.reverse();
+
+  const spareHits = inputs.cueHits.slice(policy.query_quotes);
+  if (spareHits.length > 0 && builder.lendRemaining('short_term_summary') > 0) {
+    for (const [index, event] of spareHits.entries()) {
+      if (!quoted.has(event.id)) offerPassage(event, policy.query_quotes + index, true);
+    }
+  }
 
   keyQuotes.sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
   return { rolling_summary: rollingSummary, key_quotes: keyQuotes.map((entry) => entry.quote), conversation_window: window };

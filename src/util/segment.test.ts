@@ -43,6 +43,35 @@ describe('word rules', () => {
     ]);
   });
 
+  it("drops a final 's, typographic or not, so a possessive is found by its name and the other way round", () => {
+    expect(words("Caroline's phone’s battery died at LeBron's game")).toEqual(['caroline', 'phone', 'battery', 'died', 'at', 'lebron', 'game']);
+    expect(queryTerms('Caroline')).toEqual(words("Caroline's"));
+    expect(searchText("It’s Mel's, that's what he's saying")).toBe('it mel that what he saying');
+    expect(words("the Smiths' house, the 1990's")).toEqual(['the', 'smiths', 'house', 'the', '1990']);
+  });
+
+  it("keeps other inner apostrophes, and let's, whole", () => {
+    expect(words("Don’t be late: l'été starts at nine o'clock, let's go, rock'n'roll's back")).toEqual([
+      "don't",
+      'be',
+      'late',
+      "l'été",
+      'starts',
+      'at',
+      'nine',
+      "o'clock",
+      "let's",
+      'go',
+      "rock'n'roll",
+      'back',
+    ]);
+    expect(words("'s s' isn't")).toEqual(['s', 's', "isn't"]);
+  });
+
+  it("drops a final 's beside Chinese as well", () => {
+    expect(words("Caroline's 中文文档")).toEqual(['caroline', ...words('中文文档')]);
+  });
+
   it('keeps accented Latin words whole and segments mixed Chinese and English the same way everywhere', () => {
     expect(words('Café crème à Paris')).toEqual(['café', 'crème', 'à', 'paris']);
     expect(words('用Engram写中文文档')).toEqual(['用', 'engram', '写', ...words('中文文档')]);

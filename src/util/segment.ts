@@ -10,7 +10,8 @@ const sentenceSegmenter = new Intl.Segmenter('und', { granularity: 'sentence' })
 const DICTIONARY_SCRIPTS = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Thai}\\p{Script=Lao}\\p{Script=Khmer}\\p{Script=Myanmar}';
 const HAS_DICTIONARY_SCRIPT = new RegExp(`[${DICTIONARY_SCRIPTS}]`, 'u');
 const DICTIONARY_RUN = new RegExp(`[${DICTIONARY_SCRIPTS}\\u30FC\\u3005]+`, 'gu');
-// A word: letters, marks, digits and underscores, with inner apostrophes (don't, l'été).
+// A word: letters, marks, digits and underscores, with inner apostrophes (don't, l'été). words()
+// then drops a final 's (see withoutS).
 const WORD = /[\p{L}\p{M}\p{N}_]+(?:['\u2019][\p{L}\p{M}\p{N}_]+)*/gu;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/gu;
 const SENTENCE_END = /[.!?。！？\n]/u;
@@ -26,9 +27,24 @@ export function wellFormed(text: string): string {
   return text.replace(LONE_SURROGATE, '\uFFFD');
 }
 
-function pushRegexWords(text: string, out: string[]): void {
+/**
+ * The words without an English possessive or contracted "is" ('s), so "Caroline's" is found by
+ * "Caroline" and the other way round; "it's" and "that's" become the stop words "it" and "that".
+ * "let's" (let us) stays whole. Only for text that has "'s" somewhere (callers check once).
+ */
+function withoutS(found: string[]): string[] {
+  for (let index = 0; index < found.length; index += 1) {
+    const word = found[index]!;
+    if (word.endsWith("'s") && word !== "let's") found[index] = word.slice(0, -2);
+  }
+  return found;
+}
+
+function pushRegexWords(text: string, out: string[], possessive: boolean): void {
   const found = text.match(WORD);
-  if (found !== null) for (const word of found) out.push(word);
+  if (found === null) return;
+  if (possessive) withoutS(found);
+  for (const word of found) out.push(word);
 }
 
 function pushDictionaryWords(text: string, out: string[]): void {
@@ -38,23 +54,31 @@ function pushDictionaryWords(text: string, out: string[]): void {
 }
 
 /**
- * The normalised words of `text` (NFKC, lower case), in order.
+ * The normalised words of `text` (NFKC, lower case), in order. Inner apostrophes stay ("don't",
+ * "l'été", "o'clock"); a final possessive or contracted "is" goes ("Caroline's" → "caroline",
+ * "it's" → "it"), except in "let's".
  *
  * @example
  * words('我更喜欢用中文') // ['我', '更', '喜欢', '用', '中文']
+ * words("Caroline’s phone's fine, don't worry") // ['caroline', 'phone', 'fine', "don't", 'worry']
  */
 export function words(text: string): string[] {
   // Typographic apostrophes become ASCII ones, so "don’t" and "don't" are one word.
   const normal = wellFormed(text).normalize('NFKC').toLowerCase().replace(/\u2019/g, "'");
+  const possessive = normal.includes("'s");
+  if (!HAS_DICTIONARY_SCRIPT.test(normal)) {
+    const found = normal.match(WORD);
+    if (found === null) return [];
+    return possessive ? withoutS(found) : found;
+  }
   const out: string[] = [];
-  if (!HAS_DICTIONARY_SCRIPT.test(normal)) return normal.match(WORD) ?? [];
   let last = 0;
   for (const match of normal.matchAll(DICTIONARY_RUN)) {
-    pushRegexWords(normal.slice(last, match.index), out);
+    pushRegexWords(normal.slice(last, match.index), out, possessive);
     pushDictionaryWords(match[0], out);
     last = match.index + match[0].length;
   }
-  pushRegexWords(normal.slice(last), out);
+  pushRegexWords(normal.slice(last), out, possessive);
   return out;
 }
 

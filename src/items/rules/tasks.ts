@@ -1,6 +1,9 @@
 // Tasks being created (MemoryTypes v0.1 §3.4): "TODO:", "I need to…", "remind me to…", "待办…",
 // "我需要…". The task id is a slug of the title's content words, so a later status change
-// ("the docs update is done") finds the same key; see task-status.ts.
+// ("the docs update is done") finds the same key; see task-status.ts. An open task is injected
+// into every packet, so the English rules are strict: a present obligation of the speaker ("I need
+// to…", not "I got to…" or "how much work we have to do") and a request to be reminded ("remind me
+// to…", not "it reminds me of…" or "don't forget to enjoy the journey").
 
 import type { ItemCandidate } from '../../spec/items.js';
 import { makeKey, slug } from '../keys.js';
@@ -80,13 +83,17 @@ interface CreationSpec {
   /** Least content words (English) or characters (Chinese) of a title with no due date. */
   minimum: number;
   questions?: boolean;
+  /** True when the match is not a task after all, from the text before it and the clause after it. */
+  reject?: (found: RegExpExecArray, before: string, object: string) => boolean;
 }
 
 function createTask(context: SentenceContext, rule: Rule, spec: CreationSpec): ItemCandidate[] {
   const found = spec.pattern.exec(context.text);
   if (found === null) return [];
   const from = found.index + found[0].length;
-  const { title, due } = titleAndDue(context, context.text.slice(from, clauseEnd(context.text, from)), context.language);
+  const object = context.text.slice(from, clauseEnd(context.text, from));
+  if (spec.reject?.(found, context.text.slice(0, found.index), object) === true) return [];
+  const { title, due } = titleAndDue(context, object, context.language);
   const size = context.language === 'zh' ? title.length : contentWords(title).length;
   if (title === '' || (due === undefined && size < spec.minimum)) return [];
   const project = projectOf(context).name;
@@ -112,6 +119,39 @@ function creationRule(spec: CreationSpec): Rule {
   };
 }
 
+// "I need to…": the speaker's present obligation, never a past one ("I got to feed a horse", "I had
+// to", "I needed to" are not read at all). Figures of speech ("I have to say", "we need to talk")
+// and reactions to someone else's news ("I need to try that!") are not tasks; "must have" and
+// "must be" are guesses ("I must have left it at home").
+const EN_NEED_TO =
+  /\b(?:I|we)(?:['’]ve\s+got\s+to|\s+(?:still\s+|really\s+|also\s+|definitely\s+)?(?:(?:need|have)\s+to|have\s+got\s+to|must(?!\s+(?:have|be)\b)))\s+(?!say\b|admit\b|agree\b|ask\b|wonder\b|talk\b|think\b|be honest\b|go\b|leave\b|sleep\b|rest\b|tell\s+you\b|thank\b|confess\b|laugh\b|hand\s+it\s+to\b|(?:try|check|see|watch|read|visit|get)\s+(?:[\w'-]+\s+)?(?:that|this|it|those|these|them|one)(?:\s+out)?\s*(?:[.!,;]|$))(?=\w)/i;
+
+// The subject of "I need to" inside a question ("do we have to…"), a condition or time clause ("if I
+// have to…", "when we have to…"), a noun phrase ("how much work we still have to do", "all I need
+// to do is", "so much I need to learn") or reported words ("it reminds me we need to…"): the words
+// just before it say so.
+const EN_NEED_TO_EMBEDDED =
+  /\b(?:what|whatever|how|all|everything|anything|something|nothing|much|many|lot|lots|things?|stuff|which|if|when|whenever|unless|whether|once|until|till|than|do|does|did|don't|doesn't|didn't|should|shouldn't|would|wouldn't|could|couldn't|can|can't|will|won't|might|why|where)\s+(?:[\w'’]+\s+){0,2}$|\b(?:remind(?:s|ed|ing)|show(?:s|ed|ing)|teach(?:es|ing)|taught|tell(?:s|ing)|told)\s+me\s+(?:that\s+)?$/i;
+
+// "have to do" with nothing done: the object was a noun before it ("the work we have to do for…").
+const EN_EMPTY_DO = /^\s*do\s*(?:$|[.,;:!?]|(?:for|with|about|to|in|on|at|by|from|and|but|or|so|before|after|until|here|there|now|today|anymore)\b)/i;
+
+// Where a request starts: the sentence, or a clause after punctuation, then fillers and politeness
+// ("Oh, and please remind me…", "Can you remind me…"); a subject before the verb makes it a
+// description ("they remind me to…", "I don't forget to…").
+const EN_REQUEST_START = String.raw`(?:^|[,;:.!?]|\s[-–—])[\s"'“‘(]*(?:(?:oh|hey|ok|okay|and|also|so|but|then|btw|now|please|pls|plz|just|(?:can|could|would|will)\s+you)[\s,]+)*`;
+// A day between "remind me" and "to" stays in the title, where titleAndDue reads it as the due date.
+const EN_REMIND_DAY = String.raw`(?:today|tonight|tomorrow|the\s+day\s+after\s+tomorrow|(?:(?:next|this|on)\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))`;
+const EN_REMIND = new RegExp(
+  String.raw`${EN_REQUEST_START}(?:remind\s+me\s+(?:(?:to|about)\s+|(?=${EN_REMIND_DAY}\s+(?:to|about)\s))` +
+    String.raw`|(?:don['’]t|do\s+not|dont)\s+(?:let\s+me\s+forget\s+(?:to\s+|about\s+)?|(?<advice>forget\s+(?:to|about)\s+)))`,
+  'i',
+);
+
+// "Don't forget to…" said as advice or a kind word to the listener, not a thing to do.
+const EN_ADVICE =
+  /^\s*(?:enjoy|relax|rest|smile|breathe|laugh|stay|be|live|love|believe|trust|celebrate|appreciate|cherish|chill|unwind|pace|treat|dream|have\s+(?:some\s+|lots\s+of\s+|a\s+lot\s+of\s+)?fun|have\s+a\s+(?:good|great|nice|wonderful|lovely)|take\s+(?:care|it\s+easy|(?:a\s+|some\s+)?(?:breaks?|time|rest)|(?:(?:some|lots\s+of|plenty\s+of|a\s+few|many)\s+)?(?:(?:nice|great|good|cute|lovely|beautiful)\s+)?(?:pictures|photos|pics)\b(?!\s+of))|look\s+after|keep\s+(?:smiling|going|pushing|it\s+up|your\s+(?:head|chin)\s+up)|get\s+(?:enough|some|plenty\s+of)\s+(?:sleep|rest)|prepare\s+(?:yourself|emotionally)|follow\s+your|focus\s+on\s+yourself|make\s+time\s+for\s+yourself)\b|\byourself\b|\byourselves\b/i;
+
 export const TASK_CREATION_RULES: readonly Rule[] = [
   creationRule({
     name: 'en.task.todo',
@@ -126,18 +166,19 @@ export const TASK_CREATION_RULES: readonly Rule[] = [
     language: 'en',
     confidence: 0.8,
     trigger: /\b(?:need|have|got) to\b|\bmust\b/,
-    // "I have to say", "we need to talk": figures of speech, not tasks.
-    pattern: /\b(?:I|we)(?:'ve\s+got\s+to|\s+(?:still\s+|really\s+|also\s+|definitely\s+)?(?:(?:need|have|got)\s+to|must))\s+(?!say\b|admit\b|agree\b|ask\b|wonder\b|talk\b|think\b|be honest\b|go\b|leave\b|sleep\b|rest\b)(?=\w)/i,
+    pattern: EN_NEED_TO,
     minimum: 2,
+    reject: (_, before, object) => EN_NEED_TO_EMBEDDED.test(before) || EN_EMPTY_DO.test(object),
   }),
   creationRule({
     name: 'en.task.remind',
     language: 'en',
     confidence: 0.85,
     trigger: /remind me|forget/,
-    pattern: /\bremind\s+me\s+(?:to\s+|about\s+)?|\b(?:don't|do not|dont)\s+(?:let\s+me\s+)?forget\s+(?:to\s+|about\s+)?/i,
+    pattern: EN_REMIND,
     minimum: 1,
     questions: true,
+    reject: (found, _, object) => found.groups?.['advice'] !== undefined && EN_ADVICE.test(object),
   }),
   creationRule({
     name: 'zh.task.daiban',

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+
+import type { ItemCandidate } from '../../spec/items.js';
+import { createRuleExtractor } from './index.js';
+
+// Wednesday 2026-02-18: "Friday" is 2026-02-20, "tomorrow" 2026-02-19, "next Monday" 2026-02-23.
+const TS = '2026-02-18T10:00:00Z';
+
+function tasks(text: string): Array<readonly [string, string, unknown, unknown]> {
+  const events = [{ event_id: 'evt_1', kind: 'message' as const, role: 'user' as const, text, ts: TS }];
+  const out = createRuleExtractor().extract({ events }) as ItemCandidate[];
+  return out.filter((candidate) => candidate.type === 'tasks').map((candidate) => [candidate.rule, candidate.key, candidate.value['title'], candidate.value['due']] as const);
+}
+
+describe('en.task.need-to', () => {
+  it.each([
+    ['I need to update the onboarding docs by Friday.', 'task:general:update_onboarding_docs', 'update the onboarding docs', '2026-02-20'],
+    ['I have to renew my passport.', 'task:general:renew_passport', 'renew my passport', undefined],
+    ["I've got to finish the slides for Monday.", 'task:general:finish_slides', 'finish the slides', '2026-02-23'],
+    ['I have got to call the landlord.', 'task:general:call_landlord', 'call the landlord', undefined],
+    ['We need to get the word out about the chili cook-off.', 'task:general:word_chili_cook_off', 'get the word out about the chili cook-off', undefined],
+    ['I still have to review the pull request.', 'task:general:review_pull_request', 'review the pull request', undefined],
+    ['We must migrate the database by 2026-03-01.', 'task:general:migrate_database', 'migrate the database', '2026-03-01'],
+    ['I need to do the laundry tonight.', 'task:general:laundry', 'do the laundry', '2026-02-18'],
+    ['I just realized I need to renew my car insurance.', 'task:general:renew_car_insurance', 'renew my car insurance', undefined],
+  ])('is a task: %s', (text, key, title, due) => {
+    expect(tasks(text)).toEqual([['en.task.need-to', key, title, due]]);
+  });
+
+  it.each([
+    // Past: "got to" is a chance taken, "had to" and "needed to" are done.
+    'Almost as silly as when I got to feed a horse a carrot.',
+    'Last Monday I got to teach people vegan ice cream recipes on my own cooking show!',
+    'We got to see some epic spots.',
+    'I had to cancel the trip to Lisbon.',
+    'I needed to call the bank about my card.',
+    // A noun phrase or a wh-clause around "have to do": a remark, not a to-do.
+    'It made me think how much work we still have to do for LGBTQ rights.',
+    "That's what we have to do for the kids.",
+    'All I need to do is sign the lease.',
+    "There's so much I need to learn about gardening.",
+    'The amount of work we have to do for the festival is huge.',
+    // Conditions, general remarks, questions without a question mark, reported words.
+    "It's tough when we have to confront our own health challenges.",
+    "If I have to redo the whole report, I'll quit.",
+    'Do we have to bring anything to the party.',
+    "It's reminding me we need to fix things up in our community.",
+    // Guesses and reactions.
+    'I must have left my keys at the office.',
+    'I must be getting old these days.',
+    'I need to try baking that!',
+    'I have to check that out.',
+    'I have to tell you about my trip.',
+  ])('is not a task: %s', (text) => {
+    expect(tasks(text)).toEqual([]);
+  });
+});
+
+describe('en.task.remind', () => {
+  it.each([
+    ['Remind me to renew the domain next Monday.', 'task:general:renew_domain', 'renew the domain', '2026-02-23'],
+    ['Please remind me about the dentist appointment.', 'task:general:dentist_appointment', 'dentist appointment', undefined],
+    ['Can you remind me to send the invoice on Friday?', 'task:general:send_invoice', 'send the invoice', '2026-02-20'],
+    ['Could you please remind me to water the plants?', 'task:general:water_plants', 'water the plants', undefined],
+    ['Oh, and remind me to book the flights.', 'task:general:book_flights', 'book the flights', undefined],
+    ['Remind me tomorrow to call the bank.', 'task:general:call_bank', 'call the bank', '2026-02-19'],
+    ["Don't forget to email the investors.", 'task:general:email_investors', 'email the investors', undefined],
+    ['Don\u2019t forget to email the investors.', 'task:general:email_investors', 'email the investors', undefined],
+    ['Please do not forget about the budget review.', 'task:general:budget_review', 'budget review', undefined],
+    ["Don't let me forget the slides for the demo.", 'task:general:slides_demo', 'slides for the demo', undefined],
+    ["Don't forget to take photos of the receipts.", 'task:general:take_photos_receipts', 'take photos of the receipts', undefined],
+  ])('is a task: %s', (text, key, title, due) => {
+    expect(tasks(text)).toEqual([['en.task.remind', key, title, due]]);
+  });
+
+  it.each([
+    // "Remind me of" is a memory, not a request; neither is a thing or person reminding the speaker.
+    'These figurines I bought yesterday remind me of family love.',
+    'It reminds me of family love.',
+    'Remind me of that day.',
+    'They were an important part of my wedding decor and always remind me of that day.',
+    'Moments like these remind me to appreciate the ones I love.',
+    'That reminded me to call my sister.',
+    'I have a painting in my room to remind me to stay true and be a leader in everything I do.',
+    'They motivate me and remind me why I am doing this.',
+    "Your pup is so cute, remind me what's their name?",
+    // "Don't forget" as advice or a kind word, or without anything to do.
+    "Don't forget to enjoy the journey.",
+    'Reach for your goals and don\'t forget to enjoy the journey.',
+    "Don't forget to take care of yourself and have some fun too!",
+    "Don't forget to take it easy and look after yourself.",
+    "And don't forget to stay positive and motivate others.",
+    "Don't forget to take some nice pictures!",
+    "Don't forget the details!",
+    "Rejections suck, but don't forget they don't define you.",
+    "I don't forget to water the plants.",
+  ])('is not a task: %s', (text) => {
+    expect(tasks(text)).toEqual([]);
+  });
+});
