@@ -34,8 +34,11 @@ const AGENT = 'locomo-agent';
 const QUESTION_SESSION = 'questions';
 /** The event search limit of the miss analysis (the most searchEvents returns). */
 const SEARCH_DEPTH = 200;
-/** Passages of the user's history a responder packet asks for (`query_quotes`, src/composer/policy.ts). */
-const RESPONDER_QUERY_QUOTES = 10;
+/** How many cue passages compose read for a packet: its top ones and the spare ones (explain.filters). */
+function passagesRead(packet: MemoryPacket): number {
+  const filters = packet.explain.filters as Record<string, unknown>;
+  return Number(filters['cue_matches_top_k'] ?? 0) + Number(filters['cue_matches_spare_top_k'] ?? 0);
+}
 
 /** What one conversation's ingestion wrote. */
 interface Ingested {
@@ -136,7 +139,7 @@ async function explainMisses(ingested: Ingested, question: LocomoQuestion, packe
     const event = ingested.eventOfDia.get(dia)!;
     const rank = rankOf.get(event) ?? null;
     const cause: MissCause =
-      overBudget.has(`key_quotes:${event}`) || (rank !== null && rank <= RESPONDER_QUERY_QUOTES) ? 'omitted_for_budget' : rank === null ? 'no_shared_word' : 'ranked_below_cut';
+      overBudget.has(`key_quotes:${event}`) || (rank !== null && rank <= passagesRead(packet)) ? 'omitted_for_budget' : rank === null ? 'no_shared_word' : 'ranked_below_cut';
     return { dia, cause, rank, stored: ingested.turnsWithItems.has(dia) };
   });
 }

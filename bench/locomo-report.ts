@@ -79,7 +79,7 @@ export function locomoMissTable(result: LocomoResult): string {
     ];
   });
   return table(
-    ['budget', 'evidence turns (1–4)', 'missed', 'found, left out for the budget', 'matched, ranked below the 10 passages asked for', 'no content word in common', 'missed turns with an extracted item'],
+    ['budget', 'evidence turns (1–4)', 'missed', 'found, left out for the budget', 'matched, ranked below the passages compose read', 'no content word in common', 'missed turns with an extracted item'],
     rows,
   );
 }
