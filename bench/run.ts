@@ -241,23 +241,36 @@ async function runLocomo(quick: boolean): Promise<void> {
   log(`results written to bench/results/locomo.json, charts to ${charts.join(' and ')}`);
 }
 
+/** Resident memory after each part: now, and the process's peak so far (parts run one after another). */
+const memory: Array<{ part: Part; rss_mib: number; peak_rss_mib: number; heap_used_mib: number }> = [];
+
+async function measured(part: Part, run: () => Promise<void>): Promise<void> {
+  await run();
+  const mib = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
+  const usage = process.memoryUsage();
+  const entry = { part, rss_mib: mib(usage.rss), peak_rss_mib: mib(process.resourceUsage().maxRSS * 1024), heap_used_mib: mib(usage.heapUsed) };
+  memory.push(entry);
+  process.stdout.write(`\nResident memory after ${part}: ${entry.rss_mib} MiB (peak so far ${entry.peak_rss_mib} MiB, JS heap ${entry.heap_used_mib} MiB)\n`);
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const quick = args.includes('--quick');
   const parts = selectedParts(args);
   log(`${quick ? 'quick' : 'full'} run on ${machine().cpu}, ${machine().cores} cores, Node ${process.version}`);
-  if (parts.has('core')) await runCore(quick);
-  if (parts.has('retrieval')) await runRetrieval(quick);
-  if (parts.has('latency')) await runLatency(quick);
-  if (parts.has('compose-shapes')) await runComposeShapes(quick);
-  if (parts.has('load')) await runLoad(quick);
-  if (parts.has('stores')) await runStores(quick);
+  if (parts.has('core')) await measured('core', () => runCore(quick));
+  if (parts.has('retrieval')) await measured('retrieval', () => runRetrieval(quick));
+  if (parts.has('latency')) await measured('latency', () => runLatency(quick));
+  if (parts.has('compose-shapes')) await measured('compose-shapes', () => runComposeShapes(quick));
+  if (parts.has('load')) await measured('load', () => runLoad(quick));
+  if (parts.has('stores')) await measured('stores', () => runStores(quick));
   if (parts.has('locomo')) {
     // The data set is not part of the repository (CC BY-NC): without it, a run of every part skips
     // this one; asking for it by name (--only=locomo) fails with where to get it.
-    if (existsSync(locomoPath()) || args.some((arg) => arg.startsWith('--only='))) await runLocomo(quick);
+    if (existsSync(locomoPath()) || args.some((arg) => arg.startsWith('--only='))) await measured('locomo', () => runLocomo(quick));
     else log(`locomo skipped: no data set at ${locomoPath()} (set ENGRAM_LOCOMO to locomo10.json)`);
   }
+  writeResults('memory', { ...header(quick), parts: memory });
 }
 
 await main();
