@@ -188,13 +188,12 @@ export async function compose(context: ReadPathContext, input: unknown, options:
 }
 
 /**
- * How many cue matches compose reads: the policy's top passages, and about one more per 30 tokens
- * of the budget (at most three times as many), which fill what the other sections leave unused (a
- * packet with few facts holds more of the history, each further passage shown by its best-matching
- * sentence).
+ * How many cue matches compose reads: the policy's top passages, and its spare ones (about one per
+ * 40 tokens of the budget at most), which fill what the other sections leave unused (a packet with
+ * few facts holds more of the history, each further passage shown by its best-matching sentence).
  */
 function cuePool(policy: PurposePolicy): number {
-  return policy.query_quotes + Math.min(3 * policy.query_quotes, Math.ceil(policy.budget.max_tokens / 30));
+  return policy.query_quotes === 0 ? 0 : policy.query_quotes + Math.min(policy.spare_quotes, Math.ceil(policy.budget.max_tokens / 40));
 }
 
 /** The base policy of a request: the named one it asks for, or the purpose's default. */

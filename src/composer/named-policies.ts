@@ -12,6 +12,7 @@ export interface PurposeOverrides {
   conversation_window?: number;
   key_quotes?: number;
   query_quotes?: number;
+  spare_quotes?: number;
   tool_evidence?: number;
   summary_share?: number;
   facts?: number;
@@ -29,7 +30,7 @@ export interface NamedPolicy {
   purposes: Partial<Record<Purpose, PurposeOverrides>>;
 }
 
-const COUNTS = ['conversation_window', 'key_quotes', 'query_quotes', 'tool_evidence', 'facts', 'procedures', 'episodes', 'insights'] as const;
+const COUNTS = ['conversation_window', 'key_quotes', 'query_quotes', 'spare_quotes', 'tool_evidence', 'facts', 'procedures', 'episodes', 'insights'] as const;
 const PURPOSES: readonly Purpose[] = ['planner', 'tool', 'responder'];
 
 function wholeNumber(field: string, value: unknown, min: number, max: number): void {

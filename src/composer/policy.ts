@@ -52,6 +52,11 @@ export interface PurposePolicy {
   conversation_window: number;
   key_quotes: number;
   query_quotes: number;
+  /**
+   * Further cue passages (beyond `query_quotes`) that may fill budget the other sections left
+   * unused, each by its best-matching sentence; at most one per 40 tokens of the budget.
+   */
+  spare_quotes: number;
   tool_evidence: number;
   /** Share of the short_term_summary section the rolling summary may take. */
   summary_share: number;
@@ -74,6 +79,7 @@ export const DEFAULTS: Readonly<Record<Purpose, PurposePolicy>> = {
     conversation_window: 8,
     key_quotes: 6,
     query_quotes: 6,
+    spare_quotes: 0,
     tool_evidence: 5,
     summary_share: 0.5,
     facts: 30,
@@ -90,6 +96,7 @@ export const DEFAULTS: Readonly<Record<Purpose, PurposePolicy>> = {
     conversation_window: 4,
     key_quotes: 4,
     query_quotes: 4,
+    spare_quotes: 0,
     tool_evidence: 5,
     summary_share: 0.4,
     facts: 15,
@@ -106,6 +113,8 @@ export const DEFAULTS: Readonly<Record<Purpose, PurposePolicy>> = {
     conversation_window: 6,
     key_quotes: 8,
     query_quotes: 10,
+    // A responder answers from the conversation's history: passages the cues match fill what is left.
+    spare_quotes: 30,
     tool_evidence: 0,
     summary_share: 0.4,
     facts: 30,

@@ -35,6 +35,9 @@ export interface SummaryOutput {
   conversation_window: WindowMessage[];
 }
 
+/** The fewest tokens a passage line takes: handle, role, date, a few words and the line break. */
+const MIN_PASSAGE_TOKENS = 24;
+
 function isLive(expiresAt: string | null, now: string): boolean {
   return expiresAt === null || expiresAt > now;
 }
@@ -187,7 +190,15 @@ export function fillSummarySection(
   const spareHits = inputs.cueHits.slice(policy.query_quotes);
   if (spareHits.length > 0 && builder.lendRemaining('short_term_summary') > 0) {
     for (const [index, event] of spareHits.entries()) {
-      if (!quoted.has(event.id)) offerPassage(event, policy.query_quotes + index, true);
+      if (quoted.has(event.id)) continue;
+      // Once no passage line can fit (its handle, role and date alone take ~17 tokens), the rest
+      // are left out without costing them.
+      const room = builder.left('short_term_summary');
+      if (room < MIN_PASSAGE_TOKENS) {
+        builder.omit(`key_quotes:${event.id}`, 'over_budget', 'short_term_summary', `needs more than the ${room} tokens left`);
+        continue;
+      }
+      offerPassage(event, policy.query_quotes + index, true);
     }
   }
 
