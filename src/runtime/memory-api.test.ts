@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { createEngram, type Engram, type RememberRequest } from '../index.js';
+import { assertPacket, createEngram, type Engram, type RememberRequest } from '../index.js';
 import { startOpenAiCompatibleServer, type OpenAiCompatibleServer } from '../../test/helpers/openai-compatible-server.js';
 
 const scope = { user_id: 'mira', agent_id: 'assistant' };
@@ -98,6 +98,24 @@ describe('remember, history and forget', () => {
     await expect(engram.remember({ ...preference('x'), confidence: 2 })).rejects.toMatchObject({ field: 'confidence', rule: 'maximum' });
     await expect(engram.forget({ scope } as never)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
     expect(await engram.listItems({ scope, status: ['active', 'superseded', 'retracted'] })).toEqual([]);
+  });
+
+  it('refuses a value nested thousands deep for a key that exists (it once overflowed the stack merging it)', async () => {
+    await engram.remember(preference('formal'));
+    let value: Record<string, unknown> = { leaf: true };
+    for (let level = 0; level < 5_000; level += 1) value = { nested: value };
+    await expect(engram.remember({ ...preference('x'), value })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', field: 'value.nested', rule: 'max_depth' });
+    expect(await engram.listItems({ scope })).toHaveLength(1);
+  });
+
+  it('composes a packet holding a value nested as deep as a request may nest', async () => {
+    let extra: Record<string, unknown> = { leaf: true };
+    // The request is one level, value a second: the deepest value remember accepts.
+    for (let level = 0; level < 61; level += 1) extra = { nested: extra };
+    await engram.remember({ ...preference('formal'), value: { scope: 'other', name: 'drink', value: 'formal', extra } });
+    const packet = await engram.compose({ scope: { ...scope, session_id: 's1', run_id: 'r1' }, purpose: 'responder', budget: { max_tokens: 8_000 } });
+    expect(JSON.stringify(packet.long_term.preferences?.[0])).toContain(JSON.stringify(extra));
+    expect(() => assertPacket(packet)).not.toThrow();
   });
 });
 

@@ -15,6 +15,7 @@ import { analyseEvent } from '../events/analyze.js';
 import { NEVER_SHARED } from '../events/sensitivity.js';
 import { chunkOp } from '../items/chunk.js';
 import { requireTenant } from './arguments.js';
+import { checkImportedRecord } from './import-checks.js';
 
 export const EXPORT_FORMAT = 'engram-export';
 export const EXPORT_VERSION = 1;
@@ -100,6 +101,7 @@ function recordOf(line: string, number: number): ExportRecord {
       throw error;
     }
   }
+  checkImportedRecord(record, field);
   return record as unknown as ExportRecord;
 }
 

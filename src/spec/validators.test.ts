@@ -43,6 +43,19 @@ describe('request validation', () => {
     expect(issueOf(() => validateComposeRequest({ scope, purpose: 'responder', budget: { max_tokens: 100 } })).rule).toBe('minimum');
   });
 
+  it('refuses JSON nested deeper than 64 levels before anything recursive reads it, naming where it starts', () => {
+    const deep = (levels: number) => {
+      let value: Record<string, unknown> = { leaf: true };
+      for (let level = 0; level < levels; level += 1) value = { nested: value };
+      return value;
+    };
+    // Deep enough to overflow a recursive walk of the call stack.
+    const error = issueOf(() => validateCommitTurnRequest({ scope, turn_id: 't', messages: [{ role: 'user', content: 'x', metadata: deep(20_000) }] }));
+    expect(error.field).toBe('messages[0].metadata');
+    expect(error.rule).toBe('max_depth');
+    expect(() => validateCommitTurnRequest({ scope, turn_id: 't', messages: [{ role: 'user', content: 'x', metadata: deep(50) }] })).not.toThrow();
+  });
+
   it('accepts a complete, valid turn', () => {
     const turn = {
       scope: { ...scope, tenant_id: 'acme' },

@@ -87,12 +87,18 @@ function validatorFor(id: string): ValidateFunction {
   return validate;
 }
 
+/** A field name from path segments: `['messages', '0', 'role']` → `messages[0].role`. */
+function fieldPath(parts: readonly string[]): string {
+  return parts.reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc === '' ? part : `${acc}.${part}`), '');
+}
+
 function fieldOf(error: ErrorObject): string {
-  const path = error.instancePath
-    .split('/')
-    .slice(1)
-    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc === '' ? part : `${acc}.${part}`), '');
+  const path = fieldPath(
+    error.instancePath
+      .split('/')
+      .slice(1)
+      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~')),
+  );
   const params = error.params as Record<string, unknown>;
   const child = (params['missingProperty'] ?? params['additionalProperty'] ?? params['propertyName']) as string | undefined;
   if (child === undefined) return path;
@@ -128,8 +134,50 @@ export function issuesOf(errors: readonly ErrorObject[] | null | undefined): Val
   return issues;
 }
 
+/** How deep JSON may nest inside a request: deeper is refused before any recursive code sees it. */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * The path to the first place where `value` nests deeper than `MAX_JSON_DEPTH`, or undefined.
+ * Walks with an explicit stack, so a hostile depth cannot exhaust the call stack here.
+ */
+function tooDeep(value: unknown, maxDepth: number): string[] | undefined {
+  const pending: Array<{ node: unknown; path: string[] }> = [{ node: value, path: [] }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { node, path } = next;
+    if (typeof node !== 'object' || node === null) continue;
+    if (path.length >= maxDepth) return path;
+    for (const [key, child] of Object.entries(node)) {
+      if (typeof child === 'object' && child !== null) pending.push({ node: child, path: [...path, key] });
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The max_depth issue of `value` when it nests deeper than `maxDepth`, or none.
+ *
+ * @example
+ * depthIssues(JSON.parse(line)) // [] for an ordinary record
+ */
+export function depthIssues(value: unknown, maxDepth = MAX_JSON_DEPTH): ValidationIssue[] {
+  const deep = tooDeep(value, maxDepth);
+  if (deep === undefined) return [];
+  // Name the field the nesting starts in (up to its second name: messages[0].metadata), not the whole path.
+  const named = deep.findIndex((part, index) => !/^\d+$/.test(part) && deep.slice(0, index).filter((earlier) => !/^\d+$/.test(earlier)).length === 1);
+  return [{ field: fieldPath(deep.slice(0, named === -1 ? 1 : named + 1)), rule: 'max_depth', message: `nests deeper than ${maxDepth} levels` }];
+}
+
+/**
+ * How much deeper than its input a composed packet or snapshot may nest: it wraps stored values
+ * (each accepted at MAX_JSON_DEPTH) in its own sections, lists and items.
+ */
+const OUTPUT_NESTING = 16;
+
 /** Checks `value` against the schema `id`; returns the issues, empty when valid. */
-export function check(id: string, value: unknown): ValidationIssue[] {
+export function check(id: string, value: unknown, maxDepth = MAX_JSON_DEPTH): ValidationIssue[] {
+  const deep = depthIssues(value, maxDepth);
+  if (deep.length > 0) return deep;
   const validate = validatorFor(id);
   return validate(value) ? [] : issuesOf(validate.errors);
 }
@@ -261,7 +309,7 @@ export function validateEventRecord(value: unknown): EventRecord {
  * assertPacket(await engram.compose(request))
  */
 export function assertPacket(value: unknown): MemoryPacket {
-  const issues = check(packetSchema.$id, value);
+  const issues = check(packetSchema.$id, value, MAX_JSON_DEPTH + OUTPUT_NESTING);
   if (issues.length > 0) {
     throw new EngramError('SCHEMA_VIOLATION', `composed packet violates MemoryPacket v1: ${issues[0]?.field} ${issues[0]?.message}`, {
       field: issues[0]?.field,
@@ -289,7 +337,7 @@ export function checkSessionReflection(value: unknown): ValidationIssue[] {
  * checkSnapshot(snapshot).length === 0
  */
 export function checkSnapshot(value: unknown): ValidationIssue[] {
-  return check(compactionSnapshotSchema.$id, value);
+  return check(compactionSnapshotSchema.$id, value, MAX_JSON_DEPTH + OUTPUT_NESTING);
 }
 
 /**
