@@ -128,6 +128,37 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
       ]);
     });
 
+    it('finds the nearest passing neighbours of many anchors in their own sessions, in one read', async () => {
+      const at = (minute: number) => `2026-06-01T10:${String(minute).padStart(2, '0')}:00.000Z`;
+      const s1 = [
+        event({ content: 'first' }),
+        event({ content: 'tool', kind: 'tool_result', role: 'tool', content_type: 'tool_output' }),
+        event({ content: 'anchor one' }),
+        event({ content: 'hidden', sensitivity: 'secret' }),
+        event({ content: 'after one', recorded_at: at(30) }),
+      ];
+      const s2 = [event({ content: 'anchor two', session_id: 's2', thread_id: 's2' }), event({ content: 'after two', session_id: 's2', thread_id: 's2' })];
+      await storage.write([...s1, ...s2].map(append));
+      const base = { tenant_id: 't1', user_id: 'u1', agent_id: 'a1', now: NOW, kinds: ['message' as const], exclude_sensitivity: ['secret' as const] };
+      const anchors = [s1[2]!, s2[0]!, s1[4]!].map((record) => ({ id: record.id, session_id: record.session_id }));
+      const found = await storage.neighbourEvents({ ...base, anchors });
+      expect(found.map((entry) => [entry.anchor_id, entry.before?.content ?? null, entry.after?.content ?? null])).toEqual([
+        // The tool result and the secret event are passed over; the nearest passing message counts.
+        [s1[2]!.id, 'first', 'after one'],
+        // Another session's events are never neighbours.
+        [s2[0]!.id, null, 'after two'],
+        [s1[4]!.id, 'anchor one', null],
+      ]);
+      expect(found[0]!.before).toEqual(s1[0]);
+      // As of a time before "after one" was recorded, it is not there yet.
+      const earlier = await storage.neighbourEvents({ ...base, as_of: at(10), anchors: anchors.slice(0, 1) });
+      expect(earlier[0]!.after).toBeNull();
+      expect(await storage.neighbourEvents({ ...base, anchors: [] })).toEqual([]);
+      // Another tenant's scope sees nothing next to the same anchors.
+      const other = await storage.neighbourEvents({ ...base, tenant_id: 't2', anchors });
+      expect(other.every((entry) => entry.before === null && entry.after === null)).toBe(true);
+    });
+
     it('keeps tenants apart on every read', async () => {
       await storage.write([append(event({ content: 'tenant one text' })), append(event({ tenant_id: 't2', content: 'tenant two text' }))]);
       const mine = await storage.listEvents({ tenant_id: 't1', now: NOW, limit: 10 });

@@ -285,6 +285,8 @@ describe('compose', () => {
           expect(shownInsights.length + omittedInsights).toBe(live);
           const replayed = await t.engram.replay(packet.explain.determinism!['context_build_id'] as string);
           expect(replayed.identical).toBe(true);
+          // The stored packet is the returned one, hash and all.
+          expect(JSON.stringify((await t.engram.getBuild(packet.explain.determinism!['context_build_id'] as string)).packet)).toBe(JSON.stringify(packet));
           // Each selected text's real token count matches what was charged for the summary.
           expect(o200kTokenizer.count(packet.short_term.rolling_summary)).toBeLessThanOrEqual(packet.budget_report.section_usage['short_term_summary']!);
         },

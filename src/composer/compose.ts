@@ -16,10 +16,11 @@ import { toIso, type Clock } from '../util/clock.js';
 import { newId, sha256 } from '../util/ids.js';
 import { queryTerms } from '../util/segment.js';
 import { contentTerms } from '../util/stopwords.js';
-import { PacketBuilder } from './packet-builder.js';
+import { PacketBuilder, promptTokenizer } from './packet-builder.js';
 import { DEFAULT_POLICY_ID, DEFAULTS, INJECTION, lendIdleSections, resolvePolicy, type PurposePolicy } from './policy.js';
 import { applyOverrides, type NamedPolicy } from './named-policies.js';
 import { fillSummarySection } from './summary-section.js';
+import { withAdjacentTurns, type CuePassage } from './cue-passages.js';
 import { summaryAsOf, workingStateAsOf } from '../working-memory/as-of.js';
 import { fillInsights, gatherInsights } from './insight-section.js';
 import { gatherSnapshot, withSnapshotQuestions } from './snapshot-section.js';
@@ -53,7 +54,7 @@ interface Gathered {
   summary: Awaited<ReturnType<StorageAdapter['getSummary']>>;
   windowEvents: EventRecord[];
   toolEvents: EventRecord[];
-  cueHits: EventRecord[];
+  cueHits: CuePassage[];
   evidence: Map<string, EventRecord>;
 }
 
@@ -64,6 +65,8 @@ async function gather(context: ReadPathContext, request: ComposeRequest, scope: 
   const window = windowSize(request, policy);
   const terms = cueTermsOf(request);
   const range = request.cues?.time_range;
+  const tsFrom = range?.start === undefined ? undefined : toIso(range.start);
+  const tsTo = range?.end === undefined ? undefined : toIso(range.end);
   const [state, summary, windowEvents, toolEvents, hits] = await Promise.all([
     asOf === undefined ? storage.getWorkingState(key) : workingStateAsOf(storage, key, asOf),
     asOf === undefined ? storage.getSummary(key) : summaryAsOf(storage, key, asOf, context.tokenizer),
@@ -81,8 +84,8 @@ async function gather(context: ReadPathContext, request: ComposeRequest, scope: 
           terms,
           now,
           as_of: asOf,
-          ts_from: range?.start === undefined ? undefined : toIso(range.start),
-          ts_to: range?.end === undefined ? undefined : toIso(range.end),
+          ts_from: tsFrom,
+          ts_to: tsTo,
           exclude_sensitivity: [...NEVER_SHARED],
           limit: cuePool(policy),
         })
@@ -100,7 +103,7 @@ async function gather(context: ReadPathContext, request: ComposeRequest, scope: 
     summary,
     windowEvents: windowEvents.filter((event) => event.role !== 'system').slice(0, window),
     toolEvents,
-    cueHits: hits.map((hit) => hit.event),
+    cueHits: await withAdjacentTurns(storage, hits, { tenant_id: scope.tenant_id, user_id: scope.user_id, agent_id: scope.agent_id, now, as_of: asOf, ts_from: tsFrom, ts_to: tsTo, exclude_sensitivity: [...NEVER_SHARED] }, policy.query_quotes, cuePool(policy)),
     evidence,
   };
 }
@@ -131,7 +134,9 @@ export async function compose(context: ReadPathContext, input: unknown, options:
   if (longTerm.episodes.length > 0) active.add('episodes');
   if (insights.length > 0) active.add('insights');
   const sectionBudgets = lendIdleSections(policy.budget.per_section, active);
-  const builder = new PacketBuilder(context.tokenizer, policy.budget.max_tokens, sectionBudgets);
+  // Costs are counted as the prompt shows them, in either rendering.
+  const tokenizer = promptTokenizer(context.tokenizer);
+  const builder = new PacketBuilder(tokenizer, policy.budget.max_tokens, sectionBudgets);
 
   const lookup = (evidenceId: string | undefined): Citation[] => {
     if (evidenceId === undefined) return [];
@@ -139,7 +144,7 @@ export async function compose(context: ReadPathContext, input: unknown, options:
     return event === undefined ? [{ id: evidenceId, type: 'reference' }] : [citationOf(event)];
   };
   const state = { ...gathered.state, open_loops: withSnapshotQuestions(gathered.state.open_loops, snapshot) };
-  const workingState = fillWorkingState(builder, state, request.purpose, policy, gathered.toolEvents, lookup, context.tokenizer);
+  const workingState = fillWorkingState(builder, state, request.purpose, policy, gathered.toolEvents, lookup, tokenizer);
   const window = windowSize(request, policy);
   if (window === 0 && request.purpose === 'responder') {
     builder.omit('conversation_window', 'not_allowed_for_purpose', 'short_term_summary', 'responder packets carry summary and quotes, not the window, unless asked (spec §9)');
@@ -147,24 +152,25 @@ export async function compose(context: ReadPathContext, input: unknown, options:
   if (!INJECTION[request.purpose].procedures) {
     for (const item of longTerm.procedures) builder.omit(`procedures:${item.id}`, 'not_allowed_for_purpose', 'procedures', `${request.purpose} packets carry no procedures (spec §9)`);
   }
-  const filled = fillLongTerm(builder, { ...longTerm, disputes }, request.purpose, generatedAt, context.tokenizer);
-  const insight = fillInsights(builder, insights, request.purpose, policy, generatedAt, context.tokenizer);
+  const filled = fillLongTerm(builder, { ...longTerm, disputes }, request.purpose, generatedAt, tokenizer);
+  const insight = fillInsights(builder, insights, request.purpose, policy, generatedAt, tokenizer);
   // The summary section comes last: passages matching the cues may use what the others left.
   const summary = fillSummarySection(
     builder,
     { summary: gathered.summary, cueHits: gathered.cueHits, cueTerms: cueTermsOf(request), windowEvents: gathered.windowEvents, now: generatedAt, snapshot },
     policy,
-    context.tokenizer,
+    tokenizer,
   );
 
   const buildId = options.buildId ?? newId('ctx');
   const packet = assemble({ request, scope, policy, generatedAt, window, sectionBudgets: builder.sectionBudgets(), builder, workingState, summary, longTerm: filled, insight, tokenizer: context.tokenizer.name });
-  const hash = sealPacket(packet, buildId);
+  const { hash, json } = sealPacket(packet, buildId);
   if (context.validatePackets) assertPacket(packet);
   if (options.persist !== false) {
     await context.storage.write([
       {
         op: 'put_context_build',
+        packet_json: json,
         build: {
           id: buildId,
           tenant_id: scope.tenant_id,
@@ -215,17 +221,23 @@ export interface ComposeOptions {
 }
 
 /**
- * Puts the build id and a SHA-256 of the packet into explain.determinism; returns the hash. The
- * hash covers everything but itself, so equal packets have equal hashes.
+ * Puts the build id and a SHA-256 of the packet into explain.determinism; returns the hash and the
+ * packet's JSON. The hash covers everything but itself, so equal packets have equal hashes.
  */
-export function sealPacket(packet: MemoryPacket, buildId: string): string {
+export function sealPacket(packet: MemoryPacket, buildId: string): { hash: string; json: string } {
   const determinism = packet.explain.determinism ?? {};
   delete determinism['packet_hash'];
   determinism['context_build_id'] = buildId;
   packet.explain.determinism = determinism;
-  const hash = sha256(JSON.stringify(packet));
+  const unsealed = JSON.stringify(packet);
+  const hash = sha256(unsealed);
   determinism['packet_hash'] = hash;
-  return hash;
+  // When explain is the packet's last key, determinism explain's, and the build id determinism's last
+  // entry (as assemble builds them), the sealed JSON is the unsealed one with the hash appended to
+  // determinism: one serialisation instead of two. Otherwise it is serialised again.
+  const end = `${JSON.stringify(buildId)}}}}`;
+  const json = unsealed.endsWith(end) ? `${unsealed.slice(0, -3)},"packet_hash":${JSON.stringify(hash)}}}}` : JSON.stringify(packet);
+  return { hash, json };
 }
 
 interface Assembly {

@@ -28,6 +28,17 @@ function ref(id: string | undefined): string {
   return id === undefined ? '' : `[${citationHandle(id)}] `;
 }
 
+/**
+ * Text as an XML text node, as the XML rendering shows it: `&`, `<` and `>` escaped (quotes need no
+ * escaping outside attributes).
+ *
+ * @example
+ * escapeXmlText('Q&A <b>') // 'Q&amp;A &lt;b&gt;'
+ */
+export function escapeXmlText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
 /** One line of text: line breaks inside an item become `; ` so each item stays one list entry. */
 function oneLine(text: string): string {
   return text.replace(/\s*\n+\s*/g, '; ');

@@ -11,6 +11,7 @@ import type {
   Omission,
 } from '../spec/packet.js';
 import type { Tokenizer } from '../spec/tokenizer.js';
+import { escapeXmlText } from './item-text.js';
 
 export type Level = 'raw' | 'quote' | 'summary' | 'ref';
 
@@ -70,6 +71,28 @@ export function lazyForm<T>(level: Level, make: () => T): { level: Level; readon
 export const RENDER_FRAMING = 40;
 export const RENDER_HEADING = 10;
 export const RENDER_LINE = 2;
+
+const NEEDS_ESCAPE = /[&<>]/;
+
+/**
+ * The tokenizer budgets count with: a text costs the larger of its two renderings, as it is
+ * (Markdown) and escaped for XML (`&amp;` and the like take more tokens), so a packet fits its
+ * budget in either format. Truncation is the tokenizer's own.
+ *
+ * @example
+ * promptTokenizer(o200kTokenizer).count('Q&A') // the tokens of 'Q&amp;A'
+ */
+export function promptTokenizer(tokenizer: Tokenizer): Tokenizer {
+  return {
+    specificationVersion: 'v1',
+    name: `${tokenizer.name}+xml`,
+    count(text: string): number {
+      const plain = tokenizer.count(text);
+      return NEEDS_ESCAPE.test(text) ? Math.max(plain, tokenizer.count(escapeXmlText(text))) : plain;
+    },
+    truncate: (text: string, maxTokens: number): string => tokenizer.truncate(text, maxTokens),
+  };
+}
 
 const COST_CACHE = new Map<string, number>();
 const COST_CACHE_SIZE = 20_000;

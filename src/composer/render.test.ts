@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { citationHandle, renderPacket, resolveCitation } from '../index.js';
+import { o200kTokenizer } from '../util/tokenizer.js';
 import { scope, tempEngram, type TempEngram } from '../../test/helpers/temp-engram.js';
 
 let t: TempEngram;
@@ -47,9 +48,27 @@ describe('renderPacket', () => {
     const packet = await t.engram.compose({ scope, purpose: 'planner', as_of: '2026-06-01T12:00:00.000Z' });
     const xml = renderPacket(packet, { format: 'xml' });
     expect(xml).toMatch(/^<memory purpose="planner" generated_at="2026-06-01T12:00:00.000Z">/);
-    expect(xml).toContain('&lt;b&gt;bold&lt;/b&gt; &amp; &quot;quoted&quot;');
+    expect(xml).toContain('&lt;b&gt;bold&lt;/b&gt; &amp; "quoted"');
     expect(xml).not.toContain('<b>');
     expect(xml).toBe(renderPacket(packet, { format: 'xml' }));
     expect(renderPacket(await t.engram.compose({ scope, purpose: 'planner', as_of: '2026-06-01T12:00:00.000Z' }), { format: 'xml' })).toBe(xml);
+  });
+
+  it('fits the budget in both formats when the text is full of characters XML escapes', async () => {
+    for (let index = 0; index < 30; index += 1) {
+      t.clock.advance(1000);
+      await t.engram.commitTurn({
+        scope,
+        turn_id: `markup-${index}`,
+        messages: [{ role: 'user', content: `"Q&A" <b>${index}</b> & <i>pottery</i> && <<class>> & "R&D" <tag attr="x">` }],
+      });
+    }
+    for (const max_tokens of [256, 400, 800, 1500]) {
+      for (const purpose of ['planner', 'tool', 'responder'] as const) {
+        const packet = await t.engram.compose({ scope, purpose, cues: { query: 'pottery class' }, budget: { max_tokens } });
+        expect(o200kTokenizer.count(renderPacket(packet, { format: 'markdown' }))).toBeLessThanOrEqual(max_tokens);
+        expect(o200kTokenizer.count(renderPacket(packet, { format: 'xml' }))).toBeLessThanOrEqual(max_tokens);
+      }
+    }
   });
 });

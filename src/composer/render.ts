@@ -4,7 +4,7 @@
 // packet left empty (for example by the purpose's rules) are not rendered.
 
 import type { MemoryPacket, InsightItem } from '../spec/packet.js';
-import { citationHandle, itemText } from './item-text.js';
+import { citationHandle, escapeXmlText, itemText } from './item-text.js';
 
 export type RenderFormat = 'markdown' | 'xml';
 
@@ -53,10 +53,6 @@ function blocks(packet: MemoryPacket): Block[] {
   return all.filter((block) => block.lines.length > 0);
 }
 
-function escapeXml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
-
 /**
  * The packet as prompt text.
  *
@@ -68,7 +64,7 @@ export function renderPacket(packet: MemoryPacket, options: { format?: RenderFor
   const parts = blocks(packet);
   const purpose = packet.meta.purpose;
   if (format === 'xml') {
-    const body = parts.map((block) => `  <${block.tag}>\n${block.lines.map((line) => `    ${escapeXml(line).replace(/\n/g, '\n    ')}`).join('\n')}\n  </${block.tag}>`);
+    const body = parts.map((block) => `  <${block.tag}>\n${block.lines.map((line) => `    ${escapeXmlText(line).replace(/\n/g, '\n    ')}`).join('\n')}\n  </${block.tag}>`);
     return `<memory purpose="${purpose}" generated_at="${packet.meta.generated_at}">\n${body.join('\n')}\n</memory>\n`;
   }
   const body = parts.map((block) => `## ${block.title}\n${block.lines.map((line) => (block.tag === 'summary' ? line : `- ${line}`)).join('\n')}`);

@@ -7,7 +7,6 @@ import type { StmSummary, SummarySentence } from '../spec/summary.js';
 import type { Tokenizer } from '../spec/tokenizer.js';
 import { contentText } from '../events/content-text.js';
 import { cutSummary, packetRole } from '../working-memory/summary.js';
-import { sentences, words } from '../util/segment.js';
 import { lazyForm, type PacketBuilder } from './packet-builder.js';
 import type { PurposePolicy } from './policy.js';
 import { textForms } from './text-forms.js';
@@ -16,11 +15,13 @@ import { idTime } from '../util/ids.js';
 import type { CompactionSnapshot } from '../spec/compaction.js';
 import { itemText } from './item-text.js';
 import { citationOf } from './working-state-section.js';
+import type { CuePassage } from './cue-passages.js';
+import { bestSentence, cueMatcher } from './best-sentence.js';
 
 export interface SummaryInputs {
   summary: StmSummary | null;
-  /** Events matching the cues, best first. */
-  cueHits: readonly EventRecord[];
+  /** Passages for the cues, best first, each with the rule that chose it. */
+  cueHits: readonly CuePassage[];
   cueTerms: readonly string[];
   /** Recent messages of the session, newest first; empty when the window is off. */
   windowEvents: readonly EventRecord[];
@@ -40,20 +41,6 @@ const MIN_PASSAGE_TOKENS = 24;
 
 function isLive(expiresAt: string | null, now: string): boolean {
   return expiresAt === null || expiresAt > now;
-}
-
-/** The sentence of `text` that shares most words with the cue terms (the first one on a tie). */
-function bestSentence(text: string, terms: ReadonlySet<string>): string | undefined {
-  let best: string | undefined;
-  let bestHits = 0;
-  for (const sentence of sentences(text)) {
-    const hits = new Set(words(sentence).filter((word) => terms.has(word))).size;
-    if (hits > bestHits) {
-      best = sentence;
-      bestHits = hits;
-    }
-  }
-  return best;
 }
 
 function sentenceCitation(sentence: SummarySentence): Citation {
@@ -81,7 +68,6 @@ export function fillSummarySection(
 ): SummaryOutput {
   const quoted = new Set<string>();
   const keyQuotes: Array<{ order: string; quote: KeyQuote }> = [];
-  const terms = new Set(inputs.cueTerms);
 
   const covered = coveredUntil(inputs.snapshot ?? null);
   const pool = (inputs.summary?.sentences ?? []).filter((sentence) => idTime(sentence.event_id) > covered);
@@ -118,22 +104,21 @@ export function fillSummarySection(
   // No top passage is shown whole when that takes more than twice its share of the section: with a
   // tight budget one long turn would crowd out the others, and its best sentence usually suffices.
   const wholeCap = 2 * Math.floor(builder.left('short_term_summary') / Math.max(1, policy.query_quotes));
-  const offerPassage = (event: EventRecord, rank: number, spare: boolean): void => {
+  const matcher = cueMatcher(inputs.cueTerms, inputs.cueHits.map((passage) => contentText(passage.event.content)));
+  const offerPassage = ({ event, rule }: CuePassage, rank: number, spare: boolean): void => {
     const text = contentText(event.content);
     const role = packetRole(event);
     const quoteOfForm = (value: string) => quoteOf({ event_id: event.id, role, ts: event.ts }, value);
-    const forms = textForms(text, tokenizer, { raw: 160, quote: 60, summary: 20 }, bestSentence(text, terms)).filter(
+    const forms = textForms(text, tokenizer, { raw: 160, quote: 60, summary: 20 }, bestSentence(text, matcher), { sentenceOnly: spare }).filter(
       (form) => form.level !== 'raw' || builder.cost(itemText.keyQuote(quoteOfForm(form.value))) <= wholeCap,
     );
     const taken = builder.offer({
       item: `key_quotes:${event.id}`,
       section: 'short_term_summary',
-      rule: spare ? `cue.full_text(rank ${rank + 1}, budget left by other sections)` : `cue.full_text(rank ${rank + 1})`,
+      rule: spare ? `${rule.slice(0, -1)}, budget left by other sections)` : rule,
       // A further passage shows its sentence that best matches the cues (or less), never a bare
       // reference: many short passages answer more questions than a few long ones.
-      forms: (spare ? forms.filter((form) => form.level === 'quote' || form.level === 'summary') : forms).map((form) =>
-        lazyForm(form.level, () => quoteOfForm(form.value)),
-      ),
+      forms: forms.map((form) => lazyForm(form.level, () => quoteOfForm(form.value))),
       text: itemText.keyQuote,
       cites: [citationOf(event)],
       smallestLast: spare,
@@ -144,7 +129,7 @@ export function fillSummarySection(
     }
   };
   const topHits = inputs.cueHits.slice(0, policy.query_quotes);
-  for (const [rank, event] of topHits.entries()) offerPassage(event, rank, false);
+  for (const [rank, passage] of topHits.entries()) offerPassage(passage, rank, false);
 
   const inSummary = new Set(cut.used.map((sentence) => `${sentence.event_id}#${sentence.position}`));
   const ranked = [...(inputs.summary?.key_quotes ?? [])].sort((a, b) => b.score - a.score);
@@ -189,7 +174,8 @@ export function fillSummarySection(
 
   const spareHits = inputs.cueHits.slice(policy.query_quotes);
   if (spareHits.length > 0 && builder.lendRemaining('short_term_summary') > 0) {
-    for (const [index, event] of spareHits.entries()) {
+    for (const [index, passage] of spareHits.entries()) {
+      const { event } = passage;
       if (quoted.has(event.id)) continue;
       // Once no passage line can fit (its handle, role and date alone take ~17 tokens), the rest
       // are left out without costing them.
@@ -198,7 +184,7 @@ export function fillSummarySection(
         builder.omit(`key_quotes:${event.id}`, 'over_budget', 'short_term_summary', `needs more than the ${room} tokens left`);
         continue;
       }
-      offerPassage(event, policy.query_quotes + index, true);
+      offerPassage(passage, policy.query_quotes + index, true);
     }
   }
 

@@ -143,14 +143,14 @@ export interface Insights {
  */
 export function insightsOf(context: () => InsightApiContext): Insights {
   return {
-    get: (insightId, tenantId) => {
+    get: async (insightId, tenantId) => {
       requireId('ins', insightId, 'insight_id');
       if (tenantId !== undefined) requireTenant(tenantId);
       return stored(context(), tenantId ?? DEFAULT_TENANT, insightId);
     },
-    add: (request) => addInsight(context(), request),
-    list: (request) => listInsights(context(), request),
-    update: (request) => updateInsight(context(), request),
-    promote: (request) => promoteInsight(context(), request),
+    add: async (request) => addInsight(context(), request),
+    list: async (request) => listInsights(context(), request),
+    update: async (request) => updateInsight(context(), request),
+    promote: async (request) => promoteInsight(context(), request),
   };
 }

@@ -273,7 +273,7 @@ export interface ReviewQueue {
  */
 export function reviewQueue(context: () => ReflectionApiContext): ReviewQueue {
   return {
-    list: (request) => listCandidates(context(), request),
+    list: async (request) => listCandidates(context(), request),
     get: async (candidateId, tenantId) => {
       requireId('cand', candidateId, 'candidate_id');
       if (tenantId !== undefined) requireTenant(tenantId);
@@ -281,7 +281,7 @@ export function reviewQueue(context: () => ReflectionApiContext): ReviewQueue {
       if (found === null) throw new NotFoundError('candidate_id', candidateId);
       return found;
     },
-    approve: (request) => approve(context(), request),
-    reject: (request) => reject(context(), request),
+    approve: async (request) => approve(context(), request),
+    reject: async (request) => reject(context(), request),
   };
 }

@@ -75,7 +75,7 @@ export function runsOf(context: () => RunApiContext): Runs {
         limit: request.limit ?? 100,
       });
     },
-    snapshot: (snapshotId, tenantId) => snapshotById(context(), snapshotId, tenantId),
+    snapshot: async (snapshotId, tenantId) => snapshotById(context(), snapshotId, tenantId),
     narrative: async (snapshotId, tenantId) => renderNarrative((await snapshotById(context(), snapshotId, tenantId)).snapshot),
   };
 }

@@ -130,6 +130,8 @@ export interface ContextBuild {
 export interface PutContextBuildOp {
   op: 'put_context_build';
   build: ContextBuild;
+  /** `JSON.stringify(build.packet)` when the caller has it already (compose hashed it), so it is not serialised twice. */
+  packet_json?: string;
 }
 
 export interface BuildQuery {
@@ -429,6 +431,23 @@ export interface EventQuery {
   limit: number;
 }
 
+/**
+ * The events right before and right after some anchor events in their own sessions, among those
+ * the filters let through (kinds, sensitivity, time, expiry). The anchors themselves need not pass.
+ */
+export interface NeighbourQuery extends Omit<EventQuery, 'ids' | 'cursor' | 'order' | 'limit' | 'session_id' | 'run_id'> {
+  user_id: string;
+  agent_id: string;
+  anchors: ReadonlyArray<{ id: string; session_id: string }>;
+}
+
+/** One anchor's neighbours: the nearest passing event before it and after it in its session. */
+export interface EventNeighbours {
+  anchor_id: string;
+  before: EventRecord | null;
+  after: EventRecord | null;
+}
+
 /** A full-text query over event text; `terms` are already segmented and normalised. */
 export interface EventSearchQuery {
   tenant_id: string;
@@ -468,6 +487,8 @@ export interface StorageAdapter {
   getTurn(key: SessionKey, turnId: string): Promise<CommitTurnResult | null>;
   getEvent(tenantId: string, eventId: string, now: string): Promise<EventRecord | null>;
   listEvents(query: EventQuery): Promise<EventRecord[]>;
+  /** For each anchor, in order, its nearest neighbours in its session (one read for all of them). */
+  neighbourEvents(query: NeighbourQuery): Promise<EventNeighbours[]>;
   searchEvents(query: EventSearchQuery): Promise<EventSearchHit[]>;
   getWorkingState(key: SessionKey): Promise<WorkingState | null>;
   getSummary(key: SessionKey): Promise<StmSummary | null>;

@@ -25,6 +25,19 @@ describe('findDate (English)', () => {
     expect(en(text)).toMatchObject({ date, relative });
   });
 
+  it('takes next year for a day of this year gone by, unless the sentence reads as past', () => {
+    expect(en('We launch Atlas on January 12')).toMatchObject({ date: '2027-01-12', relative: true });
+    expect(en('my birthday is 3 February')).toMatchObject({ date: '2027-02-03' });
+    expect(en('we met on January 12')).toMatchObject({ date: '2026-01-12' });
+    expect(en('I visited Paris on Jan 12')).toMatchObject({ date: '2026-01-12' });
+    expect(en('it was cold on January 12')).toMatchObject({ date: '2026-01-12' });
+    // A day still ahead this year stays in this year, whatever the tense; -eed words are no past.
+    expect(en('it was planned for March 3')).toMatchObject({ date: '2026-03-03' });
+    expect(en('we need it by January 12')).toMatchObject({ date: '2027-01-12' });
+    // 29 February without a leap year next year names no date.
+    expect(findDate('ship it on february 29', 'en', '2027-03-01')).toBeUndefined();
+  });
+
   it('gives the span of the expression', () => {
     expect(en('due by next Friday!')).toMatchObject({ index: 7, length: 11 });
   });
@@ -49,6 +62,11 @@ describe('findDate (Chinese)', () => {
     ['年底前发布', '2026-12-31', true],
   ])('%s → %s', (text, date, relative) => {
     expect(zh(text)).toMatchObject({ date, relative });
+  });
+
+  it('takes next year for a day gone by, unless the sentence reads as past (了, 过, 去年…)', () => {
+    expect(zh('1月12日发布')).toMatchObject({ date: '2027-01-12' });
+    expect(zh('1月12日发布了')).toMatchObject({ date: '2026-01-12' });
   });
 
   it('does not read 每周一 as a date', () => {

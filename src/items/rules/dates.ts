@@ -98,6 +98,25 @@ function inWeek(today: string, weekday: number, weeks: number): string {
   return addDays(today, weeks * 7 + weekday - isoWeekday(today));
 }
 
+// A sentence reads as past when it has one of these; a date without a year that has already gone
+// by this year then stays in this year, and otherwise ("we launch on June 12" in November) means
+// next year's. Verbs in -ed count, but not the -eed words (need, proceed, exceed).
+const EN_PAST = new RegExp(
+  [
+    String.raw`\b(?:was|were|did|had|ago|last|yesterday|earlier|previously|used to)\b`,
+    String.raw`\b(?:went|came|got|took|made|gave|said|told|met|saw|ran|bought|brought|thought|felt|left|lost|found|won|wrote|spoke|began|ate|drank|flew|drove|sent|spent|paid|sold|kept|held|heard|knew|became|broke|chose|forgot|sat|stood|swam|sang|threw|wore)\b`,
+    String.raw`\b[a-z]{2,}(?<!e)ed\b`,
+  ].join('|'),
+);
+const ZH_PAST = /了|过|去年|昨天|前天|上周|上个?月|之前|以前|那时/u;
+
+/** A month and day without a year: this year's, or next year's when it has gone by and the sentence does not read as past. */
+function yearOf(month: number, day: number, today: string, past: boolean): string | undefined {
+  const year = Number(today.slice(0, 4));
+  const thisYear = calendar(year, month, day);
+  return thisYear !== undefined && thisYear < today && !past ? calendar(year + 1, month, day) : thisYear;
+}
+
 /** The last day of today's year or month. */
 function endOf(today: string, year: boolean): string {
   const y = Number(today.slice(0, 4));
@@ -115,11 +134,14 @@ function chineseNumber(text: string): number {
   return tens * 10 + Math.max(ones, 0);
 }
 
-function english(g: readonly (string | undefined)[], today: string): { date: string | undefined; relative: boolean } {
-  const year = Number(today.slice(0, 4));
+function monthDay(year: string | undefined, month: number, day: number, today: string, past: boolean): { date: string | undefined; relative: boolean } {
+  return year === undefined ? { date: yearOf(month, day, today, past), relative: true } : { date: calendar(Number(year), month, day), relative: false };
+}
+
+function english(g: readonly (string | undefined)[], today: string, past: boolean): { date: string | undefined; relative: boolean } {
   if (g[1] !== undefined) return { date: calendar(Number(g[1]), Number(g[2]), Number(g[3])), relative: false };
-  if (g[4] !== undefined) return { date: calendar(g[6] === undefined ? year : Number(g[6]), MONTHS[g[5]!.slice(0, 3)]!, Number(g[4])), relative: g[6] === undefined };
-  if (g[7] !== undefined) return { date: calendar(g[9] === undefined ? year : Number(g[9]), MONTHS[g[7].slice(0, 3)]!, Number(g[8])), relative: g[9] === undefined };
+  if (g[4] !== undefined) return monthDay(g[6], MONTHS[g[5]!.slice(0, 3)]!, Number(g[4]), today, past);
+  if (g[7] !== undefined) return monthDay(g[9], MONTHS[g[7].slice(0, 3)]!, Number(g[8]), today, past);
   if (g[10] !== undefined) return { date: addDays(today, EN_NAMED_DAYS[g[10]]!), relative: true };
   if (g[12] !== undefined) {
     const weekday = WEEKDAYS.indexOf(g[12]) + 1;
@@ -130,10 +152,9 @@ function english(g: readonly (string | undefined)[], today: string): { date: str
   return { date: addDays(today, g[14]!.startsWith('week') ? count * 7 : count), relative: true };
 }
 
-function chinese(g: readonly (string | undefined)[], today: string): { date: string | undefined; relative: boolean } {
-  const year = Number(today.slice(0, 4));
+function chinese(g: readonly (string | undefined)[], today: string, past: boolean): { date: string | undefined; relative: boolean } {
   if (g[1] !== undefined) return { date: calendar(Number(g[1]), Number(g[2]), Number(g[3])), relative: false };
-  if (g[4] !== undefined) return { date: calendar(year, Number(g[4]), Number(g[5])), relative: true };
+  if (g[4] !== undefined) return monthDay(undefined, Number(g[4]), Number(g[5]), today, past);
   if (g[6] !== undefined) return { date: addDays(today, ZH_NAMED_DAYS[g[6]]!), relative: true };
   if (g[8] !== undefined) {
     const index = ZH_WEEKDAYS.indexOf(g[8]);
@@ -148,8 +169,9 @@ function chinese(g: readonly (string | undefined)[], today: string): { date: str
 
 /**
  * The first date named in a sentence, resolved against `today` (the event's date). "next Friday"
- * is the Friday of next week; a bare weekday is the next one after today; a date without a year
- * takes today's year.
+ * is the Friday of next week; a bare weekday is the next one after today; a date without a year is
+ * this year's, or next year's when that has gone by and the sentence does not read as past ("we
+ * launch on June 12" said in November is next June; "we met on June 12" is this June).
  *
  * @example
  * findDate('ship it by next friday', 'en', '2026-02-18')?.date // '2026-02-27'
@@ -159,8 +181,9 @@ export function findDate(lower: string, language: Language, today: string): Date
   const pattern = language === 'zh' ? ZH_DATE : EN_DATE;
   if (!(language === 'zh' ? ZH_DATE_CUE : EN_DATE_CUE).test(lower)) return undefined;
   pattern.lastIndex = 0;
+  const past = (language === 'zh' ? ZH_PAST : EN_PAST).test(lower);
   for (let found = pattern.exec(lower); found !== null; found = pattern.exec(lower)) {
-    const { date, relative } = language === 'zh' ? chinese(found, today) : english(found, today);
+    const { date, relative } = language === 'zh' ? chinese(found, today, past) : english(found, today, past);
     if (date !== undefined) return { date, index: found.index, length: found[0].length, relative };
   }
   return undefined;

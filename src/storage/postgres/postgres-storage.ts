@@ -14,7 +14,9 @@ import type {
   ContextBuild,
   EmbeddingResult,
   EmbeddingWork,
+  EventNeighbours,
   EventQuery,
+  NeighbourQuery,
   EventSearchHit,
   EventSearchQuery,
   InsightQuery,
@@ -41,7 +43,7 @@ import type { CommitTurnResult } from '../../spec/requests.js';
 import type { StmSummary } from '../../spec/summary.js';
 import type { WorkingState } from '../../spec/working-state.js';
 import { scopePrefix } from '../../util/scope-token.js';
-import { EVENT_COLUMNS, EVENT_SELECT, eventFilters, eventFromValues, eventValues } from '../shared/event-rows.js';
+import { EVENT_COLUMNS, EVENT_SELECT, eventFilters, eventFromValues, eventValues, neighbourStatement, neighboursFromRows } from '../shared/event-rows.js';
 import { firstPassing } from '../shared/first-passing.js';
 import { placeholders } from '../shared/rows.js';
 import { checkSchemaName, isUniqueViolation, pglitePool, pgPool, sqlState, type PGliteLike, type Sql, type SqlPool } from './client.js';
@@ -349,6 +351,14 @@ class PostgresStorage implements StorageAdapter {
         tenantId, eventId, now,
       ]);
       return rows.length === 0 ? null : eventFromValues(rows[0]!);
+    });
+  }
+
+  neighbourEvents(query: NeighbourQuery): Promise<EventNeighbours[]> {
+    return this.read('neighbourEvents', async () => {
+      if (query.anchors.length === 0) return [];
+      const { sql, params } = neighbourStatement(query);
+      return neighboursFromRows(query, await this.pool.arrays(sql, params));
     });
   }
 

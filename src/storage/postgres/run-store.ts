@@ -113,7 +113,7 @@ export class PgRunStore {
 
 
   async putBuild(tx: Sql, op: PutContextBuildOp): Promise<void> {
-    await tx.run(`INSERT INTO context_builds (${BUILD_SELECT}) VALUES (${placeholders(BUILD_COLUMNS)})`, buildValues(op.build));
+    await tx.run(`INSERT INTO context_builds (${BUILD_SELECT}) VALUES (${placeholders(BUILD_COLUMNS)})`, buildValues(op.build, op.packet_json));
   }
 
 

@@ -1,7 +1,7 @@
 // Rows of the `events` table: the column order, values to bind, records read back, and the WHERE
 // clauses shared by every event query.
 
-import type { EventQuery } from '../../spec/storage.js';
+import type { EventNeighbours, EventQuery, NeighbourQuery } from '../../spec/storage.js';
 import type { EventRecord } from '../../spec/event.js';
 
 export type { Row } from './rows.js';
@@ -125,4 +125,29 @@ export function eventFilters(query: Omit<EventQuery, 'limit' | 'order' | 'cursor
     params.push(...query.exclude_sensitivity);
   }
   return { where, params };
+}
+
+/**
+ * One statement for the neighbours of every anchor: per anchor, the nearest passing event before
+ * it and after it in its session (each a one-row index range), tagged with its slot (anchor index
+ * × 2, + 1 for after). Valid SQL on SQLite and PostgreSQL.
+ */
+export function neighbourStatement(query: NeighbourQuery): { sql: string; params: unknown[] } {
+  const { where, params: filterParams } = eventFilters(query, '');
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  for (const [index, anchor] of query.anchors.entries()) {
+    for (const [side, comparison, order] of [[0, '<', 'DESC'], [1, '>', 'ASC']] as const) {
+      const slot = index * 2 + side;
+      parts.push(`SELECT * FROM (SELECT ${slot} AS slot, ${EVENT_SELECT} FROM events WHERE ${where.join(' AND ')} AND session_id = ? AND id ${comparison} ? ORDER BY id ${order} LIMIT 1) AS n${slot}`);
+      params.push(...filterParams, anchor.session_id, anchor.id);
+    }
+  }
+  return { sql: parts.join(' UNION ALL '), params };
+}
+
+/** The neighbours of each anchor from the rows of `neighbourStatement` (slot first, then the event). */
+export function neighboursFromRows(query: NeighbourQuery, rows: ReadonlyArray<readonly unknown[]>): EventNeighbours[] {
+  const found = new Map(rows.map((row) => [Number(row[0]), eventFromValues(row, 1)]));
+  return query.anchors.map((anchor, index) => ({ anchor_id: anchor.id, before: found.get(index * 2) ?? null, after: found.get(index * 2 + 1) ?? null }));
 }

@@ -45,11 +45,11 @@ export const BUILD_COLUMNS = [
 /** The columns `buildFromRow` reads. */
 export const BUILD_SELECT = BUILD_COLUMNS.join(', ');
 
-/** The values of a context build in the order of BUILD_COLUMNS. */
-export function buildValues(b: ContextBuild): unknown[] {
+/** The values of a context build in the order of BUILD_COLUMNS (`packetJson`: the packet already serialised). */
+export function buildValues(b: ContextBuild, packetJson = JSON.stringify(b.packet)): unknown[] {
   return [
     b.tenant_id, b.id, b.user_id, b.agent_id, b.session_id, b.run_id, b.purpose, JSON.stringify(b.request), b.as_of,
-    JSON.stringify(b.selected), b.packet_hash, JSON.stringify(b.packet), b.created_at,
+    JSON.stringify(b.selected), b.packet_hash, packetJson, b.created_at,
   ];
 }
 

@@ -21,7 +21,7 @@ export class BuildStore {
   }
 
   put(op: PutContextBuildOp): void {
-    this.insert.run(...buildValues(op.build));
+    this.insert.run(...buildValues(op.build, op.packet_json));
   }
 
   find(tenantId: string, buildId: string): ContextBuild | null {

@@ -15,7 +15,9 @@ import type {
   ContextBuild,
   EmbeddingResult,
   EmbeddingWork,
+  EventNeighbours,
   EventQuery,
+  NeighbourQuery,
   EventSearchHit,
   EventSearchQuery,
   ItemQuery,
@@ -43,7 +45,7 @@ import { scopePrefix } from '../../util/scope-token.js';
 import { topK } from '../../util/vectors.js';
 import { BuildStore } from './build-store.js';
 import { EmbeddingQueue } from './embedding-queue.js';
-import { EVENT_COLUMNS, EVENT_SELECT, eventFilters, eventFromValues, eventValues, type Row } from '../shared/event-rows.js';
+import { EVENT_COLUMNS, EVENT_SELECT, eventFilters, eventFromValues, eventValues, neighbourStatement, neighboursFromRows, type Row } from '../shared/event-rows.js';
 import { firstPassing } from '../shared/first-passing.js';
 import { FtsIndex } from './fts-index.js';
 import { ItemStore } from './item-store.js';
@@ -338,6 +340,13 @@ class SqliteStorage implements StorageAdapter {
     return row === undefined ? null : eventFromValues(row);
   }
 
+  async neighbourEvents(query: NeighbourQuery): Promise<EventNeighbours[]> {
+    this.guard();
+    if (query.anchors.length === 0) return [];
+    const { sql, params } = neighbourStatement(query);
+    return neighboursFromRows(query, this.cached(sql).raw().all(...params) as unknown[][]);
+  }
+
   async listEvents(query: EventQuery): Promise<EventRecord[]> {
     this.guard();
     const { where, params } = eventFilters(query, '');
@@ -361,7 +370,9 @@ class SqliteStorage implements StorageAdapter {
         : [query.agent_id];
     const prefixes = agents.map((agent_id) => scopePrefix({ tenant_id: query.tenant_id, user_id: query.user_id, agent_id }));
     const ranked = this.eventIndex.rank(prefixes, terms);
-    const { where, params } = eventFilters({ ...query, kinds: undefined }, '');
+    // `+` keeps SQLite on the rowids of the candidates: with plain columns it walks the scope's
+    // session index and tests every event of the user against the candidate list.
+    const { where, params } = eventFilters({ ...query, kinds: undefined }, '+');
     // Candidates are checked against the filters (expiry, time, sensitivity) in rank order.
     return firstPassing(
       ranked,

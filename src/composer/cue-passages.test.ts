@@ -1,0 +1,70 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import { scope, tempEngram, type TempEngram } from '../../test/helpers/temp-engram.js';
+
+let t: TempEngram;
+beforeEach(async () => {
+  t = await tempEngram();
+});
+afterEach(async () => {
+  await t.cleanup();
+});
+
+/** One message per turn, in order, as a conversation is committed. */
+async function say(lines: ReadonlyArray<[role: 'user' | 'assistant', content: string, secret?: boolean]>, session = scope.session_id): Promise<string[]> {
+  const ids: string[] = [];
+  for (const [index, [role, content, secret]] of lines.entries()) {
+    const result = await t.engram.commitTurn({
+      scope: { ...scope, session_id: session },
+      turn_id: `${session}-${index}`,
+      messages: [{ role, content, ...(secret === true ? { sensitivity: 'secret' as const } : {}) }],
+    });
+    ids.push(result.events[0]!.event_id);
+  }
+  return ids;
+}
+
+describe('cue passages next to the best matches', () => {
+  it('offers the reply to a matching question although it shares no word with the cues', async () => {
+    const ids = await say([
+      ['user', 'Good morning!'],
+      ['assistant', 'Which pottery class did you sign up for in the end?'],
+      ['user', 'The Thursday evening one at the community studio.'],
+      ['assistant', 'Lovely, enjoy it.'],
+    ]);
+    const packet = await t.engram.compose({ scope: { ...scope, session_id: 'later' }, purpose: 'responder', cues: { query: 'pottery class' } });
+    const quoted = (packet.short_term.key_quotes ?? []).map((quote) => quote.evidence_id);
+    // The match first, then its neighbours: the answer after it and the greeting before it.
+    expect(quoted.slice(0, 1)).toEqual([ids[1]]);
+    expect(quoted).toContain(ids[2]);
+    expect(packet.explain.selected).toContain(`key_quotes:${ids[2]}: cue.adjacent_turn(next to rank 1)`);
+  });
+
+  it('ranks a neighbour of a strong match above a weak match, and never offers a secret neighbour', async () => {
+    const ids = await say([
+      ['user', 'my locker code is 4417', true],
+      ['user', 'Did the pottery class at the studio start on time?'],
+      ['assistant', 'Yes, right at seven.'],
+    ]);
+    const weak = await say([['user', 'I walked past a studio today.']], 'other');
+    const packet = await t.engram.compose({ scope: { ...scope, session_id: 'later' }, purpose: 'responder', cues: { query: 'pottery class studio' } });
+    const quoted = (packet.short_term.key_quotes ?? []).map((quote) => quote.evidence_id);
+    expect(quoted.indexOf(ids[2]!)).toBeGreaterThan(quoted.indexOf(ids[1]!));
+    expect(quoted.indexOf(ids[2]!)).toBeLessThan(quoted.indexOf(weak[0]!));
+    expect(quoted).not.toContain(ids[0]);
+    expect(JSON.stringify(packet)).not.toContain('4417');
+  });
+
+  it('replays a packet with the neighbours it had, not those written after it', async () => {
+    await say([['user', 'Which pottery class is best?']]);
+    const later = { ...scope, session_id: 'later' };
+    const packet = await t.engram.compose({ scope: later, purpose: 'responder', cues: { query: 'pottery' } });
+    t.clock.advance(1000);
+    const reply = await t.engram.commitTurn({ scope, turn_id: 'reply', messages: [{ role: 'assistant', content: 'The Thursday one.' }] });
+    const now = await t.engram.compose({ scope: later, purpose: 'responder', cues: { query: 'pottery' } });
+    expect((now.short_term.key_quotes ?? []).map((quote) => quote.evidence_id)).toContain(reply.events[0]!.event_id);
+    const replayed = await t.engram.replay(String(packet.explain.determinism?.['context_build_id']));
+    expect(replayed.identical).toBe(true);
+    expect(JSON.stringify(replayed.packet)).not.toContain(reply.events[0]!.event_id);
+  });
+});
