@@ -26,7 +26,7 @@ const AFTER_LEASE = '2026-06-01T12:06:00.000Z';
 const VISIBLE = ['u:u1', 'a:a1', 't'];
 
 /** An active user-level preference of t1/u1 (learned with agent a1), with any field overridden. */
-function item(overrides: Partial<MemoryItem> = {}): MemoryItem {
+export function item(overrides: Partial<MemoryItem> = {}): MemoryItem {
   return {
     id: newId('mem'), tenant_id: 't1', user_id: 'u1', agent_id: 'a1', scope_level: 'user', type: 'preferences',
     key: 'editor', value: { name: 'vim' }, confidence: 0.9, status: 'active', sensitivity: 'normal', valid_from: null,

@@ -11,9 +11,9 @@ import { emptySummary } from '../src/spec/summary.js';
 import { queryTerms, searchText } from '../src/util/segment.js';
 import { eventRecord } from './helpers/event-record.js';
 import { describeExportConformance } from './export-conformance.js';
-import { describeItemConformance } from './item-conformance.js';
+import { describeItemConformance, item } from './item-conformance.js';
 import { describeJobConformance } from './job-conformance.js';
-import { describeReflectionConformance } from './reflection-conformance.js';
+import { candidate, describeReflectionConformance } from './reflection-conformance.js';
 import { describeRunConformance } from './run-conformance.js';
 
 export interface ConformanceInitializer {
@@ -126,6 +126,34 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
         'two',
         'four',
       ]);
+    });
+
+    it("counts a tenant's sessions (latest first, up to the limit) and its users' current items and pending candidates", async () => {
+      const at = (hour: number) => `2026-06-01T${String(hour).padStart(2, '0')}:00:00.000Z`;
+      await storage.write([
+        ...[event({ ts: at(8) }), event({ ts: at(9) }), event({ ts: at(10), run_id: 'r2' })].map(append),
+        ...[event({ ts: at(11), user_id: 'u2', session_id: 's9', thread_id: 's9' }), event({ ts: at(12), tenant_id: 't2' })].map(append),
+        { op: 'put_item', item: item() },
+        { op: 'put_item', item: item({ key: 'shell', status: 'superseded' }) },
+        { op: 'put_item', item: item({ user_id: 'u3', key: 'lang' }) },
+        { op: 'put_item', item: item({ tenant_id: 't2', key: 'other' }) },
+        { op: 'put_candidate', candidate: candidate({ tenant_id: 't1' }) },
+        { op: 'put_candidate', candidate: candidate({ tenant_id: 't1', user_id: 'u2', status: 'rejected' }) },
+      ]);
+      const counts = await storage.scopeCounts('t1', 10);
+      expect(counts.sessions.map((s) => [s.user_id, s.session_id, s.run_id, s.events, s.first_ts, s.last_ts])).toEqual([
+        ['u2', 's9', 'r1', 1, at(11), at(11)],
+        ['u1', 's1', 'r2', 1, at(10), at(10)],
+        ['u1', 's1', 'r1', 2, at(8), at(9)],
+      ]);
+      // Every user appears once: with events, items or candidates; superseded versions and decided candidates do not count.
+      expect(counts.users).toEqual([
+        { user_id: 'u1', items: 1, pending_candidates: 1 },
+        { user_id: 'u2', items: 0, pending_candidates: 0 },
+        { user_id: 'u3', items: 1, pending_candidates: 0 },
+      ]);
+      expect((await storage.scopeCounts('t1', 1)).sessions.map((s) => s.session_id)).toEqual(['s9']);
+      expect(await storage.scopeCounts('t3', 10)).toEqual({ sessions: [], users: [] });
     });
 
     it('finds the nearest passing neighbours of many anchors in their own sessions, in one read', async () => {

@@ -20,7 +20,7 @@ import type {
   SessionScopeInput,
 } from '../spec/requests.js';
 import { DEFAULT_TENANT } from '../spec/scope.js';
-import type { ContextBuild, EventSearchHit, StorageAdapter } from '../spec/storage.js';
+import type { ContextBuild, EventSearchHit, ScopeCounts, StorageAdapter } from '../spec/storage.js';
 import { diffBuilds, replay, type BuildDiff, type ReplayResult } from './builds.js';
 import { assertNamedPolicy, type NamedPolicy } from '../composer/named-policies.js';
 import type { Tokenizer } from '../spec/tokenizer.js';
@@ -337,6 +337,22 @@ export class Engram {
     if (query.cursor !== undefined) requireId('ctx', query.cursor, 'cursor');
     if (query.tenant_id !== undefined) requireTenant(query.tenant_id);
     return this.storage.listContextBuilds({ ...query, tenant_id: query.tenant_id ?? DEFAULT_TENANT, limit });
+  }
+
+  /**
+   * A tenant's scopes with counts: its sessions (with their run, events and time span, the most
+   * recently active first, at most `limit`, default 200) and its users (current items, pending
+   * review candidates).
+   *
+   * @example
+   * const { sessions, users } = await engram.scopes({ limit: 50 });
+   */
+  async scopes(query: { tenant_id?: string; limit?: number } = {}): Promise<ScopeCounts> {
+    this.guard();
+    const limit = query.limit ?? 200;
+    requireCount(limit, 'limit', 1, 1000);
+    if (query.tenant_id !== undefined) requireTenant(query.tenant_id);
+    return this.storage.scopeCounts(query.tenant_id ?? DEFAULT_TENANT, limit);
   }
 
   /**

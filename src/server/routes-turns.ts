@@ -77,8 +77,36 @@ export const turnRoutes: readonly RouteSpec[] = [
   },
 ];
 
+const COUNT = { type: 'integer', minimum: 0 };
+
+/** The response of GET /v1/scopes. */
+const SCOPES_SCHEMA = objectOf(
+  {
+    sessions: {
+      type: 'array',
+      items: objectOf(
+        { user_id: { type: 'string' }, agent_id: { type: 'string' }, session_id: { type: 'string' }, run_id: { type: 'string' }, events: COUNT, first_ts: { type: 'string', format: 'date-time' }, last_ts: { type: 'string', format: 'date-time' } },
+        ['user_id', 'agent_id', 'session_id', 'run_id', 'events', 'first_ts', 'last_ts'],
+      ),
+    },
+    users: { type: 'array', items: objectOf({ user_id: { type: 'string' }, items: COUNT, pending_candidates: COUNT }, ['user_id', 'items', 'pending_candidates']) },
+  },
+  ['sessions', 'users'],
+);
+
 /** The episodic log. */
 export const eventRoutes: readonly RouteSpec[] = [
+  {
+    method: 'GET',
+    url: '/v1/scopes',
+    operationId: 'listScopes',
+    role: 'read',
+    tag: 'events',
+    summary: "The tenant's sessions (with run, event count and time span; most recently active first) and users (current items, pending candidates)",
+    query: [{ name: 'limit', type: 'integer', description: 'Most sessions, 1–1000 (default 200).' }],
+    response: { status: 200, description: 'Sessions and users with counts.', schema: SCOPES_SCHEMA },
+    handle: ({ engram, tenant, query }) => engram.scopes({ tenant_id: tenant, ...(query['limit'] === undefined ? {} : { limit: query['limit'] as number }) }),
+  },
   {
     method: 'GET',
     url: '/v1/events',

@@ -448,6 +448,30 @@ export interface EventNeighbours {
   after: EventRecord | null;
 }
 
+/** One session (and run) of a tenant's log: its owner and how many events it holds, when. */
+export interface SessionCounts {
+  user_id: string;
+  agent_id: string;
+  session_id: string;
+  run_id: string;
+  events: number;
+  first_ts: string;
+  last_ts: string;
+}
+
+/** One user of a tenant: current items they own and review candidates waiting for them. */
+export interface UserCounts {
+  user_id: string;
+  items: number;
+  pending_candidates: number;
+}
+
+/** A tenant's scopes with counts: sessions most recent first (at most the limit asked), every user. */
+export interface ScopeCounts {
+  sessions: SessionCounts[];
+  users: UserCounts[];
+}
+
 /** A full-text query over event text; `terms` are already segmented and normalised. */
 export interface EventSearchQuery {
   tenant_id: string;
@@ -490,6 +514,8 @@ export interface StorageAdapter {
   /** For each anchor, in order, its nearest neighbours in its session (one read for all of them). */
   neighbourEvents(query: NeighbourQuery): Promise<EventNeighbours[]>;
   searchEvents(query: EventSearchQuery): Promise<EventSearchHit[]>;
+  /** A tenant's sessions (latest event first, at most `limit`) and users, with counts. */
+  scopeCounts(tenantId: string, limit: number): Promise<ScopeCounts>;
   getWorkingState(key: SessionKey): Promise<WorkingState | null>;
   getSummary(key: SessionKey): Promise<StmSummary | null>;
 

@@ -71,6 +71,7 @@ export function samples(user: string, ids: RecordIds): Record<string, SampleRequ
     listSnapshots: { path: `/v1/snapshots?user_id=${user}` },
     getSnapshot: { path: `/v1/snapshots/${ids.snapshot}` },
     getSnapshotNarrative: { path: `/v1/snapshots/${ids.snapshot}/narrative` },
+    listScopes: { path: '/v1/scopes' },
     listBuilds: { path: `/v1/builds?user_id=${user}` },
     diffBuilds: { path: `/v1/builds/diff?a=${ids.build}&b=${ids.build2}` },
     getBuild: { path: `/v1/builds/${ids.build}` },

@@ -83,6 +83,10 @@ describe('every endpoint, happy path', () => {
     const rest = await call<Page<EventRecord>>('GET', `/v1/events?${user}&kinds=message&cursor=${first.body.next_cursor}&limit=100`, { key: read });
     expect(rest.body.next_cursor).toBeNull();
     expect(rest.body.items.every((event) => event.role === 'human')).toBe(true);
+    const scopes = await call<{ sessions: Array<Record<string, unknown>>; users: Array<Record<string, unknown>> }>('GET', '/v1/scopes?limit=5', { key: read });
+    expect(scopes.body.sessions[0]).toMatchObject({ user_id: 'mira', session_id: 's1', events: expect.any(Number) });
+    expect(scopes.body.users).toContainEqual(expect.objectContaining({ user_id: 'mira', items: expect.any(Number), pending_candidates: expect.any(Number) }));
+    expect((await call('GET', '/v1/scopes?limit=0', { key: read })).body).toMatchObject({ status: 400, field: 'limit' });
     const one = await call('GET', `/v1/events/${ids['event']}`, { key: read });
     expect(one.body).toMatchObject({ id: ids['event'], content: 'I prefer concise answers in writing.' });
     const search = await call<{ hits: EventSearchHit[] }>('POST', '/v1/events/search', { key: read, body: { scope: { user_id: 'mira' }, query: 'deploy' } });

@@ -108,6 +108,9 @@ describe('tenant isolation and roles on every route', () => {
       const response = await h.call<Page<unknown>>('GET', requests[operationId]!.path.replace(B_USER, 'bea-elsewhere'), { key: h.keys.a.read });
       expect(response.body, operationId).toEqual({ items: [], next_cursor: null });
     }
+    const scopes = await h.call<{ sessions: Array<{ user_id: string }>; users: Array<{ user_id: string }> }>('GET', '/v1/scopes', { key: h.keys.a.read });
+    expect(scopes.status).toBe(200);
+    expect(scopes.body).toEqual(await h.t.engram.scopes({ tenant_id: TENANT_A }));
     const fresh = await h.call('GET', '/v1/runs?user_id=bea-elsewhere&agent_id=assistant&run_id=r1', { key: h.keys.a.read });
     expect(fresh.status).toBe(404);
     const keys = await h.call<Page<ApiKeyInfo>>('GET', '/v1/keys', { key: h.keys.a.admin });

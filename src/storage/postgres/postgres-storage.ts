@@ -17,6 +17,7 @@ import type {
   EventNeighbours,
   EventQuery,
   NeighbourQuery,
+  ScopeCounts,
   EventSearchHit,
   EventSearchQuery,
   InsightQuery,
@@ -44,6 +45,7 @@ import type { StmSummary } from '../../spec/summary.js';
 import type { WorkingState } from '../../spec/working-state.js';
 import { scopePrefix } from '../../util/scope-token.js';
 import { EVENT_COLUMNS, EVENT_SELECT, eventFilters, eventFromValues, eventValues, neighbourStatement, neighboursFromRows } from '../shared/event-rows.js';
+import { scopeCountsFromRows, sessionCountsQuery, USER_ITEMS_SQL, USER_PENDING_SQL } from '../shared/scope-rows.js';
 import { firstPassing } from '../shared/first-passing.js';
 import { placeholders } from '../shared/rows.js';
 import { checkSchemaName, isUniqueViolation, pglitePool, pgPool, sqlState, type PGliteLike, type Sql, type SqlPool } from './client.js';
@@ -359,6 +361,14 @@ class PostgresStorage implements StorageAdapter {
       if (query.anchors.length === 0) return [];
       const { sql, params } = neighbourStatement(query);
       return neighboursFromRows(query, await this.pool.arrays(sql, params));
+    });
+  }
+
+  scopeCounts(tenantId: string, limit: number): Promise<ScopeCounts> {
+    return this.read('scopeCounts', async () => {
+      const { sql, params } = sessionCountsQuery(tenantId, limit);
+      const [sessions, items, pending] = await Promise.all([this.pool.arrays(sql, params), this.pool.arrays(USER_ITEMS_SQL, [tenantId]), this.pool.arrays(USER_PENDING_SQL, [tenantId])]);
+      return scopeCountsFromRows(sessions, items, pending);
     });
   }
 

@@ -18,6 +18,7 @@ import type {
   EventNeighbours,
   EventQuery,
   NeighbourQuery,
+  ScopeCounts,
   EventSearchHit,
   EventSearchQuery,
   ItemQuery,
@@ -46,6 +47,7 @@ import { topK } from '../../util/vectors.js';
 import { BuildStore } from './build-store.js';
 import { EmbeddingQueue } from './embedding-queue.js';
 import { EVENT_COLUMNS, EVENT_SELECT, eventFilters, eventFromValues, eventValues, neighbourStatement, neighboursFromRows, type Row } from '../shared/event-rows.js';
+import { scopeCountsFromRows, sessionCountsQuery, USER_ITEMS_SQL, USER_PENDING_SQL } from '../shared/scope-rows.js';
 import { firstPassing } from '../shared/first-passing.js';
 import { FtsIndex } from './fts-index.js';
 import { ItemStore } from './item-store.js';
@@ -345,6 +347,16 @@ class SqliteStorage implements StorageAdapter {
     if (query.anchors.length === 0) return [];
     const { sql, params } = neighbourStatement(query);
     return neighboursFromRows(query, this.cached(sql).raw().all(...params) as unknown[][]);
+  }
+
+  async scopeCounts(tenantId: string, limit: number): Promise<ScopeCounts> {
+    this.guard();
+    const { sql, params } = sessionCountsQuery(tenantId, limit);
+    return scopeCountsFromRows(
+      this.cached(sql).raw().all(...params) as unknown[][],
+      this.cached(USER_ITEMS_SQL).raw().all(tenantId) as unknown[][],
+      this.cached(USER_PENDING_SQL).raw().all(tenantId) as unknown[][],
+    );
   }
 
   async listEvents(query: EventQuery): Promise<EventRecord[]> {
