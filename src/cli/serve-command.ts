@@ -19,6 +19,7 @@ interface ServeFlags {
   bodyLimit?: number;
   rateLimit?: number;
   quiet?: boolean;
+  inspector: boolean;
 }
 
 /** An admin key for the default tenant when the store has no key yet (first start), else null. */
@@ -39,6 +40,7 @@ async function serve(flags: ServeFlags): Promise<void> {
       logger: flags.quiet === true ? false : { level: process.env['ENGRAM_LOG_LEVEL'] ?? 'info' },
       ...(flags.bodyLimit === undefined ? {} : { bodyLimit: flags.bodyLimit }),
       ...(flags.rateLimit === undefined ? {} : { rateLimit: { max: flags.rateLimit } }),
+      inspector: flags.inspector,
     });
     const key = flags.auth ? await firstKey(engram) : null;
     const address = await listen(app, { host: flags.host, port: flags.port });
@@ -47,6 +49,7 @@ async function serve(flags: ServeFlags): Promise<void> {
       `Engram is serving ${redactStoreAddress(store)}`,
       `  API      ${address}/v1   (OpenAPI: ${address}/openapi.json)`,
       `  docs     ${address}/docs`,
+      flags.inspector ? `  inspector ${address}/ui/${key === null ? '' : `   (log in: ${address}/ui/#key=${key})`}` : '',
       `  MCP      ${address}/mcp   (streamable HTTP)`,
       `  health   ${address}/healthz, metrics ${address}/metrics`,
       flags.auth ? '' : '  auth     OFF (loopback only): every request acts as the admin of tenant "default"',
@@ -104,6 +107,7 @@ export function registerServeCommands(program: Command): void {
     .option('--body-limit <bytes>', 'largest request body', positiveInteger('--body-limit'))
     .option('--rate-limit <n>', 'requests per key per minute', positiveInteger('--rate-limit'))
     .option('--quiet', 'no request logs')
+    .option('--no-inspector', 'do not serve the web inspector at /ui')
     .action((flags: ServeFlags) => guarded(() => serve(flags)));
   program
     .command('mcp')

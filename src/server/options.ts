@@ -25,6 +25,8 @@ export interface ServerOptions {
   logger?: boolean | Record<string, unknown>;
   /** Require a key (any role) for /metrics (default false). */
   metricsAuth?: boolean;
+  /** Serve the web inspector at /ui (default true); it uses the API like any client. */
+  inspector?: boolean;
 }
 
 /** Options with every default filled. */
@@ -36,6 +38,7 @@ export interface ResolvedServerOptions {
   rateLimit: { max: number; timeWindowMs: number };
   logger: boolean | Record<string, unknown>;
   metricsAuth: boolean;
+  inspector: boolean;
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -74,6 +77,7 @@ export function resolveServerOptions(options: ServerOptions): ResolvedServerOpti
     },
     logger,
     metricsAuth: options.metricsAuth === true,
+    inspector: options.inspector !== false,
   };
 }
 

@@ -24,6 +24,7 @@ import { insightRoutes, reviewRoutes } from './routes-review.js';
 import { memoryRoutes, workingStateRoutes } from './routes-memory.js';
 import { buildRoutes, runRoutes } from './routes-runs.js';
 import { eventRoutes, turnRoutes } from './routes-turns.js';
+import { registerInspector } from './ui-routes.js';
 
 export type { ServerOptions } from './options.js';
 
@@ -73,7 +74,7 @@ async function registerApi(app: FastifyInstance, engram: Engram, metrics: Server
 
 /**
  * A ready (not yet listening) Fastify server over an Engram: /v1 (JSON, API keys), /mcp, /healthz,
- * /readyz, /metrics, /openapi.json and the docs page at /docs. Close the server, then the Engram.
+ * /readyz, /metrics, /openapi.json, the docs page at /docs and the web inspector at /ui. Close the server, then the Engram.
  *
  * @example
  * const engram = await createEngram({ store: 'sqlite:./.engram/engram.db' });
@@ -103,6 +104,7 @@ export async function createServer(engram: Engram, options: ServerOptions): Prom
   const document = openApiDocument(ALL_ROUTES, { metricsAuth: settings.metricsAuth, mcp: true });
   await registerOpsRoutes(app, { engram, metrics, document, metricsAuth: settings.metricsAuth ? authenticate(engram, settings.auth) : null });
   await registerApi(app, engram, metrics, settings);
+  if (settings.inspector) await registerInspector(app);
   await app.ready();
   return app;
 }

@@ -1,0 +1,248 @@
+// Compose playground: choose scope, purpose, task type, cues and budget; see the packet as the agent
+// would get it: a bar per section of budget used against allowed, degradations, selected and omitted
+// items with their reasons, conflicts, citations and the rendered prompt text.
+
+import type { JSX } from 'preact';
+import { useState } from 'preact/hooks';
+
+import { api } from '../api.js';
+import type { Packet } from '../types.js';
+import { Badge, ErrorBox, Field, go, href, Json, scopeOf, type Route } from '../ui.js';
+
+/** A bar of tokens used against tokens allowed. */
+export function BudgetBar({ name, used, allowed }: { name: string; used: number; allowed: number | undefined }): JSX.Element {
+  const share = allowed === undefined || allowed === 0 ? (used > 0 ? 1 : 0) : Math.min(1, used / allowed);
+  const over = allowed !== undefined && used > allowed;
+  return (
+    <div class="bar-row" data-section={name}>
+      <span class="bar-name">{name}</span>
+      <div class="bar" role="meter" aria-label={`${name} tokens`} aria-valuemin={0} aria-valuemax={allowed ?? used} aria-valuenow={used}>
+        <div class={over ? 'bar-fill over' : 'bar-fill'} style={{ width: `${(share * 100).toFixed(1)}%` }} />
+      </div>
+      <span class="bar-figure">
+        {used} / {allowed === undefined ? '—' : allowed}
+      </span>
+    </div>
+  );
+}
+
+/** Everything a packet explains about itself. */
+export function PacketReport({ packet, text }: { packet: Packet; text: string | undefined }): JSX.Element {
+  const report = packet.budget_report;
+  const perSection = packet.meta.budget.per_section;
+  const sections = [...new Set([...Object.keys(perSection), ...Object.keys(report.section_usage)])];
+  const buildId = packet.explain.determinism?.['context_build_id'];
+  return (
+    <div class="packet">
+      <h2>Budget</h2>
+      <p>
+        <strong>{report.used_tokens_est}</strong> of {report.max_tokens} tokens used · purpose <Badge tone="info">{packet.meta.purpose}</Badge>
+        {packet.meta.policy_id === undefined ? null : <> · policy {packet.meta.policy_id}</>}
+        {typeof buildId === 'string' ? (
+          <>
+            {' '}
+            · build <a href={href('builds', { user_id: packet.meta.scope['user_id'], build: buildId })}>{buildId}</a>
+          </>
+        ) : null}
+      </p>
+      <div class="bars" aria-label="Tokens per section">
+        <BudgetBar name="total" used={report.used_tokens_est} allowed={report.max_tokens} />
+        {sections.map((name) => (
+          <BudgetBar key={name} name={name} used={report.section_usage[name] ?? 0} allowed={perSection[name]} />
+        ))}
+      </div>
+      <h2>Degradations ({report.degradations.length})</h2>
+      {report.degradations.length === 0 ? (
+        <p class="muted">Nothing had to be shortened.</p>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Section</th>
+              <th scope="col">Action</th>
+              <th scope="col">Reason</th>
+            </tr>
+          </thead>
+          <tbody>
+            {report.degradations.map((step, index) => (
+              <tr key={index}>
+                <td>{step.section}</td>
+                <td>{step.action}</td>
+                <td>{step.reason}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <div class="two">
+        <div>
+          <h2>Selected ({packet.explain.selected.length})</h2>
+          <ul class="explain" aria-label="Selected items">
+            {packet.explain.selected.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        </div>
+        <div>
+          <h2>Omitted ({packet.explain.omitted.length})</h2>
+          {packet.explain.omitted.length === 0 ? (
+            <p class="muted">Nothing was left out.</p>
+          ) : (
+            <ul class="explain" aria-label="Omitted items">
+              {packet.explain.omitted.map((entry, index) => (
+                <li key={index}>
+                  {entry.item} <Badge tone="warn">{entry.reason}</Badge>
+                  {entry.detail === undefined ? null : <span class="muted"> {entry.detail}</span>}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </div>
+      <h2>Conflicts ({packet.explain.conflicts.length})</h2>
+      {packet.explain.conflicts.length === 0 ? (
+        <p class="muted">No disputed facts.</p>
+      ) : (
+        <ul>
+          {packet.explain.conflicts.map((conflict, index) => (
+            <li key={index}>
+              <Badge tone="bad">{conflict.type}</Badge> {conflict.detail}
+            </li>
+          ))}
+        </ul>
+      )}
+      <h2>Citations ({packet.citations.length})</h2>
+      <ul class="citations">
+        {packet.citations.map((citation) => (
+          <li key={citation.id}>
+            {citation.type === 'event' ? <a href={href('event', { id: citation.id })}>{citation.id}</a> : citation.id} <Badge>{citation.type}</Badge>
+            {citation.summary === undefined ? null : <span class="muted"> {citation.summary}</span>}
+          </li>
+        ))}
+      </ul>
+      {text === undefined ? null : (
+        <>
+          <h2>Prompt text</h2>
+          <pre class="prompt" tabIndex={0} aria-label="Rendered prompt text">
+            {text}
+          </pre>
+        </>
+      )}
+      <details>
+        <summary>The packet (JSON)</summary>
+        <Json value={packet} label="Packet" />
+      </details>
+    </div>
+  );
+}
+
+/** Words of a comma-separated field. */
+const list = (text: string): string[] =>
+  text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+
+export function ComposeView({ route }: { route: Route }): JSX.Element {
+  const scope = scopeOf(route);
+  const p = route.params;
+  const [form, setForm] = useState({
+    ...scope,
+    purpose: p['purpose'] ?? 'responder',
+    task_type: p['task_type'] ?? '',
+    query: p['query'] ?? '',
+    tags: p['tags'] ?? '',
+    entities: p['entities'] ?? '',
+    keywords: p['keywords'] ?? '',
+    start: '',
+    end: '',
+    max_tokens: p['max_tokens'] ?? '',
+    policy_id: p['policy_id'] ?? '',
+    render: p['render'] ?? 'markdown',
+  });
+  const [answer, setAnswer] = useState<{ packet: Packet; text?: string } | undefined>(undefined);
+  const [error, setError] = useState<unknown>(undefined);
+  const [busy, setBusy] = useState(false);
+  const set = (name: keyof typeof form) => (value: string) => setForm({ ...form, [name]: value });
+  const compose = async () => {
+    setBusy(true);
+    setError(undefined);
+    const cues: Record<string, unknown> = {};
+    if (form.query.trim() !== '') cues['query'] = form.query;
+    for (const name of ['tags', 'entities', 'keywords'] as const) if (list(form[name]).length > 0) cues[name] = list(form[name]);
+    if (form.start !== '' || form.end !== '') cues['time_range'] = { ...(form.start === '' ? {} : { start: new Date(form.start).toISOString() }), ...(form.end === '' ? {} : { end: new Date(form.end).toISOString() }) };
+    const body: Record<string, unknown> = { scope: { user_id: form.user_id, agent_id: form.agent_id, session_id: form.session_id, run_id: form.run_id }, purpose: form.purpose, cues };
+    if (form.task_type !== '') body['task_type'] = form.task_type;
+    if (form.policy_id !== '') body['policy_id'] = form.policy_id;
+    if (form.max_tokens !== '') body['budget'] = { max_tokens: Number(form.max_tokens) };
+    try {
+      setAnswer(await api<{ packet: Packet; text?: string }>('POST', `/v1/compose?render=${form.render}`, body));
+    } catch (failure) {
+      setError(failure);
+      setAnswer(undefined);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section aria-labelledby="compose-title">
+      <h1 id="compose-title">Compose playground</h1>
+      <form
+        class="compose-form"
+        aria-label="Compose request"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void compose();
+        }}
+      >
+        <fieldset>
+          <legend>Scope</legend>
+          <Field name="user_id" label="User" value={form.user_id} onInput={set('user_id')} required />
+          <Field name="agent_id" label="Agent" value={form.agent_id} onInput={set('agent_id')} required />
+          <Field name="session_id" label="Session" value={form.session_id} onInput={set('session_id')} required />
+          <Field name="run_id" label="Run" value={form.run_id} onInput={set('run_id')} required />
+        </fieldset>
+        <fieldset>
+          <legend>Purpose and budget</legend>
+          <label class="field">
+            <span>Purpose</span>
+            <select name="purpose" value={form.purpose} onChange={(event) => set('purpose')((event.currentTarget as HTMLSelectElement).value)}>
+              <option value="planner">planner</option>
+              <option value="tool">tool</option>
+              <option value="responder">responder</option>
+            </select>
+          </label>
+          <Field name="task_type" label="Task type" value={form.task_type} onInput={set('task_type')} placeholder="generic" />
+          <Field name="max_tokens" label="Max tokens" type="number" value={form.max_tokens} onInput={set('max_tokens')} placeholder="the policy's" />
+          <Field name="policy_id" label="Policy" value={form.policy_id} onInput={set('policy_id')} placeholder="default for the purpose" />
+          <label class="field">
+            <span>Render</span>
+            <select name="render" value={form.render} onChange={(event) => set('render')((event.currentTarget as HTMLSelectElement).value)}>
+              <option value="markdown">Markdown</option>
+              <option value="xml">XML</option>
+            </select>
+          </label>
+        </fieldset>
+        <fieldset>
+          <legend>Cues</legend>
+          <Field name="query" label="Query" value={form.query} onInput={set('query')} placeholder="free text" />
+          <Field name="tags" label="Tags" value={form.tags} onInput={set('tags')} placeholder="comma-separated" />
+          <Field name="entities" label="Entities" value={form.entities} onInput={set('entities')} placeholder="comma-separated" />
+          <Field name="keywords" label="Keywords" value={form.keywords} onInput={set('keywords')} placeholder="comma-separated" />
+          <Field name="start" label="From" type="datetime-local" value={form.start} onInput={set('start')} />
+          <Field name="end" label="To" type="datetime-local" value={form.end} onInput={set('end')} />
+        </fieldset>
+        <div class="buttons">
+          <button type="submit" class="primary" disabled={busy}>
+            {busy ? 'Composing…' : 'Compose'}
+          </button>
+          <button type="button" onClick={() => go('builds', { user_id: form.user_id })}>
+            Stored builds
+          </button>
+        </div>
+      </form>
+      <ErrorBox error={error} />
+      {answer === undefined ? null : <PacketReport packet={answer.packet} text={answer.text} />}
+    </section>
+  );
+}

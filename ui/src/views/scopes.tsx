@@ -1,0 +1,100 @@
+// Scopes: the tenant's users (current items, pending candidates) and sessions (run, events, time
+// span), each a link into the views about it.
+
+import type { JSX } from 'preact';
+
+import { api, query } from '../api.js';
+import type { Scopes } from '../types.js';
+import { href, Status, Time, useLoad } from '../ui.js';
+
+export function ScopesView(): JSX.Element {
+  const state = useLoad(() => api<Scopes>('GET', `/v1/scopes${query({ limit: 500 })}`), []);
+  return (
+    <section aria-labelledby="scopes-title">
+      <h1 id="scopes-title">Scopes</h1>
+      <Status state={state}>
+        {(scopes) => {
+          const agentsOf = (user: string) => [...new Set(scopes.sessions.filter((s) => s.user_id === user).map((s) => s.agent_id))];
+          return (
+            <>
+              <h2>Users</h2>
+              {scopes.users.length === 0 ? (
+                <p class="muted">This tenant has no users yet: commit a turn (POST /v1/turns) and it appears here.</p>
+              ) : (
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">User</th>
+                      <th scope="col">Agents</th>
+                      <th scope="col" class="num">Current items</th>
+                      <th scope="col" class="num">Pending review</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {scopes.users.map((user) => {
+                      const agent = agentsOf(user.user_id)[0] ?? '';
+                      return (
+                        <tr key={user.user_id}>
+                          <th scope="row">{user.user_id}</th>
+                          <td>{agentsOf(user.user_id).join(', ') || <span class="muted">—</span>}</td>
+                          <td class="num">
+                            <a href={href('memory', { user_id: user.user_id, agent_id: agent })}>{user.items}</a>
+                          </td>
+                          <td class="num">
+                            <a href={href('review', { user_id: user.user_id })}>{user.pending_candidates}</a>
+                          </td>
+                        </tr>
+                      );
+                    })}
+                  </tbody>
+                </table>
+              )}
+              <h2>Sessions</h2>
+              {scopes.sessions.length === 0 ? (
+                <p class="muted">No sessions yet.</p>
+              ) : (
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">User</th>
+                      <th scope="col">Agent</th>
+                      <th scope="col">Session</th>
+                      <th scope="col">Run</th>
+                      <th scope="col" class="num">Events</th>
+                      <th scope="col">First event</th>
+                      <th scope="col">Last event</th>
+                      <th scope="col">Open</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {scopes.sessions.map((s) => {
+                      const scope = { user_id: s.user_id, agent_id: s.agent_id, session_id: s.session_id, run_id: s.run_id };
+                      return (
+                        <tr key={`${s.user_id}/${s.agent_id}/${s.session_id}/${s.run_id}`}>
+                          <td>{s.user_id}</td>
+                          <td>{s.agent_id}</td>
+                          <td>{s.session_id}</td>
+                          <td>{s.run_id}</td>
+                          <td class="num">{s.events}</td>
+                          <td>
+                            <Time at={s.first_ts} />
+                          </td>
+                          <td>
+                            <Time at={s.last_ts} />
+                          </td>
+                          <td class="actions">
+                            <a href={href('timeline', scope)}>timeline</a> <a href={href('compose', scope)}>compose</a> <a href={href('snapshots', scope)}>snapshots</a>
+                          </td>
+                        </tr>
+                      );
+                    })}
+                  </tbody>
+                </table>
+              )}
+            </>
+          );
+        }}
+      </Status>
+    </section>
+  );
+}
