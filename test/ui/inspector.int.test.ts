@@ -40,6 +40,18 @@ async function seed(store: string): Promise<void> {
     const compacted = await engram.commitTurn({ scope, turn_id: 't5', markers: [...markers] });
     if (compacted.compaction === undefined) throw new Error('the seed run was not compacted');
     await engram.reflect({ scope: { user_id: scope.user_id, agent_id: scope.agent_id, run_id: scope.run_id } });
+    // A second run with its own lessons: more candidates to review.
+    const second = { ...scope, session_id: 's2', run_id: 'r2' };
+    await engram.commitTurn({
+      scope: second,
+      turn_id: 'u1',
+      messages: [
+        { role: 'user', content: 'Last week the deploy failed because the migration timed out. We decided to run migrations before the deploy from now on.' },
+        { role: 'assistant', content: 'Understood: migrations first, then deploy.' },
+      ],
+    });
+    await engram.commitTurn({ scope: second, turn_id: 'u2', messages: [{ role: 'user', content: 'My sister Ana visits Porto every May; remind me to book the train.' }] });
+    await engram.reflect({ scope: { user_id: scope.user_id, agent_id: scope.agent_id, run_id: second.run_id } });
     await engram.compose({ scope, purpose: 'responder', cues: { query: 'Lisbon' } });
     await engram.compose({ scope, purpose: 'planner' });
   } finally {
@@ -163,6 +175,26 @@ describe.skipIf(!hasChromium)('web inspector in headless Chromium', () => {
     const detail = page.locator('aside.panel');
     await expect.poll(() => detail.textContent()).toContain('Version history');
     expect(await detail.textContent()).toContain('active');
+  });
+
+  it('edits what a candidate writes, approves the edit, and shows the edited item', async () => {
+    await page.goto(`${base}/ui/#/review?user_id=mira`);
+    const pending = page.locator('article.card', { has: page.getByRole('button', { name: 'Edit and approve' }) }).first();
+    await pending.waitFor();
+    const card = page.locator(`article[aria-labelledby="${await pending.getAttribute('aria-labelledby')}"]`);
+    await card.getByRole('button', { name: 'Edit and approve' }).click();
+    const editor = card.getByLabel('What to write instead (JSON)');
+    const edit = JSON.parse(await editor.inputValue()) as { write: string; value?: Record<string, unknown> };
+    expect(edit.write).toBe('item');
+    // A broken edit is refused in the page, with the reason, and nothing is decided.
+    await editor.fill('{ not json');
+    await card.getByRole('button', { name: 'Approve the edit' }).click();
+    await expect.poll(() => card.getByRole('alert').textContent()).toContain('the edit is not JSON');
+    await editor.fill(JSON.stringify({ ...edit, value: { ...edit.value, edited_note: 'checked by a reviewer' } }));
+    await card.getByRole('button', { name: 'Approve the edit' }).click();
+    await expect.poll(() => card.getByRole('status').textContent()).toMatch(/edited by inspector/);
+    await card.getByRole('link', { name: /See the item written/ }).click();
+    await expect.poll(() => page.locator('aside.panel').textContent()).toContain('checked by a reviewer');
   });
 
   it('rejects a candidate only with a reason', async () => {
