@@ -30,6 +30,13 @@ module.exports = {
   forbidden: [
     ...forbidden,
     {
+      name: 'inspector-talks-http-only',
+      comment: 'The web inspector (ui/) reaches Engram through the HTTP API only: no import of src/.',
+      severity: 'error',
+      from: { path: '^ui/' },
+      to: { path: '^src/' },
+    },
+    {
       name: 'storage-imports-only-spec-and-util',
       severity: 'error',
       from: { path: '^src/storage/' },
@@ -81,6 +88,6 @@ module.exports = {
     exclude: { path: '\\.test\\.ts$' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'] },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.json'] },
   },
 };
