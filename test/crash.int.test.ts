@@ -9,6 +9,7 @@ import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 
 import { createEngram } from '../src/index.js';
+import { recordOutcome } from './reliability/results.js';
 
 interface Ack {
   turn_id: string;
@@ -55,6 +56,8 @@ describe('crash safety', () => {
       for (const event of events) perTurn.set(event.turn_id!, (perTurn.get(event.turn_id!) ?? 0) + 1);
       for (const count of perTurn.values()) expect(count).toBe(3);
       await engram.close();
+      const halfWritten = [...perTurn.values()].filter((count) => count !== 3).length;
+      recordOutcome('crash-sqlite', { store: 'sqlite', kills: 4, acknowledged_turns: acknowledged.length, turns_stored: perTurn.size, acknowledged_missing: 0, half_written_turns: halfWritten });
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }

@@ -1,0 +1,146 @@
+// RELIABILITY.md from the figures the reliability tests record under reliability-results/: one
+// section per kind of promise (bad input, crashes, concurrency, isolation, secrets, erasure, load),
+// a known layout for each known part and a plain table of its figures for any other.
+
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+
+import type { BoundaryTally } from './results.js';
+
+/** One part's recorded figures (the JSON recordOutcome writes). */
+export interface PartRecord {
+  part: string;
+  recorded_at: string;
+  long: boolean;
+  figures: unknown;
+}
+
+/** What each known part tried, for the reader. */
+const PARTS: Record<string, { section: string; title: string; tried: string }> = {
+  library: { section: 'Bad input', title: 'Library calls', tried: 'every public call with one field at a time replaced by hostile values (random Unicode, lone surrogates, huge strings, 5,000-deep JSON, `__proto__`/`constructor` keys, invalid ids, wrong types, FTS and SQL metacharacters)' },
+  http: { section: 'Bad input', title: 'HTTP routes', tried: 'the same hostile fields sent over HTTP, plus malformed JSON, wrong content types and bodies past the limit' },
+  mcp: { section: 'Bad input', title: 'MCP tools', tried: 'the same hostile fields as MCP tool arguments over the streamable HTTP transport' },
+  'import-cli': { section: 'Bad input', title: 'Import files and the command line', tried: 'exports with one hostile field, truncated lines, wrong versions and deep JSON; hostile command-line arguments' },
+  'llm-output': { section: 'Bad input', title: 'LLM output', tried: 'malformed, partial, oversized and wrongly typed answers from a loopback OpenAI-compatible server to extraction and reflection' },
+  concurrency: { section: 'Concurrency', title: 'Writers in several processes', tried: 'processes patching one working state at the same version, committing the same turn_id, and composing while others commit' },
+  'crash-sqlite': { section: 'Crashes', title: 'SIGKILL during commits (SQLite)', tried: 'a process committing turns killed with SIGKILL at chosen points, the file reopened' },
+  'crash-loops': { section: 'Crashes', title: 'SIGKILL of the server and of an import', tried: '`engram serve` under load and `engram import` killed with SIGKILL again and again, on both stores' },
+  'tenancy-mcp': { section: 'Tenant isolation', title: 'MCP tools across tenants', tried: "every MCP tool called with one tenant's key and another tenant's ids" },
+  secrets: { section: 'Secrets', title: 'A canary in secret events', tried: 'packets of every purpose and their prompt text, searches, exports, logs, MCP results, provider requests and the inspector checked for the canary' },
+  erasure: { section: 'Erasure', title: 'Erasing a user', tried: "a user's events, items with history, chunks, vectors, candidates, insights, snapshots and builds erased; the SQLite file compacted and searched for the canary bytes; every PostgreSQL table searched" },
+  load: { section: 'Load and soak', title: 'Concurrent clients', tried: 'concurrent clients committing, composing and searching against a real `engram serve`, resident memory sampled' },
+};
+
+const SECTION_ORDER = ['Bad input', 'Crashes', 'Concurrency', 'Tenant isolation', 'Secrets', 'Erasure', 'Load and soak'];
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isTally = (value: unknown): value is BoundaryTally => isObject(value) && typeof value['cases'] === 'number' && typeof value['accepted'] === 'number' && typeof value['rejected'] === 'number';
+
+/** Every recorded part, by name. */
+export function readResults(folder: string): PartRecord[] {
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder)
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .map((name) => JSON.parse(readFileSync(join(folder, name), 'utf8')) as PartRecord);
+}
+
+function cell(value: unknown): string {
+  if (typeof value === 'number') return Number.isInteger(value) ? value.toLocaleString('en-US') : String(Number(value.toFixed(3)));
+  if (typeof value === 'string') return value.replaceAll('|', '\\|');
+  return JSON.stringify(value).replaceAll('|', '\\|');
+}
+
+/** Leaves of nested figures as [path, value] rows. */
+function leaves(value: unknown, path: string[] = []): Array<[string, unknown]> {
+  if (isObject(value)) return Object.entries(value).flatMap(([key, child]) => leaves(child, [...path, key]));
+  return [[path.join(' · '), value]];
+}
+
+/** A table of boundary tallies: operation, cases, accepted, rejected and the codes of the rejections. */
+function tallyTable(figures: Record<string, unknown>): string[] {
+  const rows = Object.entries(figures).filter((entry): entry is [string, BoundaryTally] => isTally(entry[1]));
+  const lines = ['| operation | cases | handled | refused with a typed error | codes |', '| --- | --- | --- | --- | --- |'];
+  for (const [name, tally] of rows) {
+    const codes = Object.entries(tally.codes ?? {}).map(([code, count]) => `${code} ${count}`).join(', ') || '—';
+    lines.push(`| ${cell(name)} | ${cell(tally.cases)} | ${cell(tally.accepted)} | ${cell(tally.rejected)} | ${codes} |`);
+  }
+  const total = rows.reduce((sum, [, tally]) => sum + tally.cases, 0);
+  lines.push(`| **all** | **${cell(total)}** | | | |`);
+  return lines;
+}
+
+/** A two-column table of every figure. */
+function figureTable(figures: unknown): string[] {
+  return ['| figure | value |', '| --- | --- |', ...leaves(figures).map(([path, value]) => `| ${cell(path)} | ${cell(value)} |`)];
+}
+
+function partSection(record: PartRecord): string[] {
+  const known = PARTS[record.part];
+  const lines = [`### ${known?.title ?? record.part}`, ''];
+  if (known !== undefined) lines.push(`Tried: ${known.tried}.`, '');
+  lines.push(`Recorded ${record.recorded_at}${record.long ? ' (long form)' : ' (quick form)'}.`, '');
+  const figures = record.figures;
+  const tallies = isObject(figures) && Object.values(figures).some(isTally);
+  lines.push(...(tallies ? tallyTable(figures as Record<string, unknown>) : figureTable(figures)), '');
+  return lines;
+}
+
+/** The machine the figures come from. */
+function machine(): string {
+  const cpu = cpus();
+  return `${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}`;
+}
+
+function commit(root: string): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+/**
+ * RELIABILITY.md's text from the recorded parts.
+ *
+ * @example
+ * writeFileSync('RELIABILITY.md', reliabilityReport(readResults('reliability-results'), root));
+ */
+export function reliabilityReport(records: readonly PartRecord[], root: string): string {
+  const lines = [
+    '# Reliability',
+    '',
+    'What was tried against Engram and what held, as measured by the reliability tests',
+    '(`test/reliability/`, the crash, tenancy and multi-process tests). Regenerate with `npm run reliability`',
+    '(the quick forms, as CI runs them) or `ENGRAM_RELIABILITY_LONG=1 npm run reliability` (the long soak and',
+    'crash loops); `npm run reliability -- --report-only` rewrites this file from the last recorded figures.',
+    '',
+    `Generated ${new Date().toISOString()} at commit \`${commit(root)}\` on ${machine()}.`,
+    '',
+    '## Summary',
+    '',
+    '| promise | part | tried | recorded |',
+    '| --- | --- | --- | --- |',
+  ];
+  const sections = [...SECTION_ORDER, 'Other'];
+  const bySection = new Map<string, PartRecord[]>(sections.map((name) => [name, []]));
+  for (const record of records) bySection.get(PARTS[record.part]?.section ?? 'Other')!.push(record);
+  for (const section of sections) {
+    for (const record of bySection.get(section)!) {
+      const figures = record.figures;
+      const cases = isObject(figures) ? Object.values(figures).filter(isTally).reduce((sum, tally) => sum + tally.cases, 0) : 0;
+      const what = cases > 0 ? `${cases.toLocaleString('en-US')} hostile cases` : `${leaves(figures).length} figures`;
+      lines.push(`| ${section} | ${PARTS[record.part]?.title ?? record.part} | ${what} | ${record.recorded_at.slice(0, 16).replace('T', ' ')} UTC${record.long ? ', long' : ''} |`);
+    }
+  }
+  lines.push('', '`npm run reliability` rewrites this file only after a run in which every one of these tests passed.', '');
+  for (const section of sections) {
+    const parts = bySection.get(section)!;
+    if (parts.length === 0) continue;
+    lines.push(`## ${section}`, '');
+    for (const record of parts) lines.push(...partSection(record));
+  }
+  return `${lines.join('\n').trimEnd()}\n`;
+}
