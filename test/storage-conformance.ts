@@ -156,6 +156,19 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
       expect(await storage.scopeCounts('t3', 10)).toEqual({ sessions: [], users: [] });
     });
 
+    it('compacts after an erase without changing what reads return', async () => {
+      const kept = [event({ content: 'kept one' }), event({ content: 'kept two' })];
+      const gone = [event({ user_id: 'u9', content: 'gone', session_id: 's9', thread_id: 's9' })];
+      await storage.write([...kept, ...gone].map(append));
+      await storage.write([{ op: 'put_item', item: item() }]);
+      await storage.erase({ tenant_id: 't1', user_id: 'u9' });
+      const before = { events: await storage.listEvents({ ...key, now: NOW, limit: 10 }), counts: await storage.scopeCounts('t1', 10) };
+      const result = await storage.compact();
+      expect(result.before_bytes === null || result.before_bytes > 0).toBe(true);
+      expect({ events: await storage.listEvents({ ...key, now: NOW, limit: 10 }), counts: await storage.scopeCounts('t1', 10) }).toEqual(before);
+      expect(before.counts.users.map((user) => user.user_id)).toEqual(['u1']);
+    });
+
     it('finds the nearest passing neighbours of many anchors in their own sessions, in one read', async () => {
       const at = (minute: number) => `2026-06-01T10:${String(minute).padStart(2, '0')}:00.000Z`;
       const s1 = [

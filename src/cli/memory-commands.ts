@@ -128,6 +128,16 @@ export function registerMemoryCommands(program: Command): void {
     );
 
   program
+    .command('compact')
+    .description('give the space of deleted rows back and rewrite the files so erased data is gone from them (SQLite: VACUUM; PostgreSQL: VACUUM of each table)')
+    .action(() =>
+      withEngram(async (engram, global) => {
+        const result = await engram.compactStore();
+        if (global.json === true) printJson(result);
+        else printLines([result.before_bytes === null || result.after_bytes === null ? 'compacted the store' : `compacted the store: ${result.before_bytes} → ${result.after_bytes} bytes`]);
+      }),
+    );
+  program
     .command('reindex')
     .description('rebuild every item chunk, its full-text entry and queued embedding from the items alone')
     .option('--tenant <id>', 'only this tenant')

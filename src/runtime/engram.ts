@@ -20,7 +20,7 @@ import type {
   SessionScopeInput,
 } from '../spec/requests.js';
 import { DEFAULT_TENANT } from '../spec/scope.js';
-import type { ContextBuild, EventSearchHit, ScopeCounts, StorageAdapter } from '../spec/storage.js';
+import type { CompactResult, ContextBuild, EventSearchHit, ScopeCounts, StorageAdapter } from '../spec/storage.js';
 import { diffBuilds, replay, type BuildDiff, type ReplayResult } from './builds.js';
 import { assertNamedPolicy, type NamedPolicy } from '../composer/named-policies.js';
 import type { Tokenizer } from '../spec/tokenizer.js';
@@ -487,6 +487,20 @@ export class Engram {
   async search(request: SearchMemoryRequest): Promise<SearchHit[]> {
     this.guard();
     return search(this.memoryContext(), request);
+  }
+
+  /**
+   * Compacts the store's files: the space of deleted rows is given back and nothing of what erase or
+   * forget removed stays in them (SQLite: full-text merge, WAL checkpoint, VACUUM; PostgreSQL: VACUUM).
+   * It holds the SQLite file exclusively while it runs; reads are unchanged.
+   *
+   * @example
+   * await engram.erase({ user_id: 'mira' });
+   * await engram.compactStore();
+   */
+  async compactStore(): Promise<CompactResult> {
+    this.guard();
+    return this.storage.compact();
   }
 
   /**

@@ -472,6 +472,12 @@ export interface ScopeCounts {
   users: UserCounts[];
 }
 
+/** What compacting a store did: the size of its files before and after (null where not known, as on PostgreSQL). */
+export interface CompactResult {
+  before_bytes: number | null;
+  after_bytes: number | null;
+}
+
 /** A full-text query over event text; `terms` are already segmented and normalised. */
 export interface EventSearchQuery {
   tenant_id: string;
@@ -570,6 +576,12 @@ export interface StorageAdapter {
    * reflections, candidates, insights, run states, ledgers and snapshots (a session: see EraseScope).
    */
   erase(scope: EraseScope): Promise<EraseCounts>;
+  /**
+   * Gives the space of deleted rows back and rewrites what still holds their bytes (SQLite: merges the
+   * full-text indexes, checkpoints the write-ahead log and VACUUMs the file; PostgreSQL: VACUUMs the
+   * store's tables), so erased data is gone from the files too. Reads are unchanged.
+   */
+  compact(): Promise<CompactResult>;
   /**
    * Claims up to `limit` jobs of these kinds (pending, or running with a lease that ended), oldest
    * first: they become `running` with `leaseUntil` and one more attempt. One transaction, so two

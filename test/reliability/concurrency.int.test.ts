@@ -4,15 +4,12 @@
 // turns as fast as it can (every packet valid and within its budget).
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { assertPacket, createEngram } from '../../src/index.js';
-import { POSTGRES_URL } from '../helpers/postgres.js';
+import { postgresStore, sqliteStore } from '../helpers/stores.js';
 import { recordOutcome } from './results.js';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -60,32 +57,7 @@ afterAll(() => {
   recordOutcome('concurrency', figures);
 });
 
-interface StoreUnderTest {
-  name: string;
-  address: () => string;
-  cleanup: () => Promise<void>;
-}
-
-function sqliteStore(): StoreUnderTest {
-  const folder = mkdtempSync(join(tmpdir(), 'engram-race-'));
-  return { name: 'sqlite', address: () => `sqlite:${join(folder, 'engram.db')}`, cleanup: async () => rmSync(folder, { recursive: true, force: true }) };
-}
-
-function postgresStore(): StoreUnderTest {
-  const schema = `race_${process.pid}_${Date.now()}`;
-  return {
-    name: 'postgres',
-    address: () => `${POSTGRES_URL}?schema=${schema}`,
-    cleanup: async () => {
-      const client = new pg.Client({ connectionString: POSTGRES_URL });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await client.end();
-    },
-  };
-}
-
-describe.each([sqliteStore(), postgresStore()])('concurrency: $name', (store) => {
+describe.each([sqliteStore('race'), postgresStore('race')])('concurrency: $name', (store) => {
   const stats: Record<string, unknown> = {};
   figures[store.name] = stats;
   afterAll(async () => {

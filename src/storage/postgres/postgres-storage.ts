@@ -11,6 +11,7 @@ import type {
   AppendEventOp,
   BuildQuery,
   CandidateQuery,
+  CompactResult,
   ContextBuild,
   EmbeddingResult,
   EmbeddingWork,
@@ -569,6 +570,15 @@ class PostgresStorage implements StorageAdapter {
         return tx.run('DELETE FROM events WHERE expires_at IS NOT NULL AND expires_at <= ?', [now]);
       }),
     );
+  }
+
+  compact(): Promise<CompactResult> {
+    return this.read('compact', async () => {
+      // VACUUM runs outside a transaction, one table at a time: the store's own tables only.
+      const tables = await this.pool.arrays('SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename', []);
+      for (const [table] of tables) await this.pool.rows(`VACUUM "${String(table).replaceAll('"', '""')}"`, []);
+      return { before_bytes: null, after_bytes: null };
+    });
   }
 
   async close(): Promise<void> {

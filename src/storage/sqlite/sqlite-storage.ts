@@ -2,7 +2,7 @@
 // text. better-sqlite3 is synchronous, so each write() runs its operations in one transaction
 // without yielding, and a committed write is on disk (in the WAL) before the promise resolves.
 
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 
@@ -12,6 +12,7 @@ import type { SessionKey } from '../../spec/scope.js';
 import type {
   BuildQuery,
   CandidateQuery,
+  CompactResult,
   ContextBuild,
   EmbeddingResult,
   EmbeddingWork,
@@ -593,6 +594,24 @@ class SqliteStorage implements StorageAdapter {
       return seqs.length;
     });
     return purge.immediate();
+  }
+
+  async compact(): Promise<CompactResult> {
+    this.guard();
+    const before = this.fileBytes();
+    // 'optimize' rewrites each full-text index as one segment without the entries of deleted rows.
+    this.db.exec("INSERT INTO events_fts(events_fts) VALUES('optimize'); INSERT INTO items_fts(items_fts) VALUES('optimize');");
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
+    this.db.exec('VACUUM');
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
+    return { before_bytes: before, after_bytes: this.fileBytes() };
+  }
+
+  /** The database file and its write-ahead log, in bytes (null in memory). */
+  private fileBytes(): number | null {
+    const path = this.db.name;
+    if (path === ':memory:' || path === '' || !existsSync(path)) return null;
+    return statSync(path).size + (existsSync(`${path}-wal`) ? statSync(`${path}-wal`).size : 0);
   }
 
   async close(): Promise<void> {
