@@ -79,7 +79,7 @@ function figureTable(figures: unknown): string[] {
 
 function partSection(record: PartRecord): string[] {
   const known = PARTS[record.part];
-  const lines = [`### ${known?.title ?? record.part}`, ''];
+  const lines = [`### ${known?.title ?? record.part}${record.long ? ' — long form' : ''}`, ''];
   if (known !== undefined) lines.push(`Tried: ${known.tried}.`, '');
   lines.push(`Recorded ${record.recorded_at}${record.long ? ' (long form)' : ' (quick form)'}.`, '');
   const figures = record.figures;

@@ -1,5 +1,6 @@
 // The figures the reliability tests measure, written as JSON under reliability-results/ (gitignored)
-// for `npm run reliability` to turn into RELIABILITY.md. One file per part; a later run replaces it.
+// for `npm run reliability` to turn into RELIABILITY.md. One file per part (and per long run of a
+// part); a later run of the same form replaces it.
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,6 +29,8 @@ export function emptyTally(): BoundaryTally {
  */
 export function recordOutcome(part: string, figures: unknown): void {
   mkdirSync(RESULTS_FOLDER, { recursive: true });
-  const record = { part, recorded_at: new Date().toISOString(), long: process.env['ENGRAM_RELIABILITY_LONG'] === '1', figures };
-  writeFileSync(join(RESULTS_FOLDER, `${part}.json`), `${JSON.stringify(record, null, 2)}\n`);
+  const long = process.env['ENGRAM_RELIABILITY_LONG'] === '1';
+  const record = { part, recorded_at: new Date().toISOString(), long, figures };
+  // A long run's figures stay beside the quick ones: the next quick run (CI) does not replace them.
+  writeFileSync(join(RESULTS_FOLDER, long ? `${part}.long.json` : `${part}.json`), `${JSON.stringify(record, null, 2)}\n`);
 }
