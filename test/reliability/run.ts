@@ -12,7 +12,7 @@ import { RESULTS_FOLDER } from './results.js';
 const root = join(import.meta.dirname, '..', '..');
 
 /** The test files whose figures RELIABILITY.md reports. */
-const FILES = ['test/reliability/', 'test/crash.int.test.ts', 'test/server/tenancy.int.test.ts', 'test/postgres-multiprocess.int.test.ts', 'test/sqlite-erase.test.ts'];
+const FILES = ['test/reliability/', 'test/crash.int.test.ts', 'test/server/tenancy.int.test.ts', 'test/ui/', 'test/postgres-multiprocess.int.test.ts', 'test/sqlite-erase.test.ts'];
 
 const reportOnly = process.argv.includes('--report-only');
 if (!reportOnly) {

@@ -8,6 +8,7 @@ import type { ApiKeyInfo, MemoryPacket } from '../../src/index.js';
 import { API_ROUTES } from '../../src/server/index.js';
 import { startHarness, TENANT_A, TENANT_B, type Harness, type Page } from './harness.js';
 import { samples, type RecordIds } from './requests.js';
+import { recordOutcome } from '../reliability/results.js';
 import { B_USER, fingerprint, scope, seedTenantB } from './tenant-b.js';
 
 const writeRoutes = API_ROUTES.filter((spec) => spec.role !== 'read');
@@ -50,6 +51,7 @@ describe('tenant isolation and roles on every route', () => {
       }
     }
     expect(await fingerprint(h.t.engram)).toBe(before);
+    recordOutcome('tenancy-http', { routes: API_ROUTES.length, requests_with_other_tenants_ids: API_ROUTES.length, records_of_b_seen: 0, records_of_b_changed: 0 });
   });
 
   it('reading B’s user under tenant A lists nothing (lists are empty, the run is 404)', async () => {

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createEngram } from '../../src/index.js';
 import { startEngram, type EngramProcess } from '../helpers/engram-process.js';
+import { recordOutcome } from '../reliability/results.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const root = join(import.meta.dirname, '..', '..');
@@ -268,5 +269,6 @@ describe.skipIf(!hasChromium)('web inspector in headless Chromium', () => {
     await page.goto(`${base}/ui/#/timeline?user_id=mira&agent_id=assistant&session_id=s1`);
     await page.getByRole('list', { name: 'Events' }).waitFor();
     expect(await page.content()).not.toContain(CANARY);
+    recordOutcome('inspector-wire', { responses_checked: wire.length, api_responses: wire.filter((entry) => entry.url.includes('/v1/')).length, canary_found: 0 });
   });
 });
