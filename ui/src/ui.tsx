@@ -204,3 +204,24 @@ export function hasScope(scope: ScopeParams, need: ReadonlyArray<keyof ScopePara
 export function contentText(content: unknown): string {
   return typeof content === 'string' ? content : JSON.stringify(content);
 }
+
+/** A table's header row: column labels, `[label, 'num']` for a right-aligned number column. */
+export function TableHead({ columns }: { columns: ReadonlyArray<string | readonly [string, 'num']> }): JSX.Element {
+  return (
+    <thead>
+      <tr>
+        {columns.map((column) =>
+          typeof column === 'string' ? (
+            <th key={column} scope="col">
+              {column}
+            </th>
+          ) : (
+            <th key={column[0]} scope="col" class="num">
+              {column[0]}
+            </th>
+          ),
+        )}
+      </tr>
+    </thead>
+  );
+}

@@ -6,7 +6,7 @@ import { useState } from 'preact/hooks';
 
 import { api, query, type Page } from '../api.js';
 import type { ContextBuild, ReplayResult } from '../types.js';
-import { Badge, ErrorBox, go, href, Json, ScopeForm, scopeOf, Status, Time, useLoad, type Route } from '../ui.js';
+import { Badge, ErrorBox, go, href, Json, type Route, ScopeForm, scopeOf, Status, TableHead, Time, useLoad } from '../ui.js';
 import { PacketReport } from './compose.js';
 
 interface BuildDiff {
@@ -111,13 +111,7 @@ function Diff({ a, b }: { a: string; b: string }): JSX.Element {
             </div>
             {Object.keys(d.section_usage).length === 0 ? null : (
               <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Section</th>
-                    <th scope="col" class="num">Tokens in a</th>
-                    <th scope="col" class="num">Tokens in b</th>
-                  </tr>
-                </thead>
+                <TableHead columns={['Section', ['Tokens in a', 'num'], ['Tokens in b', 'num']]} />
                 <tbody>
                   {Object.entries(d.section_usage).map(([name, usage]) => (
                     <tr key={name}>
@@ -164,16 +158,7 @@ export function BuildsView({ route }: { route: Route }): JSX.Element {
                     </button>
                   </div>
                   <table>
-                    <thead>
-                      <tr>
-                        <th scope="col">Diff</th>
-                        <th scope="col">Build</th>
-                        <th scope="col">Purpose</th>
-                        <th scope="col">Scope</th>
-                        <th scope="col" class="num">Tokens</th>
-                        <th scope="col">Created</th>
-                      </tr>
-                    </thead>
+                    <TableHead columns={['Diff', 'Build', 'Purpose', 'Scope', ['Tokens', 'num'], 'Created']} />
                     <tbody>
                       {page.items.map((build) => (
                         <tr key={build.id} class={build.id === open ? 'selected' : undefined}>

@@ -7,7 +7,7 @@ import { useState } from 'preact/hooks';
 
 import { api } from '../api.js';
 import type { Packet } from '../types.js';
-import { Badge, ErrorBox, Field, go, href, Json, scopeOf, type Route } from '../ui.js';
+import { Badge, ErrorBox, Field, go, href, Json, type Route, scopeOf, TableHead } from '../ui.js';
 
 /** A bar of tokens used against tokens allowed. */
 export function BudgetBar({ name, used, allowed }: { name: string; used: number; allowed: number | undefined }): JSX.Element {
@@ -56,13 +56,7 @@ export function PacketReport({ packet, text }: { packet: Packet; text: string | 
         <p class="muted">Nothing had to be shortened.</p>
       ) : (
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Section</th>
-              <th scope="col">Action</th>
-              <th scope="col">Reason</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Section', 'Action', 'Reason']} />
           <tbody>
             {report.degradations.map((step, index) => (
               <tr key={index}>

@@ -7,7 +7,7 @@ import { useState } from 'preact/hooks';
 
 import { api, query, type Page } from '../api.js';
 import type { MemoryItem, SearchHit } from '../types.js';
-import { Badge, ErrorBox, Field, go, hasScope, href, Json, ScopeForm, scopeOf, Status, StatusBadge, Time, useLoad, type Route, type ScopeParams } from '../ui.js';
+import { Badge, ErrorBox, Field, go, hasScope, href, Json, type Route, ScopeForm, scopeOf, type ScopeParams, Status, StatusBadge, TableHead, Time, useLoad } from '../ui.js';
 
 const TYPES = ['profile', 'preferences', 'goals', 'tasks', 'decisions', 'entities', 'events', 'cases', 'patterns', 'procedure'];
 
@@ -30,17 +30,7 @@ function valueText(value: Record<string, unknown>): string {
 function ItemTable({ items, scope, selected }: { items: MemoryItem[]; scope: ScopeParams; selected: string | undefined }): JSX.Element {
   return (
     <table>
-      <thead>
-        <tr>
-          <th scope="col">Key</th>
-          <th scope="col">Value</th>
-          <th scope="col">Status</th>
-          <th scope="col" class="num">Confidence</th>
-          <th scope="col">Valid</th>
-          <th scope="col">Level</th>
-          <th scope="col" class="num">Version</th>
-        </tr>
-      </thead>
+      <TableHead columns={['Key', 'Value', 'Status', ['Confidence', 'num'], 'Valid', 'Level', ['Version', 'num']]} />
       <tbody>
         {items.map((item) => (
           <tr key={item.id} class={item.id === selected ? 'selected' : undefined}>

@@ -1,7 +1,7 @@
 // Review queue: a user's pending candidates with their evidence and salience; approve, edit then
 // approve, or reject with a reason. An approval links to the item it wrote in Memory.
 
-import type { JSX } from 'preact';
+import type { ComponentChildren, JSX } from 'preact';
 import { useState } from 'preact/hooks';
 
 import { api, query, type Page } from '../api.js';
@@ -32,6 +32,28 @@ function Salience({ salience }: { salience: Record<string, number> }): JSX.Eleme
         </li>
       ))}
     </ul>
+  );
+}
+
+/** A form that decides a candidate: its fields, a submit button and Cancel. */
+function DecisionForm({ submit, tone, onSubmit, onCancel, children }: { submit: string; tone: 'primary' | 'danger'; onSubmit: () => void; onCancel: () => void; children: ComponentChildren }): JSX.Element {
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSubmit();
+      }}
+    >
+      {children}
+      <div class="buttons">
+        <button type="submit" class={tone}>
+          {submit}
+        </button>
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
   );
 }
 
@@ -108,46 +130,20 @@ function CandidateCard({ candidate, onDecided, reviewer }: { candidate: Candidat
         </div>
       ) : null}
       {pending && mode === 'edit' ? (
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            approveEdited();
-          }}
-        >
+        <DecisionForm submit="Approve the edit" tone="primary" onSubmit={approveEdited} onCancel={() => setMode('view')}>
           <label class="field wide">
             <span>What to write instead (JSON)</span>
             <textarea rows={10} value={edit} onInput={(event) => setEdit((event.currentTarget as HTMLTextAreaElement).value)} />
           </label>
-          <div class="buttons">
-            <button type="submit" class="primary">
-              Approve the edit
-            </button>
-            <button type="button" onClick={() => setMode('view')}>
-              Cancel
-            </button>
-          </div>
-        </form>
+        </DecisionForm>
       ) : null}
       {pending && mode === 'reject' ? (
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            void decide('reject', { reason });
-          }}
-        >
+        <DecisionForm submit="Reject" tone="danger" onSubmit={() => void decide('reject', { reason })} onCancel={() => setMode('view')}>
           <label class="field wide">
             <span>Reason</span>
             <input name="reason" value={reason} required onInput={(event) => setReason((event.currentTarget as HTMLInputElement).value)} />
           </label>
-          <div class="buttons">
-            <button type="submit" class="danger">
-              Reject
-            </button>
-            <button type="button" onClick={() => setMode('view')}>
-              Cancel
-            </button>
-          </div>
-        </form>
+        </DecisionForm>
       ) : null}
       {shown.decision === null ? null : (
         <p class="decision" role="status">

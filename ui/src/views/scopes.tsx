@@ -5,7 +5,7 @@ import type { JSX } from 'preact';
 
 import { api, query } from '../api.js';
 import type { Scopes } from '../types.js';
-import { href, Status, Time, useLoad } from '../ui.js';
+import { href, Status, TableHead, Time, useLoad } from '../ui.js';
 
 export function ScopesView(): JSX.Element {
   const state = useLoad(() => api<Scopes>('GET', `/v1/scopes${query({ limit: 500 })}`), []);
@@ -22,14 +22,7 @@ export function ScopesView(): JSX.Element {
                 <p class="muted">This tenant has no users yet: commit a turn (POST /v1/turns) and it appears here.</p>
               ) : (
                 <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">User</th>
-                      <th scope="col">Agents</th>
-                      <th scope="col" class="num">Current items</th>
-                      <th scope="col" class="num">Pending review</th>
-                    </tr>
-                  </thead>
+                  <TableHead columns={['User', 'Agents', ['Current items', 'num'], ['Pending review', 'num']]} />
                   <tbody>
                     {scopes.users.map((user) => {
                       const agent = agentsOf(user.user_id)[0] ?? '';
@@ -54,18 +47,7 @@ export function ScopesView(): JSX.Element {
                 <p class="muted">No sessions yet.</p>
               ) : (
                 <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">User</th>
-                      <th scope="col">Agent</th>
-                      <th scope="col">Session</th>
-                      <th scope="col">Run</th>
-                      <th scope="col" class="num">Events</th>
-                      <th scope="col">First event</th>
-                      <th scope="col">Last event</th>
-                      <th scope="col">Open</th>
-                    </tr>
-                  </thead>
+                  <TableHead columns={['User', 'Agent', 'Session', 'Run', ['Events', 'num'], 'First event', 'Last event', 'Open']} />
                   <tbody>
                     {scopes.sessions.map((s) => {
                       const scope = { user_id: s.user_id, agent_id: s.agent_id, session_id: s.session_id, run_id: s.run_id };

@@ -5,7 +5,7 @@ import type { JSX } from 'preact';
 
 import { api, query, type Page } from '../api.js';
 import type { SnapshotRecord } from '../types.js';
-import { hasScope, href, Json, ScopeForm, scopeOf, Status, StatusBadge, Time, useLoad, type Route } from '../ui.js';
+import { hasScope, href, Json, type Route, ScopeForm, scopeOf, Status, StatusBadge, TableHead, Time, useLoad } from '../ui.js';
 
 interface Check {
   name: string;
@@ -37,13 +37,7 @@ function SnapshotBody({ record }: { record: SnapshotRecord }): JSX.Element {
         Validation <StatusBadge status={validation.status} />, failure action {validation.failure_action_taken}, created <Time at={String(snapshot['created_at'])} />
       </p>
       <table>
-        <thead>
-          <tr>
-            <th scope="col">Check</th>
-            <th scope="col">Result</th>
-            <th scope="col">Message</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Check', 'Result', 'Message']} />
         <tbody>
           {validation.checks.map((check) => (
             <tr key={check.name}>
@@ -87,15 +81,7 @@ export function SnapshotsView({ route }: { route: Route }): JSX.Element {
                 ready ? <p class="muted">No snapshots: a run is compacted when it crosses its thresholds.</p> : null
               ) : (
                 <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Snapshot</th>
-                      <th scope="col">Run</th>
-                      <th scope="col" class="num">Sequence</th>
-                      <th scope="col">Validation</th>
-                      <th scope="col">Created</th>
-                    </tr>
-                  </thead>
+                  <TableHead columns={['Snapshot', 'Run', ['Sequence', 'num'], 'Validation', 'Created']} />
                   <tbody>
                     {page.items.map((record) => {
                       const id = record.snapshot.snapshot_id;
