@@ -1,6 +1,7 @@
 // Crash loops on both stores. A real `engram serve` under commit load is killed with SIGKILL at a
 // random moment, again and again (quick: 3 kills a store; ENGRAM_RELIABILITY_LONG=1: 25); afterwards
-// the store opens, every acknowledged turn is there whole, and no turn is half-written. An
+// the store opens, every acknowledged turn is there whole, no turn is half-written, and the search
+// index rebuilt from the items answers as the one the crashes left. An
 // `engram import` is killed the same way: its transaction unit is a batch of 500 records, so what it
 // left is exactly the first whole batches of the file, and the derived indexes rebuilt from it
 // (reindex) answer searches as the import's own did.
@@ -112,6 +113,12 @@ function crashLoops(store: StoreUnderTest): void {
       expect(acknowledged.size).toBeGreaterThan(SERVER_KILLS);
       expect(missing).toEqual([]);
       expect(halfWritten).toEqual([]);
+      // The derived search index, rebuilt from the items alone, answers as the one the crashes left.
+      const search = { scope: { user_id: 'crash-u0', agent_id: 'assistant' }, query: 'oolong tea' };
+      const before = (await engram.search(search)).map((hit) => hit.item.id);
+      expect(before.length).toBeGreaterThan(0);
+      await engram.reindex();
+      expect((await engram.search(search)).map((hit) => hit.item.id)).toEqual(before);
       figures[store.name] = { ...figures[store.name], server_kills: SERVER_KILLS, turns_acknowledged: acknowledged.size, turns_stored: perTurn.size, acknowledged_missing: missing.length, half_written_turns: halfWritten.length };
     } finally {
       await engram.close();
