@@ -47,14 +47,14 @@ async function serve(flags: ServeFlags): Promise<void> {
     const worker = flags.worker ? startBackgroundWorker(engram, { onError: (error, task) => app.log.warn({ task, err: error }, 'worker tick failed') }) : null;
     const banner = [
       `Engram is serving ${redactStoreAddress(store)}`,
-      `  API      ${address}/v1   (OpenAPI: ${address}/openapi.json)`,
-      `  docs     ${address}/docs`,
+      `  API       ${address}/v1   (OpenAPI: ${address}/openapi.json)`,
+      `  docs      ${address}/docs`,
       flags.inspector ? `  inspector ${address}/ui/${key === null ? '' : `   (log in: ${address}/ui/#key=${key})`}` : '',
-      `  MCP      ${address}/mcp   (streamable HTTP)`,
-      `  health   ${address}/healthz, metrics ${address}/metrics`,
-      flags.auth ? '' : '  auth     OFF (loopback only): every request acts as the admin of tenant "default"',
+      `  MCP       ${address}/mcp   (streamable HTTP)`,
+      `  health    ${address}/healthz, metrics ${address}/metrics`,
+      flags.auth ? '' : '  auth      OFF (loopback only): every request acts as the admin of tenant "default"',
       key === null ? '' : `  admin key (shown once, tenant "default"): ${key}`,
-      key === null ? '' : `  try:     curl -H "Authorization: Bearer ${key}" ${address}/v1/keys`,
+      key === null ? '' : `  try:      curl -H "Authorization: Bearer ${key}" ${address}/v1/keys`,
       'Stop with Ctrl-C (SIGINT) or SIGTERM.',
     ].filter((line) => line !== '');
     process.stdout.write(`${banner.join('\n')}\n`);
