@@ -1,8 +1,8 @@
 // The checks an imported record passes before it is written, beyond its kind and required fields:
 // an item is a whole MemoryItem (type, key rule, value schema, status, ids, lists of strings), a
-// working state obeys its schema, a summary and a context build have the fields their readers use,
-// and every session key names its ids as strings. An import file
-// is outside input: a record that would store a broken row is refused with the line at fault.
+// working state obeys its schema, a turn's stored result, a summary and a context build have the
+// fields their readers use, and every session key names its ids as strings. An import file is
+// outside input: a record that would store a broken row is refused with the line at fault.
 
 import { ValidationError, type ValidationIssue } from '../spec/errors.js';
 import { MEMORY_TYPES, type MemoryType } from '../spec/items.js';
@@ -87,6 +87,23 @@ function summaryIssues(summary: Fields): ValidationIssue[] {
   return rules.filter(([, ok]) => !ok).map(([field, , message]) => ({ field: `summary.${field}`, rule: 'type', message }));
 }
 
+/** The broken rules of a stored turn result (what a replay of the turn returns as it is). */
+function turnResultIssues(result: Fields, turnId: unknown): ValidationIssue[] {
+  const isList = (value: unknown): boolean => Array.isArray(value);
+  const rules: Array<[string, boolean, string]> = [
+    ['turn_id', result['turn_id'] === turnId, 'must be the record\'s turn_id'],
+    ['scope', isObject(result['scope']), 'must be an object'],
+    ['recorded_at', isTime(result['recorded_at']), 'must be a date-time'],
+    ['dry_run', typeof result['dry_run'] === 'boolean', 'must be a boolean'],
+    ['replayed', typeof result['replayed'] === 'boolean', 'must be a boolean'],
+    ['events', isList(result['events']) && (result['events'] as unknown[]).every((event) => isObject(event) && isEventId(event['event_id'])), 'must be a list of written events'],
+    ['working_state', isObject(result['working_state']), 'must be an object'],
+    ['summary', isObject(result['summary']), 'must be an object'],
+    ...(['gate', 'items', 'extraction_failures'] as const).map((name): [string, boolean, string] => [name, isList(result[name]), 'must be a list']),
+  ];
+  return rules.filter(([, ok]) => !ok).map(([field, , message]) => ({ field: `result.${field}`, rule: 'type', message }));
+}
+
 /** The broken rules of a stored context build (its packet is checked again when it is replayed). */
 function buildIssues(build: Fields): ValidationIssue[] {
   const rules: Array<[string, boolean, string]> = [
@@ -120,7 +137,11 @@ function recordIssues(record: Fields): ValidationIssue[] {
     case 'item':
       return nested('item', itemIssues).map((issue) => ({ ...issue, field: `item.${issue.field}` }));
     case 'turn':
-      return [...keyIssues(record['key']), ...(typeof record['turn_id'] === 'string' ? [] : [{ field: 'turn_id', rule: 'type', message: 'must be a string' }]), ...(isObject(record['result']) ? [] : [{ field: 'result', rule: 'type', message: 'must be an object' }])];
+      return [
+        ...keyIssues(record['key']),
+        ...(typeof record['turn_id'] === 'string' ? [] : [{ field: 'turn_id', rule: 'type', message: 'must be a string' }]),
+        ...(isObject(record['result']) ? turnResultIssues(record['result'], record['turn_id']) : [{ field: 'result', rule: 'type', message: 'must be an object' }]),
+      ];
     case 'working_state':
       return [...keyIssues(record['key']), ...stateIssues(record['state']), ...(isTime(record['updated_at']) ? [] : [{ field: 'updated_at', rule: 'format', message: 'must be a date-time' }])];
     case 'summary':

@@ -56,6 +56,11 @@ describe('export, import and erase over HTTP', () => {
     expect(noHeader.body).toMatchObject({ status: 400, field: 'line 1' });
     const asJson = await h.call('POST', '/v1/import', { key: h.keys.b.admin, body: { lines: [] } });
     expect(asJson.body).toMatchObject({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
+    // A turn whose stored result is empty would answer a replay of that turn with nothing: refused by line.
+    const header = exported.split('\n')[0]!;
+    const turn = { kind: 'turn', key: { tenant_id: TENANT_B, user_id: 'tara', agent_id: 'assistant', session_id: 's1' }, turn_id: 'tx', result: {} };
+    const emptyResult = await h.call('POST', '/v1/import', { key: h.keys.b.admin, raw: `${header}\n${JSON.stringify(turn)}\n`, contentType: 'application/x-ndjson' });
+    expect(emptyResult.body).toMatchObject({ status: 400, code: 'VALIDATION_FAILED', field: 'line 2.result.turn_id' });
   });
 
   it('erases a session, then a user, of the key’s tenant only', async () => {
