@@ -136,7 +136,7 @@ export async function compose(context: ReadPathContext, input: unknown, options:
   const sectionBudgets = lendIdleSections(policy.budget.per_section, active);
   // Costs are counted as the prompt shows them, in either rendering.
   const tokenizer = promptTokenizer(context.tokenizer);
-  const builder = new PacketBuilder(tokenizer, policy.budget.max_tokens, sectionBudgets);
+  const builder = new PacketBuilder(tokenizer, policy.budget.max_tokens, sectionBudgets, { purpose: request.purpose, generatedAt, tokenizer: context.tokenizer });
 
   const lookup = (evidenceId: string | undefined): Citation[] => {
     if (evidenceId === undefined) return [];

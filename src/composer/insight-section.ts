@@ -29,6 +29,9 @@ export async function gatherInsights(storage: StorageAdapter, scope: Scope, poli
   return live.filter((insight) => insight.expires_at !== 'run_end' || insight.run_id === scope.run_id);
 }
 
+/** The part of the packet (and of its rendering) an insight of each type goes to. */
+const BLOCK_OF_TYPE = { hypothesis: 'hypotheses', strategy: 'strategy_sketches', pattern: 'patterns' } as const;
+
 function itemOf(insight: InsightRecord, state: InsightItem['validation_state']): InsightItem {
   return {
     id: insight.id,
@@ -77,6 +80,7 @@ export function fillInsights(builder: PacketBuilder, insights: readonly InsightR
     const taken = builder.offer({
       item: id,
       section: 'insights',
+      block: BLOCK_OF_TYPE[item.type],
       rule: `insight.${state}(confidence ${insight.confidence})`,
       forms: [
         { level: 'raw', value: item },
@@ -85,9 +89,7 @@ export function fillInsights(builder: PacketBuilder, insights: readonly InsightR
       text: itemText.insight,
     });
     if (taken === undefined) continue;
-    if (item.type === 'hypothesis') packet.hypotheses.push(taken.value);
-    else if (item.type === 'strategy') packet.strategy_sketches.push(taken.value);
-    else packet.patterns.push(taken.value);
+    packet[BLOCK_OF_TYPE[item.type]].push(taken.value);
   }
   return packet;
 }

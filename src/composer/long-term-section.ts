@@ -202,6 +202,8 @@ export function fillLongTerm(
     const taken = builder.offer({
       item: `facts:${item.id}`,
       section: 'facts',
+      // Preferences render under a heading of their own.
+      block: fact.fact_key.startsWith('pref:') ? 'preferences' : 'facts',
       rule,
       forms: [
         { level: 'raw', value: fact },

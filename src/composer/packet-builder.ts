@@ -11,7 +11,9 @@ import type {
   Omission,
 } from '../spec/packet.js';
 import type { Tokenizer } from '../spec/tokenizer.js';
+import { EngramError } from '../spec/errors.js';
 import { escapeXmlText } from './item-text.js';
+import { blockFraming, packetFraming, type BlockTag, type RenderFormat } from './render.js';
 
 export type Level = 'raw' | 'quote' | 'summary' | 'ref';
 
@@ -36,6 +38,8 @@ export interface Offer<T> {
   forms: ReadonlyArray<{ level: Level; value: T }>;
   /** The form as a prompt shows it; its tokens are the form's cost. */
   text: (value: T) => string;
+  /** The rendered part the item shows under, when its explain id does not tell (preferences, insights). */
+  block?: BlockTag;
   /** Evidence the item cites. */
   cites?: readonly Citation[];
   /**
@@ -64,13 +68,48 @@ export function lazyForm<T>(level: Level, make: () => T): { level: Level; readon
   };
 }
 
-/**
- * What rendering adds around items, charged so that the rendered prompt stays within the budget:
- * the title (and XML root) once, a heading (or tag pair) per part, a bullet and line break per item.
- */
-export const RENDER_FRAMING = 40;
-export const RENDER_HEADING = 10;
+/** What rendering adds to each item: a bullet (or indentation) and a line break. */
 export const RENDER_LINE = 2;
+
+/** Tokens of framing pieces in the format that takes more of them (each piece counted on its own). */
+function framingCost(tokenizer: Tokenizer, pieces: Record<RenderFormat, string[]>): number {
+  const sum = (texts: readonly string[]) => texts.reduce((total, text) => total + tokenizer.count(text), 0);
+  return Math.max(sum(pieces.markdown), sum(pieces.xml));
+}
+
+/** What the rendering of a packet looks like: its title's parts, and the tokenizer of its markup. */
+export interface RenderFrame {
+  purpose: string;
+  generatedAt: string;
+  /** Counts markup as it is (a prompt tokenizer would count `<tag>` escaped, as item text is). */
+  tokenizer: Tokenizer;
+}
+
+const HEADING_COSTS = new Map<string, number>();
+
+/** Tokens a rendered part adds once (its heading or tag pair), in the format that takes more. */
+function headingCost(tokenizer: Tokenizer, block: BlockTag): number {
+  const key = `${tokenizer.name}\u0000${block}`;
+  let tokens = HEADING_COSTS.get(key);
+  if (tokens === undefined) {
+    tokens = framingCost(tokenizer, blockFraming(block));
+    HEADING_COSTS.set(key, tokens);
+  }
+  return tokens;
+}
+
+/** The rendered part of an explain id's prefix (`key_quotes:evt_…` → `key_quotes`). */
+const BLOCK_OF_PART: Readonly<Record<string, BlockTag>> = {
+  working_state: 'working_state',
+  open_loops: 'open_loops',
+  last_tool_evidence: 'tool_evidence',
+  rolling_summary: 'summary',
+  key_quotes: 'key_quotes',
+  conversation_window: 'conversation',
+  facts: 'facts',
+  procedures: 'procedures',
+  episodes: 'episodes',
+};
 
 const NEEDS_ESCAPE = /[&<>]/;
 
@@ -97,16 +136,20 @@ export function promptTokenizer(tokenizer: Tokenizer): Tokenizer {
 const COST_CACHE = new Map<string, number>();
 const COST_CACHE_SIZE = 20_000;
 
-/** The render part an item belongs to: `key_quotes:evt_…` → `key_quotes`. */
-function partOf(item: string): string {
-  return item.split(/[.:[]/u, 1)[0]!;
+/** The rendered part an item shows under: the offer's, or the one its explain id names. */
+function blockOf(item: string, block: BlockTag | undefined): BlockTag {
+  if (block !== undefined) return block;
+  const part = item.split(/[.:[]/u, 1)[0]!;
+  const known = BLOCK_OF_PART[part];
+  if (known === undefined) throw new EngramError('INTERNAL', `no rendered part for packet item ${item}`);
+  return known;
 }
 
 export class PacketBuilder {
   private readonly sectionUsed = new Map<BudgetSection, number>();
   private total = 0;
   private framing = 0;
-  private readonly parts = new Set<string>();
+  private readonly parts = new Set<BlockTag>();
   private readonly citationsById = new Map<string, Citation>();
   private readonly full = new Set<BudgetSection>();
   readonly selected: string[] = [];
@@ -116,13 +159,21 @@ export class PacketBuilder {
 
   private readonly perSection: Record<BudgetSection, number>;
 
+  private readonly markupTokenizer: Tokenizer;
+
+  /**
+   * @param frame the packet's rendering: the title (Markdown) or root element (XML), whichever
+   * takes more tokens, is charged at once, and each part's heading when its first item is placed
+   */
   constructor(
     private readonly tokenizer: Tokenizer,
     readonly maxTokens: number,
     perSection: Readonly<Record<BudgetSection, number>>,
+    frame: RenderFrame,
   ) {
     this.perSection = { ...perSection };
-    this.framing = Math.min(RENDER_FRAMING, maxTokens);
+    this.markupTokenizer = frame.tokenizer;
+    this.framing = Math.min(framingCost(frame.tokenizer, packetFraming(frame.purpose, frame.generatedAt)), maxTokens);
     this.total = this.framing;
   }
 
@@ -168,16 +219,16 @@ export class PacketBuilder {
   }
 
   /** Render overhead of one more item of a part: its line, and the part's heading if it is the first. */
-  overhead(item: string, headings = 1): number {
-    return RENDER_LINE + (this.parts.has(partOf(item)) ? 0 : RENDER_HEADING * headings);
+  overhead(item: string, block?: BlockTag): number {
+    const tag = blockOf(item, block);
+    return RENDER_LINE + (this.parts.has(tag) ? 0 : headingCost(this.markupTokenizer, tag));
   }
 
   /** Takes the richest form that fits, or omits the item; returns the form taken. */
   offer<T>(offer: Offer<T>): { level: Level; value: T } | undefined {
     const room = this.left(offer.section);
     const steps: Level[] = [];
-    // Facts render under two headings (preferences and the rest).
-    const extra = this.overhead(offer.item, offer.section === 'facts' ? 2 : 1);
+    const extra = this.overhead(offer.item, offer.block);
     const smallest = offer.forms[offer.forms.length - 1];
     if (offer.smallestLast === true && this.full.has(offer.section) && smallest !== undefined && this.cost(offer.text(smallest.value)) + extra > room) {
       this.omit(offer.item, 'over_budget', offer.section, `needs more than the ${room} tokens left`);
@@ -191,7 +242,7 @@ export class PacketBuilder {
       previous = text;
       const tokens = this.cost(text) + extra;
       if (tokens <= room) {
-        this.parts.add(partOf(offer.item));
+        this.parts.add(blockOf(offer.item, offer.block));
         this.charge(offer.section, tokens);
         this.cite(offer.cites ?? []);
         this.recordSteps(offer, steps, form.level, room);

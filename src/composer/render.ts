@@ -8,9 +8,53 @@ import { citationHandle, escapeXmlText, itemText } from './item-text.js';
 
 export type RenderFormat = 'markdown' | 'xml';
 
+/** Each part of a rendered packet: its XML tag and its Markdown heading, in the order they render. */
+export const RENDER_BLOCKS = {
+  working_state: 'Working state',
+  open_loops: 'Open loops',
+  tool_evidence: 'Latest tool evidence',
+  summary: 'Conversation summary',
+  key_quotes: 'Key quotes',
+  conversation: 'Recent conversation',
+  preferences: 'Preferences',
+  facts: 'Facts',
+  procedures: 'Procedures',
+  episodes: 'Episodes',
+  hypotheses: 'Hypotheses (unconfirmed)',
+  strategy_sketches: 'Strategy sketches (unconfirmed)',
+  patterns: 'Patterns',
+} as const;
+
+export type BlockTag = keyof typeof RENDER_BLOCKS;
+
+/**
+ * The pieces of text a rendering adds for one part, in each format: the blank line before a
+ * Markdown heading and the heading; the XML tag pair with its indentation and line breaks.
+ *
+ * @example
+ * blockFraming('facts').markdown // ['\n\n', '## Facts\n']
+ */
+export function blockFraming(tag: BlockTag): Record<RenderFormat, string[]> {
+  return { markdown: ['\n\n', `## ${RENDER_BLOCKS[tag]}\n`], xml: [`  <${tag}>\n`, `\n  </${tag}>`, '\n'] };
+}
+
+/**
+ * The pieces of text a rendering adds once per packet, in each format: the title and the last
+ * line break, or the root element.
+ *
+ * @example
+ * packetFraming('responder', '2026-11-02T09:00:00.000Z').xml[1] // '\n</memory>\n'
+ */
+export function packetFraming(purpose: string, generatedAt: string): Record<RenderFormat, string[]> {
+  return {
+    markdown: [`# Memory for the ${purpose} (${generatedAt})\n\n`, '\n'],
+    xml: [`<memory purpose="${purpose}" generated_at="${generatedAt}">\n`, '\n</memory>\n'],
+  };
+}
+
 interface Block {
   title: string;
-  tag: string;
+  tag: BlockTag;
   lines: string[];
 }
 
@@ -35,22 +79,22 @@ function blocks(packet: MemoryPacket): Block[] {
   const { short_term: shortTerm, long_term: longTerm, insight } = packet;
   const preferenceIds = new Set((longTerm.preferences ?? []).map((fact) => fact.fact_id));
   const factLine = (fact: (typeof longTerm.facts)[number]) => itemText.fact({ ...fact, notes: fact.notes ?? JSON.stringify(fact.value) });
-  const all: Block[] = [
-    { title: 'Working state', tag: 'working_state', lines: workingStateLines(packet) },
-    { title: 'Open loops', tag: 'open_loops', lines: (shortTerm.open_loops ?? []).map(itemText.openLoop) },
-    { title: 'Latest tool evidence', tag: 'tool_evidence', lines: (shortTerm.last_tool_evidence ?? []).map(itemText.toolEvidence) },
-    { title: 'Conversation summary', tag: 'summary', lines: shortTerm.rolling_summary === '' ? [] : shortTerm.rolling_summary.split('\n') },
-    { title: 'Key quotes', tag: 'key_quotes', lines: (shortTerm.key_quotes ?? []).map(itemText.keyQuote) },
-    { title: 'Recent conversation', tag: 'conversation', lines: (shortTerm.conversation_window ?? []).map(itemText.windowMessage) },
-    { title: 'Preferences', tag: 'preferences', lines: (longTerm.preferences ?? []).map(factLine) },
-    { title: 'Facts', tag: 'facts', lines: longTerm.facts.filter((fact) => !preferenceIds.has(fact.fact_id)).map(factLine) },
-    { title: 'Procedures', tag: 'procedures', lines: longTerm.procedures.map((procedure) => itemText.procedure(procedure.procedure_id, `${procedure.task_type}: ${JSON.stringify(procedure.content)}`)) },
-    { title: 'Episodes', tag: 'episodes', lines: longTerm.episodes.map(itemText.episode) },
-    { title: 'Hypotheses (unconfirmed)', tag: 'hypotheses', lines: insightLines(insight.hypotheses) },
-    { title: 'Strategy sketches (unconfirmed)', tag: 'strategy_sketches', lines: insightLines(insight.strategy_sketches) },
-    { title: 'Patterns', tag: 'patterns', lines: insightLines(insight.patterns) },
-  ];
-  return all.filter((block) => block.lines.length > 0);
+  const lines: Record<BlockTag, string[]> = {
+    working_state: workingStateLines(packet),
+    open_loops: (shortTerm.open_loops ?? []).map(itemText.openLoop),
+    tool_evidence: (shortTerm.last_tool_evidence ?? []).map(itemText.toolEvidence),
+    summary: shortTerm.rolling_summary === '' ? [] : shortTerm.rolling_summary.split('\n'),
+    key_quotes: (shortTerm.key_quotes ?? []).map(itemText.keyQuote),
+    conversation: (shortTerm.conversation_window ?? []).map(itemText.windowMessage),
+    preferences: (longTerm.preferences ?? []).map(factLine),
+    facts: longTerm.facts.filter((fact) => !preferenceIds.has(fact.fact_id)).map(factLine),
+    procedures: longTerm.procedures.map((procedure) => itemText.procedure(procedure.procedure_id, `${procedure.task_type}: ${JSON.stringify(procedure.content)}`)),
+    episodes: longTerm.episodes.map(itemText.episode),
+    hypotheses: insightLines(insight.hypotheses),
+    strategy_sketches: insightLines(insight.strategy_sketches),
+    patterns: insightLines(insight.patterns),
+  };
+  return (Object.keys(RENDER_BLOCKS) as BlockTag[]).map((tag) => ({ title: RENDER_BLOCKS[tag], tag, lines: lines[tag] })).filter((block) => block.lines.length > 0);
 }
 
 /**
@@ -64,11 +108,16 @@ export function renderPacket(packet: MemoryPacket, options: { format?: RenderFor
   const parts = blocks(packet);
   const purpose = packet.meta.purpose;
   if (format === 'xml') {
-    const body = parts.map((block) => `  <${block.tag}>\n${block.lines.map((line) => `    ${escapeXmlText(line).replace(/\n/g, '\n    ')}`).join('\n')}\n  </${block.tag}>`);
-    return `<memory purpose="${purpose}" generated_at="${packet.meta.generated_at}">\n${body.join('\n')}\n</memory>\n`;
+    const body = parts.map((block) => {
+      const [open, close] = blockFraming(block.tag).xml;
+      return `${open!}${block.lines.map((line) => `    ${escapeXmlText(line).replace(/\n/g, '\n    ')}`).join('\n')}${close!}`;
+    });
+    const [root, end] = packetFraming(purpose, packet.meta.generated_at).xml;
+    return `${root!}${body.join('\n')}${end!}`;
   }
-  const body = parts.map((block) => `## ${block.title}\n${block.lines.map((line) => (block.tag === 'summary' ? line : `- ${line}`)).join('\n')}`);
-  return `# Memory for the ${purpose} (${packet.meta.generated_at})\n\n${body.join('\n\n')}\n`;
+  const body = parts.map((block) => `${blockFraming(block.tag).markdown[1]!}${block.lines.map((line) => (block.tag === 'summary' ? line : `- ${line}`)).join('\n')}`);
+  const [title, end] = packetFraming(purpose, packet.meta.generated_at).markdown;
+  return `${title!}${body.join('\n\n')}${end!}`;
 }
 
 /**
