@@ -296,6 +296,17 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
       expect(limited).toHaveLength(2);
     });
 
+    it('weighs a word by its rarity in the searched scope: one most of the scope holds counts little', async () => {
+      await storage.write([
+        append(event({ content: 'quince' })),
+        ...Array.from({ length: 3 }, () => append(event({ content: 'pear tart' }))),
+        append(event({ user_id: 'u2', content: 'someone else entirely' })),
+      ]);
+      const hits = await storage.searchEvents({ ...key, terms: ['pear', 'tart', 'quince'], now: NOW, limit: 10 });
+      // In a nominal scope of thousands two words held by three events outweigh one held by one.
+      expect(hits.map((hit) => hit.event.content)).toEqual(['quince', 'pear tart', 'pear tart', 'pear tart']);
+    });
+
     it('searches one session, one agent, or all of a user\'s agents', async () => {
       await storage.write([
         append(event({ content: 'mango in session one' })),

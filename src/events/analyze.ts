@@ -1,6 +1,6 @@
 // The text of an event, analysed once per write: its sentences with their words (for the
-// summarizer) and its full-text index entry (all words). Secret events, state patches and markers
-// have neither.
+// summarizer) and its full-text index entry (all words, and its speaker's). Secret events, state
+// patches and markers have neither.
 
 import type { EventRecord } from '../spec/event.js';
 import { sentences, words } from '../util/segment.js';
@@ -31,5 +31,10 @@ export function analyseEvent(event: EventRecord): EventText {
   if (!isShareable(event) || (event.kind !== 'message' && event.kind !== 'tool_result')) return NOTHING;
   const analysed = sentences(contentText(event.content)).map((text) => ({ text, words: words(text) }));
   const all = analysed.flatMap((sentence) => sentence.words);
-  return { sentences: analysed, searchText: all.length === 0 ? null : all.join(' ') };
+  if (all.length === 0) return { sentences: analysed, searchText: null };
+  // Who said it is part of what an event says: "what did Caroline say about…" matches her own
+  // messages, not only those that name her. On every message of its speaker, a name is a common
+  // word of the scope and weighs little next to the rarer words of a query.
+  const speaker = event.speaker === null ? [] : words(event.speaker);
+  return { sentences: analysed, searchText: [...speaker, ...all].join(' ') };
 }

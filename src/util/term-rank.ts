@@ -1,6 +1,7 @@
 // Ranking of full-text candidates by which query terms they match, weighted by each term's rarity
 // (BM25's inverse document frequency with binary term frequency). Stores compute the matches per
-// term within the caller's scope, so the cost follows the scope, never the size of the whole table.
+// term, and the size of the caller's scope, within that scope (both counted up to a cap), so the
+// cost follows the scope, never the size of the whole table.
 
 export interface TermMatches {
   /** Row keys that contain the term, newest (largest) first. */
@@ -14,17 +15,22 @@ export interface RankedRow {
   score: number;
 }
 
+/** Stores count a scope's rows up to this many: ten times their cap on a term's frequency. */
+export const SCOPE_SIZE_CAP = 10_000;
+
 /**
- * Rows ranked by the summed rarity of the terms they match; ties go to the newer row.
+ * Rows ranked by the summed rarity of the terms they match; ties go to the newer row. `scopeSize`
+ * is how many rows the scope holds (counted up to SCOPE_SIZE_CAP), without it a size well above
+ * the largest frequency.
  *
  * @example
  * rankByMatchedTerms([{ rows: [9, 4], documentFrequency: 2 }, { rows: [4], documentFrequency: 1 }])[0].row // 4
  */
-export function rankByMatchedTerms(terms: readonly TermMatches[]): RankedRow[] {
+export function rankByMatchedTerms(terms: readonly TermMatches[], scopeSize?: number): RankedRow[] {
   const largest = Math.max(1, ...terms.map((term) => term.documentFrequency));
-  // The scope's size is not known without counting it; any N well above the largest frequency
-  // keeps the order of rarities, which is all the ranking needs.
-  const documents = Math.max(1000, largest * 10);
+  // The rarity of a term is relative to the scope: in a small scope a word in half its rows (a
+  // name in a two-person conversation) says little, which a nominal size of thousands would hide.
+  const documents = scopeSize === undefined ? Math.max(1000, largest * 10) : Math.max(scopeSize, largest);
   const scores = new Map<number, number>();
   for (const term of terms) {
     const df = term.documentFrequency;

@@ -46,7 +46,7 @@ import type { StmSummary } from '../../spec/summary.js';
 import type { WorkingState } from '../../spec/working-state.js';
 import { scopePrefix } from '../../util/scope-token.js';
 import { EVENT_COLUMNS, EVENT_SELECT, eventFilters, eventFromValues, eventValues, neighbourStatement, neighboursFromRows } from '../shared/event-rows.js';
-import { scopeCountsFromRows, sessionCountsQuery, USER_ITEMS_SQL, USER_PENDING_SQL } from '../shared/scope-rows.js';
+import { scopeCountsFromRows, scopeSizeQuery, sessionCountsQuery, USER_ITEMS_SQL, USER_PENDING_SQL } from '../shared/scope-rows.js';
 import { firstPassing } from '../shared/first-passing.js';
 import { placeholders } from '../shared/rows.js';
 import { checkSchemaName, isUniqueViolation, pglitePool, pgPool, sqlState, type PGliteLike, type Sql, type SqlPool } from './client.js';
@@ -395,7 +395,9 @@ class PostgresStorage implements StorageAdapter {
           : [query.agent_id];
       if (agents.length === 0) return [];
       const prefixes = agents.map((agent_id) => scopePrefix({ tenant_id: query.tenant_id, user_id: query.user_id, agent_id }));
-      const ranked = await this.eventIndex.rank(this.pool, prefixes, query.terms);
+      const size = scopeSizeQuery(query.tenant_id, query.user_id, agents);
+      const scopeSize = this.pool.arrays(size.sql, size.params).then((rows) => Number(rows[0]![0]));
+      const ranked = await this.eventIndex.rank(this.pool, prefixes, query.terms, scopeSize);
       const { where, params } = eventFilters({ ...query, kinds: undefined }, '');
       return firstPassing(
         ranked,

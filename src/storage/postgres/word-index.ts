@@ -6,7 +6,7 @@
 
 import { stemmer } from 'stemmer';
 
-import { rankByMatchedTerms, type RankedRow } from '../../util/term-rank.js';
+import { rankByMatchedTerms, type RankedRow, type TermMatches } from '../../util/term-rank.js';
 import type { Sql } from './client.js';
 
 // The same candidate limits as the SQLite index (src/storage/sqlite/fts-index.ts).
@@ -47,9 +47,16 @@ export class WordIndex {
 
   /**
    * Rows of the given scopes (their prefixes name the tenant) that hold any of the words, best first. One round trip reads
-   * the newest candidates of every word; a second counts the words that filled their candidates.
+   * the newest candidates of every word; a second counts the words that filled their candidates. `scopeSize`, when
+   * given, is read alongside (see rankByMatchedTerms).
    */
-  async rank(sql: Sql, prefixes: readonly string[], terms: readonly string[]): Promise<RankedRow[]> {
+  async rank(sql: Sql, prefixes: readonly string[], terms: readonly string[], scopeSize?: Promise<number>): Promise<RankedRow[]> {
+    const [matches, size] = await Promise.all([this.matches(sql, prefixes, terms), scopeSize]);
+    return rankByMatchedTerms(matches, size);
+  }
+
+  /** The newest rows of each word (in the given scopes) and how many rows hold it, counted up to a cap. */
+  private async matches(sql: Sql, prefixes: readonly string[], terms: readonly string[]): Promise<TermMatches[]> {
     const queries = terms.slice(0, MAX_SEARCH_TERMS).map((term) => anyOf(prefixes.map((prefix) => scopedLexeme(prefix, term))));
     if (queries.length === 0) return [];
     const perTerm = queries.map(
@@ -72,6 +79,6 @@ export class WordIndex {
       const counted = await sql.arrays(counts.join(' UNION ALL '), full.flatMap(({ query }) => [query, FREQUENCY_CAP]));
       for (const [term, n] of counted) frequency[Number(term)] = Number(n);
     }
-    return rankByMatchedTerms(rows.map((list, index) => ({ rows: list, documentFrequency: frequency[index]! })));
+    return rows.map((list, index) => ({ rows: list, documentFrequency: frequency[index]! }));
   }
 }

@@ -1,8 +1,10 @@
 // The scope counts of a tenant, shared by the SQL adapters: its sessions with their event counts
-// and time span, and its users with their current items and pending review candidates.
+// and time span, its users with their current items and pending review candidates, and the size
+// of a search's scope.
 
 import type { ScopeCounts, SessionCounts } from '../../spec/storage.js';
 import type { SqlQuery } from './list-queries.js';
+import { SCOPE_SIZE_CAP } from '../../util/term-rank.js';
 
 /**
  * Sessions (each with its run) and their events, the most recently active first.
@@ -15,6 +17,22 @@ export function sessionCountsQuery(tenantId: string, limit: number): SqlQuery {
     sql: `SELECT user_id, agent_id, session_id, run_id, COUNT(*), MIN(ts), MAX(ts) FROM events WHERE tenant_id = ?
           GROUP BY user_id, agent_id, session_id, run_id ORDER BY MAX(ts) DESC, user_id, agent_id, session_id, run_id LIMIT ?`,
     params: [tenantId, limit],
+  };
+}
+
+/**
+ * How many events a user's agents hold, each agent's counted up to SCOPE_SIZE_CAP (a walk of the
+ * session index that stops there), as one row of one column. The rarity of a searched word is
+ * relative to it.
+ *
+ * @example
+ * const { sql, params } = scopeSizeQuery('default', 'mira', ['support-bot']);
+ */
+export function scopeSizeQuery(tenantId: string, userId: string, agents: readonly string[]): SqlQuery {
+  const one = '(SELECT count(*) FROM (SELECT 1 FROM events WHERE tenant_id = ? AND user_id = ? AND agent_id = ? LIMIT ?) AS scoped)';
+  return {
+    sql: `SELECT ${agents.length === 0 ? '0' : agents.map(() => one).join(' + ')}`,
+    params: agents.flatMap((agentId) => [tenantId, userId, agentId, SCOPE_SIZE_CAP]),
   };
 }
 

@@ -47,8 +47,8 @@ export class FtsIndex {
     this.clear.run();
   }
 
-  /** Rows of the given scopes that match any of the words, best first. */
-  rank(prefixes: readonly string[], terms: readonly string[]): RankedRow[] {
+  /** Rows of the given scopes (holding `scopeSize` rows, when known) that match any of the words, best first. */
+  rank(prefixes: readonly string[], terms: readonly string[], scopeSize?: number): RankedRow[] {
     const matches = terms.slice(0, MAX_SEARCH_TERMS).map((term) => {
       const rows: number[] = [];
       let documentFrequency = 0;
@@ -59,7 +59,7 @@ export class FtsIndex {
       }
       return { rows, documentFrequency };
     });
-    return rankByMatchedTerms(matches);
+    return rankByMatchedTerms(matches, scopeSize);
   }
 
   /**

@@ -48,7 +48,7 @@ import { topK } from '../../util/vectors.js';
 import { BuildStore } from './build-store.js';
 import { EmbeddingQueue } from './embedding-queue.js';
 import { EVENT_COLUMNS, EVENT_SELECT, eventFilters, eventFromValues, eventValues, neighbourStatement, neighboursFromRows, type Row } from '../shared/event-rows.js';
-import { scopeCountsFromRows, sessionCountsQuery, USER_ITEMS_SQL, USER_PENDING_SQL } from '../shared/scope-rows.js';
+import { scopeCountsFromRows, scopeSizeQuery, sessionCountsQuery, USER_ITEMS_SQL, USER_PENDING_SQL } from '../shared/scope-rows.js';
 import { firstPassing } from '../shared/first-passing.js';
 import { FtsIndex } from './fts-index.js';
 import { ItemStore } from './item-store.js';
@@ -382,7 +382,8 @@ class SqliteStorage implements StorageAdapter {
         ? (this.statements.agentsOfUser.all(query.tenant_id, query.user_id) as Row[]).map((row) => row['agent_id'] as string)
         : [query.agent_id];
     const prefixes = agents.map((agent_id) => scopePrefix({ tenant_id: query.tenant_id, user_id: query.user_id, agent_id }));
-    const ranked = this.eventIndex.rank(prefixes, terms);
+    const size = scopeSizeQuery(query.tenant_id, query.user_id, agents);
+    const ranked = this.eventIndex.rank(prefixes, terms, Number((this.cached(size.sql).raw().get(...size.params) as unknown[])[0]));
     // `+` keeps SQLite on the rowids of the candidates: with plain columns it walks the scope's
     // session index and tests every event of the user against the candidate list.
     const { where, params } = eventFilters({ ...query, kinds: undefined }, '+');
