@@ -5,6 +5,7 @@ export { createEngram, Engram, type EngramConfig, type SessionSummary } from './
 export type { LlmEndpointConfig } from './runtime/config.js';
 export type { WorkerRun } from './runtime/embedding-worker.js';
 export type { BuildDiff, ReplayResult } from './runtime/builds.js';
+export type { ReindexProgress, ReindexResult } from './runtime/memory-api.js';
 export type { ReviewQueue } from './runtime/reflection-api.js';
 export type { Insights } from './runtime/insight-api.js';
 export type { Runs } from './runtime/run-api.js';

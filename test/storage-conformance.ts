@@ -307,6 +307,36 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
       expect(hits.map((hit) => hit.event.content)).toEqual(['quince', 'pear tart', 'pear tart', 'pear tart']);
     });
 
+    it('walks every event for reindexing and replaces an event\'s full-text entry, nothing else', async () => {
+      const first = event({ content: 'damson jam' });
+      const second = event({ content: 'greengage' });
+      const other = event({ tenant_id: 't2', content: 'damson elsewhere' });
+      await storage.write([first, second, other].map(append));
+      const walk = async (tenantId: string | undefined, pageSize: number) => {
+        const seen: string[] = [];
+        for (let after: EventRecord | undefined; ; ) {
+          const page = await storage.eventsForReindex(tenantId, after === undefined ? undefined : { tenant_id: after.tenant_id, id: after.id }, pageSize);
+          if (page.length === 0) return seen;
+          seen.push(...page.map((record) => `${record.tenant_id}/${record.id}`));
+          after = page.at(-1);
+        }
+      };
+      expect(await walk('t1', 1)).toEqual([first, second].map((record) => `t1/${record.id}`).sort());
+      expect(await walk(undefined, 2)).toEqual([...[first, second].map((record) => `t1/${record.id}`).sort(), `t2/${other.id}`]);
+      const search = (terms: string[], tenant = 't1') => storage.searchEvents({ ...key, tenant_id: tenant, terms, now: NOW, limit: 10 }).then((hits) => hits.map((hit) => hit.event.id));
+      await storage.write([{ op: 'index_event', tenant_id: 't1', event_id: first.id, search_text: 'plum compote' }]);
+      expect(await search(['damson'])).toEqual([]);
+      expect(await search(['plum'])).toEqual([first.id]);
+      expect(await search(['damson'], 't2')).toEqual([other.id]);
+      expect((await storage.getEvent('t1', first.id, NOW))!.content).toBe('damson jam');
+      await storage.write([{ op: 'index_event', tenant_id: 't1', event_id: first.id, search_text: null }]);
+      expect(await search(['plum'])).toEqual([]);
+      // An event of another tenant is not found, and the batch it was in writes nothing.
+      await expectCode(storage.write([{ op: 'index_event', tenant_id: 't1', event_id: second.id, search_text: 'mirabelle' }, { op: 'index_event', tenant_id: 't1', event_id: other.id, search_text: 'x' }]), 'NOT_FOUND');
+      expect(await search(['mirabelle'])).toEqual([]);
+      expect(await search(['greengage'])).toEqual([second.id]);
+    });
+
     it('searches one session, one agent, or all of a user\'s agents', async () => {
       await storage.write([
         append(event({ content: 'mango in session one' })),

@@ -139,20 +139,21 @@ export function registerMemoryCommands(program: Command): void {
     );
   program
     .command('reindex')
-    .description('rebuild every item chunk, its full-text entry and queued embedding from the items alone')
+    .description('rebuild every derived index: item chunks, their full-text entries and queued embeddings from the items, and event full-text entries from the events')
     .option('--tenant <id>', 'only this tenant')
     .action((flags: { tenant?: string }) =>
       withEngram(async (engram, global) => {
         const bar = progress(global.json === true, 'reindex |{bar}| {percentage}% | {value}/{total} items | {rate}/s | ETA {eta_formatted}');
         const started = Date.now();
-        const count = await engram.reindex(flags.tenant, (done, total) => {
-          if (bar === null) return;
+        const result = await engram.reindex(flags.tenant, (part, done, total) => {
+          // The bar follows the items (their total is known); events follow in pages of 500.
+          if (bar === null || part !== 'items' || total === null) return;
           if (done <= 500) bar.start(total, 0, { rate: 0 });
           bar.update(done, { rate: Math.round(done / Math.max(0.001, (Date.now() - started) / 1000)) });
         });
         bar?.stop();
-        if (global.json === true) printJson({ reindexed: count });
-        else printLines([`reindexed ${count} current items; their embeddings are queued (engram embed)`]);
+        if (global.json === true) printJson({ reindexed: result });
+        else printLines([`reindexed ${result.items} item versions (their embeddings are queued: engram embed) and ${result.events} events`]);
       }),
     );
 

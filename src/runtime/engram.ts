@@ -40,7 +40,7 @@ import { contentTerms } from '../util/stopwords.js';
 import { commitTurns } from './commit-turn.js';
 import { resolveConfig, type EngramConfig, type ResolvedConfig } from './config.js';
 import { EmbeddingWorker, type WorkerRun } from './embedding-worker.js';
-import { forget, history, listItems, remember, reindex, search, type MemoryApiContext } from './memory-api.js';
+import { forget, history, listItems, remember, reindex, search, type MemoryApiContext, type ReindexProgress, type ReindexResult } from './memory-api.js';
 import { reflect, reviewQueue, type ReflectionApiContext, type ReviewQueue } from './reflection-api.js';
 import { insightsOf, type Insights } from './insight-api.js';
 import { runsOf, type Runs } from './run-api.js';
@@ -504,12 +504,14 @@ export class Engram {
   }
 
   /**
-   * Rebuilds every item chunk, its index entry and (queued) embedding from the items alone.
+   * Rebuilds every derived index from what it derives from: each item chunk, its full-text entry
+   * and (queued) embedding from the items alone, and each event's full-text entry from its text
+   * (after an upgrade that indexes events differently, or to check a store after a crash).
    *
    * @example
-   * const count = await engram.reindex();
+   * const { items, events } = await engram.reindex();
    */
-  async reindex(tenantId?: string, onProgress?: (done: number, total: number) => void): Promise<number> {
+  async reindex(tenantId?: string, onProgress?: ReindexProgress): Promise<ReindexResult> {
     this.guard();
     if (tenantId !== undefined) requireTenant(tenantId);
     return reindex(this.memoryContext(), tenantId, onProgress);

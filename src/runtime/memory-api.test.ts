@@ -161,9 +161,23 @@ describe('hybrid search', () => {
     expect((await engram.search({ scope, query: 'tone', filters: { status: ['retracted'] } }))[0]!.item.status).toBe('retracted');
   });
 
+  it('rebuilds each event\'s full-text entry from its text, speaker included', async () => {
+    const turn = await engram.commitTurn({ scope: { ...scope, session_id: 's9', run_id: 'r9' }, turn_id: 't9', messages: [{ role: 'user', speaker: 'Ottoline', content: 'The quarterly figures look fine.' }] });
+    const eventId = turn.events[0]!.event_id;
+    const found = async (query: string) => (await engram.searchEvents({ scope, query, limit: 5 })).map((hit) => hit.event.id);
+    expect(await found('Ottoline')).toEqual([eventId]);
+    // An entry written by another version (here: none at all) is rebuilt by reindex.
+    await engram.storage.write([{ op: 'index_event', tenant_id: 'default', event_id: eventId, search_text: null }]);
+    expect(await found('quarterly')).toEqual([]);
+    const rebuilt = await engram.reindex();
+    expect(rebuilt.events).toBeGreaterThanOrEqual(1);
+    expect(await found('Ottoline')).toEqual([eventId]);
+    expect(await found('quarterly')).toEqual([eventId]);
+  });
+
   it('rebuilds the derived index from the items alone', async () => {
     await engram.runEmbeddings();
-    expect(await engram.reindex()).toBe(3);
+    expect((await engram.reindex()).items).toBe(3);
     expect(await engram.embeddingBacklog()).toBe(3);
     expect((await engram.search({ scope, query: 'tone' }))[0]!.item.key).toBe('pref:writing:tone');
     await engram.runEmbeddings();

@@ -14,9 +14,11 @@ import type {
   SearchMemoryRequest,
 } from '../spec/requests.js';
 import { DEFAULT_TENANT } from '../spec/scope.js';
+import type { EventRecord } from '../spec/event.js';
 import type { StorageAdapter, WriteOp } from '../spec/storage.js';
 import { validateMemoryRequest } from '../spec/validators.js';
 import { chunkOp } from '../items/chunk.js';
+import { analyseEvent } from '../events/analyze.js';
 import { assertKey, typeOfKey } from '../items/keys.js';
 import { ItemMerger, placement } from '../items/merge.js';
 import { hybridSearch, type QueryEmbedder, type SearchHit } from '../retrieval/hybrid-search.js';
@@ -162,19 +164,43 @@ export async function search(context: MemoryApiContext, input: unknown): Promise
   });
 }
 
+/** What a reindex rebuilt. */
+export interface ReindexResult {
+  /** Item versions whose chunk, full-text entry and (queued) embedding were rebuilt. */
+  items: number;
+  /** Events whose full-text entry was rebuilt from their text. */
+  events: number;
+}
+
+/** What reindex has done so far: items (of a known total), then events (the total is not counted). */
+export type ReindexProgress = (part: 'items' | 'events', done: number, total: number | null) => void;
+
+const REINDEX_BATCH = 500;
+
 /**
- * Rebuilds every chunk, index entry and (queued) embedding from the items alone (every version).
+ * Rebuilds every derived index from what it derives from: each item version's chunk, full-text
+ * entry and (queued) embedding from the items alone, and each event's full-text entry from its
+ * text, in transactions of 500.
  *
  * @example
- * const rebuilt = await reindex(context); // number of item versions reindexed
+ * const { items, events } = await reindex(context);
  */
-export async function reindex(context: MemoryApiContext, tenantId?: string, onProgress?: (done: number, total: number) => void): Promise<number> {
+export async function reindex(context: MemoryApiContext, tenantId?: string, onProgress?: ReindexProgress): Promise<ReindexResult> {
   await context.storage.clearItemIndex(tenantId);
   const items = await context.storage.itemsForReindex(tenantId);
-  for (let start = 0; start < items.length; start += 500) {
-    const ops: WriteOp[] = items.slice(start, start + 500).map(chunkOp);
+  for (let start = 0; start < items.length; start += REINDEX_BATCH) {
+    const ops: WriteOp[] = items.slice(start, start + REINDEX_BATCH).map(chunkOp);
     await context.storage.write(ops);
-    onProgress?.(Math.min(items.length, start + 500), items.length);
+    onProgress?.('items', Math.min(items.length, start + REINDEX_BATCH), items.length);
   }
-  return items.length;
+  let events = 0;
+  for (let after: EventRecord | undefined; ; ) {
+    const page = await context.storage.eventsForReindex(tenantId, after === undefined ? undefined : { tenant_id: after.tenant_id, id: after.id }, REINDEX_BATCH);
+    if (page.length === 0) break;
+    await context.storage.write(page.map((event) => ({ op: 'index_event', tenant_id: event.tenant_id, event_id: event.id, search_text: analyseEvent(event).searchText })));
+    events += page.length;
+    onProgress?.('events', events, null);
+    after = page.at(-1);
+  }
+  return { items: items.length, events };
 }

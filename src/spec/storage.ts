@@ -48,6 +48,17 @@ export interface AppendEventOp {
   search_text: string | null;
 }
 
+/**
+ * Replace the full-text entry of a stored event (derived from its text: `reindex` rebuilds it);
+ * `search_text` null removes it. Fails with NOT_FOUND for an event the tenant does not hold.
+ */
+export interface IndexEventOp {
+  op: 'index_event';
+  tenant_id: string;
+  event_id: string;
+  search_text: string | null;
+}
+
 /** Replace a session's working state; fails with STATE_VERSION_CONFLICT unless the stored version is `expected_version`. */
 export interface PutWorkingStateOp {
   op: 'put_working_state';
@@ -267,6 +278,7 @@ export type WriteOp =
   | PutContextBuildOp
   | InsertTurnOp
   | AppendEventOp
+  | IndexEventOp
   | PutWorkingStateOp
   | PutSummaryOp
   | PutItemOp
@@ -435,6 +447,12 @@ export interface EventQuery {
  * The events right before and right after some anchor events in their own sessions, among those
  * the filters let through (kinds, sensitivity, time, expiry). The anchors themselves need not pass.
  */
+/** Where a walk over the events of every tenant stands: the last event read. */
+export interface EventPosition {
+  tenant_id: string;
+  id: string;
+}
+
 export interface NeighbourQuery extends Omit<EventQuery, 'ids' | 'cursor' | 'order' | 'limit' | 'session_id' | 'run_id'> {
   user_id: string;
   agent_id: string;
@@ -540,6 +558,11 @@ export interface StorageAdapter {
    * an exact scan.
    */
   nearestItems(query: NearestItemsQuery): Promise<NearestItem[]>;
+  /**
+   * Events of one tenant (or all), in (tenant, id) order after `after`, at most `limit`: every event,
+   * expired or secret ones too, for rebuilding the full-text index.
+   */
+  eventsForReindex(tenantId: string | undefined, after: EventPosition | undefined, limit: number): Promise<EventRecord[]>;
   /** Every item version (of one tenant, or all), for rebuilding the index. */
   itemsForReindex(tenantId: string | undefined): Promise<MemoryItem[]>;
   /** Deletes every chunk, index entry and vector of items (of one tenant, or all). */

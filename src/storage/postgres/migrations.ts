@@ -19,12 +19,25 @@ export interface Migration {
 }
 
 // Columns of `events` that may never change after insert; the trigger enforces it even against SQL
-// run outside Engram.
+// run outside Engram. The first schema also held the full-text entry (`search`) fixed; it is
+// derived from the text and may be rebuilt (engram reindex) since the last migration.
 const IMMUTABLE_EVENT_COLUMNS = [
   'seq', 'tenant_id', 'id', 'user_id', 'agent_id', 'session_id', 'run_id', 'turn_id', 'kind', 'marker', 'role',
   'speaker', 'content_type', 'content', 'sensitivity', 'embeddable', 'resonance_links', 'tags', 'snapshot_ref',
-  'namespace', 'thread_id', 'ts', 'recorded_at', 'expires_at', 'origin_metadata', 'search',
+  'namespace', 'thread_id', 'ts', 'recorded_at', 'expires_at', 'origin_metadata',
 ];
+
+/** The trigger function that refuses any change to the given columns of an event. */
+function eventsAppendOnly(columns: readonly string[]): string {
+  return `
+      CREATE OR REPLACE FUNCTION engram_events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF ${columns.map((column) => `NEW.${column} IS DISTINCT FROM OLD.${column}`).join(' OR ')} THEN
+          RAISE EXCEPTION 'engram: events are append-only; only status flags may change' USING ERRCODE = 'check_violation';
+        END IF;
+        RETURN NEW;
+      END $$;`;
+}
 
 /**
  * Text columns compare byte by byte (COLLATE "C"), as in SQLite, whatever the database's locale:
@@ -78,13 +91,7 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX events_embedding_queue ON events (tenant_id, embedding_status, seq)
         WHERE embedding_status IN ('pending', 'processing');
 
-      CREATE FUNCTION engram_events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF ${IMMUTABLE_EVENT_COLUMNS.map((column) => `NEW.${column} IS DISTINCT FROM OLD.${column}`).join(' OR ')} THEN
-          RAISE EXCEPTION 'engram: events are append-only; only status flags may change' USING ERRCODE = 'check_violation';
-        END IF;
-        RETURN NEW;
-      END $$;
+${eventsAppendOnly([...IMMUTABLE_EVENT_COLUMNS, 'search'])}
       CREATE TRIGGER events_append_only BEFORE UPDATE ON events FOR EACH ROW EXECUTE FUNCTION engram_events_append_only();
 
       CREATE TABLE event_vectors (
@@ -415,6 +422,10 @@ export const migrations: readonly Migration[] = [
       );
       CREATE INDEX jobs_claimable ON jobs (tenant_id, kind, status, seq) WHERE status IN ('pending', 'running');
     `),
+  },
+  {
+    name: "events: the full-text entry is derived from the event's text and may be rebuilt (reindex)",
+    sql: eventsAppendOnly(IMMUTABLE_EVENT_COLUMNS),
   },
 ];
 

@@ -16,6 +16,7 @@ import type {
   EmbeddingResult,
   EmbeddingWork,
   EventNeighbours,
+  EventPosition,
   EventQuery,
   NeighbourQuery,
   ScopeCounts,
@@ -45,7 +46,7 @@ import type { CommitTurnResult } from '../../spec/requests.js';
 import type { StmSummary } from '../../spec/summary.js';
 import type { WorkingState } from '../../spec/working-state.js';
 import { scopePrefix } from '../../util/scope-token.js';
-import { EVENT_COLUMNS, EVENT_SELECT, eventFilters, eventFromValues, eventValues, neighbourStatement, neighboursFromRows } from '../shared/event-rows.js';
+import { EVENT_COLUMNS, EVENT_SELECT, eventFilters, eventFromValues, eventsForReindexQuery, eventValues, neighbourStatement, neighboursFromRows } from '../shared/event-rows.js';
 import { scopeCountsFromRows, scopeSizeQuery, sessionCountsQuery, USER_ITEMS_SQL, USER_PENDING_SQL } from '../shared/scope-rows.js';
 import { firstPassing } from '../shared/first-passing.js';
 import { placeholders } from '../shared/rows.js';
@@ -310,6 +311,14 @@ class PostgresStorage implements StorageAdapter {
         return this.items.deleteItem(tx, op);
       case 'put_chunk':
         return this.items.putChunk(tx, op);
+      case 'index_event': {
+        const rows = await tx.arrays('SELECT user_id, agent_id FROM events WHERE tenant_id = ? AND id = ?', [op.tenant_id, op.event_id]);
+        if (rows.length === 0) throw new NotFoundError('event_id', op.event_id);
+        const [user_id, agent_id] = rows[0] as [string, string];
+        const lexemes = op.search_text === null ? null : scopedLexemes(scopePrefix({ tenant_id: op.tenant_id, user_id, agent_id }), op.search_text);
+        await tx.run('UPDATE events SET search = CASE WHEN ?::text[] IS NULL THEN NULL ELSE array_to_tsvector(?::text[]) END WHERE tenant_id = ? AND id = ?', [lexemes, lexemes, op.tenant_id, op.event_id]);
+        return;
+      }
     }
   }
 
@@ -451,6 +460,13 @@ class PostgresStorage implements StorageAdapter {
 
   nearestItems(query: NearestItemsQuery): Promise<NearestItem[]> {
     return this.read('nearestItems', () => this.items.nearestItems(query));
+  }
+
+  eventsForReindex(tenantId: string | undefined, after: EventPosition | undefined, limit: number): Promise<EventRecord[]> {
+    return this.read('eventsForReindex', async () => {
+      const { sql, params } = eventsForReindexQuery(tenantId, after, limit);
+      return (await this.pool.arrays(sql, params)).map((row) => eventFromValues(row));
+    });
   }
 
   itemsForReindex(tenantId: string | undefined): Promise<MemoryItem[]> {

@@ -1,8 +1,9 @@
 // Rows of the `events` table: the column order, values to bind, records read back, and the WHERE
 // clauses shared by every event query.
 
-import type { EventNeighbours, EventQuery, NeighbourQuery } from '../../spec/storage.js';
+import type { EventNeighbours, EventPosition, EventQuery, NeighbourQuery } from '../../spec/storage.js';
 import type { EventRecord } from '../../spec/event.js';
+import type { SqlQuery } from './list-queries.js';
 
 export type { Row } from './rows.js';
 
@@ -83,6 +84,33 @@ export function eventValues(event: EventRecord): unknown[] {
     event.expires_at,
     JSON.stringify(event.origin_metadata),
   ];
+}
+
+/**
+ * A page of every event of one tenant (or of all), in (tenant, id) order after a position, read
+ * along the (tenant_id, id) key.
+ *
+ * @example
+ * const { sql, params } = eventsForReindexQuery('default', undefined, 500);
+ */
+export function eventsForReindexQuery(tenantId: string | undefined, after: EventPosition | undefined, limit: number): SqlQuery {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (tenantId !== undefined) {
+    where.push('tenant_id = ?');
+    params.push(tenantId);
+    if (after !== undefined && after.tenant_id === tenantId) {
+      where.push('id > ?');
+      params.push(after.id);
+    }
+  } else if (after !== undefined) {
+    where.push('(tenant_id, id) > (?, ?)');
+    params.push(after.tenant_id, after.id);
+  }
+  return {
+    sql: `SELECT ${EVENT_SELECT} FROM events${where.length === 0 ? '' : ` WHERE ${where.join(' AND ')}`} ORDER BY tenant_id, id LIMIT ?`,
+    params: [...params, limit],
+  };
 }
 
 /** WHERE clauses (and their parameters) for an event query; `prefix` qualifies the columns. */

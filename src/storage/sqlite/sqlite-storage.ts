@@ -17,6 +17,7 @@ import type {
   EmbeddingResult,
   EmbeddingWork,
   EventNeighbours,
+  EventPosition,
   EventQuery,
   NeighbourQuery,
   ScopeCounts,
@@ -47,7 +48,7 @@ import { scopePrefix } from '../../util/scope-token.js';
 import { topK } from '../../util/vectors.js';
 import { BuildStore } from './build-store.js';
 import { EmbeddingQueue } from './embedding-queue.js';
-import { EVENT_COLUMNS, EVENT_SELECT, eventFilters, eventFromValues, eventValues, neighbourStatement, neighboursFromRows, type Row } from '../shared/event-rows.js';
+import { EVENT_COLUMNS, EVENT_SELECT, eventFilters, eventFromValues, eventsForReindexQuery, eventValues, neighbourStatement, neighboursFromRows, type Row } from '../shared/event-rows.js';
 import { scopeCountsFromRows, scopeSizeQuery, sessionCountsQuery, USER_ITEMS_SQL, USER_PENDING_SQL } from '../shared/scope-rows.js';
 import { firstPassing } from '../shared/first-passing.js';
 import { FtsIndex } from './fts-index.js';
@@ -242,6 +243,14 @@ class SqliteStorage implements StorageAdapter {
       case 'append_event': {
         const info = s.insertEvent.run(...eventValues(op.event));
         if (op.search_text !== null) this.eventIndex.add(info.lastInsertRowid, scopePrefix(op.event), op.search_text);
+        return;
+      }
+      case 'index_event': {
+        const row = this.cached('SELECT seq, user_id, agent_id FROM events WHERE tenant_id = ? AND id = ?').raw().get(op.tenant_id, op.event_id) as [number, string, string] | undefined;
+        if (row === undefined) throw new NotFoundError('event_id', op.event_id);
+        const [seq, user_id, agent_id] = row;
+        this.eventIndex.delete(seq);
+        if (op.search_text !== null) this.eventIndex.add(seq, scopePrefix({ tenant_id: op.tenant_id, user_id, agent_id }), op.search_text);
         return;
       }
       case 'put_working_state': {
@@ -444,6 +453,12 @@ class SqliteStorage implements StorageAdapter {
       item_id: hit.id,
       similarity: hit.score,
     }));
+  }
+
+  async eventsForReindex(tenantId: string | undefined, after: EventPosition | undefined, limit: number): Promise<EventRecord[]> {
+    this.guard();
+    const { sql, params } = eventsForReindexQuery(tenantId, after, limit);
+    return (this.cached(sql).raw().all(...params) as unknown[][]).map((row) => eventFromValues(row));
   }
 
   async itemsForReindex(tenantId: string | undefined): Promise<MemoryItem[]> {
