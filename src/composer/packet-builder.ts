@@ -10,6 +10,8 @@ import type {
   ExplainOmission,
   Omission,
 } from '../spec/packet.js';
+import { LRUCache } from 'lru-cache';
+
 import type { Tokenizer } from '../spec/tokenizer.js';
 import { EngramError } from '../spec/errors.js';
 import { escapeXmlText } from './item-text.js';
@@ -133,8 +135,9 @@ export function promptTokenizer(tokenizer: Tokenizer): Tokenizer {
   };
 }
 
-const COST_CACHE = new Map<string, number>();
-const COST_CACHE_SIZE = 20_000;
+// Token counts of texts, per tokenizer. An LRU: evicting the oldest entry of a plain Map makes the
+// next eviction walk over the slots of every entry deleted before it (microseconds each).
+const COST_CACHE = new LRUCache<string, number>({ max: 20_000 });
 
 /** The rendered part an item shows under: the offer's, or the one its explain id names. */
 function blockOf(item: string, block: BlockTag | undefined): BlockTag {
@@ -200,7 +203,6 @@ export class PacketBuilder {
     let tokens = COST_CACHE.get(key);
     if (tokens === undefined) {
       tokens = this.tokenizer.count(text);
-      if (COST_CACHE.size >= COST_CACHE_SIZE) COST_CACHE.delete(COST_CACHE.keys().next().value!);
       COST_CACHE.set(key, tokens);
     }
     return tokens;

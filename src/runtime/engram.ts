@@ -1,6 +1,8 @@
 // createEngram(config): the one place that wires a store, a tokenizer and a clock to the domain,
 // and the Engram object every interface (library, CLI, HTTP, MCP) goes through.
 
+import { LRUCache } from 'lru-cache';
+
 import { EngramError, NotFoundError, renameFields } from '../spec/errors.js';
 import { requireCount, requireId, requireTenant } from './arguments.js';
 import type { EventRecord } from '../spec/event.js';
@@ -81,7 +83,7 @@ export class Engram {
   readonly tokenizer: Tokenizer;
   private readonly clock: Clock;
   private readonly worker: EmbeddingWorker | null;
-  private readonly queryCache = new Map<string, Float32Array>();
+  private readonly queryCache = new LRUCache<string, Float32Array>({ max: 256 });
   /** Reads reflection claims into keys and values (the rule extractor, even when extraction is off). */
   private readonly claimReader: Extractor;
   private readonly policies = new Map<string, NamedPolicy>();
@@ -595,7 +597,6 @@ export class Engram {
     if (cached !== undefined) return cached;
     const [vector] = await embedTexts(model, [text]);
     if (vector === undefined) return null;
-    if (this.queryCache.size >= 256) this.queryCache.delete(this.queryCache.keys().next().value!);
     this.queryCache.set(text, vector);
     return vector;
   }

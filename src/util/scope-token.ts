@@ -4,6 +4,8 @@
 
 import { createHash } from 'node:crypto';
 
+import { LRUCache } from 'lru-cache';
+
 export interface ScopeParts {
   tenant_id: string;
   user_id: string;
@@ -11,8 +13,7 @@ export interface ScopeParts {
 }
 
 // Writers index the same few scopes over and over; remember their prefixes (bounded).
-const cache = new Map<string, string>();
-const CACHE_SIZE = 4096;
+const cache = new LRUCache<string, string>({ max: 4096 });
 
 /**
  * The index prefix of a (tenant, user, agent) scope: `k` and 15 decimal digits of a hash.
@@ -43,7 +44,6 @@ function prefixOf(letter: string, parts: readonly string[]): string {
     // exactly as it stems the word alone.
     const digits = Number.parseInt(createHash('sha256').update(material.slice(2)).digest('hex').slice(0, 12), 16);
     prefix = `${letter}${digits.toString().padStart(15, '0')}`;
-    if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
     cache.set(material, prefix);
   }
   return prefix;

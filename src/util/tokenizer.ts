@@ -2,11 +2,18 @@
 // strings inside user text are counted as ordinary text, never rejected.
 
 import ranks from 'gpt-tokenizer/bpeRanks/o200k_base';
-import { countTokens, encodeGenerator } from 'gpt-tokenizer/encoding/o200k_base';
+import { countTokens, encodeGenerator, setMergeCacheSize } from 'gpt-tokenizer/encoding/o200k_base';
 
 import type { Tokenizer } from '../spec/tokenizer.js';
 
 const asText = { disallowedSpecial: new Set<string>() };
+
+// The encoder keeps the merges of words outside its vocabulary in an LRU built on a Map (100,000
+// entries by default). Once it is full, each eviction walks past the slots that earlier moves and
+// deletions left empty: counting 30,000 stored messages after 30,000 others took 17 µs a message
+// with the default and 11 µs with a thousand entries, which still keep the words that recur.
+const MERGE_CACHE_SIZE = 1000;
+setMergeCacheSize(MERGE_CACHE_SIZE);
 
 /** The UTF-8 bytes each token stands for (the encoding's own table). */
 function tokenBytes(token: number): number {
