@@ -1,6 +1,8 @@
 // Compose latency in two store shapes (issue 4): a tenant of many users (1M events, 100k items) and
 // one heavy user (100k items), beside the raw full-text reads of the same queries, compose without
 // storing its context build, and the build write alone, all in the same run on the embedded store.
+// Compose is measured right after the import and again once the full-text indexes are merged, as
+// the background worker of a served store leaves them; every other figure is of the merged store.
 
 import { SingleBar } from 'cli-progress';
 
@@ -39,6 +41,10 @@ export interface ComposeShapeResult {
   counts: StoreCounts;
   events_import: BatchImportResult;
   items_import: BulkItemsResult;
+  /** engram.compose right after the import, before any index merge (the same requests). */
+  compose_before_merge: LatencySummary;
+  /** The merge steps (engram.mergeIndexes, the worker's step) until nothing was left, and their time. */
+  index_merge: { steps: number; seconds: number };
   /** engram.compose as a user calls it: reads, packet, and the stored context build. */
   compose: LatencySummary;
   compose_with_query: LatencySummary;
@@ -128,6 +134,22 @@ async function itemLists(engram: Engram, sample: Sample, into: number[]): Promis
   listed += (await engram.storage.listItems({ ...base, types: ['events', 'cases'], limit: episodeReadLimit(policy) })).length;
   into.push(nowMs() - start);
   return listed;
+}
+
+/** Warm-up, then the measured requests through engram.compose, as a user calls it. */
+async function composeOnly(engram: Engram, sessions: readonly SessionPlan[], sizes: ShapeSizes): Promise<LatencySummary> {
+  for (const sample of planSamples(sessions, sizes.warmup, SEED + 1)) await engram.compose(requestOf(sample));
+  const times: number[] = [];
+  for (const sample of planSamples(sessions, sizes.samples, SEED)) await timed(() => engram.compose(requestOf(sample)), times);
+  return summarize(times);
+}
+
+/** Merge steps of the worker's size until one finds nothing left to merge. */
+async function mergeAll(engram: Engram): Promise<{ steps: number; seconds: number }> {
+  const start = nowMs();
+  let steps = 1;
+  while (await engram.mergeIndexes()) steps += 1;
+  return { steps, seconds: round((nowMs() - start) / 1000, 1) };
 }
 
 /** Warm-up, then each pass over the same samples: compose, compose without persisting, the raw reads, the build writes. */
@@ -238,6 +260,9 @@ export async function benchComposeShape(sizes: ShapeSizes, log: (message: string
     const items = await writeItems(engram, plannedItems({ users, itemsPerUser: sizes.itemsPerUser, agents: ['agent0', 'agent1'], procedures: sizes.procedures, seed: SEED }), ITEM_BATCH);
     const sessions = sessionsHolding(plans, importer.turnsWritten);
     log(`compose-shapes ${sizes.name}: ${items.items} items in ${items.seconds} s; ${sessions.length} sessions, ${storeSizeMiB(path)} MiB; measuring`);
+    const beforeMerge = await composeOnly(engram, sessions, sizes);
+    const merge = await mergeAll(engram);
+    log(`compose-shapes ${sizes.name}: indexes merged in ${merge.steps} steps, ${merge.seconds} s; measuring again`);
     const measured = await measure(engram, sessions, sizes);
     const counts = storeCounts(path);
     return {
@@ -248,6 +273,8 @@ export async function benchComposeShape(sizes: ShapeSizes, log: (message: string
       counts,
       events_import: importer.result(),
       items_import: items,
+      compose_before_merge: beforeMerge,
+      index_merge: merge,
       ...measured,
       compose_over_full_text_p50: round(measured.compose_with_query.p50_ms / measured.full_text_total.p50_ms, 1),
     };

@@ -14,7 +14,7 @@ export type { UpdateWorkingStateRequest } from './runtime/working-state-update.j
 export { EXPORT_FORMAT, EXPORT_VERSION, type ExportHeader, type TransferCounts } from './runtime/transfer-api.js';
 export { EXPORT_KINDS } from './spec/export.js';
 export type * from './spec/export.js';
-export { startBackgroundWorker, type BackgroundWorker, type BackgroundWorkerOptions } from './runtime/background-worker.js';
+export { startBackgroundWorker, type BackgroundWorker, type BackgroundWorkerOptions, type TickReport } from './runtime/background-worker.js';
 export type { JobRun } from './runtime/jobs.js';
 export { KEY_PREFIX } from './runtime/key-api.js';
 export { KEY_ROLES, type ApiKeyInfo, type KeyPrincipal, type KeyRole } from './spec/auth.js';

@@ -169,6 +169,32 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
       expect(before.counts.users.map((user) => user.user_id)).toEqual(['u1']);
     });
 
+    it('merges its full-text indexes step by step, every search returning what it did before', async () => {
+      // Each write adds index entries of its own (SQLite: a segment; PostgreSQL: GIN pending entries).
+      for (let batch = 0; batch < 6; batch += 1) {
+        await storage.write([append(event({ content: `plum batch${batch} first` })), append(event({ content: `plum batch${batch} second` }))]);
+        const record = item({ key: `fruit:${batch}` });
+        await storage.write([
+          { op: 'put_item', item: record },
+          { op: 'put_chunk', tenant_id: 't1', item_id: record.id, owner: 'u:u1', text: `plum ${batch}`, search_text: searchText(`plum kind${batch}`), embedding_status: 'pending' },
+        ]);
+      }
+      const reads = async () => ({
+        events: (await storage.searchEvents({ ...key, terms: ['plum', 'batch3'], now: NOW, limit: 20 })).map((hit) => [hit.event.id, hit.score]),
+        items: (await storage.searchItems({ tenant_id: 't1', owners: ['u:u1'], statuses: ['active'], terms: ['plum', 'kind4'], limit: 20 })).map((hit) => [hit.item.id, hit.score]),
+      });
+      const before = await reads();
+      expect(before.events).toHaveLength(12);
+      expect(before.items).toHaveLength(6);
+      const steps: boolean[] = [];
+      for (let step = 0; step < 100 && steps.at(-1) !== false; step += 1) steps.push(await storage.mergeIndexes(1));
+      expect(steps[0]).toBe(true);
+      expect(steps.at(-1)).toBe(false);
+      expect(await reads()).toEqual(before);
+      // Merged, a further step finds nothing to do.
+      expect(await storage.mergeIndexes(64)).toBe(false);
+    });
+
     it('finds the nearest passing neighbours of many anchors in their own sessions, in one read', async () => {
       const at = (minute: number) => `2026-06-01T10:${String(minute).padStart(2, '0')}:00.000Z`;
       const s1 = [

@@ -97,7 +97,7 @@ export function registerServiceCommands(program: Command): void {
 
   program
     .command('worker')
-    .description('run the background worker alone (embeddings, expiry purges) until SIGINT or SIGTERM')
+    .description('run the background worker alone (jobs, embeddings, expiry purges, index merges) until SIGINT or SIGTERM')
     .option('--interval <ms>', 'milliseconds between ticks', positiveInteger('--interval'), 1000)
     .option('--purge-every <ms>', 'milliseconds between expiry purges', positiveInteger('--purge-every'), 60_000)
     .action((options: { interval: number; purgeEvery: number }) =>

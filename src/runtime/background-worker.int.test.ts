@@ -34,6 +34,30 @@ describe('background worker', () => {
     expect(ticks.length).toBe(after);
   });
 
+  it('merges the full-text indexes in quiet ticks until nothing is left to merge', async () => {
+    const scope = { user_id: 'u', agent_id: 'a', session_id: 's', run_id: 'r' };
+    for (let turn = 0; turn < 5; turn += 1) {
+      await t.engram.commitTurn({ scope, turn_id: `t${turn}`, messages: [{ role: 'user', content: `The quince order number ${turn} ships on Friday.` }] });
+    }
+    const found = async () => (await t.engram.searchEvents({ scope: { user_id: 'u' }, query: 'quince order', limit: 10 })).map((hit) => hit.event.id);
+    const before = await found();
+    expect(before).toHaveLength(5);
+    const worker = startBackgroundWorker(t.engram, { intervalMs: 10, purgeEveryMs: 0 });
+    const quiet = async () => {
+      const seen = worker.totals.merged;
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      return worker.totals.merged === seen;
+    };
+    for (let waited = 0; waited < 5000 && (worker.totals.merged === 0 || !(await quiet())); waited += 150) await new Promise((resolve) => setTimeout(resolve, 10));
+    await worker.stop();
+    expect(worker.totals.merged).toBeGreaterThan(0);
+    expect(worker.totals.errors).toBe(0);
+    expect(await found()).toEqual(before);
+    // Merged: a step has nothing left to do.
+    expect(await t.engram.mergeIndexes()).toBe(false);
+    await expect(t.engram.mergeIndexes(0)).rejects.toMatchObject({ code: 'VALIDATION_FAILED', field: 'pages' });
+  });
+
   it('reflects over a run once it has ended, once', async () => {
     const scope = { user_id: 'u', agent_id: 'a', session_id: 's', run_id: 'r' };
     await t.engram.commitTurn({ scope, turn_id: 't1', messages: [{ role: 'user', content: 'I prefer concise answers in writing.' }] });

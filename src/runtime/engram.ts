@@ -60,6 +60,9 @@ import type { EmbeddingModel } from '../spec/providers.js';
 
 export type { EngramConfig } from './config.js';
 
+/** Pages of index merging per mergeIndexes step: a few milliseconds of work on SQLite. */
+export const DEFAULT_MERGE_PAGES = 64;
+
 /** The short-term memory of a session as the API shows it. */
 export interface SessionSummary {
   rolling_summary: string;
@@ -503,6 +506,20 @@ export class Engram {
   async compactStore(): Promise<CompactResult> {
     this.guard();
     return this.storage.compact();
+  }
+
+  /**
+   * One bounded step of full-text index upkeep (the background worker runs one a tick): merges
+   * index segments, about `pages` pages of work (default 64). True when it did some work; reads
+   * are the same either way, and faster once the index is merged.
+   *
+   * @example
+   * while (await engram.mergeIndexes()) {}
+   */
+  async mergeIndexes(pages = DEFAULT_MERGE_PAGES): Promise<boolean> {
+    this.guard();
+    requireCount(pages, 'pages', 1, 100_000);
+    return this.storage.mergeIndexes(pages);
   }
 
   /**

@@ -606,6 +606,15 @@ export interface StorageAdapter {
    */
   compact(): Promise<CompactResult>;
   /**
+   * One bounded step of full-text index upkeep, for a background worker: SQLite merges segments of
+   * its FTS5 indexes (about `pages` pages written; levels holding two or more segments), PostgreSQL
+   * moves the pending entries of its GIN indexes into the index. A read costs about a seek per
+   * segment, so a store whose index was written in many small transactions (a bulk import, or a
+   * long run of single turns) reads faster once merged. True when the step did some work (call
+   * again until false). Reads return the same rows either way.
+   */
+  mergeIndexes(pages: number): Promise<boolean>;
+  /**
    * Claims up to `limit` jobs of these kinds (pending, or running with a lease that ended), oldest
    * first: they become `running` with `leaseUntil` and one more attempt. One transaction, so two
    * workers never claim the same job.

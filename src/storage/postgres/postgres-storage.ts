@@ -599,6 +599,20 @@ class PostgresStorage implements StorageAdapter {
     });
   }
 
+  mergeIndexes(_pages: number): Promise<boolean> {
+    return this.read('mergeIndexes', async () => {
+      // New entries of a GIN index wait in its pending list (fastupdate), which every search scans;
+      // this moves them into the index proper, as VACUUM would. The pending list is bounded already
+      // (gin_pending_list_limit), so one step cleans it whole.
+      let pages = 0;
+      for (const index of ['events_search', 'chunks_search']) {
+        const [row] = await this.pool.arrays('SELECT gin_clean_pending_list(to_regclass(quote_ident(current_schema()) || \'.\' || ?))', [index]);
+        pages += Number(row?.[0] ?? 0);
+      }
+      return pages > 0;
+    });
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

@@ -392,4 +392,14 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX jobs_claimable ON jobs (kind, status, seq) WHERE status IN ('pending', 'running');
     `,
   },
+  {
+    name: 'full-text upkeep: a merge step takes any level holding two segments or more',
+    sql: `
+      -- The 'merge' command of mergeIndexes, run by the background worker, then leaves at most one
+      -- segment per level: a read of a word seeks once per segment. Writes still merge on their own
+      -- at four segments a level (automerge), so they cost what they did.
+      INSERT INTO events_fts (events_fts, rank) VALUES ('usermerge', 2);
+      INSERT INTO items_fts (items_fts, rank) VALUES ('usermerge', 2);
+    `,
+  },
 ];

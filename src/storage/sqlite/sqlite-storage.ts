@@ -623,6 +623,24 @@ class SqliteStorage implements StorageAdapter {
     return { before_bytes: before, after_bytes: this.fileBytes() };
   }
 
+  async mergeIndexes(pages: number): Promise<boolean> {
+    this.guard();
+    // FTS5 'merge': up to `pages` pages of merged data per index, for levels of `usermerge` (2)
+    // segments or more (migration 'full-text upkeep'). A merge that wrote nothing changed fewer than
+    // two rows of the index's data table.
+    const changes = this.cached('SELECT total_changes()').pluck();
+    const step = this.db.transaction(() => {
+      let worked = false;
+      for (const table of ['events_fts', 'items_fts']) {
+        const before = changes.get() as number;
+        this.cached(`INSERT INTO ${table} (${table}, rank) VALUES ('merge', ?)`).run(pages);
+        if ((changes.get() as number) - before >= 2) worked = true;
+      }
+      return worked;
+    });
+    return step.immediate();
+  }
+
   /** The database file and its write-ahead log, in bytes (null in memory). */
   private fileBytes(): number | null {
     const path = this.db.name;
