@@ -171,9 +171,9 @@ async function waitUntil(condition: () => Promise<boolean>, timeoutMs: number): 
   }
 }
 
-/** The jobs a worker reported in its tick lines (`event=tick … jobs=N`). */
-function jobsRunBy(worker: EngramProcess): number {
-  return [...worker.stdout().matchAll(/^event=tick .*\bjobs=(\d+)/gm)].reduce((sum, match) => sum + Number(match[1]), 0);
+/** The sum of one count over the tick lines a worker logged. */
+function tickTotal(worker: EngramProcess, field: 'jobs' | 'merged'): number {
+  return [...worker.stdout().matchAll(new RegExp(`^event=tick .*\\b${field}=(\\d+)`, 'gm'))].reduce((sum, match) => sum + Number(match[1]), 0);
 }
 
 beforeAll(async () => {
@@ -254,9 +254,9 @@ describe('two engram serve processes and two workers on one PostgreSQL schema', 
     );
 
     // Every job was reported by exactly one worker, and both workers took part.
-    await waitUntil(async () => workers.reduce((sum, worker) => sum + jobsRunBy(worker), 0) >= jobs.length, 5_000);
-    expect(workers.reduce((sum, worker) => sum + jobsRunBy(worker), 0)).toBe(jobs.length);
-    for (const worker of workers) expect(jobsRunBy(worker)).toBeGreaterThan(0);
+    await waitUntil(async () => workers.reduce((sum, worker) => sum + tickTotal(worker, 'jobs'), 0) >= jobs.length, 5_000);
+    expect(workers.reduce((sum, worker) => sum + tickTotal(worker, 'jobs'), 0)).toBe(jobs.length);
+    for (const worker of workers) expect(tickTotal(worker, 'jobs')).toBeGreaterThan(0);
   }, 60_000);
 
   it('lose and duplicate nothing: events, turns and summaries are exactly what was acknowledged', async () => {
@@ -299,9 +299,9 @@ describe('two engram serve processes and two workers on one PostgreSQL schema', 
   it('stop every process cleanly on SIGTERM', async () => {
     const codes = await Promise.all([...servers, ...workers].map((child) => child.stop()));
     expect(codes).toEqual([0, 0, 0, 0]);
-    // A worker's last line sums what it did: the jobs its ticks reported, and no failed tick.
+    // A worker's last line sums what it did: the jobs its ticks reported, its index merge steps, and no failed tick.
     for (const worker of workers) {
-      expect(worker.stdout()).toMatch(new RegExp(`^event=stopped signal=SIGTERM .*\\bjobs=${jobsRunBy(worker)} errors=0$`, 'm'));
+      expect(worker.stdout()).toMatch(new RegExp(`^event=stopped signal=SIGTERM .*\\bjobs=${tickTotal(worker, 'jobs')} merged=${tickTotal(worker, 'merged')} errors=0$`, 'm'));
       expect(worker.stdout()).not.toMatch(/^event=error/m);
     }
   }, 30_000);
