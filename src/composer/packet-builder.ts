@@ -3,6 +3,8 @@
 // budget is taken, each step down is recorded as a degradation, and an item with no fitting form is
 // omitted with its reason. Costs are real tokens of the item as a prompt shows it (item-text.ts).
 
+import { LRUCache } from 'lru-cache';
+
 import type {
   BudgetSection,
   Citation,
@@ -10,8 +12,6 @@ import type {
   ExplainOmission,
   Omission,
 } from '../spec/packet.js';
-import { LRUCache } from 'lru-cache';
-
 import type { Tokenizer } from '../spec/tokenizer.js';
 import { EngramError } from '../spec/errors.js';
 import { escapeXmlText } from './item-text.js';
