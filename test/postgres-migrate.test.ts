@@ -1,18 +1,20 @@
 // PostgreSQL migrations as operators meet them: several processes starting at once on an empty
 // schema (the advisory lock lets one migrate while the others wait and find the work done), a store
-// opened without migrating refusing a schema that is behind, and `engram migrate` on the command line.
+// opened without migrating refusing a schema that is behind, a service role that did not create the
+// schema, and `engram migrate` on the command line.
 
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { EngramError, migrateStore } from '../src/index.js';
+import { createEngram, EngramError, migrateStore } from '../src/index.js';
 import { migratePostgres, openPostgresStorage } from '../src/storage/postgres/index.js';
 import { POSTGRES_URL } from './helpers/postgres.js';
 
 const admin = new pg.Pool({ connectionString: POSTGRES_URL, max: 2 });
 const schemas: string[] = [];
+const roles: string[] = [];
 const root = join(import.meta.dirname, '..');
 
 function schema(name: string): string {
@@ -23,6 +25,7 @@ function schema(name: string): string {
 
 afterAll(async () => {
   for (const name of schemas) await admin.query(`DROP SCHEMA IF EXISTS ${name} CASCADE`);
+  for (const role of roles) await admin.query(`DROP OWNED BY ${role}; DROP ROLE IF EXISTS ${role}`);
   await admin.end();
 });
 
@@ -62,6 +65,38 @@ describe('PostgreSQL migrations', () => {
   it('names a schema it cannot use and a server it cannot reach, with typed errors', async () => {
     await expect(openPostgresStorage({ connectionString: POSTGRES_URL, schema: 'Bad-Name' })).rejects.toMatchObject({ code: 'STORAGE_FAILED', field: 'schema' });
     await expect(openPostgresStorage({ connectionString: 'postgres://postgres@127.0.0.1:1/test' })).rejects.toMatchObject({ code: 'STORAGE_FAILED', field: 'store' });
+  });
+
+  it('serves as a role that did not create the schema, leaving GIN upkeep to autovacuum instead of failing', async () => {
+    const name = schema('role');
+    await migrateStore(`${POSTGRES_URL}?schema=${name}`);
+    const role = `engram_app_${process.pid}`;
+    roles.push(role);
+    await admin.query(`CREATE ROLE ${role} LOGIN`);
+    await admin.query(`GRANT USAGE ON SCHEMA ${name} TO ${role}; GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${name} TO ${role}; GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA ${name} TO ${role}`);
+    const url = new URL(POSTGRES_URL);
+    url.username = role;
+    url.password = '';
+    // The schema's owner migrates it (engram migrate); the service's role opens it as it is.
+    const storage = await openPostgresStorage({ connectionString: url.toString(), schema: name, migrate: false });
+    const engram = await createEngram({ store: storage, embeddings: { provider: 'none' } });
+    try {
+      const scope = { user_id: 'u', agent_id: 'a', session_id: 's', run_id: 'r' };
+      await engram.commitTurn({ scope, turn_id: 't1', messages: [{ role: 'user', content: 'The quince order ships on Friday.' }] });
+      // gin_clean_pending_list is the index owner's: this role's step does nothing, and says so.
+      expect(await engram.mergeIndexes()).toBe(false);
+      expect(await engram.searchEvents({ scope: { user_id: 'u' }, query: 'quince', limit: 5 })).toHaveLength(1);
+    } finally {
+      await engram.close();
+    }
+    // The owner's step moves the pending entries into the index.
+    const owner = await createEngram({ store: `${POSTGRES_URL}?schema=${name}`, embeddings: { provider: 'none' } });
+    try {
+      expect(await owner.mergeIndexes()).toBe(true);
+      expect(await owner.mergeIndexes()).toBe(false);
+    } finally {
+      await owner.close();
+    }
   });
 
   it('engram migrate applies the migrations, then reports the schema up to date', () => {

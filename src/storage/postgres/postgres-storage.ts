@@ -81,6 +81,8 @@ const EMBEDDING_STATUSES = new Set(['pending', 'processing', 'done', 'skipped'])
 /** Serialization failures and deadlocks: the whole write is tried again. */
 const RETRYABLE = new Set(['40001', '40P01']);
 const WRITE_ATTEMPTS = 3;
+/** SQLSTATE of an operation the role may not run (a maintenance function of an index it does not own). */
+const INSUFFICIENT_PRIVILEGE = '42501';
 /** Events per multi-row INSERT (PostgreSQL takes at most 65,535 parameters in one statement). */
 const EVENTS_PER_INSERT = 500;
 
@@ -603,11 +605,16 @@ class PostgresStorage implements StorageAdapter {
     return this.read('mergeIndexes', async () => {
       // New entries of a GIN index wait in its pending list (fastupdate), which every search scans;
       // this moves them into the index proper, as VACUUM would. The pending list is bounded already
-      // (gin_pending_list_limit), so one step cleans it whole.
+      // (gin_pending_list_limit), so one step cleans it whole. Only the index's owner may do it: a
+      // role that runs the service but did not create the schema leaves it to autovacuum.
       let pages = 0;
       for (const index of ['events_search', 'chunks_search']) {
-        const [row] = await this.pool.arrays('SELECT gin_clean_pending_list(to_regclass(quote_ident(current_schema()) || \'.\' || ?))', [index]);
-        pages += Number(row?.[0] ?? 0);
+        try {
+          const [row] = await this.pool.arrays('SELECT gin_clean_pending_list(to_regclass(quote_ident(current_schema()) || \'.\' || ?))', [index]);
+          pages += Number(row?.[0] ?? 0);
+        } catch (error) {
+          if (sqlState(error) !== INSUFFICIENT_PRIVILEGE) throw error;
+        }
       }
       return pages > 0;
     });
