@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 
-import { EngramError, NotFoundError, StorageError, ConflictError, ValidationError } from '../../spec/errors.js';
+import { EngramError, StorageError } from '../../spec/errors.js';
 import type { EventFlags, EventRecord } from '../../spec/event.js';
 import type { SessionKey } from '../../spec/scope.js';
 import type {
@@ -44,14 +44,12 @@ import type { InsightRecord, ReflectionRecord, ReviewCandidate } from '../../spe
 import type { StmSummary } from '../../spec/summary.js';
 import type { WorkingState } from '../../spec/working-state.js';
 import type { CommitTurnResult } from '../../spec/requests.js';
-import { scopePrefix } from '../../util/scope-token.js';
 import { topK } from '../../util/vectors.js';
 import { BuildStore } from './build-store.js';
 import { EmbeddingQueue } from './embedding-queue.js';
-import { EVENT_COLUMNS, EVENT_SELECT, eventFilters, eventFromValues, eventsForReindexQuery, eventValues, neighbourStatement, neighboursFromRows, type Row } from '../shared/event-rows.js';
-import { scopeCountsFromRows, scopeSizeQuery, sessionCountsQuery, USER_ITEMS_SQL, USER_PENDING_SQL } from '../shared/scope-rows.js';
-import { firstPassing } from '../shared/first-passing.js';
-import { FtsIndex } from './fts-index.js';
+import { scopeCountsFromRows, sessionCountsQuery, USER_ITEMS_SQL, USER_PENDING_SQL } from '../shared/scope-rows.js';
+import { EventStore } from './event-store.js';
+import { SessionStore } from './session-store.js';
 import { ItemStore } from './item-store.js';
 import { KeyStore } from './key-store.js';
 import { JobQueue } from './job-queue.js';
@@ -75,12 +73,6 @@ export interface SqliteStorageOptions {
   busyTimeoutMs?: number;
 }
 
-const EVENT_FLAG_FIELDS = new Set(['embedding_status']);
-const EMBEDDING_STATUSES = new Set(['pending', 'processing', 'done', 'skipped']);
-
-function isConstraintError(error: unknown, code: string): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
-}
 
 /**
  * Opens (creating if needed) a SQLite store and brings its schema to the latest version.
@@ -155,11 +147,11 @@ class SqliteStorage implements StorageAdapter {
   readonly name = 'sqlite';
   readonly capabilities: StorageCapabilities = { fullTextSearch: true, multiProcess: true, vectorSearch: 'exact' };
 
-  private readonly statements: ReturnType<SqliteStorage['prepare']>;
   private readonly writeAll: (ops: readonly WriteOp[]) => void;
   private closed = false;
   private readonly cache = new Map<string, Database.Statement>();
-  private readonly eventIndex: FtsIndex;
+  private readonly events: EventStore;
+  private readonly sessions: SessionStore;
   private readonly items: ItemStore;
   private readonly queue: EmbeddingQueue;
   private readonly builds: BuildStore;
@@ -174,8 +166,8 @@ class SqliteStorage implements StorageAdapter {
     private readonly db: Database.Database,
     private readonly synchronous: 'full' | 'normal',
   ) {
-    this.statements = this.prepare();
-    this.eventIndex = new FtsIndex(db, 'events_fts');
+    this.events = new EventStore(db, (sql) => this.cached(sql));
+    this.sessions = new SessionStore(db);
     this.items = new ItemStore(db, (sql) => this.cached(sql));
     this.queue = new EmbeddingQueue(db);
     this.builds = new BuildStore(db, (sql) => this.cached(sql));
@@ -191,77 +183,16 @@ class SqliteStorage implements StorageAdapter {
     this.writeAll = (ops) => transaction.immediate(ops);
   }
 
-  private prepare() {
-    const db = this.db;
-    const sessionWhere = 'tenant_id = ? AND user_id = ? AND agent_id = ? AND session_id = ?';
-    return {
-      insertEvent: db.prepare(
-        `INSERT INTO events (${EVENT_COLUMNS.join(', ')}) VALUES (${EVENT_COLUMNS.map(() => '?').join(', ')})`,
-      ),
-      agentsOfUser: db.prepare('SELECT DISTINCT agent_id FROM events WHERE tenant_id = ? AND user_id = ?'),
-      insertTurn: db.prepare(
-        'INSERT INTO turns (tenant_id, user_id, agent_id, session_id, turn_id, result, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      ),
-      getTurn: db.prepare(`SELECT result FROM turns WHERE ${sessionWhere} AND turn_id = ?`),
-      getState: db.prepare(`SELECT state, state_version FROM working_state WHERE ${sessionWhere}`),
-      insertState: db.prepare(
-        'INSERT INTO working_state (tenant_id, user_id, agent_id, session_id, state, state_version, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      ),
-      updateState: db.prepare(`UPDATE working_state SET state = ?, state_version = ?, updated_at = ? WHERE ${sessionWhere}`),
-      getSummary: db.prepare(`SELECT summary, version FROM stm_summary WHERE ${sessionWhere}`),
-      insertSummary: db.prepare(
-        'INSERT INTO stm_summary (tenant_id, user_id, agent_id, session_id, summary, version, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      ),
-      updateSummary: db.prepare(`UPDATE stm_summary SET summary = ?, version = ?, updated_at = ? WHERE ${sessionWhere}`),
-      getEvent: db.prepare(
-        `SELECT ${EVENT_SELECT} FROM events WHERE tenant_id = ? AND id = ? AND (expires_at IS NULL OR expires_at > ?)`,
-      ).raw(),
-      updateEmbeddingStatus: db.prepare('UPDATE events SET embedding_status = ? WHERE tenant_id = ? AND id = ?'),
-      expiredSeqs: db.prepare('SELECT seq FROM events WHERE expires_at IS NOT NULL AND expires_at <= ?'),
-      deleteEvent: db.prepare('DELETE FROM events WHERE seq = ?'),
-      deleteEventVector: db.prepare('DELETE FROM event_vectors WHERE event_seq = ?'),
-    };
-  }
-
   private apply(op: WriteOp): void {
-    const s = this.statements;
-    const key = 'key' in op ? [op.key.tenant_id, op.key.user_id, op.key.agent_id, op.key.session_id] : [];
     switch (op.op) {
       case 'insert_turn':
-        try {
-          s.insertTurn.run(...key, op.turn_id, JSON.stringify(op.result), op.result.recorded_at);
-        } catch (error) {
-          if (isConstraintError(error, 'SQLITE_CONSTRAINT_PRIMARYKEY')) {
-            throw new EngramError('DUPLICATE_TURN', `turn_id: ${op.turn_id} was already committed in this session`, {
-              field: 'turn_id',
-              cause: error,
-            });
-          }
-          throw error;
-        }
-        return;
-      case 'append_event': {
-        const info = s.insertEvent.run(...eventValues(op.event));
-        if (op.search_text !== null) this.eventIndex.add(info.lastInsertRowid, scopePrefix(op.event), op.search_text);
-        return;
-      }
-      case 'index_event': {
-        const row = this.cached('SELECT seq, user_id, agent_id FROM events WHERE tenant_id = ? AND id = ?').raw().get(op.tenant_id, op.event_id) as [number, string, string] | undefined;
-        if (row === undefined) throw new NotFoundError('event_id', op.event_id);
-        const [seq, user_id, agent_id] = row;
-        this.eventIndex.delete(seq);
-        if (op.search_text !== null) this.eventIndex.add(seq, scopePrefix({ tenant_id: op.tenant_id, user_id, agent_id }), op.search_text);
-        return;
-      }
-      case 'put_working_state': {
-        const row = s.getState.get(...key) as Row | undefined;
-        const actual = row === undefined ? 0 : (row['state_version'] as number);
-        if (actual !== op.expected_version) throw new ConflictError('state_patch.expected_version', op.expected_version, actual);
-        const state = JSON.stringify(op.state);
-        if (row === undefined) s.insertState.run(...key, state, op.state.state_version, op.updated_at);
-        else s.updateState.run(state, op.state.state_version, op.updated_at, ...key);
-        return;
-      }
+        return this.sessions.insertTurn(op);
+      case 'append_event':
+        return this.events.append(op);
+      case 'index_event':
+        return this.events.reindex(op);
+      case 'put_working_state':
+        return this.sessions.putWorkingState(op);
       case 'put_context_build':
         return this.builds.put(op);
       case 'enqueue_job':
@@ -297,15 +228,8 @@ class SqliteStorage implements StorageAdapter {
         return this.items.deleteItem(op);
       case 'put_chunk':
         return this.items.putChunk(op);
-      case 'put_summary': {
-        const row = s.getSummary.get(...key) as Row | undefined;
-        const actual = row === undefined ? 0 : (row['version'] as number);
-        if (actual !== op.expected_version) throw new ConflictError('summary.version', op.expected_version, actual);
-        const summary = JSON.stringify(op.summary);
-        if (row === undefined) s.insertSummary.run(...key, summary, op.summary.version, op.summary.updated_at);
-        else s.updateSummary.run(summary, op.summary.version, op.summary.updated_at, ...key);
-        return;
-      }
+      case 'put_summary':
+        return this.sessions.putSummary(op);
     }
   }
 
@@ -342,21 +266,17 @@ class SqliteStorage implements StorageAdapter {
 
   async getTurn(key: SessionKey, turnId: string): Promise<CommitTurnResult | null> {
     this.guard();
-    const row = this.statements.getTurn.get(key.tenant_id, key.user_id, key.agent_id, key.session_id, turnId) as Row | undefined;
-    return row === undefined ? null : (JSON.parse(row['result'] as string) as CommitTurnResult);
+    return this.sessions.getTurn(key, turnId);
   }
 
   async getEvent(tenantId: string, eventId: string, now: string): Promise<EventRecord | null> {
     this.guard();
-    const row = this.statements.getEvent.get(tenantId, eventId, now) as unknown[] | undefined;
-    return row === undefined ? null : eventFromValues(row);
+    return this.events.get(tenantId, eventId, now);
   }
 
   async neighbourEvents(query: NeighbourQuery): Promise<EventNeighbours[]> {
     this.guard();
-    if (query.anchors.length === 0) return [];
-    const { sql, params } = neighbourStatement(query);
-    return neighboursFromRows(query, this.cached(sql).raw().all(...params) as unknown[][]);
+    return this.events.neighbours(query);
   }
 
   async scopeCounts(tenantId: string, limit: number): Promise<ScopeCounts> {
@@ -371,53 +291,22 @@ class SqliteStorage implements StorageAdapter {
 
   async listEvents(query: EventQuery): Promise<EventRecord[]> {
     this.guard();
-    const { where, params } = eventFilters(query, '');
-    const order = query.order === 'desc' ? 'DESC' : 'ASC';
-    if (query.cursor !== undefined) {
-      where.push(query.order === 'desc' ? 'id < ?' : 'id > ?');
-      params.push(query.cursor);
-    }
-    const sql = `SELECT ${EVENT_SELECT} FROM events WHERE ${where.join(' AND ')} ORDER BY id ${order} LIMIT ?`;
-    return (this.cached(sql).raw().all(...params, query.limit) as unknown[][]).map((row) => eventFromValues(row));
+    return this.events.list(query);
   }
 
   async searchEvents(query: EventSearchQuery): Promise<EventSearchHit[]> {
     this.guard();
-    const terms = query.terms;
-    if (terms.length === 0) return [];
-    // The index is scoped per agent; a user-wide query asks each of the user's agents.
-    const agents =
-      query.agent_id === undefined
-        ? (this.statements.agentsOfUser.all(query.tenant_id, query.user_id) as Row[]).map((row) => row['agent_id'] as string)
-        : [query.agent_id];
-    const prefixes = agents.map((agent_id) => scopePrefix({ tenant_id: query.tenant_id, user_id: query.user_id, agent_id }));
-    const size = scopeSizeQuery(query.tenant_id, query.user_id, agents);
-    const ranked = this.eventIndex.rank(prefixes, terms, Number((this.cached(size.sql).raw().get(...size.params) as unknown[])[0]));
-    // `+` keeps SQLite on the rowids of the candidates: with plain columns it walks the scope's
-    // session index and tests every event of the user against the candidate list.
-    const { where, params } = eventFilters({ ...query, kinds: undefined }, '+');
-    // Candidates are checked against the filters (expiry, time, sensitivity) in rank order.
-    return firstPassing(
-      ranked,
-      query.limit,
-      (seqs) => {
-        const sql = `SELECT seq, ${EVENT_SELECT} FROM events WHERE seq IN (${seqs.map(() => '?').join(', ')}) AND ${where.join(' AND ')}`;
-        return new Map((this.cached(sql).raw().all(...seqs, ...params) as unknown[][]).map((row) => [row[0] as number, row]));
-      },
-      (row, score) => ({ event: eventFromValues(row, 1), score }),
-    );
+    return this.events.search(query);
   }
 
   async getWorkingState(key: SessionKey): Promise<WorkingState | null> {
     this.guard();
-    const row = this.statements.getState.get(key.tenant_id, key.user_id, key.agent_id, key.session_id) as Row | undefined;
-    return row === undefined ? null : (JSON.parse(row['state'] as string) as WorkingState);
+    return this.sessions.getWorkingState(key);
   }
 
   async getSummary(key: SessionKey): Promise<StmSummary | null> {
     this.guard();
-    const row = this.statements.getSummary.get(key.tenant_id, key.user_id, key.agent_id, key.session_id) as Row | undefined;
-    return row === undefined ? null : (JSON.parse(row['summary'] as string) as StmSummary);
+    return this.sessions.getSummary(key);
   }
 
   async getItem(tenantId: string, itemId: string): Promise<MemoryItem | null> {
@@ -457,8 +346,7 @@ class SqliteStorage implements StorageAdapter {
 
   async eventsForReindex(tenantId: string | undefined, after: EventPosition | undefined, limit: number): Promise<EventRecord[]> {
     this.guard();
-    const { sql, params } = eventsForReindexQuery(tenantId, after, limit);
-    return (this.cached(sql).raw().all(...params) as unknown[][]).map((row) => eventFromValues(row));
+    return this.events.forReindex(tenantId, after, limit);
   }
 
   async itemsForReindex(tenantId: string | undefined): Promise<MemoryItem[]> {
@@ -582,34 +470,12 @@ class SqliteStorage implements StorageAdapter {
 
   async updateEventFlags(tenantId: string, eventId: string, flags: EventFlags): Promise<void> {
     this.guard();
-    for (const field of Object.keys(flags)) {
-      if (!EVENT_FLAG_FIELDS.has(field)) {
-        throw new EngramError('APPEND_ONLY_VIOLATION', `${field}: events are append-only; only status flags may change`, {
-          field,
-        });
-      }
-    }
-    if (flags.embedding_status === undefined) return;
-    if (!EMBEDDING_STATUSES.has(flags.embedding_status)) {
-      throw ValidationError.of('embedding_status', 'enum', `must be one of ${[...EMBEDDING_STATUSES].join(', ')}`);
-    }
-    const info = this.statements.updateEmbeddingStatus.run(flags.embedding_status, tenantId, eventId);
-    if (info.changes === 0) throw new NotFoundError('event_id', eventId);
+    this.events.updateFlags(tenantId, eventId, flags);
   }
 
   async purgeExpired(now: string): Promise<number> {
     this.guard();
-    const s = this.statements;
-    const purge = this.db.transaction(() => {
-      const seqs = (s.expiredSeqs.all(now) as Row[]).map((row) => row['seq'] as number);
-      for (const seq of seqs) {
-        this.eventIndex.delete(seq);
-        s.deleteEventVector.run(seq);
-        s.deleteEvent.run(seq);
-      }
-      return seqs.length;
-    });
-    return purge.immediate();
+    return this.events.purgeExpired(now);
   }
 
   async compact(): Promise<CompactResult> {

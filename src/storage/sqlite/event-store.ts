@@ -1,0 +1,147 @@
+// Events on SQLite: the append-only log, its scoped full-text entries, and the reads over them
+// (by id, by session, by cue words, next to anchors, for reindexing). Used by SqliteStorage inside
+// its transactions; only status flags of an event ever change.
+
+import type Database from 'better-sqlite3';
+
+import { EngramError, NotFoundError, ValidationError } from '../../spec/errors.js';
+import type { EventFlags, EventRecord } from '../../spec/event.js';
+import type {
+  AppendEventOp,
+  EventNeighbours,
+  EventPosition,
+  EventQuery,
+  EventSearchHit,
+  EventSearchQuery,
+  IndexEventOp,
+  NeighbourQuery,
+} from '../../spec/storage.js';
+import { scopePrefix } from '../../util/scope-token.js';
+import { EVENT_COLUMNS, EVENT_SELECT, eventFilters, eventFromValues, eventsForReindexQuery, eventValues, neighbourStatement, neighboursFromRows, type Row } from '../shared/event-rows.js';
+import { firstPassing } from '../shared/first-passing.js';
+import { placeholders } from '../shared/rows.js';
+import { scopeSizeQuery } from '../shared/scope-rows.js';
+import { FtsIndex } from './fts-index.js';
+
+const EVENT_FLAG_FIELDS = new Set(['embedding_status']);
+const EMBEDDING_STATUSES = new Set(['pending', 'processing', 'done', 'skipped']);
+
+export class EventStore {
+  private readonly index: FtsIndex;
+  private readonly s;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly cached: (sql: string) => Database.Statement,
+  ) {
+    this.index = new FtsIndex(db, 'events_fts');
+    this.s = {
+      insert: db.prepare(`INSERT INTO events (${EVENT_COLUMNS.join(', ')}) VALUES (${placeholders(EVENT_COLUMNS)})`),
+      agentsOfUser: db.prepare('SELECT DISTINCT agent_id FROM events WHERE tenant_id = ? AND user_id = ?'),
+      get: db.prepare(`SELECT ${EVENT_SELECT} FROM events WHERE tenant_id = ? AND id = ? AND (expires_at IS NULL OR expires_at > ?)`).raw(),
+      position: db.prepare('SELECT seq, user_id, agent_id FROM events WHERE tenant_id = ? AND id = ?').raw(),
+      updateEmbeddingStatus: db.prepare('UPDATE events SET embedding_status = ? WHERE tenant_id = ? AND id = ?'),
+      expiredSeqs: db.prepare('SELECT seq FROM events WHERE expires_at IS NOT NULL AND expires_at <= ?'),
+      delete: db.prepare('DELETE FROM events WHERE seq = ?'),
+      deleteVector: db.prepare('DELETE FROM event_vectors WHERE event_seq = ?'),
+    };
+  }
+
+  append(op: AppendEventOp): void {
+    const info = this.s.insert.run(...eventValues(op.event));
+    if (op.search_text !== null) this.index.add(info.lastInsertRowid, scopePrefix(op.event), op.search_text);
+  }
+
+  /** Replaces an event's full-text entry (derived data; the event itself is unchanged). */
+  reindex(op: IndexEventOp): void {
+    const row = this.s.position.get(op.tenant_id, op.event_id) as [number, string, string] | undefined;
+    if (row === undefined) throw new NotFoundError('event_id', op.event_id);
+    const [seq, user_id, agent_id] = row;
+    this.index.delete(seq);
+    if (op.search_text !== null) this.index.add(seq, scopePrefix({ tenant_id: op.tenant_id, user_id, agent_id }), op.search_text);
+  }
+
+  get(tenantId: string, eventId: string, now: string): EventRecord | null {
+    const row = this.s.get.get(tenantId, eventId, now) as unknown[] | undefined;
+    return row === undefined ? null : eventFromValues(row);
+  }
+
+  neighbours(query: NeighbourQuery): EventNeighbours[] {
+    if (query.anchors.length === 0) return [];
+    const { sql, params } = neighbourStatement(query);
+    return neighboursFromRows(query, this.cached(sql).raw().all(...params) as unknown[][]);
+  }
+
+  list(query: EventQuery): EventRecord[] {
+    const { where, params } = eventFilters(query, '');
+    const order = query.order === 'desc' ? 'DESC' : 'ASC';
+    if (query.cursor !== undefined) {
+      where.push(query.order === 'desc' ? 'id < ?' : 'id > ?');
+      params.push(query.cursor);
+    }
+    const sql = `SELECT ${EVENT_SELECT} FROM events WHERE ${where.join(' AND ')} ORDER BY id ${order} LIMIT ?`;
+    return (this.cached(sql).raw().all(...params, query.limit) as unknown[][]).map((row) => eventFromValues(row));
+  }
+
+  async search(query: EventSearchQuery): Promise<EventSearchHit[]> {
+    const terms = query.terms;
+    if (terms.length === 0) return [];
+    // The index is scoped per agent; a user-wide query asks each of the user's agents.
+    const agents =
+      query.agent_id === undefined
+        ? (this.s.agentsOfUser.all(query.tenant_id, query.user_id) as Row[]).map((row) => row['agent_id'] as string)
+        : [query.agent_id];
+    const prefixes = agents.map((agent_id) => scopePrefix({ tenant_id: query.tenant_id, user_id: query.user_id, agent_id }));
+    const size = scopeSizeQuery(query.tenant_id, query.user_id, agents);
+    const ranked = this.index.rank(prefixes, terms, Number((this.cached(size.sql).raw().get(...size.params) as unknown[])[0]));
+    // `+` keeps SQLite on the rowids of the candidates: with plain columns it walks the scope's
+    // session index and tests every event of the user against the candidate list.
+    const { where, params } = eventFilters({ ...query, kinds: undefined }, '+');
+    // Candidates are checked against the filters (expiry, time, sensitivity) in rank order.
+    return firstPassing(
+      ranked,
+      query.limit,
+      (seqs) => {
+        const sql = `SELECT seq, ${EVENT_SELECT} FROM events WHERE seq IN (${placeholders(seqs)}) AND ${where.join(' AND ')}`;
+        return new Map((this.cached(sql).raw().all(...seqs, ...params) as unknown[][]).map((row) => [row[0] as number, row]));
+      },
+      (row, score) => ({ event: eventFromValues(row, 1), score }),
+    );
+  }
+
+  forReindex(tenantId: string | undefined, after: EventPosition | undefined, limit: number): EventRecord[] {
+    const { sql, params } = eventsForReindexQuery(tenantId, after, limit);
+    return (this.cached(sql).raw().all(...params) as unknown[][]).map((row) => eventFromValues(row));
+  }
+
+  /** Changes status flags; any other field is refused as append-only. */
+  updateFlags(tenantId: string, eventId: string, flags: EventFlags): void {
+    for (const field of Object.keys(flags)) {
+      if (!EVENT_FLAG_FIELDS.has(field)) {
+        throw new EngramError('APPEND_ONLY_VIOLATION', `${field}: events are append-only; only status flags may change`, {
+          field,
+        });
+      }
+    }
+    if (flags.embedding_status === undefined) return;
+    if (!EMBEDDING_STATUSES.has(flags.embedding_status)) {
+      throw ValidationError.of('embedding_status', 'enum', `must be one of ${[...EMBEDDING_STATUSES].join(', ')}`);
+    }
+    const info = this.s.updateEmbeddingStatus.run(flags.embedding_status, tenantId, eventId);
+    if (info.changes === 0) throw new NotFoundError('event_id', eventId);
+  }
+
+  /** Deletes expired events with their full-text entries and vectors, in one transaction; returns how many. */
+  purgeExpired(now: string): number {
+    const purge = this.db.transaction(() => {
+      const seqs = (this.s.expiredSeqs.all(now) as Row[]).map((row) => row['seq'] as number);
+      for (const seq of seqs) {
+        this.index.delete(seq);
+        this.s.deleteVector.run(seq);
+        this.s.delete.run(seq);
+      }
+      return seqs.length;
+    });
+    return purge.immediate();
+  }
+}
