@@ -4,7 +4,7 @@
 // database. Full text uses a tsvector of scoped words under GIN; vectors use pgvector's HNSW index
 // when the extension can be installed, and an exact scan in the process when it cannot.
 
-import { ConflictError, EngramError, NotFoundError, StorageError, ValidationError } from '../../spec/errors.js';
+import { EngramError, StorageError } from '../../spec/errors.js';
 import type { EventFlags, EventRecord } from '../../spec/event.js';
 import type { SessionKey } from '../../spec/scope.js';
 import type {
@@ -45,18 +45,15 @@ import type { InsightRecord, ReflectionRecord, ReviewCandidate } from '../../spe
 import type { CommitTurnResult } from '../../spec/requests.js';
 import type { StmSummary } from '../../spec/summary.js';
 import type { WorkingState } from '../../spec/working-state.js';
-import { scopePrefix } from '../../util/scope-token.js';
-import { EVENT_COLUMNS, EVENT_SELECT, eventFilters, eventFromValues, eventsForReindexQuery, eventValues, neighbourStatement, neighboursFromRows } from '../shared/event-rows.js';
-import { scopeCountsFromRows, scopeSizeQuery, sessionCountsQuery, USER_ITEMS_SQL, USER_PENDING_SQL } from '../shared/scope-rows.js';
-import { firstPassing } from '../shared/first-passing.js';
-import { placeholders } from '../shared/rows.js';
-import { checkSchemaName, isUniqueViolation, pglitePool, pgPool, sqlState, type PGliteLike, type Sql, type SqlPool } from './client.js';
+import { scopeCountsFromRows, sessionCountsQuery, USER_ITEMS_SQL, USER_PENDING_SQL } from '../shared/scope-rows.js';
+import { checkSchemaName, pglitePool, pgPool, sqlState, type PGliteLike, type Sql, type SqlPool } from './client.js';
+import { PgEventStore } from './event-store.js';
 import { PgItemStore } from './item-store.js';
 import { checkVersion, migrate } from './migrations.js';
 import { PgReflectionStore } from './reflection-store.js';
 import { PgRunStore } from './run-store.js';
+import { PgSessionStore } from './session-store.js';
 import { eraseScope, exportRecords } from './transfer.js';
-import { scopedLexemes, WordIndex } from './word-index.js';
 
 export interface PostgresStorageOptions {
   /** A server: `postgres://user@host:5432/database`. Needs the `pg` package. */
@@ -76,8 +73,6 @@ export interface PostgresStorageOptions {
   vectors?: 'auto' | 'exact' | 'pgvector';
 }
 
-const EVENT_FLAG_FIELDS = new Set(['embedding_status']);
-const EMBEDDING_STATUSES = new Set(['pending', 'processing', 'done', 'skipped']);
 /** Serialization failures and deadlocks: the whole write is tried again. */
 const RETRYABLE = new Set(['40001', '40P01']);
 const WRITE_ATTEMPTS = 3;
@@ -85,15 +80,6 @@ const WRITE_ATTEMPTS = 3;
 const INSUFFICIENT_PRIVILEGE = '42501';
 /** Events per multi-row INSERT (PostgreSQL takes at most 65,535 parameters in one statement). */
 const EVENTS_PER_INSERT = 500;
-
-// The agents a user has events with, one index probe per agent (a loose index scan) rather than a
-// walk over all of the user's events.
-const AGENTS_OF_USER = `WITH RECURSIVE agents(agent_id) AS (
-    SELECT min(agent_id) FROM events WHERE tenant_id = ? AND user_id = ?
-    UNION ALL
-    SELECT (SELECT min(e.agent_id) FROM events e WHERE e.tenant_id = ? AND e.user_id = ? AND e.agent_id > agents.agent_id)
-    FROM agents WHERE agents.agent_id IS NOT NULL)
-  SELECT agent_id FROM agents WHERE agent_id IS NOT NULL`;
 
 function connectionPool(options: PostgresStorageOptions, schema: string): Promise<SqlPool> {
   if (options.pglite !== undefined) return Promise.resolve(pglitePool(options.pglite));
@@ -177,7 +163,8 @@ class PostgresStorage implements StorageAdapter {
   readonly capabilities: StorageCapabilities;
 
   private closed = false;
-  private readonly eventIndex = new WordIndex('events');
+  private readonly events: PgEventStore;
+  private readonly sessions: PgSessionStore;
   private readonly items: PgItemStore;
   private readonly reflections: PgReflectionStore;
   private readonly runs: PgRunStore;
@@ -188,6 +175,8 @@ class PostgresStorage implements StorageAdapter {
     private readonly ownsPool: boolean,
   ) {
     this.capabilities = { fullTextSearch: true, multiProcess: true, vectorSearch: pgvector ? 'index' : 'exact' };
+    this.events = new PgEventStore(pool);
+    this.sessions = new PgSessionStore(pool);
     this.items = new PgItemStore(pool, pgvector);
     this.reflections = new PgReflectionStore(pool);
     this.runs = new PgRunStore(pool);
@@ -228,7 +217,7 @@ class PostgresStorage implements StorageAdapter {
             if (events.length > 0) events = await this.appendEvents(tx, events);
             await this.apply(tx, op);
           }
-          if (events.length > 0) await this.appendEvents(tx, events);
+          if (events.length > 0) await this.events.append(tx, events);
         });
         return;
       } catch (error) {
@@ -240,47 +229,15 @@ class PostgresStorage implements StorageAdapter {
   }
 
   private async apply(tx: Sql, op: WriteOp): Promise<void> {
-    const key = 'key' in op ? [op.key.tenant_id, op.key.user_id, op.key.agent_id, op.key.session_id] : [];
-    const sessionWhere = 'tenant_id = ? AND user_id = ? AND agent_id = ? AND session_id = ?';
     switch (op.op) {
       case 'insert_turn':
-        try {
-          await tx.run('INSERT INTO turns (tenant_id, user_id, agent_id, session_id, turn_id, result, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
-            ...key,
-            op.turn_id,
-            JSON.stringify(op.result),
-            op.result.recorded_at,
-          ]);
-        } catch (error) {
-          if (!isUniqueViolation(error)) throw error;
-          throw new EngramError('DUPLICATE_TURN', `turn_id: ${op.turn_id} was already committed in this session`, { field: 'turn_id', cause: error });
-        }
-        return;
+        return this.sessions.insertTurn(tx, op);
       case 'append_event':
-        await this.appendEvents(tx, [op]);
-        return;
+        return this.events.append(tx, [op]);
       case 'put_working_state':
-        return this.putVersioned(tx, {
-          insert: 'INSERT INTO working_state (tenant_id, user_id, agent_id, session_id, state, state_version, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
-          insertParams: [...key, JSON.stringify(op.state), op.state.state_version, op.updated_at],
-          update: `UPDATE working_state SET state = ?, state_version = ?, updated_at = ? WHERE ${sessionWhere} AND state_version = ?`,
-          updateParams: [JSON.stringify(op.state), op.state.state_version, op.updated_at, ...key, op.expected_version],
-          current: `SELECT state_version AS v FROM working_state WHERE ${sessionWhere}`,
-          key,
-          expected: op.expected_version,
-          field: 'state_patch.expected_version',
-        });
+        return this.sessions.putWorkingState(tx, op);
       case 'put_summary':
-        return this.putVersioned(tx, {
-          insert: 'INSERT INTO stm_summary (tenant_id, user_id, agent_id, session_id, summary, version, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
-          insertParams: [...key, JSON.stringify(op.summary), op.summary.version, op.summary.updated_at],
-          update: `UPDATE stm_summary SET summary = ?, version = ?, updated_at = ? WHERE ${sessionWhere} AND version = ?`,
-          updateParams: [JSON.stringify(op.summary), op.summary.version, op.summary.updated_at, ...key, op.expected_version],
-          current: `SELECT version AS v FROM stm_summary WHERE ${sessionWhere}`,
-          key,
-          expected: op.expected_version,
-          field: 'summary.version',
-        });
+        return this.sessions.putSummary(tx, op);
       case 'put_context_build':
         return this.runs.putBuild(tx, op);
       case 'enqueue_job':
@@ -313,67 +270,27 @@ class PostgresStorage implements StorageAdapter {
         return this.items.deleteItem(tx, op);
       case 'put_chunk':
         return this.items.putChunk(tx, op);
-      case 'index_event': {
-        const rows = await tx.arrays('SELECT user_id, agent_id FROM events WHERE tenant_id = ? AND id = ?', [op.tenant_id, op.event_id]);
-        if (rows.length === 0) throw new NotFoundError('event_id', op.event_id);
-        const [user_id, agent_id] = rows[0] as [string, string];
-        const lexemes = op.search_text === null ? null : scopedLexemes(scopePrefix({ tenant_id: op.tenant_id, user_id, agent_id }), op.search_text);
-        await tx.run('UPDATE events SET search = CASE WHEN ?::text[] IS NULL THEN NULL ELSE array_to_tsvector(?::text[]) END WHERE tenant_id = ? AND id = ?', [lexemes, lexemes, op.tenant_id, op.event_id]);
-        return;
-      }
+      case 'index_event':
+        return this.events.reindex(tx, op);
     }
   }
 
-  /** Inserts events with their scoped words in one statement; returns an empty list for the next ones. */
+  /** Inserts the events gathered so far; returns an empty list for the next ones. */
   private async appendEvents(tx: Sql, ops: readonly AppendEventOp[]): Promise<AppendEventOp[]> {
-    const row = `(${placeholders(EVENT_COLUMNS)}, CASE WHEN ?::text[] IS NULL THEN NULL ELSE array_to_tsvector(?::text[]) END)`;
-    const params: unknown[] = [];
-    for (const op of ops) {
-      const lexemes = op.search_text === null ? null : scopedLexemes(scopePrefix(op.event), op.search_text);
-      params.push(...eventValues(op.event), lexemes, lexemes);
-    }
-    await tx.run(`INSERT INTO events (${EVENT_COLUMNS.join(', ')}, search) VALUES ${ops.map(() => row).join(', ')}`, params);
+    await this.events.append(tx, ops);
     return [];
   }
 
-  /**
-   * Inserts (expected version 0) or replaces a row at the version the caller read, in one statement
-   * each: two writers of the same version can never both win.
-   */
-  private async putVersioned(
-    tx: Sql,
-    spec: { insert: string; insertParams: unknown[]; update: string; updateParams: unknown[]; current: string; key: unknown[]; expected: number; field: string },
-  ): Promise<void> {
-    const changed = spec.expected === 0 ? await tx.run(spec.insert, spec.insertParams) : await tx.run(spec.update, spec.updateParams);
-    if (changed === 1) return;
-    const rows = await tx.rows(spec.current, spec.key);
-    throw new ConflictError(spec.field, spec.expected, rows.length === 0 ? 0 : Number(rows[0]!['v']));
-  }
-
   getTurn(key: SessionKey, turnId: string): Promise<CommitTurnResult | null> {
-    return this.read('getTurn', async () => {
-      const rows = await this.pool.rows('SELECT result FROM turns WHERE tenant_id = ? AND user_id = ? AND agent_id = ? AND session_id = ? AND turn_id = ?', [
-        key.tenant_id, key.user_id, key.agent_id, key.session_id, turnId,
-      ]);
-      return rows.length === 0 ? null : (JSON.parse(rows[0]!['result'] as string) as CommitTurnResult);
-    });
+    return this.read('getTurn', () => this.sessions.getTurn(key, turnId));
   }
 
   getEvent(tenantId: string, eventId: string, now: string): Promise<EventRecord | null> {
-    return this.read('getEvent', async () => {
-      const rows = await this.pool.arrays(`SELECT ${EVENT_SELECT} FROM events WHERE tenant_id = ? AND id = ? AND (expires_at IS NULL OR expires_at > ?)`, [
-        tenantId, eventId, now,
-      ]);
-      return rows.length === 0 ? null : eventFromValues(rows[0]!);
-    });
+    return this.read('getEvent', () => this.events.get(tenantId, eventId, now));
   }
 
   neighbourEvents(query: NeighbourQuery): Promise<EventNeighbours[]> {
-    return this.read('neighbourEvents', async () => {
-      if (query.anchors.length === 0) return [];
-      const { sql, params } = neighbourStatement(query);
-      return neighboursFromRows(query, await this.pool.arrays(sql, params));
-    });
+    return this.read('neighbourEvents', () => this.events.neighbours(query));
   }
 
   scopeCounts(tenantId: string, limit: number): Promise<ScopeCounts> {
@@ -385,59 +302,19 @@ class PostgresStorage implements StorageAdapter {
   }
 
   listEvents(query: EventQuery): Promise<EventRecord[]> {
-    return this.read('listEvents', async () => {
-      const { where, params } = eventFilters(query, '');
-      if (query.cursor !== undefined) {
-        where.push(query.order === 'desc' ? 'id < ?' : 'id > ?');
-        params.push(query.cursor);
-      }
-      const sql = `SELECT ${EVENT_SELECT} FROM events WHERE ${where.join(' AND ')} ORDER BY id ${query.order === 'desc' ? 'DESC' : 'ASC'} LIMIT ?`;
-      return (await this.pool.arrays(sql, [...params, query.limit])).map((row) => eventFromValues(row));
-    });
+    return this.read('listEvents', () => this.events.list(query));
   }
 
   searchEvents(query: EventSearchQuery): Promise<EventSearchHit[]> {
-    return this.read('searchEvents', async () => {
-      if (query.terms.length === 0) return [];
-      // The index is scoped per agent; a user-wide query asks each of the user's agents.
-      const agents =
-        query.agent_id === undefined
-          ? (await this.pool.arrays(AGENTS_OF_USER, [query.tenant_id, query.user_id, query.tenant_id, query.user_id])).map((row) => row[0] as string)
-          : [query.agent_id];
-      if (agents.length === 0) return [];
-      const prefixes = agents.map((agent_id) => scopePrefix({ tenant_id: query.tenant_id, user_id: query.user_id, agent_id }));
-      const size = scopeSizeQuery(query.tenant_id, query.user_id, agents);
-      const scopeSize = this.pool.arrays(size.sql, size.params).then((rows) => Number(rows[0]![0]));
-      const ranked = await this.eventIndex.rank(this.pool, prefixes, query.terms, scopeSize);
-      const { where, params } = eventFilters({ ...query, kinds: undefined }, '');
-      return firstPassing(
-        ranked,
-        query.limit,
-        async (seqs) => {
-          const sql = `SELECT seq, ${EVENT_SELECT} FROM events WHERE seq IN (${placeholders(seqs)}) AND ${where.join(' AND ')}`;
-          return new Map((await this.pool.arrays(sql, [...seqs, ...params])).map((row) => [Number(row[0]), row]));
-        },
-        (row, score) => ({ event: eventFromValues(row, 1), score }),
-      );
-    });
+    return this.read('searchEvents', () => this.events.search(query));
   }
 
   getWorkingState(key: SessionKey): Promise<WorkingState | null> {
-    return this.read('getWorkingState', async () => {
-      const rows = await this.pool.rows('SELECT state FROM working_state WHERE tenant_id = ? AND user_id = ? AND agent_id = ? AND session_id = ?', [
-        key.tenant_id, key.user_id, key.agent_id, key.session_id,
-      ]);
-      return rows.length === 0 ? null : (JSON.parse(rows[0]!['state'] as string) as WorkingState);
-    });
+    return this.read('getWorkingState', () => this.sessions.getWorkingState(key));
   }
 
   getSummary(key: SessionKey): Promise<StmSummary | null> {
-    return this.read('getSummary', async () => {
-      const rows = await this.pool.rows('SELECT summary FROM stm_summary WHERE tenant_id = ? AND user_id = ? AND agent_id = ? AND session_id = ?', [
-        key.tenant_id, key.user_id, key.agent_id, key.session_id,
-      ]);
-      return rows.length === 0 ? null : (JSON.parse(rows[0]!['summary'] as string) as StmSummary);
-    });
+    return this.read('getSummary', () => this.sessions.getSummary(key));
   }
 
   getItem(tenantId: string, itemId: string): Promise<MemoryItem | null> {
@@ -465,10 +342,7 @@ class PostgresStorage implements StorageAdapter {
   }
 
   eventsForReindex(tenantId: string | undefined, after: EventPosition | undefined, limit: number): Promise<EventRecord[]> {
-    return this.read('eventsForReindex', async () => {
-      const { sql, params } = eventsForReindexQuery(tenantId, after, limit);
-      return (await this.pool.arrays(sql, params)).map((row) => eventFromValues(row));
-    });
+    return this.read('eventsForReindex', () => this.events.forReindex(tenantId, after, limit));
   }
 
   itemsForReindex(tenantId: string | undefined): Promise<MemoryItem[]> {
@@ -564,32 +438,12 @@ class PostgresStorage implements StorageAdapter {
     return this.read('listInsights', () => this.reflections.listInsights(query));
   }
 
-  async updateEventFlags(tenantId: string, eventId: string, flags: EventFlags): Promise<void> {
-    this.guard();
-    for (const field of Object.keys(flags)) {
-      if (!EVENT_FLAG_FIELDS.has(field)) {
-        throw new EngramError('APPEND_ONLY_VIOLATION', `${field}: events are append-only; only status flags may change`, { field });
-      }
-    }
-    if (flags.embedding_status === undefined) return;
-    if (!EMBEDDING_STATUSES.has(flags.embedding_status)) {
-      throw ValidationError.of('embedding_status', 'enum', `must be one of ${[...EMBEDDING_STATUSES].join(', ')}`);
-    }
-    const status = flags.embedding_status;
-    const changed = await this.read('updateEventFlags', () => this.pool.run('UPDATE events SET embedding_status = ? WHERE tenant_id = ? AND id = ?', [status, tenantId, eventId]));
-    if (changed === 0) throw new NotFoundError('event_id', eventId);
+  updateEventFlags(tenantId: string, eventId: string, flags: EventFlags): Promise<void> {
+    return this.read('updateEventFlags', () => this.events.updateFlags(tenantId, eventId, flags));
   }
 
   purgeExpired(now: string): Promise<number> {
-    return this.read('purgeExpired', () =>
-      this.pool.transaction(async (tx) => {
-        await tx.run(
-          'DELETE FROM event_vectors v USING events e WHERE v.tenant_id = e.tenant_id AND v.event_id = e.id AND e.expires_at IS NOT NULL AND e.expires_at <= ?',
-          [now],
-        );
-        return tx.run('DELETE FROM events WHERE expires_at IS NOT NULL AND expires_at <= ?', [now]);
-      }),
-    );
+    return this.read('purgeExpired', () => this.events.purgeExpired(now));
   }
 
   compact(): Promise<CompactResult> {

@@ -1,8 +1,9 @@
 // Rows of the `events` table: the column order, values to bind, records read back, and the WHERE
 // clauses shared by every event query.
 
+import { EngramError, ValidationError } from '../../spec/errors.js';
 import type { EventNeighbours, EventPosition, EventQuery, NeighbourQuery } from '../../spec/storage.js';
-import type { EventRecord } from '../../spec/event.js';
+import type { EventFlags, EventRecord } from '../../spec/event.js';
 import type { SqlQuery } from './list-queries.js';
 
 export type { Row } from './rows.js';
@@ -12,6 +13,26 @@ export const EVENT_COLUMNS = [
   'content_type', 'content', 'sensitivity', 'embeddable', 'embedding_status', 'resonance_links', 'tags',
   'snapshot_ref', 'namespace', 'thread_id', 'ts', 'recorded_at', 'expires_at', 'origin_metadata',
 ] as const;
+
+const EVENT_FLAG_FIELDS = new Set(['embedding_status']);
+const EMBEDDING_STATUSES = new Set(['pending', 'processing', 'done', 'skipped']);
+
+/**
+ * The embedding status a flag update sets, or null when it sets none. Any field but a status flag
+ * is refused (APPEND_ONLY_VIOLATION), and so is an unknown status.
+ */
+export function checkedEmbeddingStatus(flags: EventFlags): string | null {
+  for (const field of Object.keys(flags)) {
+    if (!EVENT_FLAG_FIELDS.has(field)) {
+      throw new EngramError('APPEND_ONLY_VIOLATION', `${field}: events are append-only; only status flags may change`, { field });
+    }
+  }
+  if (flags.embedding_status === undefined) return null;
+  if (!EMBEDDING_STATUSES.has(flags.embedding_status)) {
+    throw ValidationError.of('embedding_status', 'enum', `must be one of ${[...EMBEDDING_STATUSES].join(', ')}`);
+  }
+  return flags.embedding_status;
+}
 
 /** The event columns in EVENT_COLUMNS order, for raw reads. */
 export const EVENT_SELECT = EVENT_COLUMNS.join(', ');

@@ -4,7 +4,7 @@
 
 import type Database from 'better-sqlite3';
 
-import { EngramError, NotFoundError, ValidationError } from '../../spec/errors.js';
+import { NotFoundError } from '../../spec/errors.js';
 import type { EventFlags, EventRecord } from '../../spec/event.js';
 import type {
   AppendEventOp,
@@ -17,14 +17,22 @@ import type {
   NeighbourQuery,
 } from '../../spec/storage.js';
 import { scopePrefix } from '../../util/scope-token.js';
-import { EVENT_COLUMNS, EVENT_SELECT, eventFilters, eventFromValues, eventsForReindexQuery, eventValues, neighbourStatement, neighboursFromRows, type Row } from '../shared/event-rows.js';
+import {
+  checkedEmbeddingStatus,
+  EVENT_COLUMNS,
+  EVENT_SELECT,
+  eventFilters,
+  eventFromValues,
+  eventsForReindexQuery,
+  eventValues,
+  neighbourStatement,
+  neighboursFromRows,
+  type Row,
+} from '../shared/event-rows.js';
 import { firstPassing } from '../shared/first-passing.js';
 import { placeholders } from '../shared/rows.js';
 import { scopeSizeQuery } from '../shared/scope-rows.js';
 import { FtsIndex } from './fts-index.js';
-
-const EVENT_FLAG_FIELDS = new Set(['embedding_status']);
-const EMBEDDING_STATUSES = new Set(['pending', 'processing', 'done', 'skipped']);
 
 export class EventStore {
   private readonly index: FtsIndex;
@@ -116,18 +124,9 @@ export class EventStore {
 
   /** Changes status flags; any other field is refused as append-only. */
   updateFlags(tenantId: string, eventId: string, flags: EventFlags): void {
-    for (const field of Object.keys(flags)) {
-      if (!EVENT_FLAG_FIELDS.has(field)) {
-        throw new EngramError('APPEND_ONLY_VIOLATION', `${field}: events are append-only; only status flags may change`, {
-          field,
-        });
-      }
-    }
-    if (flags.embedding_status === undefined) return;
-    if (!EMBEDDING_STATUSES.has(flags.embedding_status)) {
-      throw ValidationError.of('embedding_status', 'enum', `must be one of ${[...EMBEDDING_STATUSES].join(', ')}`);
-    }
-    const info = this.s.updateEmbeddingStatus.run(flags.embedding_status, tenantId, eventId);
+    const status = checkedEmbeddingStatus(flags);
+    if (status === null) return;
+    const info = this.s.updateEmbeddingStatus.run(status, tenantId, eventId);
     if (info.changes === 0) throw new NotFoundError('event_id', eventId);
   }
 
