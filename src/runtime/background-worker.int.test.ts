@@ -56,6 +56,7 @@ describe('background worker', () => {
     // Merged: a step has nothing left to do.
     expect(await t.engram.mergeIndexes()).toBe(false);
     await expect(t.engram.mergeIndexes(0)).rejects.toMatchObject({ code: 'VALIDATION_FAILED', field: 'pages' });
+    expect(() => startBackgroundWorker(t.engram, { mergePages: 1.5 })).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED', field: 'mergePages' }));
   });
 
   it('reflects over a run once it has ended, once', async () => {

@@ -3,6 +3,7 @@
 // full-text indexes a step, tick by tick. Stopping waits for the tick in flight, so work it claimed
 // is finished; work claimed by a process that died is claimed again when its lease ends.
 
+import { requireCount } from './arguments.js';
 import { DEFAULT_MERGE_PAGES, type Engram } from './engram.js';
 
 export interface BackgroundWorkerOptions {
@@ -50,6 +51,8 @@ export function startBackgroundWorker(engram: Engram, options: BackgroundWorkerO
   const intervalMs = options.intervalMs ?? 1000;
   const purgeEveryMs = options.purgeEveryMs ?? 60_000;
   const mergePages = options.mergePages ?? DEFAULT_MERGE_PAGES;
+  // Checked now: a bad size would otherwise fail every quiet tick.
+  requireCount(mergePages, 'mergePages', 0, 100_000);
   const totals = { embedded: 0, skipped: 0, purged: 0, jobs: 0, merged: 0, errors: 0 };
   let stopping = false;
   let lastPurge = Date.now();
