@@ -31,6 +31,25 @@ export default tseslint.config(
     },
   },
   {
+    // SQL run on SQLite binds a row limit through BOUND_LIMIT (src/storage/shared/rows.ts): a bare
+    // `LIMIT ?` makes SQLite compile the statement again on every run.
+    files: ['src/storage/sqlite/**/*.ts', 'src/storage/shared/**/*.ts'],
+    ignores: ['src/**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ThrowStatement > NewExpression[callee.name='Error']",
+          message: 'Throw an EngramError (src/spec/errors.ts) with a code and field, not a bare Error.',
+        },
+        {
+          selector: 'TemplateElement[value.raw=/LIMIT\\s+\\?/i], Literal[value=/LIMIT\\s+\\?/i]',
+          message: 'Bind a row limit with ${BOUND_LIMIT} (src/storage/shared/rows.ts): SQLite recompiles a statement with a bare LIMIT ? on every run.',
+        },
+      ],
+    },
+  },
+  {
     files: ['src/cli/**/*.ts'],
     rules: { 'no-console': 'off' },
   },

@@ -5,6 +5,7 @@ import { EngramError, ValidationError } from '../../spec/errors.js';
 import type { EventNeighbours, EventPosition, EventQuery, NeighbourQuery } from '../../spec/storage.js';
 import type { EventFlags, EventRecord } from '../../spec/event.js';
 import type { SqlQuery } from './list-queries.js';
+import { BOUND_LIMIT } from './rows.js';
 
 export type { Row } from './rows.js';
 
@@ -129,7 +130,7 @@ export function eventsForReindexQuery(tenantId: string | undefined, after: Event
     params.push(after.tenant_id, after.id);
   }
   return {
-    sql: `SELECT ${EVENT_SELECT} FROM events${where.length === 0 ? '' : ` WHERE ${where.join(' AND ')}`} ORDER BY tenant_id, id LIMIT ?`,
+    sql: `SELECT ${EVENT_SELECT} FROM events${where.length === 0 ? '' : ` WHERE ${where.join(' AND ')}`} ORDER BY tenant_id, id ${BOUND_LIMIT}`,
     params: [...params, limit],
   };
 }

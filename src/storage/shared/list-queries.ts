@@ -5,7 +5,7 @@
 import type { RunKey } from '../../spec/compaction.js';
 import type { BuildQuery, CandidateQuery, InsightQuery, ReflectionQuery, SnapshotQuery } from '../../spec/storage.js';
 import { CANDIDATE_SELECT, INSIGHT_SELECT, REFLECTION_SELECT } from './reflection-rows.js';
-import { Filters } from './rows.js';
+import { BOUND_LIMIT, Filters } from './rows.js';
 import { LEDGER_CHUNK, LEDGER_SELECT, SNAPSHOT_SELECT } from './run-rows.js';
 import { BUILD_SELECT } from './service-rows.js';
 
@@ -16,7 +16,7 @@ export interface SqlQuery {
 }
 
 function query(select: string, table: string, f: Filters, order: string, limit: number): SqlQuery {
-  return { sql: `SELECT ${select} FROM ${table} WHERE ${f.where.join(' AND ')} ORDER BY ${order} LIMIT ?`, params: [...f.params, limit] };
+  return { sql: `SELECT ${select} FROM ${table} WHERE ${f.where.join(' AND ')} ORDER BY ${order} ${BOUND_LIMIT}`, params: [...f.params, limit] };
 }
 
 /** Reflections, newest first. */

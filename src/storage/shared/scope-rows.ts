@@ -4,6 +4,7 @@
 
 import type { ScopeCounts, SessionCounts } from '../../spec/storage.js';
 import type { SqlQuery } from './list-queries.js';
+import { BOUND_LIMIT } from './rows.js';
 import { SCOPE_SIZE_CAP } from '../../util/term-rank.js';
 
 /**
@@ -15,7 +16,7 @@ import { SCOPE_SIZE_CAP } from '../../util/term-rank.js';
 export function sessionCountsQuery(tenantId: string, limit: number): SqlQuery {
   return {
     sql: `SELECT user_id, agent_id, session_id, run_id, COUNT(*), MIN(ts), MAX(ts) FROM events WHERE tenant_id = ?
-          GROUP BY user_id, agent_id, session_id, run_id ORDER BY MAX(ts) DESC, user_id, agent_id, session_id, run_id LIMIT ?`,
+          GROUP BY user_id, agent_id, session_id, run_id ORDER BY MAX(ts) DESC, user_id, agent_id, session_id, run_id ${BOUND_LIMIT}`,
     params: [tenantId, limit],
   };
 }
@@ -29,7 +30,7 @@ export function sessionCountsQuery(tenantId: string, limit: number): SqlQuery {
  * const { sql, params } = scopeSizeQuery('default', 'mira', ['support-bot']);
  */
 export function scopeSizeQuery(tenantId: string, userId: string, agents: readonly string[]): SqlQuery {
-  const one = '(SELECT count(*) FROM (SELECT 1 FROM events WHERE tenant_id = ? AND user_id = ? AND agent_id = ? LIMIT ?) AS scoped)';
+  const one = `(SELECT count(*) FROM (SELECT 1 FROM events WHERE tenant_id = ? AND user_id = ? AND agent_id = ? ${BOUND_LIMIT}) AS scoped)`;
   return {
     sql: `SELECT ${agents.length === 0 ? '0' : agents.map(() => one).join(' + ')}`,
     params: agents.flatMap((agentId) => [tenantId, userId, agentId, SCOPE_SIZE_CAP]),

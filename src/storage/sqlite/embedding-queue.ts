@@ -7,6 +7,7 @@ import type Database from 'better-sqlite3';
 import type { EmbeddingResult, EmbeddingWork } from '../../spec/storage.js';
 import { toBlob } from '../../util/vectors.js';
 import { EVENT_SELECT, eventFromValues, type Row } from '../shared/event-rows.js';
+import { BOUND_LIMIT } from '../shared/rows.js';
 
 const CLAIMABLE = "(embedding_status = 'pending' OR (embedding_status = 'processing' AND embedding_lease < ?))";
 
@@ -15,9 +16,9 @@ export class EmbeddingQueue {
 
   constructor(db: Database.Database) {
     this.s = {
-      chunks: db.prepare(`SELECT seq, tenant_id, item_id, text FROM memory_chunks WHERE ${CLAIMABLE} ORDER BY seq LIMIT ?`),
+      chunks: db.prepare(`SELECT seq, tenant_id, item_id, text FROM memory_chunks WHERE ${CLAIMABLE} ORDER BY seq ${BOUND_LIMIT}`),
       leaseChunk: db.prepare("UPDATE memory_chunks SET embedding_status = 'processing', embedding_lease = ? WHERE seq = ?"),
-      events: db.prepare(`SELECT seq, ${EVENT_SELECT} FROM events WHERE ${CLAIMABLE} ORDER BY seq LIMIT ?`).raw(),
+      events: db.prepare(`SELECT seq, ${EVENT_SELECT} FROM events WHERE ${CLAIMABLE} ORDER BY seq ${BOUND_LIMIT}`).raw(),
       leaseEvent: db.prepare("UPDATE events SET embedding_status = 'processing', embedding_lease = ? WHERE seq = ?"),
       chunkDone: db.prepare(
         "UPDATE memory_chunks SET embedding_status = ?, embedding_lease = NULL, vector = ?, vector_model = ? WHERE tenant_id = ? AND item_id = ? AND embedding_status = 'processing'",

@@ -30,7 +30,7 @@ import {
   type Row,
 } from '../shared/event-rows.js';
 import { firstPassing } from '../shared/first-passing.js';
-import { placeholders } from '../shared/rows.js';
+import { BOUND_LIMIT, placeholders } from '../shared/rows.js';
 import { scopeSizeQuery } from '../shared/scope-rows.js';
 import { FtsIndex } from './fts-index.js';
 
@@ -87,7 +87,7 @@ export class EventStore {
       where.push(query.order === 'desc' ? 'id < ?' : 'id > ?');
       params.push(query.cursor);
     }
-    const sql = `SELECT ${EVENT_SELECT} FROM events WHERE ${where.join(' AND ')} ORDER BY id ${order} LIMIT ?`;
+    const sql = `SELECT ${EVENT_SELECT} FROM events WHERE ${where.join(' AND ')} ORDER BY id ${order} ${BOUND_LIMIT}`;
     return (this.cached(sql).raw().all(...params, query.limit) as unknown[][]).map((row) => eventFromValues(row));
   }
 

@@ -7,7 +7,7 @@ import type Database from 'better-sqlite3';
 
 import { EXPORT_KINDS, type ExportRecord, type ExportScope } from '../../spec/export.js';
 import { EXPORT_PAGE_SIZE, EXPORT_SOURCES, exportRecord, type TableSource } from '../shared/export-sources.js';
-import { Filters, type Row } from '../shared/rows.js';
+import { BOUND_LIMIT, Filters, type Row } from '../shared/rows.js';
 
 /** Reads the records of an export from the store's tables. */
 export class ExportStore {
@@ -31,7 +31,7 @@ export class ExportStore {
     // `+` keeps every column off the indexes: SQLite walks the table by rowid from the page's
     // start, so a page costs the rows it passes, never a sort of all the tenant's rows.
     const where = filters.where.map((clause) => `+${clause}`).join(' AND ');
-    const sql = `SELECT rowid AS export_key, ${source.select} FROM ${source.table} WHERE ${where} AND rowid > ? ORDER BY rowid LIMIT ?`;
+    const sql = `SELECT rowid AS export_key, ${source.select} FROM ${source.table} WHERE ${where} AND rowid > ? ORDER BY rowid ${BOUND_LIMIT}`;
     let after = 0;
     for (;;) {
       this.guard();

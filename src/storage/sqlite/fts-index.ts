@@ -4,6 +4,7 @@
 import type Database from 'better-sqlite3';
 
 import type { Row } from '../shared/event-rows.js';
+import { BOUND_LIMIT } from '../shared/rows.js';
 import { scopedText } from '../../util/scope-token.js';
 import { rankByMatchedTerms, type RankedRow } from '../../util/term-rank.js';
 
@@ -29,8 +30,8 @@ export class FtsIndex {
   constructor(db: Database.Database, table: 'events_fts' | 'items_fts') {
     this.insert = db.prepare(`INSERT INTO ${table} (rowid, text) VALUES (?, ?)`);
     this.remove = db.prepare(`DELETE FROM ${table} WHERE rowid = ?`);
-    this.rows = db.prepare(`SELECT rowid FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid DESC LIMIT ?`);
-    this.count = db.prepare(`SELECT count(*) AS n FROM (SELECT rowid FROM ${table} WHERE ${table} MATCH ? LIMIT ?)`);
+    this.rows = db.prepare(`SELECT rowid FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid DESC ${BOUND_LIMIT}`);
+    this.count = db.prepare(`SELECT count(*) AS n FROM (SELECT rowid FROM ${table} WHERE ${table} MATCH ? ${BOUND_LIMIT})`);
     this.clear = db.prepare(`DELETE FROM ${table}`);
   }
 

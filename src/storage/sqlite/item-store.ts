@@ -18,7 +18,7 @@ import type {
 import { ownerPrefix } from '../../util/scope-token.js';
 import { fromBlob } from '../../util/vectors.js';
 import type { Row } from '../shared/rows.js';
-import { placeholders } from '../shared/rows.js';
+import { BOUND_LIMIT, placeholders } from '../shared/rows.js';
 import { ITEM_AT, ITEM_COLUMNS, ITEM_SELECT, itemFilters, itemFromValues, itemValues } from '../shared/item-rows.js';
 import { firstPassing } from '../shared/first-passing.js';
 import { FtsIndex } from './fts-index.js';
@@ -118,7 +118,7 @@ export class ItemStore {
             where.push(descending ? 'id < ?' : 'id > ?');
             params.push(query.cursor);
           }
-          const sql = `SELECT id FROM memory_items WHERE ${where.join(' AND ')} ORDER BY id ${descending ? 'DESC' : 'ASC'} LIMIT ?`;
+          const sql = `SELECT id FROM memory_items WHERE ${where.join(' AND ')} ORDER BY id ${descending ? 'DESC' : 'ASC'} ${BOUND_LIMIT}`;
           for (const row of this.cached(sql).pluck().all(...params, query.limit) as string[]) ids.push(row);
         }
       }
@@ -139,12 +139,12 @@ export class ItemStore {
       params.push(query.cursor);
     }
     // `+id` keeps SQLite on the key (or owner) index instead of walking the tenant in id order.
-    const sql = `SELECT ${ITEM_SELECT} FROM memory_items WHERE ${where.join(' AND ')} ORDER BY +id ${descending ? 'DESC' : 'ASC'} LIMIT ?`;
+    const sql = `SELECT ${ITEM_SELECT} FROM memory_items WHERE ${where.join(' AND ')} ORDER BY +id ${descending ? 'DESC' : 'ASC'} ${BOUND_LIMIT}`;
     return this.raw(sql, ...params, query.limit).map((row) => itemFromValues(row));
   }
 
   activeKeys(tenantId: string, owners: readonly string[], limit: number): string[] {
-    const sql = `SELECT key FROM memory_items WHERE tenant_id = ? AND owner IN (${placeholders(owners)}) AND status = 'active' GROUP BY key ORDER BY max(seq) DESC LIMIT ?`;
+    const sql = `SELECT key FROM memory_items WHERE tenant_id = ? AND owner IN (${placeholders(owners)}) AND status = 'active' GROUP BY key ORDER BY max(seq) DESC ${BOUND_LIMIT}`;
     return (this.cached(sql).all(tenantId, ...owners, limit) as Row[]).map((row) => row['key'] as string);
   }
 

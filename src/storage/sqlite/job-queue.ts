@@ -5,7 +5,7 @@ import type Database from 'better-sqlite3';
 
 import { NotFoundError } from '../../spec/errors.js';
 import type { EnqueueJobOp, Job } from '../../spec/storage.js';
-import type { Row } from '../shared/rows.js';
+import { BOUND_LIMIT, type Row } from '../shared/rows.js';
 import { JOB_COLUMNS, jobFromRow } from '../shared/service-rows.js';
 
 export class JobQueue {
@@ -28,7 +28,7 @@ export class JobQueue {
   claim(kinds: readonly Job['kind'][], limit: number, now: string, leaseUntil: string): Job[] {
     if (kinds.length === 0 || limit < 1) return [];
     const sql = `SELECT seq, ${JOB_COLUMNS.join(', ')} FROM jobs WHERE kind IN (${kinds.map(() => '?').join(', ')})
-      AND (status = 'pending' OR (status = 'running' AND lease_until < ?)) ORDER BY seq LIMIT ?`;
+      AND (status = 'pending' OR (status = 'running' AND lease_until < ?)) ORDER BY seq ${BOUND_LIMIT}`;
     const rows = this.db.prepare(sql).all(...kinds, now, limit) as Row[];
     return rows.map((row) => {
       this.s.lease.run(leaseUntil, now, row['seq']);
