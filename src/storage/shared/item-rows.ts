@@ -31,33 +31,32 @@ export const ITEM_AT = Object.fromEntries(ITEM_COLUMNS.map((column, index) => [c
  * skip building an object per row; an item row has 25 columns).
  */
 export function itemFromValues(values: readonly unknown[], at = 0): MemoryItem {
-  const value = (column: keyof typeof ITEM_AT): unknown => values[at + ITEM_AT[column]];
-  const json = <T>(column: keyof typeof ITEM_AT): T => JSON.parse(value(column) as string) as T;
+  // Every item row read goes through here: positions are read directly, no helper per column.
   return {
-    id: value('id') as string,
-    tenant_id: value('tenant_id') as string,
-    user_id: (value('user_id') as string | null) ?? null,
-    agent_id: (value('agent_id') as string | null) ?? null,
-    scope_level: value('scope_level') as MemoryItem['scope_level'],
-    type: value('type') as MemoryItem['type'],
-    key: value('key') as string,
-    value: json('value'),
-    confidence: value('confidence') as number,
-    status: value('status') as MemoryItem['status'],
-    sensitivity: value('sensitivity') as MemoryItem['sensitivity'],
-    valid_from: (value('valid_from') as string | null) ?? null,
-    valid_to: (value('valid_to') as string | null) ?? null,
-    salience: json('salience'),
-    version: value('version') as number,
-    supersedes: (value('supersedes') as string | null) ?? null,
-    source_event_ids: json('source_event_ids'),
-    evidence_refs: json('evidence_refs'),
-    provenance: json('provenance'),
-    tags: json('tags'),
-    entities: json('entities'),
-    recorded_at: value('recorded_at') as string,
-    updated_at: value('updated_at') as string,
-    ended_at: (value('ended_at') as string | null) ?? null,
+    id: values[at + ITEM_AT.id] as string,
+    tenant_id: values[at + ITEM_AT.tenant_id] as string,
+    user_id: (values[at + ITEM_AT.user_id] as string | null) ?? null,
+    agent_id: (values[at + ITEM_AT.agent_id] as string | null) ?? null,
+    scope_level: values[at + ITEM_AT.scope_level] as MemoryItem['scope_level'],
+    type: values[at + ITEM_AT.type] as MemoryItem['type'],
+    key: values[at + ITEM_AT.key] as string,
+    value: JSON.parse(values[at + ITEM_AT.value] as string) as MemoryItem['value'],
+    confidence: values[at + ITEM_AT.confidence] as number,
+    status: values[at + ITEM_AT.status] as MemoryItem['status'],
+    sensitivity: values[at + ITEM_AT.sensitivity] as MemoryItem['sensitivity'],
+    valid_from: (values[at + ITEM_AT.valid_from] as string | null) ?? null,
+    valid_to: (values[at + ITEM_AT.valid_to] as string | null) ?? null,
+    salience: JSON.parse(values[at + ITEM_AT.salience] as string) as MemoryItem['salience'],
+    version: values[at + ITEM_AT.version] as number,
+    supersedes: (values[at + ITEM_AT.supersedes] as string | null) ?? null,
+    source_event_ids: JSON.parse(values[at + ITEM_AT.source_event_ids] as string) as string[],
+    evidence_refs: JSON.parse(values[at + ITEM_AT.evidence_refs] as string) as MemoryItem['evidence_refs'],
+    provenance: JSON.parse(values[at + ITEM_AT.provenance] as string) as MemoryItem['provenance'],
+    tags: JSON.parse(values[at + ITEM_AT.tags] as string) as string[],
+    entities: JSON.parse(values[at + ITEM_AT.entities] as string) as string[],
+    recorded_at: values[at + ITEM_AT.recorded_at] as string,
+    updated_at: values[at + ITEM_AT.updated_at] as string,
+    ended_at: (values[at + ITEM_AT.ended_at] as string | null) ?? null,
   };
 }
 
