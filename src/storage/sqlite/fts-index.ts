@@ -3,7 +3,6 @@
 
 import type Database from 'better-sqlite3';
 
-import type { Row } from '../shared/event-rows.js';
 import { BOUND_LIMIT } from '../shared/rows.js';
 import { scopedText } from '../../util/scope-token.js';
 import { rankByMatchedTerms, type RankedRow } from '../../util/term-rank.js';
@@ -30,8 +29,8 @@ export class FtsIndex {
   constructor(db: Database.Database, table: 'events_fts' | 'items_fts') {
     this.insert = db.prepare(`INSERT INTO ${table} (rowid, text) VALUES (?, ?)`);
     this.remove = db.prepare(`DELETE FROM ${table} WHERE rowid = ?`);
-    this.rows = db.prepare(`SELECT rowid FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid DESC ${BOUND_LIMIT}`);
-    this.count = db.prepare(`SELECT count(*) AS n FROM (SELECT rowid FROM ${table} WHERE ${table} MATCH ? ${BOUND_LIMIT})`);
+    this.rows = db.prepare(`SELECT rowid FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid DESC ${BOUND_LIMIT}`).pluck();
+    this.count = db.prepare(`SELECT count(*) FROM (SELECT rowid FROM ${table} WHERE ${table} MATCH ? ${BOUND_LIMIT})`).pluck();
     this.clear = db.prepare(`DELETE FROM ${table}`);
   }
 
@@ -70,8 +69,8 @@ export class FtsIndex {
   private termRows(token: string): { rows: number[]; documentFrequency: number } {
     const match = ftsString(token);
     try {
-      const rows = (this.rows.all(match, CANDIDATES_PER_TERM) as Row[]).map((row) => row['rowid'] as number);
-      const documentFrequency = rows.length < CANDIDATES_PER_TERM ? rows.length : ((this.count.get(match, FREQUENCY_CAP) as Row)['n'] as number);
+      const rows = this.rows.all(match, CANDIDATES_PER_TERM) as number[];
+      const documentFrequency = rows.length < CANDIDATES_PER_TERM ? rows.length : (this.count.get(match, FREQUENCY_CAP) as number);
       return { rows, documentFrequency };
     } catch (error) {
       if (error instanceof Error && /fts5: /.test(error.message)) return { rows: [], documentFrequency: 0 };
