@@ -70,7 +70,9 @@ export function fillSummarySection(
   const keyQuotes: Array<{ order: string; quote: KeyQuote }> = [];
 
   const covered = coveredUntil(inputs.snapshot ?? null);
-  const pool = (inputs.summary?.sentences ?? []).filter((sentence) => idTime(sentence.event_id) > covered);
+  const sentences = inputs.summary?.sentences ?? [];
+  // Without a snapshot every sentence is uncovered (no need to read each event id's time).
+  const pool = covered === Number.NEGATIVE_INFINITY ? sentences : sentences.filter((sentence) => idTime(sentence.event_id) > covered);
   for (const sentence of pool) {
     if (!isLive(sentence.expires_at, inputs.now)) {
       builder.omit(`rolling_summary:${sentence.event_id}#${sentence.position}`, 'expired', 'short_term_summary', 'its source event has expired');
