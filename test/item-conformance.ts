@@ -208,6 +208,19 @@ export function describeItemConformance(name: string, init: ConformanceInitializ
       expect(await list({ tenant_id: 't2', owners: ['u:u1'] })).toEqual([otherTenant.id]);
     });
 
+    it('lists the newest versions across hundreds of owners, every status and several types', async () => {
+      // 250 owners × 3 statuses × 2 types: more index ranges than one SQL statement may hold.
+      const records = Array.from({ length: 250 }, (_, index) =>
+        item({ user_id: `u${index}`, key: `k${index}`, type: index % 2 === 0 ? 'preferences' : 'profile', ...(index % 5 === 0 ? { status: 'superseded' as const, ended_at: T3 } : {}) }),
+      );
+      await storage.write(records.map((record): WriteOp => ({ op: 'put_item', item: record })));
+      const owners = records.map((record) => `u:${record.user_id}`);
+      const all = ids(records);
+      expect(await list({ owners, types: ['preferences', 'profile'], order: 'desc', limit: 7 })).toEqual([...all].reverse().slice(0, 7));
+      expect(await list({ owners, types: ['preferences', 'profile'], limit: 300 })).toEqual(all);
+      expect(await list({ owners, types: ['profile'], statuses: ['superseded'], limit: 300 })).toEqual(ids(records.filter((_, index) => index % 2 === 1 && index % 5 === 0)));
+    });
+
     it('pages item versions with a cursor both ways and honours the limit', async () => {
       const records = Array.from({ length: 5 }, (_, index) => item({ key: `k${index}` }));
       await storage.write(records.map((record): WriteOp => ({ op: 'put_item', item: record })));
