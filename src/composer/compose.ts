@@ -6,7 +6,7 @@ import type { EventRecord } from '../spec/event.js';
 import type { BudgetSection, Citation, MemoryPacket, PacketMeta } from '../spec/packet.js';
 import type { ComposeRequest } from '../spec/requests.js';
 import { resolveScope, sessionKeyOf, type Scope } from '../spec/scope.js';
-import type { StorageAdapter } from '../spec/storage.js';
+import type { EventQuery, StorageAdapter } from '../spec/storage.js';
 import { ValidationError } from '../spec/errors.js';
 import type { Tokenizer } from '../spec/tokenizer.js';
 import { assertPacket, validateComposeRequest } from '../spec/validators.js';
@@ -70,9 +70,7 @@ async function gather(context: ReadPathContext, request: ComposeRequest, scope: 
   const [state, summary, windowEvents, toolEvents, hits] = await Promise.all([
     asOf === undefined ? storage.getWorkingState(key) : workingStateAsOf(storage, key, asOf),
     asOf === undefined ? storage.getSummary(key) : summaryAsOf(storage, key, asOf, context.tokenizer),
-    window > 0
-      ? storage.listEvents({ ...base, kinds: ['message', 'tool_result'], order: 'desc', limit: window * 2 })
-      : Promise.resolve([]),
+    window > 0 ? recentMessages(storage, base, window) : Promise.resolve([]),
     policy.tool_evidence > 0
       ? storage.listEvents({ ...base, kinds: ['tool_result'], order: 'desc', limit: policy.tool_evidence })
       : Promise.resolve([]),
@@ -101,11 +99,32 @@ async function gather(context: ReadPathContext, request: ComposeRequest, scope: 
   return {
     state: currentState,
     summary,
-    windowEvents: windowEvents.filter((event) => event.role !== 'system').slice(0, window),
+    windowEvents,
     toolEvents,
     cueHits: await withAdjacentTurns(storage, hits, { tenant_id: scope.tenant_id, user_id: scope.user_id, agent_id: scope.agent_id, now, as_of: asOf, ts_from: tsFrom, ts_to: tsTo, exclude_sensitivity: [...NEVER_SHARED] }, policy.query_quotes, cuePool(policy)),
     evidence,
   };
+}
+
+/** Events read beyond the window's size at first, for system messages the window leaves out. */
+const WINDOW_MARGIN = 2;
+
+/**
+ * The newest `window` messages and tool results of the session, newest first, without system
+ * messages: a page of the window and a small margin, then further pages only while system
+ * messages took places.
+ */
+async function recentMessages(storage: StorageAdapter, base: Omit<EventQuery, 'limit'>, window: number): Promise<EventRecord[]> {
+  const out: EventRecord[] = [];
+  let cursor: string | undefined;
+  while (out.length < window) {
+    const limit = window - out.length + WINDOW_MARGIN;
+    const page = await storage.listEvents({ ...base, kinds: ['message', 'tool_result'], order: 'desc', limit, ...(cursor === undefined ? {} : { cursor }) });
+    for (const event of page) if (event.role !== 'system' && out.length < window) out.push(event);
+    if (page.length < limit) break;
+    cursor = page[page.length - 1]!.id;
+  }
+  return out;
 }
 
 /**
