@@ -1,7 +1,12 @@
 // Lint rules: typescript-eslint's recommended set, plus the house rule that library code throws
-// EngramError (or a subclass), never a bare Error.
+// EngramError (or a subclass), never a bare Error, and that SQL on SQLite binds no bare LIMIT ?.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+
+const NO_BARE_ERROR = {
+  selector: "ThrowStatement > NewExpression[callee.name='Error']",
+  message: 'Throw an EngramError (src/spec/errors.ts) with a code and field, not a bare Error.',
+};
 
 export default tseslint.config(
   { ignores: ['.dependency-cruiser.cjs', 'dist/', 'node_modules/', 'coverage/', 'scratch/', 'bench/results/', '.engram/'] },
@@ -20,13 +25,7 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: ['src/**/*.test.ts'],
     rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "ThrowStatement > NewExpression[callee.name='Error']",
-          message: 'Throw an EngramError (src/spec/errors.ts) with a code and field, not a bare Error.',
-        },
-      ],
+      'no-restricted-syntax': ['error', NO_BARE_ERROR],
       'no-console': 'error',
     },
   },
@@ -36,12 +35,10 @@ export default tseslint.config(
     files: ['src/storage/sqlite/**/*.ts', 'src/storage/shared/**/*.ts'],
     ignores: ['src/**/*.test.ts'],
     rules: {
+      // Replaces the list above for these files, so it repeats the bare-Error rule.
       'no-restricted-syntax': [
         'error',
-        {
-          selector: "ThrowStatement > NewExpression[callee.name='Error']",
-          message: 'Throw an EngramError (src/spec/errors.ts) with a code and field, not a bare Error.',
-        },
+        NO_BARE_ERROR,
         {
           selector: 'TemplateElement[value.raw=/LIMIT\\s+\\?/i], Literal[value=/LIMIT\\s+\\?/i]',
           message: 'Bind a row limit with ${BOUND_LIMIT} (src/storage/shared/rows.ts): SQLite recompiles a statement with a bare LIMIT ? on every run.',

@@ -212,10 +212,11 @@ describe('compose', () => {
     await t.engram.commitTurn({ scope, turn_id: 'w2', messages: [{ role: 'assistant', content: 'first answer' }, system(3), system(4), system(5), system(6), system(7)] });
     await t.engram.commitTurn({ scope, turn_id: 'w3', messages: [{ role: 'user', content: 'second question' }, system(8)], tool_results: [{ tool_name: 'lookup', content: { found: true } }] });
     const packet = await t.engram.compose({ scope, purpose: 'tool', conversation_window: 3 });
-    expect(packet.short_term.conversation_window.map((message) => message.role)).toEqual(['assistant', 'user', 'tool']);
-    expect(packet.short_term.conversation_window[0]!.content).toBe('first answer');
+    const window = packet.short_term.conversation_window ?? [];
+    expect(window.map((message) => message.role)).toEqual(['assistant', 'user', 'tool']);
+    expect(window[0]!.content).toBe('first answer');
     const all = await t.engram.compose({ scope, purpose: 'tool', conversation_window: 10 });
-    expect(all.short_term.conversation_window.map((message) => message.content)).toEqual(['first question', 'first answer', 'second question', expect.stringContaining('found')]);
+    expect((all.short_term.conversation_window ?? []).map((message) => message.content)).toEqual(['first question', 'first answer', 'second question', expect.stringContaining('found')]);
   });
 
   it('rejects a bad request with the field and the rule', async () => {
