@@ -297,6 +297,20 @@ export function describeItemConformance(name: string, init: ConformanceInitializ
       expect(await search([])).toEqual([]);
     });
 
+    it('ranks a search of items current at a past time by the chunks recorded by then', async () => {
+      const walrus = item({ key: 'pet' });
+      const pelicans = [item({ key: 'bird' }), item({ key: 'logo' })];
+      await storage.write([...put(walrus, 'walrus on the ice'), ...put(pelicans[0]!, 'pelican one'), ...put(pelicans[1]!, 'pelican two')]);
+      const scored = (query: Partial<ItemSearchQuery> = {}) =>
+        storage.searchItems({ tenant_id: 't1', owners: VISIBLE, terms: ['walrus', 'pelican'], limit: 10, ...query }).then((hits) => hits.map((hit) => [hit.item.id, hit.score]));
+      const before = await scored();
+      expect(before[0]![0]).toBe(walrus.id);
+      // Later, the rarer word becomes the common one, in more chunks than a word's candidates.
+      await storage.write(Array.from({ length: 230 }, (_, index) => put(item({ key: `walrus_${index}`, recorded_at: T3, updated_at: T3 }), `walrus ${index}`)).flat());
+      expect((await scored())[0]![0]).not.toBe(walrus.id);
+      expect(await scored({ active_at: T2 })).toEqual(before);
+    });
+
     it('finds Chinese words', async () => {
       const chinese = item({ key: 'writing' });
       await storage.write([...put(chinese, '我更喜欢用中文写技术文档。'), ...put(item({ key: 'english' }), 'technical documents in English')]);

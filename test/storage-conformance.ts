@@ -396,6 +396,22 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
       expect(ranged.map((hit) => hit.event.content)).toEqual(['kiwi late']);
     });
 
+    it('ranks a search as of a past time by what the index held then, whatever was recorded since', async () => {
+      const then = '2026-05-01T00:00:00.000Z';
+      await storage.write([
+        append(event({ content: 'walrus on the ice', recorded_at: then })),
+        ...Array.from({ length: 2 }, (_, index) => append(event({ content: `pelican ${index}`, recorded_at: then }))),
+      ]);
+      const search = (asOf?: string) =>
+        storage.searchEvents({ ...key, terms: ['walrus', 'pelican'], now: NOW, limit: 10, ...(asOf === undefined ? {} : { as_of: asOf }) }).then((hits) => hits.map((hit) => [hit.event.content, hit.score]));
+      const before = await search();
+      expect(before[0]![0]).toBe('walrus on the ice');
+      // Later, the rarer word becomes the common one, in more events than a word's candidates.
+      await storage.write(Array.from({ length: 230 }, (_, index) => append(event({ content: `walrus ${index}`, recorded_at: '2026-05-03T00:00:00.000Z' }))));
+      expect((await search())[0]![0]).not.toBe('walrus on the ice');
+      expect(await search('2026-05-02T00:00:00.000Z')).toEqual(before);
+    });
+
     it('fills a search limit from lower-ranked matches when filters reject the best ones', async () => {
       // The best 40 matches are outside the time range: the store must read past them.
       const late = Array.from({ length: 40 }, (_, index) =>

@@ -206,6 +206,45 @@ describe('compose', () => {
     await expect(t.engram.replay('ctx_01J00000000000000000000000')).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
+  it('replays a cue search byte-identically after later turns change how rare its words are', async () => {
+    await t.engram.commitTurn({
+      scope,
+      turn_id: 't1',
+      messages: [
+        { role: 'user', content: 'The walrus sleeps on the ice.' },
+        { role: 'user', content: 'A pelican eats fish at noon.' },
+        { role: 'user', content: 'Another pelican flies over the bay.' },
+      ],
+    });
+    const request = { scope, purpose: 'responder' as const, cues: { query: 'walrus pelican' } };
+    const original = await t.engram.compose(request);
+    const buildId = original.explain.determinism!['context_build_id'] as string;
+    t.clock.advance(60_000);
+    const later = Array.from({ length: 6 }, (_, index) => ({ role: 'user' as const, content: `Walrus number ${index} swims north.` }));
+    await t.engram.commitTurn({ scope, turn_id: 't2', messages: later });
+    t.clock.advance(60_000);
+    const replayed = await t.engram.replay(buildId);
+    expect(replayed.packet.short_term.key_quotes!.map((quote) => quote.quote)).toEqual(original.short_term.key_quotes!.map((quote) => quote.quote));
+    expect(replayed.identical).toBe(true);
+  });
+
+  it('replays a cue match of long-term memory byte-identically after later items change how rare its words are', async () => {
+    await t.engram.remember({ scope, type: 'preferences', key: 'pref:other:pet', value: { scope: 'other', name: 'pet', value: 'a walrus called Wally' } });
+    await t.engram.remember({ scope, type: 'preferences', key: 'pref:other:bird', value: { scope: 'other', name: 'bird', value: 'a pelican called Pete' } });
+    await t.engram.remember({ scope, type: 'preferences', key: 'pref:other:logo', value: { scope: 'other', name: 'logo', value: 'a pelican in blue' } });
+    const request = { scope, purpose: 'responder' as const, cues: { query: 'walrus pelican' } };
+    const original = await t.engram.compose(request);
+    const buildId = original.explain.determinism!['context_build_id'] as string;
+    t.clock.advance(60_000);
+    for (let index = 0; index < 6; index += 1) {
+      await t.engram.remember({ scope, type: 'preferences', key: `pref:other:walrus_${index}`, value: { scope: 'other', name: `walrus_${index}`, value: `walrus number ${index}` } });
+    }
+    t.clock.advance(60_000);
+    const replayed = await t.engram.replay(buildId);
+    expect(replayed.packet.explain.selected).toEqual(original.explain.selected);
+    expect(replayed.identical).toBe(true);
+  });
+
   it('fills the conversation window with the newest messages and tool results, passing over any number of system messages', async () => {
     const system = (index: number) => ({ role: 'system' as const, content: `system note ${index}` });
     await t.engram.commitTurn({ scope, turn_id: 'w1', messages: [{ role: 'user', content: 'first question' }, system(1), system(2)] });
@@ -254,16 +293,17 @@ describe('compose', () => {
         fc.option(fc.integer({ min: 0, max: 10 }), { nil: undefined }),
         fc.array(fc.record({ type: fc.constantFrom('hypothesis' as const, 'strategy' as const, 'pattern' as const), path: fc.constantFrom(...INSIGHT_PATHS) }), { maxLength: 4 }),
         fc.boolean(),
-        async (turns, purpose, maxTokens, query, window, insights, allowInResponder) => {
+        fc.array(turnArb, { minLength: 0, maxLength: 4 }),
+        async (turns, purpose, maxTokens, query, window, insights, allowInResponder, later) => {
           run += 1;
           const session = { ...scope, session_id: `prop-${run}`, run_id: `prop-run-${run}` };
           for (const [index, entry] of insights.entries()) {
             const added = await t.engram.insights.add({ scope: { user_id: session.user_id, agent_id: session.agent_id, run_id: session.run_id }, type: entry.type, statement: `insight ${index} about atlas` });
             for (const state of entry.path) await t.engram.insights.update({ insight_id: added.id, state });
           }
-          const requests: CommitTurnRequest[] = turns.map((entry, index) => ({
+          const turnsOf = (entries: typeof turns, prefix: string): CommitTurnRequest[] => entries.map((entry, index) => ({
             scope: session,
-            turn_id: `turn-${index}`,
+            turn_id: `${prefix}-${index}`,
             messages: [
               {
                 role: entry.role,
@@ -275,7 +315,7 @@ describe('compose', () => {
               ? {}
               : { tool_results: [{ tool_name: 'probe', content: JSON.parse(JSON.stringify(entry.tool).replaceAll(CANARY, 'x')) as Record<string, unknown> }] }),
           }));
-          if (requests.length > 0) await t.engram.commitTurns(requests);
+          if (turns.length > 0) await t.engram.commitTurns(turnsOf(turns, 'turn'));
           const packet = await t.engram.compose({
             scope: session,
             purpose,
@@ -302,6 +342,9 @@ describe('compose', () => {
           const live = insights.filter((entry) => entry.path.at(-1) !== 'rejected').length;
           const omittedInsights = packet.explain.omitted.filter((entry) => entry.item.startsWith('insights:')).length;
           expect(shownInsights.length + omittedInsights).toBe(live);
+          // Replays byte-identically after the session moved on (later turns may make cue words common).
+          t.clock.advance(1000);
+          if (later.length > 0) await t.engram.commitTurns(turnsOf(later, 'later'));
           const replayed = await t.engram.replay(packet.explain.determinism!['context_build_id'] as string);
           expect(replayed.identical).toBe(true);
           // The stored packet is the returned one, hash and all.

@@ -377,6 +377,10 @@ export interface ItemSearchQuery {
   terms: string[];
   types?: readonly MemoryType[];
   statuses?: readonly ItemStatus[];
+  /**
+   * Only versions current at this time; words are then ranked by the chunks of items recorded by
+   * then (their rarity and newest matches), as a search at that time ranked them.
+   */
   active_at?: string;
   limit: number;
 }
@@ -505,6 +509,10 @@ export interface EventSearchQuery {
   terms: string[];
   exclude_sensitivity?: Sensitivity[];
   now: string;
+  /**
+   * Only events recorded at or before this time; words are then ranked by those events alone (their
+   * rarity, newest matches and the scope's size), as a search at that time ranked them.
+   */
   as_of?: string;
   ts_from?: string;
   ts_to?: string;

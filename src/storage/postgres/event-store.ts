@@ -101,9 +101,10 @@ export class PgEventStore {
         : [query.agent_id];
     if (agents.length === 0) return [];
     const prefixes = agents.map((agent_id) => scopePrefix({ tenant_id: query.tenant_id, user_id: query.user_id, agent_id }));
-    const size = scopeSizeQuery(query.tenant_id, query.user_id, agents);
+    // As of a past time, words are ranked by the rows recorded then (a replay ranks as the original did).
+    const size = scopeSizeQuery(query.tenant_id, query.user_id, agents, query.as_of);
     const scopeSize = this.pool.arrays(size.sql, size.params).then((rows) => Number(rows[0]![0]));
-    const ranked = await this.index.rank(this.pool, prefixes, query.terms, scopeSize);
+    const ranked = await this.index.rank(this.pool, prefixes, query.terms, scopeSize, query.as_of);
     const { where, params } = eventFilters({ ...query, kinds: undefined }, '');
     return firstPassing(
       ranked,

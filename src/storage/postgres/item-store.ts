@@ -109,7 +109,8 @@ export class PgItemStore {
   async searchItems(query: ItemSearchQuery): Promise<ItemSearchHit[]> {
     if (query.terms.length === 0 || query.owners.length === 0) return [];
     const prefixes = query.owners.map((owner) => ownerPrefix(query.tenant_id, owner));
-    const ranked = await this.index.rank(this.pool, prefixes, query.terms);
+    // Items current at a past time are ranked by the chunks recorded by then, as a compose then ranked them.
+    const ranked = await this.index.rank(this.pool, prefixes, query.terms, undefined, query.active_at);
     const { where, params } = itemFilters(query, 'i.');
     return firstPassing(
       ranked,

@@ -24,16 +24,17 @@ export function sessionCountsQuery(tenantId: string, limit: number): SqlQuery {
 /**
  * How many events a user's agents hold, each agent's counted up to SCOPE_SIZE_CAP (a walk of the
  * session index that stops there), as one row of one column. The rarity of a searched word is
- * relative to it.
+ * relative to it. With `recordedBy`, only the events recorded by then count (each row is read).
  *
  * @example
  * const { sql, params } = scopeSizeQuery('default', 'mira', ['support-bot']);
  */
-export function scopeSizeQuery(tenantId: string, userId: string, agents: readonly string[]): SqlQuery {
-  const one = `(SELECT count(*) FROM (SELECT 1 FROM events WHERE tenant_id = ? AND user_id = ? AND agent_id = ? ${BOUND_LIMIT}) AS scoped)`;
+export function scopeSizeQuery(tenantId: string, userId: string, agents: readonly string[], recordedBy?: string): SqlQuery {
+  const recorded = recordedBy === undefined ? '' : ' AND recorded_at <= ?';
+  const one = `(SELECT count(*) FROM (SELECT 1 FROM events WHERE tenant_id = ? AND user_id = ? AND agent_id = ?${recorded} ${BOUND_LIMIT}) AS scoped)`;
   return {
     sql: `SELECT ${agents.length === 0 ? '0' : agents.map(() => one).join(' + ')}`,
-    params: agents.flatMap((agentId) => [tenantId, userId, agentId, SCOPE_SIZE_CAP]),
+    params: agents.flatMap((agentId) => (recordedBy === undefined ? [tenantId, userId, agentId, SCOPE_SIZE_CAP] : [tenantId, userId, agentId, recordedBy, SCOPE_SIZE_CAP])),
   };
 }
 

@@ -100,8 +100,9 @@ export class EventStore {
         ? (this.s.agentsOfUser.all(query.tenant_id, query.user_id) as Row[]).map((row) => row['agent_id'] as string)
         : [query.agent_id];
     const prefixes = agents.map((agent_id) => scopePrefix({ tenant_id: query.tenant_id, user_id: query.user_id, agent_id }));
-    const size = scopeSizeQuery(query.tenant_id, query.user_id, agents);
-    const ranked = this.index.rank(prefixes, terms, Number((this.cached(size.sql).raw().get(...size.params) as unknown[])[0]));
+    // As of a past time, words are ranked by the rows recorded then (a replay ranks as the original did).
+    const size = scopeSizeQuery(query.tenant_id, query.user_id, agents, query.as_of);
+    const ranked = this.index.rank(prefixes, terms, Number((this.cached(size.sql).raw().get(...size.params) as unknown[])[0]), query.as_of);
     // `+` keeps SQLite on the rowids of the candidates: with plain columns it walks the scope's
     // session index and tests every event of the user against the candidate list.
     const { where, params } = eventFilters({ ...query, kinds: undefined }, '+');

@@ -1,5 +1,6 @@
 // One FTS5 table of scoped words (`<prefix>_<word>`), as used for events and for item chunks:
-// add and remove entries, and rank the rows of some scopes for some query words.
+// add and remove entries, and rank the rows of some scopes for some query words, now or as the
+// store stood at a past time (a replay ranks with what the index held then).
 
 import type Database from 'better-sqlite3';
 
@@ -19,18 +20,40 @@ function ftsString(term: string): string {
   return `"${term.replace(/"/g, '""')}"`;
 }
 
+/**
+ * Each index's rows joined to the record that holds their recording time (`r.recorded_at`): an
+ * event, or the item of a chunk. The index comes first, then each row by its key.
+ */
+const RECORDED: Readonly<Record<'events_fts' | 'items_fts', string>> = {
+  events_fts: 'events_fts CROSS JOIN events r ON r.seq = events_fts.rowid',
+  items_fts: 'items_fts CROSS JOIN memory_chunks c ON c.seq = items_fts.rowid CROSS JOIN memory_items r ON r.tenant_id = c.tenant_id AND r.id = c.item_id',
+};
+
+/** The statements that read a word's rows and count them: of the whole index, or of rows recorded by a time. */
+interface TermReads {
+  rows: Database.Statement;
+  count: Database.Statement;
+}
+
 export class FtsIndex {
   private readonly insert: Database.Statement;
   private readonly remove: Database.Statement;
-  private readonly rows: Database.Statement;
-  private readonly count: Database.Statement;
+  private readonly now: TermReads;
+  private readonly recordedBy: TermReads;
   private readonly clear: Database.Statement;
 
   constructor(db: Database.Database, table: 'events_fts' | 'items_fts') {
     this.insert = db.prepare(`INSERT INTO ${table} (rowid, text) VALUES (?, ?)`);
     this.remove = db.prepare(`DELETE FROM ${table} WHERE rowid = ?`);
-    this.rows = db.prepare(`SELECT rowid FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid DESC ${BOUND_LIMIT}`).pluck();
-    this.count = db.prepare(`SELECT count(*) FROM (SELECT rowid FROM ${table} WHERE ${table} MATCH ? ${BOUND_LIMIT})`).pluck();
+    this.now = {
+      rows: db.prepare(`SELECT rowid FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid DESC ${BOUND_LIMIT}`).pluck(),
+      count: db.prepare(`SELECT count(*) FROM (SELECT rowid FROM ${table} WHERE ${table} MATCH ? ${BOUND_LIMIT})`).pluck(),
+    };
+    const recorded = `FROM ${RECORDED[table]} WHERE ${table} MATCH ? AND r.recorded_at <= ?`;
+    this.recordedBy = {
+      rows: db.prepare(`SELECT ${table}.rowid ${recorded} ORDER BY ${table}.rowid DESC ${BOUND_LIMIT}`).pluck(),
+      count: db.prepare(`SELECT count(*) FROM (SELECT 1 ${recorded} ${BOUND_LIMIT})`).pluck(),
+    };
     this.clear = db.prepare(`DELETE FROM ${table}`);
   }
 
@@ -47,13 +70,17 @@ export class FtsIndex {
     this.clear.run();
   }
 
-  /** Rows of the given scopes (holding `scopeSize` rows, when known) that match any of the words, best first. */
-  rank(prefixes: readonly string[], terms: readonly string[], scopeSize?: number): RankedRow[] {
+  /**
+   * Rows of the given scopes (holding `scopeSize` rows, when known) that match any of the words,
+   * best first. With `recordedBy`, only rows recorded at or before that time are read and counted:
+   * the ranking the index gave then, whatever was added since.
+   */
+  rank(prefixes: readonly string[], terms: readonly string[], scopeSize?: number, recordedBy?: string): RankedRow[] {
     const matches = terms.slice(0, MAX_SEARCH_TERMS).map((term) => {
       const rows: number[] = [];
       let documentFrequency = 0;
       for (const prefix of prefixes) {
-        const found = this.termRows(`${prefix}_${term}`);
+        const found = this.termRows(`${prefix}_${term}`, recordedBy);
         rows.push(...found.rows);
         documentFrequency += found.documentFrequency;
       }
@@ -63,15 +90,19 @@ export class FtsIndex {
   }
 
   /**
-   * The newest rows holding one scoped word, and how many rows hold it (counted up to a cap). A
-   * word the index tokenizer would split (it cannot match as one token) has no rows.
+   * The newest rows holding one scoped word, and how many rows hold it (counted up to a cap), of
+   * the rows recorded by `recordedBy` when it is given. A word the index tokenizer would split (it
+   * cannot match as one token) has no rows.
    */
-  private termRows(token: string): { rows: number[]; documentFrequency: number } {
+  private termRows(token: string, recordedBy: string | undefined): { rows: number[]; documentFrequency: number } {
     const match = ftsString(token);
     try {
-      const rows = this.rows.all(match, CANDIDATES_PER_TERM) as number[];
-      const documentFrequency = rows.length < CANDIDATES_PER_TERM ? rows.length : (this.count.get(match, FREQUENCY_CAP) as number);
-      return { rows, documentFrequency };
+      if (recordedBy === undefined) {
+        const rows = this.now.rows.all(match, CANDIDATES_PER_TERM) as number[];
+        return { rows, documentFrequency: rows.length < CANDIDATES_PER_TERM ? rows.length : (this.now.count.get(match, FREQUENCY_CAP) as number) };
+      }
+      const rows = this.recordedBy.rows.all(match, recordedBy, CANDIDATES_PER_TERM) as number[];
+      return { rows, documentFrequency: rows.length < CANDIDATES_PER_TERM ? rows.length : (this.recordedBy.count.get(match, recordedBy, FREQUENCY_CAP) as number) };
     } catch (error) {
       if (error instanceof Error && /fts5: /.test(error.message)) return { rows: [], documentFrequency: 0 };
       throw error;

@@ -162,7 +162,8 @@ export class ItemStore {
 
   async searchItems(query: ItemSearchQuery): Promise<ItemSearchHit[]> {
     if (query.terms.length === 0 || query.owners.length === 0) return [];
-    const ranked = this.fts.rank(query.owners.map((owner) => ownerPrefix(query.tenant_id, owner)), query.terms);
+    // Items current at a past time are ranked by the chunks recorded by then, as a compose then ranked them.
+    const ranked = this.fts.rank(query.owners.map((owner) => ownerPrefix(query.tenant_id, owner)), query.terms, undefined, query.active_at);
     const { where, params } = itemFilters(query, 'i.');
     // CROSS JOIN fixes the order (the few ranked chunks first, then their items by key); `+` stops
     // SQLite from scanning every chunk of the tenant instead.
