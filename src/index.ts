@@ -25,7 +25,7 @@ export type { AutoApproveRule } from './reflection/candidates.js';
 export { REFLECTION_MEMORY_TYPES } from './spec/reflection.js';
 export type * from './spec/reflection.js';
 export type { SearchHit, SignalScores } from './retrieval/hybrid-search.js';
-export { MEMORY_TYPES, ownerOf, visibleOwners } from './spec/items.js';
+export { ITEM_STATUSES, MEMORY_TYPES, ownerOf, visibleOwners } from './spec/items.js';
 export type * from './spec/items.js';
 export type { EmbeddingModel, StructuredModel, JsonSchema } from './spec/providers.js';
 export { assertKey, makeKey, slug, typeOfKey, KEY_RULES } from './items/keys.js';

@@ -253,6 +253,11 @@ export function describeItemConformance(name: string, init: ConformanceInitializ
       expect(await list({ active_at: T3 })).toEqual(ids([v2, shell]));
       expect(await list({ active_at: T4, keys: ['editor', 'shell'] })).toEqual([v2.id]);
       expect(await list({ active_at: '2026-06-01T09:00:00.000Z' })).toEqual([]);
+      // Today's status does not decide, whatever statuses are asked; types, order and limit apply.
+      expect(await list({ active_at: T2, statuses: ['active'] })).toEqual(ids([v1, shell]));
+      expect(await list({ active_at: T3, order: 'desc', limit: 1 })).toEqual([shell.id]);
+      expect(await list({ active_at: T3, types: ['profile'] })).toEqual([]);
+      expect(await list({ active_at: T3, types: ['preferences'], owners: ['u:u1'] })).toEqual(ids([v2, shell]));
     });
 
     it('lists the keys of active items of some owners, newest first', async () => {

@@ -2,7 +2,7 @@
 // item diffs, search hits, review candidates). They name the fields a caller relies on and stay
 // open to new ones, so a client validating `structuredContent` keeps working as results grow.
 
-import { MEMORY_TYPES } from '../index.js';
+import { ITEM_STATUSES, MEMORY_TYPES } from '../index.js';
 import type { SchemaNode } from './inline-schema.js';
 
 const string = { type: 'string' };
@@ -75,7 +75,7 @@ const memoryItem = object(
     key: string,
     value: anyObject,
     confidence: number,
-    status: { type: 'string', enum: ['active', 'superseded', 'retracted'] },
+    status: { type: 'string', enum: [...ITEM_STATUSES] },
     scope_level: { type: 'string', enum: ['user', 'agent', 'tenant'] },
     version: count,
     source_event_ids: strings,

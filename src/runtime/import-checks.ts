@@ -5,7 +5,7 @@
 // outside input: a record that would store a broken row is refused with the line at fault.
 
 import { ValidationError, type ValidationIssue } from '../spec/errors.js';
-import { MEMORY_TYPES, type MemoryType } from '../spec/items.js';
+import { ITEM_STATUSES, MEMORY_TYPES, type MemoryType } from '../spec/items.js';
 import { depthIssues, validateWorkingState } from '../spec/validators.js';
 import { assertKey } from '../items/keys.js';
 import { assertValue } from '../items/values.js';
@@ -13,7 +13,6 @@ import { isId } from '../util/ids.js';
 
 type Fields = Record<string, unknown>;
 
-const STATUSES = ['active', 'superseded', 'retracted'];
 const LEVELS = ['user', 'agent', 'tenant'];
 const SENSITIVITIES = ['normal', 'private', 'secret'];
 
@@ -36,7 +35,7 @@ function itemIssues(item: Fields): ValidationIssue[] {
     ['key', 'type', typeof item['key'] === 'string', 'must be a string'],
     ['value', 'type', isObject(item['value']), 'must be an object'],
     ['confidence', 'range', typeof item['confidence'] === 'number' && item['confidence'] >= 0 && item['confidence'] <= 1, 'must be a number from 0 to 1'],
-    ['status', 'enum', STATUSES.includes(item['status'] as string), `must be one of ${STATUSES.join(', ')}`],
+    ['status', 'enum', (ITEM_STATUSES as readonly unknown[]).includes(item['status']), `must be one of ${ITEM_STATUSES.join(', ')}`],
     ['sensitivity', 'enum', SENSITIVITIES.includes(item['sensitivity'] as string), `must be one of ${SENSITIVITIES.join(', ')}`],
     ['version', 'type', Number.isInteger(item['version']) && (item['version'] as number) >= 1, 'must be an integer of at least 1'],
     ['supersedes', 'type', isOptionalString(item['supersedes']), 'must be an id or null'],

@@ -1,7 +1,7 @@
 // Long-term memory (items: list, get, history, remember, forget, search) and a session's working
 // state (read, and patch at an expected version).
 
-import { isId, NotFoundError, ValidationError, type ForgetRequest, type HistoryRequest, type ListItemsRequest, type RememberRequest, type SearchMemoryRequest, type SessionScopeInput, type UpdateWorkingStateRequest } from '../index.js';
+import { isId, ITEM_STATUSES, NotFoundError, ValidationError, type ForgetRequest, type HistoryRequest, type ListItemsRequest, type RememberRequest, type SearchMemoryRequest, type SessionScopeInput, type UpdateWorkingStateRequest } from '../index.js';
 import { limitOf, page, PAGE_PARAMS, pick, type RouteCall, type RouteSpec } from './route-kit.js';
 import { described, objectOf, pageOf, ref } from './schema-refs.js';
 import { bindTenant } from './tenancy.js';
@@ -49,7 +49,7 @@ export const memoryRoutes: readonly RouteSpec[] = [
     query: [
       ...READER_PARAMS,
       { name: 'types', type: 'list', enum: ITEM_TYPES, description: 'Memory types (comma-separated).' },
-      { name: 'status', type: 'list', enum: ['active', 'superseded', 'retracted'], description: 'Statuses (default active).' },
+      { name: 'status', type: 'list', enum: ITEM_STATUSES, description: 'Statuses (default active).' },
       ...PAGE_PARAMS,
     ],
     response: { status: 200, description: 'A page of items.', schema: pageOf(described('MemoryItem')) },

@@ -32,6 +32,9 @@ export const MEMORY_TYPES: readonly MemoryType[] = [
 
 export type ItemStatus = 'active' | 'superseded' | 'retracted';
 
+/** Every item status. */
+export const ITEM_STATUSES: readonly ItemStatus[] = ['active', 'superseded', 'retracted'];
+
 /** Who an item belongs to: one user, every user of one agent, or the whole tenant. */
 export type ScopeLevel = 'user' | 'agent' | 'tenant';
 

@@ -4,7 +4,7 @@
 import type Database from 'better-sqlite3';
 
 import { EngramError, NotFoundError } from '../../spec/errors.js';
-import type { MemoryItem } from '../../spec/items.js';
+import { ITEM_STATUSES, type MemoryItem } from '../../spec/items.js';
 import type {
   DeleteItemOp,
   ItemQuery,
@@ -96,13 +96,14 @@ export class ItemStore {
 
   listItems(query: ItemQuery): MemoryItem[] {
     const descending = query.order === 'desc';
-    if (query.keys !== undefined || query.ids !== undefined || query.active_at !== undefined) return this.listFiltered(query, descending);
+    if (query.keys !== undefined || query.ids !== undefined) return this.listFiltered(query, descending);
     // Without keys, one index range per owner × status (× type) is read in id order from the covering
     // index and merged, then only the page's rows are read: a page costs its size, not a scan of the
     // tenant (SQLite would otherwise walk the tenant by id) nor the rows of every range. The ranges
     // are read by one statement (a UNION ALL of one subquery each): a statement per range cost twice
-    // as much for the dozen ranges of a compose.
-    const statuses = query.statuses ?? ['active', 'superseded', 'retracted'];
+    // as much for the dozen ranges of a compose. As of a past time every status is read (a version
+    // current then may be superseded now), each range stopping at its newest versions current then.
+    const statuses = query.active_at === undefined ? (query.statuses ?? ITEM_STATUSES) : ITEM_STATUSES;
     const types = query.types ?? [undefined];
     const ranges: string[] = [];
     const params: unknown[] = [];
@@ -118,6 +119,10 @@ export class ItemStore {
           if (query.as_of !== undefined) {
             where.push('recorded_at <= ?');
             params.push(query.as_of);
+          }
+          if (query.active_at !== undefined) {
+            where.push('recorded_at <= ? AND (ended_at IS NULL OR ended_at > ?)');
+            params.push(query.active_at, query.active_at);
           }
           if (query.cursor !== undefined) {
             where.push(descending ? 'id < ?' : 'id > ?');
