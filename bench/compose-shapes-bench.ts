@@ -55,6 +55,9 @@ export interface ComposeShapeResult {
   compose_no_persist_with_query: LatencySummary;
   /** One put_context_build write of a stored build (a packet of this run), on its own. */
   build_write: LatencySummary;
+  /** engram.replay of builds of this run (every tenth), and how many came back byte-identical. */
+  replay: LatencySummary;
+  replays_identical: number;
   mean_build_kib: number;
   /** The raw full-text reads compose makes for a cue query, with its terms and limits. */
   search_events: LatencySummary;
@@ -74,6 +77,8 @@ const PURPOSES: readonly Purpose[] = ['planner', 'tool', 'responder'];
 const BATCH_TURNS = 500;
 const ITEM_BATCH = 500;
 const SEED = 20_261_201;
+/** One build in this many is replayed. */
+const REPLAY_STRIDE = 10;
 
 interface Sample {
   scope: ScopeInput;
@@ -213,6 +218,13 @@ async function measure(engram: Engram, sessions: readonly SessionPlan[], sizes: 
     bytes += JSON.stringify(copy.packet).length + JSON.stringify(copy.request).length;
     await timed(() => engram.storage.write([{ op: 'put_context_build', build: copy }]), writes);
   }
+  // Replays of every tenth build stored above: the store as of each build's time, rebuilt and compared.
+  const replays: number[] = [];
+  let identical = 0;
+  for (const id of buildIds.filter((_, index) => index % REPLAY_STRIDE === 0)) {
+    const replayed = await timed(() => engram.replay(id), replays);
+    if (replayed.identical) identical += 1;
+  }
   const queries = Math.max(1, reads.total.length);
   return {
     compose: summarize(all),
@@ -222,6 +234,8 @@ async function measure(engram: Engram, sessions: readonly SessionPlan[], sizes: 
     compose_no_persist: summarize(noPersist),
     compose_no_persist_with_query: summarize(noPersistWithQuery),
     build_write: summarize(writes),
+    replay: summarize(replays),
+    replays_identical: identical,
     mean_build_kib: round(bytes / Math.max(1, builds.length) / 1024, 1),
     search_events: summarize(reads.events),
     search_items: summarize(reads.items),

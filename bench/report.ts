@@ -279,6 +279,7 @@ export function composeShapesTable(results: readonly ComposeShapeResult[]): stri
       plain('compose, build not stored (persist: false)', result.compose_no_persist, 'same requests'),
       plain('compose with cues.query, build not stored', result.compose_no_persist_with_query, `${result.compose_no_persist_with_query.samples} samples`),
       plain('put_context_build write alone', result.build_write, `~${result.mean_build_kib} KiB/build`),
+      plain('engram.replay of a stored build (every tenth)', result.replay, `${result.replays_identical} of ${result.replay.samples} byte-identical`),
       plain('storage.searchEvents (FTS5), same terms', result.search_events, `${result.mean_event_hits} hits avg`),
       plain('storage.searchItems (FTS5), same terms', result.search_items, `${result.mean_item_hits} hits avg (limit 100)`),
       plain('searchEvents + searchItems, per query', result.full_text_total, `${result.full_text_total.samples} queries`),
