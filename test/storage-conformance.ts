@@ -333,6 +333,30 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
       expect(hits.map((hit) => hit.event.content)).toEqual(['quince', 'pear tart', 'pear tart', 'pear tart']);
     });
 
+    it('weighs words by the events a scope holds now: purged and erased events no longer count', async () => {
+      // u1 holds what u3 holds, and more that is then purged (expired) or erased (another session).
+      const shared = (user_id: string) => [
+        append(event({ user_id, content: 'quince' })),
+        ...Array.from({ length: 3 }, () => append(event({ user_id, content: 'pear tart' }))),
+        ...Array.from({ length: 3 }, () => append(event({ user_id, agent_id: 'a2', content: 'other agent' }))),
+      ];
+      await storage.write([
+        ...shared('u1'),
+        ...shared('u3'),
+        ...Array.from({ length: 30 }, () => append(event({ content: 'filler', expires_at: '2026-06-01T11:00:00.000Z' }))),
+        ...Array.from({ length: 30 }, () => append(event({ session_id: 's9', content: 'filler' }))),
+      ]);
+      const scores = (user_id: string, agent_id?: string) =>
+        storage.searchEvents({ tenant_id: 't1', user_id, ...(agent_id === undefined ? {} : { agent_id }), terms: ['pear', 'quince', 'other'], now: NOW, limit: 10 }).then((hits) => hits.map((hit) => [hit.event.content, hit.score]));
+      expect(await scores('u1', 'a1')).not.toEqual(await scores('u3', 'a1'));
+      expect(await storage.purgeExpired(NOW)).toBe(30);
+      await storage.erase({ tenant_id: 't1', user_id: 'u1', session_id: 's9' });
+      expect(await scores('u1', 'a1')).toEqual(await scores('u3', 'a1'));
+      // A user-wide search asks every agent of the user, weighing words by all of their events.
+      expect(await scores('u1')).toEqual(await scores('u3'));
+      expect((await scores('u1')).map(([content]) => content)).toContain('other agent');
+    });
+
     it('walks every event for reindexing and replaces an event\'s full-text entry, nothing else', async () => {
       const first = event({ content: 'damson jam' });
       const second = event({ content: 'greengage' });

@@ -55,14 +55,20 @@ export class Eraser {
     return this.cached(sql).pluck().all(tenantId, userId, ownerOf('user', userId, null), userId, sessionId) as string[];
   }
 
-  /** Events of the subquery with their full-text entries (rowid = seq) and vectors. */
+  /** Events of the subquery with their full-text entries (rowid = seq) and vectors; the user's event counts follow. */
   private eraseEvents(eventsOf: string, tenantId: string, params: readonly unknown[]): EraseCounts {
-    return {
+    const counts = {
       events_fts: this.cached(`DELETE FROM events_fts WHERE rowid IN (${eventsOf})`).run(...params).changes,
       event_vectors: this.cached(`DELETE FROM event_vectors WHERE tenant_id = ? AND event_seq IN (${eventsOf})`)
         .run(tenantId, ...params).changes,
       events: this.cached(`DELETE FROM events WHERE seq IN (${eventsOf})`).run(...params).changes,
     };
+    // The counts of the user's agents, from what is left (none, once the whole user is erased).
+    const userId = params[1];
+    this.cached('DELETE FROM event_scope_sizes WHERE tenant_id = ? AND user_id = ?').run(tenantId, userId);
+    this.cached(`INSERT INTO event_scope_sizes (tenant_id, user_id, agent_id, events)
+      SELECT tenant_id, user_id, agent_id, count(*) FROM events WHERE tenant_id = ? AND user_id = ? GROUP BY tenant_id, user_id, agent_id`).run(tenantId, userId);
+    return counts;
   }
 
   /** Items by id with their chunks and the chunks' full-text entries (rowid = chunk seq). */

@@ -17,6 +17,7 @@ import type {
   NeighbourQuery,
 } from '../../spec/storage.js';
 import { scopePrefix } from '../../util/scope-token.js';
+import { SCOPE_SIZE_CAP } from '../../util/term-rank.js';
 import {
   checkedEmbeddingStatus,
   EVENT_COLUMNS,
@@ -34,6 +35,10 @@ import { BOUND_LIMIT, placeholders } from '../shared/rows.js';
 import { scopeSizeQuery } from '../shared/scope-rows.js';
 import { FtsIndex } from './fts-index.js';
 
+/** Adds to the events counted for a user and agent (`event_scope_sizes`; a negative number removes). */
+const COUNT_EVENTS_SQL = `INSERT INTO event_scope_sizes (tenant_id, user_id, agent_id, events) VALUES (?, ?, ?, ?)
+  ON CONFLICT (tenant_id, user_id, agent_id) DO UPDATE SET events = events + excluded.events`;
+
 export class EventStore {
   private readonly index: FtsIndex;
   private readonly s;
@@ -45,11 +50,12 @@ export class EventStore {
     this.index = new FtsIndex(db, 'events_fts');
     this.s = {
       insert: db.prepare(`INSERT INTO events (${EVENT_COLUMNS.join(', ')}) VALUES (${placeholders(EVENT_COLUMNS)})`),
-      agentsOfUser: db.prepare('SELECT DISTINCT agent_id FROM events WHERE tenant_id = ? AND user_id = ?'),
+      agentsOfUser: db.prepare('SELECT agent_id FROM event_scope_sizes WHERE tenant_id = ? AND user_id = ? AND events > 0'),
       get: db.prepare(`SELECT ${EVENT_SELECT} FROM events WHERE tenant_id = ? AND id = ? AND (expires_at IS NULL OR expires_at > ?)`).raw(),
       position: db.prepare('SELECT seq, user_id, agent_id FROM events WHERE tenant_id = ? AND id = ?').raw(),
       updateEmbeddingStatus: db.prepare('UPDATE events SET embedding_status = ? WHERE tenant_id = ? AND id = ?'),
-      expiredSeqs: db.prepare('SELECT seq FROM events WHERE expires_at IS NOT NULL AND expires_at <= ?'),
+      expiredSeqs: db.prepare('SELECT seq, tenant_id, user_id, agent_id FROM events WHERE expires_at IS NOT NULL AND expires_at <= ?').raw(),
+      count: db.prepare(COUNT_EVENTS_SQL),
       delete: db.prepare('DELETE FROM events WHERE seq = ?'),
       deleteVector: db.prepare('DELETE FROM event_vectors WHERE event_seq = ?'),
     };
@@ -57,6 +63,7 @@ export class EventStore {
 
   append(op: AppendEventOp): void {
     const info = this.s.insert.run(...eventValues(op.event));
+    this.s.count.run(op.event.tenant_id, op.event.user_id, op.event.agent_id, 1);
     if (op.search_text !== null) this.index.add(info.lastInsertRowid, scopePrefix(op.event), op.search_text);
   }
 
@@ -101,8 +108,7 @@ export class EventStore {
         : [query.agent_id];
     const prefixes = agents.map((agent_id) => scopePrefix({ tenant_id: query.tenant_id, user_id: query.user_id, agent_id }));
     // As of a past time, words are ranked by the rows recorded then (a replay ranks as the original did).
-    const size = scopeSizeQuery(query.tenant_id, query.user_id, agents, query.as_of);
-    const ranked = this.index.rank(prefixes, terms, Number((this.cached(size.sql).raw().get(...size.params) as unknown[])[0]), query.as_of);
+    const ranked = this.index.rank(prefixes, terms, this.scopeSize(query, agents), query.as_of);
     // `+` keeps SQLite on the rowids of the candidates: with plain columns it walks the scope's
     // session index and tests every event of the user against the candidate list.
     const { where, params } = eventFilters({ ...query, kinds: undefined }, '+');
@@ -116,6 +122,20 @@ export class EventStore {
       },
       (row, score) => ({ event: eventFromValues(row, 1), score }),
     );
+  }
+
+  /**
+   * How many events the searched agents of the user hold, each counted up to SCOPE_SIZE_CAP: the
+   * counts the triggers keep, or, as of a past time, the events recorded by then.
+   */
+  private scopeSize(query: EventSearchQuery, agents: readonly string[]): number {
+    if (query.as_of !== undefined) {
+      const size = scopeSizeQuery(query.tenant_id, query.user_id, agents, query.as_of);
+      return Number((this.cached(size.sql).raw().get(...size.params) as unknown[])[0]);
+    }
+    if (agents.length === 0) return 0;
+    const sql = `SELECT coalesce(sum(min(events, ?)), 0) FROM event_scope_sizes WHERE tenant_id = ? AND user_id = ? AND agent_id IN (${placeholders(agents)})`;
+    return this.cached(sql).pluck().get(SCOPE_SIZE_CAP, query.tenant_id, query.user_id, ...agents) as number;
   }
 
   forReindex(tenantId: string | undefined, after: EventPosition | undefined, limit: number): EventRecord[] {
@@ -134,13 +154,14 @@ export class EventStore {
   /** Deletes expired events with their full-text entries and vectors, in one transaction; returns how many. */
   purgeExpired(now: string): number {
     const purge = this.db.transaction(() => {
-      const seqs = (this.s.expiredSeqs.all(now) as Row[]).map((row) => row['seq'] as number);
-      for (const seq of seqs) {
+      const expired = this.s.expiredSeqs.all(now) as Array<[number, string, string, string]>;
+      for (const [seq, tenantId, userId, agentId] of expired) {
         this.index.delete(seq);
         this.s.deleteVector.run(seq);
         this.s.delete.run(seq);
+        this.s.count.run(tenantId, userId, agentId, -1);
       }
-      return seqs.length;
+      return expired.length;
     });
     return purge.immediate();
   }

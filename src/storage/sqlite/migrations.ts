@@ -402,4 +402,22 @@ export const migrations: readonly Migration[] = [
       INSERT INTO items_fts (items_fts, rank) VALUES ('usermerge', 2);
     `,
   },
+  {
+    name: 'event counts per user and agent, for the rarity of searched words',
+    sql: `
+      -- A search weighs a word by its rarity among the events of the searched user's agents: one row
+      -- read here instead of a walk of the session index. The event store keeps the counts in the
+      -- transaction of every insert and delete of events (triggers would do it with a statement
+      -- journal per insert, which makes FTS5 flush its pending terms each time: twice the cost).
+      CREATE TABLE event_scope_sizes (
+        tenant_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        agent_id TEXT NOT NULL,
+        events INTEGER NOT NULL,
+        PRIMARY KEY (tenant_id, user_id, agent_id)
+      ) WITHOUT ROWID;
+      INSERT INTO event_scope_sizes (tenant_id, user_id, agent_id, events)
+        SELECT tenant_id, user_id, agent_id, count(*) FROM events GROUP BY tenant_id, user_id, agent_id;
+    `,
+  },
 ];
