@@ -18,7 +18,7 @@ import { queryTerms } from '../src/util/segment.js';
 import { contentTerms } from '../src/util/stopwords.js';
 import { cueQuery, planSessions, seededRandom, sessionsHolding, turnsOf, type SessionPlan } from './corpus.js';
 import { plannedItems, storeCounts, withStoreWithoutEmbeddings, writeItems, type BulkItemsResult, type StoreCounts } from './compose-shapes-data.js';
-import { nowMs, round, summarize, timed, type LatencySummary } from './stats.js';
+import { median, memoryProbeMs, nowMs, round, summarize, timed, type LatencySummary } from './stats.js';
 import { readIntoPageCache, storeSizeMiB } from './temp-store.js';
 import { BatchImporter, type BatchImportResult } from './write-bench.js';
 
@@ -44,6 +44,9 @@ export interface ComposeShapeResult {
   items_import: BulkItemsResult;
   /** engram.compose right after the import, before any index merge (the same requests). */
   compose_before_merge: LatencySummary;
+  /** The median of memoryProbeMs taken every PROBE_EVERY composes of that pass, and of the merged pass. */
+  memory_probe_before_merge_ms: number;
+  memory_probe_ms: number;
   /** The merge steps (engram.mergeIndexes, the worker's step) until nothing was left, and their time. */
   index_merge: { steps: number; seconds: number };
   /** Seconds to read the store file once into the OS page cache, before the measurements that follow the merge. */
@@ -144,12 +147,19 @@ async function itemLists(engram: Engram, sample: Sample, into: number[]): Promis
   return listed;
 }
 
+/** A memory probe between every this many composes of a measured pass (outside their timings). */
+const PROBE_EVERY = 100;
+
 /** Warm-up, then the measured requests through engram.compose, as a user calls it. */
-async function composeOnly(engram: Engram, sessions: readonly SessionPlan[], sizes: ShapeSizes): Promise<LatencySummary> {
+async function composeOnly(engram: Engram, sessions: readonly SessionPlan[], sizes: ShapeSizes): Promise<{ compose: LatencySummary; probe_ms: number }> {
   for (const sample of planSamples(sessions, sizes.warmup, SEED + 1)) await engram.compose(requestOf(sample));
   const times: number[] = [];
-  for (const sample of planSamples(sessions, sizes.samples, SEED)) await timed(() => engram.compose(requestOf(sample)), times);
-  return summarize(times);
+  const probes: number[] = [];
+  for (const [index, sample] of planSamples(sessions, sizes.samples, SEED).entries()) {
+    if (index % PROBE_EVERY === 0) probes.push(memoryProbeMs());
+    await timed(() => engram.compose(requestOf(sample)), times);
+  }
+  return { compose: summarize(times), probe_ms: median(probes) };
 }
 
 /** Merge steps of the worker's size until one finds nothing left to merge. */
@@ -176,7 +186,9 @@ async function measure(engram: Engram, sessions: readonly SessionPlan[], sizes: 
   const byPurpose: Record<Purpose, number[]> = { planner: [], tool: [], responder: [] };
   const buildIds: string[] = [];
   let tokens = 0;
-  for (const sample of samples) {
+  const probes: number[] = [];
+  for (const [index, sample] of samples.entries()) {
+    if (index % PROBE_EVERY === 0) probes.push(memoryProbeMs());
     const start = nowMs();
     const packet = await engram.compose(requestOf(sample));
     const ms = nowMs() - start;
@@ -231,6 +243,7 @@ async function measure(engram: Engram, sessions: readonly SessionPlan[], sizes: 
   const queries = Math.max(1, reads.total.length);
   return {
     compose: summarize(all),
+    memory_probe_ms: median(probes),
     compose_with_query: summarize(withQuery),
     compose_without_query: summarize(withoutQuery),
     by_purpose: { planner: summarize(byPurpose.planner), tool: summarize(byPurpose.tool), responder: summarize(byPurpose.responder) },
@@ -294,7 +307,8 @@ export async function benchComposeShape(sizes: ShapeSizes, log: (message: string
       counts,
       events_import: importer.result(),
       items_import: items,
-      compose_before_merge: beforeMerge,
+      compose_before_merge: beforeMerge.compose,
+      memory_probe_before_merge_ms: beforeMerge.probe_ms,
       index_merge: merge,
       page_cache_read_s: pageCacheRead,
       ...measured,

@@ -271,10 +271,10 @@ export function composeShapesTable(results: readonly ComposeShapeResult[]): stri
     return [
       [`${shape}: commitTurns, ${events.batch_size} turns/batch`, `0 → ${count(events.events)} events, ${count(result.sessions)} sessions`, `${count(events.events_per_s)} events/s (overall ${count(events.overall_events_per_s)})`, `${ms(events.batch_latency.p50_ms)}/batch`, `${ms(events.batch_latency.p95_ms)}/batch`, '—', '—'],
       [`${shape}: storage.write, ${items.batch_items} items/batch (remember's ops)`, `+${count(items.items)} items (${count(result.counts.extracted_items)} more extracted by commitTurns)`, `${count(items.items_per_s)} items/s`, `${ms(items.batch_latency.p50_ms)}/batch`, `${ms(items.batch_latency.p95_ms)}/batch`, '—', '—'],
-      checked('engram.compose, all requests, right after the import', result.compose_before_merge, `${result.compose_before_merge.samples} samples, store file as the import left it`),
+      checked('engram.compose, all requests, right after the import', result.compose_before_merge, `${result.compose_before_merge.samples} samples, store file as the import left it; memory probe ${result.memory_probe_before_merge_ms} ms`),
       [`${shape}: engram.mergeIndexes until done (the worker's step)`, store, `${count(result.index_merge.steps)} steps, ${result.index_merge.seconds} s`, '—', '—', '—', '—'],
       [`${shape}: store file read once into the OS page cache (for the rows below)`, store, `${result.page_cache_read_s} s`, '—', '—', '—', '—'],
-      checked('engram.compose, all requests, indexes merged', result.compose, `${result.compose.samples} samples, ~${count(result.mean_packet_tokens)} tokens/packet`),
+      checked('engram.compose, all requests, indexes merged', result.compose, `${result.compose.samples} samples, ~${count(result.mean_packet_tokens)} tokens/packet; memory probe ${result.memory_probe_ms} ms`),
       checked('engram.compose with cues.query', result.compose_with_query, `${result.compose_over_full_text_p50}× the raw full-text p50`),
       checked('engram.compose without query', result.compose_without_query, `${result.compose_without_query.samples} samples`),
       plain('compose, build not stored (persist: false)', result.compose_no_persist, 'same requests'),

@@ -180,6 +180,7 @@ async function runComposeShapes(quick: boolean): Promise<void> {
   }
   writeResults('compose-shapes', { ...header(quick), sizes: shapes, targets: COMPOSE_SHAPE_TARGETS, shapes: results });
   process.stdout.write(`\nCompose in two store shapes (embedded SQLite, no embeddings):\n\n${composeShapesTable(results)}\n`);
+  process.stdout.write('\nMemory probe: ms for 2M random reads over 32 MiB, the median of probes taken between compose samples; lower means the machine answered faster during that pass.\n');
   log('results written to bench/results/compose-shapes.json');
 }
 

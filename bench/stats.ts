@@ -56,3 +56,30 @@ export async function timed<T>(body: () => Promise<T>, into: number[]): Promise<
   into.push(nowMs() - start);
   return result;
 }
+
+const PROBE_SLOTS = 1 << 22; // 32 MiB of doubles: far more than the caches hold
+const PROBE_READS = 2_000_000;
+let probeArray: Float64Array | undefined;
+
+/**
+ * Milliseconds for 2M dependent-free random reads over 32 MiB: how fast this machine's memory
+ * answers right now. Compose is bound by memory latency (index pages, the tokenizer's vocabulary),
+ * and on shared virtual machines this figure moves by 2× within seconds; a benchmark takes it
+ * between its samples so its latencies can be read against it.
+ *
+ * @example
+ * const ms = memoryProbeMs(); // about 30 on a quiet run here, about 60 on a busy one
+ */
+export function memoryProbeMs(): number {
+  probeArray ??= Float64Array.from({ length: PROBE_SLOTS }, (_, index) => index);
+  const start = nowMs();
+  let slot = 12_345;
+  let sum = 0;
+  for (let read = 0; read < PROBE_READS; read += 1) {
+    slot = (Math.imul(slot, 1_103_515_245) + 12_345) & (PROBE_SLOTS - 1);
+    sum += probeArray[slot]!;
+  }
+  const elapsed = nowMs() - start;
+  // The sum is used, so the reads cannot be optimised away.
+  return sum < 0 ? Number.NaN : round(elapsed, 1);
+}
