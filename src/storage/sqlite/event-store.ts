@@ -126,7 +126,7 @@ export class EventStore {
 
   /**
    * How many events the searched agents of the user hold, each counted up to SCOPE_SIZE_CAP: the
-   * counts the triggers keep, or, as of a past time, the events recorded by then.
+   * counts kept in event_scope_sizes, or, as of a past time, the events recorded by then.
    */
   private scopeSize(query: EventSearchQuery, agents: readonly string[]): number {
     if (query.as_of !== undefined) {
