@@ -261,6 +261,10 @@ describe('compose', () => {
   it('rejects a bad request with the field and the rule', async () => {
     await expect(t.engram.compose({ scope, purpose: 'critic' as Purpose })).rejects.toMatchObject({ field: 'purpose', rule: 'enum' });
     await expect(t.engram.compose({ scope, purpose: 'tool', conversation_window: -1 })).rejects.toMatchObject({ field: 'conversation_window' });
+    // As of a time still to come the packet would change as the store fills up: refused, nothing stored.
+    await expect(t.engram.compose({ scope, purpose: 'tool', as_of: '2026-06-01T12:00:00.001Z' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', field: 'as_of', rule: 'not_future' });
+    expect(await t.engram.listBuilds({ user_id: scope.user_id })).toEqual([]);
+    expect((await t.engram.compose({ scope, purpose: 'tool', as_of: '2026-06-01T12:00:00.000Z' })).meta.generated_at).toBe('2026-06-01T12:00:00.000Z');
   });
 
   it('places a dated event once: as a fact, not again as an episode', async () => {

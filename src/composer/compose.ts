@@ -139,6 +139,8 @@ export async function compose(context: ReadPathContext, input: unknown, options:
   const policy = options.policy ?? resolvePolicy(request, policyBase(context, request));
   const now = toIso(context.clock.now());
   const asOf = request.as_of === undefined ? undefined : toIso(request.as_of);
+  // A packet as of a time still to come would change as the store fills up to it: no replay could match it.
+  if (asOf !== undefined && asOf > now) throw ValidationError.of('as_of', 'not_future', `must not be later than now (${now})`);
   const generatedAt = asOf ?? now;
   const [gathered, longTerm, insights, disputes, snapshot] = await Promise.all([
     gather(context, request, scope, policy, generatedAt, asOf),

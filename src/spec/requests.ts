@@ -140,7 +140,7 @@ export interface ComposeRequest {
   budget?: { max_tokens?: number; per_section?: Partial<Record<BudgetSection, number>> };
   /** How many recent messages to include; 0 turns the window off. */
   conversation_window?: number;
-  /** Compose as the stores were at this recorded time. */
+  /** Compose as the stores were at this recorded time; not later than now. */
   as_of?: string;
 }
 
