@@ -43,4 +43,19 @@ describe('o200k tokenizer', () => {
     expect(tokenizer.truncate('⨉◥', 1)).toBe('');
     expect(tokenizer.truncate('⨉◥', 3)).toBe('⨉');
   });
+
+  it('counts and cuts a text with a run too long to merge by its bytes, without stalling', () => {
+    // Merging a run of 300,000 letters took minutes: such a text costs its UTF-8 bytes instead.
+    for (const run of ['x'.repeat(300_000), '\u00e9'.repeat(300_000), '.'.repeat(300_000), `see ${'ab'.repeat(200)} here`]) {
+      const bytes = Buffer.byteLength(run, 'utf8');
+      expect(tokenizer.count(run)).toBe(bytes);
+      const cut = tokenizer.truncate(run, 100);
+      expect(run.startsWith(cut)).toBe(true);
+      expect(Buffer.byteLength(cut, 'utf8')).toBeLessThanOrEqual(100);
+      expect(tokenizer.count(cut)).toBeLessThanOrEqual(100);
+      expect(cut).not.toContain('\uFFFD');
+    }
+    // A run shorter than that is merged as before: real tokens, far fewer than its bytes.
+    expect(tokenizer.count('ab'.repeat(127))).toBeLessThan(254);
+  }, 20_000);
 });
