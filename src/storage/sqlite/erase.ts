@@ -25,7 +25,7 @@ export class Eraser {
     // Items first: a session's items are found through its events, which are still there.
     const itemIds = sessionId === undefined ? this.userItemIds(tenantId, userId) : this.sessionItemIds(tenantId, userId, sessionId);
     const counts: EraseCounts = {
-      ...this.eraseEvents(sessionId === undefined ? EVENTS_OF.user : EVENTS_OF.session, tenantId, params),
+      ...this.eraseEvents(sessionId === undefined ? EVENTS_OF.user : EVENTS_OF.session, tenantId, userId, params),
       ...this.eraseItems(tenantId, itemIds),
     };
     const where = sessionId === undefined ? 'tenant_id = ? AND user_id = ?' : 'tenant_id = ? AND user_id = ? AND session_id = ?';
@@ -56,7 +56,7 @@ export class Eraser {
   }
 
   /** Events of the subquery with their full-text entries (rowid = seq) and vectors; the user's event counts follow. */
-  private eraseEvents(eventsOf: string, tenantId: string, params: readonly unknown[]): EraseCounts {
+  private eraseEvents(eventsOf: string, tenantId: string, userId: string, params: readonly unknown[]): EraseCounts {
     const counts = {
       events_fts: this.cached(`DELETE FROM events_fts WHERE rowid IN (${eventsOf})`).run(...params).changes,
       event_vectors: this.cached(`DELETE FROM event_vectors WHERE tenant_id = ? AND event_seq IN (${eventsOf})`)
@@ -64,7 +64,6 @@ export class Eraser {
       events: this.cached(`DELETE FROM events WHERE seq IN (${eventsOf})`).run(...params).changes,
     };
     // The counts of the user's agents, from what is left (none, once the whole user is erased).
-    const userId = params[1];
     this.cached('DELETE FROM event_scope_sizes WHERE tenant_id = ? AND user_id = ?').run(tenantId, userId);
     this.cached(`INSERT INTO event_scope_sizes (tenant_id, user_id, agent_id, events)
       SELECT tenant_id, user_id, agent_id, count(*) FROM events WHERE tenant_id = ? AND user_id = ? GROUP BY tenant_id, user_id, agent_id`).run(tenantId, userId);
