@@ -44,6 +44,8 @@ export { renderPacket, resolveCitation, type RenderFormat } from './composer/ren
 export { citationHandle } from './composer/item-text.js';
 export type { NamedPolicy, PurposeOverrides } from './composer/named-policies.js';
 export { openSqliteStorage, type SqliteStorageOptions } from './storage/sqlite/sqlite-storage.js';
+export { textTokenCounter } from './composer/text-tokens.js';
+export { storedTextTokens, withTextTokens, type TextTokenCounter } from './spec/text-tokens.js';
 
 export {
   EngramError,

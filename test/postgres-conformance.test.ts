@@ -26,9 +26,9 @@ afterAll(async () => {
 });
 
 describeStorageConformance('postgres', {
-  async create() {
+  async create(options = {}) {
     const schema = nextSchema();
-    const storage = await openPostgresStorage({ connectionString: POSTGRES_URL, schema, maxConnections: 4 });
+    const storage = await openPostgresStorage({ connectionString: POSTGRES_URL, schema, maxConnections: 4, ...options });
     schemas.set(storage, schema);
     return storage;
   },
@@ -50,9 +50,9 @@ afterAll(async () => {
 });
 
 describeStorageConformance('pglite with pgvector', {
-  async create() {
+  async create(options = {}) {
     const schema = nextSchema();
-    const storage = await openPostgresStorage({ pglite: lite, schema, vectors: 'pgvector' });
+    const storage = await openPostgresStorage({ pglite: lite, schema, vectors: 'pgvector', ...options });
     schemas.set(storage, schema);
     return storage;
   },

@@ -10,9 +10,9 @@ import { describeStorageConformance } from './storage-conformance.js';
 const folders = new Map<object, string>();
 
 describeStorageConformance('sqlite', {
-  async create() {
+  async create(options = {}) {
     const folder = mkdtempSync(join(tmpdir(), 'engram-conformance-'));
-    const storage = await openSqliteStorage({ path: join(folder, 'engram.db') });
+    const storage = await openSqliteStorage({ path: join(folder, 'engram.db'), ...options });
     folders.set(storage, folder);
     return storage;
   },

@@ -4,20 +4,22 @@
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import type { EventRecord, StorageAdapter, WriteOp } from '../src/index.js';
-import { EngramError, newId, validateEventRecord } from '../src/index.js';
+import type { EventRecord, StorageAdapter, TextTokenCounter, WriteOp } from '../src/index.js';
+import { EngramError, newId, storedTextTokens, validateEventRecord } from '../src/index.js';
 import { emptyWorkingState } from '../src/spec/working-state.js';
 import { emptySummary } from '../src/spec/summary.js';
 import { queryTerms, searchText } from '../src/util/segment.js';
 import { eventRecord } from './helpers/event-record.js';
 import { describeExportConformance } from './export-conformance.js';
 import { describeItemConformance, item } from './item-conformance.js';
+import { ownerOf, type MemoryItem } from '../src/spec/items.js';
 import { describeJobConformance } from './job-conformance.js';
 import { candidate, describeReflectionConformance } from './reflection-conformance.js';
 import { describeRunConformance } from './run-conformance.js';
 
 export interface ConformanceInitializer {
-  create(): Promise<StorageAdapter>;
+  /** A fresh store; `textTokens` is the counter the store keeps counts with (none by default). */
+  create(options?: { textTokens?: TextTokenCounter }): Promise<StorageAdapter>;
   destroy(storage: StorageAdapter): Promise<void>;
 }
 
@@ -224,6 +226,45 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
       // Another tenant's scope sees nothing next to the same anchors.
       const other = await storage.neighbourEvents({ ...base, tenant_id: 't2', anchors });
       expect(other.every((entry) => entry.before === null && entry.after === null)).toBe(true);
+    });
+
+    it('keeps the token count its counter gives each event and item version, and attaches it to every record read back', async () => {
+      // A counter of the test's own: the adapter stores what it returns, whatever tokenizer made it.
+      const textTokens: TextTokenCounter = {
+        event: (record) => (record.content === 'pear not counted' ? null : String(record.content).length),
+        item: (record) => 100 + record.key.length,
+      };
+      // A store opened without a counter keeps none. (Checked first: on PGlite one store is open at a time.)
+      const plain = event({ content: 'pear' });
+      await storage.write([append(plain)]);
+      expect(storedTextTokens((await storage.getEvent('t1', plain.id, NOW))!)).toBeUndefined();
+      const counted = await init.create({ textTokens });
+      try {
+        const [before, shown, hidden] = [event({ content: 'before pear' }), event({ content: 'pear tart recipe' }), event({ content: 'pear not counted' })];
+        const version = item({ key: 'pear jam' });
+        const owner = ownerOf(version.scope_level, version.user_id, version.agent_id);
+        await counted.write([
+          ...[before, shown, hidden].map(append),
+          { op: 'put_item', item: version },
+          { op: 'put_chunk', tenant_id: 't1', item_id: version.id, owner, text: 'pear jam', search_text: searchText('pear jam'), embedding_status: 'skipped' },
+        ]);
+        const tokensOf = (records: ReadonlyArray<EventRecord | MemoryItem | null | undefined>) => records.map((record) => (record == null ? null : (storedTextTokens(record) ?? 'none')));
+        expect(tokensOf([await counted.getEvent('t1', shown.id, NOW), await counted.getEvent('t1', hidden.id, NOW)])).toEqual([16, 'none']);
+        expect(tokensOf(await counted.listEvents({ ...key, now: NOW, limit: 10 }))).toEqual([11, 16, 'none']);
+        const hits = await counted.searchEvents({ tenant_id: 't1', user_id: 'u1', terms: ['pear'], now: NOW, limit: 10 });
+        expect(new Map(hits.map((hit) => [hit.event.id, storedTextTokens(hit.event) ?? 'none']))).toEqual(new Map<string, number | string>([[before.id, 11], [shown.id, 16], [hidden.id, 'none']]));
+        const [around] = await counted.neighbourEvents({ tenant_id: 't1', user_id: 'u1', agent_id: 'a1', now: NOW, anchors: [{ id: shown.id, session_id: shown.session_id }] });
+        expect(tokensOf([around!.before, around!.after])).toEqual([11, 'none']);
+        expect(tokensOf([await counted.getItem('t1', version.id)])).toEqual([108]);
+        expect(tokensOf(await counted.listItems({ tenant_id: 't1', owners: [owner], limit: 10 }))).toEqual([108]);
+        expect(tokensOf(await counted.listItems({ tenant_id: 't1', owners: [owner], active_at: NOW, limit: 10 }))).toEqual([108]);
+        expect(tokensOf((await counted.searchItems({ tenant_id: 't1', owners: [owner], terms: ['jam'], limit: 10 })).map((hit) => hit.item))).toEqual([108]);
+        // The count is kept beside the record, not in it: the record reads as it was written.
+        expect(await counted.getEvent('t1', shown.id, NOW)).toEqual(shown);
+        expect(Object.keys((await counted.getItem('t1', version.id))!)).toEqual(Object.keys(version));
+      } finally {
+        await init.destroy(counted);
+      }
     });
 
     it('keeps tenants apart on every read', async () => {

@@ -44,25 +44,70 @@ function oneLine(text: string): string {
   return text.replace(/\s*\n+\s*/g, '; ');
 }
 
-/** An item degraded to its reference keeps a marker, so the model knows there is more at the id. */
-function orReference(text: string): string {
+/**
+ * The text a quote or message line shows: one line, and a marker for an item degraded to its
+ * reference, so the model knows there is more at the id.
+ */
+export function quotedText(text: string): string {
   return text === '' ? '(see the cited event)' : oneLine(text);
 }
 
+/**
+ * A prompt line in three parts: the handle (`[VKY2P2]`, or nothing), what the item is (` user,
+ * 2026-11-02:`), and the text it shows, after a space. Budgets charge a line's handle and text
+ * together with a count kept with its row (text-tokens.ts), so only the middle is counted.
+ */
+export interface ItemLine {
+  handle: string;
+  label: string;
+  body: string;
+}
+
+function handleOf(id: string | undefined): string {
+  return id === undefined ? '' : `[${citationHandle(id)}]`;
+}
+
+/** What a line labels after its handle: a space first, unless there is no handle. */
+function label(id: string | undefined, text: string): string {
+  return id === undefined ? text : ` ${text}`;
+}
+
+/** The parts of the lines whose text is that of an event or item version. */
+export const itemLine = {
+  keyQuote: (quote: KeyQuote): ItemLine => ({
+    handle: handleOf(quote.evidence_id),
+    label: label(quote.evidence_id, `${quote.role ?? 'user'}${day(quote.ts)}:`),
+    body: quotedText(quote.quote),
+  }),
+  windowMessage: (message: WindowMessage): ItemLine => ({
+    handle: handleOf(message.evidence_id),
+    label: label(message.evidence_id, `${message.role}${day(message.ts)}:`),
+    body: quotedText(message.content),
+  }),
+  fact: (fact: Fact): ItemLine => ({ handle: handleOf(fact.fact_id), label: ` ${fact.fact_key}${fact.status === 'disputed' ? ' (disputed)' : ''}:`, body: fact.notes ?? '' }),
+  episode: (episode: Episode): ItemLine => ({ handle: handleOf(episode.episode_id), label: `${episode.time_range.start.slice(0, 10)}:`, body: episode.summary }),
+  /** A procedure, given how its content reads. */
+  procedure: (procedureId: string, described: string): ItemLine => ({ handle: handleOf(procedureId), label: '', body: described }),
+} as const;
+
+/** A line as a prompt shows it. */
+export function joinLine(line: ItemLine): string {
+  return `${line.handle}${line.label} ${line.body}`;
+}
+
 export const itemText = {
-  keyQuote: (quote: KeyQuote): string => `${ref(quote.evidence_id)}${quote.role ?? 'user'}${day(quote.ts)}: ${orReference(quote.quote)}`,
-  windowMessage: (message: WindowMessage): string =>
-    `${ref(message.evidence_id)}${message.role}${day(message.ts)}: ${orReference(message.content)}`,
+  keyQuote: (quote: KeyQuote): string => joinLine(itemLine.keyQuote(quote)),
+  windowMessage: (message: WindowMessage): string => joinLine(itemLine.windowMessage(message)),
   toolEvidence: (evidence: ToolEvidence): string => `${ref(evidence.ref)}${oneLine(evidence.summary)}`,
   decision: (decision: Decision): string => `${ref(decision.evidence_id)}Decision: ${decision.statement}`,
   risk: (risk: Risk): string => `Risk: ${risk.risk}${risk.mitigation === undefined ? '' : ` (mitigation: ${risk.mitigation})`}`,
   openLoop: (loop: OpenLoop): string => `${ref(loop.evidence_id)}Open (${loop.owner ?? 'agent'}): ${loop.question}`,
   goal: (goal: string): string => `Goal: ${goal}`,
   object: (label: string, value: Record<string, unknown>): string => `${label}: ${JSON.stringify(value)}`,
-  fact: (fact: Fact): string => `${ref(fact.fact_id)}${fact.fact_key}${fact.status === 'disputed' ? ' (disputed)' : ''}: ${fact.notes ?? ''}`,
-  episode: (episode: Episode): string => `${ref(episode.episode_id)}${episode.time_range.start.slice(0, 10)}: ${episode.summary}`,
+  fact: (fact: Fact): string => joinLine(itemLine.fact(fact)),
+  episode: (episode: Episode): string => joinLine(itemLine.episode(episode)),
   /** A procedure, given how its content reads. */
-  procedure: (procedureId: string, described: string): string => `${ref(procedureId)}${described}`,
+  procedure: (procedureId: string, described: string): string => joinLine(itemLine.procedure(procedureId, described)),
   insight: (item: InsightItem): string => {
     const tests = item.tests_suggested ?? [];
     return `${ref(item.id)}${item.type} (${item.validation_state}): ${oneLine(item.statement)}${tests.length === 0 ? '' : ` Tests: ${oneLine(tests.join('; '))}`}`;

@@ -13,7 +13,7 @@ import type { StorageAdapter } from '../spec/storage.js';
 import type { Tokenizer } from '../spec/tokenizer.js';
 import { describeValue } from '../items/values.js';
 import { hybridSearch } from '../retrieval/hybrid-search.js';
-import { itemText } from './item-text.js';
+import { itemLine, itemText } from './item-text.js';
 import { lazyForm, type PacketBuilder } from './packet-builder.js';
 import { INJECTION, type PurposePolicy } from './policy.js';
 
@@ -199,6 +199,7 @@ export function fillLongTerm(
   const facts: Fact[] = [];
   for (const { item, status, rule } of chosen) {
     const fact = factOf(item, status);
+    const notes = fact.notes ?? '';
     const taken = builder.offer({
       item: `facts:${item.id}`,
       section: 'facts',
@@ -211,6 +212,10 @@ export function fillLongTerm(
         { level: 'ref', value: { ...fact, notes: '' } },
       ],
       text: factText,
+      cost: (value) => {
+        const line = itemLine.fact(value);
+        return builder.lineCost(line, value.notes === notes ? builder.recordTokens(item, line) : undefined);
+      },
       cites: citationsOf(item, candidates.sources),
       smallestLast: true,
     });
@@ -257,6 +262,7 @@ function fillProcedures(builder: PacketBuilder, candidates: LongTermCandidates, 
   if (!INJECTION[purpose].procedures) return [];
   const out: Procedure[] = [];
   for (const item of candidates.procedures) {
+    const described = describeValue(item.type, item.value);
     const procedure: Procedure = {
       procedure_id: item.id,
       task_type: item.type === 'procedure' ? item.key.split(':')[1]! : String(item.value['domain'] ?? 'generic'),
@@ -270,7 +276,11 @@ function fillProcedures(builder: PacketBuilder, candidates: LongTermCandidates, 
       section: 'procedures',
       rule: `ltm.procedures(task_type ${procedure.task_type}, priority ${procedure.priority})`,
       forms: [{ level: 'raw', value: procedure }],
-      text: (value) => itemText.procedure(value.procedure_id, describeValue(item.type, value.content)),
+      text: () => itemText.procedure(item.id, described),
+      cost: () => {
+        const line = itemLine.procedure(item.id, described);
+        return builder.lineCost(line, builder.recordTokens(item, line));
+      },
       cites: citationsOf(item, candidates.sources),
     });
     if (taken !== undefined) out.push(taken.value);
@@ -311,6 +321,10 @@ function fillEpisodes(builder: PacketBuilder, candidates: LongTermCandidates, no
         lazyForm('summary', () => ({ ...episode, summary: tokenizer.truncate(summary, 16), compression_level: 'milestone' as const })),
       ],
       text: itemText.episode,
+      cost: (value) => {
+        const line = itemLine.episode(value);
+        return builder.lineCost(line, value.summary === summary ? builder.recordTokens(item, line) : undefined);
+      },
       cites: citationsOf(item, candidates.sources),
     });
     if (taken !== undefined) out.push(taken.value);

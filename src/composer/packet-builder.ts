@@ -14,7 +14,11 @@ import type {
 } from '../spec/packet.js';
 import type { Tokenizer } from '../spec/tokenizer.js';
 import { EngramError } from '../spec/errors.js';
-import { escapeXmlText } from './item-text.js';
+import type { EventRecord } from '../spec/event.js';
+import type { MemoryItem } from '../spec/items.js';
+import { storedTextTokens } from '../spec/text-tokens.js';
+import { o200kTokenizer } from '../util/tokenizer.js';
+import { escapeXmlText, joinLine, type ItemLine } from './item-text.js';
 import { blockFraming, packetFraming, type BlockTag, type RenderFormat } from './render.js';
 
 export type Level = 'raw' | 'quote' | 'summary' | 'ref';
@@ -40,6 +44,8 @@ export interface Offer<T> {
   forms: ReadonlyArray<{ level: Level; value: T }>;
   /** The form as a prompt shows it; its tokens are the form's cost. */
   text: (value: T) => string;
+  /** The form's cost when it is known without counting its text (a line with a stored body count). */
+  cost?: (value: T) => number;
   /** The rendered part the item shows under, when its explain id does not tell (preferences, insights). */
   block?: BlockTag;
   /** Evidence the item cites. */
@@ -114,6 +120,13 @@ const BLOCK_OF_PART: Readonly<Record<string, BlockTag>> = {
 };
 
 const NEEDS_ESCAPE = /[&<>]/;
+/** A label the handle's `]` never joins (a space or digit first) and that ends before the text's space. */
+const SEPARABLE_LABEL = /^(?:[ \p{N}].*\S)?$/su;
+
+/** Whether a line's tokens are those of its handle, label and text apart (text-tokens.ts). */
+function separable(line: ItemLine): boolean {
+  return line.handle !== '' && SEPARABLE_LABEL.test(line.label) && !NEEDS_ESCAPE.test(line.label);
+}
 
 /**
  * The tokenizer budgets count with: a text costs the larger of its two renderings, as it is
@@ -163,6 +176,8 @@ export class PacketBuilder {
   private readonly perSection: Record<BudgetSection, number>;
 
   private readonly markupTokenizer: Tokenizer;
+  /** Body counts kept with rows are the built-in tokenizer's: used only when it is the one counting. */
+  private readonly storedCounts: boolean;
 
   /**
    * @param frame the packet's rendering: the title (Markdown) or root element (XML), whichever
@@ -176,6 +191,7 @@ export class PacketBuilder {
   ) {
     this.perSection = { ...perSection };
     this.markupTokenizer = frame.tokenizer;
+    this.storedCounts = frame.tokenizer === o200kTokenizer;
     this.framing = Math.min(framingCost(frame.tokenizer, packetFraming(frame.purpose, frame.generatedAt)), maxTokens);
     this.total = this.framing;
   }
@@ -208,6 +224,25 @@ export class PacketBuilder {
     return tokens;
   }
 
+  /**
+   * Tokens of a record's handle and whole text in its line (text-tokens.ts): as its row keeps them,
+   * or counted now; the same number either way.
+   */
+  recordTokens(record: EventRecord | MemoryItem, line: ItemLine): number {
+    return (this.storedCounts ? storedTextTokens(record) : undefined) ?? this.cost(line.handle) + this.cost(` ${line.body}`);
+  }
+
+  /**
+   * Tokens of a prompt line. Given `recordTokens` (the line shows its record's whole text), they are
+   * those plus the label's, which is what the joined line counts (text-tokens.ts); a line whose
+   * parts the tokenizer could join across, or with a label the XML rendering escapes, is counted
+   * whole.
+   */
+  lineCost(line: ItemLine, recordTokens?: number): number {
+    if (recordTokens === undefined || !separable(line)) return this.cost(joinLine(line));
+    return recordTokens + (line.label === '' ? 0 : this.cost(line.label));
+  }
+
   /** Tokens left in a section, bounded by what is left of the whole budget. */
   left(section: BudgetSection): number {
     const sectionLeft = this.perSection[section] - (this.sectionUsed.get(section) ?? 0);
@@ -232,7 +267,8 @@ export class PacketBuilder {
     const steps: Level[] = [];
     const extra = this.overhead(offer.item, offer.block);
     const smallest = offer.forms[offer.forms.length - 1];
-    if (offer.smallestLast === true && this.full.has(offer.section) && smallest !== undefined && this.cost(offer.text(smallest.value)) + extra > room) {
+    const costOf = (value: T) => (offer.cost === undefined ? this.cost(offer.text(value)) : offer.cost(value));
+    if (offer.smallestLast === true && this.full.has(offer.section) && smallest !== undefined && costOf(smallest.value) + extra > room) {
       this.omit(offer.item, 'over_budget', offer.section, `needs more than the ${room} tokens left`);
       return undefined;
     }
@@ -242,7 +278,7 @@ export class PacketBuilder {
       // A degraded form that reads the same as the richer one is no step down.
       if (text === previous) continue;
       previous = text;
-      const tokens = this.cost(text) + extra;
+      const tokens = (offer.cost === undefined ? this.cost(text) : offer.cost(form.value)) + extra;
       if (tokens <= room) {
         this.parts.add(blockOf(offer.item, offer.block));
         this.charge(offer.section, tokens);

@@ -9,11 +9,11 @@ import { contentText } from '../events/content-text.js';
 import { cutSummary, packetRole } from '../working-memory/summary.js';
 import { lazyForm, type PacketBuilder } from './packet-builder.js';
 import type { PurposePolicy } from './policy.js';
-import { textForms } from './text-forms.js';
+import { TEXT_LIMITS, textForms } from './text-forms.js';
 import { coveredUntil, snapshotOpening } from './snapshot-section.js';
 import { idTime } from '../util/ids.js';
 import type { CompactionSnapshot } from '../spec/compaction.js';
-import { itemText } from './item-text.js';
+import { itemLine, itemText } from './item-text.js';
 import { citationOf } from './working-state-section.js';
 import type { CuePassage } from './cue-passages.js';
 import { bestSentence, cueMatcher } from './best-sentence.js';
@@ -111,10 +111,14 @@ export function fillSummarySection(
     const text = contentText(event.content);
     const role = packetRole(event);
     const quoteOfForm = (value: string) => quoteOf({ event_id: event.id, role, ts: event.ts }, value);
-    const forms = textForms(text, tokenizer, { raw: 160, quote: 60, summary: 20 }, bestSentence(text, matcher), { sentenceOnly: spare }).filter(
-      (form) => form.level !== 'raw' || builder.cost(itemText.keyQuote(quoteOfForm(form.value))) <= wholeCap,
+    // The tokens of its line's handle and whole text (kept with the event's row) decide whether it is shown whole.
+    const whole = spare ? undefined : builder.recordTokens(event, itemLine.keyQuote(quoteOfForm(text)));
+    const cost = (quote: KeyQuote) => builder.lineCost(itemLine.keyQuote(quote), quote.quote === text ? whole : undefined);
+    const forms = textForms(text, tokenizer, { raw: 160, quote: 60, summary: 20 }, bestSentence(text, matcher), { sentenceOnly: spare, wholeTokens: whole }).filter(
+      (form) => form.level !== 'raw' || cost(quoteOfForm(form.value)) <= wholeCap,
     );
     const taken = builder.offer({
+      cost,
       item: `key_quotes:${event.id}`,
       section: 'short_term_summary',
       rule: spare ? `${rule.slice(0, -1)}, budget left by other sections)` : rule,
@@ -160,14 +164,16 @@ export function fillSummarySection(
 
   const window: WindowMessage[] = [];
   for (const event of inputs.windowEvents) {
+    const text = contentText(event.content);
+    const message = (content: string): WindowMessage => ({ evidence_id: event.id, role: packetRole(event), content, ts: event.ts });
+    const whole = builder.recordTokens(event, itemLine.windowMessage(message(text)));
     const taken = builder.offer({
       item: `conversation_window:${event.id}`,
       section: 'short_term_summary',
       rule: 'events.recent_messages',
-      forms: textForms(contentText(event.content), tokenizer).map((form) =>
-        lazyForm(form.level, () => ({ evidence_id: event.id, role: packetRole(event), content: form.value, ts: event.ts })),
-      ),
+      forms: textForms(text, tokenizer, TEXT_LIMITS, undefined, { wholeTokens: whole }).map((form) => lazyForm(form.level, () => message(form.value))),
       text: itemText.windowMessage,
+      cost: (message) => builder.lineCost(itemLine.windowMessage(message), message.content === text ? whole : undefined),
       cites: [citationOf(event)],
     });
     if (taken !== undefined) window.push(taken.value);

@@ -21,7 +21,8 @@ function cut(text: string, maxTokens: number, tokenizer: Tokenizer): string {
  * The forms of `text`, richest first. The raw form is cut now; the quote and summary forms only when
  * they are read (most items fit raw). A form equal to the one before it is skipped by the builder.
  * `quote` may be given (the sentence that matters most); otherwise it is the start of the text.
- * `sentenceOnly` gives only the quote and summary forms.
+ * `sentenceOnly` gives only the quote and summary forms. `wholeTokens`, the tokens of the whole text as
+ * its line shows it (text-tokens.ts), spares the cut of a text within the raw limit.
  *
  * @example
  * textForms('a long message …', o200kTokenizer).map((form) => form.level) // ['raw', 'quote', 'summary', 'ref']
@@ -31,14 +32,15 @@ export function textForms(
   tokenizer: Tokenizer,
   limits: TextFormLimits = TEXT_LIMITS,
   quote?: string,
-  options: { sentenceOnly?: boolean } = {},
+  options: { sentenceOnly?: boolean; wholeTokens?: number | undefined } = {},
 ): Array<{ level: Level; readonly value: string }> {
   if (options.sentenceOnly === true) {
     // Only the quote and summary forms, both cut when first read.
     return [lazyForm('quote', () => cut(quote ?? text, limits.quote, tokenizer)), lazyForm('summary', () => cut(quote ?? text, limits.summary, tokenizer))];
   }
+  const { wholeTokens } = options;
   return [
-    { level: 'raw', value: cut(text, limits.raw, tokenizer) },
+    { level: 'raw', value: wholeTokens !== undefined && wholeTokens <= limits.raw ? text : cut(text, limits.raw, tokenizer) },
     lazyForm('quote', () => cut(quote ?? text, limits.quote, tokenizer)),
     lazyForm('summary', () => cut(quote ?? text, limits.summary, tokenizer)),
     { level: 'ref', value: '' },

@@ -19,6 +19,7 @@ import { systemClock, type Clock } from '../util/clock.js';
 import { o200kTokenizer } from '../util/tokenizer.js';
 import type { LongTermConfig } from './long-term-writer.js';
 import type { NamedPolicy } from '../composer/named-policies.js';
+import { textTokenCounter } from '../composer/text-tokens.js';
 import type { AutoApproveRule } from '../reflection/candidates.js';
 import { DEFAULT_STORE, openStore } from './store-url.js';
 
@@ -133,11 +134,14 @@ export async function resolveConfig(config: EngramConfig): Promise<ResolvedConfi
   const rules: Extractor | null =
     config.extraction?.rules === false ? null : createRuleExtractor(config.extraction?.project === undefined ? {} : { project: config.extraction.project });
   const interval = config.worker === undefined || config.worker === false ? null : (config.worker.intervalMs ?? 1000);
+  const tokenizer = config.tokenizer ?? o200kTokenizer;
+  // Rows keep the built-in tokenizer's counts of what compose shows of them (composer/text-tokens.ts).
+  const textTokens = tokenizer === o200kTokenizer ? textTokenCounter() : undefined;
   const storage =
-    typeof config.store === 'object' ? config.store : await openStore(config.store ?? DEFAULT_STORE, { sqliteSynchronous: config.sqliteSynchronous });
+    typeof config.store === 'object' ? config.store : await openStore(config.store ?? DEFAULT_STORE, { sqliteSynchronous: config.sqliteSynchronous, textTokens });
   return {
     storage,
-    tokenizer: config.tokenizer ?? o200kTokenizer,
+    tokenizer,
     clock: config.clock ?? systemClock,
     debug: config.debug ?? process.env['ENGRAM_DEBUG'] === '1',
     longTerm: { rules, llm: llm === null ? null : { model: llm, allowPrivateRemote }, policies, gate: { mayThreshold: threshold } },

@@ -4,6 +4,7 @@
 
 import { EngramError } from '../spec/errors.js';
 import type { MigrationResult, StorageAdapter } from '../spec/storage.js';
+import type { TextTokenCounter } from '../spec/text-tokens.js';
 import type * as SqliteStorageModule from '../storage/sqlite/sqlite-storage.js';
 import type * as PostgresStorageModule from '../storage/postgres/postgres-storage.js';
 
@@ -17,6 +18,8 @@ export interface StoreOptions {
   sqliteSynchronous?: 'full' | 'normal' | undefined;
   /** PostgreSQL: the most connections this process opens (default 10). */
   maxConnections?: number | undefined;
+  /** Counts kept with each event and item row for compose (see SqliteStorageOptions.textTokens). */
+  textTokens?: TextTokenCounter | undefined;
 }
 
 const POSTGRES = /^postgres(ql)?:\/\//;
@@ -70,11 +73,15 @@ export async function openStore(address: string, options: StoreOptions = {}): Pr
   if (address.startsWith('sqlite:')) {
     const path = address.slice('sqlite:'.length);
     if (path === '') throw new EngramError('CONFIG_INVALID', 'store: sqlite: needs a file path, for example sqlite:./.engram/engram.db', { field: 'store' });
-    return (await sqliteModule()).openSqliteStorage({ path, synchronous: options.sqliteSynchronous });
+    return (await sqliteModule()).openSqliteStorage({ path, synchronous: options.sqliteSynchronous, ...(options.textTokens === undefined ? {} : { textTokens: options.textTokens }) });
   }
   if (POSTGRES.test(address)) {
     const module: PostgresModule = await import('../storage/postgres/postgres-storage.js');
-    return module.openPostgresStorage({ ...postgresTarget(address), ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }) });
+    return module.openPostgresStorage({
+      ...postgresTarget(address),
+      ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
+      ...(options.textTokens === undefined ? {} : { textTokens: options.textTokens }),
+    });
   }
   throw unknownStore(address);
 }

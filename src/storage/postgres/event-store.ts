@@ -4,6 +4,7 @@
 
 import { NotFoundError } from '../../spec/errors.js';
 import type { EventFlags, EventRecord } from '../../spec/event.js';
+import type { TextCounts } from '../shared/text-token-ops.js';
 import type {
   AppendEventOp,
   EventNeighbours,
@@ -49,13 +50,13 @@ export class PgEventStore {
 
   constructor(private readonly pool: SqlPool) {}
 
-  /** Inserts events with their scoped words in one statement. */
-  async append(tx: Sql, ops: readonly AppendEventOp[]): Promise<void> {
+  /** Inserts events with their scoped words (and the counts of their texts) in one statement. */
+  async append(tx: Sql, ops: readonly AppendEventOp[], counts: TextCounts): Promise<void> {
     const row = `(${placeholders(EVENT_COLUMNS)}, ${SEARCH_VECTOR})`;
     const params: unknown[] = [];
     for (const op of ops) {
       const lexemes = op.search_text === null ? null : scopedLexemes(scopePrefix(op.event), op.search_text);
-      params.push(...eventValues(op.event), lexemes, lexemes);
+      params.push(...eventValues(op.event, counts.get(op) ?? null), lexemes, lexemes);
     }
     await tx.run(`INSERT INTO events (${EVENT_COLUMNS.join(', ')}, search) VALUES ${ops.map(() => row).join(', ')}`, params);
   }

@@ -45,8 +45,9 @@ export class PgItemStore {
     private readonly pgvector: boolean,
   ) {}
 
-  async putItem(tx: Sql, op: PutItemOp): Promise<void> {
-    await tx.run(`INSERT INTO memory_items (${ITEM_SELECT}) VALUES (${placeholders(ITEM_COLUMNS)})`, itemValues(op.item));
+  /** Inserts an item version with the tokens compose charges for its text (null: not counted). */
+  async putItem(tx: Sql, op: PutItemOp, textTokens: number | null): Promise<void> {
+    await tx.run(`INSERT INTO memory_items (${ITEM_SELECT}) VALUES (${placeholders(ITEM_COLUMNS)})`, itemValues(op.item, textTokens));
   }
 
   async setStatus(tx: Sql, op: SetItemStatusOp): Promise<void> {

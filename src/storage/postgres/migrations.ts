@@ -427,6 +427,16 @@ ${eventsAppendOnly([...IMMUTABLE_EVENT_COLUMNS, 'search'])}
     name: "events: the full-text entry is derived from the event's text and may be rebuilt (reindex)",
     sql: eventsAppendOnly(IMMUTABLE_EVENT_COLUMNS),
   },
+  {
+    name: 'token counts: what compose charges for the text of each event and item version',
+    sql: `
+      -- Counted when the row is written (src/composer/text-tokens.ts), so compose does not count the
+      -- text again on every read. Derived from the text, like the full-text entry: the append-only
+      -- trigger leaves it out. Rows written before hold NULL and are counted when compose reads them.
+      ALTER TABLE events ADD COLUMN text_tokens integer;
+      ALTER TABLE memory_items ADD COLUMN text_tokens integer;
+    `,
+  },
 ];
 
 // One lock per schema, so stores in different schemas of one database migrate independently.

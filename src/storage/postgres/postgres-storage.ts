@@ -41,6 +41,8 @@ import type { ApiKeyRecord } from '../../spec/auth.js';
 import type { LedgerEntry, RunKey, RunState, SnapshotRecord } from '../../spec/compaction.js';
 import type { EraseCounts, EraseScope, ExportRecord, ExportScope } from '../../spec/export.js';
 import type { MemoryItem } from '../../spec/items.js';
+import type { TextTokenCounter } from '../../spec/text-tokens.js';
+import { countTexts, type TextCounts } from '../shared/text-token-ops.js';
 import type { InsightRecord, ReflectionRecord, ReviewCandidate } from '../../spec/reflection.js';
 import type { CommitTurnResult } from '../../spec/requests.js';
 import type { StmSummary } from '../../spec/summary.js';
@@ -71,6 +73,8 @@ export interface PostgresStorageOptions {
    * (vectors compared in the process); `pgvector`: require it.
    */
   vectors?: 'auto' | 'exact' | 'pgvector';
+  /** Counts what compose charges for the text of each event and item version written (see SqliteStorageOptions.textTokens). */
+  textTokens?: TextTokenCounter;
 }
 
 /** Serialization failures and deadlocks: the whole write is tried again. */
@@ -128,7 +132,7 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     if (options.migrate === false) await checkVersion(pool);
     else await migrate(pool, schema);
     const pgvector = await vectorCapability(pool, options.vectors ?? 'auto');
-    return new PostgresStorage(pool, pgvector, options.pglite === undefined);
+    return new PostgresStorage(pool, pgvector, options.pglite === undefined, options.textTokens);
   } catch (error) {
     await pool.close().catch(() => undefined);
     if (EngramError.isInstance(error)) throw error;
@@ -173,6 +177,7 @@ class PostgresStorage implements StorageAdapter {
     private readonly pool: SqlPool,
     pgvector: boolean,
     private readonly ownsPool: boolean,
+    private readonly textTokens: TextTokenCounter | undefined,
   ) {
     this.capabilities = { fullTextSearch: true, multiProcess: true, vectorSearch: pgvector ? 'index' : 'exact' };
     this.events = new PgEventStore(pool);
@@ -199,6 +204,7 @@ class PostgresStorage implements StorageAdapter {
 
   async write(ops: readonly WriteOp[]): Promise<void> {
     this.guard();
+    const counts = countTexts(ops, this.textTokens);
     for (let attempt = 1; ; attempt += 1) {
       try {
         await this.pool.transaction(async (tx) => {
@@ -211,13 +217,13 @@ class PostgresStorage implements StorageAdapter {
           for (const op of ops) {
             if (op.op === 'append_event') {
               events.push(op);
-              if (events.length === EVENTS_PER_INSERT) events = await this.appendEvents(tx, events);
+              if (events.length === EVENTS_PER_INSERT) events = await this.appendEvents(tx, events, counts);
               continue;
             }
-            if (events.length > 0) events = await this.appendEvents(tx, events);
-            await this.apply(tx, op);
+            if (events.length > 0) events = await this.appendEvents(tx, events, counts);
+            await this.apply(tx, op, counts);
           }
-          if (events.length > 0) await this.events.append(tx, events);
+          if (events.length > 0) await this.events.append(tx, events, counts);
         });
         return;
       } catch (error) {
@@ -228,12 +234,12 @@ class PostgresStorage implements StorageAdapter {
     }
   }
 
-  private async apply(tx: Sql, op: WriteOp): Promise<void> {
+  private async apply(tx: Sql, op: WriteOp, counts: TextCounts): Promise<void> {
     switch (op.op) {
       case 'insert_turn':
         return this.sessions.insertTurn(tx, op);
       case 'append_event':
-        return this.events.append(tx, [op]);
+        return this.events.append(tx, [op], counts);
       case 'put_working_state':
         return this.sessions.putWorkingState(tx, op);
       case 'put_summary':
@@ -263,7 +269,7 @@ class PostgresStorage implements StorageAdapter {
       case 'expire_run_insights':
         return this.reflections.expireRunInsights(tx, op);
       case 'put_item':
-        return this.items.putItem(tx, op);
+        return this.items.putItem(tx, op, counts.get(op) ?? null);
       case 'set_item_status':
         return this.items.setStatus(tx, op);
       case 'delete_item':
@@ -276,8 +282,8 @@ class PostgresStorage implements StorageAdapter {
   }
 
   /** Inserts the events gathered so far; returns an empty list for the next ones. */
-  private async appendEvents(tx: Sql, ops: readonly AppendEventOp[]): Promise<AppendEventOp[]> {
-    await this.events.append(tx, ops);
+  private async appendEvents(tx: Sql, ops: readonly AppendEventOp[], counts: TextCounts): Promise<AppendEventOp[]> {
+    await this.events.append(tx, ops, counts);
     return [];
   }
 

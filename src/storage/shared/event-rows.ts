@@ -5,14 +5,15 @@ import { EngramError, ValidationError } from '../../spec/errors.js';
 import type { EventNeighbours, EventPosition, EventQuery, NeighbourQuery } from '../../spec/storage.js';
 import type { EventFlags, EventRecord } from '../../spec/event.js';
 import type { SqlQuery } from './list-queries.js';
-import { BOUND_LIMIT } from './rows.js';
+import { withTextTokens } from '../../spec/text-tokens.js';
+import { BOUND_LIMIT, textTokensOf } from './rows.js';
 
 export type { Row } from './rows.js';
 
 export const EVENT_COLUMNS = [
   'tenant_id', 'id', 'user_id', 'agent_id', 'session_id', 'run_id', 'turn_id', 'kind', 'marker', 'role', 'speaker',
   'content_type', 'content', 'sensitivity', 'embeddable', 'embedding_status', 'resonance_links', 'tags',
-  'snapshot_ref', 'namespace', 'thread_id', 'ts', 'recorded_at', 'expires_at', 'origin_metadata',
+  'snapshot_ref', 'namespace', 'thread_id', 'ts', 'recorded_at', 'expires_at', 'origin_metadata', 'text_tokens',
 ] as const;
 
 const EVENT_FLAG_FIELDS = new Set(['embedding_status']);
@@ -45,7 +46,7 @@ const AT = Object.fromEntries(EVENT_COLUMNS.map((column, index) => [column, inde
  */
 export function eventFromValues(values: readonly unknown[], at = 0): EventRecord {
   // Every event row read goes through here: positions are read directly, no helper per column.
-  return {
+  const event: EventRecord = {
     id: values[at + AT.id] as string,
     namespace: values[at + AT.namespace] as string,
     thread_id: (values[at + AT.thread_id] as string | null) ?? null,
@@ -73,11 +74,15 @@ export function eventFromValues(values: readonly unknown[], at = 0): EventRecord
     ts: values[at + AT.ts] as string,
     recorded_at: values[at + AT.recorded_at] as string,
   };
+  return withTextTokens(event, textTokensOf(values[at + AT.text_tokens]));
 }
 
 
-/** The values of an event in the order of EVENT_COLUMNS (positional parameters bind fastest). */
-export function eventValues(event: EventRecord): unknown[] {
+/**
+ * The values of an event in the order of EVENT_COLUMNS (positional parameters bind fastest), with the
+ * tokens compose charges for its text (null: not counted).
+ */
+export function eventValues(event: EventRecord, textTokens: number | null): unknown[] {
   return [
     event.tenant_id,
     event.id,
@@ -104,6 +109,7 @@ export function eventValues(event: EventRecord): unknown[] {
     event.recorded_at,
     event.expires_at,
     JSON.stringify(event.origin_metadata),
+    textTokens,
   ];
 }
 

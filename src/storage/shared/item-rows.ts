@@ -4,21 +4,23 @@
 import type { MemoryItem } from '../../spec/items.js';
 import { ownerOf } from '../../spec/items.js';
 import type { ItemQuery } from '../../spec/storage.js';
-import { placeholders } from './rows.js';
+import { withTextTokens } from '../../spec/text-tokens.js';
+import { placeholders, textTokensOf } from './rows.js';
 
 export const ITEM_COLUMNS = [
   'tenant_id', 'id', 'owner', 'user_id', 'agent_id', 'scope_level', 'type', 'key', 'value', 'confidence', 'status',
   'sensitivity', 'valid_from', 'valid_to', 'salience', 'version', 'supersedes', 'source_event_ids', 'evidence_refs',
-  'provenance', 'tags', 'entities', 'recorded_at', 'updated_at', 'ended_at',
+  'provenance', 'tags', 'entities', 'recorded_at', 'updated_at', 'ended_at', 'text_tokens',
 ] as const;
 
-export function itemValues(item: MemoryItem): unknown[] {
+/** The values of an item version in the order of ITEM_COLUMNS, with the tokens compose charges for its text (null: not counted). */
+export function itemValues(item: MemoryItem, textTokens: number | null): unknown[] {
   return [
     item.tenant_id, item.id, ownerOf(item.scope_level, item.user_id, item.agent_id), item.user_id, item.agent_id,
     item.scope_level, item.type, item.key, JSON.stringify(item.value), item.confidence, item.status, item.sensitivity,
     item.valid_from, item.valid_to, JSON.stringify(item.salience), item.version, item.supersedes,
     JSON.stringify(item.source_event_ids), JSON.stringify(item.evidence_refs), JSON.stringify(item.provenance),
-    JSON.stringify(item.tags), JSON.stringify(item.entities), item.recorded_at, item.updated_at, item.ended_at,
+    JSON.stringify(item.tags), JSON.stringify(item.entities), item.recorded_at, item.updated_at, item.ended_at, textTokens,
   ];
 }
 
@@ -28,11 +30,11 @@ export const ITEM_AT = Object.fromEntries(ITEM_COLUMNS.map((column, index) => [c
 
 /**
  * An item version from the values of a raw row that holds `ITEM_SELECT` from position `at` (raw rows
- * skip building an object per row; an item row has 25 columns).
+ * skip building an object per row; an item row has 26 columns).
  */
 export function itemFromValues(values: readonly unknown[], at = 0): MemoryItem {
   // Every item row read goes through here: positions are read directly, no helper per column.
-  return {
+  const item: MemoryItem = {
     id: values[at + ITEM_AT.id] as string,
     tenant_id: values[at + ITEM_AT.tenant_id] as string,
     user_id: (values[at + ITEM_AT.user_id] as string | null) ?? null,
@@ -58,6 +60,7 @@ export function itemFromValues(values: readonly unknown[], at = 0): MemoryItem {
     updated_at: values[at + ITEM_AT.updated_at] as string,
     ended_at: (values[at + ITEM_AT.ended_at] as string | null) ?? null,
   };
+  return withTextTokens(item, textTokensOf(values[at + ITEM_AT.text_tokens]));
 }
 
 /** WHERE clauses for an item query. */

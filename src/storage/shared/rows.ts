@@ -18,6 +18,11 @@ export function placeholders(values: readonly unknown[]): string {
  */
 export const BOUND_LIMIT = 'LIMIT CAST(? AS INTEGER)';
 
+/** A stored token count read back (a column absent from an older row reads as null). */
+export function textTokensOf(value: unknown): number | null {
+  return value === null || value === undefined ? null : Number(value);
+}
+
 /** A JSON column read back. */
 export function json<T>(value: unknown): T {
   return JSON.parse(value as string) as T;

@@ -61,8 +61,9 @@ export class EventStore {
     };
   }
 
-  append(op: AppendEventOp): void {
-    const info = this.s.insert.run(...eventValues(op.event));
+  /** Appends an event with the tokens compose charges for its text (null: not counted). */
+  append(op: AppendEventOp, textTokens: number | null): void {
+    const info = this.s.insert.run(...eventValues(op.event, textTokens));
     this.s.count.run(op.event.tenant_id, op.event.user_id, op.event.agent_id, 1);
     if (op.search_text !== null) this.index.add(info.lastInsertRowid, scopePrefix(op.event), op.search_text);
   }

@@ -54,8 +54,9 @@ export class ItemStore {
     return this.cached(sql).raw().all(...params) as unknown[][];
   }
 
-  putItem(op: PutItemOp): void {
-    this.s.insert.run(...itemValues(op.item));
+  /** Inserts an item version with the tokens compose charges for its text (null: not counted). */
+  putItem(op: PutItemOp, textTokens: number | null): void {
+    this.s.insert.run(...itemValues(op.item, textTokens));
   }
 
   setStatus(op: SetItemStatusOp): void {

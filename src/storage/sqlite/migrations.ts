@@ -420,4 +420,14 @@ export const migrations: readonly Migration[] = [
         SELECT tenant_id, user_id, agent_id, count(*) FROM events GROUP BY tenant_id, user_id, agent_id;
     `,
   },
+  {
+    name: 'token counts: what compose charges for the text of each event and item version',
+    sql: `
+      -- Counted when the row is written (src/composer/text-tokens.ts), so compose does not count the
+      -- text again on every read. Derived from the text, like the full-text entry: the append-only
+      -- trigger leaves it out. Rows written before hold NULL and are counted when compose reads them.
+      ALTER TABLE events ADD COLUMN text_tokens INTEGER;
+      ALTER TABLE memory_items ADD COLUMN text_tokens INTEGER;
+    `,
+  },
 ];

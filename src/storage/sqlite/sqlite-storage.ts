@@ -40,6 +40,8 @@ import type {
 } from '../../spec/storage.js';
 import type { LedgerEntry, RunKey, RunState, SnapshotRecord } from '../../spec/compaction.js';
 import type { MemoryItem } from '../../spec/items.js';
+import type { TextTokenCounter } from '../../spec/text-tokens.js';
+import { countTexts, type TextCounts } from '../shared/text-token-ops.js';
 import type { InsightRecord, ReflectionRecord, ReviewCandidate } from '../../spec/reflection.js';
 import type { StmSummary } from '../../spec/summary.js';
 import type { WorkingState } from '../../spec/working-state.js';
@@ -71,6 +73,12 @@ export interface SqliteStorageOptions {
   synchronous?: 'full' | 'normal';
   /** How long a writer waits for another process's lock before failing. */
   busyTimeoutMs?: number;
+  /**
+   * Counts what compose charges for the text of each event and item version written, kept with its
+   * row. Engram's runtime passes its own (`textTokenCounter`) for the built-in tokenizer; a store
+   * opened without one keeps no counts, and compose counts those texts when it reads them.
+   */
+  textTokens?: TextTokenCounter;
 }
 
 
@@ -100,7 +108,7 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
       cause: error,
     });
   }
-  return new SqliteStorage(db, options.synchronous ?? 'full');
+  return new SqliteStorage(db, options.synchronous ?? 'full', options.textTokens);
 }
 
 function migrate(db: Database.Database): MigrationResult {
@@ -147,7 +155,7 @@ class SqliteStorage implements StorageAdapter {
   readonly name = 'sqlite';
   readonly capabilities: StorageCapabilities = { fullTextSearch: true, multiProcess: true, vectorSearch: 'exact' };
 
-  private readonly writeAll: (ops: readonly WriteOp[]) => void;
+  private readonly writeAll: (ops: readonly WriteOp[], counts: TextCounts) => void;
   private closed = false;
   private readonly cache = new Map<string, Database.Statement>();
   private readonly events: EventStore;
@@ -165,6 +173,7 @@ class SqliteStorage implements StorageAdapter {
   constructor(
     private readonly db: Database.Database,
     private readonly synchronous: 'full' | 'normal',
+    private readonly textTokens: TextTokenCounter | undefined,
   ) {
     this.events = new EventStore(db, (sql) => this.cached(sql));
     this.sessions = new SessionStore(db);
@@ -177,18 +186,18 @@ class SqliteStorage implements StorageAdapter {
     this.jobs = new JobQueue(db);
     this.exporter = new ExportStore((sql) => this.cached(sql), () => this.guard());
     this.eraser = new Eraser((sql) => this.cached(sql));
-    const transaction = db.transaction((ops: readonly WriteOp[]) => {
-      for (const op of ops) this.apply(op);
+    const transaction = db.transaction((ops: readonly WriteOp[], counts: TextCounts) => {
+      for (const op of ops) this.apply(op, counts);
     });
-    this.writeAll = (ops) => transaction.immediate(ops);
+    this.writeAll = (ops, counts) => transaction.immediate(ops, counts);
   }
 
-  private apply(op: WriteOp): void {
+  private apply(op: WriteOp, counts: TextCounts): void {
     switch (op.op) {
       case 'insert_turn':
         return this.sessions.insertTurn(op);
       case 'append_event':
-        return this.events.append(op);
+        return this.events.append(op, counts.get(op) ?? null);
       case 'index_event':
         return this.events.reindex(op);
       case 'put_working_state':
@@ -221,7 +230,7 @@ class SqliteStorage implements StorageAdapter {
       case 'expire_run_insights':
         return this.reflections.expireRunInsights(op);
       case 'put_item':
-        return this.items.putItem(op);
+        return this.items.putItem(op, counts.get(op) ?? null);
       case 'set_item_status':
         return this.items.setStatus(op);
       case 'delete_item':
@@ -255,7 +264,7 @@ class SqliteStorage implements StorageAdapter {
     const relaxed = this.synchronous === 'full' && ops.length > 0 && ops.every((op) => op.op === 'put_context_build');
     if (relaxed) this.db.pragma('synchronous = NORMAL');
     try {
-      this.writeAll(ops);
+      this.writeAll(ops, countTexts(ops, this.textTokens));
     } catch (error) {
       if (EngramError.isInstance(error)) throw error;
       throw new StorageError(`write failed: ${(error as Error).message}`, { cause: error });
