@@ -262,6 +262,21 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
         // The count is kept beside the record, not in it: the record reads as it was written.
         expect(await counted.getEvent('t1', shown.id, NOW)).toEqual(shown);
         expect(Object.keys((await counted.getItem('t1', version.id))!)).toEqual(Object.keys(version));
+        // A count is derived data: it can be replaced or cleared, and only for a row the tenant holds.
+        await counted.write([
+          { op: 'put_text_tokens', tenant_id: 't1', target: 'event', id: hidden.id, text_tokens: 7 },
+          { op: 'put_text_tokens', tenant_id: 't1', target: 'event', id: shown.id, text_tokens: null },
+          { op: 'put_text_tokens', tenant_id: 't1', target: 'item', id: version.id, text_tokens: 5 },
+        ]);
+        expect(tokensOf([await counted.getEvent('t1', hidden.id, NOW), await counted.getEvent('t1', shown.id, NOW), await counted.getItem('t1', version.id)])).toEqual([7, 'none', 5]);
+        for (const op of [
+          { op: 'put_text_tokens', tenant_id: 't2', target: 'event', id: hidden.id, text_tokens: 1 },
+          { op: 'put_text_tokens', tenant_id: 't1', target: 'item', id: shown.id, text_tokens: 1 },
+        ] as const) {
+          const error = await expectCode(counted.write([{ op: 'put_text_tokens', tenant_id: 't1', target: 'event', id: before.id, text_tokens: 99 }, op]), 'NOT_FOUND');
+          expect(error.field).toBe(op.target === 'event' ? 'event_id' : 'item_id');
+        }
+        expect(tokensOf([await counted.getEvent('t1', before.id, NOW)])).toEqual([11]);
       } finally {
         await init.destroy(counted);
       }

@@ -44,7 +44,7 @@ export interface Offer<T> {
   forms: ReadonlyArray<{ level: Level; value: T }>;
   /** The form as a prompt shows it; its tokens are the form's cost. */
   text: (value: T) => string;
-  /** The form's cost when it is known without counting its text (a line with a stored body count). */
+  /** The form's cost, when it is known without counting its whole text (a line with a count kept in its row). */
   cost?: (value: T) => number;
   /** The rendered part the item shows under, when its explain id does not tell (preferences, insights). */
   block?: BlockTag;
@@ -176,7 +176,7 @@ export class PacketBuilder {
   private readonly perSection: Record<BudgetSection, number>;
 
   private readonly markupTokenizer: Tokenizer;
-  /** Body counts kept with rows are the built-in tokenizer's: used only when it is the one counting. */
+  /** Counts kept with rows are the built-in tokenizer's: used only when it is the one counting. */
   private readonly storedCounts: boolean;
 
   /**

@@ -5,6 +5,10 @@
 // sum is exact: the o200k pre-tokenizer starts a new piece after the handle's `]` when a space or a
 // digit follows, and after a label ending in `:` when a space follows, so the pieces, and with them
 // the tokens, of the line are those of its three parts (text-tokens.test.ts checks it).
+//
+// A kept count is only as good as the text it was made from: a change to how these lines read
+// (the handle, quotedText, contentText, describeValue) needs a migration that clears `text_tokens`,
+// after which compose counts those rows itself again.
 
 import type { EventRecord } from '../spec/event.js';
 import type { MemoryItem } from '../spec/items.js';

@@ -9,6 +9,7 @@ import type { CompactionConfig } from '../spec/compaction.js';
 import { REFLECTION_MEMORY_TYPES } from '../spec/reflection.js';
 import { resolveCompactionConfig } from '../compaction/run-state.js';
 import type { StorageAdapter } from '../spec/storage.js';
+import type { TextTokenCounter } from '../spec/text-tokens.js';
 import type { Tokenizer } from '../spec/tokenizer.js';
 import { DEFAULT_GATE } from '../items/gate.js';
 import { resolvePolicies } from '../items/policies.js';
@@ -86,6 +87,8 @@ export interface EngramConfig {
 export interface ResolvedConfig {
   storage: StorageAdapter;
   tokenizer: Tokenizer;
+  /** Counts kept with event and item rows (composer/text-tokens.ts); none for a tokenizer other than the built-in one. */
+  textTokens: TextTokenCounter | undefined;
   clock: Clock;
   debug: boolean;
   longTerm: LongTermConfig;
@@ -142,6 +145,7 @@ export async function resolveConfig(config: EngramConfig): Promise<ResolvedConfi
   return {
     storage,
     tokenizer,
+    textTokens,
     clock: config.clock ?? systemClock,
     debug: config.debug ?? process.env['ENGRAM_DEBUG'] === '1',
     longTerm: { rules, llm: llm === null ? null : { model: llm, allowPrivateRemote }, policies, gate: { mayThreshold: threshold } },

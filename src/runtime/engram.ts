@@ -524,8 +524,10 @@ export class Engram {
 
   /**
    * Rebuilds every derived index from what it derives from: each item chunk, its full-text entry
-   * and (queued) embedding from the items alone, and each event's full-text entry from its text
-   * (after an upgrade that indexes events differently, or to check a store after a crash).
+   * and (queued) embedding from the items alone, each event's full-text entry from its text, and
+   * (with the built-in tokenizer) the token count kept with each event and item row (after an
+   * upgrade that indexes events differently, to give rows written before counts were kept theirs,
+   * or to check a store after a crash).
    *
    * @example
    * const { items, events } = await engram.reindex();
@@ -605,6 +607,7 @@ export class Engram {
       now: () => this.now(),
       policies: this.config.longTerm.policies,
       embedQuery: model === null ? undefined : (text) => this.embedQuery(model, text),
+      textTokens: this.config.textTokens,
     };
   }
 

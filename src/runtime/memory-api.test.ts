@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { assertPacket, createEngram, type Engram, type RememberRequest } from '../index.js';
+import { assertPacket, createEngram, storedTextTokens, textTokenCounter, type Engram, type RememberRequest } from '../index.js';
 import { startOpenAiCompatibleServer, type OpenAiCompatibleServer } from '../../test/helpers/openai-compatible-server.js';
 
 const scope = { user_id: 'mira', agent_id: 'assistant' };
@@ -173,6 +173,23 @@ describe('hybrid search', () => {
     expect(rebuilt).toEqual({ items: 3, events: 1 });
     expect(await found('Ottoline')).toEqual([eventId]);
     expect(await found('quarterly')).toEqual([eventId]);
+  });
+
+  it('counts again the tokens kept with each event and item row, for rows written without them', async () => {
+    const turn = await engram.commitTurn({ scope: { ...scope, session_id: 's9', run_id: 'r9' }, turn_id: 't9', messages: [{ role: 'user', content: 'The quarterly figures look fine.' }] });
+    const eventId = turn.events[0]!.event_id;
+    const [item] = await engram.listItems({ scope, limit: 1 });
+    const kept = async () => [storedTextTokens((await engram.storage.getEvent('default', eventId, new Date(now).toISOString()))!), storedTextTokens((await engram.storage.getItem('default', item!.id))!)];
+    const written = await kept();
+    expect(written).toEqual([textTokenCounter().event((await engram.storage.getEvent('default', eventId, new Date(now).toISOString()))!), textTokenCounter().item(item!)]);
+    // As a store written before counts were kept: no count on either row.
+    await engram.storage.write([
+      { op: 'put_text_tokens', tenant_id: 'default', target: 'event', id: eventId, text_tokens: null },
+      { op: 'put_text_tokens', tenant_id: 'default', target: 'item', id: item!.id, text_tokens: null },
+    ]);
+    expect(await kept()).toEqual([undefined, undefined]);
+    await engram.reindex();
+    expect(await kept()).toEqual(written);
   });
 
   it('rebuilds the derived index from the items alone', async () => {

@@ -16,6 +16,7 @@ import type {
 import { DEFAULT_TENANT } from '../spec/scope.js';
 import type { EventRecord } from '../spec/event.js';
 import type { StorageAdapter, WriteOp } from '../spec/storage.js';
+import type { TextTokenCounter } from '../spec/text-tokens.js';
 import { validateMemoryRequest } from '../spec/validators.js';
 import { chunkOp } from '../items/chunk.js';
 import { analyseEvent } from '../events/analyze.js';
@@ -28,6 +29,8 @@ export interface MemoryApiContext {
   now: () => string;
   policies: Readonly<Record<MemoryType, ConflictPolicy>>;
   embedQuery: QueryEmbedder | undefined;
+  /** Counts kept with event and item rows, which reindex makes again (none: it leaves them as they are). */
+  textTokens?: TextTokenCounter | undefined;
 }
 
 const tenantOf = (scope: { tenant_id?: string }) => scope.tenant_id ?? DEFAULT_TENANT;
@@ -168,8 +171,12 @@ export async function search(context: MemoryApiContext, input: unknown): Promise
 export interface ReindexResult {
   /** Item versions whose chunk, full-text entry and (queued) embedding were rebuilt. */
   items: number;
-  /** Events whose full-text entry was rebuilt from their text. */
+  /** Events whose full-text entry (and token count) was rebuilt from their text. */
   events: number;
+}
+
+function recount(tenantId: string, target: 'event' | 'item', id: string, tokens: number | null): WriteOp {
+  return { op: 'put_text_tokens', tenant_id: tenantId, target, id, text_tokens: tokens };
 }
 
 /** What reindex has done so far: items (of a known total), then events (the total is not counted). */
@@ -188,8 +195,11 @@ const REINDEX_BATCH = 500;
 export async function reindex(context: MemoryApiContext, tenantId?: string, onProgress?: ReindexProgress): Promise<ReindexResult> {
   await context.storage.clearItemIndex(tenantId);
   const items = await context.storage.itemsForReindex(tenantId);
+  const { textTokens } = context;
   for (let start = 0; start < items.length; start += REINDEX_BATCH) {
-    const ops: WriteOp[] = items.slice(start, start + REINDEX_BATCH).map(chunkOp);
+    const batch = items.slice(start, start + REINDEX_BATCH);
+    const ops: WriteOp[] = batch.map(chunkOp);
+    if (textTokens !== undefined) ops.push(...batch.map((item) => recount(item.tenant_id, 'item', item.id, textTokens.item(item))));
     await context.storage.write(ops);
     onProgress?.('items', Math.min(items.length, start + REINDEX_BATCH), items.length);
   }
@@ -197,7 +207,9 @@ export async function reindex(context: MemoryApiContext, tenantId?: string, onPr
   for (let after: EventRecord | undefined; ; ) {
     const page = await context.storage.eventsForReindex(tenantId, after === undefined ? undefined : { tenant_id: after.tenant_id, id: after.id }, REINDEX_BATCH);
     if (page.length === 0) break;
-    await context.storage.write(page.map((event) => ({ op: 'index_event', tenant_id: event.tenant_id, event_id: event.id, search_text: analyseEvent(event).searchText })));
+    const ops: WriteOp[] = page.map((event) => ({ op: 'index_event', tenant_id: event.tenant_id, event_id: event.id, search_text: analyseEvent(event).searchText }));
+    if (textTokens !== undefined) ops.push(...page.map((event) => recount(event.tenant_id, 'event', event.id, textTokens.event(event))));
+    await context.storage.write(ops);
     events += page.length;
     onProgress?.('events', events, null);
     after = page.at(-1);

@@ -59,6 +59,19 @@ export interface IndexEventOp {
   search_text: string | null;
 }
 
+/**
+ * Replace the token count kept with a stored event or item version (derived from its text, like a
+ * full-text entry: `reindex` counts it again); null clears it. Fails with NOT_FOUND for a row the
+ * tenant does not hold.
+ */
+export interface PutTextTokensOp {
+  op: 'put_text_tokens';
+  tenant_id: string;
+  target: 'event' | 'item';
+  id: string;
+  text_tokens: number | null;
+}
+
 /** Replace a session's working state; fails with STATE_VERSION_CONFLICT unless the stored version is `expected_version`. */
 export interface PutWorkingStateOp {
   op: 'put_working_state';
@@ -279,6 +292,7 @@ export type WriteOp =
   | InsertTurnOp
   | AppendEventOp
   | IndexEventOp
+  | PutTextTokensOp
   | PutWorkingStateOp
   | PutSummaryOp
   | PutItemOp

@@ -4,7 +4,7 @@
 // database. Full text uses a tsvector of scoped words under GIN; vectors use pgvector's HNSW index
 // when the extension can be installed, and an exact scan in the process when it cannot.
 
-import { EngramError, StorageError } from '../../spec/errors.js';
+import { EngramError, NotFoundError, StorageError } from '../../spec/errors.js';
 import type { EventFlags, EventRecord } from '../../spec/event.js';
 import type { SessionKey } from '../../spec/scope.js';
 import type {
@@ -42,7 +42,7 @@ import type { LedgerEntry, RunKey, RunState, SnapshotRecord } from '../../spec/c
 import type { EraseCounts, EraseScope, ExportRecord, ExportScope } from '../../spec/export.js';
 import type { MemoryItem } from '../../spec/items.js';
 import type { TextTokenCounter } from '../../spec/text-tokens.js';
-import { countTexts, type TextCounts } from '../shared/text-token-ops.js';
+import { countTexts, textTokensUpdate, type TextCounts } from '../shared/text-token-ops.js';
 import type { InsightRecord, ReflectionRecord, ReviewCandidate } from '../../spec/reflection.js';
 import type { CommitTurnResult } from '../../spec/requests.js';
 import type { StmSummary } from '../../spec/summary.js';
@@ -278,6 +278,11 @@ class PostgresStorage implements StorageAdapter {
         return this.items.putChunk(tx, op);
       case 'index_event':
         return this.events.reindex(tx, op);
+      case 'put_text_tokens': {
+        const update = textTokensUpdate(op);
+        if ((await tx.run(update.sql, update.params)) === 0) throw new NotFoundError(update.field, op.id);
+        return;
+      }
     }
   }
 

@@ -1,7 +1,8 @@
-// The token counts of the events and item versions a write holds, made before its transaction: a
-// count takes microseconds a row, which the write lock need not wait for.
+// The token counts of the events and item versions a write holds, made before its transaction (a
+// count takes microseconds a row, which the write lock need not wait for), and the statement that
+// replaces a stored count.
 
-import type { AppendEventOp, PutItemOp, WriteOp } from '../../spec/storage.js';
+import type { AppendEventOp, PutItemOp, PutTextTokensOp, WriteOp } from '../../spec/storage.js';
 import type { TextTokenCounter } from '../../spec/text-tokens.js';
 
 /** The count of each event and item version of `ops` its counter gives (none without a counter). */
@@ -28,4 +29,16 @@ export function countTexts(ops: readonly WriteOp[], counter: TextTokenCounter | 
     }
   }
   return counts;
+}
+
+/**
+ * The UPDATE that replaces the count kept with a row (the append-only trigger of events leaves it
+ * out), and the field a missing row is reported by.
+ *
+ * @example
+ * const { sql, params, field } = textTokensUpdate(op);
+ */
+export function textTokensUpdate(op: PutTextTokensOp): { sql: string; params: unknown[]; field: 'event_id' | 'item_id' } {
+  const [table, field] = op.target === 'event' ? (['events', 'event_id'] as const) : (['memory_items', 'item_id'] as const);
+  return { sql: `UPDATE ${table} SET text_tokens = ? WHERE tenant_id = ? AND id = ?`, params: [op.text_tokens, op.tenant_id, op.id], field };
 }

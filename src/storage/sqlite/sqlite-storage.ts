@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 
-import { EngramError, StorageError } from '../../spec/errors.js';
+import { EngramError, NotFoundError, StorageError } from '../../spec/errors.js';
 import type { EventFlags, EventRecord } from '../../spec/event.js';
 import type { SessionKey } from '../../spec/scope.js';
 import type {
@@ -41,7 +41,7 @@ import type {
 import type { LedgerEntry, RunKey, RunState, SnapshotRecord } from '../../spec/compaction.js';
 import type { MemoryItem } from '../../spec/items.js';
 import type { TextTokenCounter } from '../../spec/text-tokens.js';
-import { countTexts, type TextCounts } from '../shared/text-token-ops.js';
+import { countTexts, textTokensUpdate, type TextCounts } from '../shared/text-token-ops.js';
 import type { InsightRecord, ReflectionRecord, ReviewCandidate } from '../../spec/reflection.js';
 import type { StmSummary } from '../../spec/summary.js';
 import type { WorkingState } from '../../spec/working-state.js';
@@ -200,6 +200,11 @@ class SqliteStorage implements StorageAdapter {
         return this.events.append(op, counts.get(op) ?? null);
       case 'index_event':
         return this.events.reindex(op);
+      case 'put_text_tokens': {
+        const update = textTokensUpdate(op);
+        if (this.cached(update.sql).run(...update.params).changes === 0) throw new NotFoundError(update.field, op.id);
+        return;
+      }
       case 'put_working_state':
         return this.sessions.putWorkingState(op);
       case 'put_context_build':
