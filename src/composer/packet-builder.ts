@@ -149,8 +149,9 @@ export function promptTokenizer(tokenizer: Tokenizer): Tokenizer {
 }
 
 // Token counts of texts, per tokenizer. An LRU: evicting the oldest entry of a plain Map makes the
-// next eviction walk over the slots of every entry deleted before it (microseconds each).
-const COST_CACHE = new LRUCache<string, number>({ max: 20_000 });
+// next eviction walk over the slots of every entry deleted before it (microseconds each). Bounded by
+// the characters of its keys as well (8M, about 16 MB), since rolling summaries are kilobytes long.
+const COST_CACHE = new LRUCache<string, number>({ max: 20_000, maxSize: 8_000_000, sizeCalculation: (_tokens, text) => Math.max(1, text.length) });
 
 /** The rendered part an item shows under: the offer's, or the one its explain id names. */
 function blockOf(item: string, block: BlockTag | undefined): BlockTag {

@@ -83,7 +83,9 @@ export function fillSummarySection(
   const before = builder.left('short_term_summary');
   const opening = snapshotOpening(builder, inputs.snapshot ?? null, fullShare);
   const share = Math.max(0, fullShare - (before - builder.left('short_term_summary')));
-  const cut = cutSummary(pool, share, tokenizer, (sentence) => isLive(sentence.expires_at, inputs.now));
+  // Counted through the packet's count cache: a session's summary is the same from one compose to the
+  // next until a turn is committed.
+  const cut = cutSummary(pool, share, { ...tokenizer, count: (text) => builder.cost(text) }, (sentence) => isLive(sentence.expires_at, inputs.now));
   let rollingSummary = opening;
   if (opening !== '' && cut.used.length === 0) builder.charge('short_term_summary', heading);
   if (cut.used.length > 0) {
