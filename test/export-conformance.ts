@@ -16,7 +16,7 @@ import type { SessionKey } from '../src/spec/scope.js';
 import { emptySummary } from '../src/spec/summary.js';
 import { emptyWorkingState } from '../src/spec/working-state.js';
 import { searchText } from '../src/util/segment.js';
-import { eventRecord } from './helpers/event-record.js';
+import { appendEvent, eventRecord } from './helpers/event-record.js';
 import { ledgerEntry, runState, snapshotRecord } from './helpers/run-records.js';
 import { candidate, insight, reflection } from './reflection-conformance.js';
 import { build } from './run-conformance.js';
@@ -26,10 +26,7 @@ const NOW = '2026-06-01T12:00:00.000Z';
 const AT = '2026-06-01T10:00:00.000Z';
 const LATER = '2026-06-01T11:00:00.000Z';
 
-function append(event: EventRecord): WriteOp {
-  const text = typeof event.content === 'string' ? event.content : JSON.stringify(event.content);
-  return { op: 'append_event', event, search_text: event.sensitivity === 'secret' ? null : searchText(text) };
-}
+const append = appendEvent;
 
 function item(overrides: Partial<MemoryItem>): MemoryItem {
   return {

@@ -6,13 +6,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import type { StorageAdapter, WriteOp } from '../src/index.js';
-import { EngramError, newId } from '../src/index.js';
+import { newId } from '../src/index.js';
 import { ownerOf, type MemoryItem } from '../src/spec/items.js';
 import type { MemoryPacket } from '../src/spec/packet.js';
 import type { BuildQuery, ContextBuild, EmbeddingResult, ItemQuery, ItemSearchQuery, NearestItemsQuery, PutChunkOp } from '../src/spec/storage.js';
 import { queryTerms, searchText } from '../src/util/segment.js';
 import { dot, normalise } from '../src/util/vectors.js';
 import { eventRecord } from './helpers/event-record.js';
+import { expectCode } from './helpers/expect-code.js';
 import type { ConformanceInitializer } from './storage-conformance.js';
 
 const T1 = '2026-06-01T10:00:00.000Z';
@@ -53,17 +54,6 @@ function setStatus(record: MemoryItem, expected_status: MemoryItem['status'], st
 
 const ids = (rows: ReadonlyArray<{ id: string }>) => rows.map((row) => row.id);
 const sorted = (values: readonly string[]) => [...values].sort();
-
-async function expectCode(promise: Promise<unknown>, code: string): Promise<EngramError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(EngramError.isInstance(error)).toBe(true);
-    expect((error as EngramError).code).toBe(code);
-    return error as EngramError;
-  }
-  throw new Error(`expected ${code}, but the call succeeded`);
-}
 
 /** A complete packet whose values exercise JSON: unicode, nesting, nulls, non-integer numbers. */
 function packet(): MemoryPacket {

@@ -4,15 +4,16 @@
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import type { EventRecord, StorageAdapter, TextTokenCounter, WriteOp } from '../src/index.js';
-import { EngramError, newId, storedTextTokens, validateEventRecord } from '../src/index.js';
+import type { EventRecord, StorageAdapter, TextTokenCounter } from '../src/index.js';
+import { newId, validateEventRecord } from '../src/index.js';
 import { emptyWorkingState } from '../src/spec/working-state.js';
 import { emptySummary } from '../src/spec/summary.js';
 import { queryTerms, searchText } from '../src/util/segment.js';
-import { eventRecord } from './helpers/event-record.js';
+import { appendEvent, eventRecord } from './helpers/event-record.js';
+import { expectCode } from './helpers/expect-code.js';
 import { describeExportConformance } from './export-conformance.js';
 import { describeItemConformance, item } from './item-conformance.js';
-import { ownerOf, type MemoryItem } from '../src/spec/items.js';
+import { describeTextTokenConformance } from './text-token-conformance.js';
 import { describeJobConformance } from './job-conformance.js';
 import { candidate, describeReflectionConformance } from './reflection-conformance.js';
 import { describeRunConformance } from './run-conformance.js';
@@ -28,13 +29,7 @@ const key = { tenant_id: 't1', user_id: 'u1', agent_id: 'a1', session_id: 's1' }
 
 const event = eventRecord;
 
-function append(record: EventRecord): WriteOp {
-  return {
-    op: 'append_event',
-    event: record,
-    search_text: record.sensitivity === 'secret' ? null : searchText(typeof record.content === 'string' ? record.content : JSON.stringify(record.content)),
-  };
-}
+const append = appendEvent;
 
 function turnResult(turnId: string) {
   return {
@@ -50,17 +45,6 @@ function turnResult(turnId: string) {
     items: [],
     extraction_failures: [],
   };
-}
-
-async function expectCode(promise: Promise<unknown>, code: string): Promise<EngramError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(EngramError.isInstance(error)).toBe(true);
-    expect((error as EngramError).code).toBe(code);
-    return error as EngramError;
-  }
-  throw new Error(`expected ${code}, but the call succeeded`);
 }
 
 /**
@@ -226,60 +210,6 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
       // Another tenant's scope sees nothing next to the same anchors.
       const other = await storage.neighbourEvents({ ...base, tenant_id: 't2', anchors });
       expect(other.every((entry) => entry.before === null && entry.after === null)).toBe(true);
-    });
-
-    it('keeps the token count its counter gives each event and item version, and attaches it to every record read back', async () => {
-      // A counter of the test's own: the adapter stores what it returns, whatever tokenizer made it.
-      const textTokens: TextTokenCounter = {
-        event: (record) => (record.content === 'pear not counted' ? null : String(record.content).length),
-        item: (record) => 100 + record.key.length,
-      };
-      // A store opened without a counter keeps none. (Checked first: on PGlite one store is open at a time.)
-      const plain = event({ content: 'pear' });
-      await storage.write([append(plain)]);
-      expect(storedTextTokens((await storage.getEvent('t1', plain.id, NOW))!)).toBeUndefined();
-      const counted = await init.create({ textTokens });
-      try {
-        const [before, shown, hidden] = [event({ content: 'before pear' }), event({ content: 'pear tart recipe' }), event({ content: 'pear not counted' })];
-        const version = item({ key: 'pear jam' });
-        const owner = ownerOf(version.scope_level, version.user_id, version.agent_id);
-        await counted.write([
-          ...[before, shown, hidden].map(append),
-          { op: 'put_item', item: version },
-          { op: 'put_chunk', tenant_id: 't1', item_id: version.id, owner, text: 'pear jam', search_text: searchText('pear jam'), embedding_status: 'skipped' },
-        ]);
-        const tokensOf = (records: ReadonlyArray<EventRecord | MemoryItem | null | undefined>) => records.map((record) => (record == null ? null : (storedTextTokens(record) ?? 'none')));
-        expect(tokensOf([await counted.getEvent('t1', shown.id, NOW), await counted.getEvent('t1', hidden.id, NOW)])).toEqual([16, 'none']);
-        expect(tokensOf(await counted.listEvents({ ...key, now: NOW, limit: 10 }))).toEqual([11, 16, 'none']);
-        const hits = await counted.searchEvents({ tenant_id: 't1', user_id: 'u1', terms: ['pear'], now: NOW, limit: 10 });
-        expect(new Map(hits.map((hit) => [hit.event.id, storedTextTokens(hit.event) ?? 'none']))).toEqual(new Map<string, number | string>([[before.id, 11], [shown.id, 16], [hidden.id, 'none']]));
-        const [around] = await counted.neighbourEvents({ tenant_id: 't1', user_id: 'u1', agent_id: 'a1', now: NOW, anchors: [{ id: shown.id, session_id: shown.session_id }] });
-        expect(tokensOf([around!.before, around!.after])).toEqual([11, 'none']);
-        expect(tokensOf([await counted.getItem('t1', version.id)])).toEqual([108]);
-        expect(tokensOf(await counted.listItems({ tenant_id: 't1', owners: [owner], limit: 10 }))).toEqual([108]);
-        expect(tokensOf(await counted.listItems({ tenant_id: 't1', owners: [owner], active_at: NOW, limit: 10 }))).toEqual([108]);
-        expect(tokensOf((await counted.searchItems({ tenant_id: 't1', owners: [owner], terms: ['jam'], limit: 10 })).map((hit) => hit.item))).toEqual([108]);
-        // The count is kept beside the record, not in it: the record reads as it was written.
-        expect(await counted.getEvent('t1', shown.id, NOW)).toEqual(shown);
-        expect(Object.keys((await counted.getItem('t1', version.id))!)).toEqual(Object.keys(version));
-        // A count is derived data: it can be replaced or cleared, and only for a row the tenant holds.
-        await counted.write([
-          { op: 'put_text_tokens', tenant_id: 't1', target: 'event', id: hidden.id, text_tokens: 7 },
-          { op: 'put_text_tokens', tenant_id: 't1', target: 'event', id: shown.id, text_tokens: null },
-          { op: 'put_text_tokens', tenant_id: 't1', target: 'item', id: version.id, text_tokens: 5 },
-        ]);
-        expect(tokensOf([await counted.getEvent('t1', hidden.id, NOW), await counted.getEvent('t1', shown.id, NOW), await counted.getItem('t1', version.id)])).toEqual([7, 'none', 5]);
-        for (const op of [
-          { op: 'put_text_tokens', tenant_id: 't2', target: 'event', id: hidden.id, text_tokens: 1 },
-          { op: 'put_text_tokens', tenant_id: 't1', target: 'item', id: shown.id, text_tokens: 1 },
-        ] as const) {
-          const error = await expectCode(counted.write([{ op: 'put_text_tokens', tenant_id: 't1', target: 'event', id: before.id, text_tokens: 99 }, op]), 'NOT_FOUND');
-          expect(error.field).toBe(op.target === 'event' ? 'event_id' : 'item_id');
-        }
-        expect(tokensOf([await counted.getEvent('t1', before.id, NOW)])).toEqual([11]);
-      } finally {
-        await init.destroy(counted);
-      }
     });
 
     it('keeps tenants apart on every read', async () => {
@@ -519,4 +449,5 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
   describeExportConformance(name, init);
   describeJobConformance(name, init);
   describeItemConformance(name, init);
+  describeTextTokenConformance(name, init);
 }

@@ -1,7 +1,9 @@
-// A complete event record for tests that talk to storage or the summarizer directly.
+// A complete event record for tests that talk to storage or the summarizer directly, and the write
+// that appends one.
 
-import type { EventRecord } from '../../src/index.js';
+import type { EventRecord, WriteOp } from '../../src/index.js';
 import { newId } from '../../src/index.js';
+import { searchText } from '../../src/util/segment.js';
 
 /**
  * An event of tenant t1, user u1, agent a1, session s1, with any field overridden.
@@ -40,4 +42,16 @@ export function eventRecord(overrides: Partial<EventRecord> = {}): EventRecord {
     recorded_at: '2026-06-01T10:00:00.000Z',
     ...overrides,
   };
+}
+
+/**
+ * The write that appends an event with the words of its content as its full-text entry (none for a
+ * secret event, as commitTurn writes them).
+ *
+ * @example
+ * await storage.write([appendEvent(eventRecord({ content: 'pear tart' }))]);
+ */
+export function appendEvent(record: EventRecord): WriteOp {
+  const text = typeof record.content === 'string' ? record.content : JSON.stringify(record.content);
+  return { op: 'append_event', event: record, search_text: record.sensitivity === 'secret' ? null : searchText(text) };
 }
