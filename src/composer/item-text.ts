@@ -88,6 +88,11 @@ export const itemLine = {
   episode: (episode: Episode): ItemLine => ({ handle: handleOf(episode.episode_id), label: `${episode.time_range.start.slice(0, 10)}:`, body: episode.summary }),
   /** A procedure, given how its content reads. */
   procedure: (procedureId: string, described: string): ItemLine => ({ handle: handleOf(procedureId), label: '', body: described }),
+  /**
+   * A tool result shown whole as tool evidence (`[VKY2P2] search: …`), when `itemText.toolEvidence`
+   * of its summary `<tool>: <text>` reads as these parts joined (a text opening with a line break does not).
+   */
+  toolResult: (eventId: string, toolName: string, text: string): ItemLine => ({ handle: handleOf(eventId), label: ` ${toolName}:`, body: quotedText(text) }),
 } as const;
 
 /** A line as a prompt shows it. */

@@ -81,7 +81,7 @@ export const RENDER_LINE = 2;
 
 /** Tokens of framing pieces in the format that takes more of them (each piece counted on its own). */
 function framingCost(tokenizer: Tokenizer, pieces: Record<RenderFormat, string[]>): number {
-  const sum = (texts: readonly string[]) => texts.reduce((total, text) => total + tokenizer.count(text), 0);
+  const sum = (texts: readonly string[]) => texts.reduce((total, text) => total + cachedCount(tokenizer, text), 0);
   return Math.max(sum(pieces.markdown), sum(pieces.xml));
 }
 
@@ -145,13 +145,28 @@ export function promptTokenizer(tokenizer: Tokenizer): Tokenizer {
       return NEEDS_ESCAPE.test(text) ? Math.max(plain, tokenizer.count(escapeXmlText(text))) : plain;
     },
     truncate: (text: string, maxTokens: number): string => tokenizer.truncate(text, maxTokens),
+    // Escaping for XML keeps every count key's equivalence: it changes `& < >` only.
+    ...(tokenizer.countKey === undefined ? {} : { countKey: tokenizer.countKey }),
   };
 }
 
-// Token counts of texts, per tokenizer. An LRU: evicting the oldest entry of a plain Map makes the
-// next eviction walk over the slots of every entry deleted before it (microseconds each). Bounded by
-// the characters of its keys as well (8M, about 16 MB), since rolling summaries are kilobytes long.
+// Token counts of texts, per tokenizer, under each text's count key (texts that differ only in their
+// digits share one entry with o200k_base: a packet's title with its time, dates, numbered keys). An
+// LRU: evicting the oldest entry of a plain Map makes the next eviction walk over the slots of every
+// entry deleted before it (microseconds each). Bounded by the characters of its keys as well (8M,
+// about 16 MB), since rolling summaries are kilobytes long.
 const COST_CACHE = new LRUCache<string, number>({ max: 20_000, maxSize: 8_000_000, sizeCalculation: (_tokens, text) => Math.max(1, text.length) });
+
+/** The tokens of a text, through the count cache. */
+function cachedCount(tokenizer: Tokenizer, text: string): number {
+  const key = `${tokenizer.name}\u0000${tokenizer.countKey === undefined ? text : tokenizer.countKey(text)}`;
+  let tokens = COST_CACHE.get(key);
+  if (tokens === undefined) {
+    tokens = tokenizer.count(text);
+    COST_CACHE.set(key, tokens);
+  }
+  return tokens;
+}
 
 /** The rendered part an item shows under: the offer's, or the one its explain id names. */
 function blockOf(item: string, block: BlockTag | undefined): BlockTag {
@@ -216,13 +231,7 @@ export class PacketBuilder {
 
   /** Tokens of a text as the model will see it (counts are cached: the same items recur across packets). */
   cost(text: string): number {
-    const key = `${this.tokenizer.name}\u0000${text}`;
-    let tokens = COST_CACHE.get(key);
-    if (tokens === undefined) {
-      tokens = this.tokenizer.count(text);
-      COST_CACHE.set(key, tokens);
-    }
-    return tokens;
+    return cachedCount(this.tokenizer, text);
   }
 
   /**

@@ -7,7 +7,7 @@ import { newId } from '../util/ids.js';
 import { o200kTokenizer } from '../util/tokenizer.js';
 import { scope, tempEngram, type TempEngram } from '../../test/helpers/temp-engram.js';
 import { eventRecord } from '../../test/helpers/event-record.js';
-import { itemLine, joinLine, type ItemLine } from './item-text.js';
+import { itemLine, itemText, joinLine, type ItemLine } from './item-text.js';
 import { PacketBuilder, promptTokenizer } from './packet-builder.js';
 import { textTokenCounter } from './text-tokens.js';
 
@@ -44,6 +44,21 @@ describe('line token counts', () => {
     );
   });
 
+  it('property: a tool result shown whole as tool evidence costs its kept count plus its tool name, as the rendered line counts', () => {
+    fc.assert(
+      fc.property(text(120), text(16), (body, toolName) => {
+        const id = newId('evt');
+        const line = itemLine.toolResult(id, toolName, body);
+        const rendered = itemText.toolEvidence({ ref: id, summary: `${toolName}: ${body}` });
+        // Compose counts the parts only when they join into the rendered line.
+        fc.pre(body !== '' && joinLine(line) === rendered);
+        const parts = builder();
+        expect(parts.lineCost(line, parts.recordTokens({} as EventRecord, line))).toBe(prompt.count(rendered));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
   it('counts at write what compose counts at read for an event line, and nothing for events never shown', () => {
     const counter = textTokenCounter();
     for (const content of ['2026 plans: book Hall B & the <caterer>.\nThen call ACME.', '', '我更喜欢用中文写技术文档。']) {
@@ -68,7 +83,12 @@ describe('compose with counts kept in the store', () => {
   const VENUE = 'The Atlas venue is Hall B. We booked it for the launch on Friday, with catering for three hundred guests and a stage.';
 
   async function seed(): Promise<void> {
-    await t.engram.commitTurn({ scope, turn_id: 't1', messages: [{ role: 'user', content: VENUE }, { role: 'assistant', content: 'Noted: Hall B for the Atlas launch.' }] });
+    await t.engram.commitTurn({
+      scope,
+      turn_id: 't1',
+      messages: [{ role: 'user', content: VENUE }, { role: 'assistant', content: 'Noted: Hall B for the Atlas launch.' }],
+      tool_results: [{ tool_name: 'venue_search', content: { venue: 'Hall B', capacity: 300, available: true } }],
+    });
     await t.engram.remember({ scope, type: 'preferences', key: 'pref:writing:tone', value: { scope: 'writing', name: 'tone', value: 'concise answers with numbered steps' } });
   }
 
@@ -90,6 +110,7 @@ describe('compose with counts kept in the store', () => {
     const before = await t.engram.compose(request);
     expect(quotes(before)).toContain(VENUE);
     expect(before.long_term.facts.find((fact) => fact.fact_key === 'pref:writing:tone')?.notes).toBe('Prefers concise answers with numbered steps (writing tone)');
+    expect(before.short_term.last_tool_evidence!.map((evidence) => evidence.summary)).toEqual(['venue_search: venue: Hall B\ncapacity: 300\navailable: true']);
 
     onFile((db) => db.exec('UPDATE events SET text_tokens = 100000; UPDATE memory_items SET text_tokens = 100000'));
     const after = await t.engram.compose(request);
@@ -99,8 +120,14 @@ describe('compose with counts kept in the store', () => {
     expect(quotes(after)).not.toContain(VENUE);
     expect(after.long_term.facts.find((fact) => fact.fact_key === 'pref:writing:tone')?.notes).toBe('');
     expect(after.short_term.conversation_window!.map((message) => message.content)).not.toContain(VENUE);
+    // The tool result, kept as costly, is shown cut: counted whole, it fitted its raw limit.
+    expect(after.short_term.last_tool_evidence!.map((evidence) => evidence.summary)).toEqual(['venue_search: venue: Hall B\ncapacity: 300\navailable:…']);
     expect(after.budget_report.degradations.map((step) => step.action)).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^facts:mem_\w+: raw→ref$/), expect.stringMatching(/^conversation_window:evt_\w+: raw→summary$/)]),
+      expect.arrayContaining([
+        expect.stringMatching(/^facts:mem_\w+: raw→ref$/),
+        expect.stringMatching(/^conversation_window:evt_\w+: raw→summary$/),
+        expect.stringMatching(/^last_tool_evidence:evt_\w+: raw→summary$/),
+      ]),
     );
   });
 

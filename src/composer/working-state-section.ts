@@ -9,7 +9,7 @@ import { contentText } from '../events/content-text.js';
 import { INJECTION, type PurposePolicy, type WorkingStateField } from './policy.js';
 import { textForms } from './text-forms.js';
 import { lazyForm, type PacketBuilder } from './packet-builder.js';
-import { itemText } from './item-text.js';
+import { itemLine, itemText, joinLine } from './item-text.js';
 
 const LIST_FIELDS = new Set<WorkingStateField>(['decisions', 'risks', 'tool_evidence']);
 
@@ -92,7 +92,13 @@ export function fillWorkingState(
   } else {
     for (const event of toolEvents.slice(0, policy.tool_evidence)) {
       const toolName = typeof event.origin_metadata['tool_name'] === 'string' ? event.origin_metadata['tool_name'] : 'tool';
-      const forms = textForms(contentText(event.content), tokenizer, { raw: 120, quote: 40, summary: 12 }).map((form) =>
+      const text = contentText(event.content);
+      const whole = `${toolName}: ${text}`;
+      // Shown whole, the line is the event's handle and text (their tokens kept with its row) around
+      // the tool's name: only the name is counted.
+      const line = itemLine.toolResult(event.id, toolName, text);
+      const wholeTokens = text !== '' && joinLine(line) === itemText.toolEvidence({ ref: event.id, summary: whole }) ? builder.recordTokens(event, line) : undefined;
+      const forms = textForms(text, tokenizer, { raw: 120, quote: 40, summary: 12 }, undefined, { wholeTokens }).map((form) =>
         lazyForm(form.level, () => ({ ref: event.id, summary: form.value === '' ? toolName : `${toolName}: ${form.value}` })),
       );
       const taken = builder.offer({
@@ -101,6 +107,7 @@ export function fillWorkingState(
         rule: 'events.latest_tool_results',
         forms,
         text: itemText.toolEvidence,
+        cost: (evidence) => (wholeTokens !== undefined && evidence.summary === whole ? builder.lineCost(line, wholeTokens) : builder.cost(itemText.toolEvidence(evidence))),
         cites: [citationOf(event)],
       });
       if (taken !== undefined) lastToolEvidence.push(taken.value);

@@ -15,4 +15,11 @@ export interface Tokenizer {
   count(text: string): number;
   /** The longest prefix of `text` that fits in `maxTokens` tokens. */
   truncate(text: string, maxTokens: number): string;
+  /**
+   * Optional: a key that texts of the same count share, so a cache of counts can count one of them
+   * for all (o200k_base: the text with every ASCII digit written as `0`, since a run of digits is
+   * cut into groups of three whatever the digits are, and each group is one token). Without it, a
+   * text is its own key.
+   */
+  countKey?(text: string): string;
 }

@@ -58,4 +58,29 @@ describe('o200k tokenizer', () => {
     // A run shorter than that is merged as before: real tokens, far fewer than its bytes.
     expect(tokenizer.count('ab'.repeat(127))).toBeLessThan(254);
   }, 20_000);
+
+  it('counts every group of one to three ASCII digits as one token, which its count key relies on', () => {
+    for (let length = 1; length <= 3; length += 1) {
+      for (let value = 0; value < 10 ** length; value += 1) expect(tokenizer.count(String(value).padStart(length, '0'))).toBe(1);
+    }
+  });
+
+  it('gives texts of the same count key the same count', () => {
+    const countKey = tokenizer.countKey!;
+    expect(countKey('2026-11-25T22:45:25.407Z')).toBe('0000-00-00T00:00:00.000Z');
+    // A numeric character that is not an ASCII digit may share a group with digits: such a text is its own key.
+    expect(countKey('1\u0662 3')).toBe('1\u0662 3');
+    const pieces = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 12 }), fc.stringMatching(/^[0-9]{1,9}$/), fc.constantFrom(' ', '.', '-', ':', 'T', 'e', '\n', '\u0662', '½', '&', 'é'));
+    fc.assert(
+      fc.property(fc.array(pieces, { maxLength: 16 }), fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 1, maxLength: 8 }), (parts, digits) => {
+        const text = parts.join('');
+        let next = 0;
+        const other = text.replace(/[0-9]/g, () => String(digits[next++ % digits.length]));
+        // Texts of one key: the same count.
+        if (countKey(other) === countKey(text)) expect(tokenizer.count(other)).toBe(tokenizer.count(text));
+        expect(tokenizer.count(countKey(text))).toBe(tokenizer.count(text));
+      }),
+      { numRuns: 500 },
+    );
+  });
 });
