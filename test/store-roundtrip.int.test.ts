@@ -316,6 +316,13 @@ describe('an export → import round trip between SQLite and PostgreSQL', () => 
     expect(exported.records.join('\n')).not.toContain('sk-demo-DO-NOT-STORE');
   });
 
+  it('leaves out the counts summary sentences keep in the store, which an import never takes on trust', async () => {
+    const stored = await source.storage.getSummary({ tenant_id: TENANT, user_id: PLANNING.user_id, agent_id: PLANNING.agent_id, session_id: PLANNING.session_id });
+    expect(stored!.sentences.length).toBeGreaterThan(0);
+    expect(stored!.sentences.every((sentence) => sentence.spaced_tokens !== undefined)).toBe(true);
+    expect(exported.records.join('\n')).not.toContain('spaced_tokens');
+  });
+
   it('imports into PostgreSQL, which exports the same records in the same order', async () => {
     const counts = await postgres.importData([JSON.stringify({ ...exported.header, exported_at: clock.now().toISOString() }), ...exported.records], { tenant_id: TENANT });
     expect(counts).toEqual(kindCounts(exported.records));

@@ -192,8 +192,8 @@ export class PacketBuilder {
   private readonly perSection: Record<BudgetSection, number>;
 
   private readonly markupTokenizer: Tokenizer;
-  /** Counts kept with rows are the built-in tokenizer's: used only when it is the one counting. */
-  private readonly storedCounts: boolean;
+  /** Counts kept with rows and summary sentences are the built-in tokenizer's: used only when it is the one counting. */
+  readonly keptCounts: boolean;
 
   /**
    * @param frame the packet's rendering: the title (Markdown) or root element (XML), whichever
@@ -207,7 +207,7 @@ export class PacketBuilder {
   ) {
     this.perSection = { ...perSection };
     this.markupTokenizer = frame.tokenizer;
-    this.storedCounts = frame.tokenizer === o200kTokenizer;
+    this.keptCounts = frame.tokenizer === o200kTokenizer;
     this.framing = Math.min(framingCost(frame.tokenizer, packetFraming(frame.purpose, frame.generatedAt)), maxTokens);
     this.total = this.framing;
   }
@@ -239,7 +239,7 @@ export class PacketBuilder {
    * or counted now; the same number either way.
    */
   recordTokens(record: EventRecord | MemoryItem, line: ItemLine): number {
-    return (this.storedCounts ? storedTextTokens(record) : undefined) ?? this.cost(line.handle) + this.cost(` ${line.body}`);
+    return (this.keptCounts ? storedTextTokens(record) : undefined) ?? this.cost(line.handle) + this.cost(` ${line.body}`);
   }
 
   /**

@@ -6,7 +6,7 @@ import type { Citation, KeyQuote, WindowMessage } from '../spec/packet.js';
 import type { StmSummary, SummarySentence } from '../spec/summary.js';
 import type { Tokenizer } from '../spec/tokenizer.js';
 import { contentText } from '../events/content-text.js';
-import { cutSummary, packetRole } from '../working-memory/summary.js';
+import { cutSummary, keptSummaryTokens, packetRole } from '../working-memory/summary.js';
 import { lazyForm, type PacketBuilder } from './packet-builder.js';
 import type { PurposePolicy } from './policy.js';
 import { TEXT_LIMITS, textForms } from './text-forms.js';
@@ -83,9 +83,12 @@ export function fillSummarySection(
   const before = builder.left('short_term_summary');
   const opening = snapshotOpening(builder, inputs.snapshot ?? null, fullShare);
   const share = Math.max(0, fullShare - (before - builder.left('short_term_summary')));
-  // Counted through the packet's count cache: a session's summary is the same from one compose to the
-  // next until a turn is committed.
-  const cut = cutSummary(pool, share, { ...tokenizer, count: (text) => builder.cost(text) }, (sentence) => isLive(sentence.expires_at, inputs.now));
+  // The sum of the counts its sentences keep, else counted through the packet's count cache (a
+  // session's summary is the same from one compose to the next until a turn is committed).
+  const count = (text: string) => builder.cost(text);
+  const cut = cutSummary(pool, share, { ...tokenizer, count }, (sentence) => isLive(sentence.expires_at, inputs.now), (used, text) =>
+    (builder.keptCounts ? keptSummaryTokens(used, count) : undefined) ?? count(text),
+  );
   let rollingSummary = opening;
   if (opening !== '' && cut.used.length === 0) builder.charge('short_term_summary', heading);
   if (cut.used.length > 0) {

@@ -131,6 +131,22 @@ describe('compose with counts kept in the store', () => {
     );
   });
 
+  it('takes no kept count from an import file: a summary sentence claiming one token is counted', async () => {
+    await seed();
+    const lines: string[] = [];
+    for await (const line of t.engram.exportData()) lines.push(line);
+    const forged = lines.map((line) => {
+      const record = JSON.parse(line) as { kind: string; summary?: { sentences: Array<Record<string, unknown>> } };
+      if (record.kind === 'summary') for (const sentence of record.summary!.sentences) sentence['spaced_tokens'] = 1;
+      return JSON.stringify(record);
+    });
+    expect(forged.join('\n')).toContain('"spaced_tokens":1');
+    await t.engram.importData(forged, { tenant_id: 'imported' });
+    const summary = await t.engram.storage.getSummary({ tenant_id: 'imported', user_id: scope.user_id, agent_id: scope.agent_id!, session_id: scope.session_id! });
+    expect(summary!.sentences.length).toBeGreaterThan(0);
+    expect(summary!.sentences.map((sentence) => sentence.spaced_tokens)).toEqual(summary!.sentences.map(() => undefined));
+  });
+
   it('replays byte-identically once the rows keep no counts (a store written before they were kept)', async () => {
     await seed();
     const original = await t.engram.compose(request);

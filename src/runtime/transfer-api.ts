@@ -9,6 +9,7 @@ import { EngramError, ValidationError } from '../spec/errors.js';
 import type { EraseCounts, EraseScope, ExportKind, ExportRecord } from '../spec/export.js';
 import { EXPORT_KINDS } from '../spec/export.js';
 import { DEFAULT_TENANT } from '../spec/scope.js';
+import type { StmSummary, SummarySentence } from '../spec/summary.js';
 import type { StorageAdapter, WriteOp } from '../spec/storage.js';
 import { validateEventRecord } from '../spec/validators.js';
 import { analyseEvent } from '../events/analyze.js';
@@ -40,7 +41,17 @@ export interface TransferContext {
 /** Progress of an export or import: records so far, by kind. */
 export type TransferCounts = Partial<Record<ExportKind, number>>;
 
+/**
+ * A summary without the counts its sentences keep: they belong to the store that made them, and an
+ * import never takes counts on trust (compose counts such sentences itself).
+ */
+function withoutKeptCounts(summary: StmSummary): StmSummary {
+  const strip = (sentences: readonly SummarySentence[]) => sentences.map(({ spaced_tokens: _kept, ...sentence }) => sentence);
+  return { ...summary, sentences: strip(summary.sentences), key_quotes: strip(summary.key_quotes) };
+}
+
 function withheld(record: ExportRecord): ExportRecord {
+  if (record.kind === 'summary') return { ...record, summary: withoutKeptCounts(record.summary) };
   if (record.kind !== 'event' || !NEVER_SHARED.includes(record.event.sensitivity)) return record;
   return { kind: 'event', event: { ...record.event, content: '[secret content withheld]', embeddable: false } };
 }
@@ -115,7 +126,7 @@ function opsOf(record: ExportRecord): WriteOp[] {
     case 'working_state':
       return [{ op: 'put_working_state', key: record.key, state: record.state, expected_version: 0, updated_at: record.updated_at }];
     case 'summary':
-      return [{ op: 'put_summary', key: record.key, summary: record.summary, expected_version: 0 }];
+      return [{ op: 'put_summary', key: record.key, summary: withoutKeptCounts(record.summary), expected_version: 0 }];
     case 'item':
       return [{ op: 'put_item', item: record.item }, chunkOp(record.item)];
     case 'context_build':

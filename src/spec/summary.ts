@@ -14,6 +14,13 @@ export interface SummarySentence {
   tokens: number;
   score: number;
   expires_at: string | null;
+  /**
+   * The built-in tokenizer's (o200k_base) count of the text after a space, as the rolling summary
+   * shows it: kept when the sentence enters the pool with that tokenizer, so compose adds up a
+   * summary's tokens instead of counting its text (`keptSummaryTokens`). Absent when not kept
+   * (another tokenizer, a store written before, an import); exports leave it out.
+   */
+  spaced_tokens?: number;
 }
 
 /** The stored short-term memory of a session (`stm_summary`). */

@@ -21,7 +21,7 @@ setMergeCacheSize(MERGE_CACHE_SIZE);
 // punctuation); a text that does (a pasted blob, a long line of one character) is counted by its
 // UTF-8 bytes, an upper bound (no token is shorter than a byte), and cut by bytes, so a budget still
 // holds and no input stalls the process.
-const LONG_RUN_CHARS = 256;
+export const LONG_RUN_CHARS = 256;
 const LONG_RUN = /[\p{L}\p{M}]{256}|[^\s\p{L}\p{N}]{256}|\s{256}/u; // runs of LONG_RUN_CHARS
 
 /** Whether a text holds a run too long to merge (see LONG_RUN). */

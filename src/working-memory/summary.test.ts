@@ -1,10 +1,11 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 import type { EventRecord } from '../spec/event.js';
-import { emptySummary } from '../spec/summary.js';
+import { emptySummary, type SummarySentence } from '../spec/summary.js';
 import { o200kTokenizer as tokenizer } from '../util/tokenizer.js';
 import { eventRecord } from '../../test/helpers/event-record.js';
-import { cutSummary, foldEvents, scoreSentence } from './summary.js';
+import { cutSummary, foldEvents, keptSummaryTokens, renderSummary, scoreSentence } from './summary.js';
 
 function message(content: string, overrides: Partial<EventRecord> = {}): EventRecord {
   return eventRecord({ content, ...overrides });
@@ -55,5 +56,60 @@ describe('extractive summary', () => {
     expect(summary.sentences.length).toBeLessThanOrEqual(64);
     expect(summary.key_quotes.length).toBeLessThanOrEqual(12);
     expect(summary.events_folded).toBe(300);
+  });
+
+  it('keeps each pooled sentence\'s count after a space with the built-in tokenizer, and none with another', () => {
+    const summary = foldEvents(emptySummary(), conversation, tokenizer, 't');
+    for (const sentence of [...summary.sentences, ...summary.key_quotes]) expect(sentence.spaced_tokens).toBe(tokenizer.count(` ${sentence.text}`));
+    const other = { ...tokenizer, name: 'other', count: (text: string) => text.length };
+    for (const sentence of foldEvents(emptySummary(), conversation, other, 't').sentences) expect(sentence.spaced_tokens).toBeUndefined();
+  });
+});
+
+describe('summary tokens from the counts sentences keep', () => {
+  const count = (text: string) => tokenizer.count(text);
+  // Words, punctuation runs and characters where the pieces of the o200k pre-tokenizer turn: digits,
+  // apostrophes and contractions, a combining mark, CJK, an emoji, slashes, XML's specials, spaces of
+  // other kinds (those last three make a sentence fall back to counting the text).
+  const WORDS = ['deadline', 'Atlas', 'is', "it's", "'s", 'Hall', 'B', '2026-12-01', '770', 'x1', 'e\u0301', '中文', '😀', 'docs/a.md', '/tmp/', 'ok', 'we'];
+  const PUNCT = fc.oneof(
+    { weight: 20, arbitrary: fc.constantFrom('.', '!', '?', ',', ':)', '…', '"', "'", ')', '(', '.)', '--', '/', '') },
+    { weight: 1, arbitrary: fc.constantFrom('&', '<b>', '\u00a0', '\t', ' ') },
+  );
+  const sentenceText = fc.array(fc.tuple(fc.constantFrom(...WORDS), PUNCT), { minLength: 1, maxLength: 8 }).map((parts) => parts.map(([word, punct]) => `${word}${punct}`).join(' '));
+  const sentence = fc.record({
+    text: fc.oneof({ weight: 9, arbitrary: sentenceText }, { weight: 1, arbitrary: fc.string({ maxLength: 40 }) }),
+    role: fc.constantFrom('user' as const, 'assistant' as const, 'tool' as const),
+  });
+
+  it('property: the sum of the kept counts is the count of the rendered summary, whenever it is given', () => {
+    let summed = 0;
+    fc.assert(
+      fc.property(fc.array(sentence, { maxLength: 12 }), (drawn) => {
+        const used: SummarySentence[] = drawn.map((entry, position) => ({
+          event_id: 'evt_01KAAAAAAAAAAAAAAAAAAAAAAA', position, role: entry.role, ts: 't', text: entry.text, tokens: count(entry.text), score: 1, expires_at: null,
+          spaced_tokens: count(` ${entry.text}`),
+        }));
+        const kept = keptSummaryTokens(used, count);
+        if (kept !== undefined) {
+          summed += 1;
+          expect(kept).toBe(count(renderSummary(used)));
+        }
+      }),
+      { numRuns: 600 },
+    );
+    // Most drawn summaries are summed, so the property is tested, not skipped.
+    expect(summed).toBeGreaterThan(200);
+  });
+
+  it('falls back to counting when a sentence keeps no count or its text is not plain', () => {
+    const used = (text: string, spaced?: number): SummarySentence[] => [
+      { event_id: 'evt_01KAAAAAAAAAAAAAAAAAAAAAAA', position: 0, role: 'user', ts: 't', text, tokens: count(text), score: 1, expires_at: null, ...(spaced === undefined ? {} : { spaced_tokens: spaced }) },
+    ];
+    expect(keptSummaryTokens(used('The venue is Hall B.', count(' The venue is Hall B.')), count)).toBe(count('User: The venue is Hall B.'));
+    expect(keptSummaryTokens(used('The venue is Hall B.'), count)).toBeUndefined();
+    expect(keptSummaryTokens(used('Q&A at noon.', count(' Q&A at noon.')), count)).toBeUndefined();
+    expect(keptSummaryTokens(used('two  spaces', count(' two  spaces')), count)).toBeUndefined();
+    expect(keptSummaryTokens([], count)).toBe(0);
   });
 });

@@ -10,6 +10,7 @@ import type { Tokenizer } from '../spec/tokenizer.js';
 import { analyseEvent, type EventText } from '../events/analyze.js';
 import { words } from '../util/segment.js';
 import { STOPWORDS } from '../util/stopwords.js';
+import { LONG_RUN_CHARS, o200kTokenizer } from '../util/tokenizer.js';
 
 export interface SummaryOptions {
   /** Sentences kept in the pool. */
@@ -122,7 +123,10 @@ export function sentencesOf(event: EventRecord, analysed: EventText = analyseEve
   return out;
 }
 
-/** A sentence cut to `maxSentenceTokens` with its token count (one encoding in the common case). */
+/**
+ * A sentence cut to `maxSentenceTokens` with its token count (one encoding in the common case), and
+ * with the built-in tokenizer its count as the summary shows it, after a space (`spaced_tokens`).
+ */
 function measured(sentence: SummarySentence, tokenizer: Tokenizer, options: SummaryOptions): SummarySentence {
   if (sentence.tokens >= 0) return sentence;
   let text = sentence.text;
@@ -131,7 +135,7 @@ function measured(sentence: SummarySentence, tokenizer: Tokenizer, options: Summ
     text = tokenizer.truncate(text, options.maxSentenceTokens);
     tokens = tokenizer.count(text);
   }
-  return { ...sentence, text, tokens };
+  return { ...sentence, text, tokens, ...(tokenizer === o200kTokenizer ? { spaced_tokens: tokenizer.count(` ${text}`) } : {}) };
 }
 
 /**
@@ -177,9 +181,54 @@ export function renderSummary(selected: readonly SummarySentence[]): string {
   return lines.join('\n');
 }
 
+// A sentence whose text is words and punctuation with single spaces between (no other whitespace, no
+// `& < >`, which the XML rendering escapes) and shorter than a run the tokenizer counts by bytes.
+const ADDITIVE = /^[^\s&<>](?:[^\s&<>]| (?=[^\s&<>]))*$/u;
+
+/**
+ * The tokens of `renderSummary(selected)` from the counts its sentences keep (`spaced_tokens`), or
+ * undefined when one keeps none or its text is not plain enough for the sum to be exact. `count` is
+ * the built-in tokenizer's, for the pieces between sentences: a role label with its colon, and what
+ * a line break adds after a line's last sentence. The sum is exact because the o200k pre-tokenizer
+ * cuts the rendered text where the sentences meet: a sentence's pieces end with it (no piece takes
+ * the space after it), the space before it opens its first piece as it does alone, and a line break
+ * either joins the punctuation that ends the line or is a piece of its own (see summary.test.ts).
+ *
+ * @example
+ * keptSummaryTokens(used, (text) => o200kTokenizer.count(text)) // o200kTokenizer.count(renderSummary(used))
+ */
+export function keptSummaryTokens(selected: readonly SummarySentence[], count: (text: string) => number): number | undefined {
+  let total = 0;
+  let role: PacketRole | undefined;
+  let last = '';
+  for (const sentence of selected) {
+    const kept = sentence.spaced_tokens;
+    if (kept === undefined || sentence.text.length >= LONG_RUN_CHARS || !ADDITIVE.test(sentence.text)) return undefined;
+    if (sentence.role !== role) {
+      if (role !== undefined) total += lineBreakTokens(last, count);
+      total += count(`${ROLE_LABEL[sentence.role]}:`);
+      role = sentence.role;
+    }
+    total += kept;
+    last = sentence.text;
+  }
+  return total;
+}
+
+/**
+ * What a line break adds after a line ending with `text`: counted on the text's last word after its
+ * space (a piece starts at every single space), so the counts are of a few characters that recur.
+ */
+function lineBreakTokens(text: string, count: (text: string) => number): number {
+  const space = text.lastIndexOf(' ');
+  const tail = space < 0 ? ` ${text}` : text.slice(space);
+  return count(`${tail}\n`) - count(tail);
+}
+
 /**
  * The rolling summary that fits `maxTokens`: the best sentences that fit, shown in log order.
- * Sentences the `keep` filter refuses (for example expired ones) are left out.
+ * Sentences the `keep` filter refuses (for example expired ones) are left out. `countUsed` gives the
+ * tokens of the text of the sentences used (default: the tokenizer counts the text).
  *
  * @example
  * cutSummary(summary.sentences, 200, o200kTokenizer).text
@@ -189,6 +238,7 @@ export function cutSummary(
   maxTokens: number,
   tokenizer: Tokenizer,
   keep: (sentence: SummarySentence) => boolean = () => true,
+  countUsed: (used: readonly SummarySentence[], text: string) => number = (_used, text) => tokenizer.count(text),
 ): { text: string; tokens: number; used: SummarySentence[]; dropped: SummarySentence[] } {
   const ranked = pool.filter(keep).sort(better);
   const used: SummarySentence[] = [];
@@ -206,13 +256,13 @@ export function cutSummary(
   }
   used.sort(logOrder);
   let text = renderSummary(used);
-  let tokens = tokenizer.count(text);
+  let tokens = countUsed(used, text);
   while (tokens > maxTokens && used.length > 0) {
     const worst = [...used].sort(better).pop()!;
     used.splice(used.indexOf(worst), 1);
     dropped.push(worst);
     text = renderSummary(used);
-    tokens = tokenizer.count(text);
+    tokens = countUsed(used, text);
   }
   return { text, tokens, used, dropped };
 }
