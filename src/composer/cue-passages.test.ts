@@ -1,4 +1,8 @@
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import type { EventSearchHit, NeighbourQuery } from '../spec/storage.js';
+import { ADJACENT_WEIGHT, withAdjacentTurns } from './cue-passages.js';
 
 import { scope, tempEngram, type TempEngram } from '../../test/helpers/temp-engram.js';
 
@@ -66,5 +70,49 @@ describe('cue passages next to the best matches', () => {
     const replayed = await t.engram.replay(String(packet.explain.determinism?.['context_build_id']));
     expect(replayed.identical).toBe(true);
     expect(JSON.stringify(replayed.packet)).not.toContain(reply.events[0]!.event_id);
+  });
+});
+
+describe('turns next to hits that cannot place', () => {
+  it('property: reading no turns next to hits whose neighbours would be cut changes no passage', async () => {
+    const ids: string[] = [];
+    for (const session of ['a', 'b', 'c']) ids.push(...(await say(Array.from({ length: 8 }, (_, index): ['user' | 'assistant', string] => [index % 2 === 0 ? 'user' : 'assistant', `turn ${index} of ${session}`]), session)));
+    const events = await t.engram.storage.listEvents({ tenant_id: 'default', ids, now: '2100-01-01T00:00:00.000Z', limit: ids.length });
+    const base = { tenant_id: 'default', user_id: scope.user_id, agent_id: scope.agent_id!, now: '2100-01-01T00:00:00.000Z', exclude_sensitivity: ['secret' as const] };
+    const anchorsRead: number[] = [];
+    const storage = new Proxy(t.engram.storage, {
+      get(target, property, receiver) {
+        if (property !== 'neighbourEvents') return Reflect.get(target, property, receiver) as unknown;
+        return (query: NeighbourQuery) => {
+          anchorsRead.push(query.anchors.length);
+          return target.neighbourEvents(query);
+        };
+      },
+    });
+    // What every anchor's neighbours, ranked, would give (the passages before the pruning).
+    const everyNeighbour = async (hits: EventSearchHit[], anchors: number, limit: number) => {
+      const ranked = hits.map((hit, index) => ({ id: hit.event.id, score: hit.score, order: index * 3 }));
+      const taken = new Set(ranked.map((entry) => entry.id));
+      const found = await t.engram.storage.neighbourEvents({ ...base, kinds: ['message'], anchors: hits.slice(0, anchors).map((hit) => ({ id: hit.event.id, session_id: hit.event.session_id })) });
+      for (const [index, { before, after }] of found.entries()) {
+        for (const [side, event] of [before, after].entries()) {
+          if (event === null || taken.has(event.id)) continue;
+          taken.add(event.id);
+          ranked.push({ id: event.id, score: hits[index]!.score * ADJACENT_WEIGHT, order: index * 3 + 1 + side });
+        }
+      }
+      return ranked.sort((a, b) => b.score - a.score || a.order - b.order).slice(0, limit).map((entry) => entry.id);
+    };
+    await fc.assert(
+      fc.asyncProperty(fc.shuffledSubarray(events, { minLength: 1, maxLength: 12 }), fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 12, maxLength: 12 }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 14 }), async (chosen, points, anchors, limit) => {
+        // Hits as a search ranks them: best first.
+        const hits = chosen.map((event, index) => ({ event, score: points[index]! / 4 })).sort((a, b) => b.score - a.score).slice(0, limit);
+        const passages = await withAdjacentTurns(storage, hits, base, anchors, limit);
+        expect(passages.map((passage) => passage.event.id)).toEqual(await everyNeighbour(hits, anchors, limit));
+      }),
+      { numRuns: 150 },
+    );
+    // Some hits' turns were not read at all.
+    expect(anchorsRead.length).toBeLessThan(150);
   });
 });

@@ -34,8 +34,12 @@ export async function withAdjacentTurns(
 ): Promise<CuePassage[]> {
   const ranked = hits.map((hit, index) => ({ event: hit.event, score: hit.score, order: index * 3, rule: `cue.full_text(rank ${index + 1})` }));
   const taken = new Set(hits.map((hit) => hit.event.id));
-  const anchored = hits.slice(0, anchors).map((hit) => ({ id: hit.event.id, session_id: hit.event.session_id }));
-  const neighbours = await storage.neighbourEvents({ ...base, kinds: ['message'], anchors: anchored });
+  // With `limit` hits already, a neighbour scoring below the last of them would be cut: its anchor's
+  // turns are not read (a tie may still place it, ahead of later hits).
+  const floor = hits.length >= limit ? hits[limit - 1]!.score : Number.NEGATIVE_INFINITY;
+  const reach = hits.slice(0, anchors).findIndex((hit) => hit.score * ADJACENT_WEIGHT < floor);
+  const anchored = hits.slice(0, reach < 0 ? anchors : reach).map((hit) => ({ id: hit.event.id, session_id: hit.event.session_id }));
+  const neighbours = anchored.length === 0 ? [] : await storage.neighbourEvents({ ...base, kinds: ['message'], anchors: anchored });
   for (const [index, { before, after }] of neighbours.entries()) {
     const anchor = ranked[index]!;
     for (const [side, event] of [before, after].entries()) {

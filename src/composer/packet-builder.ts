@@ -150,28 +150,37 @@ export function promptTokenizer(tokenizer: Tokenizer): Tokenizer {
   };
 }
 
-// Token counts of texts, per tokenizer, under each text's count key (texts that differ only in their
-// digits share one entry with o200k_base: a packet's title with its time, dates, numbered keys). An
-// LRU: evicting the oldest entry of a plain Map makes the next eviction walk over the slots of every
-// entry deleted before it (microseconds each). Bounded by the characters of its keys as well (8M,
-// about 16 MB), since rolling summaries are kilobytes long.
-const COST_CACHE = new LRUCache<string, number>({ max: 20_000, maxSize: 8_000_000, sizeCalculation: (_tokens, text) => Math.max(1, text.length) });
+// Token counts of texts, one cache per tokenizer name, under each text's count key (texts that differ
+// only in their digits share one entry with o200k_base: a packet's title with its time, dates,
+// numbered keys). An LRU: evicting the oldest entry of a plain Map makes the next eviction walk over
+// the slots of every entry deleted before it (microseconds each). Bounded by the characters of its
+// keys as well (8M, about 16 MB), since rolling summaries are kilobytes long.
+const COST_CACHES = new Map<string, LRUCache<string, number>>();
 
-/** The tokens of a text, through the count cache. */
+/** The tokens of a text, through the count cache of its tokenizer. */
 function cachedCount(tokenizer: Tokenizer, text: string): number {
-  const key = `${tokenizer.name}\u0000${tokenizer.countKey === undefined ? text : tokenizer.countKey(text)}`;
-  let tokens = COST_CACHE.get(key);
+  let cache = COST_CACHES.get(tokenizer.name);
+  if (cache === undefined) {
+    cache = new LRUCache<string, number>({ max: 20_000, maxSize: 8_000_000, sizeCalculation: (_tokens, key) => Math.max(1, key.length) });
+    COST_CACHES.set(tokenizer.name, cache);
+  }
+  const key = tokenizer.countKey === undefined ? text : tokenizer.countKey(text);
+  let tokens = cache.get(key);
   if (tokens === undefined) {
     tokens = tokenizer.count(text);
-    COST_CACHE.set(key, tokens);
+    cache.set(key, tokens);
   }
   return tokens;
 }
 
+/** Where the part of an explain id ends (`key_quotes:…`, `working_state.goal`, `open_loops[0]`). */
+const PART_END = /[.:[]/u;
+
 /** The rendered part an item shows under: the offer's, or the one its explain id names. */
 function blockOf(item: string, block: BlockTag | undefined): BlockTag {
   if (block !== undefined) return block;
-  const part = item.split(/[.:[]/u, 1)[0]!;
+  const end = item.search(PART_END);
+  const part = end < 0 ? item : item.slice(0, end);
   const known = BLOCK_OF_PART[part];
   if (known === undefined) throw new EngramError('INTERNAL', `no rendered part for packet item ${item}`);
   return known;

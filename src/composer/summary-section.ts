@@ -119,7 +119,7 @@ export function fillSummarySection(
     // The tokens of its line's handle and whole text (kept with the event's row) decide whether it is shown whole.
     const whole = spare ? undefined : builder.recordTokens(event, itemLine.keyQuote(quoteOfForm(text)));
     const cost = (quote: KeyQuote) => builder.lineCost(itemLine.keyQuote(quote), quote.quote === text ? whole : undefined);
-    const forms = textForms(text, tokenizer, { raw: 160, quote: 60, summary: 20 }, bestSentence(text, matcher), { sentenceOnly: spare, wholeTokens: whole }).filter(
+    const forms = textForms(text, tokenizer, { raw: 160, quote: 60, summary: 20 }, () => bestSentence(text, matcher), { sentenceOnly: spare, wholeTokens: whole }).filter(
       (form) => form.level !== 'raw' || cost(quoteOfForm(form.value)) <= wholeCap,
     );
     const taken = builder.offer({

@@ -20,7 +20,8 @@ function cut(text: string, maxTokens: number, tokenizer: Tokenizer): string {
 /**
  * The forms of `text`, richest first. The raw form is cut now; the quote and summary forms only when
  * they are read (most items fit raw). A form equal to the one before it is skipped by the builder.
- * `quote` may be given (the sentence that matters most); otherwise it is the start of the text.
+ * `quote` may give the part that matters most (the best sentence), found only when a quote or
+ * summary form is read; without it, or when it finds none, they cut the start of the text.
  * `sentenceOnly` gives only the quote and summary forms. `wholeTokens`, the tokens of the whole text as
  * its line shows it (text-tokens.ts), spares the cut of a text within the raw limit.
  *
@@ -31,18 +32,14 @@ export function textForms(
   text: string,
   tokenizer: Tokenizer,
   limits: TextFormLimits = TEXT_LIMITS,
-  quote?: string,
+  quote?: () => string | undefined,
   options: { sentenceOnly?: boolean; wholeTokens?: number | undefined } = {},
 ): Array<{ level: Level; readonly value: string }> {
-  if (options.sentenceOnly === true) {
-    // Only the quote and summary forms, both cut when first read.
-    return [lazyForm('quote', () => cut(quote ?? text, limits.quote, tokenizer)), lazyForm('summary', () => cut(quote ?? text, limits.summary, tokenizer))];
-  }
+  let found: string | undefined;
+  const quoted = () => (found ??= quote?.() ?? text);
+  const shorter = [lazyForm('quote', () => cut(quoted(), limits.quote, tokenizer)), lazyForm('summary', () => cut(quoted(), limits.summary, tokenizer))];
+  // Only the quote and summary forms, both cut when first read.
+  if (options.sentenceOnly === true) return shorter;
   const { wholeTokens } = options;
-  return [
-    { level: 'raw', value: wholeTokens !== undefined && wholeTokens <= limits.raw ? text : cut(text, limits.raw, tokenizer) },
-    lazyForm('quote', () => cut(quote ?? text, limits.quote, tokenizer)),
-    lazyForm('summary', () => cut(quote ?? text, limits.summary, tokenizer)),
-    { level: 'ref', value: '' },
-  ];
+  return [{ level: 'raw', value: wholeTokens !== undefined && wholeTokens <= limits.raw ? text : cut(text, limits.raw, tokenizer) }, ...shorter, { level: 'ref', value: '' }];
 }
