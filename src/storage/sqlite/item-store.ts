@@ -46,6 +46,7 @@ export class ItemStore {
       ),
       deleteChunk: db.prepare('DELETE FROM memory_chunks WHERE seq = ?'),
       getItem: db.prepare(`SELECT ${ITEM_SELECT} FROM memory_items WHERE tenant_id = ? AND id = ?`).raw(),
+      ownerHasChunks: db.prepare('SELECT 1 FROM memory_chunks WHERE tenant_id = ? AND owner = ? LIMIT 1').pluck(),
     };
   }
 
@@ -167,9 +168,12 @@ export class ItemStore {
   }
 
   async searchItems(query: ItemSearchQuery): Promise<ItemSearchHit[]> {
-    if (query.terms.length === 0 || query.owners.length === 0) return [];
+    // An owner without chunks has no full-text entries: its words are not looked up (one index probe
+    // instead of one per word; a compose's tenant-level owner often holds nothing).
+    const owners = query.owners.filter((owner) => this.s.ownerHasChunks.get(query.tenant_id, owner) !== undefined);
+    if (query.terms.length === 0 || owners.length === 0) return [];
     // Items current at a past time are ranked by the chunks recorded by then, as a compose then ranked them.
-    const ranked = this.fts.rank(query.owners.map((owner) => ownerPrefix(query.tenant_id, owner)), query.terms, undefined, query.active_at);
+    const ranked = this.fts.rank(owners.map((owner) => ownerPrefix(query.tenant_id, owner)), query.terms, undefined, query.active_at);
     const { where, params } = itemFilters(query, 'i.');
     // CROSS JOIN fixes the order (the few ranked chunks first, then their items by key); `+` stops
     // SQLite from scanning every chunk of the tenant instead.
