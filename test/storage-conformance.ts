@@ -17,6 +17,7 @@ import { describeTextTokenConformance } from './text-token-conformance.js';
 import { describeJobConformance } from './job-conformance.js';
 import { candidate, describeReflectionConformance } from './reflection-conformance.js';
 import { describeRunConformance } from './run-conformance.js';
+import { describeSearchFreshnessConformance } from './search-freshness-conformance.js';
 
 export interface ConformanceInitializer {
   /** A fresh store; `textTokens` is the counter the store keeps counts with (none by default). */
@@ -450,4 +451,5 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
   describeJobConformance(name, init);
   describeItemConformance(name, init);
   describeTextTokenConformance(name, init);
+  describeSearchFreshnessConformance(name, init);
 }

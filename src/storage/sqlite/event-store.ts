@@ -77,6 +77,11 @@ export class EventStore {
     if (op.search_text !== null) this.index.add(seq, scopePrefix({ tenant_id: op.tenant_id, user_id, agent_id }), op.search_text);
   }
 
+  /** The full-text index changed by statements of another class (erasure). */
+  indexChanged(): void {
+    this.index.changed();
+  }
+
   get(tenantId: string, eventId: string, now: string): EventRecord | null {
     const row = this.s.get.get(tenantId, eventId, now) as unknown[] | undefined;
     return row === undefined ? null : eventFromValues(row);

@@ -3,6 +3,7 @@
 // store stood at a past time (a replay ranks with what the index held then).
 
 import type Database from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
 
 import { BOUND_LIMIT } from '../shared/rows.js';
 import { scopedText } from '../../util/scope-token.js';
@@ -35,12 +36,28 @@ interface TermReads {
   count: Database.Statement;
 }
 
+/** A word's newest rows and how many rows hold it (counted up to FREQUENCY_CAP). */
+interface TermRows {
+  rows: number[];
+  documentFrequency: number;
+}
+
+/** Scoped words whose rows are kept between searches (up to 200 row numbers each). */
+const KEPT_TERMS = 4096;
+
 export class FtsIndex {
   private readonly insert: Database.Statement;
   private readonly remove: Database.Statement;
   private readonly now: TermReads;
   private readonly recordedBy: TermReads;
   private readonly clear: Database.Statement;
+  private readonly dataVersion: Database.Statement;
+  // The rows of the words searched lately, as the index holds them now: emptied by every change this
+  // connection makes to the index (`changed`) and whenever another connection has committed since the
+  // last search (PRAGMA data_version), so a search reads what it would read without them. A user who
+  // is composed for again and again asks for the same words; their lookups were most of a search.
+  private readonly kept = new LRUCache<string, TermRows>({ max: KEPT_TERMS });
+  private keptAt: number | undefined;
 
   constructor(db: Database.Database, table: 'events_fts' | 'items_fts') {
     this.insert = db.prepare(`INSERT INTO ${table} (rowid, text) VALUES (?, ?)`);
@@ -55,19 +72,28 @@ export class FtsIndex {
       count: db.prepare(`SELECT count(*) FROM (SELECT 1 ${recorded} ${BOUND_LIMIT})`).pluck(),
     };
     this.clear = db.prepare(`DELETE FROM ${table}`);
+    this.dataVersion = db.prepare('PRAGMA data_version').pluck();
   }
 
   /** Indexes the words of `searchText` (space-separated) under a scope prefix. */
   add(rowid: number | bigint, prefix: string, searchText: string): void {
     this.insert.run(rowid, scopedText(prefix, searchText));
+    this.changed();
   }
 
   delete(rowid: number | bigint): void {
     this.remove.run(rowid);
+    this.changed();
   }
 
   deleteAll(): void {
     this.clear.run();
+    this.changed();
+  }
+
+  /** Forgets the rows kept for searched words: the index changed (also by statements of another store class, as erasure's). */
+  changed(): void {
+    if (this.kept.size > 0) this.kept.clear();
   }
 
   /**
@@ -76,6 +102,11 @@ export class FtsIndex {
    * the ranking the index gave then, whatever was added since.
    */
   rank(prefixes: readonly string[], terms: readonly string[], scopeSize?: number, recordedBy?: string): RankedRow[] {
+    if (recordedBy === undefined) {
+      const version = this.dataVersion.get() as number;
+      if (version !== this.keptAt) this.changed();
+      this.keptAt = version;
+    }
     const matches = terms.slice(0, MAX_SEARCH_TERMS).map((term) => {
       const rows: number[] = [];
       let documentFrequency = 0;
@@ -94,12 +125,17 @@ export class FtsIndex {
    * the rows recorded by `recordedBy` when it is given. A word the index tokenizer would split (it
    * cannot match as one token) has no rows.
    */
-  private termRows(token: string, recordedBy: string | undefined): { rows: number[]; documentFrequency: number } {
+  private termRows(token: string, recordedBy: string | undefined): TermRows {
     const match = ftsString(token);
     try {
       if (recordedBy === undefined) {
-        const rows = this.now.rows.all(match, CANDIDATES_PER_TERM) as number[];
-        return { rows, documentFrequency: rows.length < CANDIDATES_PER_TERM ? rows.length : (this.now.count.get(match, FREQUENCY_CAP) as number) };
+        let found = this.kept.get(token);
+        if (found === undefined) {
+          const rows = this.now.rows.all(match, CANDIDATES_PER_TERM) as number[];
+          found = { rows, documentFrequency: rows.length < CANDIDATES_PER_TERM ? rows.length : (this.now.count.get(match, FREQUENCY_CAP) as number) };
+          this.kept.set(token, found);
+        }
+        return found;
       }
       const rows = this.recordedBy.rows.all(match, recordedBy, CANDIDATES_PER_TERM) as number[];
       return { rows, documentFrequency: rows.length < CANDIDATES_PER_TERM ? rows.length : (this.recordedBy.count.get(match, recordedBy, FREQUENCY_CAP) as number) };

@@ -91,6 +91,11 @@ export class ItemStore {
     this.s.deleteChunk.run(row['seq']);
   }
 
+  /** The full-text index changed by statements of another class (erasure). */
+  indexChanged(): void {
+    this.fts.changed();
+  }
+
   getItem(tenantId: string, itemId: string): MemoryItem | null {
     const row = this.s.getItem.get(tenantId, itemId) as unknown[] | undefined;
     return row === undefined ? null : itemFromValues(row);

@@ -409,6 +409,10 @@ class SqliteStorage implements StorageAdapter {
       return this.db.transaction(() => this.eraser.erase(scope)).immediate();
     } catch (error) {
       throw new StorageError(`erase failed: ${(error as Error).message}`, { cause: error });
+    } finally {
+      // Erasure deletes full-text entries with its own statements.
+      this.events.indexChanged();
+      this.items.indexChanged();
     }
   }
 

@@ -1,0 +1,81 @@
+// Repeated searches in the storage conformance suite: a search asked again after a write sees the
+// store as it is then, whatever an adapter keeps between searches: new events and chunks, a chunk
+// replaced, an item deleted, expired events purged (their words no longer count), an erasure.
+
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import type { StorageAdapter } from '../src/index.js';
+import { ownerOf, type MemoryItem } from '../src/spec/items.js';
+import { searchText } from '../src/util/segment.js';
+import { appendEvent as append, eventRecord as event } from './helpers/event-record.js';
+import { item } from './item-conformance.js';
+import type { ConformanceInitializer } from './storage-conformance.js';
+
+const NOW = '2026-06-01T12:00:00.000Z';
+const user = { tenant_id: 't1', user_id: 'u1', agent_id: 'a1' };
+
+/** The chunk of an item with `text` as its words. */
+function chunk(record: MemoryItem, text: string) {
+  return { op: 'put_chunk' as const, tenant_id: 't1', item_id: record.id, owner: ownerOf(record.scope_level, record.user_id, record.agent_id), text, search_text: searchText(text), embedding_status: 'skipped' as const };
+}
+
+/**
+ * Registers the repeated-search tests for one adapter.
+ *
+ * @example
+ * describeSearchFreshnessConformance('sqlite', init);
+ */
+export function describeSearchFreshnessConformance(name: string, init: ConformanceInitializer): void {
+  describe(`repeated search conformance: ${name}`, () => {
+    let storage: StorageAdapter;
+    beforeEach(async () => {
+      storage = await init.create();
+    });
+    afterEach(() => init.destroy(storage));
+
+    const events = (terms: string[]) => storage.searchEvents({ ...user, terms, now: NOW, limit: 10 }).then((hits) => hits.map((hit) => [hit.event.content, hit.score]));
+    const items = (terms: string[]) => storage.searchItems({ tenant_id: 't1', owners: ['u:u1', 'a:a1', 't'], statuses: ['active'], terms, limit: 10 }).then((hits) => hits.map((hit) => hit.item.key));
+
+    it('sees events appended and purged between two searches, their words counted as they are then', async () => {
+      await storage.write([append(event({ content: 'walnut pecan' })), append(event({ content: 'walnut bread' }))]);
+      const first = await events(['walnut', 'pecan']);
+      expect(first.map(([content]) => content)).toEqual(['walnut pecan', 'walnut bread']);
+
+      // Searched as of a time before it expires, the new event is found and its words count.
+      await storage.write([append(event({ content: 'pecan pie', expires_at: '2026-06-01T12:30:00.000Z' }))]);
+      const second = await events(['walnut', 'pecan']);
+      expect(second.map(([content]) => content)).toEqual(['walnut pecan', 'pecan pie', 'walnut bread']);
+      expect(second[0]![1]).not.toBe(first[0]![1]);
+
+      expect(await storage.purgeExpired('2026-06-01T13:00:00.000Z')).toBe(1);
+      // With the expired event gone, the words weigh what they weighed before it came.
+      expect(await events(['walnut', 'pecan'])).toEqual(first);
+
+      // The same after a session of the user is erased.
+      await storage.write([append(event({ content: 'pecan brittle', session_id: 's2' }))]);
+      expect(await events(['walnut', 'pecan'])).not.toEqual(first);
+      await storage.erase({ tenant_id: 't1', user_id: 'u1', session_id: 's2' });
+      expect(await events(['walnut', 'pecan'])).toEqual(first);
+    });
+
+    it('sees chunks written, replaced and deleted between two searches, and nothing after an erasure', async () => {
+      const jam = item({ key: 'jam' });
+      await storage.write([{ op: 'put_item', item: jam }, chunk(jam, 'apricot jam')]);
+      expect(await items(['apricot'])).toEqual(['jam']);
+
+      const tart = item({ key: 'tart' });
+      await storage.write([{ op: 'put_item', item: tart }, chunk(tart, 'apricot tart'), chunk(jam, 'plum jam')]);
+      expect(await items(['apricot'])).toEqual(['tart']);
+      expect(await items(['plum'])).toEqual(['jam']);
+
+      await storage.write([{ op: 'delete_item', tenant_id: 't1', item_id: tart.id }]);
+      expect(await items(['apricot'])).toEqual([]);
+
+      await storage.write([append(event({ content: 'plum harvest' }))]);
+      expect(await events(['plum'])).toHaveLength(1);
+      await storage.erase({ tenant_id: 't1', user_id: 'u1' });
+      expect(await items(['plum'])).toEqual([]);
+      expect(await events(['plum'])).toEqual([]);
+    });
+  });
+}
