@@ -7,8 +7,8 @@
 
 import { SingleBar } from 'cli-progress';
 
-import type { ContextBuild, Engram, Purpose, ScopeInput } from '../src/index.js';
-import { newId, systemClock, visibleOwners } from '../src/index.js';
+import type { ContextBuild, Engram, Purpose, ScopeInput, StorageAdapter } from '../src/index.js';
+import { createEngram, newId, openSqliteStorage, systemClock, textTokenCounter, visibleOwners } from '../src/index.js';
 import { compose } from '../src/composer/compose.js';
 import { episodeReadLimit, FACT_SLACK, procedureReadLimit } from '../src/composer/long-term-section.js';
 import { DEFAULTS } from '../src/composer/policy.js';
@@ -53,6 +53,8 @@ export interface ComposeShapeResult {
   page_cache_read_s: number;
   /** engram.compose as a user calls it: reads, packet, and the stored context build. */
   compose: LatencySummary;
+  /** The same requests on a store that keeps no searched words between searches (keptSearchTerms 0). */
+  compose_no_kept_terms: LatencySummary;
   compose_with_query: LatencySummary;
   compose_without_query: LatencySummary;
   by_purpose: Record<Purpose, LatencySummary>;
@@ -112,19 +114,28 @@ function composeWithoutPersist(engram: Engram, sample: Sample) {
   return compose({ storage: engram.storage, tokenizer: engram.tokenizer, clock: systemClock, validatePackets: false }, requestOf(sample), { persist: false });
 }
 
-/** searchEvents and searchItems as compose calls them for this sample's cue query. */
-async function fullTextReads(engram: Engram, sample: Sample, query: string, times: { events: number[]; items: number[]; total: number[] }) {
+/**
+ * A new Engram on the store file, with a connection of its own: nothing an earlier pass kept
+ * between searches carries over. `keptSearchTerms` as openSqliteStorage takes it.
+ */
+async function reopened(path: string, keptSearchTerms?: number): Promise<Engram> {
+  const storage = await openSqliteStorage({ path, textTokens: textTokenCounter(), ...(keptSearchTerms === undefined ? {} : { keptSearchTerms }) });
+  return createEngram({ store: storage, embeddings: { provider: 'none' } });
+}
+
+/** searchEvents and searchItems as compose calls them for this sample's cue query (on a store that keeps no searched words: FTS5 each time). */
+async function fullTextReads(storage: StorageAdapter, sample: Sample, query: string, times: { events: number[]; items: number[]; total: number[] }) {
   const { user_id, agent_id } = sample.scope;
   const agent = agent_id!;
   const terms = contentTerms(queryTerms(query));
   const now = new Date().toISOString();
   const start = nowMs();
   const events = await timed(
-    () => engram.storage.searchEvents({ tenant_id: DEFAULT_TENANT, user_id, agent_id: agent, terms, now, exclude_sensitivity: [...NEVER_SHARED], limit: DEFAULTS[sample.purpose].query_quotes }),
+    () => storage.searchEvents({ tenant_id: DEFAULT_TENANT, user_id, agent_id: agent, terms, now, exclude_sensitivity: [...NEVER_SHARED], limit: DEFAULTS[sample.purpose].query_quotes }),
     times.events,
   );
   const items = await timed(
-    () => engram.storage.searchItems({ tenant_id: DEFAULT_TENANT, owners: visibleOwners(user_id, agent), statuses: ['active'], terms, limit: DEFAULTS[sample.purpose].facts + FACT_SLACK }),
+    () => storage.searchItems({ tenant_id: DEFAULT_TENANT, owners: visibleOwners(user_id, agent), statuses: ['active'], terms, limit: DEFAULTS[sample.purpose].facts + FACT_SLACK }),
     times.items,
   );
   times.total.push(nowMs() - start);
@@ -170,15 +181,25 @@ async function mergeAll(engram: Engram): Promise<{ steps: number; seconds: numbe
   return { steps, seconds: round((nowMs() - start) / 1000, 1) };
 }
 
-/** Warm-up, then each pass over the same samples: compose, compose without persisting, the raw reads, the build writes. */
-async function measure(engram: Engram, sessions: readonly SessionPlan[], sizes: ShapeSizes) {
+/**
+ * Each pass over the same samples: compose, compose on a store that keeps no searched words, compose
+ * without persisting, the raw reads, the build writes, the replays. The compose passes each run on a
+ * new connection after the warm-up requests, so no pass starts with the words the one before it
+ * searched (the shape of many users; one user composed for again and again keeps its words within
+ * a pass, as a served store would).
+ */
+async function measure(path: string, sessions: readonly SessionPlan[], sizes: ShapeSizes) {
   const ignore = { events: [] as number[], items: [] as number[], total: [] as number[] };
-  for (const sample of planSamples(sessions, sizes.warmup, SEED + 1)) {
+  const warm = async (body: (sample: Sample) => Promise<unknown>) => {
+    for (const sample of planSamples(sessions, sizes.warmup, SEED + 1)) await body(sample);
+  };
+  const raw = await openSqliteStorage({ path, keptSearchTerms: 0 });
+  const engram = await reopened(path);
+  await warm(async (sample) => {
     await engram.compose(requestOf(sample));
-    await composeWithoutPersist(engram, sample);
-    if (sample.query !== undefined) await fullTextReads(engram, sample, sample.query, ignore);
+    if (sample.query !== undefined) await fullTextReads(raw, sample, sample.query, ignore);
     await itemLists(engram, sample, ignore.total);
-  }
+  });
   const samples = planSamples(sessions, sizes.samples, SEED);
   const all: number[] = [];
   const withQuery: number[] = [];
@@ -199,22 +220,31 @@ async function measure(engram: Engram, sessions: readonly SessionPlan[], sizes: 
     buildIds.push(String(packet.explain.determinism?.['context_build_id']));
   }
 
+  const plain = await reopened(path, 0);
+  await warm((sample) => plain.compose(requestOf(sample)));
+  const noKeptTerms: number[] = [];
+  for (const sample of samples) await timed(() => plain.compose(requestOf(sample)), noKeptTerms);
+  await plain.close();
+
+  const unstored = await reopened(path);
+  await warm((sample) => composeWithoutPersist(unstored, sample));
   const noPersist: number[] = [];
   const noPersistWithQuery: number[] = [];
   for (const sample of samples) {
     const ms = nowMs();
-    await composeWithoutPersist(engram, sample);
+    await composeWithoutPersist(unstored, sample);
     const elapsed = nowMs() - ms;
     noPersist.push(elapsed);
     if (sample.query !== undefined) noPersistWithQuery.push(elapsed);
   }
+  await unstored.close();
 
   const reads = { events: [] as number[], items: [] as number[], total: [] as number[] };
   let eventHits = 0;
   let itemHits = 0;
   for (const sample of samples) {
     if (sample.query === undefined) continue;
-    const hits = await fullTextReads(engram, sample, sample.query, reads);
+    const hits = await fullTextReads(raw, sample, sample.query, reads);
     eventHits += hits.events;
     itemHits += hits.items;
   }
@@ -241,8 +271,11 @@ async function measure(engram: Engram, sessions: readonly SessionPlan[], sizes: 
     if (replayed.identical) identical += 1;
   }
   const queries = Math.max(1, reads.total.length);
+  await raw.close();
+  await engram.close();
   return {
     compose: summarize(all),
+    compose_no_kept_terms: summarize(noKeptTerms),
     memory_probe_ms: median(probes),
     compose_with_query: summarize(withQuery),
     compose_without_query: summarize(withoutQuery),
@@ -297,7 +330,7 @@ export async function benchComposeShape(sizes: ShapeSizes, log: (message: string
     // some virtual machines (this one: DAMON pageout) have already paged out what sat idle.
     const pageCacheRead = readIntoPageCache(path);
     log(`compose-shapes ${sizes.name}: indexes merged in ${merge.steps} steps, ${merge.seconds} s; store read into the page cache in ${pageCacheRead} s; measuring again`);
-    const measured = await measure(engram, sessions, sizes);
+    const measured = await measure(path, sessions, sizes);
     const counts = storeCounts(path);
     return {
       shape: sizes.name,

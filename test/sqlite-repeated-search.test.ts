@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { openSqliteStorage, type StorageAdapter } from '../src/index.js';
 import { appendEvent as append, eventRecord as event } from './helpers/event-record.js';
+import { expectCode } from './helpers/expect-code.js';
 
 const NOW = '2026-06-01T12:00:00.000Z';
 
@@ -38,5 +39,24 @@ describe('repeated searches on a SQLite file written by another connection', () 
     expect(second[0]![1]).not.toBe(first[0]![1]);
     await writer.purgeExpired('2026-06-01T13:00:00.000Z');
     expect(await search()).toEqual(first);
+  });
+
+  it('refuses a number of kept words that is not a whole number of at least 0, naming the option', async () => {
+    for (const keptSearchTerms of [-1, 1.5, Number.NaN]) {
+      const error = await expectCode(openSqliteStorage({ path: join(folder, 'other.db'), keptSearchTerms }), 'VALIDATION_FAILED');
+      expect(error.field).toBe('keptSearchTerms');
+    }
+  });
+
+  it('keeps no words with keptSearchTerms 0 and finds the same', async () => {
+    const plain = await openSqliteStorage({ path: join(folder, 'engram.db'), keptSearchTerms: 0 });
+    try {
+      await writer.write([append(event({ content: 'medlar jam' })), append(event({ content: 'medlar tart' }))]);
+      const search = (storage: StorageAdapter) => storage.searchEvents({ tenant_id: 't1', user_id: 'u1', agent_id: 'a1', terms: ['medlar', 'tart'], now: NOW, limit: 10 });
+      expect(await search(plain)).toEqual(await search(reader));
+      expect((await search(plain)).map((hit) => hit.event.content)).toEqual(['medlar tart', 'medlar jam']);
+    } finally {
+      await plain.close();
+    }
   });
 });

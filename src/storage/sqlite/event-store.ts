@@ -46,8 +46,9 @@ export class EventStore {
   constructor(
     private readonly db: Database.Database,
     private readonly cached: (sql: string) => Database.Statement,
+    keptSearchTerms: number,
   ) {
-    this.index = new FtsIndex(db, 'events_fts');
+    this.index = new FtsIndex(db, 'events_fts', keptSearchTerms);
     this.s = {
       insert: db.prepare(`INSERT INTO events (${EVENT_COLUMNS.join(', ')}) VALUES (${placeholders(EVENT_COLUMNS)})`),
       agentsOfUser: db.prepare('SELECT agent_id FROM event_scope_sizes WHERE tenant_id = ? AND user_id = ? AND events > 0'),

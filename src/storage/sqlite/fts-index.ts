@@ -42,9 +42,6 @@ interface TermRows {
   documentFrequency: number;
 }
 
-/** Scoped words whose rows are kept between searches (up to 200 row numbers each). */
-const KEPT_TERMS = 4096;
-
 export class FtsIndex {
   private readonly insert: Database.Statement;
   private readonly remove: Database.Statement;
@@ -56,10 +53,12 @@ export class FtsIndex {
   // connection makes to the index (`changed`) and whenever another connection has committed since the
   // last search (PRAGMA data_version), so a search reads what it would read without them. A user who
   // is composed for again and again asks for the same words; their lookups were most of a search.
-  private readonly kept = new LRUCache<string, TermRows>({ max: KEPT_TERMS });
+  private readonly kept: LRUCache<string, TermRows> | null;
   private keptAt: number | undefined;
 
-  constructor(db: Database.Database, table: 'events_fts' | 'items_fts') {
+  /** `keptTerms`: how many searched words' rows are kept between searches (0: none). */
+  constructor(db: Database.Database, table: 'events_fts' | 'items_fts', keptTerms: number) {
+    this.kept = keptTerms > 0 ? new LRUCache<string, TermRows>({ max: keptTerms }) : null;
     this.insert = db.prepare(`INSERT INTO ${table} (rowid, text) VALUES (?, ?)`);
     this.remove = db.prepare(`DELETE FROM ${table} WHERE rowid = ?`);
     this.now = {
@@ -93,7 +92,7 @@ export class FtsIndex {
 
   /** Forgets the rows kept for searched words: the index changed (also by statements of another store class, as erasure's). */
   changed(): void {
-    if (this.kept.size > 0) this.kept.clear();
+    if (this.kept !== null && this.kept.size > 0) this.kept.clear();
   }
 
   /**
@@ -102,7 +101,7 @@ export class FtsIndex {
    * the ranking the index gave then, whatever was added since.
    */
   rank(prefixes: readonly string[], terms: readonly string[], scopeSize?: number, recordedBy?: string): RankedRow[] {
-    if (recordedBy === undefined) {
+    if (recordedBy === undefined && this.kept !== null) {
       const version = this.dataVersion.get() as number;
       if (version !== this.keptAt) this.changed();
       this.keptAt = version;
@@ -129,11 +128,11 @@ export class FtsIndex {
     const match = ftsString(token);
     try {
       if (recordedBy === undefined) {
-        let found = this.kept.get(token);
+        let found = this.kept?.get(token);
         if (found === undefined) {
           const rows = this.now.rows.all(match, CANDIDATES_PER_TERM) as number[];
           found = { rows, documentFrequency: rows.length < CANDIDATES_PER_TERM ? rows.length : (this.now.count.get(match, FREQUENCY_CAP) as number) };
-          this.kept.set(token, found);
+          this.kept?.set(token, found);
         }
         return found;
       }

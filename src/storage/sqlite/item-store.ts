@@ -33,8 +33,9 @@ export class ItemStore {
   constructor(
     private readonly db: Database.Database,
     private readonly cached: (sql: string) => Database.Statement,
+    keptSearchTerms: number,
   ) {
-    this.fts = new FtsIndex(db, 'items_fts');
+    this.fts = new FtsIndex(db, 'items_fts', keptSearchTerms);
     this.s = {
       insert: db.prepare(`INSERT INTO memory_items (${ITEM_COLUMNS.join(', ')}) VALUES (${placeholders(ITEM_COLUMNS)})`),
       status: db.prepare('SELECT status FROM memory_items WHERE tenant_id = ? AND id = ?'),

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 
-import { EngramError, NotFoundError, StorageError } from '../../spec/errors.js';
+import { EngramError, NotFoundError, StorageError, ValidationError } from '../../spec/errors.js';
 import type { EventFlags, EventRecord } from '../../spec/event.js';
 import type { SessionKey } from '../../spec/scope.js';
 import type {
@@ -79,7 +79,16 @@ export interface SqliteStorageOptions {
    * opened without one keeps no counts, and compose counts those texts when it reads them.
    */
   textTokens?: TextTokenCounter;
+  /**
+   * How many searched words a full-text index keeps the newest matches and count of, for the next
+   * search that asks for them (default 4,096 per index; 0 keeps none). They are dropped whenever the
+   * index changes or another connection commits to the file.
+   */
+  keptSearchTerms?: number;
 }
+
+/** Searched words each full-text index keeps by default (up to 200 row numbers each). */
+const DEFAULT_KEPT_SEARCH_TERMS = 4096;
 
 
 /**
@@ -89,6 +98,8 @@ export interface SqliteStorageOptions {
  * const storage = await openSqliteStorage({ path: './.engram/engram.db' });
  */
 export async function openSqliteStorage(options: SqliteStorageOptions): Promise<StorageAdapter> {
+  const kept = options.keptSearchTerms ?? DEFAULT_KEPT_SEARCH_TERMS;
+  if (!Number.isSafeInteger(kept) || kept < 0) throw ValidationError.of('keptSearchTerms', 'integer', 'must be a whole number of at least 0');
   if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
   let db: Database.Database;
   try {
@@ -108,7 +119,7 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
       cause: error,
     });
   }
-  return new SqliteStorage(db, options.synchronous ?? 'full', options.textTokens);
+  return new SqliteStorage(db, options.synchronous ?? 'full', options.textTokens, kept);
 }
 
 function migrate(db: Database.Database): MigrationResult {
@@ -174,10 +185,11 @@ class SqliteStorage implements StorageAdapter {
     private readonly db: Database.Database,
     private readonly synchronous: 'full' | 'normal',
     private readonly textTokens: TextTokenCounter | undefined,
+    keptSearchTerms: number,
   ) {
-    this.events = new EventStore(db, (sql) => this.cached(sql));
+    this.events = new EventStore(db, (sql) => this.cached(sql), keptSearchTerms);
     this.sessions = new SessionStore(db);
-    this.items = new ItemStore(db, (sql) => this.cached(sql));
+    this.items = new ItemStore(db, (sql) => this.cached(sql), keptSearchTerms);
     this.queue = new EmbeddingQueue(db);
     this.builds = new BuildStore(db, (sql) => this.cached(sql));
     this.reflections = new ReflectionStore(db, (sql) => this.cached(sql));
