@@ -31,13 +31,18 @@ export function rankByMatchedTerms(terms: readonly TermMatches[], scopeSize?: nu
   // The rarity of a term is relative to the scope: in a small scope a word in half its rows (a
   // name in a two-person conversation) says little, which a nominal size of thousands would hide.
   const documents = scopeSize === undefined ? Math.max(1000, largest * 10) : Math.max(scopeSize, largest);
-  const scores = new Map<number, number>();
+  // One entry per row, its score summed over the terms it matches (a row is in each term's list once).
+  const entries = new Map<number, RankedRow>();
   for (const term of terms) {
     const df = term.documentFrequency;
     const idf = Math.log(1 + (documents - df + 0.5) / (df + 0.5));
-    for (const row of term.rows) scores.set(row, (scores.get(row) ?? 0) + idf);
+    for (const row of term.rows) {
+      const entry = entries.get(row);
+      if (entry === undefined) entries.set(row, { row, score: idf });
+      else entry.score += idf;
+    }
   }
-  return [...scores.entries()]
-    .map(([row, score]) => ({ row, score: Math.round(score * 1e6) / 1e6 }))
-    .sort((a, b) => b.score - a.score || b.row - a.row);
+  const ranked = [...entries.values()];
+  for (const entry of ranked) entry.score = Math.round(entry.score * 1e6) / 1e6;
+  return ranked.sort((a, b) => b.score - a.score || b.row - a.row);
 }
