@@ -8,7 +8,7 @@
 import { SingleBar } from 'cli-progress';
 
 import type { ContextBuild, Engram, Purpose, ScopeInput, StorageAdapter } from '../src/index.js';
-import { createEngram, newId, openSqliteStorage, systemClock, textTokenCounter, visibleOwners } from '../src/index.js';
+import { newId, systemClock, visibleOwners } from '../src/index.js';
 import { compose } from '../src/composer/compose.js';
 import { episodeReadLimit, FACT_SLACK, procedureReadLimit } from '../src/composer/long-term-section.js';
 import { DEFAULTS } from '../src/composer/policy.js';
@@ -19,7 +19,7 @@ import { contentTerms } from '../src/util/stopwords.js';
 import { cueQuery, planSessions, seededRandom, sessionsHolding, turnsOf, type SessionPlan } from './corpus.js';
 import { plannedItems, storeCounts, withStoreWithoutEmbeddings, writeItems, type BulkItemsResult, type StoreCounts } from './compose-shapes-data.js';
 import { median, memoryProbeMs, nowMs, round, summarize, timed, type LatencySummary } from './stats.js';
-import { readIntoPageCache, storeSizeMiB } from './temp-store.js';
+import { readIntoPageCache, reopened, storeSizeMiB, withoutKeptWords } from './temp-store.js';
 import { BatchImporter, type BatchImportResult } from './write-bench.js';
 
 export interface ShapeSizes {
@@ -114,15 +114,6 @@ function composeWithoutPersist(engram: Engram, sample: Sample) {
   return compose({ storage: engram.storage, tokenizer: engram.tokenizer, clock: systemClock, validatePackets: false }, requestOf(sample), { persist: false });
 }
 
-/**
- * A new Engram on the store file, with a connection of its own: nothing an earlier pass kept
- * between searches carries over. `keptSearchTerms` as openSqliteStorage takes it.
- */
-async function reopened(path: string, keptSearchTerms?: number): Promise<Engram> {
-  const storage = await openSqliteStorage({ path, textTokens: textTokenCounter(), ...(keptSearchTerms === undefined ? {} : { keptSearchTerms }) });
-  return createEngram({ store: storage, embeddings: { provider: 'none' } });
-}
-
 /** searchEvents and searchItems as compose calls them for this sample's cue query (on a store that keeps no searched words: FTS5 each time). */
 async function fullTextReads(storage: StorageAdapter, sample: Sample, query: string, times: { events: number[]; items: number[]; total: number[] }) {
   const { user_id, agent_id } = sample.scope;
@@ -193,7 +184,8 @@ async function measure(path: string, sessions: readonly SessionPlan[], sizes: Sh
   const warm = async (body: (sample: Sample) => Promise<unknown>) => {
     for (const sample of planSamples(sessions, sizes.warmup, SEED + 1)) await body(sample);
   };
-  const raw = await openSqliteStorage({ path, keptSearchTerms: 0 });
+  const unkept = await withoutKeptWords(path);
+  const raw = unkept.storage;
   const engram = await reopened(path);
   await warm(async (sample) => {
     await engram.compose(requestOf(sample));
@@ -220,7 +212,7 @@ async function measure(path: string, sessions: readonly SessionPlan[], sizes: Sh
     buildIds.push(String(packet.explain.determinism?.['context_build_id']));
   }
 
-  const plain = await reopened(path, 0);
+  const plain = await withoutKeptWords(path);
   await warm((sample) => plain.compose(requestOf(sample)));
   const noKeptTerms: number[] = [];
   for (const sample of samples) await timed(() => plain.compose(requestOf(sample)), noKeptTerms);
@@ -271,7 +263,7 @@ async function measure(path: string, sessions: readonly SessionPlan[], sizes: Sh
     if (replayed.identical) identical += 1;
   }
   const queries = Math.max(1, reads.total.length);
-  await raw.close();
+  await unkept.close();
   await engram.close();
   return {
     compose: summarize(all),

@@ -10,7 +10,7 @@ import { contentTerms } from '../src/util/stopwords.js';
 import { contentWord, cueQuery, seededRandom } from './corpus.js';
 import { bulkOps, phrase, userItem } from './item-corpus.js';
 import { median, nowMs, round, summarize, timed, type LatencySummary } from './stats.js';
-import { storeSizeMiB, withTempStore } from './temp-store.js';
+import { storeSizeMiB, withoutKeptWords, withTempStore } from './temp-store.js';
 
 export interface LatencySizes {
   users: number;
@@ -149,8 +149,11 @@ function planQueries(count: number, users: number, seed: number, avoid: Readonly
 }
 
 
-/** Per block of queries: search on first sight, the same search again (cached vector), then the raw reads. */
-async function measureQueries(engram: Engram, queries: readonly PlannedQuery[]) {
+/**
+ * Per block of queries: search on first sight, the same search again (cached vector, and the words
+ * the store kept), then the raw reads, of `raw`: an Engram whose store keeps no searched words.
+ */
+async function measureQueries(engram: Engram, raw: Engram, queries: readonly PlannedQuery[]) {
   const first: number[] = [];
   const cached: number[] = [];
   const fullText: number[] = [];
@@ -165,9 +168,9 @@ async function measureQueries(engram: Engram, queries: readonly PlannedQuery[]) 
     for (const { user, query } of block) await timed(() => engram.search({ scope: { user_id: user, agent_id: AGENT }, query }), cached);
     // The terms and candidate limit hybridSearch uses (src/retrieval/hybrid-search.ts).
     for (const { user, query } of block) {
-      textHits += (await timed(() => engram.storage.searchItems({ ...base(user), terms: contentTerms(queryTerms(query)), limit: 100 }), fullText)).length;
+      textHits += (await timed(() => raw.storage.searchItems({ ...base(user), terms: contentTerms(queryTerms(query)), limit: 100 }), fullText)).length;
     }
-    for (const { user } of block) vectorCount += (await timed(() => engram.storage.itemVectors(base(user)), vectors)).length;
+    for (const { user } of block) vectorCount += (await timed(() => raw.storage.itemVectors(base(user)), vectors)).length;
   }
   return { first, cached, fullText, vectors, hits, textHits, vectorCount };
 }
@@ -190,9 +193,11 @@ export async function benchSearchLatency(sizes: LatencySizes, log: (message: str
 
     const warmup = planQueries(30, sizes.embeddedUsers, SEED + 2);
     const queries = planQueries(sizes.queries, sizes.embeddedUsers, SEED + 3, new Set(warmup.map((entry) => entry.query)));
-    await measureQueries(engram, warmup);
+    const raw = await withoutKeptWords(path);
+    await measureQueries(engram, raw, warmup);
     log(`latency: ${run.embedded} texts embedded in ${embedSeconds.toFixed(1)} s; ${queries.length} queries`);
-    const measured = await measureQueries(engram, queries);
+    const measured = await measureQueries(engram, raw, queries);
+    await raw.close();
 
     const model = createEmbeddingModel({ provider: 'local' })!;
     await embedTexts(model, ['warm up the model']);

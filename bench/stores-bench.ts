@@ -35,7 +35,7 @@ export async function benchStores(sizes: StoresSizes, log: (message: string) => 
     log(`stores: ${name}: commit_turn one at a time`);
     const single = await benchSingleTurns(store, { ...sizes.singleTurns, users: USERS, seed: SEED });
     log(`stores: ${name}: commitTurns batches of ${sizes.batchSize} to ${sizes.composeEvents} events, then compose`);
-    const { batch, compose } = await withBenchStore(store, async (engram, sizeMiB) => {
+    const { batch, compose } = await withBenchStore(store, async (engram, sizeMiB, unkept) => {
       const random = seededRandom(SEED);
       const plans = planSessions(random, Math.ceil(sizes.composeEvents / 80) + 10, USERS, 'p');
       const importer = new BatchImporter(engram, sizes.batchSize, turnsOf(plans, random));
@@ -45,6 +45,7 @@ export async function benchStores(sizes: StoresSizes, log: (message: string) => 
         warmup: sizes.composeWarmup,
         samples: sizes.composeSamples,
         seed: SEED,
+        searcher: unkept,
       });
       return { batch: importer.result(), compose: composed };
     });

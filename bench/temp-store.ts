@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 import pg from 'pg';
 
-import { createEngram, type Engram } from '../src/index.js';
+import { createEngram, openSqliteStorage, textTokenCounter, type Engram } from '../src/index.js';
 
 export type Durability = 'full' | 'normal';
 
@@ -19,11 +19,40 @@ export type BenchStore = Durability | 'postgres';
 export const BENCH_POSTGRES_URL = process.env['ENGRAM_BENCH_POSTGRES'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /**
- * Opens an Engram on `store` (a new SQLite file, or a new PostgreSQL schema), runs `body` with a
- * function that reports the store's size in MiB, then closes and deletes it.
+ * Another Engram on a SQLite file, with a connection of its own (nothing kept between searches by
+ * another carries over) and no embedding model; `keptSearchTerms` as openSqliteStorage takes it.
+ * Close it after use.
  */
-export async function withBenchStore<T>(store: BenchStore, body: (engram: Engram, sizeMiB: () => Promise<number>) => Promise<T>): Promise<T> {
-  if (store !== 'postgres') return withTempStore(store, (engram, path) => body(engram, async () => storeSizeMiB(path)));
+export async function reopened(path: string, keptSearchTerms?: number): Promise<Engram> {
+  const storage = await openSqliteStorage({ path, textTokens: textTokenCounter(), ...(keptSearchTerms === undefined ? {} : { keptSearchTerms }) });
+  return createEngram({ store: storage, embeddings: { provider: 'none' } });
+}
+
+/**
+ * An Engram on a SQLite file whose store keeps no searched words (`keptSearchTerms: 0`): every
+ * search of it reads the full-text index, as the raw reads a benchmark puts beside compose must.
+ */
+export function withoutKeptWords(path: string): Promise<Engram> {
+  return reopened(path, 0);
+}
+
+/**
+ * Opens an Engram on `store` (a new SQLite file, or a new PostgreSQL schema), runs `body` with a
+ * function that reports the store's size in MiB and a second Engram whose searches read the
+ * full-text index every time (SQLite: `withoutKeptWords`; PostgreSQL keeps no words), then closes
+ * and deletes it.
+ */
+export async function withBenchStore<T>(store: BenchStore, body: (engram: Engram, sizeMiB: () => Promise<number>, unkept: Engram) => Promise<T>): Promise<T> {
+  if (store !== 'postgres') {
+    return withTempStore(store, async (engram, path) => {
+      const unkept = await withoutKeptWords(path);
+      try {
+        return await body(engram, async () => storeSizeMiB(path), unkept);
+      } finally {
+        await unkept.close();
+      }
+    });
+  }
   const schema = `engram_bench_${process.pid}`;
   const admin = new pg.Pool({ connectionString: BENCH_POSTGRES_URL, max: 1 });
   await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
@@ -36,7 +65,7 @@ export async function withBenchStore<T>(store: BenchStore, body: (engram: Engram
     return Math.round((Number(rows[0]!.bytes) / 1024 / 1024) * 10) / 10;
   };
   try {
-    return await body(engram, sizeMiB);
+    return await body(engram, sizeMiB, engram);
   } finally {
     await engram.close();
     await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
