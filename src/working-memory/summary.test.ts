@@ -5,7 +5,7 @@ import type { EventRecord } from '../spec/event.js';
 import { emptySummary, type SummarySentence } from '../spec/summary.js';
 import { o200kTokenizer as tokenizer } from '../util/tokenizer.js';
 import { eventRecord } from '../../test/helpers/event-record.js';
-import { cutSummary, foldEvents, keptSummaryTokens, renderSummary, scoreSentence } from './summary.js';
+import { cutSummary, foldEvents, keptSummaryTokens, renderSummary, scoreSentence, spacedTokens } from './summary.js';
 
 function message(content: string, overrides: Partial<EventRecord> = {}): EventRecord {
   return eventRecord({ content, ...overrides });
@@ -80,6 +80,17 @@ describe('summary tokens from the counts sentences keep', () => {
   const sentence = fc.record({
     text: fc.oneof({ weight: 9, arbitrary: sentenceText }, { weight: 1, arbitrary: fc.string({ maxLength: 40 }) }),
     role: fc.constantFrom('user' as const, 'assistant' as const, 'tool' as const),
+  });
+
+  it('property: a text\'s count after a space, from its count alone, is what counting it after a space gives', () => {
+    const CHARS = ['a', 'B', 'é', 'e\u0301', ' ', ' ', '\n', '\t', '\u00a0', '&', "'", 's', '.', ',', ':', '/', '1', '9', '中', '😀', '"', '(', ')', '…', '-'];
+    const texts = fc.oneof(fc.string({ unit: fc.constantFrom(...CHARS), maxLength: 60 }), sentenceText, fc.string({ maxLength: 300 }));
+    fc.assert(
+      fc.property(texts, (text) => {
+        expect(spacedTokens(text, count(text))).toBe(count(` ${text}`));
+      }),
+      { numRuns: 1000 },
+    );
   });
 
   it('property: the sum of the kept counts is the count of the rendered summary, whenever it is given', () => {
