@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { ConflictError, EngramError, ValidationError, type CommitTurnRequest } from '../index.js';
+import { ConflictError, createEngram, EngramError, ValidationError, type CommitTurnRequest, type StorageAdapter } from '../index.js';
 import { scope, tempEngram, type TempEngram } from '../../test/helpers/temp-engram.js';
 
 let t: TempEngram;
@@ -172,5 +172,36 @@ describe('commitTurns', () => {
     expect(second!.events).toEqual(first!.events);
     expect(second!.summary).toEqual(first!.summary);
     expect(first!.summary.version).toBe(1);
+  });
+});
+
+describe('updateWorkingState', () => {
+  it('returns the state it wrote, even when another writer of the store writes the next version before it returns', async () => {
+    const other = await createEngram({ store: `sqlite:${t.path}`, embeddings: { provider: 'none' } });
+    let interleaved = false;
+    // The engram under test, on the same file: right after its working-state write commits, the
+    // other one (another process, say) writes the next version.
+    const storage = new Proxy(t.engram.storage, {
+      get(target, property, receiver) {
+        if (property !== 'write') return Reflect.get(target, property, receiver) as unknown;
+        return async (ops: Parameters<StorageAdapter['write']>[0]) => {
+          await target.write(ops);
+          if (!interleaved && ops.some((op) => op.op === 'put_working_state')) {
+            interleaved = true;
+            await other.updateWorkingState({ scope, expected_version: 1, append: { decisions: [{ statement: 'the other writer' }] } });
+          }
+        };
+      },
+    });
+    const engram = await createEngram({ store: storage, embeddings: { provider: 'none' } });
+    try {
+      const state = await engram.updateWorkingState({ scope, expected_version: 0, append: { decisions: [{ statement: 'this writer' }] } });
+      expect(interleaved).toBe(true);
+      expect(state.state_version).toBe(1);
+      expect(state.decisions.map((decision) => decision.statement)).toEqual(['this writer']);
+      expect((await t.engram.getWorkingState(session)).state_version).toBe(2);
+    } finally {
+      await other.close();
+    }
   });
 });

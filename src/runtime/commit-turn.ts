@@ -253,6 +253,25 @@ function prefixed(error: unknown, prefix: string): unknown {
  * const [result] = await commitTurns(context, [turn]);
  */
 export async function commitTurns(context: WritePathContext, input: readonly unknown[]): Promise<CommitTurnResult[]> {
+  return (await commitTurnBatch(context, input)).results;
+}
+
+/** What a batch of turns wrote: each turn's result, and the working state its session holds after the batch. */
+export interface CommittedTurns {
+  results: CommitTurnResult[];
+  /** Per result, the state as this batch left it (null: the session has none, or the turn was stored before). */
+  states: Array<WorkingState | null>;
+}
+
+/**
+ * `commitTurns`, with the working state each session holds after the batch, as the batch wrote it:
+ * what a caller that returns the state it wrote must use, since a read afterwards may already see
+ * another writer's next version.
+ *
+ * @example
+ * const { results: [result], states: [state] } = await commitTurnBatch(context, [turn]);
+ */
+export async function commitTurnBatch(context: WritePathContext, input: readonly unknown[]): Promise<CommittedTurns> {
   const requests = input.map((turn, index) => {
     try {
       return validateCommitTurnRequest(turn);
@@ -289,10 +308,11 @@ export async function commitTurns(context: WritePathContext, input: readonly unk
       if (seen.has(result)) results[index] = { ...result, replayed: true };
       seen.add(result);
     }
-    if (dryRun || ops.length === 0) return results;
+    const written = () => ({ results, states: results.map((result) => batch.sessions.get(keyString(sessionKeyOf(result.scope)))?.state ?? null) });
+    if (dryRun || ops.length === 0) return written();
     try {
       await context.storage.write(ops);
-      return results;
+      return written();
     } catch (error) {
       // Another writer got there first: either the same turn (return its result) or another turn of
       // the session (recompute on top of it). A stale caller-supplied state version is the caller's.

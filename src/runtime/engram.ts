@@ -39,7 +39,7 @@ import { toIso, type Clock } from '../util/clock.js';
 import { newId } from '../util/ids.js';
 import { queryTerms } from '../util/segment.js';
 import { contentTerms } from '../util/stopwords.js';
-import { commitTurns } from './commit-turn.js';
+import { commitTurnBatch, commitTurns } from './commit-turn.js';
 import { resolveConfig, type EngramConfig, type ResolvedConfig } from './config.js';
 import { EmbeddingWorker, type WorkerRun } from './embedding-worker.js';
 import { forget, history, listItems, remember, reindex, search, type MemoryApiContext, type ReindexProgress, type ReindexResult } from './memory-api.js';
@@ -198,8 +198,10 @@ export class Engram {
     this.guard();
     const turn = workingStateTurn(request, newId('trn'));
     try {
-      const [result] = await commitTurns(this.context(), [turn]);
-      const { user_id, agent_id, session_id } = result!.scope;
+      // The state this update wrote: a read after it may already hold another writer's next version.
+      const { results, states } = await commitTurnBatch(this.context(), [turn]);
+      if (states[0] != null) return states[0];
+      const { user_id, agent_id, session_id } = results[0]!.scope;
       return this.getWorkingState({ ...(request.scope.tenant_id === undefined ? {} : { tenant_id: request.scope.tenant_id }), user_id, agent_id, session_id });
     } catch (error) {
       // The update is recorded as a turn: name the fields as the request does.
