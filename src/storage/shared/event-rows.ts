@@ -6,7 +6,7 @@ import type { EventNeighbours, EventPosition, EventQuery, NeighbourQuery } from 
 import type { EventFlags, EventRecord } from '../../spec/event.js';
 import type { SqlQuery } from './list-queries.js';
 import { withTextTokens } from '../../spec/text-tokens.js';
-import { BOUND_LIMIT, textTokensOf } from './rows.js';
+import { BOUND_LIMIT, json, textTokensOf } from './rows.js';
 
 export type { Row } from './rows.js';
 
@@ -53,16 +53,16 @@ export function eventFromValues(values: readonly unknown[], at = 0): EventRecord
     speaker: (values[at + AT.speaker] as string | null) ?? null,
     role: values[at + AT.role] as EventRecord['role'],
     content_type: values[at + AT.content_type] as EventRecord['content_type'],
-    content: JSON.parse(values[at + AT.content] as string),
+    content: json(values[at + AT.content]),
     sensitivity: values[at + AT.sensitivity] as EventRecord['sensitivity'],
     embeddable: values[at + AT.embeddable] === 1,
     embedding_status: values[at + AT.embedding_status] as EventRecord['embedding_status'],
-    resonance_links: JSON.parse(values[at + AT.resonance_links] as string),
-    tags: JSON.parse(values[at + AT.tags] as string),
+    resonance_links: json(values[at + AT.resonance_links]),
+    tags: json(values[at + AT.tags]),
     snapshot_ref: (values[at + AT.snapshot_ref] as string | null) ?? null,
     created_at: values[at + AT.ts] as string,
     expires_at: (values[at + AT.expires_at] as string | null) ?? null,
-    origin_metadata: JSON.parse(values[at + AT.origin_metadata] as string),
+    origin_metadata: json(values[at + AT.origin_metadata]),
     tenant_id: values[at + AT.tenant_id] as string,
     user_id: values[at + AT.user_id] as string,
     agent_id: values[at + AT.agent_id] as string,

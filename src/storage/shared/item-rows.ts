@@ -5,7 +5,7 @@ import type { MemoryItem } from '../../spec/items.js';
 import { ownerOf } from '../../spec/items.js';
 import type { ItemQuery } from '../../spec/storage.js';
 import { withTextTokens } from '../../spec/text-tokens.js';
-import { placeholders, textTokensOf } from './rows.js';
+import { json, placeholders, textTokensOf } from './rows.js';
 
 export const ITEM_COLUMNS = [
   'tenant_id', 'id', 'owner', 'user_id', 'agent_id', 'scope_level', 'type', 'key', 'value', 'confidence', 'status',
@@ -42,20 +42,20 @@ export function itemFromValues(values: readonly unknown[], at = 0): MemoryItem {
     scope_level: values[at + ITEM_AT.scope_level] as MemoryItem['scope_level'],
     type: values[at + ITEM_AT.type] as MemoryItem['type'],
     key: values[at + ITEM_AT.key] as string,
-    value: JSON.parse(values[at + ITEM_AT.value] as string) as MemoryItem['value'],
+    value: json(values[at + ITEM_AT.value]) as MemoryItem['value'],
     confidence: values[at + ITEM_AT.confidence] as number,
     status: values[at + ITEM_AT.status] as MemoryItem['status'],
     sensitivity: values[at + ITEM_AT.sensitivity] as MemoryItem['sensitivity'],
     valid_from: (values[at + ITEM_AT.valid_from] as string | null) ?? null,
     valid_to: (values[at + ITEM_AT.valid_to] as string | null) ?? null,
-    salience: JSON.parse(values[at + ITEM_AT.salience] as string) as MemoryItem['salience'],
+    salience: json(values[at + ITEM_AT.salience]) as MemoryItem['salience'],
     version: values[at + ITEM_AT.version] as number,
     supersedes: (values[at + ITEM_AT.supersedes] as string | null) ?? null,
-    source_event_ids: JSON.parse(values[at + ITEM_AT.source_event_ids] as string) as string[],
-    evidence_refs: JSON.parse(values[at + ITEM_AT.evidence_refs] as string) as MemoryItem['evidence_refs'],
-    provenance: JSON.parse(values[at + ITEM_AT.provenance] as string) as MemoryItem['provenance'],
-    tags: JSON.parse(values[at + ITEM_AT.tags] as string) as string[],
-    entities: JSON.parse(values[at + ITEM_AT.entities] as string) as string[],
+    source_event_ids: json(values[at + ITEM_AT.source_event_ids]) as string[],
+    evidence_refs: json(values[at + ITEM_AT.evidence_refs]) as MemoryItem['evidence_refs'],
+    provenance: json(values[at + ITEM_AT.provenance]) as MemoryItem['provenance'],
+    tags: json(values[at + ITEM_AT.tags]) as string[],
+    entities: json(values[at + ITEM_AT.entities]) as string[],
     recorded_at: values[at + ITEM_AT.recorded_at] as string,
     updated_at: values[at + ITEM_AT.updated_at] as string,
     ended_at: (values[at + ITEM_AT.ended_at] as string | null) ?? null,

@@ -23,8 +23,13 @@ export function textTokensOf(value: unknown): number | null {
   return value === null || value === undefined ? null : Number(value);
 }
 
-/** A JSON column read back. */
+/**
+ * A JSON column read back. The empty list and object, which most list and metadata columns of a
+ * row hold, are made without the parser (a new one each time: callers may change what they get).
+ */
 export function json<T>(value: unknown): T {
+  if (value === '[]') return [] as T;
+  if (value === '{}') return {} as T;
   return JSON.parse(value as string) as T;
 }
 
