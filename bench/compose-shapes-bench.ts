@@ -173,6 +173,22 @@ async function mergeAll(engram: Engram): Promise<{ steps: number; seconds: numbe
 }
 
 /**
+ * One pass of `body` over the samples on a new connection to the store file (`keptSearchTerms` as
+ * openSqliteStorage takes it), after the warm-up samples; the time of each sample.
+ */
+async function passOnNewConnection(path: string, keptSearchTerms: number | undefined, warmup: readonly Sample[], samples: readonly Sample[], body: (engram: Engram, sample: Sample) => Promise<unknown>): Promise<number[]> {
+  const engram = await reopened(path, keptSearchTerms);
+  try {
+    for (const sample of warmup) await body(engram, sample);
+    const times: number[] = [];
+    for (const sample of samples) await timed(() => body(engram, sample), times);
+    return times;
+  } finally {
+    await engram.close();
+  }
+}
+
+/**
  * Each pass over the same samples: compose, compose on a store that keeps no searched words, compose
  * without persisting, the raw reads, the build writes, the replays. The compose passes each run on a
  * new connection after the warm-up requests, so no pass starts with the words the one before it
@@ -181,17 +197,14 @@ async function mergeAll(engram: Engram): Promise<{ steps: number; seconds: numbe
  */
 async function measure(path: string, sessions: readonly SessionPlan[], sizes: ShapeSizes) {
   const ignore = { events: [] as number[], items: [] as number[], total: [] as number[] };
-  const warm = async (body: (sample: Sample) => Promise<unknown>) => {
-    for (const sample of planSamples(sessions, sizes.warmup, SEED + 1)) await body(sample);
-  };
   const unkept = await withoutKeptWords(path);
   const raw = unkept.storage;
   const engram = await reopened(path);
-  await warm(async (sample) => {
+  for (const sample of planSamples(sessions, sizes.warmup, SEED + 1)) {
     await engram.compose(requestOf(sample));
     if (sample.query !== undefined) await fullTextReads(raw, sample, sample.query, ignore);
     await itemLists(engram, sample, ignore.total);
-  });
+  }
   const samples = planSamples(sessions, sizes.samples, SEED);
   const all: number[] = [];
   const withQuery: number[] = [];
@@ -212,24 +225,10 @@ async function measure(path: string, sessions: readonly SessionPlan[], sizes: Sh
     buildIds.push(String(packet.explain.determinism?.['context_build_id']));
   }
 
-  const plain = await withoutKeptWords(path);
-  await warm((sample) => plain.compose(requestOf(sample)));
-  const noKeptTerms: number[] = [];
-  for (const sample of samples) await timed(() => plain.compose(requestOf(sample)), noKeptTerms);
-  await plain.close();
-
-  const unstored = await reopened(path);
-  await warm((sample) => composeWithoutPersist(unstored, sample));
-  const noPersist: number[] = [];
-  const noPersistWithQuery: number[] = [];
-  for (const sample of samples) {
-    const ms = nowMs();
-    await composeWithoutPersist(unstored, sample);
-    const elapsed = nowMs() - ms;
-    noPersist.push(elapsed);
-    if (sample.query !== undefined) noPersistWithQuery.push(elapsed);
-  }
-  await unstored.close();
+  const warmup = planSamples(sessions, sizes.warmup, SEED + 1);
+  const noKeptTerms = await passOnNewConnection(path, 0, warmup, samples, (other, sample) => other.compose(requestOf(sample)));
+  const noPersist = await passOnNewConnection(path, undefined, warmup, samples, composeWithoutPersist);
+  const noPersistWithQuery = noPersist.filter((_, index) => samples[index]!.query !== undefined);
 
   const reads = { events: [] as number[], items: [] as number[], total: [] as number[] };
   let eventHits = 0;

@@ -86,7 +86,7 @@ export function fillSummarySection(
   // The sum of the counts its sentences keep, else counted through the packet's count cache (a
   // session's summary is the same from one compose to the next until a turn is committed).
   const count = (text: string) => builder.cost(text);
-  const cut = cutSummary(pool, share, { ...tokenizer, count }, (sentence) => isLive(sentence.expires_at, inputs.now), (used, text) =>
+  const cut = cutSummary(pool, share, tokenizer, (sentence) => isLive(sentence.expires_at, inputs.now), (used, text) =>
     (builder.keptCounts ? keptSummaryTokens(used, count) : undefined) ?? count(text),
   );
   let rollingSummary = opening;

@@ -174,10 +174,11 @@ export class ItemStore {
   }
 
   async searchItems(query: ItemSearchQuery): Promise<ItemSearchHit[]> {
+    if (query.terms.length === 0) return [];
     // An owner without chunks has no full-text entries: its words are not looked up (one index probe
     // instead of one per word; a compose's tenant-level owner often holds nothing).
     const owners = query.owners.filter((owner) => this.s.ownerHasChunks.get(query.tenant_id, owner) !== undefined);
-    if (query.terms.length === 0 || owners.length === 0) return [];
+    if (owners.length === 0) return [];
     // Items current at a past time are ranked by the chunks recorded by then, as a compose then ranked them.
     const ranked = this.fts.rank(owners.map((owner) => ownerPrefix(query.tenant_id, owner)), query.terms, undefined, query.active_at);
     const { where, params } = itemFilters(query, 'i.');
