@@ -1,11 +1,14 @@
-// Repeated searches in the storage conformance suite: a search asked again after a write sees the
-// store as it is then, whatever an adapter keeps between searches: new events and chunks, a chunk
-// replaced, an item deleted, expired events purged (their words no longer count), an erasure.
+// Repeated searches and reads in the storage conformance suite: a search or an item read asked again
+// after a write sees the store as it is then, whatever an adapter keeps between them: new events and
+// chunks, a chunk replaced, an item's status or token count changed, an item deleted, expired events
+// purged (their words no longer count), an erasure; and what a caller does to a record it was given
+// does not change what the next read gives.
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import type { StorageAdapter } from '../src/index.js';
 import { ownerOf, type MemoryItem } from '../src/spec/items.js';
+import { storedTextTokens } from '../src/spec/text-tokens.js';
 import { searchText } from '../src/util/segment.js';
 import { appendEvent as append, eventRecord as event } from './helpers/event-record.js';
 import { item } from './item-conformance.js';
@@ -76,6 +79,59 @@ export function describeSearchFreshnessConformance(name: string, init: Conforman
       await storage.erase({ tenant_id: 't1', user_id: 'u1' });
       expect(await items(['plum'])).toEqual([]);
       expect(await events(['plum'])).toEqual([]);
+    });
+
+    const listed = (statuses: MemoryItem['status'][] = ['active']) =>
+      storage.listItems({ tenant_id: 't1', owners: ['u:u1', 'a:a1', 't'], statuses, order: 'desc', limit: 10 }).then((found) => found.map((record) => `${record.key}:${record.status}`));
+
+    it('reads item versions as their rows are now: after a status change, a token count, a deletion and an erasure', async () => {
+      const tea = item({ key: 'tea' });
+      const cup = item({ key: 'cup' });
+      await storage.write([{ op: 'put_item', item: tea }, { op: 'put_item', item: cup }]);
+      expect(await listed()).toEqual(['cup:active', 'tea:active']);
+      expect((await storage.getItem('t1', tea.id))?.status).toBe('active');
+
+      await storage.write([{ op: 'set_item_status', tenant_id: 't1', item_id: tea.id, expected_status: 'active', status: 'superseded', ended_at: NOW, updated_at: NOW }]);
+      expect(await listed()).toEqual(['cup:active']);
+      expect(await listed(['active', 'superseded'])).toEqual(['cup:active', 'tea:superseded']);
+      expect(await storage.getItem('t1', tea.id)).toMatchObject({ status: 'superseded', ended_at: NOW, updated_at: NOW });
+
+      await storage.write([{ op: 'put_text_tokens', tenant_id: 't1', target: 'item', id: cup.id, text_tokens: 7 }]);
+      expect(storedTextTokens((await storage.getItem('t1', cup.id))!)).toBe(7);
+      await storage.write([{ op: 'put_text_tokens', tenant_id: 't1', target: 'item', id: cup.id, text_tokens: 9 }]);
+      const [listedCup] = await storage.listItems({ tenant_id: 't1', owners: ['u:u1'], statuses: ['active'], limit: 1 });
+      expect(storedTextTokens(listedCup!)).toBe(9);
+
+      await storage.write([{ op: 'delete_item', tenant_id: 't1', item_id: cup.id }]);
+      expect(await storage.getItem('t1', cup.id)).toBeNull();
+      expect(await listed(['active', 'superseded'])).toEqual(['tea:superseded']);
+
+      await storage.erase({ tenant_id: 't1', user_id: 'u1' });
+      expect(await storage.getItem('t1', tea.id)).toBeNull();
+      expect(await listed(['active', 'superseded'])).toEqual([]);
+    });
+
+    it('gives the next read the item as stored, whatever a caller did to the one it was given', async () => {
+      const tea = item({ key: 'tea', value: { name: 'sencha', notes: { origin: 'shizuoka' } }, tags: ['green'] });
+      await storage.write([{ op: 'put_item', item: tea }]);
+      const stored = structuredClone(await storage.getItem('t1', tea.id));
+      const [given] = await storage.listItems({ tenant_id: 't1', owners: ['u:u1'], statuses: ['active'], limit: 1 });
+      const changes = [
+        () => ((given!.value['notes'] as Record<string, unknown>)['origin'] = 'uji'),
+        () => (given!.value['name'] = 'matcha'),
+        () => given!.tags.push('black'),
+        () => (given!.status = 'retracted'),
+      ];
+      // An adapter may give read-only records (a change then throws) or records of the caller's own.
+      for (const change of changes) {
+        try {
+          change();
+        } catch (error) {
+          expect(error).toBeInstanceOf(TypeError);
+        }
+      }
+      expect(await storage.getItem('t1', tea.id)).toEqual(stored);
+      expect(await storage.listItems({ tenant_id: 't1', owners: ['u:u1'], statuses: ['active'], limit: 1 })).toEqual([stored]);
     });
   });
 }

@@ -2,6 +2,7 @@
 // full-text entry, vector) and the queries over them. Used by SqliteStorage inside its transactions.
 
 import type Database from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
 
 import { EngramError, NotFoundError } from '../../spec/errors.js';
 import { ITEM_STATUSES, type MemoryItem } from '../../spec/items.js';
@@ -16,26 +17,41 @@ import type {
   VectorCandidate,
 } from '../../spec/storage.js';
 import { ownerPrefix } from '../../util/scope-token.js';
+import { deepFreeze } from '../../util/read-only.js';
 import { fromBlob } from '../../util/vectors.js';
 import type { Row } from '../shared/rows.js';
 import { BOUND_LIMIT, placeholders } from '../shared/rows.js';
-import { ITEM_AT, ITEM_COLUMNS, ITEM_SELECT, itemFilters, itemFromValues, itemValues } from '../shared/item-rows.js';
+import { ITEM_COLUMNS, ITEM_SELECT, itemFilters, itemFromValues, itemValues } from '../shared/item-rows.js';
 import { firstPassing } from '../shared/first-passing.js';
 import { FtsIndex } from './fts-index.js';
 
 /** Index ranges read by one statement (SQLite allows 500 parts in a compound SELECT). */
 const MAX_RANGES = 500;
 
+/** The key of a kept item version. */
+const versionKey = (tenantId: string, itemId: string): string => `${tenantId}\u0000${itemId}`;
+
 export class ItemStore {
   private readonly fts: FtsIndex;
   private readonly s;
+  // Item versions read lately, as their rows hold them now, frozen (every caller is given the same
+  // object). A version's row changes only by its status, its kept token count or its deletion, each of
+  // which forgets it here (`forget`), by erasure (`changed`), or by another connection's commit (PRAGMA
+  // data_version), which forgets them all. A user composed for again and again (planner, tool and
+  // responder each turn) reads the same always-relevant items, procedures and episodes each time, and
+  // every user of an agent its procedures: building their rows was most of a listing.
+  private readonly versions: LRUCache<string, MemoryItem> | null;
+  private versionsAt: number | undefined;
 
+  /** `keptSearchTerms`: see FtsIndex; `keptItems`: how many item versions are kept between reads (0: none). */
   constructor(
     private readonly db: Database.Database,
     private readonly cached: (sql: string) => Database.Statement,
     keptSearchTerms: number,
+    keptItems: number,
   ) {
     this.fts = new FtsIndex(db, 'items_fts', keptSearchTerms);
+    this.versions = keptItems > 0 ? new LRUCache<string, MemoryItem>({ max: keptItems }) : null;
     this.s = {
       insert: db.prepare(`INSERT INTO memory_items (${ITEM_COLUMNS.join(', ')}) VALUES (${placeholders(ITEM_COLUMNS)})`),
       status: db.prepare('SELECT status FROM memory_items WHERE tenant_id = ? AND id = ?'),
@@ -46,9 +62,53 @@ export class ItemStore {
         'INSERT INTO memory_chunks (tenant_id, item_id, owner, text, embedding_status) VALUES (?, ?, ?, ?, ?)',
       ),
       deleteChunk: db.prepare('DELETE FROM memory_chunks WHERE seq = ?'),
-      getItem: db.prepare(`SELECT ${ITEM_SELECT} FROM memory_items WHERE tenant_id = ? AND id = ?`).raw(),
       ownerHasChunks: db.prepare('SELECT 1 FROM memory_chunks WHERE tenant_id = ? AND owner = ? LIMIT 1').pluck(),
+      dataVersion: db.prepare('PRAGMA data_version').pluck(),
     };
+  }
+
+  /** The kept versions, all forgotten first if another connection has committed since the last read. */
+  private keptVersions(): LRUCache<string, MemoryItem> | null {
+    if (this.versions === null) return null;
+    const version = this.s.dataVersion.get() as number;
+    if (version !== this.versionsAt) this.versions.clear();
+    this.versionsAt = version;
+    return this.versions;
+  }
+
+  /**
+   * The versions of `ids` that exist, in the order of `ids`: kept ones as they are, the others read
+   * in one statement and kept (not inside a transaction, which may still roll back what it read).
+   */
+  private versionsOf(tenantId: string, ids: readonly string[]): MemoryItem[] {
+    const kept = this.keptVersions();
+    const found = new Map<string, MemoryItem>();
+    const missing: string[] = [];
+    for (const id of ids) {
+      const item = kept?.get(versionKey(tenantId, id));
+      if (item === undefined) missing.push(id);
+      else found.set(id, item);
+    }
+    if (missing.length > 0) {
+      const keep = kept !== null && !this.db.inTransaction;
+      const sql = `SELECT ${ITEM_SELECT} FROM memory_items WHERE tenant_id = ? AND id IN (${placeholders(missing)})`;
+      for (const row of this.raw(sql, tenantId, ...missing)) {
+        const item = itemFromValues(row);
+        found.set(item.id, item);
+        if (keep) kept.set(versionKey(tenantId, item.id), deepFreeze(item));
+      }
+    }
+    const out: MemoryItem[] = [];
+    for (const id of ids) {
+      const item = found.get(id);
+      if (item !== undefined) out.push(item);
+    }
+    return out;
+  }
+
+  /** A version's row changed on this connection (its status or kept token count) or was deleted. */
+  forget(tenantId: string, itemId: string): void {
+    this.versions?.delete(versionKey(tenantId, itemId));
   }
 
   /** The rows of a statement as arrays of values, in the order of its columns. */
@@ -71,11 +131,13 @@ export class ItemStore {
       });
     }
     this.s.setStatus.run(op.status, op.ended_at, op.updated_at, op.tenant_id, op.item_id);
+    this.forget(op.tenant_id, op.item_id);
   }
 
   deleteItem(op: DeleteItemOp): void {
     this.removeChunk(op.tenant_id, op.item_id);
     this.s.deleteItem.run(op.tenant_id, op.item_id);
+    this.forget(op.tenant_id, op.item_id);
   }
 
   putChunk(op: PutChunkOp): void {
@@ -92,14 +154,14 @@ export class ItemStore {
     this.s.deleteChunk.run(row['seq']);
   }
 
-  /** The full-text index changed by statements of another class (erasure). */
-  indexChanged(): void {
+  /** Rows and full-text entries changed by statements of another class (erasure). */
+  changed(): void {
     this.fts.changed();
+    this.versions?.clear();
   }
 
   getItem(tenantId: string, itemId: string): MemoryItem | null {
-    const row = this.s.getItem.get(tenantId, itemId) as unknown[] | undefined;
-    return row === undefined ? null : itemFromValues(row);
+    return this.versionsOf(tenantId, [itemId])[0] ?? null;
   }
 
   listItems(query: ItemQuery): MemoryItem[] {
@@ -152,9 +214,7 @@ export class ItemStore {
     if (descending) ids.reverse();
     const page = ids.slice(0, query.limit);
     if (page.length === 0) return [];
-    const sql = `SELECT ${ITEM_SELECT} FROM memory_items WHERE tenant_id = ? AND id IN (${placeholders(page)})`;
-    const items = new Map(this.raw(sql, query.tenant_id, ...page).map((row) => [row[ITEM_AT.id] as string, row]));
-    return page.map((id) => itemFromValues(items.get(id)!));
+    return this.versionsOf(query.tenant_id, page);
   }
 
   private listFiltered(query: ItemQuery, descending: boolean): MemoryItem[] {

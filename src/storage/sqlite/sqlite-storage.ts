@@ -85,10 +85,27 @@ export interface SqliteStorageOptions {
    * index changes or another connection commits to the file.
    */
   keptSearchTerms?: number;
+  /**
+   * How many item versions the store keeps, as read, for the next read that lists them (default
+   * 10,000; 0 keeps none). A version is dropped when its row changes (status, token count, deletion,
+   * erasure), and all are dropped when another connection commits to the file. Kept versions are
+   * frozen: every read is given the same object.
+   */
+  keptItems?: number;
 }
 
 /** Searched words each full-text index keeps by default (up to 200 row numbers each). */
 const DEFAULT_KEPT_SEARCH_TERMS = 4096;
+
+/** Item versions kept by default (a few KiB each). */
+const DEFAULT_KEPT_ITEMS = 10_000;
+
+/** A count of things kept from an option: a whole number of at least 0. */
+function keptCount(field: 'keptSearchTerms' | 'keptItems', value: number | undefined, fallback: number): number {
+  const kept = value ?? fallback;
+  if (!Number.isSafeInteger(kept) || kept < 0) throw ValidationError.of(field, 'integer', 'must be a whole number of at least 0');
+  return kept;
+}
 
 
 /**
@@ -98,8 +115,7 @@ const DEFAULT_KEPT_SEARCH_TERMS = 4096;
  * const storage = await openSqliteStorage({ path: './.engram/engram.db' });
  */
 export async function openSqliteStorage(options: SqliteStorageOptions): Promise<StorageAdapter> {
-  const kept = options.keptSearchTerms ?? DEFAULT_KEPT_SEARCH_TERMS;
-  if (!Number.isSafeInteger(kept) || kept < 0) throw ValidationError.of('keptSearchTerms', 'integer', 'must be a whole number of at least 0');
+  const kept = { searchTerms: keptCount('keptSearchTerms', options.keptSearchTerms, DEFAULT_KEPT_SEARCH_TERMS), items: keptCount('keptItems', options.keptItems, DEFAULT_KEPT_ITEMS) };
   if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
   let db: Database.Database;
   try {
@@ -185,11 +201,11 @@ class SqliteStorage implements StorageAdapter {
     private readonly db: Database.Database,
     private readonly synchronous: 'full' | 'normal',
     private readonly textTokens: TextTokenCounter | undefined,
-    keptSearchTerms: number,
+    kept: { searchTerms: number; items: number },
   ) {
-    this.events = new EventStore(db, (sql) => this.cached(sql), keptSearchTerms);
+    this.events = new EventStore(db, (sql) => this.cached(sql), kept.searchTerms);
     this.sessions = new SessionStore(db);
-    this.items = new ItemStore(db, (sql) => this.cached(sql), keptSearchTerms);
+    this.items = new ItemStore(db, (sql) => this.cached(sql), kept.searchTerms, kept.items);
     this.queue = new EmbeddingQueue(db);
     this.builds = new BuildStore(db, (sql) => this.cached(sql));
     this.reflections = new ReflectionStore(db, (sql) => this.cached(sql));
@@ -215,6 +231,7 @@ class SqliteStorage implements StorageAdapter {
       case 'put_text_tokens': {
         const update = textTokensUpdate(op);
         if (this.cached(update.sql).run(...update.params).changes === 0) throw new NotFoundError(update.field, op.id);
+        if (op.target === 'item') this.items.forget(op.tenant_id, op.id);
         return;
       }
       case 'put_working_state':
@@ -422,9 +439,9 @@ class SqliteStorage implements StorageAdapter {
     } catch (error) {
       throw new StorageError(`erase failed: ${(error as Error).message}`, { cause: error });
     } finally {
-      // Erasure deletes full-text entries with its own statements.
+      // Erasure deletes rows and full-text entries with its own statements.
       this.events.indexChanged();
-      this.items.indexChanged();
+      this.items.changed();
     }
   }
 
