@@ -19,7 +19,7 @@ import { contentTerms } from '../src/util/stopwords.js';
 import { cueQuery, planSessions, seededRandom, sessionsHolding, turnsOf, type SessionPlan } from './corpus.js';
 import { plannedItems, storeCounts, withStoreWithoutEmbeddings, writeItems, type BulkItemsResult, type StoreCounts } from './compose-shapes-data.js';
 import { median, memoryProbeMs, nowMs, round, summarize, timed, type LatencySummary } from './stats.js';
-import { readIntoPageCache, reopened, storeSizeMiB, withoutKeptWords } from './temp-store.js';
+import { keepingNothing, readIntoPageCache, reopened, storeSizeMiB } from './temp-store.js';
 import { BatchImporter, type BatchImportResult } from './write-bench.js';
 
 export interface ShapeSizes {
@@ -53,8 +53,8 @@ export interface ComposeShapeResult {
   page_cache_read_s: number;
   /** engram.compose as a user calls it: reads, packet, and the stored context build. */
   compose: LatencySummary;
-  /** The same requests on a store that keeps no searched words between searches (keptSearchTerms 0). */
-  compose_no_kept_terms: LatencySummary;
+  /** The same requests on a store that keeps nothing between reads (keptSearchTerms 0, keptItems 0). */
+  compose_nothing_kept: LatencySummary;
   compose_with_query: LatencySummary;
   compose_without_query: LatencySummary;
   by_purpose: Record<Purpose, LatencySummary>;
@@ -114,7 +114,7 @@ function composeWithoutPersist(engram: Engram, sample: Sample) {
   return compose({ storage: engram.storage, tokenizer: engram.tokenizer, clock: systemClock, validatePackets: false }, requestOf(sample), { persist: false });
 }
 
-/** searchEvents and searchItems as compose calls them for this sample's cue query (on a store that keeps no searched words: FTS5 each time). */
+/** searchEvents and searchItems as compose calls them for this sample's cue query (on a store that keeps nothing between reads: FTS5 each time). */
 async function fullTextReads(storage: StorageAdapter, sample: Sample, query: string, times: { events: number[]; items: number[]; total: number[] }) {
   const { user_id, agent_id } = sample.scope;
   const agent = agent_id!;
@@ -135,7 +135,8 @@ async function fullTextReads(storage: StorageAdapter, sample: Sample, query: str
 
 /**
  * The listItems reads gatherLongTerm makes (src/composer/long-term-section.ts) with its types and
- * limits, as for a compose without a query (with one, the always-relevant read is smaller).
+ * limits, as for a compose without a query (with one, the always-relevant read is smaller), on a
+ * store that keeps nothing between reads (every row built).
  */
 async function itemLists(engram: Engram, sample: Sample, into: number[]): Promise<number> {
   const { user_id, agent_id } = sample.scope;
@@ -173,11 +174,11 @@ async function mergeAll(engram: Engram): Promise<{ steps: number; seconds: numbe
 }
 
 /**
- * One pass of `body` over the samples on a new connection to the store file (`keptSearchTerms` as
- * openSqliteStorage takes it), after the warm-up samples; the time of each sample.
+ * One pass of `body` over the samples on a new connection to the store file (with `keepNothing`,
+ * one that keeps nothing between reads), after the warm-up samples; the time of each sample.
  */
-async function passOnNewConnection(path: string, keptSearchTerms: number | undefined, warmup: readonly Sample[], samples: readonly Sample[], body: (engram: Engram, sample: Sample) => Promise<unknown>): Promise<number[]> {
-  const engram = await reopened(path, keptSearchTerms);
+async function passOnNewConnection(path: string, keepNothing: boolean, warmup: readonly Sample[], samples: readonly Sample[], body: (engram: Engram, sample: Sample) => Promise<unknown>): Promise<number[]> {
+  const engram = await reopened(path, keepNothing);
   try {
     for (const sample of warmup) await body(engram, sample);
     const times: number[] = [];
@@ -189,7 +190,7 @@ async function passOnNewConnection(path: string, keptSearchTerms: number | undef
 }
 
 /**
- * Each pass over the same samples: compose, compose on a store that keeps no searched words, compose
+ * Each pass over the same samples: compose, compose on a store that keeps nothing between reads, compose
  * without persisting, the raw reads, the build writes, the replays. The compose passes each run on a
  * new connection after the warm-up requests, so no pass starts with the words the one before it
  * searched (the shape of many users; one user composed for again and again keeps its words within
@@ -197,13 +198,13 @@ async function passOnNewConnection(path: string, keptSearchTerms: number | undef
  */
 async function measure(path: string, sessions: readonly SessionPlan[], sizes: ShapeSizes) {
   const ignore = { events: [] as number[], items: [] as number[], total: [] as number[] };
-  const unkept = await withoutKeptWords(path);
+  const unkept = await keepingNothing(path);
   const raw = unkept.storage;
   const engram = await reopened(path);
   for (const sample of planSamples(sessions, sizes.warmup, SEED + 1)) {
     await engram.compose(requestOf(sample));
     if (sample.query !== undefined) await fullTextReads(raw, sample, sample.query, ignore);
-    await itemLists(engram, sample, ignore.total);
+    await itemLists(unkept, sample, ignore.total);
   }
   const samples = planSamples(sessions, sizes.samples, SEED);
   const all: number[] = [];
@@ -226,8 +227,8 @@ async function measure(path: string, sessions: readonly SessionPlan[], sizes: Sh
   }
 
   const warmup = planSamples(sessions, sizes.warmup, SEED + 1);
-  const noKeptTerms = await passOnNewConnection(path, 0, warmup, samples, (other, sample) => other.compose(requestOf(sample)));
-  const noPersist = await passOnNewConnection(path, undefined, warmup, samples, composeWithoutPersist);
+  const nothingKept = await passOnNewConnection(path, true, warmup, samples, (other, sample) => other.compose(requestOf(sample)));
+  const noPersist = await passOnNewConnection(path, false, warmup, samples, composeWithoutPersist);
   const noPersistWithQuery = noPersist.filter((_, index) => samples[index]!.query !== undefined);
 
   const reads = { events: [] as number[], items: [] as number[], total: [] as number[] };
@@ -242,7 +243,7 @@ async function measure(path: string, sessions: readonly SessionPlan[], sizes: Sh
 
   const lists: number[] = [];
   let listed = 0;
-  for (const sample of samples) listed += await itemLists(engram, sample, lists);
+  for (const sample of samples) listed += await itemLists(unkept, sample, lists);
 
   // The builds this run stored, written again under new ids: the write compose ends with, alone.
   const builds: ContextBuild[] = [];
@@ -266,7 +267,7 @@ async function measure(path: string, sessions: readonly SessionPlan[], sizes: Sh
   await engram.close();
   return {
     compose: summarize(all),
-    compose_no_kept_terms: summarize(noKeptTerms),
+    compose_nothing_kept: summarize(nothingKept),
     memory_probe_ms: median(probes),
     compose_with_query: summarize(withQuery),
     compose_without_query: summarize(withoutQuery),

@@ -277,7 +277,7 @@ export function composeShapesTable(results: readonly ComposeShapeResult[]): stri
       checked('engram.compose, all requests, indexes merged', result.compose, `${result.compose.samples} samples, ~${count(result.mean_packet_tokens)} tokens/packet; memory probe ${result.memory_probe_ms} ms`),
       checked('engram.compose with cues.query', result.compose_with_query, `${result.compose_over_full_text_p50}× the raw full-text p50`),
       checked('engram.compose without query', result.compose_without_query, `${result.compose_without_query.samples} samples`),
-      plain('compose, all requests, no searched words kept (keptSearchTerms 0)', result.compose_no_kept_terms, 'same requests, a connection of its own'),
+      plain('compose, all requests, nothing kept between reads (keptSearchTerms 0, keptItems 0)', result.compose_nothing_kept, 'same requests, a connection of its own'),
       plain('compose, build not stored (persist: false)', result.compose_no_persist, 'same requests'),
       plain('compose with cues.query, build not stored', result.compose_no_persist_with_query, `${result.compose_no_persist_with_query.samples} samples`),
       plain('put_context_build write alone', result.build_write, `~${result.mean_build_kib} KiB/build`),

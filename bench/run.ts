@@ -30,7 +30,7 @@ import { locomoPath } from './locomo-data.js';
 import { locomoReport } from './locomo-report.js';
 import { benchSearchLatency, type LatencySizes } from './search-latency-bench.js';
 import { benchStores, storesTable, type StoresSizes } from './stores-bench.js';
-import { storeSizeMiB, withoutKeptWords, withTempStore } from './temp-store.js';
+import { storeSizeMiB, keepingNothing, withTempStore } from './temp-store.js';
 import { BatchImporter, benchSingleTurns, type BatchImportResult, type SingleTurnResult } from './write-bench.js';
 
 interface Sizes {
@@ -96,7 +96,7 @@ async function benchImportAndCompose(sizes: Sizes): Promise<{ batch: BatchImport
       await importer.growTo(target);
       log(`store at ${importer.events} events (${storeSizeMiB(path)} MiB) after ${((Date.now() - start) / 1000).toFixed(1)} s; composing`);
       const sessions = sessionsHolding(plans, importer.turnsWritten);
-      const searcher = await withoutKeptWords(path);
+      const searcher = await keepingNothing(path);
       try {
         compose.push(
           await benchCompose(engram, sessions, { events: importer.events, mib: storeSizeMiB(path) }, {

@@ -10,7 +10,7 @@ import { contentTerms } from '../src/util/stopwords.js';
 import { contentWord, cueQuery, seededRandom } from './corpus.js';
 import { bulkOps, phrase, userItem } from './item-corpus.js';
 import { median, nowMs, round, summarize, timed, type LatencySummary } from './stats.js';
-import { storeSizeMiB, withoutKeptWords, withTempStore } from './temp-store.js';
+import { storeSizeMiB, keepingNothing, withTempStore } from './temp-store.js';
 
 export interface LatencySizes {
   users: number;
@@ -193,7 +193,7 @@ export async function benchSearchLatency(sizes: LatencySizes, log: (message: str
 
     const warmup = planQueries(30, sizes.embeddedUsers, SEED + 2);
     const queries = planQueries(sizes.queries, sizes.embeddedUsers, SEED + 3, new Set(warmup.map((entry) => entry.query)));
-    const raw = await withoutKeptWords(path);
+    const raw = await keepingNothing(path);
     await measureQueries(engram, raw, warmup);
     log(`latency: ${run.embedded} texts embedded in ${embedSeconds.toFixed(1)} s; ${queries.length} queries`);
     const measured = await measureQueries(engram, raw, queries);

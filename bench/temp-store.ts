@@ -19,33 +19,34 @@ export type BenchStore = Durability | 'postgres';
 export const BENCH_POSTGRES_URL = process.env['ENGRAM_BENCH_POSTGRES'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /**
- * Another Engram on a SQLite file, with a connection of its own (nothing kept between searches by
- * another carries over) and no embedding model; `keptSearchTerms` as openSqliteStorage takes it.
- * Close it after use.
+ * Another Engram on a SQLite file, with a connection of its own (nothing kept between reads by
+ * another carries over) and no embedding model; with `keepNothing`, its store keeps no searched
+ * words and no item versions between reads (`keptSearchTerms: 0`, `keptItems: 0`). Close it after use.
  */
-export async function reopened(path: string, keptSearchTerms?: number): Promise<Engram> {
-  const storage = await openSqliteStorage({ path, textTokens: textTokenCounter(), ...(keptSearchTerms === undefined ? {} : { keptSearchTerms }) });
+export async function reopened(path: string, keepNothing = false): Promise<Engram> {
+  const storage = await openSqliteStorage({ path, textTokens: textTokenCounter(), ...(keepNothing ? { keptSearchTerms: 0, keptItems: 0 } : {}) });
   return createEngram({ store: storage, embeddings: { provider: 'none' } });
 }
 
 /**
- * An Engram on a SQLite file whose store keeps no searched words (`keptSearchTerms: 0`): every
- * search of it reads the full-text index, as the raw reads a benchmark puts beside compose must.
+ * An Engram on a SQLite file whose store keeps nothing between reads: every search reads the
+ * full-text index and every listing builds its rows, as the raw reads a benchmark puts beside
+ * compose must.
  */
-export function withoutKeptWords(path: string): Promise<Engram> {
-  return reopened(path, 0);
+export function keepingNothing(path: string): Promise<Engram> {
+  return reopened(path, true);
 }
 
 /**
  * Opens an Engram on `store` (a new SQLite file, or a new PostgreSQL schema), runs `body` with a
  * function that reports the store's size in MiB and a second Engram whose searches read the
- * full-text index every time (SQLite: `withoutKeptWords`; PostgreSQL keeps no words), then closes
+ * full-text index every time (SQLite: `keepingNothing`; PostgreSQL keeps nothing), then closes
  * and deletes it.
  */
 export async function withBenchStore<T>(store: BenchStore, body: (engram: Engram, sizeMiB: () => Promise<number>, unkept: Engram) => Promise<T>): Promise<T> {
   if (store !== 'postgres') {
     return withTempStore(store, async (engram, path) => {
-      const unkept = await withoutKeptWords(path);
+      const unkept = await keepingNothing(path);
       try {
         return await body(engram, async () => storeSizeMiB(path), unkept);
       } finally {
