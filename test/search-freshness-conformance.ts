@@ -87,14 +87,17 @@ export function describeSearchFreshnessConformance(name: string, init: Conforman
     it('reads item versions as their rows are now: after a status change, a token count, a deletion and an erasure', async () => {
       const tea = item({ key: 'tea' });
       const cup = item({ key: 'cup' });
-      await storage.write([{ op: 'put_item', item: tea }, { op: 'put_item', item: cup }]);
+      await storage.write([{ op: 'put_item', item: tea }, chunk(tea, 'oolong tea'), { op: 'put_item', item: cup }]);
+      const found = () => storage.searchItems({ tenant_id: 't1', owners: ['u:u1'], statuses: ['active', 'superseded'], terms: ['oolong'], limit: 5 }).then((hits) => hits.map((hit) => hit.item.status));
       expect(await listed()).toEqual(['cup:active', 'tea:active']);
       expect((await storage.getItem('t1', tea.id))?.status).toBe('active');
+      expect(await found()).toEqual(['active']);
 
       await storage.write([{ op: 'set_item_status', tenant_id: 't1', item_id: tea.id, expected_status: 'active', status: 'superseded', ended_at: NOW, updated_at: NOW }]);
       expect(await listed()).toEqual(['cup:active']);
       expect(await listed(['active', 'superseded'])).toEqual(['cup:active', 'tea:superseded']);
       expect(await storage.getItem('t1', tea.id)).toMatchObject({ status: 'superseded', ended_at: NOW, updated_at: NOW });
+      expect(await found()).toEqual(['superseded']);
 
       await storage.write([{ op: 'put_text_tokens', tenant_id: 't1', target: 'item', id: cup.id, text_tokens: 7 }]);
       expect(storedTextTokens((await storage.getItem('t1', cup.id))!)).toBe(7);

@@ -248,11 +248,19 @@ export class ItemStore {
       ranked,
       query.limit,
       (seqs) => {
-        const sql = `SELECT c.seq, ${ITEM_COLUMNS.map((column) => `i.${column}`).join(', ')} FROM memory_chunks c
+        // The chunks whose items pass the filters, then those items as listings build them (kept ones as they are).
+        const sql = `SELECT c.seq, i.id FROM memory_chunks c
           CROSS JOIN memory_items i ON i.tenant_id = +c.tenant_id AND i.id = c.item_id WHERE c.seq IN (${placeholders(seqs)}) AND ${where.join(' AND ')}`;
-        return new Map(this.raw(sql, ...seqs, ...params).map((row) => [row[0] as number, row]));
+        const passing = this.raw(sql, ...seqs, ...params) as Array<[number, string]>;
+        const items = new Map(this.versionsOf(query.tenant_id, passing.map(([, id]) => id)).map((item) => [item.id, item]));
+        const bySeq = new Map<number, MemoryItem>();
+        for (const [seq, id] of passing) {
+          const item = items.get(id);
+          if (item !== undefined) bySeq.set(seq, item);
+        }
+        return bySeq;
       },
-      (row, score): ItemSearchHit => ({ item: itemFromValues(row, 1), score }),
+      (item, score): ItemSearchHit => ({ item, score }),
     );
   }
 
