@@ -79,20 +79,24 @@ export class ItemStore {
   /**
    * The versions of `ids` that exist, in the order of `ids`: kept ones as they are, the others read
    * in one statement and kept (not inside a transaction, which may still roll back what it read).
+   * With `rowids` (each id's row number, as the statement that found the ids read it from an index
+   * entry) the others are read by number, without looking each id up again.
    */
-  private versionsOf(tenantId: string, ids: readonly string[]): MemoryItem[] {
+  private versionsOf(tenantId: string, ids: readonly string[], rowids?: readonly number[]): MemoryItem[] {
     const kept = this.keptVersions();
     const found = new Map<string, MemoryItem>();
-    const missing: string[] = [];
-    for (const id of ids) {
+    const missing: Array<string | number> = [];
+    for (const [index, id] of ids.entries()) {
       const item = kept?.get(versionKey(tenantId, id));
-      if (item === undefined) missing.push(id);
+      if (item === undefined) missing.push(rowids === undefined ? id : rowids[index]!);
       else found.set(id, item);
     }
     if (missing.length > 0) {
       const keep = kept !== null && !this.db.inTransaction;
-      const sql = `SELECT ${ITEM_SELECT} FROM memory_items WHERE tenant_id = ? AND id IN (${placeholders(missing)})`;
-      for (const row of this.raw(sql, tenantId, ...missing)) {
+      const sql = rowids === undefined
+        ? `SELECT ${ITEM_SELECT} FROM memory_items WHERE tenant_id = ? AND id IN (${placeholders(missing)})`
+        : `SELECT ${ITEM_SELECT} FROM memory_items WHERE seq IN (${placeholders(missing)})`;
+      for (const row of rowids === undefined ? this.raw(sql, tenantId, ...missing) : this.raw(sql, ...missing)) {
         const item = itemFromValues(row);
         found.set(item.id, item);
         if (keep) kept.set(versionKey(tenantId, item.id), deepFreeze(item));
@@ -198,23 +202,24 @@ export class ItemStore {
             where.push(descending ? 'id < ?' : 'id > ?');
             params.push(query.cursor);
           }
-          ranges.push(`SELECT * FROM (SELECT id FROM memory_items WHERE ${where.join(' AND ')} ORDER BY id ${descending ? 'DESC' : 'ASC'} ${BOUND_LIMIT})`);
+          ranges.push(`SELECT * FROM (SELECT id, seq FROM memory_items WHERE ${where.join(' AND ')} ORDER BY id ${descending ? 'DESC' : 'ASC'} ${BOUND_LIMIT})`);
           params.push(query.limit);
         }
       }
     }
-    const ids: string[] = [];
+    // Each entry of the index also holds its row's number: the page's rows are read by it, not looked up by id again.
+    const entries: Array<[string, number]> = [];
     // Every range binds as many values; a statement holds at most 500 (SQLite's compound limit).
     const perRange = params.length / Math.max(1, ranges.length);
     for (let start = 0; start < ranges.length; start += MAX_RANGES) {
       const sql = ranges.slice(start, start + MAX_RANGES).join(' UNION ALL ');
-      for (const id of this.cached(sql).pluck().all(...params.slice(start * perRange, (start + MAX_RANGES) * perRange)) as string[]) ids.push(id);
+      for (const entry of this.cached(sql).raw().all(...params.slice(start * perRange, (start + MAX_RANGES) * perRange)) as Array<[string, number]>) entries.push(entry);
     }
-    ids.sort();
-    if (descending) ids.reverse();
-    const page = ids.slice(0, query.limit);
+    entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    if (descending) entries.reverse();
+    const page = entries.slice(0, query.limit);
     if (page.length === 0) return [];
-    return this.versionsOf(query.tenant_id, page);
+    return this.versionsOf(query.tenant_id, page.map(([id]) => id), page.map(([, rowid]) => rowid));
   }
 
   private listFiltered(query: ItemQuery, descending: boolean): MemoryItem[] {
@@ -249,10 +254,10 @@ export class ItemStore {
       query.limit,
       (seqs) => {
         // The chunks whose items pass the filters, then those items as listings build them (kept ones as they are).
-        const sql = `SELECT c.seq, i.id FROM memory_chunks c
+        const sql = `SELECT c.seq, i.id, i.seq FROM memory_chunks c
           CROSS JOIN memory_items i ON i.tenant_id = +c.tenant_id AND i.id = c.item_id WHERE c.seq IN (${placeholders(seqs)}) AND ${where.join(' AND ')}`;
-        const passing = this.raw(sql, ...seqs, ...params) as Array<[number, string]>;
-        const items = new Map(this.versionsOf(query.tenant_id, passing.map(([, id]) => id)).map((item) => [item.id, item]));
+        const passing = this.raw(sql, ...seqs, ...params) as Array<[number, string, number]>;
+        const items = new Map(this.versionsOf(query.tenant_id, passing.map(([, id]) => id), passing.map(([, , rowid]) => rowid)).map((item) => [item.id, item]));
         const bySeq = new Map<number, MemoryItem>();
         for (const [seq, id] of passing) {
           const item = items.get(id);
