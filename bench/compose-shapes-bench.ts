@@ -81,6 +81,16 @@ export interface ComposeShapeResult {
   compose_over_full_text_p50: number;
 }
 
+/** Issue 4's two shapes: a tenant of 1,000 users (1M events, 100k items) and one user with 100k items. */
+export const SHAPES_FULL: readonly ShapeSizes[] = [
+  { name: 'tenant', users: 1_000, events: 1_000_000, itemsPerUser: 100, procedures: 100, warmup: 90, samples: 600 },
+  { name: 'heavy user', users: 1, events: 1_000, itemsPerUser: 100_000, procedures: 100, warmup: 90, samples: 600 },
+];
+export const SHAPES_QUICK: readonly ShapeSizes[] = [
+  { name: 'tenant', users: 100, events: 30_000, itemsPerUser: 100, procedures: 100, warmup: 30, samples: 150 },
+  { name: 'heavy user', users: 1, events: 1_000, itemsPerUser: 10_000, procedures: 100, warmup: 30, samples: 150 },
+];
+
 const PURPOSES: readonly Purpose[] = ['planner', 'tool', 'responder'];
 const BATCH_TURNS = 500;
 const ITEM_BATCH = 500;
@@ -88,13 +98,13 @@ const SEED = 20_261_201;
 /** One build in this many is replayed. */
 const REPLAY_STRIDE = 10;
 
-interface Sample {
+export interface Sample {
   scope: ScopeInput;
   purpose: Purpose;
   query: string | undefined;
 }
 
-function planSamples(sessions: readonly SessionPlan[], count: number, seed: number): Sample[] {
+export function planSamples(sessions: readonly SessionPlan[], count: number, seed: number): Sample[] {
   const random = seededRandom(seed);
   return Array.from({ length: count }, (_, index) => ({
     scope: sessions[Math.floor(random() * sessions.length)]!.scope,
@@ -103,7 +113,7 @@ function planSamples(sessions: readonly SessionPlan[], count: number, seed: numb
   }));
 }
 
-function requestOf(sample: Sample) {
+export function requestOf(sample: Sample) {
   return { scope: sample.scope, purpose: sample.purpose, ...(sample.query === undefined ? {} : { cues: { query: sample.query } }) };
 }
 
@@ -166,7 +176,7 @@ async function composeOnly(engram: Engram, sessions: readonly SessionPlan[], siz
 }
 
 /** Merge steps of the worker's size until one finds nothing left to merge. */
-async function mergeAll(engram: Engram): Promise<{ steps: number; seconds: number }> {
+export async function mergeAll(engram: Engram): Promise<{ steps: number; seconds: number }> {
   const start = nowMs();
   let steps = 1;
   while (await engram.mergeIndexes()) steps += 1;
@@ -289,32 +299,48 @@ async function measure(path: string, sessions: readonly SessionPlan[], sizes: Sh
   };
 }
 
+/** What fillShape wrote: the sessions that hold turns, and the import figures. */
+export interface FilledShape {
+  sessions: SessionPlan[];
+  importer: BatchImporter;
+  items: BulkItemsResult;
+}
+
 /**
- * Fills one store of this shape (events through commitTurns, then items through storage.write) and
- * measures compose and the raw reads on random existing sessions.
+ * Fills a store with one shape: events through commitTurns (batches of 500 turns), then items
+ * through storage.write, from seeded data (the same store for the same sizes).
+ */
+export async function fillShape(engram: Engram, path: string, sizes: ShapeSizes, log: (message: string) => void): Promise<FilledShape> {
+  const random = seededRandom(SEED + sizes.users);
+  const prefix = sizes.name.slice(0, 1);
+  // ~50 turns of ~2.3 events a session: plan more sessions than the events need.
+  const plans = planSessions(random, Math.ceil(sizes.events / 80) + 10, sizes.users, prefix);
+  const importer = new BatchImporter(engram, BATCH_TURNS, turnsOf(plans, random));
+  const started = nowMs();
+  // On a terminal, a bar with the rate and time left; piped, a line every tenth.
+  const bar = process.stderr.isTTY === true ? new SingleBar({ format: `import ${sizes.name} |{bar}| {value}/{total} events | {rate}/s | ETA {eta_formatted}`, stream: process.stderr, etaBuffer: 20 }) : null;
+  bar?.start(sizes.events, 0, { rate: 0 });
+  for (let step = 1; step <= (bar === null ? 10 : 100) && importer.events < sizes.events; step += 1) {
+    await importer.growTo(Math.ceil((sizes.events * step) / (bar === null ? 10 : 100)));
+    const seconds = (nowMs() - started) / 1000;
+    if (bar !== null) bar.update(Math.min(importer.events, sizes.events), { rate: Math.round(importer.events / Math.max(0.001, seconds)) });
+    else log(`compose-shapes ${sizes.name}: ${importer.events} events after ${seconds.toFixed(1)} s`);
+  }
+  bar?.stop();
+  const users = Array.from({ length: sizes.users }, (_, index) => `${prefix}u${index}`);
+  const items = await writeItems(engram, plannedItems({ users, itemsPerUser: sizes.itemsPerUser, agents: ['agent0', 'agent1'], procedures: sizes.procedures, seed: SEED }), ITEM_BATCH);
+  const sessions = sessionsHolding(plans, importer.turnsWritten);
+  log(`compose-shapes ${sizes.name}: ${items.items} items in ${items.seconds} s; ${sessions.length} sessions, ${storeSizeMiB(path)} MiB`);
+  return { sessions, importer, items };
+}
+
+/**
+ * Fills one store of this shape (fillShape) and measures compose and the raw reads on random
+ * existing sessions.
  */
 export async function benchComposeShape(sizes: ShapeSizes, log: (message: string) => void): Promise<ComposeShapeResult> {
   return withStoreWithoutEmbeddings(async (engram, path) => {
-    const random = seededRandom(SEED + sizes.users);
-    const prefix = sizes.name.slice(0, 1);
-    // ~50 turns of ~2.3 events a session: plan more sessions than the events need.
-    const plans = planSessions(random, Math.ceil(sizes.events / 80) + 10, sizes.users, prefix);
-    const importer = new BatchImporter(engram, BATCH_TURNS, turnsOf(plans, random));
-    const started = nowMs();
-    // On a terminal, a bar with the rate and time left; piped, a line every tenth.
-    const bar = process.stderr.isTTY === true ? new SingleBar({ format: `import ${sizes.name} |{bar}| {value}/{total} events | {rate}/s | ETA {eta_formatted}`, stream: process.stderr, etaBuffer: 20 }) : null;
-    bar?.start(sizes.events, 0, { rate: 0 });
-    for (let step = 1; step <= (bar === null ? 10 : 100) && importer.events < sizes.events; step += 1) {
-      await importer.growTo(Math.ceil((sizes.events * step) / (bar === null ? 10 : 100)));
-      const seconds = (nowMs() - started) / 1000;
-      if (bar !== null) bar.update(Math.min(importer.events, sizes.events), { rate: Math.round(importer.events / Math.max(0.001, seconds)) });
-      else log(`compose-shapes ${sizes.name}: ${importer.events} events after ${seconds.toFixed(1)} s`);
-    }
-    bar?.stop();
-    const users = Array.from({ length: sizes.users }, (_, index) => `${prefix}u${index}`);
-    const items = await writeItems(engram, plannedItems({ users, itemsPerUser: sizes.itemsPerUser, agents: ['agent0', 'agent1'], procedures: sizes.procedures, seed: SEED }), ITEM_BATCH);
-    const sessions = sessionsHolding(plans, importer.turnsWritten);
-    log(`compose-shapes ${sizes.name}: ${items.items} items in ${items.seconds} s; ${sessions.length} sessions, ${storeSizeMiB(path)} MiB; measuring`);
+    const { sessions, importer, items } = await fillShape(engram, path, sizes, log);
     const beforeMerge = await composeOnly(engram, sessions, sizes);
     const merge = await mergeAll(engram);
     // The passes below run with the store file in the OS page cache, as on a machine that keeps the

@@ -2,7 +2,9 @@
 // PASS/MISS per row) and the JSON written to bench/results/ (core, retrieval, search latency, compose shapes).
 
 import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
 
 import type { ComposeShapeResult } from './compose-shapes-bench.js';
 import type { ComposeResult } from './read-bench.js';
@@ -144,6 +146,13 @@ export function hasUncommittedChanges(): boolean {
   } catch {
     return false;
   }
+}
+
+/** Writes a part's figures to bench/results/<name>.json (gitignored). */
+export function writeResults(name: string, results: unknown): void {
+  const dir = fileURLToPath(new URL('./results/', import.meta.url));
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(`${dir}${name}.json`, `${JSON.stringify(results, null, 2)}\n`);
 }
 
 const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;

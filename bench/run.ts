@@ -3,10 +3,9 @@
 // same workload on SQLite beside PostgreSQL; prints
 // Markdown tables and writes bench/results/*.json. `--quick` is the CI smoke; `--only=a,b` picks parts.
 
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
 
-import { benchComposeShape, type ShapeSizes } from './compose-shapes-bench.js';
+import { benchComposeShape, SHAPES_FULL, SHAPES_QUICK } from './compose-shapes-bench.js';
 import { planSessions, seededRandom, sessionsHolding, turnsOf } from './corpus.js';
 import { benchCompose, type ComposeResult } from './read-bench.js';
 import {
@@ -20,6 +19,7 @@ import {
   retrievalTables,
   searchLatencyTable,
   TARGETS,
+  writeResults,
   type CoreResults,
 } from './report.js';
 import { benchRetrieval } from './retrieval-bench.js';
@@ -61,15 +61,6 @@ const QUICK: Sizes = {
 const LATENCY_FULL: LatencySizes = { users: 1_000, itemsPerUser: 100, sharedItems: 100, embeddedUsers: 50, queries: 300, rememberItems: 1_000 };
 const LATENCY_QUICK: LatencySizes = { users: 100, itemsPerUser: 100, sharedItems: 100, embeddedUsers: 5, queries: 100, rememberItems: 300 };
 
-/** Issue 4's two shapes: a tenant of 1,000 users (1M events, 100k items) and one user with 100k items. */
-const SHAPES_FULL: readonly ShapeSizes[] = [
-  { name: 'tenant', users: 1_000, events: 1_000_000, itemsPerUser: 100, procedures: 100, warmup: 90, samples: 600 },
-  { name: 'heavy user', users: 1, events: 1_000, itemsPerUser: 100_000, procedures: 100, warmup: 90, samples: 600 },
-];
-const SHAPES_QUICK: readonly ShapeSizes[] = [
-  { name: 'tenant', users: 100, events: 30_000, itemsPerUser: 100, procedures: 100, warmup: 30, samples: 150 },
-  { name: 'heavy user', users: 1, events: 1_000, itemsPerUser: 10_000, procedures: 100, warmup: 30, samples: 150 },
-];
 
 const PARTS = ['core', 'retrieval', 'latency', 'compose-shapes', 'load', 'stores', 'locomo'] as const;
 type Part = (typeof PARTS)[number];
@@ -122,12 +113,6 @@ function selectedParts(args: readonly string[]): Set<Part> {
   const unknown = names.filter((name) => !(PARTS as readonly string[]).includes(name));
   if (unknown.length > 0) throw new RangeError(`--only: unknown part(s) ${unknown.join(', ')}; choose from ${PARTS.join(', ')}`);
   return new Set(names as Part[]);
-}
-
-function writeResults(name: string, results: unknown): void {
-  const dir = fileURLToPath(new URL('./results/', import.meta.url));
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(`${dir}${name}.json`, `${JSON.stringify(results, null, 2)}\n`);
 }
 
 async function runCore(quick: boolean): Promise<void> {
