@@ -11,14 +11,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import type { Engram } from '../src/index.js';
 import { createEngram } from '../src/index.js';
-import { fillShape, mergeAll, planSamples, requestOf, SHAPES_FULL, SHAPES_QUICK, type Sample, type ShapeSizes } from './compose-shapes-bench.js';
+import { fillShape, measuredSamples, mergeAll, requestOf, SHAPES_FULL, SHAPES_QUICK, warmupSamples, type Sample, type ShapeSizes } from './compose-shapes-bench.js';
 import { withStoreWithoutEmbeddings } from './compose-shapes-data.js';
 import type { SessionPlan } from './corpus.js';
 import { machine, table, writeResults } from './report.js';
 import { median, nowMs, round, summarize } from './stats.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const SEED = 20_261_201;
 
 interface Options {
   base: string;
@@ -58,7 +57,7 @@ async function baseEngram(folder: string, path: string): Promise<Engram> {
 
 /** The requests of one comparison: a random session each (the benchmark's), or three in a row per session (an agent's turn). */
 function requests(sessions: readonly SessionPlan[], sizes: ShapeSizes, turns: boolean): Sample[] {
-  const samples = planSamples(sessions, sizes.samples, SEED);
+  const samples = measuredSamples(sessions, sizes);
   if (!turns) return samples;
   return samples.map((sample, index) => ({ ...sample, scope: samples[index - (index % 3)]!.scope }));
 }
@@ -111,6 +110,7 @@ async function compareShape(sizes: ShapeSizes, folder: string, log: (message: st
   return withStoreWithoutEmbeddings(async (engram, path) => {
     const { sessions } = await fillShape(engram, path, sizes, log);
     await mergeAll(engram);
+    // Closed, the store's write-ahead log is checkpointed into the file, so a copy of it holds everything.
     await engram.close();
     // Each version on its own file: two connections to one file would see each other's build
     // writes (PRAGMA data_version) and drop what they keep between reads.
@@ -122,7 +122,7 @@ async function compareShape(sizes: ShapeSizes, folder: string, log: (message: st
         const base = await baseEngram(folder, basePath);
         const current = await createEngram({ store: `sqlite:${path}`, embeddings: { provider: 'none' } });
         try {
-          const warmup = planSamples(sessions, sizes.warmup, SEED + 1);
+          const warmup = warmupSamples(sessions, sizes);
           const times = await compare(base, current, warmup, requests(sessions, sizes, turns));
           const result: Comparison = {
             shape: sizes.name,

@@ -104,7 +104,7 @@ export interface Sample {
   query: string | undefined;
 }
 
-export function planSamples(sessions: readonly SessionPlan[], count: number, seed: number): Sample[] {
+function planSamples(sessions: readonly SessionPlan[], count: number, seed: number): Sample[] {
   const random = seededRandom(seed);
   return Array.from({ length: count }, (_, index) => ({
     scope: sessions[Math.floor(random() * sessions.length)]!.scope,
@@ -112,6 +112,12 @@ export function planSamples(sessions: readonly SessionPlan[], count: number, see
     query: index % 2 === 0 ? cueQuery(random) : undefined,
   }));
 }
+
+/** The warm-up requests of a shape's passes. */
+export const warmupSamples = (sessions: readonly SessionPlan[], sizes: ShapeSizes): Sample[] => planSamples(sessions, sizes.warmup, SEED + 1);
+
+/** The measured requests of a shape's passes: the same ones in every pass and every run. */
+export const measuredSamples = (sessions: readonly SessionPlan[], sizes: ShapeSizes): Sample[] => planSamples(sessions, sizes.samples, SEED);
 
 export function requestOf(sample: Sample) {
   return { scope: sample.scope, purpose: sample.purpose, ...(sample.query === undefined ? {} : { cues: { query: sample.query } }) };
@@ -165,10 +171,10 @@ const PROBE_EVERY = 100;
 
 /** Warm-up, then the measured requests through engram.compose, as a user calls it. */
 async function composeOnly(engram: Engram, sessions: readonly SessionPlan[], sizes: ShapeSizes): Promise<{ compose: LatencySummary; probe_ms: number }> {
-  for (const sample of planSamples(sessions, sizes.warmup, SEED + 1)) await engram.compose(requestOf(sample));
+  for (const sample of warmupSamples(sessions, sizes)) await engram.compose(requestOf(sample));
   const times: number[] = [];
   const probes: number[] = [];
-  for (const [index, sample] of planSamples(sessions, sizes.samples, SEED).entries()) {
+  for (const [index, sample] of measuredSamples(sessions, sizes).entries()) {
     if (index % PROBE_EVERY === 0) probes.push(memoryProbeMs());
     await timed(() => engram.compose(requestOf(sample)), times);
   }
@@ -211,12 +217,12 @@ async function measure(path: string, sessions: readonly SessionPlan[], sizes: Sh
   const unkept = await keepingNothing(path);
   const raw = unkept.storage;
   const engram = await reopened(path);
-  for (const sample of planSamples(sessions, sizes.warmup, SEED + 1)) {
+  for (const sample of warmupSamples(sessions, sizes)) {
     await engram.compose(requestOf(sample));
     if (sample.query !== undefined) await fullTextReads(raw, sample, sample.query, ignore);
     await itemLists(unkept, sample, ignore.total);
   }
-  const samples = planSamples(sessions, sizes.samples, SEED);
+  const samples = measuredSamples(sessions, sizes);
   const all: number[] = [];
   const withQuery: number[] = [];
   const withoutQuery: number[] = [];
@@ -236,7 +242,7 @@ async function measure(path: string, sessions: readonly SessionPlan[], sizes: Sh
     buildIds.push(String(packet.explain.determinism?.['context_build_id']));
   }
 
-  const warmup = planSamples(sessions, sizes.warmup, SEED + 1);
+  const warmup = warmupSamples(sessions, sizes);
   const nothingKept = await passOnNewConnection(path, true, warmup, samples, (other, sample) => other.compose(requestOf(sample)));
   const noPersist = await passOnNewConnection(path, false, warmup, samples, composeWithoutPersist);
   const noPersistWithQuery = noPersist.filter((_, index) => samples[index]!.query !== undefined);
