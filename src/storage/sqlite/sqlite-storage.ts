@@ -296,14 +296,15 @@ class SqliteStorage implements StorageAdapter {
     // a record of a packet already returned, not an acknowledged event. It survives a process crash
     // (WAL); a power loss may lose it until the next synced commit, which also syncs it.
     const relaxed = this.synchronous === 'full' && ops.length > 0 && ops.every((op) => op.op === 'put_context_build');
-    if (relaxed) this.db.pragma('synchronous = NORMAL');
+    // Prepared once (db.pragma prepares its statement on every call).
+    if (relaxed) this.cached('PRAGMA synchronous = NORMAL').run();
     try {
       this.writeAll(ops, countTexts(ops, this.textTokens));
     } catch (error) {
       if (EngramError.isInstance(error)) throw error;
       throw new StorageError(`write failed: ${(error as Error).message}`, { cause: error });
     } finally {
-      if (relaxed) this.db.pragma('synchronous = FULL');
+      if (relaxed) this.cached('PRAGMA synchronous = FULL').run();
     }
   }
 
