@@ -24,11 +24,14 @@ interface Options {
   quick: boolean;
 }
 
+/** A command line this script cannot run: printed as one line, without a stack. */
+class UsageError extends Error {}
+
 function parseOptions(args: readonly string[]): Options {
   const at = args.indexOf('--base');
   const base = at >= 0 ? args[at + 1] : args.find((arg) => arg.startsWith('--base='))?.slice('--base='.length);
   if (base === undefined || base === '' || base.startsWith('--')) {
-    throw new Error('usage: npm run bench:ab -- --base <git revision> [--quick]');
+    throw new UsageError('usage: npm run bench:ab -- --base <git revision> [--quick]');
   }
   return { base, quick: args.includes('--quick') };
 }
@@ -38,7 +41,12 @@ function parseOptions(args: readonly string[]): Options {
  * the test runner do not look; its imports resolve to this checkout's node_modules.
  */
 function checkOut(revision: string): { commit: string; folder: string } {
-  const commit = execFileSync('git', ['rev-parse', '--verify', `${revision}^{commit}`], { cwd: ROOT, encoding: 'utf8' }).trim();
+  let commit: string;
+  try {
+    commit = execFileSync('git', ['rev-parse', '--verify', '--quiet', `${revision}^{commit}`], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    throw new UsageError(`--base ${revision}: not a commit of this repository`);
+  }
   const folder = join(ROOT, 'node_modules', '.cache', 'engram-ab', commit);
   if (!existsSync(join(folder, 'src', 'index.ts'))) {
     rmSync(folder, { recursive: true, force: true });
@@ -166,4 +174,10 @@ async function main(): Promise<void> {
   writeResults('ab', { machine: machine(), quick: options.quick, base: commit, comparisons });
 }
 
-await main();
+try {
+  await main();
+} catch (error) {
+  if (!(error instanceof UsageError)) throw error;
+  process.stderr.write(`bench:ab: ${error.message}\n`);
+  process.exitCode = 2;
+}

@@ -17,7 +17,7 @@ describe('lazyForm', () => {
     expect(made).toBe(1);
   });
 
-  it('keeps a value that is undefined or empty without building it again', () => {
+  it('keeps a value that is undefined without building it again', () => {
     let made = 0;
     const form = lazyForm<string | undefined>('quote', () => {
       made += 1;

@@ -107,7 +107,6 @@ function keptCount(field: 'keptSearchTerms' | 'keptItems', value: number | undef
   return kept;
 }
 
-
 /**
  * Opens (creating if needed) a SQLite store and brings its schema to the latest version.
  *
