@@ -14,7 +14,7 @@ import { createEngram } from '../src/index.js';
 import { fillShape, measuredSamples, mergeAll, requestOf, SHAPES_FULL, SHAPES_QUICK, warmupSamples, type Sample, type ShapeSizes } from './compose-shapes-bench.js';
 import { withStoreWithoutEmbeddings } from './compose-shapes-data.js';
 import type { SessionPlan } from './corpus.js';
-import { machine, table, writeResults } from './report.js';
+import { machine, machineLine, table, writeResults } from './report.js';
 import { median, nowMs, round, summarize } from './stats.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -159,7 +159,7 @@ async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   const log = (message: string) => process.stderr.write(`[bench:ab] ${message}\n`);
   const { commit, folder } = checkOut(options.base);
-  log(`${options.quick ? 'quick' : 'full'} run on ${machine().cpu}, ${machine().cores} cores, Node ${process.version}; base ${commit.slice(0, 7)}`);
+  log(`${options.quick ? 'quick' : 'full'} run on ${machineLine()}; base ${commit.slice(0, 7)}`);
   const comparisons: Comparison[] = [];
   for (const sizes of options.quick ? SHAPES_QUICK : SHAPES_FULL) comparisons.push(...(await compareShape(sizes, folder, log)));
   const lines = [

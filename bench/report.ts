@@ -2,7 +2,7 @@
 // PASS/MISS per row) and the JSON written to bench/results/ (core, retrieval, search latency, compose shapes).
 
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
@@ -24,7 +24,7 @@ export interface CoreResults {
   mode: 'quick' | 'full';
   date: string;
   commit: string;
-  machine: { cpu: string; cores: number; memory_gib: number; node: string; platform: string };
+  machine: Machine;
   targets: typeof TARGETS;
   single_turns: SingleTurnResult[];
   batch_import: BatchImportResult;
@@ -40,14 +40,45 @@ export function currentCommit(): string {
   }
 }
 
-export function machine(): CoreResults['machine'] {
+export interface Machine {
+  cpu: string;
+  /** The processor's family, model and stepping where the system tells them (Linux): a VM may name only the maker, as in `AMD EPYC`, for processors generations apart. */
+  cpu_id: string | null;
+  cores: number;
+  memory_gib: number;
+  node: string;
+  platform: string;
+}
+
+/** `family 26, model 2, stepping 1` from /proc/cpuinfo, or null where it cannot be read. */
+function cpuId(): string | null {
+  let info: string;
+  try {
+    info = readFileSync('/proc/cpuinfo', 'utf8');
+  } catch {
+    return null; // Not Linux: the model name is all there is.
+  }
+  const field = (name: string) => new RegExp(`^${name}\\s*:\\s*(.+)$`, 'm').exec(info)?.[1]?.trim();
+  const parts = [['family', field('cpu family')], ['model', field('model')], ['stepping', field('stepping')]].filter(([, value]) => value !== undefined);
+  return parts.length === 0 ? null : parts.map(([name, value]) => `${name} ${value}`).join(', ');
+}
+
+/** The machine a run measured, as its results record it. */
+export function machine(): Machine {
   return {
     cpu: cpus()[0]?.model ?? 'unknown',
+    cpu_id: cpuId(),
     cores: cpus().length,
     memory_gib: Math.round(totalmem() / 1024 ** 3),
     node: process.version,
     platform: `${process.platform}-${process.arch}`,
   };
+}
+
+/** `AMD EPYC (family 26, model 2, stepping 1), 2 cores, Node v20.20.2`: the machine as a run's log names it. */
+export function machineLine(): string {
+  const { cpu, cpu_id: id, cores, node } = machine();
+  return `${cpu}${id === null ? '' : ` (${id})`}, ${cores} cores, Node ${node}`;
 }
 
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });

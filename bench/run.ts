@@ -14,6 +14,7 @@ import {
   currentCommit,
   hasUncommittedChanges,
   machine,
+  machineLine,
   markdownTable,
   MEMORY_TARGETS,
   retrievalTables,
@@ -249,7 +250,7 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const quick = args.includes('--quick');
   const parts = selectedParts(args);
-  log(`${quick ? 'quick' : 'full'} run on ${machine().cpu}, ${machine().cores} cores, Node ${process.version}`);
+  log(`${quick ? 'quick' : 'full'} run on ${machineLine()}`);
   if (parts.has('core')) await measured('core', () => runCore(quick));
   if (parts.has('retrieval')) await measured('retrieval', () => runRetrieval(quick));
   if (parts.has('latency')) await measured('latency', () => runLatency(quick));
