@@ -3,7 +3,7 @@
 // without yielding, and a committed write is on disk (in the WAL) before the promise resolves.
 
 import { existsSync, mkdirSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 
 import { EngramError, NotFoundError, StorageError, ValidationError } from '../../spec/errors.js';
@@ -57,6 +57,7 @@ import { KeyStore } from './key-store.js';
 import { JobQueue } from './job-queue.js';
 import type { ApiKeyRecord } from '../../spec/auth.js';
 import type { EraseCounts, EraseScope, ExportRecord, ExportScope } from '../../spec/export.js';
+import { Checkpointer } from './checkpointer.js';
 import { Eraser } from './erase.js';
 import { ExportStore } from './export-store.js';
 import { migrations } from './migrations.js';
@@ -195,6 +196,8 @@ class SqliteStorage implements StorageAdapter {
   private readonly jobs: JobQueue;
   private readonly exporter: ExportStore;
   private readonly eraser: Eraser;
+  /** Background WAL checkpoints of a store on a file (none in memory). */
+  private readonly checkpoints: Checkpointer | undefined;
 
   constructor(
     private readonly db: Database.Database,
@@ -217,6 +220,7 @@ class SqliteStorage implements StorageAdapter {
       for (const op of ops) this.apply(op, counts);
     });
     this.writeAll = (ops, counts) => transaction.immediate(ops, counts);
+    this.checkpoints = db.memory ? undefined : new Checkpointer(resolve(db.name), db.pragma('page_size', { simple: true }) as number, synchronous === 'full' ? 'FULL' : 'NORMAL');
   }
 
   private apply(op: WriteOp, counts: TextCounts): void {
@@ -305,6 +309,7 @@ class SqliteStorage implements StorageAdapter {
     } finally {
       if (relaxed) this.cached('PRAGMA synchronous = FULL').run();
     }
+    this.checkpoints?.wrote();
   }
 
   async getTurn(key: SessionKey, turnId: string): Promise<CommitTurnResult | null> {
@@ -564,6 +569,8 @@ class SqliteStorage implements StorageAdapter {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // The thread's connection closes first: the last connection to close removes the log.
+    await this.checkpoints?.stop();
     this.db.close();
   }
 }
