@@ -14,6 +14,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openSqliteStorage } from '../src/index.js';
 import { appendEvent, eventRecord } from './helpers/event-record.js';
 import { writeManyPages } from './helpers/large-writes.js';
+import { item } from './item-conformance.js';
 
 /**
  * The events in the database file alone, read from a copy of it without its log (a copy taken in
@@ -58,6 +59,19 @@ describe('background WAL checkpoints of a SQLite store', () => {
     const reopened = await openSqliteStorage({ path });
     expect(await reopened.listEvents({ tenant_id: 't1', user_id: 'u1', agent_id: 'a1', session_id: 's1', now: '2026-06-02T00:00:00.000Z', limit: written + 1 })).toHaveLength(written);
     await reopened.close();
+  });
+
+  it('keeps the item versions it read across the thread\'s checkpoints', async () => {
+    // A checkpoint copies pages without changing what they hold: the store's other connection must
+    // not read it as a commit (PRAGMA data_version), which would drop every kept version.
+    const storage = await openSqliteStorage({ path });
+    const tea = item({ key: 'tea' });
+    await storage.write([{ op: 'put_item', item: tea }]);
+    const first = await storage.getItem('t1', tea.id);
+    const written = await writeManyPages(storage);
+    await vi.waitFor(() => expect(eventsInDatabaseFile(path, folder)).toBe(written), { timeout: 10_000, interval: 50 });
+    expect(await storage.getItem('t1', tea.id)).toBe(first);
+    await storage.close();
   });
 
   it('keeps writing and closes when the thread cannot open the file', async () => {

@@ -55,8 +55,8 @@ parentPort.on('message', () => {
  * await checkpoints.stop();
  */
 export class Checkpointer {
-  /** `idle` until the log first reaches START_AFTER_WAL_PAGES; `ended` once stopped, or failed (the backstop remains). */
-  private status: 'idle' | 'running' | 'ended' = 'idle';
+  /** Whether the log has reached START_AFTER_WAL_PAGES (or the store closed): the thread runs, ran, or could not start. */
+  private started = false;
   private worker: Worker | undefined;
   /** Settles when the thread has exited, however it ended. */
   private exited: Promise<void> = Promise.resolve();
@@ -70,15 +70,15 @@ export class Checkpointer {
 
   /** A write transaction has committed: starts the thread once the log is long enough. */
   wrote(): void {
-    if (this.status !== 'idle') return;
+    if (this.started) return;
     this.writes += 1;
     if (this.writes % LOOK_EVERY_WRITES !== 0) return;
     if (walBytes(this.path) < START_AFTER_WAL_PAGES * this.pageSize) return;
+    this.started = true;
     try {
       this.start();
     } catch {
       // No thread here (a runtime that refuses them): the committing connection checkpoints as before.
-      this.status = 'ended';
     }
   }
 
@@ -86,7 +86,7 @@ export class Checkpointer {
   async stop(): Promise<void> {
     const worker = this.worker;
     this.worker = undefined;
-    this.status = 'ended';
+    this.started = true;
     // Held until it exits: an unreferenced thread's exit alone would not keep the process waiting for it.
     worker?.ref();
     worker?.postMessage('stop');
@@ -104,11 +104,9 @@ export class Checkpointer {
     worker.unref();
     worker.on('error', () => {
       // Without the thread the committing connection checkpoints as before: slower tails, nothing lost.
-      this.status = 'ended';
       this.worker = undefined;
     });
     this.worker = worker;
-    this.status = 'running';
   }
 }
 
