@@ -10,8 +10,8 @@ export type { ReviewQueue } from './runtime/reflection-api.js';
 export type { Insights } from './runtime/insight-api.js';
 export type { Runs } from './runtime/run-api.js';
 export type { Keys } from './runtime/key-api.js';
-export type { UpdateWorkingStateRequest } from './runtime/working-state-update.js';
-export { EXPORT_FORMAT, EXPORT_VERSION, type ExportHeader, type TransferCounts } from './runtime/transfer-api.js';
+export type { UpdateWorkingStateRequest, WorkingStateUpdate } from './runtime/working-state-update.js';
+export { DEFAULT_MAX_LINE_BYTES, EXPORT_FORMAT, EXPORT_VERSION, type ExportHeader, type ImportInput, type ImportOptions, type TransferCounts } from './runtime/transfer-api.js';
 export { EXPORT_KINDS } from './spec/export.js';
 export type * from './spec/export.js';
 export { startBackgroundWorker, type BackgroundWorker, type BackgroundWorkerOptions, type TickReport } from './runtime/background-worker.js';
@@ -27,14 +27,14 @@ export type * from './spec/reflection.js';
 export type { SearchHit, SignalScores } from './retrieval/hybrid-search.js';
 export { ITEM_STATUSES, MEMORY_TYPES, ownerOf, visibleOwners } from './spec/items.js';
 export type * from './spec/items.js';
-export type { EmbeddingModel, StructuredModel, JsonSchema } from './spec/providers.js';
+export type { EmbeddingModel, EmbeddingPriority, StructuredModel, JsonSchema } from './spec/providers.js';
 export { assertKey, makeKey, slug, typeOfKey, KEY_RULES } from './items/keys.js';
 import { describeValue } from './items/values.js';
 import type { MemoryItem } from './spec/items.js';
 export { describeValue, VALUE_SCHEMAS } from './items/values.js';
 export { DEFAULT_POLICIES } from './items/policies.js';
 export { createRuleExtractor } from './items/rules/index.js';
-export { createLocalUseLiteEmbeddings } from './providers/embeddings/local-use-lite.js';
+export { createLocalUseLiteEmbeddings, type LocalUseLiteOptions } from './providers/embeddings/local-use-lite.js';
 export { createOpenAiCompatibleEmbeddings } from './providers/embeddings/openai-compatible.js';
 export { createEmbeddingModel, embedTexts, type EmbeddingConfig } from './providers/embeddings/embed.js';
 export { createOpenAiCompatibleChat } from './providers/llm/openai-compatible.js';
@@ -68,6 +68,9 @@ export {
   validateReflectionRequest,
   validateRunRequest,
 } from './spec/validators.js';
+export { inputIssues, MAX_JSON_DEPTH } from './spec/input-rules.js';
+export { isDateTime, parseDateTime, DATE_TIME_RULE } from './spec/date-time.js';
+export { MAX_BUILD_BYTES } from './composer/build-bound.js';
 export type * from './spec/packet.js';
 export type * from './spec/requests.js';
 export type * from './spec/event.js';

@@ -5,9 +5,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 
 import type { DecisionResult, EventRecord, InsightRecord, MemoryItem, ReflectResult, ReviewCandidate } from '../src/index.js';
+
+// Each command is a new Node process (1.5–3 s while other test files run); a test runs several in a row.
+vi.setConfig({ testTimeout: 120_000 });
 
 const folder = mkdtempSync(join(tmpdir(), 'engram-cli-review-'));
 const store = `sqlite:${join(folder, 'engram.db')}`;
@@ -143,6 +146,32 @@ describe('engram CLI: reflection and review', () => {
     expect(failure(['review', 'show', 'cand_00000000000000000000000000'])).toMatchObject({ code: 1, error: { code: 'NOT_FOUND', field: 'candidate_id' } });
     expect(failure(['reflect', ...who, '--run', 'no-such-run'])).toMatchObject({ code: 1, error: { code: 'NOT_FOUND', field: 'scope.run_id' } });
     expect(failure(['reflect', ...who, '--run', 'r1', '--use', 'llm'])).toMatchObject({ code: 1, error: { code: 'CONFIG_INVALID', field: 'use' } });
+  });
+});
+
+describe('engram CLI: a candidate drawn from private events', () => {
+  const pia = { ...scope, user_id: 'pia' };
+  const privately = turns.map((entry) => ({
+    ...entry,
+    scope: pia,
+    messages: entry.messages.map((message) => ({ ...message, sensitivity: 'private' })),
+    tool_results: entry.tool_results.map((result) => ({ ...result, sensitivity: 'private' })),
+  }));
+
+  it('is marked private, proposes the user level, and refuses an edit that shares it', () => {
+    expect(engram(['commit'], JSON.stringify(privately)).code).toBe(0);
+    const reflected = json<ReflectResult>(['reflect', '--user', 'pia', '--agent', 'helper', '--run', 'r1']);
+    const procedure = reflected.candidates.find((candidate) => candidate.memory_type === 'procedural')!;
+    expect(procedure).toMatchObject({ sensitivity: 'private', target: { scope_level: 'user' } });
+    const listed = engram(['review', 'list', '--user', 'pia', '--kind', 'memory']).stdout;
+    expect(listed).toMatch(new RegExp(`${procedure.id} {2}memory/procedural {2}pending {2}conf [\\d.]+ {2}\\(rules, trc_\\S+, run r1\\) {2}\\[private\\]`));
+    expect(listed).toContain('writes procedure procedure:');
+    const shared = JSON.stringify({ ...procedure.target, scope_level: 'agent' });
+    expect(failure(['review', 'approve', procedure.id, '--edit', shared])).toMatchObject({ code: 2, error: { code: 'VALIDATION_FAILED', field: 'edit.scope_level', rule: 'private_evidence' } });
+    expect(json<DecisionResult>(['review', 'approve', procedure.id]).items[0]).toMatchObject({ action: 'created' });
+    // The same key may also hold the agent-level procedure another user's normal run approved.
+    const versions = json<MemoryItem[]>(['history', '--user', 'pia', '--agent', 'helper', '--key', (procedure.target as { key: string }).key]);
+    expect(versions.filter((version) => version.user_id === 'pia')).toEqual([expect.objectContaining({ scope_level: 'user', sensitivity: 'private' })]);
   });
 });
 

@@ -4,7 +4,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+
+// Each command is a new Node process (1.5–3 s while other test files run); a test runs several in a row.
+vi.setConfig({ testTimeout: 120_000 });
 
 const folder = mkdtempSync(join(tmpdir(), 'engram-transfer-'));
 const root = join(import.meta.dirname, '..');
@@ -37,5 +40,23 @@ describe('engram export, import and erase', () => {
     expect(JSON.parse(engram('b.db', ['--json', 'items', '--tenant', 'acme', '--user', 'ada', '--agent', 'helper']).stdout)).toEqual([]);
     const bad = engram('b.db', ['import', join(folder, 'missing.jsonl')]);
     expect(bad.code).not.toBe(0);
-  });
+  }, 120_000);
+
+  it('stops at a line longer than --max-line-bytes, naming it, and finishes an import run again', () => {
+    const turn = { scope: { tenant_id: 'acme', user_id: 'bo', agent_id: 'helper', session_id: 's1', run_id: 'r1' }, turn_id: 't1', messages: [{ role: 'user', content: 'We launch Atlas on June 12.' }] };
+    expect(engram('c.db', ['commit'], JSON.stringify(turn)).code).toBe(0);
+    const file = join(folder, 'bo.jsonl');
+    expect(engram('c.db', ['export', '--tenant', 'acme', '--out', file]).code).toBe(0);
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    const longest = Math.max(...lines.map((line) => Buffer.byteLength(line)));
+    const tooLong = engram('d.db', ['import', file, '--tenant', 'acme', '--max-line-bytes', String(longest - 1)]);
+    expect(tooLong.code, tooLong.stderr).toBe(2);
+    expect(tooLong.stderr).toMatch(/line \d+: is longer than \d+ bytes, the import line limit \(maxLineBytes\)/);
+    expect(engram('d.db', ['import', file, '--tenant', 'acme', '--max-line-bytes', 'lots']).code).toBe(2);
+    // The same file again, in full: what the first run wrote (nothing, or whole batches) is skipped.
+    expect(engram('d.db', ['import', file, '--tenant', 'acme']).code).toBe(0);
+    const again = engram('d.db', ['--json', 'import', file, '--tenant', 'acme']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ tenant_id: 'acme', counts: {}, skipped: { event: 1, turn: 1 } });
+  }, 120_000);
 });

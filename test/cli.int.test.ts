@@ -4,9 +4,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 
 import { assertPacket, type CommitTurnResult, type EventRecord, type MemoryPacket } from '../src/index.js';
+
+// Each command is a new Node process (1.5–3 s while other test files run); a test runs several in a row.
+vi.setConfig({ testTimeout: 120_000 });
 
 const folder = mkdtempSync(join(tmpdir(), 'engram-cli-'));
 const store = `sqlite:${join(folder, 'engram.db')}`;

@@ -17,8 +17,10 @@ import { emptySummary } from '../src/spec/summary.js';
 import { emptyWorkingState } from '../src/spec/working-state.js';
 import { searchText } from '../src/util/segment.js';
 import { appendEvent, eventRecord } from './helpers/event-record.js';
+import { expectCode } from './helpers/expect-code.js';
 import { ledgerEntry, runState, snapshotRecord } from './helpers/run-records.js';
 import { candidate, insight, reflection } from './reflection-conformance.js';
+import { item } from './item-conformance.js';
 import { build } from './run-conformance.js';
 import type { ConformanceInitializer } from './storage-conformance.js';
 
@@ -28,15 +30,6 @@ const LATER = '2026-06-01T11:00:00.000Z';
 
 const append = appendEvent;
 
-function item(overrides: Partial<MemoryItem>): MemoryItem {
-  return {
-    id: newId('mem'), tenant_id: 't1', user_id: 'u1', agent_id: 'a1', scope_level: 'user', type: 'preferences',
-    key: 'editor', value: { name: 'vim' }, confidence: 0.9, status: 'active', sensitivity: 'normal', valid_from: null,
-    valid_to: null, salience: { consequence: 0.2, emotional_charge: 0.1, reusability: 0.8 }, version: 1, supersedes: null,
-    source_event_ids: [], evidence_refs: [], provenance: { extractor: 'rules', rule: 'test' }, tags: [], entities: [],
-    recorded_at: AT, updated_at: AT, ended_at: null, ...overrides,
-  };
-}
 
 /** The item and a searchable chunk of it (word `kumquat` plus the owner's words). */
 function putItem(record: MemoryItem): WriteOp[] {
@@ -286,7 +279,11 @@ export function describeExportConformance(name: string, init: ConformanceInitial
         return at.user_id === 'u1' && at.session_id === 's1' && sessionKinds.includes(r.kind);
       };
       expect(before.filter(gone)).toHaveLength(2 + 5 + 3);
-      expect(await exported(storage, { tenant_id: 't1' })).toEqual(before.filter((r) => !gone(r)));
+      // The item sourced from both sessions stays, without the erased event among its sources.
+      expect(counts['memory_items_sources_trimmed']).toBe(1);
+      const erasedEvents = new Set(before.flatMap((r) => (r.kind === 'event' && gone(r) ? [r.event.id] : [])));
+      const trimmed = (r: ExportRecord): ExportRecord => (r.kind === 'item' ? { ...r, item: { ...r.item, source_event_ids: r.item.source_event_ids.filter((id) => !erasedEvents.has(id)) } } : r);
+      expect(await exported(storage, { tenant_id: 't1' })).toEqual(before.filter((r) => !gone(r)).map(trimmed));
       expect((await search('u1')).map((hit) => hit.event.session_id)).toEqual(['s2', 's2']);
       expect((await searchItems('u:u1')).map((hit) => hit.item.key).sort()).toEqual(['os', 'shell']);
       expect(await storage.getWorkingState({ tenant_id: 't1', user_id: 'u1', agent_id: 'a1', session_id: 's2' })).not.toBeNull();
@@ -300,6 +297,79 @@ export function describeExportConformance(name: string, init: ConformanceInitial
         expect(counts['events']).toBe(0);
       }
       expect(await exported(storage, { tenant_id: 't1' })).toEqual(before);
+    });
+  });
+
+  describe(`storage conformance: ${name}: turns beside their events, duplicate keys`, () => {
+    let storage: StorageAdapter;
+    beforeEach(async () => {
+      storage = await init.create();
+    });
+    afterEach(async () => {
+      await init.destroy(storage);
+    });
+    const sessionKey: SessionKey = { tenant_id: 't1', user_id: 'u1', agent_id: 'a1', session_id: 's1' };
+    const turnOf = (turnId: string, events: readonly EventRecord[]): WriteOp => ({
+      op: 'insert_turn',
+      key: sessionKey,
+      turn_id: turnId,
+      result: { ...turnResult(sessionKey, turnId), events: events.map((e) => ({ event_id: e.id, kind: e.kind, role: e.role, marker: e.marker, sensitivity: e.sensitivity, embedding_status: e.embedding_status, ts: e.ts })) },
+    });
+    const labels = (records: readonly ExportRecord[], names: ReadonlyMap<string, string>) =>
+      records.flatMap((r) => (r.kind === 'event' ? [names.get(r.event.id) ?? '?'] : r.kind === 'turn' ? [`turn ${r.turn_id}`] : []));
+
+    it('exports each turn right after the last event it lists, however its events interleave with others', async () => {
+      const a1 = eventRecord({ turn_id: 'A', content: 'a1' });
+      const b1 = eventRecord({ turn_id: 'B', content: 'b1' });
+      const a2 = eventRecord({ turn_id: 'A', content: 'a2' });
+      const loose = eventRecord({ turn_id: null, content: 'loose' });
+      const b2 = eventRecord({ turn_id: 'B', content: 'b2' });
+      // Two writers' turns stored in between each other, as concurrent commits can on PostgreSQL.
+      await storage.write([append(a1), append(b1), append(a2), append(loose), append(b2), turnOf('A', [a1, a2]), turnOf('B', [b1, b2])]);
+      // A turn listing no event (an import of the conformance rows), and one whose only event is another user's.
+      await storage.write([turnOf('bare', []), { ...turnOf('C', [a1]), key: { ...sessionKey, user_id: 'u2' } } as WriteOp]);
+      const names = new Map([a1, b1, a2, loose, b2].map((e) => [e.id, String(e.content)]));
+      expect(labels(await exported(storage, { tenant_id: 't1' }), names)).toEqual(['a1', 'b1', 'a2', 'turn A', 'loose', 'b2', 'turn B', 'turn bare', 'turn C']);
+      expect(labels(await exported(storage, { tenant_id: 't1', user_id: 'u1' }), names)).toEqual(['a1', 'b1', 'a2', 'turn A', 'loose', 'b2', 'turn B', 'turn bare']);
+      expect(labels(await exported(storage, { tenant_id: 't1', user_id: 'u2' }), names)).toEqual(['turn C']);
+    });
+
+    it('exports a turn whose events were purged after the events still there, and every turn once across pages', async () => {
+      const kept = eventRecord({ turn_id: 'P', content: 'kept' });
+      const gone = eventRecord({ turn_id: 'P', content: 'gone', expires_at: LATER });
+      const after = eventRecord({ turn_id: null, content: 'after' });
+      await storage.write([append(gone), append(kept), turnOf('P', [gone, kept]), append(after)]);
+      await storage.purgeExpired(NOW);
+      const names = new Map([kept, after].map((e) => [e.id, String(e.content)]));
+      expect(labels(await exported(storage, { tenant_id: 't1' }), names)).toEqual(['kept', 'after', 'turn P']);
+      // 700 turns of two events each: pages of events split turns, each turn still follows its second event, once.
+      const ops: WriteOp[] = [];
+      for (let index = 0; index < 700; index += 1) {
+        const pair = [eventRecord({ turn_id: `t${index}`, content: `x${index}` }), eventRecord({ turn_id: `t${index}`, content: `y${index}` })];
+        ops.push(...pair.map(append), turnOf(`t${index}`, pair));
+      }
+      await storage.write(ops);
+      const order = (await exported(storage, { tenant_id: 't1' })).filter((r) => (r.kind === 'event' ? r.event.turn_id?.startsWith('t') === true : r.kind === 'turn' && r.turn_id.startsWith('t')));
+      expect(order).toHaveLength(2100);
+      for (let index = 0; index < 700; index += 1) {
+        expect(order.slice(index * 3, index * 3 + 3).map((r) => (r.kind === 'turn' ? 'turn' : r.kind === 'event' ? String(r.event.content)[0] : r.kind))).toEqual(['x', 'y', 'turn']);
+      }
+    });
+
+    it('refuses a second record under a key the tenant holds with RECORD_CONFLICT naming it, and writes nothing of the call', async () => {
+      const first = eventRecord();
+      const kept = item({ tenant_id: 't1' });
+      await storage.write([append(first), ...putItem(kept), { op: 'put_context_build', build: build({ tenant_id: 't1', user_id: 'u1', agent_id: 'a1', session_id: 's1', run_id: 'r1' }) }]);
+      const fresh = eventRecord({ content: 'never stored' });
+      const event = await expectCode(storage.write([append(fresh), append({ ...first, content: 'other' })]), 'RECORD_CONFLICT');
+      expect(event.field).toBe('events.id');
+      expect(await storage.getEvent('t1', fresh.id, NOW)).toBeNull();
+      expect((await storage.getEvent('t1', first.id, NOW))!.content).toBe('hello world');
+      const again = await expectCode(storage.write([{ op: 'put_item', item: { ...kept, key: 'other' } }]), 'RECORD_CONFLICT');
+      expect(again.field).toBe('memory_items.id');
+      // The same id in another tenant is another record.
+      await storage.write([append({ ...first, tenant_id: 't2' })]);
+      expect(await storage.getEvent('t2', first.id, NOW)).not.toBeNull();
     });
   });
 }

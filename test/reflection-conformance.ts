@@ -50,6 +50,7 @@ export function candidate(overrides: Partial<ReviewCandidate> = {}): ReviewCandi
     confidence: 0.75,
     salience,
     source_event_ids: ['evt_a', 'evt_b'],
+    sensitivity: 'normal',
     item_ids: ['mem_a'],
     target: { write: 'item', type: 'preferences', key: 'package_manager', value: { name: 'pnpm' }, tags: ['js'], valid_from: null },
     open_loop_id: null,
@@ -130,7 +131,8 @@ export function describeReflectionConformance(name: string, init: ConformanceIni
         target: { write: 'resolve', keep: 'mem_a' },
         decision: { ...decision('2026-06-01T11:00:00.000Z'), reason: null, edit: { write: 'retract', key: 'k' } },
       });
-      const pending = candidate({ target: { write: 'none' } });
+      // A candidate drawn from private events keeps its sensitivity.
+      const pending = candidate({ target: { write: 'none' }, sensitivity: 'private' });
       const full = insight({
         type: 'strategy', trigger: 'synthesis', validation_state: 'validated', expires_at: '2026-07-01T00:00:00.000Z',
         expired_at: '2026-06-02T00:00:00.000Z', promoted_to: 'mem_p', candidate_id: decided.id, version: 3,

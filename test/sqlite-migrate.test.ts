@@ -49,7 +49,7 @@ it('counts the events of a store written before event counts were kept, on first
   const version = migrations.findIndex((migration) => migration.sql.includes('CREATE TABLE event_scope_sizes'));
   expect(version).toBeGreaterThan(0);
   const db = new Database(path);
-  db.exec('DROP TABLE event_scope_sizes; ALTER TABLE events DROP COLUMN text_tokens; ALTER TABLE memory_items DROP COLUMN text_tokens');
+  db.exec('DROP TABLE event_scope_sizes; ALTER TABLE events DROP COLUMN text_tokens; ALTER TABLE memory_items DROP COLUMN text_tokens; ALTER TABLE candidates DROP COLUMN sensitivity; ALTER TABLE context_builds DROP COLUMN redactions');
   db.pragma(`user_version = ${version}`);
   db.close();
 

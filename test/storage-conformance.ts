@@ -12,8 +12,10 @@ import { queryTerms, searchText } from '../src/util/segment.js';
 import { appendEvent, eventRecord } from './helpers/event-record.js';
 import { expectCode } from './helpers/expect-code.js';
 import { describeExportConformance } from './export-conformance.js';
+import { describeEraseConformance } from './erase-conformance.js';
 import { describeItemConformance, item } from './item-conformance.js';
 import { describeTextTokenConformance } from './text-token-conformance.js';
+import { describeTextConformance } from './text-conformance.js';
 import { describeJobConformance } from './job-conformance.js';
 import { candidate, describeReflectionConformance } from './reflection-conformance.js';
 import { describeRunConformance } from './run-conformance.js';
@@ -152,6 +154,7 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
       const before = { events: await storage.listEvents({ ...key, now: NOW, limit: 10 }), counts: await storage.scopeCounts('t1', 10) };
       const result = await storage.compact();
       expect(result.before_bytes === null || result.before_bytes > 0).toBe(true);
+      expect(result).toMatchObject({ complete: true, not_done: [] });
       expect({ events: await storage.listEvents({ ...key, now: NOW, limit: 10 }), counts: await storage.scopeCounts('t1', 10) }).toEqual(before);
       expect(before.counts.users.map((user) => user.user_id)).toEqual(['u1']);
     });
@@ -448,8 +451,10 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
   describeReflectionConformance(name, init);
   describeRunConformance(name, init);
   describeExportConformance(name, init);
+  describeEraseConformance(name, init);
   describeJobConformance(name, init);
   describeItemConformance(name, init);
   describeTextTokenConformance(name, init);
+  describeTextConformance(name, init);
   describeSearchFreshnessConformance(name, init);
 }

@@ -2,6 +2,7 @@
 
 import type { Command } from 'commander';
 
+import type { BuildRedaction } from '../index.js';
 import { printJson, printLines } from './output.js';
 import { positiveInteger, withEngram } from './runner.js';
 
@@ -30,7 +31,7 @@ export function registerBuildCommands(program: Command): void {
         printLines(
           builds.length === 0
             ? ['no builds']
-            : builds.map((build) => `${build.id}  ${build.as_of}  ${build.purpose.padEnd(9)} ${build.user_id}/${build.session_id}  ${build.packet.budget_report.used_tokens_est}/${build.packet.budget_report.max_tokens} tokens  ${build.selected.length} selected`),
+            : builds.map((build) => `${build.id}  ${build.as_of}  ${build.purpose.padEnd(9)} ${build.user_id}/${build.session_id}  ${build.packet.budget_report.used_tokens_est}/${build.packet.budget_report.max_tokens} tokens  ${build.selected.length} selected${build.redactions === undefined ? '' : '  (redacted by an erase)'}`),
         );
       }),
     );
@@ -45,6 +46,7 @@ export function registerBuildCommands(program: Command): void {
         if (global.json === true) return printJson(result);
         printLines([
           `${result.build_id}: ${result.identical ? 'identical' : 'DIFFERENT'} (hash ${result.replay_hash.slice(0, 16)}…, stored ${result.original_hash.slice(0, 16)}…)`,
+          ...redactionLines(result.redactions),
         ]);
         if (!result.identical) process.exitCode = 1;
       }),
@@ -61,4 +63,12 @@ export function registerBuildCommands(program: Command): void {
         else printLines(diff.summary);
       }),
     );
+}
+
+/** What the erases that redacted a build removed, for the replay's output. */
+function redactionLines(redactions: readonly BuildRedaction[]): string[] {
+  return redactions.map(
+    (redaction) =>
+      `  REDACTED by an erase of a ${redaction.erased} at ${redaction.at}: ${redaction.removed_entries} entries that quoted erased data were removed from the stored packet; the replay composes without that data`,
+  );
 }

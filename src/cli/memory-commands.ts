@@ -129,12 +129,19 @@ export function registerMemoryCommands(program: Command): void {
 
   program
     .command('compact')
-    .description('give the space of deleted rows back and rewrite the files so erased data is gone from them (SQLite: VACUUM; PostgreSQL: VACUUM of each table)')
+    .description('give the space of deleted rows back and rewrite the files so erased data is gone from them (SQLite: full-text merge, VACUUM, WAL truncation; PostgreSQL: VACUUM FULL and ANALYZE of each table); exit 5 when another process kept a step from finishing')
     .action(() =>
       withEngram(async (engram, global) => {
         const result = await engram.compactStore();
-        if (global.json === true) printJson(result);
-        else printLines([result.before_bytes === null || result.after_bytes === null ? 'compacted the store' : `compacted the store: ${result.before_bytes} → ${result.after_bytes} bytes`]);
+        // A step other processes kept from finishing is an outcome to act on (run it again), not a crash.
+        if (!result.complete) process.exitCode = 5;
+        if (global.json === true) return printJson(result);
+        const sizes = result.before_bytes === null || result.after_bytes === null ? '' : `: ${result.before_bytes} → ${result.after_bytes} bytes`;
+        printLines(
+          result.complete
+            ? [`compacted the store${sizes}`]
+            : [`compacted the store only in part${sizes}; not done:`, ...result.not_done.map((line) => `  - ${line}`)],
+        );
       }),
     );
   program

@@ -3,11 +3,11 @@
 
 import { EngramError, ValidationError } from '../index.js';
 
-/** Exit codes: 1 for failures of Engram or the store, 2 for bad input, 3 for a version conflict, 4 for a stopped run. */
+/** Exit codes: 1 for failures of Engram or the store, 2 for bad input, 3 for a conflict (a version, a record held with other content), 4 for a stopped run. */
 export function exitCodeOf(error: unknown): number {
   if (!EngramError.isInstance(error)) return 1;
   if (error.code === 'VALIDATION_FAILED') return 2;
-  if (error.code === 'STATE_VERSION_CONFLICT') return 3;
+  if (error.code === 'STATE_VERSION_CONFLICT' || error.code === 'RECORD_CONFLICT') return 3;
   if (error.code === 'RUN_STOPPED') return 4;
   return 1;
 }

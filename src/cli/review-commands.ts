@@ -92,7 +92,7 @@ function gist(candidate: ReviewCandidate): string {
 function targetText(target: CandidateTarget): string {
   switch (target.write) {
     case 'item':
-      return `→ ${target.key}`;
+      return `→ ${target.key}${target.scope_level === undefined ? '' : ` (${target.scope_level} level)`}`;
     case 'retract':
       return `→ retract ${target.key}`;
     case 'insight':
@@ -108,8 +108,13 @@ function kindOf(candidate: ReviewCandidate): string {
   return candidate.memory_type === null ? candidate.kind : `${candidate.kind}/${candidate.memory_type}`;
 }
 
+/** ` [private]` for a candidate drawn from private events (it writes at its user's level only). */
+function badge(candidate: ReviewCandidate): string {
+  return candidate.sensitivity === 'normal' ? '' : `  [${candidate.sensitivity}]`;
+}
+
 function candidateLine(candidate: ReviewCandidate): string {
-  return `${candidate.id}  ${kindOf(candidate).padEnd(18)} conf ${candidate.confidence}  ${candidate.status}\n    ${gist(candidate)}  ${targetText(candidate.target)}`;
+  return `${candidate.id}  ${kindOf(candidate).padEnd(18)} conf ${candidate.confidence}  ${candidate.status}${badge(candidate)}\n    ${gist(candidate)}  ${targetText(candidate.target)}`;
 }
 
 function decisionLines(candidate: ReviewCandidate): string[] {
@@ -129,7 +134,7 @@ function candidateBlock(candidate: ReviewCandidate): string {
   const { target, salience } = candidate;
   const value = target.write === 'item' ? `    writes ${target.type} ${target.key} = ${oneLine(describeItem(target), 200)}` : `    writes ${targetText(target).slice(2)}`;
   return [
-    `${candidate.id}  ${kindOf(candidate)}  ${candidate.status}  conf ${candidate.confidence}  (${candidate.source}, ${candidate.trace_id}, run ${candidate.run_id})`,
+    `${candidate.id}  ${kindOf(candidate)}  ${candidate.status}  conf ${candidate.confidence}  (${candidate.source}, ${candidate.trace_id}, run ${candidate.run_id})${badge(candidate)}`,
     `    ${gist(candidate)}`,
     value,
     `    evidence: ${candidate.source_event_ids.join(', ') || '–'}`,

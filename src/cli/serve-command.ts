@@ -4,11 +4,11 @@
 
 import type { Command } from 'commander';
 
-import { createEngram, EngramError, redactStoreAddress, startBackgroundWorker, type Engram, type KeyPrincipal } from '../index.js';
+import { createEngram, DEFAULT_MAX_LINE_BYTES, EngramError, redactStoreAddress, startBackgroundWorker, type Engram, type KeyPrincipal } from '../index.js';
 import { runMcpStdio } from '../mcp/index.js';
 import { createServer, listen } from '../server/index.js';
 import { exitCodeOf, printError } from './output.js';
-import { globals, modelFromEnvironment, positiveInteger } from './runner.js';
+import { globals, list, modelFromEnvironment, positiveInteger } from './runner.js';
 import { untilSignal } from './service-commands.js';
 
 interface ServeFlags {
@@ -20,6 +20,8 @@ interface ServeFlags {
   rateLimit?: number;
   quiet?: boolean;
   inspector: boolean;
+  allowedHost?: string[];
+  importMaxLineBytes?: number;
 }
 
 /** An admin key for the default tenant when the store has no key yet (first start), else null. */
@@ -40,6 +42,8 @@ async function serve(flags: ServeFlags): Promise<void> {
       logger: flags.quiet === true ? false : { level: process.env['ENGRAM_LOG_LEVEL'] ?? 'info' },
       ...(flags.bodyLimit === undefined ? {} : { bodyLimit: flags.bodyLimit }),
       ...(flags.rateLimit === undefined ? {} : { rateLimit: { max: flags.rateLimit } }),
+      ...(flags.allowedHost === undefined ? {} : { allowedHosts: flags.allowedHost }),
+      ...(flags.importMaxLineBytes === undefined ? {} : { importMaxLineBytes: flags.importMaxLineBytes }),
       inspector: flags.inspector,
     });
     const key = flags.auth ? await firstKey(engram) : null;
@@ -71,15 +75,17 @@ async function serve(flags: ServeFlags): Promise<void> {
 async function mcp(flags: { noAuth?: boolean; key?: string }): Promise<void> {
   const engram = await createEngram({ store: globals().store, ...modelFromEnvironment() });
   try {
-    let principal: KeyPrincipal | null;
-    if (flags.noAuth === true) principal = { key_id: 'local', tenant_id: 'default', role: 'admin' };
-    else {
-      const secret = flags.key ?? process.env['ENGRAM_API_KEY'];
-      if (secret === undefined || secret === '') throw new EngramError('CONFIG_INVALID', 'ENGRAM_API_KEY: set it (or --key) to an API key; --no-auth serves the default tenant locally', { field: 'ENGRAM_API_KEY' });
-      principal = await engram.keys.verify(secret);
-      if (principal === null) throw new EngramError('CONFIG_INVALID', 'ENGRAM_API_KEY: not a valid, unrevoked key of this store', { field: 'ENGRAM_API_KEY' });
+    if (flags.noAuth === true) {
+      await runMcpStdio(engram, { key_id: 'local', tenant_id: 'default', role: 'admin' });
+      return;
     }
-    await runMcpStdio(engram, principal);
+    const secret = flags.key ?? process.env['ENGRAM_API_KEY'];
+    if (secret === undefined || secret === '') throw new EngramError('CONFIG_INVALID', 'ENGRAM_API_KEY: set it (or --key) to an API key; --no-auth serves the default tenant locally', { field: 'ENGRAM_API_KEY' });
+    const principal: KeyPrincipal | null = await engram.keys.verify(secret);
+    if (principal === null) throw new EngramError('CONFIG_INVALID', 'ENGRAM_API_KEY: not a valid, unrevoked key of this store', { field: 'ENGRAM_API_KEY' });
+    // The process may run for days: every call checks that the key was not revoked meanwhile.
+    const keyStillValid = async () => (await engram.keys.verify(secret))?.key_id === principal.key_id;
+    await runMcpStdio(engram, principal, { keyStillValid });
   } finally {
     await engram.close();
   }
@@ -105,7 +111,9 @@ export function registerServeCommands(program: Command): void {
     .option('--no-auth', 'no API keys: every request acts as the admin of tenant "default" (loopback hosts only)')
     .option('--no-worker', 'do not run the background worker in this process')
     .option('--body-limit <bytes>', 'largest request body', positiveInteger('--body-limit'))
-    .option('--rate-limit <n>', 'requests per key per minute', positiveInteger('--rate-limit'))
+    .option('--rate-limit <n>', 'requests per key per minute (each call of an /mcp batch counts)', positiveInteger('--rate-limit'))
+    .option('--allowed-host <names>', 'other host names that reach this server (e.g. behind a proxy); comma-separated, repeatable', (value: string, previous: string[] = []) => [...previous, ...list(value)])
+    .option('--import-max-line-bytes <n>', `longest line of a POST /v1/import body (default ${DEFAULT_MAX_LINE_BYTES}, 16 MiB)`, positiveInteger('--import-max-line-bytes'))
     .option('--quiet', 'no request logs')
     .option('--no-inspector', 'do not serve the web inspector at /ui')
     .action((flags: ServeFlags) => guarded(() => serve(flags)));

@@ -4,14 +4,13 @@
 
 import { createReadStream, createWriteStream, statSync } from 'node:fs';
 import { once } from 'node:events';
-import { createInterface } from 'node:readline';
 import { Transform } from 'node:stream';
 import type { Command } from 'commander';
 import { SingleBar } from 'cli-progress';
 
-import type { TransferCounts } from '../index.js';
+import { DEFAULT_MAX_LINE_BYTES, type ExportKind, type TransferCounts } from '../index.js';
 import { printJson, printLines } from './output.js';
-import { withEngram } from './runner.js';
+import { positiveInteger, withEngram } from './runner.js';
 
 /** A progress bar on stderr when it is a terminal and output is for people; otherwise nothing. */
 export function progress(json: boolean, format: string): SingleBar | null {
@@ -60,9 +59,10 @@ export function registerTransferCommands(program: Command): void {
 
   program
     .command('import <file>')
-    .description('import an export (JSON Lines; - for stdin) into a tenant of this store, a batch per transaction')
+    .description('import an export (JSON Lines; - for stdin) into a tenant of this store, a batch per transaction; run again after an interruption, it skips what is there and finishes')
     .option('--tenant <id>', 'tenant to import into (every record is rewritten to it)', 'default')
-    .action((file: string, options: { tenant: string }) =>
+    .option('--max-line-bytes <n>', `longest line read, in bytes (default ${DEFAULT_MAX_LINE_BYTES}, 16 MiB)`, positiveInteger('--max-line-bytes'))
+    .action((file: string, options: { tenant: string; maxLineBytes?: number }) =>
       withEngram(async (engram, global) => {
         const total = file === '-' ? 0 : statSync(file).size;
         const bar = total === 0 ? null : progress(global.json === true, 'import |{bar}| {percentage}% | {value}/{total} bytes | ETA {eta_formatted}');
@@ -76,11 +76,14 @@ export function registerTransferCommands(program: Command): void {
         });
         const input = (file === '-' ? process.stdin : createReadStream(file)).pipe(counter);
         bar?.start(total, 0);
-        const counts = await engram.importData(createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY }), { tenant_id: options.tenant });
+        const skipped: TransferCounts = {};
+        const onSkip = (kind: ExportKind) => (skipped[kind] = (skipped[kind] ?? 0) + 1);
+        const counts = await engram.importData(input, { tenant_id: options.tenant, onSkip, ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }) });
         bar?.update(total);
         bar?.stop();
-        if (global.json === true) printJson({ tenant_id: options.tenant, counts });
-        else printLines([`imported into tenant ${options.tenant}:`, ...countLines(counts)]);
+        if (global.json === true) return printJson({ tenant_id: options.tenant, counts, skipped });
+        const already = Object.keys(skipped).length === 0 ? [] : ['already there (skipped):', ...countLines(skipped)];
+        printLines([`imported into tenant ${options.tenant}:`, ...countLines(counts), ...already]);
       }),
     );
 

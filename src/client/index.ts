@@ -22,6 +22,7 @@ import type {
   SearchHit,
   SnapshotRecord,
   WorkingState,
+  WorkingStateUpdate,
 } from '../index.js';
 
 export interface ClientOptions {
@@ -124,8 +125,8 @@ export function createClient(options: ClientOptions) {
     forget: async (request: Record<string, unknown>) => (await call<{ diffs: ItemDiff[] }>('POST', '/v1/items/forget', request)).diffs,
     search: async (request: Record<string, unknown>) => (await call<{ hits: SearchHit[] }>('POST', '/v1/memory/search', request)).hits,
     getWorkingState: (query: { user_id: string; agent_id: string; session_id: string }) => call<WorkingState>('GET', '/v1/working-state', undefined, query),
-    updateWorkingState: (request: { scope: Record<string, string>; expected_version: number; set?: Record<string, unknown>; append?: Record<string, unknown[]> }) =>
-      call<WorkingState>('PATCH', '/v1/working-state', request),
+    updateWorkingState: (request: { scope: Record<string, string>; expected_version: number; set?: Record<string, unknown>; append?: Record<string, unknown[]>; turn_id?: string }) =>
+      call<WorkingStateUpdate>('PATCH', '/v1/working-state', request),
     reflect: (request: { scope: { user_id: string; agent_id: string; run_id: string; session_id?: string }; use?: 'auto' | 'rules' | 'llm' }) => call<ReflectResult>('POST', '/v1/reflections', request),
     review: {
       list: (query: SessionScope & { status?: string[]; kind?: string[]; trace_id?: string; cursor?: string; limit?: number }) => call<Page<ReviewCandidate>>('GET', '/v1/review', undefined, query),

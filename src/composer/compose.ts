@@ -21,6 +21,7 @@ import { DEFAULT_POLICY_ID, DEFAULTS, INJECTION, lendIdleSections, resolvePolicy
 import { applyOverrides, type NamedPolicy } from './named-policies.js';
 import { fillSummarySection } from './summary-section.js';
 import { withAdjacentTurns, type CuePassage } from './cue-passages.js';
+import { assertBuildBound } from './build-bound.js';
 import { summaryAsOf, workingStateAsOf } from '../working-memory/as-of.js';
 import { fillInsights, gatherInsights } from './insight-section.js';
 import { gatherSnapshot, withSnapshotQuestions } from './snapshot-section.js';
@@ -65,8 +66,8 @@ async function gather(context: ReadPathContext, request: ComposeRequest, scope: 
   const window = windowSize(request, policy);
   const terms = cueTermsOf(request);
   const range = request.cues?.time_range;
-  const tsFrom = range?.start === undefined ? undefined : toIso(range.start);
-  const tsTo = range?.end === undefined ? undefined : toIso(range.end);
+  const tsFrom = range?.start === undefined ? undefined : toIso(range.start, 'cues.time_range.start');
+  const tsTo = range?.end === undefined ? undefined : toIso(range.end, 'cues.time_range.end');
   const [state, summary, windowEvents, toolEvents, hits] = await Promise.all([
     asOf === undefined ? storage.getWorkingState(key) : workingStateAsOf(storage, key, asOf),
     asOf === undefined ? storage.getSummary(key) : summaryAsOf(storage, key, asOf, context.tokenizer),
@@ -138,7 +139,7 @@ export async function compose(context: ReadPathContext, input: unknown, options:
   const scope = resolveScope(request.scope);
   const policy = options.policy ?? resolvePolicy(request, policyBase(context, request));
   const now = toIso(context.clock.now());
-  const asOf = request.as_of === undefined ? undefined : toIso(request.as_of);
+  const asOf = request.as_of === undefined ? undefined : toIso(request.as_of, 'as_of');
   // A packet as of a time still to come would change as the store fills up to it: no replay could match it.
   if (asOf !== undefined && asOf > now) throw ValidationError.of('as_of', 'not_future', `must not be later than now (${now})`);
   const generatedAt = asOf ?? now;
@@ -188,6 +189,9 @@ export async function compose(context: ReadPathContext, input: unknown, options:
   const { hash, json } = sealPacket(packet, buildId);
   if (context.validatePackets) assertPacket(packet);
   if (options.persist !== false) {
+    // The resolved policy travels with the request, so a replay uses exactly the same one.
+    const storedRequest = { ...request, resolved_policy: policy } as unknown as Record<string, unknown>;
+    assertBuildBound(json, storedRequest);
     await context.storage.write([
       {
         op: 'put_context_build',
@@ -200,8 +204,7 @@ export async function compose(context: ReadPathContext, input: unknown, options:
           session_id: scope.session_id,
           run_id: scope.run_id,
           purpose: request.purpose,
-          // The resolved policy travels with the request, so a replay uses exactly the same one.
-          request: { ...request, resolved_policy: policy } as unknown as Record<string, unknown>,
+          request: storedRequest,
           as_of: generatedAt,
           selected: [...new Set(builder.selected.flatMap((line) => line.match(/\b(?:evt|mem)_[0-9A-HJKMNP-TV-Z]{26}\b/g) ?? []))],
           packet_hash: hash,

@@ -10,9 +10,11 @@ import type { Citation, Episode, ExplainConflict, Fact, LongTerm, Procedure, Pur
 import type { ComposeRequest } from '../spec/requests.js';
 import type { Scope } from '../spec/scope.js';
 import type { StorageAdapter } from '../spec/storage.js';
+import { isDateTime } from '../spec/date-time.js';
 import type { Tokenizer } from '../spec/tokenizer.js';
 import { describeValue } from '../items/values.js';
 import { hybridSearch } from '../retrieval/hybrid-search.js';
+import { isoRange } from '../util/clock.js';
 import { itemLine, itemText } from './item-text.js';
 import { lazyForm, type PacketBuilder } from './packet-builder.js';
 import { INJECTION, type PurposePolicy } from './policy.js';
@@ -117,7 +119,7 @@ function timeRangeOf(item: MemoryItem): { start: string; end: string } {
   const range = item.value['time_range'];
   if (typeof range === 'object' && range !== null) {
     const { start, end } = range as Record<string, unknown>;
-    if (typeof start === 'string' && typeof end === 'string' && !Number.isNaN(Date.parse(start)) && !Number.isNaN(Date.parse(end))) return { start, end };
+    if (isDateTime(start) && isDateTime(end)) return { start, end };
   }
   const start = dateOf(item);
   return { start, end: start };
@@ -131,7 +133,7 @@ function dateOf(item: MemoryItem): string {
 /** Episodes the cues activate (time range, tags, entities, query), else the most recent few. */
 function activateEpisodes(all: MemoryItem[], matched: MemoryItem[], request: ComposeRequest, limit: number, now: string): Array<{ item: MemoryItem; rule: string }> {
   const cues = request.cues ?? {};
-  const range = cues.time_range;
+  const range = isoRange(cues.time_range, 'cues.time_range');
   const wanted = [...(cues.tags ?? []), ...(cues.entities ?? [])].map((value) => value.toLowerCase());
   const out: Array<{ item: MemoryItem; rule: string }> = [];
   const matchedIds = new Set(matched.map((item) => item.id));

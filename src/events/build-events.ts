@@ -35,7 +35,7 @@ interface Draft {
 
 function drafts(request: CommitTurnRequest, turnTs: string): Draft[] {
   const out: Draft[] = [];
-  for (const message of request.messages ?? []) {
+  for (const [index, message] of (request.messages ?? []).entries()) {
     out.push({
       kind: 'message',
       role: STORED_ROLE[message.role] ?? 'human',
@@ -45,15 +45,15 @@ function drafts(request: CommitTurnRequest, turnTs: string): Draft[] {
       embeddable: message.embeddable ?? true,
       speaker: message.speaker ?? null,
       tags: message.tags ?? [],
-      ts: message.ts === undefined ? turnTs : toIso(message.ts),
-      expires_at: message.expires_at == null ? null : toIso(message.expires_at),
+      ts: message.ts === undefined ? turnTs : toIso(message.ts, `messages[${index}].ts`),
+      expires_at: message.expires_at == null ? null : toIso(message.expires_at, `messages[${index}].expires_at`),
       snapshot_ref: message.snapshot_ref ?? null,
       marker: null,
       resonance_links: message.resonance_links ?? [],
       origin_metadata: message.metadata ?? {},
     });
   }
-  for (const result of request.tool_results ?? []) {
+  for (const [index, result] of (request.tool_results ?? []).entries()) {
     const tool: Record<string, unknown> = { tool_name: result.tool_name };
     if (result.call_id !== undefined) tool['call_id'] = result.call_id;
     if (result.status !== undefined) tool['status'] = result.status;
@@ -66,21 +66,21 @@ function drafts(request: CommitTurnRequest, turnTs: string): Draft[] {
       embeddable: result.embeddable ?? true,
       speaker: result.tool_name,
       tags: result.tags ?? [],
-      ts: result.ts === undefined ? turnTs : toIso(result.ts),
-      expires_at: result.expires_at == null ? null : toIso(result.expires_at),
+      ts: result.ts === undefined ? turnTs : toIso(result.ts, `tool_results[${index}].ts`),
+      expires_at: result.expires_at == null ? null : toIso(result.expires_at, `tool_results[${index}].expires_at`),
       snapshot_ref: result.snapshot_ref ?? null,
       marker: null,
       resonance_links: [],
       origin_metadata: { ...(result.metadata ?? {}), ...tool },
     });
   }
-  for (const entry of request.markers ?? []) out.push(markerDraft(entry, turnTs));
+  for (const [index, entry] of (request.markers ?? []).entries()) out.push(markerDraft(entry, turnTs, `markers[${index}].ts`));
   return out;
 }
 
-function markerDraft(entry: TurnMarker, turnTs: string): Draft {
+function markerDraft(entry: TurnMarker, turnTs: string, field: string): Draft {
   const marker = typeof entry === 'string' ? entry : entry.marker;
-  const ts = typeof entry === 'string' || entry.ts === undefined ? turnTs : toIso(entry.ts);
+  const ts = typeof entry === 'string' || entry.ts === undefined ? turnTs : toIso(entry.ts, field);
   const metadata = typeof entry === 'string' ? {} : (entry.metadata ?? {});
   return {
     kind: 'marker',

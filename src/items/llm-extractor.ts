@@ -7,7 +7,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { ValidationError, type ValidationIssue } from '../spec/errors.js';
 import type { ExtractionEvent, ExtractionInput, Extractor, ItemCandidate, MemoryType, Salience } from '../spec/items.js';
 import type { StructuredFailure, StructuredModel, StructuredRequest, StructuredResult } from '../spec/providers.js';
-import { issuesOf } from '../spec/validators.js';
+import { inputIssues, issuesOf } from '../spec/validators.js';
 import { assertKey } from './keys.js';
 
 import extractItemsPrompt from './prompts/extract-items.v1.json' with { type: 'json' };
@@ -151,7 +151,12 @@ function compileValidators(): {
   const envelope = ajv.compile({ ...outputSchema, properties: { items: { type: 'array' } } });
   const item = ajv.compile<ModelItem>(outputSchema.properties.items.items);
   return {
-    envelope: (value) => (envelope(value) ? [] : issuesOf(envelope.errors)),
+    // The input rules first: the answer's text is stored (a U+0000 or a lone surrogate is no memory).
+    envelope: (value) => {
+      const input = inputIssues(value);
+      if (input.length > 0) return input;
+      return envelope(value) ? [] : issuesOf(envelope.errors);
+    },
     item: (value, index, shownIds) => {
       const field = `items[${index}]`;
       if (!item(value)) return issuesOf(item.errors).map((issue) => ({ ...issue, field: issue.field === '' ? field : `${field}.${issue.field}` }));

@@ -10,6 +10,7 @@ import { ownerOf } from '../spec/items.js';
 import type { ItemDiff } from '../spec/requests.js';
 import type { WriteOp } from '../spec/storage.js';
 import { newId } from '../util/ids.js';
+import { assertLevelAllowed } from '../events/sensitivity.js';
 import { chunkOp } from './chunk.js';
 import { assertKey } from './keys.js';
 import { DEFAULT_LEVELS } from './policies.js';
@@ -118,6 +119,9 @@ export class ItemMerger {
       return { ops: [], diffs: [{ action: 'unchanged' as const, item_id: latest.id, type: latest.type, key: latest.key, version: latest.version, previous_id: null, rule: candidate.rule }] };
     }
     const now = this.options.now;
+    const sensitivity = this.options.sensitivityOf(candidate.source_event_ids);
+    // Every caller confines the level first (src/events/sensitivity.ts); this is the backstop.
+    assertLevelAllowed(level, sensitivity, 'scope_level');
     const item: MemoryItem = {
       id: newId('mem'),
       tenant_id: this.scope.tenant_id,
@@ -129,7 +133,7 @@ export class ItemMerger {
       value,
       confidence: candidate.confidence,
       status: 'active',
-      sensitivity: this.options.sensitivityOf(candidate.source_event_ids),
+      sensitivity,
       valid_from: candidate.valid_from ?? now,
       valid_to: candidate.valid_to ?? null,
       salience: { ...DEFAULT_SALIENCE, ...candidate.salience },

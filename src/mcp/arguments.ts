@@ -2,7 +2,7 @@
 // key's (a different one named in the arguments is FORBIDDEN, never silently replaced), and an
 // argument the tool does not take is refused by name rather than ignored.
 
-import type { KeyPrincipal } from '../index.js';
+import { inputIssues, type KeyPrincipal } from '../index.js';
 import { forbidden, invalid, type ToolFailure } from './tool-result.js';
 import type { EngramTool } from './tools.js';
 
@@ -32,6 +32,9 @@ function refuseTenant(field: string, principal: KeyPrincipal): BoundArguments {
  */
 export function bindArguments(tool: EngramTool, input: Args | undefined, principal: KeyPrincipal): BoundArguments {
   const args = input ?? {};
+  // Well-formed text without U+0000 first, as at every boundary (depth is left to the library).
+  const [text] = inputIssues(args).filter((issue) => issue.rule !== 'max_depth');
+  if (text !== undefined) return { ok: false, failure: invalid(text.field, text.rule, text.message) };
   const allowed = Object.keys((tool.inputSchema['properties'] as Args | undefined) ?? {});
   for (const name of Object.keys(args)) {
     if (name !== 'tenant_id' && !allowed.includes(name)) return { ok: false, failure: invalid(name, 'additionalProperties', 'is not an allowed property') };

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { KeyPrincipal, MemoryPacket } from '../index.js';
 import { tempEngram, type TempEngram } from '../../test/helpers/temp-engram.js';
+import { send } from '../../test/server/raw-http.js';
 import { handleMcpRequest } from './http.js';
 import { ERROR_META_KEY } from './tool-result.js';
 
@@ -118,6 +119,33 @@ describe('MCP over streamable HTTP with the official client', () => {
       expect(response.status, method).toBe(405);
       expect(response.headers.get('allow')).toBe('POST');
       expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
+    }
+  });
+
+  it("with rebinding allow lists, the SDK's check refuses a forged Host or Origin (403) before any tool runs", async () => {
+    const guarded = createServer((req, res) => {
+      const port = (guarded.address() as AddressInfo).port;
+      const rebinding = { allowedHosts: [`127.0.0.1:${port}`], allowedOrigins: [`http://127.0.0.1:${port}`] };
+      void (async () => handleMcpRequest(t.engram, principals['admin-key']!, req, res, await readJson(req), { rebinding }))();
+    });
+    await new Promise<void>((resolve) => guarded.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(guarded.address() as AddressInfo).port}`;
+    try {
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+      const call = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'commit_turn', arguments: { scope, turn_id: 'rebound', messages: [{ role: 'user', content: 'x' }] } } });
+      const forgedHost = await send(base, 'POST', '/mcp', { ...headers, host: 'attacker.example' }, call);
+      expect(forgedHost.status).toBe(403);
+      expect(forgedHost.body).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, message: expect.stringContaining('Invalid Host') } });
+      const forgedOrigin = await send(base, 'POST', '/mcp', { ...headers, origin: 'http://attacker.example' }, call);
+      expect(forgedOrigin.status).toBe(403);
+      expect(forgedOrigin.body).toMatchObject({ error: { message: expect.stringContaining('Invalid Origin') } });
+      expect((await t.engram.listEvents({ scope })).map((event) => event.turn_id)).not.toContain('rebound');
+      const client = new Client({ name: 'engram-http-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+      clients.push(client);
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    } finally {
+      await new Promise((resolve) => guarded.close(resolve));
     }
   });
 

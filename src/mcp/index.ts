@@ -3,6 +3,6 @@
 
 export { createMcpServer, type McpServerOptions } from './server.js';
 export { runMcpStdio, type McpStdioOptions } from './stdio.js';
-export { handleMcpRequest } from './http.js';
+export { handleMcpRequest, type McpHttpOptions } from './http.js';
 export { TOOLS, type EngramTool, type ToolName } from './tools.js';
 export { ERROR_META_KEY, type McpErrorCode, type ToolFailure } from './tool-result.js';

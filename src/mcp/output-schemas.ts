@@ -115,6 +115,7 @@ const candidate = object(
     payload: { type: 'object', description: 'The proposal as the reflection made it.' },
     target: { type: 'object', description: 'What approving writes: { write: "item" | "retract" | "insight" | "resolve" | "none", … }.' },
     source_event_ids: strings,
+    sensitivity: { type: 'string', enum: ['normal', 'private', 'secret'], description: 'The strongest sensitivity of its evidence; anything but normal writes at the user\'s level only.' },
     created_at: timestamp,
     decision: { type: ['object', 'null'], description: 'Who decided, when, why, and what it wrote; null while pending.' },
   },

@@ -16,10 +16,18 @@ import { TOOLS, type EngramTool } from './tools.js';
 export interface McpServerOptions {
   /**
    * Called with an unexpected error (not an EngramError), a fault to log; `where` is the tool's
-   * name, or `http` for the transport. The model sees only `INTERNAL: unexpected error`.
+   * name, `key check`, or `http` for the transport. The model sees only `INTERNAL: unexpected error`.
    */
   onError?: (error: unknown, where: string) => void;
+  /**
+   * Asked before every tool call whether the caller's key is still good (a long-lived stdio
+   * server outlives a revocation); false answers the call UNAUTHENTICATED without running it.
+   */
+  keyStillValid?: () => Promise<boolean>;
 }
+
+/** The answer to every call once the key is no longer good. */
+const REVOKED = { code: 'UNAUTHENTICATED', field: null, message: 'the API key of this server was revoked or is no longer valid; restart it with a valid key' } as const;
 
 const INSTRUCTIONS = [
   'Engram is the memory of this assistant: an episodic log of turns, a working state per session, and long-term memory extracted from them.',
@@ -62,9 +70,24 @@ function renamed(failure: ToolFailure, rename: ((field: string) => string) | und
   };
 }
 
+/** The answer when the key is no longer good (or cannot be checked), else null. */
+async function keyRefusal(options: McpServerOptions): Promise<CallToolResult | null> {
+  if (options.keyStillValid === undefined) return null;
+  try {
+    return (await options.keyStillValid()) ? null : errorResult({ ...REVOKED });
+  } catch (error) {
+    const failure = failureOf(error);
+    if (failure !== null) return errorResult(failure);
+    options.onError?.(error, 'key check');
+    return errorResult({ code: 'INTERNAL', field: null, message: 'unexpected error' });
+  }
+}
+
 async function callTool(engram: Engram, principal: KeyPrincipal, name: string, input: Record<string, unknown> | undefined, options: McpServerOptions): Promise<CallToolResult> {
   const tool = TOOLS.find((candidate) => candidate.name === name);
   if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+  const refused = await keyRefusal(options);
+  if (refused !== null) return refused;
   if (tool.access === 'write' && !canWrite(principal)) {
     return errorResult(forbidden(null, `${name} writes memory, and this key (role ${principal.role}) can only read`));
   }

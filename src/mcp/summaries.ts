@@ -98,7 +98,8 @@ function candidateText(candidate: ReviewCandidate): string {
 export function candidatesSummary(candidates: readonly ReviewCandidate[], nextCursor: string | null): string {
   if (candidates.length === 0) return 'No candidates.';
   const head = `${plural(candidates.length, 'candidate')}${nextCursor === null ? '' : ` (more with cursor ${nextCursor})`}:`;
-  return `${head}\n${lines(candidates.map((candidate) => `- ${candidate.id} ${candidate.kind} (${candidate.status}, confidence ${candidate.confidence}): ${candidateText(candidate)}`))}`;
+  const flags = (candidate: ReviewCandidate) => (candidate.sensitivity === 'normal' ? '' : `, ${candidate.sensitivity}: stays with its user`);
+  return `${head}\n${lines(candidates.map((candidate) => `- ${candidate.id} ${candidate.kind} (${candidate.status}, confidence ${candidate.confidence}${flags(candidate)}): ${candidateText(candidate)}`))}`;
 }
 
 /**

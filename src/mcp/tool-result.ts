@@ -6,8 +6,11 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 import { EngramError, type EngramErrorCode, type ValidationIssue } from '../index.js';
 
-/** Error codes of MCP results: the library's, plus FORBIDDEN for what the caller's key may not do. */
-export type McpErrorCode = EngramErrorCode | 'FORBIDDEN';
+/**
+ * Error codes of MCP results: the library's, plus FORBIDDEN for what the caller's key may not do
+ * and UNAUTHENTICATED for a key revoked while the server runs.
+ */
+export type McpErrorCode = EngramErrorCode | 'FORBIDDEN' | 'UNAUTHENTICATED';
 
 /** A failure as the model sees it. */
 export interface ToolFailure {

@@ -128,6 +128,16 @@ function outputOf(ref: string): SchemaNode {
 
 const workingState = outputOf(WORKING_STATE);
 
+/** The state an update left, and whether its turn_id was recorded before (the working state schema is closed). */
+const workingStateUpdate: SchemaNode = {
+  ...workingState,
+  required: [...(workingState['required'] as string[]), 'replayed'],
+  properties: {
+    ...(workingState['properties'] as SchemaNode),
+    replayed: { type: 'boolean', description: 'True when this turn_id was recorded before with the same update: nothing was written and this is the state it recorded.' },
+  },
+};
+
 /**
  * The output schema of each tool (what `structuredContent` holds).
  *
@@ -141,7 +151,7 @@ export const outputSchemas = {
   remember: itemChangesSchema,
   forget: itemChangesSchema,
   get_working_state: workingState,
-  update_working_state: workingState,
+  update_working_state: workingStateUpdate,
   list_candidates: candidatePageSchema,
   review_candidate: decisionResultSchema,
 } satisfies Record<keyof typeof inputSchemas, SchemaNode>;

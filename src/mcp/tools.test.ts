@@ -136,7 +136,8 @@ describe('get_working_state and update_working_state', () => {
     expect(state).toMatchObject({ state_version: 1, goal: 'Ship Atlas' });
     expect(textOf(updated)).toMatch(/^Working state v1: \{"goal":"Ship Atlas"/);
     const read = await call('get_working_state', { scope: { user_id: 'mira', agent_id: 'assistant', session_id: 's1' } });
-    expect(read.structuredContent).toEqual(updated.structuredContent);
+    // The update also says it was not a replay of an update recorded before.
+    expect({ ...read.structuredContent, replayed: false }).toEqual(updated.structuredContent);
     const stale = await expectFailure('update_working_state', { scope, expected_version: 0, set: { goal: 'Other' } }, 'STATE_VERSION_CONFLICT', 'expected_version');
     expect(stale).not.toContain('state_patch');
   });

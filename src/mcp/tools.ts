@@ -168,15 +168,15 @@ const updateWorkingState: EngramTool = {
   name: 'update_working_state',
   title: 'Update the working state',
   description:
-    "Changes the working state of a session: set is a JSON Merge Patch (objects merge, null removes a field, arrays replace), append adds items to the lists (plan, tool_evidence, decisions, risks, open_loops) after set. expected_version must be the state_version you read; if someone changed the state since, it fails with STATE_VERSION_CONFLICT: read it again and retry. Returns the new state.",
+    "Changes the working state of a session: set is a JSON Merge Patch (objects merge, null removes a field, arrays replace), append adds items to the lists (plan, tool_evidence, decisions, risks, open_loops) after set. expected_version must be the state_version you read; if someone changed the state since, it fails with STATE_VERSION_CONFLICT: read it again and retry. Returns the new state. Sending the same update again with its turn_id writes nothing and returns the state it recorded with replayed: true (a safe retry); a different update under a used turn_id fails with DUPLICATE_TURN.",
   access: 'write',
   tenantAt: 'scope',
   inputSchema: inputSchemas.update_working_state,
   outputSchema: outputSchemas.update_working_state,
   annotations: write({ destructive: false, idempotent: false }),
   async run(engram, args) {
-    const state = await engram.updateWorkingState(asRequest<UpdateWorkingStateRequest>(args));
-    return { structured: { ...state }, text: stateSummary(state) };
+    const { replayed, ...state } = await engram.updateWorkingState(asRequest<UpdateWorkingStateRequest>(args));
+    return { structured: { ...state, replayed }, text: `${replayed ? 'Already recorded (nothing written). ' : ''}${stateSummary(state)}` };
   },
 };
 

@@ -2,7 +2,8 @@
 // edit of it) through the same merge as extraction, with the candidate's events as the item's
 // evidence and the candidate as its provenance rule; a rejection writes nothing but the decision.
 // The caller reads what the plan needs (the stored versions of the key, the disputed items) and
-// writes the plan's operations in one transaction with the decision.
+// writes the plan's operations in one transaction with the decision. What private evidence
+// supports is written at the user's level; asking for the agent or tenant level is refused.
 
 import type { Sensitivity } from '../spec/event.js';
 import { ValidationError } from '../spec/errors.js';
@@ -12,7 +13,10 @@ import type { ItemDiff } from '../spec/requests.js';
 import type { WriteOp } from '../spec/storage.js';
 import { typeOfKey } from '../items/keys.js';
 import { ItemMerger } from '../items/merge.js';
+import { assertLevelAllowed } from '../events/sensitivity.js';
+import { confinedTarget } from './candidates.js';
 import { newInsight } from './insights.js';
+import { isoOrNull } from '../util/clock.js';
 
 export interface DecisionContext {
   now: string;
@@ -23,7 +27,8 @@ export interface DecisionContext {
   stored: readonly MemoryItem[];
   /** The items a contradiction disputes, as stored now. */
   disputed: readonly MemoryItem[];
-  sensitivityOf: (sourceEventIds: readonly string[]) => Sensitivity;
+  /** The strongest sensitivity of the candidate's evidence as stored now (and of the candidate's own). */
+  sensitivity: Sensitivity;
 }
 
 export interface DecisionPlan {
@@ -54,7 +59,7 @@ function itemCandidate(candidate: ReviewCandidate, target: Extract<CandidateTarg
     ...(target.scope_level === undefined ? {} : { scope_level: target.scope_level }),
     ...(target.tags === undefined ? {} : { tags: target.tags }),
     ...(target.entities === undefined ? {} : { entities: target.entities }),
-    ...(target.valid_from === undefined ? {} : { valid_from: target.valid_from }),
+    ...(target.valid_from === undefined ? {} : { valid_from: isoOrNull(target.valid_from, 'edit.valid_from') }),
   };
 }
 
@@ -102,13 +107,17 @@ function resolveOps(candidate: ReviewCandidate, keep: string | null, context: De
 /**
  * Plans the approval of a pending candidate, with the reviewer's edit of its target if given.
  * A candidate with nothing to write (`none`) needs an edit; doctrine is approved only by a person.
+ * An item its private evidence supports lands at the user's level; a target or edit that asks for
+ * the agent or tenant level is refused (VALIDATION_FAILED, rule `private_evidence`).
  *
  * @example
  * const plan = planApproval(candidate, null, context);
  * await storage.write([...plan.ops, { op: 'decide_candidate', … }]);
  */
 export function planApproval(candidate: ReviewCandidate, edit: CandidateTarget | null, context: DecisionContext): DecisionPlan {
-  const target = edit ?? candidate.target;
+  const asked = edit ?? candidate.target;
+  if (asked.write === 'item') assertLevelAllowed(asked.scope_level, context.sensitivity, edit === null ? 'target.scope_level' : 'edit.scope_level');
+  const target = confinedTarget(asked, context.sensitivity);
   if (candidate.kind === 'doctrine' && context.by.startsWith('policy:')) {
     throw ValidationError.of('candidate_id', 'human_review', 'doctrine suggestions are approved by a person only');
   }
@@ -124,7 +133,7 @@ export function planApproval(candidate: ReviewCandidate, edit: CandidateTarget |
     const merger = new ItemMerger(
       { tenant_id: candidate.tenant_id, user_id: candidate.user_id, agent_id: candidate.agent_id },
       context.stored,
-      { now: context.now, policies: context.policies, extractor: 'reflection', sensitivityOf: context.sensitivityOf },
+      { now: context.now, policies: context.policies, extractor: 'reflection', sensitivityOf: () => context.sensitivity },
     );
     const plan = merger.plan(itemCandidate(candidate, target));
     ops.push(...plan.ops);

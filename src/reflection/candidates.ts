@@ -1,12 +1,15 @@
 // The review candidates of one reflection: every episode, memory candidate, contradiction and
 // doctrine suggestion becomes a pending candidate with its evidence, salience and what approving it
 // would write. An auto-approve policy may name memory types and a confidence floor; contradictions
-// and doctrine suggestions are never approved automatically, and by default nothing is.
+// and doctrine suggestions are never approved automatically, and by default nothing is. A
+// candidate carries the strongest sensitivity of its evidence, and one drawn from private events
+// proposes to write at the user's level only.
 
-import type { EventRecord } from '../spec/event.js';
+import type { EventRecord, Sensitivity } from '../spec/event.js';
 import type { Salience } from '../spec/items.js';
 import type {
   CandidateKind,
+  CandidateTarget,
   ContradictionProposal,
   DoctrineSuggestion,
   ReflectionMemoryType,
@@ -15,6 +18,7 @@ import type {
   SessionReflection,
 } from '../spec/reflection.js';
 import { newId } from '../util/ids.js';
+import { confinedLevel, strongestSensitivity } from '../events/sensitivity.js';
 import { episodeTarget, type ProposalTarget } from './targets.js';
 
 /** One rule of an auto-approve policy: candidates of these memory types, at least this confident, from these sources. */
@@ -62,9 +66,44 @@ export interface ProposalInput {
   scope: CandidateScope;
   /** What each memory candidate would write (same order as `memory_candidates`). */
   targets: readonly ProposalTarget[];
-  /** The trace's events by id (for episode dates). */
+  /** The trace's events by id (for episode dates and the sensitivity of each candidate's evidence). */
   events: ReadonlyMap<string, EventRecord>;
+  /**
+   * The strongest sensitivity of what a model read, given to each of its candidates whatever they
+   * cite (a model may draw on any event it was shown); leave it out for rules, whose evidence is exact.
+   */
+  read?: Sensitivity;
   now: string;
+}
+
+/**
+ * The sensitivity of a candidate: the strongest of its events (of every event the reflection read
+ * when it cites none) and of `floor`.
+ *
+ * @example
+ * sensitivityOf(['evt_…'], eventsById) // 'private' when that event is
+ */
+export function sensitivityOf(sourceEventIds: readonly string[], events: ReadonlyMap<string, Pick<EventRecord, 'sensitivity'>>, floor: Sensitivity = 'normal'): Sensitivity {
+  const cited = sourceEventIds.length === 0 ? [...events.values()] : sourceEventIds.flatMap((id) => events.get(id) ?? []);
+  return strongestSensitivity([floor, ...cited.map((event) => event.sensitivity)]);
+}
+
+/**
+ * A target confined to what its evidence allows: an item drawn from private events is written at
+ * the user's level (the other targets write nothing shared: insights belong to their user).
+ *
+ * @example
+ * confinedTarget({ write: 'item', type: 'procedure', key, value }, 'private').scope_level // 'user'
+ */
+export function confinedTarget(target: CandidateTarget, sensitivity: Sensitivity): CandidateTarget {
+  if (target.write !== 'item' || sensitivity === 'normal') return target;
+  return { ...target, scope_level: confinedLevel(target.scope_level ?? 'agent', sensitivity) };
+}
+
+/** A candidate with its sensitivity, and its target confined to it. */
+function withSensitivity<T extends Omit<ReviewCandidate, 'sensitivity'>>(candidate: T, input: ProposalInput): T & { sensitivity: Sensitivity } {
+  const sensitivity = sensitivityOf(candidate.source_event_ids, input.events, input.read ?? 'normal');
+  return { ...candidate, sensitivity, target: confinedTarget(candidate.target, sensitivity) };
 }
 
 /**
@@ -87,7 +126,7 @@ export function candidatesOf(input: ProposalInput): ReviewCandidate[] {
     decision: null,
   });
   const lastTime = [...input.events.values()].map((event) => event.ts).sort().at(-1) ?? input.now;
-  const out: ReviewCandidate[] = reflection.episode_candidates.map((episode) => ({
+  const out: Array<Omit<ReviewCandidate, 'sensitivity'>> = reflection.episode_candidates.map((episode) => ({
     ...base('episode'),
     payload: { ...episode },
     memory_type: 'episodic',
@@ -137,5 +176,5 @@ export function candidatesOf(input: ProposalInput): ReviewCandidate[] {
       target: { write: 'insight', insight_type: 'pattern', statement: doctrine.statement, trigger: 'synthesis', tests_suggested: [], expires_at: null },
     });
   }
-  return out;
+  return out.map((candidate) => withSensitivity(candidate, input));
 }

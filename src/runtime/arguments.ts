@@ -2,6 +2,7 @@
 // ValidationError naming the argument instead of a confusing NOT_FOUND or a silent no-op.
 
 import { ValidationError } from '../spec/errors.js';
+import { textIssue } from '../spec/input-rules.js';
 import { isId, type IdPrefix } from '../util/ids.js';
 
 /** Throws unless `value` is an id with this prefix (`evt_…`, `ctx_…`). */
@@ -11,12 +12,30 @@ export function requireId(prefix: IdPrefix, value: unknown, field: string): void
   }
 }
 
-/** Throws unless `value` is a tenant id: 1–256 characters, no control characters. */
+/**
+ * Throws unless `value` is an identifier (a tenant, user, agent or session id): 1–256 characters of
+ * well-formed Unicode, no control characters.
+ *
+ * @example
+ * requireTenant(scope.user_id, 'user_id')
+ */
 export function requireTenant(value: unknown, field = 'tenant_id'): void {
+  if (typeof value === 'string') requireText(value, field);
   // eslint-disable-next-line no-control-regex -- control characters are exactly what an id may not hold
   if (typeof value !== 'string' || !/^[^\u0000-\u001f\u007f]{1,256}$/u.test(value)) {
     throw ValidationError.of(field, 'pattern', 'must be 1–256 characters without control characters');
   }
+}
+
+/**
+ * Throws unless `text` is well-formed Unicode without U+0000 (the input rule of every string).
+ *
+ * @example
+ * requireText(label, 'label')
+ */
+export function requireText(text: string, field: string): void {
+  const issue = textIssue(text, field);
+  if (issue !== undefined) throw new ValidationError([issue]);
 }
 
 /** Throws unless `value` is a whole number in the range. */

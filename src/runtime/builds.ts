@@ -4,7 +4,7 @@
 import { NotFoundError } from '../spec/errors.js';
 import type { MemoryPacket } from '../spec/packet.js';
 import type { ComposeRequest } from '../spec/requests.js';
-import type { ContextBuild, StorageAdapter } from '../spec/storage.js';
+import type { BuildRedaction, ContextBuild, StorageAdapter } from '../spec/storage.js';
 import { compose, type ReadPathContext } from '../composer/compose.js';
 import type { PurposePolicy } from '../composer/policy.js';
 
@@ -12,6 +12,12 @@ export interface ReplayResult {
   build_id: string;
   /** True when the rebuilt packet is byte-identical to the stored one. */
   identical: boolean;
+  /**
+   * The erases that redacted the stored build (empty when none did): the stored packet then lacks
+   * what it quoted of erased data, and the rebuilt one is composed from what is left, so the two
+   * describe the same time but are not the packet that was sent.
+   */
+  redactions: BuildRedaction[];
   original_hash: string;
   replay_hash: string;
   packet: MemoryPacket;
@@ -39,7 +45,8 @@ async function load(storage: StorageAdapter, tenantId: string, buildId: string):
 }
 
 /**
- * Rebuilds a stored packet from the stores as they were at its time.
+ * Rebuilds a stored packet from the stores as they were at its time. A build an erase redacted is
+ * rebuilt from what is left and says so (`redactions`).
  *
  * @example
  * const { identical } = await replay(context, 'default', 'ctx_01J…');
@@ -55,6 +62,7 @@ export async function replay(context: ReadPathContext, tenantId: string, buildId
   return {
     build_id: build.id,
     identical: JSON.stringify(packet) === JSON.stringify(build.packet),
+    redactions: build.redactions ?? [],
     original_hash: build.packet_hash,
     replay_hash: replayHash,
     packet,

@@ -1,6 +1,7 @@
 // The write path (DESIGN §4): validate, build the turn's events, apply the state patch, fold the
 // events into the short-term summary, and write it all in one transaction. A repeated turn_id is a
-// no-op that returns the first result. Batches share one transaction: all turns land or none.
+// no-op that returns the first result. Batches share one transaction: all turns land or none. A
+// state patch may cite only its user's own events.
 
 import { EngramError, ValidationError } from '../spec/errors.js';
 import type { EventRecord } from '../spec/event.js';
@@ -16,6 +17,7 @@ import { analyseEvent, type EventText } from '../events/analyze.js';
 import { applyStatePatch } from '../working-memory/working-state.js';
 import { foldEvents } from '../working-memory/summary.js';
 import { LongTermWriter, type LongTermConfig } from './long-term-writer.js';
+import { checkPatchEvidence } from './patch-evidence.js';
 import { RunTracker } from './run-tracker.js';
 import type { CompactionConfig } from '../spec/compaction.js';
 import type { Clock } from '../util/clock.js';
@@ -156,13 +158,14 @@ async function planTurn(batch: Batch, context: WritePathContext, request: Commit
 
   const now = context.clock.now();
   const recordedAt = toIso(now);
-  const turnTs = request.ts === undefined ? recordedAt : toIso(request.ts);
+  const turnTs = request.ts === undefined ? recordedAt : toIso(request.ts, 'ts');
   const session = await batch.session(key);
 
   let events: EventRecord[];
   let stateChanged = false;
   if (request.state_patch !== undefined) {
     const patch = request.state_patch;
+    await checkPatchEvidence(context.storage, scope, patch, session.state, recordedAt);
     const from = session.state?.state_version ?? 0;
     const patchContent = { ...patch, from_version: from, to_version: from + 1 } as Record<string, unknown>;
     events = buildTurnEvents(request, scope, turnTs, recordedAt, patchContent);

@@ -93,6 +93,8 @@ export interface ResolvedConfig {
   debug: boolean;
   longTerm: LongTermConfig;
   embeddings: EmbeddingModel | null;
+  /** True when the model came from the configuration (not given as an object): the Engram closes it. */
+  ownsEmbeddings: boolean;
   allowPrivateRemote: boolean;
   workerIntervalMs: number | null;
   policies: NamedPolicy[];
@@ -150,6 +152,7 @@ export async function resolveConfig(config: EngramConfig): Promise<ResolvedConfi
     debug: config.debug ?? process.env['ENGRAM_DEBUG'] === '1',
     longTerm: { rules, llm: llm === null ? null : { model: llm, allowPrivateRemote }, policies, gate: { mayThreshold: threshold } },
     embeddings,
+    ownsEmbeddings: !isEmbeddingModel(config.embeddings),
     allowPrivateRemote,
     workerIntervalMs: interval,
     policies: config.policies ?? [],

@@ -62,7 +62,8 @@ export class EmbeddingWorker {
           targets.push(target);
         }
       }
-      const vectors = await embedTexts(this.model, texts);
+      // The backlog waits behind any caller on the request path (a query) that needs the same model.
+      const vectors = await embedTexts(this.model, texts, { priority: 'background' });
       targets.forEach((target, index) => results.push({ ...target, vector: vectors[index]! }));
       await this.storage.completeEmbeddingWork(results, `${this.model.provider}:${this.model.modelId}`);
       total.embedded += targets.length;

@@ -32,7 +32,7 @@ import {
   validateSessionScope,
 } from '../spec/validators.js';
 import { emptyWorkingState, type WorkingState } from '../spec/working-state.js';
-import { NEVER_SHARED } from '../events/sensitivity.js';
+import { NEVER_SHARED, shownEvent } from '../events/sensitivity.js';
 import { compose } from '../composer/compose.js';
 import { cutSummary } from '../working-memory/summary.js';
 import { toIso, type Clock } from '../util/clock.js';
@@ -47,9 +47,9 @@ import { reflect, reviewQueue, type ReflectionApiContext, type ReviewQueue } fro
 import { insightsOf, type Insights } from './insight-api.js';
 import { runsOf, type Runs } from './run-api.js';
 import { keysOf, type Keys } from './key-api.js';
-import { erase, exportLines, importLines, type TransferCounts } from './transfer-api.js';
+import { erase, exportLines, importLines, type ImportInput, type ImportOptions, type TransferCounts } from './transfer-api.js';
 import { runJobs, type JobRun } from './jobs.js';
-import { workingStateTurn, type UpdateWorkingStateRequest } from './working-state-update.js';
+import { replayedUpdate, workingStateTurn, type UpdateWorkingStateRequest, type WorkingStateUpdate } from './working-state-update.js';
 import type { EraseCounts, ExportKind } from '../spec/export.js';
 import { createRuleExtractor } from '../items/rules/index.js';
 import type { ReflectRequest, ReflectResult } from '../spec/reflection.js';
@@ -189,20 +189,24 @@ export class Engram {
   /**
    * Patches a session's working state at `expected_version` (JSON Merge Patch `set`, list `append`):
    * a turn holding only the patch, so the change is a `state_patch` event like any other. A stale
-   * version is STATE_VERSION_CONFLICT. Returns the new state.
+   * version is STATE_VERSION_CONFLICT. Returns the new state with `replayed: false`; the same update
+   * sent again with its `turn_id` writes nothing and returns the state it recorded with
+   * `replayed: true`, and another update under that `turn_id` is DUPLICATE_TURN.
    *
    * @example
    * await engram.updateWorkingState({ scope, expected_version: 0, set: { goal: 'Ship Atlas' } });
    */
-  async updateWorkingState(request: UpdateWorkingStateRequest): Promise<WorkingState> {
+  async updateWorkingState(request: UpdateWorkingStateRequest): Promise<WorkingStateUpdate> {
     this.guard();
     const turn = workingStateTurn(request, newId('trn'));
     try {
-      // The state this update wrote: a read after it may already hold another writer's next version.
       const { results, states } = await commitTurnBatch(this.context(), [turn]);
-      if (states[0] != null) return states[0];
+      // Its turn_id was recorded before: the same update answers as recorded, another one is a conflict.
+      if (results[0]!.replayed) return await replayedUpdate(this.storage, turn, results[0]!, this.now());
+      // The state this update wrote: a read after it may already hold another writer's next version.
+      if (states[0] != null) return { ...states[0], replayed: false };
       const { user_id, agent_id, session_id } = results[0]!.scope;
-      return this.getWorkingState({ ...(request.scope.tenant_id === undefined ? {} : { tenant_id: request.scope.tenant_id }), user_id, agent_id, session_id });
+      return { ...(await this.getWorkingState({ ...(request.scope.tenant_id === undefined ? {} : { tenant_id: request.scope.tenant_id }), user_id, agent_id, session_id })), replayed: false };
     } catch (error) {
       // The update is recorded as a turn: name the fields as the request does.
       throw renameFields(error, (field) => (field === 'state_patch' ? '' : field.replace(/^state_patch\./u, '')));
@@ -236,8 +240,8 @@ export class Engram {
   }
 
   /**
-   * A page of events in log order. Secret events appear with their content withheld unless
-   * `include_secret_content` is set.
+   * A page of events in log order. Secret events appear with only the fields that cannot describe
+   * the secret (SECRET_SHOWN_FIELDS: ids, scope, kind, role, times) unless `include_secret_content` is set.
    *
    * @example
    * const page = await engram.listEvents({ scope: { user_id: 'u1', agent_id: 'a1', session_id: 's1' }, limit: 50 });
@@ -254,11 +258,11 @@ export class Engram {
       limit: valid.limit ?? 100,
       now: this.now(),
     });
-    return valid.include_secret_content === true ? events : events.map(withheld);
+    return valid.include_secret_content === true ? events : events.map(shownEvent);
   }
 
   /**
-   * One event by id, with secret content withheld.
+   * One event by id; a secret one with only the fields that cannot describe it (SECRET_SHOWN_FIELDS).
    *
    * @example
    * const event = await engram.getEvent('evt_01J…');
@@ -269,7 +273,7 @@ export class Engram {
     requireTenant(tenantId);
     const event = await this.storage.getEvent(tenantId, eventId, this.now());
     if (event === null) throw new NotFoundError('event_id', eventId);
-    return withheld(event);
+    return shownEvent(event);
   }
 
   /**
@@ -286,8 +290,8 @@ export class Engram {
       tenant_id: valid.scope.tenant_id ?? DEFAULT_TENANT,
       terms: contentTerms(queryTerms(valid.query)),
       now: this.now(),
-      ts_from: valid.time_range?.start === undefined ? undefined : toIso(valid.time_range.start),
-      ts_to: valid.time_range?.end === undefined ? undefined : toIso(valid.time_range.end),
+      ts_from: valid.time_range?.start === undefined ? undefined : toIso(valid.time_range.start, 'time_range.start'),
+      ts_to: valid.time_range?.end === undefined ? undefined : toIso(valid.time_range.end, 'time_range.end'),
       exclude_sensitivity: [...NEVER_SHARED],
       limit: valid.limit ?? 20,
     });
@@ -343,6 +347,7 @@ export class Engram {
     requireCount(limit, 'limit', 1, 1000);
     if (query.cursor !== undefined) requireId('ctx', query.cursor, 'cursor');
     if (query.tenant_id !== undefined) requireTenant(query.tenant_id);
+    for (const field of ['user_id', 'agent_id', 'session_id'] as const) if (query[field] !== undefined) requireTenant(query[field], field);
     return this.storage.listContextBuilds({ ...query, tenant_id: query.tenant_id ?? DEFAULT_TENANT, limit });
   }
 
@@ -414,15 +419,18 @@ export class Engram {
   }
 
   /**
-   * Imports the lines of an export into a tenant, a batch per transaction; returns the records
+   * Imports an export (its bytes, as a file stream, or its lines) into a tenant, a batch per
+   * transaction with each turn beside its events; lines longer than `maxLineBytes` (16 MiB) stop it.
+   * Run again over the same file, it skips the records the store holds already (an interrupted
+   * import finishes); a record held with other content is RECORD_CONFLICT. Returns the records
    * written by kind.
    *
    * @example
-   * await engram.importData(readline.createInterface({ input: fs.createReadStream('acme.jsonl') }), { tenant_id: 'acme' });
+   * await engram.importData(fs.createReadStream('acme.jsonl'), { tenant_id: 'acme' });
    */
-  async importData(lines: AsyncIterable<string> | Iterable<string>, options: { tenant_id?: string; onBatch?: (counts: TransferCounts) => void } = {}): Promise<TransferCounts> {
+  async importData(input: ImportInput, options: ImportOptions = {}): Promise<TransferCounts> {
     this.guard();
-    return importLines(this.transferContext(), lines, options);
+    return importLines(this.transferContext(), input, options);
   }
 
   /**
@@ -498,8 +506,10 @@ export class Engram {
 
   /**
    * Compacts the store's files: the space of deleted rows is given back and nothing of what erase or
-   * forget removed stays in them (SQLite: full-text merge, WAL checkpoint, VACUUM; PostgreSQL: VACUUM).
-   * It holds the SQLite file exclusively while it runs; reads are unchanged.
+   * forget removed stays in them (SQLite: full-text merge, VACUUM, WAL checkpoint and truncation;
+   * PostgreSQL: VACUUM FULL and ANALYZE of each table, each locked exclusively while rewritten).
+   * `complete: false` with `not_done` says what other processes kept it from finishing (a live
+   * server reading the SQLite file, an old PostgreSQL snapshot): run it again then. Reads are unchanged.
    *
    * @example
    * await engram.erase({ user_id: 'mira' });
@@ -572,11 +582,12 @@ export class Engram {
     return this.storage.embeddingBacklog();
   }
 
-  /** Stops the worker and closes the store. Further calls fail. */
+  /** Stops the worker, the embedding model it created (not one it was given) and the store. Further calls fail. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     await this.worker?.stop();
+    if (this.config.ownsEmbeddings) await this.config.embeddings?.close?.();
     await this.storage.close();
   }
 
@@ -613,20 +624,26 @@ export class Engram {
     };
   }
 
-  /** Query vectors, cached (bounded) because the same questions come back. */
+  /**
+   * Query vectors, cached (bounded) because the same questions come back. A model too busy to take
+   * the query in time (OVERLOADED) gives none: the search goes on by words alone.
+   */
   private async embedQuery(model: EmbeddingModel, text: string): Promise<Float32Array | null> {
     const cached = this.queryCache.get(text);
     if (cached !== undefined) return cached;
-    const [vector] = await embedTexts(model, [text]);
+    let vector: Float32Array | undefined;
+    try {
+      [vector] = await embedTexts(model, [text]);
+    } catch (error) {
+      if (EngramError.isInstance(error) && error.code === 'OVERLOADED') return null;
+      throw error;
+    }
     if (vector === undefined) return null;
     this.queryCache.set(text, vector);
     return vector;
   }
 }
 
-function withheld(event: EventRecord): EventRecord {
-  return NEVER_SHARED.includes(event.sensitivity) ? { ...event, content: '[secret content withheld]' } : event;
-}
 
 /**
  * Opens a store and returns a ready Engram.

@@ -2,11 +2,15 @@
 // an item is a whole MemoryItem (type, key rule, value schema, status, ids, lists of strings), a
 // working state obeys its schema, a turn's stored result, a summary and a context build have the
 // fields their readers use, and every session key names its ids as strings. An import file is
-// outside input: a record that would store a broken row is refused with the line at fault.
+// outside input: a record that would store a broken row is refused with the line at fault. The
+// input rules of every request hold here too: depth, well-formed text without U+0000, date-times
+// by the one rule, and a context build no larger than a compose may store.
 
 import { ValidationError, type ValidationIssue } from '../spec/errors.js';
 import { ITEM_STATUSES, MEMORY_TYPES, type MemoryType } from '../spec/items.js';
-import { depthIssues, validateWorkingState } from '../spec/validators.js';
+import { isDateTime } from '../spec/date-time.js';
+import { inputIssues, validateWorkingState } from '../spec/validators.js';
+import { buildBytes, MAX_BUILD_BYTES } from '../composer/build-bound.js';
 import { assertKey } from '../items/keys.js';
 import { assertValue } from '../items/values.js';
 import { isId } from '../util/ids.js';
@@ -18,7 +22,7 @@ const SENSITIVITIES = ['normal', 'private', 'secret'];
 
 const isObject = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isStringList = (value: unknown): boolean => Array.isArray(value) && value.every((entry) => typeof entry === 'string');
-const isTime = (value: unknown): boolean => typeof value === 'string' && !Number.isNaN(Date.parse(value));
+const isTime = isDateTime;
 const isOptionalTime = (value: unknown): boolean => value === null || isTime(value);
 const isEventId = (value: unknown): boolean => typeof value === 'string' && isId('evt', value);
 const isOptionalString = (value: unknown): boolean => value === null || typeof value === 'string';
@@ -103,6 +107,10 @@ function turnResultIssues(result: Fields, turnId: unknown): ValidationIssue[] {
   return rules.filter(([, ok]) => !ok).map(([field, , message]) => ({ field: `result.${field}`, rule: 'type', message }));
 }
 
+/** One record of an erase that redacted a build (ContextBuild.redactions). */
+const isRedaction = (value: unknown): boolean =>
+  isObject(value) && isTime(value['at']) && (value['erased'] === 'user' || value['erased'] === 'session') && Number.isInteger(value['removed_entries']) && Number.isInteger(value['removed_ids']);
+
 /** The broken rules of a stored context build (its packet is checked again when it is replayed). */
 function buildIssues(build: Fields): ValidationIssue[] {
   const rules: Array<[string, boolean, string]> = [
@@ -113,8 +121,14 @@ function buildIssues(build: Fields): ValidationIssue[] {
     ['selected', isStringList(build['selected']), 'must be a list of strings'],
     ['as_of', isTime(build['as_of']), 'must be a date-time'],
     ['created_at', isTime(build['created_at']), 'must be a date-time'],
+    ['redactions', build['redactions'] === undefined || (Array.isArray(build['redactions']) && build['redactions'].every(isRedaction)), 'must be a list of { at, erased, removed_entries, removed_ids }'],
   ];
-  return rules.filter(([, ok]) => !ok).map(([field, , message]) => ({ field: `build.${field}`, rule: 'type', message }));
+  const issues = rules.filter(([, ok]) => !ok).map(([field, , message]) => ({ field: `build.${field}`, rule: 'type', message }));
+  // The bound a compose keeps when it stores a build holds for an imported one too.
+  if (issues.length === 0 && buildBytes(JSON.stringify(build['packet']), build['request']) > MAX_BUILD_BYTES) {
+    issues.push({ field: 'build.packet', rule: 'max_build_bytes', message: `with its request, must take at most ${MAX_BUILD_BYTES} bytes (the bound of a stored build)` });
+  }
+  return issues;
 }
 
 /** The broken rules of a working-state record's state. */
@@ -159,8 +173,9 @@ function recordIssues(record: Fields): ValidationIssue[] {
  * checkImportedRecord({ kind: 'item', item }, 'line 7')
  */
 export function checkImportedRecord(record: Fields, line: string): void {
-  // Depth first: the record's checks and readers (and every packet that later holds it) recurse.
-  const deep = depthIssues(record);
-  const issues = deep.length > 0 ? deep : recordIssues(record);
+  // Depth and text first: the record's checks and readers (and every packet that later holds it)
+  // recurse, and the store must hold every string as the file gives it.
+  const input = inputIssues(record);
+  const issues = input.length > 0 ? input : recordIssues(record);
   if (issues.length > 0) throw new ValidationError(issues.map((issue) => ({ ...issue, field: `${line}.${issue.field}` })));
 }

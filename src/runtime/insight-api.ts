@@ -1,6 +1,7 @@
 // The insight API: add a hypothesis, strategy sketch or pattern to a run, list a user's insights,
 // move one through its validation states, and promote a validated one to a fact or procedure (the
-// insight stays, pointing at the item, and the item's provenance names the insight).
+// insight stays, pointing at the item, and the item's provenance names the insight). An insight
+// drawn from private events is promoted to an item at its user's level.
 
 import { NotFoundError } from '../spec/errors.js';
 import type { ConflictPolicy, MemoryType } from '../spec/items.js';
@@ -9,8 +10,11 @@ import type { ItemDiff } from '../spec/requests.js';
 import { DEFAULT_TENANT } from '../spec/scope.js';
 import type { StorageAdapter } from '../spec/storage.js';
 import { validateReflectionRequest } from '../spec/validators.js';
+import type { Sensitivity } from '../spec/event.js';
+import { assertLevelAllowed, confinedLevel, strongestSensitivity } from '../events/sensitivity.js';
 import { ItemMerger, placement } from '../items/merge.js';
 import { newInsight, promotionOf, transition } from '../reflection/insights.js';
+import { isoOrNull } from '../util/clock.js';
 import { requireId, requireTenant } from './arguments.js';
 
 export interface InsightApiContext {
@@ -44,7 +48,7 @@ export async function addInsight(context: InsightApiContext, input: unknown): Pr
       ...(request.trigger === undefined ? {} : { trigger: request.trigger }),
       ...(request.confidence === undefined ? {} : { confidence: request.confidence }),
       ...(request.tests_suggested === undefined ? {} : { tests_suggested: request.tests_suggested }),
-      ...(request.expires_at === undefined ? {} : { expires_at: request.expires_at }),
+      ...(request.expires_at === undefined ? {} : { expires_at: request.expires_at === 'run_end' ? 'run_end' : isoOrNull(request.expires_at, 'expires_at') }),
       ...(request.sources === undefined ? {} : { sources: request.sources }),
     },
     request.by ?? 'agent',
@@ -91,9 +95,18 @@ export async function updateInsight(context: InsightApiContext, input: unknown):
   return next;
 }
 
+/** The strongest sensitivity of an insight's evidence: its events, and the candidate it was approved from. */
+async function insightSensitivity(context: InsightApiContext, insight: InsightRecord, now: string): Promise<Sensitivity> {
+  const ids = insight.sources.filter((id) => id.startsWith('evt_'));
+  const events = ids.length === 0 ? [] : await context.storage.listEvents({ tenant_id: insight.tenant_id, ids, now, include_expired: true, limit: ids.length });
+  const candidate = insight.candidate_id === null ? null : await context.storage.getCandidate(insight.tenant_id, insight.candidate_id);
+  return strongestSensitivity([...events.map((event) => event.sensitivity), candidate?.sensitivity ?? 'normal']);
+}
+
 /**
  * Promotes a validated insight to an item (a fact type or a procedure) through the normal merge,
- * in one transaction with the insight's `promoted_to`.
+ * in one transaction with the insight's `promoted_to`. An insight drawn from private events
+ * becomes an item of its user only, whatever the type's default level.
  *
  * @example
  * await promoteInsight(context, { insight_id: 'ins_…', type: 'procedure', key: 'procedure:deploy:canary', value: { task_type: 'deploy', name: 'canary', steps: ['…'] } });
@@ -102,11 +115,14 @@ export async function promoteInsight(context: InsightApiContext, input: unknown)
   const request = validateReflectionRequest<PromoteInsightRequest>('promote_insight', input);
   const insight = await stored(context, tenantOf(request), request.insight_id);
   const now = context.now();
-  const candidate = promotionOf(insight, { type: request.type, key: request.key, value: request.value }, now);
+  const promotion = promotionOf(insight, { type: request.type, key: request.key, value: request.value }, now);
   const scope = { tenant_id: insight.tenant_id, user_id: insight.user_id, agent_id: insight.agent_id };
+  const sensitivity = await insightSensitivity(context, insight, now);
+  assertLevelAllowed(undefined, sensitivity, 'insight_id');
+  const candidate = { ...promotion, scope_level: confinedLevel(placement(promotion, scope).level, sensitivity) };
   const { owner } = placement(candidate, scope);
   const versions = await context.storage.listItems({ tenant_id: scope.tenant_id, owners: [owner], keys: [request.key], limit: 10_000 });
-  const merger = new ItemMerger(scope, versions, { now, policies: context.policies, extractor: 'reflection', sensitivityOf: () => 'normal' });
+  const merger = new ItemMerger(scope, versions, { now, policies: context.policies, extractor: 'reflection', sensitivityOf: () => sensitivity });
   const { ops, diffs } = merger.plan(candidate);
   const itemId = diffs.find((diff) => diff.action === 'created' || diff.action === 'updated' || diff.action === 'unchanged')?.item_id ?? null;
   const promoted: InsightRecord = {

@@ -8,7 +8,7 @@ import { EngramError, ValidationError } from '../spec/errors.js';
 import { DEFAULT_TENANT } from '../spec/scope.js';
 import type { StorageAdapter } from '../spec/storage.js';
 import { newId, sha256 } from '../util/ids.js';
-import { requireId, requireTenant } from './arguments.js';
+import { requireId, requireTenant, requireText } from './arguments.js';
 
 /** Every secret starts with this, so a leaked key is easy to recognise (and to scan for). */
 export const KEY_PREFIX = 'egk_';
@@ -66,6 +66,7 @@ export function keysOf(context: () => KeyApiContext): Keys {
       if (!KEY_ROLES.includes(request.role)) throw ValidationError.of('role', 'enum', `must be one of ${KEY_ROLES.join(', ')}`);
       const label = request.label ?? null;
       if (label !== null && (typeof label !== 'string' || label.length > 200)) throw ValidationError.of('label', 'maxLength', 'must be a string of at most 200 characters');
+      if (label !== null) requireText(label, 'label');
       return store(newId('key'), tenantId, request.role, label);
     },
     bootstrap: async () => {

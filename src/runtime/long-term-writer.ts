@@ -15,6 +15,7 @@ import type { StorageAdapter, WriteOp } from '../spec/storage.js';
 import { extractionEvents, mayReferBack } from '../items/extraction-events.js';
 import { applyGate, type GateOptions } from '../items/gate.js';
 import { ItemMerger, placement, versionKey, type MergeScope } from '../items/merge.js';
+import { confinedLevel } from '../events/sensitivity.js';
 
 /** How many current keys a retraction is matched against. */
 const KNOWN_KEYS_LIMIT = 2000;
@@ -65,10 +66,12 @@ export class LongTermWriter {
 
     const sensitivity = new Map(events.map((event) => [event.id, event.sensitivity]));
     const sensitivityOf = (ids: readonly string[]): Sensitivity => (ids.some((id) => sensitivity.get(id) === 'private') ? 'private' : 'normal');
-    const merger = await this.mergerFor(scope, accepted, now, sensitivityOf);
+    // What a user's private events support stays at the user's level (a procedure's default is the agent's).
+    const confined = accepted.map((candidate) => ({ ...candidate, scope_level: confinedLevel(placement(candidate, scope).level, sensitivityOf(candidate.source_event_ids)) }));
+    const merger = await this.mergerFor(scope, confined, now, sensitivityOf);
     const ops: WriteOp[] = [];
     const items: ItemDiff[] = [];
-    for (const candidate of accepted) {
+    for (const candidate of confined) {
       try {
         const planned = merger.plan(candidate);
         ops.push(...planned.ops);

@@ -22,7 +22,9 @@ import { chunkOp } from '../items/chunk.js';
 import { analyseEvent } from '../events/analyze.js';
 import { assertKey, typeOfKey } from '../items/keys.js';
 import { ItemMerger, placement } from '../items/merge.js';
+import { assertLevelAllowed, confinedLevel } from '../events/sensitivity.js';
 import { hybridSearch, type QueryEmbedder, type SearchHit } from '../retrieval/hybrid-search.js';
+import { isoOrNull, isoRange } from '../util/clock.js';
 
 export interface MemoryApiContext {
   storage: StorageAdapter;
@@ -57,20 +59,24 @@ export async function remember(context: MemoryApiContext, input: unknown): Promi
     ...(request.evidence_refs === undefined ? {} : { evidence_refs: request.evidence_refs }),
     ...(request.salience === undefined ? {} : { salience: request.salience }),
     ...(request.scope_level === undefined ? {} : { scope_level: request.scope_level }),
-    ...(request.valid_from === undefined ? {} : { valid_from: request.valid_from }),
-    ...(request.valid_to === undefined ? {} : { valid_to: request.valid_to }),
+    ...(request.valid_from === undefined ? {} : { valid_from: isoOrNull(request.valid_from, 'valid_from') }),
+    ...(request.valid_to === undefined ? {} : { valid_to: isoOrNull(request.valid_to, 'valid_to') }),
     ...(request.tags === undefined ? {} : { tags: request.tags }),
     ...(request.entities === undefined ? {} : { entities: request.entities }),
   };
-  const { owner } = placement(candidate, scope);
+  // A private item stays with its user: its level defaults to the user's, and sharing it is refused.
+  const sensitivity = request.sensitivity ?? 'normal';
+  assertLevelAllowed(request.scope_level, sensitivity, 'scope_level');
+  const placed = { ...candidate, scope_level: confinedLevel(placement(candidate, scope).level, sensitivity) };
+  const { owner } = placement(placed, scope);
   const stored = await context.storage.listItems({ tenant_id: scope.tenant_id, owners: [owner], keys: [request.key], limit: 10_000 });
   const merger = new ItemMerger(scope, stored, {
     now: context.now(),
     policies: context.policies,
     extractor: 'explicit',
-    sensitivityOf: () => request.sensitivity ?? 'normal',
+    sensitivityOf: () => sensitivity,
   });
-  const { ops, diffs } = merger.plan(candidate);
+  const { ops, diffs } = merger.plan(placed);
   if (ops.length > 0) await context.storage.write(ops);
   return diffs;
 }
@@ -163,7 +169,7 @@ export async function search(context: MemoryApiContext, input: unknown): Promise
     query: request.query,
     k: request.k ?? 10,
     ...(request.types === undefined ? {} : { types: request.types }),
-    ...(request.filters === undefined ? {} : { filters: request.filters }),
+    ...(request.filters === undefined ? {} : { filters: { ...request.filters, time_range: isoRange(request.filters.time_range, 'filters.time_range') } }),
   });
 }
 

@@ -21,10 +21,10 @@ import type {
 import { DEFAULT_TENANT } from '../spec/scope.js';
 import type { StorageAdapter, WriteOp } from '../spec/storage.js';
 import { checkSessionReflection, validateReflectionRequest } from '../spec/validators.js';
-import { NEVER_SHARED } from '../events/sensitivity.js';
+import { NEVER_SHARED, strongestSensitivity } from '../events/sensitivity.js';
 import { placement } from '../items/merge.js';
 import { planApproval, planRejection, type DecisionPlan } from '../reflection/approval.js';
-import { autoApproves, candidatesOf, type AutoApproveRule, type CandidateScope } from '../reflection/candidates.js';
+import { autoApproves, candidatesOf, confinedTarget, sensitivityOf, type AutoApproveRule, type CandidateScope } from '../reflection/candidates.js';
 import { reflectWithModel } from '../reflection/llm-reflection.js';
 import { reflectByRules } from '../reflection/rules-reflection.js';
 import { claimTarget, type ProposalTarget } from '../reflection/targets.js';
@@ -91,6 +91,8 @@ interface Proposal {
   reflection: SessionReflection | null;
   targets: ProposalTarget[];
   record: Pick<ReflectionRecord, 'source' | 'model' | 'status' | 'failure'>;
+  /** The strongest sensitivity a model read (any of its proposals may draw on it); rules cite exactly. */
+  read?: Sensitivity;
 }
 
 async function propose(context: ReflectionApiContext, use: ReflectRequest['use'], traceId: string, scope: CandidateScope, events: EventRecord[], items: MemoryItem[]): Promise<Proposal> {
@@ -114,7 +116,7 @@ async function propose(context: ReflectionApiContext, use: ReflectRequest['use']
   for (const candidate of result.reflection.memory_candidates) {
     targets.push(await claimTarget(candidate, { extractor: context.extractor, items, episodes: result.reflection.episode_candidates, events: byId, fallbackTime }));
   }
-  return { reflection: result.reflection, targets, record: { ...record, status: 'succeeded', failure: null } };
+  return { reflection: result.reflection, targets, record: { ...record, status: 'succeeded', failure: null }, read: strongestSensitivity(shown.map((event) => event.sensitivity)) };
 }
 
 /**
@@ -135,7 +137,8 @@ export async function reflect(context: ReflectionApiContext, input: unknown): Pr
   const items = await context.storage.listItems({ tenant_id: scope.tenant_id, owners: visibleOwners(scope.user_id, scope.agent_id), statuses: ['active'], order: 'desc', limit: MAX_ITEMS });
   const traceId = newId('trc');
   const proposal = await propose(context, request.use ?? 'auto', traceId, scope, events, items);
-  const candidates = proposal.reflection === null ? [] : candidatesOf({ reflection: proposal.reflection, source: proposal.record.source, scope, targets: proposal.targets, events: new Map(events.map((event) => [event.id, event])), now });
+  const byId = new Map(events.map((event) => [event.id, event]));
+  const candidates = proposal.reflection === null ? [] : candidatesOf({ reflection: proposal.reflection, source: proposal.record.source, scope, targets: proposal.targets, events: byId, now, ...(proposal.read === undefined ? {} : { read: proposal.read }) });
   const record: ReflectionRecord = { trace_id: traceId, ...scope, ...proposal.record, reflection: proposal.reflection, event_count: events.length, candidate_ids: candidates.map((candidate) => candidate.id), created_at: now };
   let decided: ReviewCandidate[] = candidates;
   await writeWithRetry(context.storage, async () => {
@@ -163,20 +166,23 @@ export async function reflect(context: ReflectionApiContext, input: unknown): Pr
 }
 
 /**
- * What deciding a candidate needs from the store: the versions of its target's key, the items it
- * disputes, and its events' sensitivity.
+ * What deciding a candidate needs from the store: its evidence's sensitivity as stored now (with
+ * the candidate's own: a model's candidate is as sensitive as all it read), the versions of its
+ * target's key at the level that sensitivity allows, and the items it disputes.
  */
 async function decisionContext(context: ReflectionApiContext, candidate: ReviewCandidate, by: string, now: string) {
-  const target = candidate.target;
+  const sources = candidate.source_event_ids.length === 0 ? [] : await context.storage.listEvents({ tenant_id: candidate.tenant_id, ids: candidate.source_event_ids, now, include_expired: true, limit: candidate.source_event_ids.length });
+  // Candidates stored before they carried a sensitivity read as normal: their events decide.
+  const recorded = candidate.sensitivity;
+  const sensitivity = sources.length === 0 ? recorded : sensitivityOf(candidate.source_event_ids, new Map(sources.map((event) => [event.id, event])), recorded);
+  const target = confinedTarget(candidate.target, sensitivity);
   let stored: MemoryItem[] = [];
   if (target.write === 'item' || target.write === 'retract') {
     const owners = target.write === 'item' ? [placement(target, candidate).owner] : visibleOwners(candidate.user_id, candidate.agent_id);
     stored = await context.storage.listItems({ tenant_id: candidate.tenant_id, owners, keys: [target.key], limit: 10_000 });
   }
   const disputed = candidate.item_ids.length === 0 ? [] : await context.storage.listItems({ tenant_id: candidate.tenant_id, owners: visibleOwners(candidate.user_id, candidate.agent_id), ids: candidate.item_ids, limit: candidate.item_ids.length });
-  const sources = candidate.source_event_ids.length === 0 ? [] : await context.storage.listEvents({ tenant_id: candidate.tenant_id, ids: candidate.source_event_ids, now, include_expired: true, limit: candidate.source_event_ids.length });
-  const sensitivity: Sensitivity = sources.some((event) => event.sensitivity === 'private') ? 'private' : 'normal';
-  return { now, by, policies: context.policies, stored, disputed, sensitivityOf: () => sensitivity };
+  return { now, by, policies: context.policies, stored, disputed, sensitivity };
 }
 
 /**

@@ -1,9 +1,10 @@
 // Export, import and erasure. An export is JSON Lines: a header, then the records of a tenant (or
 // one user) in an order an import can write them in; secret event content never leaves (it is
 // withheld in the export like in every other output). An import writes a file's records into the
-// importer's tenant, a batch per transaction, rebuilding chunks and full-text entries and queueing
-// embeddings; every line is checked first. Erasure deletes a user or a session with everything
-// derived from it, in one transaction.
+// importer's tenant, a batch per transaction with each turn beside its events, rebuilding chunks and
+// full-text entries and queueing embeddings; every line is checked first, and what the store holds
+// already is skipped (an interrupted import is finished by running it again). Erasure deletes a
+// user or a session with everything derived from it, in one transaction.
 
 import { EngramError, ValidationError } from '../spec/errors.js';
 import type { EraseCounts, EraseScope, ExportKind, ExportRecord } from '../spec/export.js';
@@ -13,15 +14,17 @@ import type { StmSummary, SummarySentence } from '../spec/summary.js';
 import type { StorageAdapter, WriteOp } from '../spec/storage.js';
 import { validateEventRecord } from '../spec/validators.js';
 import { analyseEvent } from '../events/analyze.js';
-import { NEVER_SHARED } from '../events/sensitivity.js';
+import { shownEvent } from '../events/sensitivity.js';
 import { chunkOp } from '../items/chunk.js';
 import { requireTenant } from './arguments.js';
+import { ImportBatch } from './import-batch.js';
 import { checkImportedRecord } from './import-checks.js';
+import { importLinesOf, lineCapOf, type ImportInput } from './import-lines.js';
+
+export { DEFAULT_MAX_LINE_BYTES, type ImportInput } from './import-lines.js';
 
 export const EXPORT_FORMAT = 'engram-export';
 export const EXPORT_VERSION = 1;
-const IMPORT_BATCH = 500;
-const MAX_LINE_CHARS = 16 * 1024 * 1024;
 
 /** The first line of an export. */
 export interface ExportHeader {
@@ -50,10 +53,11 @@ function withoutKeptCounts(summary: StmSummary): StmSummary {
   return { ...summary, sentences: strip(summary.sentences), key_quotes: strip(summary.key_quotes) };
 }
 
+/** A record as an export shows it: a secret event with only the fields that cannot describe it. */
 function withheld(record: ExportRecord): ExportRecord {
   if (record.kind === 'summary') return { ...record, summary: withoutKeptCounts(record.summary) };
-  if (record.kind !== 'event' || !NEVER_SHARED.includes(record.event.sensitivity)) return record;
-  return { kind: 'event', event: { ...record.event, content: '[secret content withheld]', embeddable: false } };
+  if (record.kind !== 'event') return record;
+  return { kind: 'event', event: shownEvent(record.event) };
 }
 
 /**
@@ -146,53 +150,74 @@ function opsOf(record: ExportRecord): WriteOp[] {
   }
 }
 
+/** Options of an import. */
+export interface ImportOptions {
+  /** The tenant every record is rewritten to (default `default`). */
+  tenant_id?: string;
+  /** The longest line read, in bytes (default 16 MiB, DEFAULT_MAX_LINE_BYTES); a longer one stops the import. */
+  maxLineBytes?: number;
+  /** After each batch is written: the records written so far, by kind. */
+  onBatch?: (counts: TransferCounts) => void;
+  /** For each record skipped because the store holds it already with the same content. */
+  onSkip?: (kind: ExportKind) => void;
+}
+
+/** Checks the first line of an import: the header of an export this Engram reads. */
+function checkHeader(line: string): void {
+  let first: Partial<ExportHeader>;
+  try {
+    first = JSON.parse(line) as Partial<ExportHeader>;
+  } catch {
+    throw ValidationError.of('line 1', 'json', 'is not valid JSON (an export starts with its header line)');
+  }
+  if (typeof first !== 'object' || first === null || first.kind !== 'header' || first.format !== EXPORT_FORMAT) throw ValidationError.of('line 1', 'header', `must be the header of an ${EXPORT_FORMAT} file`);
+  if (first.version !== EXPORT_VERSION) throw new EngramError('VALIDATION_FAILED', `line 1: version ${String(first.version)} is not supported (this Engram reads version ${EXPORT_VERSION})`, { field: 'line 1.version' });
+}
+
 /**
- * Imports the lines of an export into `tenant_id` (every record's tenant is rewritten to it), a
- * batch of records per transaction; a bad line stops the import with a typed error naming it (the
- * batches before it stay written). Returns the records written, by kind.
+ * Imports an export into `tenant_id` (every record's tenant is rewritten to it): its bytes (a file
+ * or request stream, cut into lines of at most `maxLineBytes`) or its lines. Records are written a
+ * batch per transaction, each turn with its events; a bad line stops the import with a typed error
+ * naming it (the batches before it stay written). Run again over the same file, an import skips
+ * what the store holds already and writes the rest, so an interrupted import can be finished; a
+ * record the store holds with other content is RECORD_CONFLICT naming its line. Returns the records
+ * written, by kind.
  *
  * @example
- * const counts = await importLines(context, createInterface({ input: createReadStream('acme.jsonl') }), { tenant_id: 'acme' });
+ * const counts = await importLines(context, createReadStream('acme.jsonl'), { tenant_id: 'acme' });
  */
-export async function importLines(context: TransferContext, lines: AsyncIterable<string> | Iterable<string>, options: { tenant_id?: string; onBatch?: (counts: TransferCounts) => void } = {}): Promise<TransferCounts> {
+export async function importLines(context: TransferContext, input: ImportInput, options: ImportOptions = {}): Promise<TransferCounts> {
   const tenantId = options.tenant_id ?? DEFAULT_TENANT;
   requireTenant(tenantId);
+  const cap = lineCapOf(options.maxLineBytes);
   const counts: TransferCounts = {};
-  let batch: WriteOp[] = [];
-  let records = 0;
+  const batch = new ImportBatch({
+    storage: context.storage,
+    now: context.now,
+    opsOf,
+    onWrite: (kind) => (counts[kind] = (counts[kind] ?? 0) + 1),
+    onSkip: (kind) => options.onSkip?.(kind),
+  });
   let number = 0;
   let header = false;
-  const flush = async () => {
-    if (batch.length > 0) await context.storage.write(batch);
-    batch = [];
-    records = 0;
-    options.onBatch?.({ ...counts });
-  };
-  for await (const raw of lines) {
+  for await (const raw of importLinesOf(input, cap)) {
     number += 1;
     const line = raw.trim();
     if (line === '') continue;
-    if (line.length > MAX_LINE_CHARS) throw ValidationError.of(`line ${number}`, 'maxLength', `is longer than ${MAX_LINE_CHARS} characters`);
     if (!header) {
-      let first: Partial<ExportHeader>;
-      try {
-        first = JSON.parse(line) as Partial<ExportHeader>;
-      } catch {
-        throw ValidationError.of('line 1', 'json', 'is not valid JSON (an export starts with its header line)');
-      }
-      if (first.kind !== 'header' || first.format !== EXPORT_FORMAT) throw ValidationError.of('line 1', 'header', `must be the header of an ${EXPORT_FORMAT} file`);
-      if (first.version !== EXPORT_VERSION) throw new EngramError('VALIDATION_FAILED', `line 1: version ${String(first.version)} is not supported (this Engram reads version ${EXPORT_VERSION})`, { field: 'line 1.version' });
+      checkHeader(line);
       header = true;
       continue;
     }
-    const record = retenant(recordOf(line, number), tenantId);
-    batch.push(...opsOf(record));
-    counts[record.kind] = (counts[record.kind] ?? 0) + 1;
-    records += 1;
-    if (records >= IMPORT_BATCH) await flush();
+    batch.add(retenant(recordOf(line, number), tenantId), number, line.length);
+    if (batch.ready()) {
+      await batch.write();
+      options.onBatch?.({ ...counts });
+    }
   }
   if (!header) throw ValidationError.of('line 1', 'header', 'the file is empty: an export starts with its header line');
-  await flush();
+  await batch.write();
+  options.onBatch?.({ ...counts });
   return counts;
 }
 
@@ -208,6 +233,6 @@ export async function erase(context: TransferContext, scope: { tenant_id?: strin
   requireTenant(tenantId);
   requireTenant(scope.user_id, 'user_id');
   if (scope.session_id !== undefined) requireTenant(scope.session_id, 'session_id');
-  const target: EraseScope = { tenant_id: tenantId, user_id: scope.user_id, ...(scope.session_id === undefined ? {} : { session_id: scope.session_id }) };
+  const target: EraseScope = { tenant_id: tenantId, user_id: scope.user_id, ...(scope.session_id === undefined ? {} : { session_id: scope.session_id }), at: context.now() };
   return context.storage.erase(target);
 }

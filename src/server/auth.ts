@@ -1,9 +1,12 @@
 // Who a request speaks for: the bearer key's principal (tenant and role), checked against the
-// route's role. With auth 'none' every request is the default tenant's admin, but only on loopback.
+// route's role; failed attempts are limited per address. With auth 'none' every request is the
+// default tenant's admin, but only on loopback.
 
-import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import { normalizeIP } from '@fastify/rate-limit';
+import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 
 import type { Engram, KeyPrincipal, KeyRole } from '../index.js';
+import type { AuthFailures } from './auth-failures.js';
 import { HttpError } from './http-error.js';
 
 declare module 'fastify' {
@@ -49,28 +52,48 @@ export function bearerOf(header: string | undefined): string | null {
   return match?.[1] ?? null;
 }
 
-async function principalOf(engram: Engram, mode: AuthMode, request: FastifyRequest): Promise<KeyPrincipal> {
+async function verifiedKey(engram: Engram, request: FastifyRequest, reply: FastifyReply, failures: AuthFailures | undefined): Promise<KeyPrincipal> {
+  const key = bearerOf(request.headers.authorization);
+  // IPv6 clients are counted by /64, as the request rate limit counts them: one host has many addresses.
+  const address = normalizeIP(request.ip);
+  const wait = failures === undefined ? 0 : failures.retryAfter(address, key);
+  if (failures !== undefined && wait > 0) {
+    // Refused before the key is looked up: guessing keys from this address costs no store reads.
+    reply.header('retry-after', String(wait));
+    throw new HttpError('RATE_LIMITED', `too many failed authentications from this address (${failures.allowance.max} per window); retry in ${wait} s`);
+  }
+  if (key === null) {
+    failures?.failed(address, null);
+    throw new HttpError('UNAUTHENTICATED', 'send an API key as Authorization: Bearer <key>', 'authorization');
+  }
+  const principal = await engram.keys.verify(key);
+  if (principal === null) {
+    failures?.failed(address, key);
+    throw new HttpError('UNAUTHENTICATED', 'the API key is unknown or revoked', 'authorization');
+  }
+  failures?.succeeded(key);
+  return principal;
+}
+
+async function principalOf(engram: Engram, mode: AuthMode, request: FastifyRequest, reply: FastifyReply, failures: AuthFailures | undefined): Promise<KeyPrincipal> {
   if (mode === 'none') {
     // Defence in depth: even if the server was made to listen elsewhere, only loopback is served.
     if (!isLoopback(request.raw.socket.localAddress)) throw new HttpError('FORBIDDEN', "auth 'none' serves loopback connections only");
     return { ...NO_AUTH_PRINCIPAL };
   }
-  const key = bearerOf(request.headers.authorization);
-  if (key === null) throw new HttpError('UNAUTHENTICATED', 'send an API key as Authorization: Bearer <key>', 'authorization');
-  const principal = await engram.keys.verify(key);
-  if (principal === null) throw new HttpError('UNAUTHENTICATED', 'the API key is unknown or revoked', 'authorization');
-  return principal;
+  return verifiedKey(engram, request, reply, failures);
 }
 
 /**
  * An onRequest hook that verifies the key and the route's role, and sets `request.principal`.
+ * With `failures`, an address past its allowance of failed authentications is 429 RATE_LIMITED.
  *
  * @example
- * api.addHook('onRequest', authenticate(engram, 'keys'));
+ * api.addHook('onRequest', authenticate(engram, 'keys', new AuthFailures({ max: 20, timeWindowMs: 60_000 })));
  */
-export function authenticate(engram: Engram, mode: AuthMode): onRequestAsyncHookHandler {
-  return async (request) => {
-    const principal = await principalOf(engram, mode, request);
+export function authenticate(engram: Engram, mode: AuthMode, failures?: AuthFailures): onRequestAsyncHookHandler {
+  return async (request, reply) => {
+    const principal = await principalOf(engram, mode, request, reply, failures);
     request.principal = principal;
     const needed = request.routeOptions.config.role ?? 'read';
     if (RANK[principal.role] < RANK[needed]) {

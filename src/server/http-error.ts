@@ -14,8 +14,14 @@ export type ServerErrorCode =
   | 'RATE_LIMITED'
   | 'TIMEOUT'
   | 'INVALID_JSON'
-  /** A request HTTP itself finds malformed (a bad Content-Length, a bad URL). */
-  | 'BAD_REQUEST';
+  /** A request HTTP itself finds malformed (a bad Content-Length, a bad chunk, a bad URL). */
+  | 'BAD_REQUEST'
+  /** The Host header names another server (DNS rebinding): 421. */
+  | 'MISDIRECTED_REQUEST'
+  /** The request headers are larger than Node's limit: 431. */
+  | 'HEADERS_TOO_LARGE'
+  /** The request was not received completely in time: 408. */
+  | 'REQUEST_TIMEOUT';
 
 /**
  * A failure of the HTTP layer, with a stable code and the offending field when there is one.

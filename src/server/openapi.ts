@@ -88,7 +88,7 @@ function parameterOf(param: QueryParam): SchemaObject {
 
 function operationOf(spec: RouteSpec): SchemaObject {
   const pathParams = [...spec.url.matchAll(/:(\w+)/g)].map((match) => ({ name: match[1], in: 'path', required: true, schema: { type: 'string' } }));
-  const errorStatuses = [...new Set([400, 401, 403, 429, 500, 503, ...(spec.errors ?? [])])].sort((a, b) => a - b);
+  const errorStatuses = [...new Set([400, 401, 403, 421, 429, 500, 503, ...(spec.errors ?? [])])].sort((a, b) => a - b);
   const response = spec.response;
   const content = response.schema === undefined ? {} : { content: { [response.contentType?.split(';')[0] ?? 'application/json']: { schema: response.schema } } };
   return {
@@ -116,7 +116,7 @@ function operationalPaths(options: { metricsAuth: boolean; mcp: boolean }): Open
     '/openapi.json': { get: { operationId: 'openapi', summary: 'This document', tags: ['operations'], ...open, responses: { '200': { description: 'OpenAPI 3.1.', content: { 'application/json': { schema: { type: 'object' } } } } } } },
   };
   if (options.mcp) {
-    const mcp = (operationId: string) => ({ operationId, summary: 'MCP over streamable HTTP (JSON-RPC)', tags: ['mcp'], responses: { '200': { description: 'A JSON-RPC response or an event stream.' }, '401': PROBLEM_RESPONSE, '429': PROBLEM_RESPONSE } });
+    const mcp = (operationId: string) => ({ operationId, summary: 'MCP over streamable HTTP (JSON-RPC)', tags: ['mcp'], responses: { '200': { description: 'A JSON-RPC response or an event stream.' }, '401': PROBLEM_RESPONSE, '403': PROBLEM_RESPONSE, '415': PROBLEM_RESPONSE, '421': PROBLEM_RESPONSE, '429': PROBLEM_RESPONSE } });
     paths['/mcp'] = { post: mcp('mcpPost'), get: mcp('mcpGet'), delete: mcp('mcpDelete') };
   }
   return paths;

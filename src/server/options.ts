@@ -1,7 +1,7 @@
 // The options of the HTTP server, their defaults and their checks: a bad option is CONFIG_INVALID
 // naming it, and auth 'none' is refused on anything but a loopback host.
 
-import { EngramError } from '../index.js';
+import { DEFAULT_MAX_LINE_BYTES, EngramError } from '../index.js';
 import { isLoopback, type AuthMode } from './auth.js';
 
 /**
@@ -19,8 +19,24 @@ export interface ServerOptions {
   bodyLimit?: number;
   /** Longest a request may take in ms (default 30 s); slower ones are 503 TIMEOUT. */
   requestTimeoutMs?: number;
-  /** Requests per key per window (default 600 a minute); more are 429 RATE_LIMITED. */
+  /**
+   * Longest line of a POST /v1/import body in bytes (default 16 MiB, up to 1 GiB); a longer line
+   * stops the import with 400 naming it, and its bytes are never held past this size.
+   */
+  importMaxLineBytes?: number;
+  /**
+   * Requests per key per window (default 600 a minute); more are 429 RATE_LIMITED. Each JSON-RPC
+   * message of an /mcp batch counts as one request. Counts are kept per process.
+   */
   rateLimit?: { max?: number; timeWindowMs?: number };
+  /** Failed authentications per client address per window (default 20 a minute); past it, 429 RATE_LIMITED. */
+  authFailureLimit?: { max?: number; timeWindowMs?: number };
+  /**
+   * Host names (without port) that also name this server, e.g. behind a reverse proxy. Requests
+   * whose Host or Origin names anything else are refused: always under auth 'none' or on a
+   * loopback host, and on any host once this list is given.
+   */
+  allowedHosts?: readonly string[];
   /** Structured logs (pino): true (default), false, or pino options. Keys and bodies are never logged. */
   logger?: boolean | Record<string, unknown>;
   /** Require a key (any role) for /metrics (default false). */
@@ -35,7 +51,10 @@ export interface ResolvedServerOptions {
   host: string | undefined;
   bodyLimit: number;
   requestTimeoutMs: number;
+  importMaxLineBytes: number;
   rateLimit: { max: number; timeWindowMs: number };
+  authFailureLimit: { max: number; timeWindowMs: number };
+  allowedHosts: readonly string[];
   logger: boolean | Record<string, unknown>;
   metricsAuth: boolean;
   inspector: boolean;
@@ -44,6 +63,30 @@ export interface ResolvedServerOptions {
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export const DEFAULT_RATE_LIMIT = { max: 600, timeWindowMs: 60_000 } as const;
+export const DEFAULT_AUTH_FAILURE_LIMIT = { max: 20, timeWindowMs: 60_000 } as const;
+
+/** A bare host name or address, as a Host header carries it without its port. */
+const HOST_NAME = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[[0-9a-f:.]+\])$/;
+
+function hostNames(value: unknown): readonly string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw new EngramError('CONFIG_INVALID', 'allowedHosts: must be a list of host names', { field: 'allowedHosts' });
+  return value.map((name: unknown, index) => {
+    const lower = typeof name === 'string' ? name.toLowerCase() : '';
+    const canonical = HOST_NAME.test(lower) && URL.canParse(`http://${lower}`) ? new URL(`http://${lower}`).hostname : null;
+    if (canonical === null) throw new EngramError('CONFIG_INVALID', `allowedHosts[${index}]: must be a host name or address without scheme or port`, { field: `allowedHosts[${index}]` });
+    // The form a Host header is compared in (IPv6 compressed, IPv4 dotted).
+    return canonical;
+  });
+}
+
+/** The largest import line cap: a line can be no longer than the largest import body (1 GiB). */
+const MAX_IMPORT_LINE_BYTES = 1024 * 1024 * 1024;
+
+function atMost(value: number, field: string, ceiling: number): number {
+  if (value > ceiling) throw new EngramError('CONFIG_INVALID', `${field}: must be at most ${ceiling}`, { field });
+  return value;
+}
 
 function positive(value: unknown, field: string, fallback: number): number {
   if (value === undefined) return fallback;
@@ -71,10 +114,16 @@ export function resolveServerOptions(options: ServerOptions): ResolvedServerOpti
     host: options.host,
     bodyLimit: positive(options.bodyLimit, 'bodyLimit', DEFAULT_BODY_LIMIT),
     requestTimeoutMs: positive(options.requestTimeoutMs, 'requestTimeoutMs', DEFAULT_REQUEST_TIMEOUT_MS),
+    importMaxLineBytes: atMost(positive(options.importMaxLineBytes, 'importMaxLineBytes', DEFAULT_MAX_LINE_BYTES), 'importMaxLineBytes', MAX_IMPORT_LINE_BYTES),
     rateLimit: {
       max: positive(options.rateLimit?.max, 'rateLimit.max', DEFAULT_RATE_LIMIT.max),
       timeWindowMs: positive(options.rateLimit?.timeWindowMs, 'rateLimit.timeWindowMs', DEFAULT_RATE_LIMIT.timeWindowMs),
     },
+    authFailureLimit: {
+      max: positive(options.authFailureLimit?.max, 'authFailureLimit.max', DEFAULT_AUTH_FAILURE_LIMIT.max),
+      timeWindowMs: positive(options.authFailureLimit?.timeWindowMs, 'authFailureLimit.timeWindowMs', DEFAULT_AUTH_FAILURE_LIMIT.timeWindowMs),
+    },
+    allowedHosts: hostNames(options.allowedHosts),
     logger,
     metricsAuth: options.metricsAuth === true,
     inspector: options.inspector !== false,

@@ -2,9 +2,12 @@
 // (for the OpenAPI document) and a thin handler over the library. The same table registers the
 // routes and generates /openapi.json, so the two cannot drift apart.
 
+import type { Socket } from 'node:net';
+import { Readable } from 'node:stream';
+
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-import { renameFields, ValidationError, type Engram, type KeyPrincipal, type KeyRole, type ValidationIssue } from '../index.js';
+import { inputIssues, renameFields, ValidationError, type Engram, type KeyPrincipal, type KeyRole, type ValidationIssue } from '../index.js';
 import { HttpError } from './http-error.js';
 import type { ServerMetrics } from './metrics.js';
 import { assertOwnTenant, isObject, type JsonObject } from './tenancy.js';
@@ -36,6 +39,10 @@ export interface RouteCall {
   query: ParsedQuery;
   reply: FastifyReply;
   metrics: ServerMetrics;
+  /** Tells a `progress` route's deadline the work moved on (bytes read, a batch written); a no-op elsewhere. */
+  progress: () => void;
+  /** The longest import line the server reads, in bytes (its `importMaxLineBytes` option). */
+  importMaxLineBytes: number;
 }
 
 /** One route of the API. */
@@ -52,6 +59,14 @@ export interface RouteSpec {
   response: { status: number; description: string; schema?: SchemaObject; contentType?: string };
   /** Error statuses this route can answer with, besides the ones every route can. */
   errors?: readonly number[];
+  /**
+   * How long the route may take. `request` (default): the handler answers within the server's
+   * `requestTimeoutMs`. `progress` (a streamed body): the wait restarts whenever the handler calls
+   * `progress`, so a long import lives while its bytes arrive and its batches commit, and is cut
+   * (503 TIMEOUT) after `requestTimeoutMs` without either; Node's limit on receiving a whole request
+   * does not apply to it, and after a failure the rest of its body is not read (the connection closes).
+   */
+  deadline?: 'request' | 'progress';
   handle(call: RouteCall): Promise<unknown>;
 }
 
@@ -91,6 +106,9 @@ function parseValue(param: QueryParam, raw: string | string[]): string | number 
 export function parseQuery(raw: unknown, params: readonly QueryParam[]): ParsedQuery {
   const query: ParsedQuery = {};
   const given = isObject(raw) ? raw : {};
+  // The input rules first: `%00` decodes to U+0000, which no store takes (names and values alike).
+  const text = inputIssues(given);
+  if (text.length > 0) throw new ValidationError(text);
   const issues: ValidationIssue[] = [];
   for (const [name, value] of Object.entries(given)) {
     const param = params.find((candidate) => candidate.name === name);
@@ -152,12 +170,17 @@ export function withPathId(body: unknown, field: string, id: string): unknown {
 
 const fromScope = (field: string) => field.replace(/^scope\./, '');
 
-async function call(spec: RouteSpec, engram: Engram, metrics: ServerMetrics, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+async function call(spec: RouteSpec, environment: RouteEnvironment, request: FastifyRequest, reply: FastifyReply, progress: () => void): Promise<unknown> {
+  const { engram, metrics, importMaxLineBytes } = environment;
   const principal = request.principal!;
   const query = parseQuery(request.query, [TENANT_PARAM, ...(spec.query ?? [])]);
   assertOwnTenant(query['tenant_id'], principal.tenant_id, 'tenant_id');
+  // Every JSON body holds well-formed text without U+0000 before a handler binds or reads it (an
+  // import stream checks its lines); depth is left to the library, which names it per request.
+  const text = request.body instanceof Readable ? [] : inputIssues(request.body).filter((issue) => issue.rule !== 'max_depth');
+  if (text.length > 0) throw new ValidationError(text);
   try {
-    return await spec.handle({ engram, principal, tenant: principal.tenant_id, body: request.body, params: request.params as Record<string, string>, query, reply, metrics });
+    return await spec.handle({ engram, principal, tenant: principal.tenant_id, body: request.body, params: request.params as Record<string, string>, query, reply, metrics, progress, importMaxLineBytes });
   } catch (error) {
     // A GET's scope comes from the query string: name the parameter, not the library's field.
     throw spec.method === 'GET' ? renameFields(error, fromScope) : error;
@@ -183,22 +206,100 @@ export async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> 
   }
 }
 
+/**
+ * The work's result, or TIMEOUT once `ms` pass without progress: the work is handed `progress`, to
+ * call whenever it moves on, which restarts the wait. Like withDeadline, the work itself is not stopped.
+ *
+ * @example
+ * await withProgressDeadline((progress) => importStream(body, progress), 30_000);
+ */
+export async function withProgressDeadline<T>(work: (progress: () => void) => Promise<T>, ms: number): Promise<T> {
+  let last = Date.now();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    // One timer, moved on only when it fires: progress may be reported for every chunk of a body.
+    const check = () => {
+      const idle = Date.now() - last;
+      if (idle >= ms) reject(new HttpError('TIMEOUT', `no progress within ${ms} ms`));
+      else timer = setTimeout(check, ms - idle);
+    };
+    timer = setTimeout(check, ms);
+  });
+  try {
+    return await Promise.race([work(() => (last = Date.now())), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Sockets carrying a request of a `progress` route, which bounds its own time. */
+const progressSockets = new WeakSet<object>();
+
+/**
+ * True while the socket carries a request of a route that bounds its time by progress (a streamed
+ * import): Node's limit on receiving a whole request (`requestTimeout`) must not cut it.
+ *
+ * @example
+ * if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && boundsOwnTime(socket)) return;
+ */
+export function boundsOwnTime(socket: object): boolean {
+  return progressSockets.has(socket);
+}
+
+/** A `progress` route's call: its socket exempt from Node's request limit, closed after a failure. */
+async function progressCall(spec: RouteSpec, environment: RouteEnvironment, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const socket = request.raw.socket;
+  progressSockets.add(socket);
+  try {
+    const result = await withProgressDeadline((progress) => call(spec, environment, request, reply, progress), environment.timeoutMs);
+    // The body was read whole; the next request on this connection has Node's limit again.
+    progressSockets.delete(socket);
+    return result;
+  } catch (error) {
+    // What is left of the body is not read: the connection closes once the answer is out (the
+    // socket stays exempt until then, so Node does not answer a second time).
+    closeAfterAnswer(reply, socket);
+    throw error;
+  }
+}
+
+/** How long a connection stays half-closed after a failed streamed request before it is dropped. */
+const LINGER_MS = 2000;
+
+/**
+ * Closes a connection whose request body was not read whole, once its answer is out: the answer
+ * says `Connection: close` (so no client sends another request on it), then our side closes (the
+ * client reads the answer, then our end), all of it a moment later. Node would destroy the socket
+ * as soon as a `Connection: close` answer is written, and destroying it with bytes unread resets
+ * the connection: a client still sending could lose the answer. So this socket lingers instead.
+ */
+function closeAfterAnswer(reply: FastifyReply, socket: Socket): void {
+  reply.header('connection', 'close');
+  const linger = () => {
+    socket.end();
+    setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  };
+  // Node's server ends a `Connection: close` answer's socket with destroySoon().
+  (socket as Socket & { destroySoon?: () => void }).destroySoon = linger;
+}
+
 /** What every route handler shares. */
 export interface RouteEnvironment {
   engram: Engram;
   metrics: ServerMetrics;
   /** Longest a handler may take before the answer is 503 TIMEOUT. */
   timeoutMs: number;
+  /** The longest import line the server reads, in bytes. */
+  importMaxLineBytes: number;
 }
 
 /**
  * Registers routes on an (authenticated) Fastify context.
  *
  * @example
- * registerRoutes(api, { engram, metrics, timeoutMs: 30_000 }, [...turnRoutes, ...memoryRoutes]);
+ * registerRoutes(api, { engram, metrics, timeoutMs: 30_000, importMaxLineBytes: DEFAULT_MAX_LINE_BYTES }, [...turnRoutes, ...memoryRoutes]);
  */
 export function registerRoutes(app: FastifyInstance, environment: RouteEnvironment, specs: readonly RouteSpec[]): void {
-  const { engram, metrics, timeoutMs } = environment;
   for (const spec of specs) {
     app.route({
       method: spec.method,
@@ -207,7 +308,10 @@ export function registerRoutes(app: FastifyInstance, environment: RouteEnvironme
       handler: async (request, reply) => {
         // Fastify's own handlerTimeout is cleared once a request body has been read, so it never
         // fires for POST and PATCH; the deadline is kept here instead.
-        const result = await withDeadline(call(spec, engram, metrics, request, reply), timeoutMs);
+        const result =
+          spec.deadline === 'progress'
+            ? await progressCall(spec, environment, request, reply)
+            : await withDeadline(call(spec, environment, request, reply, () => undefined), environment.timeoutMs);
         reply.code(spec.response.status);
         if (spec.response.status === 204) return reply.send();
         if (spec.response.contentType !== undefined) return reply.type(spec.response.contentType).send(result);

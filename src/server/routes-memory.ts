@@ -115,6 +115,17 @@ export const memoryRoutes: readonly RouteSpec[] = [
   },
 ];
 
+const STATE_FIELDS = ['goal', 'plan', 'slots', 'constraints', 'tool_evidence', 'decisions', 'risks', 'open_loops', 'state_version'] as const;
+
+/** The response of PATCH /v1/working-state: the WorkingState an update left, and whether it was a replay. */
+const UPDATE_SCHEMA = objectOf(
+  {
+    ...Object.fromEntries(STATE_FIELDS.map((field) => [field, ref('workingState', `/properties/${field}`)])),
+    replayed: { type: 'boolean', description: 'True when this turn_id was recorded before with the same update: nothing was written and the state is as it recorded it.' },
+  },
+  [...STATE_FIELDS, 'replayed'],
+);
+
 /** A session's working state. */
 export const workingStateRoutes: readonly RouteSpec[] = [
   {
@@ -138,7 +149,7 @@ export const workingStateRoutes: readonly RouteSpec[] = [
     operationId: 'patchWorkingState',
     role: 'write',
     tag: 'working state',
-    summary: 'Patch a working state at the expected version (a stale version is 409 STATE_VERSION_CONFLICT)',
+    summary: 'Patch a working state at the expected version (a stale version is 409 STATE_VERSION_CONFLICT; a used turn_id replays the same update, or is 409 DUPLICATE_TURN for another)',
     body: {
       required: true,
       schema: objectOf(
@@ -152,7 +163,7 @@ export const workingStateRoutes: readonly RouteSpec[] = [
         ['scope', 'expected_version'],
       ),
     },
-    response: { status: 200, description: 'The new working state.', schema: ref('workingState') },
+    response: { status: 200, description: 'The new working state (or, for a repeated turn_id, the state the update recorded) with `replayed`.', schema: UPDATE_SCHEMA },
     errors: [409, 413, 415],
     handle: patchWorkingState,
   },

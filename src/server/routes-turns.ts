@@ -113,7 +113,7 @@ export const eventRoutes: readonly RouteSpec[] = [
     operationId: 'listEvents',
     role: 'read',
     tag: 'events',
-    summary: "A page of a user's (or session's) events in log order; secret content withheld",
+    summary: "A page of a user's (or session's) events in log order; a secret event shows only its ids, scope, kind, role and times",
     query: [
       ...SCOPE_PARAMS,
       { name: 'kinds', type: 'list', enum: ['message', 'tool_result', 'state_patch', 'marker'], description: 'Event kinds (comma-separated).' },
@@ -129,7 +129,7 @@ export const eventRoutes: readonly RouteSpec[] = [
     operationId: 'getEvent',
     role: 'read',
     tag: 'events',
-    summary: 'One event by id',
+    summary: 'One event by id (a secret one shows only its ids, scope, kind, role and times)',
     response: { status: 200, description: 'The event.', schema: ref('eventRecord') },
     errors: [404],
     handle: ({ engram, tenant, params }) => engram.getEvent(params['id']!, tenant),

@@ -1,6 +1,7 @@
 // createServer(engram, options): Engram as an HTTP service on Fastify. It wires request ids and
-// logs, the one error handler, metrics, the operational routes, and an authenticated, rate-limited
-// context holding /v1 (the route table) and /mcp. The caller owns the Engram and closes it.
+// logs, the Host/Origin check, the JSON parser, the one error handler, metrics, the operational
+// routes, and an authenticated, rate-limited context holding /v1 (the route table) and /mcp. The
+// caller owns the Engram and closes it.
 
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -10,7 +11,11 @@ import Fastify, { type FastifyInstance } from 'fastify';
 
 import { EngramError, type Engram } from '../index.js';
 import { authenticate, isLoopback } from './auth.js';
+import { AuthFailures } from './auth-failures.js';
+import { answerClientError } from './client-error.js';
+import { checkHost } from './host-check.js';
 import { HttpError } from './http-error.js';
+import { acceptJson } from './json-body.js';
 import { installRequestMetrics, ServerMetrics } from './metrics.js';
 import { openApiDocument } from './openapi.js';
 import { registerOpsRoutes } from './ops-routes.js';
@@ -55,9 +60,9 @@ function requestIdOf(request: IncomingMessage): string {
   return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
 }
 
-async function registerApi(app: FastifyInstance, engram: Engram, metrics: ServerMetrics, options: ResolvedServerOptions): Promise<void> {
+async function registerApi(app: FastifyInstance, engram: Engram, metrics: ServerMetrics, options: ResolvedServerOptions, failures: AuthFailures): Promise<void> {
   await app.register(async (api) => {
-    api.addHook('onRequest', authenticate(engram, options.auth));
+    api.addHook('onRequest', authenticate(engram, options.auth, failures));
     acceptNdjson(api);
     // Route-level hooks run after the context's, so the limiter sees the verified key.
     await api.register(rateLimit, {
@@ -67,8 +72,8 @@ async function registerApi(app: FastifyInstance, engram: Engram, metrics: Server
       keyGenerator: (request) => request.principal?.key_id ?? request.ip,
       errorResponseBuilder: (_request, context) => new HttpError('RATE_LIMITED', `rate limit of ${context.max} requests per window reached; retry in ${context.after}`),
     });
-    registerRoutes(api, { engram, metrics, timeoutMs: options.requestTimeoutMs }, ALL_ROUTES);
-    registerMcpRoutes(api, engram);
+    registerRoutes(api, { engram, metrics, timeoutMs: options.requestTimeoutMs, importMaxLineBytes: options.importMaxLineBytes }, ALL_ROUTES);
+    registerMcpRoutes(api, engram, { hosts: options });
   });
 }
 
@@ -90,20 +95,31 @@ export async function createServer(engram: Engram, options: ServerOptions): Prom
     requestTimeout: settings.requestTimeoutMs,
     genReqId: requestIdOf,
     requestIdHeader: false,
+    // Requests the HTTP parser refuses get a problem document too; a missing Host is refused by
+    // the Host check (Node would answer an empty 400 itself).
+    clientErrorHandler: answerClientError,
+    // Node checks request times only this often (30 s by default, which would make a 1 s limit
+    // one of up to 31 s): a quarter of the limit keeps it close to what was asked.
+    http: { requireHostHeader: false, connectionsCheckingInterval: Math.max(100, Math.min(30_000, Math.floor(settings.requestTimeoutMs / 4))) },
   }) as unknown as FastifyInstance;
   resolved.set(app, settings);
   // JSON only: other bodies are 415 UNSUPPORTED_MEDIA_TYPE.
   app.removeContentTypeParser('text/plain');
+  acceptJson(app);
   app.decorateRequest('principal', null);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // Before authentication: a request naming another host is refused whatever key it carries.
+  app.addHook('onRequest', checkHost(settings));
   installProblemHandling(app);
   const metrics = new ServerMetrics();
   installRequestMetrics(app, metrics);
   const document = openApiDocument(ALL_ROUTES, { metricsAuth: settings.metricsAuth, mcp: true });
-  await registerOpsRoutes(app, { engram, metrics, document, metricsAuth: settings.metricsAuth ? authenticate(engram, settings.auth) : null });
-  await registerApi(app, engram, metrics, settings);
+  // One count of failed authentications per process, shared by /v1, /mcp and /metrics.
+  const failures = new AuthFailures(settings.authFailureLimit);
+  await registerOpsRoutes(app, { engram, metrics, document, metricsAuth: settings.metricsAuth ? authenticate(engram, settings.auth, failures) : null });
+  await registerApi(app, engram, metrics, settings, failures);
   if (settings.inspector) await registerInspector(app);
   await app.ready();
   return app;

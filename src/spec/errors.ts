@@ -10,12 +10,16 @@ export type EngramErrorCode =
   | 'STATE_VERSION_CONFLICT'
   | 'NOT_FOUND'
   | 'DUPLICATE_TURN'
+  /** A record whose id (or other key) the store already holds with other content: an import never overwrites. */
+  | 'RECORD_CONFLICT'
   | 'APPEND_ONLY_VIOLATION'
   | 'STORAGE_FAILED'
   | 'CONFIG_INVALID'
   | 'SCHEMA_VIOLATION'
   /** The run stopped (a compaction failed its validation twice) until it is resumed explicitly. */
   | 'RUN_STOPPED'
+  /** A bounded queue (the local embedding model's) stayed full past its deadline: retry later. */
+  | 'OVERLOADED'
   | 'INTERNAL';
 
 /** One broken rule: the field (dotted path, `[i]` for array items) and the rule it broke. */

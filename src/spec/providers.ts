@@ -3,6 +3,16 @@
 // which batch, validate, retry and record.
 
 /**
+ * Who waits on an embedding call: `interactive` (a caller on the request path, such as a query) or
+ * `background` (the worker's backlog). A model with a queue serves interactive calls first; one
+ * without may ignore it.
+ *
+ * @example
+ * await model.doEmbed({ values: ['what tone do I like?'], priority: 'interactive' });
+ */
+export type EmbeddingPriority = 'interactive' | 'background';
+
+/**
  * Turns texts into vectors.
  *
  * @example
@@ -18,7 +28,14 @@ export interface EmbeddingModel {
   readonly maxBatchSize: number;
   /** True when texts leave this machine: private events are then not sent unless allowed. */
   readonly remote: boolean;
-  doEmbed(input: { values: string[]; signal?: AbortSignal }): Promise<{ embeddings: Float32Array[] }>;
+  /** `priority` defaults to `interactive`. */
+  doEmbed(input: { values: string[]; signal?: AbortSignal; priority?: EmbeddingPriority }): Promise<{ embeddings: Float32Array[] }>;
+  /**
+   * Releases what the model holds (a thread, connections); calls after it fail. Optional: a model
+   * that holds nothing has none. An Engram closes the model it created from its configuration, not
+   * one it was given.
+   */
+  close?(): Promise<void>;
 }
 
 import type { ValidationIssue } from './errors.js';

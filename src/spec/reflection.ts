@@ -2,6 +2,7 @@
 // §3; SessionReflection schema; MemoryPacket v1 §5). A reflection only proposes: nothing it says
 // becomes memory until a person (or an explicit auto-approve policy) approves the candidate.
 
+import type { Sensitivity } from './event.js';
 import type { MemoryType, Salience, ScopeLevel } from './items.js';
 import type { StructuredFailure } from './providers.js';
 import type { ItemDiff } from './requests.js';
@@ -125,6 +126,11 @@ export interface ReviewCandidate {
   salience: Salience;
   /** The events that support it: its evidence. */
   source_event_ids: string[];
+  /**
+   * The strongest sensitivity of its evidence (of everything the reflection read, when it cites
+   * none). Anything but `normal` keeps what approving it writes at the user's level.
+   */
+  sensitivity: Sensitivity;
   /** Items the candidate is about (the disputed items of a contradiction, the item a correction corrects). */
   item_ids: string[];
   target: CandidateTarget;

@@ -5,7 +5,7 @@ import type { ScopeInput, Scope } from './scope.js';
 import type { StatePatch } from './working-state.js';
 import type { RunPayload } from './compaction.js';
 import type { Sensitivity, Marker, ResonanceLink, EventKind, EventRole, EmbeddingStatus } from './event.js';
-import type { Budget, BudgetSection, Cues, Purpose } from './packet.js';
+import type { Budget, BudgetSection, Purpose, TimeRange } from './packet.js';
 import type { EvidenceRef, ItemStatus, MemoryType, Salience, ScopeLevel } from './items.js';
 
 interface RecordOptions {
@@ -130,13 +130,29 @@ export interface CompactionOutcome {
   diagnostic: string | null;
 }
 
+/**
+ * What the next step is about. A closed shape, every field size-limited (see the compose-request
+ * schema): a cue Engram does not read is refused, not stored with the context build.
+ */
+export type ComposeCues = {
+  /** At most 64, each 1–128 characters. */
+  tags?: string[];
+  /** At most 64, each 1–256 characters. */
+  entities?: string[];
+  /** At most 64, each 1–256 characters. */
+  keywords?: string[];
+  time_range?: TimeRange;
+  /** Free text, at most 10,000 characters; matched against the user's history with full-text search. */
+  query?: string;
+};
+
 /** A request for a MemoryPacket. */
 export interface ComposeRequest {
   scope: ScopeInput;
   purpose: Purpose;
   task_type?: string;
   policy_id?: string;
-  cues?: Cues;
+  cues?: ComposeCues;
   budget?: { max_tokens?: number; per_section?: Partial<Record<BudgetSection, number>> };
   /** How many recent messages to include; 0 turns the window off. */
   conversation_window?: number;

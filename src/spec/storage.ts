@@ -149,6 +149,24 @@ export interface ContextBuild {
   packet_hash: string;
   packet: MemoryPacket;
   created_at: string;
+  /**
+   * Present once an erase removed from this build what it quoted or cited of erased data (another
+   * user's items, another session's events…): one entry per such erase, oldest first. The packet is
+   * then no longer the one composed, and a replay says so.
+   */
+  redactions?: BuildRedaction[];
+}
+
+/** What one erase removed from a stored context build (it never names what was erased). */
+export interface BuildRedaction {
+  /** When the erase ran. */
+  at: string;
+  /** What was erased: a user (another one than the build's) or a session. */
+  erased: 'user' | 'session';
+  /** Entries of the packet removed (quotes, facts, citations, explain lines…) and text fields blanked. */
+  removed_entries: number;
+  /** Ids removed from `selected`. */
+  removed_ids: number;
 }
 
 export interface PutContextBuildOp {
@@ -508,10 +526,17 @@ export interface ScopeCounts {
   users: UserCounts[];
 }
 
-/** What compacting a store did: the size of its files before and after (null where not known, as on PostgreSQL). */
+/**
+ * What compacting a store did: the size of its files before and after (SQLite: the file and its
+ * write-ahead log; PostgreSQL: the store's tables with their indexes and TOAST; null in memory), and
+ * whether every step did its whole job. When `complete` is false, `not_done` says what other
+ * processes kept it from doing: erased data may then still be in the files until compact runs again.
+ */
 export interface CompactResult {
   before_bytes: number | null;
   after_bytes: number | null;
+  complete: boolean;
+  not_done: string[];
 }
 
 /** A full-text query over event text; `terms` are already segmented and normalised. */
@@ -551,7 +576,11 @@ export interface StorageAdapter {
   readonly name: string;
   readonly capabilities: StorageCapabilities;
 
-  /** Applies every operation in order, in one transaction: all of them or none. */
+  /**
+   * Applies every operation in order, in one transaction: all of them or none. An operation that
+   * would store a second record under a key the store holds once (an event's or item's id, …) fails
+   * with RECORD_CONFLICT (field `<table>.<key>`), unless its own contract says otherwise.
+   */
   write(ops: readonly WriteOp[]): Promise<void>;
 
   getTurn(key: SessionKey, turnId: string): Promise<CommitTurnResult | null>;
@@ -610,21 +639,28 @@ export interface StorageAdapter {
   purgeExpired(now: string): Promise<number>;
 
   /**
-   * Every record of a tenant (or one user of it) in EXPORT_KINDS order, each kind in the order it
-   * was written, read page by page (memory stays flat however large the store). Derived data
-   * (chunks, full-text entries, vectors) and API keys are not exported.
+   * Every record of a tenant (or one user of it), read page by page (memory stays flat however large
+   * the store): the events in the order they were written, each turn right after the last event its
+   * result lists (so an import can write a turn with its events), turns none of whose events are
+   * there after them; then the other kinds in EXPORT_KINDS order, each in the order it was written.
+   * Derived data (chunks, full-text entries, vectors) and API keys are not exported.
    */
   exportRecords(scope: ExportScope): AsyncIterable<ExportRecord>;
   /**
    * Deletes a user (or one session of theirs) in one transaction: events with their full-text
    * entries and vectors, turns, working states, summaries, context builds, items with their chunks,
-   * reflections, candidates, insights, run states, ledgers and snapshots (a session: see EraseScope).
+   * reflections, candidates, insights, run states, ledgers, snapshots and queued jobs (a session: see
+   * EraseScope). Copies elsewhere go too: every remaining context build (of another user or session)
+   * that quoted or cited an erased event, item or insight is redacted (see ContextBuild.redactions,
+   * counted as `context_builds_redacted`).
    */
   erase(scope: EraseScope): Promise<EraseCounts>;
   /**
    * Gives the space of deleted rows back and rewrites what still holds their bytes (SQLite: merges the
-   * full-text indexes, checkpoints the write-ahead log and VACUUMs the file; PostgreSQL: VACUUMs the
-   * store's tables), so erased data is gone from the files too. Reads are unchanged.
+   * full-text indexes, checkpoints the write-ahead log and VACUUMs the file; PostgreSQL: VACUUM FULL
+   * and ANALYZE of each of the store's tables, which holds each table exclusively while it is
+   * rewritten), so erased data is gone from the files too. Reads are unchanged. What another process
+   * kept it from doing is reported, never claimed done (CompactResult.complete).
    */
   compact(): Promise<CompactResult>;
   /**
@@ -698,6 +734,14 @@ export type EraseCounts = Record<string, number>;
 export interface EraseScope {
   tenant_id: string;
   user_id: string;
-  /** Only this session: its events, turns, working state, summary, builds, and the items all of whose sources were in it. */
+  /**
+   * Only this session: its events, turns, working state, summary, builds and candidates; the items
+   * all of whose sources were in it (the user's other items lose the session's events from their
+   * sources); and every record of the runs it took part in (reflections, candidates, insights, run
+   * states, ledgers, snapshots, builds and jobs of those runs, in any session), since each of them
+   * summarises the whole run.
+   */
   session_id?: string;
+  /** When the erase runs, as redacted builds record it (default: now). */
+  at?: string;
 }

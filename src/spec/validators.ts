@@ -1,12 +1,15 @@
 // The JSON Schemas in schemas/ compiled once into validators: draft 2020-12 for Engram's own
 // contracts and MemoryPacket v1, draft-07 for SessionReflection. Every boundary checks input with
-// these and turns Ajv's errors into a ValidationError that names the field and the rule.
+// these — after the input rules of input-rules.ts (depth, well-formed text without U+0000) — and
+// turns Ajv's errors into a ValidationError that names the field and the rule.
 
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { Ajv as AjvDraft7 } from 'ajv';
 import ajvFormats from 'ajv-formats';
 
+import { DATE_TIME_RULE, isDateTime } from './date-time.js';
 import { EngramError, ValidationError, type ValidationIssue } from './errors.js';
+import { depthIssues, fieldPath, inputIssues, MAX_JSON_DEPTH } from './input-rules.js';
 import type { CommitTurnRequest, ComposeRequest, ListEventsRequest, SearchEventsRequest, SessionScopeInput } from './requests.js';
 import type { CompactionSnapshot } from './compaction.js';
 import type { EventRecord } from './event.js';
@@ -30,6 +33,11 @@ import compactionSnapshotSchema from './schemas/compaction-snapshot-v1.schema.js
 // ajv-formats is CommonJS: under ESM its plugin is the `default` member of the module object.
 const addFormats = ajvFormats.default;
 
+export { depthIssues, inputIssues, MAX_JSON_DEPTH } from './input-rules.js';
+
+/** The `date-time` format of every schema: the one rule of date-time.ts, in place of ajv-formats' own (which takes leap seconds and years no Date writes back). */
+const DATE_TIME_FORMAT = { type: 'string', validate: isDateTime } as const;
+
 /** The JSON Schemas Engram validates with, by name (also used to generate API documents). */
 export const schemas = {
   common: commonSchema,
@@ -50,6 +58,7 @@ export const schemas = {
 function createDraft2020(): Ajv2020 {
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
   addFormats(ajv);
+  ajv.addFormat('date-time', DATE_TIME_FORMAT);
   const own = [commonSchema, packetSchema, workingStateSchema, commitTurnSchema, composeSchema, eventRecordSchema, listEventsSchema, searchEventsSchema, memoryRequestsSchema, reflectionRequestsSchema, runRequestsSchema, compactionSnapshotSchema];
   for (const schema of own) {
     ajv.addSchema(schema);
@@ -60,6 +69,7 @@ function createDraft2020(): Ajv2020 {
 function createDraft7(): AjvDraft7 {
   const ajv = new AjvDraft7({ allErrors: true, strict: true, allowUnionTypes: true });
   addFormats(ajv);
+  ajv.addFormat('date-time', DATE_TIME_FORMAT);
   // Formats of the Rust-generated reflection schema; the number range rules carry the meaning.
   ajv.addFormat('double', { type: 'number', validate: (value: number) => Number.isFinite(value) });
   ajv.addFormat('uint', { type: 'number', validate: (value: number) => Number.isInteger(value) && value >= 0 });
@@ -87,11 +97,6 @@ function validatorFor(id: string): ValidateFunction {
   return validate;
 }
 
-/** A field name from path segments: `['messages', '0', 'role']` → `messages[0].role`. */
-function fieldPath(parts: readonly string[]): string {
-  return parts.reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc === '' ? part : `${acc}.${part}`), '');
-}
-
 function fieldOf(error: ErrorObject): string {
   const path = fieldPath(
     error.instancePath
@@ -114,6 +119,8 @@ function messageOf(error: ErrorObject): string {
       return 'is not an allowed property';
     case 'enum':
       return `must be one of ${JSON.stringify(params['allowedValues'])}`;
+    case 'format':
+      return params['format'] === 'date-time' ? DATE_TIME_RULE : (error.message ?? 'is invalid');
     default:
       return error.message ?? 'is invalid';
   }
@@ -134,50 +141,25 @@ export function issuesOf(errors: readonly ErrorObject[] | null | undefined): Val
   return issues;
 }
 
-/** How deep JSON may nest inside a request: deeper is refused before any recursive code sees it. */
-export const MAX_JSON_DEPTH = 64;
-
-/**
- * The path to the first place where `value` nests deeper than `MAX_JSON_DEPTH`, or undefined.
- * Walks with an explicit stack, so a hostile depth cannot exhaust the call stack here.
- */
-function tooDeep(value: unknown, maxDepth: number): string[] | undefined {
-  const pending: Array<{ node: unknown; path: string[] }> = [{ node: value, path: [] }];
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const { node, path } = next;
-    if (typeof node !== 'object' || node === null) continue;
-    if (path.length >= maxDepth) return path;
-    for (const [key, child] of Object.entries(node)) {
-      if (typeof child === 'object' && child !== null) pending.push({ node: child, path: [...path, key] });
-    }
-  }
-  return undefined;
-}
-
-/**
- * The max_depth issue of `value` when it nests deeper than `maxDepth`, or none.
- *
- * @example
- * depthIssues(JSON.parse(line)) // [] for an ordinary record
- */
-export function depthIssues(value: unknown, maxDepth = MAX_JSON_DEPTH): ValidationIssue[] {
-  const deep = tooDeep(value, maxDepth);
-  if (deep === undefined) return [];
-  // Name the field the nesting starts in (up to its second name: messages[0].metadata), not the whole path.
-  const named = deep.findIndex((part, index) => !/^\d+$/.test(part) && deep.slice(0, index).filter((earlier) => !/^\d+$/.test(earlier)).length === 1);
-  return [{ field: fieldPath(deep.slice(0, named === -1 ? 1 : named + 1)), rule: 'max_depth', message: `nests deeper than ${maxDepth} levels` }];
-}
-
 /**
  * How much deeper than its input a composed packet or snapshot may nest: it wraps stored values
  * (each accepted at MAX_JSON_DEPTH) in its own sections, lists and items.
  */
 const OUTPUT_NESTING = 16;
 
-/** Checks `value` against the schema `id`; returns the issues, empty when valid. */
-export function check(id: string, value: unknown, maxDepth = MAX_JSON_DEPTH): ValidationIssue[] {
-  const deep = depthIssues(value, maxDepth);
-  if (deep.length > 0) return deep;
+/**
+ * Checks `value` by the input rules (depth, well-formed text without U+0000; depth alone for
+ * `output`) and then the schema `id`; returns the issues, empty when valid.
+ *
+ * @example
+ * check(schemas.workingState.$id, state) // []
+ */
+export function check(id: string, value: unknown, maxDepth = MAX_JSON_DEPTH, rules: 'input' | 'output' = 'input'): ValidationIssue[] {
+  // Depth and text first: the schema's own walk recurses, and a store must hold every string as given.
+  // Output (a packet, a snapshot) is checked for depth only: it quotes what a store already holds,
+  // and text an older version stored must not make it fail.
+  const input = rules === 'input' ? inputIssues(value, maxDepth) : depthIssues(value, maxDepth);
+  if (input.length > 0) return input;
   const validate = validatorFor(id);
   return validate(value) ? [] : issuesOf(validate.errors);
 }
@@ -309,7 +291,7 @@ export function validateEventRecord(value: unknown): EventRecord {
  * assertPacket(await engram.compose(request))
  */
 export function assertPacket(value: unknown): MemoryPacket {
-  const issues = check(packetSchema.$id, value, MAX_JSON_DEPTH + OUTPUT_NESTING);
+  const issues = check(packetSchema.$id, value, MAX_JSON_DEPTH + OUTPUT_NESTING, 'output');
   if (issues.length > 0) {
     throw new EngramError('SCHEMA_VIOLATION', `composed packet violates MemoryPacket v1: ${issues[0]?.field} ${issues[0]?.message}`, {
       field: issues[0]?.field,
@@ -337,7 +319,7 @@ export function checkSessionReflection(value: unknown): ValidationIssue[] {
  * checkSnapshot(snapshot).length === 0
  */
 export function checkSnapshot(value: unknown): ValidationIssue[] {
-  return check(compactionSnapshotSchema.$id, value, MAX_JSON_DEPTH + OUTPUT_NESTING);
+  return check(compactionSnapshotSchema.$id, value, MAX_JSON_DEPTH + OUTPUT_NESTING, 'output');
 }
 
 /**

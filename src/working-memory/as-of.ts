@@ -25,12 +25,13 @@ async function allEvents(storage: StorageAdapter, key: SessionKey, asOf: string,
 }
 
 /**
- * The working state of a session as it was at `asOf`.
+ * The working state of a session as it was at `asOf`, or just after the state patch `through` (an
+ * event id) when given: patches recorded in the same instant after it are left out.
  *
  * @example
  * const state = await workingStateAsOf(storage, key, '2026-06-01T12:00:00.000Z');
  */
-export async function workingStateAsOf(storage: StorageAdapter, key: SessionKey, asOf: string): Promise<WorkingState> {
+export async function workingStateAsOf(storage: StorageAdapter, key: SessionKey, asOf: string, through?: string): Promise<WorkingState> {
   let state: WorkingState | null = null;
   for (const event of await allEvents(storage, key, asOf, ['state_patch'])) {
     const content = event.content as Record<string, unknown>;
@@ -38,6 +39,7 @@ export async function workingStateAsOf(storage: StorageAdapter, key: SessionKey,
     if (content['set'] !== undefined) patch.set = content['set'] as StatePatch['set'];
     if (content['append'] !== undefined) patch.append = content['append'] as StatePatch['append'];
     state = applyStatePatch(state, patch, event.id);
+    if (event.id === through) break;
   }
   return state ?? emptyWorkingState();
 }

@@ -1,6 +1,7 @@
 // Hostile input for property tests at every boundary: random Unicode with lone surrogates, huge
 // strings, deeply nested JSON, prototype-pollution keys, wrong types, malformed ids and search-syntax
-// metacharacters (FTS5, tsquery, SQL, LIKE). One value replaces one field of a valid request.
+// metacharacters (FTS5, tsquery, SQL, LIKE). One value replaces one field of a valid request; the
+// text a boundary must refuse (lone surrogates, U+0000) is recognised by breaksTextRule.
 
 import fc from 'fast-check';
 
@@ -79,6 +80,44 @@ export function mutated(base: Record<string, unknown>): fc.Arbitrary<{ path: str
   const paths = pathsOf(base);
   const extended = [...paths, ...paths.map((path) => [...path.slice(0, -1), 'zzz_extra']), ...PROTOTYPE_KEYS.map((key) => [key])];
   return fc.tuple(fc.constantFrom(...extended), hostileValue).map(([path, value]) => ({ path, request: replaceAt(base, path, value) }));
+}
+
+/** True when `text` is well-formed Unicode without U+0000 (String.prototype.isWellFormed is not in the ES2023 types). */
+const cleanText = (text: string): boolean => (text as string & { isWellFormed(): boolean }).isWellFormed() && !text.includes('\0');
+
+/**
+ * True when a string or property name anywhere in `value` is ill-formed Unicode (a lone surrogate)
+ * or holds U+0000: every boundary refuses such input (VALIDATION_FAILED, rule `well_formed` or
+ * `no_nul`) with the field named.
+ *
+ * @example
+ * breaksTextRule({ user_id: 'u\ud800' }) // true
+ */
+export function breaksTextRule(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (typeof node === 'string' && !cleanText(node)) return true;
+    if (typeof node !== 'object' || node === null) continue;
+    for (const [key, child] of Object.entries(node)) {
+      if (!cleanText(key)) return true;
+      pending.push(child);
+    }
+  }
+  return false;
+}
+
+/** The rules a boundary names for text that breaks the input rules. */
+export const TEXT_RULES = ['well_formed', 'no_nul'];
+
+/**
+ * The field name a boundary gives a path of a request: `['messages', '0', 'content']` → `messages[0].content`.
+ *
+ * @example
+ * fieldOf(['scope', 'user_id']) // 'scope.user_id'
+ */
+export function fieldOf(path: readonly string[]): string {
+  return path.reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc === '' ? part : `${acc}.${part}`), '');
 }
 
 /** True when Object.prototype has gained an enumerable or named property since start. */

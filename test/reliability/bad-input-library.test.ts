@@ -1,14 +1,15 @@
 // Bad input at the library boundary, as property tests: every request of the public API with one
 // field replaced by a hostile value (random Unicode, lone surrogates, huge strings, deep JSON,
 // prototype keys, wrong types, malformed ids, query metacharacters) either succeeds or throws a
-// typed EngramError naming a field; a rejected call leaves every row of the store as it was, and
-// nothing reaches Object.prototype.
+// typed EngramError naming a field; text with a lone surrogate or U+0000 is always refused, naming
+// the field it is in; a rejected call leaves every row of the store as it was, and nothing reaches
+// Object.prototype.
 
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { EngramError } from '../../src/index.js';
-import { mutated, prototypePolluted, QUERY_METACHARACTERS, hostileString } from '../helpers/hostile.js';
+import { breaksTextRule, fieldOf, mutated, prototypePolluted, QUERY_METACHARACTERS, hostileString, TEXT_RULES } from '../helpers/hostile.js';
 import { sqliteDigest } from '../helpers/store-digest.js';
 import { tempEngram, type TempEngram } from '../helpers/temp-engram.js';
 import { emptyTally, recordOutcome, type BoundaryTally } from './results.js';
@@ -45,17 +46,26 @@ function freshSession(name: string, path: readonly string[], request: unknown, i
   return { ...body, scope: { ...(body['scope'] as object), session_id: `s-case-${index}` } };
 }
 
-/** Calls `run`; a rejection must be a typed error with a field, and must leave the store unchanged. */
-async function expectTypedOrDone(t: TempEngram, tally: BoundaryTally, context: string, run: () => Promise<unknown>): Promise<void> {
+/**
+ * Calls `run`; a rejection must be a typed error with a field, and must leave the store unchanged.
+ * Given `illFormed` (the field of text that breaks the input rules), it must be refused naming it.
+ */
+async function expectTypedOrDone(t: TempEngram, tally: BoundaryTally, context: string, run: () => Promise<unknown>, illFormed?: string): Promise<void> {
   const before = sqliteDigest(t.path);
   try {
     await run();
+    expect(illFormed, `${context}: text with a lone surrogate or U+0000 was accepted`).toBeUndefined();
     tally.accepted += 1;
   } catch (error) {
     expect(EngramError.isInstance(error), `${context}: ${String(error)}`).toBe(true);
     const typed = error as EngramError;
     expect(typed.code, context).not.toBe('INTERNAL');
     if (typed.code === 'VALIDATION_FAILED') expect(typeof typed.field, context).toBe('string');
+    if (illFormed !== undefined) {
+      expect(typed.code, context).toBe('VALIDATION_FAILED');
+      expect(TEXT_RULES, `${context}: ${typed.message}`).toContain(typed.details['rule']);
+      expect(typed.field?.startsWith(illFormed), `${context}: named ${typed.field}`).toBe(true);
+    }
     expect(sqliteDigest(t.path), `${context}: a rejected call changed the store`).toBe(before);
     tally.rejected += 1;
     tally.codes[typed.code] = (tally.codes[typed.code] ?? 0) + 1;
@@ -89,7 +99,8 @@ describe('library boundary: hostile input gets a typed error or is handled, and 
           tally.cases += 1;
           t.clock.advance(1000);
           const fresh = freshSession(name, path, request, tally.cases);
-          await expectTypedOrDone(t, tally, `${name} ${path.join('.')}`, () => CALLS[name]!(t.engram, fresh as never));
+          const illFormed = breaksTextRule(request) ? fieldOf(path) : undefined;
+          await expectTypedOrDone(t, tally, `${name} ${path.join('.')}`, () => CALLS[name]!(t.engram, fresh as never), illFormed);
         }),
         { numRuns: RUNS },
       );
@@ -102,10 +113,16 @@ describe('library boundary: hostile input gets a typed error or is handled, and 
     await fc.assert(
       fc.asyncProperty(query, async (text) => {
         tally.cases += 1;
-        await expectTypedOrDone(t, tally, `query ${JSON.stringify(text.slice(0, 40))}`, async () => {
-          await t.engram.search({ scope: { user_id: 'mira', agent_id: 'assistant' }, query: text });
-          await t.engram.searchEvents({ scope: { user_id: 'mira' }, query: text });
-        });
+        await expectTypedOrDone(
+          t,
+          tally,
+          `query ${JSON.stringify(text.slice(0, 40))}`,
+          async () => {
+            await t.engram.search({ scope: { user_id: 'mira', agent_id: 'assistant' }, query: text });
+            await t.engram.searchEvents({ scope: { user_id: 'mira' }, query: text });
+          },
+          breaksTextRule(text) ? 'query' : undefined,
+        );
       }),
       { numRuns: RUNS * 2 },
     );

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createMcpServer, ERROR_META_KEY } from '../../src/mcp/index.js';
 import { API_ROUTES, type ProblemDocument } from '../../src/server/index.js';
-import { mutated, prototypePolluted } from '../helpers/hostile.js';
+import { breaksTextRule, fieldOf, mutated, prototypePolluted, TEXT_RULES } from '../helpers/hostile.js';
 import { sqliteDigest } from '../helpers/store-digest.js';
 import { startHarness, type Harness } from '../server/harness.js';
 import { samples, UNKNOWN_IDS } from '../server/requests.js';
@@ -23,6 +23,8 @@ const RUNS = Number(process.env['ENGRAM_RELIABILITY_RUNS'] ?? 40);
 /** Each route or tool gets a share of the runs: there are about twenty of them. */
 const PER_TARGET = Math.max(5, Math.round(RUNS / 3));
 const scope = { user_id: 'mira', agent_id: 'assistant', session_id: 's1', run_id: 'r1' };
+/** `text` as a literal inside a regular expression. */
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const MCP_BASES: Record<string, Record<string, unknown>> = {
   commit_turn: { scope, turn_id: 'probe', messages: [{ role: 'user', content: 'I prefer tea.' }] },
@@ -64,11 +66,21 @@ describe('HTTP: hostile bodies on every route get a problem document, never a 5x
             expect(response.headers.get('content-type'), context).toMatch(/^application\/problem\+json/);
             expect(response.body, context).toMatchObject({ status: response.status, code: expect.any(String), detail: expect.any(String) });
             if (response.body.code === 'VALIDATION_FAILED') expect(response.body.field, context).toEqual(expect.any(String));
+            // A prototype key never reaches a handler: the body parser names it (unless the body is over the limit).
+            if (response.status !== 413 && JSON.stringify(request).includes('"__proto__":')) expect(response.body, context).toMatchObject({ code: 'VALIDATION_FAILED', issues: [expect.objectContaining({ rule: 'propertyNames' })] });
+            // Text with a lone surrogate or U+0000 is refused naming its field (a larger body is 413 first).
+            if (breaksTextRule(request) && !JSON.stringify(request).includes('"__proto__":') && response.status !== 413) {
+              expect(response.body, context).toMatchObject({ code: 'VALIDATION_FAILED', field: expect.stringMatching(new RegExp(`^${escaped(fieldOf(path))}`)) });
+              expect(TEXT_RULES, context).toContain(response.body.issues?.[0]?.rule);
+            }
             expect(response.text, context).not.toMatch(/\bat .+\.(ts|js):\d+/);
             expect(sqliteDigest(h.t.path), `${context}: a refused request changed the store`).toBe(before);
             tally.rejected += 1;
             tally.codes[response.body.code] = (tally.codes[response.body.code] ?? 0) + 1;
-          } else tally.accepted += 1;
+          } else {
+            expect(breaksTextRule(request) && response.status !== 413, `${context}: text with a lone surrogate or U+0000 was accepted`).toBe(false);
+            tally.accepted += 1;
+          }
           expect(prototypePolluted(), context).toBe(false);
         }),
         { numRuns: PER_TARGET },
@@ -76,6 +88,19 @@ describe('HTTP: hostile bodies on every route get a problem document, never a 5x
       expect((await h.call('GET', '/healthz')).status).toBe(200);
     }, 240_000);
   }
+
+  it('JSON Lines and plain text on every JSON route are 415 UNSUPPORTED_MEDIA_TYPE', async () => {
+    const tally = (tallies['mediaTypes'] = emptyTally());
+    for (const spec of API_ROUTES.filter((route) => requests[route.operationId]?.body !== undefined)) {
+      for (const contentType of ['application/x-ndjson', 'application/jsonl', 'text/plain', 'application/xml']) {
+        const response = await h.call<ProblemDocument>(spec.method, requests[spec.operationId]!.path, { key: h.keys.a.admin, raw: `${JSON.stringify(requests[spec.operationId]!.body)}\n`, contentType });
+        tally.cases += 1;
+        tally.rejected += 1;
+        tally.codes[response.body.code] = (tally.codes[response.body.code] ?? 0) + 1;
+        expect(response.body, `${spec.operationId} ${contentType}`).toMatchObject({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
+      }
+    }
+  });
 });
 
 describe('MCP: hostile arguments to every tool get an isError result with the Engram error', () => {
@@ -110,15 +135,21 @@ describe('MCP: hostile arguments to every tool get an isError result with the En
           const args = typeof request === 'object' && request !== null && !Array.isArray(request) ? (request as Record<string, unknown>) : { value: request };
           const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
           const context = `${name} ${path.join('.')}: ${JSON.stringify(result.content).slice(0, 200)}`;
+          // Text with a lone surrogate or U+0000 is refused naming its field (a `__proto__` argument never reaches a tool).
+          const illFormed = breaksTextRule(args) && !JSON.stringify(args).includes('"__proto__":');
           if (result.isError === true) {
             const error = result._meta?.[ERROR_META_KEY] as { code?: string; field?: string } | undefined;
             expect(error?.code, context).toEqual(expect.any(String));
             expect(error?.code, context).not.toBe('INTERNAL');
             if (error?.code === 'VALIDATION_FAILED') expect(error.field, context).toEqual(expect.any(String));
+            if (illFormed) expect(error, context).toMatchObject({ code: 'VALIDATION_FAILED', field: expect.stringMatching(new RegExp(`^${escaped(fieldOf(path))}`)) });
             expect(sqliteDigest(h.t.path), `${context}: a refused call changed the store`).toBe(before);
             tally.rejected += 1;
             tally.codes[error!.code!] = (tally.codes[error!.code!] ?? 0) + 1;
-          } else tally.accepted += 1;
+          } else {
+            expect(illFormed, `${context}: text with a lone surrogate or U+0000 was accepted`).toBe(false);
+            tally.accepted += 1;
+          }
           expect(prototypePolluted(), context).toBe(false);
         }),
         { numRuns: PER_TARGET },

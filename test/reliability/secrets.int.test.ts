@@ -27,12 +27,18 @@ function clean(surface: string, text: string): void {
   expect(text, surface).not.toContain(CANARY);
 }
 
+/** Every other field of an event a caller writes, each naming the canary: they describe the secret too. */
+function describing(what: 'message' | 'tool') {
+  const fields = { tags: [`tag-${CANARY}`], metadata: { note: CANARY }, snapshot_ref: `snapshot://${CANARY}` };
+  return what === 'tool' ? fields : { ...fields, speaker: `speaker-${CANARY}`, resonance_links: [{ target_id: `link-${CANARY}`, strength: 0.9 }] };
+}
+
 /** A session that says secret things in every way a turn can, next to ordinary ones. */
 function turns(scope: { user_id: string; agent_id: string; session_id: string; run_id: string }): CommitTurnRequest[] {
   return [
     { scope, turn_id: 's1', messages: [{ role: 'user', content: 'I prefer concise answers and my vault is in Lisbon.' }, { role: 'assistant', content: 'Noted.' }], run: { objective: 'Open the vault', done_definition: 'vault opened' } },
-    { scope, turn_id: 's2', messages: [{ role: 'user', content: `The vault code is ${CANARY}. I prefer ${CANARY} as my password.`, sensitivity: 'secret' }] },
-    { scope, turn_id: 's3', messages: [{ role: 'user', content: 'Check the vault code please.' }], tool_results: [{ tool_name: 'vault_lookup', content: { code: CANARY }, sensitivity: 'secret' }] },
+    { scope, turn_id: 's2', messages: [{ role: 'user', content: `The vault code is ${CANARY}. I prefer ${CANARY} as my password.`, sensitivity: 'secret', ...describing('message') }] },
+    { scope, turn_id: 's3', messages: [{ role: 'user', content: 'Check the vault code please.' }], tool_results: [{ tool_name: `vault_lookup_${CANARY}`, call_id: `call-${CANARY}`, content: { code: CANARY }, sensitivity: 'secret', ...describing('tool') }] },
     { scope, turn_id: 's4', markers: [...markers] },
     { scope, turn_id: 's5', markers: [...markers] },
   ];
@@ -89,7 +95,15 @@ describe('secrets through the library, with every model provider configured', ()
     clean('event search', JSON.stringify(await engram.searchEvents({ scope: user, query: `vault code ${CANARY}` })));
     // Memory search embeds its query: a query naming the canary would send the caller's own words.
     clean('memory search', JSON.stringify(await engram.search({ scope: user, query: 'vault password code' })));
-    clean('event list', JSON.stringify(await engram.listEvents({ scope: user, limit: 1000 })));
+    const events = await engram.listEvents({ scope: user, limit: 1000 });
+    clean('event list', JSON.stringify(events));
+    // A secret event shows where it sits and when, nothing that may describe it.
+    const secret = events.filter((event) => event.sensitivity === 'secret');
+    expect(secret).toHaveLength(2);
+    for (const event of secret) {
+      expect(event).toMatchObject({ content: '[secret content withheld]', speaker: null, tags: [], origin_metadata: {}, snapshot_ref: null, resonance_links: [] });
+      clean('event get', JSON.stringify(await engram.getEvent(event.id)));
+    }
     clean('item list', JSON.stringify(await engram.listItems({ scope: user, status: ['active', 'superseded', 'retracted'], limit: 1000 })));
     let exported = '';
     for await (const line of engram.exportData()) exported += line;
@@ -168,7 +182,9 @@ describe('secrets through a running engram serve: HTTP, MCP and its logs', () =>
         clean('HTTP compose', await call('POST', `/v1/compose?render=${render}`, { scope, purpose, cues: { query: 'vault code' }, conversation_window: 20 }));
       }
     }
-    clean('HTTP event list', await call('GET', '/v1/events?user_id=ana&limit=1000'));
+    const events = await call('GET', '/v1/events?user_id=ana&limit=1000');
+    clean('HTTP event list', events);
+    for (const event of (JSON.parse(events) as { items: Array<{ id: string }> }).items) clean('HTTP event get', await call('GET', `/v1/events/${event.id}`));
     clean('HTTP event search', await call('POST', '/v1/events/search', { scope: { user_id: 'ana' }, query: 'vault code' }));
     clean('HTTP memory search', await call('POST', '/v1/memory/search', { scope: { user_id: 'ana', agent_id: 'assistant' }, query: 'vault password' }));
     clean('HTTP items', await call('GET', '/v1/items?user_id=ana&agent_id=assistant&status=active,superseded,retracted'));

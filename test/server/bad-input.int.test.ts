@@ -89,6 +89,16 @@ describe('bad input on every route', () => {
       expectProblem(await send(operationId, { body: ['not', 'an', 'object'] }), 400, 'VALIDATION_FAILED');
     });
 
+    it('a lone surrogate or U+0000 in a field is 400 VALIDATION_FAILED naming it (well_formed, no_nul)', async () => {
+      const scoped = 'scope' in body;
+      const field = scoped ? 'scope.user_id' : WRONG_TYPE[operationId]![0];
+      for (const [text, rule] of [['u\ud800', 'well_formed'], ['u\u0000', 'no_nul']]) {
+        const response = await send(operationId, { body: scoped ? { ...body, scope: { ...(body['scope'] as object), user_id: text } } : { ...body, [field]: text } });
+        expectProblem(response, 400, 'VALIDATION_FAILED', field);
+        expect(response.body.issues).toContainEqual(expect.objectContaining({ field, rule }));
+      }
+    });
+
     it('an oversize body is 413 PAYLOAD_TOO_LARGE', async () => {
       expectProblem(await send(operationId, { body: { ...body, padding: 'x'.repeat(1024 * 1024 + 1) } }), 413, 'PAYLOAD_TOO_LARGE', null);
     });
@@ -97,8 +107,15 @@ describe('bad input on every route', () => {
       expectProblem(await send(operationId, { raw: '{"scope": ', contentType: 'application/json' }), 400, 'INVALID_JSON', null);
     });
 
-    it('another media type is 415 UNSUPPORTED_MEDIA_TYPE', async () => {
+    it('another media type is 415 UNSUPPORTED_MEDIA_TYPE, JSON Lines included', async () => {
       expectProblem(await send(operationId, { raw: JSON.stringify(body), contentType: 'text/plain' }), 415, 'UNSUPPORTED_MEDIA_TYPE', null);
+      expectProblem(await send(operationId, { raw: `${JSON.stringify(body)}\n`, contentType: 'application/x-ndjson' }), 415, 'UNSUPPORTED_MEDIA_TYPE', null);
+    });
+
+    it('a `__proto__` key is 400 VALIDATION_FAILED naming it (propertyNames)', async () => {
+      const response = await send(operationId, { raw: JSON.stringify(body).replace('{', '{"__proto__":{"polluted":true},'), contentType: 'application/json' });
+      expectProblem(response, 400, 'VALIDATION_FAILED', '__proto__');
+      expect(response.body.issues).toContainEqual(expect.objectContaining({ field: '__proto__', rule: 'propertyNames' }));
     });
   });
 

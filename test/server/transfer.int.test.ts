@@ -44,9 +44,23 @@ describe('export, import and erase over HTTP', () => {
     expect(hits.body.hits[0]!.item).toMatchObject({ tenant_id: TENANT_B, key: 'pref:writing:length' });
     const packet = await h.call<{ packet: MemoryPacket }>('POST', '/v1/compose', { key: h.keys.b.read, body: { scope, purpose: 'responder', cues: { query: 'venue' } } });
     expect(JSON.stringify(packet.body.packet)).toContain('Lisbon');
-    // The same file again: its records are there already, so the first batch is refused whole.
-    const again = await h.call('POST', '/v1/import', { key: h.keys.b.admin, raw: exported, contentType: 'application/x-ndjson' });
-    expect(again.status).toBeGreaterThanOrEqual(400);
+    // The same file again (an import sent twice, or resumed): every record is there already, so
+    // nothing is written and each is counted as skipped.
+    const again = await h.call<{ counts: Record<string, number>; skipped: Record<string, number> }>('POST', '/v1/import', { key: h.keys.b.admin, raw: exported, contentType: 'application/x-ndjson' });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual({ tenant_id: TENANT_B, counts: {}, skipped: imported.body.counts });
+  });
+
+  it('answers a record the tenant holds with other content with 409 RECORD_CONFLICT naming the line and the id, never a retryable 503', async () => {
+    const lines = exported.trim().split('\n');
+    const at = lines.findIndex((line) => line.includes('Lisbon'));
+    const record = JSON.parse(lines[at]!) as { event: { id: string; content: string } };
+    lines[at] = JSON.stringify({ ...record, event: { ...record.event, content: 'The venue is Porto.' } });
+    const conflict = await h.call('POST', '/v1/import', { key: h.keys.b.admin, raw: `${lines.join('\n')}\n`, contentType: 'application/x-ndjson' });
+    expect(conflict.body).toMatchObject({ status: 409, code: 'RECORD_CONFLICT', field: `line ${at + 1}.event.id` });
+    expect(conflict.body['detail']).toContain(record.event.id);
+    const events = await h.call<{ items: Array<{ content: string }> }>('GET', '/v1/events?user_id=tara&session_id=s2', { key: h.keys.b.read });
+    expect(events.body.items.map((event) => event.content)).toEqual(['The venue is Lisbon.']);
   });
 
   it('refuses a file that is not an export, naming the line', async () => {

@@ -79,6 +79,8 @@ export interface Candidate {
   confidence: number;
   salience: Record<string, number>;
   source_event_ids: string[];
+  /** The strongest sensitivity of its evidence: anything but normal writes at its user's level only. */
+  sensitivity: 'normal' | 'private' | 'secret';
   target: { write: string; type?: string; key?: string; value?: unknown } & Record<string, unknown>;
   created_at: string;
   decision: { by: string; at: string; reason: string | null; edit: unknown; written: { item_ids: string[]; insight_ids: string[]; retracted_item_ids: string[] } } | null;

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 
 import { EngramError } from '../../spec/errors.js';
-import type { EmbeddingModel } from '../../spec/providers.js';
+import type { EmbeddingModel, EmbeddingPriority } from '../../spec/providers.js';
 import { createEmbeddingModel, embedTexts, type EmbeddingConfig } from './embed.js';
 
 /** A model that encodes each text's length and records every call. */
 function recordingModel(overrides: { maxBatchSize?: number; answer?: (values: string[]) => Float32Array[] | Promise<Float32Array[]> } = {}) {
-  const calls: Array<{ values: string[]; signal: AbortSignal | undefined }> = [];
+  const calls: Array<{ values: string[]; signal: AbortSignal | undefined; priority?: EmbeddingPriority | undefined }> = [];
   const model: EmbeddingModel = {
     specificationVersion: 'v1',
     provider: 'recording',
@@ -14,8 +14,8 @@ function recordingModel(overrides: { maxBatchSize?: number; answer?: (values: st
     dimensions: 2,
     maxBatchSize: overrides.maxBatchSize ?? 3,
     remote: false,
-    async doEmbed({ values, signal }) {
-      calls.push({ values, signal });
+    async doEmbed({ values, signal, priority }) {
+      calls.push({ values, signal, ...(priority === undefined ? {} : { priority }) });
       const embeddings = overrides.answer ? await overrides.answer(values) : values.map((value) => new Float32Array([value.length, 1]));
       return { embeddings };
     },
@@ -54,6 +54,14 @@ describe('embedTexts', () => {
     const vectors = await embedTexts(model, texts);
     expect(calls.map((call) => call.values)).toEqual([['a', 'bb', 'ccc'], ['dddd', 'eeeee', 'ffffff'], ['g']]);
     expect(vectors.map((vector) => vector[0])).toEqual([1, 2, 3, 4, 5, 6, 1]);
+  });
+
+  it('passes the priority to every batch, and none when the caller gave none', async () => {
+    const { model, calls } = recordingModel({ maxBatchSize: 2 });
+    await embedTexts(model, ['a', 'b', 'c'], { priority: 'background' });
+    expect(calls.map((call) => call.priority)).toEqual(['background', 'background']);
+    await embedTexts(model, ['query']);
+    expect(calls.at(-1)).not.toHaveProperty('priority');
   });
 
   it('names the provider when a batch has the wrong number of vectors', async () => {

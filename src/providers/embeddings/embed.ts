@@ -3,7 +3,7 @@
 // configuration into a model (or null when embeddings are turned off).
 
 import { EngramError } from '../../spec/errors.js';
-import type { EmbeddingModel } from '../../spec/providers.js';
+import type { EmbeddingModel, EmbeddingPriority } from '../../spec/providers.js';
 import { createLocalUseLiteEmbeddings } from './local-use-lite.js';
 import { createOpenAiCompatibleEmbeddings, type OpenAiCompatibleEmbeddingsOptions } from './openai-compatible.js';
 
@@ -47,13 +47,19 @@ function checkBatch(model: EmbeddingModel, batch: readonly string[], result: unk
 
 /**
  * Embeds texts in batches of `model.maxBatchSize`, one batch at a time, and returns one checked
- * vector per text in input order. An empty list returns [] without calling the model.
+ * vector per text in input order. An empty list returns [] without calling the model. `priority`
+ * (default `interactive`) tells a model with a queue whether a caller waits on the answer.
  *
  * @example
  * const [vector] = await embedTexts(model, ['I prefer tea in the morning']);
+ * await embedTexts(model, backlog, { priority: 'background' });
  */
-export async function embedTexts(model: EmbeddingModel, texts: readonly string[], options: { signal?: AbortSignal } = {}): Promise<Float32Array[]> {
-  const { signal } = options;
+export async function embedTexts(
+  model: EmbeddingModel,
+  texts: readonly string[],
+  options: { signal?: AbortSignal; priority?: EmbeddingPriority } = {},
+): Promise<Float32Array[]> {
+  const { signal, priority } = options;
   const size = model.maxBatchSize;
   if (!Number.isInteger(size) || size < 1) {
     throw new EngramError('INTERNAL', `embedding model ${modelName(model)} has maxBatchSize ${size}; it must be a positive integer`, { field: 'embeddings' });
@@ -64,7 +70,7 @@ export async function embedTexts(model: EmbeddingModel, texts: readonly string[]
     const batch = texts.slice(start, start + size);
     let result: unknown;
     try {
-      result = await model.doEmbed(signal === undefined ? { values: batch } : { values: batch, signal });
+      result = await model.doEmbed({ values: batch, ...(signal === undefined ? {} : { signal }), ...(priority === undefined ? {} : { priority }) });
     } catch (error) {
       if (EngramError.isInstance(error) || signal?.aborted === true) throw error;
       const reason = error instanceof Error ? error.message : String(error);

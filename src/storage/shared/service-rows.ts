@@ -2,7 +2,7 @@
 
 import type { ApiKeyRecord } from '../../spec/auth.js';
 import type { MemoryPacket } from '../../spec/packet.js';
-import type { ContextBuild, Job } from '../../spec/storage.js';
+import type { BuildRedaction, ContextBuild, Job } from '../../spec/storage.js';
 import type { Row } from './rows.js';
 
 export const KEY_COLUMNS = ['tenant_id', 'id', 'role', 'label', 'hash', 'last4', 'created_at', 'revoked_at'] as const;
@@ -41,6 +41,7 @@ export function jobFromRow(row: Row): Job {
 /** The columns of a context build, in the order of buildValues. */
 export const BUILD_COLUMNS = [
   'tenant_id', 'id', 'user_id', 'agent_id', 'session_id', 'run_id', 'purpose', 'request', 'as_of', 'selected', 'packet_hash', 'packet', 'created_at',
+  'redactions',
 ] as const;
 /** The columns `buildFromRow` reads. */
 export const BUILD_SELECT = BUILD_COLUMNS.join(', ');
@@ -49,7 +50,7 @@ export const BUILD_SELECT = BUILD_COLUMNS.join(', ');
 export function buildValues(b: ContextBuild, packetJson = JSON.stringify(b.packet)): unknown[] {
   return [
     b.tenant_id, b.id, b.user_id, b.agent_id, b.session_id, b.run_id, b.purpose, JSON.stringify(b.request), b.as_of,
-    JSON.stringify(b.selected), b.packet_hash, packetJson, b.created_at,
+    JSON.stringify(b.selected), b.packet_hash, packetJson, b.created_at, b.redactions === undefined ? null : JSON.stringify(b.redactions),
   ];
 }
 
@@ -69,5 +70,7 @@ export function buildFromRow(row: Row): ContextBuild {
     packet_hash: row['packet_hash'] as string,
     packet: JSON.parse(row['packet'] as string) as MemoryPacket,
     created_at: row['created_at'] as string,
+    // Only builds an erase redacted carry the field (a column added later: null before).
+    ...(typeof row['redactions'] === 'string' ? { redactions: JSON.parse(row['redactions']) as BuildRedaction[] } : {}),
   };
 }

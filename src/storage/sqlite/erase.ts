@@ -1,12 +1,14 @@
 // Erasing a user, or one session of theirs, from SQLite: every row of theirs in every table,
-// derived rows included (full-text entries, vectors, chunks). Runs inside the caller's transaction
-// and counts what each table lost.
+// derived rows included (full-text entries, vectors, chunks), the records of the runs a session
+// took part in, their queued jobs, and the copies other rows keep (erase-copies.ts). Runs inside the
+// caller's transaction and counts what each table lost.
 
 import type Database from 'better-sqlite3';
 
 import type { EraseCounts, EraseScope } from '../../spec/export.js';
 import { ownerOf } from '../../spec/items.js';
-import { SESSION_TABLES, USER_TABLES } from '../shared/erase-tables.js';
+import { RUN_TABLES, SESSION_TABLES, USER_TABLES } from '../shared/erase-tables.js';
+import { ErasedCopies } from './erase-copies.js';
 
 // The events of the scope: a user's (`user`) or one session's (`session`); `?` are the bound values.
 const EVENTS_OF = {
@@ -14,24 +16,54 @@ const EVENTS_OF = {
   session: 'SELECT seq FROM events WHERE tenant_id = ? AND user_id = ? AND session_id = ?',
 } as const;
 
-/** Deletes the rows of a user or a session; see StorageAdapter.erase. */
-export class Eraser {
-  constructor(private readonly cached: (sql: string) => Database.Statement) {}
+/** The (agent, run) pairs of a JSON list of `[agent_id, run_id]`, for a row-value IN. */
+const RUNS_IN = "SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?)";
 
-  /** Deletes the scope's rows; call inside a transaction. */
+/**
+ * Deletes the rows of a user or a session; see StorageAdapter.erase.
+ *
+ * @example
+ * const counts = db.transaction(() => new Eraser((sql) => db.prepare(sql)).erase({ tenant_id: 't1', user_id: 'mira' })).immediate();
+ */
+export class Eraser {
+  private readonly copies: ErasedCopies;
+
+  constructor(private readonly cached: (sql: string) => Database.Statement) {
+    this.copies = new ErasedCopies(cached);
+  }
+
+  /** Deletes the scope's rows and redacts the copies kept elsewhere; call inside a transaction. */
   erase(scope: EraseScope): EraseCounts {
     const { tenant_id: tenantId, user_id: userId, session_id: sessionId } = scope;
-    const params = sessionId === undefined ? [tenantId, userId] : [tenantId, userId, sessionId];
-    // Items first: a session's items are found through its events, which are still there.
-    const itemIds = sessionId === undefined ? this.userItemIds(tenantId, userId) : this.sessionItemIds(tenantId, userId, sessionId);
+    const session = sessionId !== undefined;
+    const params = session ? [tenantId, userId, sessionId] : [tenantId, userId];
+    const where = session ? 'tenant_id = ? AND user_id = ? AND session_id = ?' : 'tenant_id = ? AND user_id = ?';
+    // Read before anything goes: the scope's items (a session's are found through its events), the
+    // ids its copies may cite, and the runs a session took part in.
+    const itemIds = session ? this.sessionItemIds(tenantId, userId, sessionId) : this.userItemIds(tenantId, userId);
+    const eventIds = this.cached(`SELECT id FROM events WHERE ${where}`).pluck().all(...params) as string[];
+    const runs = session ? JSON.stringify(this.cached(`SELECT DISTINCT agent_id, run_id FROM events WHERE ${where}`).raw(true).all(...params)) : null;
+    const insightIds = (runs === null
+      ? this.cached('SELECT id FROM insights WHERE tenant_id = ? AND user_id = ?').pluck().all(tenantId, userId)
+      : this.cached(`SELECT id FROM insights WHERE tenant_id = ? AND user_id = ? AND (agent_id, run_id) IN (${RUNS_IN})`).pluck().all(tenantId, userId, runs)) as string[];
+
     const counts: EraseCounts = {
-      ...this.eraseEvents(sessionId === undefined ? EVENTS_OF.user : EVENTS_OF.session, tenantId, userId, params),
+      ...this.eraseEvents(session ? EVENTS_OF.session : EVENTS_OF.user, tenantId, userId, params),
       ...this.eraseItems(tenantId, itemIds),
     };
-    const where = sessionId === undefined ? 'tenant_id = ? AND user_id = ?' : 'tenant_id = ? AND user_id = ? AND session_id = ?';
-    for (const table of sessionId === undefined ? USER_TABLES : SESSION_TABLES) {
+    for (const table of session ? SESSION_TABLES : USER_TABLES) {
       counts[table] = this.cached(`DELETE FROM ${table} WHERE ${where}`).run(...params).changes;
     }
+    if (runs !== null) {
+      for (const table of RUN_TABLES) {
+        const gone = this.cached(`DELETE FROM ${table} WHERE tenant_id = ? AND user_id = ? AND (agent_id, run_id) IN (${RUNS_IN})`).run(tenantId, userId, runs).changes;
+        counts[table] = (counts[table] ?? 0) + gone;
+      }
+    }
+    counts['jobs'] = this.copies.eraseJobs(tenantId, userId, runs);
+    const erased = new Set([...eventIds, ...itemIds, ...insightIds]);
+    counts['context_builds_redacted'] = this.copies.redactBuilds(tenantId, userId, erased, { at: scope.at ?? new Date().toISOString(), erased: session ? 'session' : 'user' });
+    if (session) counts['memory_items_sources_trimmed'] = this.copies.trimItemSources(tenantId, userId, new Set(eventIds));
     return counts;
   }
 

@@ -430,4 +430,25 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE memory_items ADD COLUMN text_tokens INTEGER;
     `,
   },
+  {
+    name: 'review candidates carry the strongest sensitivity of their evidence',
+    sql: `
+      -- A candidate drawn from private events writes at its user's level only, and the review
+      -- queue says so. Candidates stored before are marked from their events as they stand.
+      ALTER TABLE candidates ADD COLUMN sensitivity TEXT NOT NULL DEFAULT 'normal';
+      UPDATE candidates SET sensitivity = 'private' WHERE EXISTS (
+        SELECT 1 FROM json_each(candidates.source_event_ids) AS cited
+        JOIN events ON events.tenant_id = candidates.tenant_id AND events.id = cited.value
+        WHERE events.sensitivity = 'private'
+      );
+    `,
+  },
+  {
+    name: 'context builds record the erases that redacted them',
+    sql: `
+      -- A JSON list, one entry per erase that removed from the packet what it quoted of erased data
+      -- (another user's items, another session's events); NULL for a build no erase touched.
+      ALTER TABLE context_builds ADD COLUMN redactions TEXT;
+    `,
+  },
 ];

@@ -2,7 +2,7 @@
 // text. better-sqlite3 is synchronous, so each write() runs its operations in one transaction
 // without yielding, and a committed write is on disk (in the WAL) before the promise resolves.
 
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 
@@ -41,6 +41,7 @@ import type {
 import type { LedgerEntry, RunKey, RunState, SnapshotRecord } from '../../spec/compaction.js';
 import type { MemoryItem } from '../../spec/items.js';
 import type { TextTokenCounter } from '../../spec/text-tokens.js';
+import { sqliteDuplicateKey } from '../shared/duplicate-key.js';
 import { countTexts, textTokensUpdate, type TextCounts } from '../shared/text-token-ops.js';
 import type { InsightRecord, ReflectionRecord, ReviewCandidate } from '../../spec/reflection.js';
 import type { StmSummary } from '../../spec/summary.js';
@@ -59,6 +60,7 @@ import type { ApiKeyRecord } from '../../spec/auth.js';
 import type { EraseCounts, EraseScope, ExportRecord, ExportScope } from '../../spec/export.js';
 import { Checkpointer } from './checkpointer.js';
 import { Eraser } from './erase.js';
+import { compactFile } from './file-compaction.js';
 import { ExportStore } from './export-store.js';
 import { migrations } from './migrations.js';
 import { ReflectionStore } from './reflection-store.js';
@@ -305,7 +307,7 @@ class SqliteStorage implements StorageAdapter {
       this.writeAll(ops, countTexts(ops, this.textTokens));
     } catch (error) {
       if (EngramError.isInstance(error)) throw error;
-      throw new StorageError(`write failed: ${(error as Error).message}`, { cause: error });
+      throw sqliteDuplicateKey(error) ?? new StorageError(`write failed: ${(error as Error).message}`, { cause: error });
     } finally {
       if (relaxed) this.cached('PRAGMA synchronous = FULL').run();
     }
@@ -532,13 +534,7 @@ class SqliteStorage implements StorageAdapter {
 
   async compact(): Promise<CompactResult> {
     this.guard();
-    const before = this.fileBytes();
-    // 'optimize' rewrites each full-text index as one segment without the entries of deleted rows.
-    this.db.exec("INSERT INTO events_fts(events_fts) VALUES('optimize'); INSERT INTO items_fts(items_fts) VALUES('optimize');");
-    this.db.pragma('wal_checkpoint(TRUNCATE)');
-    this.db.exec('VACUUM');
-    this.db.pragma('wal_checkpoint(TRUNCATE)');
-    return { before_bytes: before, after_bytes: this.fileBytes() };
+    return compactFile(this.db);
   }
 
   async mergeIndexes(pages: number): Promise<boolean> {
@@ -557,13 +553,6 @@ class SqliteStorage implements StorageAdapter {
       return worked;
     });
     return step.immediate();
-  }
-
-  /** The database file and its write-ahead log, in bytes (null in memory). */
-  private fileBytes(): number | null {
-    const path = this.db.name;
-    if (path === ':memory:' || path === '' || !existsSync(path)) return null;
-    return statSync(path).size + (existsSync(`${path}-wal`) ? statSync(`${path}-wal`).size : 0);
   }
 
   async close(): Promise<void> {

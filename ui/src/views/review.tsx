@@ -93,7 +93,8 @@ function CandidateCard({ candidate, onDecided, reviewer }: { candidate: Candidat
         <h2 id={`${candidate.id}-title`}>
           {candidate.kind} · {String(candidate.target.key ?? candidate.target.write)}
         </h2>
-        <StatusBadge status={shown.status} /> <Badge>{candidate.source}</Badge> <span class="muted">confidence {candidate.confidence.toFixed(2)}, proposed <Time at={candidate.created_at} />, run {candidate.run_id}</span>
+        <StatusBadge status={shown.status} /> <Badge>{candidate.source}</Badge>{' '}
+        {candidate.sensitivity === 'normal' ? null : <Badge>{`${candidate.sensitivity}: stays with its user`}</Badge>} <span class="muted">confidence {candidate.confidence.toFixed(2)}, proposed <Time at={candidate.created_at} />, run {candidate.run_id}</span>
       </header>
       {typeof candidate.payload['candidate_meaning'] === 'string' ? <p class="meaning">{candidate.payload['candidate_meaning']}</p> : null}
       {typeof candidate.payload['summary'] === 'string' ? <p>{candidate.payload['summary']}</p> : null}
