@@ -114,7 +114,7 @@ export function describeItemConformance(name: string, init: ConformanceInitializ
         const values = vectors[entry.id];
         return { target: entry.target, tenant_id: entry.tenant_id, id: entry.id, vector: values === undefined ? null : normalise(values) };
       });
-      await storage.completeEmbeddingWork(results, 'test:model');
+      await storage.completeEmbeddingWork(results, 'test:model', NOW);
     }
 
     it('round-trips every field of an item version, whoever owns it', async () => {
@@ -420,6 +420,7 @@ export function describeItemConformance(name: string, init: ConformanceInitializ
           { target: 'event', tenant_id: 't1', id: event.id, vector: normalise([3, 2, 1]) },
         ],
         'test:model',
+        AFTER_LEASE,
       );
       expect(await storage.embeddingBacklog()).toBe(0);
       expect(await storage.claimEmbeddingWork(5, '2026-06-02T00:00:00.000Z', '2026-06-02T00:05:00.000Z')).toEqual([]);

@@ -67,7 +67,7 @@ describe('sqlite: erase empties the derived tables too', () => {
     ]);
     // Every event and chunk gets a vector.
     const work = await storage.claimEmbeddingWork(100, AT, '2026-06-01T10:05:00.000Z');
-    await storage.completeEmbeddingWork(work.map((w) => ({ target: w.target, tenant_id: w.tenant_id, id: w.id, vector: new Float32Array([1, 0]) })), 'test-model');
+    await storage.completeEmbeddingWork(work.map((w) => ({ target: w.target, tenant_id: w.tenant_id, id: w.id, vector: new Float32Array([1, 0]) })), 'test-model', AT);
   });
   afterEach(async () => {
     raw.close();

@@ -19,6 +19,7 @@ import { describeTextConformance } from './text-conformance.js';
 import { describeJobConformance } from './job-conformance.js';
 import { candidate, describeReflectionConformance } from './reflection-conformance.js';
 import { describeRunConformance } from './run-conformance.js';
+import { describeVectorConformance } from './vector-conformance.js';
 import { describeSearchFreshnessConformance } from './search-freshness-conformance.js';
 
 export interface ConformanceInitializer {
@@ -457,4 +458,5 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
   describeTextTokenConformance(name, init);
   describeTextConformance(name, init);
   describeSearchFreshnessConformance(name, init);
+  describeVectorConformance(name, init);
 }

@@ -12,6 +12,17 @@ import type { Clock } from '../util/clock.js';
 
 const LEASE_MS = 5 * 60_000;
 
+/**
+ * The name vectors are stored under: provider and model id. Searches compare only vectors of the
+ * model that embeds their query.
+ *
+ * @example
+ * modelKey(model) // 'local-use-lite:universal-sentence-encoder-lite'
+ */
+export function modelKey(model: Pick<EmbeddingModel, 'provider' | 'modelId'>): string {
+  return `${model.provider}:${model.modelId}`;
+}
+
 export interface WorkerRun {
   embedded: number;
   skipped: number;
@@ -65,7 +76,7 @@ export class EmbeddingWorker {
       // The backlog waits behind any caller on the request path (a query) that needs the same model.
       const vectors = await embedTexts(this.model, texts, { priority: 'background' });
       targets.forEach((target, index) => results.push({ ...target, vector: vectors[index]! }));
-      await this.storage.completeEmbeddingWork(results, `${this.model.provider}:${this.model.modelId}`);
+      await this.storage.completeEmbeddingWork(results, modelKey(this.model), this.clock.now().toISOString());
       total.embedded += targets.length;
       total.skipped += results.length - targets.length;
     }

@@ -558,6 +558,18 @@ export interface EventSearchQuery {
   limit: number;
 }
 
+/**
+ * The events of a user whose stored vectors are nearest to a query vector (cosine), with the same
+ * filters as a full-text search. Only vectors of `model` stored strictly before `embedded_before`
+ * are compared: a replay sees the vectors its original saw.
+ */
+export interface NearestEventsQuery extends Omit<EventSearchQuery, 'terms'> {
+  vector: Float32Array;
+  /** The model the vectors were stored with (`provider:modelId`, as `completeEmbeddingWork` was told). */
+  model: string;
+  embedded_before?: string;
+}
+
 export interface EventSearchHit {
   event: EventRecord;
   /** Higher is better; comparable only within one result list. */
@@ -624,8 +636,10 @@ export interface StorageAdapter {
    * becomes `processing` until `leaseUntil`, after which unfinished work can be claimed again.
    */
   claimEmbeddingWork(limit: number, now: string, leaseUntil: string): Promise<EmbeddingWork[]>;
-  /** Stores vectors (status `done`), or marks skipped ones (`skipped`). */
-  completeEmbeddingWork(results: readonly EmbeddingResult[], model: string): Promise<void>;
+  /** Stores vectors (status `done`, stored at `now`), or marks skipped ones (`skipped`). */
+  completeEmbeddingWork(results: readonly EmbeddingResult[], model: string, now: string): Promise<void>;
+  /** Events nearest to a query vector, best first; `score` is the cosine similarity. */
+  nearestEvents(query: NearestEventsQuery): Promise<EventSearchHit[]>;
   /** How much embedding work is pending or in progress. */
   embeddingBacklog(): Promise<number>;
 

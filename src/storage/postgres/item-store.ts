@@ -206,8 +206,8 @@ export class PgItemStore {
     });
   }
 
-  /** Stores finished work; work whose lease was lost (no longer `processing`) is ignored. */
-  async complete(results: readonly EmbeddingResult[], model: string): Promise<void> {
+  /** Stores finished work (vectors stored at `now`); work whose lease was lost (no longer `processing`) is ignored. */
+  async complete(results: readonly EmbeddingResult[], model: string, now: string): Promise<void> {
     const dimensions = new Set<number>();
     await this.pool.transaction(async (tx) => {
       for (const result of results) {
@@ -228,10 +228,12 @@ export class PgItemStore {
           [status, result.tenant_id, result.id],
         );
         if (changed === 1 && blob !== null) {
+          // A vector stored again (another model) takes a new vid: readers that keep vectors pick it up.
+          await tx.run('DELETE FROM event_vectors WHERE tenant_id = ? AND event_id = ?', [result.tenant_id, result.id]);
           await tx.run(
-            `INSERT INTO event_vectors (tenant_id, event_id, vector, vector_model) VALUES (?, ?, ?, ?)
-             ON CONFLICT (tenant_id, event_id) DO UPDATE SET vector = excluded.vector, vector_model = excluded.vector_model`,
-            [result.tenant_id, result.id, blob, model],
+            `INSERT INTO event_vectors (tenant_id, user_id, agent_id, event_id, event_seq, vector, vector_model, embedded_at)
+             SELECT tenant_id, user_id, agent_id, id, seq, ?, ?, ? FROM events WHERE tenant_id = ? AND id = ?`,
+            [blob, model, now, result.tenant_id, result.id],
           );
         }
       }

@@ -458,6 +458,33 @@ ${eventsAppendOnly([...IMMUTABLE_EVENT_COLUMNS, 'search'])}
       ALTER TABLE context_builds ADD COLUMN redactions text COLLATE "C";
     `,
   },
+  {
+    name: 'event vectors carry their user, agent and storing time, in insertion order',
+    sql: byteOrder(`
+      -- Compose compares a query with the vectors of the user's events: they are read by user, and a
+      -- reader that keeps them in memory reads only those stored after the last it has (vid). A
+      -- replay compares only the vectors stored before its time (embedded_at); vectors stored before
+      -- this migration count as stored when their event was recorded.
+      CREATE TABLE event_vectors_by_user (
+        vid bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        tenant_id text NOT NULL,
+        user_id text NOT NULL,
+        agent_id text NOT NULL,
+        event_id text NOT NULL,
+        event_seq bigint NOT NULL,
+        vector bytea NOT NULL,
+        vector_model text NOT NULL,
+        embedded_at text NOT NULL,
+        UNIQUE (tenant_id, event_id)
+      );
+      INSERT INTO event_vectors_by_user (tenant_id, user_id, agent_id, event_id, event_seq, vector, vector_model, embedded_at)
+        SELECT v.tenant_id, e.user_id, e.agent_id, v.event_id, e.seq, v.vector, v.vector_model, e.recorded_at
+        FROM event_vectors v JOIN events e ON e.tenant_id = v.tenant_id AND e.id = v.event_id ORDER BY e.seq;
+      DROP TABLE event_vectors;
+      ALTER TABLE event_vectors_by_user RENAME TO event_vectors;
+      CREATE INDEX event_vectors_of_user ON event_vectors (tenant_id, user_id, vector_model, vid);
+    `),
+  },
 ];
 
 // One lock per schema, so stores in different schemas of one database migrate independently.

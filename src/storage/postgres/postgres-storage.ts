@@ -28,6 +28,7 @@ import type {
   ItemSearchHit,
   ItemSearchQuery,
   Job,
+  NearestEventsQuery,
   NearestItem,
   NearestItemsQuery,
   ReflectionQuery,
@@ -52,6 +53,7 @@ import { scopeCountsFromRows, sessionCountsQuery, USER_ITEMS_SQL, USER_PENDING_S
 import { checkSchemaName, pglitePool, pgPool, sqlState, type PGliteLike, type Sql, type SqlPool } from './client.js';
 import { PgEventStore } from './event-store.js';
 import { PgItemStore } from './item-store.js';
+import { PgEventVectors } from './event-vectors.js';
 import { checkVersion, migrate } from './migrations.js';
 import { PgReflectionStore } from './reflection-store.js';
 import { PgRunStore } from './run-store.js';
@@ -173,6 +175,7 @@ class PostgresStorage implements StorageAdapter {
   private readonly events: PgEventStore;
   private readonly sessions: PgSessionStore;
   private readonly items: PgItemStore;
+  private readonly vectors: PgEventVectors;
   private readonly reflections: PgReflectionStore;
   private readonly runs: PgRunStore;
 
@@ -186,6 +189,7 @@ class PostgresStorage implements StorageAdapter {
     this.events = new PgEventStore(pool);
     this.sessions = new PgSessionStore(pool);
     this.items = new PgItemStore(pool, pgvector);
+    this.vectors = new PgEventVectors(pool);
     this.reflections = new PgReflectionStore(pool);
     this.runs = new PgRunStore(pool);
   }
@@ -371,8 +375,12 @@ class PostgresStorage implements StorageAdapter {
     return this.read('claimEmbeddingWork', () => this.items.claim(limit, now, leaseUntil));
   }
 
-  completeEmbeddingWork(results: readonly EmbeddingResult[], model: string): Promise<void> {
-    return this.read('completeEmbeddingWork', () => this.items.complete(results, model));
+  completeEmbeddingWork(results: readonly EmbeddingResult[], model: string, now: string): Promise<void> {
+    return this.read('completeEmbeddingWork', () => this.items.complete(results, model, now));
+  }
+
+  nearestEvents(query: NearestEventsQuery): Promise<EventSearchHit[]> {
+    return this.read('nearestEvents', () => this.vectors.nearest(query));
   }
 
   embeddingBacklog(): Promise<number> {
@@ -393,7 +401,7 @@ class PostgresStorage implements StorageAdapter {
   }
 
   erase(scope: EraseScope): Promise<EraseCounts> {
-    return this.read('erase', () => this.pool.transaction((tx) => eraseScope(tx, scope)));
+    return this.read('erase', () => this.pool.transaction((tx) => eraseScope(tx, scope))).finally(() => this.vectors.forget());
   }
 
   claimJobs(kinds: readonly Job['kind'][], limit: number, now: string, leaseUntil: string): Promise<Job[]> {
@@ -456,8 +464,10 @@ class PostgresStorage implements StorageAdapter {
     return this.read('updateEventFlags', () => this.events.updateFlags(tenantId, eventId, flags));
   }
 
-  purgeExpired(now: string): Promise<number> {
-    return this.read('purgeExpired', () => this.events.purgeExpired(now));
+  async purgeExpired(now: string): Promise<number> {
+    const purged = await this.read('purgeExpired', () => this.events.purgeExpired(now));
+    if (purged > 0) this.vectors.forget();
+    return purged;
   }
 
   compact(): Promise<CompactResult> {

@@ -23,9 +23,12 @@ export class EmbeddingQueue {
       chunkDone: db.prepare(
         "UPDATE memory_chunks SET embedding_status = ?, embedding_lease = NULL, vector = ?, vector_model = ? WHERE tenant_id = ? AND item_id = ? AND embedding_status = 'processing'",
       ),
-      eventSeq: db.prepare("SELECT seq FROM events WHERE tenant_id = ? AND id = ? AND embedding_status = 'processing'"),
+      eventSeq: db.prepare("SELECT seq, user_id, agent_id FROM events WHERE tenant_id = ? AND id = ? AND embedding_status = 'processing'"),
       eventDone: db.prepare('UPDATE events SET embedding_status = ?, embedding_lease = NULL WHERE seq = ?'),
-      eventVector: db.prepare('INSERT OR REPLACE INTO event_vectors (tenant_id, event_seq, vector, vector_model) VALUES (?, ?, ?, ?)'),
+      // A vector stored again (another model) takes a new vid: readers that keep vectors pick it up.
+      eventVector: db.prepare(
+        'INSERT OR REPLACE INTO event_vectors (tenant_id, user_id, agent_id, event_seq, vector, vector_model, embedded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
       backlog: db.prepare(
         "SELECT (SELECT count(*) FROM memory_chunks WHERE embedding_status IN ('pending', 'processing')) + (SELECT count(*) FROM events WHERE embedding_status IN ('pending', 'processing')) AS n",
       ),
@@ -48,8 +51,8 @@ export class EmbeddingQueue {
     return work;
   }
 
-  /** Stores finished work; work whose lease was lost (no longer `processing`) is ignored. */
-  complete(results: readonly EmbeddingResult[], model: string): void {
+  /** Stores finished work (vectors stored at `now`); work whose lease was lost (no longer `processing`) is ignored. */
+  complete(results: readonly EmbeddingResult[], model: string, now: string): void {
     for (const result of results) {
       const status = result.vector === null ? 'skipped' : 'done';
       const blob = result.vector === null ? null : toBlob(result.vector);
@@ -60,7 +63,7 @@ export class EmbeddingQueue {
       const row = this.s.eventSeq.get(result.tenant_id, result.id) as Row | undefined;
       if (row === undefined) continue;
       this.s.eventDone.run(status, row['seq']);
-      if (blob !== null) this.s.eventVector.run(result.tenant_id, row['seq'], blob, model);
+      if (blob !== null) this.s.eventVector.run(result.tenant_id, row['user_id'], row['agent_id'], row['seq'], blob, model, now);
     }
   }
 

@@ -451,4 +451,29 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE context_builds ADD COLUMN redactions TEXT;
     `,
   },
+  {
+    name: 'event vectors carry their user, agent and storing time, in insertion order',
+    sql: `
+      -- Compose compares a query with the vectors of the user's events: they are read by user, and a
+      -- reader that keeps them in memory reads only those stored after the last it has (vid). A
+      -- replay compares only the vectors stored before its time (embedded_at); vectors stored before
+      -- this migration count as stored when their event was recorded.
+      CREATE TABLE event_vectors_by_user (
+        vid INTEGER PRIMARY KEY AUTOINCREMENT,
+        tenant_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        agent_id TEXT NOT NULL,
+        event_seq INTEGER NOT NULL UNIQUE,
+        vector BLOB NOT NULL,
+        vector_model TEXT NOT NULL,
+        embedded_at TEXT NOT NULL
+      );
+      INSERT INTO event_vectors_by_user (tenant_id, user_id, agent_id, event_seq, vector, vector_model, embedded_at)
+        SELECT v.tenant_id, e.user_id, e.agent_id, v.event_seq, v.vector, v.vector_model, e.recorded_at
+        FROM event_vectors v JOIN events e ON e.seq = v.event_seq ORDER BY v.event_seq;
+      DROP TABLE event_vectors;
+      ALTER TABLE event_vectors_by_user RENAME TO event_vectors;
+      CREATE INDEX event_vectors_of_user ON event_vectors (tenant_id, user_id, vector_model, vid);
+    `,
+  },
 ];

@@ -28,6 +28,7 @@ import type {
   ItemSearchQuery,
   InsightQuery,
   MigrationResult,
+  NearestEventsQuery,
   NearestItem,
   NearestItemsQuery,
   Job,
@@ -50,6 +51,7 @@ import type { CommitTurnResult } from '../../spec/requests.js';
 import { topK } from '../../util/vectors.js';
 import { BuildStore } from './build-store.js';
 import { EmbeddingQueue } from './embedding-queue.js';
+import { EventVectors } from './event-vectors.js';
 import { scopeCountsFromRows, sessionCountsQuery, USER_ITEMS_SQL, USER_PENDING_SQL } from '../shared/scope-rows.js';
 import { EventStore } from './event-store.js';
 import { SessionStore } from './session-store.js';
@@ -191,6 +193,7 @@ class SqliteStorage implements StorageAdapter {
   private readonly sessions: SessionStore;
   private readonly items: ItemStore;
   private readonly queue: EmbeddingQueue;
+  private readonly vectors: EventVectors;
   private readonly builds: BuildStore;
   private readonly reflections: ReflectionStore;
   private readonly runs: RunStore;
@@ -211,6 +214,7 @@ class SqliteStorage implements StorageAdapter {
     this.sessions = new SessionStore(db);
     this.items = new ItemStore(db, (sql) => this.cached(sql), kept.searchTerms, kept.items);
     this.queue = new EmbeddingQueue(db);
+    this.vectors = new EventVectors((sql) => this.cached(sql));
     this.builds = new BuildStore(db, (sql) => this.cached(sql));
     this.reflections = new ReflectionStore(db, (sql) => this.cached(sql));
     this.runs = new RunStore(db, (sql) => this.cached(sql));
@@ -414,9 +418,14 @@ class SqliteStorage implements StorageAdapter {
     return this.db.transaction(() => this.queue.claim(limit, now, leaseUntil)).immediate();
   }
 
-  async completeEmbeddingWork(results: readonly EmbeddingResult[], model: string): Promise<void> {
+  async completeEmbeddingWork(results: readonly EmbeddingResult[], model: string, now: string): Promise<void> {
     this.guard();
-    this.db.transaction(() => this.queue.complete(results, model)).immediate();
+    this.db.transaction(() => this.queue.complete(results, model, now)).immediate();
+  }
+
+  async nearestEvents(query: NearestEventsQuery): Promise<EventSearchHit[]> {
+    this.guard();
+    return this.vectors.nearest(query);
   }
 
   async embeddingBacklog(): Promise<number> {
@@ -446,9 +455,10 @@ class SqliteStorage implements StorageAdapter {
     } catch (error) {
       throw new StorageError(`erase failed: ${(error as Error).message}`, { cause: error });
     } finally {
-      // Erasure deletes rows and full-text entries with its own statements.
+      // Erasure deletes rows, full-text entries and vectors with its own statements.
       this.events.indexChanged();
       this.items.changed();
+      this.vectors.forget();
     }
   }
 
@@ -529,7 +539,9 @@ class SqliteStorage implements StorageAdapter {
 
   async purgeExpired(now: string): Promise<number> {
     this.guard();
-    return this.events.purgeExpired(now);
+    const purged = this.events.purgeExpired(now);
+    if (purged > 0) this.vectors.forget();
+    return purged;
   }
 
   async compact(): Promise<CompactResult> {
