@@ -31,6 +31,7 @@ import { locomoPath } from './locomo-data.js';
 import { locomoReport } from './locomo-report.js';
 import { benchSearchLatency, type LatencySizes } from './search-latency-bench.js';
 import { benchStores, storesTable, type StoresSizes } from './stores-bench.js';
+import { benchEmbeddings, embeddingsTable, type EmbeddingsSizes } from './embeddings-bench.js';
 import { storeSizeMiB, keepingNothing, withTempStore } from './temp-store.js';
 import { BatchImporter, benchSingleTurns, type BatchImportResult, type SingleTurnResult } from './write-bench.js';
 
@@ -63,7 +64,7 @@ const LATENCY_FULL: LatencySizes = { users: 1_000, itemsPerUser: 100, sharedItem
 const LATENCY_QUICK: LatencySizes = { users: 100, itemsPerUser: 100, sharedItems: 100, embeddedUsers: 5, queries: 100, rememberItems: 300 };
 
 
-const PARTS = ['core', 'retrieval', 'latency', 'compose-shapes', 'load', 'stores', 'locomo'] as const;
+const PARTS = ['core', 'retrieval', 'latency', 'compose-shapes', 'load', 'stores', 'locomo', 'embeddings'] as const;
 type Part = (typeof PARTS)[number];
 
 const USERS = 100;
@@ -234,6 +235,18 @@ async function runLocomo(quick: boolean): Promise<void> {
   log(`results written to bench/results/locomo.json, charts to ${charts.join(' and ')}`);
 }
 
+/** The local embedding models compared on LoCoMo (all conversations, or 2) and the retrieval set. */
+const EMBEDDINGS_FULL: EmbeddingsSizes = { conversations: 10, turns: { static: 3_000, transformer: 64 }, queries: { static: 500, transformer: 100 } };
+const EMBEDDINGS_QUICK: EmbeddingsSizes = { conversations: 2, turns: { static: 1_000, transformer: 64 }, queries: { static: 200, transformer: 30 } };
+
+async function runEmbeddings(quick: boolean): Promise<void> {
+  const sizes = quick ? EMBEDDINGS_QUICK : EMBEDDINGS_FULL;
+  const result = await benchEmbeddings(sizes, log);
+  writeResults('embeddings', { ...header(quick), sizes, ...result });
+  process.stdout.write(`\nLocal embedding models (LoCoMo turn-level evidence recall@10 over ${sizes.conversations} conversations, categories 1–4; vector-only ranks on bench/data/retrieval-set.json):\n\n${embeddingsTable(result)}\n`);
+  log('results written to bench/results/embeddings.json');
+}
+
 /** Resident memory after each part: now, and the process's peak so far (parts run one after another). */
 const memory: Array<{ part: Part; rss_mib: number; peak_rss_mib: number; heap_used_mib: number }> = [];
 
@@ -262,6 +275,10 @@ async function main(): Promise<void> {
     // this one; asking for it by name (--only=locomo) fails with where to get it.
     if (existsSync(locomoPath()) || args.some((arg) => arg.startsWith('--only='))) await measured('locomo', () => runLocomo(quick));
     else log(`locomo skipped: no data set at ${locomoPath()} (set ENGRAM_LOCOMO to locomo10.json)`);
+  }
+  if (parts.has('embeddings')) {
+    if (existsSync(locomoPath()) || args.some((arg) => arg.startsWith('--only='))) await measured('embeddings', () => runEmbeddings(quick));
+    else log(`embeddings skipped: no data set at ${locomoPath()} (set ENGRAM_LOCOMO to locomo10.json)`);
   }
   writeResults('memory', { ...header(quick), parts: memory });
 }

@@ -5,6 +5,8 @@ export { createEngram, Engram, type EngramConfig, type SessionSummary } from './
 export type { LlmEndpointConfig } from './runtime/config.js';
 export type { WorkerRun } from './runtime/embedding-worker.js';
 export type { BuildDiff, ReplayResult } from './runtime/builds.js';
+export { EXPLAIN_DEPTH, type BuildExplanation, type ExplainFilter, type SignalRank } from './runtime/explain-build.js';
+export { MAX_EVENT_SEARCH_DEPTH, type EventSearchPage } from './runtime/event-search.js';
 export type { ReindexProgress, ReindexResult } from './runtime/memory-api.js';
 export type { ReviewQueue } from './runtime/reflection-api.js';
 export type { Insights } from './runtime/insight-api.js';
@@ -35,6 +37,7 @@ export { describeValue, VALUE_SCHEMAS } from './items/values.js';
 export { DEFAULT_POLICIES } from './items/policies.js';
 export { createRuleExtractor } from './items/rules/index.js';
 export { createLocalUseLiteEmbeddings, type LocalUseLiteOptions } from './providers/embeddings/local-use-lite.js';
+export { createLocalStaticEmbeddings, type LocalStaticOptions } from './providers/embeddings/local-static.js';
 export { createOpenAiCompatibleEmbeddings } from './providers/embeddings/openai-compatible.js';
 export { createEmbeddingModel, embedTexts, type EmbeddingConfig } from './providers/embeddings/embed.js';
 export { createOpenAiCompatibleChat } from './providers/llm/openai-compatible.js';

@@ -21,6 +21,7 @@ import { candidate, describeReflectionConformance } from './reflection-conforman
 import { describeRunConformance } from './run-conformance.js';
 import { describeVectorConformance } from './vector-conformance.js';
 import { describeSearchFreshnessConformance } from './search-freshness-conformance.js';
+import { describeSearchRankingConformance } from './search-ranking-conformance.js';
 
 export interface ConformanceInitializer {
   /** A fresh store; `textTokens` is the counter the store keeps counts with (none by default). */
@@ -458,5 +459,6 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
   describeTextTokenConformance(name, init);
   describeTextConformance(name, init);
   describeSearchFreshnessConformance(name, init);
+  describeSearchRankingConformance(name, init);
   describeVectorConformance(name, init);
 }

@@ -1,12 +1,13 @@
-// CLI commands over context builds: list them, replay one exactly, compare two.
+// CLI commands over context builds: list them, replay one exactly, compare two, explain why a
+// record is or is not in one.
 
 import type { Command } from 'commander';
 
-import type { BuildRedaction } from '../index.js';
+import type { BuildExplanation, BuildRedaction } from '../index.js';
 import { printJson, printLines } from './output.js';
 import { positiveInteger, withEngram } from './runner.js';
 
-/** Adds `builds`, `replay` and `diff` to the program. */
+/** Adds `builds`, `replay`, `diff` and `explain` to the program. */
 export function registerBuildCommands(program: Command): void {
   program
     .command('builds')
@@ -63,6 +64,35 @@ export function registerBuildCommands(program: Command): void {
         else printLines(diff.summary);
       }),
     );
+
+  program
+    .command('explain <build_id> <id>')
+    .description("why an event (evt_…) or item (mem_…) is, or is not, in a stored packet: placement, filter or omission, and each signal's rank as of the build's time")
+    .option('--tenant <id>', 'tenant id', 'default')
+    .action((buildId: string, id: string, flags: { tenant: string }) =>
+      withEngram(async (engram, global) => {
+        const explanation = await engram.explainBuild({ tenant_id: flags.tenant, build_id: buildId, id });
+        if (global.json === true) printJson(explanation);
+        else printLines(explanationLines(explanation));
+      }),
+    );
+}
+
+/** An explanation for people: the verdict, then each signal's rank and what the packet recorded. */
+export function explanationLines(explanation: BuildExplanation): string[] {
+  const where = explanation.in_packet ? 'in the packet' : 'not in the packet';
+  const filter = explanation.filter === null ? '' : ` (${explanation.filter})`;
+  const signals = Object.entries(explanation.signals)
+    .map(([name, signal]) => `${name} ${signal.rank === null ? '–' : `#${signal.rank}`}${signal.used ? '' : ' (not used by compose)'}`)
+    .join(' · ');
+  const fused = explanation.fused_rank === null ? '–' : `#${explanation.fused_rank}`;
+  return [
+    `${explanation.id} in ${explanation.build_id} (as of ${explanation.as_of}): ${where} — ${explanation.verdict}${filter}`,
+    `  ${explanation.detail}`,
+    `  signals: ${signals}; fused ${fused} (ranked ${explanation.depth} deep; compose read ${explanation.read_depth})`,
+    ...explanation.omissions.map((omission) => `  omitted ${omission.item}: ${omission.reason}`),
+    ...explanation.notes.map((note) => `  note: ${note}`),
+  ];
 }
 
 /** What the erases that redacted a build removed, for the replay's output. */

@@ -4,10 +4,11 @@
 
 import { Command, Option } from 'commander';
 
-import { DEFAULT_STORE, renderPacket, type CompactionOutcome, type EventKind, type Purpose } from '../index.js';
+import { DEFAULT_STORE, renderPacket, type CompactionOutcome, type Purpose } from '../index.js';
 import { runDemo } from './demo.js';
 import { formatPacket } from './format-packet.js';
 import { registerBuildCommands } from './build-commands.js';
+import { registerEventCommands } from './event-commands.js';
 import { registerMemoryCommands } from './memory-commands.js';
 import { registerServiceCommands } from './service-commands.js';
 import { registerServeCommands } from './serve-command.js';
@@ -100,47 +101,6 @@ program
   );
 
 program
-  .command('events')
-  .description("list a session's events in log order, or search a user's events with --query")
-  .requiredOption('--user <id>', 'user id')
-  .option('--agent <id>', 'agent id')
-  .option('--session <id>', 'session id')
-  .option('--tenant <id>', 'tenant id', 'default')
-  .option('--query <text>', 'full-text search instead of listing')
-  .option('--kinds <list>', 'comma-separated kinds: message,tool_result,state_patch,marker', list)
-  .option('--limit <n>', 'page size', positiveInteger('limit'))
-  .option('--cursor <event_id>', 'continue after this event')
-  .action((options: Record<string, unknown>) =>
-    withEngram(async (engram, global) => {
-      const scope = {
-        tenant_id: options['tenant'] as string,
-        user_id: options['user'] as string,
-        ...(options['agent'] === undefined ? {} : { agent_id: options['agent'] as string }),
-        ...(options['session'] === undefined ? {} : { session_id: options['session'] as string }),
-      };
-      const limit = options['limit'] as number | undefined;
-      const events =
-        options['query'] === undefined
-          ? await engram.listEvents({
-              scope,
-              ...(limit === undefined ? {} : { limit }),
-              ...(options['kinds'] === undefined ? {} : { kinds: options['kinds'] as EventKind[] }),
-              ...(options['cursor'] === undefined ? {} : { cursor: options['cursor'] as string }),
-            })
-          : (await engram.searchEvents({ scope, query: options['query'] as string, ...(limit === undefined ? {} : { limit }) })).map((hit) => hit.event);
-      if (global.json === true) return printJson(events);
-      if (events.length === 0) return printLines(['no events']);
-      printLines(
-        events.map((event) => {
-          const content = typeof event.content === 'string' ? event.content : JSON.stringify(event.content);
-          const badge = event.sensitivity === 'normal' ? '' : ` [${event.sensitivity}]`;
-          return `${event.ts}  ${event.id}  ${event.kind.padEnd(11)} ${event.role.padEnd(6)}${badge} ${event.marker ?? content.replace(/\s+/g, ' ').slice(0, 160)}`;
-        }),
-      );
-    }),
-  );
-
-program
   .command('state')
   .description("print a session's working state")
   .requiredOption('--user <id>', 'user id')
@@ -160,6 +120,7 @@ program
     }),
   );
 
+registerEventCommands(program);
 registerMemoryCommands(program);
 registerServiceCommands(program);
 registerServeCommands(program);

@@ -110,13 +110,13 @@ export function registerMemoryCommands(program: Command): void {
       }),
     );
 
-  scoped(program.command('search').description('hybrid search over long-term memory, with per-signal scores'), false)
+  scoped(program.command('search').description("search a user's long-term memory items (facts, preferences, tasks, procedures, …): hybrid, with per-signal scores; the conversation's events: engram events search"), false)
     .requiredOption('--query <text>', 'what to look for')
     .option('--types <list>', 'comma-separated memory types', list)
     .option('-k, --k <n>', 'how many hits', positiveInteger('k'))
     .action((flags: ScopeFlags & { query: string; types?: string[]; k?: number }) =>
       withEngram(async (engram, global) => {
-        const hits = await engram.search({
+        const hits = await engram.searchItems({
           scope: readerScope(flags),
           query: flags.query,
           ...(flags.types === undefined ? {} : { types: flags.types as MemoryType[] }),

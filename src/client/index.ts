@@ -4,6 +4,7 @@
 
 import type {
   ApiKeyInfo,
+  BuildExplanation,
   CommitTurnRequest,
   CommitTurnResult,
   ComposeRequest,
@@ -11,6 +12,7 @@ import type {
   DecisionResult,
   EventRecord,
   EventSearchHit,
+  EventSearchPage,
   InsightRecord,
   ItemDiff,
   MemoryItem,
@@ -117,12 +119,18 @@ export function createClient(options: ClientOptions) {
       call<{ packet: MemoryPacket; text?: string }>('POST', '/v1/compose', request, render === undefined ? undefined : { render }),
     listEvents: (query: SessionScope & { kinds?: string[]; order?: 'asc' | 'desc'; cursor?: string; limit?: number }) => call<Page<EventRecord>>('GET', '/v1/events', undefined, query),
     getEvent: (eventId: string) => call<EventRecord>('GET', `/v1/events/${id(eventId)}`),
+    /** Full-text search over a user's events (the episodic log): the hits of one page. */
     searchEvents: async (request: Record<string, unknown>) => (await call<{ hits: EventSearchHit[] }>('POST', '/v1/events/search', request)).hits,
+    /** One page of an event search and the cursor of the next (pass it as `cursor`; null at the end). */
+    searchEventsPage: (request: Record<string, unknown>) => call<EventSearchPage>('POST', '/v1/events/search', request),
     listItems: (query: SessionScope & { types?: string[]; status?: string[]; cursor?: string; limit?: number }) => call<Page<MemoryItem>>('GET', '/v1/items', undefined, query),
     getItem: (itemId: string) => call<MemoryItem>('GET', `/v1/items/${id(itemId)}`),
     history: (query: { user_id: string; agent_id?: string; key: string }) => call<Page<MemoryItem>>('GET', '/v1/items/history', undefined, query),
     remember: async (request: Record<string, unknown>) => (await call<{ diffs: ItemDiff[] }>('POST', '/v1/items', request)).diffs,
     forget: async (request: Record<string, unknown>) => (await call<{ diffs: ItemDiff[] }>('POST', '/v1/items/forget', request)).diffs,
+    /** Hybrid search over a user's long-term memory items. */
+    searchItems: async (request: Record<string, unknown>) => (await call<{ hits: SearchHit[] }>('POST', '/v1/items/search', request)).hits,
+    /** The same as `searchItems` (its earlier name). */
     search: async (request: Record<string, unknown>) => (await call<{ hits: SearchHit[] }>('POST', '/v1/memory/search', request)).hits,
     getWorkingState: (query: { user_id: string; agent_id: string; session_id: string }) => call<WorkingState>('GET', '/v1/working-state', undefined, query),
     updateWorkingState: (request: { scope: Record<string, string>; expected_version: number; set?: Record<string, unknown>; append?: Record<string, unknown[]>; turn_id?: string }) =>
@@ -154,6 +162,8 @@ export function createClient(options: ClientOptions) {
       get: (buildId: string) => call<ContextBuild>('GET', `/v1/builds/${id(buildId)}`),
       replay: (buildId: string) => call<ReplayResult>('POST', `/v1/builds/${id(buildId)}/replay`, {}),
       diff: (a: string, b: string) => call<Record<string, unknown>>('GET', '/v1/builds/diff', undefined, { a, b }),
+      /** Why an event (`evt_…`) or item (`mem_…`) is, or is not, in the build's packet. */
+      explain: (buildId: string, recordId: string) => call<BuildExplanation>('POST', `/v1/builds/${id(buildId)}/explain`, { id: recordId }),
     },
     keys: {
       list: () => call<Page<ApiKeyInfo>>('GET', '/v1/keys'),

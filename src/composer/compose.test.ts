@@ -130,7 +130,7 @@ describe('compose', () => {
     await seed();
     const packet = await t.engram.compose({ scope, purpose: 'responder', cues: { query: '中文' } });
     expect(packet.short_term.key_quotes![0]!.quote).toBe('我更喜欢用中文写技术文档。');
-    expect(packet.explain.selected.some((line) => line.includes('cue.full_text'))).toBe(true);
+    expect(packet.explain.selected.some((line) => line.includes('cue.hybrid(words #1'))).toBe(true);
   });
 
   it('degrades before it omits, and records both', async () => {

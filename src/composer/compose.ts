@@ -21,6 +21,8 @@ import { DEFAULT_POLICY_ID, DEFAULTS, INJECTION, lendIdleSections, resolvePolicy
 import { applyOverrides, type NamedPolicy } from './named-policies.js';
 import { fillSummarySection } from './summary-section.js';
 import { withAdjacentTurns, type CuePassage } from './cue-passages.js';
+import { searchCues, type CueEmbedder, type CueSearchReport } from './cue-search.js';
+import { resolveTimeWindows } from '../retrieval/time-expressions.js';
 import { assertBuildBound } from './build-bound.js';
 import { summaryAsOf, workingStateAsOf } from '../working-memory/as-of.js';
 import { fillInsights, gatherInsights } from './insight-section.js';
@@ -36,13 +38,18 @@ export interface ReadPathContext {
   validatePackets: boolean;
   /** Registered named policies. */
   policies?: ReadonlyMap<string, NamedPolicy>;
+  /** The model that embeds queries for the meaning signal; none: passages are found by words and time. */
+  embedder?: CueEmbedder;
 }
 
 /** Cue text matched against the user's history: the query plus keywords and entities. */
-function cueTermsOf(request: ComposeRequest): string[] {
+function cueTextOf(request: ComposeRequest): string {
   const cues = request.cues ?? {};
-  const text = [cues.query ?? '', ...(cues.keywords ?? []), ...(cues.entities ?? [])].join(' ');
-  return contentTerms(queryTerms(text));
+  return [cues.query ?? '', ...(cues.keywords ?? []), ...(cues.entities ?? [])].join(' ').trim();
+}
+
+function cueTermsOf(request: ComposeRequest): string[] {
+  return contentTerms(queryTerms(cueTextOf(request)));
 }
 
 function windowSize(request: ComposeRequest, policy: PurposePolicy): number {
@@ -56,6 +63,7 @@ interface Gathered {
   windowEvents: EventRecord[];
   toolEvents: EventRecord[];
   cueHits: CuePassage[];
+  retrieval: Omit<CueSearchReport, 'unembedded_candidates'> & { reference_time: string };
   evidence: Map<string, EventRecord>;
 }
 
@@ -65,30 +73,29 @@ async function gather(context: ReadPathContext, request: ComposeRequest, scope: 
   const base = { ...key, now, as_of: asOf, exclude_sensitivity: [...NEVER_SHARED] };
   const window = windowSize(request, policy);
   const terms = cueTermsOf(request);
+  const text = cueTextOf(request);
   const range = request.cues?.time_range;
   const tsFrom = range?.start === undefined ? undefined : toIso(range.start, 'cues.time_range.start');
   const tsTo = range?.end === undefined ? undefined : toIso(range.end, 'cues.time_range.end');
-  const [state, summary, windowEvents, toolEvents, hits] = await Promise.all([
+  // Relative times in the query ("four weeks ago") are read against when the question is asked.
+  const reference = request.reference_time === undefined ? now : toIso(request.reference_time, 'reference_time');
+  const filters = { tenant_id: scope.tenant_id, user_id: scope.user_id, agent_id: scope.agent_id, now, as_of: asOf, ts_from: tsFrom, ts_to: tsTo, exclude_sensitivity: [...NEVER_SHARED] };
+  const searched = policy.query_quotes > 0 && text !== '';
+  const [state, summary, windowEvents, toolEvents, cues] = await Promise.all([
     asOf === undefined ? storage.getWorkingState(key) : workingStateAsOf(storage, key, asOf),
     asOf === undefined ? storage.getSummary(key) : summaryAsOf(storage, key, asOf, context.tokenizer),
     window > 0 ? recentMessages(storage, base, window) : Promise.resolve([]),
     policy.tool_evidence > 0
       ? storage.listEvents({ ...base, kinds: ['tool_result'], order: 'desc', limit: policy.tool_evidence })
       : Promise.resolve([]),
-    terms.length > 0 && policy.query_quotes > 0
-      ? storage.searchEvents({
-          tenant_id: scope.tenant_id,
-          user_id: scope.user_id,
-          agent_id: scope.agent_id,
-          terms,
-          now,
-          as_of: asOf,
-          ts_from: tsFrom,
-          ts_to: tsTo,
-          exclude_sensitivity: [...NEVER_SHARED],
-          limit: cuePool(policy),
+    searched
+      ? searchCues(storage, context.embedder, {
+          base: { ...filters, terms, limit: cuePool(policy) },
+          text,
+          windows: resolveTimeWindows(text, reference),
+          embeddedBefore: now,
         })
-      : Promise.resolve([]),
+      : Promise.resolve({ hits: [], report: idleReport(context.embedder) }),
   ]);
   const currentState = state ?? emptyWorkingState();
   const evidence = new Map<string, EventRecord>();
@@ -102,9 +109,21 @@ async function gather(context: ReadPathContext, request: ComposeRequest, scope: 
     summary,
     windowEvents,
     toolEvents,
-    cueHits: await withAdjacentTurns(storage, hits, { tenant_id: scope.tenant_id, user_id: scope.user_id, agent_id: scope.agent_id, now, as_of: asOf, ts_from: tsFrom, ts_to: tsTo, exclude_sensitivity: [...NEVER_SHARED] }, policy.query_quotes, cuePool(policy)),
+    cueHits: await withAdjacentTurns(storage, cues.hits, filters, policy.query_quotes, cuePool(policy)),
+    // How many word matches had no vector yet depends on when it is asked, not on the packet's time:
+    // explainBuild reports it; the packet keeps what a replay gives again.
+    retrieval: { ...packetReport(cues.report), reference_time: reference },
     evidence,
   };
+}
+
+function packetReport({ unembedded_candidates: _now, ...report }: CueSearchReport): Omit<CueSearchReport, 'unembedded_candidates'> {
+  return report;
+}
+
+/** How the search went when no passages were searched for (no cue text, or a purpose without passages). */
+function idleReport(embedder: CueEmbedder | undefined): CueSearchReport {
+  return { meaning: embedder === undefined ? 'no_model' : 'no_query', embedding_model: embedder?.model ?? null, unembedded_candidates: 0, time_windows: [] };
 }
 
 /** Events read beyond the window's size at first, for system messages the window leaves out. */
@@ -145,7 +164,7 @@ export async function compose(context: ReadPathContext, input: unknown, options:
   const generatedAt = asOf ?? now;
   const [gathered, longTerm, insights, disputes, snapshot] = await Promise.all([
     gather(context, request, scope, policy, generatedAt, asOf),
-    gatherLongTerm(context.storage, scope, request, policy, generatedAt, asOf),
+    gatherLongTerm(context.storage, scope, request, policy, generatedAt, asOf, context.embedder),
     gatherInsights(context.storage, scope, policy, generatedAt),
     gatherDisputes(context.storage, scope, generatedAt),
     gatherSnapshot(context.storage, scope, generatedAt),
@@ -185,7 +204,7 @@ export async function compose(context: ReadPathContext, input: unknown, options:
   );
 
   const buildId = options.buildId ?? newId('ctx');
-  const packet = assemble({ request, scope, policy, generatedAt, window, sectionBudgets: builder.sectionBudgets(), builder, workingState, summary, longTerm: filled, insight, tokenizer: context.tokenizer.name });
+  const packet = assemble({ request, scope, policy, generatedAt, window, sectionBudgets: builder.sectionBudgets(), builder, workingState, summary, longTerm: filled, insight, tokenizer: context.tokenizer.name, retrieval: gathered.retrieval });
   const { hash, json } = sealPacket(packet, buildId);
   if (context.validatePackets) assertPacket(packet);
   if (options.persist !== false) {
@@ -217,13 +236,16 @@ export async function compose(context: ReadPathContext, input: unknown, options:
   return packet;
 }
 
+/** Budget tokens per spare passage read: a further passage shows its best sentence, ~30 tokens with its line. */
+const TOKENS_PER_SPARE = 30;
+
 /**
  * How many cue matches compose reads: the policy's top passages, and its spare ones (about one per
- * 40 tokens of the budget at most), which fill what the other sections leave unused (a packet with
+ * 30 tokens of the budget at most), which fill what the other sections leave unused (a packet with
  * few facts holds more of the history, each further passage shown by its best-matching sentence).
  */
 function cuePool(policy: PurposePolicy): number {
-  return policy.query_quotes === 0 ? 0 : policy.query_quotes + Math.min(policy.spare_quotes, Math.ceil(policy.budget.max_tokens / 40));
+  return policy.query_quotes === 0 ? 0 : policy.query_quotes + Math.min(policy.spare_quotes, Math.ceil(policy.budget.max_tokens / TOKENS_PER_SPARE));
 }
 
 /** The base policy of a request: the named one it asks for, or the purpose's default. */
@@ -277,6 +299,7 @@ interface Assembly {
   longTerm: ReturnType<typeof fillLongTerm>;
   insight: ReturnType<typeof fillInsights>;
   tokenizer: string;
+  retrieval: Gathered['retrieval'];
 }
 
 /** The packet from the filled sections, with its budget report and explanation. */
@@ -333,6 +356,7 @@ function assemble(parts: Assembly): MemoryPacket {
         sensitivity_excluded: [...NEVER_SHARED],
         expired_excluded: true,
         section_budgets: parts.sectionBudgets,
+        retrieval: parts.retrieval,
       },
       conflicts: parts.longTerm.conflicts,
       determinism: {

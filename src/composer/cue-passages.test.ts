@@ -106,7 +106,7 @@ describe('turns next to hits that cannot place', () => {
     await fc.assert(
       fc.asyncProperty(fc.shuffledSubarray(events, { minLength: 1, maxLength: 12 }), fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 12, maxLength: 12 }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 14 }), async (chosen, points, anchors, limit) => {
         // Hits as a search ranks them: best first.
-        const hits = chosen.map((event, index) => ({ event, score: points[index]! / 4 })).sort((a, b) => b.score - a.score).slice(0, limit);
+        const hits = chosen.map((event, index) => ({ event, score: points[index]! / 4, rule: 'cue.hybrid(words #1)' })).sort((a, b) => b.score - a.score).slice(0, limit);
         const passages = await withAdjacentTurns(storage, hits, base, anchors, limit);
         expect(passages.map((passage) => passage.event.id)).toEqual(await everyNeighbour(hits, anchors, limit));
       }),

@@ -3,12 +3,17 @@
 // question often shares no word with it but sits right after (or before) a turn that does.
 
 import type { EventRecord } from '../spec/event.js';
-import type { EventSearchHit, NeighbourQuery, StorageAdapter } from '../spec/storage.js';
+import type { NeighbourQuery, StorageAdapter } from '../spec/storage.js';
 
 /** A passage offered for the cues, with the rule that chose it. */
 export interface CuePassage {
   event: EventRecord;
   rule: string;
+}
+
+/** A ranked match of the cues: its event, its score (higher is better) and the rule that found it. */
+export interface RankedCue extends CuePassage {
+  score: number;
 }
 
 /** A neighbour ranks at this share of its anchor's score: above weak matches, below its anchor. */
@@ -27,12 +32,12 @@ export type NeighbourBase = Omit<NeighbourQuery, 'anchors' | 'kinds'>;
  */
 export async function withAdjacentTurns(
   storage: StorageAdapter,
-  hits: readonly EventSearchHit[],
+  hits: readonly RankedCue[],
   base: NeighbourBase,
   anchors: number,
   limit: number,
 ): Promise<CuePassage[]> {
-  const ranked = hits.map((hit, index) => ({ event: hit.event, score: hit.score, order: index * 3, rule: `cue.full_text(rank ${index + 1})` }));
+  const ranked = hits.map((hit, index) => ({ event: hit.event, score: hit.score, order: index * 3, rule: hit.rule }));
   const taken = new Set(hits.map((hit) => hit.event.id));
   // With `limit` hits already, a neighbour scoring below the last of them would be cut: its anchor's
   // turns are not read (a tie may still place it, ahead of later hits).

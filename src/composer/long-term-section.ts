@@ -14,6 +14,7 @@ import { isDateTime } from '../spec/date-time.js';
 import type { Tokenizer } from '../spec/tokenizer.js';
 import { describeValue } from '../items/values.js';
 import { hybridSearch } from '../retrieval/hybrid-search.js';
+import type { CueEmbedder } from './cue-search.js';
 import { isoRange } from '../util/clock.js';
 import { itemLine, itemText } from './item-text.js';
 import { lazyForm, type PacketBuilder } from './packet-builder.js';
@@ -21,6 +22,13 @@ import { INJECTION, type PurposePolicy } from './policy.js';
 
 const FACT_TYPES: readonly MemoryType[] = ['profile', 'preferences', 'goals', 'decisions', 'entities', 'events', 'tasks'];
 const ALWAYS: readonly MemoryType[] = ['profile', 'preferences', 'goals', 'tasks'];
+/**
+ * What a responder always shows: who the user is and how they like answers, a few items. Its goals
+ * and tasks compete with the passages of the history on relevance to the question (they come in
+ * when the cues match them), instead of taking their allowance whatever is asked.
+ */
+const RESPONDER_ALWAYS: readonly MemoryType[] = ['profile', 'preferences'];
+const RESPONDER_ALWAYS_LIMIT = 6;
 const DAY_MS = 86_400_000;
 /** Items read beyond the facts a packet can place, for open tasks that turn out done and keys held at two levels. */
 export const FACT_SLACK = 10;
@@ -70,7 +78,15 @@ function isCurrent(item: MemoryItem, now: string): boolean {
  * @example
  * const candidates = await gatherLongTerm(storage, scope, request, policy, now);
  */
-export async function gatherLongTerm(storage: StorageAdapter, scope: Scope, request: ComposeRequest, policy: PurposePolicy, now: string, asOf: string | undefined): Promise<LongTermCandidates> {
+export async function gatherLongTerm(
+  storage: StorageAdapter,
+  scope: Scope,
+  request: ComposeRequest,
+  policy: PurposePolicy,
+  now: string,
+  asOf: string | undefined,
+  embedder?: CueEmbedder,
+): Promise<LongTermCandidates> {
   const owners = visibleOwners(scope.user_id, scope.agent_id);
   // As of a past time, the versions current then; otherwise the active ones.
   const base = { tenant_id: scope.tenant_id, owners, ...(asOf === undefined ? { statuses: ['active' as const] } : { active_at: asOf }) };
@@ -79,12 +95,23 @@ export async function gatherLongTerm(storage: StorageAdapter, scope: Scope, requ
   const matched =
     cueText === ''
       ? []
-      : await hybridSearch(storage, undefined, { scope, query: cueText, k: policy.facts, candidates: policy.facts + FACT_SLACK, ...(asOf === undefined ? {} : { active_at: asOf }) });
+      : await hybridSearch(storage, embedder?.embed, {
+          scope,
+          query: cueText,
+          k: policy.facts,
+          candidates: policy.facts + FACT_SLACK,
+          ...(asOf === undefined ? {} : { active_at: asOf }),
+          // Vectors stored before the packet's time, of the model that embeds the query: a replay compares the same ones.
+          vectors_before: now,
+          ...(embedder === undefined ? {} : { vector_model: embedder.model }),
+        });
   // Cue matches come first; the always-relevant items fill what they leave.
+  const responder = request.purpose === 'responder';
   const open = Math.max(0, policy.facts - matched.filter((hit) => FACT_TYPES.includes(hit.item.type)).length);
+  const alwaysLimit = responder ? Math.min(open, RESPONDER_ALWAYS_LIMIT) : open;
   const [always, procedures, recentEpisodes] = await Promise.all([
     // Newest first, and only as many as the policy can place (with room for versions and done tasks).
-    storage.listItems({ ...base, types: ALWAYS, order: 'desc', limit: open + FACT_SLACK }),
+    alwaysLimit === 0 ? Promise.resolve([]) : storage.listItems({ ...base, types: responder ? RESPONDER_ALWAYS : ALWAYS, order: 'desc', limit: alwaysLimit + FACT_SLACK }),
     INJECTION[request.purpose].procedures ? storage.listItems({ ...base, types: ['procedure', 'patterns'], order: 'desc', limit: procedureReadLimit(policy) }) : Promise.resolve([]),
     storage.listItems({ ...base, types: ['events', 'cases'], order: 'desc', limit: episodeReadLimit(policy) }),
   ]);
@@ -97,7 +124,8 @@ export async function gatherLongTerm(storage: StorageAdapter, scope: Scope, requ
     facts.push({ item, rule });
   };
   matched.forEach((hit, index) => add(hit.item, `cue.hybrid_search(rank ${index + 1})`));
-  for (const item of always) add(item, `ltm.always(${item.type})`);
+  const alwaysFrom = facts.length;
+  for (const item of always) if (facts.length - alwaysFrom < alwaysLimit) add(item, `ltm.always(${item.type})`);
   facts.splice(policy.facts);
 
   const taskType = request.task_type ?? 'generic';

@@ -54,7 +54,8 @@ export interface PurposePolicy {
   query_quotes: number;
   /**
    * Further cue passages (beyond `query_quotes`) that may fill budget the other sections left
-   * unused, each by its best-matching sentence; at most one per 40 tokens of the budget.
+   * unused, each by its best-matching sentence; at most one per 30 tokens of the budget, so a larger
+   * budget reads deeper into the ranking.
    */
   spare_quotes: number;
   tool_evidence: number;
@@ -113,8 +114,9 @@ export const DEFAULTS: Readonly<Record<Purpose, PurposePolicy>> = {
     conversation_window: 6,
     key_quotes: 8,
     query_quotes: 10,
-    // A responder answers from the conversation's history: passages the cues match fill what is left.
-    spare_quotes: 30,
+    // A responder answers from the conversation's history: passages the cues match fill what is left,
+    // as deep as the budget reaches (4,000 tokens: ~130 passages).
+    spare_quotes: 190,
     tool_evidence: 0,
     summary_share: 0.4,
     facts: 30,

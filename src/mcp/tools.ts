@@ -102,9 +102,9 @@ const composeContext: EngramTool = {
 
 const searchMemory: EngramTool = {
   name: 'search_memory',
-  title: 'Search long-term memory',
+  title: 'Search long-term memory items',
   description:
-    "Searches a user's long-term memory (profile, preferences, goals, tasks, decisions, entities, events, cases, patterns, procedures) by keywords and meaning; returns items best first with their keys, values and per-signal scores. Use it to look up something specific, e.g. before answering a question about the user's past choices; use compose_context for a ready-made context. Items of the user, of the agent (when scope.agent_id is given) and of the whole tenant are visible.",
+    "Searches a user's long-term memory items (profile, preferences, goals, tasks, decisions, entities, dated events, cases, patterns, procedures) by keywords and meaning; returns items best first with their keys, values and per-signal scores. Use it to look up something specific, e.g. before answering a question about the user's past choices. It does not search the conversation's past messages: compose_context with a query brings the passages of the user's history that match it, with a ready-made context. Items of the user, of the agent (when scope.agent_id is given) and of the whole tenant are visible.",
   access: 'read',
   tenantAt: 'scope',
   inputSchema: inputSchemas.search_memory,

@@ -27,6 +27,10 @@ export interface SearchRequest {
   active_at?: string;
   /** How many candidates each signal contributes to the fusion (default 100). */
   candidates?: number;
+  /** Compare only vectors stored strictly before this time (a packet's time: its replay compares the same ones). */
+  vectors_before?: string;
+  /** Compare only vectors of this model (`provider:modelId`). */
+  vector_model?: string;
 }
 
 export interface SignalScores {
@@ -127,10 +131,15 @@ export async function hybridSearch(storage: StorageAdapter, embedQuery: QueryEmb
 
   const pool = request.candidates ?? CANDIDATES;
   const textHits = await storage.searchItems({ ...base, terms: contentTerms(queryTerms(request.query)), limit: pool });
+  const vectorBase = {
+    ...base,
+    ...(request.vectors_before === undefined ? {} : { vectors_before: request.vectors_before }),
+    ...(request.vector_model === undefined ? {} : { vector_model: request.vector_model }),
+  };
   const items = new Map(textHits.map((hit) => [hit.item.id, hit.item]));
   const vectorRanks = new Map<string, { rank: number; similarity: number }>();
   if (embedQuery !== undefined) {
-    for (const [index, hit] of (await nearest(storage, embedQuery, request.query, base, pool)).entries()) {
+    for (const [index, hit] of (await nearest(storage, embedQuery, request.query, vectorBase, pool)).entries()) {
       vectorRanks.set(hit.item_id, { rank: index + 1, similarity: Math.round(hit.similarity * 1e6) / 1e6 });
     }
     const missing = [...vectorRanks.keys()].filter((id) => !items.has(id));

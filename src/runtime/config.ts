@@ -43,8 +43,9 @@ export interface EngramConfig {
   /** SQLite durability: `full` (default) survives power loss, `normal` survives a process crash. */
   sqliteSynchronous?: 'full' | 'normal';
   /**
-   * The embedding model: `{ provider: 'local' }` (default, Universal Sentence Encoder lite shipped in
-   * an npm package), `{ provider: 'openai-compatible', baseUrl, model, apiKey? }`, `{ provider: 'none' }`,
+   * The embedding model: `{ provider: 'local' }` (default: a static table distilled from the Universal
+   * Sentence Encoder lite, shipped in the package; `model: 'universal-sentence-encoder-lite'` runs the
+   * transformer itself), `{ provider: 'openai-compatible', baseUrl, model, apiKey? }`, `{ provider: 'none' }`,
    * or any EmbeddingModel.
    */
   embeddings?: EmbeddingConfig | EmbeddingModel;

@@ -11,6 +11,7 @@ import type {
   CommitTurnRequest,
   CommitTurnResult,
   ComposeRequest,
+  ExplainBuildRequest,
   ForgetRequest,
   HistoryRequest,
   ItemDiff,
@@ -24,24 +25,23 @@ import type {
 import { DEFAULT_TENANT } from '../spec/scope.js';
 import type { CompactResult, ContextBuild, EventSearchHit, ScopeCounts, StorageAdapter } from '../spec/storage.js';
 import { diffBuilds, replay, type BuildDiff, type ReplayResult } from './builds.js';
+import { explainBuild, type BuildExplanation } from './explain-build.js';
+import { searchEventPage, type EventSearchPage } from './event-search.js';
 import { assertNamedPolicy, type NamedPolicy } from '../composer/named-policies.js';
 import type { Tokenizer } from '../spec/tokenizer.js';
 import {
   validateListEventsRequest,
-  validateSearchEventsRequest,
   validateSessionScope,
 } from '../spec/validators.js';
 import { emptyWorkingState, type WorkingState } from '../spec/working-state.js';
-import { NEVER_SHARED, shownEvent } from '../events/sensitivity.js';
-import { compose } from '../composer/compose.js';
+import { shownEvent } from '../events/sensitivity.js';
+import { compose, type ReadPathContext } from '../composer/compose.js';
 import { cutSummary } from '../working-memory/summary.js';
 import { toIso, type Clock } from '../util/clock.js';
 import { newId } from '../util/ids.js';
-import { queryTerms } from '../util/segment.js';
-import { contentTerms } from '../util/stopwords.js';
 import { commitTurnBatch, commitTurns } from './commit-turn.js';
 import { resolveConfig, type EngramConfig, type ResolvedConfig } from './config.js';
-import { EmbeddingWorker, type WorkerRun } from './embedding-worker.js';
+import { EmbeddingWorker, modelKey, type WorkerRun } from './embedding-worker.js';
 import { forget, history, listItems, remember, reindex, search, type MemoryApiContext, type ReindexProgress, type ReindexResult } from './memory-api.js';
 import { reflect, reviewQueue, type ReflectionApiContext, type ReviewQueue } from './reflection-api.js';
 import { insightsOf, type Insights } from './insight-api.js';
@@ -277,24 +277,28 @@ export class Engram {
   }
 
   /**
-   * Full-text search over a user's events, best first. Never returns secret events.
+   * Full-text search over a user's events (the episodic log), best first: one page of hits. Never
+   * returns secret events. `searchEventsPage` also returns the cursor of the next page; long-term
+   * memory items are `searchItems`.
    *
    * @example
    * const hits = await engram.searchEvents({ scope: { user_id: 'u1' }, query: '中文文档' });
    */
   async searchEvents(request: SearchEventsRequest): Promise<EventSearchHit[]> {
+    return (await this.searchEventsPage(request)).hits;
+  }
+
+  /**
+   * One page of a full-text search over a user's events, with the cursor of the next page (null at
+   * the end). Later pages rank as the first did: events recorded since neither shift nor repeat hits.
+   *
+   * @example
+   * const first = await engram.searchEventsPage({ scope: { user_id: 'u1' }, query: 'deploy', limit: 50 });
+   * const next = await engram.searchEventsPage({ scope: { user_id: 'u1' }, query: 'deploy', limit: 50, cursor: first.next_cursor! });
+   */
+  async searchEventsPage(request: SearchEventsRequest): Promise<EventSearchPage> {
     this.guard();
-    const valid = validateSearchEventsRequest(request);
-    return this.storage.searchEvents({
-      ...valid.scope,
-      tenant_id: valid.scope.tenant_id ?? DEFAULT_TENANT,
-      terms: contentTerms(queryTerms(valid.query)),
-      now: this.now(),
-      ts_from: valid.time_range?.start === undefined ? undefined : toIso(valid.time_range.start, 'time_range.start'),
-      ts_to: valid.time_range?.end === undefined ? undefined : toIso(valid.time_range.end, 'time_range.end'),
-      exclude_sensitivity: [...NEVER_SHARED],
-      limit: valid.limit ?? 20,
-    });
+    return searchEventPage(this.storage, request, this.now());
   }
 
   /**
@@ -392,6 +396,19 @@ export class Engram {
     requireId('ctx', b, 'b');
     requireTenant(tenantId);
     return diffBuilds(this.storage, tenantId, a, b);
+  }
+
+  /**
+   * Why an event or item version is, or is not, in a stored build's packet: where it was placed, or
+   * the filter that left it out, the omission the packet recorded, and each signal's rank for it as
+   * of the build's time.
+   *
+   * @example
+   * const { verdict, signals } = await engram.explainBuild({ build_id: 'ctx_01J…', id: 'evt_01J…' });
+   */
+  async explainBuild(request: ExplainBuildRequest): Promise<BuildExplanation> {
+    this.guard();
+    return explainBuild(this.readContext(), request);
   }
 
   /**
@@ -505,6 +522,17 @@ export class Engram {
   }
 
   /**
+   * Hybrid search over long-term memory items (the same as `search`, named for what it returns);
+   * the events of the conversation are `searchEvents`.
+   *
+   * @example
+   * const hits = await engram.searchItems({ scope: { user_id: 'mira', agent_id: 'assistant' }, query: 'tone for posts', k: 5 });
+   */
+  async searchItems(request: SearchMemoryRequest): Promise<SearchHit[]> {
+    return this.search(request);
+  }
+
+  /**
    * Compacts the store's files: the space of deleted rows is given back and nothing of what erase or
    * forget removed stays in them (SQLite: full-text merge, VACUUM, WAL checkpoint and truncation;
    * PostgreSQL: VACUUM FULL and ANALYZE of each table, each locked exclusively while rewritten).
@@ -595,8 +623,14 @@ export class Engram {
     return { storage: this.storage, tokenizer: this.tokenizer, clock: this.clock, longTerm: this.config.longTerm, compaction: this.config.compaction, reflectOnRunEnd: this.config.reflection.onRunEnd };
   }
 
-  private readContext() {
-    return { ...this.context(), validatePackets: this.config.debug, policies: this.policies };
+  private readContext(): ReadPathContext {
+    const model = this.config.embeddings;
+    return {
+      ...this.context(),
+      validatePackets: this.config.debug,
+      policies: this.policies,
+      ...(model === null ? {} : { embedder: { embed: (text: string) => this.embedQuery(model, text), model: modelKey(model) } }),
+    };
   }
 
   private reflectionContext(): ReflectionApiContext {
@@ -620,6 +654,7 @@ export class Engram {
       now: () => this.now(),
       policies: this.config.longTerm.policies,
       embedQuery: model === null ? undefined : (text) => this.embedQuery(model, text),
+      vectorModel: model === null ? undefined : modelKey(model),
       textTokens: this.config.textTokens,
     };
   }

@@ -31,6 +31,8 @@ export interface MemoryApiContext {
   now: () => string;
   policies: Readonly<Record<MemoryType, ConflictPolicy>>;
   embedQuery: QueryEmbedder | undefined;
+  /** The name the query model's vectors are stored under: only those are compared. */
+  vectorModel?: string | undefined;
   /** Counts kept with event and item rows, which reindex makes again (none: it leaves them as they are). */
   textTokens?: TextTokenCounter | undefined;
 }
@@ -168,6 +170,7 @@ export async function search(context: MemoryApiContext, input: unknown): Promise
     scope: { tenant_id: tenantOf(request.scope), user_id: request.scope.user_id, ...(request.scope.agent_id === undefined ? {} : { agent_id: request.scope.agent_id }) },
     query: request.query,
     k: request.k ?? 10,
+    ...(context.vectorModel === undefined ? {} : { vector_model: context.vectorModel }),
     ...(request.types === undefined ? {} : { types: request.types }),
     ...(request.filters === undefined ? {} : { filters: { ...request.filters, time_range: isoRange(request.filters.time_range, 'filters.time_range') } }),
   });

@@ -37,6 +37,12 @@ async function patchWorkingState({ engram, tenant, body }: RouteCall): Promise<u
   return engram.updateWorkingState(bindTenant(body, tenant) as UpdateWorkingStateRequest);
 }
 
+async function searchItems({ engram, tenant, body }: RouteCall): Promise<unknown> {
+  return { hits: await engram.searchItems(bindTenant(body, tenant) as SearchMemoryRequest) };
+}
+
+const ITEM_HITS = { status: 200, description: 'Item hits, best first.', schema: objectOf({ hits: { type: 'array', items: described('SearchHit') } }, ['hits']) };
+
 /** Items and memory search. */
 export const memoryRoutes: readonly RouteSpec[] = [
   {
@@ -103,15 +109,27 @@ export const memoryRoutes: readonly RouteSpec[] = [
   },
   {
     method: 'POST',
+    url: '/v1/items/search',
+    operationId: 'searchItems',
+    role: 'read',
+    tag: 'memory',
+    summary: "Search a user's long-term memory items (facts, preferences, tasks, procedures, …): hybrid, with per-signal scores; the conversation's events are POST /v1/events/search",
+    body: { required: true, schema: ref('memoryRequests', '/$defs/search') },
+    response: ITEM_HITS,
+    errors: [413, 415],
+    handle: searchItems,
+  },
+  {
+    method: 'POST',
     url: '/v1/memory/search',
     operationId: 'searchMemory',
     role: 'read',
     tag: 'memory',
-    summary: 'Hybrid search over long-term memory, with per-signal scores',
+    summary: 'The same as POST /v1/items/search (its earlier name): long-term memory items, not events',
     body: { required: true, schema: ref('memoryRequests', '/$defs/search') },
-    response: { status: 200, description: 'Hits, best first.', schema: objectOf({ hits: { type: 'array', items: described('SearchHit') } }, ['hits']) },
+    response: ITEM_HITS,
     errors: [413, 415],
-    handle: async ({ engram, tenant, body }) => ({ hits: await engram.search(bindTenant(body, tenant) as SearchMemoryRequest) }),
+    handle: searchItems,
   },
 ];
 

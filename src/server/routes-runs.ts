@@ -1,9 +1,9 @@
 // Runs and what they leave behind: a run's recorded state and resuming a stopped one, compaction
-// snapshots with their narrative, and context builds (get, list, replay, diff).
+// snapshots with their narrative, and context builds (get, list, replay, diff, explain one record).
 
-import { NotFoundError, type ListSnapshotsRequest, type ResumeRunRequest, type RunScope } from '../index.js';
-import { limitOf, page, PAGE_PARAMS, pick, type RouteCall, type RouteSpec } from './route-kit.js';
-import { described, pageOf, ref } from './schema-refs.js';
+import { NotFoundError, type ExplainBuildRequest, type ListSnapshotsRequest, type ResumeRunRequest, type RunScope } from '../index.js';
+import { limitOf, page, PAGE_PARAMS, pick, withPathId, type RouteCall, type RouteSpec } from './route-kit.js';
+import { described, objectOf, OWN_TENANT, pageOf, ref } from './schema-refs.js';
 import { bindTenant } from './tenancy.js';
 
 async function getRun({ engram, tenant, query }: RouteCall): Promise<unknown> {
@@ -150,5 +150,17 @@ export const buildRoutes: readonly RouteSpec[] = [
     response: { status: 200, description: 'The replay.', schema: described('ReplayResult') },
     errors: [404],
     handle: ({ engram, tenant, params }) => engram.replay(params['id']!, tenant),
+  },
+  {
+    method: 'POST',
+    url: '/v1/builds/:id/explain',
+    operationId: 'explainBuild',
+    role: 'read',
+    tag: 'builds',
+    summary: "Why an event or item is, or is not, in a stored packet: where it was placed, or the filter or omission that left it out, and each retrieval signal's rank for it as of the build's time",
+    body: { required: true, schema: objectOf({ id: ref('buildRequests', '/$defs/explain/properties/id'), tenant_id: OWN_TENANT }, ['id']) },
+    response: { status: 200, description: 'The explanation.', schema: ref('buildRequests', '/$defs/explanation') },
+    errors: [404, 413, 415],
+    handle: ({ engram, tenant, params, body }) => engram.explainBuild(bindTenant(withPathId(body, 'build_id', params['id']!), tenant, { top: true }) as ExplainBuildRequest),
   },
 ];

@@ -140,10 +140,20 @@ export const eventRoutes: readonly RouteSpec[] = [
     operationId: 'searchEvents',
     role: 'read',
     tag: 'events',
-    summary: "Full-text search over a user's events (never secret ones)",
+    summary: "Search a user's events, the episodic log (never secret ones): full text, best first, a page at a time; long-term memory items are POST /v1/items/search",
     body: { required: true, schema: ref('searchEventsRequest') },
-    response: { status: 200, description: 'Hits, best first.', schema: objectOf({ hits: { type: 'array', items: objectOf({ event: ref('eventRecord'), score: { type: 'number' } }, ['event', 'score']) } }, ['hits']) },
+    response: {
+      status: 200,
+      description: 'A page of event hits, best first, and the cursor of the next page.',
+      schema: objectOf(
+        {
+          hits: { type: 'array', items: objectOf({ event: ref('eventRecord'), score: { type: 'number' } }, ['event', 'score']) },
+          next_cursor: { type: ['string', 'null'], description: 'Pass it as cursor (with the same scope, query and time range) for the next page; null at the end.' },
+        },
+        ['hits', 'next_cursor'],
+      ),
+    },
     errors: [413, 415],
-    handle: async ({ engram, tenant, body }) => ({ hits: await engram.searchEvents(bindTenant(body, tenant) as SearchEventsRequest) }),
+    handle: async ({ engram, tenant, body }) => engram.searchEventsPage(bindTenant(body, tenant) as SearchEventsRequest),
   },
 ];

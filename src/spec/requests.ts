@@ -158,6 +158,11 @@ export interface ComposeRequest {
   conversation_window?: number;
   /** Compose as the stores were at this recorded time; not later than now. */
   as_of?: string;
+  /**
+   * When the question is asked: relative times in the cues ("four weeks ago", "上周五") are read
+   * against it. Defaults to the packet's time (as_of, else now).
+   */
+  reference_time?: string;
 }
 
 export type { Budget };
@@ -183,12 +188,27 @@ export interface ListEventsRequest {
   include_secret_content?: boolean;
 }
 
-/** Full-text search over a user's events. */
+/** Full-text search over a user's events (the episodic log; long-term items are `SearchMemoryRequest`). */
 export interface SearchEventsRequest {
   scope: { tenant_id?: string; user_id: string; agent_id?: string; session_id?: string; run_id?: string };
   query: string;
+  /** Hits per page, 1–200 (default 20). */
   limit?: number;
   time_range?: { start?: string; end?: string };
+  /**
+   * The `next_cursor` of the previous page: the next page ranks as the first did (the store as of
+   * the first page's time), so events recorded since neither shift nor repeat hits.
+   */
+  cursor?: string;
+}
+
+/** Why an event or item is, or is not, in a stored packet. */
+export interface ExplainBuildRequest {
+  tenant_id?: string;
+  /** The context build (`ctx_…`). */
+  build_id: string;
+  /** The event (`evt_…`) or item version (`mem_…`) asked about. */
+  id: string;
 }
 
 /** A scope that can write items: the user and the agent (the session and run are optional). */

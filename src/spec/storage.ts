@@ -396,6 +396,9 @@ export interface ItemQuery {
   as_of?: string;
   /** Only versions current at this time (recorded by then, not ended by then), whatever their status now. */
   active_at?: string;
+  /** Vector reads only: chunk vectors stored strictly before this time (a replay's), of this model. */
+  vectors_before?: string;
+  vector_model?: string;
   /** Page after (asc) or before (desc) this item id (ids sort in creation order). */
   cursor?: string;
   /** Oldest first (default) or newest first. */

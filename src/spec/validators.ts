@@ -29,6 +29,7 @@ import reflectionSchema from './schemas/session-reflection.schema.json' with { t
 import reflectionRequestsSchema from './schemas/reflection-requests.schema.json' with { type: 'json' };
 import runRequestsSchema from './schemas/run-requests.schema.json' with { type: 'json' };
 import compactionSnapshotSchema from './schemas/compaction-snapshot-v1.schema.json' with { type: 'json' };
+import buildRequestsSchema from './schemas/build-requests.schema.json' with { type: 'json' };
 
 // ajv-formats is CommonJS: under ESM its plugin is the `default` member of the module object.
 const addFormats = ajvFormats.default;
@@ -53,13 +54,14 @@ export const schemas = {
   runRequests: runRequestsSchema,
   sessionReflection: reflectionSchema,
   compactionSnapshot: compactionSnapshotSchema,
+  buildRequests: buildRequestsSchema,
 } as const;
 
 function createDraft2020(): Ajv2020 {
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
   addFormats(ajv);
   ajv.addFormat('date-time', DATE_TIME_FORMAT);
-  const own = [commonSchema, packetSchema, workingStateSchema, commitTurnSchema, composeSchema, eventRecordSchema, listEventsSchema, searchEventsSchema, memoryRequestsSchema, reflectionRequestsSchema, runRequestsSchema, compactionSnapshotSchema];
+  const own = [commonSchema, packetSchema, workingStateSchema, commitTurnSchema, composeSchema, eventRecordSchema, listEventsSchema, searchEventsSchema, memoryRequestsSchema, reflectionRequestsSchema, runRequestsSchema, compactionSnapshotSchema, buildRequestsSchema];
   for (const schema of own) {
     ajv.addSchema(schema);
   }
@@ -261,6 +263,19 @@ export type RunRequestName = 'get_run' | 'resume_run' | 'list_snapshots';
  */
 export function validateRunRequest<T>(name: RunRequestName, value: unknown): T {
   return assertValid<T>(`${runRequestsSchema.$id}#/$defs/${name}`, value, `${name} request`);
+}
+
+/** The context build requests, by name (see schemas/build-requests.schema.json). */
+export type BuildRequestName = 'explain';
+
+/**
+ * Validates a context build request; throws ValidationError naming the field and rule.
+ *
+ * @example
+ * validateBuildRequest<ExplainBuildRequest>('explain', { build_id: 'ctx_…', id: 'evt_…' })
+ */
+export function validateBuildRequest<T>(name: BuildRequestName, value: unknown): T {
+  return assertValid<T>(`${buildRequestsSchema.$id}#/$defs/${name}`, value, `${name} request`);
 }
 
 /**

@@ -28,6 +28,7 @@ const ID_FIELD: Record<string, string> = {
   getSnapshotNarrative: 'snapshot_id',
   getBuild: 'build_id',
   replayBuild: 'build_id',
+  explainBuild: 'build_id',
   revokeKey: 'key_id',
 };
 
@@ -39,6 +40,7 @@ const WRONG_TYPE: Record<string, [string, unknown]> = {
   promoteInsight: ['value', 'text'],
   createKey: ['label', 5],
   patchWorkingState: ['expected_version', 'zero'],
+  explainBuild: ['id', 5],
 };
 
 /** Routes whose query must name the user. */

@@ -89,12 +89,17 @@ describe('every endpoint, happy path', () => {
     expect((await call('GET', '/v1/scopes?limit=0', { key: read })).body).toMatchObject({ status: 400, field: 'limit' });
     const one = await call('GET', `/v1/events/${ids['event']}`, { key: read });
     expect(one.body).toMatchObject({ id: ids['event'], content: 'I prefer concise answers in writing.' });
-    const search = await call<{ hits: EventSearchHit[] }>('POST', '/v1/events/search', { key: read, body: { scope: { user_id: 'mira' }, query: 'deploy' } });
+    const search = await call<{ hits: EventSearchHit[]; next_cursor: string | null }>('POST', '/v1/events/search', { key: read, body: { scope: { user_id: 'mira' }, query: 'deploy' } });
     expect(search.body.hits.length).toBeGreaterThan(0);
     expect(search.body.hits[0]).toEqual({ event: expect.objectContaining({ id: expect.stringMatching(/^evt_/) }), score: expect.any(Number) });
+    expect(search.body.next_cursor).toBeNull();
+    const page = await call<{ hits: EventSearchHit[]; next_cursor: string | null }>('POST', '/v1/events/search', { key: read, body: { scope: { user_id: 'mira' }, query: 'deploy', limit: 1 } });
+    expect(page.body.hits).toEqual([search.body.hits[0]]);
+    const next = await call<{ hits: EventSearchHit[]; next_cursor: string | null }>('POST', '/v1/events/search', { key: read, body: { scope: { user_id: 'mira' }, query: 'deploy', limit: 1, cursor: page.body.next_cursor } });
+    expect(next.body.hits).toEqual([search.body.hits[1]]);
   });
 
-  it('POST /v1/items remembers; GET /v1/items, /v1/items/:id, /v1/items/history; POST /v1/memory/search; POST /v1/items/forget', async () => {
+  it('POST /v1/items remembers; GET /v1/items, /v1/items/:id, /v1/items/history; POST /v1/items/search and /v1/memory/search; POST /v1/items/forget', async () => {
     const value = { scope: 'writing', name: 'tone', value: 'concise' };
     const remembered = await call<{ diffs: ItemDiff[] }>('POST', '/v1/items', { key: write, body: { scope: { user_id: 'mira', agent_id: 'assistant' }, type: 'preferences', key: 'pref:writing:tone', value } });
     expect(remembered.status).toBe(200);
@@ -109,6 +114,8 @@ describe('every endpoint, happy path', () => {
     expect(history.body).toEqual({ items: [expect.objectContaining({ id: ids['item'] })], next_cursor: null });
     const search = await call<{ hits: SearchHit[] }>('POST', '/v1/memory/search', { key: read, body: { scope: { user_id: 'mira', agent_id: 'assistant' }, query: 'tone of writing' } });
     expect(search.body.hits[0]).toMatchObject({ item: { id: ids['item'] }, signals: expect.any(Object) });
+    const items = await call<{ hits: SearchHit[] }>('POST', '/v1/items/search', { key: read, body: { scope: { user_id: 'mira', agent_id: 'assistant' }, query: 'tone of writing' } });
+    expect(items.body).toEqual(search.body);
     const forgotten = await call<{ diffs: ItemDiff[] }>('POST', '/v1/items/forget', { key: write, body: { scope: { user_id: 'mira', agent_id: 'assistant' }, key: 'pref:writing:tone' } });
     expect(forgotten.body.diffs[0]).toMatchObject({ action: 'retracted' });
   });
@@ -173,7 +180,7 @@ describe('every endpoint, happy path', () => {
     expect(narrative.text).toMatch(/^#/);
   });
 
-  it('GET /v1/builds, /v1/builds/:id, /v1/builds/diff; POST /v1/builds/:id/replay', async () => {
+  it('GET /v1/builds, /v1/builds/:id, /v1/builds/diff; POST /v1/builds/:id/replay and /explain', async () => {
     const list = await call<Page<ContextBuild>>('GET', `/v1/builds?user_id=mira&limit=2`, { key: read });
     expect(list.body.items).toHaveLength(2);
     expect(list.body.next_cursor).toBe(list.body.items[1]!.id);
@@ -183,6 +190,9 @@ describe('every endpoint, happy path', () => {
     expect(replayed.body).toMatchObject({ build_id: ids['build'], identical: true });
     const diff = await call('GET', `/v1/builds/diff?a=${ids['build']}&b=${ids['build2']}`, { key: read });
     expect(diff.body).toMatchObject({ a: ids['build'], b: ids['build2'], request_changes: expect.arrayContaining(['purpose']) });
+    const explained = await call('POST', `/v1/builds/${ids['build']}/explain`, { key: read, body: { id: ids['event'] } });
+    expect(explained.status).toBe(200);
+    expect(explained.body).toMatchObject({ build_id: ids['build'], id: ids['event'], kind: 'event', verdict: expect.any(String), signals: expect.any(Object) });
   });
 
   it('GET, POST and DELETE /v1/keys (admin)', async () => {

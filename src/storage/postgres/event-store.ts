@@ -15,6 +15,7 @@ import type {
   IndexEventOp,
   NeighbourQuery,
 } from '../../spec/storage.js';
+import { termStats } from '../../util/bm25-stats.js';
 import { scopePrefix } from '../../util/scope-token.js';
 import {
   checkedEmbeddingStatus,
@@ -50,24 +51,25 @@ export class PgEventStore {
 
   constructor(private readonly pool: SqlPool) {}
 
-  /** Inserts events with their scoped words (and the counts of their texts) in one statement. */
+  /** Inserts events with their scoped words and word counts (and the token counts of their texts) in one statement. */
   async append(tx: Sql, ops: readonly AppendEventOp[], counts: TextCounts): Promise<void> {
-    const row = `(${placeholders(EVENT_COLUMNS)}, ${SEARCH_VECTOR})`;
+    const row = `(${placeholders(EVENT_COLUMNS)}, ${SEARCH_VECTOR}, ?)`;
     const params: unknown[] = [];
     for (const op of ops) {
       const lexemes = op.search_text === null ? null : scopedLexemes(scopePrefix(op.event), op.search_text);
-      params.push(...eventValues(op.event, counts.get(op) ?? null), lexemes, lexemes);
+      params.push(...eventValues(op.event, counts.get(op) ?? null), lexemes, lexemes, op.search_text === null ? null : termStats(op.search_text));
     }
-    await tx.run(`INSERT INTO events (${EVENT_COLUMNS.join(', ')}, search) VALUES ${ops.map(() => row).join(', ')}`, params);
+    await tx.run(`INSERT INTO events (${EVENT_COLUMNS.join(', ')}, search, term_stats) VALUES ${ops.map(() => row).join(', ')}`, params);
   }
 
-  /** Replaces an event's full-text entry (derived data; the event itself is unchanged). */
+  /** Replaces an event's full-text entry and word counts (derived data; the event itself is unchanged). */
   async reindex(tx: Sql, op: IndexEventOp): Promise<void> {
     const rows = await tx.arrays('SELECT user_id, agent_id FROM events WHERE tenant_id = ? AND id = ?', [op.tenant_id, op.event_id]);
     if (rows.length === 0) throw new NotFoundError('event_id', op.event_id);
     const [user_id, agent_id] = rows[0] as [string, string];
     const lexemes = op.search_text === null ? null : scopedLexemes(scopePrefix({ tenant_id: op.tenant_id, user_id, agent_id }), op.search_text);
-    await tx.run(`UPDATE events SET search = ${SEARCH_VECTOR} WHERE tenant_id = ? AND id = ?`, [lexemes, lexemes, op.tenant_id, op.event_id]);
+    const stats = op.search_text === null ? null : termStats(op.search_text);
+    await tx.run(`UPDATE events SET search = ${SEARCH_VECTOR}, term_stats = ? WHERE tenant_id = ? AND id = ?`, [lexemes, lexemes, stats, op.tenant_id, op.event_id]);
   }
 
   async get(tenantId: string, eventId: string, now: string): Promise<EventRecord | null> {

@@ -18,11 +18,12 @@ import type {
   SetItemStatusOp,
   VectorCandidate,
 } from '../../spec/storage.js';
+import { termStats } from '../../util/bm25-stats.js';
 import { ownerPrefix } from '../../util/scope-token.js';
 import { fromBlob, toBlob, topK } from '../../util/vectors.js';
 import { EVENT_SELECT, eventFromValues } from '../shared/event-rows.js';
 import { firstPassing } from '../shared/first-passing.js';
-import { ITEM_COLUMNS, ITEM_SELECT, itemFilters, itemFromValues, itemValues } from '../shared/item-rows.js';
+import { chunkVectorFilters, ITEM_COLUMNS, ITEM_SELECT, itemFilters, itemFromValues, itemValues } from '../shared/item-rows.js';
 import { placeholders } from '../shared/rows.js';
 import type { Sql, SqlPool } from './client.js';
 import { scopedLexemes, WordIndex } from './word-index.js';
@@ -77,10 +78,11 @@ export class PgItemStore {
     await tx.run('DELETE FROM memory_chunks WHERE tenant_id = ? AND item_id = ?', [op.tenant_id, op.item_id]);
     if (op.text === null) return;
     const lexemes = op.search_text === null ? null : scopedLexemes(ownerPrefix(op.tenant_id, op.owner), op.search_text);
+    const stats = op.search_text === null ? null : termStats(op.search_text);
     await tx.run(
-      `INSERT INTO memory_chunks (tenant_id, item_id, owner, text, search, embedding_status)
-       VALUES (?, ?, ?, ?, CASE WHEN ?::text[] IS NULL THEN NULL ELSE array_to_tsvector(?::text[]) END, ?)`,
-      [op.tenant_id, op.item_id, op.owner, op.text, lexemes, lexemes, op.embedding_status],
+      `INSERT INTO memory_chunks (tenant_id, item_id, owner, text, search, embedding_status, term_stats)
+       VALUES (?, ?, ?, ?, CASE WHEN ?::text[] IS NULL THEN NULL ELSE array_to_tsvector(?::text[]) END, ?, ?)`,
+      [op.tenant_id, op.item_id, op.owner, op.text, lexemes, lexemes, op.embedding_status, stats],
     );
   }
 
@@ -130,9 +132,10 @@ export class PgItemStore {
   async itemVectors(query: Omit<ItemQuery, 'cursor' | 'limit' | 'keys' | 'ids' | 'as_of'>): Promise<VectorCandidate[]> {
     if (query.owners.length === 0) return [];
     const { where, params } = itemFilters(query, 'i.');
+    const bound = chunkVectorFilters(query);
     const sql = `SELECT c.item_id, c.vector FROM memory_chunks c JOIN memory_items i ON i.tenant_id = c.tenant_id AND i.id = c.item_id
-      WHERE c.tenant_id = ? AND c.owner IN (${placeholders(query.owners)}) AND c.vector IS NOT NULL AND ${where.join(' AND ')}`;
-    const rows = await this.pool.arrays(sql, [query.tenant_id, ...query.owners, ...params]);
+      WHERE c.tenant_id = ? AND c.owner IN (${placeholders(query.owners)}) AND c.vector IS NOT NULL${bound.sql} AND ${where.join(' AND ')}`;
+    const rows = await this.pool.arrays(sql, [query.tenant_id, ...query.owners, ...bound.params, ...params]);
     return rows.map((row) => ({ item_id: row[0] as string, vector: fromBlob(row[1] as Buffer) }));
   }
 
@@ -148,17 +151,18 @@ export class PgItemStore {
     }
     const dimensions = vector.length;
     const { where, params } = itemFilters(visible, 'i.');
+    const bound = chunkVectorFilters(visible);
     const distance = `c.embedding::vector(${dimensions}) <=> ?::vector(${dimensions})`;
     const sql = `SELECT c.item_id, 1 - (${distance}) AS similarity
       FROM memory_chunks c JOIN memory_items i ON i.tenant_id = c.tenant_id AND i.id = c.item_id
       WHERE c.tenant_id = ? AND c.owner IN (${placeholders(visible.owners)}) AND c.embedding IS NOT NULL
-        AND vector_dims(c.embedding) = ${dimensions} AND ${where.join(' AND ')}
+        AND vector_dims(c.embedding) = ${dimensions}${bound.sql} AND ${where.join(' AND ')}
       ORDER BY ${distance}, c.item_id LIMIT ?`;
     const literal = vectorLiteral(vector);
     // The index is walked until enough rows pass the scope's filters (pgvector's iterative scan).
     return this.pool.transaction(async (tx) => {
       await tx.exec(`SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = ${Math.max(40, Math.min(1000, limit * 2))}`);
-      const rows = await tx.arrays(sql, [literal, query.tenant_id, ...visible.owners, ...params, literal, limit]);
+      const rows = await tx.arrays(sql, [literal, query.tenant_id, ...visible.owners, ...bound.params, ...params, literal, limit]);
       // relaxed_order may return neighbours slightly out of order: sort them by their distance.
       return rows
         .map((row) => ({ item_id: row[0] as string, similarity: Number(row[1]) }))
@@ -216,9 +220,9 @@ export class PgItemStore {
         if (result.target === 'chunk') {
           const embedding = this.pgvector && result.vector !== null ? vectorLiteral(result.vector) : null;
           await tx.run(
-            `UPDATE memory_chunks SET embedding_status = ?, embedding_lease = NULL, vector = ?, vector_model = ?${this.pgvector ? ', embedding = ?::vector' : ''}
+            `UPDATE memory_chunks SET embedding_status = ?, embedding_lease = NULL, vector = ?, vector_model = ?, vector_at = ?${this.pgvector ? ', embedding = ?::vector' : ''}
              WHERE tenant_id = ? AND item_id = ? AND embedding_status = 'processing'`,
-            [status, blob, result.vector === null ? null : model, ...(this.pgvector ? [embedding] : []), result.tenant_id, result.id],
+            [status, blob, result.vector === null ? null : model, result.vector === null ? null : now, ...(this.pgvector ? [embedding] : []), result.tenant_id, result.id],
           );
           if (result.vector !== null) dimensions.add(result.vector.length);
           continue;

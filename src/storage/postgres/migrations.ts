@@ -485,6 +485,25 @@ ${eventsAppendOnly([...IMMUTABLE_EVENT_COLUMNS, 'search'])}
       CREATE INDEX event_vectors_of_user ON event_vectors (tenant_id, user_id, vector_model, vid);
     `),
   },
+  {
+    name: 'word counts of each indexed event and chunk, for BM25',
+    sql: `
+      -- The row's length in words and the words it says twice or more (src/util/bm25-stats.ts),
+      -- written with the full-text entry: a search reads them with its candidates. Derived, like the
+      -- entry: the append-only trigger leaves it out, and reindex rewrites it. Rows written before
+      -- hold NULL and rank by their token count, each word once.
+      ALTER TABLE events ADD COLUMN term_stats text COLLATE "C";
+      ALTER TABLE memory_chunks ADD COLUMN term_stats text COLLATE "C";
+    `,
+  },
+  {
+    name: 'chunk vectors record when they were stored',
+    sql: `
+      -- A replay compares a query only with the item vectors stored before its packet's time, as the
+      -- original compose did; vectors stored before this migration hold NULL and count as stored long ago.
+      ALTER TABLE memory_chunks ADD COLUMN vector_at text COLLATE "C";
+    `,
+  },
 ];
 
 // One lock per schema, so stores in different schemas of one database migrate independently.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import type { RankedRow } from '../../util/term-rank.js';
+import type { RankedRow } from '../../util/bm25.js';
 import { firstPassing } from './first-passing.js';
 
 /** 500 ranked rows (row n scores 500 - n); `passes` decides which the filters keep; every read is logged. */

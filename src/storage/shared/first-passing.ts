@@ -1,6 +1,6 @@
 // Filling a search limit from ranked full-text candidates, shared by the SQL adapters.
 
-import type { RankedRow } from '../../util/term-rank.js';
+import type { RankedRow } from '../../util/bm25.js';
 
 /** Rows read beyond those still missing by the first page; each further page reads five times more. */
 const FIRST_MARGIN = 2;

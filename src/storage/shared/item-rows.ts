@@ -63,6 +63,25 @@ export function itemFromValues(values: readonly unknown[], at = 0): MemoryItem {
   return withTextTokens(item, textTokensOf(values[at + ITEM_AT.text_tokens]));
 }
 
+/**
+ * Extra conditions on the chunks (alias `c`) of a vector read: only vectors of the query's model, and
+ * only those stored before its bound (a replay compares what its original compared). Vectors stored
+ * before their time was recorded (NULL) count as stored long ago.
+ */
+export function chunkVectorFilters(query: Pick<ItemQuery, 'vectors_before' | 'vector_model'>): { sql: string; params: unknown[] } {
+  let sql = '';
+  const params: unknown[] = [];
+  if (query.vector_model !== undefined) {
+    sql += ' AND c.vector_model = ?';
+    params.push(query.vector_model);
+  }
+  if (query.vectors_before !== undefined) {
+    sql += ' AND (c.vector_at IS NULL OR c.vector_at < ?)';
+    params.push(query.vectors_before);
+  }
+  return { sql, params };
+}
+
 /** WHERE clauses for an item query. */
 export function itemFilters(query: Omit<ItemQuery, 'limit' | 'cursor'>, prefix: string): { where: string[]; params: unknown[] } {
   const where = [`${prefix}tenant_id = ?`, `${prefix}owner IN (${placeholders(query.owners)})`];

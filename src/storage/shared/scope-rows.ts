@@ -5,7 +5,7 @@
 import type { ScopeCounts, SessionCounts } from '../../spec/storage.js';
 import type { SqlQuery } from './list-queries.js';
 import { BOUND_LIMIT } from './rows.js';
-import { SCOPE_SIZE_CAP } from '../../util/term-rank.js';
+import { SCOPE_SIZE_CAP } from '../../util/bm25.js';
 
 /**
  * Sessions (each with its run) and their events, the most recently active first.

@@ -21,7 +21,7 @@ export class EmbeddingQueue {
       events: db.prepare(`SELECT seq, ${EVENT_SELECT} FROM events WHERE ${CLAIMABLE} ORDER BY seq ${BOUND_LIMIT}`).raw(),
       leaseEvent: db.prepare("UPDATE events SET embedding_status = 'processing', embedding_lease = ? WHERE seq = ?"),
       chunkDone: db.prepare(
-        "UPDATE memory_chunks SET embedding_status = ?, embedding_lease = NULL, vector = ?, vector_model = ? WHERE tenant_id = ? AND item_id = ? AND embedding_status = 'processing'",
+        "UPDATE memory_chunks SET embedding_status = ?, embedding_lease = NULL, vector = ?, vector_model = ?, vector_at = ? WHERE tenant_id = ? AND item_id = ? AND embedding_status = 'processing'",
       ),
       eventSeq: db.prepare("SELECT seq, user_id, agent_id FROM events WHERE tenant_id = ? AND id = ? AND embedding_status = 'processing'"),
       eventDone: db.prepare('UPDATE events SET embedding_status = ?, embedding_lease = NULL WHERE seq = ?'),
@@ -57,7 +57,7 @@ export class EmbeddingQueue {
       const status = result.vector === null ? 'skipped' : 'done';
       const blob = result.vector === null ? null : toBlob(result.vector);
       if (result.target === 'chunk') {
-        this.s.chunkDone.run(status, blob, result.vector === null ? null : model, result.tenant_id, result.id);
+        this.s.chunkDone.run(status, blob, result.vector === null ? null : model, result.vector === null ? null : now, result.tenant_id, result.id);
         continue;
       }
       const row = this.s.eventSeq.get(result.tenant_id, result.id) as Row | undefined;

@@ -16,8 +16,9 @@ import type {
   IndexEventOp,
   NeighbourQuery,
 } from '../../spec/storage.js';
+import { SCOPE_SIZE_CAP } from '../../util/bm25.js';
+import { termStats } from '../../util/bm25-stats.js';
 import { scopePrefix } from '../../util/scope-token.js';
-import { SCOPE_SIZE_CAP } from '../../util/term-rank.js';
 import {
   checkedEmbeddingStatus,
   EVENT_COLUMNS,
@@ -50,7 +51,9 @@ export class EventStore {
   ) {
     this.index = new FtsIndex(db, 'events_fts', keptSearchTerms);
     this.s = {
-      insert: db.prepare(`INSERT INTO events (${EVENT_COLUMNS.join(', ')}) VALUES (${placeholders(EVENT_COLUMNS)})`),
+      // The word counts of the search text go with the row (derived: reindex rewrites them).
+      insert: db.prepare(`INSERT INTO events (${EVENT_COLUMNS.join(', ')}, term_stats) VALUES (${placeholders(EVENT_COLUMNS)}, ?)`),
+      putTermStats: db.prepare('UPDATE events SET term_stats = ? WHERE seq = ?'),
       agentsOfUser: db.prepare('SELECT agent_id FROM event_scope_sizes WHERE tenant_id = ? AND user_id = ? AND events > 0'),
       get: db.prepare(`SELECT ${EVENT_SELECT} FROM events WHERE tenant_id = ? AND id = ? AND (expires_at IS NULL OR expires_at > ?)`).raw(),
       position: db.prepare('SELECT seq, user_id, agent_id FROM events WHERE tenant_id = ? AND id = ?').raw(),
@@ -62,19 +65,20 @@ export class EventStore {
     };
   }
 
-  /** Appends an event with the tokens compose charges for its text (null: not counted). */
+  /** Appends an event with the tokens compose charges for its text (null: not counted) and the word counts of its search text. */
   append(op: AppendEventOp, textTokens: number | null): void {
-    const info = this.s.insert.run(...eventValues(op.event, textTokens));
+    const info = this.s.insert.run(...eventValues(op.event, textTokens), op.search_text === null ? null : termStats(op.search_text));
     this.s.count.run(op.event.tenant_id, op.event.user_id, op.event.agent_id, 1);
     if (op.search_text !== null) this.index.add(info.lastInsertRowid, scopePrefix(op.event), op.search_text);
   }
 
-  /** Replaces an event's full-text entry (derived data; the event itself is unchanged). */
+  /** Replaces an event's full-text entry and word counts (derived data; the event itself is unchanged). */
   reindex(op: IndexEventOp): void {
     const row = this.s.position.get(op.tenant_id, op.event_id) as [number, string, string] | undefined;
     if (row === undefined) throw new NotFoundError('event_id', op.event_id);
     const [seq, user_id, agent_id] = row;
     this.index.delete(seq);
+    this.s.putTermStats.run(op.search_text === null ? null : termStats(op.search_text), seq);
     if (op.search_text !== null) this.index.add(seq, scopePrefix({ tenant_id: op.tenant_id, user_id, agent_id }), op.search_text);
   }
 

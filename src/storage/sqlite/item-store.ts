@@ -16,12 +16,13 @@ import type {
   SetItemStatusOp,
   VectorCandidate,
 } from '../../spec/storage.js';
+import { termStats } from '../../util/bm25-stats.js';
 import { ownerPrefix } from '../../util/scope-token.js';
 import { deepFreeze } from '../../util/read-only.js';
 import { fromBlob } from '../../util/vectors.js';
 import type { Row } from '../shared/rows.js';
 import { BOUND_LIMIT, placeholders } from '../shared/rows.js';
-import { ITEM_COLUMNS, ITEM_SELECT, itemFilters, itemFromValues, itemValues } from '../shared/item-rows.js';
+import { chunkVectorFilters, ITEM_COLUMNS, ITEM_SELECT, itemFilters, itemFromValues, itemValues } from '../shared/item-rows.js';
 import { firstPassing } from '../shared/first-passing.js';
 import { FtsIndex } from './fts-index.js';
 
@@ -59,7 +60,7 @@ export class ItemStore {
       deleteItem: db.prepare('DELETE FROM memory_items WHERE tenant_id = ? AND id = ?'),
       chunk: db.prepare('SELECT seq FROM memory_chunks WHERE tenant_id = ? AND item_id = ?'),
       insertChunk: db.prepare(
-        'INSERT INTO memory_chunks (tenant_id, item_id, owner, text, embedding_status) VALUES (?, ?, ?, ?, ?)',
+        'INSERT INTO memory_chunks (tenant_id, item_id, owner, text, embedding_status, term_stats) VALUES (?, ?, ?, ?, ?, ?)',
       ),
       deleteChunk: db.prepare('DELETE FROM memory_chunks WHERE seq = ?'),
       ownerHasChunks: db.prepare('SELECT 1 FROM memory_chunks WHERE tenant_id = ? AND owner = ? LIMIT 1').pluck(),
@@ -147,7 +148,8 @@ export class ItemStore {
   putChunk(op: PutChunkOp): void {
     this.removeChunk(op.tenant_id, op.item_id);
     if (op.text === null) return;
-    const info = this.s.insertChunk.run(op.tenant_id, op.item_id, op.owner, op.text, op.embedding_status);
+    const stats = op.search_text === null ? null : termStats(op.search_text);
+    const info = this.s.insertChunk.run(op.tenant_id, op.item_id, op.owner, op.text, op.embedding_status, stats);
     if (op.search_text !== null) this.fts.add(info.lastInsertRowid, ownerPrefix(op.tenant_id, op.owner), op.search_text);
   }
 
@@ -271,9 +273,10 @@ export class ItemStore {
 
   itemVectors(query: Omit<ItemQuery, 'cursor' | 'limit' | 'keys' | 'ids' | 'as_of'>): VectorCandidate[] {
     const { where, params } = itemFilters(query, 'i.');
+    const bound = chunkVectorFilters(query);
     const sql = `SELECT c.item_id, c.vector FROM memory_chunks c JOIN memory_items i ON i.tenant_id = c.tenant_id AND i.id = c.item_id
-      WHERE c.tenant_id = ? AND c.owner IN (${placeholders(query.owners)}) AND c.vector IS NOT NULL AND ${where.join(' AND ')}`;
-    return (this.cached(sql).all(query.tenant_id, ...query.owners, ...params) as Row[]).map((row) => ({
+      WHERE c.tenant_id = ? AND c.owner IN (${placeholders(query.owners)}) AND c.vector IS NOT NULL${bound.sql} AND ${where.join(' AND ')}`;
+    return (this.cached(sql).all(query.tenant_id, ...query.owners, ...bound.params, ...params) as Row[]).map((row) => ({
       item_id: row['item_id'] as string,
       vector: fromBlob(row['vector'] as Buffer),
     }));

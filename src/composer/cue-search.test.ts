@@ -1,0 +1,150 @@
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { EngramError } from '../spec/errors.js';
+import type { EmbeddingModel } from '../spec/providers.js';
+import { createEngram, type Engram } from '../runtime/engram.js';
+import type { Clock } from '../util/clock.js';
+import { ruleOf } from './cue-search.js';
+
+/**
+ * A model that knows a few concepts by their words: texts about the same concept get the same
+ * direction, whatever words they use, so a question can match a turn it shares no word with.
+ */
+const CONCEPTS: ReadonlyArray<readonly string[]> = [
+  ['doctor', 'doctors', 'dermatologist', 'physician', 'ent', 'specialist', 'clinic'],
+  ['buy', 'bought', 'investment', 'shares', 'stock', 'fund'],
+  ['pasta', 'recipe', 'cook', 'dinner'],
+];
+
+function conceptModel(options: { busy?: () => boolean } = {}): EmbeddingModel & { queries: string[] } {
+  const queries: string[] = [];
+  return {
+    specificationVersion: 'v1',
+    provider: 'test',
+    modelId: 'concepts',
+    dimensions: CONCEPTS.length + 1,
+    maxBatchSize: 16,
+    remote: false,
+    queries,
+    doEmbed: async ({ values, priority }) => {
+      if (priority !== 'background') {
+        queries.push(...values);
+        if (options.busy?.() === true) throw new EngramError('OVERLOADED', 'the model is busy', { field: 'embeddings' });
+      }
+      return {
+        embeddings: values.map((text) => {
+          const words = text.toLowerCase().split(/[^\p{L}]+/u);
+          const vector = new Float32Array(CONCEPTS.length + 1);
+          CONCEPTS.forEach((concept, index) => {
+            vector[index] = words.filter((word) => concept.includes(word)).length;
+          });
+          vector[CONCEPTS.length] = 0.05;
+          const norm = Math.hypot(...vector);
+          return vector.map((value) => value / norm);
+        }),
+      };
+    },
+  };
+}
+
+const scope = { user_id: 'mira', agent_id: 'assistant', session_id: 's1', run_id: 'r1' };
+/** A clock one millisecond later at every reading, from 2026-06-30 noon: every write and compose has its own time. */
+function ticking(): Clock {
+  let at = Date.parse('2026-06-30T12:00:00.000Z');
+  return { now: () => new Date((at += 1)) };
+}
+
+describe('compose finds passages by words, meaning and time', () => {
+  let engram: Engram | undefined;
+  afterEach(async () => {
+    await engram?.close();
+    engram = undefined;
+  });
+
+  async function seeded(model: EmbeddingModel): Promise<Engram> {
+    engram = await createEngram({ store: 'sqlite::memory:', embeddings: model, clock: ticking(), worker: false });
+    const turns: Array<[string, string]> = [
+      ['2026-05-10T09:00:00.000Z', 'Saw the dermatologist, Dr. Lee, about the rash on my arm.'],
+      ['2026-05-20T09:00:00.000Z', 'The ENT specialist says my hearing is fine.'],
+      ['2026-06-02T09:00:00.000Z', 'I put some money into an index fund this morning.'],
+      ['2026-06-20T09:00:00.000Z', 'Tried a new pasta recipe for dinner, it was great.'],
+      ['2026-06-25T09:00:00.000Z', 'How many different doctors did my brother visit last year?'],
+    ];
+    for (const [index, [ts, content]] of turns.entries()) {
+      await engram.commitTurn({ scope, turn_id: `t${index}`, ts, messages: [{ role: 'user', content }] });
+    }
+    return engram;
+  }
+
+  const passages = (packet: Awaited<ReturnType<Engram['compose']>>) => (packet.short_term.key_quotes ?? []).map((quote) => quote.quote);
+
+  it('finds a turn that shares no word with the question by meaning, and says which signals found each passage', async () => {
+    const model = conceptModel();
+    const store = await seeded(model);
+    await store.runEmbeddings();
+    const packet = await store.compose({ scope, purpose: 'responder', cues: { query: 'Which physicians have I seen?' }, budget: { max_tokens: 600 } });
+    const shown = passages(packet);
+    expect(shown.some((quote) => quote.includes('dermatologist'))).toBe(true);
+    expect(shown.some((quote) => quote.includes('ENT specialist'))).toBe(true);
+    const derm = packet.explain.selected.find((line) => line.includes('key_quotes:') && line.includes('meaning #'));
+    expect(derm).toMatch(/cue\.hybrid\((words #\d+, )?meaning #\d+/u);
+    expect(packet.explain.filters['retrieval']).toMatchObject({ meaning: 'used', embedding_model: 'test:concepts' });
+    // The query was embedded once, on the interactive lane.
+    expect(model.queries).toEqual(['Which physicians have I seen?']);
+  });
+
+  it('finds by words alone until turns have vectors, and explain says how many candidates had none', async () => {
+    const store = await seeded(conceptModel());
+    const packet = await store.compose({ scope, purpose: 'responder', cues: { query: 'the dermatologist Dr. Lee' }, budget: { max_tokens: 600 } });
+    expect(passages(packet).some((quote) => quote.includes('dermatologist'))).toBe(true);
+    expect((packet.explain.filters['retrieval'] as Record<string, unknown>)['meaning']).toBe('used');
+    const derm = packet.short_term.key_quotes!.find((quote) => quote.quote.includes('dermatologist'))!;
+    const explained = await store.explainBuild({ build_id: packet.explain.determinism!['context_build_id'] as string, id: derm.evidence_id });
+    expect(explained.verdict).toBe('selected');
+    expect(JSON.stringify(explained)).toMatch(/\d+ of the passages words found have no vector yet/u);
+  });
+
+  it('goes on by words when the model is too busy for the query, and says so', async () => {
+    const store = await seeded(conceptModel({ busy: () => true }));
+    await store.runEmbeddings();
+    const packet = await store.compose({ scope, purpose: 'responder', cues: { query: 'pasta recipe' }, budget: { max_tokens: 600 } });
+    expect(passages(packet).some((quote) => quote.includes('pasta recipe'))).toBe(true);
+    expect(packet.explain.filters['retrieval']).toMatchObject({ meaning: 'overloaded' });
+  });
+
+  it('resolves "four weeks ago" against the reference time and brings that window’s turns in', async () => {
+    const store = await seeded(conceptModel());
+    await store.runEmbeddings();
+    const packet = await store.compose({
+      scope,
+      purpose: 'responder',
+      cues: { query: 'I mentioned something four weeks ago, what was it?' },
+      reference_time: '2026-06-30T12:00:00.000Z',
+      budget: { max_tokens: 400 },
+    });
+    const retrieval = packet.explain.filters['retrieval'] as { time_windows: Array<{ start: string; end: string }>; reference_time: string };
+    expect(retrieval.reference_time).toBe('2026-06-30T12:00:00.000Z');
+    expect(retrieval.time_windows).toHaveLength(1);
+    expect(retrieval.time_windows[0]!.start <= '2026-06-02T09:00:00.000Z' && retrieval.time_windows[0]!.end >= '2026-06-02T09:00:00.000Z').toBe(true);
+    const fund = packet.explain.selected.find((line) => line.includes('time #'));
+    expect(fund).toBeDefined();
+    expect(passages(packet).some((quote) => quote.includes('index fund'))).toBe(true);
+  });
+
+  it('replays a packet exactly after more turns were embedded: the replay compares only vectors stored before it', async () => {
+    const model = conceptModel();
+    const store = await seeded(model);
+    const packet = await store.compose({ scope, purpose: 'responder', cues: { query: 'Which physicians have I seen?' }, budget: { max_tokens: 600 } });
+    // Before any vector: nothing found by meaning.
+    expect(packet.explain.selected.some((line) => line.includes('meaning #'))).toBe(false);
+    await store.runEmbeddings();
+    const buildId = packet.explain.determinism!['context_build_id'] as string;
+    const replayed = await store.replay(buildId);
+    expect(replayed.identical).toBe(true);
+  });
+
+  it('names each signal and its rank in the rule', () => {
+    expect(ruleOf({ words: 2, meaning: 1, time: null })).toBe('cue.hybrid(words #2, meaning #1)');
+    expect(ruleOf({ words: null, meaning: null, time: 3 })).toBe('cue.hybrid(time #3)');
+  });
+});

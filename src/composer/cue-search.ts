@@ -1,0 +1,161 @@
+// The passages of the user's history that match a compose's cues, found three ways and fused: by
+// words (BM25 over the full-text index), by meaning (the query's vector against the events' vectors)
+// and by time (the events inside the windows the question names, "four weeks ago", "上周五"). Each
+// hit keeps its rank in every signal, so a packet explains why a passage is there.
+
+import type { EventRecord } from '../spec/event.js';
+import type { EventSearchHit, EventSearchQuery, StorageAdapter } from '../spec/storage.js';
+import type { TimeWindow } from '../retrieval/time-expressions.js';
+
+/** Embeds a query on the request path (interactive); null when the model is too busy (OVERLOADED). */
+export type QueryVector = (text: string) => Promise<Float32Array | null>;
+
+/** The model that embeds queries, and the name its vectors are stored under. */
+export interface CueEmbedder {
+  embed: QueryVector;
+  model: string;
+}
+
+/** A passage's place in each signal (1-based), null where the signal did not find it. */
+export interface CueSignals {
+  words: number | null;
+  meaning: number | null;
+  time: number | null;
+}
+
+export interface FusedHit {
+  event: EventRecord;
+  score: number;
+  signals: CueSignals;
+  /** Why it was chosen, for explain: `cue.hybrid(words #2, meaning #1)`. */
+  rule: string;
+}
+
+/** How the search went, for explain.filters.retrieval. */
+export interface CueSearchReport {
+  /** `used`, or why meaning was not searched: no model configured, no query text, or the model was busy. */
+  meaning: 'used' | 'no_model' | 'no_query' | 'overloaded';
+  embedding_model: string | null;
+  /** Passages found by words whose event has no vector yet (as the store is now): found by words alone. */
+  unembedded_candidates: number;
+  time_windows: Array<Pick<TimeWindow, 'text' | 'start' | 'end'>>;
+}
+
+/**
+ * Reciprocal rank fusion, each signal's term scaled by how strong the hit is against the best hit of
+ * that signal (as item search does): weight × strength / (RRF_K + rank). Ranks alone would put a
+ * match of one common word of five right behind a match of all five; the strength keeps them apart,
+ * so a turn next to a strong match can still rank above a weak match. Meaning weighs less than words:
+ * on LoCoMo the shipped local model alone finds the evidence in its top ten for 0.30 of the questions
+ * against 0.57–0.62 for words, and fused at equal weight it pulled words' best hits down (0.551 against
+ * 0.615 at ten); at 0.4 it adds what words miss without that. The time a question names weighs as much
+ * as its words (BENCHMARKS.md, "Recall by meaning, words and time").
+ */
+const RRF_K = 60;
+const WEIGHTS: Readonly<Record<keyof CueSignals, number>> = { words: 1, meaning: 0.4, time: 1 };
+/** Most windows searched for one question (a question naming more is rare). */
+const MAX_WINDOWS = 3;
+
+export interface CueSearchRequest {
+  /** The event filters and words of a full-text search; `limit` is how many passages are wanted. */
+  base: EventSearchQuery;
+  /** The text embedded for meaning (the query and cue words); empty: no meaning search. */
+  text: string;
+  windows: readonly TimeWindow[];
+  /** Only vectors stored strictly before this time (the packet's time): a replay sees what its original saw. */
+  embeddedBefore: string;
+}
+
+/**
+ * The passages for the cues, best first, at most `base.limit`, with how the search went.
+ *
+ * @example
+ * const { hits, report } = await searchCues(storage, embedder, { base, text: 'which doctors did I see?', windows: [], embeddedBefore: now });
+ */
+export async function searchCues(storage: StorageAdapter, embedder: CueEmbedder | undefined, request: CueSearchRequest): Promise<{ hits: FusedHit[]; report: CueSearchReport }> {
+  const { base, text } = request;
+  const windows = request.windows.slice(0, MAX_WINDOWS);
+  const [words, vector] = await Promise.all([
+    base.terms.length > 0 ? storage.searchEvents(base) : Promise.resolve([]),
+    embedder === undefined || text.trim() === '' ? Promise.resolve(null) : embedder.embed(text),
+  ]);
+  const meaningState: CueSearchReport['meaning'] = embedder === undefined ? 'no_model' : text.trim() === '' ? 'no_query' : vector === null ? 'overloaded' : 'used';
+  const { terms: _terms, ...filters } = base;
+  const near = (extra: Partial<EventSearchQuery>) =>
+    vector === null || embedder === undefined
+      ? Promise.resolve([])
+      : storage.nearestEvents({ ...filters, ...extra, vector, model: embedder.model, embedded_before: request.embeddedBefore });
+  // Within a window the best passages come first: by meaning when there is a vector, else by words.
+  const inWindow = (window: TimeWindow) => {
+    const bounds = narrowed(base, window);
+    if (bounds === null) return Promise.resolve([]);
+    return vector !== null ? near(bounds) : base.terms.length > 0 ? storage.searchEvents({ ...base, ...bounds }) : Promise.resolve([]);
+  };
+  const [meaning, ...timed] = await Promise.all([near({}), ...windows.map(inWindow)]);
+  const hits = fuse({ words, meaning: meaning!, time: interleave(timed) }, base.limit);
+  const report: CueSearchReport = {
+    meaning: meaningState,
+    embedding_model: embedder?.model ?? null,
+    unembedded_candidates: meaningState === 'used' ? words.filter((hit) => hit.event.embedding_status !== 'done').length : 0,
+    time_windows: windows.map(({ text: phrase, start, end }) => ({ text: phrase, start, end })),
+  };
+  return { hits, report };
+}
+
+/** A window's bounds within the request's own time range; null when they do not meet. */
+function narrowed(base: EventSearchQuery, window: TimeWindow): { ts_from: string; ts_to: string } | null {
+  const from = base.ts_from !== undefined && base.ts_from > window.start ? base.ts_from : window.start;
+  const to = base.ts_to !== undefined && base.ts_to < window.end ? base.ts_to : window.end;
+  return from <= to ? { ts_from: from, ts_to: to } : null;
+}
+
+/** The windows' hits as one ranking: the first of each window, then the second of each, and so on. */
+function interleave(lists: readonly EventSearchHit[][]): EventSearchHit[] {
+  const out: EventSearchHit[] = [];
+  const seen = new Set<string>();
+  for (let index = 0; lists.some((list) => index < list.length); index += 1) {
+    for (const list of lists) {
+      const hit = list[index];
+      if (hit !== undefined && !seen.has(hit.event.id)) {
+        seen.add(hit.event.id);
+        out.push(hit);
+      }
+    }
+  }
+  return out;
+}
+
+function fuse(signals: Record<keyof CueSignals, readonly EventSearchHit[]>, limit: number): FusedHit[] {
+  const byId = new Map<string, FusedHit>();
+  for (const signal of ['words', 'meaning', 'time'] as const) {
+    const best = Math.max(0, ...signals[signal].map((hit) => hit.score));
+    for (const [index, hit] of signals[signal].entries()) {
+      let entry = byId.get(hit.event.id);
+      if (entry === undefined) {
+        entry = { event: hit.event, score: 0, signals: { words: null, meaning: null, time: null }, rule: '' };
+        byId.set(hit.event.id, entry);
+      }
+      entry.signals[signal] = index + 1;
+      const strength = best > 0 ? Math.max(0, hit.score / best) : 1;
+      entry.score += (WEIGHTS[signal] * strength) / (RRF_K + index + 1);
+    }
+  }
+  const fused = [...byId.values()];
+  for (const entry of fused) {
+    entry.score = Math.round(entry.score * 1e6) / 1e6;
+    entry.rule = ruleOf(entry.signals);
+  }
+  // Equal scores: the newer event first (ids are time-ordered).
+  return fused.sort((a, b) => b.score - a.score || (a.event.id < b.event.id ? 1 : a.event.id > b.event.id ? -1 : 0)).slice(0, limit);
+}
+
+/**
+ * The rule of a passage, naming each signal that found it and its rank there.
+ *
+ * @example
+ * ruleOf({ words: 2, meaning: 1, time: null }) // 'cue.hybrid(words #2, meaning #1)'
+ */
+export function ruleOf(signals: CueSignals): string {
+  const parts = (['words', 'meaning', 'time'] as const).flatMap((signal) => (signals[signal] === null ? [] : [`${signal} #${signals[signal]}`]));
+  return `cue.hybrid(${parts.join(', ')})`;
+}

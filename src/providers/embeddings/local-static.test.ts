@@ -1,0 +1,140 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { afterAll, describe, expect, it } from 'vitest';
+
+import { EngramError } from '../../spec/errors.js';
+import { dot } from '../../util/vectors.js';
+import { embedTexts } from './embed.js';
+import { createLocalStaticEmbeddings, STATIC_MAX_CHARS, USE_LITE_STATIC_DIMENSIONS, USE_LITE_STATIC_MODEL_ID, USE_LITE_STATIC_TABLE } from './local-static.js';
+import { readStaticTable, writeStaticTable } from './static-table.js';
+
+const folders: string[] = [];
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+function folder(): string {
+  const path = mkdtempSync(join(tmpdir(), 'engram-static-table-'));
+  folders.push(path);
+  return path;
+}
+
+async function caught(promise: Promise<unknown>): Promise<EngramError> {
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  if (!EngramError.isInstance(error)) throw new Error(`expected an EngramError, got ${String(error)}`);
+  return error;
+}
+
+describe('the shipped table', () => {
+  const bytes = readFileSync(USE_LITE_STATIC_TABLE);
+  const table = readStaticTable(bytes, 'models/use-lite-static-v1.bin');
+
+  it('holds the model it names: 8,000 pieces of 256 int8 dimensions, reserved pieces empty', () => {
+    expect(table).toMatchObject({ modelId: USE_LITE_STATIC_MODEL_ID, dimensions: USE_LITE_STATIC_DIMENSIONS });
+    expect(table.pieces).toHaveLength(8_000);
+    expect(table.pieces.slice(0, 3)).toEqual(['\uFFFD', '<s>', '</s>']);
+    expect(Array.from(table.scales.subarray(0, 6))).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(table.scales.subarray(6).every((scale) => scale > 0)).toBe(true);
+  });
+
+  it('reads back what it writes, from a Buffer at any offset of its pool', () => {
+    const copy = writeStaticTable(table);
+    expect(Buffer.compare(Buffer.from(copy), bytes)).toBe(0);
+    const shifted = Buffer.alloc(copy.length + 3);
+    shifted.set(copy, 3);
+    const again = readStaticTable(shifted.subarray(3), 'shifted');
+    expect(Buffer.compare(Buffer.from(writeStaticTable(again)), bytes)).toBe(0);
+    expect(again.rows[6 * 256]).toBe(table.rows[6 * 256]);
+  });
+
+  it('refuses a truncated or foreign file, naming it', () => {
+    expect(() => readStaticTable(bytes.subarray(0, bytes.length - 1), 'short.bin')).toThrow(/short\.bin is not usable: 2211463 bytes where its header announces 2211464/);
+    expect(() => readStaticTable(Buffer.from('PK\u0003\u0004 not a table at all, but long enough'), 'zip.bin')).toThrow(/zip\.bin is not usable: it does not start with the table header/);
+  });
+});
+
+describe('createLocalStaticEmbeddings', () => {
+  const model = createLocalStaticEmbeddings();
+
+  it('describes itself with an id of its own, so no vector of the transformer is compared with its vectors', () => {
+    expect(model).toMatchObject({ specificationVersion: 'v1', provider: 'local', modelId: 'use-lite-static-v1', dimensions: 256, maxBatchSize: 32, remote: false });
+  });
+
+  it('gives unit vectors, in order, the same for the same text whatever the batch', async () => {
+    const texts = ['I prefer green tea in the morning', 'Our flight to Lisbon leaves on Friday', 'I prefer green tea in the morning'];
+    const vectors = await embedTexts(model, texts);
+    expect(vectors).toHaveLength(3);
+    for (const vector of vectors) {
+      expect(vector).toHaveLength(256);
+      expect(dot(vector, vector)).toBeCloseTo(1, 5);
+    }
+    expect(vectors[2]).toEqual(vectors[0]);
+    const [alone] = await embedTexts(model, [texts[1]!]);
+    expect(alone).toEqual(vectors[1]);
+  });
+
+  it('ranks a text about the same thing above an unrelated one', async () => {
+    const [query, tea, coffee, flight] = await embedTexts(model, [
+      'What does she like to drink at breakfast?',
+      'She drinks green tea every morning',
+      'Coffee with milk is my usual breakfast drink',
+      'The flight to Lisbon was delayed by two hours',
+    ]);
+    expect(dot(query!, tea!)).toBeGreaterThan(dot(query!, flight!));
+    expect(dot(query!, coffee!)).toBeGreaterThan(dot(query!, flight!));
+  });
+
+  it('reads line breaks and runs of spaces as one space, and no more than 8,192 characters', async () => {
+    const [spaced, plain] = await embedTexts(model, ['I adopted\n\na   puppy\t last week ', 'I adopted a puppy last week']);
+    expect(spaced).toEqual(plain);
+    const long = 'word '.repeat(STATIC_MAX_CHARS / 4);
+    const [cut, longer] = await embedTexts(model, [long, `${long}camping in the mountains with my family`]);
+    expect(longer).toEqual(cut);
+  });
+
+  it('gives a zero vector, similar to nothing, for a text with no known piece', async () => {
+    const [empty, unknown] = await embedTexts(model, ['', '中文']);
+    expect(Array.from(empty!).every((value) => value === 0)).toBe(true);
+    // '▁' alone is a piece: the unknown characters add nothing, the word start a little.
+    expect(unknown).toHaveLength(256);
+  });
+
+  it('checks each call as the other local models do', async () => {
+    expect((await caught(model.doEmbed({ values: Array.from({ length: 33 }, () => 'x') }))).message).toMatch(/holds 33 texts; this model takes at most 32/);
+    expect((await caught(model.doEmbed({ values: [1 as unknown as string] }))).field).toBe('values[0]');
+    expect((await caught(model.doEmbed({ values: ['x'], priority: 'urgent' as never }))).field).toBe('priority');
+    const aborted = new AbortController();
+    aborted.abort(new Error('caller gave up'));
+    await expect(model.doEmbed({ values: ['x'], signal: aborted.signal })).rejects.toThrow('caller gave up');
+    expect(() => createLocalStaticEmbeddings({ maxBatchSize: 0 })).toThrow(/embeddings.maxBatchSize must be a positive integer/);
+  });
+
+  it('refuses calls after close(), while other models keep the shared table', async () => {
+    const closing = createLocalStaticEmbeddings();
+    await closing.doEmbed({ values: ['before'] });
+    await closing.close();
+    expect(await caught(closing.doEmbed({ values: ['after'] }))).toMatchObject({ code: 'CONFIG_INVALID', field: 'embeddings', message: 'this embedding model is closed' });
+    await expect(model.doEmbed({ values: ['still open'] })).resolves.toMatchObject({ embeddings: [expect.any(Float32Array)] });
+  });
+
+  it('names the table and what to do when it is missing, damaged, or holds another model', async () => {
+    const dir = folder();
+    const missing = await caught(createLocalStaticEmbeddings({ table: join(dir, 'absent.bin') }).doEmbed({ values: ['x'] }));
+    expect(missing).toMatchObject({ code: 'CONFIG_INVALID', field: 'embeddings' });
+    expect(missing.message).toMatch(/absent\.bin cannot be read; reinstall the package or rebuild the table \(npm run distill:embeddings\)/);
+
+    const damaged = join(dir, 'damaged.bin');
+    writeFileSync(damaged, readFileSync(USE_LITE_STATIC_TABLE).subarray(0, 1_000));
+    expect((await caught(createLocalStaticEmbeddings({ table: damaged }).doEmbed({ values: ['x'] }))).message).toMatch(/damaged\.bin is not usable/);
+
+    const table = readStaticTable(readFileSync(USE_LITE_STATIC_TABLE), 'shipped');
+    const other = join(dir, 'other.bin');
+    writeFileSync(other, writeStaticTable({ ...table, modelId: 'use-lite-static-v2' }));
+    expect((await caught(createLocalStaticEmbeddings({ table: other }).doEmbed({ values: ['x'] }))).message).toMatch(/holds use-lite-static-v2 \(256-d\), not use-lite-static-v1/);
+  });
+});

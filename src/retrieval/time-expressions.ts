@@ -1,0 +1,95 @@
+// Time expressions in a question ("four weeks ago", "last summer", "on 8 May 2023", "上周五"),
+// resolved to windows of whole UTC days against the time the question is asked; compose boosts
+// what happened inside them. Pure and deterministic: same text and reference, same windows.
+
+import { isWritable, parseDateTime } from '../spec/date-time.js';
+import { chineseExpressions, chineseTense } from './chinese-time.js';
+import { calendarExpressions } from './english-dates.js';
+import { englishTense, relativeExpressions } from './english-relative.js';
+import type { Found, TimeWindowKind } from './time-calendar.js';
+import { civil, dayOf, endIso, selectLongest, startIso } from './time-calendar.js';
+
+export type { TimeWindowKind } from './time-calendar.js';
+
+/** A window a question names: ISO instants in UTC, both ends included, and the words that named it. */
+export interface TimeWindow {
+  start: string;
+  end: string;
+  text: string;
+  kind: TimeWindowKind;
+}
+
+/** Only the start of a very long query is read: time words sit in the question, and the cost stays bounded. */
+const MAX_QUERY = 2_000;
+const CJK = /[\u3400-\u9fff]/;
+const WEEKDAY_NAMES = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+
+/**
+ * The time windows a question names, in the order they appear, read against `reference` (when the
+ * question is asked). A day covers the whole UTC day; "four weeks ago" covers ±4 days around that
+ * point, wider the further back; "in May" is the latest May not after the reference, or the next
+ * one when the question looks ahead ("will", "plan", 会); "last summer" is the last one over.
+ * What is relative to something undated ("the week before my trip") gives no window. Never
+ * throws: odd text or an invalid reference gives [].
+ *
+ * @example
+ * resolveTimeWindows('What did I do four weeks ago?', '2023-05-20T12:00:00Z')
+ * // [{ start: '2023-04-18T00:00:00.000Z', end: '2023-04-26T23:59:59.999Z', text: 'four weeks ago', kind: 'around' }]
+ * resolveTimeWindows('上周五我们聊了什么？', '2023-05-20T12:00:00Z')
+ * // [{ start: '2023-05-12T00:00:00.000Z', end: '2023-05-12T23:59:59.999Z', text: '上周五', kind: 'day' }]
+ */
+export function resolveTimeWindows(query: string, reference: Date | string): TimeWindow[] {
+  const instant = referenceInstant(reference);
+  if (instant === undefined || typeof query !== 'string') return [];
+  const text = query.length > MAX_QUERY ? query.slice(0, MAX_QUERY) : query;
+  const today = dayOf(instant);
+  const found: Found[] = [];
+  if (/[a-z0-9]/i.test(text)) {
+    const ctx = { text, today, tense: englishTense(text) };
+    const calendar = calendarExpressions(ctx);
+    found.push(...relativeExpressions(ctx, calendar), ...calendar);
+  }
+  if (CJK.test(text)) found.push(...chineseExpressions({ text, today, tense: chineseTense(text) }));
+  return toWindows(text, selectLongest(found));
+}
+
+/** The chosen matches as windows: unresolvable ones and repeats of an earlier window left out. */
+function toWindows(text: string, chosen: readonly Found[]): TimeWindow[] {
+  const windows: TimeWindow[] = [];
+  const seen = new Set<string>();
+  for (const { index, end, span } of chosen) {
+    if (span === null || !writableDay(span.first) || !writableDay(span.last + 1)) continue;
+    const window = { start: startIso(span.first), end: endIso(span.last), text: text.slice(index, end).trim(), kind: span.kind };
+    const key = `${window.start}/${window.end}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    windows.push(window);
+  }
+  return windows;
+}
+
+/** True when a day's start is an instant every date-time reader accepts (a UTC year 0000–9999). */
+function writableDay(day: number): boolean {
+  return Number.isFinite(day) && Math.abs(day) < 4e6 && isWritable(new Date(day * 86_400_000));
+}
+
+function referenceInstant(reference: Date | string): number | undefined {
+  if (reference instanceof Date) return isWritable(reference) ? reference.getTime() : undefined;
+  return typeof reference === 'string' ? parseDateTime(reference) : undefined;
+}
+
+/**
+ * A passage's date for a packet line: the UTC day and its weekday, short and unambiguous. Accepts
+ * an RFC 3339 date-time or a plain `YYYY-MM-DD`; anything else comes back unchanged, so a line is
+ * never lost to a bad date.
+ *
+ * @example
+ * formatPassageDate('2023-05-08T13:56:00.000Z') // '2023-05-08 (Mon)'
+ */
+export function formatPassageDate(iso: string): string {
+  const instant = parseDateTime(iso) ?? (/^\d{4}-\d{2}-\d{2}$/.test(iso) ? parseDateTime(`${iso}T00:00:00Z`) : undefined);
+  if (instant === undefined) return iso;
+  const day = dayOf(instant);
+  const { weekday } = civil(day);
+  return `${startIso(day).slice(0, 10)} (${WEEKDAY_NAMES[weekday - 1] ?? ''})`;
+}
