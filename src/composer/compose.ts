@@ -21,7 +21,7 @@ import { DEFAULT_POLICY_ID, DEFAULTS, INJECTION, lendIdleSections, resolvePolicy
 import { applyOverrides, type NamedPolicy } from './named-policies.js';
 import { fillSummarySection } from './summary-section.js';
 import { withAdjacentTurns, type CuePassage } from './cue-passages.js';
-import { searchCues, type CueEmbedder, type CueSearchReport } from './cue-search.js';
+import { cueText, searchCues, type CueEmbedder, type CueSearchReport } from './cue-search.js';
 import { resolveTimeWindows } from '../retrieval/time-expressions.js';
 import { assertBuildBound } from './build-bound.js';
 import { summaryAsOf, workingStateAsOf } from '../working-memory/as-of.js';
@@ -42,14 +42,9 @@ export interface ReadPathContext {
   embedder?: CueEmbedder;
 }
 
-/** Cue text matched against the user's history: the query plus keywords and entities. */
-function cueTextOf(request: ComposeRequest): string {
-  const cues = request.cues ?? {};
-  return [cues.query ?? '', ...(cues.keywords ?? []), ...(cues.entities ?? [])].join(' ').trim();
-}
-
+/** The words of the cue text matched against the user's history. */
 function cueTermsOf(request: ComposeRequest): string[] {
-  return contentTerms(queryTerms(cueTextOf(request)));
+  return contentTerms(queryTerms(cueText(request.cues)));
 }
 
 function windowSize(request: ComposeRequest, policy: PurposePolicy): number {
@@ -73,7 +68,7 @@ async function gather(context: ReadPathContext, request: ComposeRequest, scope: 
   const base = { ...key, now, as_of: asOf, exclude_sensitivity: [...NEVER_SHARED] };
   const window = windowSize(request, policy);
   const terms = cueTermsOf(request);
-  const text = cueTextOf(request);
+  const text = cueText(request.cues);
   const range = request.cues?.time_range;
   const tsFrom = range?.start === undefined ? undefined : toIso(range.start, 'cues.time_range.start');
   const tsTo = range?.end === undefined ? undefined : toIso(range.end, 'cues.time_range.end');

@@ -143,6 +143,17 @@ describe('compose finds passages by words, meaning and time', () => {
     expect(replayed.identical).toBe(true);
   });
 
+  it('refuses a reference time that is not a date-time, naming the field, and stores no build', async () => {
+    const store = await seeded(conceptModel());
+    const error = await store
+      .compose({ scope, purpose: 'responder', cues: { query: 'four weeks ago' }, reference_time: 'last tuesday' })
+      .then(() => undefined, (reason: unknown) => reason);
+    expect(EngramError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect(JSON.stringify((error as EngramError).details ?? error)).toContain('reference_time');
+    expect(await store.listBuilds({ user_id: scope.user_id })).toEqual([]);
+  });
+
   it('names each signal and its rank in the rule', () => {
     expect(ruleOf({ words: 2, meaning: 1, time: null })).toBe('cue.hybrid(words #2, meaning #1)');
     expect(ruleOf({ words: null, meaning: null, time: 3 })).toBe('cue.hybrid(time #3)');

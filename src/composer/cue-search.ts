@@ -4,8 +4,21 @@
 // hit keeps its rank in every signal, so a packet explains why a passage is there.
 
 import type { EventRecord } from '../spec/event.js';
+import type { ComposeCues } from '../spec/requests.js';
 import type { EventSearchHit, EventSearchQuery, StorageAdapter } from '../spec/storage.js';
 import type { TimeWindow } from '../retrieval/time-expressions.js';
+
+/**
+ * The text a compose matches against memory: the query plus keywords and entities; items also
+ * match the tags (`withTags`). One source for compose and for explaining a build.
+ *
+ * @example
+ * cueText({ query: 'launch date', keywords: ['Atlas'] }) // 'launch date Atlas'
+ */
+export function cueText(cues: ComposeCues | undefined, options: { withTags?: boolean } = {}): string {
+  const parts = [cues?.query ?? '', ...(cues?.keywords ?? []), ...(cues?.entities ?? []), ...(options.withTags === true ? (cues?.tags ?? []) : [])];
+  return parts.join(' ').trim();
+}
 
 /** Embeds a query on the request path (interactive); null when the model is too busy (OVERLOADED). */
 export type QueryVector = (text: string) => Promise<Float32Array | null>;

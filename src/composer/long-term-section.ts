@@ -14,7 +14,7 @@ import { isDateTime } from '../spec/date-time.js';
 import type { Tokenizer } from '../spec/tokenizer.js';
 import { describeValue } from '../items/values.js';
 import { hybridSearch } from '../retrieval/hybrid-search.js';
-import type { CueEmbedder } from './cue-search.js';
+import { cueText, type CueEmbedder } from './cue-search.js';
 import { isoRange } from '../util/clock.js';
 import { itemLine, itemText } from './item-text.js';
 import { lazyForm, type PacketBuilder } from './packet-builder.js';
@@ -91,13 +91,13 @@ export async function gatherLongTerm(
   // As of a past time, the versions current then; otherwise the active ones.
   const base = { tenant_id: scope.tenant_id, owners, ...(asOf === undefined ? { statuses: ['active' as const] } : { active_at: asOf }) };
   const cues = request.cues ?? {};
-  const cueText = [cues.query ?? '', ...(cues.keywords ?? []), ...(cues.entities ?? []), ...(cues.tags ?? [])].join(' ').trim();
+  const text = cueText(cues, { withTags: true });
   const matched =
-    cueText === ''
+    text === ''
       ? []
       : await hybridSearch(storage, embedder?.embed, {
           scope,
-          query: cueText,
+          query: text,
           k: policy.facts,
           candidates: policy.facts + FACT_SLACK,
           ...(asOf === undefined ? {} : { active_at: asOf }),

@@ -6,7 +6,7 @@ import type { ComposeRequest } from '../spec/requests.js';
 import type { ContextBuild, EventSearchQuery } from '../spec/storage.js';
 import { NEVER_SHARED } from '../events/sensitivity.js';
 import type { ReadPathContext } from '../composer/compose.js';
-import { searchCues, type CueEmbedder } from '../composer/cue-search.js';
+import { cueText, searchCues, type CueEmbedder } from '../composer/cue-search.js';
 import { withAdjacentTurns } from '../composer/cue-passages.js';
 import { FACT_SLACK } from '../composer/long-term-section.js';
 import { hybridSearch, type SearchRequest } from '../retrieval/hybrid-search.js';
@@ -54,11 +54,6 @@ function recordedMeaning(build: ContextBuild): { used: boolean; model: string | 
   return { used: meaning === 'used', model: typeof model === 'string' ? model : null };
 }
 
-/** The cue text compose matched passages with: the query plus keywords and entities. */
-function passageText(request: ComposeRequest): string {
-  const cues = request.cues ?? {};
-  return [cues.query ?? '', ...(cues.keywords ?? []), ...(cues.entities ?? [])].join(' ').trim();
-}
 
 /** The model that embeds the build's query now, when the build searched by meaning and one is configured. */
 function meaningModel(context: ReadPathContext, build: ContextBuild, notes: string[]): CueEmbedder | undefined {
@@ -95,7 +90,7 @@ export async function passageSignals(context: ReadPathContext, build: ContextBui
   const request = storedRequest(build);
   const { storage } = context;
   const asOf = build.as_of;
-  const text = passageText(request);
+  const text = cueText(request.cues);
   const terms = contentTerms(queryTerms(text));
   const filters = passageFilters(build, request);
   const anchors = filterCount(build, 'cue_matches_top_k');
@@ -159,7 +154,7 @@ function idleSignals(names: readonly string[]): Record<string, SignalRank> {
 export async function itemSignals(context: ReadPathContext, build: ContextBuild, itemId: string, depth: number): Promise<SignalReport> {
   const cues = storedRequest(build).cues ?? {};
   // Items match the tags too (gatherLongTerm).
-  const query = [cues.query ?? '', ...(cues.keywords ?? []), ...(cues.entities ?? []), ...(cues.tags ?? [])].join(' ').trim();
+  const query = cueText(cues, { withTags: true });
   const readDepth = filterCount(build, 'facts_top_k');
   const notes: string[] = [];
   if (query === '') return { searched: false, signals: idleSignals(['full_text', 'vector']), fused_rank: null, read_position: null, read_depth: readDepth, notes };
