@@ -7,7 +7,7 @@ import type { Engram, MemoryPacket } from '../src/index.js';
 import { o200kTokenizer } from '../src/index.js';
 import { Bm25Baseline, TurnPacker } from './locomo-baselines.js';
 import { loadLocomo, locomoPath, type EvidenceAudit, type LocomoConversation, type LocomoQuestion } from './locomo-data.js';
-import { citedTurns, evidenceRecall } from './locomo-recall.js';
+import { citedTurns, evidenceRecall, sharesContentWord } from './locomo-recall.js';
 import { MissLog, Scoreboard, type MissCause, type SystemScore } from './locomo-score.js';
 import { nowMs, summarize, type LatencySummary } from './stats.js';
 import { storeSizeMiB, withTempStore } from './temp-store.js';
@@ -46,6 +46,8 @@ interface Ingested {
   run_id: string;
   diaOfEvent: Map<string, string>;
   eventOfDia: Map<string, string>;
+  /** Each turn's text, as committed. */
+  textOfDia: Map<string, string>;
   /** Turns from which at least one current memory item was extracted. */
   turnsWithItems: Set<string>;
   items: number;
@@ -96,7 +98,8 @@ async function ingest(engram: Engram, conversation: LocomoConversation): Promise
   const items = await listAllItems(engram, user_id);
   const turnsWithItems = new Set(items.flatMap((item) => item.source_event_ids).flatMap((id) => diaOfEvent.get(id) ?? []));
   const eventOfDia = new Map([...diaOfEvent].map(([event, dia]) => [dia, event]));
-  return { user_id, run_id, diaOfEvent, eventOfDia, turnsWithItems, items: items.length, ms, embedMs };
+  const textOfDia = new Map(conversation.turns.map((turn) => [turn.dia_id, turn.text]));
+  return { user_id, run_id, diaOfEvent, eventOfDia, textOfDia, turnsWithItems, items: items.length, ms, embedMs };
 }
 
 /** Every event of the user carries its turn's `dia_id` in its metadata, as committed. */
@@ -178,6 +181,11 @@ async function evaluateQuestion(engram: Engram, conversation: LocomoConversation
     const log = state.misses.get(budget)!;
     if (category !== 5) {
       log.evidenceTurns += evidence.length;
+      for (const dia of evidence) {
+        if (sharesContentWord(question.question, ingested.textOfDia.get(dia) ?? '')) continue;
+        log.wordless.turns += 1;
+        if (cited.has(dia)) log.wordless.cited += 1;
+      }
       for (const miss of await explainMisses(ingested, question, packet, cited, ranks)) {
         log.add({ sample_id: conversation.sample_id, question_index: index, category, dia_id: miss.dia, cause: miss.cause, search_rank: miss.rank, stored_as_item: miss.stored });
       }

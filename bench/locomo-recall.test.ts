@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { citedEvents, citedTurns, evidenceRecall, normaliseEvidence, type CitingPacket } from './locomo-recall.js';
+import { citedEvents, citedTurns, evidenceRecall, normaliseEvidence, sharesContentWord, type CitingPacket } from './locomo-recall.js';
 import { parseSessionTime } from './locomo-data.js';
 
 function packet(parts: { citations?: string[]; quotes?: Array<[string, string]>; facts?: Array<[string[], string]>; episodes?: string[][]; window?: string[] }): CitingPacket {
@@ -82,5 +82,16 @@ describe('parseSessionTime', () => {
 
   it('refuses a time it cannot read', () => {
     expect(() => parseSessionTime('yesterday')).toThrow(RangeError);
+  });
+});
+
+describe('sharesContentWord', () => {
+  it('matches words as the search does: by stem, without function words or possessives', () => {
+    expect(sharesContentWord('What did Caroline research?', 'Researching adoption agencies')).toBe(true);
+    expect(sharesContentWord("What is Caroline's job?", 'Caroline works as a counselor.')).toBe(true);
+    expect(sharesContentWord('Which doctors did I see?', 'Saw the dermatologist, Dr. Lee, today.')).toBe(false);
+    expect(sharesContentWord('When is the launch?', 'We ship Atlas on June 12.')).toBe(false);
+    // A question of function words only matches them, as the search does.
+    expect(sharesContentWord('What did she do?', 'She did it.')).toBe(true);
   });
 });

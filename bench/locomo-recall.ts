@@ -2,7 +2,11 @@
 // (directly, or through the sources of a fact, procedure or episode it carries), and the share of a
 // question's evidence among them.
 
+import { stemmer } from 'stemmer';
+
 import type { MemoryPacket } from '../src/index.js';
+import { queryTerms, words } from '../src/util/segment.js';
+import { contentTerms } from '../src/util/stopwords.js';
 
 /**
  * The turn ids in one evidence string of the data set: `"D8:6; D9:17"` and `"D9:1 D4:4"` hold
@@ -81,4 +85,18 @@ export function citedTurns(packet: CitingPacket, diaOfEvent: ReadonlyMap<string,
     if (dia !== undefined) turns.add(dia);
   }
   return turns;
+}
+
+/**
+ * Whether a turn shares a content word with a question, as the full-text search matches words
+ * (lower case, possessives dropped, Porter stems): evidence that does not can be found only by
+ * meaning, by time, or as the neighbour of a match.
+ *
+ * @example
+ * sharesContentWord('Which doctors did I see?', 'Saw the dermatologist today.') // false
+ * sharesContentWord('What did Caroline research?', 'Researching adoption agencies') // true
+ */
+export function sharesContentWord(question: string, text: string): boolean {
+  const wanted = new Set(contentTerms(queryTerms(question)).map((term) => stemmer(term)));
+  return words(text).some((word) => wanted.has(stemmer(word)));
 }

@@ -76,10 +76,11 @@ export function locomoMissTable(result: LocomoResult): string {
       integer.format(log.by_cause.ranked_below_cut),
       integer.format(log.by_cause.no_shared_word),
       integer.format(log.missed_turns_stored_as_items),
+      log.no_shared_word.recall === null ? '—' : `${fixed(log.no_shared_word.recall)} (${integer.format(log.no_shared_word.cited)} of ${integer.format(log.no_shared_word.turns)})`,
     ];
   });
   return table(
-    ['budget', 'evidence turns (1–4)', 'missed', 'found, left out for the budget', 'matched, ranked below the passages compose read', 'no content word in common', 'missed turns with an extracted item'],
+    ['budget', 'evidence turns (1–4)', 'missed', 'found, left out for the budget', 'matched, ranked below the passages compose read', 'no content word in common', 'missed turns with an extracted item', 'cited, of the turns with no content word in common'],
     rows,
   );
 }

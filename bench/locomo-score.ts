@@ -143,6 +143,8 @@ export class MissLog {
   readonly counts: Record<MissCause, number> = { omitted_for_budget: 0, ranked_below_cut: 0, no_shared_word: 0 };
   evidenceTurns = 0;
   turnsWithItems = 0;
+  /** Evidence turns sharing no content word with their question, and how many of them packets cited. */
+  readonly wordless = { turns: 0, cited: 0 };
   readonly examples: MissExample[] = [];
 
   add(example: MissExample): void {
@@ -157,6 +159,7 @@ export class MissLog {
       missed: this.examples.length,
       by_cause: this.counts,
       missed_turns_stored_as_items: this.turnsWithItems,
+      no_shared_word: { turns: this.wordless.turns, cited: this.wordless.cited, recall: this.wordless.turns === 0 ? null : Math.round((this.wordless.cited / this.wordless.turns) * 1000) / 1000 },
       examples: this.examples.slice(0, limit),
     };
   }

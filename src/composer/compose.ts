@@ -118,7 +118,7 @@ function packetReport({ unembedded_candidates: _now, ...report }: CueSearchRepor
 
 /** How the search went when no passages were searched for (no cue text, or a purpose without passages). */
 function idleReport(embedder: CueEmbedder | undefined): CueSearchReport {
-  return { meaning: embedder === undefined ? 'no_model' : 'no_query', embedding_model: embedder?.model ?? null, unembedded_candidates: 0, time_windows: [] };
+  return { meaning: embedder === undefined ? 'no_model' : 'no_query', embedding_model: embedder?.model ?? null, unembedded_candidates: 0, time_windows: [], subject: null };
 }
 
 /** Events read beyond the window's size at first, for system messages the window leaves out. */

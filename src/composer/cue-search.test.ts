@@ -4,7 +4,7 @@ import { EngramError } from '../spec/errors.js';
 import type { EmbeddingModel } from '../spec/providers.js';
 import { createEngram, type Engram } from '../runtime/engram.js';
 import type { Clock } from '../util/clock.js';
-import { ruleOf } from './cue-search.js';
+import { questionSubject, ruleOf } from './cue-search.js';
 
 /**
  * A model that knows a few concepts by their words: texts about the same concept get the same
@@ -154,8 +154,70 @@ describe('compose finds passages by words, meaning and time', () => {
     expect(await store.listBuilds({ user_id: scope.user_id })).toEqual([]);
   });
 
-  it('names each signal and its rank in the rule', () => {
+  it('names each signal and its rank in the rule, and what lowered or raised it', () => {
     expect(ruleOf({ words: 2, meaning: 1, time: null })).toBe('cue.hybrid(words #2, meaning #1)');
     expect(ruleOf({ words: null, meaning: null, time: 3 })).toBe('cue.hybrid(time #3)');
+    expect(ruleOf({ words: 4, meaning: null, time: null }, { notBy: { speaker: 'Caroline' }, session: 1.456 })).toBe('cue.hybrid(words #4; not by Caroline ×0.5, session ×1.46)');
+    expect(ruleOf({ words: 1, meaning: null, time: null }, { notBy: { role: 'user' }, session: 1 })).toBe('cue.hybrid(words #1; not by the user ×0.5)');
+  });
+});
+
+describe('whose words and which conversation a question is about', () => {
+  let engram: Engram | undefined;
+  afterEach(async () => {
+    await engram?.close();
+    engram = undefined;
+  });
+
+  it('takes the one speaker a question names as its subject, else the user when it asks in the first person', () => {
+    expect(questionSubject('What did Caroline research?', ['Caroline', 'Melanie'])).toEqual({ speaker: 'Caroline' });
+    expect(questionSubject("What is Caroline's favourite book?", ['Caroline', 'Melanie'])).toEqual({ speaker: 'Caroline' });
+    expect(questionSubject('Which doctors did I see?', ['Caroline'])).toEqual({ role: 'user' });
+    expect(questionSubject('我上周见了哪位医生？', [])).toEqual({ role: 'user' });
+    // Two speakers named, or nobody and not the asker: no subject.
+    expect(questionSubject('When did Caroline and Melanie meet?', ['Caroline', 'Melanie'])).toBeNull();
+    expect(questionSubject('When is the launch?', ['Caroline', 'Melanie'])).toBeNull();
+    // A name word that is a function word does not name a speaker.
+    expect(questionSubject('What is the plan?', ['The Planner'])).toBeNull();
+  });
+
+  it('puts the named speaker’s own turn before another’s turn that only addresses them', async () => {
+    engram = await createEngram({ store: 'sqlite::memory:', embeddings: { provider: 'none' }, clock: ticking(), worker: false });
+    const talk = { user_id: 'locomo', agent_id: 'friend', session_id: 'day1', run_id: 'r1' };
+    const turns: Array<[string, 'user' | 'assistant', string]> = [
+      ['Caroline', 'user', 'I spent the week researching adoption agencies, it has been a dream of mine.'],
+      ['Melanie', 'assistant', 'Caroline, your research sounds great! Caroline, tell me more.'],
+      ['Melanie', 'assistant', 'I painted a lake at sunrise last weekend.'],
+    ];
+    for (const [index, [speaker, role, content]] of turns.entries()) {
+      await engram.commitTurn({ scope: talk, turn_id: `t${index}`, ts: `2026-05-0${index + 1}T09:00:00.000Z`, messages: [{ role, speaker, content }] });
+    }
+    const packet = await engram.compose({ scope: { ...talk, session_id: 'questions' }, purpose: 'responder', cues: { query: 'What did Caroline research?' }, budget: { max_tokens: 400 } });
+    const quotes = packet.short_term.key_quotes ?? [];
+    expect(quotes[0]?.quote).toContain('adoption agencies');
+    expect(packet.explain.filters['retrieval']).toMatchObject({ subject: { speaker: 'Caroline' } });
+    const melanie = quotes.find((quote) => quote.quote.includes('your research'))!;
+    expect(packet.explain.selected.find((line) => line.includes(melanie.evidence_id))).toMatch(/not by Caroline ×0\.5/u);
+  });
+
+  it('ranks a match in the conversation that holds the best matches before an equal match elsewhere', async () => {
+    engram = await createEngram({ store: 'sqlite::memory:', embeddings: { provider: 'none' }, clock: ticking(), worker: false });
+    const base = { user_id: 'hiker', agent_id: 'assistant', run_id: 'r1' };
+    const turns: Array<[string, string]> = [
+      ['trip', 'We are planning the hiking trip to the Alps in June.'],
+      ['trip', 'The hiking trip needs new boots and a tent.'],
+      ['trip', 'I packed the boots already.'],
+      ['chores', 'Cleaned the boots today.'],
+    ];
+    for (const [index, [session_id, content]] of turns.entries()) {
+      await engram.commitTurn({ scope: { ...base, session_id }, turn_id: `t${index}`, ts: `2026-05-0${index + 1}T09:00:00.000Z`, messages: [{ role: 'user', content }] });
+    }
+    const packet = await engram.compose({ scope: { ...base, session_id: 'now' }, purpose: 'responder', cues: { query: 'hiking trip boots' }, budget: { max_tokens: 400 } });
+    const order = (packet.short_term.key_quotes ?? []).map((quote) => quote.quote);
+    const packed = order.findIndex((quote) => quote.includes('packed the boots'));
+    const cleaned = order.findIndex((quote) => quote.includes('Cleaned the boots'));
+    expect(packed).toBeGreaterThanOrEqual(0);
+    expect(cleaned).toBeGreaterThan(packed);
+    expect(packet.explain.selected.some((line) => /session ×2\b/u.test(line))).toBe(true);
   });
 });

@@ -7,6 +7,8 @@ import type { EventRecord } from '../spec/event.js';
 import type { ComposeCues } from '../spec/requests.js';
 import type { EventSearchHit, EventSearchQuery, StorageAdapter } from '../spec/storage.js';
 import type { TimeWindow } from '../retrieval/time-expressions.js';
+import { words } from '../util/segment.js';
+import { STOPWORDS } from '../util/stopwords.js';
 
 /**
  * The text a compose matches against memory: the query plus keywords and entities; items also
@@ -44,6 +46,12 @@ export interface FusedHit {
   rule: string;
 }
 
+/**
+ * Whose words a question is about: a speaker of the history it names ("What did Caroline
+ * research?"), or the user when it asks in the first person ("Which doctors did I see?").
+ */
+export type CueSubject = { speaker: string } | { role: 'user' };
+
 /** How the search went, for explain.filters.retrieval. */
 export interface CueSearchReport {
   /** `used`, or why meaning was not searched: no model configured, no query text, or the model was busy. */
@@ -52,6 +60,8 @@ export interface CueSearchReport {
   /** Passages found by words whose event has no vector yet (as the store is now): found by words alone. */
   unembedded_candidates: number;
   time_windows: Array<Pick<TimeWindow, 'text' | 'start' | 'end'>>;
+  /** Whose passages go first (`questionSubject`); null when the question names nobody or several. */
+  subject: CueSubject | null;
 }
 
 /**
@@ -66,6 +76,45 @@ export interface CueSearchReport {
  */
 const RRF_K = 60;
 const WEIGHTS: Readonly<Record<keyof CueSignals, number>> = { words: 1, meaning: 0.4, time: 1 };
+/**
+ * A passage by someone other than the question's subject ranks at this share of its score. On
+ * LoCoMo, 96 % of the evidence of a question naming one of the two speakers is that speaker's own
+ * turn (their name, in the other's turns, is mostly an address: "That's great, Caroline!"); on
+ * long user–assistant chats 94 % of the evidence is the user's. At half, the subject's passages
+ * go first and another speaker's strong match still beats the subject's weak one (LoCoMo: evidence
+ * in the top ten 0.638 → 0.660; BENCHMARKS.md).
+ */
+export const OTHER_SPEAKER_WEIGHT = 0.5;
+/** The best fused matches whose sessions count for `sessionFocus`, and how much the focus adds (up to ×2 for the session holding most of them). */
+const FOCUS_HITS = 10;
+const SESSION_WEIGHT = 1;
+const FIRST_PERSON: ReadonlySet<string> = new Set(['i', 'me', 'my', 'mine', 'myself', '我']);
+
+/**
+ * The subject of a question among the speakers of its passages: the one speaker it names (by a
+ * word of their name), else the user when it speaks in the first person; null when it names
+ * several, or nobody and not itself.
+ *
+ * @example
+ * questionSubject('What did Caroline research?', ['Caroline', 'Melanie']) // { speaker: 'Caroline' }
+ * questionSubject('Which doctors did I see?', []) // { role: 'user' }
+ */
+export function questionSubject(text: string, speakers: Iterable<string>): CueSubject | null {
+  const terms = new Set(words(text));
+  const named = new Set<string>();
+  for (const speaker of speakers) {
+    if (words(speaker).some((part) => part.length > 1 && !STOPWORDS.has(part) && terms.has(part))) named.add(speaker);
+  }
+  if (named.size === 1) return { speaker: [...named][0]! };
+  if (named.size === 0 && [...terms].some((term) => FIRST_PERSON.has(term))) return { role: 'user' };
+  return null;
+}
+
+/** Whether an event is the subject's own words. */
+function bySubject(event: EventRecord, subject: CueSubject): boolean {
+  return 'speaker' in subject ? event.speaker === subject.speaker : event.role === 'human';
+}
+
 /** Most windows searched for one question (a question naming more is rare). */
 const MAX_WINDOWS = 3;
 
@@ -105,12 +154,16 @@ export async function searchCues(storage: StorageAdapter, embedder: CueEmbedder 
     return vector !== null ? near(bounds) : base.terms.length > 0 ? storage.searchEvents({ ...base, ...bounds }) : Promise.resolve([]);
   };
   const [meaning, ...timed] = await Promise.all([near({}), ...windows.map(inWindow)]);
-  const hits = fuse({ words, meaning: meaning!, time: interleave(timed) }, base.limit);
+  const signals = { words, meaning: meaning!, time: interleave(timed) };
+  const speakers = new Set(Object.values(signals).flatMap((list) => list.flatMap((hit) => (hit.event.speaker === null ? [] : [hit.event.speaker]))));
+  const subject = questionSubject(text === '' ? base.terms.join(' ') : text, speakers);
+  const hits = fuse(signals, base.limit, subject);
   const report: CueSearchReport = {
     meaning: meaningState,
     embedding_model: embedder?.model ?? null,
     unembedded_candidates: meaningState === 'used' ? words.filter((hit) => hit.event.embedding_status !== 'done').length : 0,
     time_windows: windows.map(({ text: phrase, start, end }) => ({ text: phrase, start, end })),
+    subject,
   };
   return { hits, report };
 }
@@ -138,7 +191,7 @@ function interleave(lists: readonly EventSearchHit[][]): EventSearchHit[] {
   return out;
 }
 
-function fuse(signals: Record<keyof CueSignals, readonly EventSearchHit[]>, limit: number): FusedHit[] {
+function fuse(signals: Record<keyof CueSignals, readonly EventSearchHit[]>, limit: number, subject: CueSubject | null): FusedHit[] {
   const byId = new Map<string, FusedHit>();
   for (const signal of ['words', 'meaning', 'time'] as const) {
     const best = Math.max(0, ...signals[signal].map((hit) => hit.score));
@@ -154,21 +207,54 @@ function fuse(signals: Record<keyof CueSignals, readonly EventSearchHit[]>, limi
     }
   }
   const fused = [...byId.values()];
+  const others = new Set<FusedHit>();
   for (const entry of fused) {
-    entry.score = Math.round(entry.score * 1e6) / 1e6;
-    entry.rule = ruleOf(entry.signals);
+    if (subject !== null && !bySubject(entry.event, subject)) {
+      others.add(entry);
+      entry.score *= OTHER_SPEAKER_WEIGHT;
+    }
   }
-  // Equal scores: the newer event first (ids are time-ordered).
-  return fused.sort((a, b) => b.score - a.score || (a.event.id < b.event.id ? 1 : a.event.id > b.event.id ? -1 : 0)).slice(0, limit);
+  const focus = sessionFocus(fused.sort(byScore).slice(0, FOCUS_HITS));
+  for (const entry of fused) {
+    const factor = 1 + SESSION_WEIGHT * (focus.get(entry.event.session_id) ?? 0);
+    entry.score = Math.round(entry.score * factor * 1e6) / 1e6;
+    entry.rule = ruleOf(entry.signals, { notBy: others.has(entry) ? subject : null, session: factor });
+  }
+  return fused.sort(byScore).slice(0, limit);
+}
+
+/** Best first; equal scores: the newer event first (ids are time-ordered). */
+function byScore(a: FusedHit, b: FusedHit): number {
+  return b.score - a.score || (a.event.id < b.event.id ? 1 : a.event.id > b.event.id ? -1 : 0);
 }
 
 /**
- * The rule of a passage, naming each signal that found it and its rank there.
+ * How much of the best matches each session holds, against the session that holds most (1 for
+ * it, 0 for a session with none of them). A conversation keeps to its topic: the turns around a
+ * question's best matches are more likely to hold its answer than an equally good match alone in a
+ * session about something else (LoCoMo: evidence in the top ten 0.660 → 0.686; BENCHMARKS.md).
+ */
+function sessionFocus(best: readonly FusedHit[]): Map<string, number> {
+  const totals = new Map<string, number>();
+  for (const hit of best) totals.set(hit.event.session_id, (totals.get(hit.event.session_id) ?? 0) + hit.score);
+  const top = Math.max(0, ...totals.values());
+  return new Map([...totals].map(([session, total]) => [session, top > 0 ? total / top : 0]));
+}
+
+/**
+ * The rule of a passage, naming each signal that found it and its rank there, and the subject it
+ * is not by when that lowered it.
  *
  * @example
  * ruleOf({ words: 2, meaning: 1, time: null }) // 'cue.hybrid(words #2, meaning #1)'
+ * ruleOf({ words: 4, meaning: null, time: null }, { notBy: { speaker: 'Caroline' }, session: 1.5 }) // 'cue.hybrid(words #4; not by Caroline ×0.5, session ×1.5)'
  */
-export function ruleOf(signals: CueSignals): string {
+export function ruleOf(signals: CueSignals, weights: { notBy?: CueSubject | null; session?: number } = {}): string {
   const parts = (['words', 'meaning', 'time'] as const).flatMap((signal) => (signals[signal] === null ? [] : [`${signal} #${signals[signal]}`]));
-  return `cue.hybrid(${parts.join(', ')})`;
+  const { notBy = null, session = 1 } = weights;
+  const notes = [
+    ...(notBy === null ? [] : [`not by ${'speaker' in notBy ? notBy.speaker : 'the user'} ×${OTHER_SPEAKER_WEIGHT}`]),
+    ...(session > 1 ? [`session ×${Math.round(session * 100) / 100}`] : []),
+  ];
+  return `cue.hybrid(${parts.join(', ')}${notes.length === 0 ? '' : `; ${notes.join(', ')}`})`;
 }

@@ -108,9 +108,11 @@ export function fillSummarySection(
 
   // Passages matching the cues: the policy's top ones now, the rest (further down the ranking)
   // once everything else is placed, in whatever budget the other sections left unused.
-  // No top passage is shown whole when that takes more than twice its share of the section: with a
-  // tight budget one long turn would crowd out the others, and its best sentence usually suffices.
-  const wholeCap = 2 * Math.floor(builder.left('short_term_summary') / Math.max(1, policy.query_quotes));
+  // A top passage is shown whole only when its line takes at most half its share of the section;
+  // a longer one shows its best-matching sentence. The sentence that matches usually holds the
+  // answer, and more passages answer more questions than a few whole turns (LoCoMo evidence cited
+  // at 1,000 tokens: 0.736 with whole turns up to twice the share, 0.763 at half; BENCHMARKS.md).
+  const wholeCap = Math.floor(builder.left('short_term_summary') / Math.max(1, policy.query_quotes) / 2);
   const matcher = cueMatcher(inputs.cueTerms, inputs.cueHits.map((passage) => contentText(passage.event.content)));
   const offerPassage = ({ event, rule }: CuePassage, rank: number, spare: boolean): void => {
     const text = contentText(event.content);
