@@ -32,6 +32,7 @@ import { locomoReport } from './locomo-report.js';
 import { benchSearchLatency, type LatencySizes } from './search-latency-bench.js';
 import { benchStores, storesTable, type StoresSizes } from './stores-bench.js';
 import { benchEmbeddings, embeddingsTable, type EmbeddingsSizes } from './embeddings-bench.js';
+import { benchMemory, memoryReport, type MemorySizes } from './memory-bench.js';
 import { storeSizeMiB, keepingNothing, withTempStore } from './temp-store.js';
 import { BatchImporter, benchSingleTurns, type BatchImportResult, type SingleTurnResult } from './write-bench.js';
 
@@ -64,7 +65,7 @@ const LATENCY_FULL: LatencySizes = { users: 1_000, itemsPerUser: 100, sharedItem
 const LATENCY_QUICK: LatencySizes = { users: 100, itemsPerUser: 100, sharedItems: 100, embeddedUsers: 5, queries: 100, rememberItems: 300 };
 
 
-const PARTS = ['core', 'retrieval', 'latency', 'compose-shapes', 'load', 'stores', 'locomo', 'embeddings'] as const;
+const PARTS = ['core', 'retrieval', 'latency', 'compose-shapes', 'load', 'stores', 'locomo', 'embeddings', 'memory'] as const;
 type Part = (typeof PARTS)[number];
 
 const USERS = 100;
@@ -247,6 +248,20 @@ async function runEmbeddings(quick: boolean): Promise<void> {
   log('results written to bench/results/embeddings.json');
 }
 
+/** Memory quality on the corpus: every conversation, or the first 15 of each language. */
+const MEMORY_FULL: MemorySizes = { perLanguage: null };
+const MEMORY_QUICK: MemorySizes = { perLanguage: 15 };
+
+async function runMemoryQuality(quick: boolean): Promise<void> {
+  const sizes = quick ? MEMORY_QUICK : MEMORY_FULL;
+  const result = await benchMemory(sizes, log);
+  writeResults('memory-quality', { ...header(quick), sizes, ...result });
+  process.stdout.write(
+    `\nMemory quality on the corpus (${result.corpus.conversations} conversations, ${result.corpus.turns} turns, ${result.corpus.questions} questions; rule extraction, no LLM; questions as ${result.budget}-token responder packets):\n\n${memoryReport(result)}\n`,
+  );
+  log('results written to bench/results/memory-quality.json');
+}
+
 /** Resident memory after each part: now, and the process's peak so far (parts run one after another). */
 const memory: Array<{ part: Part; rss_mib: number; peak_rss_mib: number; heap_used_mib: number }> = [];
 
@@ -280,6 +295,7 @@ async function main(): Promise<void> {
     if (existsSync(locomoPath()) || args.some((arg) => arg.startsWith('--only='))) await measured('embeddings', () => runEmbeddings(quick));
     else log(`embeddings skipped: no data set at ${locomoPath()} (set ENGRAM_LOCOMO to locomo10.json)`);
   }
+  if (parts.has('memory')) await measured('memory', () => runMemoryQuality(quick));
   writeResults('memory', { ...header(quick), parts: memory });
 }
 

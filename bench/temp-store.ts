@@ -74,11 +74,14 @@ export async function withBenchStore<T>(store: BenchStore, body: (engram: Engram
   }
 }
 
-/** Opens an Engram on a new file under os.tmpdir(), runs `body`, then closes and deletes it. */
-export async function withTempStore<T>(durability: Durability, body: (engram: Engram, path: string) => Promise<T>): Promise<T> {
+/**
+ * Opens an Engram on a new file under os.tmpdir() (with any further configuration, such as a
+ * clock), runs `body`, then closes and deletes it.
+ */
+export async function withTempStore<T>(durability: Durability, body: (engram: Engram, path: string) => Promise<T>, config: Omit<Parameters<typeof createEngram>[0], 'store'> = {}): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'engram-bench-'));
   const path = join(dir, 'engram.db');
-  const engram = await createEngram({ store: `sqlite:${path}`, sqliteSynchronous: durability });
+  const engram = await createEngram({ ...config, store: `sqlite:${path}`, sqliteSynchronous: durability });
   try {
     return await body(engram, path);
   } finally {

@@ -1,0 +1,149 @@
+// Scoring the memory-quality corpus, as pure functions: what a store holds as current, whether it
+// holds an expected fact or still holds a stale one, which items are right, stale, someone else's
+// words or junk, and whether a packet shows the right current memory.
+
+import type { MemoryItem, MemoryPacket } from '../src/index.js';
+import { describeValue } from '../src/index.js';
+import type { CorpusFact, FactStatus } from './memory-corpus.js';
+
+/** Episodic items (what happened) are history, not a current fact: never stale, not judged for precision. */
+const EPISODIC: ReadonlySet<string> = new Set(['events', 'cases']);
+
+/** A current item as the scoring reads it. */
+export interface HeldItem {
+  id: string;
+  type: string;
+  /** Its key, value and sentence, lower case: what a prompt would show of it. */
+  text: string;
+  /** A task's state (open, done, cancelled); null for other items. */
+  status: FactStatus | null;
+  /** Every source is an assistant or tool message: nothing the user said. */
+  assistantOnly: boolean;
+  episodic: boolean;
+}
+
+function strings(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(strings);
+  if (typeof value === 'object' && value !== null) return Object.values(value).flatMap(strings);
+  return typeof value === 'number' || typeof value === 'boolean' ? [String(value)] : [];
+}
+
+function statusOf(item: Pick<MemoryItem, 'type' | 'value'>): FactStatus | null {
+  if (item.type !== 'tasks') return null;
+  const status = item.value['status'];
+  return status === 'done' ? 'done' : status === 'cancelled' ? 'cancelled' : 'open';
+}
+
+/**
+ * An item as the scoring reads it; `userSaid` tells whether an event id is one of the user's messages.
+ *
+ * @example
+ * heldItem(item, (id) => userEvents.has(id))
+ */
+export function heldItem(item: Pick<MemoryItem, 'id' | 'type' | 'key' | 'value' | 'source_event_ids'>, userSaid: (eventId: string) => boolean): HeldItem {
+  const text = [item.key, describeValue(item.type, item.value), ...strings(item.value)].join(' ').toLowerCase();
+  return {
+    id: item.id,
+    type: item.type,
+    text,
+    status: statusOf(item),
+    assistantOnly: item.source_event_ids.length > 0 && !item.source_event_ids.some(userSaid),
+    episodic: EPISODIC.has(item.type),
+  };
+}
+
+function mentions(item: HeldItem, fact: Pick<CorpusFact, 'value' | 'status'>): boolean {
+  return item.text.includes(fact.value.toLowerCase()) && (fact.status === undefined || item.status === fact.status);
+}
+
+/** Whether some current item holds an expected fact (any type: a plan may be kept as an event). */
+export function holds(items: readonly HeldItem[], fact: CorpusFact): boolean {
+  return items.some((item) => mentions(item, fact));
+}
+
+/** Whether some current fact (episodes aside) still holds a stale value. */
+export function holdsStale(items: readonly HeldItem[], fact: CorpusFact): boolean {
+  return items.some((item) => !item.episodic && mentions(item, fact));
+}
+
+/** What a current item is, judged against what the conversation says should be current. */
+export type Verdict = 'right' | 'stale' | 'advice' | 'assistant' | 'junk';
+
+/**
+ * The verdict on one current, non-episodic item at the end of a conversation: right when it holds a
+ * fact still expected, stale when it holds a value since made stale, advice when it holds the
+ * assistant's advice, assistant when only the assistant said it, junk otherwise.
+ *
+ * @example
+ * judge(item, { current: [{ kind: 'location', value: 'Lisbon' }], stale: [], advice: [] }) // 'right'
+ */
+export function judge(item: HeldItem, expected: { current: readonly CorpusFact[]; stale: readonly CorpusFact[]; advice: readonly string[] }): Verdict {
+  if (expected.current.some((fact) => item.text.includes(fact.value.toLowerCase()))) return 'right';
+  if (expected.stale.some((fact) => mentions(item, fact))) return 'stale';
+  if (expected.advice.some((advice) => item.text.includes(advice.toLowerCase()))) return 'advice';
+  return item.assistantOnly ? 'assistant' : 'junk';
+}
+
+/**
+ * The facts still expected at the end of a conversation, and the stale ones: an expected value
+ * later named stale (same kind and value, any status) is stale, unless expected again after.
+ *
+ * @example
+ * finalState([{ expect: [loc('Berlin')], stale: [] }, { expect: [loc('Lisbon')], stale: [loc('Berlin')] }]) // current: Lisbon; stale: Berlin
+ */
+export function finalState(turns: ReadonlyArray<{ expect: readonly CorpusFact[]; stale: readonly CorpusFact[] }>): { current: CorpusFact[]; stale: CorpusFact[] } {
+  const key = (fact: CorpusFact) => `${fact.kind}\u0000${fact.value.toLowerCase()}`;
+  const current = new Map<string, CorpusFact>();
+  const stale = new Map<string, CorpusFact>();
+  for (const turn of turns) {
+    for (const fact of turn.stale) {
+      current.delete(key(fact));
+      stale.set(key(fact), fact);
+    }
+    for (const fact of turn.expect) {
+      stale.delete(key(fact));
+      current.set(key(fact), fact);
+    }
+  }
+  return { current: [...current.values()], stale: [...stale.values()] };
+}
+
+/** How a packet answers one question: the right memory shown, and stale or assistant facts shown as current. */
+export interface PacketAnswer {
+  right: boolean;
+  /** The right memory is among the packet's current facts, not only in quoted history (null: nothing to show). */
+  as_fact: boolean | null;
+  stale_shown: number;
+  assistant_shown: number;
+}
+
+/**
+ * Whether a packet shows what a question needs (`show`: anywhere in its rendered text, and among its
+ * current facts) and how many of its current facts hold a stale value (`not_current`) or only the
+ * assistant's words.
+ *
+ * @example
+ * answerOf(packet, rendered, { show: ['Lisbon'], not_current: ['Berlin'] }, (id) => userEvents.has(id))
+ */
+export function answerOf(
+  packet: Pick<MemoryPacket, 'long_term'>,
+  rendered: string,
+  question: { show: readonly string[]; not_current: readonly string[] },
+  userSaid: (eventId: string) => boolean,
+): PacketAnswer {
+  const shown = rendered.toLowerCase();
+  const right = question.show.every((value) => shown.includes(value.toLowerCase()));
+  let stale = 0;
+  let assistant = 0;
+  const current: string[] = [];
+  for (const fact of packet.long_term.facts) {
+    if (fact.status !== 'active') continue;
+    const text = [fact.fact_key, fact.notes ?? '', ...strings(fact.value)].join(' ').toLowerCase();
+    current.push(text);
+    if (question.not_current.some((value) => text.includes(value.toLowerCase()))) stale += 1;
+    if (fact.sources.length > 0 && !fact.sources.some(userSaid)) assistant += 1;
+  }
+  const asFact = question.show.length === 0 ? null : question.show.every((value) => current.some((text) => text.includes(value.toLowerCase())));
+  return { right, as_fact: asFact, stale_shown: stale, assistant_shown: assistant };
+}
