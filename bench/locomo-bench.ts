@@ -10,6 +10,7 @@ import { loadLocomo, locomoPath, type EvidenceAudit, type LocomoConversation, ty
 import { citedTurns, evidenceRecall, sharesContentWord } from './locomo-recall.js';
 import { MissLog, Scoreboard, type MissCause, type SystemScore } from './locomo-score.js';
 import { nowMs, summarize, type LatencySummary } from './stats.js';
+import { listAllItems } from './list-items.js';
 import { storeSizeMiB, withTempStore } from './temp-store.js';
 
 export interface LocomoSizes {
@@ -95,7 +96,7 @@ async function ingest(engram: Engram, conversation: LocomoConversation): Promise
   await engram.runEmbeddings();
   const embedMs = nowMs() - embedStart;
   await checkMetadata(engram, user_id, diaOfEvent);
-  const items = await listAllItems(engram, user_id);
+  const items = await listAllItems(engram, { user_id, agent_id: AGENT });
   const turnsWithItems = new Set(items.flatMap((item) => item.source_event_ids).flatMap((id) => diaOfEvent.get(id) ?? []));
   const eventOfDia = new Map([...diaOfEvent].map(([event, dia]) => [dia, event]));
   const textOfDia = new Map(conversation.turns.map((turn) => [turn.dia_id, turn.text]));
@@ -118,16 +119,6 @@ async function checkMetadata(engram: Engram, user_id: string, diaOfEvent: Readon
   if (seen !== diaOfEvent.size) throw new Error(`LoCoMo: ${user_id} has ${seen} events, ${diaOfEvent.size} committed`);
 }
 
-async function listAllItems(engram: Engram, user_id: string) {
-  const items = [];
-  let cursor: string | undefined;
-  for (;;) {
-    const page = await engram.listItems({ scope: { user_id, agent_id: AGENT }, limit: 1000, ...(cursor === undefined ? {} : { cursor }) });
-    items.push(...page);
-    if (page.length < 1000) return items;
-    cursor = page.at(-1)!.id;
-  }
-}
 
 function composeRequest(ingested: Ingested, question: string, budget: number) {
   return {

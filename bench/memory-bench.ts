@@ -4,10 +4,11 @@
 // judged at the end, and each question composed as a 1,000-token responder packet in a new session
 // the day after the last one, once the turns have their vectors (local static model).
 
-import type { Engram, MemoryItem } from '../src/index.js';
+import type { Engram } from '../src/index.js';
 import { renderPacket } from '../src/index.js';
 import { FACT_KINDS, loadCorpus, type CorpusConversation, type FactKind } from './memory-corpus.js';
 import { answerOf, finalState, heldItem, holds, holdsStale, judge, type HeldItem, type Verdict } from './memory-score.js';
+import { listAllItems } from './list-items.js';
 import { withTempStore } from './temp-store.js';
 
 export interface MemorySizes {
@@ -89,23 +90,13 @@ function newTally(): Tally {
   };
 }
 
-async function currentItems(engram: Engram, user_id: string): Promise<MemoryItem[]> {
-  const items: MemoryItem[] = [];
-  let cursor: string | undefined;
-  for (;;) {
-    const page = await engram.listItems({ scope: { user_id, agent_id: AGENT }, limit: 1000, ...(cursor === undefined ? {} : { cursor }) });
-    items.push(...page);
-    if (page.length < 1000) return items;
-    cursor = page.at(-1)!.id;
-  }
-}
 
 async function runConversation(engram: Engram, setNow: (iso: string) => void, conversation: CorpusConversation, tally: Tally): Promise<void> {
   const user_id = `mq-${conversation.id}`;
   const run_id = `run-${conversation.id}`;
   const userEvents = new Set<string>();
   const userSaid = (id: string) => userEvents.has(id);
-  const held = async (): Promise<HeldItem[]> => (await currentItems(engram, user_id)).map((item) => heldItem(item, userSaid));
+  const held = async (): Promise<HeldItem[]> => (await listAllItems(engram, { user_id, agent_id: AGENT })).map((item) => heldItem(item, userSaid));
   tally.conversations += 1;
   for (const [sessionIndex, session] of conversation.sessions.entries()) {
     for (const [turnIndex, turn] of session.turns.entries()) {

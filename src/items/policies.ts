@@ -1,13 +1,15 @@
 // What happens to an existing item when a new value for its key arrives (MemoryTypes v0.1 §6), and
-// the defaults of each type: overwrite (preferences, goals, tasks: the old version is superseded,
-// history kept) or versioned (profile, decisions, events and the rest: all versions stay, the newest
-// or most confident wins in compose). Explicit denial retracts, whatever the policy.
+// the defaults of each type: overwrite (profile, preferences, goals, tasks: the old version is
+// superseded, history kept) or versioned (decisions, events and the rest: all versions stay, the
+// newest or most confident wins in compose). A profile's new version carries every fact of the old
+// one with the changed facts replaced (values.ts, `mergeValue`), so it supersedes the old: one
+// current value per attribute, in `items` as in packets. Explicit denial retracts, whatever the policy.
 
 import { ValidationError } from '../spec/errors.js';
 import { MEMORY_TYPES, type ConflictPolicy, type MemoryType, type ScopeLevel } from '../spec/items.js';
 
 export const DEFAULT_POLICIES: Readonly<Record<MemoryType, ConflictPolicy>> = {
-  profile: 'versioned',
+  profile: 'overwrite',
   preferences: 'overwrite',
   goals: 'overwrite',
   tasks: 'overwrite',

@@ -106,3 +106,29 @@ describe('a scripted conversation', () => {
     expect((await t.engram.search({ scope: reader, query: '默认存储' }))[0]!.item.key).toBe('decision:general:默认存储');
   });
 });
+
+describe('a user who moves', () => {
+  let moved: TempEngram;
+  const mover = { ...scope, user_id: 'mover' };
+  beforeAll(async () => {
+    moved = await tempEngram();
+    const turns = ['I live in Berlin and I work as a nurse.', 'big news: we moved from Berlin to Lisbon last week. any tips for finding a GP?'];
+    for (const [index, content] of turns.entries()) {
+      await moved.engram.commitTurn({ scope: mover, turn_id: `m${index}`, messages: [{ role: 'user', content }] });
+      moved.clock.advance(60_000);
+    }
+  });
+  afterAll(async () => {
+    await moved.cleanup();
+  });
+
+  it('keeps one current profile: the move replaces the location, keeps the role, and supersedes the old version', async () => {
+    const current = await moved.engram.listItems({ scope: { user_id: 'mover', agent_id: scope.agent_id }, types: ['profile'] });
+    expect(current).toHaveLength(1);
+    const facts = current[0]!.value['facts'] as Array<{ k: string; v: string }>;
+    expect(facts.find((fact) => fact.k === 'location')?.v).toBe('Lisbon');
+    expect(facts.find((fact) => fact.k === 'role')?.v).toBe('nurse');
+    const history = await moved.engram.history({ scope: { user_id: 'mover', agent_id: scope.agent_id }, key: 'profile:user' });
+    expect(history.map((version) => version.status)).toEqual(['superseded', 'active']);
+  });
+});

@@ -29,6 +29,39 @@ describe('profile facts', () => {
     expect(one(text).map((candidate) => [candidate.key, candidate.value])).toEqual([['profile:user', { subject: 'user', facts }]]);
   });
 
+  it.each([
+    ['We moved from Berlin to Lisbon last week.', [{ k: 'location', v: 'Lisbon', since: '2026-02-18' }]],
+    ["I'm in Galway now!", [{ k: 'location', v: 'Galway', since: '2026-02-18' }]],
+    ['The rent here in Pune is wild.', [{ k: 'location', v: 'Pune' }]],
+    ['My wife Hannah says hi.', [{ k: 'family:wife', v: 'wife Hannah' }]],
+    ['My sister is called Ana.', [{ k: 'family:sister:ana', v: 'sister Ana' }]],
+    ['Our lab Biscuit keeps escaping.', [{ k: 'pet:biscuit', v: 'lab Biscuit' }]],
+    ['We adopted a beagle called Lola.', [{ k: 'pet:lola', v: 'beagle Lola' }]],
+    ["I'm allergic to peanuts.", [{ k: 'allergy:peanuts', v: 'allergic to peanuts' }]],
+    ["I'm lactose intolerant.", [{ k: 'intolerance:lactose', v: 'lactose intolerant' }]],
+    ['I have type 1 diabetes.', [{ k: 'health:type_1_diabetes', v: 'type 1 diabetes' }]],
+    ["I'm vegetarian.", [{ k: 'diet', v: 'vegetarian', since: '2026-02-18' }]],
+    ["I don't drink alcohol at all.", [{ k: 'avoids:alcohol', v: 'no alcohol' }]],
+    ['我对花生过敏。', [{ k: 'allergy:花生', v: '对花生过敏' }]],
+    ['我上周搬去东莞了。', [{ k: 'location', v: '东莞', since: '2026-02-18' }]],
+    ['我女儿叫李欣然，今年上初一。', [{ k: 'family:女儿:李欣然', v: '女儿李欣然' }]],
+    ['我和老婆小雯结婚五周年了。', [{ k: 'family:老婆', v: '老婆小雯' }]],
+    ['我家金毛旺财五岁了。', [{ k: 'pet:旺财', v: '金毛旺财' }]],
+    ['我自己吃素，三年了。', [{ k: 'diet', v: '吃素', since: '2026-02-18' }]],
+    ['聚餐我不喝酒。', [{ k: 'avoids:酒', v: '不喝酒' }]],
+  ])('a personal fact: %s', (text, facts) => {
+    expect(one(text).filter((candidate) => candidate.type === 'profile').map((candidate) => candidate.value)).toEqual([{ subject: 'user', facts }]);
+  });
+
+  it('reads a statement that chat runs into a lower-case question', () => {
+    const facts = one('I have mild asthma. any tips for running in the cold?').filter((candidate) => candidate.type === 'profile');
+    expect(facts.map((candidate) => candidate.value)).toEqual([{ subject: 'user', facts: [{ k: 'health:asthma', v: 'asthma' }] }]);
+  });
+
+  it.each(["I'm not vegetarian anymore.", "I don't eat much these days.", 'My mum always says so.', 'Is my dog allowed in?', "I'm in a meeting now."])('is not a personal fact: %s', (text) => {
+    expect(one(text).filter((candidate) => candidate.type === 'profile')).toEqual([]);
+  });
+
   it.each(["I'm a bit tired.", "I'm a big fan of yours.", "I'm from the data team.", '我是说我们可以先试试。'])('is not a profile fact: %s', (text) => {
     expect(one(text)).toEqual([]);
   });

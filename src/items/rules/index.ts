@@ -113,6 +113,23 @@ function run(rule: Rule, context: SentenceContext): readonly ItemCandidate[] {
   }
 }
 
+
+// Chat often starts a sentence in lower case ("I have asthma. any tips?"): a stop followed by a
+// lower-case word ends a sentence too, unless the stop ends an abbreviation. Without it, the
+// statement would be read as part of the question that follows and produce nothing.
+const LOWER_CASE_BREAK = /(?<=[\p{L}\p{N})\]'"’”][.!?]+)(?<!\b(?:e\.g|i\.e|etc|vs|dr|mr|mrs|ms|st|no|approx|incl|jr|sr|co|inc|ltd)\.)\s+(?=\p{Ll})/iu;
+
+/**
+ * A sentence split again where chat starts the next one in lower case.
+ *
+ * @example
+ * chatSentences('I have asthma. any tips?') // ['I have asthma.', 'any tips?']
+ * chatSentences('Use a tool, e.g. a linter.') // ['Use a tool, e.g. a linter.']
+ */
+export function chatSentences(sentence: string): string[] {
+  return sentence.split(LOWER_CASE_BREAK).filter((part) => part.trim() !== '');
+}
+
 class Extraction {
   readonly memory: Memory;
   private readonly names = new NameTracker();
@@ -146,7 +163,7 @@ class Extraction {
     const date = this.date;
     const text = withoutCode(isWellFormed(event.text) ? event.text : wellFormed(event.text));
     let cursor = 0;
-    for (const sentence of sentences(text)) {
+    for (const sentence of sentences(text).flatMap(chatSentences)) {
       const found = text.indexOf(sentence, cursor);
       const start = found === -1 ? cursor : found;
       cursor = start + sentence.length;

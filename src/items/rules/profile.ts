@@ -26,12 +26,54 @@ const ZH_ROLE_END =
 const ZH_EMPLOYER_END = /(?:公司|集团|银行|大学|学院|医院|研究所|研究院|实验室|科技|工作室|事务所|部门|中心|局|厅|所)$/u;
 const ZH_CITY = /^(?:北京|上海|广州|深圳|杭州|成都|南京|武汉|西安|苏州|天津|重庆|长沙|厦门|青岛|香港|澳门|台北|新加坡|东京|伦敦|纽约|旧金山|硅谷|巴黎|柏林|首尔|悉尼|多伦多|\p{Script=Han}{1,4}(?:市|省|区|县|州))$/u;
 
+// The same name, not captured: the place a move starts from.
+const NAME_SKIP = `(?:${NAME.slice(1)}`;
+// Relatives with one of a kind (a new name replaces the old) and with several (each has its own fact).
+const ONE_RELATIVE = String.raw`wife|husband|partner|boyfriend|girlfriend|fianc[ée]e?|mum|mom|mother|dad|father`;
+const RELATIVES = String.raw`${ONE_RELATIVE}|son|daughter|sister|brother|niece|nephew|grandson|granddaughter|cousin|aunt|uncle|grandma|grandpa|grandmother|grandfather|stepson|stepdaughter|twins|kids?|children|baby`;
+const SINGLE_RELATIVE = new RegExp(`^(?:${ONE_RELATIVE})$`, 'iu');
+const PETS = String.raw`dog|cat|puppy|kitten|parrot|budgie|hamster|rabbit|bunny|horse|pony|gelding|mare|tortoise|turtle|gecko|snake|goldfish|guinea pig|lab|labrador|retriever|shiba|beagle|corgi|poodle|terrier|collie|husky|dachshund|spaniel|pug|greyhound|kelpie|dalmatian`;
+const CONDITIONS = String.raw`type [12] diabetes|diabetes|asthma|migraines?|psoriasis|eczema|celiac disease|coeliac disease|arthritis|high blood pressure|hypertension|epilepsy|adhd|anxiety|depression|hay fever|tinnitus|crohn's disease|ibs|endometriosis|pcos|insomnia`;
+const DIETS = String.raw`vegetarian|vegan|pescatarian|gluten[- ]free|keto|halal|kosher|dairy[- ]free|teetotal`;
+// The end of a short object phrase: punctuation, a clause word, or the end.
+const PHRASE_END = String.raw`(?=\s*[,.;:!?)(—–-]|\s+(?:so|and|but|or|which|too|either|anymore|any more|at all|as|because|since|for|though|btw|lol|now|myself|these days)\b|\s*$)`;
+
 interface FactPattern {
-  k: string | ((value: string) => string | undefined);
+  k: string | ((value: string, found: RegExpExecArray) => string | undefined);
   pattern: RegExp;
   /** Checks or trims the captured value; undefined rejects the match. */
-  accept?: (value: string) => string | undefined;
+  accept?: (value: string, found: RegExpExecArray) => string | undefined;
+  /** The group holding the value (default 1). */
+  group?: number;
   withSince?: boolean;
+}
+
+const ZH_ONE_RELATIVE = '老婆|老公|妻子|丈夫|爱人|媳妇|女朋友|男朋友|未婚妻|未婚夫|妈妈|妈|爸爸|爸|母亲|父亲';
+const ZH_RELATIVES = `${ZH_ONE_RELATIVE}|儿子|女儿|哥哥|哥|姐姐|姐|妹妹|妹|弟弟|弟|孙子|孙女|外孙女|外孙|嫂子|弟媳|家老大|家老二|小女儿|小儿子|大女儿|大儿子`;
+const ZH_SINGLE_RELATIVE = new RegExp(`^(?:${ZH_ONE_RELATIVE})$`, 'u');
+const ZH_PETS = '狗|猫|猫咪|狗狗|金毛|柯基|泰迪|哈士奇|柴犬|边牧|英短|美短|布偶|橘猫|小橘猫|兔子|垂耳兔|仓鼠|鹦鹉|乌龟|龙猫';
+// What follows a name in a sentence: a verb, a particle or a time word, not more of the name.
+const ZH_AFTER_NAME = '的|是|在|说|最|也|都|和|跟|结|下|今|上|刚|又|生|过|要|去|来|那|这|老|特|很|还|就|把|被|给|从|每|总|已|五|六|七|八|九|十|满|考|读';
+
+/** A relative's key in Chinese: one per kind of relative that is unique, else one per name. */
+function relativeKeyZh(name: string, found: RegExpExecArray): string {
+  const relation = found[1]!;
+  return ZH_SINGLE_RELATIVE.test(relation) ? `family:${relation}` : `family:${relation}:${name}`;
+}
+
+/** A key part from a phrase: lower case, words joined by `_`. */
+function slug(value: string): string {
+  return value
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '_')
+    .replace(/^_+|_+$/gu, '')
+    .slice(0, 40);
+}
+
+/** A relative's key: one per kind of relative that is unique, else one per name. */
+function relativeKey(_name: string, found: RegExpExecArray): string {
+  const relation = found[1]!.toLowerCase().replace('mom', 'mum').replace(/fianc[ée]e?/u, 'fiance');
+  return SINGLE_RELATIVE.test(relation) ? `family:${relation}` : `family:${relation}:${slug(found[2]!)}`;
 }
 
 const EN_FACTS: readonly FactPattern[] = [
@@ -47,9 +89,70 @@ const EN_FACTS: readonly FactPattern[] = [
   },
   { k: 'employer', pattern: new RegExp(String.raw`\bI\s+(?:work|am working|'m working)\s+(?:at|for)\s+${NAME}`, 'u') },
   { k: 'employer', pattern: new RegExp(String.raw`\bI(?:'m| am| work as)\s+an?\s+[\p{L}\s-]{2,40}?\s+(?:at|for)\s+${NAME}`, 'u') },
-  { k: 'location', pattern: new RegExp(String.raw`\bI\s+(?:live|reside|am based|'m based|am living|'m living|currently live)\s+in\s+${NAME}`, 'u') },
-  { k: 'location', pattern: new RegExp(String.raw`\bI(?:'ve| have)?\s+(?:just\s+)?moved\s+to\s+${NAME}`, 'u'), withSince: true },
+  {
+    k: 'location',
+    pattern: new RegExp(String.raw`\b(?:I|[Ww]e)\s+(?:now\s+|currently\s+|still\s+|actually\s+)?(?:live|reside|am based|'m based|are based|'re based|am living|'m living|are living|'re living|currently live)\s+(?:in|on)\s+${NAME}`, 'u'),
+  },
+  {
+    k: 'location',
+    pattern: new RegExp(String.raw`\b(?:I|[Ww]e)(?:'ve| have)?\s+(?:just\s+|finally\s+|recently\s+)?(?:moved|relocated)\s+(?:from\s+${NAME_SKIP}\s+)?(?:over\s+|back\s+)?to\s+${NAME}`, 'u'),
+    withSince: true,
+  },
+  // "I'm in Galway now", "living in London now", "we've been in Stuttgart for two weeks", "here in Pune".
+  { k: 'location', pattern: new RegExp(String.raw`\b(?:I'm|I am|[Ww]e're|[Ww]e are)\s+(?:now\s+)?in\s+${NAME}\s+now\b`, 'u'), withSince: true },
+  { k: 'location', pattern: new RegExp(String.raw`\b[Ll]iving\s+in\s+${NAME}`, 'u') },
+  { k: 'location', pattern: new RegExp(String.raw`\b(?:I|[Ww]e)(?:'ve| have)\s+been\s+(?:living\s+)?in\s+${NAME}\s+for\b`, 'u') },
+  { k: 'location', pattern: new RegExp(String.raw`\bhere\s+in\s+${NAME}`, 'u') },
   { k: 'origin', pattern: new RegExp(String.raw`\bI(?:'m| am| come| came)\s+(?:originally\s+)?from\s+${NAME}`, 'u') },
+  // Family with names: "my wife Hannah", "my sister is called Ana", "my dad, Suresh".
+  {
+    k: relativeKey,
+    group: 2,
+    pattern: new RegExp(String.raw`\b[Mm]y\s+(${RELATIVES})(?:,)?\s+(?:is\s+called\s+|is\s+named\s+|named\s+|called\s+)?${NAME}`, 'u'),
+    accept: (value, found) => `${found[1]!.toLowerCase()} ${value}`,
+  },
+  // Pets with names: "my dog Bruno", "our older cat Mitzi", "a beagle called Lola".
+  {
+    k: (value) => `pet:${slug(value.split(' ').at(-1)!)}`,
+    group: 2,
+    pattern: new RegExp(String.raw`\b(?:[Mm]y|[Oo]ur)\s+(?:own\s+|old\s+|older\s+|younger\s+|new\s+|little\s+|rescue\s+)?(${PETS})\s+(?:is\s+called\s+|called\s+|named\s+)?${NAME}`, 'u'),
+    accept: (value, found) => `${found[1]!.toLowerCase()} ${value}`,
+  },
+  {
+    k: (value) => `pet:${slug(value.split(' ').at(-1)!)}`,
+    group: 2,
+    pattern: new RegExp(String.raw`\b(?:a|an)\s+(?:[\p{L}-]+\s+){0,3}?(${PETS})(?:\s+[\p{L}-]+){0,2}\s+(?:called|named)\s+${NAME}`, 'u'),
+    accept: (value, found) => `${found[1]!.toLowerCase()} ${value}`,
+  },
+  // Health: allergies, intolerances, conditions.
+  {
+    k: (value) => `allergy:${slug(value)}`,
+    pattern: new RegExp(String.raw`\bI(?:'m| am)\s+(?:also\s+|severely\s+|very\s+|really\s+|deathly\s+)?allergic\s+to\s+([\p{L}\s'-]{2,30}?)${PHRASE_END}`, 'u'),
+    accept: (value) => `allergic to ${value}`,
+  },
+  {
+    k: (value) => `intolerance:${slug(value)}`,
+    pattern: /\bI(?:'m| am)\s+(?:also\s+|pretty sure I'm\s+)?([\p{L}-]{3,20})\s+intolerant\b/u,
+    accept: (value) => `${value} intolerant`,
+  },
+  {
+    k: (value) => `health:${slug(value)}`,
+    pattern: new RegExp(String.raw`\bI\s+(?:have|get|suffer from|was diagnosed with|got diagnosed with|live with)\s+(?:mild\s+|severe\s+|chronic\s+|bad\s+)?(${CONDITIONS})\b`, 'iu'),
+  },
+  // Diet: "I'm vegetarian", "I've gone vegan", "I don't drink alcohol", "stopped eating red meat".
+  { k: 'diet', pattern: new RegExp(String.raw`\bI(?:'m| am)\s+(?:now\s+|also\s+|still\s+|strictly\s+|a\s+)?(${DIETS})\b`, 'iu'), withSince: true },
+  { k: 'diet', pattern: new RegExp(String.raw`\bI(?:'ve| have)\s+(?:gone|become|turned|been)\s+(${DIETS})\b`, 'iu'), withSince: true },
+  {
+    k: (value) => `avoids:${slug(value.replace(/^no /u, ''))}`,
+    pattern: new RegExp(String.raw`\bI\s+(?:don't|do not|never|can't|cannot)\s+(?:eat|drink|take)\s+([\p{L}\s-]{2,25}?)${PHRASE_END}`, 'u'),
+    accept: (value) => (/^(?:much|any|anything|that|it|them|this|a lot)\b/u.test(value) ? undefined : `no ${value}`),
+  },
+  {
+    k: (value) => `avoids:${slug(value.replace(/^no /u, ''))}`,
+    pattern: new RegExp(String.raw`\b(?:stopped|quit|gave up|given up)\s+(?:eating|drinking)\s+([\p{L}\s-]{2,25}?)${PHRASE_END}`, 'u'),
+    accept: (value) => `no ${value}`,
+    withSince: true,
+  },
 ];
 
 const ZH_FACTS: readonly FactPattern[] = [
@@ -63,7 +166,35 @@ const ZH_FACTS: readonly FactPattern[] = [
   },
   { k: 'location', pattern: /我(?:现在|目前)?(?:住在|生活在|定居在?|居住在)([^，,。.！!；;？?]{2,20})/u },
   { k: 'location', pattern: /我(?:最近)?搬到了?([^，,。.！!；;？?]{2,20})/u, withSince: true },
+  { k: 'location', pattern: /(?:我|我们)(?:已经|最近|上周|上个月|刚)?(?:搬去|搬到|搬来)了?([^，,。.！!；;？?\s]{2,12}?)(?=$|[，,。.！!；;？?\s]|了|啦|住|工作|上班|生活)/u, withSince: true },
+  { k: 'location', pattern: /(?:现在)?人在([^，,。.！!；;？?\s]{2,8}?)(?=$|[，,。.！!；;？?\s]|了|，)/u, withSince: true },
   { k: 'origin', pattern: /我(?:来自|老家是|老家在)([^，,。.！!；;？?]{2,20})/u },
+  // Health, diet and the people and animals in the user's life.
+  { k: (value) => `allergy:${slug(value)}`, pattern: /我?对([^，,。.！!；;？?]{1,10}?)过敏/u, accept: (value) => `对${value}过敏` },
+  { k: (value) => `health:${slug(value)}`, pattern: /(乳糖不耐受)/u },
+  {
+    k: (value) => `health:${slug(value)}`,
+    pattern: /我(?:去年|今年|前年|最近|之前|一直|从小)?(?:有|得了|患有|查出来?了?|确诊了?)?(?:[一二两三四五六七八九\d]型)?(糖尿病|高血压|哮喘|焦虑症|抑郁症|贫血|偏头痛|胃炎|鼻炎|湿疹|痛风|失眠症?|甲亢|甲减)/u,
+  },
+  { k: 'diet', pattern: /我(?:自己|现在|已经)?(?:开始)?(吃素|吃纯素|吃全素|是素食主义者|素食)/u, withSince: true },
+  {
+    k: (value) => `avoids:${slug(value)}`,
+    pattern: /我(?:从来|平时|现在|已经)?(?:不|不再|戒了)(喝|吃)([^，,。.！!；;？?\s了的]{1,6})/u,
+    group: 2,
+    accept: (value, found) => `不${found[1]}${value}`,
+  },
+  {
+    k: relativeKeyZh,
+    group: 2,
+    pattern: new RegExp(`我(?:的|和|跟)?(${ZH_RELATIVES})(?:叫|名叫|是)?([\\p{Script=Han}]{2,3}?|[A-Z][a-z]+)(?=$|[，,。.！!；;？?\\s]|${ZH_AFTER_NAME})`, 'u'),
+    accept: (value, found) => `${found[1]}${value}`,
+  },
+  {
+    k: (value) => `pet:${slug(value)}`,
+    group: 2,
+    pattern: new RegExp(`(?:我家|我们家|家里)(?:那只|的|又多了一只|新来的)?[^，,。.！!；;？?]{0,6}?(${ZH_PETS})(?:，|,)?(?:叫|名叫|起名叫)?([\\p{Script=Han}]{2}|[A-Z][a-z]+)(?=$|[，,。.！!；;？?\\s]|${ZH_AFTER_NAME}|[一二三四五六七八九十\\d])`, 'u'),
+    accept: (value, found) => `${found[1]}${value}`,
+  },
   { k: 'origin', pattern: /我是(\p{Script=Han}{2,6})人(?=$|[，,。.！!；;])/u },
 ];
 
@@ -72,11 +203,13 @@ export function factsOf(context: Pick<SentenceContext, 'text' | 'language' | 'da
   const facts: Fact[] = [];
   for (const fact of context.language === 'zh' ? ZH_FACTS : EN_FACTS) {
     const found = fact.pattern.exec(context.text);
-    if (found === null || found[1] === undefined) continue;
-    const captured = cleanPhrase(found[1]);
-    const value = fact.accept === undefined ? captured : fact.accept(captured);
+    const raw = found?.[fact.group ?? 1];
+    if (found === null || raw === undefined) continue;
+    const captured = cleanPhrase(raw);
+    if (captured === '') continue;
+    const value = fact.accept === undefined ? captured : fact.accept(captured, found);
     if (value === undefined || value === '') continue;
-    const k = typeof fact.k === 'string' ? fact.k : fact.k(value);
+    const k = typeof fact.k === 'string' ? fact.k : fact.k(captured, found);
     if (k === undefined || facts.some((known) => known.k === k)) continue;
     facts.push(fact.withSince === true ? { k, v: value, since: context.date } : { k, v: value });
   }
@@ -101,6 +234,9 @@ function profileRule(language: Language, trigger: RegExp): Rule {
 }
 
 export const PROFILE_RULES: readonly Rule[] = [
-  profileRule('en', /\bmy name|\bcall me|\bi'm called|\bi am called|\bi work|\bi'm an?\b|\bi am an?\b|\bi'm the\b|\bi am the\b|\bi live|\bi reside|\bbased in|\bliving in|moved to|\bfrom\b/),
-  profileRule('zh', /我叫|名字|名叫|我是|我在|我从事|我当|我现在|我目前|住在|生活在|定居|居住|搬到|来自|老家/u),
+  profileRule(
+    'en',
+    /\bmy name|\bcall me|\bi'm called|\bi am called|\bi work|\bi'm an?\b|\bi am an?\b|\bi'm the\b|\bi am the\b|\b(?:i|we)(?: now| currently| still| actually)? live|\bi reside|\bbased in|\bliving in|moved|relocated|\bfrom\b|\bi'm in\b|\bi am in\b|\bwe're in\b|\bwe are in\b|been (?:living )?in\b|here in\b|\bmy |\bour |called|named|allergic|intolerant|\bi (?:have|get|suffer|was diagnosed|got diagnosed|live with)\b|vegetarian|vegan|pescatarian|gluten|keto|halal|kosher|dairy|teetotal|\bi (?:don't|do not|never|can't|cannot) (?:eat|drink|take)\b|stopped|quit|gave up|given up/,
+  ),
+  profileRule('zh', /我叫|名字|名叫|我是|我在|我从事|我当|我现在|我目前|住在|生活在|定居|居住|搬|人在|来自|老家|过敏|不耐受|糖尿病|高血压|哮喘|焦虑|抑郁|贫血|头痛|胃炎|鼻炎|湿疹|痛风|失眠|甲亢|甲减|吃素|纯素|全素|素食|不喝|不吃|不再|戒了|我[的和跟]?(?:老婆|老公|妻子|丈夫|爱人|媳妇|女朋友|男朋友|未婚|妈|爸|母亲|父亲|儿子|女儿|哥|姐|妹|弟|孙|外孙|嫂子|弟媳|家老|小女儿|小儿子|大女儿|大儿子)|我家|我们家|家里/u),
 ];
