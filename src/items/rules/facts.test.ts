@@ -121,10 +121,21 @@ describe('tasks', () => {
     expect(extract(['The changelog is done.'], ['task:atlas:write_changelog']).map((candidate) => candidate.key)).toEqual(['task:atlas:write_changelog']);
   });
 
-  it('creates a done or blocked task nobody created only for a specific title', () => {
-    expect(one('The billing migration is done.')).toEqual([expect.objectContaining({ key: 'task:general:billing_migration', confidence: 0.6, value: expect.objectContaining({ status: 'done' }) })]);
+  it('creates no task for a status change that names no known task', () => {
+    expect(one('The billing migration is done.')).toEqual([]);
     expect(one('The report is done.')).toEqual([]);
     expect(one("I'm working on a new idea.")).toEqual([]);
+  });
+
+  it.each([
+    ['I renewed my passport yesterday, so the passport task is done.', 'task:general:renew_passport_trip'],
+    ['car insurance done too.', 'task:general:sort_car_insurance_renewal'],
+    ['The performance reviews were submitted on Thursday.', 'task:general:finish_performance_reviews'],
+    ['finally returned the library books.', 'task:general:return_library_books'],
+  ])('closes the open task a done statement names: %s', (text, key) => {
+    const known = ['task:general:renew_passport_trip', 'task:general:sort_car_insurance_renewal', 'task:general:finish_performance_reviews', 'task:general:return_library_books'];
+    const out = extract([text], known).filter((candidate) => candidate.type === 'tasks');
+    expect(out.map((candidate) => [candidate.key, candidate.value['status']])).toEqual([[key, 'done']]);
   });
 
   it('reads Chinese status changes against Chinese titles', () => {

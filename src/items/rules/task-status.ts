@@ -1,7 +1,7 @@
 // Task status changes (MemoryTypes v0.1 §3.4: commit_turn recognises done and blocked). The title
 // named is matched against tasks already known or produced in this input, so the change lands on
-// the key the task was created under; an unmatched "done" or "blocked" creates the task with that
-// status only when its title is specific enough.
+// the key the task was created under. A status change that names no known task creates none: "the
+// passport task is done" closes the open task, it does not add a second, done one.
 
 import type { ItemCandidate } from '../../spec/items.js';
 import { makeKey } from '../keys.js';
@@ -53,8 +53,9 @@ function statusOf(context: SentenceContext, rule: Rule, spec: StatusSpec): ItemC
       if (notes !== undefined) value['notes'] = notes;
       return [emit(context, rule, { key: known, value })];
     }
+    // No known task by this reading: another pattern may read the sentence differently.
     const specific = context.language === 'zh' ? title.length >= 4 : contentWords(title).length >= 2;
-    if (!spec.createsUnmatched || !specific) return [];
+    if (!spec.createsUnmatched || !specific) continue;
     const taskId = idFrom(title, 6);
     if (taskId === '') return [];
     const value: Record<string, unknown> = { project, task_id: taskId, title, status: spec.status };
@@ -78,20 +79,37 @@ function statusRule(spec: StatusSpec): Rule {
 }
 
 const BE = String.raw`(?:is|are|was|were|has been|have been|'s|got)`;
+/** What a finished task is said to be. */
+const DONE_WORDS = String.raw`done|finished|completed?|shipped|merged|fixed|resolved|sorted|submitted|sent|paid|booked|returned|renewed|filed|signed|altered|handled|taken care of`;
+const DONE_ACTIONS = String.raw`renewed|booked|paid|sent|submitted|called|bought|picked up|returned|filed|signed|scheduled|ordered|cleaned|sorted|replaced|registered|applied|cancelled|canceled|emailed|posted|printed|packed|handed in|turned in|updated|backed up`;
 
 export const TASK_STATUS_RULES: readonly Rule[] = [
   statusRule({
     name: 'en.task.done',
     language: 'en',
     status: 'done',
-    trigger: /\b(?:done|finished|completed?|shipped|merged|fixed|resolved|wrapped up)\b/,
+    trigger: new RegExp(String.raw`\b(?:${DONE_WORDS}|wrapped up)\b`),
     patterns: [
-      { pattern: new RegExp(String.raw`^(.+?)\s+${BE}\s+(?:now\s+|finally\s+|all\s+|already\s+|just\s+)?(?:done|finished|completed?|shipped|merged|fixed|resolved|sorted)\b`, 'i'), titleGroup: 1 },
+      // "The docs update is done", "car insurance done too", "the reviews were submitted".
+      { pattern: new RegExp(String.raw`^(.+?)\s+(?:${BE}\s+)?(?:now\s+|finally\s+|all\s+|already\s+|just\s+)?(?:${DONE_WORDS})\b`, 'i'), titleGroup: 1 },
       { pattern: /\bmark(?:ed)?\s+(.+?)\s+as\s+(?:done|complete|completed|finished)\b/i, titleGroup: 1 },
       { pattern: /^(?:done|finished|completed)\s*[:\-–]\s*/i, titleGroup: 0 },
       { pattern: /\b(?:I|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|already\s+)?(?:finished|completed|wrapped up|done with|fixed)\s+/i, titleGroup: 0 },
     ],
-    createsUnmatched: true,
+    createsUnmatched: false,
+  }),
+  // "I renewed my passport yesterday": a thing done, which closes the open task it names; with no
+  // such task it is an event of the log, not a new task.
+  statusRule({
+    name: 'en.task.done_action',
+    language: 'en',
+    status: 'done',
+    trigger: new RegExp(String.raw`\b(?:${DONE_ACTIONS})\b`),
+    patterns: [
+      // The speaker's own action, or a sentence that starts with it ("finally returned the books").
+      { pattern: new RegExp(String.raw`(?:\b(?:I|we)(?:'ve| have)?\s+|^)(?:just\s+|finally\s+|already\s+)?((?:${DONE_ACTIONS})\b[^.;!?]*)`, 'i'), titleGroup: 1 },
+    ],
+    createsUnmatched: false,
   }),
   statusRule({
     name: 'en.task.blocked',
@@ -105,7 +123,7 @@ export const TASK_STATUS_RULES: readonly Rule[] = [
         blockerGroup: 2,
       },
     ],
-    createsUnmatched: true,
+    createsUnmatched: false,
   }),
   statusRule({
     name: 'en.task.doing',
@@ -127,7 +145,7 @@ export const TASK_STATUS_RULES: readonly Rule[] = [
       { pattern: /^(.+?)(?:已经|已)?(?:完成了|做完了|搞定了|弄好了|写完了|修好了|完成|做完|搞定)了?[。！!.]*$/u, titleGroup: 1 },
       { pattern: /(?:^|我们?)(?:已经|刚刚?)?(?:完成了|做完了|搞定了|写完了|修好了)/u, titleGroup: 0 },
     ],
-    createsUnmatched: true,
+    createsUnmatched: false,
   }),
   statusRule({
     name: 'zh.task.blocked',
@@ -135,7 +153,7 @@ export const TASK_STATUS_RULES: readonly Rule[] = [
     status: 'blocked',
     trigger: /阻塞|卡住|卡在|搁置/u,
     patterns: [{ pattern: /^(.+?)(?:被|给)?(?:阻塞|卡住|卡在|搁置)了?(?:[，,]?\s*(?:因为|在等|等待?)([^。！!；;]+))?/u, titleGroup: 1, blockerGroup: 2 }],
-    createsUnmatched: true,
+    createsUnmatched: false,
   }),
   statusRule({
     name: 'zh.task.doing',

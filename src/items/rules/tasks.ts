@@ -5,12 +5,14 @@
 // to…", not "I got to…" or "how much work we have to do") and a request to be reminded ("remind me
 // to…", not "it reminds me of…" or "don't forget to enjoy the journey").
 
+import { stemmer } from 'stemmer';
+
 import type { ItemCandidate } from '../../spec/items.js';
 import { makeKey, slug } from '../keys.js';
 import { findDate } from './dates.js';
 import { projectOf } from './project.js';
 import { CONVERSATION, emit, type ExtractionMemory, type Language, type Rule, type SentenceContext } from './rule.js';
-import { cleanPhrase, clauseEnd, contentWords, idFrom, matchTokens, shorten } from './text.js';
+import { cleanPhrase, clauseEnd, contentWords, hasHan, idFrom, matchTokens, shorten } from './text.js';
 
 /** Titles and descriptions are one line of a task or goal, not a paragraph. */
 const TITLE_MAX = 200;
@@ -24,27 +26,36 @@ const TASK_VERBS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
+// Words that name a task rather than what it is about: "the passport task is done".
+const TASK_NOUNS: ReadonlySet<string> = new Set(['task', 'todo', 'thing', 'stuff', 'item', 'ticket', 'job', 'errand', '任务', '事情']);
+
+/** A title's tokens for matching a status change to its task: stems, without the word "task". */
+function statusTokens(title: string): Set<string> {
+  return new Set(matchTokens(title).filter((token) => !TASK_NOUNS.has(token)).map((token) => (hasHan(token) ? token : stemmer(token))));
+}
+
 /**
  * The key of a task already known or produced whose title matches `title`: all tokens equal
- * (`exact`), or at least half of them shared including one that is not a common verb. Ties
- * prefer the same project; a tie beyond that matches nothing (never guess).
+ * (`exact`), or, for a status change, at least half of the shorter title's words (by stem: "renewed
+ * my passport" names "renew passport before the trip") including one that is not a common verb.
+ * Ties prefer the same project; a tie beyond that matches nothing (never guess).
  */
 export function findTask(memory: ExtractionMemory, project: string, title: string, exact: boolean): string | undefined {
-  const tokens = new Set(matchTokens(title));
+  const tokens = exact ? new Set(matchTokens(title)) : statusTokens(title);
   if (tokens.size === 0) return undefined;
   const projectSlug = slug(project);
   const scored: Array<readonly [string, number]> = [];
   for (const key of memory.keysWith('task:')) {
     const [, keyProject, id] = key.split(':');
-    const other = new Set(matchTokens(id ?? ''));
+    const other = exact ? new Set(matchTokens(id ?? '')) : statusTokens(id ?? '');
     let shared = 0;
     let sharedNoun = false;
     for (const token of other) {
       if (!tokens.has(token)) continue;
       shared += 1;
-      if (!TASK_VERBS.has(token)) sharedNoun = true;
+      if (!TASK_VERBS.has(token) && !TASK_VERBS.has(stemmer(token))) sharedNoun = true;
     }
-    const overlap = shared / Math.max(tokens.size, other.size);
+    const overlap = exact ? shared / Math.max(tokens.size, other.size) : shared / Math.max(1, Math.min(tokens.size, other.size));
     if (exact ? overlap < 1 : overlap < 0.5 || !sharedNoun) continue;
     scored.push([key, overlap + (keyProject === projectSlug ? 0.01 : 0)]);
   }
