@@ -49,6 +49,11 @@ describe('profile facts', () => {
     ['我家金毛旺财五岁了。', [{ k: 'pet:旺财', v: '金毛旺财' }]],
     ['我自己吃素，三年了。', [{ k: 'diet', v: '吃素', since: '2026-02-18' }]],
     ['聚餐我不喝酒。', [{ k: 'avoids:酒', v: '不喝酒' }]],
+    ['Eh, not a fan of jazz honestly.', [{ k: 'taste:jazz', v: 'dislikes jazz' }]],
+    ['I love Texas BBQ more than life.', [{ k: 'taste:texas_bbq', v: 'likes Texas BBQ' }]],
+    ["I can't stand durian.", [{ k: 'taste:durian', v: 'dislikes durian' }]],
+    ['I accepted a job at Porsche, so goodbye BMW.', [{ k: 'employer', v: 'Porsche', since: '2026-02-18' }]],
+    ['I joined a firm called Taller Norte as a project lead.', [{ k: 'employer', v: 'Taller Norte', since: '2026-02-18' }]],
   ])('a personal fact: %s', (text, facts) => {
     expect(one(text).filter((candidate) => candidate.type === 'profile').map((candidate) => candidate.value)).toEqual([{ subject: 'user', facts }]);
   });
@@ -58,7 +63,7 @@ describe('profile facts', () => {
     expect(facts.map((candidate) => candidate.value)).toEqual([{ subject: 'user', facts: [{ k: 'health:asthma', v: 'asthma' }] }]);
   });
 
-  it.each(["I'm not vegetarian anymore.", "I don't eat much these days.", 'My mum always says so.', 'Is my dog allowed in?', "I'm in a meeting now."])('is not a personal fact: %s', (text) => {
+  it.each(["I'm not vegetarian anymore.", "I don't eat much these days.", 'My mum always says so.', 'Is my dog allowed in?', "I'm in a meeting now.", 'I like it a lot.', "I'm into it.", 'I love that you remembered.'])('is not a personal fact: %s', (text) => {
     expect(one(text).filter((candidate) => candidate.type === 'profile')).toEqual([]);
   });
 

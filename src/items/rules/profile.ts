@@ -5,6 +5,7 @@
 import type { ItemCandidate } from '../../spec/items.js';
 import { makeKey } from '../keys.js';
 import { emit, USER_ONLY, type Language, type Rule, type SentenceContext } from './rule.js';
+import { topicOf } from './lexicon.js';
 import { cleanPhrase } from './text.js';
 
 export const PROFILE_KEY = makeKey('profile', ['user']);
@@ -36,7 +37,16 @@ const PETS = String.raw`dog|cat|puppy|kitten|parrot|budgie|hamster|rabbit|bunny|
 const CONDITIONS = String.raw`type [12] diabetes|diabetes|asthma|migraines?|psoriasis|eczema|celiac disease|coeliac disease|arthritis|high blood pressure|hypertension|epilepsy|adhd|anxiety|depression|hay fever|tinnitus|crohn's disease|ibs|endometriosis|pcos|insomnia`;
 const DIETS = String.raw`vegetarian|vegan|pescatarian|gluten[- ]free|keto|halal|kosher|dairy[- ]free|teetotal`;
 // The end of a short object phrase: punctuation, a clause word, or the end.
-const PHRASE_END = String.raw`(?=\s*[,.;:!?)(—–-]|\s+(?:so|and|but|or|which|too|either|anymore|any more|at all|as|because|since|for|though|btw|lol|now|myself|these days)\b|\s*$)`;
+const PHRASE_END = String.raw`(?=\s*[,.;:!?)(—–-]|\s+(?:so|and|but|or|which|too|either|anymore|any more|at all|as|because|since|for|though|btw|lol|now|myself|these days|more than|so much|lately|tbh|honestly|pls|please|really|with|in|at|when|if)\b|\s*$)`;
+// What someone likes or dislikes, up to the end of the phrase; a pronoun or a clause is no object.
+const TASTE_OBJECT = String.raw`([\p{L}\p{N}][\p{L}\p{N}\s'&-]{1,40}?)${PHRASE_END}`;
+const NOT_TASTE = /^(?:it|that|this|these|those|them|him|her|you|yours|your|me|us|the idea|how|when|what|to|being|having|doing|getting|going|when|most|all|some|one|everything|anything|nothing|lots|a lot|a bit|working|living)\b/iu;
+/**
+ * A taste as a fact, or undefined: not for a pronoun or a long clause, and not for a thing of a
+ * known preference topic (a drink, an editor, a tone), which the preference rules keep instead.
+ */
+const tasteOf = (verdict: 'likes' | 'dislikes') => (value: string) =>
+  NOT_TASTE.test(value) || value.split(/\s+/u).length > 5 || topicOf(value.toLowerCase()) !== undefined ? undefined : `${verdict} ${value}`;
 
 interface FactPattern {
   k: string | ((value: string, found: RegExpExecArray) => string | undefined);
@@ -123,6 +133,24 @@ const EN_FACTS: readonly FactPattern[] = [
     group: 2,
     pattern: new RegExp(String.raw`\b(?:a|an)\s+(?:[\p{L}-]+\s+){0,3}?(${PETS})(?:\s+[\p{L}-]+){0,2}\s+(?:called|named)\s+${NAME}`, 'u'),
     accept: (value, found) => `${found[1]!.toLowerCase()} ${value}`,
+  },
+  // Work changes: "I accepted a job at Porsche", "I joined a firm called Taller Norte", "I'm at Meezan Bank now".
+  {
+    k: 'employer',
+    pattern: new RegExp(String.raw`\b(?:I\s+(?:just\s+|finally\s+)?(?:accepted\s+(?:a|the)\s+(?:job|position|role|offer)\s+(?:at|with)|got\s+(?:a|the)\s+job\s+(?:at|with)|joined|started\s+(?:a\s+new\s+job\s+)?at)|(?:I'm|I am)\s+(?:now\s+)?working\s+(?:for|at)|(?:I'm|I am)\s+at)\s+(?:a\s+(?:firm|company|startup)\s+called\s+)?${NAME}`, 'u'),
+    accept: (value) => (/^(?:The|A|An|My|Our|Home|Work|Least|Most|First|Last|Least)$/u.test(value) ? undefined : value),
+    withSince: true,
+  },
+  // Tastes: one fact per thing, so "not a fan of X any more, I love it now" replaces the old verdict.
+  {
+    k: (value) => `taste:${slug(value)}`,
+    pattern: new RegExp(String.raw`\b(?:I\s+(?:really\s+|absolutely\s+|just\s+|totally\s+)?(?:love|adore|enjoy|like)|I(?:'m| am|'ve been| have been)\s+(?:really\s+|super\s+|so\s+|totally\s+|kind of\s+|obsessed with|a\s+(?:big\s+|huge\s+)?fan\s+of|hooked\s+on|crazy\s+about|into|more\s+into)(?:\s+(?:into|obsessed with))?)\s+${TASTE_OBJECT}`, 'iu'),
+    accept: (value) => tasteOf('likes')(value.replace(/^(?:into|obsessed with)\s+/iu, '')),
+  },
+  {
+    k: (value) => `taste:${slug(value)}`,
+    pattern: new RegExp(String.raw`\b(?:I\s+(?:really\s+)?(?:hate|dislike|detest|can't stand|cannot stand|don't (?:really\s+)?like|do not like)|not\s+(?:a\s+(?:big\s+)?fan\s+of|into)|I'm\s+not\s+into)\s+${TASTE_OBJECT}`, 'iu'),
+    accept: tasteOf('dislikes'),
   },
   // Health: allergies, intolerances, conditions.
   {
@@ -236,7 +264,7 @@ function profileRule(language: Language, trigger: RegExp): Rule {
 export const PROFILE_RULES: readonly Rule[] = [
   profileRule(
     'en',
-    /\bmy name|\bcall me|\bi'm called|\bi am called|\bi work|\bi'm an?\b|\bi am an?\b|\bi'm the\b|\bi am the\b|\b(?:i|we)(?: now| currently| still| actually)? live|\bi reside|\bbased in|\bliving in|moved|relocated|\bfrom\b|\bi'm in\b|\bi am in\b|\bwe're in\b|\bwe are in\b|been (?:living )?in\b|here in\b|\bmy |\bour |called|named|allergic|intolerant|\bi (?:have|get|suffer|was diagnosed|got diagnosed|live with)\b|vegetarian|vegan|pescatarian|gluten|keto|halal|kosher|dairy|teetotal|\bi (?:don't|do not|never|can't|cannot) (?:eat|drink|take)\b|stopped|quit|gave up|given up/,
+    /\bmy name|\bcall me|\bi'm called|\bi am called|\bi work|\bi'm an?\b|\bi am an?\b|\bi'm the\b|\bi am the\b|\b(?:i|we)(?: now| currently| still| actually)? live|\bi reside|\bbased in|\bliving in|moved|relocated|\bfrom\b|\bi'm in\b|\bi am in\b|\bwe're in\b|\bwe are in\b|been (?:living )?in\b|here in\b|\bmy |\bour |called|named|allergic|intolerant|\bi (?:have|get|suffer|was diagnosed|got diagnosed|live with)\b|vegetarian|vegan|pescatarian|gluten|keto|halal|kosher|dairy|teetotal|\bi (?:don't|do not|never|can't|cannot) (?:eat|drink|take)\b|stopped|quit|gave up|given up|accepted|joined|started|working (?:for|at)|\bi'm at\b|\bi am at\b|love|adore|enjoy|like|fan of|hooked|crazy about|into\b|hate|dislike|detest|can't stand|cannot stand/,
   ),
   profileRule('zh', /我叫|名字|名叫|我是|我在|我从事|我当|我现在|我目前|住在|生活在|定居|居住|搬|人在|来自|老家|过敏|不耐受|糖尿病|高血压|哮喘|焦虑|抑郁|贫血|头痛|胃炎|鼻炎|湿疹|痛风|失眠|甲亢|甲减|吃素|纯素|全素|素食|不喝|不吃|不再|戒了|我[的和跟]?(?:老婆|老公|妻子|丈夫|爱人|媳妇|女朋友|男朋友|未婚|妈|爸|母亲|父亲|儿子|女儿|哥|姐|妹|弟|孙|外孙|嫂子|弟媳|家老|小女儿|小儿子|大女儿|大儿子)|我家|我们家|家里/u),
 ];
