@@ -198,6 +198,8 @@ describe('whose words and which conversation a question is about', () => {
     expect(packet.explain.filters['retrieval']).toMatchObject({ subject: { speaker: 'Caroline' } });
     const melanie = quotes.find((quote) => quote.quote.includes('your research'))!;
     expect(packet.explain.selected.find((line) => line.includes(melanie.evidence_id))).toMatch(/not by Caroline ×0\.5/u);
+    // Every match is in one session: the session weighs nothing and no rule names it.
+    expect(packet.explain.selected.some((line) => line.includes('session ×'))).toBe(false);
   });
 
   it('ranks a match in the conversation that holds the best matches before an equal match elsewhere', async () => {

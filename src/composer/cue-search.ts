@@ -230,13 +230,15 @@ function byScore(a: FusedHit, b: FusedHit): number {
 
 /**
  * How much of the best matches each session holds, against the session that holds most (1 for
- * it, 0 for a session with none of them). A conversation keeps to its topic: the turns around a
+ * it, 0 for a session with none of them); nothing when they all lie in one session. A conversation keeps to its topic: the turns around a
  * question's best matches are more likely to hold its answer than an equally good match alone in a
  * session about something else (LoCoMo: evidence in the top ten 0.660 → 0.686; BENCHMARKS.md).
  */
 function sessionFocus(best: readonly FusedHit[]): Map<string, number> {
   const totals = new Map<string, number>();
   for (const hit of best) totals.set(hit.event.session_id, (totals.get(hit.event.session_id) ?? 0) + hit.score);
+  // Best matches all in one session say nothing about which conversation to prefer.
+  if (totals.size < 2) return new Map();
   const top = Math.max(0, ...totals.values());
   return new Map([...totals].map(([session, total]) => [session, top > 0 ? total / top : 0]));
 }
