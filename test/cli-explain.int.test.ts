@@ -1,26 +1,23 @@
 // `engram events search` and `engram explain` end to end: real processes on a real SQLite file.
 
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 
 import type { BuildExplanation, CommitTurnResult, EventSearchPage, MemoryPacket } from '../src/index.js';
+import { runEngram } from './helpers/engram-process.js';
 
 // Each command is a new Node process (1.5–3 s while other test files run); a test runs several in a row.
 vi.setConfig({ testTimeout: 120_000 });
 
 const folder = mkdtempSync(join(tmpdir(), 'engram-cli-explain-'));
 const store = `sqlite:${join(folder, 'engram.db')}`;
-const root = join(import.meta.dirname, '..');
-const main = join(root, 'src', 'cli', 'main.ts');
 
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 function engram(args: string[]) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', main, '--store', store, ...args], { encoding: 'utf8', cwd: root });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  return runEngram(['--store', store, ...args]);
 }
 
 const scope = { user_id: 'ada', agent_id: 'helper', session_id: 's1', run_id: 'r1' };

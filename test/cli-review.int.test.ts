@@ -1,27 +1,24 @@
 // `engram reflect`, `engram review …` and `engram insights …` end to end: real processes on a real
 // SQLite file, with the rule-based reflection (no LLM), as a reviewer runs them.
 
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 
 import type { DecisionResult, EventRecord, InsightRecord, MemoryItem, ReflectResult, ReviewCandidate } from '../src/index.js';
+import { runEngram } from './helpers/engram-process.js';
 
 // Each command is a new Node process (1.5–3 s while other test files run); a test runs several in a row.
 vi.setConfig({ testTimeout: 120_000 });
 
 const folder = mkdtempSync(join(tmpdir(), 'engram-cli-review-'));
 const store = `sqlite:${join(folder, 'engram.db')}`;
-const root = join(import.meta.dirname, '..');
-const main = join(root, 'src', 'cli', 'main.ts');
 
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 function engram(args: string[], input?: string) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', main, '--store', store, ...args], { input, encoding: 'utf8', cwd: root });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  return runEngram(['--store', store, ...args], input);
 }
 
 /** Runs a command with --json and parses its stdout (failing with its stderr when it did not succeed). */

@@ -2,7 +2,6 @@
 // records its objective and a verified claim, six steps of terminal markers take a passing snapshot;
 // a changed objective fails the next one twice, which stops the run until `runs resume`.
 
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,20 +10,18 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { CommitTurnRequest, CommitTurnResult, Marker, RunState, SnapshotRecord } from '../src/index.js';
 import { NARRATIVE_HEADINGS } from '../src/compaction/narrative.js';
 import { checkSnapshot } from '../src/spec/validators.js';
+import { runEngram } from './helpers/engram-process.js';
 
 // Each command is a new Node process (1.5–3 s while other test files run); a test runs several in a row.
 vi.setConfig({ testTimeout: 120_000 });
 
 const folder = mkdtempSync(join(tmpdir(), 'engram-cli-runs-'));
 const store = `sqlite:${join(folder, 'engram.db')}`;
-const root = join(import.meta.dirname, '..');
-const main = join(root, 'src', 'cli', 'main.ts');
 
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 function engram(args: string[]) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', main, '--store', store, ...args], { encoding: 'utf8', cwd: root });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  return runEngram(['--store', store, ...args]);
 }
 
 /** Runs a command with --json and parses its stdout (failing with its stderr when it did not succeed). */

@@ -1,23 +1,20 @@
 // `engram export`, `import` and `erase` as a user runs them: real processes, two SQLite files.
 
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 
+import { runEngram } from './helpers/engram-process.js';
 // Each command is a new Node process (1.5–3 s while other test files run); a test runs several in a row.
 vi.setConfig({ testTimeout: 120_000 });
 
 const folder = mkdtempSync(join(tmpdir(), 'engram-transfer-'));
-const root = join(import.meta.dirname, '..');
-const main = join(root, 'src', 'cli', 'main.ts');
 
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 function engram(store: string, args: string[], input?: string) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', main, '--store', `sqlite:${join(folder, store)}`, ...args], { input, encoding: 'utf8', cwd: root });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  return runEngram(['--store', `sqlite:${join(folder, store)}`, ...args], input);
 }
 
 describe('engram export, import and erase', () => {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 
 import { assertPacket, type CommitTurnResult, type EventRecord, type MemoryPacket } from '../src/index.js';
+import { runEngram } from './helpers/engram-process.js';
 
 // Each command is a new Node process (1.5–3 s while other test files run); a test runs several in a row.
 vi.setConfig({ testTimeout: 120_000 });
@@ -19,13 +20,7 @@ const main = join(root, 'src', 'cli', 'main.ts');
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 function engram(args: string[], input?: string) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', main, '--store', store, ...args], {
-    input,
-    encoding: 'utf8',
-    // tsx resolves from the working directory; --store keeps every file in the temporary folder.
-    cwd: root,
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  return runEngram(['--store', store, ...args], input);
 }
 
 const scopeArgs = ['--user', 'ada', '--agent', 'helper', '--session', 's1', '--run', 'r1'];

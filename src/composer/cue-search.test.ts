@@ -2,50 +2,18 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { EngramError } from '../spec/errors.js';
 import type { EmbeddingModel } from '../spec/providers.js';
+import { topicModel } from '../../test/helpers/topic-model.js';
 import { createEngram, type Engram } from '../runtime/engram.js';
 import type { Clock } from '../util/clock.js';
 import { questionSubject, ruleOf } from './cue-search.js';
 
-/**
- * A model that knows a few concepts by their words: texts about the same concept get the same
- * direction, whatever words they use, so a question can match a turn it shares no word with.
- */
+/** Concepts a question and a turn can share without sharing a word. */
 const CONCEPTS: ReadonlyArray<readonly string[]> = [
   ['doctor', 'doctors', 'dermatologist', 'physician', 'ent', 'specialist', 'clinic'],
   ['buy', 'bought', 'investment', 'shares', 'stock', 'fund'],
   ['pasta', 'recipe', 'cook', 'dinner'],
 ];
-
-function conceptModel(options: { busy?: () => boolean } = {}): EmbeddingModel & { queries: string[] } {
-  const queries: string[] = [];
-  return {
-    specificationVersion: 'v1',
-    provider: 'test',
-    modelId: 'concepts',
-    dimensions: CONCEPTS.length + 1,
-    maxBatchSize: 16,
-    remote: false,
-    queries,
-    doEmbed: async ({ values, priority }) => {
-      if (priority !== 'background') {
-        queries.push(...values);
-        if (options.busy?.() === true) throw new EngramError('OVERLOADED', 'the model is busy', { field: 'embeddings' });
-      }
-      return {
-        embeddings: values.map((text) => {
-          const words = text.toLowerCase().split(/[^\p{L}]+/u);
-          const vector = new Float32Array(CONCEPTS.length + 1);
-          CONCEPTS.forEach((concept, index) => {
-            vector[index] = words.filter((word) => concept.includes(word)).length;
-          });
-          vector[CONCEPTS.length] = 0.05;
-          const norm = Math.hypot(...vector);
-          return vector.map((value) => value / norm);
-        }),
-      };
-    },
-  };
-}
+const conceptModel = (options: { busy?: () => boolean } = {}) => topicModel(CONCEPTS, { modelId: 'concepts', ...options });
 
 const scope = { user_id: 'mira', agent_id: 'assistant', session_id: 's1', run_id: 'r1' };
 /** A clock one millisecond later at every reading, from 2026-06-30 noon: every write and compose has its own time. */

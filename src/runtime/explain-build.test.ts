@@ -4,42 +4,16 @@ import { EngramError } from '../spec/errors.js';
 import type { MemoryPacket } from '../spec/packet.js';
 import type { EmbeddingModel } from '../spec/providers.js';
 import { tempEngram, type TempEngram } from '../../test/helpers/temp-engram.js';
+import { topicModel } from '../../test/helpers/topic-model.js';
 import type { BuildExplanation } from './explain-build.js';
 
-/**
- * A model that places a text by the topics its words belong to: a question and a turn about the
- * same topic point the same way whatever words each uses, so meaning finds what words cannot.
- */
+/** Topics a question and a turn can share without sharing a word. */
 const TOPICS: ReadonlyArray<readonly string[]> = [
   ['doctor', 'doctors', 'dermatologist', 'physician', 'physicians', 'dentist', 'clinic'],
   ['car', 'bike', 'train', 'commute', 'bus'],
   ['garden', 'tomatoes', 'plants', 'seeds'],
 ];
-
-function topicModel(): EmbeddingModel {
-  const size = TOPICS.length + 1;
-  return {
-    specificationVersion: 'v1',
-    provider: 'test',
-    modelId: 'topics',
-    dimensions: size,
-    maxBatchSize: 32,
-    remote: false,
-    doEmbed: async ({ values }) => ({
-      embeddings: values.map((text) => {
-        const words = text.toLowerCase().split(/[^\p{L}]+/u);
-        const vector = new Float32Array(size);
-        TOPICS.forEach((topic, index) => {
-          vector[index] = words.filter((word) => topic.includes(word)).length;
-        });
-        // Every text leans a little on one shared axis, so none is the zero vector.
-        vector[TOPICS.length] = 0.1;
-        const norm = Math.hypot(...vector);
-        return vector.map((value) => value / norm);
-      }),
-    }),
-  };
-}
+const topics = (): EmbeddingModel => topicModel(TOPICS);
 
 const scope = { user_id: 'mira', agent_id: 'assistant', session_id: 's1', run_id: 'r1' };
 const buildOf = (packet: MemoryPacket) => packet.explain.determinism!['context_build_id'] as string;
@@ -79,7 +53,7 @@ describe('explainBuild: why a record is, or is not, in a packet', () => {
   }
 
   it('places a selected passage in its section with its rule, and each signal ranks it as the rule says', async () => {
-    t = await tempEngram('2026-06-01T12:00:00.000Z', { embeddings: topicModel() });
+    t = await tempEngram('2026-06-01T12:00:00.000Z', { embeddings: topics() });
     await say('The garden needs new seeds for the tomatoes.');
     const derm = await say('Saw the dermatologist about the rash on my arm.');
     await say('The train was late again on my commute.');
@@ -95,7 +69,7 @@ describe('explainBuild: why a record is, or is not, in a packet', () => {
   });
 
   it('finds a passage that shares no word with the question by meaning alone', async () => {
-    t = await tempEngram('2026-06-01T12:00:00.000Z', { embeddings: topicModel() });
+    t = await tempEngram('2026-06-01T12:00:00.000Z', { embeddings: topics() });
     const derm = await say('Saw the dermatologist about the rash on my arm.');
     await say('The train was late again on my commute.');
     await t.engram.runEmbeddings();
@@ -109,7 +83,7 @@ describe('explainBuild: why a record is, or is not, in a packet', () => {
   });
 
   it('ranks a passage the time the question names found as the rule says', async () => {
-    t = await tempEngram('2026-06-30T12:00:00.000Z', { embeddings: topicModel() });
+    t = await tempEngram('2026-06-30T12:00:00.000Z', { embeddings: topics() });
     await say('Saw the dermatologist about the rash on my arm.', { ts: '2026-05-10T09:00:00.000Z' });
     const seeds = await say('Bought seeds for the garden.', { ts: '2026-06-02T09:00:00.000Z' });
     await say('The train was late again on my commute.', { ts: '2026-06-25T09:00:00.000Z' });

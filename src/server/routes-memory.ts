@@ -44,6 +44,19 @@ async function searchItems({ engram, tenant, body }: RouteCall): Promise<unknown
 const ITEM_HITS = { status: 200, description: 'Item hits, best first.', schema: objectOf({ hits: { type: 'array', items: described('SearchHit') } }, ['hits']) };
 
 /** Items and memory search. */
+const SEARCH_ITEMS: RouteSpec = {
+  method: 'POST',
+  url: '/v1/items/search',
+  operationId: 'searchItems',
+  role: 'read',
+  tag: 'memory',
+  summary: "Search a user's long-term memory items (facts, preferences, tasks, procedures, …): hybrid, with per-signal scores; the conversation's events are POST /v1/events/search",
+  body: { required: true, schema: ref('memoryRequests', '/$defs/search') },
+  response: ITEM_HITS,
+  errors: [413, 415],
+  handle: searchItems,
+};
+
 export const memoryRoutes: readonly RouteSpec[] = [
   {
     method: 'GET',
@@ -107,29 +120,13 @@ export const memoryRoutes: readonly RouteSpec[] = [
     errors: [404, 413, 415],
     handle: async ({ engram, tenant, body }) => ({ diffs: await engram.forget(bindTenant(body, tenant) as ForgetRequest) }),
   },
+  SEARCH_ITEMS,
+  // Its earlier name, kept: the same route under another address.
   {
-    method: 'POST',
-    url: '/v1/items/search',
-    operationId: 'searchItems',
-    role: 'read',
-    tag: 'memory',
-    summary: "Search a user's long-term memory items (facts, preferences, tasks, procedures, …): hybrid, with per-signal scores; the conversation's events are POST /v1/events/search",
-    body: { required: true, schema: ref('memoryRequests', '/$defs/search') },
-    response: ITEM_HITS,
-    errors: [413, 415],
-    handle: searchItems,
-  },
-  {
-    method: 'POST',
+    ...SEARCH_ITEMS,
     url: '/v1/memory/search',
     operationId: 'searchMemory',
-    role: 'read',
-    tag: 'memory',
     summary: 'The same as POST /v1/items/search (its earlier name): long-term memory items, not events',
-    body: { required: true, schema: ref('memoryRequests', '/$defs/search') },
-    response: ITEM_HITS,
-    errors: [413, 415],
-    handle: searchItems,
   },
 ];
 

@@ -1,11 +1,31 @@
 // The `engram` command line as a real child process (`node --import tsx src/cli/main.ts …` from the
-// repository root): its output as it arrives, a wait for a line of it, and a stop by signal.
+// repository root): run to its end (`runEngram`), or started with its output as it arrives, a wait
+// for a line of it, and a stop by signal (`startEngram`).
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..', '..');
 const main = join(root, 'src', 'cli', 'main.ts');
+
+/** How a command ended: its exit code and everything it wrote. */
+export interface EngramRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `engram <args>` to its end as a user would, with `input` on stdin. tsx resolves from the
+ * working directory, so it runs from the repository root; pass `--store` to keep every file elsewhere.
+ *
+ * @example
+ * const { code, stdout } = runEngram(['--store', store, '--json', 'events', '--user', 'ada']);
+ */
+export function runEngram(args: readonly string[], input?: string): EngramRun {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', main, ...args], { input, encoding: 'utf8', cwd: root });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
 
 export interface EngramProcess {
   readonly child: ChildProcess;

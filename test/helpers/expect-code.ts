@@ -20,3 +20,19 @@ export async function expectCode(promise: Promise<unknown>, code: string): Promi
   }
   throw new Error(`expected ${code}, but the call succeeded`);
 }
+
+/**
+ * Awaits a call that must fail with an EngramError (any code) and returns it, for checks of its
+ * code, field and message together.
+ *
+ * @example
+ * expect(await caught(model.doEmbed({ values: [] }))).toMatchObject({ code: 'VALIDATION_FAILED', field: 'values' });
+ */
+export async function caught(promise: Promise<unknown>): Promise<EngramError> {
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  if (!EngramError.isInstance(error)) throw new Error(`expected an EngramError, got ${String(error)}`);
+  return error;
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
+import { caught } from '../../../test/helpers/expect-code.js';
 import { EngramError } from '../../spec/errors.js';
 import type { EmbeddingModel, EmbeddingPriority } from '../../spec/providers.js';
 import { createEmbeddingModel, embedTexts, type EmbeddingConfig } from './embed.js';
@@ -21,15 +22,6 @@ function recordingModel(overrides: { maxBatchSize?: number; answer?: (values: st
     },
   };
   return { model, calls };
-}
-
-async function caught(promise: Promise<unknown>): Promise<EngramError> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  if (!EngramError.isInstance(error)) throw new Error(`expected an EngramError, got ${String(error)}`);
-  return error;
 }
 
 function configFailure(config: unknown): string {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { EngramError } from '../../spec/errors.js';
+import { caught } from '../../../test/helpers/expect-code.js';
 import { dot } from '../../util/vectors.js';
 import { embedTexts } from './embed.js';
 import { createLocalStaticEmbeddings, STATIC_MAX_CHARS, USE_LITE_STATIC_DIMENSIONS, USE_LITE_STATIC_MODEL_ID, USE_LITE_STATIC_TABLE } from './local-static.js';
@@ -19,15 +19,6 @@ function folder(): string {
   const path = mkdtempSync(join(tmpdir(), 'engram-static-table-'));
   folders.push(path);
   return path;
-}
-
-async function caught(promise: Promise<unknown>): Promise<EngramError> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  if (!EngramError.isInstance(error)) throw new Error(`expected an EngramError, got ${String(error)}`);
-  return error;
 }
 
 describe('the shipped table', () => {
@@ -105,9 +96,11 @@ describe('createLocalStaticEmbeddings', () => {
   });
 
   it('checks each call as the other local models do', async () => {
-    expect((await caught(model.doEmbed({ values: Array.from({ length: 33 }, () => 'x') }))).message).toMatch(/holds 33 texts; this model takes at most 32/);
-    expect((await caught(model.doEmbed({ values: [1 as unknown as string] }))).field).toBe('values[0]');
-    expect((await caught(model.doEmbed({ values: ['x'], priority: 'urgent' as never }))).field).toBe('priority');
+    const tooMany = await caught(model.doEmbed({ values: Array.from({ length: 33 }, () => 'x') }));
+    expect(tooMany).toMatchObject({ code: 'VALIDATION_FAILED', field: 'values' });
+    expect(tooMany.message).toMatch(/holds 33 texts; this model takes at most 32/);
+    expect(await caught(model.doEmbed({ values: [1 as unknown as string] }))).toMatchObject({ code: 'VALIDATION_FAILED', field: 'values[0]' });
+    expect(await caught(model.doEmbed({ values: ['x'], priority: 'urgent' as never }))).toMatchObject({ code: 'VALIDATION_FAILED', field: 'priority' });
     const aborted = new AbortController();
     aborted.abort(new Error('caller gave up'));
     await expect(model.doEmbed({ values: ['x'], signal: aborted.signal })).rejects.toThrow('caller gave up');

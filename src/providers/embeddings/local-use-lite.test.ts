@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { EngramError } from '../../spec/errors.js';
+import { caught } from '../../../test/helpers/expect-code.js';
 import { dot } from '../../util/vectors.js';
 import { embedTexts } from './embed.js';
 import { createLocalUseLiteEmbeddings, localEmbeddingPackages } from './local-use-lite.js';
@@ -19,15 +19,6 @@ const folders: string[] = [];
 afterAll(() => {
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
-
-async function caught(promise: Promise<unknown>): Promise<EngramError> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  if (!EngramError.isInstance(error)) throw new Error(`expected an EngramError, got ${String(error)}`);
-  return error;
-}
 
 /**
  * Stand-ins for the two packages, written as modules the model's thread imports. `embed` is the

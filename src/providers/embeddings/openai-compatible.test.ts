@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { caught } from '../../../test/helpers/expect-code.js';
 import { fakeEmbedding, startOpenAiCompatibleServer, type OpenAiCompatibleServer, type OpenAiCompatibleServerOptions } from '../../../test/helpers/openai-compatible-server.js';
 import { EngramError } from '../../spec/errors.js';
 import { dot, normalise } from '../../util/vectors.js';
@@ -17,15 +18,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-async function caught(promise: Promise<unknown>): Promise<EngramError> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  if (!EngramError.isInstance(error)) throw new Error(`expected an EngramError, got ${String(error)}`);
-  return error;
-}
 
 describe('OpenAI-compatible embeddings', () => {
   it('posts { model, input, dimensions } with the bearer key and returns the server vectors, unit length', async () => {
