@@ -277,6 +277,41 @@ describe('compose', () => {
     expect(packet.explain.omitted).toContainEqual(expect.objectContaining({ item: `episodes:${fact!.fact_id}`, reason: 'duplicate' }));
   });
 
+  it('shows what is still to come, soonest first, whatever the query: in planner packets, and in responder packets with room', async () => {
+    // The clock is at 2026-06-01: a trip and a workshop ahead, a task due later, one done, a meeting past.
+    await t.engram.commitTurn({ scope, turn_id: 'plans', ts: '2026-05-30T09:00:00.000Z', messages: [{ role: 'user', content: 'My trip to Lisbon is on 2026-06-20. The design workshop is on 2026-06-10.' }] });
+    const writer = { user_id: scope.user_id, agent_id: scope.agent_id };
+    await t.engram.remember({ scope: writer, type: 'tasks', key: 'task:general:renew_passport', value: { task_id: 'renew_passport', title: 'Renew my passport', status: 'todo', due: '2026-06-15' } });
+    await t.engram.remember({ scope: writer, type: 'tasks', key: 'task:general:book_hotel', value: { task_id: 'book_hotel', title: 'Book the hotel', status: 'done', due: '2026-06-12' } });
+    await t.engram.remember({ scope: writer, type: 'events', key: 'event:general:2026-05-20:standup', value: { date: '2026-05-20', title: 'Team standup' } });
+
+    const planner = await t.engram.compose({ scope, purpose: 'planner', cues: { query: 'what should I cook tonight' } });
+    const rendered = renderPacket(planner);
+    const part = rendered.slice(rendered.indexOf('## Upcoming'), rendered.indexOf('\n\n', rendered.indexOf('## Upcoming')));
+    expect(part.split('\n').slice(1)).toHaveLength(3);
+    const order = ['2026-06-10', 'Renew my passport', '2026-06-20'].map((text) => part.indexOf(text));
+    expect(order.every((at) => at > 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    // Done tasks and past events are not upcoming.
+    expect(part).not.toContain('Book the hotel');
+    expect(part).not.toContain('Team standup');
+    const rules = planner.explain.selected.flatMap((line) => /ltm\.upcoming\([\d-]+\)/.exec(line) ?? []);
+    expect(rules).toEqual(['ltm.upcoming(2026-06-10)', 'ltm.upcoming(2026-06-15)', 'ltm.upcoming(2026-06-20)']);
+
+    // A responder shows them when its budget has room, and says why not when it has none.
+    const roomy = await t.engram.compose({ scope, purpose: 'responder', cues: { query: 'what should I cook tonight' }, budget: { max_tokens: 3000 } });
+    expect(renderPacket(roomy)).toContain('## Upcoming');
+    const tight = await t.engram.compose({ scope, purpose: 'responder', cues: { query: 'what should I cook tonight' }, budget: { max_tokens: 256, per_section: { facts: 0 } } });
+    expect(renderPacket(tight)).not.toContain('## Upcoming');
+    expect(tight.explain.omitted.some((entry) => entry.section === 'facts' && entry.item.startsWith('facts:'))).toBe(true);
+
+    // Once the day has passed, it is no longer upcoming.
+    t.clock.set('2026-06-11T08:00:00.000Z');
+    const later = renderPacket(await t.engram.compose({ scope, purpose: 'planner', cues: { query: 'what should I cook tonight' } }));
+    const laterPart = later.slice(later.indexOf('## Upcoming'));
+    expect(laterPart.split('\n\n')[0]).not.toContain('2026-06-10');
+  });
+
   it('property: any store, budget, purpose, cue and insights gives a valid packet within budget, without secrets or unvalidated insights for responders', async () => {
     const words = ['atlas', 'venue', 'deadline', 'tea', '中文', '文档', 'budget', CANARY, 'vault', 'launch', 'ACME'];
     const sentence = fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 12 }).map((parts) => parts.join(' ') + '.');

@@ -19,6 +19,7 @@ import { isoRange } from '../util/clock.js';
 import { itemLine, itemText } from './item-text.js';
 import { lazyForm, type PacketBuilder } from './packet-builder.js';
 import { INJECTION, type PurposePolicy } from './policy.js';
+import { factBlock, upcomingDay } from './render.js';
 
 const FACT_TYPES: readonly MemoryType[] = ['profile', 'preferences', 'goals', 'decisions', 'entities', 'events', 'tasks'];
 const ALWAYS: readonly MemoryType[] = ['profile', 'preferences', 'goals', 'tasks'];
@@ -30,6 +31,10 @@ const ALWAYS: readonly MemoryType[] = ['profile', 'preferences', 'goals', 'tasks
 const RESPONDER_ALWAYS: readonly MemoryType[] = ['profile', 'preferences'];
 const RESPONDER_ALWAYS_LIMIT = 6;
 const DAY_MS = 86_400_000;
+/** What can be still to come: dated events, and tasks and goals with a due date. */
+const UPCOMING_TYPES: readonly MemoryType[] = ['events', 'tasks', 'goals'];
+/** Items read to find what is upcoming, newest first: plans are told some time before they happen. */
+const UPCOMING_READ_LIMIT = 200;
 /** Items read beyond the facts a packet can place, for open tasks that turn out done and keys held at two levels. */
 export const FACT_SLACK = 10;
 
@@ -109,11 +114,12 @@ export async function gatherLongTerm(
   const responder = request.purpose === 'responder';
   const open = Math.max(0, policy.facts - matched.filter((hit) => FACT_TYPES.includes(hit.item.type)).length);
   const alwaysLimit = responder ? Math.min(open, RESPONDER_ALWAYS_LIMIT) : open;
-  const [always, procedures, recentEpisodes] = await Promise.all([
+  const [always, procedures, recentEpisodes, dated] = await Promise.all([
     // Newest first, and only as many as the policy can place (with room for versions and done tasks).
     alwaysLimit === 0 ? Promise.resolve([]) : storage.listItems({ ...base, types: responder ? RESPONDER_ALWAYS : ALWAYS, order: 'desc', limit: alwaysLimit + FACT_SLACK }),
     INJECTION[request.purpose].procedures ? storage.listItems({ ...base, types: ['procedure', 'patterns'], order: 'desc', limit: procedureReadLimit(policy) }) : Promise.resolve([]),
     storage.listItems({ ...base, types: ['events', 'cases'], order: 'desc', limit: episodeReadLimit(policy) }),
+    policy.upcoming === 0 ? Promise.resolve([]) : storage.listItems({ ...base, types: UPCOMING_TYPES, order: 'desc', limit: UPCOMING_READ_LIMIT }),
   ]);
   const facts: LongTermCandidates['facts'] = [];
   const seen = new Set<string>();
@@ -124,9 +130,17 @@ export async function gatherLongTerm(
     facts.push({ item, rule });
   };
   matched.forEach((hit, index) => add(hit.item, `cue.hybrid_search(rank ${index + 1})`));
+  // What is still to come, whatever the query: before the always-relevant items for a planner,
+  // after them for a responder (which shows them when its budget has room).
+  const upcoming = upcomingItems(dated, now, policy.upcoming);
+  const addUpcoming = () => {
+    for (const { item, day } of upcoming) add(item, `ltm.upcoming(${day})`);
+  };
+  if (!responder) addUpcoming();
   const alwaysFrom = facts.length;
   for (const item of always) if (facts.length - alwaysFrom < alwaysLimit) add(item, `ltm.always(${item.type})`);
-  facts.splice(policy.facts);
+  if (responder) addUpcoming();
+  facts.splice(policy.facts + (responder ? upcoming.length : 0));
 
   const taskType = request.task_type ?? 'generic';
   const forTask = procedures
@@ -136,6 +150,17 @@ export async function gatherLongTerm(
   const ids = [...new Set([...facts.map((entry) => entry.item), ...forTask, ...episodes.map((entry) => entry.item)].flatMap((item) => item.source_event_ids))];
   const events = ids.length === 0 ? [] : await storage.listEvents({ tenant_id: scope.tenant_id, ids, now, limit: ids.length, exclude_sensitivity: ['secret'] });
   return { facts, procedures: forTask, episodes, sources: new Map(events.map((event) => [event.id, event])) };
+}
+
+/** The `limit` soonest items still to come at `now` (one version per key), soonest first. */
+function upcomingItems(items: readonly MemoryItem[], now: string, limit: number): Array<{ item: MemoryItem; day: string }> {
+  const byKey = new Map<string, { item: MemoryItem; day: string }>();
+  for (const item of items) {
+    const day = upcomingDay(item.key, item.value, now);
+    const known = byKey.get(item.key);
+    if (day !== undefined && (known === undefined || item.version > known.item.version)) byKey.set(item.key, { item, day });
+  }
+  return [...byKey.values()].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : a.item.key < b.item.key ? -1 : 1)).slice(0, limit);
 }
 
 function priorityOf(item: MemoryItem): number {
@@ -233,8 +258,8 @@ export function fillLongTerm(
     const taken = builder.offer({
       item: `facts:${item.id}`,
       section: 'facts',
-      // Preferences render under a heading of their own.
-      block: fact.fact_key.startsWith('pref:') ? 'preferences' : 'facts',
+      // Preferences and what is still to come render under headings of their own.
+      block: factBlock(fact, now),
       rule,
       forms: [
         { level: 'raw', value: fact },

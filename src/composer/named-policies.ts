@@ -16,6 +16,7 @@ export interface PurposeOverrides {
   tool_evidence?: number;
   summary_share?: number;
   facts?: number;
+  upcoming?: number;
   procedures?: number;
   episodes?: number;
   insights?: number;
@@ -30,7 +31,7 @@ export interface NamedPolicy {
   purposes: Partial<Record<Purpose, PurposeOverrides>>;
 }
 
-const COUNTS = ['conversation_window', 'key_quotes', 'query_quotes', 'spare_quotes', 'tool_evidence', 'facts', 'procedures', 'episodes', 'insights'] as const;
+const COUNTS = ['conversation_window', 'key_quotes', 'query_quotes', 'spare_quotes', 'tool_evidence', 'facts', 'upcoming', 'procedures', 'episodes', 'insights'] as const;
 const PURPOSES: readonly Purpose[] = ['planner', 'tool', 'responder'];
 
 function wholeNumber(field: string, value: unknown, min: number, max: number): void {

@@ -63,6 +63,11 @@ export interface PurposePolicy {
   summary_share: number;
   /** Most facts (incl. preferences), procedures and episodes offered. */
   facts: number;
+  /**
+   * Most upcoming items offered whatever the cues (dated events, open tasks and goals due later),
+   * soonest first; a planner places them before its other facts, a responder after.
+   */
+  upcoming: number;
   procedures: number;
   episodes: number;
   /** Most insights offered. */
@@ -84,6 +89,7 @@ export const DEFAULTS: Readonly<Record<Purpose, PurposePolicy>> = {
     tool_evidence: 5,
     summary_share: 0.5,
     facts: 30,
+    upcoming: 5,
     procedures: 5,
     episodes: 5,
     insights: 5,
@@ -101,6 +107,7 @@ export const DEFAULTS: Readonly<Record<Purpose, PurposePolicy>> = {
     tool_evidence: 5,
     summary_share: 0.4,
     facts: 15,
+    upcoming: 3,
     procedures: 5,
     episodes: 2,
     insights: 3,
@@ -123,6 +130,7 @@ export const DEFAULTS: Readonly<Record<Purpose, PurposePolicy>> = {
     tool_evidence: 0,
     summary_share: 0.4,
     facts: 30,
+    upcoming: 3,
     procedures: 0,
     episodes: 4,
     insights: 3,

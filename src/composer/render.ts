@@ -3,7 +3,7 @@
 // line reads as item-text.ts says, so what the budget counted is what the model sees. Sections the
 // packet left empty (for example by the purpose's rules) are not rendered.
 
-import type { MemoryPacket, InsightItem } from '../spec/packet.js';
+import type { Fact, MemoryPacket, InsightItem } from '../spec/packet.js';
 import { citationHandle, escapeXmlText, itemText } from './item-text.js';
 
 export type RenderFormat = 'markdown' | 'xml';
@@ -12,6 +12,7 @@ export type RenderFormat = 'markdown' | 'xml';
 export const RENDER_BLOCKS = {
   working_state: 'Working state',
   open_loops: 'Open loops',
+  upcoming: 'Upcoming',
   tool_evidence: 'Latest tool evidence',
   summary: 'Conversation summary',
   key_quotes: 'Key quotes',
@@ -52,6 +53,44 @@ export function packetFraming(purpose: string, generatedAt: string): Record<Rend
   };
 }
 
+/** Keys of the items that can be upcoming (MemoryTypes v0.1 §2), and the value field holding the date. */
+const DATED_KEYS: ReadonlyArray<readonly [prefix: string, field: string]> = [
+  ['event:', 'date'],
+  ['task:', 'due'],
+  ['goal:', 'due'],
+];
+/** States that end a task, goal or plan: it is no longer coming. */
+const ENDED = new Set(['done', 'cancelled', 'canceled', 'ended', 'completed']);
+
+/**
+ * The day (YYYY-MM-DD) a fact is coming on, if it is still to come at `now`: a dated event, or an
+ * open task or goal due on that day or later. Undefined for anything else.
+ *
+ * @example
+ * upcomingDay('event:general:2026-12-15:trip', { date: '2026-12-15', title: 'Trip' }, '2026-12-01T09:00:00.000Z') // '2026-12-15'
+ */
+export function upcomingDay(key: string, value: unknown, now: string): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const record = value as Record<string, unknown>;
+  const field = DATED_KEYS.find(([prefix]) => key.startsWith(prefix))?.[1];
+  const day = field === undefined ? undefined : record[field];
+  if (typeof day !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(day)) return undefined;
+  if (typeof record['status'] === 'string' && ENDED.has(record['status'])) return undefined;
+  return day.slice(0, 10) >= now.slice(0, 10) ? day.slice(0, 10) : undefined;
+}
+
+/**
+ * The part a fact renders under: preferences under their own heading, what is still to come under
+ * Upcoming, the rest under Facts.
+ *
+ * @example
+ * factBlock(fact, packet.meta.generated_at) // 'upcoming'
+ */
+export function factBlock(fact: Pick<Fact, 'fact_key' | 'value'>, now: string): 'preferences' | 'upcoming' | 'facts' {
+  if (fact.fact_key.startsWith('pref:')) return 'preferences';
+  return upcomingDay(fact.fact_key, fact.value, now) === undefined ? 'facts' : 'upcoming';
+}
+
 interface Block {
   title: string;
   tag: BlockTag;
@@ -79,15 +118,23 @@ function blocks(packet: MemoryPacket): Block[] {
   const { short_term: shortTerm, long_term: longTerm, insight } = packet;
   const preferenceIds = new Set((longTerm.preferences ?? []).map((fact) => fact.fact_id));
   const factLine = (fact: (typeof longTerm.facts)[number]) => itemText.fact({ ...fact, notes: fact.notes ?? JSON.stringify(fact.value) });
+  const now = packet.meta.generated_at;
+  const others = longTerm.facts.filter((fact) => !preferenceIds.has(fact.fact_id));
+  // What is still to come, soonest first.
+  const upcoming = others
+    .map((fact) => ({ fact, day: upcomingDay(fact.fact_key, fact.value, now) }))
+    .filter((entry): entry is { fact: Fact; day: string } => entry.day !== undefined)
+    .sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
   const lines: Record<BlockTag, string[]> = {
     working_state: workingStateLines(packet),
     open_loops: (shortTerm.open_loops ?? []).map(itemText.openLoop),
+    upcoming: upcoming.map((entry) => factLine(entry.fact)),
     tool_evidence: (shortTerm.last_tool_evidence ?? []).map(itemText.toolEvidence),
     summary: shortTerm.rolling_summary === '' ? [] : shortTerm.rolling_summary.split('\n'),
     key_quotes: (shortTerm.key_quotes ?? []).map(itemText.keyQuote),
     conversation: (shortTerm.conversation_window ?? []).map(itemText.windowMessage),
     preferences: (longTerm.preferences ?? []).map(factLine),
-    facts: longTerm.facts.filter((fact) => !preferenceIds.has(fact.fact_id)).map(factLine),
+    facts: others.filter((fact) => factBlock(fact, now) === 'facts').map(factLine),
     procedures: longTerm.procedures.map((procedure) => itemText.procedure(procedure.procedure_id, `${procedure.task_type}: ${JSON.stringify(procedure.content)}`)),
     episodes: longTerm.episodes.map(itemText.episode),
     hypotheses: insightLines(insight.hypotheses),

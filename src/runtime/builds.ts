@@ -55,8 +55,8 @@ export async function replay(context: ReadPathContext, tenantId: string, buildId
   const build = await load(context.storage, tenantId, buildId);
   const { resolved_policy: policy, ...stored } = build.request as Record<string, unknown>;
   const request = { ...(stored as unknown as ComposeRequest), as_of: build.as_of };
-  // A build recorded before a policy field existed used none of it (spare_quotes: no spare passages).
-  const recorded = policy === undefined ? undefined : ({ spare_quotes: 0, ...(policy as object) } as PurposePolicy);
+  // A build recorded before a policy field existed used none of it (no spare passages, no upcoming part).
+  const recorded = policy === undefined ? undefined : ({ spare_quotes: 0, upcoming: 0, ...(policy as object) } as PurposePolicy);
   const packet = await compose(context, request, { buildId: build.id, persist: false, ...(recorded === undefined ? {} : { policy: recorded }) });
   const replayHash = String(packet.explain.determinism?.['packet_hash'] ?? '');
   return {
