@@ -273,15 +273,22 @@ export interface RevokeApiKeyOp {
   revoked_at: string;
 }
 
-/** A unit of background work (today: `reflect` a run that ended). */
+/**
+ * A unit of background work: `reflect` a run that ended, or `extract` a turn's items with the LLM.
+ * Its payload's `scope` names the user, agent and run it belongs to (an erase deletes it with them).
+ */
 export interface Job {
   tenant_id: string;
-  /** Deterministic from the work, so the same work is queued once (`reflect:<user>/<agent>/<run>`). */
+  /**
+   * Deterministic from the work, so the same work is queued once (`reflect:<user>/<agent>/<run>`,
+   * `extract:<first event id of the turn>`).
+   */
   id: string;
-  kind: 'reflect';
+  kind: 'reflect' | 'extract';
   payload: Record<string, unknown>;
   status: 'pending' | 'running' | 'done' | 'failed';
   attempts: number;
+  /** Running: when the claim's lease ends. Pending: not claimed before this time (a retry's backoff), or null. */
   lease_until: string | null;
   last_error: string | null;
   created_at: string;
@@ -294,8 +301,30 @@ export interface EnqueueJobOp {
   job: Job;
 }
 
+/**
+ * Finish a claimed (running) job in the transaction that writes its work, so the work and the
+ * record that it was done land together; NOT_FOUND when the job is not running.
+ */
+export interface CompleteJobOp {
+  op: 'complete_job';
+  tenant_id: string;
+  job_id: string;
+  status: 'done' | 'failed';
+  error: string | null;
+  now: string;
+}
+
+/** Jobs of a tenant, newest first. */
+export interface JobQuery {
+  tenant_id: string;
+  kinds?: readonly Job['kind'][];
+  statuses?: readonly Job['status'][];
+  limit: number;
+}
+
 export type WriteOp =
   | EnqueueJobOp
+  | CompleteJobOp
   | PutApiKeyOp
   | RevokeApiKeyOp
   | PutRunStateOp
@@ -690,13 +719,18 @@ export interface StorageAdapter {
    */
   mergeIndexes(pages: number): Promise<boolean>;
   /**
-   * Claims up to `limit` jobs of these kinds (pending, or running with a lease that ended), oldest
-   * first: they become `running` with `leaseUntil` and one more attempt. One transaction, so two
+   * Claims up to `limit` jobs of these kinds (pending and past any backoff, or running with a lease
+   * that ended), oldest first: they become `running` with `leaseUntil` and one more attempt. One transaction, so two
    * workers never claim the same job.
    */
   claimJobs(kinds: readonly Job['kind'][], limit: number, now: string, leaseUntil: string): Promise<Job[]>;
-  /** Finishes a claimed job: `done`, `failed`, or back to `pending` for another attempt. */
-  completeJob(tenantId: string, jobId: string, status: 'done' | 'failed' | 'pending', error: string | null, now: string): Promise<void>;
+  /**
+   * Finishes a claimed job: `done`, `failed`, or back to `pending` for another attempt, which is not
+   * claimed before `retryAt` when given (a backoff). NOT_FOUND when the job is not running.
+   */
+  completeJob(tenantId: string, jobId: string, status: 'done' | 'failed' | 'pending', error: string | null, now: string, retryAt?: string): Promise<void>;
+  /** A tenant's jobs, newest first, of some kinds and statuses (all when not given). */
+  listJobs(query: JobQuery): Promise<Job[]>;
   /** The key with this hash, whichever tenant it belongs to (the tenant comes from the key). */
   findApiKey(hash: string): Promise<ApiKeyRecord | null>;
   /** A tenant's keys (every tenant's with `undefined`), oldest first, revoked ones included. */

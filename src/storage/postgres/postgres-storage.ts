@@ -28,6 +28,7 @@ import type {
   ItemSearchHit,
   ItemSearchQuery,
   Job,
+  JobQuery,
   NearestEventsQuery,
   NearestItem,
   NearestItemsQuery,
@@ -255,6 +256,8 @@ class PostgresStorage implements StorageAdapter {
         return this.runs.putBuild(tx, op);
       case 'enqueue_job':
         return this.runs.enqueueJob(tx, op);
+      case 'complete_job':
+        return this.runs.completeJob(tx, op.tenant_id, op.job_id, op.status, op.error, op.now);
       case 'put_api_key':
         return this.runs.putKey(tx, op);
       case 'revoke_api_key':
@@ -408,8 +411,12 @@ class PostgresStorage implements StorageAdapter {
     return this.read('claimJobs', () => this.pool.transaction((tx) => this.runs.claimJobs(tx, kinds, limit, now, leaseUntil)));
   }
 
-  completeJob(tenantId: string, jobId: string, status: 'done' | 'failed' | 'pending', error: string | null, now: string): Promise<void> {
-    return this.read('completeJob', () => this.runs.completeJob(this.pool, tenantId, jobId, status, error, now));
+  completeJob(tenantId: string, jobId: string, status: 'done' | 'failed' | 'pending', error: string | null, now: string, retryAt?: string): Promise<void> {
+    return this.read('completeJob', () => this.runs.completeJob(this.pool, tenantId, jobId, status, error, now, retryAt));
+  }
+
+  listJobs(query: JobQuery): Promise<Job[]> {
+    return this.read('listJobs', () => this.runs.listJobs(query));
   }
 
   findApiKey(hash: string): Promise<ApiKeyRecord | null> {

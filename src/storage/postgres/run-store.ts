@@ -10,6 +10,7 @@ import type {
   ContextBuild,
   EnqueueJobOp,
   Job,
+  JobQuery,
   PutApiKeyOp,
   PutContextBuildOp,
   PutEvidenceOp,
@@ -18,7 +19,7 @@ import type {
   RevokeApiKeyOp,
   SnapshotQuery,
 } from '../../spec/storage.js';
-import { buildList, ledgerReads, snapshotList } from '../shared/list-queries.js';
+import { buildList, jobList, ledgerReads, snapshotList } from '../shared/list-queries.js';
 import { placeholders } from '../shared/rows.js';
 import {
   LEDGER_COLUMNS,
@@ -36,7 +37,7 @@ import {
   snapshotFromRow,
   snapshotValues,
 } from '../shared/run-rows.js';
-import { BUILD_COLUMNS, BUILD_SELECT, buildFromRow, buildValues, JOB_COLUMNS, jobFromRow, KEY_COLUMNS, KEY_SELECT, keyFromRow } from '../shared/service-rows.js';
+import { BUILD_COLUMNS, BUILD_SELECT, buildFromRow, buildValues, JOB_CLAIMABLE, JOB_COLUMNS, JOB_FINISH, jobFromRow, jobNotBefore, KEY_COLUMNS, KEY_SELECT, keyFromRow } from '../shared/service-rows.js';
 import { isUniqueViolation, type Sql } from './client.js';
 
 export class PgRunStore {
@@ -175,19 +176,21 @@ export class PgRunStore {
       `UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_until = ?, updated_at = ?
        WHERE (tenant_id, id) IN (
          SELECT tenant_id, id FROM jobs WHERE kind IN (${placeholders(kinds)})
-           AND (status = 'pending' OR (status = 'running' AND lease_until < ?))
+           AND ${JOB_CLAIMABLE}
          ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED)
        RETURNING seq, ${JOB_COLUMNS.join(', ')}`,
-      [leaseUntil, now, ...kinds, now, limit],
+      [leaseUntil, now, ...kinds, now, now, limit],
     );
     return rows.sort((a, b) => Number(a['seq']) - Number(b['seq'])).map(jobFromRow);
   }
 
-  async completeJob(tx: Sql, tenantId: string, jobId: string, status: 'done' | 'failed' | 'pending', error: string | null, now: string): Promise<void> {
-    const changed = await tx.run(
-      "UPDATE jobs SET status = ?, lease_until = NULL, last_error = ?, updated_at = ? WHERE tenant_id = ? AND id = ? AND status = 'running'",
-      [status, error, now, tenantId, jobId],
-    );
+  async completeJob(tx: Sql, tenantId: string, jobId: string, status: 'done' | 'failed' | 'pending', error: string | null, now: string, retryAt?: string): Promise<void> {
+    const changed = await tx.run(JOB_FINISH, [status, jobNotBefore(status, retryAt), error, now, tenantId, jobId]);
     if (changed === 0) throw new NotFoundError('job_id', jobId);
+  }
+
+  async listJobs(query: JobQuery): Promise<Job[]> {
+    const { sql, params } = jobList(query);
+    return (await this.sql.rows(sql, params)).map(jobFromRow);
   }
 }

@@ -3,11 +3,11 @@
 // it and reads the rows with the shared row readers.
 
 import type { RunKey } from '../../spec/compaction.js';
-import type { BuildQuery, CandidateQuery, InsightQuery, ReflectionQuery, SnapshotQuery } from '../../spec/storage.js';
+import type { BuildQuery, CandidateQuery, InsightQuery, JobQuery, ReflectionQuery, SnapshotQuery } from '../../spec/storage.js';
 import { CANDIDATE_SELECT, INSIGHT_SELECT, REFLECTION_SELECT } from './reflection-rows.js';
 import { BOUND_LIMIT, Filters } from './rows.js';
 import { LEDGER_CHUNK, LEDGER_SELECT, SNAPSHOT_SELECT } from './run-rows.js';
-import { BUILD_SELECT } from './service-rows.js';
+import { BUILD_SELECT, JOB_COLUMNS } from './service-rows.js';
 
 /** SQL and its parameters, in order. */
 export interface SqlQuery {
@@ -103,4 +103,10 @@ export function buildList(q: BuildQuery): SqlQuery {
     .after('id', 'desc', q.cursor);
   if (q.created_after !== undefined) f.clause('created_at > ?', q.created_after);
   return query(BUILD_SELECT, 'context_builds', f, 'id DESC', q.limit);
+}
+
+/** Background jobs, newest first. */
+export function jobList(q: JobQuery): SqlQuery {
+  const f = new Filters(q.tenant_id).within('kind', q.kinds).within('status', q.statuses);
+  return query(JOB_COLUMNS.join(', '), 'jobs', f, 'seq DESC', q.limit);
 }

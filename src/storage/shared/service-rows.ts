@@ -23,6 +23,20 @@ export function keyFromRow(row: Row): ApiKeyRecord {
 
 export const JOB_COLUMNS = ['tenant_id', 'id', 'kind', 'payload', 'status', 'attempts', 'lease_until', 'last_error', 'created_at', 'updated_at'] as const;
 
+/**
+ * The jobs a worker may claim at a time (the two `?` are that time): pending ones past any backoff
+ * (a pending job's `lease_until` is the time before which it waits), and running ones whose lease ended.
+ */
+export const JOB_CLAIMABLE = "((status = 'pending' AND (lease_until IS NULL OR lease_until <= ?)) OR (status = 'running' AND lease_until < ?))";
+
+/** Finishes a running job: status, lease_until (a pending job's backoff, else null), last_error, updated_at, tenant_id, id. */
+export const JOB_FINISH = "UPDATE jobs SET status = ?, lease_until = ?, last_error = ?, updated_at = ? WHERE tenant_id = ? AND id = ? AND status = 'running'";
+
+/** The `lease_until` a finished job keeps: the backoff of one put back to pending, else none. */
+export function jobNotBefore(status: 'done' | 'failed' | 'pending', retryAt: string | undefined): string | null {
+  return status === 'pending' ? (retryAt ?? null) : null;
+}
+
 export function jobFromRow(row: Row): Job {
   return {
     tenant_id: row['tenant_id'] as string,

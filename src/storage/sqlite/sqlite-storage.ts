@@ -32,6 +32,7 @@ import type {
   NearestItem,
   NearestItemsQuery,
   Job,
+  JobQuery,
   ReflectionQuery,
   SnapshotQuery,
   StorageAdapter,
@@ -250,6 +251,8 @@ class SqliteStorage implements StorageAdapter {
       case 'enqueue_job':
         this.jobs.enqueue(op);
         break;
+      case 'complete_job':
+        return this.jobs.completeInWrite(op);
       case 'put_api_key':
         this.keys.put(op);
         break;
@@ -467,9 +470,14 @@ class SqliteStorage implements StorageAdapter {
     return this.db.transaction(() => this.jobs.claim(kinds, limit, now, leaseUntil)).immediate();
   }
 
-  async completeJob(tenantId: string, jobId: string, status: 'done' | 'failed' | 'pending', error: string | null, now: string): Promise<void> {
+  async completeJob(tenantId: string, jobId: string, status: 'done' | 'failed' | 'pending', error: string | null, now: string, retryAt?: string): Promise<void> {
     this.guard();
-    this.db.transaction(() => this.jobs.complete(tenantId, jobId, status, error, now)).immediate();
+    this.db.transaction(() => this.jobs.complete(tenantId, jobId, status, error, now, retryAt)).immediate();
+  }
+
+  async listJobs(query: JobQuery): Promise<Job[]> {
+    this.guard();
+    return this.jobs.list(query);
   }
 
   async findApiKey(hash: string): Promise<ApiKeyRecord | null> {
