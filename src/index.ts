@@ -8,6 +8,7 @@ export type { BuildDiff, ReplayResult } from './runtime/builds.js';
 export { EXPLAIN_DEPTH, type BuildExplanation, type ExplainFilter, type SignalRank } from './runtime/explain-build.js';
 export { MAX_EVENT_SEARCH_DEPTH, type EventSearchPage } from './runtime/event-search.js';
 export type { ReindexProgress, ReindexResult } from './runtime/memory-api.js';
+export type { ReextractRequest, ReextractResult } from './runtime/reextract.js';
 export type { ReviewQueue } from './runtime/reflection-api.js';
 export type { Insights } from './runtime/insight-api.js';
 export type { Runs } from './runtime/run-api.js';

@@ -136,4 +136,18 @@ describe('engram CLI: long-term memory', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('key: "pref:mood:drink" has scope "mood"');
   });
+
+  it('re-extracts a user: the dry run changes nothing, and a store already in line needs no change', () => {
+    const dry = engram(['reextract', '--user', 'ada', '--dry-run', '--json']);
+    expect(dry.stderr).toBe('');
+    const planned = JSON.parse(dry.stdout) as { turns: number; dry_run: boolean; items: unknown[] };
+    expect(planned.dry_run).toBe(true);
+    expect(planned.turns).toBeGreaterThan(0);
+    // Every turn of this store was extracted by today's rules: nothing to change.
+    expect(planned.items).toEqual([]);
+    expect(engram(['reextract', '--user', 'ada']).stdout).toMatch(/^read \d+ turns of ada; changed 0 item versions/);
+    const missing = engram(['reextract']);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain("required option '--user <id>'");
+  });
 });

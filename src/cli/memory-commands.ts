@@ -1,4 +1,4 @@
-// CLI commands over long-term memory: remember, forget, items, history, search, reindex, embed.
+// CLI commands over long-term memory: remember, forget, items, history, search, reindex, reextract, embed.
 
 import type { Command } from 'commander';
 
@@ -161,6 +161,27 @@ export function registerMemoryCommands(program: Command): void {
         bar?.stop();
         if (global.json === true) printJson({ reindexed: result });
         else printLines([`reindexed ${result.items} item versions (their embeddings are queued: engram embed) and ${result.events} events`]);
+      }),
+    );
+
+  program
+    .command('reextract')
+    .description("re-run today's rule extraction over a user's log and bring their items in line: changed values as new versions, what the rules no longer find retracted; items written on purpose stay")
+    .requiredOption('--user <id>', 'the user whose memory to re-extract')
+    .option('--tenant <id>', 'their tenant (default: default)')
+    .option('--dry-run', 'show the changes without writing them')
+    .action((flags: { user: string; tenant?: string; dryRun?: boolean }) =>
+      withEngram(async (engram, global) => {
+        const result = await engram.reextract({ user_id: flags.user, ...(flags.tenant === undefined ? {} : { tenant_id: flags.tenant }), dry_run: flags.dryRun === true });
+        if (global.json === true) {
+          printJson(result);
+          return;
+        }
+        const verb = result.dry_run ? 'would change' : 'changed';
+        printLines([
+          `read ${result.turns} turns of ${result.user_id}; ${verb} ${result.items.length} item versions${result.kept.length === 0 ? '' : `; kept ${result.kept.length} keys written on purpose or retracted`}`,
+          ...result.items.map((diff) => `  ${diff.action.padEnd(10)} ${diff.key} (v${diff.version})`),
+        ]);
       }),
     );
 

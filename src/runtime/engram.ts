@@ -49,6 +49,7 @@ import { runsOf, type Runs } from './run-api.js';
 import { keysOf, type Keys } from './key-api.js';
 import { erase, exportLines, importLines, type ImportInput, type ImportOptions, type TransferCounts } from './transfer-api.js';
 import { runJobs, type JobRun } from './jobs.js';
+import { reextract, type ReextractRequest, type ReextractResult } from './reextract.js';
 import { replayedUpdate, workingStateTurn, type UpdateWorkingStateRequest, type WorkingStateUpdate } from './working-state-update.js';
 import type { EraseCounts, ExportKind } from '../spec/export.js';
 import { createRuleExtractor } from '../items/rules/index.js';
@@ -576,6 +577,22 @@ export class Engram {
     this.guard();
     if (tenantId !== undefined) requireTenant(tenantId);
     return reindex(this.memoryContext(), tenantId, onProgress);
+  }
+
+  /**
+   * Re-runs today's rule extraction over a user's whole log and brings their user-level items in
+   * line with it: new versions where a value changed, new items the rules now find, and what earlier
+   * rules wrote that they no longer find (an assistant's advice kept as the user's task) retracted.
+   * Items written on purpose (remember, inspector, reflection, import, a model) and retracted keys
+   * are left alone (listed in `kept`). One transaction; `dry_run` plans without writing.
+   *
+   * @example
+   * const { items } = await engram.reextract({ user_id: 'noor', dry_run: true });
+   */
+  async reextract(request: ReextractRequest): Promise<ReextractResult> {
+    this.guard();
+    if (request.tenant_id !== undefined) requireTenant(request.tenant_id);
+    return reextract({ storage: this.storage, longTerm: this.config.longTerm, now: () => this.now() }, request);
   }
 
   /**
