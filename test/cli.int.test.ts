@@ -132,9 +132,9 @@ describe('engram CLI: long-term memory', () => {
     const result = JSON.parse(committed.stdout) as CommitTurnResult;
     expect(result.gate[0]).toMatchObject({ decision: 'must', wrote: true });
     expect(result.items[0]!.action).toBe('created');
-    const bad = engram(['remember'], JSON.stringify({ scope: { user_id: 'ada', agent_id: 'helper' }, type: 'preferences', key: 'pref:mood:drink', value: { scope: 'x', name: 'y', value: 'z' } }));
+    const bad = engram(['remember'], JSON.stringify({ scope: { user_id: 'ada', agent_id: 'helper' }, type: 'preferences', key: 'pref:Mood:drink', value: { scope: 'x', name: 'y', value: 'z' } }));
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('key: "pref:mood:drink" has scope "mood"');
+    expect(bad.stderr).toContain('key: "pref:Mood:drink" has scope "Mood", which must be a domain name');
   });
 
   it('re-extracts a user: the dry run changes nothing, and a store already in line needs no change', () => {

@@ -8,6 +8,8 @@ describe('key rules', () => {
     const keys: Array<[Parameters<typeof assertKey>[0], string]> = [
       ['profile', 'profile:user'],
       ['preferences', 'pref:writing:tone'],
+      ['preferences', 'pref:food:diet'],
+      ['preferences', 'pref:音乐:类型'],
       ['goals', 'goal:atlas:ship_v2'],
       ['tasks', 'task:atlas:brief_support'],
       ['decisions', 'decision:atlas:webinar_time'],
@@ -25,7 +27,8 @@ describe('key rules', () => {
 
   it('refuses malformed keys with a typed error naming the rule', () => {
     const bad: Array<[Parameters<typeof assertKey>[0], string, string]> = [
-      ['preferences', 'pref:mood:tone', 'must be one of writing'],
+      ['preferences', 'pref:Food:diet', 'must be a domain name'],
+      ['preferences', 'pref:food-and-drink:tea', 'must be a domain name'],
       ['preferences', 'pref:writing', 'part(s)'],
       ['preferences', 'preference:writing:tone', 'must start with "pref:"'],
       ['events', 'event:atlas:tomorrow:launch', 'date YYYY-MM-DD'],

@@ -10,13 +10,16 @@ interface KeyRule {
   segments: readonly string[];
   /** Allowed values of some segments. */
   allowed?: Readonly<Record<number, readonly string[]>>;
+  /** Segments that must be a domain name: lower case letters (or letters of scripts without case), digits and underscores. */
+  domainSegments?: readonly number[];
   /** A segment that must be a calendar date (YYYY-MM-DD). */
   dateSegment?: number;
 }
 
 export const KEY_RULES: Readonly<Record<MemoryType, KeyRule>> = {
   profile: { prefix: 'profile', segments: ['subject'] },
-  preferences: { prefix: 'pref', segments: ['scope', 'name'], allowed: { 0: ['writing', 'coding', 'tools', 'ui', 'other'] } },
+  // Any domain of preference (writing, coding, tools, ui, food, travel, music…), named as a domain.
+  preferences: { prefix: 'pref', segments: ['scope', 'name'], domainSegments: [0] },
   goals: { prefix: 'goal', segments: ['project_or_topic', 'name'] },
   tasks: { prefix: 'task', segments: ['project', 'task_id'] },
   decisions: { prefix: 'decision', segments: ['project', 'topic'] },
@@ -34,6 +37,7 @@ export const KEY_RULES: Readonly<Record<MemoryType, KeyRule>> = {
 // A segment: 1–200 characters, no colon, no white space, no control characters.
 // eslint-disable-next-line no-control-regex -- control characters are exactly what a key may not hold
 const SEGMENT = /^[^\s:\u0000-\u001f\u007f]{1,200}$/u;
+const DOMAIN = /^[\p{Ll}\p{Lo}\p{N}_]{1,64}$/u;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
@@ -41,7 +45,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
  *
  * @example
  * assertKey('preferences', 'pref:writing:tone') // ok
- * assertKey('preferences', 'pref:mood:tone')    // throws: scope must be one of writing, coding, tools, ui, other
+ * assertKey('preferences', 'pref:Food Diet:x')  // throws: scope must be a domain name
  */
 export function assertKey(type: MemoryType, key: string, field = 'key'): void {
   const rule = KEY_RULES[type];
@@ -57,6 +61,9 @@ export function assertKey(type: MemoryType, key: string, field = 'key'): void {
     if (!SEGMENT.test(part)) fail(`has an empty or invalid ${name} (no spaces or colons, at most 200 characters)`);
     const allowed = rule.allowed?.[index];
     if (allowed !== undefined && !allowed.includes(part)) fail(`has ${name} "${part}", which must be one of ${allowed.join(', ')}`);
+    if (rule.domainSegments?.includes(index) === true && !DOMAIN.test(part)) {
+      fail(`has ${name} "${part}", which must be a domain name: lower-case letters, digits and underscores, at most 64 (for example food or writing)`);
+    }
     if (rule.dateSegment === index && (!DATE.test(part) || Number.isNaN(Date.parse(part)))) fail(`has ${name} "${part}", which must be a date YYYY-MM-DD`);
   });
 }

@@ -90,7 +90,7 @@ describe('remember, history and forget', () => {
   });
 
   it('refuses malformed keys and values with the field and the rule, and writes nothing', async () => {
-    await expect(engram.remember(preference('x', { key: 'pref:mood:drink' }))).rejects.toMatchObject({ field: 'key', rule: 'key_rule' });
+    await expect(engram.remember(preference('x', { key: 'pref:Mood:drink' }))).rejects.toMatchObject({ field: 'key', rule: 'key_rule' });
     await expect(engram.remember({ scope, type: 'tasks', key: 'task:a:b', value: { title: 'x', task_id: 'b', status: 'someday' } })).rejects.toMatchObject({
       field: 'value.status',
       rule: 'enum',
