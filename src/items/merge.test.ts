@@ -80,4 +80,20 @@ describe('ItemMerger', () => {
     expect(() => merger.plan(candidate({ key: 'pref:nope:tone' }))).toThrow(ValidationError);
     expect(() => merger.plan(candidate({ type: 'tasks', key: 'task:a:b', value: { status: 'someday' } }))).toThrow(ValidationError);
   });
+
+  it('writes the provenance a candidate names (an LLM and its model), else the merger\'s extractor', () => {
+    const merger = new ItemMerger(scope, [], options);
+    const llm = written(merger.plan(candidate({ rule: 'llm:extract-items@2', provenance: { extractor: 'llm', model: 'qwen2.5' } })).ops)[0]!;
+    expect(llm.provenance).toEqual({ extractor: 'llm', rule: 'llm:extract-items@2', model: 'qwen2.5' });
+    const rules = written(merger.plan(candidate({ value: { scope: 'writing', name: 'tone', value: 'formal' } })).ops)[0]!;
+    expect(rules.provenance).toEqual({ extractor: 'rules', rule: 'test.rule' });
+  });
+
+  it('keeps what versions learned later when its candidates may be late (a background extraction)', () => {
+    const merger = new ItemMerger(scope, [], { ...options, late: true });
+    const at = (time: string, value: string) => candidate({ value: { scope: 'writing', name: 'tone', value }, valid_from: `2026-01-01T${time}:00.000Z` });
+    const current = written(merger.plan(at('11:00', 'formal')).ops)[0]!;
+    expect(merger.plan(at('10:00', 'casual'))).toEqual({ ops: [], diffs: [] });
+    expect(written(merger.plan(at('12:00', 'terse')).ops)[0]).toMatchObject({ supersedes: current.id, value: { value: 'terse' } });
+  });
 });

@@ -13,6 +13,7 @@ import { newId } from '../util/ids.js';
 import { assertLevelAllowed } from '../events/sensitivity.js';
 import { chunkOp } from './chunk.js';
 import { assertKey } from './keys.js';
+import { withoutLaterChanges } from './late-candidates.js';
 import { DEFAULT_LEVELS } from './policies.js';
 import { assertValue, mergeValue } from './values.js';
 
@@ -25,10 +26,15 @@ export interface MergeScope {
 export interface MergeOptions {
   now: string;
   policies: Readonly<Record<MemoryType, ConflictPolicy>>;
+  /** The provenance of the items it writes, unless a candidate names its own (an LLM's). */
   extractor: Provenance['extractor'];
-  model?: string;
   /** The sensitivity of an item made from these events (private if any of them is). */
   sensitivityOf: (sourceEventIds: readonly string[]) => Sensitivity;
+  /**
+   * The candidates may be older than stored versions (a background extraction of an earlier turn):
+   * what versions learned later stays (late-candidates.ts).
+   */
+  late?: boolean;
 }
 
 const DEFAULT_SALIENCE = { consequence: 0.5, emotional_charge: 0.2, reusability: 0.5 };
@@ -37,6 +43,12 @@ const DEFAULT_SALIENCE = { consequence: 0.5, emotional_charge: 0.2, reusability:
 export function placement(candidate: Pick<ItemCandidate, 'type' | 'scope_level'>, scope: MergeScope): { level: ScopeLevel; owner: string } {
   const level = candidate.scope_level ?? DEFAULT_LEVELS[candidate.type];
   return { level, owner: ownerOf(level, scope.user_id, scope.agent_id) };
+}
+
+/** An item's provenance: the candidate's own extractor and model when it names them, else the merger's extractor. */
+function provenanceOf(candidate: ItemCandidate, extractor: Provenance['extractor']): Provenance {
+  const model = candidate.provenance?.model;
+  return { extractor: candidate.provenance?.extractor ?? extractor, rule: candidate.rule, ...(model === undefined ? {} : { model }) };
 }
 
 export function versionKey(owner: string, key: string): string {
@@ -82,10 +94,12 @@ export class ItemMerger {
   }
 
   /** Plans one candidate; throws ValidationError when its key or value breaks its type's rule. */
-  plan(candidate: ItemCandidate): { ops: WriteOp[]; diffs: ItemDiff[] } {
-    assertKey(candidate.type, candidate.key);
-    const { level, owner } = placement(candidate, this.scope);
-    const all = this.versions.get(versionKey(owner, candidate.key)) ?? [];
+  plan(proposed: ItemCandidate): { ops: WriteOp[]; diffs: ItemDiff[] } {
+    assertKey(proposed.type, proposed.key);
+    const { level, owner } = placement(proposed, this.scope);
+    const all = this.versions.get(versionKey(owner, proposed.key)) ?? [];
+    const candidate = this.options.late === true ? withoutLaterChanges(proposed, all) : proposed;
+    if (candidate === null) return { ops: [], diffs: [] };
     const active = all.filter((item) => item.status === 'active');
     return candidate.action === 'retract' ? this.retract(candidate, active) : this.upsert(candidate, level, owner, all, active);
   }
@@ -141,7 +155,7 @@ export class ItemMerger {
       supersedes: latest?.id ?? null,
       source_event_ids: [...candidate.source_event_ids],
       evidence_refs: candidate.evidence_refs ?? candidate.source_event_ids.map((id) => ({ kind: 'event' as const, ref: id })),
-      provenance: { extractor: this.options.extractor, rule: candidate.rule, ...(this.options.model === undefined ? {} : { model: this.options.model }) },
+      provenance: provenanceOf(candidate, this.options.extractor),
       tags: candidate.tags ?? [],
       entities: candidate.entities ?? [],
       recorded_at: now,

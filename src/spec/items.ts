@@ -125,6 +125,11 @@ export interface ItemCandidate {
   valid_to?: string | null;
   tags?: string[];
   entities?: string[];
+  /**
+   * Who proposed it, when not the writer's own extractor: an LLM extractor's candidates say `llm`
+   * and name the model, so the items they make say so in their provenance.
+   */
+  provenance?: Pick<Provenance, 'extractor' | 'model'>;
 }
 
 /** The text an extractor reads: one shareable event of a turn. */
