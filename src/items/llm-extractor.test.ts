@@ -6,7 +6,7 @@ import { createOpenAiCompatibleChat } from '../providers/llm/openai-compatible.j
 import { generateStructured } from '../providers/llm/generate-structured.js';
 import { createLlmExtractor, renderExtractionPrompt, type DroppedItem, type LlmExtractorOptions } from './llm-extractor.js';
 
-import extractItemsPrompt from './prompts/extract-items.v1.json' with { type: 'json' };
+import extractItemsPrompt from './prompts/extract-items.v2.json' with { type: 'json' };
 
 const ts = '2026-02-20T10:00:00.000Z';
 const events: ExtractionEvent[] = [
@@ -48,7 +48,7 @@ describe('createLlmExtractor', () => {
     const extractor = await extractorAgainst(() => JSON.stringify({ items: [validItem, malformedKey, unknownEvent] }), {
       onDropped: (items) => dropped.push(items),
     });
-    expect(extractor.name).toBe('llm:extract-items@1');
+    expect(extractor.name).toBe('llm:extract-items@2');
     const candidates = await extractor.extract({ events, known_keys: ['pref:writing:tone'] });
 
     expect(candidates).toEqual([
@@ -58,10 +58,11 @@ describe('createLlmExtractor', () => {
         key: 'decision:atlas:launch_date',
         value: { project: 'Atlas', decision: 'Launch on 2026-03-03' },
         confidence: 0.9,
-        rule: 'llm:extract-items@1',
+        rule: 'llm:extract-items@2',
         gate: 'must',
         source_event_ids: ['evt_1', 'evt_2'],
         salience: { consequence: 0.8, emotional_charge: 0.1, reusability: 0.6 },
+        provenance: { extractor: 'llm', model: 'test-model' },
       },
     ]);
     expect(dropped).toHaveLength(1);
@@ -102,7 +103,7 @@ describe('createLlmExtractor', () => {
     const extractor = await extractorAgainst(() => JSON.stringify({ items: [outOfRange, noSource, emptyUpsert, wrongType, retract] }), { onDropped });
     const candidates = await extractor.extract({ events, known_keys: ['pref:writing:tone'] });
     expect(candidates).toEqual([
-      { action: 'retract', type: 'preferences', key: 'pref:writing:tone', value: {}, confidence: 0.9, rule: 'llm:extract-items@1', gate: 'may', source_event_ids: ['evt_1', 'evt_2'] },
+      { action: 'retract', type: 'preferences', key: 'pref:writing:tone', value: {}, confidence: 0.9, rule: 'llm:extract-items@2', gate: 'may', source_event_ids: ['evt_1', 'evt_2'], provenance: { extractor: 'llm', model: 'test-model' } },
     ]);
     const rules = (onDropped.mock.calls[0]![0] as DroppedItem[]).map((item) => item.issues.map((issue) => issue.rule));
     expect(rules).toEqual([['range'], ['required'], ['required'], ['enum']]);
@@ -123,6 +124,60 @@ describe('createLlmExtractor', () => {
     const prompt = (server!.requests[0]!.body as { messages: Array<{ content: string }> }).messages[1]!.content;
     expect(prompt).toContain('evt_3');
     expect(prompt).not.toContain('evt_4');
+  });
+});
+
+describe('createLlmExtractor values', () => {
+  const said = '2026-02-21T09:30:00.000Z';
+  const told: ExtractionEvent[] = [...events, { event_id: 'evt_3', kind: 'message', role: 'user', text: 'We moved to Lisbon on May 1. My wife Hannah is allergic to peanuts.', ts: said }];
+  const profileItem = (action: 'upsert' | 'retract', value: Array<{ k: string; v: string }>) => ({ ...validItem, action, type: 'profile', key: 'profile:user', value, gate: 'may', source_event_ids: ['evt_3'], salience: null });
+
+  it('turns profile pairs into facts named as the rules name them, with the subject, since and the time the events state them', async () => {
+    const answer = profileItem('upsert', [
+      { k: 'Location', v: 'Lisbon' },
+      { k: 'family: Wife', v: 'wife Hannah' },
+      { k: 'since', v: '2026-05-01' },
+      { k: 'subject', v: 'user' },
+    ]);
+    const extractor = await extractorAgainst(() => JSON.stringify({ items: [answer] }));
+    const [candidate] = await extractor.extract({ events: told });
+    expect(candidate).toMatchObject({
+      action: 'upsert',
+      key: 'profile:user',
+      value: { subject: 'user', facts: [{ k: 'location', v: 'Lisbon', since: '2026-05-01' }, { k: 'family:wife', v: 'wife Hannah', since: '2026-05-01' }] },
+      valid_from: said,
+      provenance: { extractor: 'llm', model: 'test-model' },
+    });
+    expect(candidate!.value).not.toHaveProperty('location');
+  });
+
+  it('ends the facts a profile retraction names instead of retracting the profile, and drops one that names none', async () => {
+    const ended = profileItem('retract', [{ k: 'location', v: 'Berlin' }, { k: 'diet', v: '' }]);
+    const empty = profileItem('retract', []);
+    const onlySubject = profileItem('upsert', [{ k: 'subject', v: 'user' }]);
+    const badKey = profileItem('upsert', [{ k: 'pet: :bruno', v: 'dog Bruno' }]);
+    const onDropped = vi.fn();
+    const extractor = await extractorAgainst(() => JSON.stringify({ items: [ended, empty, onlySubject, badKey] }), { onDropped });
+    expect(await extractor.extract({ events: told })).toEqual([
+      expect.objectContaining({
+        action: 'upsert',
+        value: { subject: 'user', facts: [{ k: 'location', v: null, was: 'Berlin', until: '2026-02-21' }, { k: 'diet', v: null, until: '2026-02-21' }] },
+      }),
+    ]);
+    expect((onDropped.mock.calls[0]![0] as DroppedItem[]).map((item) => [item.issues[0]!.rule, item.issues[0]!.field])).toEqual([
+      ['required', 'items[1].value'],
+      ['required', 'items[2].value'],
+      ['fact_key', 'items[3].value[0].k'],
+    ]);
+  });
+
+  it('collects a list field from its repeated pairs and reads a numeric field as a number', async () => {
+    const entity = { ...validItem, type: 'entities', key: 'entity:person:hannah', value: [{ k: 'kind', v: 'person' }, { k: 'canonical', v: 'Hannah' }, { k: 'aliases', v: 'Han' }, { k: 'aliases', v: 'H.' }] };
+    const preference = { ...validItem, type: 'preferences', key: 'pref:writing:tone', value: [{ k: 'scope', v: 'writing' }, { k: 'name', v: 'tone' }, { k: 'value', v: 'formal' }, { k: 'priority', v: '0.8' }], source_event_ids: ['evt_1'] };
+    const extractor = await extractorAgainst(() => JSON.stringify({ items: [entity, preference] }));
+    const [person, tone] = await extractor.extract({ events: told });
+    expect(person!.value).toEqual({ kind: 'person', canonical: 'Hannah', aliases: ['Han', 'H.'] });
+    expect(tone).toMatchObject({ value: { scope: 'writing', name: 'tone', value: 'formal', priority: 0.8 }, valid_from: ts });
   });
 });
 

@@ -1,6 +1,7 @@
 // The LLM extractor: renders the versioned extract-items prompt from the events of a turn, asks a
 // StructuredModel for item candidates, and keeps only the candidates that pass the key rules and cite
-// events it was shown. Bad output never throws here: it is dropped (with the reason) or reported.
+// events it was shown; their values come from the model's pairs (llm-values.ts) and their provenance
+// names the model. Bad output never throws here: it is dropped (with the reason) or reported.
 
 import { Ajv2020 } from 'ajv/dist/2020.js';
 
@@ -9,8 +10,9 @@ import type { ExtractionEvent, ExtractionInput, Extractor, ItemCandidate, Memory
 import type { StructuredFailure, StructuredModel, StructuredRequest, StructuredResult } from '../spec/providers.js';
 import { inputIssues, issuesOf } from '../spec/validators.js';
 import { assertKey } from './keys.js';
+import { factKey, profileFactCount, valueFromPairs } from './llm-values.js';
 
-import extractItemsPrompt from './prompts/extract-items.v1.json' with { type: 'json' };
+import extractItemsPrompt from './prompts/extract-items.v2.json' with { type: 'json' };
 
 /** The request the extractor makes (see StructuredRequest in src/spec/providers.ts). */
 export type StructuredCall = StructuredRequest;
@@ -94,13 +96,13 @@ export function createLlmExtractor(model: StructuredModel, options: LlmExtractor
         options.onFailure?.(result.failure);
         return [];
       }
-      const shownIds = new Set(events.map((event) => event.event_id));
+      const shown = new Map(events.map((event) => [event.event_id, event.ts]));
       const items = (result.object as { items: unknown[] }).items;
       const candidates: ItemCandidate[] = [];
       const dropped: DroppedItem[] = [];
       items.forEach((item, index) => {
-        const issues = validators.item(item, index, shownIds);
-        if (issues.length === 0) candidates.push(toCandidate(item as ModelItem));
+        const issues = validators.item(item, index, shown);
+        if (issues.length === 0) candidates.push(toCandidate(item as ModelItem, model.modelId, shown));
         else dropped.push({ index, item, issues });
       });
       if (dropped.length > 0) options.onDropped?.(dropped);
@@ -144,7 +146,7 @@ export function capText(text: string): string {
  */
 function compileValidators(): {
   envelope: (value: unknown) => ValidationIssue[];
-  item: (value: unknown, index: number, shownIds: ReadonlySet<string>) => ValidationIssue[];
+  item: (value: unknown, index: number, shownIds: ReadonlyMap<string, string>) => ValidationIssue[];
 } {
   const ajv = new Ajv2020({ allErrors: true, strict: true });
   const outputSchema = extractItemsPrompt.output_schema;
@@ -166,7 +168,7 @@ function compileValidators(): {
 }
 
 /** The rules the schema cannot carry in strict mode: ranges, key rules, cited events, a value to write. */
-function checkItem(item: ModelItem, field: string, shownIds: ReadonlySet<string>): ValidationIssue[] {
+function checkItem(item: ModelItem, field: string, shownIds: ReadonlyMap<string, string>): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const inUnitRange = (value: number) => Number.isFinite(value) && value >= 0 && value <= 1;
   if (!inUnitRange(item.confidence)) issues.push({ field: `${field}.confidence`, rule: 'range', message: 'must be from 0 to 1' });
@@ -189,20 +191,40 @@ function checkItem(item: ModelItem, field: string, shownIds: ReadonlySet<string>
   });
   if (item.value.some((pair) => pair.k.trim() === '')) issues.push({ field: `${field}.value`, rule: 'value_pair', message: 'every pair needs a non-empty k' });
   if (item.action === 'upsert' && item.value.length === 0) issues.push({ field: `${field}.value`, rule: 'required', message: 'an upsert needs a value' });
+  if (item.type === 'profile') issues.push(...profileIssues(item, field));
   return issues;
 }
 
-function toCandidate(item: ModelItem): ItemCandidate {
+const FACT_KEY = /^[^:\s]+(?::[^:\s]+)*$/u;
+
+/** A profile item names facts (a retraction, the facts that ended), each with a key of the rules' form. */
+function profileIssues(item: ModelItem, field: string): ValidationIssue[] {
+  if (profileFactCount(item.value) === 0) {
+    return [{ field: `${field}.value`, rule: 'required', message: 'a profile item needs at least one fact pair (a retraction: the facts that ended)' }];
+  }
+  const bad = item.value.findIndex((pair) => !FACT_KEY.test(factKey(pair.k)));
+  return bad === -1 ? [] : [{ field: `${field}.value[${bad}].k`, rule: 'fact_key', message: 'must be a fact name like location or family:wife' }];
+}
+
+/**
+ * The candidate of a valid item. Preferences and profile facts hold from when the events state them,
+ * as the rules' do; the provenance names the model.
+ */
+function toCandidate(item: ModelItem, modelId: string, shown: ReadonlyMap<string, string>): ItemCandidate {
+  const sources = [...new Set(item.source_event_ids)];
+  const stated = sources.map((id) => shown.get(id)!).sort().at(-1)!;
+  const { action, value } = valueFromPairs(item.type, item.key, item.action, item.value, stated.slice(0, 10));
   return {
-    action: item.action,
+    action,
     type: item.type,
     key: item.key,
-    // fromEntries defines own properties, so a pair named __proto__ cannot reach the prototype.
-    value: Object.fromEntries(item.value.map((pair) => [pair.k.trim(), pair.v])),
+    value,
     confidence: item.confidence,
     rule: RULE,
     gate: item.gate,
-    source_event_ids: [...new Set(item.source_event_ids)],
+    source_event_ids: sources,
     ...(item.salience === null ? {} : { salience: item.salience }),
+    ...(action === 'upsert' && (item.type === 'preferences' || item.type === 'profile') ? { valid_from: stated } : {}),
+    provenance: { extractor: 'llm', model: modelId },
   };
 }
