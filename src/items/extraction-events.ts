@@ -6,6 +6,8 @@ import type { ExtractionEvent } from '../spec/items.js';
 import { contentText } from '../events/content-text.js';
 import { isShareable } from '../events/sensitivity.js';
 import { packetRole } from '../working-memory/summary.js';
+import { ENDING_CUE } from './rules/endings.js';
+import { STATUS_CUE } from './rules/task-status.js';
 
 /**
  * The extractable events among `events`, in order.
@@ -37,17 +39,22 @@ export function extractionEvents(events: readonly EventRecord[]): ExtractionEven
   return out;
 }
 
-// Words that may refer back to something already remembered: a denial, or a task's status change.
+// Words that may refer back to something already remembered: a denial, or a task's status change;
+// the English rules' own cues for a task done ("I renewed my passport") and a fact ended ("I sold my car").
 const BACK_REFERENCE_CUES =
   /\b(no longer|not true|isn'?t true|forget|scratch that|take that back|ignore that|any ?more|not anymore|wrong|actually|never mind|cancel(?:led)?|done|finished|completed|complete|blocked|shipped|resolved)\b|不再|已经不|忘掉|忘记|不对|错了|取消|算了|完成|做完|搞定|阻塞|卡住/iu;
 
 /**
- * True when a turn may refer back to something remembered (a denial, a task's status change), so
- * the scope's known keys are worth loading.
+ * True when a turn may refer back to something remembered (a denial, a task's status change, a
+ * fact ended), so the scope's known keys are worth loading.
  *
  * @example
  * mayReferBack([{ text: "That's no longer true" }]) // true
  */
 export function mayReferBack(events: readonly Pick<ExtractionEvent, 'text'>[]): boolean {
-  return events.some((event) => BACK_REFERENCE_CUES.test(event.text));
+  return events.some((event) => {
+    if (BACK_REFERENCE_CUES.test(event.text)) return true;
+    const lower = event.text.toLowerCase();
+    return STATUS_CUE.test(lower) || ENDING_CUE.test(lower);
+  });
 }

@@ -2,6 +2,7 @@
 // the current one, and the readable line a chunk, a search hit or a prompt shows for it.
 
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { stemmer } from 'stemmer';
 
 import { ValidationError } from '../spec/errors.js';
 import type { MemoryType } from '../spec/items.js';
@@ -63,16 +64,70 @@ export function assertValue(type: MemoryType, value: unknown, field = 'value'): 
 
 /**
  * The value after a new one for the same key: a JSON Merge Patch of the new over the current, and
- * for profiles the facts merged by `k` (a new fact replaces the one with the same `k`).
+ * for profiles the facts merged by `k` (a new fact replaces the one with the same `k`). A fact whose
+ * `v` is null ends what it names: the fact with its `k` ("we broke up" ends `family:partner`), or,
+ * for a `k` of `*:<words>`, every fact whose `k` and `v` hold all the words of its `k` and `was`
+ * ("I sold my Honda": `{ k: '*:honda', v: null, was: 'Honda', until: '2026-03-02' }`). The current
+ * value holds only current facts; the version it supersedes keeps the ended one, and the new
+ * version's provenance names the rule and the words that ended it.
  *
  * @example
  * mergeValue('tasks', { task_id: 't', title: 'Ship', status: 'todo' }, { status: 'done' }).status // 'done'
+ * mergeValue('profile', { subject: 'user', facts: [{ k: 'possession:motorbike', v: 'old Honda motorbike' }] }, { facts: [{ k: '*:honda', v: null, was: 'Honda' }] }).facts // []
  */
 export function mergeValue(type: MemoryType, current: Record<string, unknown>, next: Record<string, unknown>): Record<string, unknown> {
   if (type !== 'profile') return applyMergePatch(current, next) as Record<string, unknown>;
-  const facts = new Map<string, unknown>();
-  for (const fact of [...asFacts(current['facts']), ...asFacts(next['facts'])]) facts.set(String(fact['k']), fact);
+  const facts = new Map<string, Record<string, unknown>>();
+  for (const fact of asFacts(current['facts'])) if (!isEnded(fact)) facts.set(String(fact['k']), fact);
+  for (const fact of asFacts(next['facts'])) {
+    const k = String(fact['k']);
+    if (!isEnded(fact)) facts.set(k, fact);
+    else if (k.startsWith(ANY_KIND)) for (const named of factsNamedBy(fact, facts)) facts.delete(named);
+    else facts.delete(k);
+  }
   return { ...(applyMergePatch(current, { ...next, facts: null }) as Record<string, unknown>), facts: [...facts.values()] };
+}
+
+/** The kind of an ended fact that names its fact by words, not by `k`. */
+export const ANY_KIND = '*:';
+
+/**
+ * True when a profile fact ends what it names rather than stating it (its `v` is null).
+ *
+ * @example
+ * isEnded({ k: 'routine:run', v: null, was: 'run every morning', until: '2026-03-02' }) // true
+ */
+export function isEnded(fact: Record<string, unknown>): boolean {
+  return fact['v'] === null;
+}
+
+// Words too common to tell one fact of a kind from another: articles, a taste's verdict, times of day.
+const COMMON_WORDS = new Set(
+  (
+    'my our the a an of in at on to and or with for from by my old new little big small no not likes dislikes ' +
+    'every each daily weekly day days morning mornings evening evenings night nights week weeks weekend weekends times ' +
+    'once twice before after work am pm place thing stuff one company job firm beloved lovely first'
+  ).split(' '),
+);
+
+function wordsOf(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word.length > 1 && !COMMON_WORDS.has(word))
+    .map((word) => stemmer(word));
+}
+
+/** The `k` of current facts whose `k` and `v` hold every word an ended fact names. */
+function factsNamedBy(ended: Record<string, unknown>, facts: ReadonlyMap<string, Record<string, unknown>>): string[] {
+  const named = new Set(wordsOf(`${String(ended['k']).slice(ANY_KIND.length)} ${show(ended['was'])}`));
+  if (named.size === 0) return [];
+  const out: string[] = [];
+  for (const [k, fact] of facts) {
+    const own = new Set(wordsOf(`${k.slice(k.indexOf(':') + 1)} ${show(fact['v'])}`));
+    if ([...named].every((word) => own.has(word))) out.push(k);
+  }
+  return out;
 }
 
 function asFacts(value: unknown): Array<Record<string, unknown>> {
@@ -96,7 +151,10 @@ export function describeValue(type: MemoryType, value: Record<string, unknown>):
   const v = (name: string) => show(value[name]);
   switch (type) {
     case 'profile':
-      return asFacts(value['facts']).map((fact) => `${show(fact['k'])}: ${show(fact['v'])}`).join('; ') || `profile of ${v('subject')}`;
+      return asFacts(value['facts'])
+        .filter((fact) => !isEnded(fact))
+        .map((fact) => `${show(fact['k'])}: ${show(fact['v'])}`)
+        .join('; ') || `profile of ${v('subject')}`;
     case 'preferences':
       return `Prefers ${v('value')} (${v('scope')} ${v('name')})`;
     case 'goals':

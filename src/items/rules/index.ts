@@ -9,6 +9,7 @@ import { sentences, wellFormed } from '../../util/segment.js';
 import { eventDate } from './dates.js';
 import { DECISION_RULES } from './decisions.js';
 import { REF_CUE, REF_RULES, REF_SCAN } from './entities.js';
+import { ENDING_RULES } from './endings.js';
 import { EVENT_RULES } from './events.js';
 import { GOAL_RULES } from './goals.js';
 import { NAME_RULE, NameTracker } from './names.js';
@@ -34,8 +35,10 @@ export interface RuleExtractorOptions {
   disable?: readonly string[];
 }
 
-// Order matters: events defer to a task or goal made from the same sentence.
+// Order matters: a fact's end comes before a new fact of the same sentence, events defer to a task
+// or goal made from the same sentence.
 const SENTENCE_RULES: readonly Rule[] = [
+  ...ENDING_RULES,
   ...PROFILE_RULES,
   ...PREFERENCE_RULES,
   ...DECISION_RULES,
@@ -96,10 +99,14 @@ function withoutCode(text: string): string {
   return text.replace(FENCED_CODE, (code) => code.replace(/[^\n]/g, ' '));
 }
 
-/** Adds candidates a rule returned, skipping a key the sentence already has for the same action. */
+/**
+ * Adds candidates a rule returned, skipping a key the sentence already has for the same action;
+ * profile facts of several rules (a denial, then the new fact) each count, in order.
+ */
 function addAll(here: ItemCandidate[], found: readonly ItemCandidate[]): void {
   for (const candidate of found) {
-    if (!here.some((known) => known.key === candidate.key && known.action === candidate.action)) here.push(candidate);
+    const same = (known: ItemCandidate) => known.key === candidate.key && known.action === candidate.action && (known.type !== 'profile' || known.rule === candidate.rule);
+    if (!here.some(same)) here.push(candidate);
   }
 }
 
@@ -119,15 +126,32 @@ function run(rule: Rule, context: SentenceContext): readonly ItemCandidate[] {
 // statement would be read as part of the question that follows and produce nothing.
 const LOWER_CASE_BREAK = /(?<=[\p{L}\p{N})\]'"’”][.!?]+)(?<!\b(?:e\.g|i\.e|etc|vs|dr|mr|mrs|ms|st|no|approx|incl|jr|sr|co|inc|ltd)\.)\s+(?=\p{Ll})/iu;
 
+// A question run onto a statement after a comma or a dash ("I live in Dublin, are there any good
+// vegan places?"): the statement is read on its own, unless it is the condition of the question.
+const RUN_ON_QUESTION =
+  /(?:,|;|\s[—–-])\s+(?=(?:are|is|do|does|did|can|could|would|should|will|what|how|where|which|who|why|any|anything)\b[^,;—–]*\?\s*$)/iu;
+const CONDITION = /^\W*(?:if|when|whenever|whether|once|unless|suppose|supposing|in case|what if|should|before|after|until)\b/iu;
+
+function runOnQuestion(part: string): string[] {
+  const found = RUN_ON_QUESTION.exec(part);
+  if (found === null || CONDITION.test(part)) return [part];
+  return [part.slice(0, found.index), part.slice(found.index + found[0].length)];
+}
+
 /**
- * A sentence split again where chat starts the next one in lower case.
+ * A sentence split again where chat starts the next one in lower case, and where a question is run
+ * onto a statement.
  *
  * @example
  * chatSentences('I have asthma. any tips?') // ['I have asthma.', 'any tips?']
  * chatSentences('Use a tool, e.g. a linter.') // ['Use a tool, e.g. a linter.']
+ * chatSentences('I live in Dublin, are there good vegan places?') // ['I live in Dublin', 'are there good vegan places?']
  */
 export function chatSentences(sentence: string): string[] {
-  return sentence.split(LOWER_CASE_BREAK).filter((part) => part.trim() !== '');
+  return sentence
+    .split(LOWER_CASE_BREAK)
+    .flatMap((part) => (part.trimEnd().endsWith('?') ? runOnQuestion(part) : [part]))
+    .filter((part) => part.trim() !== '');
 }
 
 class Extraction {

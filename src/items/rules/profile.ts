@@ -2,22 +2,11 @@
 // employer, where they live and come from. All facts go to profile:user; the writer merges facts
 // by `k`. Only explicit first-person statements by the user count.
 
-import type { ItemCandidate } from '../../spec/items.js';
-import { makeKey } from '../keys.js';
-import { emit, USER_ONLY, type Language, type Rule, type SentenceContext } from './rule.js';
+import type { Rule, SentenceContext } from './rule.js';
+import { factRule, factsBy, NAME, PHRASE_END, slug, type Fact, type FactPattern } from './fact-patterns.js';
 import { topicOf } from './lexicon.js';
-import { cleanPhrase } from './text.js';
 
-export const PROFILE_KEY = makeKey('profile', ['user']);
-
-export interface Fact {
-  k: string;
-  v: string;
-  since?: string;
-}
-
-// A capitalised name of up to four words ("Lisbon", "New York", "Acme Labs", "São Paulo").
-const NAME = String.raw`(\p{Lu}[\p{L}\p{M}'’.&-]*(?:,?\s+(?:of\s+|de\s+|da\s+)?\p{Lu}[\p{L}\p{M}'’.&-]*){0,3})`;
+export { PROFILE_KEY, type Fact } from './fact-patterns.js';
 // Roles end like roles: engineer, designer, scientist, analyst, student, founder, CEO.
 const ROLE_END =
   /(?:er|or|ist|ian|ant|ent|ect|ive|ager|ess|ee|ster|ler|smith|wright|man|woman|person|ceo|cto|cfo|coo|pm|vp|lead|head|chef|nurse|founder|student|dev|intern|partner|director|officer|professor|doctor|artist|teacher|owner)$/i;
@@ -36,8 +25,6 @@ const SINGLE_RELATIVE = new RegExp(`^(?:${ONE_RELATIVE})$`, 'iu');
 const PETS = String.raw`dog|cat|puppy|kitten|parrot|budgie|hamster|rabbit|bunny|horse|pony|gelding|mare|tortoise|turtle|gecko|snake|goldfish|guinea pig|lab|labrador|retriever|shiba|beagle|corgi|poodle|terrier|collie|husky|dachshund|spaniel|pug|greyhound|kelpie|dalmatian`;
 const CONDITIONS = String.raw`type [12] diabetes|diabetes|asthma|migraines?|psoriasis|eczema|celiac disease|coeliac disease|arthritis|high blood pressure|hypertension|epilepsy|adhd|anxiety|depression|hay fever|tinnitus|crohn's disease|ibs|endometriosis|pcos|insomnia`;
 const DIETS = String.raw`vegetarian|vegan|pescatarian|gluten[- ]free|keto|halal|kosher|dairy[- ]free|teetotal`;
-// The end of a short object phrase: punctuation, a clause word, or the end.
-const PHRASE_END = String.raw`(?=\s*[,.;:!?)(—–-]|\s+(?:so|and|but|or|which|too|either|anymore|any more|at all|as|because|since|for|though|btw|lol|now|myself|these days|more than|so much|lately|tbh|honestly|pls|please|really|with|in|at|when|if)\b|\s*$)`;
 // What someone likes or dislikes, up to the end of the phrase; a pronoun or a clause is no object.
 const TASTE_OBJECT = String.raw`([\p{L}\p{N}][\p{L}\p{N}\s'&-]{1,40}?)${PHRASE_END}`;
 const NOT_TASTE = /^(?:it|that|this|these|those|them|him|her|you|yours|your|me|us|the idea|how|when|what|to|being|having|doing|getting|going|when|most|all|some|one|everything|anything|nothing|lots|a lot|a bit|working|living)\b/iu;
@@ -48,14 +35,10 @@ const NOT_TASTE = /^(?:it|that|this|these|those|them|him|her|you|yours|your|me|u
 const tasteOf = (verdict: 'likes' | 'dislikes') => (value: string) =>
   NOT_TASTE.test(value) || value.split(/\s+/u).length > 5 || topicOf(value.toLowerCase()) !== undefined ? undefined : `${verdict} ${value}`;
 
-interface FactPattern {
-  k: string | ((value: string, found: RegExpExecArray) => string | undefined);
-  pattern: RegExp;
-  /** Checks or trims the captured value; undefined rejects the match. */
-  accept?: (value: string, found: RegExpExecArray) => string | undefined;
-  /** The group holding the value (default 1). */
-  group?: number;
-  withSince?: boolean;
+/** A relative's key: one per kind of relative that is unique, else one per name. */
+function relativeKey(_name: string, found: RegExpExecArray): string {
+  const relation = found[1]!.toLowerCase().replace('mom', 'mum').replace(/fianc[ée]e?/u, 'fiance');
+  return SINGLE_RELATIVE.test(relation) ? `family:${relation}` : `family:${relation}:${slug(found[2]!)}`;
 }
 
 const ZH_ONE_RELATIVE = '老婆|老公|妻子|丈夫|爱人|媳妇|女朋友|男朋友|未婚妻|未婚夫|妈妈|妈|爸爸|爸|母亲|父亲';
@@ -69,21 +52,6 @@ const ZH_AFTER_NAME = '的|是|在|说|最|也|都|和|跟|结|下|今|上|刚|�
 function relativeKeyZh(name: string, found: RegExpExecArray): string {
   const relation = found[1]!;
   return ZH_SINGLE_RELATIVE.test(relation) ? `family:${relation}` : `family:${relation}:${name}`;
-}
-
-/** A key part from a phrase: lower case, words joined by `_`. */
-function slug(value: string): string {
-  return value
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, '_')
-    .replace(/^_+|_+$/gu, '')
-    .slice(0, 40);
-}
-
-/** A relative's key: one per kind of relative that is unique, else one per name. */
-function relativeKey(_name: string, found: RegExpExecArray): string {
-  const relation = found[1]!.toLowerCase().replace('mom', 'mum').replace(/fianc[ée]e?/u, 'fiance');
-  return SINGLE_RELATIVE.test(relation) ? `family:${relation}` : `family:${relation}:${slug(found[2]!)}`;
 }
 
 const EN_FACTS: readonly FactPattern[] = [
@@ -105,7 +73,7 @@ const EN_FACTS: readonly FactPattern[] = [
   },
   {
     k: 'location',
-    pattern: new RegExp(String.raw`\b(?:I|[Ww]e)(?:'ve| have)?\s+(?:just\s+|finally\s+|recently\s+)?(?:moved|relocated)\s+(?:from\s+${NAME_SKIP}\s+)?(?:over\s+|back\s+)?to\s+${NAME}`, 'u'),
+    pattern: new RegExp(String.raw`\b(?:I|[Ww]e)(?:(?:'ve| have)?|\b[^.!?;]{0,80}?\band)\s+(?:just\s+|finally\s+|recently\s+|then\s+)?(?:moved|relocated)\s+(?:from\s+${NAME_SKIP}\s+)?(?:over\s+|back\s+)?to\s+${NAME}`, 'u'),
     withSince: true,
   },
   // "I'm in Galway now", "living in London now", "we've been in Stuttgart for two weeks", "here in Pune".
@@ -228,43 +196,15 @@ const ZH_FACTS: readonly FactPattern[] = [
 
 /** The profile facts a sentence states. */
 export function factsOf(context: Pick<SentenceContext, 'text' | 'language' | 'date'>): Fact[] {
-  const facts: Fact[] = [];
-  for (const fact of context.language === 'zh' ? ZH_FACTS : EN_FACTS) {
-    const found = fact.pattern.exec(context.text);
-    const raw = found?.[fact.group ?? 1];
-    if (found === null || raw === undefined) continue;
-    const captured = cleanPhrase(raw);
-    if (captured === '') continue;
-    const value = fact.accept === undefined ? captured : fact.accept(captured, found);
-    if (value === undefined || value === '') continue;
-    const k = typeof fact.k === 'string' ? fact.k : fact.k(captured, found);
-    if (k === undefined || facts.some((known) => known.k === k)) continue;
-    facts.push(fact.withSince === true ? { k, v: value, since: context.date } : { k, v: value });
-  }
-  return facts;
-}
-
-function profileRule(language: Language, trigger: RegExp): Rule {
-  return {
-    name: `${language}.profile.fact`,
-    languages: [language],
-    roles: USER_ONLY,
-    type: 'profile',
-    confidence: 0.85,
-    gate: 'may',
-    trigger,
-    match: (context, rule): ItemCandidate[] => {
-      const facts = factsOf(context);
-      if (facts.length === 0) return [];
-      return [emit(context, rule, { key: PROFILE_KEY, value: { subject: 'user', facts } })];
-    },
-  };
+  return factsBy(context.language === 'zh' ? ZH_FACTS : EN_FACTS, context);
 }
 
 export const PROFILE_RULES: readonly Rule[] = [
-  profileRule(
+  factRule(
+    'en.profile.fact',
     'en',
     /\bmy name|\bcall me|\bi'm called|\bi am called|\bi work|\bi'm an?\b|\bi am an?\b|\bi'm the\b|\bi am the\b|\b(?:i|we)(?: now| currently| still| actually)? live|\bi reside|\bbased in|\bliving in|moved|relocated|\bfrom\b|\bi'm in\b|\bi am in\b|\bwe're in\b|\bwe are in\b|been (?:living )?in\b|here in\b|\bmy |\bour |called|named|allergic|intolerant|\bi (?:have|get|suffer|was diagnosed|got diagnosed|live with)\b|vegetarian|vegan|pescatarian|gluten|keto|halal|kosher|dairy|teetotal|\bi (?:don't|do not|never|can't|cannot) (?:eat|drink|take)\b|stopped|quit|gave up|given up|accepted|joined|started|working (?:for|at)|\bi'm at\b|\bi am at\b|love|adore|enjoy|like|fan of|hooked|crazy about|into\b|hate|dislike|detest|can't stand|cannot stand/,
+    factsOf,
   ),
-  profileRule('zh', /我叫|名字|名叫|我是|我在|我从事|我当|我现在|我目前|住在|生活在|定居|居住|搬|人在|来自|老家|过敏|不耐受|糖尿病|高血压|哮喘|焦虑|抑郁|贫血|头痛|胃炎|鼻炎|湿疹|痛风|失眠|甲亢|甲减|吃素|纯素|全素|素食|不喝|不吃|不再|戒了|我[的和跟]?(?:老婆|老公|妻子|丈夫|爱人|媳妇|女朋友|男朋友|未婚|妈|爸|母亲|父亲|儿子|女儿|哥|姐|妹|弟|孙|外孙|嫂子|弟媳|家老|小女儿|小儿子|大女儿|大儿子)|我家|我们家|家里/u),
+  factRule('zh.profile.fact', 'zh', /我叫|名字|名叫|我是|我在|我从事|我当|我现在|我目前|住在|生活在|定居|居住|搬|人在|来自|老家|过敏|不耐受|糖尿病|高血压|哮喘|焦虑|抑郁|贫血|头痛|胃炎|鼻炎|湿疹|痛风|失眠|甲亢|甲减|吃素|纯素|全素|素食|不喝|不吃|不再|戒了|我[的和跟]?(?:老婆|老公|妻子|丈夫|爱人|媳妇|女朋友|男朋友|未婚|妈|爸|母亲|父亲|儿子|女儿|哥|姐|妹|弟|孙|外孙|嫂子|弟媳|家老|小女儿|小儿子|大女儿|大儿子)|我家|我们家|家里/u, factsOf),
 ];

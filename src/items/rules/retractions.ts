@@ -118,14 +118,20 @@ function retractions(context: SentenceContext, rule: Rule): { candidates: ItemCa
       if (type !== undefined && context.memory.exists(key)) targets.push(emit(context, rule, { key, type, value: {} }));
     }
   }
-  const seen = new Set<string>();
-  const candidates: ItemCandidate[] = [];
+  const seen = new Map<string, ItemCandidate>();
   for (const target of targets) {
-    if (seen.has(target.key)) continue;
-    seen.add(target.key);
-    candidates.push(denyOne(context, rule, target));
+    const first = seen.get(target.key);
+    if (first === undefined) seen.set(target.key, target);
+    // Several rules may read one profile statement: the denial clears the facts of all of them.
+    else if (target.key === PROFILE_KEY) first.value = { ...first.value, facts: [...factsIn(first), ...factsIn(target)] };
   }
+  const candidates = [...seen.values()].map((target) => denyOne(context, rule, target));
   return denial === undefined ? { candidates } : { candidates, masked: [denial.start, denial.end] };
+}
+
+function factsIn(candidate: ItemCandidate): Array<Record<string, unknown>> {
+  const facts = candidate.value['facts'];
+  return Array.isArray(facts) ? (facts as Array<Record<string, unknown>>) : [];
 }
 
 /**
@@ -135,7 +141,9 @@ function retractions(context: SentenceContext, rule: Rule): { candidates: ItemCa
 function denyOne(context: SentenceContext, rule: Rule, target: ItemCandidate): ItemCandidate {
   const type: MemoryType = target.type;
   if (target.key === PROFILE_KEY && Array.isArray(target.value['facts'])) {
-    const facts = (target.value['facts'] as Array<Record<string, unknown>>).map((fact) => ({ k: fact['k'], v: null, was: fact['v'], until: context.date }));
+    const facts = factsIn(target)
+      .filter((fact) => fact['v'] !== null)
+      .map((fact) => ({ k: fact['k'], v: null, was: fact['v'], until: context.date }));
     return emit(context, rule, { key: PROFILE_KEY, type, value: { subject: 'user', facts } });
   }
   return emit(context, rule, { key: target.key, type, action: 'retract', value: {} });

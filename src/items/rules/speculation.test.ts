@@ -19,6 +19,7 @@ describe('silenceOf', () => {
     ['I think the launch is on Friday', 'speculation'],
     ['It might be the cache', 'speculation'],
     ['We may switch later', 'speculation'],
+    ['You may want to book early', 'speculation'],
     ["I'm not sure about Postgres", 'speculation'],
     ['也许用Redis', 'speculation'],
     ['我觉得可以', 'speculation'],
@@ -27,7 +28,7 @@ describe('silenceOf', () => {
     expect(silence(text)).toBe(reason);
   });
 
-  it.each(['Thanks, please update the docs.', 'I hate long answers.', 'The launch is on 8 May 2026.', 'Hi Alice, we decided to use Postgres.', '请尽可能简洁。', '我更喜欢用中文写技术文档。'])(
+  it.each(['Thanks, please update the docs.', 'I hate long answers.', 'The launch is on 8 May 2026.', 'My dad turns 60 on the 2nd of May.', 'We fly out in May and come back in June.', 'The fair is in early May.', 'May 3 works for me.', 'Hi Alice, we decided to use Postgres.', '请尽可能简洁。', '我更喜欢用中文写技术文档。'])(
     'lets rules read: %s',
     (text) => {
       expect(silence(text)).toBeUndefined();

@@ -6,9 +6,13 @@ import type { Language } from './rule.js';
 
 export type Silence = 'speculation' | 'small_talk' | 'venting';
 
-// "may" is a hedge, but "8 May 2023" and "May 8" are dates, so the month is excluded by its digits.
-const SPECULATION_EN =
-  /\b(?:maybe|perhaps|probably|possibly|presumably|might|mightn't|(?<!\d\s)may(?!\s+\d)(?:\s+be)?|i think|i guess|i suppose|i believe|i wonder|i reckon|i'm not sure|not sure|not certain|unsure|could be|would be nice|i feel like|hopefully)\b/;
+// "may" is a hedge, but "8 May 2023", "May 8", "the 4th of May", "in May" and "early May." are
+// dates: the month is told by the digits, prepositions and time words around it.
+const MONTH_BEFORE = String.raw`(?<!\d(?:st|nd|rd|th)?\s|\b(?:of|in|on|by|since|until|till|from|to|through|early|late|mid|this|next|last|each|every)\s)`;
+const MONTH_AFTER = String.raw`(?!\s+\d|\s*[,.;:!?)]|\s*$|\s+(?:and|or|to|through|until|till|when|before|after|next|this|last)\b)`;
+const SPECULATION_EN = new RegExp(
+  String.raw`\b(?:maybe|perhaps|probably|possibly|presumably|might|mightn't|${MONTH_BEFORE}may${MONTH_AFTER}(?:\s+be)?|i think|i guess|i suppose|i believe|i wonder|i reckon|i'm not sure|not sure|not certain|unsure|could be|would be nice|i feel like|hopefully)\b`,
+);
 // 尽可能 is "as much as possible", not a hedge.
 const SPECULATION_ZH = /也许|(?<!尽)可能|大概|我觉得|我感觉|好像|说不定|或许|不确定|不一定|估计|似乎|应该是|我猜|恐怕/u;
 

@@ -83,6 +83,9 @@ const BE = String.raw`(?:is|are|was|were|has been|have been|'s|got)`;
 const DONE_WORDS = String.raw`done|finished|completed?|shipped|merged|fixed|resolved|sorted|submitted|sent|paid|booked|returned|renewed|filed|signed|altered|handled|taken care of`;
 const DONE_ACTIONS = String.raw`renewed|booked|paid|sent|submitted|called|bought|picked up|returned|filed|signed|scheduled|ordered|cleaned|sorted|replaced|registered|applied|cancelled|canceled|emailed|posted|printed|packed|handed in|turned in|updated|backed up`;
 
+/** Words without which an English sentence changes no task's status (the writer loads the current keys on them). */
+export const STATUS_CUE = new RegExp(String.raw`\b(?:${DONE_WORDS}|${DONE_ACTIONS}|wrapped up|blocked|stuck|on hold)\b`);
+
 export const TASK_STATUS_RULES: readonly Rule[] = [
   statusRule({
     name: 'en.task.done',

@@ -1,0 +1,106 @@
+// Facts the user ends, in English: what they sold or gave away, stopped doing, left or lost — "I sold
+// my Honda", "I stopped going to the gym", "no more coffee for me", "Nutella died last week", "we
+// broke up", "I quit my job". Each is a profile fact with `v: null` (values.ts, mergeValue): one
+// naming the fact's `k` when the sentence says which (employer, partner), else `*:<words>`, which
+// ends whatever current fact holds those words. The rule runs before the other profile rules, so a
+// new value stated beside the end ("sold my Honda and bought a Corolla") is kept.
+
+import { ANY_KIND } from '../values.js';
+import { factRule, factsBy, NAME, PHRASE_END, slug, type Fact, type FactPattern } from './fact-patterns.js';
+import type { Rule, SentenceContext } from './rule.js';
+
+// The thing ended, up to the end of its phrase; a pronoun names nothing the rule can find.
+const OBJECT = String.raw`(?:my\s+|the\s+|our\s+)?([\p{L}\p{N}][\p{L}\p{N}\s:'’-]{1,40}?)(?=\s+(?:after|before|during|until|on|from|to|about|last|yesterday|today|this|ago|a\s+(?:week|month|year))\b|${PHRASE_END.slice(3)}`;
+const NOT_NAMED = /^(?:it|that|this|them|those|these|one|ones|something|anything|everything|nothing|stuff|things?|a lot|lots|job|work)$/iu;
+// The speaker, or a sentence that starts with the verb ("sold the prusa", "also quit the gym").
+const I = String.raw`(?:\b(?:I|[Ww]e)(?:'ve|\s+have|'d|\s+had)?\s+|^)(?:(?:just|finally|recently|also|already|officially|actually|eventually|sadly|now)\s+)*`;
+const ALSO = String.raw`(?:^|[,;:.!—–-]\s*|\b(?:and|so|but)\s+)(?:(?:also|just|finally|now|so)\s+)*`;
+
+/** An end by words: whatever current fact holds the words of `value`. */
+const byWords = (value: string): string | undefined => (NOT_NAMED.test(value) ? undefined : `${ANY_KIND}${slug(value)}`);
+const named = (value: string): string | undefined => (NOT_NAMED.test(value) ? undefined : value);
+
+const PARTNERS = ['partner', 'boyfriend', 'girlfriend', 'wife', 'husband', 'fiance'] as const;
+
+const EN_ENDINGS: readonly FactPattern[] = [
+  // Things: "I sold my old Honda motorbike", "traded the Pentax for a Canon", "got rid of the boat".
+  {
+    k: byWords,
+    pattern: new RegExp(String.raw`${I}(?:sold|got rid of|gave away|given away|traded(?:\s+in)?|donated|scrapped|lost|totall?ed|wrote off|written off|closed|shut down)\s+${OBJECT}`, 'iu'),
+    accept: named,
+    ends: true,
+  },
+  // Activities and habits: "I stopped journaling", "gave up the 16:8 thing", "I quit the gym".
+  {
+    k: byWords,
+    pattern: new RegExp(String.raw`${I}(?:stopped|quit|gave up|given up|ditched|cancell?ed)\s+(?!(?:eating|drinking|smoking)\b)(?:going\s+to\s+(?:the\s+)?|doing\s+(?:the\s+)?|my\s+|the\s+)?${OBJECT}`, 'iu'),
+    accept: (value) => named(value.replace(/\s+thing$/u, '')),
+    ends: true,
+  },
+  // "no more Maidan walks", "no more injections!", "no more coffee for me"; not "no more than".
+  {
+    k: byWords,
+    pattern: new RegExp(String.raw`${ALSO}no\s+more\s+(?!than\b|of\b|time\b|need\b|excuses\b)${OBJECT}`, 'iu'),
+    accept: named,
+    ends: true,
+  },
+  // "I'm running in the mornings instead of swimming": what the new habit replaces.
+  { k: byWords, pattern: new RegExp(String.raw`\b(?:I|[Ww]e)\b[^.!?]*?\binstead\s+of\s+${OBJECT}`, 'u'), accept: named, ends: true },
+  // "she took me off the statins", "my doctor took me off metformin".
+  { k: byWords, pattern: new RegExp(String.raw`\b(?:took|taken|takes)\s+me\s+off\s+${OBJECT}`, 'u'), accept: named, ends: true },
+  // Places and employers left: "I left Orascom last month", "we left Nashville", "goodbye BMW".
+  { k: byWords, pattern: new RegExp(String.raw`${I}(?:left|moved\s+out\s+of|resigned\s+from|am\s+resigning\s+from|'m\s+resigning\s+from)\s+${NAME}`, 'u'), ends: true },
+  { k: byWords, pattern: new RegExp(String.raw`\b(?:I'm\s+resigning|I\s+resigned|I\s+quit|I'm\s+quitting|(?:handed|handing)\s+in\s+my\s+(?:notice|resignation))\s+(?:from|at|to)\s+(?:the\s+|my\s+)?${OBJECT}`, 'u'), accept: named, ends: true },
+  { k: byWords, pattern: new RegExp(String.raw`\b(?:handed|handing)\s+in\s+my\s+(?:notice|resignation)\s+as\s+(?:an?\s+)?${OBJECT}`, 'u'), accept: named, ends: true },
+  { k: byWords, pattern: new RegExp(String.raw`\b(?:[Gg]oodbye|[Bb]ye bye|[Ss]o long|[Ff]arewell)\s+${NAME}`, 'u'), ends: true },
+  // "I quit my job", "I got laid off": no employer now.
+  {
+    k: 'employer',
+    pattern: /\bI\s+(?:just\s+)?(?:quit|left|lost)\s+my\s+(job)\b|\bI\s+(?:got|was|have been|'ve been)\s+(laid off|let go|made redundant|fired)\b|\bI(?:'m| am)\s+(?:now\s+)?(unemployed|between jobs|out of work)\b/u,
+    accept: () => 'job',
+    group: 0,
+    ends: true,
+  },
+  // Pets and people who died: "Nutella died last week", "my cat passed away".
+  {
+    k: byWords,
+    pattern: new RegExp(String.raw`(?:\b(?:[Mm]y|[Oo]ur)\s+(?:old\s+|sweet\s+|little\s+)?[\p{L}]+\s+|^|[.,:;—–-]\s+)${NAME}\s+(?:died|passed away|passed|was put down|was put to sleep|crossed the rainbow bridge)\b`, 'u'),
+    ends: true,
+  },
+  {
+    k: byWords,
+    pattern: /\b(?:[Mm]y|[Oo]ur)\s+(?:old\s+|sweet\s+|little\s+)?(dog|cat|hamster|rabbit|parrot|budgie|guinea pig|horse|tortoise|fish|kitten|puppy)\s+(?:died|passed away|passed|was put down|was put to sleep)\b/u,
+    ends: true,
+  },
+  // "Pepper isn't actually ours": a pet or thing the user turns out not to have.
+  { k: byWords, pattern: new RegExp(String.raw`${NAME}\s+(?:isn't|is not|wasn't|was not)\s+(?:actually\s+|really\s+)?(?:ours|mine)\b`, 'u'), ends: true },
+];
+
+// A condition or a wish ends nothing: "if I sold my car", "I would quit the gym".
+const UNREAL = /\b(?:if|unless|whether|suppose|would|wish|should I|thinking (?:of|about)|considering)\b/iu;
+
+// Breaking up ends the partner, whatever they were called.
+const BREAK_UP = /\b(?:[Ww]e|I)\s+(?:just\s+|finally\s+|recently\s+)?(?:broke up|split up|separated|divorced|got divorced|called it off|called off the engagement)\b|\bI(?:'m| am)\s+(?:single|divorced)\s+(?:now|again)\b/u;
+
+/** The facts a sentence ends. */
+export function endingsOf(context: Pick<SentenceContext, 'text' | 'date'>): Fact[] {
+  if (UNREAL.test(context.text)) return [];
+  const facts = factsBy(EN_ENDINGS, context);
+  if (BREAK_UP.test(context.text)) {
+    for (const partner of PARTNERS) facts.push({ k: `family:${partner}`, v: null, was: partner, until: context.date });
+  }
+  return facts;
+}
+
+/** Words without which a sentence ends no fact (also what tells the writer to load the current keys). */
+export const ENDING_CUE =
+  /sold|got rid of|gave away|given away|traded|donated|scrapped|lost|totall?ed|wrote off|written off|closed|shut down|stopped|quit|gave up|given up|ditched|cancell?ed|no more|instead of|me off|left|moved out|resign|notice|goodbye|bye bye|so long|farewell|laid off|let go|redundant|fired|unemployed|between jobs|out of work|died|passed|put down|put to sleep|rainbow bridge|ours|mine|broke up|split up|separated|divorced|called it off|called off|single/;
+
+export const ENDING_RULES: readonly Rule[] = [
+  factRule(
+    'en.profile.end',
+    'en',
+    ENDING_CUE,
+    endingsOf,
+  ),
+];

@@ -1,0 +1,98 @@
+// What every rule of personal facts shares: a fact and the pattern that states it, the phrase ends
+// and names those patterns are built from, and the rule that runs a list of them on a sentence and
+// puts what they find under profile:user (MemoryTypes v0.1 §3.1; the writer merges facts by `k`).
+
+import type { ItemCandidate } from '../../spec/items.js';
+import { makeKey } from '../keys.js';
+import { emit, USER_ONLY, type Language, type Rule, type SentenceContext } from './rule.js';
+import { cleanPhrase } from './text.js';
+
+export const PROFILE_KEY = makeKey('profile', ['user']);
+
+/** One profile fact; `v: null` ends the fact it names, `was` and `until` say what and when. */
+export interface Fact {
+  k: string;
+  v: string | null;
+  since?: string;
+  was?: string;
+  until?: string;
+}
+
+export interface FactPattern {
+  k: string | ((value: string, found: RegExpExecArray) => string | undefined);
+  pattern: RegExp;
+  /** Checks or trims the captured value; undefined rejects the match. */
+  accept?: (value: string, found: RegExpExecArray) => string | undefined;
+  /** The group holding the value (default 1). */
+  group?: number;
+  withSince?: boolean;
+  /** The fact ends what it names: `v` is null and the value goes to `was`. */
+  ends?: boolean;
+}
+
+// A capitalised name of up to four words ("Lisbon", "New York", "Acme Labs", "São Paulo").
+export const NAME = String.raw`(\p{Lu}[\p{L}\p{M}'’.&-]*(?:,?\s+(?:of\s+|de\s+|da\s+)?\p{Lu}[\p{L}\p{M}'’.&-]*){0,3})`;
+// The end of a short object phrase: punctuation, a clause word, or the end.
+export const PHRASE_END = String.raw`(?=\s*[,.;:!?)(—–-]|\s+(?:so|and|but|or|which|too|either|anymore|any more|at all|as|because|since|for|though|btw|lol|now|myself|these days|more than|so much|lately|tbh|honestly|pls|please|really|with|in|at|when|if)\b|\s*$)`;
+
+/**
+ * A key part from a phrase: lower case, words joined by `_`.
+ *
+ * @example
+ * slug('Texas BBQ') // 'texas_bbq'
+ */
+export function slug(value: string): string {
+  return value
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '_')
+    .replace(/^_+|_+$/gu, '')
+    .slice(0, 40);
+}
+
+/**
+ * The facts a sentence states by one list of patterns: the first fact of each `k` wins.
+ *
+ * @example
+ * factsBy([{ k: 'location', pattern: /I live in (\w+)/u }], { text: 'I live in Oslo', date: '2026-02-18' }) // [{ k: 'location', v: 'Oslo' }]
+ */
+export function factsBy(patterns: readonly FactPattern[], context: Pick<SentenceContext, 'text' | 'date'>): Fact[] {
+  const facts: Fact[] = [];
+  for (const fact of patterns) {
+    const found = fact.pattern.exec(context.text);
+    const raw = found?.[fact.group ?? 1];
+    if (found === null || raw === undefined) continue;
+    const captured = cleanPhrase(raw);
+    if (captured === '') continue;
+    const value = fact.accept === undefined ? captured : fact.accept(captured, found);
+    if (value === undefined || value === '') continue;
+    const k = typeof fact.k === 'string' ? fact.k : fact.k(captured, found);
+    if (k === undefined || facts.some((known) => known.k === k)) continue;
+    if (fact.ends === true) facts.push({ k, v: null, was: value, until: context.date });
+    else facts.push(fact.withSince === true ? { k, v: value, since: context.date } : { k, v: value });
+  }
+  return facts;
+}
+
+/**
+ * A rule whose facts go to profile:user, from the user's own statements only. Facts that end
+ * something are kept only when a profile exists to end them in.
+ *
+ * @example
+ * const rule = factRule('en.profile.possession', 'en', /bought/, (context) => factsBy(PATTERNS, context));
+ */
+export function factRule(name: string, language: Language, trigger: RegExp, facts: (context: SentenceContext) => Fact[]): Rule {
+  return {
+    name,
+    languages: [language],
+    roles: USER_ONLY,
+    type: 'profile',
+    confidence: 0.85,
+    gate: 'may',
+    trigger,
+    match: (context, rule): ItemCandidate[] => {
+      const found = facts(context).filter((fact) => fact.v !== null || context.memory.exists(PROFILE_KEY));
+      if (found.length === 0) return [];
+      return [emit(context, rule, { key: PROFILE_KEY, value: { subject: 'user', facts: found } })];
+    },
+  };
+}

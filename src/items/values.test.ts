@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+
+import { describeValue, isEnded, mergeValue } from './values.js';
+
+const profile = (...facts: Array<Record<string, unknown>>) => ({ subject: 'user', facts });
+
+describe('mergeValue for profiles', () => {
+  it('replaces a fact with the same k and keeps the others', () => {
+    const merged = mergeValue('profile', profile({ k: 'location', v: 'Porto' }, { k: 'role', v: 'nurse' }), profile({ k: 'location', v: 'Lyon' }));
+    expect(merged['facts']).toEqual([
+      { k: 'location', v: 'Lyon' },
+      { k: 'role', v: 'nurse' },
+    ]);
+  });
+
+  it('drops the fact an ended fact names by its k', () => {
+    const current = profile({ k: 'employer', v: 'Acme' }, { k: 'location', v: 'Oslo' });
+    const merged = mergeValue('profile', current, profile({ k: 'employer', v: null, was: 'Acme', until: '2026-03-02' }));
+    expect(merged['facts']).toEqual([{ k: 'location', v: 'Oslo' }]);
+  });
+
+  it('drops the facts that hold every word an ended fact of any kind names', () => {
+    const current = profile(
+      { k: 'possession:motorbike', v: 'old Suzuki motorbike' },
+      { k: 'possession:laptop', v: 'Dell laptop' },
+      { k: 'taste:suzuki_cars', v: 'likes Suzuki cars' },
+    );
+    const merged = mergeValue('profile', current, profile({ k: '*:suzuki_motorbike', v: null, was: 'Suzuki motorbike', until: '2026-03-02' }));
+    expect(merged['facts']).toEqual([
+      { k: 'possession:laptop', v: 'Dell laptop' },
+      { k: 'taste:suzuki_cars', v: 'likes Suzuki cars' },
+    ]);
+  });
+
+  it('matches words by stem, not by the time of day', () => {
+    const current = profile({ k: 'routine:cycle', v: 'cycle to the office every morning' }, { k: 'routine:row', v: 'row on the river every morning' });
+    const merged = mergeValue('profile', current, profile({ k: '*:cycling', v: null, was: 'cycling in the mornings', until: '2026-03-02' }));
+    expect(merged['facts']).toEqual([{ k: 'routine:row', v: 'row on the river every morning' }]);
+  });
+
+  it('leaves the value as it was when an ended fact names nothing current', () => {
+    const current = profile({ k: 'pet:rex', v: 'dog Rex' });
+    expect(mergeValue('profile', current, profile({ k: '*:boat', v: null, was: 'boat', until: '2026-03-02' }))).toEqual(current);
+  });
+
+  it('keeps no ended fact in the current value, not even one stored before', () => {
+    const current = profile({ k: 'diet', v: null, was: 'vegan', until: '2026-01-01' }, { k: 'location', v: 'Oslo' });
+    expect(mergeValue('profile', current, profile({ k: 'role', v: 'chef' }))['facts']).toEqual([
+      { k: 'location', v: 'Oslo' },
+      { k: 'role', v: 'chef' },
+    ]);
+  });
+
+  it('applies facts in order, so an end then a new value of the same k keeps the new one', () => {
+    const merged = mergeValue('profile', profile({ k: 'diet', v: 'vegan' }), profile({ k: 'diet', v: null, was: 'vegan' }, { k: 'diet', v: 'vegetarian' }));
+    expect(merged['facts']).toEqual([{ k: 'diet', v: 'vegetarian' }]);
+  });
+});
+
+describe('ended facts', () => {
+  it('are the facts with a null value', () => {
+    expect(isEnded({ k: 'pet:rex', v: null, was: 'dog Rex' })).toBe(true);
+    expect(isEnded({ k: 'pet:rex', v: 'dog Rex' })).toBe(false);
+  });
+
+  it('are not described as current', () => {
+    expect(describeValue('profile', profile({ k: 'pet:rex', v: null, was: 'dog Rex' }, { k: 'location', v: 'Oslo' }))).toBe('location: Oslo');
+  });
+});
