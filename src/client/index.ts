@@ -17,6 +17,8 @@ import type {
   ItemDiff,
   MemoryItem,
   MemoryPacket,
+  ReextractRequest,
+  ReextractResult,
   ReflectResult,
   ReplayResult,
   ReviewCandidate,
@@ -128,6 +130,8 @@ export function createClient(options: ClientOptions) {
     history: (query: { user_id: string; agent_id?: string; key: string }) => call<Page<MemoryItem>>('GET', '/v1/items/history', undefined, query),
     remember: async (request: Record<string, unknown>) => (await call<{ diffs: ItemDiff[] }>('POST', '/v1/items', request)).diffs,
     forget: async (request: Record<string, unknown>) => (await call<{ diffs: ItemDiff[] }>('POST', '/v1/items/forget', request)).diffs,
+    /** Re-runs rule extraction over a user's log (an admin key); `dry_run` plans without writing. */
+    reextract: (request: ReextractRequest) => call<ReextractResult>('POST', '/v1/items/reextract', request),
     /** Hybrid search over a user's long-term memory items. */
     searchItems: async (request: Record<string, unknown>) => (await call<{ hits: SearchHit[] }>('POST', '/v1/items/search', request)).hits,
     /** The same as `searchItems` (its earlier name). */

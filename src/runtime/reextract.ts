@@ -8,13 +8,14 @@
 
 import { isDeepStrictEqual } from 'node:util';
 
-import { EngramError, ValidationError } from '../spec/errors.js';
+import { EngramError } from '../spec/errors.js';
 import type { EventRecord } from '../spec/event.js';
 import type { MemoryItem } from '../spec/items.js';
 import { ownerOf } from '../spec/items.js';
 import type { ItemDiff } from '../spec/requests.js';
 import { DEFAULT_TENANT, type Scope } from '../spec/scope.js';
 import type { StorageAdapter, WriteOp } from '../spec/storage.js';
+import { validateMemoryRequest } from '../spec/validators.js';
 import { chunkOp } from '../items/chunk.js';
 import { newId } from '../util/ids.js';
 import { LongTermWriter, type LongTermConfig } from './long-term-writer.js';
@@ -51,21 +52,6 @@ export const REEXTRACT_RULE = 'reextract';
 const EVENT_PAGE = 1000;
 const ITEM_LIMIT = 1_000_000;
 
-function validate(input: unknown): ReextractRequest {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw ValidationError.of('request', 'type', 'must be an object');
-  const request = input as Record<string, unknown>;
-  for (const name of Object.keys(request)) {
-    if (!['tenant_id', 'user_id', 'dry_run'].includes(name)) throw ValidationError.of(name, 'additionalProperties', 'is not a field of a re-extraction');
-  }
-  for (const name of ['tenant_id', 'user_id'] as const) {
-    const value = request[name];
-    if (value === undefined && name === 'tenant_id') continue;
-    if (typeof value !== 'string' || value === '' || value.length > 256) throw ValidationError.of(name, 'type', 'must be a string of 1–256 characters');
-  }
-  if (request['dry_run'] !== undefined && typeof request['dry_run'] !== 'boolean') throw ValidationError.of('dry_run', 'type', 'must be true or false');
-  return request as unknown as ReextractRequest;
-}
-
 /**
  * Re-runs rule extraction over a user's log and writes the difference to their user-level items.
  *
@@ -73,7 +59,7 @@ function validate(input: unknown): ReextractRequest {
  * const { items } = await reextract(context, { user_id: 'noor', dry_run: true });
  */
 export async function reextract(context: ReextractContext, input: unknown): Promise<ReextractResult> {
-  const request = validate(input);
+  const request = validateMemoryRequest<ReextractRequest>('reextract', input);
   const tenant = request.tenant_id ?? DEFAULT_TENANT;
   if (context.longTerm.rules === null) {
     throw new EngramError('CONFIG_INVALID', 're-extraction runs the rule extractor, which this Engram has turned off (extraction.sources)', { field: 'extraction.sources' });

@@ -1,7 +1,7 @@
 // Long-term memory (items: list, get, history, remember, forget, search) and a session's working
 // state (read, and patch at an expected version).
 
-import { isId, ITEM_STATUSES, NotFoundError, ValidationError, type ForgetRequest, type HistoryRequest, type ListItemsRequest, type RememberRequest, type SearchMemoryRequest, type SessionScopeInput, type UpdateWorkingStateRequest } from '../index.js';
+import { isId, ITEM_STATUSES, NotFoundError, ValidationError, type ForgetRequest, type HistoryRequest, type ListItemsRequest, type ReextractRequest, type RememberRequest, type SearchMemoryRequest, type SessionScopeInput, type UpdateWorkingStateRequest } from '../index.js';
 import { limitOf, page, PAGE_PARAMS, pick, type RouteCall, type RouteSpec } from './route-kit.js';
 import { described, objectOf, pageOf, ref } from './schema-refs.js';
 import { bindTenant } from './tenancy.js';
@@ -119,6 +119,32 @@ export const memoryRoutes: readonly RouteSpec[] = [
     response: { status: 200, description: 'What changed.', schema: objectOf({ diffs: { type: 'array', items: described('ItemDiff') } }, ['diffs']) },
     errors: [404, 413, 415],
     handle: async ({ engram, tenant, body }) => ({ diffs: await engram.forget(bindTenant(body, tenant) as ForgetRequest) }),
+  },
+  {
+    method: 'POST',
+    url: '/v1/items/reextract',
+    operationId: 'reextract',
+    role: 'admin',
+    tag: 'memory',
+    summary: "Re-run today's rule extraction over a user's log and bring their items in line (dry_run: plan only)",
+    body: { required: true, schema: ref('memoryRequests', '/$defs/reextract') },
+    response: {
+      status: 200,
+      description: 'What changed (or would change), and the keys left alone.',
+      schema: objectOf(
+        {
+          tenant_id: { type: 'string' },
+          user_id: { type: 'string' },
+          turns: { type: 'integer', minimum: 0 },
+          items: { type: 'array', items: described('ItemDiff') },
+          kept: { type: 'array', items: { type: 'string' } },
+          dry_run: { type: 'boolean' },
+        },
+        ['tenant_id', 'user_id', 'turns', 'items', 'kept', 'dry_run'],
+      ),
+    },
+    errors: [413, 415],
+    handle: async ({ engram, tenant, body }) => engram.reextract(bindTenant(body, tenant, { top: true }) as ReextractRequest),
   },
   SEARCH_ITEMS,
   // Its earlier name, kept: the same route under another address.

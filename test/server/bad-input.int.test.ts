@@ -41,6 +41,7 @@ const WRONG_TYPE: Record<string, [string, unknown]> = {
   createKey: ['label', 5],
   patchWorkingState: ['expected_version', 'zero'],
   explainBuild: ['id', 5],
+  reextract: ['user_id', 5],
 };
 
 /** Routes whose query must name the user. */

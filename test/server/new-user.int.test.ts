@@ -4,6 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { createClient } from '../../src/client/index.js';
 import type { MemoryItem, MemoryPacket } from '../../src/index.js';
 import { startHarness, type Harness, type Page } from './harness.js';
 
@@ -82,5 +83,15 @@ describe('a new user, over HTTP', () => {
     const all = await items('status=active');
     const advice = all.filter((item) => /wallet|deep breath|antihistamine|nata|tram|train/i.test(JSON.stringify(item.value)));
     expect(advice.map((item) => item.key)).toEqual([]);
+  });
+
+  it("lets an admin re-extract the user over HTTP: nothing to change where today's rules wrote everything", async () => {
+    const admin = createClient({ baseUrl: h.url, apiKey: h.keys.a.admin });
+    const result = await admin.reextract({ user_id: user.user_id, dry_run: true });
+    expect(result).toMatchObject({ user_id: user.user_id, turns: WEEK.length, dry_run: true, items: [] });
+    const denied = await h.call('POST', '/v1/items/reextract', { key: h.keys.a.write, body: { user_id: user.user_id } });
+    expect(denied.status).toBe(403);
+    const bad = await h.call('POST', '/v1/items/reextract', { key: h.keys.a.admin, body: { user_id: user.user_id, dry_run: 'yes' } });
+    expect(bad.body).toMatchObject({ code: 'VALIDATION_FAILED', field: 'dry_run' });
   });
 });

@@ -53,6 +53,7 @@ export function samples(user: string, ids: RecordIds): Record<string, SampleRequ
     getItem: { path: `/v1/items/${ids.item}` },
     remember: { path: '/v1/items', body: { scope: { user_id: user, agent_id: AGENT }, type: 'preferences', key: 'pref:writing:tone', value: { scope: 'writing', name: 'tone', value: 'formal' } } },
     forget: { path: '/v1/items/forget', body: { scope: { user_id: user, agent_id: AGENT }, key: 'pref:writing:tone' } },
+    reextract: { path: '/v1/items/reextract', body: { user_id: user, dry_run: true } },
     searchItems: { path: '/v1/items/search', body: { scope: { user_id: user, agent_id: AGENT }, query: 'tone' } },
     searchMemory: { path: '/v1/memory/search', body: { scope: { user_id: user, agent_id: AGENT }, query: 'tone' } },
     getWorkingState: { path: `/v1/working-state?${who}&session_id=s1` },

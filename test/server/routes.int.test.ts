@@ -120,6 +120,13 @@ describe('every endpoint, happy path', () => {
     expect(forgotten.body.diffs[0]).toMatchObject({ action: 'retracted' });
   });
 
+  it('POST /v1/items/reextract plans (dry_run) and re-runs extraction over a user\'s log', async () => {
+    const planned = await call<{ turns: number; dry_run: boolean; kept: string[] }>('POST', '/v1/items/reextract', { key: h.keys.a.admin, body: { user_id: 'mira', dry_run: true } });
+    expect(planned.status).toBe(200);
+    expect(planned.body).toMatchObject({ user_id: 'mira', tenant_id: TENANT_A, dry_run: true });
+    expect(planned.body.turns).toBeGreaterThan(0);
+  });
+
   it('GET and PATCH /v1/working-state', async () => {
     const state = await call<WorkingState>('GET', '/v1/working-state?user_id=mira&agent_id=assistant&session_id=s1', { key: read });
     expect(state.status).toBe(200);
