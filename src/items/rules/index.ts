@@ -13,12 +13,14 @@ import { ENDING_RULES } from './endings.js';
 import { EVENT_RULES } from './events.js';
 import { GOAL_RULES } from './goals.js';
 import { NAME_RULE, NameTracker } from './names.js';
+import { POSSESSION_RULES } from './possessions.js';
 import { PREFERENCE_RULES } from './preferences.js';
 import { PROFILE_RULES } from './profile.js';
 import { LiteralIndex } from './literals.js';
 import { EN_RETRACTION, retract, ZH_RETRACTION } from './retractions.js';
 import { Memory } from './memory.js';
 import type { Language, Rule, SentenceContext } from './rule.js';
+import { ROUTINE_RULES } from './routines.js';
 import { SILENCE_PATTERNS, silenceOf } from './speculation.js';
 import { TASK_STATUS_RULES } from './task-status.js';
 import { TASK_CREATION_RULES } from './tasks.js';
@@ -40,6 +42,8 @@ export interface RuleExtractorOptions {
 const SENTENCE_RULES: readonly Rule[] = [
   ...ENDING_RULES,
   ...PROFILE_RULES,
+  ...POSSESSION_RULES,
+  ...ROUTINE_RULES,
   ...PREFERENCE_RULES,
   ...DECISION_RULES,
   ...TASK_CREATION_RULES,

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+
+import type { ItemCandidate } from '../../spec/items.js';
+import { createRuleExtractor } from './index.js';
+
+const TS = '2026-02-18T10:00:00Z';
+
+function facts(text: string, role: 'user' | 'assistant' = 'user'): Array<Record<string, unknown>> {
+  const out = createRuleExtractor().extract({ events: [{ event_id: 'evt_1', kind: 'message', role, text, ts: TS }] }) as ItemCandidate[];
+  return out.filter((candidate) => candidate.rule === 'en.profile.possession').flatMap((candidate) => candidate.value['facts'] as Array<Record<string, unknown>>);
+}
+
+describe('possessions', () => {
+  it.each([
+    ['We just bought a used Skoda Octavia, so road trips are back on.', 'possession:car', 'used Skoda Octavia'],
+    ['I have a Surface Laptop 5 but the battery is dying.', 'possession:laptop', 'Surface Laptop 5'],
+    ["I've got an old upright piano in the hallway.", 'possession:piano', 'old upright piano'],
+    ['I drive a Kia Niro, how far can it go in the cold?', 'possession:car', 'Kia Niro'],
+    ['treated myself to a Fujifilm X100V this week!', 'possession:camera', 'Fujifilm X100V'],
+    ['I finally caved and ordered an e-bike for the hills.', 'possession:bike', 'e-bike'],
+    ['We live on a converted houseboat near Utrecht.', 'possession:boat', 'converted houseboat'],
+    ['I picked up a drone last month, a DJI Mini 3, and the footage is lovely.', 'possession:drone', 'drone, DJI Mini 3'],
+    ['Swapped the Nikon at a market stall for a Leica M6!', 'possession:camera', 'Leica M6'],
+  ])('%s', (text, k, v) => {
+    expect(facts(text)).toEqual([{ k, v, since: '2026-02-18' }]);
+  });
+
+  it.each([
+    'I have a question about my car insurance.',
+    'If I ever get a car I will learn to drive properly.',
+    "I'm saving up for a camera.",
+    'I got a job at the museum!',
+    'My brother bought a Tesla.',
+    'I have a bad cold.',
+    'You should get a dehumidifier or a heat pump.',
+    'Should I buy a Kindle or a Kobo?',
+    'I want to buy a new bike.',
+  ])('is no possession: %s', (text) => {
+    expect(facts(text)).toEqual([]);
+  });
+
+  it('keeps nothing the assistant says it has', () => {
+    expect(facts('I have a laptop with the same issue.', 'assistant')).toEqual([]);
+  });
+});
