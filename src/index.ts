@@ -44,7 +44,7 @@ export { createEmbeddingModel, embedTexts, type EmbeddingConfig } from './provid
 export { createOpenAiCompatibleChat } from './providers/llm/openai-compatible.js';
 export { fromAiSdkModel } from './providers/llm/ai-sdk.js';
 export { DEFAULT_STORE, migrateStore, openStore, redactStoreAddress, type StoreOptions } from './runtime/store-url.js';
-export { renderPacket, resolveCitation, type RenderFormat } from './composer/render.js';
+export { citedIds, renderPacket, resolveCitation, type RenderFormat } from './composer/render.js';
 export { citationHandle } from './composer/item-text.js';
 export type { NamedPolicy, PurposeOverrides } from './composer/named-policies.js';
 export { openSqliteStorage, type SqliteStorageOptions } from './storage/sqlite/sqlite-storage.js';

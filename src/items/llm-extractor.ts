@@ -60,7 +60,8 @@ interface ModelItem {
   salience: Salience | null;
 }
 
-const RULE = `llm:${extractItemsPrompt.id}@${extractItemsPrompt.version}`;
+/** The rule every LLM candidate names, and the extractor's name: the prompt's id and version. */
+export const LLM_EXTRACTION_RULE = `llm:${extractItemsPrompt.id}@${extractItemsPrompt.version}`;
 // A safety cap against one huge tool output, not a token budget: budgets are counted in tokens.
 const MAX_EVENT_TEXT_CHARS = 2_000;
 const DEFAULT_MAX_EVENTS = 40;
@@ -81,7 +82,7 @@ export function createLlmExtractor(model: StructuredModel, options: LlmExtractor
   const maxKnownKeys = options.maxKnownKeys ?? DEFAULT_MAX_KNOWN_KEYS;
   return {
     specificationVersion: 'v1',
-    name: RULE,
+    name: LLM_EXTRACTION_RULE,
     async extract(input: ExtractionInput): Promise<ItemCandidate[]> {
       const events = input.events.slice(0, maxEvents);
       if (events.length === 0) return [];
@@ -220,7 +221,7 @@ function toCandidate(item: ModelItem, modelId: string, shown: ReadonlyMap<string
     key: item.key,
     value,
     confidence: item.confidence,
-    rule: RULE,
+    rule: LLM_EXTRACTION_RULE,
     gate: item.gate,
     source_event_ids: sources,
     ...(item.salience === null ? {} : { salience: item.salience }),

@@ -77,7 +77,7 @@ describe('ItemMerger', () => {
     const retracted = merger.plan(candidate({ action: 'retract', value: {} }));
     expect(retracted.diffs).toEqual([expect.objectContaining({ action: 'retracted', item_id: created.id })]);
     expect(merger.plan(candidate({ action: 'retract', value: {} })).diffs).toEqual([]);
-    expect(() => merger.plan(candidate({ key: 'pref:nope:tone' }))).toThrow(ValidationError);
+    expect(() => merger.plan(candidate({ key: 'pref:No pe:tone' }))).toThrow(ValidationError);
     expect(() => merger.plan(candidate({ type: 'tasks', key: 'task:a:b', value: { status: 'someday' } }))).toThrow(ValidationError);
   });
 

@@ -44,3 +44,16 @@ export function requireCount(value: unknown, field: string, min: number, max: nu
     throw ValidationError.of(field, 'range', `must be a whole number from ${min} to ${max}`);
   }
 }
+
+/**
+ * Throws unless `values` is absent or a list of the allowed words.
+ *
+ * @example
+ * requireChoices(query.statuses, ['pending', 'running', 'done', 'failed'], 'statuses')
+ */
+export function requireChoices(values: unknown, allowed: readonly string[], field: string): void {
+  if (values === undefined) return;
+  if (!Array.isArray(values) || values.some((value) => !allowed.includes(value as string))) {
+    throw ValidationError.of(field, 'enum', `must list some of ${allowed.join(', ')}`);
+  }
+}

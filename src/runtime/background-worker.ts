@@ -1,6 +1,6 @@
 // The background worker of a service process (and of `engram worker`): runs queued jobs
-// (reflections of ended runs), embeds what waits for a vector, purges expired events and merges the
-// full-text indexes a step, tick by tick. Stopping waits for the tick in flight, so work it claimed
+// (reflections of ended runs, the LLM's extraction of committed turns), embeds what waits for a
+// vector, purges expired events and merges the full-text indexes a step, tick by tick. Stopping waits for the tick in flight, so work it claimed
 // is finished; work claimed by a process that died is claimed again when its lease ends.
 
 import { requireCount } from './arguments.js';

@@ -19,6 +19,7 @@ import { foldEvents } from '../working-memory/summary.js';
 import { LongTermWriter, type LongTermConfig } from './long-term-writer.js';
 import { checkPatchEvidence } from './patch-evidence.js';
 import { RunTracker } from './run-tracker.js';
+import { pauseBeforeRetry, WRITE_RETRIES } from './write-retry.js';
 import type { CompactionConfig } from '../spec/compaction.js';
 import type { Clock } from '../util/clock.js';
 import { toIso } from '../util/clock.js';
@@ -33,18 +34,6 @@ export interface WritePathContext {
   reflectOnRunEnd: boolean;
 }
 
-/**
- * How many times a turn is recomputed when another writer changed the session first (its summary,
- * an item it supersedes, its run). Writers of one busy session on several servers can lose a few
- * races in a row, so retries back off: a random pause of up to 2, 4, 8 … ms (at most 100).
- */
-const SUMMARY_RETRIES = 12;
-const BACKOFF_CAP_MS = 100;
-
-function backoff(attempt: number): Promise<void> {
-  const ms = Math.random() * Math.min(BACKOFF_CAP_MS, 2 ** (attempt + 1));
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 function keyString(key: SessionKey): string {
   return JSON.stringify([key.tenant_id, key.user_id, key.agent_id, key.session_id]);
@@ -323,8 +312,9 @@ export async function commitTurnBatch(context: WritePathContext, input: readonly
         EngramError.isInstance(error) &&
         (error.code === 'DUPLICATE_TURN' ||
           (error.code === 'STATE_VERSION_CONFLICT' && ['summary.version', 'item_id', 'run.version', 'snapshot.sequence'].includes(error.field ?? '')));
-      if (!retryable || attempt >= SUMMARY_RETRIES) throw error;
-      if (attempt > 0) await backoff(attempt);
+      // Recomputed when another writer changed the session first (its summary, an item it supersedes, its run).
+      if (!retryable || attempt >= WRITE_RETRIES) throw error;
+      if (attempt > 0) await pauseBeforeRetry(attempt);
     }
   }
 }

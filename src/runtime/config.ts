@@ -19,6 +19,9 @@ import { createOpenAiCompatibleChat } from '../providers/llm/openai-compatible.j
 import { systemClock, type Clock } from '../util/clock.js';
 import { o200kTokenizer } from '../util/tokenizer.js';
 import type { LongTermConfig } from './long-term-writer.js';
+import type { LlmMode } from './llm-extraction.js';
+
+export type { LlmMode } from './llm-extraction.js';
 import type { NamedPolicy } from '../composer/named-policies.js';
 import { textTokenCounter } from '../composer/text-tokens.js';
 import type { AutoApproveRule } from '../reflection/candidates.js';
@@ -51,12 +54,18 @@ export interface EngramConfig {
   embeddings?: EmbeddingConfig | EmbeddingModel;
   /** Run the embedding worker in the background of this process (default off; see `runEmbeddings`). */
   worker?: { intervalMs?: number } | false;
-  /** Extraction at commit_turn: rules (default on), an optional LLM (off by default). */
+  /** Extraction of a turn's items: rules (default on, at commit), an optional LLM (off by default). */
   extraction?: {
     rules?: boolean;
     /** The project name used in keys when a turn names none (default `general`). */
     project?: string;
     llm?: StructuredModel | LlmEndpointConfig;
+    /**
+     * When the LLM reads a turn: `background` (default) in a job the commit queues with the turn,
+     * run by the background worker (`runJobs`), so a commit never waits for the model; `inline`
+     * inside the commit, whose result then lists the model's items and failures.
+     */
+    llmMode?: LlmMode;
     /** Send private events to a remote model (LLM or embeddings); off by default. */
     allowPrivateRemote?: boolean;
   };
@@ -134,6 +143,10 @@ export async function resolveConfig(config: EngramConfig): Promise<ResolvedConfi
   const policies = resolvePolicies(config.conflictPolicies);
   const embeddings = isEmbeddingModel(config.embeddings) ? config.embeddings : createEmbeddingModel(config.embeddings ?? { provider: 'local' });
   const llm = llmOf(config.extraction?.llm, 'extraction.llm');
+  const llmMode = config.extraction?.llmMode ?? 'background';
+  if (llmMode !== 'background' && llmMode !== 'inline') {
+    throw new EngramError('CONFIG_INVALID', 'extraction.llmMode: must be "background" or "inline"', { field: 'extraction.llmMode' });
+  }
   const reflectionLlm = config.reflection?.llm === false ? null : config.reflection?.llm === undefined ? llm : llmOf(config.reflection.llm, 'reflection.llm');
   const autoApprove = checkAutoApprove(config.reflection?.autoApprove ?? []);
   const allowPrivateRemote = config.extraction?.allowPrivateRemote === true;
@@ -151,7 +164,7 @@ export async function resolveConfig(config: EngramConfig): Promise<ResolvedConfi
     textTokens,
     clock: config.clock ?? systemClock,
     debug: config.debug ?? process.env['ENGRAM_DEBUG'] === '1',
-    longTerm: { rules, llm: llm === null ? null : { model: llm, allowPrivateRemote }, policies, gate: { mayThreshold: threshold } },
+    longTerm: { rules, llm: llm === null ? null : { model: llm, allowPrivateRemote, mode: llmMode }, policies, gate: { mayThreshold: threshold } },
     embeddings,
     ownsEmbeddings: !isEmbeddingModel(config.embeddings),
     allowPrivateRemote,

@@ -4,7 +4,7 @@
 import { LRUCache } from 'lru-cache';
 
 import { EngramError, NotFoundError, renameFields } from '../spec/errors.js';
-import { requireCount, requireId, requireTenant } from './arguments.js';
+import { requireChoices, requireCount, requireId, requireTenant } from './arguments.js';
 import type { EventRecord } from '../spec/event.js';
 import type { MemoryPacket } from '../spec/packet.js';
 import type {
@@ -23,7 +23,7 @@ import type {
   SessionScopeInput,
 } from '../spec/requests.js';
 import { DEFAULT_TENANT } from '../spec/scope.js';
-import type { CompactResult, ContextBuild, EventSearchHit, ScopeCounts, StorageAdapter } from '../spec/storage.js';
+import { JOB_KINDS, JOB_STATUSES, type CompactResult, type ContextBuild, type EventSearchHit, type Job, type ScopeCounts, type StorageAdapter } from '../spec/storage.js';
 import { diffBuilds, replay, type BuildDiff, type ReplayResult } from './builds.js';
 import { explainBuild, type BuildExplanation } from './explain-build.js';
 import { searchEventPage, type EventSearchPage } from './event-search.js';
@@ -49,6 +49,7 @@ import { runsOf, type Runs } from './run-api.js';
 import { keysOf, type Keys } from './key-api.js';
 import { erase, exportLines, importLines, type ImportInput, type ImportOptions, type TransferCounts } from './transfer-api.js';
 import { runJobs, type JobRun } from './jobs.js';
+import { runExtractionJob } from './extraction-job.js';
 import { reextract, type ReextractRequest, type ReextractResult } from './reextract.js';
 import { replayedUpdate, workingStateTurn, type UpdateWorkingStateRequest, type WorkingStateUpdate } from './working-state-update.js';
 import type { EraseCounts, ExportKind } from '../spec/export.js';
@@ -609,8 +610,11 @@ export class Engram {
   }
 
   /**
-   * Runs queued background jobs (reflections of ended runs), at most `max` (default 4); a job that
-   * fails is tried again up to three times, then recorded as failed.
+   * Runs queued background jobs, at most `max` (default 4): reflections of ended runs and, with an
+   * LLM configured, the model's extraction of each committed turn (its items are written then, with
+   * their own recorded time). A job that fails is tried again after 30 s, 2 min (and 8 min for an
+   * extraction), then recorded as failed (`listJobs`); an extraction whose answer is invalid twice
+   * fails at once, with memory untouched by the model.
    *
    * @example
    * await engram.runJobs(); // { done: 1, failed: 0, retried: 0 }
@@ -618,7 +622,33 @@ export class Engram {
   async runJobs(max = 4): Promise<JobRun> {
     this.guard();
     requireCount(max, 'max', 1, 1000);
-    return runJobs({ storage: this.storage, now: () => this.now(), reflect: (request) => this.reflect(request) }, max);
+    const longTerm = this.config.longTerm;
+    return runJobs(
+      {
+        storage: this.storage,
+        now: () => this.now(),
+        reflect: (request) => this.reflect(request),
+        extract: longTerm.llm === null ? null : (job) => runExtractionJob({ storage: this.storage, now: () => this.now(), longTerm }, job),
+      },
+      max,
+    );
+  }
+
+  /**
+   * Background jobs of a tenant, newest first (default: every kind and status, at most 100): what
+   * waits, and why one failed (`last_error`).
+   *
+   * @example
+   * const failed = await engram.listJobs({ statuses: ['failed'] });
+   */
+  async listJobs(query: { tenant_id?: string; kinds?: Job['kind'][]; statuses?: Job['status'][]; limit?: number } = {}): Promise<Job[]> {
+    this.guard();
+    const limit = query.limit ?? 100;
+    requireCount(limit, 'limit', 1, 1000);
+    if (query.tenant_id !== undefined) requireTenant(query.tenant_id);
+    requireChoices(query.kinds, JOB_KINDS, 'kinds');
+    requireChoices(query.statuses, JOB_STATUSES, 'statuses');
+    return this.storage.listJobs({ tenant_id: query.tenant_id ?? DEFAULT_TENANT, limit, ...(query.kinds === undefined ? {} : { kinds: query.kinds }), ...(query.statuses === undefined ? {} : { statuses: query.statuses }) });
   }
 
   /** How many texts wait for an embedding. */

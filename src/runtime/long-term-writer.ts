@@ -1,30 +1,30 @@
 // The long-term part of the write path: extract candidates from a turn's shareable events, pass
 // them through the retention gate, and plan their merge into long-term memory. One writer serves a
-// whole batch, so later turns of the batch build on the items earlier turns wrote.
+// whole batch, so later turns of the batch build on the items earlier turns wrote. With an LLM in the
+// background (the default) a turn queues its extraction job here; the job plans through `plan` too.
 
 import { ValidationError } from '../spec/errors.js';
 import type { EventRecord, Sensitivity } from '../spec/event.js';
 import type { ConflictPolicy, ExtractionEvent, Extractor, ItemCandidate, MemoryItem, MemoryType } from '../spec/items.js';
-import type { StructuredModel } from '../spec/providers.js';
 import { visibleOwners } from '../spec/items.js';
 import type { ExtractionFailureRecord, GateDecision, ItemDiff } from '../spec/requests.js';
-import { createLlmExtractor } from '../items/llm-extractor.js';
-import { generateStructured } from '../providers/llm/generate-structured.js';
 import type { Scope } from '../spec/scope.js';
 import type { StorageAdapter, WriteOp } from '../spec/storage.js';
 import { extractionEvents, mayReferBack } from '../items/extraction-events.js';
 import { applyGate, type GateOptions } from '../items/gate.js';
 import { ItemMerger, placement, versionKey, type MergeScope } from '../items/merge.js';
 import { confinedLevel } from '../events/sensitivity.js';
+import { extractionJob } from './extraction-job-record.js';
+import { askModel, shownToModel, transportFailure, type LlmExtraction, type LlmMode } from './llm-extraction.js';
 
 /** How many current keys a retraction is matched against. */
-const KNOWN_KEYS_LIMIT = 2000;
+export const KNOWN_KEYS_LIMIT = 2000;
 
 export interface LongTermConfig {
   /** The rule-based extractor (always on unless turned off). */
   rules: Extractor | null;
-  /** The optional LLM extractor's model; private events reach a remote model only if allowed. */
-  llm: { model: StructuredModel; allowPrivateRemote: boolean } | null;
+  /** The optional LLM extractor's model, when it reads a turn, and whether private events may reach a remote model. */
+  llm: (LlmExtraction & { mode: LlmMode }) | null;
   policies: Readonly<Record<MemoryType, ConflictPolicy>>;
   gate: GateOptions;
 }
@@ -36,6 +36,9 @@ export interface LongTermOutcome {
   failures: ExtractionFailureRecord[];
 }
 
+/** What the gate decided of some candidates and the merge it planned. */
+export type PlannedCandidates = Omit<LongTermOutcome, 'failures'>;
+
 function scopeKey(scope: MergeScope): string {
   return JSON.stringify([scope.tenant_id, scope.user_id, scope.agent_id]);
 }
@@ -43,26 +46,47 @@ function scopeKey(scope: MergeScope): string {
 export class LongTermWriter {
   private readonly mergers = new Map<string, { merger: ItemMerger; loaded: Set<string> }>();
 
+  /**
+   * `late`: the candidates it plans may be older than stored versions (a background extraction of
+   * an earlier turn), so what versions learned later stays.
+   */
   constructor(
     private readonly storage: StorageAdapter,
     private readonly config: LongTermConfig,
+    private readonly options: { late?: boolean } = {},
   ) {}
 
-  /** Extracts, gates and plans one turn's events. */
+  /** Extracts, gates and plans one turn's events; queues the turn's LLM extraction job when the LLM runs in the background. */
   async planTurn(scope: Scope, events: readonly EventRecord[], now: string): Promise<LongTermOutcome> {
     const extractable = extractionEvents(events);
     const failures: ExtractionFailureRecord[] = [];
-    if (extractable.length === 0 || (this.config.rules === null && this.config.llm === null)) {
-      return { gate: applyGate(extractable, [], this.config.gate).decisions, items: [], ops: [], failures };
+    const llm = this.config.llm;
+    const queued: WriteOp[] = [];
+    if (llm !== null && llm.mode === 'background') {
+      const shown = shownToModel(llm, events, extractable);
+      if (shown.length > 0) queued.push({ op: 'enqueue_job', job: extractionJob(scope, events[0]?.turn_id ?? null, shown, now) });
     }
-    const owners = visibleOwners(scope.user_id, scope.agent_id);
-    const knownKeys =
-      this.config.llm !== null || mayReferBack(extractable) ? await this.storage.activeKeys(scope.tenant_id, owners, KNOWN_KEYS_LIMIT) : [];
+    const inline = llm !== null && llm.mode === 'inline' ? llm : null;
+    if (extractable.length === 0 || (this.config.rules === null && inline === null)) {
+      return { gate: applyGate(extractable, [], this.config.gate).decisions, items: [], ops: queued, failures };
+    }
+    const knownKeys = inline !== null || mayReferBack(extractable) ? await this.knownKeys(scope) : [];
     const candidates: ItemCandidate[] = [];
     if (this.config.rules !== null) candidates.push(...(await this.config.rules.extract({ events: extractable, known_keys: knownKeys })));
-    if (this.config.llm !== null) candidates.push(...(await this.extractWithLlm(this.config.llm, events, extractable, knownKeys, failures)));
+    if (inline !== null) candidates.push(...(await this.extractInline(inline, events, extractable, knownKeys, failures)));
+    const planned = await this.plan(scope, events, extractable, candidates, now);
+    return { ...planned, ops: [...planned.ops, ...queued], failures };
+  }
+
+  /** The keys of the scope's current items, which an extractor may name to update or deny one. */
+  knownKeys(scope: Scope): Promise<string[]> {
+    return this.storage.activeKeys(scope.tenant_id, visibleOwners(scope.user_id, scope.agent_id), KNOWN_KEYS_LIMIT);
+  }
+
+  /** Passes candidates of a turn's events through the retention gate and plans the merge of those it accepts. */
+  async plan(scope: Scope, events: readonly EventRecord[], extractable: readonly ExtractionEvent[], candidates: readonly ItemCandidate[], now: string): Promise<PlannedCandidates> {
     const { decisions, accepted } = applyGate(extractable, candidates, this.config.gate);
-    if (accepted.length === 0) return { gate: decisions, items: [], ops: [], failures };
+    if (accepted.length === 0) return { gate: decisions, items: [], ops: [] };
 
     const sensitivity = new Map(events.map((event) => [event.id, event.sensitivity]));
     const sensitivityOf = (ids: readonly string[]): Sensitivity => (ids.some((id) => sensitivity.get(id) === 'private') ? 'private' : 'normal');
@@ -81,31 +105,26 @@ export class LongTermWriter {
         rejectIn(decisions, candidate, error);
       }
     }
-    return { gate: decisions, items, ops, failures };
+    return { gate: decisions, items, ops };
   }
 
   /**
-   * Candidates from the LLM. Invalid output is retried once and then recorded as a failure; a
-   * transport error is recorded too. Either way memory is untouched by the LLM for this turn.
+   * Candidates from the LLM inside the commit. Invalid output is retried once and then recorded as
+   * a failure; a transport error is recorded too. Either way memory is untouched by the LLM for this turn.
    */
-  private async extractWithLlm(
-    llm: NonNullable<LongTermConfig['llm']>,
+  private async extractInline(
+    llm: LlmExtraction,
     events: readonly EventRecord[],
     extractable: readonly ExtractionEvent[],
     knownKeys: readonly string[],
     failures: ExtractionFailureRecord[],
   ): Promise<ItemCandidate[]> {
-    const privateIds = new Set(events.filter((event) => event.sensitivity === 'private').map((event) => event.id));
-    const shown = llm.model.remote && !llm.allowPrivateRemote ? extractable.filter((event) => !privateIds.has(event.event_id)) : extractable;
-    if (shown.length === 0) return [];
-    const extractor = createLlmExtractor(llm.model, {
-      generate: generateStructured,
-      onFailure: (failure) => failures.push({ extractor: extractor.name, model: llm.model.modelId, ...failure }),
-    });
     try {
-      return await extractor.extract({ events: shown, known_keys: knownKeys });
+      const answer = await askModel(llm, shownToModel(llm, events, extractable), knownKeys);
+      if (answer.failure !== null) failures.push(answer.failure);
+      return answer.candidates;
     } catch (error) {
-      failures.push({ extractor: extractor.name, model: llm.model.modelId, reason: (error as Error).message, attempts: 1, raw: '', issues: [] });
+      failures.push(transportFailure(llm, error));
       return [];
     }
   }
@@ -116,7 +135,8 @@ export class LongTermWriter {
     const id = scopeKey(mergeScope);
     let entry = this.mergers.get(id);
     if (entry === undefined) {
-      entry = { merger: new ItemMerger(mergeScope, [], { now, policies: this.config.policies, extractor: 'rules', sensitivityOf }), loaded: new Set() };
+      const options = { now, policies: this.config.policies, extractor: 'rules' as const, sensitivityOf, late: this.options.late === true };
+      entry = { merger: new ItemMerger(mergeScope, [], options), loaded: new Set() };
       this.mergers.set(id, entry);
     }
     entry.merger.setSensitivity(sensitivityOf, now);

@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { renderPacket, type CommitTurnRequest, type Engram, type SessionReflection } from '../index.js';
-import { chatReply, startOpenAiCompatibleServer, type OpenAiCompatibleServer, type Reply } from '../../test/helpers/openai-compatible-server.js';
+import { chatReply, promptEventIds, startOpenAiCompatibleServer, type OpenAiCompatibleServer, type Reply } from '../../test/helpers/openai-compatible-server.js';
 import { tempEngram, type TempEngram } from '../../test/helpers/temp-engram.js';
 
 const ana = { user_id: 'ana', agent_id: 'assistant', session_id: 's1', run_id: 'r1' };
@@ -164,16 +164,14 @@ describe('private data stays with its user (a model reflects and extracts)', () 
 
   it('stores a pattern extracted from a private turn at the user’s level (its type’s default is the agent’s)', async () => {
     answer = (body) => {
-      const prompt = body.messages.at(-1)!.content;
-      const eventId = /"event_id":"(evt_[0-9A-Z]{26})"/.exec(prompt)?.[1];
-      const item = { action: 'upsert', type: 'patterns', key: `pattern:ledger:${MARK}_reconcile`, value: [{ k: 'domain', v: 'ledger' }, { k: 'name', v: `${MARK}_reconcile` }, { k: 'rule', v: `call look_${MARK}_ledger first` }], confidence: 0.9, gate: 'must', source_event_ids: eventId === undefined ? [] : [eventId], salience: null };
+      const item = { action: 'upsert', type: 'patterns', key: `pattern:ledger:${MARK}_reconcile`, value: [{ k: 'domain', v: 'ledger' }, { k: 'name', v: `${MARK}_reconcile` }, { k: 'rule', v: `call look_${MARK}_ledger first` }], confidence: 0.9, gate: 'must', source_event_ids: promptEventIds(body).slice(0, 1), salience: null };
       return chatReply(JSON.stringify({ items: [item] }));
     };
-    const result = await t.engram.commitTurn(privateTurns()[0]!);
-    const created = result.items.find((diff) => diff.type === 'patterns');
-    expect(created, JSON.stringify(result.gate)).toBeDefined();
-    const [item] = await t.engram.history({ scope: { user_id: 'ana', agent_id: 'assistant' }, key: created!.key });
-    expect(item).toMatchObject({ scope_level: 'user', sensitivity: 'private' });
+    await t.engram.commitTurn(privateTurns()[0]!);
+    // The model reads the turn in the background extraction job.
+    expect(await t.engram.runJobs()).toMatchObject({ done: 1 });
+    const [item] = await t.engram.history({ scope: { user_id: 'ana', agent_id: 'assistant' }, key: `pattern:ledger:${MARK}_reconcile` });
+    expect(item).toMatchObject({ scope_level: 'user', sensitivity: 'private', provenance: { extractor: 'llm', model: 'test-model' } });
     expect(await seenBy(t.engram, bo)).not.toContain(MARK);
   });
 });

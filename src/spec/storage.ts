@@ -295,6 +295,11 @@ export interface Job {
   updated_at: string;
 }
 
+/** Every kind of job. */
+export const JOB_KINDS: readonly Job['kind'][] = ['reflect', 'extract'];
+/** Every status of a job. */
+export const JOB_STATUSES: readonly Job['status'][] = ['pending', 'running', 'done', 'failed'];
+
 /** Queue a job; a job with the same tenant and id already queued (in any status) is kept as it is. */
 export interface EnqueueJobOp {
   op: 'enqueue_job';

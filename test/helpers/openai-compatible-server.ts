@@ -31,6 +31,7 @@ export interface OpenAiCompatibleServer {
   /** Base URL including `/v1`, for example `http://127.0.0.1:41234/v1`. */
   baseUrl: string;
   requests: RecordedRequest[];
+  /** Stops listening (a second call does nothing): the base URL then refuses connections, as a model that is down. */
   close(): Promise<void>;
 }
 
@@ -60,6 +61,17 @@ export function chatReply(content: string): Reply {
       usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
     },
   };
+}
+
+/**
+ * The event ids an extraction prompt shows the model, in the order it lists them (none for a
+ * prompt of another kind).
+ *
+ * @example
+ * chat: (body) => chatReply(JSON.stringify({ items: [{ ...item, source_event_ids: promptEventIds(body).slice(0, 1) }] }))
+ */
+export function promptEventIds(body: { messages: Array<{ content: string }> }): string[] {
+  return [...(body.messages.at(-1)?.content ?? '').matchAll(/"event_id":"(evt_[0-9A-Z]{26})"/gu)].map((match) => match[1]!);
 }
 
 async function readJson(request: IncomingMessage): Promise<unknown> {
@@ -118,9 +130,10 @@ export async function startOpenAiCompatibleServer(options: OpenAiCompatibleServe
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  let closing: Promise<void> | undefined;
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
-    close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
+    close: () => (closing ??= new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())))),
   };
 }

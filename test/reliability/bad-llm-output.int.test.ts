@@ -1,4 +1,4 @@
-// Bad input from the model: the extraction (commit_turn) and reflection paths talk to an
+// Bad input from the model: the extraction (commit_turn and its background job) and reflection paths talk to an
 // OpenAI-compatible server on loopback whose answers are hostile — a valid answer with one field
 // broken, random text, truncated or deeply nested JSON, prototype keys, wrong HTTP shapes. The turn
 // is always acknowledged and readable, a reflection ends as succeeded or failed (never a throw), every
@@ -77,6 +77,10 @@ describe('hostile model output', () => {
         const result = await t.engram.commitTurn({ scope, turn_id: `llm-${tally.cases}`, messages: [{ role: 'user', content: 'We decided: Atlas launches on March 3.' }] });
         const stored = await t.engram.getEvent(result.events[0]!.event_id);
         expect(stored.turn_id).toBe(`llm-${tally.cases}`);
+        // The model reads the turn in its background job: whatever it answers, the job ends or waits to retry.
+        const jobs = await t.engram.runJobs();
+        const outcome = jobs.failed > 0 ? 'job_failed' : jobs.retried > 0 ? 'job_retried' : 'job_done';
+        tally.codes[outcome] = (tally.codes[outcome] ?? 0) + 1;
         tally.accepted += 1;
         expect(prototypePolluted()).toBe(false);
       }),

@@ -68,6 +68,8 @@ describe('secrets through the library, with every model provider configured', ()
       compaction: { eventThreshold: 5, stepFallback: 3 },
     });
     for (const turn of turns(scope)) await engram.commitTurn(turn);
+    // The model reads each turn in a background job (and reflects over the run that ended).
+    while ((await engram.runJobs(100)).done > 0);
     while ((await engram.runEmbeddings(500)).embedded > 0);
     // A model that answers nonsense makes reflection fail with a typed error; what it was sent still counts.
     await engram.reflect({ scope: { user_id: 'mira', agent_id: 'assistant', run_id: 'r1' } }).catch(() => undefined);
