@@ -103,5 +103,8 @@ describe('engram mcp', () => {
     const refused = spawnSync(process.execPath, ['--import', 'tsx', main, '--store', store, 'mcp'], { cwd: root, encoding: 'utf8', input: '', env: { ...process.env, ENGRAM_API_KEY: '' } });
     expect(refused.status).not.toBe(0);
     expect(refused.stderr).toContain('ENGRAM_API_KEY');
+    const badSurface = spawnSync(process.execPath, ['--import', 'tsx', main, '--store', store, 'mcp', '--no-auth', '--tools', 'tiny'], { cwd: root, encoding: 'utf8', input: '' });
+    expect(badSurface.status).not.toBe(0);
+    expect(badSurface.stderr).toContain('--tools: must be lean or full');
   });
 });

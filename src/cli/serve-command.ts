@@ -22,6 +22,7 @@ interface ServeFlags {
   inspector: boolean;
   allowedHost?: string[];
   importMaxLineBytes?: number;
+  mcpTools: string;
 }
 
 /** An admin key for the default tenant when the store has no key yet (first start), else null. */
@@ -45,6 +46,7 @@ async function serve(flags: ServeFlags): Promise<void> {
       ...(flags.allowedHost === undefined ? {} : { allowedHosts: flags.allowedHost }),
       ...(flags.importMaxLineBytes === undefined ? {} : { importMaxLineBytes: flags.importMaxLineBytes }),
       inspector: flags.inspector,
+      mcpTools: toolSurface(flags.mcpTools, '--mcp-tools'),
     });
     const key = flags.auth ? await firstKey(engram) : null;
     const address = await listen(app, { host: flags.host, port: flags.port });
@@ -72,11 +74,18 @@ async function serve(flags: ServeFlags): Promise<void> {
   }
 }
 
-async function mcp(flags: { noAuth?: boolean; key?: string }): Promise<void> {
+/** A tool surface named on the command line, or CONFIG_INVALID naming the flag. */
+function toolSurface(value: string, flag: string): 'lean' | 'full' {
+  if (value !== 'lean' && value !== 'full') throw new EngramError('CONFIG_INVALID', `${flag}: must be lean or full, got ${JSON.stringify(value)}`, { field: flag });
+  return value;
+}
+
+async function mcp(flags: { noAuth?: boolean; key?: string; tools: string }): Promise<void> {
+  const tools = toolSurface(flags.tools, '--tools');
   const engram = await createEngram({ store: globals().store, ...modelFromEnvironment() });
   try {
     if (flags.noAuth === true) {
-      await runMcpStdio(engram, { key_id: 'local', tenant_id: 'default', role: 'admin' });
+      await runMcpStdio(engram, { key_id: 'local', tenant_id: 'default', role: 'admin' }, { tools });
       return;
     }
     const secret = flags.key ?? process.env['ENGRAM_API_KEY'];
@@ -85,7 +94,7 @@ async function mcp(flags: { noAuth?: boolean; key?: string }): Promise<void> {
     if (principal === null) throw new EngramError('CONFIG_INVALID', 'ENGRAM_API_KEY: not a valid, unrevoked key of this store', { field: 'ENGRAM_API_KEY' });
     // The process may run for days: every call checks that the key was not revoked meanwhile.
     const keyStillValid = async () => (await engram.keys.verify(secret))?.key_id === principal.key_id;
-    await runMcpStdio(engram, principal, { keyStillValid });
+    await runMcpStdio(engram, principal, { keyStillValid, tools });
   } finally {
     await engram.close();
   }
@@ -116,11 +125,13 @@ export function registerServeCommands(program: Command): void {
     .option('--import-max-line-bytes <n>', `longest line of a POST /v1/import body (default ${DEFAULT_MAX_LINE_BYTES}, 16 MiB)`, positiveInteger('--import-max-line-bytes'))
     .option('--quiet', 'no request logs')
     .option('--no-inspector', 'do not serve the web inspector at /ui')
+    .option('--mcp-tools <surface>', 'the tool list /mcp shows: lean (each tool\'s common arguments, ~3.4k tokens) or full (every argument and output schemas)', 'lean')
     .action((flags: ServeFlags) => guarded(() => serve(flags)));
   program
     .command('mcp')
     .description('serve MCP over stdio with the key in ENGRAM_API_KEY (or --key)')
     .option('--key <key>', 'API key (default: ENGRAM_API_KEY)')
     .option('--no-auth', 'no key: act as the admin of tenant "default" (a local process only)')
-    .action((flags: { auth: boolean; key?: string }) => guarded(() => mcp({ noAuth: !flags.auth, ...(flags.key === undefined ? {} : { key: flags.key }) })));
+    .option('--tools <surface>', 'the tool list: lean (each tool\'s common arguments, ~3.4k tokens) or full (every argument and output schemas)', 'lean')
+    .action((flags: { auth: boolean; key?: string; tools: string }) => guarded(() => mcp({ noAuth: !flags.auth, tools: flags.tools, ...(flags.key === undefined ? {} : { key: flags.key }) })));
 }

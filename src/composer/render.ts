@@ -178,13 +178,24 @@ export function renderPacket(packet: MemoryPacket, options: { format?: RenderFor
 export function resolveCitation(packet: MemoryPacket, handle: string): string[] {
   const wanted = handle.trim().replace(/^\[|\]$/g, '');
   if (wanted === '') return [];
-  const ids = new Set<string>([
-    ...packet.citations.map((citation) => citation.id),
-    ...packet.long_term.facts.map((fact) => fact.fact_id),
-    ...(packet.long_term.preferences ?? []).map((fact) => fact.fact_id),
-    ...packet.long_term.procedures.map((procedure) => procedure.procedure_id),
-    ...packet.long_term.episodes.map((episode) => episode.episode_id),
-    ...[...packet.insight.hypotheses, ...packet.insight.strategy_sketches, ...packet.insight.patterns].map((item) => item.id),
-  ]);
-  return [...ids].filter((id) => citationHandle(id) === wanted);
+  return citedIds(packet).filter((id) => citationHandle(id) === wanted);
+}
+
+/**
+ * Every id a packet cites: its events, and its facts, procedures, episodes and insights, once each.
+ *
+ * @example
+ * citedIds(packet) // ['evt_01M7Z6NCYD9SGR8TDYBFVKY2P2', 'mem_01M7Z6…', …]
+ */
+export function citedIds(packet: MemoryPacket): string[] {
+  return [
+    ...new Set<string>([
+      ...packet.citations.map((citation) => citation.id),
+      ...packet.long_term.facts.map((fact) => fact.fact_id),
+      ...(packet.long_term.preferences ?? []).map((fact) => fact.fact_id),
+      ...packet.long_term.procedures.map((procedure) => procedure.procedure_id),
+      ...packet.long_term.episodes.map((episode) => episode.episode_id),
+      ...[...packet.insight.hypotheses, ...packet.insight.strategy_sketches, ...packet.insight.patterns].map((item) => item.id),
+    ]),
+  ];
 }

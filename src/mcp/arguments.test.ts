@@ -52,8 +52,11 @@ describe('MCP arguments and the input rules', () => {
     const { tools } = await client.listTools();
     const cues = (tools.find((tool) => tool.name === 'compose_context')!.inputSchema.properties as Record<string, { additionalProperties?: unknown; properties?: object }>)['cues']!;
     expect(cues.additionalProperties).toBe(false);
-    expect(Object.keys(cues.properties ?? {}).sort()).toEqual(['entities', 'keywords', 'query', 'tags', 'time_range']);
+    // The lean list shows the cues a model uses; the request takes tags and time_range too.
+    expect(Object.keys(cues.properties ?? {}).sort()).toEqual(['entities', 'keywords', 'query']);
     expect(await call('compose_context', { scope, purpose: 'responder', cues: { query: 'tea', junk: 'x'.repeat(10_000) } })).toMatchObject({ code: 'VALIDATION_FAILED', field: 'cues.junk' });
     expect(await t.engram.listBuilds({ tenant_id: 'acme' })).toEqual([]);
+    const tagged = (await client.callTool({ name: 'compose_context', arguments: { scope, purpose: 'responder', cues: { query: 'tea', tags: ['drinks'] } } })) as CallToolResult;
+    expect(tagged.isError).toBeFalsy();
   });
 });

@@ -83,8 +83,8 @@ describe('MCP over streamable HTTP with the official client', () => {
     const committed = await call(client, 'commit_turn', { scope, turn_id: 'http-1', messages: [{ role: 'user', content: 'I prefer concise answers in writing.' }] });
     expect(committed.structuredContent).toMatchObject({ turn_id: 'http-1', replayed: false, scope: { tenant_id: 'default' } });
 
-    const composed = await call(client, 'compose_context', { scope, purpose: 'planner', render: 'xml' });
-    expect((composed.structuredContent as unknown as MemoryPacket).meta.purpose).toBe('planner');
+    const composed = await call(client, 'compose_context', { scope, purpose: 'planner', render: 'xml', full_packet: true });
+    expect((composed.structuredContent as { packet: MemoryPacket }).packet.meta.purpose).toBe('planner');
     expect(textOf(composed)).toMatch(/^<memory purpose="planner"/);
 
     await call(client, 'remember', { scope: { user_id: 'ada', agent_id: 'helper' }, type: 'goals', key: 'goal:atlas:launch', value: { project: 'atlas', name: 'launch', description: 'Launch Atlas in June' } });

@@ -13,6 +13,7 @@ import type { Engram, KeyPrincipal } from '../index.js';
 import { tempEngram, type TempEngram } from '../../test/helpers/temp-engram.js';
 import { createMcpServer, type McpServerOptions } from './server.js';
 import { ERROR_META_KEY } from './tool-result.js';
+import { o200kTokenizer } from '../util/tokenizer.js';
 
 const scope = { user_id: 'mira', agent_id: 'assistant', session_id: 's1', run_id: 'r1' };
 const acme: KeyPrincipal = { key_id: 'key_acme', tenant_id: 'acme', role: 'write' };
@@ -51,26 +52,53 @@ afterEach(async () => {
 });
 
 describe('the tool list', () => {
-  it('describes every tool with a title, self-contained schemas and hints', async () => {
-    const { tools } = await (await connect(acme)).listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(ALL_TOOLS);
+  it('describes every tool with a title, self-contained schemas and hints, lean and full', async () => {
+    const lean = (await (await connect(acme)).listTools()).tools;
+    const full = (await (await connect(acme, t.engram, { tools: 'full' })).listTools()).tools;
+    expect(lean.map((tool) => tool.name)).toEqual(ALL_TOOLS);
+    expect(full.map((tool) => tool.name)).toEqual(ALL_TOOLS);
     const ajv = new Ajv({ strict: false });
     ajvFormats.default(ajv);
-    for (const tool of tools) {
+    for (const tool of [...lean, ...full]) {
       expect(tool.title, tool.name).toMatch(/^[A-Z]/);
       expect(tool.description!.length, tool.name).toBeGreaterThan(100);
       const schemas = JSON.stringify([tool.inputSchema, tool.outputSchema]);
       expect(schemas, tool.name).not.toMatch(/"\$(ref|defs|id|schema)"/);
       expect(JSON.stringify(tool.inputSchema), tool.name).not.toContain('tenant_id');
-      expect(tool.outputSchema?.type).toBe('object');
       expect(() => ajv.compile(tool.inputSchema), tool.name).not.toThrow();
       const readOnly = READ_TOOLS.includes(tool.name);
       expect(tool.annotations, tool.name).toMatchObject({ title: tool.title, readOnlyHint: readOnly, openWorldHint: false });
       expect(typeof tool.annotations?.destructiveHint).toBe('boolean');
       expect(typeof tool.annotations?.idempotentHint).toBe('boolean');
     }
-    expect(tools.find((tool) => tool.name === 'forget')!.annotations).toMatchObject({ destructiveHint: true, idempotentHint: true });
-    expect(tools.find((tool) => tool.name === 'commit_turn')!.annotations).toMatchObject({ destructiveHint: false, idempotentHint: true });
+    // Only the full list carries output schemas; the lean one shows each tool's common arguments.
+    for (const tool of full) expect(tool.outputSchema?.type, tool.name).toBe('object');
+    for (const tool of lean) expect(tool.outputSchema, tool.name).toBeUndefined();
+    const commitLean = lean.find((tool) => tool.name === 'commit_turn')!.inputSchema.properties!;
+    expect(Object.keys(commitLean)).toEqual(['scope', 'turn_id', 'ts', 'messages', 'tool_results']);
+    expect(Object.keys(full.find((tool) => tool.name === 'commit_turn')!.inputSchema.properties!)).toEqual(expect.arrayContaining(['state_patch', 'markers', 'run']));
+    expect(lean.find((tool) => tool.name === 'forget')!.annotations).toMatchObject({ destructiveHint: true, idempotentHint: true });
+    expect(lean.find((tool) => tool.name === 'commit_turn')!.annotations).toMatchObject({ destructiveHint: false, idempotentHint: true });
+  });
+
+  it('keeps the default tool list within 4,000 tokens (o200k), as every model request carries it', async () => {
+    const { tools } = await (await connect(acme)).listTools();
+    const tokens = o200kTokenizer.count(JSON.stringify(tools));
+    expect(tokens).toBeLessThanOrEqual(4000);
+    // The full list is the one to pick only when the extra arguments are needed.
+    const full = (await (await connect(acme, t.engram, { tools: 'full' })).listTools()).tools;
+    expect(o200kTokenizer.count(JSON.stringify(full))).toBeGreaterThan(tokens * 2);
+  });
+
+  it('takes the full arguments from the lean list too: a turn with a working-state patch', async () => {
+    const client = await connect(acme);
+    const result = await call(client, 'commit_turn', { scope, turn_id: 'lean-1', messages: [{ role: 'user', content: 'hello' }], state_patch: { expected_version: 0, set: { goal: 'Greet' } } });
+    expect(result.isError).toBeFalsy();
+    expect((await call(client, 'get_working_state', { scope })).structuredContent).toMatchObject({ goal: 'Greet', state_version: 1 });
+  });
+
+  it('refuses an unknown tool surface', () => {
+    expect(() => createMcpServer(t.engram, acme, { tools: 'tiny' as never })).toThrow(/tools: must be "lean" or "full"/);
   });
 
   it('shows a read key only the read tools', async () => {
@@ -110,7 +138,7 @@ describe('what a key may do', () => {
     const other = await connect(globex);
     expect((await call(other, 'search_memory', { scope: { user_id: 'mira' }, query: 'Atlas launch' })).structuredContent).toEqual({ hits: [] });
     expect((await call(other, 'get_working_state', { scope })).structuredContent).toMatchObject({ state_version: 0 });
-    const packet = (await call(other, 'compose_context', { scope, purpose: 'planner' })).structuredContent as { long_term: { facts: unknown[] } };
+    const { packet } = (await call(other, 'compose_context', { scope, purpose: 'planner', full_packet: true })).structuredContent as { packet: { long_term: { facts: unknown[] } } };
     expect(packet.long_term.facts).toEqual([]);
 
     // Naming another tenant is refused, never replaced; naming one's own is fine.

@@ -24,6 +24,13 @@ export interface McpServerOptions {
    * server outlives a revocation); false answers the call UNAUTHENTICATED without running it.
    */
   keyStillValid?: () => Promise<boolean>;
+  /**
+   * The tool list: `lean` (default) shows each tool's common arguments and no output schemas, a
+   * few thousand tokens that every model request carries; `full` shows every argument (a turn's
+   * working-state patch, step markers and run payload, compose's policy and time options) and the
+   * output schemas. Either way a tool takes every argument of its full schema.
+   */
+  tools?: 'lean' | 'full';
 }
 
 /** The answer to every call once the key is no longer good. */
@@ -48,13 +55,14 @@ function canWrite(principal: KeyPrincipal): boolean {
   return principal.role === 'write' || principal.role === 'admin';
 }
 
-function listing(tool: EngramTool): Tool {
+function listing(tool: EngramTool, surface: 'lean' | 'full'): Tool {
+  const lean = surface === 'lean';
   return {
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: tool.inputSchema as Tool['inputSchema'],
-    outputSchema: tool.outputSchema as Tool['outputSchema'],
+    inputSchema: (lean ? tool.leanInputSchema : tool.inputSchema) as Tool['inputSchema'],
+    ...(lean ? {} : { outputSchema: tool.outputSchema as Tool['outputSchema'] }),
     annotations: { title: tool.title, ...tool.annotations },
   };
 }
@@ -119,7 +127,11 @@ export function createMcpServer(engram: Engram, principal: KeyPrincipal, options
   }
   const fixed: KeyPrincipal = { ...principal };
   const server = new Server({ name: 'engram', title: 'Engram memory', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
-  const visible = TOOLS.filter((tool) => tool.access === 'read' || canWrite(fixed)).map(listing);
+  if (options.tools !== undefined && options.tools !== 'lean' && options.tools !== 'full') {
+    throw new EngramError('CONFIG_INVALID', 'tools: must be "lean" or "full"', { field: 'tools' });
+  }
+  const surface = options.tools ?? 'lean';
+  const visible = TOOLS.filter((tool) => tool.access === 'read' || canWrite(fixed)).map((tool) => listing(tool, surface));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: visible }));
   server.setRequestHandler(CallToolRequestSchema, (request) => callTool(engram, fixed, request.params.name, request.params.arguments, options));
   return server;

@@ -76,8 +76,8 @@ describe('MCP over stdio with the official client', () => {
     expect(committed.structuredContent).toMatchObject({ turn_id: 'turn-1', replayed: false });
     expect(textOf(committed)).toMatch(/^Committed turn turn-1: 2 events/);
 
-    const composed = await call('compose_context', { scope, purpose: 'responder', render: 'markdown', cues: { keywords: ['writing'] } });
-    const packet = composed.structuredContent as unknown as MemoryPacket;
+    const composed = await call('compose_context', { scope, purpose: 'responder', render: 'markdown', full_packet: true, cues: { keywords: ['writing'] } });
+    const { packet } = composed.structuredContent as { packet: MemoryPacket };
     expect(packet.meta).toMatchObject({ purpose: 'responder', scope: { user_id: 'ada', tenant_id: 'default' } });
     expect(textOf(composed)).toMatch(/^# Memory for the responder/);
 

@@ -6,7 +6,6 @@ import {
   type CommitTurnResult,
   type DecisionResult,
   type ItemDiff,
-  type MemoryPacket,
   type ReviewCandidate,
   type SearchHit,
   type WorkingState,
@@ -39,20 +38,6 @@ export function commitSummary(result: CommitTurnResult): string {
   const memory = result.items.length === 0 ? [] : [`Memory: ${result.items.map(diffLine).join('; ')}`];
   const compaction = result.compaction === undefined ? [] : [`Compaction snapshot ${result.compaction.snapshot_id}: ${result.compaction.status}${result.compaction.stopped ? ' (the run is stopped)' : ''}`];
   return [head, ...memory, ...compaction].join('\n');
-}
-
-/**
- * @example
- * packetSummary(packet) // 'MemoryPacket for the responder: 3 facts, 0 procedures, 1 episode; 412 of 800 tokens …'
- */
-export function packetSummary(packet: MemoryPacket): string {
-  const { long_term: longTerm, budget_report: budget } = packet;
-  const build = packet.explain.determinism?.['context_build_id'];
-  return [
-    `MemoryPacket for the ${packet.meta.purpose}: ${plural(longTerm.facts.length, 'fact')}, ${plural(longTerm.procedures.length, 'procedure')}, ${plural(longTerm.episodes.length, 'episode')}, ${plural(packet.citations.length, 'citation')}; ${budget.used_tokens_est} of ${budget.max_tokens} tokens.`,
-    ...(typeof build === 'string' ? [`Context build ${build}.`] : []),
-    'Pass render: "markdown" (or "xml") to get it as prompt-ready text.',
-  ].join(' ');
 }
 
 /**

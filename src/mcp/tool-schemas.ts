@@ -60,7 +60,8 @@ const composeInput: SchemaNode = {
   ...composeRequest,
   properties: {
     ...(composeRequest['properties'] as SchemaNode),
-    render: { type: 'string', enum: ['markdown', 'xml'], description: 'Also return the packet as prompt-ready text in this format (the text content of the result).' },
+    render: { type: 'string', enum: ['markdown', 'xml'], description: 'The format of the prompt-ready text the result holds (default markdown).' },
+    full_packet: { type: 'boolean', description: 'Also return the whole MemoryPacket (large: budgets, explain, citations) in the structured result.' },
   },
 };
 
@@ -146,7 +147,19 @@ const workingStateUpdate: SchemaNode = {
  */
 export const outputSchemas = {
   commit_turn: commitTurnResultSchema,
-  compose_context: { ...outputOf(PACKET), description: 'A MemoryPacket v1.' },
+  compose_context: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['text', 'build_id', 'cited', 'used_tokens', 'max_tokens'],
+    properties: {
+      text: { type: 'string', description: 'The packet as prompt-ready text; each item shows the last six characters of the id it cites.' },
+      build_id: { type: 'string', description: 'The context build (ctx_…), to replay or explain it.' },
+      cited: { type: 'array', items: { type: 'string' }, description: 'Every event and memory item id the text shows.' },
+      used_tokens: { type: 'integer', minimum: 0 },
+      max_tokens: { type: 'integer', minimum: 0 },
+      packet: { ...outputOf(PACKET), description: 'The whole MemoryPacket v1 (only with full_packet).' },
+    },
+  },
   search_memory: searchResultSchema,
   remember: itemChangesSchema,
   forget: itemChangesSchema,

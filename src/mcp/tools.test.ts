@@ -80,19 +80,26 @@ describe('compose_context', () => {
     await call('commit_turn', { scope, turn_id: 't1', messages: [{ role: 'user', content: 'We launch Atlas on June 12. I prefer concise answers in writing.' }] });
   });
 
-  it('returns the packet, and rendered text when asked', async () => {
+  it('returns the rendered text, the build and the ids it cites; the whole packet only when asked', async () => {
     const plain = await call('compose_context', { scope, purpose: 'planner' });
-    expect((plain.structuredContent as unknown as MemoryPacket).meta).toMatchObject({ schema_version: 'v1', purpose: 'planner' });
-    expect(textOf(plain)).toMatch(/^MemoryPacket for the planner: /);
-    const markdown = await call('compose_context', { scope, purpose: 'responder', render: 'markdown', cues: { keywords: ['writing'] } });
-    expect(textOf(markdown)).toMatch(/^# Memory for the responder/);
-    expect((markdown.structuredContent as unknown as MemoryPacket).meta.purpose).toBe('responder');
+    const result = plain.structuredContent as { text: string; build_id: string; cited: string[]; used_tokens: number; max_tokens: number; packet?: MemoryPacket };
+    expect(textOf(plain)).toMatch(/^# Memory for the planner/);
+    expect(result.text).toBe(textOf(plain));
+    expect(result.packet).toBeUndefined();
+    expect(result.build_id).toMatch(/^ctx_/);
+    expect(result.used_tokens).toBeLessThanOrEqual(result.max_tokens);
+    // Every id the text shows by its handle is listed whole.
+    expect(result.cited.length).toBeGreaterThan(0);
+    for (const id of result.cited) expect(result.text).toContain(id.slice(-6));
+    const full = await call('compose_context', { scope, purpose: 'responder', full_packet: true, cues: { keywords: ['writing'] } });
+    expect((full.structuredContent as { packet: MemoryPacket }).packet.meta).toMatchObject({ schema_version: 'v1', purpose: 'responder' });
     const xml = await call('compose_context', { scope, purpose: 'responder', render: 'xml' });
     expect(textOf(xml)).toMatch(/^<memory purpose="responder"/);
   });
 
   it('refuses an unknown render format and a bad purpose', async () => {
     await expectFailure('compose_context', { scope, purpose: 'responder', render: 'html' }, 'VALIDATION_FAILED', 'render');
+    await expectFailure('compose_context', { scope, purpose: 'responder', full_packet: 'yes' }, 'VALIDATION_FAILED', 'full_packet');
     await expectFailure('compose_context', { scope, purpose: 'chat' }, 'VALIDATION_FAILED', 'purpose');
   });
 });

@@ -5,6 +5,7 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 
 import {
+  citedIds,
   renderPacket,
   ValidationError,
   type ApproveRequest,
@@ -21,8 +22,9 @@ import {
   type UpdateWorkingStateRequest,
 } from '../index.js';
 import type { SchemaNode } from './inline-schema.js';
-import { candidatesSummary, changesSummary, commitSummary, decisionSummary, packetSummary, searchSummary, stateSummary } from './summaries.js';
+import { candidatesSummary, changesSummary, commitSummary, decisionSummary, searchSummary, stateSummary } from './summaries.js';
 import { inputSchemas, keyAndValueGuide, outputSchemas } from './tool-schemas.js';
+import { leanInputSchemas } from './lean-schemas.js';
 
 export type ToolName = keyof typeof inputSchemas;
 
@@ -41,7 +43,10 @@ export interface EngramTool {
   access: 'read' | 'write';
   /** Where the tenant goes in the library request: in `scope`, or top-level `tenant_id`. */
   tenantAt: 'scope' | 'top';
+  /** The full input schema: every argument the tool takes. */
   inputSchema: SchemaNode;
+  /** The common shape of its input, as the default (lean) tool list shows it. */
+  leanInputSchema: SchemaNode;
   outputSchema: SchemaNode;
   annotations: ToolAnnotations;
   /** Renames a field the library names in its errors into the tool's own argument names. */
@@ -74,6 +79,7 @@ const commitTurn: EngramTool = {
   access: 'write',
   tenantAt: 'scope',
   inputSchema: inputSchemas.commit_turn,
+  leanInputSchema: leanInputSchemas.commit_turn,
   outputSchema: outputSchemas.commit_turn,
   annotations: write({ destructive: false, idempotent: true }),
   async run(engram, args) {
@@ -86,17 +92,28 @@ const composeContext: EngramTool = {
   name: 'compose_context',
   title: 'Compose memory context',
   description:
-    "Builds the memory context for your next step: a token-budgeted MemoryPacket with the session's working state, rolling summary and open loops, the relevant long-term facts, preferences, procedures and episodes, and (for planners) insights, each with a citation id. Call it before answering or planning. purpose: 'responder' to answer the user, 'planner' to decide next steps, 'tool' before a tool call; cues (keywords, entities, query) say what the next step is about. Set render to 'markdown' or 'xml' to receive the packet as prompt-ready text; the full packet is always the structured result.",
+    "Builds the memory context for your next step: prompt-ready text (Markdown, or XML with render) with the session's working state, summary and open loops, what is upcoming, the relevant long-term facts and preferences, and passages of the user's history, each citing its source. Call it before answering or planning, with cues.query saying what the next step is about. purpose: 'responder' to answer the user, 'planner' to decide next steps, 'tool' before a tool call. The result holds the text, the build id and the ids it cites; full_packet adds the whole MemoryPacket.",
   access: 'read',
   tenantAt: 'scope',
   inputSchema: inputSchemas.compose_context,
+  leanInputSchema: leanInputSchemas.compose_context,
   outputSchema: outputSchemas.compose_context,
   annotations: READ,
   async run(engram, args) {
-    const render = args['render'];
-    if (render !== undefined && render !== 'markdown' && render !== 'xml') throw ValidationError.of('render', 'enum', 'must be one of ["markdown","xml"]');
-    const packet = await engram.compose(asRequest<ComposeRequest>(without(args, 'render')));
-    return { structured: { ...packet }, text: render === undefined ? packetSummary(packet) : renderPacket(packet, { format: render }) };
+    const { render = 'markdown', full_packet: fullPacket = false } = args;
+    if (render !== 'markdown' && render !== 'xml') throw ValidationError.of('render', 'enum', 'must be one of ["markdown","xml"]');
+    if (typeof fullPacket !== 'boolean') throw ValidationError.of('full_packet', 'type', 'must be true or false');
+    const packet = await engram.compose(asRequest<ComposeRequest>(without(args, 'render', 'full_packet')));
+    const text = renderPacket(packet, { format: render });
+    const structured = {
+      text,
+      build_id: String(packet.explain.determinism?.['context_build_id'] ?? ''),
+      cited: citedIds(packet),
+      used_tokens: packet.budget_report.used_tokens_est,
+      max_tokens: packet.budget_report.max_tokens,
+      ...(fullPacket ? { packet } : {}),
+    };
+    return { structured, text };
   },
 };
 
@@ -108,6 +125,7 @@ const searchMemory: EngramTool = {
   access: 'read',
   tenantAt: 'scope',
   inputSchema: inputSchemas.search_memory,
+  leanInputSchema: leanInputSchemas.search_memory,
   outputSchema: outputSchemas.search_memory,
   annotations: READ,
   async run(engram, args) {
@@ -124,6 +142,7 @@ const remember: EngramTool = {
   access: 'write',
   tenantAt: 'scope',
   inputSchema: inputSchemas.remember,
+  leanInputSchema: leanInputSchemas.remember,
   outputSchema: outputSchemas.remember,
   annotations: write({ destructive: false, idempotent: true }),
   async run(engram, args) {
@@ -140,6 +159,7 @@ const forget: EngramTool = {
   access: 'write',
   tenantAt: 'scope',
   inputSchema: inputSchemas.forget,
+  leanInputSchema: leanInputSchemas.forget,
   outputSchema: outputSchemas.forget,
   annotations: write({ destructive: true, idempotent: true }),
   async run(engram, args) {
@@ -156,6 +176,7 @@ const getWorkingState: EngramTool = {
   access: 'read',
   tenantAt: 'scope',
   inputSchema: inputSchemas.get_working_state,
+  leanInputSchema: leanInputSchemas.get_working_state,
   outputSchema: outputSchemas.get_working_state,
   annotations: READ,
   async run(engram, args) {
@@ -172,6 +193,7 @@ const updateWorkingState: EngramTool = {
   access: 'write',
   tenantAt: 'scope',
   inputSchema: inputSchemas.update_working_state,
+  leanInputSchema: leanInputSchemas.update_working_state,
   outputSchema: outputSchemas.update_working_state,
   annotations: write({ destructive: false, idempotent: false }),
   async run(engram, args) {
@@ -188,6 +210,7 @@ const listCandidates: EngramTool = {
   access: 'read',
   tenantAt: 'scope',
   inputSchema: inputSchemas.list_candidates,
+  leanInputSchema: leanInputSchemas.list_candidates,
   outputSchema: outputSchemas.list_candidates,
   annotations: READ,
   async run(engram, args) {
@@ -207,6 +230,7 @@ const reviewCandidate: EngramTool = {
   access: 'write',
   tenantAt: 'top',
   inputSchema: inputSchemas.review_candidate,
+  leanInputSchema: leanInputSchemas.review_candidate,
   outputSchema: outputSchemas.review_candidate,
   annotations: write({ destructive: true, idempotent: false }),
   async run(engram, args, principal) {

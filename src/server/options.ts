@@ -43,6 +43,8 @@ export interface ServerOptions {
   metricsAuth?: boolean;
   /** Serve the web inspector at /ui (default true); it uses the API like any client. */
   inspector?: boolean;
+  /** The tool list /mcp shows: `lean` (default, each tool's common arguments) or `full` (every argument, output schemas). */
+  mcpTools?: 'lean' | 'full';
 }
 
 /** Options with every default filled. */
@@ -58,6 +60,7 @@ export interface ResolvedServerOptions {
   logger: boolean | Record<string, unknown>;
   metricsAuth: boolean;
   inspector: boolean;
+  mcpTools: 'lean' | 'full';
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -107,6 +110,9 @@ export function resolveServerOptions(options: ServerOptions): ResolvedServerOpti
   if (options.auth === 'none' && !isLoopback(options.host)) {
     throw new EngramError('CONFIG_INVALID', "host: auth 'none' is allowed only on a loopback host (127.0.0.1, ::1, localhost)", { field: 'host' });
   }
+  if (options.mcpTools !== undefined && options.mcpTools !== 'lean' && options.mcpTools !== 'full') {
+    throw new EngramError('CONFIG_INVALID', "mcpTools: must be 'lean' or 'full'", { field: 'mcpTools' });
+  }
   const logger = options.logger ?? true;
   if (typeof logger !== 'boolean' && (typeof logger !== 'object' || logger === null)) throw new EngramError('CONFIG_INVALID', 'logger: must be a boolean or pino options', { field: 'logger' });
   return {
@@ -127,6 +133,7 @@ export function resolveServerOptions(options: ServerOptions): ResolvedServerOpti
     logger,
     metricsAuth: options.metricsAuth === true,
     inspector: options.inspector !== false,
+    mcpTools: options.mcpTools ?? 'lean',
   };
 }
 

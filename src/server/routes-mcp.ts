@@ -13,6 +13,8 @@ import { HttpError } from './http-error.js';
 export interface McpRouteOptions {
   /** The server's Host and Origin policy, handed to the MCP SDK's own check. */
   hosts: HostPolicyOptions;
+  /** The tool list to show (see McpServerOptions.tools). */
+  tools: 'lean' | 'full';
 }
 
 type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
@@ -68,6 +70,7 @@ export function registerMcpRoutes(app: FastifyInstance, engram: Engram, options:
       const rebinding = rebindingAllowList(request, options.hosts);
       await handleMcpRequest(engram, request.principal!, request.raw, reply.raw, request.body, {
         onError: (error, where) => request.log.error({ err: error, where }, 'MCP request failed'),
+        tools: options.tools,
         ...(rebinding === null ? {} : { rebinding }),
       });
     },

@@ -73,7 +73,7 @@ async function registerApi(app: FastifyInstance, engram: Engram, metrics: Server
       errorResponseBuilder: (_request, context) => new HttpError('RATE_LIMITED', `rate limit of ${context.max} requests per window reached; retry in ${context.after}`),
     });
     registerRoutes(api, { engram, metrics, timeoutMs: options.requestTimeoutMs, importMaxLineBytes: options.importMaxLineBytes }, ALL_ROUTES);
-    registerMcpRoutes(api, engram, { hosts: options });
+    registerMcpRoutes(api, engram, { hosts: options, tools: options.mcpTools });
   });
 }
 

@@ -36,6 +36,7 @@ describe('server options and operations', () => {
     await expect(createServer(t.engram, { auth: 'none' })).rejects.toMatchObject({ code: 'CONFIG_INVALID', field: 'host' });
     await expect(createServer(t.engram, { auth: 'none', host: '0.0.0.0' })).rejects.toMatchObject({ code: 'CONFIG_INVALID', field: 'host' });
     await expect(createServer(t.engram, { auth: 'keys', bodyLimit: 0 })).rejects.toMatchObject({ code: 'CONFIG_INVALID', field: 'bodyLimit' });
+    await expect(createServer(t.engram, { auth: 'keys', mcpTools: 'huge' as never })).rejects.toMatchObject({ code: 'CONFIG_INVALID', field: 'mcpTools' });
     const app = await createServer(t.engram, { auth: 'none', host: '127.0.0.1', logger: false });
     cleanups.push(() => app.close());
     await expect(listen(app, { host: '0.0.0.0', port: 0 })).rejects.toMatchObject({ code: 'CONFIG_INVALID', field: 'host' });
@@ -154,5 +155,12 @@ describe('server options and operations', () => {
     expect(committed.isError).not.toBe(true);
     const events = await h.t.engram.listEvents({ scope: { tenant_id: TENANT_A, user_id: 'mira' } });
     expect(events.map((event) => event.content)).toEqual(['Hello over MCP']);
+    // The lean list by default; the server's mcpTools option shows the full one.
+    expect(tools.every((tool) => tool.outputSchema === undefined)).toBe(true);
+    const full = await harness({ mcpTools: 'full' });
+    const fullClient = new Client({ name: 'engram-http-test', version: '1.0.0' });
+    await fullClient.connect(new StreamableHTTPClientTransport(new URL(`${full.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${full.keys.a.read}` } } }));
+    cleanups.push(() => fullClient.close());
+    expect((await fullClient.listTools()).tools.every((tool) => tool.outputSchema?.type === 'object')).toBe(true);
   });
 });
