@@ -106,7 +106,8 @@ export const DECISION_RULES: readonly Rule[] = [
     language: 'zh',
     confidence: 0.9,
     trigger: /决定|定了|确定/u,
-    pattern: /(?:我们|我|团队|大家)?(?:最终|已经|最后)?(?:决定|确定)了?(?:要)?|(?:就这么)?定了[：:，,]?/u,
+    // "这个决定很明智" speaks of a decision; it does not make one.
+    pattern: /(?:我们|我|团队|大家)?(?:最终|已经|最后)?(?<!这个|那个|的)(?:决定|确定)(?![很真太挺是对好不])了?(?:要)?|(?:就这么)?定了[：:，,]?/u,
   }),
   decisionRule({
     name: 'zh.decision.yong',

@@ -26,6 +26,8 @@ import { TASK_STATUS_RULES } from './task-status.js';
 import { TASK_CREATION_RULES } from './tasks.js';
 import { endsWithQuestionMark, hasHan, isWellFormed } from './text.js';
 import { TOOL_RULE, toolCandidates } from './tool-results.js';
+import { ZH_PROFILE_RULE } from './zh-profile.js';
+import { ZH_TASK_RULES } from './zh-tasks.js';
 
 export type { Rule, SentenceContext } from './rule.js';
 export { silenceOf } from './speculation.js';
@@ -44,10 +46,12 @@ const SENTENCE_RULES: readonly Rule[] = [
   ...PROFILE_RULES,
   ...POSSESSION_RULES,
   ...ROUTINE_RULES,
+  ZH_PROFILE_RULE,
   ...PREFERENCE_RULES,
   ...DECISION_RULES,
   ...TASK_CREATION_RULES,
   ...TASK_STATUS_RULES,
+  ...ZH_TASK_RULES,
   ...GOAL_RULES,
   ...EVENT_RULES,
 ];

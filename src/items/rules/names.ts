@@ -110,7 +110,8 @@ export class NameTracker {
     if (context.language === 'zh') {
       BOOK_TITLE.lastIndex = 0;
       for (let found = BOOK_TITLE.exec(text); found !== null; found = BOOK_TITLE.exec(text)) {
-        this.see(context, found[1]!, found.index + 1, true, false);
+        // 《》 is how every title is written, not emphasis: a title is a name like any other.
+        this.see(context, found[1]!, found.index + 1, false, false);
       }
     }
     const pattern = ascii ? CAPITALISED_ASCII : CAPITALISED;

@@ -11,10 +11,6 @@ export { PROFILE_KEY, type Fact } from './fact-patterns.js';
 const ROLE_END =
   /(?:er|or|ist|ian|ant|ent|ect|ive|ager|ess|ee|ster|ler|smith|wright|man|woman|person|ceo|cto|cfo|coo|pm|vp|lead|head|chef|nurse|founder|student|dev|intern|partner|director|officer|professor|doctor|artist|teacher|owner)$/i;
 const NOT_ROLE = /^(?:bit|little|lot|fan|big|huge|total|complete|mess|fast|slow|quick|morning|night|real|good|bad|great|fine|new|old|native|speaker)\b/i;
-const ZH_ROLE_END =
-  /(?:工程师|程序员|设计师|经理|总监|老师|教师|学生|医生|律师|会计|护士|记者|作家|编辑|顾问|研究员|分析师|创始人|老板|主管|负责人|架构师|科学家|产品|运营|销售|实习生|教授|博士|硕士|本科生|研究生|CEO|CTO|PM|师|员|家)$/u;
-const ZH_EMPLOYER_END = /(?:公司|集团|银行|大学|学院|医院|研究所|研究院|实验室|科技|工作室|事务所|部门|中心|局|厅|所)$/u;
-const ZH_CITY = /^(?:北京|上海|广州|深圳|杭州|成都|南京|武汉|西安|苏州|天津|重庆|长沙|厦门|青岛|香港|澳门|台北|新加坡|东京|伦敦|纽约|旧金山|硅谷|巴黎|柏林|首尔|悉尼|多伦多|\p{Script=Han}{1,4}(?:市|省|区|县|州))$/u;
 
 // The same name, not captured: the place a move starts from.
 const NAME_SKIP = `(?:${NAME.slice(1)}`;
@@ -39,19 +35,6 @@ const tasteOf = (verdict: 'likes' | 'dislikes') => (value: string) =>
 function relativeKey(_name: string, found: RegExpExecArray): string {
   const relation = found[1]!.toLowerCase().replace('mom', 'mum').replace(/fianc[ée]e?/u, 'fiance');
   return SINGLE_RELATIVE.test(relation) ? `family:${relation}` : `family:${relation}:${slug(found[2]!)}`;
-}
-
-const ZH_ONE_RELATIVE = '老婆|老公|妻子|丈夫|爱人|媳妇|女朋友|男朋友|未婚妻|未婚夫|妈妈|妈|爸爸|爸|母亲|父亲';
-const ZH_RELATIVES = `${ZH_ONE_RELATIVE}|儿子|女儿|哥哥|哥|姐姐|姐|妹妹|妹|弟弟|弟|孙子|孙女|外孙女|外孙|嫂子|弟媳|家老大|家老二|小女儿|小儿子|大女儿|大儿子`;
-const ZH_SINGLE_RELATIVE = new RegExp(`^(?:${ZH_ONE_RELATIVE})$`, 'u');
-const ZH_PETS = '狗|猫|猫咪|狗狗|金毛|柯基|泰迪|哈士奇|柴犬|边牧|英短|美短|布偶|橘猫|小橘猫|兔子|垂耳兔|仓鼠|鹦鹉|乌龟|龙猫';
-// What follows a name in a sentence: a verb, a particle or a time word, not more of the name.
-const ZH_AFTER_NAME = '的|是|在|说|最|也|都|和|跟|结|下|今|上|刚|又|生|过|要|去|来|那|这|老|特|很|还|就|把|被|给|从|每|总|已|五|六|七|八|九|十|满|考|读';
-
-/** A relative's key in Chinese: one per kind of relative that is unique, else one per name. */
-function relativeKeyZh(name: string, found: RegExpExecArray): string {
-  const relation = found[1]!;
-  return ZH_SINGLE_RELATIVE.test(relation) ? `family:${relation}` : `family:${relation}:${name}`;
 }
 
 const EN_FACTS: readonly FactPattern[] = [
@@ -151,52 +134,9 @@ const EN_FACTS: readonly FactPattern[] = [
   },
 ];
 
-const ZH_FACTS: readonly FactPattern[] = [
-  { k: 'name', pattern: /我(?:叫|的名字是|名叫)([\p{Script=Han}·]{2,4}?|[A-Z][A-Za-z]+(?:\s[A-Z][A-Za-z]+)?)(?=$|[，,。.！!；;\s]|是|在|住|来自|今年|做|从事)/u },
-  { k: 'role', pattern: /(?:我|[，,])是(?:一名|一个|一位|名)([^，,。.！!；;？?]{1,16})/u, accept: (value) => (ZH_ROLE_END.test(value) ? value : undefined) },
-  { k: 'role', pattern: /我(?:是|在做|从事|当)([^，,。.！!；;？?的]{1,12}?)(?:工作)?(?=$|[，,。.！!；;])/u, accept: (value) => (ZH_ROLE_END.test(value) && !/人$/u.test(value) ? value : undefined) },
-  {
-    // "我在北京工作" names a city, "我在字节跳动工作" an employer.
-    k: (value) => (ZH_CITY.test(value) && !ZH_EMPLOYER_END.test(value) ? 'work_location' : 'employer'),
-    pattern: /我(?:现在|目前)?在([^，,。.！!；;？?]{2,20}?)(?:工作|上班|任职)/u,
-  },
-  { k: 'location', pattern: /我(?:现在|目前)?(?:住在|生活在|定居在?|居住在)([^，,。.！!；;？?]{2,20})/u },
-  { k: 'location', pattern: /我(?:最近)?搬到了?([^，,。.！!；;？?]{2,20})/u, withSince: true },
-  { k: 'location', pattern: /(?:我|我们)(?:已经|最近|上周|上个月|刚)?(?:搬去|搬到|搬来)了?([^，,。.！!；;？?\s]{2,12}?)(?=$|[，,。.！!；;？?\s]|了|啦|住|工作|上班|生活)/u, withSince: true },
-  { k: 'location', pattern: /(?:现在)?人在([^，,。.！!；;？?\s]{2,8}?)(?=$|[，,。.！!；;？?\s]|了|，)/u, withSince: true },
-  { k: 'origin', pattern: /我(?:来自|老家是|老家在)([^，,。.！!；;？?]{2,20})/u },
-  // Health, diet and the people and animals in the user's life.
-  { k: (value) => `allergy:${slug(value)}`, pattern: /我?对([^，,。.！!；;？?]{1,10}?)过敏/u, accept: (value) => `对${value}过敏` },
-  { k: (value) => `health:${slug(value)}`, pattern: /(乳糖不耐受)/u },
-  {
-    k: (value) => `health:${slug(value)}`,
-    pattern: /我(?:去年|今年|前年|最近|之前|一直|从小)?(?:有|得了|患有|查出来?了?|确诊了?)?(?:[一二两三四五六七八九\d]型)?(糖尿病|高血压|哮喘|焦虑症|抑郁症|贫血|偏头痛|胃炎|鼻炎|湿疹|痛风|失眠症?|甲亢|甲减)/u,
-  },
-  { k: 'diet', pattern: /我(?:自己|现在|已经)?(?:开始)?(吃素|吃纯素|吃全素|是素食主义者|素食)/u, withSince: true },
-  {
-    k: (value) => `avoids:${slug(value)}`,
-    pattern: /我(?:从来|平时|现在|已经)?(?:不|不再|戒了)(喝|吃)([^，,。.！!；;？?\s了的]{1,6})/u,
-    group: 2,
-    accept: (value, found) => `不${found[1]}${value}`,
-  },
-  {
-    k: relativeKeyZh,
-    group: 2,
-    pattern: new RegExp(`我(?:的|和|跟)?(${ZH_RELATIVES})(?:叫|名叫|是)?([\\p{Script=Han}]{2,3}?|[A-Z][a-z]+)(?=$|[，,。.！!；;？?\\s]|${ZH_AFTER_NAME})`, 'u'),
-    accept: (value, found) => `${found[1]}${value}`,
-  },
-  {
-    k: (value) => `pet:${slug(value)}`,
-    group: 2,
-    pattern: new RegExp(`(?:我家|我们家|家里)(?:那只|的|又多了一只|新来的)?[^，,。.！!；;？?]{0,6}?(${ZH_PETS})(?:，|,)?(?:叫|名叫|起名叫)?([\\p{Script=Han}]{2}|[A-Z][a-z]+)(?=$|[，,。.！!；;？?\\s]|${ZH_AFTER_NAME}|[一二三四五六七八九十\\d])`, 'u'),
-    accept: (value, found) => `${found[1]}${value}`,
-  },
-  { k: 'origin', pattern: /我是(\p{Script=Han}{2,6})人(?=$|[，,。.！!；;])/u },
-];
-
 /** The profile facts a sentence states. */
 export function factsOf(context: Pick<SentenceContext, 'text' | 'language' | 'date'>): Fact[] {
-  return factsBy(context.language === 'zh' ? ZH_FACTS : EN_FACTS, context);
+  return factsBy(EN_FACTS, context);
 }
 
 export const PROFILE_RULES: readonly Rule[] = [
@@ -206,5 +146,4 @@ export const PROFILE_RULES: readonly Rule[] = [
     /\bmy name|\bcall me|\bi'm called|\bi am called|\bi work|\bi'm an?\b|\bi am an?\b|\bi'm the\b|\bi am the\b|\b(?:i|we)(?: now| currently| still| actually)? live|\bi reside|\bbased in|\bliving in|moved|relocated|\bfrom\b|\bi'm in\b|\bi am in\b|\bwe're in\b|\bwe are in\b|been (?:living )?in\b|here in\b|\bmy |\bour |called|named|allergic|intolerant|\bi (?:have|get|suffer|was diagnosed|got diagnosed|live with)\b|vegetarian|vegan|pescatarian|gluten|keto|halal|kosher|dairy|teetotal|\bi (?:don't|do not|never|can't|cannot) (?:eat|drink|take)\b|stopped|quit|gave up|given up|accepted|joined|started|working (?:for|at)|\bi'm at\b|\bi am at\b|love|adore|enjoy|like|fan of|hooked|crazy about|into\b|hate|dislike|detest|can't stand|cannot stand/,
     factsOf,
   ),
-  factRule('zh.profile.fact', 'zh', /我叫|名字|名叫|我是|我在|我从事|我当|我现在|我目前|住在|生活在|定居|居住|搬|人在|来自|老家|过敏|不耐受|糖尿病|高血压|哮喘|焦虑|抑郁|贫血|头痛|胃炎|鼻炎|湿疹|痛风|失眠|甲亢|甲减|吃素|纯素|全素|素食|不喝|不吃|不再|戒了|我[的和跟]?(?:老婆|老公|妻子|丈夫|爱人|媳妇|女朋友|男朋友|未婚|妈|爸|母亲|父亲|儿子|女儿|哥|姐|妹|弟|孙|外孙|嫂子|弟媳|家老|小女儿|小儿子|大女儿|大儿子)|我家|我们家|家里/u, factsOf),
 ];

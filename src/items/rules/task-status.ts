@@ -140,17 +140,6 @@ export const TASK_STATUS_RULES: readonly Rule[] = [
     createsUnmatched: false,
   }),
   statusRule({
-    name: 'zh.task.done',
-    language: 'zh',
-    status: 'done',
-    trigger: /完成|做完|搞定|弄好|写完|修好/u,
-    patterns: [
-      { pattern: /^(.+?)(?:已经|已)?(?:完成了|做完了|搞定了|弄好了|写完了|修好了|完成|做完|搞定)了?[。！!.]*$/u, titleGroup: 1 },
-      { pattern: /(?:^|我们?)(?:已经|刚刚?)?(?:完成了|做完了|搞定了|写完了|修好了)/u, titleGroup: 0 },
-    ],
-    createsUnmatched: false,
-  }),
-  statusRule({
     name: 'zh.task.blocked',
     language: 'zh',
     status: 'blocked',

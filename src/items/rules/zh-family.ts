@@ -1,0 +1,89 @@
+// The user's family and pets by name, in Chinese: 我女儿朵朵, 老公陈刚, 嫂子叫林芳, 我妈…她叫王秀兰,
+// 我家金毛旺财, 一只垂耳兔，叫年糕. Keys are the English rules' (family:wife, family:son:<name>,
+// pet:<name>); a relative the user has one of (wife, mum) keeps one fact whatever the name.
+
+import { ZH_PETS } from './zh-clauses.js';
+import { keyPart, type ZhFact } from './zh-fact.js';
+
+// Chinese words for relatives and the English key each one is kept under.
+const RELATION_KEYS: ReadonlyArray<readonly [string, string]> = [
+  ['老婆|妻子|媳妇|太太', 'wife'],
+  ['老公|丈夫|先生', 'husband'],
+  ['爱人|对象', 'partner'],
+  ['女朋友|女友', 'girlfriend'],
+  ['男朋友|男友', 'boyfriend'],
+  ['未婚妻|未婚夫', 'fiance'],
+  ['妈妈|妈|母亲|老妈', 'mum'],
+  ['爸爸|爸|父亲|老爸', 'dad'],
+  ['小儿子|大儿子|儿子', 'son'],
+  ['小女儿|大女儿|女儿|闺女', 'daughter'],
+  ['哥哥|哥|弟弟|弟', 'brother'],
+  ['姐姐|姐|妹妹|妹', 'sister'],
+  ['外孙女|孙女', 'granddaughter'],
+  ['外孙|孙子', 'grandson'],
+  ['嫂子|弟媳|弟妹', 'sister_in_law'],
+  ['姐夫|妹夫', 'brother_in_law'],
+  ['家老大|家老二|家老三|老大|老二|老三', 'kid'],
+];
+const ONE_OF_A_KIND: ReadonlySet<string> = new Set(['wife', 'husband', 'partner', 'girlfriend', 'boyfriend', 'fiance', 'mum', 'dad']);
+const RELATION_OF = new Map(RELATION_KEYS.flatMap(([words, key]) => words.split('|').map((word) => [word, key] as const)));
+// Longest first, so 妈妈 is read before 妈 and 小女儿 before 女儿.
+const RELATIVES = [...RELATION_OF.keys()].sort((a, b) => b.length - a.length).join('|');
+
+// Common family names: a two- or three-character name starts with one; nicknames are 小X, 阿X or a
+// doubled character (朵朵); names in Latin letters are capitalised.
+const SURNAMES =
+  '王李张刘陈杨黄赵吴周徐孙马朱胡郭何林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董潘袁蔡蒋余于杜叶程魏苏吕丁任卢姚沈钟姜崔谭陆范汪廖石金韦贾夏付方邹熊白孟秦邱侯江尹薛闫段雷龙黎史陶贺毛郝顾龚邵万覃武钱戴严莫孔向常汤康易乔赖文施洪温牛樊葛邢安齐伍庞颜倪';
+// Two-character words that start like a name but are not one (高兴, 下个, 非要 …).
+const NOT_NAME = /^(?:高兴|文件|方便|方面|安排|安全|安静|江湖|常常|于是|向来|万一|金额|石头|白天|白白|马上|任何|林子|叶子|孙子|夏天|秦朝|段时间|易燃|龙虾|温度|温柔|齐全|严重|毛病|程序|汤圆|乔迁|康复|史上)/u;
+const NAME = String.raw`([\p{Script=Han}]{2,3}?|[A-Z][a-z]+)`;
+// What follows a name: a verb, a particle, a time word or punctuation, not more of the name.
+const AFTER_NAME = String.raw`(?=$|[，,。.！!；;？?\s~～（(]|的|是|在|说|最|也|都|和|跟|结|下|今|上|刚|又|生|过|要|去|来|那|这|老|特|很|还|就|把|被|给|从|每|总|已|才|满|考|读|记|带|马|给|一|两|三|四|五|六|七|八|九|十|[0-9])`;
+
+function isName(name: string): boolean {
+  if (/^[A-Z][a-z]+$/u.test(name)) return true;
+  if (NOT_NAME.test(name)) return false;
+  if (name.length === 2 && name[0] === name[1]) return true;
+  if (/^[小阿][\p{Script=Han}]$/u.test(name)) return true;
+  return SURNAMES.includes(name[0]!) && name.length >= 2;
+}
+
+function relativeKey(relation: string, name: string): string | undefined {
+  const key = RELATION_OF.get(relation);
+  if (key === undefined) return undefined;
+  return ONE_OF_A_KIND.has(key) ? `family:${key}` : `family:${key}:${keyPart(name)}`;
+}
+
+/** A relative fact from a pattern whose group 1 is the relation and group 2 the name. */
+const relative = (group = 2): Pick<ZhFact, 'k' | 'group' | 'accept' | 'sentence'> => ({
+  group,
+  sentence: true,
+  k: (name, found) => (isName(name) ? relativeKey(found[1]!, name) : undefined),
+  accept: (name, found) => (isName(name) ? `${found[1]}${name}` : undefined),
+});
+
+// The user's own animals: "我家", "家里", "我养的", or a new one joining the family.
+const OWN = String.raw`(?:我家|我们家|家里|我养的|我的|我养了|新成员)`;
+const PET_NAME = String.raw`([\p{Script=Han}]{2}|[A-Z][a-z]+)`;
+const pet = (group = 2): Pick<ZhFact, 'k' | 'group' | 'accept' | 'sentence'> => ({
+  group,
+  sentence: true,
+  k: (name) => `pet:${keyPart(name)}`,
+  accept: (name, found) => `${found[1]}${name}`,
+});
+
+export const FAMILY_FACTS: readonly ZhFact[] = [
+  // "我女儿朵朵", "我和老婆小雯", "我哥叫唐军", "我的妹妹是小雨".
+  { pattern: new RegExp(`我(?:的|和|跟|家)?(${RELATIVES})(?:叫|名叫|是)?${NAME}${AFTER_NAME}`, 'u'), ...relative() },
+  // A relative who opens a clause: "老公陈刚记得…", "嫂子叫林芳", "小女儿甜甜也三岁了".
+  { pattern: new RegExp(`(?:^|[，,。！!；;])(?:我|我们)?(${RELATIVES})(?:叫|名叫)?${NAME}${AFTER_NAME}`, 'u'), ...relative() },
+  // The name in the next clause: "是我妈七十大寿，她叫王秀兰".
+  { pattern: new RegExp(`我(?:的)?(${RELATIVES})[^，,。！!；;？?]{0,14}[，,](?:她|他)(?:叫|名叫|的名字是)${NAME}${AFTER_NAME}`, 'u'), ...relative() },
+  // Pets: "我家金毛旺财", "家里那只英短团子", "一只垂耳兔，叫年糕", "…小橘猫…给它起名叫芒果".
+  {
+    pattern: new RegExp(`${OWN}(?:那只|这只|的|又多了一只|新来的|养了一只|养了只)?[^，,。！!；;？?]{0,6}?(${ZH_PETS})(?:[，,])?(?:叫|名叫|起名叫)?${PET_NAME}${AFTER_NAME}`, 'u'),
+    ...pet(),
+  },
+  { pattern: new RegExp(`${OWN}[^。！!；;？?]{0,20}?一只(?:小)?(${ZH_PETS})[，,]?(?:叫|名叫|取名叫?|起名叫?)${PET_NAME}${AFTER_NAME}`, 'u'), ...pet() },
+  { pattern: new RegExp(`${OWN}[^。！!；;？?]{0,20}?(${ZH_PETS})[^。！!；;？?]{0,20}?给(?:它|他|她)(?:起名|取名|起了个名字)叫?${PET_NAME}${AFTER_NAME}`, 'u'), ...pet() },
+];

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+
+import type { ItemCandidate } from '../../spec/items.js';
+import { createRuleExtractor } from './index.js';
+
+// Wednesday 2026-02-18.
+const TS = '2026-02-18T10:00:00Z';
+
+function extract(texts: readonly string[], role: 'user' | 'assistant' = 'user', knownKeys: readonly string[] = []): ItemCandidate[] {
+  const events = texts.map((text, index) => ({ event_id: `evt_${index + 1}`, kind: 'message' as const, role, text, ts: TS }));
+  return createRuleExtractor().extract({ events, known_keys: knownKeys }) as ItemCandidate[];
+}
+
+/** The profile facts of one user message, as [k, v] pairs. */
+function facts(text: string, knownKeys: readonly string[] = []): Array<[string, unknown]> {
+  return extract([text], 'user', knownKeys)
+    .filter((candidate) => candidate.type === 'profile')
+    .flatMap((candidate) => (candidate.value['facts'] as Array<{ k: string; v: unknown }>).map((fact): [string, unknown] => [fact.k, fact.v]));
+}
+
+describe('zh.profile.fact', () => {
+  it.each([
+    // Names, places and origins.
+    ['我叫周晓燕，在银行上班。', [['name', '周晓燕'], ['employer', '银行']]],
+    ['我住在上海浦东。', [['location', '上海浦东']]],
+    ['我们去年搬到了厦门，离海边很近。', [['location', '厦门']]],
+    ['来青岛快五年了，还是吃不惯海鲜。', [['location', '青岛']]],
+    ['人在伦敦，这边天天下雨。', [['location', '伦敦']]],
+    ['广州这边最近回南天，衣服都干不了。', [['location', '广州']]],
+    ['我是广东人。', [['origin', '广东']]],
+    // Work.
+    ['我在字节跳动工作。', [['employer', '字节跳动']]],
+    ['我在华为做硬件测试，快三年了。', [['employer', '华为'], ['role', '硬件测试']]],
+    ['我在杭州一家做跨境电商的公司当运营主管。', [['location', '杭州'], ['employer', '做跨境电商的公司'], ['role', '运营主管']]],
+    ['我是一名软件工程师。', [['role', '软件工程师']]],
+    ['我是成都一所小学的语文老师。', [['role', '语文老师']]],
+    ['下个月跳槽去蓝鲸科技，一家做储能的。', [['employer', '蓝鲸科技']]],
+    ['我的职位是区域销售经理。', [['role', '区域销售经理']]],
+    // Study.
+    ['我在浙江大学读研二，学的是材料科学。', [['education:浙江大学', '浙江大学 研二'], ['education:材料科学', '材料科学']]],
+    ['被香港大学的金融硕士录取了！', [['education:香港大学', '香港大学 金融硕士']]],
+    ['最近在考CFA，压力好大。', [['education:cfa', '考CFA']]],
+    ['寒假报了个日语的网课。', [['education:日语', '日语课程']]],
+    // Family and pets, with English keys.
+    ['我老公赵磊今天出差了。', [['family:husband', '老公赵磊']]],
+    ['我儿子豆豆刚上幼儿园。', [['family:son:豆豆', '儿子豆豆']]],
+    ['今天是我妈生日，她叫刘桂芳。', [['family:mum', '妈刘桂芳']]],
+    ['我家柴犬可乐特别能吃。', [['pet:可乐', '柴犬可乐']]],
+    ['家里新来了一只仓鼠，叫布丁。', [['pet:布丁', '仓鼠布丁']]],
+    // Health and diet.
+    ['我对芒果过敏。', [['allergy:芒果', '对芒果过敏']]],
+    ['体检查出高血脂，医生让我少吃油。', [['health:高血脂', '高血脂']]],
+    ['医生说是过敏性鼻炎。', [['health:过敏性鼻炎', '过敏性鼻炎']]],
+    ['我每天早上吃一片阿托伐他汀。', [['medication:阿托伐他汀', '吃阿托伐他汀']]],
+    ['我自己吃素，三年了。', [['diet', '吃素']]],
+    ['我平时不喝奶茶。', [['avoids:奶茶', '不喝奶茶']]],
+    ['甜食我已经不碰了。', [['avoids:甜食', '不碰甜食']]],
+    // Tastes: known preference topics (a drink) stay preferences.
+    ['我特别喜欢王家卫的电影。', [['taste:王家卫的电影', '喜欢王家卫的电影']]],
+    ['我周末很爱去钓鱼。', [['taste:钓鱼', '喜欢去钓鱼']]],
+    ['我最喜欢的是陈奕迅。', [['taste:陈奕迅', '最喜欢陈奕迅']]],
+    ['我真的受不了榴莲，闻着就难受。', [['taste:榴莲', '受不了榴莲']]],
+    ['我很讨厌排队。', [['taste:排队', '讨厌排队']]],
+    // Belongings and routines.
+    ['上周买了辆二手的思域。', [['possession:car', '思域']]],
+    ['家里有台雅马哈的电钢琴。', [['possession:piano', '雅马哈的电钢琴']]],
+    ['我那台iPad Pro用了四年了。', [['possession:tablet', 'iPad Pro']]],
+    ['我每周六上午都去游泳馆游泳。', [['routine:游泳', '每周六上午都去游泳馆游泳']]],
+    ['我们的读书会改到每个月最后一个周日了。', [['routine:读书会', '读书会改到每个月最后一个周日']]],
+  ])('%s', (text, expected) => {
+    expect(facts(text)).toEqual(expected);
+  });
+
+  it.each([
+    // Questions, wishes, hypotheticals and advice.
+    '你知道我住在哪吗？',
+    '如果我以后养狗，叫什么名字好？',
+    '我想搬到大理住一阵子。',
+    '我打算明年考研。',
+    '医生建议我每天快走半小时。',
+    // Other people's facts.
+    '我朋友是素食者。',
+    '我同事在腾讯上班。',
+    '她喜欢香水。',
+    '我妈非要塞给我两袋酸菜。',
+    '我哥下个月结婚。',
+    // Things that look like facts and are not.
+    '我是无辣不欢的人。',
+    '一个人在家吃泡面。',
+    '我把年份记错了。',
+    '每天对着电脑眼睛都要瞎了。',
+    '我喜欢你这样回答。',
+  ])('is no fact of the user: %s', (text) => {
+    expect(facts(text)).toEqual([]);
+  });
+
+  it('reads a statement before the question in the same sentence', () => {
+    expect(facts('我在深圳工作，周末去哪玩比较好？')).toEqual([['location', '深圳']]);
+  });
+
+  it('never reads the assistant', () => {
+    expect(extract(['你可以试试每天早上跑步。', '我叫小助手，住在云端。'], 'assistant')).toEqual([]);
+  });
+
+  it('ends what the user no longer has, does or takes', () => {
+    const known = ['profile:user'];
+    expect(facts('旧的山地车在闲鱼上卖掉了。', known)).toEqual([['*:山地车', null]]);
+    expect(facts('我从蓝鲸科技辞职了。', known)).toEqual([['employer', null]]);
+    expect(facts('阿司匹林不吃了。', known)).toEqual([['medication:阿司匹林', null]]);
+    expect(facts('我又开始喝咖啡了。', known)).toEqual([['avoids:咖啡', null]]);
+  });
+});
