@@ -2,19 +2,25 @@
 // turn through commitTurn (default configuration: rule extraction, no LLM; the store's clock at each
 // turn's time), what long-term memory holds as current checked after every turn, every current item
 // judged at the end, and each question composed as a 1,000-token responder packet in a new session
-// the day after the last one, once the turns have their vectors (local static model).
+// the day after the last one, once the turns have their vectors (local static model). The same run
+// with an LLM beside the rules asks a scripted model on loopback (scripted-model.ts), its extraction
+// of each turn run as the background job it is, before the turn is checked.
 
 import type { Engram } from '../src/index.js';
 import { renderPacket } from '../src/index.js';
 import { FACT_KINDS, loadCorpus, type CorpusConversation, type FactKind } from './memory-corpus.js';
 import { answerOf, finalState, heldItem, holds, holdsStale, judge, type HeldItem, type Verdict } from './memory-score.js';
 import { listAllItems } from './list-items.js';
+import { startScriptedModel } from './scripted-model.js';
 import { withTempStore } from './temp-store.js';
 
 export interface MemorySizes {
   /** Conversations of each language, in file order (null: all). */
   perLanguage: number | null;
 }
+
+/** Who extracts: the rules alone (the default configuration), or the rules and the scripted model. */
+export type MemoryExtraction = 'rules' | 'rules+scripted-llm';
 
 /** The budget the corpus's questions are asked at (the write-path issue's 1,000-token responder packet). */
 export const MEMORY_BUDGET = 1_000;
@@ -56,6 +62,7 @@ export interface LanguageScore {
 }
 
 export interface MemoryResult {
+  extraction: MemoryExtraction;
   corpus: { conversations: number; turns: number; questions: number };
   budget: number;
   languages: LanguageScore[];
@@ -112,6 +119,8 @@ async function runConversation(engram: Engram, setNow: (iso: string) => void, co
         ],
       });
       for (const event of result.events) if (event.role === 'human') userEvents.add(event.event_id);
+      // The model's extraction of the turn runs as a background job: the worker has run it before the next turn.
+      while ((await engram.runJobs(16)).done > 0);
       tally.turns += 1;
       if (turn.expect.length === 0 && turn.stale.length === 0) continue;
       const items = await held();
@@ -184,7 +193,7 @@ function scoreOf(language: 'en' | 'zh', tally: Tally): LanguageScore {
  * Runs the corpus through a fresh embedded store with Engram's default configuration and scores
  * what memory holds and what packets show.
  */
-export async function benchMemory(sizes: MemorySizes, log: (message: string) => void): Promise<MemoryResult> {
+export async function benchMemory(sizes: MemorySizes, log: (message: string) => void, extraction: MemoryExtraction = 'rules'): Promise<MemoryResult> {
   const all = loadCorpus();
   const pick = (language: 'en' | 'zh') => {
     const of = all.filter((conversation) => conversation.language === language);
@@ -198,17 +207,23 @@ export async function benchMemory(sizes: MemorySizes, log: (message: string) => 
   let now = Date.parse('2026-01-01T00:00:00.000Z');
   const clock = { now: () => new Date(now) };
   const started = performance.now();
-  await withTempStore(
-    'normal',
-    async (engram) => {
-      for (const conversation of chosen) await runConversation(engram, (iso) => (now = Date.parse(iso)), conversation, tallies.get(conversation.language)!);
-    },
-    { clock },
-  );
+  const model = extraction === 'rules' ? null : await startScriptedModel(chosen);
+  try {
+    await withTempStore(
+      'normal',
+      async (engram) => {
+        for (const conversation of chosen) await runConversation(engram, (iso) => (now = Date.parse(iso)), conversation, tallies.get(conversation.language)!);
+      },
+      { clock, ...(model === null ? {} : { extraction: { llm: { provider: 'openai-compatible', baseUrl: model.baseUrl, model: 'scripted' } } }) },
+    );
+  } finally {
+    await model?.close();
+  }
   const seconds = Math.round((performance.now() - started) / 100) / 10;
-  log(`memory: ${chosen.length} conversations in ${seconds} s`);
+  log(`memory (${extraction}): ${chosen.length} conversations in ${seconds} s`);
   const languages = (['en', 'zh'] as const).filter((language) => tallies.get(language)!.conversations > 0).map((language) => scoreOf(language, tallies.get(language)!));
   return {
+    extraction,
     corpus: {
       conversations: chosen.length,
       turns: languages.reduce((sum, score) => sum + score.turns, 0),

@@ -23,6 +23,9 @@ describe('memory scoring', () => {
     expect(task.assistantOnly).toBe(false);
     expect(item('tasks', 'task:general:breathe', { title: 'take deep breaths', status: 'todo' }, ['evt_bot']).assistantOnly).toBe(true);
     expect(item('profile', 'profile:user', { location: 'Lisbon' }).status).toBeNull();
+    // A plan kept as a goal or event says its state when its value names one.
+    expect(item('goals', 'goal:plans:coimbra', { name: 'coimbra', description: 'trip to Coimbra', status: 'cancelled' }).status).toBe('cancelled');
+    expect(holds([item('goals', 'goal:plans:coimbra', { description: 'trip to Coimbra', status: 'cancelled' })], { kind: 'plan', value: 'Coimbra', status: 'cancelled' })).toBe(true);
   });
 
   it('holds an expected fact in any item, a stale one only in a current fact, and a task only in its state', () => {

@@ -29,10 +29,11 @@ function strings(value: unknown): string[] {
   return typeof value === 'number' || typeof value === 'boolean' ? [String(value)] : [];
 }
 
+/** A task's status, or a plan's (a goal or dated event whose value names one); null for items that have none. */
 function statusOf(item: Pick<MemoryItem, 'type' | 'value'>): FactStatus | null {
-  if (item.type !== 'tasks') return null;
   const status = item.value['status'];
-  return status === 'done' ? 'done' : status === 'cancelled' ? 'cancelled' : 'open';
+  if (item.type !== 'tasks' && typeof status !== 'string') return null;
+  return status === 'done' || status === 'completed' ? 'done' : status === 'cancelled' || status === 'canceled' ? 'cancelled' : 'open';
 }
 
 /**

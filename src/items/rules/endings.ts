@@ -64,12 +64,12 @@ const EN_ENDINGS: readonly FactPattern[] = [
   // Pets and people who died: "Nutella died last week", "my cat passed away".
   {
     k: byWords,
-    pattern: new RegExp(String.raw`(?:\b(?:[Mm]y|[Oo]ur)\s+(?:old\s+|sweet\s+|little\s+)?[\p{L}]+\s+|^|[.,:;—–-]\s+)${NAME}\s+(?:died|passed away|passed|was put down|was put to sleep|crossed the rainbow bridge)\b`, 'u'),
+    pattern: new RegExp(String.raw`(?:\b(?:[Mm]y|[Oo]ur)\s+(?:old\s+|sweet\s+|little\s+)?[\p{L}]+\s+|^|[.,:;—–-]\s+)(?!I\s)${NAME}\s+(?:died|passed away|was put down|was put to sleep|crossed the rainbow bridge)\b`, 'u'),
     ends: true,
   },
   {
     k: byWords,
-    pattern: /\b(?:[Mm]y|[Oo]ur)\s+(?:old\s+|sweet\s+|little\s+)?(dog|cat|hamster|rabbit|parrot|budgie|guinea pig|horse|tortoise|fish|kitten|puppy)\s+(?:died|passed away|passed|was put down|was put to sleep)\b/u,
+    pattern: /\b(?:[Mm]y|[Oo]ur)\s+(?:old\s+|sweet\s+|little\s+)?(dog|cat|hamster|rabbit|parrot|budgie|guinea pig|horse|tortoise|fish|kitten|puppy)\s+(?:died|passed away|was put down|was put to sleep)\b/u,
     ends: true,
   },
   // "Pepper isn't actually ours": a pet or thing the user turns out not to have.
@@ -94,7 +94,7 @@ export function endingsOf(context: Pick<SentenceContext, 'text' | 'date'>): Fact
 
 /** Words without which a sentence ends no fact (also what tells the writer to load the current keys). */
 export const ENDING_CUE =
-  /sold|got rid of|gave away|given away|traded|donated|scrapped|lost|totall?ed|wrote off|written off|closed|shut down|stopped|quit|gave up|given up|ditched|cancell?ed|no more|instead of|me off|left|moved out|resign|notice|goodbye|bye bye|so long|farewell|laid off|let go|redundant|fired|unemployed|between jobs|out of work|died|passed|put down|put to sleep|rainbow bridge|ours|mine|broke up|split up|separated|divorced|called it off|called off|single/;
+  /sold|got rid of|gave away|given away|traded|donated|scrapped|lost|totall?ed|wrote off|written off|closed|shut down|stopped|quit|gave up|given up|ditched|cancell?ed|no more|instead of|me off|left|moved out|resign|notice|goodbye|bye bye|so long|farewell|laid off|let go|redundant|fired|unemployed|between jobs|out of work|died|passed away|put down|put to sleep|rainbow bridge|ours|mine|broke up|split up|separated|divorced|called it off|called off|single/;
 
 export const ENDING_RULES: readonly Rule[] = [
   factRule(

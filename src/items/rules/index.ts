@@ -9,10 +9,12 @@ import { sentences, wellFormed } from '../../util/segment.js';
 import { eventDate } from './dates.js';
 import { DECISION_RULES } from './decisions.js';
 import { REF_CUE, REF_RULES, REF_SCAN } from './entities.js';
+import { EDUCATION_RULES } from './education.js';
 import { ENDING_RULES } from './endings.js';
 import { EVENT_RULES } from './events.js';
 import { GOAL_RULES } from './goals.js';
 import { NAME_RULE, NameTracker } from './names.js';
+import { OCCASION_RULES } from './occasions.js';
 import { POSSESSION_RULES } from './possessions.js';
 import { PREFERENCE_RULES } from './preferences.js';
 import { PROFILE_RULES } from './profile.js';
@@ -23,6 +25,7 @@ import type { Language, Rule, SentenceContext } from './rule.js';
 import { ROUTINE_RULES } from './routines.js';
 import { SILENCE_PATTERNS, silenceOf } from './speculation.js';
 import { TASK_STATUS_RULES } from './task-status.js';
+import { TASTE_RULES } from './tastes.js';
 import { TASK_CREATION_RULES } from './tasks.js';
 import { endsWithQuestionMark, hasHan, isWellFormed } from './text.js';
 import { TOOL_RULE, toolCandidates } from './tool-results.js';
@@ -39,15 +42,18 @@ export interface RuleExtractorOptions {
   disable?: readonly string[];
 }
 
-// Order matters: a fact's end comes before a new fact of the same sentence, events defer to a task
-// or goal made from the same sentence.
+// Order matters: a fact's end comes before a new fact of the same sentence, tastes defer to a
+// preference, events to a task or goal made from the same sentence.
 const SENTENCE_RULES: readonly Rule[] = [
   ...ENDING_RULES,
   ...PROFILE_RULES,
   ...POSSESSION_RULES,
   ...ROUTINE_RULES,
+  ...EDUCATION_RULES,
+  ...OCCASION_RULES,
   ZH_PROFILE_RULE,
   ...PREFERENCE_RULES,
+  ...TASTE_RULES,
   ...DECISION_RULES,
   ...TASK_CREATION_RULES,
   ...TASK_STATUS_RULES,

@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import type { ItemCandidate } from '../../spec/items.js';
-import { createRuleExtractor } from './index.js';
+import { factsFrom } from './fact-test-kit.js';
 
-const TS = '2026-02-18T10:00:00Z';
-
-function facts(text: string, role: 'user' | 'assistant' = 'user'): Array<Record<string, unknown>> {
-  const out = createRuleExtractor().extract({ events: [{ event_id: 'evt_1', kind: 'message', role, text, ts: TS }] }) as ItemCandidate[];
-  return out.filter((candidate) => candidate.rule === 'en.profile.possession').flatMap((candidate) => candidate.value['facts'] as Array<Record<string, unknown>>);
-}
+const facts = (text: string, role: 'user' | 'assistant' = 'user') => factsFrom('en.profile.possession', text, role);
 
 describe('possessions', () => {
   it.each([

@@ -4,7 +4,6 @@
 
 import type { Rule, SentenceContext } from './rule.js';
 import { factRule, factsBy, NAME, PHRASE_END, slug, type Fact, type FactPattern } from './fact-patterns.js';
-import { topicOf } from './lexicon.js';
 
 export { PROFILE_KEY, type Fact } from './fact-patterns.js';
 // Roles end like roles: engineer, designer, scientist, analyst, student, founder, CEO.
@@ -21,16 +20,6 @@ const SINGLE_RELATIVE = new RegExp(`^(?:${ONE_RELATIVE})$`, 'iu');
 const PETS = String.raw`dog|cat|puppy|kitten|parrot|budgie|hamster|rabbit|bunny|horse|pony|gelding|mare|tortoise|turtle|gecko|snake|goldfish|guinea pig|lab|labrador|retriever|shiba|beagle|corgi|poodle|terrier|collie|husky|dachshund|spaniel|pug|greyhound|kelpie|dalmatian`;
 const CONDITIONS = String.raw`type [12] diabetes|diabetes|asthma|migraines?|psoriasis|eczema|celiac disease|coeliac disease|arthritis|high blood pressure|hypertension|epilepsy|adhd|anxiety|depression|hay fever|tinnitus|crohn's disease|ibs|endometriosis|pcos|insomnia`;
 const DIETS = String.raw`vegetarian|vegan|pescatarian|gluten[- ]free|keto|halal|kosher|dairy[- ]free|teetotal`;
-// What someone likes or dislikes, up to the end of the phrase; a pronoun or a clause is no object.
-const TASTE_OBJECT = String.raw`([\p{L}\p{N}][\p{L}\p{N}\s'&-]{1,40}?)${PHRASE_END}`;
-const NOT_TASTE = /^(?:it|that|this|these|those|them|him|her|you|yours|your|me|us|the idea|how|when|what|to|being|having|doing|getting|going|when|most|all|some|one|everything|anything|nothing|lots|a lot|a bit|working|living)\b/iu;
-/**
- * A taste as a fact, or undefined: not for a pronoun or a long clause, and not for a thing of a
- * known preference topic (a drink, an editor, a tone), which the preference rules keep instead.
- */
-const tasteOf = (verdict: 'likes' | 'dislikes') => (value: string) =>
-  NOT_TASTE.test(value) || value.split(/\s+/u).length > 5 || topicOf(value.toLowerCase()) !== undefined ? undefined : `${verdict} ${value}`;
-
 /** A relative's key: one per kind of relative that is unique, else one per name. */
 function relativeKey(_name: string, found: RegExpExecArray): string {
   const relation = found[1]!.toLowerCase().replace('mom', 'mum').replace(/fianc[ée]e?/u, 'fiance');
@@ -92,17 +81,6 @@ const EN_FACTS: readonly FactPattern[] = [
     accept: (value) => (/^(?:The|A|An|My|Our|Home|Work|Least|Most|First|Last|Least)$/u.test(value) ? undefined : value),
     withSince: true,
   },
-  // Tastes: one fact per thing, so "not a fan of X any more, I love it now" replaces the old verdict.
-  {
-    k: (value) => `taste:${slug(value)}`,
-    pattern: new RegExp(String.raw`\b(?:I\s+(?:really\s+|absolutely\s+|just\s+|totally\s+)?(?:love|adore|enjoy|like)|I(?:'m| am|'ve been| have been)\s+(?:really\s+|super\s+|so\s+|totally\s+|kind of\s+|obsessed with|a\s+(?:big\s+|huge\s+)?fan\s+of|hooked\s+on|crazy\s+about|into|more\s+into)(?:\s+(?:into|obsessed with))?)\s+${TASTE_OBJECT}`, 'iu'),
-    accept: (value) => tasteOf('likes')(value.replace(/^(?:into|obsessed with)\s+/iu, '')),
-  },
-  {
-    k: (value) => `taste:${slug(value)}`,
-    pattern: new RegExp(String.raw`\b(?:I\s+(?:really\s+)?(?:hate|dislike|detest|can't stand|cannot stand|don't (?:really\s+)?like|do not like)|not\s+(?:a\s+(?:big\s+)?fan\s+of|into)|I'm\s+not\s+into)\s+${TASTE_OBJECT}`, 'iu'),
-    accept: tasteOf('dislikes'),
-  },
   // Health: allergies, intolerances, conditions.
   {
     k: (value) => `allergy:${slug(value)}`,
@@ -143,7 +121,7 @@ export const PROFILE_RULES: readonly Rule[] = [
   factRule(
     'en.profile.fact',
     'en',
-    /\bmy name|\bcall me|\bi'm called|\bi am called|\bi work|\bi'm an?\b|\bi am an?\b|\bi'm the\b|\bi am the\b|\b(?:i|we)(?: now| currently| still| actually)? live|\bi reside|\bbased in|\bliving in|moved|relocated|\bfrom\b|\bi'm in\b|\bi am in\b|\bwe're in\b|\bwe are in\b|been (?:living )?in\b|here in\b|\bmy |\bour |called|named|allergic|intolerant|\bi (?:have|get|suffer|was diagnosed|got diagnosed|live with)\b|vegetarian|vegan|pescatarian|gluten|keto|halal|kosher|dairy|teetotal|\bi (?:don't|do not|never|can't|cannot) (?:eat|drink|take)\b|stopped|quit|gave up|given up|accepted|joined|started|working (?:for|at)|\bi'm at\b|\bi am at\b|love|adore|enjoy|like|fan of|hooked|crazy about|into\b|hate|dislike|detest|can't stand|cannot stand/,
+    /\bmy name|\bcall me|\bi'm called|\bi am called|\bi work|\bi'm an?\b|\bi am an?\b|\bi'm the\b|\bi am the\b|\b(?:i|we)(?: now| currently| still| actually)? live|\bi reside|\bbased in|\bliving in|moved|relocated|\bfrom\b|\bi'm in\b|\bi am in\b|\bwe're in\b|\bwe are in\b|been (?:living )?in\b|here in\b|\bmy |\bour |called|named|allergic|intolerant|\bi (?:have|get|suffer|was diagnosed|got diagnosed|live with)\b|vegetarian|vegan|pescatarian|gluten|keto|halal|kosher|dairy|teetotal|\bi (?:don't|do not|never|can't|cannot) (?:eat|drink|take)\b|stopped|quit|gave up|given up|accepted|joined|started|working (?:for|at)|\bi'm at\b|\bi am at\b/,
     factsOf,
   ),
 ];

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+
+import { factsFrom } from './fact-test-kit.js';
+
+const tastes = (text: string, role: 'user' | 'assistant' = 'user') => factsFrom('en.profile.taste', text, role);
+
+describe('tastes', () => {
+  it.each([
+    ["I've been really into synthwave lately.", 'taste:synthwave', 'likes synthwave'],
+    ["I'm obsessed with bouldering these days.", 'taste:bouldering', 'likes bouldering'],
+    ['big fan of Ethiopian food, the spicier the better', 'taste:ethiopian_food', 'likes Ethiopian food'],
+    ["so I've gotten really into pottery this spring", 'taste:pottery', 'likes pottery'],
+    ['Studio Ghibli is my absolute fave, always has been.', 'taste:studio_ghibli', 'likes Studio Ghibli'],
+    ["I'm a huge Celtic fan, so the derby matters.", 'taste:celtic', 'likes Celtic'],
+    ['I really enjoy birdwatching on the coast.', 'taste:birdwatching', 'likes birdwatching'],
+    ["I can't stand olives, sorry.", 'taste:olives', 'dislikes olives'],
+    ["Honestly I'm not a big fan of musicals.", 'taste:musicals', 'dislikes musicals'],
+    ['not really into reality TV either', 'taste:reality_tv', 'dislikes reality TV'],
+    ['golf bores me to tears', 'taste:golf', 'dislikes golf'],
+    ['anyway, karaoke is a hard no from me', 'taste:karaoke', 'dislikes karaoke'],
+    ["no raisins, I really can't stand them", 'taste:raisins', 'dislikes raisins'],
+    ["I'm done with crossfit.", 'taste:crossfit', 'dislikes crossfit'],
+  ])('%s', (text, k, v) => {
+    expect(tastes(text)).toEqual([{ k, v }]);
+  });
+
+  it.each([
+    'My flatmate is obsessed with true crime.',
+    'Do you like opera?',
+    "If you hate the cold, I'd skip Oslo.",
+    'I love that idea.',
+    'I love it when you do that.',
+    "I'd love to try surfing someday.",
+    "I'm obsessed with the genre now.",
+    'I like the smoky ones best.',
+  ])('is no taste: %s', (text) => {
+    expect(tastes(text)).toEqual([]);
+  });
+
+  it('leaves a known preference topic to the preference rules', () => {
+    expect(tastes('I love green tea.')).toEqual([]);
+  });
+
+  it('keeps nothing the assistant likes', () => {
+    expect(tastes("I'm a big fan of jazz myself.", 'assistant')).toEqual([]);
+  });
+});

@@ -1,0 +1,105 @@
+// What the user loves or can't stand, in English, said outright or in passing: "I love Texas BBQ",
+// "I've been really into jazz lately", "big fan of Korean food", "Tana French is my absolute fave",
+// "I can't stand cilantro", "not a fan of horror movies", "baseball bores me", "seafood is a no from
+// me". One fact per thing (`taste:jazz`), so a changed mind replaces the old verdict; a thing of a
+// known preference topic (a drink, an editor, a tone) that a preference rule kept is left to it.
+
+import { factRule, factsBy, PHRASE_END, slug, type Fact, type FactPattern } from './fact-patterns.js';
+import { topicOf } from './lexicon.js';
+import type { Rule, SentenceContext } from './rule.js';
+
+// The thing liked, up to the end of its phrase.
+const OBJECT = String.raw`([\p{L}\p{N}][\p{L}\p{N}\s'’&-]{1,40}?)(?=\s+(?:this|last|since|recently|every|all|on|around|near|during)\b|${PHRASE_END.slice(3)}`;
+// Words a clause may start with before the thing itself: "…, and seafood is a no from me".
+const LEAD = /^(?:(?:and|but|so|also|honestly|tbh|mostly|lately|currently|plus|though|then|now)\s+)+/iu;
+// A clause's start: the sentence's, or after punctuation or a conjunction.
+const CLAUSE = String.raw`(?:^|[,;:—–-]\s*|\b(?:and|but|so|also|honestly|currently|tbh|mostly|lately)\s+)`;
+const DEGREE = String.raw`(?:(?:really|super|so|totally|kind of|kinda|pretty|quite|very|deeply|completely|absolutely|properly|seriously|a bit|deep|currently|now|also|still|just|truly|do)\s+)*`;
+const FAN = String.raw`(?:an?\s+)?(?:big\s+|huge\s+|massive\s+|real\s+)?fan\s+of`;
+// A pronoun, a clause or a generic word is not a thing someone likes.
+const NOT_TASTE =
+  /^(?:it|that|this|these|those|them|him|her|you|yours|your|me|us|how|when|what|to|being|having|doing|getting|going|most|all|some|one|everything|anything|nothing|lots|a lot|a bit|working|living|the idea)\b|^(?:genre|show|series|book|books|game|games|place|idea|food|music|movie|movies|film|films|song|songs|album|band|team|sport|city|country|weather|vibe|style|concept|thing|things|stuff|one|ones|process|job|work|part|way|fact|smell|taste|texture|look|sound|feeling|people)$/iu;
+
+/** A taste as a fact's value, or undefined: not for a pronoun, a generic word or a long clause. */
+const tasteOf = (verdict: 'likes' | 'dislikes') => (captured: string) => {
+  const value = captured.replace(LEAD, '');
+  if (NOT_TASTE.test(value) || /\bones?\b/iu.test(value) || value.split(/\s+/u).length > 5) return undefined;
+  return `${verdict} ${value}`;
+};
+const key = (value: string): string => `taste:${slug(value.replace(LEAD, ''))}`;
+
+const EN_TASTES: readonly FactPattern[] = [
+  // "I really love Texas BBQ", "I enjoy bouldering".
+  { k: key, pattern: new RegExp(String.raw`\bI\s+${DEGREE}(?:love|adore|enjoy|like)\s+${OBJECT}`, 'iu'), accept: tasteOf('likes') },
+  // "I've been really into jazz lately", "I'm obsessed with bouldering", "I'm a huge fan of K-dramas".
+  {
+    k: key,
+    pattern: new RegExp(String.raw`\bI(?:'m|\s+am|'ve\s+been|\s+have\s+been|'ve\s+gotten|\s+got|'ve\s+become|\s+became)\s+${DEGREE}(?:into|obsessed\s+with|hooked\s+on|crazy\s+about|passionate\s+about|addicted\s+to|mad\s+about|keen\s+on|big\s+on|${FAN}|a\s+sucker\s+for)\s+${OBJECT}`, 'iu'),
+    accept: tasteOf('likes'),
+  },
+  // In passing, with no subject: "big fan of Korean food", "currently deep into nordic noir".
+  {
+    k: key,
+    pattern: new RegExp(String.raw`${CLAUSE}(?:(?:big|huge|massive)\s+fan\s+of|(?:really|so|super|totally|deep|deeply|currently)\s+into|obsessed\s+with|hooked\s+on)\s+${OBJECT}`, 'iu'),
+    accept: tasteOf('likes'),
+  },
+  // "Tana French is my absolute fave", "jazz is my jam".
+  {
+    k: key,
+    pattern: new RegExp(String.raw`${CLAUSE}([\p{L}\p{N}][\p{L}\p{N}\s'’&-]{1,30}?)\s+(?:is|are)\s+my\s+(?:absolute\s+|all-time\s+|total\s+|new\s+|current\s+)?(?:fave|favourite|favorite|go-to|jam|obsession|guilty pleasure)\b`, 'iu'),
+    accept: tasteOf('likes'),
+  },
+  // "I'm a huge Arsenal fan".
+  { k: key, pattern: /\bI(?:'m| am)\s+(?:a\s+)?(?:big|huge|massive|die-hard|diehard|lifelong)\s+([\p{L}\p{N}\s'’-]{2,30}?)\s+fan\b/iu, accept: tasteOf('likes') },
+  // "I can't stand cilantro", "I really don't like horror", "I'm not a fan of spicy food".
+  {
+    k: key,
+    pattern: new RegExp(String.raw`\bI\s+${DEGREE}(?:hate|dislike|detest|loathe|despise|can't\s+stand|cannot\s+stand|can't\s+bear|don't\s+(?:really\s+)?(?:like|enjoy)|do\s+not\s+(?:like|enjoy))\s+${OBJECT}`, 'iu'),
+    accept: tasteOf('dislikes'),
+  },
+  {
+    k: key,
+    pattern: new RegExp(String.raw`\bI(?:'m|\s+am)\s+(?:really\s+|just\s+|honestly\s+)?not\s+(?:really\s+|much\s+of\s+)?(?:into|${FAN}|big\s+on|keen\s+on)\s+${OBJECT}`, 'iu'),
+    accept: tasteOf('dislikes'),
+  },
+  // In passing: "not a fan of horror movies", "not really into opera", "I'm so done with sourdough".
+  { k: key, pattern: new RegExp(String.raw`${CLAUSE}not\s+(?:really\s+|much\s+of\s+)?(?:${FAN}|into)\s+${OBJECT}`, 'iu'), accept: tasteOf('dislikes') },
+  { k: key, pattern: new RegExp(String.raw`\bI(?:'m|\s+am)\s+(?:so\s+|totally\s+|completely\s+)?(?:done\s+with|over)\s+${OBJECT}`, 'iu'), accept: tasteOf('dislikes') },
+  // The thing first: "baseball bores me to death", "seafood is a no from me", "opera isn't my thing".
+  {
+    k: key,
+    pattern: new RegExp(
+      String.raw`${CLAUSE}([\p{L}\p{N}][\p{L}\p{N}\s'’&-]{1,30}?)\s+(?:bores?\s+me|(?:is|are)\s+(?:a\s+)?(?:hard\s+|big\s+)?no\s+(?:from|for)\s+me|(?:isn't|is not|aren't|are not)\s+(?:really\s+)?(?:my\s+thing|for\s+me)|(?:gives?|give)\s+me\s+the\s+(?:creeps|ick))\b`,
+      'iu',
+    ),
+    accept: tasteOf('dislikes'),
+  },
+  // "no mushrooms, I can't stand them": the thing refused, then the pronoun.
+  {
+    k: key,
+    pattern: /\bno\s+([\p{L}\s'’-]{2,25}?)\s*[,;—–-]\s*I\s+(?:really\s+|just\s+)?(?:hate|can't stand|cannot stand|don't like|detest|loathe)\s+(?:it|them)\b/iu,
+    accept: tasteOf('dislikes'),
+  },
+];
+
+// A taste in a condition, a wish or a question asked of the assistant is not the user's.
+const UNREAL = /\b(?:if|unless|whether|would you|do you|wish|hope you)\b/iu;
+
+/**
+ * The tastes a sentence states; a thing of a known preference topic ("I love green tea") only when
+ * no preference rule kept the sentence (the rule runs after them).
+ */
+export function tastesOf(context: Pick<SentenceContext, 'text' | 'date' | 'here'>): Fact[] {
+  if (UNREAL.test(context.text)) return [];
+  const preferred = context.here.some((candidate) => candidate.type === 'preferences');
+  return factsBy(EN_TASTES, context).filter((fact) => !preferred || topicOf(String(fact.v).replace(/^(?:dis)?likes /u, '').toLowerCase()) === undefined);
+}
+
+export const TASTE_RULES: readonly Rule[] = [
+  factRule(
+    'en.profile.taste',
+    'en',
+    /love|adore|enjoy|like|into\b|obsessed|hooked|crazy about|passionate|addicted|mad about|keen|big on|fan\b|sucker|fave|favou?rite|go-to|jam\b|obsession|guilty pleasure|hate|dislike|detest|loathe|despise|can't stand|cannot stand|can't bear|done with|\bover\b|bores?\b|no from me|no for me|my thing|for me|creeps|\bick\b/,
+    tastesOf,
+  ),
+];
