@@ -8,6 +8,7 @@ import { isShareable } from '../events/sensitivity.js';
 import { packetRole } from '../working-memory/summary.js';
 import { ENDING_CUE } from './rules/endings.js';
 import { STATUS_CUE } from './rules/task-status.js';
+import { ZH_STATUS_CUE } from './rules/zh-tasks.js';
 
 /**
  * The extractable events among `events`, in order.
@@ -53,7 +54,7 @@ const BACK_REFERENCE_CUES =
  */
 export function mayReferBack(events: readonly Pick<ExtractionEvent, 'text'>[]): boolean {
   return events.some((event) => {
-    if (BACK_REFERENCE_CUES.test(event.text)) return true;
+    if (BACK_REFERENCE_CUES.test(event.text) || ZH_STATUS_CUE.test(event.text)) return true;
     const lower = event.text.toLowerCase();
     return STATUS_CUE.test(lower) || ENDING_CUE.test(lower);
   });

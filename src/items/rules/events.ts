@@ -12,7 +12,8 @@ import { contentWords, idFrom, shorten } from './text.js';
 
 const EN_EVENT =
   /\b(launch(?:es|ed)?|release[sd]?|ship(?:s|ped)?|meeting|meet|demo|deadline|due date|interview|trip|flight|birthday|wedding|anniversary|conference|summit|review|deploy(?:ment|ed)?|migration|offsite|standup|call|appointment|presentation|kickoff|kick-off|retro|retrospective|workshop|hackathon|vacation|holiday|party|dinner|lunch|exam|go-live|cutover|outage|incident|milestone|beta|webinar|visit|moved|started|joined|graduat\w+)\b/i;
-const ZH_EVENT = /(发布|上线|会议|开会|面试|出差|生日|婚礼|纪念日|演示|评审|截止|交付|部署|迁移|旅行|航班|聚餐|考试|里程碑|故障|事故|启动|复盘|培训|路演|入职|离职|毕业|搬家|假期)/u;
+const ZH_EVENT =
+  /(发布|上线|会议|开会|面试|出差|生日|婚礼|纪念日|周年|大寿|寿宴|演示|评审|截止|交付|部署|迁移|旅行|旅游|出发|出国|回老家|机票|车票|门票|航班|改签|聚餐|聚会|派对|约会|考试|科目[一二三四]|复查|体检|预约|洗牙|补牙|手术|音乐节|演唱会|里程碑|故障|事故|启动|复盘|培训|路演|入职|离职|开学|入学|毕业|搬家|假期|玩)/u;
 // Words that name the event are better slugs than the sentence's first words.
 const EN_CANONICAL: Readonly<Record<string, string>> = { launches: 'launch', launched: 'launch', released: 'release', releases: 'release', shipped: 'ship', ships: 'ship', deployed: 'deploy', deployment: 'deploy', 'kick-off': 'kickoff', retrospective: 'retro', meet: 'meeting' };
 

@@ -36,6 +36,7 @@ describe('preference rules', () => {
     ['请用深色模式。', 'pref:ui:theme', '深色模式', 'zh.preference.qingyong'],
     ['始终用英文写提交信息。', 'pref:writing:language', '英文', 'zh.preference.always'],
     ['不要用表情符号。', 'pref:writing:emoji', '不要表情符号', 'zh.preference.buyao'],
+    ['以后回答都用表格。', 'pref:writing:format', '表格', 'zh.preference.always'],
   ])('%s → %s = %s', (text, key, value, rule) => {
     expect(preferences(text)).toEqual([[key, value, rule]]);
   });
@@ -48,7 +49,7 @@ describe('preference rules', () => {
     expect(like!.confidence).toBeLessThan(instruction!.confidence);
   });
 
-  it.each(['I like this idea.', 'I love it when a plan comes together.', "I'd like to see the logs.", 'Use the staging server.', "Don't forget the milk.", '我喜欢这个想法。', '不要担心。'])(
+  it.each(['I like this idea.', 'I love it when a plan comes together.', "I'd like to see the logs.", 'Use the staging server.', "Don't forget the milk.", '我喜欢这个想法。', '不要担心。', '以后回答不用那么正式了。'])(
     'is not a preference: %s',
     (text) => {
       expect(preferences(text)).toEqual([]);

@@ -216,8 +216,9 @@ export const PREFERENCE_RULES: readonly Rule[] = [
     language: 'zh',
     confidence: 0.85,
     priority: 0.9,
-    trigger: /总是|永远|始终|一律|一直/u,
-    pattern: /^(?:以后|今后)?(?:总是|永远|始终|一律|一直)都?(?:用|使用|以|采用)/u,
+    trigger: /总是|永远|始终|一律|一直|以后|今后|之后/u,
+    // "以后回答都用要点": from now on, what every answer should be.
+    pattern: /^(?:以后|今后|之后)?(?:(?:你的)?(?:回答|回复)(?:我)?(?:的时候)?)?(?:总是|永远|始终|一律|一直|都|统一)都?(?:用|使用|以|采用)/u,
     requireTopic: true,
   }),
   preferenceRule({
@@ -226,7 +227,8 @@ export const PREFERENCE_RULES: readonly Rule[] = [
     confidence: 0.8,
     priority: 0.9,
     trigger: /不要|别|不用|避免|禁止/u,
-    pattern: /(不要|别|不用|避免|禁止)(?!忘|担心|着急|客气|紧|管|急)/u,
+    // "不用那么简短了" takes a wish back; it does not ask for the opposite.
+    pattern: /(不要|别|不用|避免|禁止)(?!忘|担心|着急|客气|紧|管|急|那么|这么)/u,
     requireTopic: true,
     negative: NOT,
   }),

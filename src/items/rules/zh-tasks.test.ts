@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { ItemCandidate } from '../../spec/items.js';
+import { mayReferBack } from '../extraction-events.js';
 import { createRuleExtractor } from './index.js';
 
 // Wednesday 2026-02-18: 周五 is 2026-02-20, 明天 2026-02-19.
@@ -58,6 +59,16 @@ describe('Chinese tasks', () => {
     expect(tasks([['user', '实验报告交了，老师说还行。']], known)).toEqual([['upsert', 'task:general:交实验报告', 'done', undefined]]);
     expect(tasks([['user', '护照已经续好了！']], known)).toEqual([['upsert', 'task:general:把护照续了', 'done', undefined]]);
     expect(tasks([['user', '那台显示器已经卖掉了。']], ['task:general:把显示器挂到闲鱼上'])).toEqual([['upsert', 'task:general:把显示器挂到闲鱼上', 'done', undefined]]);
+  });
+
+  it('does not add an open errand said again', () => {
+    expect(tasks([['user', '签证必须搞定。']], ['task:general:得去续签证'])).toEqual([]);
+  });
+
+  it('tells the writer to load the current keys on a Chinese status change', () => {
+    expect(mayReferBack([{ text: '护照已经续好了！' }])).toBe(true);
+    expect(mayReferBack([{ text: '驾照那事不用办了。' }])).toBe(true);
+    expect(mayReferBack([{ text: '今天天气不错。' }])).toBe(false);
   });
 
   it('drops a task no longer needed and creates none for a done statement without one', () => {

@@ -72,6 +72,8 @@ function obligations(context: SentenceContext, rule: Rule): ItemCandidate[] {
     // 得 after anything but a time is a complement ("控制得还行", "数学得补"), not "must".
     if (!time && found[0].endsWith('得')) continue;
     const object = time ? '' : lead;
+    // An open errand said again by its thing ("护照必须搞定" after "得去续护照") is not a second task.
+    if (object !== '' && findTask(context.memory, projectOf(context).name, object, false) !== undefined) continue;
     const raw = object + clause.text.slice(found.index + found[0].length);
     // A state to reach ("得减肥了"), not a thing to do; 把…了 is a thing done to something.
     if (/了[哈啊呀吧]*$/u.test(raw) && !/^(?:赶紧|尽快|马上|先)?把/u.test(raw)) continue;
@@ -102,6 +104,13 @@ function statusChanges(context: SentenceContext, rule: Rule, pattern: RegExp, ch
   }
   return out;
 }
+
+/**
+ * Words without which a Chinese sentence closes, drops or ends nothing the user told before (a task
+ * done, an errand no longer needed, a thing sold, a job left): what tells the writer to load the
+ * current keys.
+ */
+export const ZH_STATUS_CUE = /(?:好|完|掉|交|定|妥|清空|出去|提交|寄出|付|缴)(?:了|啦)|不用|不需要|不必|用不着|取消|不办|不做|辞职|离职|卖|出掉|送人|又开始|重新开始|不吃了|不喝了|停了/u;
 
 const taskRule = (name: string, trigger: RegExp, match: Rule['match'], questions = false): Rule => ({
   name,
