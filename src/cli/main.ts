@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `engram` command: a thin layer over the public API. Every command takes --store (default
-// the embedded SQLite file under ./.engram/, or ENGRAM_STORE) and --json for machine output.
+// the embedded SQLite file under ./.engram/, or ENGRAM_STORE), --json for machine output, and the
+// model settings (--extract, --llm-base-url, --llm-model or their ENGRAM_ variables).
 
 import { Command, Option } from 'commander';
 
@@ -12,6 +13,7 @@ import { registerEventCommands } from './event-commands.js';
 import { registerMemoryCommands } from './memory-commands.js';
 import { registerServiceCommands } from './service-commands.js';
 import { registerServeCommands } from './serve-command.js';
+import { addModelOptions } from './model-options.js';
 import { registerTransferCommands } from './transfer-commands.js';
 import { registerReviewCommands } from './review-commands.js';
 import { registerRunCommands } from './run-commands.js';
@@ -24,6 +26,7 @@ const program = new Command()
   .addOption(new Option('--store <address>', 'store address: sqlite:PATH or postgres://user@host:port/db[?schema=NAME]').env('ENGRAM_STORE').default(DEFAULT_STORE))
   .option('--json', 'print machine-readable JSON')
   .showHelpAfterError();
+addModelOptions(program);
 
 setRoot(program);
 

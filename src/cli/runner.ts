@@ -1,10 +1,12 @@
 // Shared pieces of the CLI commands: the global options, opening and closing Engram around a
-// command, reading JSON input, and parsing numbers and lists from flags.
+// command (with the model settings of model-options.ts), reading JSON input, and parsing numbers and
+// lists from flags.
 
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 
-import { createEngram, ValidationError, type Engram } from '../index.js';
+import { createEngram, ValidationError, type Engram, type EngramConfig } from '../index.js';
+import { modelConfig } from './model-options.js';
 import { exitCodeOf, printError } from './output.js';
 
 export interface GlobalOptions {
@@ -14,7 +16,7 @@ export interface GlobalOptions {
 
 let root: Command | undefined;
 
-/** Registers the root command whose global options (--store, --json) every command reads. */
+/** Registers the root command whose global options (--store, --json, the model's) every command reads. */
 export function setRoot(command: Command): void {
   root = command;
 }
@@ -23,12 +25,22 @@ export function globals(): GlobalOptions {
   return root!.opts<GlobalOptions>();
 }
 
+/**
+ * The configuration of the Engram a command opens: the store and the model settings (model-options.ts).
+ *
+ * @example
+ * const engram = await createEngram(engramConfig());
+ */
+export function engramConfig(): EngramConfig {
+  return { store: globals().store, ...modelConfig(root!) };
+}
+
 /** Opens the store, runs the command, closes the store, and maps errors to output and exit codes. */
 export async function withEngram(action: (engram: Engram, options: GlobalOptions) => Promise<void>): Promise<void> {
   const options = globals();
   let engram: Engram | undefined;
   try {
-    engram = await createEngram({ store: options.store, ...modelFromEnvironment() });
+    engram = await createEngram(engramConfig());
     await action(engram, options);
   } catch (error) {
     printError(error, options.json === true);
@@ -36,18 +48,6 @@ export async function withEngram(action: (engram: Engram, options: GlobalOptions
   } finally {
     await engram?.close();
   }
-}
-
-/**
- * The model reflection uses, from ENGRAM_LLM_BASE_URL, ENGRAM_LLM_MODEL and ENGRAM_LLM_API_KEY (an
- * OpenAI-compatible endpoint); none when the first two are unset. Extraction at commit stays rules only.
- */
-export function modelFromEnvironment(): { reflection?: { llm: { provider: 'openai-compatible'; baseUrl: string; model: string; apiKey?: string } } } {
-  const baseUrl = process.env['ENGRAM_LLM_BASE_URL'];
-  const model = process.env['ENGRAM_LLM_MODEL'];
-  if (baseUrl === undefined || baseUrl === '' || model === undefined || model === '') return {};
-  const apiKey = process.env['ENGRAM_LLM_API_KEY'];
-  return { reflection: { llm: { provider: 'openai-compatible', baseUrl, model, ...(apiKey === undefined || apiKey === '' ? {} : { apiKey }) } } };
 }
 
 export function readJson(file: string | undefined): unknown {

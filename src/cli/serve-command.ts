@@ -1,14 +1,14 @@
 // `engram serve` (the main job: the HTTP API, MCP at /mcp and the background worker on one store)
-// and `engram mcp` (the MCP server over stdio). On first start, serve creates an admin key of the
-// default tenant and prints it once.
+// and `engram mcp` (the MCP server over stdio, with the background worker too). On first start,
+// serve creates an admin key of the default tenant and prints it once.
 
 import type { Command } from 'commander';
 
-import { createEngram, DEFAULT_MAX_LINE_BYTES, EngramError, redactStoreAddress, startBackgroundWorker, type Engram, type KeyPrincipal } from '../index.js';
+import { createEngram, DEFAULT_MAX_LINE_BYTES, EngramError, redactStoreAddress, startBackgroundWorker, type BackgroundWorker, type Engram, type KeyPrincipal } from '../index.js';
 import { runMcpStdio } from '../mcp/index.js';
 import { createServer, listen } from '../server/index.js';
 import { exitCodeOf, printError } from './output.js';
-import { globals, list, modelFromEnvironment, positiveInteger } from './runner.js';
+import { engramConfig, globals, list, positiveInteger } from './runner.js';
 import { untilSignal } from './service-commands.js';
 
 interface ServeFlags {
@@ -36,7 +36,7 @@ async function serve(flags: ServeFlags): Promise<void> {
   const store = globals().store;
   let engram: Engram | undefined;
   try {
-    engram = await createEngram({ store, ...modelFromEnvironment() });
+    engram = await createEngram(engramConfig());
     const app = await createServer(engram, {
       auth: flags.auth ? 'keys' : 'none',
       host: flags.host,
@@ -80,22 +80,29 @@ function toolSurface(value: string, flag: string): 'lean' | 'full' {
   return value;
 }
 
-async function mcp(flags: { noAuth?: boolean; key?: string; tools: string }): Promise<void> {
+/** Who the stdio server acts as: the local admin, or the key's principal, checked again before every call. */
+async function mcpPrincipal(engram: Engram, flags: { noAuth?: boolean; key?: string }): Promise<{ principal: KeyPrincipal; keyStillValid?: () => Promise<boolean> }> {
+  if (flags.noAuth === true) return { principal: { key_id: 'local', tenant_id: 'default', role: 'admin' } };
+  const secret = flags.key ?? process.env['ENGRAM_API_KEY'];
+  if (secret === undefined || secret === '') throw new EngramError('CONFIG_INVALID', 'ENGRAM_API_KEY: set it (or --key) to an API key; --no-auth serves the default tenant locally', { field: 'ENGRAM_API_KEY' });
+  const principal: KeyPrincipal | null = await engram.keys.verify(secret);
+  if (principal === null) throw new EngramError('CONFIG_INVALID', 'ENGRAM_API_KEY: not a valid, unrevoked key of this store', { field: 'ENGRAM_API_KEY' });
+  // The process may run for days: every call checks that the key was not revoked meanwhile.
+  return { principal, keyStillValid: async () => (await engram.keys.verify(secret))?.key_id === principal.key_id };
+}
+
+async function mcp(flags: { noAuth?: boolean; key?: string; tools: string; worker: boolean }): Promise<void> {
   const tools = toolSurface(flags.tools, '--tools');
-  const engram = await createEngram({ store: globals().store, ...modelFromEnvironment() });
+  const engram = await createEngram(engramConfig());
+  let worker: BackgroundWorker | null = null;
   try {
-    if (flags.noAuth === true) {
-      await runMcpStdio(engram, { key_id: 'local', tenant_id: 'default', role: 'admin' }, { tools });
-      return;
-    }
-    const secret = flags.key ?? process.env['ENGRAM_API_KEY'];
-    if (secret === undefined || secret === '') throw new EngramError('CONFIG_INVALID', 'ENGRAM_API_KEY: set it (or --key) to an API key; --no-auth serves the default tenant locally', { field: 'ENGRAM_API_KEY' });
-    const principal: KeyPrincipal | null = await engram.keys.verify(secret);
-    if (principal === null) throw new EngramError('CONFIG_INVALID', 'ENGRAM_API_KEY: not a valid, unrevoked key of this store', { field: 'ENGRAM_API_KEY' });
-    // The process may run for days: every call checks that the key was not revoked meanwhile.
-    const keyStillValid = async () => (await engram.keys.verify(secret))?.key_id === principal.key_id;
-    await runMcpStdio(engram, principal, { keyStillValid, tools });
+    const { principal, keyStillValid } = await mcpPrincipal(engram, flags);
+    // Stdout carries the protocol: the worker's failures go to stderr, one line each.
+    const onError = (error: unknown, task: string) => process.stderr.write(`engram mcp: worker ${task} failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    worker = flags.worker ? startBackgroundWorker(engram, { onError }) : null;
+    await runMcpStdio(engram, principal, { tools, ...(keyStillValid === undefined ? {} : { keyStillValid }) });
   } finally {
+    await worker?.stop();
     await engram.close();
   }
 }
@@ -133,5 +140,8 @@ export function registerServeCommands(program: Command): void {
     .option('--key <key>', 'API key (default: ENGRAM_API_KEY)')
     .option('--no-auth', 'no key: act as the admin of tenant "default" (a local process only)')
     .option('--tools <surface>', 'the tool list: lean (each tool\'s common arguments, ~3.4k tokens) or full (every argument and output schemas)', 'lean')
-    .action((flags: { auth: boolean; key?: string; tools: string }) => guarded(() => mcp({ noAuth: !flags.auth, tools: flags.tools, ...(flags.key === undefined ? {} : { key: flags.key }) })));
+    .option('--no-worker', 'do not run the background worker (jobs, embeddings, expiry purges) in this process')
+    .action((flags: { auth: boolean; key?: string; tools: string; worker: boolean }) =>
+      guarded(() => mcp({ noAuth: !flags.auth, tools: flags.tools, worker: flags.worker, ...(flags.key === undefined ? {} : { key: flags.key }) })),
+    );
 }

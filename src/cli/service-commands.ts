@@ -1,12 +1,12 @@
 // CLI commands of the service side: `keys` (create, list, revoke API keys), `worker` (the
-// background worker on its own: jobs, embeddings and expiry purges until SIGINT or SIGTERM) and
-// `migrate` (bring a store's schema up to date).
+// background worker on its own: jobs, embeddings and expiry purges until SIGINT or SIGTERM), `jobs`
+// (what the background jobs did) and `migrate` (bring a store's schema up to date).
 
 import type { Command } from 'commander';
 
-import { KEY_ROLES, migrateStore, startBackgroundWorker, type ApiKeyInfo, type KeyRole } from '../index.js';
+import { JOB_KINDS, JOB_STATUSES, KEY_ROLES, migrateStore, startBackgroundWorker, type ApiKeyInfo, type Job, type KeyRole } from '../index.js';
 import { exitCodeOf, printError, printJson, printLines } from './output.js';
-import { globals, positiveInteger, withEngram } from './runner.js';
+import { globals, list, positiveInteger, withEngram } from './runner.js';
 
 function keyLine(info: ApiKeyInfo): string {
   const state = info.revoked_at === null ? 'active' : `revoked ${info.revoked_at}`;
@@ -36,7 +36,13 @@ export function untilSignal(): { signal: Promise<NodeJS.Signals>; cancel(): void
   return { signal, cancel: () => stop() };
 }
 
-/** Adds the `keys`, `worker` and `migrate` commands. */
+function jobLine(job: Job): string {
+  const retry = job.status === 'pending' && job.lease_until !== null ? ` retry after ${job.lease_until}` : '';
+  const error = job.last_error === null ? '' : `\n    ${job.last_error}`;
+  return `${job.id}  ${job.kind}  ${job.status}${retry}  attempts ${job.attempts}  updated ${job.updated_at}${error}`;
+}
+
+/** Adds the `keys`, `worker`, `jobs` and `migrate` commands. */
 export function registerServiceCommands(program: Command): void {
   program
     .command('migrate')
@@ -113,6 +119,25 @@ export function registerServiceCommands(program: Command): void {
         const signal = await untilSignal().signal;
         await worker.stop();
         log({ event: 'stopped', signal, ...worker.totals });
+      }),
+    );
+  program
+    .command('jobs')
+    .description('background jobs, newest first: reflections of runs and LLM extractions of turns, with why one failed')
+    .option('--tenant <id>', 'tenant id', 'default')
+    .option('--kind <list>', `comma-separated kinds: ${JOB_KINDS.join(',')}`, list)
+    .option('--status <list>', `comma-separated statuses: ${JOB_STATUSES.join(',')}`, list)
+    .option('--limit <n>', 'at most this many', positiveInteger('limit'))
+    .action((options: { tenant: string; kind?: string[]; status?: string[]; limit?: number }) =>
+      withEngram(async (engram, global) => {
+        const jobs = await engram.listJobs({
+          tenant_id: options.tenant,
+          ...(options.kind === undefined ? {} : { kinds: options.kind as Job['kind'][] }),
+          ...(options.status === undefined ? {} : { statuses: options.status as Job['status'][] }),
+          ...(options.limit === undefined ? {} : { limit: options.limit }),
+        });
+        if (global.json === true) return printJson(jobs);
+        printLines(jobs.length === 0 ? ['no jobs'] : jobs.map(jobLine));
       }),
     );
 }

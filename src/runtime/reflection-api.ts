@@ -98,7 +98,7 @@ interface Proposal {
 async function propose(context: ReflectionApiContext, use: ReflectRequest['use'], traceId: string, scope: CandidateScope, events: EventRecord[], items: MemoryItem[]): Promise<Proposal> {
   const llm = context.llm;
   if (use === 'llm' && llm === null) {
-    throw new EngramError('CONFIG_INVALID', 'use: "llm" needs a model: createEngram({ reflection: { llm } }) or extraction.llm (CLI: ENGRAM_LLM_BASE_URL and ENGRAM_LLM_MODEL)', { field: 'use' });
+    throw new EngramError('CONFIG_INVALID', 'use: "llm" needs a model: createEngram({ reflection: { llm } }) or extraction.llm (CLI: --llm-base-url and --llm-model, or ENGRAM_LLM_BASE_URL and ENGRAM_LLM_MODEL)', { field: 'use' });
   }
   if (llm === null || use === 'rules') {
     const { reflection, targets } = reflectByRules({ trace_id: traceId, events, items }, { project: context.project });

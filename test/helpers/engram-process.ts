@@ -15,15 +15,29 @@ export interface EngramRun {
   stderr: string;
 }
 
+/** Variables set (or, with undefined, removed) for the command, over this process's environment. */
+export type EngramEnvironment = Record<string, string | undefined>;
+
+function environment(env: EngramEnvironment): NodeJS.ProcessEnv {
+  const merged: NodeJS.ProcessEnv = { ...process.env };
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) delete merged[name];
+    else merged[name] = value;
+  }
+  return merged;
+}
+
 /**
- * Runs `engram <args>` to its end as a user would, with `input` on stdin. tsx resolves from the
- * working directory, so it runs from the repository root; pass `--store` to keep every file elsewhere.
+ * Runs `engram <args>` to its end as a user would, with `input` on stdin and `env` over this
+ * process's environment. tsx resolves from the working directory, so it runs from the repository
+ * root; pass `--store` to keep every file elsewhere. It blocks this process until the command ends:
+ * a command that calls a server of this process needs `startEngram`.
  *
  * @example
  * const { code, stdout } = runEngram(['--store', store, '--json', 'events', '--user', 'ada']);
  */
-export function runEngram(args: readonly string[], input?: string): EngramRun {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', main, ...args], { input, encoding: 'utf8', cwd: root });
+export function runEngram(args: readonly string[], input?: string, env: EngramEnvironment = {}): EngramRun {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', main, ...args], { input, encoding: 'utf8', cwd: root, env: environment(env) });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -42,14 +56,14 @@ export interface EngramProcess {
 }
 
 /**
- * Starts `engram <args>` as a user would; the caller stops it.
+ * Starts `engram <args>` as a user would, with `env` over this process's environment; the caller stops it.
  *
  * @example
  * const server = startEngram(['--store', store, 'serve', '--port', '0', '--quiet']);
  * const [, api] = await server.waitFor(/API\s+(http:\S+)\/v1/);
  */
-export function startEngram(args: readonly string[]): EngramProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', main, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startEngram(args: readonly string[], env: EngramEnvironment = {}): EngramProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', main, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: environment(env) });
   let out = '';
   let err = '';
   const listeners = new Set<() => void>();

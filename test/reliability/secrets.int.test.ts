@@ -153,18 +153,9 @@ describe('secrets through a running engram serve: HTTP, MCP and its logs', () =>
 
   beforeAll(async () => {
     models = await provider();
-    // Debug logs (the most the server ever writes about requests) and reflection by the loopback model.
-    const settings = { ENGRAM_LOG_LEVEL: 'debug', ENGRAM_LLM_BASE_URL: models.baseUrl, ENGRAM_LLM_MODEL: 'test-model' };
-    const saved = Object.fromEntries(Object.keys(settings).map((name) => [name, process.env[name]]));
-    Object.assign(process.env, settings);
-    try {
-      server = startEngram(['--store', `sqlite:${join(folder, 'engram.db')}`, 'serve', '--port', '0']);
-    } finally {
-      for (const [name, value] of Object.entries(saved)) {
-        if (value === undefined) delete process.env[name];
-        else process.env[name] = value;
-      }
-    }
+    // Debug logs (the most the server ever writes about requests), extraction and reflection by the loopback model.
+    const settings = { ENGRAM_LOG_LEVEL: 'debug', ENGRAM_LLM_BASE_URL: models.baseUrl, ENGRAM_LLM_MODEL: 'test-model', ENGRAM_EXTRACTION: 'rules+llm' };
+    server = startEngram(['--store', `sqlite:${join(folder, 'engram.db')}`, 'serve', '--port', '0'], settings);
     const [, address, secret] = await server.waitFor(/log in: (http:\S+)\/ui\/#key=(\S+)\)/);
     base = address!;
     key = secret!;
