@@ -18,6 +18,7 @@ import type {
   ListEventsRequest,
   ListItemsRequest,
   RememberRequest,
+  RestoreRequest,
   SearchEventsRequest,
   SearchMemoryRequest,
   SessionScopeInput,
@@ -42,7 +43,7 @@ import { newId } from '../util/ids.js';
 import { commitTurnBatch, commitTurns } from './commit-turn.js';
 import { resolveConfig, type EngramConfig, type ResolvedConfig } from './config.js';
 import { EmbeddingWorker, modelKey, type WorkerRun } from './embedding-worker.js';
-import { forget, history, listItems, remember, reindex, search, type MemoryApiContext, type ReindexProgress, type ReindexResult } from './memory-api.js';
+import { forget, history, listItems, remember, reindex, restore, search, type MemoryApiContext, type ReindexProgress, type ReindexResult } from './memory-api.js';
 import { reflect, reviewQueue, type ReflectionApiContext, type ReviewQueue } from './reflection-api.js';
 import { insightsOf, type Insights } from './insight-api.js';
 import { runsOf, type Runs } from './run-api.js';
@@ -476,6 +477,17 @@ export class Engram {
   async remember(request: RememberRequest): Promise<ItemDiff[]> {
     this.guard();
     return remember(this.memoryContext(), request);
+  }
+
+  /**
+   * Makes an earlier version of a key current again: a new version with exactly its value.
+   *
+   * @example
+   * await engram.restore({ scope, item_id: 'mem_…' });
+   */
+  async restore(request: RestoreRequest): Promise<ItemDiff[]> {
+    this.guard();
+    return restore(this.memoryContext(), request);
   }
 
   /**

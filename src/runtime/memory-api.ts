@@ -1,6 +1,7 @@
-// The explicit long-term memory operations: remember (through the same merge as extraction),
-// forget (retract, or delete with chunks and vectors), history, listing, hybrid search and
-// reindexing the derived chunks from the items alone. Each write is one transaction.
+// The explicit long-term memory operations: remember (through the same merge as extraction, or
+// replacing the current value whole), restore an earlier version, forget (retract, or delete with
+// chunks and vectors), history, listing, hybrid search and reindexing the derived chunks from the
+// items alone. Each write is one transaction.
 
 import { NotFoundError, ValidationError } from '../spec/errors.js';
 import type { ConflictPolicy, MemoryItem, MemoryType } from '../spec/items.js';
@@ -11,6 +12,7 @@ import type {
   ItemDiff,
   ListItemsRequest,
   RememberRequest,
+  RestoreRequest,
   SearchMemoryRequest,
 } from '../spec/requests.js';
 import { DEFAULT_TENANT } from '../spec/scope.js';
@@ -25,6 +27,7 @@ import { ItemMerger, placement } from '../items/merge.js';
 import { assertLevelAllowed, confinedLevel } from '../events/sensitivity.js';
 import { hybridSearch, type QueryEmbedder, type SearchHit } from '../retrieval/hybrid-search.js';
 import { isoOrNull, isoRange } from '../util/clock.js';
+import { replacingValue } from './replacement-value.js';
 
 export interface MemoryApiContext {
   storage: StorageAdapter;
@@ -78,9 +81,49 @@ export async function remember(context: MemoryApiContext, input: unknown): Promi
     extractor: 'explicit',
     sensitivityOf: () => sensitivity,
   });
-  const { ops, diffs } = merger.plan(placed);
+  const { ops, diffs } = merger.plan(request.replace === true ? { ...placed, value: replacingValue(request.type, stored, request.value) } : placed);
   if (ops.length > 0) await context.storage.write(ops);
   return diffs;
+}
+
+/** An item version the scope can see (its user's, its agent's or the tenant's), else NOT_FOUND. */
+async function visibleItem(context: MemoryApiContext, tenant: string, scope: { user_id: string; agent_id: string }, itemId: string): Promise<MemoryItem> {
+  const item = await context.storage.getItem(tenant, itemId);
+  if (item === null || !visibleOwners(scope.user_id, scope.agent_id).includes(ownerOf(item.scope_level, item.user_id, item.agent_id))) throw new NotFoundError('item_id', itemId);
+  return item;
+}
+
+/**
+ * Makes an earlier version of a key current again: a new version with exactly its value (and its
+ * level, validity, confidence and evidence), written through the same merge as remember, so it
+ * supersedes the current version under an overwrite policy. Restoring the current version changes nothing.
+ *
+ * @example
+ * await restore(context, { scope, item_id: 'mem_…', rule: 'inspector:ops' });
+ */
+export async function restore(context: MemoryApiContext, input: unknown): Promise<ItemDiff[]> {
+  const request = validateMemoryRequest<RestoreRequest>('restore', input);
+  const version = await visibleItem(context, tenantOf(request.scope), request.scope, request.item_id);
+  const rule = request.rule ?? 'api.restore';
+  if (version.status === 'active') return [{ action: 'unchanged', item_id: version.id, type: version.type, key: version.key, version: version.version, previous_id: null, rule }];
+  return remember(context, {
+    scope: request.scope,
+    type: version.type,
+    key: version.key,
+    value: version.value,
+    replace: true,
+    rule,
+    confidence: version.confidence,
+    scope_level: version.scope_level,
+    sensitivity: version.sensitivity === 'normal' ? 'normal' : 'private',
+    valid_from: version.valid_from,
+    valid_to: version.valid_to,
+    salience: version.salience,
+    tags: version.tags,
+    entities: version.entities,
+    source_event_ids: version.source_event_ids,
+    evidence_refs: version.evidence_refs,
+  });
 }
 
 /**
@@ -94,10 +137,7 @@ export async function forget(context: MemoryApiContext, input: unknown): Promise
   const tenant = tenantOf(request.scope);
   let targets: MemoryItem[];
   if (request.item_id !== undefined) {
-    const item = await context.storage.getItem(tenant, request.item_id);
-    const visible = visibleOwners(request.scope.user_id, request.scope.agent_id);
-    if (item === null || !visible.includes(ownerOf(item.scope_level, item.user_id, item.agent_id))) throw new NotFoundError('item_id', request.item_id);
-    targets = [item];
+    targets = [await visibleItem(context, tenant, request.scope, request.item_id)];
   } else {
     const key = request.key!;
     const type = typeOfKey(key);
@@ -119,7 +159,7 @@ export async function forget(context: MemoryApiContext, input: unknown): Promise
       diffs.push({ action: 'retracted', ...diff });
     }
   }
-  if (ops.length > 0) await context.storage.write(ops);
+  if (ops.length > 0 && request.dry_run !== true) await context.storage.write(ops);
   return diffs;
 }
 

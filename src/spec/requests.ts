@@ -247,6 +247,17 @@ export interface RememberRequest {
   evidence_refs?: EvidenceRef[];
   /** A label for the provenance of the write (default `api.remember`). */
   rule?: string;
+  /** The value replaces the current one whole (fields it leaves out go) instead of merging into it. */
+  replace?: boolean;
+}
+
+/** Make an earlier version of a key current again: a new version with exactly its value. */
+export interface RestoreRequest {
+  scope: WriterScope;
+  /** The version to bring back (superseded or retracted). */
+  item_id: string;
+  /** A label for the provenance of the new version (default `api.restore`). */
+  rule?: string;
 }
 
 /** Retract (default) or delete an item: every current version of a key, or one version by id. */
@@ -258,6 +269,8 @@ export interface ForgetRequest {
   /** `retract` keeps history (status retracted); `delete` removes every version, chunk and vector. */
   mode?: 'retract' | 'delete';
   reason?: string;
+  /** Answer what would change, and change nothing. */
+  dry_run?: boolean;
 }
 
 export interface HistoryRequest {

@@ -227,7 +227,7 @@ export function validateSessionScope(value: unknown): SessionScopeInput {
 }
 
 /** The long-term memory requests, by name (see schemas/memory-requests.schema.json). */
-export type MemoryRequestName = 'remember' | 'forget' | 'history' | 'list_items' | 'search' | 'reextract';
+export type MemoryRequestName = 'remember' | 'restore' | 'forget' | 'history' | 'list_items' | 'search' | 'reextract';
 
 /**
  * Validates a long-term memory request; throws ValidationError naming the field and rule.
