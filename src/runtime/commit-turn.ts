@@ -19,6 +19,7 @@ import { foldEvents } from '../working-memory/summary.js';
 import { LongTermWriter, type LongTermConfig } from './long-term-writer.js';
 import { checkPatchEvidence } from './patch-evidence.js';
 import { RunTracker } from './run-tracker.js';
+import { queuedJob } from './jobs.js';
 import { pauseBeforeRetry, WRITE_RETRIES } from './write-retry.js';
 import type { CompactionConfig } from '../spec/compaction.js';
 import type { Clock } from '../util/clock.js';
@@ -213,18 +214,8 @@ async function planTurn(batch: Batch, context: WritePathContext, request: Commit
 
 /** The job that reflects over a run once it has ended (queued once per run). */
 function reflectJob(scope: Scope, now: string): Job {
-  return {
-    tenant_id: scope.tenant_id,
-    id: `reflect:${scope.user_id}/${scope.agent_id}/${scope.run_id}`,
-    kind: 'reflect',
-    payload: { scope: { user_id: scope.user_id, agent_id: scope.agent_id, run_id: scope.run_id, session_id: scope.session_id } },
-    status: 'pending',
-    attempts: 0,
-    lease_until: null,
-    last_error: null,
-    created_at: now,
-    updated_at: now,
-  };
+  const payload = { scope: { user_id: scope.user_id, agent_id: scope.agent_id, run_id: scope.run_id, session_id: scope.session_id } };
+  return queuedJob(scope.tenant_id, `reflect:${scope.user_id}/${scope.agent_id}/${scope.run_id}`, 'reflect', payload, now);
 }
 
 function prefixed(error: unknown, prefix: string): unknown {

@@ -6,6 +6,7 @@ import { ValidationError } from '../spec/errors.js';
 import type { ExtractionEvent } from '../spec/items.js';
 import type { Scope } from '../spec/scope.js';
 import type { Job } from '../spec/storage.js';
+import { queuedJob } from './jobs.js';
 
 /** What an extraction job reads: the turn and the events of it the model may read. */
 export interface ExtractionPayload {
@@ -29,18 +30,7 @@ export function extractionJob(scope: Scope, turnId: string | null, shown: readon
     event_ids: shown.map((event) => event.event_id),
     recorded_at: recordedAt,
   };
-  return {
-    tenant_id: scope.tenant_id,
-    id: `extract:${shown[0]!.event_id}`,
-    kind: 'extract',
-    payload: { ...payload },
-    status: 'pending',
-    attempts: 0,
-    lease_until: null,
-    last_error: null,
-    created_at: recordedAt,
-    updated_at: recordedAt,
-  };
+  return queuedJob(scope.tenant_id, `extract:${shown[0]!.event_id}`, 'extract', { ...payload }, recordedAt);
 }
 
 const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';

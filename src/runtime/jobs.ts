@@ -6,7 +6,6 @@
 import { EngramError } from '../spec/errors.js';
 import type { ReflectRequest, ReflectResult } from '../spec/reflection.js';
 import type { Job, StorageAdapter } from '../spec/storage.js';
-import type { ExtractionJobOutcome } from './extraction-job.js';
 
 const LEASE_MS = 5 * 60_000;
 /** Attempts in all before a job is recorded as failed. */
@@ -22,7 +21,17 @@ export interface JobContext {
    * Runs an extraction job, finishing it in the transaction of its writes; null when this Engram has
    * no LLM: extraction jobs then wait for a worker that has one.
    */
-  extract: ((job: Job) => Promise<ExtractionJobOutcome>) | null;
+  extract: ((job: Job) => Promise<'done' | 'failed'>) | null;
+}
+
+/**
+ * A job to queue: pending, never tried.
+ *
+ * @example
+ * ops.push({ op: 'enqueue_job', job: queuedJob(scope.tenant_id, 'reflect:mira/assistant/r1', 'reflect', { scope }, now) });
+ */
+export function queuedJob(tenantId: string, id: string, kind: Job['kind'], payload: Record<string, unknown>, now: string): Job {
+  return { tenant_id: tenantId, id, kind, payload, status: 'pending', attempts: 0, lease_until: null, last_error: null, created_at: now, updated_at: now };
 }
 
 /** What one run of the jobs did. */
