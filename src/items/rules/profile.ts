@@ -8,17 +8,22 @@ import { factRule, factsBy, NAME, PHRASE_END, slug, type Fact, type FactPattern 
 export { PROFILE_KEY, type Fact } from './fact-patterns.js';
 // Roles end like roles: engineer, designer, scientist, analyst, student, founder, CEO.
 const ROLE_END =
-  /(?:er|or|ist|ian|ant|ent|ect|ive|ager|ess|ee|ster|ler|smith|wright|man|woman|person|ceo|cto|cfo|coo|pm|vp|lead|head|chef|nurse|founder|student|dev|intern|partner|director|officer|professor|doctor|artist|teacher|owner)$/i;
+  /(?:er|or|ist|yst|ian|ant|ent|ect|ive|ager|ess|ee|ster|ler|smith|wright|man|woman|person|ceo|cto|cfo|coo|pm|vp|lead|head|chef|nurse|medic|mechanic|founder|student|dev|intern|partner|director|officer|professor|doctor|artist|teacher|owner)$/i;
 const NOT_ROLE = /^(?:bit|little|lot|fan|big|huge|total|complete|mess|fast|slow|quick|morning|night|real|good|bad|great|fine|new|old|native|speaker)\b/i;
 
+// Ranks that make a role without an article ("I'm head chef now").
+const RANK = String.raw`(?:[Hh]ead|[Ss]ous|[Ss]enior|[Jj]unior|[Ll]ead|[Cc]hief|[Pp]rincipal|[Ss]taff|[Aa]ssistant|[Dd]eputy|[Ee]xecutive|[Aa]ssociate)`;
+// Places people work at, for an employer named by its kind ("a logistics company", "a solar startup").
+const WORKPLACE = String.raw`(?:startup|start-up|company|firm|agency|bank|hospital|school|clinic|studio|restaurant|caf[eé]|hotel|shop|store|bakery|consultancy|charity|nonprofit|non-profit|lab|council|ministry|newspaper|magazine|factory|warehouse|practice|airline|supermarket|gym|salon|garage|pharmacy|nursery|university|college)`;
 // The same name, not captured: the place a move starts from.
 const NAME_SKIP = `(?:${NAME.slice(1)}`;
 // Relatives with one of a kind (a new name replaces the old) and with several (each has its own fact).
 const ONE_RELATIVE = String.raw`wife|husband|partner|boyfriend|girlfriend|fianc[ée]e?|mum|mom|mother|dad|father`;
-const RELATIVES = String.raw`${ONE_RELATIVE}|son|daughter|sister|brother|niece|nephew|grandson|granddaughter|cousin|aunt|uncle|grandma|grandpa|grandmother|grandfather|stepson|stepdaughter|twins|kids?|children|baby`;
+const RELATIVES = String.raw`${ONE_RELATIVE}|son|daughter|sister|brother|niece|nephew|grandson|granddaughter|cousin|aunt|uncle|grandma|grandpa|grandmother|grandfather|stepson|stepdaughter|twins|kids?|children|baby|grandchildren|grandkids|grandsons|granddaughters`;
 const SINGLE_RELATIVE = new RegExp(`^(?:${ONE_RELATIVE})$`, 'iu');
 const PETS = String.raw`dog|cat|puppy|kitten|parrot|budgie|hamster|rabbit|bunny|horse|pony|gelding|mare|tortoise|turtle|gecko|snake|goldfish|guinea pig|lab|labrador|retriever|shiba|beagle|corgi|poodle|terrier|collie|husky|dachshund|spaniel|pug|greyhound|kelpie|dalmatian`;
-const CONDITIONS = String.raw`type [12] diabetes|diabetes|asthma|migraines?|psoriasis|eczema|celiac disease|coeliac disease|arthritis|high blood pressure|hypertension|epilepsy|adhd|anxiety|depression|hay fever|tinnitus|crohn's disease|ibs|endometriosis|pcos|insomnia`;
+const CONDITIONS = String.raw`type [12] diabetes|diabetes|asthma|migraines?|psoriasis|eczema|celiac disease|coeliac disease|arthritis|high blood pressure|hypertension|epilepsy|adhd|anxiety|depression|hay fever|tinnitus|crohn's disease|ibs|endometriosis|pcos|insomnia|tendinitis|tendonitis|herniated disc|slipped disc|sciatica|plantar fasciitis|tennis elbow|high cholesterol|sleep apnea|sleep apnoea|gout|anemia|anaemia|hypothyroidism|fibromyalgia|long covid|acid reflux|gerd`;
+const MEDICINES = String.raw`statins|insulin|metformin|antidepressants|beta[- ]blockers|blood thinners|warfarin|levothyroxine|thyroxine|the pill|hrt|prednisone|steroids|sertraline|fluoxetine|lithium|methotrexate|antihistamines|iron tablets`;
 const DIETS = String.raw`vegetarian|vegan|pescatarian|gluten[- ]free|keto|halal|kosher|dairy[- ]free|teetotal`;
 /** A relative's key: one per kind of relative that is unique, else one per name. */
 function relativeKey(_name: string, found: RegExpExecArray): string {
@@ -34,10 +39,25 @@ const EN_FACTS: readonly FactPattern[] = [
   },
   {
     k: 'role',
-    pattern: /\bI(?:'m| am)\s+(?:an?|the)\s+([\p{L}\s-]{2,60}?)(?=\s+(?:at|for|in|with|on|and|who|based|from)\b|[,.;!?]|$)/iu,
+    pattern: /\bI(?:'m| am)\s+(?:an?|the)\s+([\p{L}\s-]{2,60}?)(?=\s+(?:at|for|in|with|on|and|who|based|from|here|now)\b|[,.;!?]|$)/iu,
     accept: (value) => (NOT_ROLE.test(value) || !ROLE_END.test(value) || value.split(/\s+/).length > 5 ? undefined : value),
   },
   { k: 'employer', pattern: new RegExp(String.raw`\bI\s+(?:work|am working|'m working)\s+(?:at|for)\s+${NAME}`, 'u') },
+  // A rank needs no article ("I'm head chef now"); a new role may come with no subject at all
+  // ("junior UX designer at Bitpanda!"); "I teach maths", "I start as a nurse at Ullevål".
+  { k: 'role', pattern: new RegExp(String.raw`\bI(?:'m| am)\s+(?:now\s+)?(${RANK}\s+[\p{L}-]+(?:\s+[\p{L}-]+)?)(?=\s+(?:now|at|for|in|here|with)\b|\s*[,.;!?]|\s*$)`, 'iu'), accept: (value) => (ROLE_END.test(value) ? value : undefined), withSince: true },
+  { k: 'role', pattern: new RegExp(String.raw`(?:^|[.!?]\s+)(${RANK}\s+[\p{L}-]+(?:\s+[\p{L}-]+){0,2})\s+at\s+\p{Lu}`, 'iu'), accept: (value) => (ROLE_END.test(value) ? value : undefined), withSince: true },
+  { k: 'role', pattern: /\bI\s+teach\s+([\p{L}\p{N}\s]{2,30}?)\s+(?:at|in|to)\b/u, accept: (value) => `teaches ${value}` },
+  { k: 'role', pattern: /\bI\s+(?:start|started|begin|began)\s+(?:work\s+)?as\s+an?\s+([\p{L}\s-]{2,40}?)(?=\s+(?:at|for|in|on|with)\b|[,.;!?]|$)/u, withSince: true },
+  { k: 'employer', pattern: new RegExp(String.raw`(?:^|[.!?]\s+)${RANK}\s+[\p{L}-]+(?:\s+[\p{L}-]+){0,2}\s+at\s+${NAME}`, 'u'), withSince: true },
+  { k: 'employer', pattern: new RegExp(String.raw`\bI\s+(?:start|started|begin|began)\s+(?:work\s+)?as\s+an?\s+[^,.;!?]{2,60}?\s+at\s+${NAME}`, 'u'), withSince: true },
+  { k: 'employer', pattern: new RegExp(String.raw`\bgot\s+the\s+${NAME}\s+(?:offer|job|role|position)\b`, 'u'), withSince: true },
+  { k: 'employer', pattern: new RegExp(String.raw`\b(?:I|[Ww]e)\s+(?:\w+\s+)?(?:run|own|founded|started|co-founded|launched|opened)\s+(?:my|our)\s+own\s+[^,.;!?]{2,40},\s+${NAME}`, 'u'), withSince: true },
+  {
+    k: 'employer',
+    pattern: new RegExp(String.raw`\bI(?:'m| am|\s+work as)?\s+(?:now\s+)?(?:working\s+(?:for|at)|work\s+(?:for|at)|an?\s+[\p{L}\s-]{2,40}?\s+at)\s+(an?\s+(?:[\p{L}-]+\s+){0,3}?${WORKPLACE})\b`, 'u'),
+    withSince: true,
+  },
   { k: 'employer', pattern: new RegExp(String.raw`\bI(?:'m| am| work as)\s+an?\s+[\p{L}\s-]{2,40}?\s+(?:at|for)\s+${NAME}`, 'u') },
   {
     k: 'location',
@@ -53,14 +73,38 @@ const EN_FACTS: readonly FactPattern[] = [
   { k: 'location', pattern: new RegExp(String.raw`\b[Ll]iving\s+in\s+${NAME}`, 'u') },
   { k: 'location', pattern: new RegExp(String.raw`\b(?:I|[Ww]e)(?:'ve| have)\s+been\s+(?:living\s+)?in\s+${NAME}\s+for\b`, 'u') },
   { k: 'location', pattern: new RegExp(String.raw`\bhere\s+in\s+${NAME}`, 'u') },
+  // "two weeks in Bangalore now", "ended up in Indiranagar", "our flat in Milan", "I'm in Accra and…",
+  // "an engineer at BMW in Munich", "rented a house in Franklin".
+  { k: 'location', pattern: new RegExp(String.raw`\b(?:\d+|a|one|two|three|four|five|six|few|several)\s+(?:days?|weeks?|months?|years?)\s+in\s+${NAME}\s+now\b`, 'u'), withSince: true },
+  { k: 'location', pattern: new RegExp(String.raw`(?:^|\b(?:I|[Ww]e)\s+)ended\s+up\s+(?:living\s+)?in\s+${NAME}`, 'u'), withSince: true },
+  { k: 'location', pattern: new RegExp(String.raw`\b(?:[Mm]y|[Oo]ur)\s+(?:little\s+|tiny\s+|new\s+|small\s+)?(?:flat|apartment|house|place|home|studio)\s+in\s+${NAME}`, 'u') },
+  { k: 'location', pattern: new RegExp(String.raw`\b(?:I'm|I am)\s+in\s+${NAME}(?=\s*[,.;!]|\s+(?:and|but|so|btw)\b|\s*$)`, 'u') },
+  { k: 'location', pattern: new RegExp(String.raw`\bI(?:'m| am)\s+an?\s+[\p{L}\s-]{2,40}?\s+(?:at\s+${NAME_SKIP}\s+)?in\s+${NAME}`, 'u') },
+  { k: 'location', pattern: new RegExp(String.raw`\b(?:rented|bought|found)\s+(?:a|an|our|my)\s+(?:[\p{L}\d-]+\s+){0,2}(?:house|flat|apartment|place|home|cottage|studio|room)\s+in\s+${NAME}`, 'u'), withSince: true },
   { k: 'origin', pattern: new RegExp(String.raw`\bI(?:'m| am| come| came)\s+(?:originally\s+)?from\s+${NAME}`, 'u') },
   // Family with names: "my wife Hannah", "my sister is called Ana", "my dad, Suresh".
   {
     k: relativeKey,
     group: 2,
-    pattern: new RegExp(String.raw`\b[Mm]y\s+(${RELATIVES})(?:,)?\s+(?:is\s+called\s+|is\s+named\s+|named\s+|called\s+)?${NAME}`, 'u'),
+    pattern: new RegExp(String.raw`\b(?:[Mm]y|[Oo]ur)\s+(${RELATIVES})(?:,)?\s+(?:is\s+called\s+|is\s+named\s+|named\s+|called\s+)?${NAME}`, 'u'),
     accept: (value, found) => `${found[1]!.toLowerCase()} ${value}`,
   },
+  // The second of two: "my grandchildren Oda and Emil".
+  {
+    k: relativeKey,
+    group: 3,
+    pattern: new RegExp(String.raw`\b(?:[Mm]y|[Oo]ur)\s+(twins|kids|children|grandchildren|grandkids|sons|daughters|grandsons|granddaughters)\s+\p{Lu}[\p{L}'’-]*\s+(?:and|&)\s+(${NAME})`, 'u'),
+    accept: (value, found) => `${found[1]!.toLowerCase()} ${value}`,
+  },
+  // A name given: "our son was born on Thursday, we named him Omar", "kitten is here, we named him Falafel".
+  {
+    k: (value, found) => (found[1] !== undefined ? `pet:${slug(value)}` : `family:${found[2]!.toLowerCase()}:${slug(value)}`),
+    group: 4,
+    pattern: new RegExp(String.raw`(?:\b(${PETS})\b|\b(son|daughter|baby)\b)[^.!?]{0,60}?\b(?:we|I|the kids)\s+(?:named|called)\s+(him|her|it)\s+${NAME}`, 'iu'),
+    accept: (value, found) => `${(found[1] ?? found[2])!.toLowerCase()} ${value}`,
+  },
+  // "Pepper the cat".
+  { k: (value) => `pet:${slug(value)}`, group: 1, pattern: new RegExp(String.raw`\b(\p{Lu}[\p{L}'’-]+)\s+the\s+(${PETS})\b`, 'u'), accept: (value, found) => `${found[2]} ${value}` },
   // Pets with names: "my dog Bruno", "our older cat Mitzi", "a beagle called Lola".
   {
     k: (value) => `pet:${slug(value.split(' ').at(-1)!)}`,
@@ -96,6 +140,17 @@ const EN_FACTS: readonly FactPattern[] = [
     k: (value) => `health:${slug(value)}`,
     pattern: new RegExp(String.raw`\bI\s+(?:have|get|suffer from|was diagnosed with|got diagnosed with|live with)\s+(?:mild\s+|severe\s+|chronic\s+|bad\s+)?(${CONDITIONS})\b`, 'iu'),
   },
+  // "my hay fever is the worst", "the physio says it's patellar tendinitis", "I'm on statins",
+  // "my dermatologist put me on Otezla", "I'm 20 weeks pregnant".
+  { k: (value) => `health:${slug(value)}`, pattern: new RegExp(String.raw`\bmy\s+(${CONDITIONS})\b`, 'iu') },
+  { k: (value) => `health:${slug(value.split(' ').slice(-2).join(' '))}`, pattern: new RegExp(String.raw`\b(?:says|said|confirmed|thinks)\s+(?:it's|it is|it was|I have|I've got)\s+((?:[\p{L}]+\s+)?(?:${CONDITIONS}))\b`, 'iu') },
+  { k: (value) => `health:${slug(value)}`, pattern: new RegExp(String.raw`\bI(?:'m| am)\s+(?:now\s+|also\s+|still\s+)?on\s+(${MEDICINES})\b`, 'iu'), accept: (value) => `on ${value}` },
+  { k: (value) => `health:${slug(value)}`, pattern: new RegExp(String.raw`\b(?:put|started)\s+me\s+on\s+(${MEDICINES}|\p{Lu}[\p{L}-]+)`, 'u'), accept: (value) => `on ${value}`, withSince: true },
+  { k: 'health:pregnancy', pattern: /\bI(?:'m| am)\s+((?:(?:\d+|[a-z]+)\s+(?:weeks?|months?)\s+)?pregnant)\b/iu, withSince: true },
+  // "I'm 20 weeks pregnant and vegetarian", "been vegan 5 years", "not vegan anymore, just vegetarian".
+  { k: 'diet', pattern: new RegExp(String.raw`\bI(?:'m| am)\s+[\p{L}\d\s]{1,30}?\s+and\s+(${DIETS})\b`, 'iu'), withSince: true },
+  { k: 'diet', pattern: new RegExp(String.raw`(?:^|[,;.!—–-]\s*)(?:been\s+)?(${DIETS})\s+(?:for\s+)?(?:\d+|a|two|three|four|five|six|many|several)\s+(?:years?|months?)`, 'iu'), withSince: true },
+  { k: 'diet', pattern: new RegExp(String.raw`(?:^|[,;—–-]\s*)(?:just|now|only)\s+(${DIETS})\b`, 'iu'), withSince: true },
   // Diet: "I'm vegetarian", "I've gone vegan", "I don't drink alcohol", "stopped eating red meat".
   { k: 'diet', pattern: new RegExp(String.raw`\bI(?:'m| am)\s+(?:now\s+|also\s+|still\s+|strictly\s+|a\s+)?(${DIETS})\b`, 'iu'), withSince: true },
   { k: 'diet', pattern: new RegExp(String.raw`\bI(?:'ve| have)\s+(?:gone|become|turned|been)\s+(${DIETS})\b`, 'iu'), withSince: true },
@@ -121,7 +176,7 @@ export const PROFILE_RULES: readonly Rule[] = [
   factRule(
     'en.profile.fact',
     'en',
-    /\bmy name|\bcall me|\bi'm called|\bi am called|\bi work|\bi'm an?\b|\bi am an?\b|\bi'm the\b|\bi am the\b|\b(?:i|we)(?: now| currently| still| actually)? live|\bi reside|\bbased in|\bliving in|moved|relocated|\bfrom\b|\bi'm in\b|\bi am in\b|\bwe're in\b|\bwe are in\b|been (?:living )?in\b|here in\b|\bmy |\bour |called|named|allergic|intolerant|\bi (?:have|get|suffer|was diagnosed|got diagnosed|live with)\b|vegetarian|vegan|pescatarian|gluten|keto|halal|kosher|dairy|teetotal|\bi (?:don't|do not|never|can't|cannot) (?:eat|drink|take)\b|stopped|quit|gave up|given up|accepted|joined|started|working (?:for|at)|\bi'm at\b|\bi am at\b/,
+    /\bmy name|\bcall me|\bi'm called|\bi am called|\bi work|\bi'm an?\b|\bi am an?\b|\bi'm the\b|\bi am the\b|\b(?:i|we)(?: now| currently| still| actually)? live|\bi reside|\bbased in|\bliving in|moved|relocated|\bfrom\b|\bi'm in\b|\bi am in\b|\bwe're in\b|\bwe are in\b|been (?:living )?in\b|here in\b|\bmy |\bour |called|named|allergic|intolerant|\bi (?:have|get|suffer|was diagnosed|got diagnosed|live with)\b|vegetarian|vegan|pescatarian|gluten|keto|halal|kosher|dairy|teetotal|\bi (?:don't|do not|never|can't|cannot) (?:eat|drink|take)\b|stopped|quit|gave up|given up|accepted|joined|started|working (?:for|at)|\bi'm at\b|\bi am at\b|teach|\bstart|\bbegan|\bbegin|offer|\bown\b|founded|launched|opened|ended up|rented|bought|found|says|said|confirmed|thinks|put me|pregnant|\b(?:head|sous|senior|junior|lead|chief|principal|staff|assistant|deputy|executive|associate)\b|\bthe (?:dog|cat|puppy|kitten|parrot|budgie|hamster|rabbit|bunny|horse|pony|tortoise|turtle|gecko|snake|goldfish|guinea pig)\b|\b(?:just|now|only|been)\b|(?:days?|weeks?|months?|years?) in\b|\bon (?:statins|insulin|metformin|antidepressants|beta|blood|warfarin|levothyroxine|thyroxine|the pill|hrt|prednisone|steroids|sertraline|fluoxetine|lithium|methotrexate|antihistamines|iron)/,
     factsOf,
   ),
 ];

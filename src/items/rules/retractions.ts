@@ -33,6 +33,9 @@ const EN_CLAUSES: readonly ClausePattern[] = [
   { pattern: /\b(?:I|we)\s+no\s+longer\s+/i, group: 0, statement: (clause) => `I ${clause}` },
   { pattern: /\b(?:I|we)(?:'m|'re| am| are)\s+no\s+longer\s+/i, group: 0, statement: (clause) => `I'm ${clause}` },
   { pattern: /\bI\s+was\s+wrong\s+about\s+/i, group: 0, statement: (clause) => clause },
+  // Chat drops the subject: "not vegan anymore, just vegetarian", "no longer sous chef".
+  { pattern: /(?:^|[,;.!—–-]\s*)not\s+(.+?)\s+any\s?more\b/i, group: 1, statement: (clause) => `I'm ${clause}` },
+  { pattern: /(?:^|[,;.!—–-]\s*)no\s+longer\s+/i, group: 0, statement: (clause) => `I'm ${clause}` },
   {
     pattern: /(?:^|\bplease\s+)forget\s+(?:about\s+|that\s+|what\s+I\s+said\s+about\s+)?(?:I\s+said\s+(?:that\s+)?)?(?!(?:it|that|this)\s*[.!]*$)/i,
     group: 0,

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+
+import { factsFrom } from './fact-test-kit.js';
+
+const facts = (text: string, role: 'user' | 'assistant' = 'user') => factsFrom('en.profile.fact', text, role);
+const SINCE = '2026-02-18';
+
+describe('English profile facts said in passing', () => {
+  it.each([
+    ["I'm a dental hygienist here in Leeds, long day.", [{ k: 'role', v: 'dental hygienist' }, { k: 'location', v: 'Leeds' }]],
+    ['senior product designer at Zalando, start in May!', [{ k: 'role', v: 'senior product designer', since: SINCE }, { k: 'employer', v: 'Zalando', since: SINCE }]],
+    ["I'm lead mechanic now, the old boss retired.", [{ k: 'role', v: 'lead mechanic', since: SINCE }]],
+    ['I teach chemistry at a sixth form college.', [{ k: 'role', v: 'teaches chemistry' }]],
+    ['my wife and I opened our own bakery, Crumb Bakehouse, last spring.', [{ k: 'employer', v: 'Crumb Bakehouse', since: SINCE }]],
+    ["I'm now working for a small architecture firm.", [{ k: 'employer', v: 'small architecture firm', since: SINCE }]],
+    ['three months in Lisbon now and I love it.', [{ k: 'location', v: 'Lisbon', since: SINCE }]],
+    ['our tiny flat in Ghent has no oven.', [{ k: 'location', v: 'Ghent' }]],
+    ['We rented a cottage in Keswick for good.', [{ k: 'location', v: 'Keswick', since: SINCE }]],
+    ['our daughter was born on Monday, we named her Ines.', [{ k: 'family:daughter:ines', v: 'daughter Ines' }]],
+    ['my grandkids Leo and Mila visit on Sundays.', [{ k: 'family:grandkids:leo', v: 'grandkids Leo' }, { k: 'family:grandkids:mila', v: 'grandkids Mila' }]],
+    ['Biscuit the rabbit chewed the cable again.', [{ k: 'pet:biscuit', v: 'rabbit Biscuit' }]],
+    ['my sciatica is acting up again.', [{ k: 'health:sciatica', v: 'sciatica' }]],
+    ["the doctor says it's plantar fasciitis.", [{ k: 'health:plantar_fasciitis', v: 'plantar fasciitis' }]],
+    ["I'm on metformin now.", [{ k: 'health:metformin', v: 'on metformin' }]],
+    ["I'm 12 weeks pregnant!", [{ k: 'health:pregnancy', v: '12 weeks pregnant', since: SINCE }]],
+    ['been pescatarian 3 years, fish is fine.', [{ k: 'diet', v: 'pescatarian', since: SINCE }]],
+  ])('%s', (text, expected) => {
+    expect(facts(text)).toEqual(expected);
+  });
+
+  it.each([
+    'Do you know a good physio in Leeds?',
+    "If I'm in Madrid next week, what should I see?",
+    'The cat the neighbours own is loud.',
+    'You should try being vegetarian for a month.',
+  ])('is no fact of the user: %s', (text) => {
+    expect(facts(text)).toEqual([]);
+  });
+
+  it('reads nothing of the assistant', () => {
+    expect(facts("I'm a big fan of Lisbon, I'm in Lisbon and on statins.", 'assistant')).toEqual([]);
+  });
+});
