@@ -3,7 +3,8 @@
 // would write. An auto-approve policy may name memory types and a confidence floor; contradictions
 // and doctrine suggestions are never approved automatically, and by default nothing is. A
 // candidate carries the strongest sensitivity of its evidence, and one drawn from private events
-// proposes to write at the user's level only.
+// proposes to write at the user's level only. A proposal made before for the same run (or twice in
+// one reflection) is not proposed again.
 
 import type { EventRecord, Sensitivity } from '../spec/event.js';
 import type { Salience } from '../spec/items.js';
@@ -177,4 +178,43 @@ export function candidatesOf(input: ProposalInput): ReviewCandidate[] {
     });
   }
   return out.map((candidate) => withSensitivity(candidate, input));
+}
+
+/** JSON with every object's keys sorted, so equal values read the same. */
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([name, entry]) => `${JSON.stringify(name)}:${stableJson(entry)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * What makes two candidates the same proposal: their kind, what approving them writes and the items
+ * they are about; a candidate that writes nothing without an edit is told apart by its proposal.
+ *
+ * @example
+ * candidateFingerprint(first) === candidateFingerprint(second) // true for the same proposal made twice
+ */
+export function candidateFingerprint(candidate: Pick<ReviewCandidate, 'kind' | 'target' | 'item_ids' | 'payload'>): string {
+  const about = [...candidate.item_ids].sort();
+  return stableJson([candidate.kind, candidate.target, about, candidate.target.write === 'none' ? candidate.payload : null]);
+}
+
+/**
+ * The proposals that are new: neither made before (`earlier`, whatever became of them) nor made
+ * twice in `proposed`. Reflecting over the same run again adds nothing it proposed already.
+ *
+ * @example
+ * const fresh = newProposals(candidatesOf(input), await earlierCandidatesOfTheRun());
+ */
+export function newProposals(proposed: readonly ReviewCandidate[], earlier: readonly ReviewCandidate[]): ReviewCandidate[] {
+  const seen = new Set(earlier.map(candidateFingerprint));
+  return proposed.filter((candidate) => {
+    const fingerprint = candidateFingerprint(candidate);
+    if (seen.has(fingerprint)) return false;
+    seen.add(fingerprint);
+    return true;
+  });
 }

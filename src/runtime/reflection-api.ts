@@ -24,7 +24,7 @@ import { checkSessionReflection, validateReflectionRequest } from '../spec/valid
 import { NEVER_SHARED, strongestSensitivity } from '../events/sensitivity.js';
 import { placement } from '../items/merge.js';
 import { planApproval, planRejection, type DecisionPlan } from '../reflection/approval.js';
-import { autoApproves, candidatesOf, confinedTarget, sensitivityOf, type AutoApproveRule, type CandidateScope } from '../reflection/candidates.js';
+import { autoApproves, candidatesOf, confinedTarget, newProposals, sensitivityOf, type AutoApproveRule, type CandidateScope } from '../reflection/candidates.js';
 import { reflectWithModel } from '../reflection/llm-reflection.js';
 import { reflectByRules } from '../reflection/rules-reflection.js';
 import { claimTarget, type ProposalTarget } from '../reflection/targets.js';
@@ -119,9 +119,21 @@ async function propose(context: ReflectionApiContext, use: ReflectRequest['use']
   return { reflection: result.reflection, targets, record: { ...record, status: 'succeeded', failure: null }, read: strongestSensitivity(shown.map((event) => event.sensitivity)) };
 }
 
+/** Every candidate proposed for a run before, whatever became of it. */
+async function candidatesOfRun(storage: StorageAdapter, scope: CandidateScope): Promise<ReviewCandidate[]> {
+  const all: ReviewCandidate[] = [];
+  for (let cursor: string | undefined; ; ) {
+    const page = await storage.listCandidates({ tenant_id: scope.tenant_id, user_id: scope.user_id, agent_id: scope.agent_id, run_id: scope.run_id, limit: 1000, ...(cursor === undefined ? {} : { cursor }) });
+    all.push(...page);
+    if (page.length < 1000) return all;
+    cursor = page.at(-1)!.id;
+  }
+}
+
 /**
  * Reflects over one run and stores its candidates for review (with the policy's auto-approvals and
- * the contradiction questions in the session's open loops). A model answer that stays invalid after
+ * the contradiction questions in the session's open loops); what it proposed for the run before is
+ * not proposed again. A model answer that stays invalid after
  * one retry is recorded as a failed reflection; memory is untouched.
  *
  * @example
@@ -138,7 +150,8 @@ export async function reflect(context: ReflectionApiContext, input: unknown): Pr
   const traceId = newId('trc');
   const proposal = await propose(context, request.use ?? 'auto', traceId, scope, events, items);
   const byId = new Map(events.map((event) => [event.id, event]));
-  const candidates = proposal.reflection === null ? [] : candidatesOf({ reflection: proposal.reflection, source: proposal.record.source, scope, targets: proposal.targets, events: byId, now, ...(proposal.read === undefined ? {} : { read: proposal.read }) });
+  const proposed = proposal.reflection === null ? [] : candidatesOf({ reflection: proposal.reflection, source: proposal.record.source, scope, targets: proposal.targets, events: byId, now, ...(proposal.read === undefined ? {} : { read: proposal.read }) });
+  const candidates = proposed.length === 0 ? proposed : newProposals(proposed, await candidatesOfRun(context.storage, scope));
   const record: ReflectionRecord = { trace_id: traceId, ...scope, ...proposal.record, reflection: proposal.reflection, event_count: events.length, candidate_ids: candidates.map((candidate) => candidate.id), created_at: now };
   let decided: ReviewCandidate[] = candidates;
   await writeWithRetry(context.storage, async () => {
