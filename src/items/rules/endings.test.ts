@@ -2,19 +2,14 @@ import { describe, expect, it } from 'vitest';
 
 import type { ItemCandidate } from '../../spec/items.js';
 import { mergeValue } from '../values.js';
+import { factsFrom, TEST_TS } from './fact-test-kit.js';
 import { createRuleExtractor } from './index.js';
 
-const TS = '2026-02-18T10:00:00Z';
-
 function extract(text: string, role: 'user' | 'assistant' = 'user', knownKeys: readonly string[] = ['profile:user']): ItemCandidate[] {
-  return createRuleExtractor().extract({ events: [{ event_id: 'evt_1', kind: 'message', role, text, ts: TS }], known_keys: knownKeys }) as ItemCandidate[];
+  return createRuleExtractor().extract({ events: [{ event_id: 'evt_1', kind: 'message', role, text, ts: TEST_TS }], known_keys: knownKeys }) as ItemCandidate[];
 }
 
-const ended = (text: string, role: 'user' | 'assistant' = 'user') =>
-  extract(text, role)
-    .filter((candidate) => candidate.rule === 'en.profile.end')
-    .flatMap((candidate) => candidate.value['facts'] as Array<Record<string, unknown>>)
-    .map((fact) => [fact['k'], fact['was']]);
+const ended = (text: string, role: 'user' | 'assistant' = 'user') => factsFrom('en.profile.end', text, role).map((fact) => [fact['k'], fact['was']]);
 
 describe('facts the user ends', () => {
   it.each([
