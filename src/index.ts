@@ -2,7 +2,7 @@
 // HTTP and MCP layers use nothing else.
 
 export { createEngram, Engram, type EngramConfig, type SessionSummary } from './runtime/engram.js';
-export type { LlmEndpointConfig } from './runtime/config.js';
+export type { LlmEndpointConfig, LlmMode } from './runtime/config.js';
 export type { WorkerRun } from './runtime/embedding-worker.js';
 export type { BuildDiff, ReplayResult } from './runtime/builds.js';
 export { EXPLAIN_DEPTH, type BuildExplanation, type ExplainFilter, type SignalRank } from './runtime/explain-build.js';
@@ -19,6 +19,7 @@ export { EXPORT_KINDS } from './spec/export.js';
 export type * from './spec/export.js';
 export { startBackgroundWorker, type BackgroundWorker, type BackgroundWorkerOptions, type TickReport } from './runtime/background-worker.js';
 export type { JobRun } from './runtime/jobs.js';
+export { JOB_KINDS, JOB_STATUSES } from './spec/storage.js';
 export { KEY_PREFIX } from './runtime/key-api.js';
 export { KEY_ROLES, type ApiKeyInfo, type KeyPrincipal, type KeyRole } from './spec/auth.js';
 export type * from './spec/compaction.js';
