@@ -130,6 +130,8 @@ export function createClient(options: ClientOptions) {
     history: (query: { user_id: string; agent_id?: string; key: string }) => call<Page<MemoryItem>>('GET', '/v1/items/history', undefined, query),
     remember: async (request: Record<string, unknown>) => (await call<{ diffs: ItemDiff[] }>('POST', '/v1/items', request)).diffs,
     forget: async (request: Record<string, unknown>) => (await call<{ diffs: ItemDiff[] }>('POST', '/v1/items/forget', request)).diffs,
+    /** Makes an earlier version of a key current again (`{ scope, item_id, rule? }`): a new version with exactly its value. */
+    restore: async (request: Record<string, unknown>) => (await call<{ diffs: ItemDiff[] }>('POST', '/v1/items/restore', request)).diffs,
     /** Re-runs rule extraction over a user's log (an admin key); `dry_run` plans without writing. */
     reextract: (request: ReextractRequest) => call<ReextractResult>('POST', '/v1/items/reextract', request),
     /** Hybrid search over a user's long-term memory items. */
@@ -170,6 +172,8 @@ export function createClient(options: ClientOptions) {
       explain: (buildId: string, recordId: string) => call<BuildExplanation>('POST', `/v1/builds/${id(buildId)}/explain`, { id: recordId }),
     },
     keys: {
+      /** The key these calls are sent with: its id, tenant, role and label. */
+      whoami: () => call<{ key_id: string; tenant_id: string; role: 'read' | 'write' | 'admin'; label: string }>('GET', '/v1/whoami'),
       list: () => call<Page<ApiKeyInfo>>('GET', '/v1/keys'),
       create: (body: { role: 'read' | 'write' | 'admin'; label?: string }) => call<{ info: ApiKeyInfo; key: string }>('POST', '/v1/keys', body),
       revoke: async (keyId: string) => {

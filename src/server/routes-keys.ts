@@ -1,7 +1,8 @@
 // API keys of the key's own tenant (admin keys only): list, create (the secret is shown once) and
-// revoke. A key of one tenant never sees or revokes another tenant's keys.
+// revoke. A key of one tenant never sees or revokes another tenant's keys. Any key may ask what it is.
 
 import { isId, KEY_ROLES, ValidationError, type ApiKeyInfo, type KeyRole } from '../index.js';
+import { identify } from './attribution.js';
 import { limitOf, PAGE_PARAMS, page, type RouteCall, type RouteSpec } from './route-kit.js';
 import { objectOf, OWN_TENANT, pageOf } from './schema-refs.js';
 import { allowOnly, bindTenant, type JsonObject } from './tenancy.js';
@@ -40,6 +41,20 @@ async function createKey({ engram, tenant, body }: RouteCall): Promise<unknown> 
 
 /** Key management. */
 export const keyRoutes: readonly RouteSpec[] = [
+  {
+    method: 'GET',
+    url: '/v1/whoami',
+    operationId: 'whoami',
+    role: 'read',
+    tag: 'keys',
+    summary: 'The key this request was sent with: its id, tenant, role and label (the id when it has none)',
+    response: {
+      status: 200,
+      description: 'The key.',
+      schema: objectOf({ key_id: { type: 'string' }, tenant_id: { type: 'string' }, role: { type: 'string', enum: [...KEY_ROLES] }, label: { type: 'string' } }, ['key_id', 'tenant_id', 'role', 'label']),
+    },
+    handle: ({ engram, principal }) => identify(engram, principal),
+  },
   {
     method: 'GET',
     url: '/v1/keys',

@@ -1,7 +1,9 @@
-// Long-term memory (items: list, get, history, remember, forget, search) and a session's working
-// state (read, and patch at an expected version).
+// Long-term memory (items: list, get, history, remember, restore, forget, search) and a session's
+// working state (read, and patch at an expected version). Every item answered carries `text`, the
+// line a packet shows for it.
 
-import { isId, ITEM_STATUSES, NotFoundError, ValidationError, type ForgetRequest, type HistoryRequest, type ListItemsRequest, type ReextractRequest, type RememberRequest, type SearchMemoryRequest, type SessionScopeInput, type UpdateWorkingStateRequest } from '../index.js';
+import { describeItem, isId, ITEM_STATUSES, NotFoundError, ValidationError, type ForgetRequest, type HistoryRequest, type ListItemsRequest, type MemoryItem, type ReextractRequest, type RememberRequest, type RestoreRequest, type SearchMemoryRequest, type SessionScopeInput, type UpdateWorkingStateRequest } from '../index.js';
+import { attributed } from './attribution.js';
 import { limitOf, page, PAGE_PARAMS, pick, type RouteCall, type RouteSpec } from './route-kit.js';
 import { described, objectOf, pageOf, ref } from './schema-refs.js';
 import { bindTenant } from './tenancy.js';
@@ -13,10 +15,13 @@ const READER_PARAMS = [
 
 const ITEM_TYPES = ['profile', 'preferences', 'goals', 'tasks', 'decisions', 'entities', 'events', 'cases', 'patterns', 'procedure'] as const;
 
+/** An item with the line a packet shows for it. */
+const withText = (item: MemoryItem): MemoryItem & { text: string } => ({ ...item, text: describeItem(item) });
+
 async function listItems({ engram, tenant, query }: RouteCall): Promise<unknown> {
   const limit = limitOf(query);
   const request = { scope: { ...pick(query, ['user_id', 'agent_id']), tenant_id: tenant }, ...pick(query, ['types', 'status', 'cursor']), limit };
-  return page(await engram.listItems(request as unknown as ListItemsRequest), limit, (item) => item.id);
+  return page((await engram.listItems(request as unknown as ListItemsRequest)).map(withText), limit, (item) => item.id);
 }
 
 async function getItem({ engram, tenant, params }: RouteCall): Promise<unknown> {
@@ -24,13 +29,13 @@ async function getItem({ engram, tenant, params }: RouteCall): Promise<unknown> 
   if (!isId('mem', id)) throw ValidationError.of('item_id', 'pattern', 'must be a mem_ id (mem_ and 26 Crockford base-32 characters)');
   const item = await engram.storage.getItem(tenant, id);
   if (item === null) throw new NotFoundError('item_id', id);
-  return item;
+  return withText(item);
 }
 
 async function history({ engram, tenant, query }: RouteCall): Promise<unknown> {
   const request = { scope: { ...pick(query, ['user_id', 'agent_id']), tenant_id: tenant }, ...pick(query, ['key']) };
   const versions = await engram.history(request as unknown as HistoryRequest);
-  return { items: versions, next_cursor: null };
+  return { items: versions.map(withText), next_cursor: null };
 }
 
 async function patchWorkingState({ engram, tenant, body }: RouteCall): Promise<unknown> {
@@ -38,10 +43,16 @@ async function patchWorkingState({ engram, tenant, body }: RouteCall): Promise<u
 }
 
 async function searchItems({ engram, tenant, body }: RouteCall): Promise<unknown> {
-  return { hits: await engram.searchItems(bindTenant(body, tenant) as SearchMemoryRequest) };
+  return { hits: (await engram.searchItems(bindTenant(body, tenant) as SearchMemoryRequest)).map((hit) => ({ ...hit, item: withText(hit.item) })) };
 }
 
-const ITEM_HITS = { status: 200, description: 'Item hits, best first.', schema: objectOf({ hits: { type: 'array', items: described('SearchHit') } }, ['hits']) };
+/** What changed: the answer of every write of items. */
+const DIFFS = { status: 200, description: 'What changed.', schema: objectOf({ diffs: { type: 'array', items: described('ItemDiff') } }, ['diffs']) };
+
+/** An item as answered: a MemoryItem with `text`. */
+const ITEM = described('MemoryItem, with `text`: the line a packet shows for it,');
+
+const ITEM_HITS = { status: 200, description: 'Item hits, best first (each item with `text`).', schema: objectOf({ hits: { type: 'array', items: described('SearchHit') } }, ['hits']) };
 
 /** Items and memory search. */
 const SEARCH_ITEMS: RouteSpec = {
@@ -71,7 +82,7 @@ export const memoryRoutes: readonly RouteSpec[] = [
       { name: 'status', type: 'list', enum: ITEM_STATUSES, description: 'Statuses (default active).' },
       ...PAGE_PARAMS,
     ],
-    response: { status: 200, description: 'A page of items.', schema: pageOf(described('MemoryItem')) },
+    response: { status: 200, description: 'A page of items.', schema: pageOf(ITEM) },
     handle: listItems,
   },
   {
@@ -82,7 +93,7 @@ export const memoryRoutes: readonly RouteSpec[] = [
     tag: 'memory',
     summary: 'Every version of a key, oldest first',
     query: [...READER_PARAMS, { name: 'key', type: 'string', description: 'The item key (required), e.g. pref:writing:tone.' }],
-    response: { status: 200, description: 'All versions (one page).', schema: pageOf(described('MemoryItem')) },
+    response: { status: 200, description: 'All versions (one page).', schema: pageOf(ITEM) },
     handle: history,
   },
   {
@@ -92,7 +103,7 @@ export const memoryRoutes: readonly RouteSpec[] = [
     role: 'read',
     tag: 'memory',
     summary: 'One item version by id',
-    response: { status: 200, description: 'The item.', schema: described('MemoryItem') },
+    response: { status: 200, description: 'The item.', schema: ITEM },
     errors: [404],
     handle: getItem,
   },
@@ -102,11 +113,23 @@ export const memoryRoutes: readonly RouteSpec[] = [
     operationId: 'remember',
     role: 'write',
     tag: 'memory',
-    summary: "Write an item explicitly, merged under its type's conflict policy",
+    summary: "Write an item explicitly, merged under its type's conflict policy (with replace, its value replaces the current one whole); a rule naming the inspector is stamped with the key's label",
     body: { required: true, schema: ref('memoryRequests', '/$defs/remember') },
-    response: { status: 200, description: 'What changed.', schema: objectOf({ diffs: { type: 'array', items: described('ItemDiff') } }, ['diffs']) },
+    response: DIFFS,
     errors: [413, 415],
-    handle: async ({ engram, tenant, body }) => ({ diffs: await engram.remember(bindTenant(body, tenant) as RememberRequest) }),
+    handle: async ({ engram, principal, tenant, body }) => ({ diffs: await engram.remember(bindTenant(await attributed(engram, principal, body), tenant) as RememberRequest) }),
+  },
+  {
+    method: 'POST',
+    url: '/v1/items/restore',
+    operationId: 'restore',
+    role: 'write',
+    tag: 'memory',
+    summary: "Make an earlier version of a key current again: a new version with exactly its value; a rule naming the inspector is stamped with the key's label",
+    body: { required: true, schema: ref('memoryRequests', '/$defs/restore') },
+    response: DIFFS,
+    errors: [404, 413, 415],
+    handle: async ({ engram, principal, tenant, body }) => ({ diffs: await engram.restore(bindTenant(await attributed(engram, principal, body), tenant) as RestoreRequest) }),
   },
   {
     method: 'POST',
@@ -114,9 +137,9 @@ export const memoryRoutes: readonly RouteSpec[] = [
     operationId: 'forget',
     role: 'write',
     tag: 'memory',
-    summary: 'Retract (or delete) every current version of a key, or one version by id',
+    summary: 'Retract (or delete) every current version of a key, or one version by id (dry_run: what would change)',
     body: { required: true, schema: ref('memoryRequests', '/$defs/forget') },
-    response: { status: 200, description: 'What changed.', schema: objectOf({ diffs: { type: 'array', items: described('ItemDiff') } }, ['diffs']) },
+    response: DIFFS,
     errors: [404, 413, 415],
     handle: async ({ engram, tenant, body }) => ({ diffs: await engram.forget(bindTenant(body, tenant) as ForgetRequest) }),
   },

@@ -1,7 +1,8 @@
 // Reflection and what people decide about it: reflect over a run, the review queue (list, get,
-// approve, reject) and insights (list, add, get, move through validation states, promote).
+// approve, reject) and insights (list, add, get, move through validation states, promote). Listed
+// candidates carry `text`, the line a packet would show for the item approving one writes.
 
-import type { AddInsightRequest, ApproveRequest, ListCandidatesRequest, ListInsightsRequest, PromoteInsightRequest, ReflectRequest, RejectRequest, UpdateInsightRequest } from '../index.js';
+import { describeItem, type AddInsightRequest, type ApproveRequest, type ListCandidatesRequest, type ListInsightsRequest, type PromoteInsightRequest, type ReflectRequest, type RejectRequest, type ReviewCandidate, type UpdateInsightRequest } from '../index.js';
 import { limitOf, page, PAGE_PARAMS, pick, withPathId, type RouteCall, type RouteSpec } from './route-kit.js';
 import { described, objectOf, OWN_TENANT, pageOf, ref } from './schema-refs.js';
 import { bindTenant } from './tenancy.js';
@@ -15,10 +16,16 @@ const USER_PARAMS = [
 
 const reviewer = ref('reflectionRequests', '/$defs/reviewer');
 
+/** A candidate with `text`: the line a packet would show for the item approving it writes (null for other writes). */
+function withText(candidate: ReviewCandidate): ReviewCandidate & { text: string | null } {
+  const target = candidate.target;
+  return { ...candidate, text: target.write === 'item' ? describeItem(target) : null };
+}
+
 async function listCandidates({ engram, tenant, query }: RouteCall): Promise<unknown> {
   const limit = limitOf(query);
   const request = { scope: { ...pick(query, ['user_id', 'agent_id', 'session_id', 'run_id']), tenant_id: tenant }, ...pick(query, ['status', 'kind', 'trace_id', 'cursor']), limit };
-  return page(await engram.review.list(request as unknown as ListCandidatesRequest), limit, (candidate) => candidate.id);
+  return page((await engram.review.list(request as unknown as ListCandidatesRequest)).map(withText), limit, (candidate) => candidate.id);
 }
 
 async function listInsights({ engram, tenant, query }: RouteCall): Promise<unknown> {
@@ -58,7 +65,7 @@ export const reviewRoutes: readonly RouteSpec[] = [
       { name: 'trace_id', type: 'string', description: 'One reflection (trc_…).' },
       ...PAGE_PARAMS,
     ],
-    response: { status: 200, description: 'A page of candidates.', schema: pageOf(described('ReviewCandidate')) },
+    response: { status: 200, description: 'A page of candidates, each with `text`: the line a packet would show for the item approving it writes (null when it writes no item).', schema: pageOf(described('ReviewCandidate')) },
     handle: listCandidates,
   },
   {

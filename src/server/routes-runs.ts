@@ -1,7 +1,7 @@
 // Runs and what they leave behind: a run's recorded state and resuming a stopped one, compaction
 // snapshots with their narrative, and context builds (get, list, replay, diff, explain one record).
 
-import { NotFoundError, type ExplainBuildRequest, type ListSnapshotsRequest, type ResumeRunRequest, type RunScope } from '../index.js';
+import { NotFoundError, renderPacket, type ExplainBuildRequest, type RenderFormat, type ListSnapshotsRequest, type ResumeRunRequest, type RunScope } from '../index.js';
 import { limitOf, page, PAGE_PARAMS, pick, withPathId, type RouteCall, type RouteSpec } from './route-kit.js';
 import { described, objectOf, OWN_TENANT, pageOf, ref } from './schema-refs.js';
 import { bindTenant } from './tenancy.js';
@@ -96,6 +96,12 @@ export const runRoutes: readonly RouteSpec[] = [
   },
 ];
 
+async function getBuild({ engram, tenant, params, query }: RouteCall): Promise<unknown> {
+  const build = await engram.getBuild(params['id']!, tenant);
+  const format = query['render'] as RenderFormat | undefined;
+  return format === undefined ? build : { ...build, text: renderPacket(build.packet, { format }) };
+}
+
 /** Context builds. */
 export const buildRoutes: readonly RouteSpec[] = [
   {
@@ -135,10 +141,11 @@ export const buildRoutes: readonly RouteSpec[] = [
     operationId: 'getBuild',
     role: 'read',
     tag: 'builds',
-    summary: 'One context build',
-    response: { status: 200, description: 'The build.', schema: described('ContextBuild') },
+    summary: 'One context build (with ?render=, also its packet as prompt text)',
+    query: [{ name: 'render', type: 'string', enum: ['markdown', 'xml'], description: 'Also render the packet as prompt text (`text`).' }],
+    response: { status: 200, description: 'The build, and its text when rendered.', schema: described('ContextBuild') },
     errors: [404],
-    handle: ({ engram, tenant, params }) => engram.getBuild(params['id']!, tenant),
+    handle: getBuild,
   },
   {
     method: 'POST',

@@ -118,6 +118,8 @@ describe('every endpoint, happy path', () => {
     expect(items.body).toEqual(search.body);
     const forgotten = await call<{ diffs: ItemDiff[] }>('POST', '/v1/items/forget', { key: write, body: { scope: { user_id: 'mira', agent_id: 'assistant' }, key: 'pref:writing:tone' } });
     expect(forgotten.body.diffs[0]).toMatchObject({ action: 'retracted' });
+    const restored = await call<{ diffs: ItemDiff[] }>('POST', '/v1/items/restore', { key: write, body: { scope: { user_id: 'mira', agent_id: 'assistant' }, item_id: ids['item'] } });
+    expect(restored.body.diffs[0]).toMatchObject({ action: 'created', version: 2, rule: 'api.restore' });
   });
 
   it('POST /v1/items/reextract plans (dry_run) and re-runs extraction over a user\'s log', async () => {
@@ -202,8 +204,9 @@ describe('every endpoint, happy path', () => {
     expect(explained.body).toMatchObject({ build_id: ids['build'], id: ids['event'], kind: 'event', verdict: expect.any(String), signals: expect.any(Object) });
   });
 
-  it('GET, POST and DELETE /v1/keys (admin)', async () => {
+  it('GET, POST and DELETE /v1/keys (admin); GET /v1/whoami (any key)', async () => {
     const admin = h.keys.a.admin;
+    expect((await call('GET', '/v1/whoami', { key: read })).body).toMatchObject({ tenant_id: TENANT_A, role: 'read' });
     const created = await call<{ key: string; info: ApiKeyInfo }>('POST', '/v1/keys', { key: admin, body: { role: 'read', label: 'ci' } });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ key: expect.stringMatching(/^egk_/), info: { tenant_id: TENANT_A, role: 'read', label: 'ci', revoked_at: null } });
