@@ -62,7 +62,7 @@ export async function reextract(context: ReextractContext, input: unknown): Prom
   const request = validateMemoryRequest<ReextractRequest>('reextract', input);
   const tenant = request.tenant_id ?? DEFAULT_TENANT;
   if (context.longTerm.rules === null) {
-    throw new EngramError('CONFIG_INVALID', 're-extraction runs the rule extractor, which this Engram has turned off (extraction.sources)', { field: 'extraction.sources' });
+    throw new EngramError('CONFIG_INVALID', 're-extraction runs the rule extractor, which this Engram has turned off (extraction.rules: false)', { field: 'extraction.rules' });
   }
   const owner = ownerOf('user', request.user_id, null);
   const shadow = await openStore('sqlite::memory:');
