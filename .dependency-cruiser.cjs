@@ -71,6 +71,27 @@ module.exports = {
       to: { path: '^src/(?!client/)', dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'integrations-use-the-public-api',
+      comment: 'The framework integrations (src/integrations/) are thin layers over the public entry points, src/index.ts and src/client/index.ts: never the internals.',
+      severity: 'error',
+      from: { path: '^src/integrations/' },
+      to: { path: '^src/', pathNot: ['^src/index\\.ts$', '^src/client/index\\.ts$', '^src/integrations/'] },
+    },
+    {
+      name: 'integrations-are-independent',
+      comment: 'An integration imports its own folder and the modules at the root of src/integrations/ that all of them share, never another integration.',
+      severity: 'error',
+      from: { path: '^src/integrations/([^/]+)/' },
+      to: { path: '^src/integrations/[^/]+/', pathNot: ['^src/integrations/$1/'] },
+    },
+    {
+      name: 'nothing-imports-integrations',
+      comment: 'The library and its transports never load an integration, so `engram` runs without any agent framework installed.',
+      severity: 'error',
+      from: { path: '^src/(?!integrations/)' },
+      to: { path: '^src/integrations/' },
+    },
+    {
       name: 'nothing-imports-transports',
       severity: 'error',
       from: { path: '^src/(?!cli/|server/|mcp/)' },
