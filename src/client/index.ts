@@ -23,6 +23,7 @@ import type {
   ReplayResult,
   ReviewCandidate,
   RunState,
+  ScopeCounts,
   SearchHit,
   SnapshotRecord,
   WorkingState,
@@ -180,6 +181,8 @@ export function createClient(options: ClientOptions) {
         await call<null>('DELETE', `/v1/keys/${id(keyId)}`);
       },
     },
+    /** The tenant's sessions (most recently active first, at most `limit`) and its users with their current items. */
+    scopes: (query: { limit?: number } = {}) => call<ScopeCounts>('GET', '/v1/scopes', undefined, query),
     healthz: () => call<Record<string, unknown>>('GET', '/healthz'),
   };
 }
