@@ -22,6 +22,16 @@ export interface ComposeInNodeOptions extends Partial<Omit<StoreComposeRequest, 
   store?: EngramStore;
 }
 
+/**
+ * The EngramStore a node was given: LangGraph hands nodes the compiled store wrapped in an
+ * AsyncBatchedStore, which keeps it as its `store` member.
+ */
+function engramStoreOf(store: unknown): EngramStore | undefined {
+  if (store instanceof EngramStore) return store;
+  const inner = typeof store === 'object' && store !== null ? (store as { store?: unknown }).store : undefined;
+  return inner instanceof EngramStore ? inner : undefined;
+}
+
 function configured(config: GraphNodeConfig, name: string): string | undefined {
   const value = config.configurable?.[name];
   return typeof value === 'string' && value !== '' ? value : undefined;
@@ -38,8 +48,8 @@ function configured(config: GraphNodeConfig, name: string): string | undefined {
  * }
  */
 export async function composeInNode(config: GraphNodeConfig, options: ComposeInNodeOptions = {}): Promise<ComposedMemory> {
-  const store = options.store ?? config.store;
-  if (!(store instanceof EngramStore)) {
+  const store = options.store ?? engramStoreOf(config.store);
+  if (store === undefined) {
     throw ValidationError.of('store', 'engram_store', 'the graph has no EngramStore: compile it with { store: new EngramStore({ engram, agentId }) } or pass options.store');
   }
   const userId = options.userId ?? configured(config, 'user_id');
