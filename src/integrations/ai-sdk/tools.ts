@@ -38,11 +38,12 @@ export interface MemoryChange {
   version: number;
 }
 
-export interface MemoryTools {
+/** The three tools under the names the model sees (a type alias: the SDK's ToolSet is a record, which an interface cannot be passed as). */
+export type MemoryTools = {
   searchMemory: Tool<{ query: string; types?: MemoryType[]; k?: number }, { hits: MemoryHit[] }>;
   remember: Tool<{ type: MemoryType; key: string; value: Record<string, unknown>; confidence?: number }, { changes: MemoryChange[] }>;
   forget: Tool<{ key?: string; item_id?: string; reason?: string }, { changes: MemoryChange[] }>;
-}
+};
 
 /**
  * The tools `searchMemory`, `remember` and `forget` over one user's long-term memory. Inputs are
