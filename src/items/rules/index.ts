@@ -23,11 +23,11 @@ import { EN_RETRACTION, retract, ZH_RETRACTION } from './retractions.js';
 import { Memory } from './memory.js';
 import type { Language, Rule, SentenceContext } from './rule.js';
 import { ROUTINE_RULES } from './routines.js';
-import { SILENCE_PATTERNS, silenceOf } from './speculation.js';
+import { readingOf, SILENCE_PATTERNS } from './speculation.js';
 import { TASK_STATUS_RULES } from './task-status.js';
 import { TASTE_RULES } from './tastes.js';
 import { TASK_CREATION_RULES } from './tasks.js';
-import { endsWithQuestionMark, hasHan, isWellFormed } from './text.js';
+import { blank, endsWithQuestionMark, hasHan, isWellFormed } from './text.js';
 import { TOOL_RULE, toolCandidates } from './tool-results.js';
 import { ZH_PROFILE_RULE } from './zh-profile.js';
 import { ZH_TASK_RULES } from './zh-tasks.js';
@@ -104,6 +104,7 @@ function ruleSet(rules: readonly Rule[], language: Language): RuleSet {
 
 const NON_ASCII = /[^\0-\x7f]/;
 const NO_RULES: readonly Rule[] = [];
+const HEDGED_TAIL = /^[\s?？!！.。]*$/u;
 
 const FENCED_CODE = /```[\s\S]*?(?:```|$)/g;
 
@@ -210,20 +211,35 @@ class Extraction {
   }
 
   // Most sentences produce nothing, so a context is built only once some rule is worth running.
-  private sentence(event: ExtractionEvent, text: string, start: number, date: string): void {
-    const lowered = text.toLowerCase();
+  private sentence(event: ExtractionEvent, written: string, start: number, date: string): void {
+    const lowered = written.toLowerCase();
     // Lower-casing that changes the length (rare letters such as İ) would shift offsets.
-    let lower = lowered.length === text.length ? lowered : text;
+    let lower = lowered.length === written.length ? lowered : written;
     // Plain ASCII spares the slow Unicode-property scans (Han, capitals).
-    const ascii = !NON_ASCII.test(text);
-    const chinese = !ascii && hasHan(text);
+    const ascii = !NON_ASCII.test(written);
+    const chinese = !ascii && hasHan(written);
     const language: Language = chinese ? 'zh' : 'en';
     const set = this.sets[language];
     let may = set.literals.scan(lower);
-    if (silenceOf(lower, chinese, may) !== undefined) return;
+    const reading = readingOf(lower, chinese, may);
+    if (reading.silence !== undefined) return;
+    // What a hedge governs is blanked (offsets kept); the rest of the sentence still states facts.
+    let text = written;
+    // A question whose asking clause a hedge governs ("…on the side, maybe too much?") asks nothing
+    // of the statement before it.
+    const last = reading.hedged.at(-1);
+    const asked = endsWithQuestionMark(written) && (last === undefined || !HEDGED_TAIL.test(written.slice(last[1])));
+    if (reading.hedged.length > 0) {
+      for (const [from, to] of reading.hedged) {
+        text = blank(text, from, to);
+        lower = blank(lower, from, to);
+      }
+      if (!/[\p{L}\p{N}]/u.test(lower)) return;
+      may = set.literals.scan(lower);
+    }
     let context: SentenceContext | undefined;
     if (event.role === 'user' && LiteralIndex.may(may, set.silences) && set.retraction.trigger.test(lower)) {
-      context = this.context(event, text, lower, start, date, language);
+      context = this.context(event, text, lower, start, date, language, asked);
       const denied = retract(context);
       addAll(context.here, denied.candidates);
       if (denied.text !== text) {
@@ -237,24 +253,22 @@ class Extraction {
     // The sentence as the later rules read it: a denied clause blanked out.
     const visible = context?.text ?? text;
     if (REF_CUE.test(visible)) {
-      context ??= this.context(event, text, lower, start, date, language);
+      context ??= this.context(event, text, lower, start, date, language, asked);
       addAll(context.here, run(REF_SCAN, context));
     }
     if (this.namesOn) this.names.scan({ event, start, text: visible, language }, ascii);
-    let question: boolean | undefined;
     const rules = set.ruleBits === -1 || (may & set.ruleBits) !== 0 ? set.rules : NO_RULES;
     for (let index = 0; index < rules.length; index += 1) {
       const rule = rules[index]!;
       if (!LiteralIndex.may(may, set.silences + 1 + index) || !rule.roles.includes(event.role)) continue;
-      question ??= endsWithQuestionMark(text);
-      if ((question && rule.questions !== true) || !rule.trigger.test(lower)) continue;
-      context ??= this.context(event, text, lower, start, date, language);
+      if ((asked && rule.questions !== true) || !rule.trigger.test(lower)) continue;
+      context ??= this.context(event, text, lower, start, date, language, asked);
       addAll(context.here, run(rule, context));
     }
     if (context !== undefined) this.finish(context.here);
   }
 
-  private context(event: ExtractionEvent, text: string, lower: string, start: number, date: string, language: Language): SentenceContext {
+  private context(event: ExtractionEvent, text: string, lower: string, start: number, date: string, language: Language, question: boolean): SentenceContext {
     const context: SentenceContext = {
       event,
       text,
@@ -262,7 +276,7 @@ class Extraction {
       start,
       end: start + text.length,
       language,
-      question: endsWithQuestionMark(text),
+      question,
       date,
       defaultProject: this.project,
       memory: this.memory,

@@ -150,7 +150,7 @@ const EN_FACTS: readonly FactPattern[] = [
   // "I'm 20 weeks pregnant and vegetarian", "been vegan 5 years", "not vegan anymore, just vegetarian".
   { k: 'diet', pattern: new RegExp(String.raw`\bI(?:'m| am)\s+[\p{L}\d\s]{1,30}?\s+and\s+(${DIETS})\b`, 'iu'), withSince: true },
   { k: 'diet', pattern: new RegExp(String.raw`(?:^|[,;.!—–-]\s*)(?:been\s+)?(${DIETS})\s+(?:for\s+)?(?:\d+|a|two|three|four|five|six|many|several)\s+(?:years?|months?)`, 'iu'), withSince: true },
-  { k: 'diet', pattern: new RegExp(String.raw`(?:^|[,;—–-]\s*)(?:just|now|only)\s+(${DIETS})\b`, 'iu'), withSince: true },
+  { k: 'diet', pattern: new RegExp(String.raw`(?:^|[,;—–-]\s*)(?:so\s+)?(?:just|now|only|so)\s+(${DIETS})\b`, 'iu'), withSince: true },
   // Diet: "I'm vegetarian", "I've gone vegan", "I don't drink alcohol", "stopped eating red meat".
   { k: 'diet', pattern: new RegExp(String.raw`\bI(?:'m| am)\s+(?:now\s+|also\s+|still\s+|strictly\s+|a\s+)?(${DIETS})\b`, 'iu'), withSince: true },
   { k: 'diet', pattern: new RegExp(String.raw`\bI(?:'ve| have)\s+(?:gone|become|turned|been)\s+(${DIETS})\b`, 'iu'), withSince: true },

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
-import { silenceOf } from './speculation.js';
+import type { ItemCandidate } from '../../spec/items.js';
+import { TEST_TS } from './fact-test-kit.js';
+import { createRuleExtractor } from './index.js';
+import { hedgedSpans, readingOf, silenceOf } from './speculation.js';
 
 const silence = (text: string) => silenceOf(text.toLowerCase(), /\p{Script=Han}/u.test(text));
 
@@ -34,4 +37,63 @@ describe('silenceOf', () => {
       expect(silence(text)).toBeUndefined();
     },
   );
+});
+
+/** The words a hedge leaves for the rules: the sentence with its governed spans dropped. */
+function unhedged(text: string): string {
+  const lower = text.toLowerCase();
+  let out = lower;
+  for (const [from, to] of hedgedSpans(lower, /\p{Script=Han}/u.test(text)).reverse()) out = out.slice(0, from) + out.slice(to);
+  return out.replace(/\s+/g, ' ').trim();
+}
+
+/** Every candidate's key and value for one user message. */
+function extracted(text: string): string[] {
+  const out = createRuleExtractor().extract({ events: [{ event_id: 'e', kind: 'message', role: 'user', text, ts: TEST_TS }], known_keys: ['profile:user'] }) as ItemCandidate[];
+  return out.filter((candidate) => candidate.type !== 'entities').map((candidate) => `${candidate.key} ${JSON.stringify(candidate.value)}`);
+}
+
+describe('hedges govern their clause', () => {
+  it.each([
+    ['I get headaches, probably once a week, from the screen', 'i get headaches,, from the screen'],
+    ['We moved to Tromsø, perhaps for good', 'we moved to tromsø,'],
+    ['I have a cat and maybe a second one soon', 'i have a cat and'],
+    ['I live in Oslo, but I think we will move to Bergen', 'i live in oslo, but'],
+    ['so vegan I guess', 'so vegan'],
+    ['It might be the cache', ''],
+    ['I think the launch is on Friday, and the demo on Monday', ''],
+    ['I guess so.', '.'],
+    ['我在杭州上班，可能明年换工作', '我在杭州上班，'],
+    ['我觉得他会搬到上海', ''],
+  ])('%s → "%s"', (text, left) => {
+    expect(unhedged(text)).toBe(left);
+  });
+
+  it('still gives the retention gate its reason, and silences small talk and venting whole', () => {
+    expect(silenceOf('i live in oslo, maybe for good', false)).toBe('speculation');
+    expect(readingOf('thanks so much!', false)).toEqual({ silence: 'small_talk' });
+    expect(readingOf('i live in oslo', false)).toEqual({ hedged: [] });
+  });
+
+  it.each([
+    ['I suffer from migraines, maybe three a month, mostly at work.', 'health:migraines'],
+    ['Gave up meat in January, so vegetarian I suppose.', 'vegetarian'],
+    ['I work as a translator, probably not for long though.', 'translator'],
+    ['这周要把签证材料交了，使馆好像周五关门', '签证材料'],
+  ])('keeps the fact outside the hedge: %s', (text, held) => {
+    expect(extracted(text).join('\n')).toContain(held);
+  });
+
+  it.each([
+    'Maybe I will adopt a dog called Rex.',
+    'I think I might be allergic to cats.',
+    'Perhaps we should move to Lisbon next year.',
+    'If I ever get a dog I will call him Rex.',
+    'Do I have to renew my passport, maybe?',
+    '如果我以后养狗，就叫它旺财',
+    '我可能下个月搬到上海',
+    'Not sure yet, I think my sister is moving to Lyon.',
+  ])('states nothing: %s', (text) => {
+    expect(extracted(text)).toEqual([]);
+  });
 });

@@ -1,6 +1,7 @@
-// Sentences that must produce nothing (MemoryTypes v0.1 §5, "never write"): speculation and hedges,
-// small talk (greetings, thanks, acknowledgements) and venting. They stay in the episodic log only.
-// The checks run on every sentence before any rule, so each is one precompiled expression.
+// What must produce nothing (MemoryTypes v0.1 §5, "never write"): small talk (greetings, thanks,
+// acknowledgements) and venting silence a whole sentence; a hedge silences what it governs — its own
+// clause ("maybe twice a month"), or from "I think" on — and leaves the rest of the sentence to the
+// rules. The checks run on every sentence before any rule, so each is one precompiled expression.
 
 import type { Language } from './rule.js';
 
@@ -15,6 +16,70 @@ const SPECULATION_EN = new RegExp(
 );
 // 尽可能 is "as much as possible", not a hedge.
 const SPECULATION_ZH = /也许|(?<!尽)可能|大概|我觉得|我感觉|好像|说不定|或许|不确定|不一定|估计|似乎|应该是|我猜|恐怕/u;
+
+// Hedges that take a clause ("I think we'll move"): leading their clause, they govern the rest of
+// the sentence up to a contrast ("…, but I live in Leeds"). Elsewhere a hedge governs its clause.
+const GOVERNING = /^(?:i think|i guess|i suppose|i believe|i wonder|i reckon|i'm not sure|not sure|not certain|unsure|i feel like|我觉得|我感觉|我猜|估计|恐怕|不确定)$/u;
+// Said after a statement, these only soften it ("so pescatarian I guess"): the words go, the statement stays.
+const SOFTENER = /^(?:i guess|i suppose)$/;
+// Words that may come before a governing hedge and still leave it leading its clause.
+const LEAD_FILLERS = /^(?:[\s'"“‘(-]|so|and|but|ok|okay|well|honestly|tbh|also|though|like|um|uh|hmm+|yeah|actually|really|just|now|still|其实|说实话|说真的|嗯+|哈+|不过|但是?|而且|所以|然后|就|也|还)*$/u;
+// Where a hedge's clause starts: after punctuation, a dash, or a conjunction ("…and maybe a third").
+const CLAUSE_START = /[,;:!?.。，；：！？\n()…]|\s[—–-]+\s|[—–]|\s(?:and|but|or|so|then)\s/gu;
+// Where it ends; a governing hedge runs on to the end of the sentence or a contrast.
+const CLAUSE_STOP = /[,;:!?。，；：！？\n()…]|\.(?=\s|$)|\s[—–-]+\s|[—–]|\sbut\s|但是|不过|可是/gu;
+const CONTRAST_STOP = /[;!?。；！？\n]|\.(?=\s|$)|\s[—–]\s|\bbut\b|但是|不过|可是/gu;
+const NOTHING_SAID = /^[^\p{L}\p{N}]*$/u;
+const HEDGES_EN = new RegExp(SPECULATION_EN.source, 'g');
+const HEDGES_ZH = new RegExp(SPECULATION_ZH.source, 'gu');
+
+/** Where the clause around `[from, to)` starts and ends. */
+function clauseAround(lower: string, from: number, to: number, stop: RegExp): [number, number] {
+  let start = 0;
+  CLAUSE_START.lastIndex = 0;
+  for (let found = CLAUSE_START.exec(lower); found !== null && found.index < from; found = CLAUSE_START.exec(lower)) {
+    start = Math.min(from, found.index + found[0].length);
+  }
+  stop.lastIndex = to;
+  const end = stop.exec(lower)?.index ?? lower.length;
+  return [start, end];
+}
+
+/** The span one hedge governs. */
+function governed(lower: string, hedge: RegExpExecArray): [number, number] {
+  const from = hedge.index;
+  const to = from + hedge[0].length;
+  const words = hedge[0].trim();
+  const [start, end] = clauseAround(lower, from, to, CLAUSE_STOP);
+  if (SOFTENER.test(words) && NOTHING_SAID.test(lower.slice(to, end)) && !NOTHING_SAID.test(lower.slice(start, from))) return [from, to];
+  if (GOVERNING.test(words) && LEAD_FILLERS.test(lower.slice(start, from))) return [start, clauseAround(lower, from, to, CONTRAST_STOP)[1]];
+  return [start, end];
+}
+
+function spansOf(lower: string, hedges: RegExp, out: Array<[number, number]>): void {
+  hedges.lastIndex = 0;
+  for (let found = hedges.exec(lower); found !== null; found = hedges.exec(lower)) {
+    if (found[0] === '') {
+      hedges.lastIndex += 1;
+      continue;
+    }
+    out.push(governed(lower, found));
+  }
+}
+
+/**
+ * The spans of a lower-cased sentence its hedges govern, in order (none when it has no hedge);
+ * bit 4 (and 8 in Chinese) of `may` clear says the hedge patterns cannot match.
+ *
+ * @example
+ * hedgedSpans('i get migraines, maybe twice a month', false) // [[16, 36]]
+ */
+export function hedgedSpans(lower: string, chinese: boolean, may = -1): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  if (chinese && (may & 4) !== 0) spansOf(lower, HEDGES_ZH, out);
+  if ((may & (chinese ? 8 : 4)) !== 0) spansOf(lower, HEDGES_EN, out);
+  return out.sort((a, b) => a[0] - b[0]);
+}
 
 const GREETING =
   "hi|hello|hey|yo|hiya|howdy|greetings|good (?:morning|afternoon|evening|night|day)|morning|thanks|thank you|thx|ty|cheers|bye|goodbye|see you|see ya|later|ok|okay|k|cool|nice|great|awesome|perfect|sounds good|got it|no problem|no worries|you're welcome|np|lol|haha+|hah|hmm+|yes|yeah|yep|no|nope|sure|alright|all right|wow|oh|ah|welcome back|that's great|that's all|appreciate it|well done|good job|nice one|talk to you|talk soon|speak soon";
@@ -34,17 +99,28 @@ const VENTING_ZH = /烦死了?|累死了?|气死了?|郁闷|崩溃|无语|好烦
 
 /**
  * The expressions silenceOf tries, in order, per language: a caller that knows some cannot match
- * (see LiteralIndex) passes that as `may`.
+ * (see LiteralIndex) passes that as `may`. The hedges come last (bit 4, and 8 in Chinese).
  */
 export const SILENCE_PATTERNS: Readonly<Record<Language, readonly RegExp[]>> = {
   en: [SMALL_TALK_EN, VENTING_EN, SPECULATION_EN],
   zh: [SMALL_TALK_ZH, VENTING_ZH, SPECULATION_ZH, SPECULATION_EN],
 };
 
+/** Small talk or venting: the sentence as a whole says nothing to keep. */
+function quietOf(lower: string, chinese: boolean, may: number): Silence | undefined {
+  if (chinese) {
+    if ((may & 1) !== 0 && SMALL_TALK_ZH.test(lower)) return 'small_talk';
+    return (may & 2) !== 0 && VENTING_ZH.test(lower) ? 'venting' : undefined;
+  }
+  if ((may & 1) !== 0 && lower.length <= 60 && SMALL_TALK_EN.test(lower)) return 'small_talk';
+  return (may & 2) !== 0 && VENTING_EN.test(lower) ? 'venting' : undefined;
+}
+
 /**
- * Why a sentence must produce nothing, or undefined when rules may read it. Takes the lower-cased
- * sentence and whether it has Chinese characters; bit i of `may` clear says the language's
- * SILENCE_PATTERNS[i] cannot match, so it is not tried.
+ * Why a sentence must produce nothing, or undefined when rules may read it; a sentence with a hedge
+ * anywhere is 'speculation' (the retention gate's reason). Takes the lower-cased sentence and
+ * whether it has Chinese characters; bit i of `may` clear says the language's SILENCE_PATTERNS[i]
+ * cannot match, so it is not tried.
  *
  * @example
  * silenceOf('maybe we should use postgres', false) // 'speculation'
@@ -52,15 +128,20 @@ export const SILENCE_PATTERNS: Readonly<Record<Language, readonly RegExp[]>> = {
  * silenceOf('烦死了', true)                        // 'venting'
  */
 export function silenceOf(lower: string, chinese: boolean, may = -1): Silence | undefined {
-  if (chinese) {
-    if ((may & 1) !== 0 && SMALL_TALK_ZH.test(lower)) return 'small_talk';
-    if ((may & 2) !== 0 && VENTING_ZH.test(lower)) return 'venting';
-    if ((may & 4) !== 0 && SPECULATION_ZH.test(lower)) return 'speculation';
-    // English hedges inside a Chinese sentence still count.
-    return (may & 8) !== 0 && SPECULATION_EN.test(lower) ? 'speculation' : undefined;
-  }
-  if ((may & 1) !== 0 && lower.length <= 60 && SMALL_TALK_EN.test(lower)) return 'small_talk';
-  if ((may & 2) !== 0 && VENTING_EN.test(lower)) return 'venting';
-  if ((may & 4) !== 0 && SPECULATION_EN.test(lower)) return 'speculation';
-  return undefined;
+  return quietOf(lower, chinese, may) ?? (hedgedSpans(lower, chinese, may).length > 0 ? 'speculation' : undefined);
+}
+
+/** What the rules may read of a sentence: nothing (small talk, venting), or the parts no hedge governs. */
+export type Reading = { silence: Silence } | { silence?: undefined; hedged: ReadonlyArray<readonly [number, number]> };
+
+/**
+ * How the rules read a sentence: not at all when it is small talk or venting, else with the spans
+ * its hedges govern blanked (an empty list when it has none).
+ *
+ * @example
+ * readingOf('i get migraines, maybe twice a month', false) // { hedged: [[15, 36]] }
+ */
+export function readingOf(lower: string, chinese: boolean, may = -1): Reading {
+  const silence = quietOf(lower, chinese, may);
+  return silence === undefined ? { hedged: hedgedSpans(lower, chinese, may) } : { silence };
 }
