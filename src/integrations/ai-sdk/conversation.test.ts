@@ -54,7 +54,7 @@ describe('reading a call', () => {
     ).toEqual({
       messages: [
         { role: 'assistant', content: 'Let me check the pantry.' },
-        { role: 'assistant', content_type: 'command', content: { tool_name: 'pantry', call_id: 'c1', input: '{}' } },
+        { role: 'assistant', content_type: 'command', content: 'pantry({})', metadata: { call_id: 'c1' } },
       ],
       tool_results: [{ tool_name: 'web_search', call_id: 's1', content: { value: ['omelette'] }, status: 'ok' }],
     });

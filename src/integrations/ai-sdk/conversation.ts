@@ -54,8 +54,8 @@ export function newInput(prompt: Prompt): TurnParts {
 
 /**
  * The model's response as the log keeps it: its text as one assistant message, each tool call as
- * an assistant command (the input as the model wrote it), and results of provider-run tools.
- * Reasoning is not kept.
+ * an assistant command `name(input)` (the input as the model wrote it, the call id in its
+ * metadata), and results of provider-run tools. Reasoning is not kept.
  *
  * @example
  * replyParts([{ type: 'text', text: 'Noted.' }]).messages // [{ role: 'assistant', content: 'Noted.' }]
@@ -65,7 +65,7 @@ export function replyParts(content: readonly ResponsePart[]): TurnParts {
   const parts: TurnParts = { messages: text.trim() === '' ? [] : [{ role: 'assistant', content: text }], tool_results: [] };
   for (const part of content) {
     if (part.type === 'tool-call') {
-      parts.messages.push({ role: 'assistant', content_type: 'command', content: { tool_name: part.toolName, call_id: part.toolCallId, input: part.input } });
+      parts.messages.push({ role: 'assistant', content_type: 'command', content: `${part.toolName}(${part.input})`, metadata: { call_id: part.toolCallId } });
     } else if (part.type === 'tool-result') {
       parts.tool_results.push({ tool_name: part.toolName, call_id: part.toolCallId, content: recordOrText(part.result), status: part.isError === true ? 'error' : 'ok' });
     }

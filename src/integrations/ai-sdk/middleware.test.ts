@@ -111,11 +111,12 @@ describe('engramMiddleware with generateText', () => {
     const events = await sessionEvents('picnic');
     expect(events.map((event) => [event.role, event.kind, event.content_type, event.content])).toEqual([
       ['human', 'message', 'text', 'Is it picnic weather in Lisbon?'],
-      ['agent', 'message', 'command', { tool_name: 'weather', call_id: 'call-1', input: '{"city":"Lisbon"}' }],
+      ['agent', 'message', 'command', 'weather({"city":"Lisbon"})'],
       // A turn keeps its messages before its tool results.
       ['agent', 'message', 'text', 'Sunny, 24 °C: a picnic works.'],
       ['tool', 'tool_result', 'tool_output', { city: 'Lisbon', sky: 'sunny', celsius: 24 }],
     ]);
+    expect(events[1]!.origin_metadata).toMatchObject({ call_id: 'call-1' });
     expect(events[0]!.turn_id).toBe(events[1]!.turn_id);
     expect(events[2]!.turn_id).toBe(events[3]!.turn_id);
     expect(events[2]!.turn_id).not.toBe(events[0]!.turn_id);
@@ -162,7 +163,7 @@ describe('engramMiddleware with streamText', () => {
     expect(said(await sessionEvents('stream-1'))).toEqual([
       ['human', 'message', "I'm allergic to peanuts."],
       ['agent', 'message', 'Let me note that. '],
-      ['agent', 'message', { tool_name: 'note', call_id: 'call-7', input: '{"text":"peanut allergy"}' }],
+      ['agent', 'message', 'note({"text":"peanut allergy"})'],
       ['agent', 'message', 'Noted: no peanuts, ever.'],
       ['tool', 'tool_result', 'saved'],
     ]);
