@@ -1,6 +1,7 @@
 // A small OpenAI-compatible HTTP server on loopback for provider tests: /v1/embeddings and
 // /v1/chat/completions answer from handlers the test supplies, and every request is recorded, so a
-// test exercises the real client code path and can check what was sent.
+// test exercises the real client code path and can check what was sent. A chat request with
+// `stream: true` gets the handler's completion as server-sent chunks.
 
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,10 +22,24 @@ export interface Reply {
 export interface OpenAiCompatibleServerOptions {
   /** Answers POST /v1/embeddings; the default returns a deterministic vector per input. */
   embeddings?: (body: { input: string | string[]; model?: string; dimensions?: number }) => Reply | Promise<Reply>;
-  /** Answers POST /v1/chat/completions; the default returns 500 (tests that chat must say what to answer). */
-  chat?: (body: { model?: string; messages: Array<{ role: string; content: string }>; response_format?: unknown }, call: number) => Reply | Promise<Reply>;
+  /**
+   * Answers POST /v1/chat/completions with a completion body (see `chatReply`), which a request
+   * with `stream: true` receives as chunks; the default returns 500 (tests that chat must say what
+   * to answer).
+   */
+  chat?: (body: ChatRequest, call: number) => Reply | Promise<Reply>;
   /** The bearer token the server requires; none when undefined. */
   apiKey?: string;
+}
+
+/** A chat completion request as the server reads it. */
+export interface ChatRequest {
+  model?: string;
+  /** Assistant messages that call tools have `content: null` and `tool_calls`. */
+  messages: Array<{ role: string; content: string; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>; tool_call_id?: string }>;
+  response_format?: unknown;
+  stream?: boolean;
+  tools?: Array<{ type: 'function'; function: { name: string } }>;
 }
 
 export interface OpenAiCompatibleServer {
@@ -51,13 +66,28 @@ export function fakeEmbedding(text: string, dimensions = 8): number[] {
  * chatReply(JSON.stringify({ items: [] }))
  */
 export function chatReply(content: string): Reply {
+  return completion({ role: 'assistant', content }, 'stop');
+}
+
+/**
+ * A chat completion body that calls tools instead of answering.
+ *
+ * @example
+ * toolCallsReply([{ id: 'call-1', name: 'remember', arguments: { type: 'preferences', key: 'pref:food:snack', value } }])
+ */
+export function toolCallsReply(calls: Array<{ id: string; name: string; arguments: Record<string, unknown> }>): Reply {
+  const toolCalls = calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } }));
+  return completion({ role: 'assistant', content: null, tool_calls: toolCalls }, 'tool_calls');
+}
+
+function completion(message: Record<string, unknown>, finishReason: string): Reply {
   return {
     body: {
       id: 'chatcmpl-test',
       object: 'chat.completion',
       created: 0,
       model: 'test-model',
-      choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }],
+      choices: [{ index: 0, finish_reason: finishReason, message }],
       usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
     },
   };
@@ -72,6 +102,20 @@ export function chatReply(content: string): Reply {
  */
 export function promptEventIds(body: { messages: Array<{ content: string }> }): string[] {
   return [...(body.messages.at(-1)?.content ?? '').matchAll(/"event_id":"(evt_[0-9A-Z]{26})"/gu)].map((match) => match[1]!);
+}
+
+/** A completion body as the chunks of a streamed answer: the content word by word, then tool calls, then the finish. */
+function streamChunks(completion: Record<string, unknown>): unknown[] {
+  const { choices, usage, ...head } = completion as { choices: Array<{ finish_reason: string; message: { content: string | null; tool_calls?: unknown[] } }>; usage?: unknown };
+  const choice = choices[0]!;
+  const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) => ({ ...head, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finishReason }] });
+  const words = (choice.message.content ?? '').split(/(?<= )/u).filter((word) => word !== '');
+  return [
+    chunk({ role: 'assistant', content: '' }),
+    ...words.map((word) => chunk({ content: word })),
+    ...(choice.message.tool_calls ?? []).map((call, index) => chunk({ tool_calls: [{ index, ...(call as Record<string, unknown>) }] })),
+    { ...chunk({}, choice.finish_reason), usage },
+  ];
 }
 
 async function readJson(request: IncomingMessage): Promise<unknown> {
@@ -120,7 +164,12 @@ export async function startOpenAiCompatibleServer(options: OpenAiCompatibleServe
       if (request.method === 'POST' && path === '/v1/chat/completions') {
         chatCalls += 1;
         if (options.chat === undefined) return send({ status: 500, body: { error: { message: 'no chat handler in this test' } } });
-        return send(await options.chat(body as Parameters<NonNullable<OpenAiCompatibleServerOptions['chat']>>[0], chatCalls));
+        const chat = body as ChatRequest;
+        const reply = await options.chat(chat, chatCalls);
+        if (chat.stream !== true || (reply.status ?? 200) !== 200) return send(reply);
+        response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+        for (const chunk of streamChunks(reply.body as Record<string, unknown>)) response.write(`data: ${JSON.stringify(chunk)}\n\n`);
+        return response.end('data: [DONE]\n\n');
       }
       send({ status: 404, body: { error: { message: `no route ${request.method} ${path}` } } });
     })().catch((error: unknown) => {
