@@ -1,7 +1,7 @@
 // engram/ai-sdk: Engram for the Vercel AI SDK (ai 6). A middleware that gives any language model
 // the user's memory and records every turn, and tools that let a model search and edit it.
 
-export { engramMiddleware, type EngramMiddlewareOptions, type EngramPhase } from './middleware.js';
+export { engramMiddleware, withEngram, type EngramMiddlewareOptions, type EngramPhase } from './middleware.js';
 export { memoryTools, type MemoryChange, type MemoryHit, type MemoryTools, type MemoryToolScope, type MemoryToolsOptions } from './tools.js';
 export type { EngramBackend } from './backend.js';
 export type { EngramCallOptions } from './call-scope.js';

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Engram, EventRecord } from '../../index.js';
 import { generated, streamed, systemPromptOf, toolCall } from '../../../test/helpers/ai-sdk-models.js';
 import { tempEngram, type TempEngram } from '../../../test/helpers/temp-engram.js';
-import { engramMiddleware, type EngramMiddlewareOptions } from './middleware.js';
+import { engramMiddleware, withEngram, type EngramMiddlewareOptions } from './middleware.js';
 
 const user = { user_id: 'mira', agent_id: 'chef' };
 
@@ -18,7 +18,7 @@ beforeEach(async () => {
 afterEach(async () => store.cleanup());
 
 function withMemory(model: MockLanguageModelV3, options: Partial<EngramMiddlewareOptions> = {}) {
-  return wrapLanguageModel({ model, middleware: engramMiddleware({ engram, scope: user, ...options }) });
+  return withEngram(model, { engram, scope: user, ...options });
 }
 
 async function sessionEvents(sessionId: string): Promise<EventRecord[]> {

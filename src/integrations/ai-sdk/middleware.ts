@@ -2,7 +2,7 @@
 // from the conversation's last user message into the system prompt; after it (a stream when it
 // ends) it commits the turn. Engram's failures are reported and the call goes on without them.
 
-import type { LanguageModelMiddleware } from 'ai';
+import { wrapLanguageModel, type LanguageModelMiddleware } from 'ai';
 
 import { renderPacket, type CommitTurnRequest, type ComposeRequest, type Purpose, type RenderFormat, type ScopeInput } from '../../index.js';
 import { packetOf, type EngramBackend } from './backend.js';
@@ -114,6 +114,17 @@ export function engramMiddleware(options: EngramMiddlewareOptions): LanguageMode
       return { ...result, stream };
     },
   };
+}
+
+/**
+ * A model with Engram's memory: `wrapLanguageModel` with `engramMiddleware(options)`.
+ *
+ * @example
+ * const model = withEngram(openai('gpt-4o-mini'), { engram, scope: { user_id: 'mira', agent_id: 'chat', session_id: chatId } });
+ * const { text } = await generateText({ model, messages });
+ */
+export function withEngram(model: CalledModel, options: EngramMiddlewareOptions): CalledModel {
+  return wrapLanguageModel({ model, middleware: engramMiddleware(options) });
 }
 
 /** A call's scope and purpose with what its prompt adds to the conversation. */
