@@ -277,6 +277,17 @@ describe('compose', () => {
     expect(packet.explain.omitted).toContainEqual(expect.objectContaining({ item: `episodes:${fact!.fact_id}`, reason: 'duplicate' }));
   });
 
+  it("keeps the user's own profile among the always-shown facts, however many newer profile items there are", async () => {
+    await t.engram.commitTurn({ scope, turn_id: 'me', messages: [{ role: 'user', content: 'I live in Lisbon now.' }] });
+    const writer = { user_id: scope.user_id, agent_id: scope.agent_id };
+    for (let index = 0; index < 25; index += 1) {
+      t.clock.advance(1000);
+      await t.engram.remember({ scope: writer, type: 'profile', key: `profile:notes.n${index}`, value: { subject: `notes.n${index}`, facts: [{ k: `n${index}`, v: `note ${index}` }] } });
+    }
+    const packet = await t.engram.compose({ scope, purpose: 'responder', cues: { query: 'anything' } });
+    expect(packet.long_term.facts.map((fact) => fact.fact_key)).toContain('profile:user');
+  });
+
   it('shows what is still to come, soonest first, whatever the query: in planner packets, and in responder packets with room', async () => {
     // The clock is at 2026-06-01: a trip and a workshop ahead, a task due later, one done, a meeting past.
     await t.engram.commitTurn({ scope, turn_id: 'plans', ts: '2026-05-30T09:00:00.000Z', messages: [{ role: 'user', content: 'My trip to Lisbon is on 2026-06-20. The design workshop is on 2026-06-10.' }] });

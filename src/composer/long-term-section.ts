@@ -30,6 +30,8 @@ const ALWAYS: readonly MemoryType[] = ['profile', 'preferences', 'goals', 'tasks
  */
 const RESPONDER_ALWAYS: readonly MemoryType[] = ['profile', 'preferences'];
 const RESPONDER_ALWAYS_LIMIT = 6;
+/** Who the user is: first among the always-shown items, however many newer profile items there are. */
+const OWN_PROFILE = 'profile:user';
 const DAY_MS = 86_400_000;
 /** What can be still to come: dated events, and tasks and goals with a due date. */
 const UPCOMING_TYPES: readonly MemoryType[] = ['events', 'tasks', 'goals'];
@@ -114,7 +116,8 @@ export async function gatherLongTerm(
   const responder = request.purpose === 'responder';
   const open = Math.max(0, policy.facts - matched.filter((hit) => FACT_TYPES.includes(hit.item.type)).length);
   const alwaysLimit = responder ? Math.min(open, RESPONDER_ALWAYS_LIMIT) : open;
-  const [always, procedures, recentEpisodes, dated] = await Promise.all([
+  const [ownProfile, always, procedures, recentEpisodes, dated] = await Promise.all([
+    alwaysLimit === 0 ? Promise.resolve([]) : storage.listItems({ ...base, keys: [OWN_PROFILE], order: 'desc', limit: FACT_SLACK }),
     // Newest first, and only as many as the policy can place (with room for versions and done tasks).
     alwaysLimit === 0 ? Promise.resolve([]) : storage.listItems({ ...base, types: responder ? RESPONDER_ALWAYS : ALWAYS, order: 'desc', limit: alwaysLimit + FACT_SLACK }),
     INJECTION[request.purpose].procedures ? storage.listItems({ ...base, types: ['procedure', 'patterns'], order: 'desc', limit: procedureReadLimit(policy) }) : Promise.resolve([]),
@@ -138,7 +141,7 @@ export async function gatherLongTerm(
   };
   if (!responder) addUpcoming();
   const alwaysFrom = facts.length;
-  for (const item of always) if (facts.length - alwaysFrom < alwaysLimit) add(item, `ltm.always(${item.type})`);
+  for (const item of [...ownProfile, ...always]) if (facts.length - alwaysFrom < alwaysLimit) add(item, `ltm.always(${item.type})`);
   if (responder) addUpcoming();
   facts.splice(policy.facts + (responder ? upcoming.length : 0));
 
