@@ -6,6 +6,7 @@
 import { EngramError } from '../../spec/errors.js';
 import type { ExtractionEvent, ExtractionInput, Extractor, ItemCandidate } from '../../spec/items.js';
 import { sentences, wellFormed } from '../../util/segment.js';
+import { ANSWER_STYLE_RULES } from './answer-style.js';
 import { eventDate } from './dates.js';
 import { DECISION_RULES } from './decisions.js';
 import { REF_CUE, REF_RULES, REF_SCAN } from './entities.js';
@@ -53,6 +54,7 @@ const SENTENCE_RULES: readonly Rule[] = [
   ...OCCASION_RULES,
   ZH_PROFILE_RULE,
   ...PREFERENCE_RULES,
+  ...ANSWER_STYLE_RULES,
   ...TASTE_RULES,
   ...DECISION_RULES,
   ...TASK_CREATION_RULES,

@@ -4,6 +4,7 @@
 
 import type { ItemCandidate } from '../../spec/items.js';
 import { makeKey } from '../keys.js';
+import { aboutOneAnswer } from './answer-style.js';
 import { scopeOf, topicOf, type Topic } from './lexicon.js';
 import { emit, USER_ONLY, type Language, type Rule, type SentenceContext } from './rule.js';
 import { cleanPhrase, clauseEnd, idFrom, shorten } from './text.js';
@@ -23,6 +24,8 @@ interface PreferenceSpec {
   /** A capture group naming the topic ("my favourite <editor> is …"). */
   topicGroup?: number;
   questions?: boolean;
+  /** An instruction to the assistant: one about a single answer ("make it more formal") is no preference. */
+  instruction?: boolean;
 }
 
 // Comparisons end the preferred thing: "tea over coffee", "更喜欢茶而不是咖啡".
@@ -40,12 +43,18 @@ function stripVerb(phrase: string, language: Language): string {
   return cleanPhrase(cleaned.replace(EN_VERB, '').replace(EN_PREPOSITION, ''));
 }
 
+// Words that change a value word: "simple English", "less formal".
+const MODIFIER = /(?:^|\s)((?:simple|plain|easy|basic|less|more|a bit more|a bit less|british|american)\s+)$/iu;
+
 /**
  * The preferred thing as text: the value word as written, or the words before the topic word
  * ("a casual tone in emails" → "casual", "正式的语气" → "正式"), else the words after it.
  */
 function valueText(object: string, topic: Topic | undefined, language: Language): string {
-  if (topic !== undefined && !topic.isTopicWord) return object.slice(topic.index, topic.index + topic.term.length);
+  if (topic !== undefined && !topic.isTopicWord) {
+    const modifier = MODIFIER.exec(object.slice(0, topic.index))?.[1] ?? '';
+    return object.slice(topic.index - modifier.length, topic.index + topic.term.length);
+  }
   if (topic?.value !== undefined) return object.slice(topic.value.index, topic.value.index + topic.value.term.length);
   const phrase = stripVerb(object, language);
   if (topic === undefined) return phrase;
@@ -58,6 +67,7 @@ function valueText(object: string, topic: Topic | undefined, language: Language)
 }
 
 function preferenceOf(context: SentenceContext, rule: Rule, spec: PreferenceSpec): ItemCandidate[] {
+  if (spec.instruction === true && aboutOneAnswer(context.lower, context.language)) return [];
   const found = spec.pattern.exec(context.text);
   if (found === null) return [];
   const from = found.index + found[0].length;
@@ -151,6 +161,7 @@ export const PREFERENCE_RULES: readonly Rule[] = [
     pattern: /(?:^(?:(?:please|and|also|so|from now on|going forward|in future|in the future),?\s+)*|\b(?:you should|you must|make sure to|remember to|please)\s+)(always|never)\s+/i,
     requireTopic: true,
     negative: NOT,
+    instruction: true,
   }),
   preferenceRule({
     name: 'en.preference.please',
@@ -161,6 +172,7 @@ export const PREFERENCE_RULES: readonly Rule[] = [
     pattern: /(?:\bplease\s+(?:(?:always|only|just|try to)\s+)?|^)(?:use|write|answer|reply|respond|keep|format|make|stick to|switch to|talk|speak)\s+/i,
     requireTopic: true,
     questions: true,
+    instruction: true,
   }),
   preferenceRule({
     name: 'en.preference.dont',
@@ -171,6 +183,7 @@ export const PREFERENCE_RULES: readonly Rule[] = [
     pattern: /(?:^|\bplease\s+)(don't|do not|dont)\s+(?!forget|worry|mind|know|think|care|be\b|hesitate|wait|bother)/i,
     requireTopic: true,
     negative: NOT,
+    instruction: true,
   }),
   preferenceRule({
     name: 'en.preference.like',
@@ -210,6 +223,7 @@ export const PREFERENCE_RULES: readonly Rule[] = [
     pattern: /(?:请|麻烦)你?(?:以后|今后)?(?:都|始终|一直|总是|尽量|尽可能)?(?:用|使用|以|采用|写成|写得|保持)/u,
     requireTopic: true,
     questions: true,
+    instruction: true,
   }),
   preferenceRule({
     name: 'zh.preference.always',
@@ -220,6 +234,7 @@ export const PREFERENCE_RULES: readonly Rule[] = [
     // "以后回答都用要点": from now on, what every answer should be.
     pattern: /^(?:以后|今后|之后)?(?:(?:你的)?(?:回答|回复)(?:我)?(?:的时候)?)?(?:总是|永远|始终|一律|一直|都|统一)都?(?:用|使用|以|采用)/u,
     requireTopic: true,
+    instruction: true,
   }),
   preferenceRule({
     name: 'zh.preference.buyao',
@@ -231,5 +246,6 @@ export const PREFERENCE_RULES: readonly Rule[] = [
     pattern: /(不要|别|不用|避免|禁止)(?!忘|担心|着急|客气|紧|管|急|那么|这么)/u,
     requireTopic: true,
     negative: NOT,
+    instruction: true,
   }),
 ];
