@@ -4,6 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { afterEach, beforeEach } from 'vitest';
+
 import { createEngram, type Engram, type EngramConfig, type ScopeInput } from '../../src/index.js';
 
 export interface TempEngram {
@@ -45,6 +47,31 @@ export async function tempEngram(start = '2026-06-01T12:00:00.000Z', config: Omi
     cleanup: async () => {
       await engram.close();
       rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A new temporary Engram for each test of the file: opened before it, closed and removed after.
+ * Read `engram` inside a test (or a hook registered after this call).
+ *
+ * @example
+ * const current = tempEngramEach();
+ * it('commits', async () => { await current.engram.commitTurn(turn); });
+ */
+export function tempEngramEach(...options: Parameters<typeof tempEngram>): { readonly engram: Engram } {
+  let store: TempEngram | undefined;
+  beforeEach(async () => {
+    store = await tempEngram(...options);
+  });
+  afterEach(async () => {
+    await store?.cleanup();
+    store = undefined;
+  });
+  return {
+    get engram() {
+      if (store === undefined) throw new Error('tempEngramEach: the Engram exists only while a test runs');
+      return store.engram;
     },
   };
 }

@@ -1,28 +1,22 @@
 import { APICallError, generateText, jsonSchema, stepCountIs, streamText, tool, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
-import type { Engram, EventRecord } from '../../index.js';
+import type { EventRecord } from '../../index.js';
 import { generated, streamed, systemPromptOf, toolCall } from '../../../test/helpers/ai-sdk-models.js';
-import { tempEngram, type TempEngram } from '../../../test/helpers/temp-engram.js';
+import { tempEngramEach } from '../../../test/helpers/temp-engram.js';
 import { engramMiddleware, withEngram, type EngramMiddlewareOptions } from './middleware.js';
 
 const user = { user_id: 'mira', agent_id: 'chef' };
 
-let store: TempEngram;
-let engram: Engram;
-beforeEach(async () => {
-  store = await tempEngram();
-  engram = store.engram;
-});
-afterEach(async () => store.cleanup());
+const current = tempEngramEach();
 
 function withMemory(model: MockLanguageModelV3, options: Partial<EngramMiddlewareOptions> = {}) {
-  return withEngram(model, { engram, scope: user, ...options });
+  return withEngram(model, { engram: current.engram, scope: user, ...options });
 }
 
 async function sessionEvents(sessionId: string): Promise<EventRecord[]> {
-  return engram.listEvents({ scope: { ...user, session_id: sessionId } });
+  return current.engram.listEvents({ scope: { ...user, session_id: sessionId } });
 }
 
 // The log keeps the stored role names: human for the user, agent for the assistant.
@@ -189,8 +183,8 @@ describe('engramMiddleware with streamText', () => {
 
 describe('engramMiddleware when Engram fails', () => {
   const failing = (phase: 'compose' | 'commit') => ({
-    compose: phase === 'compose' ? async () => Promise.reject(new Error('store offline')) : engram.compose.bind(engram),
-    commitTurn: phase === 'commit' ? async () => Promise.reject(new Error('disk full')) : engram.commitTurn.bind(engram),
+    compose: phase === 'compose' ? async () => Promise.reject(new Error('store offline')) : current.engram.compose.bind(current.engram),
+    commitTurn: phase === 'commit' ? async () => Promise.reject(new Error('disk full')) : current.engram.commitTurn.bind(current.engram),
   });
 
   it.each(['compose', 'commit'] as const)('reports a failed %s to onError and the call goes on', async (phase) => {
@@ -241,7 +235,7 @@ describe('engramMiddleware when Engram fails', () => {
   it('reports a scope it cannot complete and calls the model without memory', async () => {
     const onError = vi.fn();
     const model = new MockLanguageModelV3({ doGenerate: generated([{ type: 'text', text: 'Hello!' }]) });
-    const wrapped = wrapLanguageModel({ model, middleware: engramMiddleware({ engram, scope: user, onError }) });
+    const wrapped = wrapLanguageModel({ model, middleware: engramMiddleware({ engram: current.engram, scope: user, onError }) });
     expect((await generateText({ model: wrapped, prompt: 'Hi' })).text).toBe('Hello!');
     await generateText({ model: wrapped, prompt: 'Hi', providerOptions: { engram: { session_id: 's1', sessionId: 's1' } } });
     expect(onError.mock.calls.map(([error, context]) => [error.code, error.field, context])).toEqual([

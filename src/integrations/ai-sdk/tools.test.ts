@@ -1,22 +1,15 @@
 import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import type { Engram } from '../../index.js';
 import { generated, toolCall } from '../../../test/helpers/ai-sdk-models.js';
-import { tempEngram, type TempEngram } from '../../../test/helpers/temp-engram.js';
+import { tempEngramEach } from '../../../test/helpers/temp-engram.js';
 import { memoryTools } from './tools.js';
 
 const scope = { user_id: 'mira', agent_id: 'chef' };
 const snack = { type: 'preferences', key: 'pref:food:snack', value: { scope: 'food', name: 'snack', value: 'rice crackers' } };
 
-let store: TempEngram;
-let engram: Engram;
-beforeEach(async () => {
-  store = await tempEngram();
-  engram = store.engram;
-});
-afterEach(async () => store.cleanup());
+const current = tempEngramEach();
 
 describe('memoryTools', () => {
   it('lets a model remember, find and forget an item in the real store', async () => {
@@ -28,7 +21,7 @@ describe('memoryTools', () => {
         generated([{ type: 'text', text: 'Done.' }]),
       ],
     });
-    const result = await generateText({ model, tools: memoryTools({ engram, scope }), stopWhen: stepCountIs(5), prompt: 'Remember my snack, look it up, then forget it.' });
+    const result = await generateText({ model, tools: memoryTools({ engram: current.engram, scope }), stopWhen: stepCountIs(5), prompt: 'Remember my snack, look it up, then forget it.' });
 
     const outputs = result.steps.flatMap((step) => step.toolResults.map((entry) => [entry.toolName, entry.output]));
     expect(outputs).toEqual([
@@ -36,26 +29,26 @@ describe('memoryTools', () => {
       ['searchMemory', { hits: [expect.objectContaining({ type: 'preferences', key: 'pref:food:snack', text: expect.stringContaining('rice crackers') })] }],
       ['forget', { changes: [expect.objectContaining({ action: 'retracted', key: 'pref:food:snack' })] }],
     ]);
-    const [item] = await engram.listItems({ scope, status: ['retracted'] });
+    const [item] = await current.engram.listItems({ scope, status: ['retracted'] });
     expect(item).toMatchObject({ key: 'pref:food:snack', provenance: { extractor: 'explicit', rule: 'ai-sdk.remember' } });
-    expect(await engram.listItems({ scope })).toEqual([]);
+    expect(await current.engram.listItems({ scope })).toEqual([]);
   });
 
   it("shows the model Engram's message when its input breaks a rule", async () => {
     const model = new MockLanguageModelV3({
       doGenerate: [generated([toolCall('call-1', 'remember', { ...snack, key: 'pref:Food Snacks:crackers' })]), generated([{ type: 'text', text: 'Sorry.' }])],
     });
-    await generateText({ model, tools: memoryTools({ engram, scope }), stopWhen: stepCountIs(2), prompt: 'Remember my snack.' });
+    await generateText({ model, tools: memoryTools({ engram: current.engram, scope }), stopWhen: stepCountIs(2), prompt: 'Remember my snack.' });
 
     const answer = model.doGenerateCalls[1]!.prompt.at(-1)!;
     expect(answer).toMatchObject({ role: 'tool', content: [{ type: 'tool-result', toolName: 'remember', output: { type: 'error-text', value: expect.stringContaining('(a preferences key is pref:<scope>:<name>)') } }] });
-    expect(await engram.listItems({ scope })).toEqual([]);
+    expect(await current.engram.listItems({ scope })).toEqual([]);
   });
 
   it('keeps to the scope it was made with, whatever the model sends', async () => {
-    await engram.remember({ scope: { user_id: 'someone-else', agent_id: 'chef' }, ...snack, type: 'preferences', value: { ...snack.value, value: 'salted peanuts' } });
-    await engram.remember({ scope, ...snack, type: 'preferences' });
-    const tools = memoryTools({ engram, scope });
+    await current.engram.remember({ scope: { user_id: 'someone-else', agent_id: 'chef' }, ...snack, type: 'preferences', value: { ...snack.value, value: 'salted peanuts' } });
+    await current.engram.remember({ scope, ...snack, type: 'preferences' });
+    const tools = memoryTools({ engram: current.engram, scope });
     const input = { query: 'snack', scope: { user_id: 'someone-else' } } as unknown as { query: string };
     const output = await tools.searchMemory.execute!(input, { toolCallId: 'call-1', messages: [] });
 
