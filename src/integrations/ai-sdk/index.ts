@@ -2,6 +2,16 @@
 // the user's memory and records every turn, and tools that let a model search and edit it.
 
 export { engramMiddleware, withEngram, type EngramMiddlewareOptions, type EngramPhase } from './middleware.js';
-export { memoryTools, type MemoryChange, type MemoryHit, type MemoryTools, type MemoryToolScope, type MemoryToolsOptions } from './tools.js';
+export {
+  memoryTools,
+  type ForgetInput,
+  type MemoryChange,
+  type MemoryHit,
+  type MemoryTools,
+  type MemoryToolScope,
+  type MemoryToolsOptions,
+  type RememberInput,
+  type SearchMemoryInput,
+} from './tools.js';
 export type { EngramBackend } from './backend.js';
 export type { EngramCallOptions } from './call-scope.js';

@@ -48,26 +48,35 @@ export interface EngramMiddlewareOptions {
  * });
  */
 export function engramMiddleware(options: EngramMiddlewareOptions): LanguageModelMiddleware {
-  const { engram, format = 'markdown', onError = warn } = options;
-  const defaults = { scope: options.scope ?? {}, purpose: options.purpose ?? 'responder' };
-  // What transformParams resolved for a call, found again by its params in wrapGenerate/wrapStream.
-  const calls = new WeakMap<CallParams, CallTurn>();
-
-  const report = (error: unknown, phase: EngramPhase, turnId?: string) => onError(error, turnId === undefined ? { phase } : { phase, turn_id: turnId });
-
-  async function commit(call: CallTurn, reply: readonly ResponsePart[], model: CalledModel): Promise<void> {
-    const turn = turnOf(call, replyParts(reply), model);
-    if (turn === undefined) return;
-    try {
-      await engram.commitTurn(turn);
-    } catch (error) {
-      report(error, 'commit', call.turnId);
-    }
-  }
-
+  const memory = callMemory(options);
   return {
     specificationVersion: 'v3',
-    async transformParams({ params }) {
+    transformParams: async ({ params }) => memory.prepare(params),
+    async wrapGenerate({ doGenerate, params, model }) {
+      const result = await doGenerate();
+      await memory.commit(params, result.content, model);
+      return result;
+    },
+    async wrapStream({ doStream, params, model }) {
+      const result = await doStream();
+      if (!memory.prepared(params)) return result;
+      return { ...result, stream: committedAtEnd(result.stream, (reply) => memory.commit(params, reply, model)) };
+    },
+  };
+}
+
+/** Composing before a call and committing after it, with what `prepare` learned kept for `commit`. */
+function callMemory(options: EngramMiddlewareOptions) {
+  const { engram, format = 'markdown', onError = warn } = options;
+  const defaults = { scope: options.scope ?? {}, purpose: options.purpose ?? 'responder' };
+  // What prepare resolved for a call, found again by its params in wrapGenerate/wrapStream.
+  const calls = new WeakMap<CallParams, CallTurn>();
+  const report = (error: unknown, phase: EngramPhase, turnId?: string) => onError(error, turnId === undefined ? { phase } : { phase, turn_id: turnId });
+
+  return {
+    prepared: (params: CallParams) => calls.has(params),
+    /** The call's params with the packet in its system prompt (unchanged when Engram fails). */
+    async prepare(params: CallParams): Promise<CallParams> {
       let call: CallTurn;
       try {
         call = readCall(resolveCall(defaults, params), params.prompt);
@@ -87,33 +96,37 @@ export function engramMiddleware(options: EngramMiddlewareOptions): LanguageMode
       calls.set(transformed, call);
       return transformed;
     },
-    async wrapGenerate({ doGenerate, params, model }) {
-      const result = await doGenerate();
+    /** Commits a prepared call's input with the model's reply as one turn. */
+    async commit(params: CallParams, reply: readonly ResponsePart[], model: CalledModel): Promise<void> {
       const call = calls.get(params);
-      if (call !== undefined) await commit(call, result.content, model);
-      return result;
-    },
-    async wrapStream({ doStream, params, model }) {
-      const result = await doStream();
-      const call = calls.get(params);
-      if (call === undefined) return result;
-      const reply = streamReply();
-      const stream = result.stream.pipeThrough(
-        new TransformStream<StreamPart, StreamPart>({
-          transform(part, controller) {
-            reply.add(part);
-            controller.enqueue(part);
-          },
-          // The stream closes once the turn is committed, so a caller that awaits the end of the
-          // stream (or a serverless function that returns then) never loses the commit.
-          async flush() {
-            if (!reply.failed) await commit(call, reply.content(), model);
-          },
-        }),
-      );
-      return { ...result, stream };
+      const turn = call === undefined ? undefined : turnOf(call, replyParts(reply), model);
+      if (turn === undefined) return;
+      try {
+        await engram.commitTurn(turn);
+      } catch (error) {
+        report(error, 'commit', turn.turn_id);
+      }
     },
   };
+}
+
+/** The stream, passed on part by part; when it ends, `commit` gets the reply before the stream closes. */
+function committedAtEnd(stream: ReadableStream<StreamPart>, commit: (reply: ResponsePart[]) => Promise<void>): ReadableStream<StreamPart> {
+  const reply = streamReply();
+  return stream.pipeThrough(
+    new TransformStream<StreamPart, StreamPart>({
+      transform(part, controller) {
+        reply.add(part);
+        controller.enqueue(part);
+      },
+      // Closing only once the turn is committed means a caller that awaits the end of the stream
+      // (or a serverless function that returns then) never loses the commit. A failed or
+      // cancelled stream commits nothing.
+      async flush() {
+        if (!reply.failed) await commit(reply.content());
+      },
+    }),
+  );
 }
 
 /**

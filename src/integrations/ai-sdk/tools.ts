@@ -38,11 +38,33 @@ export interface MemoryChange {
   version: number;
 }
 
+/** What the model sends to searchMemory. */
+export interface SearchMemoryInput {
+  query: string;
+  types?: MemoryType[];
+  k?: number;
+}
+
+/** What the model sends to remember: an item as `engram.remember` takes it. */
+export interface RememberInput {
+  type: MemoryType;
+  key: string;
+  value: Record<string, unknown>;
+  confidence?: number;
+}
+
+/** What the model sends to forget: a key or an item id. */
+export interface ForgetInput {
+  key?: string;
+  item_id?: string;
+  reason?: string;
+}
+
 /** The three tools under the names the model sees (a type alias: the SDK's ToolSet is a record, which an interface cannot be passed as). */
 export type MemoryTools = {
-  searchMemory: Tool<{ query: string; types?: MemoryType[]; k?: number }, { hits: MemoryHit[] }>;
-  remember: Tool<{ type: MemoryType; key: string; value: Record<string, unknown>; confidence?: number }, { changes: MemoryChange[] }>;
-  forget: Tool<{ key?: string; item_id?: string; reason?: string }, { changes: MemoryChange[] }>;
+  searchMemory: Tool<SearchMemoryInput, { hits: MemoryHit[] }>;
+  remember: Tool<RememberInput, { changes: MemoryChange[] }>;
+  forget: Tool<ForgetInput, { changes: MemoryChange[] }>;
 };
 
 /**
@@ -58,69 +80,78 @@ export type MemoryTools = {
  * });
  */
 export function memoryTools(options: MemoryToolsOptions): MemoryTools {
-  const { engram } = options;
   // A copy, so a caller's later change to its object does not move the tools to another user.
   const scope: MemoryToolScope = { ...options.scope };
-  return {
-    searchMemory: tool({
-      title: 'Search memory',
-      description:
-        "Searches the user's long-term memory (profile facts, preferences, goals, tasks, decisions, people and things, dated events, procedures) by words and meaning, best first. Use it to look up something specific about the user that the memory in the system prompt does not show.",
-      inputSchema: jsonSchema<{ query: string; types?: MemoryType[]; k?: number }>({
-        type: 'object',
-        additionalProperties: false,
-        required: ['query'],
-        properties: {
-          query: { type: 'string', minLength: 1, maxLength: 10_000, description: 'What to look for, in words.' },
-          types: { type: 'array', items: { type: 'string', enum: [...MEMORY_TYPES] }, description: 'Only these kinds of memory.' },
-          k: { type: 'integer', minimum: 1, maximum: 20, description: 'How many items (default 5).' },
-        },
-      }),
-      async execute({ query, types, k }) {
-        const hits = await engram.searchItems({ scope, query, k: k ?? 5, ...(types === undefined ? {} : { types }) });
-        return {
-          hits: hits.map(({ item, score }) => ({ item_id: item.id, type: item.type, key: item.key, text: describeItem(item), score: Math.round(score * 10_000) / 10_000 })),
-        };
+  return { searchMemory: searchTool(options.engram, scope), remember: rememberTool(options.engram, scope), forget: forgetTool(options.engram, scope) };
+}
+
+type Backend = MemoryToolsOptions['engram'];
+
+function searchTool(engram: Backend, scope: MemoryToolScope): MemoryTools['searchMemory'] {
+  return tool({
+    title: 'Search memory',
+    description:
+      "Searches the user's long-term memory (profile facts, preferences, goals, tasks, decisions, people and things, dated events, procedures) by words and meaning, best first. Use it to look up something specific about the user that the memory in the system prompt does not show.",
+    inputSchema: jsonSchema<SearchMemoryInput>({
+      type: 'object',
+      additionalProperties: false,
+      required: ['query'],
+      properties: {
+        query: { type: 'string', minLength: 1, maxLength: 10_000, description: 'What to look for, in words.' },
+        types: { type: 'array', items: { type: 'string', enum: [...MEMORY_TYPES] }, description: 'Only these kinds of memory.' },
+        k: { type: 'integer', minimum: 1, maximum: 20, description: 'How many items (default 5).' },
       },
     }),
-    remember: tool({
-      title: 'Remember',
-      description: `Saves one lasting fact to the user's long-term memory, when the user asks you to remember something or states a lasting fact or preference. Writing a key again updates it (the old version stays in history). The user's profile is profile:user with facts as { k, v } pairs (for example { subject: 'user', facts: [{ k: 'allergy:peanuts', v: 'allergic to peanuts' }] }); a fact with v null ends that fact (an allergy that is gone, a car sold). Key and required value fields by type: ${keyGuide()}.`,
-      inputSchema: jsonSchema<{ type: MemoryType; key: string; value: Record<string, unknown>; confidence?: number }>({
-        type: 'object',
-        additionalProperties: false,
-        required: ['type', 'key', 'value'],
-        properties: {
-          type: { type: 'string', enum: [...MEMORY_TYPES] },
-          key: { type: 'string', description: 'The key, in the format of its type: lower-case words joined by _, no spaces or colons inside a part.' },
-          value: { type: 'object', description: 'The value, with the fields of its type.' },
-          confidence: { type: 'number', minimum: 0, maximum: 1, description: 'How sure the user was (default 1).' },
-        },
-      }),
-      async execute({ type, key, value, confidence }) {
-        const diffs = await engram.remember({ scope, type, key, value, rule: 'ai-sdk.remember', ...(confidence === undefined ? {} : { confidence }) });
-        return { changes: diffs.map(changeOf) };
+    async execute({ query, types, k }) {
+      const hits = await engram.searchItems({ scope, query, k: k ?? 5, ...(types === undefined ? {} : { types }) });
+      return {
+        hits: hits.map(({ item, score }) => ({ item_id: item.id, type: item.type, key: item.key, text: describeItem(item), score: Math.round(score * 10_000) / 10_000 })),
+      };
+    },
+  });
+}
+
+function rememberTool(engram: Backend, scope: MemoryToolScope): MemoryTools['remember'] {
+  return tool({
+    title: 'Remember',
+    description: `Saves one lasting fact to the user's long-term memory, when the user asks you to remember something or states a lasting fact or preference. Writing a key again updates it (the old version stays in history). The user's profile is profile:user with facts as { k, v } pairs (for example { subject: 'user', facts: [{ k: 'allergy:peanuts', v: 'allergic to peanuts' }] }); a fact with v null ends that fact (an allergy that is gone, a car sold). Key and required value fields by type: ${keyGuide()}.`,
+    inputSchema: jsonSchema<RememberInput>({
+      type: 'object',
+      additionalProperties: false,
+      required: ['type', 'key', 'value'],
+      properties: {
+        type: { type: 'string', enum: [...MEMORY_TYPES] },
+        key: { type: 'string', description: 'The key, in the format of its type: lower-case words joined by _, no spaces or colons inside a part.' },
+        value: { type: 'object', description: 'The value, with the fields of its type.' },
+        confidence: { type: 'number', minimum: 0, maximum: 1, description: 'How sure the user was (default 1).' },
       },
     }),
-    forget: tool({
-      title: 'Forget',
-      description:
-        "Retracts a long-term memory item by its key (every current version) or its item_id, when the user says it is no longer true or asks you to forget it; the history keeps it. To end one fact of the user's profile, use remember with that fact's v null instead: forgetting the profile key retracts every fact in it.",
-      inputSchema: jsonSchema<{ key?: string; item_id?: string; reason?: string }>({
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          key: { type: 'string', description: 'The key of the item (from searchMemory or the memory shown to you).' },
-          item_id: { type: 'string', description: 'Or the id of one version (mem_…), from searchMemory.' },
-          reason: { type: 'string', maxLength: 1000, description: 'Why, in the user’s words.' },
-        },
-      }),
-      async execute({ key, item_id: itemId, reason }) {
-        const diffs = await engram.forget({ scope, ...(key === undefined ? {} : { key }), ...(itemId === undefined ? {} : { item_id: itemId }), ...(reason === undefined ? {} : { reason }) });
-        return { changes: diffs.map(changeOf) };
+    async execute({ type, key, value, confidence }) {
+      const diffs = await engram.remember({ scope, type, key, value, rule: 'ai-sdk.remember', ...(confidence === undefined ? {} : { confidence }) });
+      return { changes: diffs.map(changeOf) };
+    },
+  });
+}
+
+function forgetTool(engram: Backend, scope: MemoryToolScope): MemoryTools['forget'] {
+  return tool({
+    title: 'Forget',
+    description:
+      "Retracts a long-term memory item by its key (every current version) or its item_id, when the user says it is no longer true or asks you to forget it; the history keeps it. To end one fact of the user's profile, use remember with that fact's v null instead: forgetting the profile key retracts every fact in it.",
+    inputSchema: jsonSchema<ForgetInput>({
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        key: { type: 'string', description: 'The key of the item (from searchMemory or the memory shown to you).' },
+        item_id: { type: 'string', description: 'Or the id of one version (mem_…), from searchMemory.' },
+        reason: { type: 'string', maxLength: 1000, description: 'Why, in the user’s words.' },
       },
     }),
-  };
+    async execute({ key, item_id: itemId, reason }) {
+      const diffs = await engram.forget({ scope, ...(key === undefined ? {} : { key }), ...(itemId === undefined ? {} : { item_id: itemId }), ...(reason === undefined ? {} : { reason }) });
+      return { changes: diffs.map(changeOf) };
+    },
+  });
 }
 
 function changeOf(diff: ItemDiff): MemoryChange {
