@@ -2,7 +2,7 @@
 // long-term memory of one user, as AI SDK tool definitions. The scope is bound when the tools are
 // made: a model chooses what to look up or write, never whose memory it is.
 
-import { jsonSchema, tool, type Tool } from 'ai';
+import { jsonSchema, tool, type JSONSchema7, type Tool } from 'ai';
 
 import { describeItem, KEY_RULES, MEMORY_TYPES, VALUE_SCHEMAS, type ItemDiff, type MemoryType } from '../../index.js';
 import type { EngramBackend } from './backend.js';
@@ -92,15 +92,10 @@ function searchTool(engram: Backend, scope: MemoryToolScope): MemoryTools['searc
     title: 'Search memory',
     description:
       "Searches the user's long-term memory (profile facts, preferences, goals, tasks, decisions, people and things, dated events, procedures) by words and meaning, best first. Use it to look up something specific about the user that the memory in the system prompt does not show.",
-    inputSchema: jsonSchema<SearchMemoryInput>({
-      type: 'object',
-      additionalProperties: false,
-      required: ['query'],
-      properties: {
-        query: { type: 'string', minLength: 1, maxLength: 10_000, description: 'What to look for, in words.' },
-        types: { type: 'array', items: { type: 'string', enum: [...MEMORY_TYPES] }, description: 'Only these kinds of memory.' },
-        k: { type: 'integer', minimum: 1, maximum: 20, description: 'How many items (default 5).' },
-      },
+    inputSchema: objectSchema<SearchMemoryInput>(['query'], {
+      query: { type: 'string', minLength: 1, maxLength: 10_000, description: 'What to look for, in words.' },
+      types: { type: 'array', items: { type: 'string', enum: [...MEMORY_TYPES] }, description: 'Only these kinds of memory.' },
+      k: { type: 'integer', minimum: 1, maximum: 20, description: 'How many items (default 5).' },
     }),
     async execute({ query, types, k }) {
       const hits = await engram.searchItems({ scope, query, k: k ?? 5, ...(types === undefined ? {} : { types }) });
@@ -115,16 +110,11 @@ function rememberTool(engram: Backend, scope: MemoryToolScope): MemoryTools['rem
   return tool({
     title: 'Remember',
     description: `Saves one lasting fact to the user's long-term memory, when the user asks you to remember something or states a lasting fact or preference. Writing a key again updates it (the old version stays in history). The user's profile is profile:user with facts as { k, v } pairs (for example { subject: 'user', facts: [{ k: 'allergy:peanuts', v: 'allergic to peanuts' }] }); a fact with v null ends that fact (an allergy that is gone, a car sold). Key and required value fields by type: ${keyGuide()}.`,
-    inputSchema: jsonSchema<RememberInput>({
-      type: 'object',
-      additionalProperties: false,
-      required: ['type', 'key', 'value'],
-      properties: {
-        type: { type: 'string', enum: [...MEMORY_TYPES] },
-        key: { type: 'string', description: 'The key, in the format of its type: lower-case words joined by _, no spaces or colons inside a part.' },
-        value: { type: 'object', description: 'The value, with the fields of its type.' },
-        confidence: { type: 'number', minimum: 0, maximum: 1, description: 'How sure the user was (default 1).' },
-      },
+    inputSchema: objectSchema<RememberInput>(['type', 'key', 'value'], {
+      type: { type: 'string', enum: [...MEMORY_TYPES] },
+      key: { type: 'string', description: 'The key, in the format of its type: lower-case words joined by _, no spaces or colons inside a part.' },
+      value: { type: 'object', description: 'The value, with the fields of its type.' },
+      confidence: { type: 'number', minimum: 0, maximum: 1, description: 'How sure the user was (default 1).' },
     }),
     async execute({ type, key, value, confidence }) {
       const diffs = await engram.remember({ scope, type, key, value, rule: 'ai-sdk.remember', ...(confidence === undefined ? {} : { confidence }) });
@@ -138,20 +128,24 @@ function forgetTool(engram: Backend, scope: MemoryToolScope): MemoryTools['forge
     title: 'Forget',
     description:
       "Retracts a long-term memory item by its key (every current version) or its item_id, when the user says it is no longer true or asks you to forget it; the history keeps it. To end one fact of the user's profile, use remember with that fact's v null instead: forgetting the profile key retracts every fact in it.",
-    inputSchema: jsonSchema<ForgetInput>({
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        key: { type: 'string', description: 'The key of the item (from searchMemory or the memory shown to you).' },
-        item_id: { type: 'string', description: 'Or the id of one version (mem_…), from searchMemory.' },
-        reason: { type: 'string', maxLength: 1000, description: 'Why, in the user’s words.' },
-      },
+    inputSchema: objectSchema<ForgetInput>([], {
+      key: { type: 'string', description: 'The key of the item (from searchMemory or the memory shown to you).' },
+      item_id: { type: 'string', description: 'Or the id of one version (mem_…), from searchMemory.' },
+      reason: { type: 'string', maxLength: 1000, description: 'Why, in the user’s words.' },
     }),
     async execute({ key, item_id: itemId, reason }) {
       const diffs = await engram.forget({ scope, ...(key === undefined ? {} : { key }), ...(itemId === undefined ? {} : { item_id: itemId }), ...(reason === undefined ? {} : { reason }) });
       return { changes: diffs.map(changeOf) };
     },
   });
+}
+
+/**
+ * A tool input schema: an object of these properties and no others. The SDK does not check input
+ * against it; Engram checks every request the tools make.
+ */
+function objectSchema<T>(required: Array<keyof T & string>, properties: Record<keyof T & string, JSONSchema7>) {
+  return jsonSchema<T>({ type: 'object', additionalProperties: false, ...(required.length === 0 ? {} : { required }), properties });
 }
 
 function changeOf(diff: ItemDiff): MemoryChange {
