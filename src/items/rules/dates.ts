@@ -21,24 +21,31 @@ const MONTHS: Readonly<Record<string, number>> = { jan: 1, feb: 2, mar: 3, apr: 
 const WEEKDAYS: readonly string[] = WEEKDAY.split('|');
 const SMALL_NUMBERS: Readonly<Record<string, number>> = { a: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, ten: 10 };
 
-// Read on the lower-cased sentence. Groups: ISO 1–3, day-month 4–6, month-day 7–9, named day 10,
-// weekday 11–12, "in N days/weeks" 13–14, end of year/month 15.
+// Read on the lower-cased sentence. At one place the first alternative wins, so a range ("8 to 15
+// October", "23–25 March") gives its first day and a weekday before a date ("Saturday 2 May",
+// "Friday the 26th") gives the date, not the next such weekday.
+const ORDINAL = '(?:st|nd|rd|th)';
 const EN_DATE = new RegExp(
   [
-    String.raw`\b(\d{4})[-/](\d{1,2})[-/](\d{1,2})\b`,
-    String.raw`\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(${MONTH})\.?(?:,?\s+(\d{4}))?\b`,
-    String.raw`\b(${MONTH})\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4})\b)?`,
-    String.raw`\b(the day after tomorrow|today|tonight|tomorrow|yesterday)\b`,
-    String.raw`\b(?:(next|this|coming|on)\s+)?(${WEEKDAY})\b`,
-    String.raw`\bin\s+(\d{1,3}|a|one|two|three|four|five|six|seven|ten)\s+(days?|weeks?)\b`,
-    String.raw`\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(year|month)\b`,
+    String.raw`\b(?<rangeDay>\d{1,2})${ORDINAL}?\s*(?:-|–|to|until|till)\s*\d{1,2}${ORDINAL}?\s+(?:of\s+)?(?<rangeMonth>${MONTH})\b\.?(?:,?\s+(?<rangeYear>\d{4})\b)?`,
+    String.raw`\b(?:(?:on\s+)?(?:${WEEKDAY}),?\s+)?the\s+(?<ordinal>\d{1,2})${ORDINAL}\b(?!\s*(?:-|–|to)?\s*(?:\d{1,2}${ORDINAL}?\s+)?(?:of\s+)?(?:${MONTH})\b)`,
+    String.raw`\b(?:on\s+)?(?:${WEEKDAY}),?\s+(?:the\s+)?(?=\d{1,2}${ORDINAL}?\s+(?:of\s+)?(?:${MONTH})\b)`,
+    String.raw`\b(?<isoYear>\d{4})[-/](?<isoMonth>\d{1,2})[-/](?<isoDay>\d{1,2})\b`,
+    String.raw`\b(?<day>\d{1,2})${ORDINAL}?\s+(?:of\s+)?(?<dayMonth>${MONTH})\.?(?:,?\s+(?<dayYear>\d{4}))?\b`,
+    String.raw`\b(?<month>${MONTH})\.?\s+(?<monthDay>\d{1,2})${ORDINAL}?\b(?:,?\s+(?<monthYear>\d{4})\b)?`,
+    String.raw`\b(?<named>the day after tomorrow|today|tonight|tomorrow|yesterday)\b`,
+    String.raw`\b(?:(?<which>next|this|coming|on)\s+)?(?<weekday>${WEEKDAY})\b`,
+    String.raw`\bin\s+(?<count>\d{1,3}|a|one|two|three|four|five|six|seven|ten)\s+(?<unit>days?|weeks?)\b`,
+    String.raw`\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(?<end>year|month)\b`,
   ].join('|'),
   'g',
 );
 export const EN_DATE_CUE = new RegExp(String.raw`\d|\b(?:today|tonight|tomorrow|yesterday|end of|days?|weeks?|${WEEKDAY})\b`);
 
 const ZH_WEEKDAYS = '一二三四五六日天';
-// Groups: full date 1–3, month-day 4–5, named day 6, weekday 7–8, "N days later" 9–10, end of year/month 11.
+// Holidays of a fixed day, by month and day.
+const ZH_HOLIDAYS: Readonly<Record<string, readonly [number, number]>> = { 五一: [5, 1], 劳动节: [5, 1], 国庆节: [10, 1], 国庆: [10, 1], 元旦: [1, 1], 圣诞节: [12, 25], 圣诞: [12, 25], 平安夜: [12, 24], 情人节: [2, 14] };
+// Groups: full date 1–3, month-day 4–5, named day 6, weekday 7–8, "N days later" 9–10, end of year/month 11, holiday 12.
 const ZH_DATE = new RegExp(
   [
     String.raw`(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*[日号]?`,
@@ -47,10 +54,11 @@ const ZH_DATE = new RegExp(
     String.raw`(?<!每)(下下|下|这|本|上)?个?(?:周|星期|礼拜)([${ZH_WEEKDAYS}])`,
     '(\\d{1,3}|[一二两三四五六七八九十]{1,3})(天|周|个星期)(?:后|之后|以后)',
     '(年底|年末|月底|月末)',
+    `(${Object.keys(ZH_HOLIDAYS).join('|')})`,
   ].join('|'),
   'gu',
 );
-export const ZH_DATE_CUE = /\d|[今明后昨前]天|天(?:之|以)?后|今晚|周|星期|礼拜|月|年底|年末/u;
+export const ZH_DATE_CUE = /\d|[今明后昨前]天|天(?:之|以)?后|今晚|周|星期|礼拜|月|年底|年末|五一|劳动节|国庆|元旦|圣诞|平安夜|情人节/u;
 const ZH_NAMED_DAYS: Readonly<Record<string, number>> = { 大后天: 3, 后天: 2, 明天: 1, 今天: 0, 今晚: 0, 昨天: -1, 前天: -2 };
 const EN_NAMED_DAYS: Readonly<Record<string, number>> = { 'the day after tomorrow': 2, today: 0, tonight: 0, tomorrow: 1, yesterday: -1 };
 
@@ -138,18 +146,30 @@ function monthDay(year: string | undefined, month: number, day: number, today: s
   return year === undefined ? { date: yearOf(month, day, today, past), relative: true } : { date: calendar(Number(year), month, day), relative: false };
 }
 
-function english(g: readonly (string | undefined)[], today: string, past: boolean): { date: string | undefined; relative: boolean } {
-  if (g[1] !== undefined) return { date: calendar(Number(g[1]), Number(g[2]), Number(g[3])), relative: false };
-  if (g[4] !== undefined) return monthDay(g[6], MONTHS[g[5]!.slice(0, 3)]!, Number(g[4]), today, past);
-  if (g[7] !== undefined) return monthDay(g[9], MONTHS[g[7].slice(0, 3)]!, Number(g[8]), today, past);
-  if (g[10] !== undefined) return { date: addDays(today, EN_NAMED_DAYS[g[10]]!), relative: true };
-  if (g[12] !== undefined) {
-    const weekday = WEEKDAYS.indexOf(g[12]) + 1;
-    return { date: g[11] === 'next' ? inWeek(today, weekday, 1) : upcoming(today, weekday), relative: true };
+/** A day of a month named by its ordinal alone ("the 28th"): this month's, or next month's once it has gone by. */
+function ordinalDay(day: number, today: string, past: boolean): { date: string | undefined; relative: boolean } {
+  const year = Number(today.slice(0, 4));
+  const month = Number(today.slice(5, 7));
+  if (past || day >= Number(today.slice(8, 10))) return { date: calendar(year, month, day), relative: true };
+  return { date: month === 12 ? calendar(year + 1, 1, day) : calendar(year, month + 1, day), relative: true };
+}
+
+function english(g: Readonly<Record<string, string | undefined>>, today: string, past: boolean): { date: string | undefined; relative: boolean } {
+  const month = (name: string) => MONTHS[name.slice(0, 3)]!;
+  if (g['rangeDay'] !== undefined) return monthDay(g['rangeYear'], month(g['rangeMonth']!), Number(g['rangeDay']), today, past);
+  if (g['ordinal'] !== undefined) return ordinalDay(Number(g['ordinal']), today, past);
+  if (g['isoYear'] !== undefined) return { date: calendar(Number(g['isoYear']), Number(g['isoMonth']), Number(g['isoDay'])), relative: false };
+  if (g['day'] !== undefined) return monthDay(g['dayYear'], month(g['dayMonth']!), Number(g['day']), today, past);
+  if (g['month'] !== undefined) return monthDay(g['monthYear'], month(g['month']), Number(g['monthDay']), today, past);
+  if (g['named'] !== undefined) return { date: addDays(today, EN_NAMED_DAYS[g['named']]!), relative: true };
+  if (g['weekday'] !== undefined) {
+    const weekday = WEEKDAYS.indexOf(g['weekday']) + 1;
+    return { date: g['which'] === 'next' ? inWeek(today, weekday, 1) : upcoming(today, weekday), relative: true };
   }
-  if (g[15] !== undefined) return { date: endOf(today, g[15] === 'year'), relative: true };
-  const count = SMALL_NUMBERS[g[13]!] ?? Number(g[13]);
-  return { date: addDays(today, g[14]!.startsWith('week') ? count * 7 : count), relative: true };
+  if (g['end'] !== undefined) return { date: endOf(today, g['end'] === 'year'), relative: true };
+  if (g['count'] === undefined) return { date: undefined, relative: true };
+  const count = SMALL_NUMBERS[g['count']] ?? Number(g['count']);
+  return { date: addDays(today, g['unit']!.startsWith('week') ? count * 7 : count), relative: true };
 }
 
 function chinese(g: readonly (string | undefined)[], today: string, past: boolean): { date: string | undefined; relative: boolean } {
@@ -163,6 +183,7 @@ function chinese(g: readonly (string | undefined)[], today: string, past: boolea
     return { date: g[7] === undefined ? upcoming(today, weekday) : inWeek(today, weekday, weeks), relative: true };
   }
   if (g[11] !== undefined) return { date: endOf(today, g[11].startsWith('年')), relative: true };
+  if (g[12] !== undefined) return monthDay(undefined, ZH_HOLIDAYS[g[12]]![0], ZH_HOLIDAYS[g[12]]![1], today, past);
   const count = chineseNumber(g[9]!);
   return { date: addDays(today, g[10] === '天' ? count : count * 7), relative: true };
 }
@@ -178,15 +199,31 @@ function chinese(g: readonly (string | undefined)[], today: string, past: boolea
  * findDate('2026年12月1日发布', 'zh', '2026-02-18')?.date // '2026-12-01'
  */
 export function findDate(lower: string, language: Language, today: string): DateMention | undefined {
+  return findDates(lower, language, today, 1)[0];
+}
+
+/**
+ * Every date named in a sentence, in order (at most `max`), read as findDate reads the first.
+ *
+ * @example
+ * findDates('moved it from 2 may to 9 may', 'en', '2026-02-18').map((mention) => mention.date) // ['2026-05-02', '2026-05-09']
+ */
+export function findDates(lower: string, language: Language, today: string, max = Infinity): DateMention[] {
   const pattern = language === 'zh' ? ZH_DATE : EN_DATE;
-  if (!(language === 'zh' ? ZH_DATE_CUE : EN_DATE_CUE).test(lower)) return undefined;
+  if (!(language === 'zh' ? ZH_DATE_CUE : EN_DATE_CUE).test(lower)) return [];
   pattern.lastIndex = 0;
   const past = (language === 'zh' ? ZH_PAST : EN_PAST).test(lower);
-  for (let found = pattern.exec(lower); found !== null; found = pattern.exec(lower)) {
-    const { date, relative } = language === 'zh' ? chinese(found, today, past) : english(found, today, past);
-    if (date !== undefined) return { date, index: found.index, length: found[0].length, relative };
+  const out: DateMention[] = [];
+  for (let found = pattern.exec(lower); found !== null && out.length < max; found = pattern.exec(lower)) {
+    // A weekday before a date only steps aside for the date that follows it.
+    if (found[0] === '' || (language === 'en' && found.groups !== undefined && Object.values(found.groups).every((group) => group === undefined))) {
+      if (found[0] === '') pattern.lastIndex += 1;
+      continue;
+    }
+    const { date, relative } = language === 'zh' ? chinese(found, today, past) : english(found.groups ?? {}, today, past);
+    if (date !== undefined) out.push({ date, index: found.index, length: found[0].length, relative });
   }
-  return undefined;
+  return out;
 }
 
 /**

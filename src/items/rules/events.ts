@@ -5,32 +5,104 @@
 
 import type { ItemCandidate } from '../../spec/items.js';
 import { makeKey } from '../keys.js';
-import { EN_DATE_CUE, findDate, ZH_DATE_CUE } from './dates.js';
+import { EN_DATE_CUE, findDates, ZH_DATE_CUE, type DateMention } from './dates.js';
 import { projectOf } from './project.js';
 import { CONVERSATION, emit, type Language, type Rule, type SentenceContext } from './rule.js';
 import { contentWords, idFrom, shorten } from './text.js';
 
 const EN_EVENT =
-  /\b(launch(?:es|ed)?|release[sd]?|ship(?:s|ped)?|meeting|meet|demo|deadline|due date|interview|trip|flight|birthday|wedding|anniversary|conference|summit|review|deploy(?:ment|ed)?|migration|offsite|standup|call|appointment|presentation|kickoff|kick-off|retro|retrospective|workshop|hackathon|vacation|holiday|party|dinner|lunch|exam|go-live|cutover|outage|incident|milestone|beta|webinar|visit|moved|started|joined|graduat\w+)\b/i;
+  /\b(launch(?:es|ed)?|release[sd]?|ship(?:s|ped)?|meeting|meet|demo|deadline|due date|interview|trip|flight|birthday|wedding|married|anniversary|conference|summit|review|deploy(?:ment|ed)?|migration|offsite|standup|call|appointment|presentation|kickoff|kick-off|retro|retrospective|workshop|hackathon|vacation|holiday|party|housewarming|baptism|christening|festival|concert|gig|dinner|lunch|table|booking|reservation|exam|go-live|cutover|outage|incident|milestone|beta|webinar|visit(?:ing)?|coming (?:to|from|over)|moving|moved|started|joined|graduat\w+)\b/i;
 const ZH_EVENT =
   /(发布|上线|会议|开会|面试|出差|生日|婚礼|纪念日|周年|大寿|寿宴|演示|评审|截止|交付|部署|迁移|旅行|旅游|出发|出国|回老家|机票|车票|门票|航班|改签|聚餐|聚会|派对|约会|考试|科目[一二三四]|复查|体检|预约|洗牙|补牙|手术|音乐节|演唱会|里程碑|故障|事故|启动|复盘|培训|路演|入职|离职|开学|入学|毕业|搬家|假期|玩)/u;
 // Words that name the event are better slugs than the sentence's first words.
-const EN_CANONICAL: Readonly<Record<string, string>> = { launches: 'launch', launched: 'launch', released: 'release', releases: 'release', shipped: 'ship', ships: 'ship', deployed: 'deploy', deployment: 'deploy', 'kick-off': 'kickoff', retrospective: 'retro', meet: 'meeting' };
+const EN_CANONICAL: Readonly<Record<string, string>> = {
+  launches: 'launch',
+  launched: 'launch',
+  released: 'release',
+  releases: 'release',
+  shipped: 'ship',
+  ships: 'ship',
+  deployed: 'deploy',
+  deployment: 'deploy',
+  'kick-off': 'kickoff',
+  retrospective: 'retro',
+  meet: 'meeting',
+  married: 'wedding',
+  visiting: 'visit',
+  'coming to': 'visit',
+  'coming from': 'visit',
+  'coming over': 'visit',
+  booking: 'table',
+  reservation: 'table',
+  christening: 'baptism',
+};
+// Plans of one's own life are told apart by where they are or whom they are with: "trip_coimbra".
+const PERSONAL = new Set(['trip', 'flight', 'wedding', 'conference', 'visit', 'vacation', 'holiday', 'party', 'housewarming', 'baptism', 'festival', 'concert', 'gig', 'dinner', 'lunch', 'table', 'appointment', 'moving', 'exam']);
+// A name that is no place or person of a plan: the speaker, days, months, greetings.
+const NOT_NAME =
+  /^(?:I|I'm|I'll|I've|I'd|OK|Ok|Hi|Hey|Hello|Mum|Mom|Dad|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December|Please|Can|Could|Also|So|And|But|The|My|Our)$/u;
+const CAPITALISED = /(?<![\p{L}\p{N}'’])\p{Lu}[\p{L}'’-]+(?:\s+(?:de|da|del|la|dos|von|van)\s+\p{Lu}[\p{L}-]+|\s+\p{Lu}[\p{L}-]+)*/gu;
+// A request to book or note a plan is a plan said as a question: "can you book a table for Saturday?"
+const BOOKING_REQUEST = /\b(?:can|could|would)\s+you\s+(?:please\s+)?(?:book|reserve|schedule|set up|sign me up|register me|add|put|remind me|make a reservation|get us|get me)\b/u;
+
+/** The name nearest to `at` in the sentence that is not its first word, if any. */
+export function nameNear(text: string, at: number): string | undefined {
+  let best: { name: string; distance: number } | undefined;
+  CAPITALISED.lastIndex = 0;
+  for (let found = CAPITALISED.exec(text); found !== null; found = CAPITALISED.exec(text)) {
+    const words = found[0].split(/\s+/u).filter((word) => !NOT_NAME.test(word));
+    if (words.length === 0 || /^\s*$|[.!?]\s*$/u.test(text.slice(0, found.index))) continue;
+    const distance = Math.abs(found.index - at);
+    if (best === undefined || distance < best.distance) best = { name: words.join(' '), distance };
+  }
+  return best?.name;
+}
+
+/**
+ * The slug of the event a sentence names, from its event word (and for a plan of one's own life the
+ * nearest name: "trip_coimbra"), else its first content words without the date; '' when none.
+ */
+export function eventSlug(text: string, withoutDate: string, language: Language): string {
+  const cue = (language === 'zh' ? ZH_EVENT : EN_EVENT).exec(text);
+  const cueWord = cue?.[1]?.toLowerCase();
+  if (cue === null || cueWord === undefined) return contentWords(withoutDate).length === 0 ? '' : idFrom(withoutDate, 3);
+  if (language === 'zh') return cueWord;
+  const canonical = EN_CANONICAL[cueWord] ?? cueWord;
+  const name = PERSONAL.has(canonical) ? nameNear(text, cue.index) : undefined;
+  return name === undefined ? canonical : `${canonical} ${name}`;
+}
+
+/** Whether a sentence names an event at all (a relative date needs an event word beside it). */
+export function hasEventWord(text: string, language: Language): boolean {
+  return (language === 'zh' ? ZH_EVENT : EN_EVENT).test(text);
+}
+
+/** An event's title: its sentence, shortened, without closing punctuation. */
+export function eventTitle(text: string): string {
+  return shorten(text.trim().replace(/[\s.;:!?。；：！？]+$/u, ''));
+}
+
+/** The date nearest the event word when a sentence names several ("turns 70 on the 4th, party on Saturday 2 May"). */
+function nearestDate(context: SentenceContext, language: Language): DateMention | undefined {
+  const mentions = findDates(context.lower, language, context.date);
+  const cue = (language === 'zh' ? ZH_EVENT : EN_EVENT).exec(context.text);
+  if (cue === null || mentions.length < 2) return mentions[0];
+  return mentions.reduce((best, mention) => (Math.abs(mention.index - cue.index) < Math.abs(best.index - cue.index) ? mention : best));
+}
 
 function eventOf(context: SentenceContext, rule: Rule, language: Language): ItemCandidate[] {
-  const mention = findDate(context.lower, language, context.date);
+  if (context.question && !BOOKING_REQUEST.test(context.lower)) return [];
+  // A plan moved or called off in this sentence is the plan rules' (plans.ts).
+  if (context.here.some((candidate) => candidate.type === 'events')) return [];
+  const mention = nearestDate(context, language);
   if (mention === undefined) return [];
   if (context.here.some((candidate) => (candidate.type === 'tasks' || candidate.type === 'goals') && candidate.value['due'] === mention.date)) return [];
-  const cue = (language === 'zh' ? ZH_EVENT : EN_EVENT).exec(context.text);
-  if (mention.relative && cue === null) return [];
+  if (mention.relative && !hasEventWord(context.text, language)) return [];
   const withoutDate = `${context.text.slice(0, mention.index)} ${context.text.slice(mention.index + mention.length)}`;
-  const project = projectOf(context);
-  const cueWord = cue?.[1]?.toLowerCase();
-  const slugText = cueWord === undefined ? idFrom(withoutDate, 3) : language === 'zh' ? cueWord : (EN_CANONICAL[cueWord] ?? cueWord);
-  if (slugText === '' || (cue === null && contentWords(withoutDate).length === 0)) return [];
-  const scope = project.name;
-  const title = shorten(context.text.trim().replace(/[\s.;:!?。；：！？]+$/u, ''));
-  return [emit(context, rule, { key: makeKey('events', [scope, mention.date, slugText]), value: { scope, date: mention.date, title }, confidence: mention.relative ? 0.6 : 0.7 })];
+  const slugText = eventSlug(context.text, withoutDate, language);
+  if (slugText === '') return [];
+  const scope = projectOf(context).name;
+  return [emit(context, rule, { key: makeKey('events', [scope, mention.date, slugText]), value: { scope, date: mention.date, title: eventTitle(context.text) }, confidence: mention.relative ? 0.6 : 0.7 })];
 }
 
 export const EVENT_RULES: readonly Rule[] = [
@@ -42,6 +114,7 @@ export const EVENT_RULES: readonly Rule[] = [
     confidence: 0.7,
     gate: 'may',
     trigger: EN_DATE_CUE,
+    questions: true,
     match: (context, rule) => eventOf(context, rule, 'en'),
   },
   {

@@ -16,6 +16,7 @@ import { EVENT_RULES } from './events.js';
 import { GOAL_RULES } from './goals.js';
 import { NAME_RULE, NameTracker } from './names.js';
 import { OCCASION_RULES } from './occasions.js';
+import { PLAN_CHANGE_RULES } from './plans.js';
 import { POSSESSION_RULES } from './possessions.js';
 import { PREFERENCE_RULES } from './preferences.js';
 import { PROFILE_RULES } from './profile.js';
@@ -61,6 +62,7 @@ const SENTENCE_RULES: readonly Rule[] = [
   ...TASK_STATUS_RULES,
   ...ZH_TASK_RULES,
   ...GOAL_RULES,
+  ...PLAN_CHANGE_RULES,
   ...EVENT_RULES,
 ];
 

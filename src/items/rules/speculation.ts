@@ -95,7 +95,8 @@ const SMALL_TALK_ZH =
 const VENTING_EN =
   /\b(?:ugh+|argh+|gah|grr+|damn(?:it)?|dammit|wtf|ffs|fml|sigh|meh|this sucks|that sucks|it sucks|so annoying|so frustrat\w*|i'm so (?:tired|done|over it|sick of|fed up)|sick of|fed up|kill me|i can't (?:even|take it)|i hate (?:mondays?|this|it|that|everything|my life|my job|when|how|people|traffic|waiting|meetings|being|myself|today|the weather|rain))\b/;
 // 受不了 with an object is a dislike ("受不了香菜"), not venting.
-const VENTING_ZH = /烦死了?|累死了?|气死了?|郁闷|崩溃|无语|好烦|真烦|烦人|受不了(?=了|啦|$|[，,。！!…~～])|讨厌死了|唉|哎呀|心累|太难了|要疯了/u;
+// A sigh opening a sentence ("唉，4月18号是走不成了") is no venting of what follows it.
+const VENTING_ZH = /烦死了?|累死了?|气死了?|郁闷|崩溃|无语|好烦|真烦|烦人|受不了(?=了|啦|$|[，,。！!…~～])|讨厌死了|(?:唉|哎呀)+(?=[\s。！!…~～]*$)|心累|太难了|要疯了/u;
 
 /**
  * The expressions silenceOf tries, in order, per language: a caller that knows some cannot match

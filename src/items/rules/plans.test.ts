@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+
+import type { ItemCandidate } from '../../spec/items.js';
+import { findDates } from './dates.js';
+import { TEST_TS } from './fact-test-kit.js';
+import { createRuleExtractor } from './index.js';
+
+/** Each candidate as "action key value" for one user message, with the scope's known keys. */
+function changes(text: string, known: readonly string[] = [], role: 'user' | 'assistant' = 'user'): string[] {
+  const out = createRuleExtractor().extract({ events: [{ event_id: 'e', kind: 'message', role, text, ts: TEST_TS }], known_keys: [...known] }) as ItemCandidate[];
+  return out.filter((candidate) => candidate.type !== 'entities' && candidate.type !== 'profile').map((candidate) => `${candidate.action} ${candidate.key} ${JSON.stringify(candidate.value)}`);
+}
+
+const keys = (lines: readonly string[]) => lines.map((line) => line.split(' ').slice(0, 2).join(' '));
+
+describe('dated plans', () => {
+  it.each([
+    ["We're taking a trip to Porto from 4 to 9 April with the kids.", 'upsert event:general:2026-04-04:trip_porto'],
+    ['Can you book a table at Noma for Thursday the 26th?', 'upsert event:general:2026-02-26:table_noma'],
+    ['My brother turns 40 on 3 May and we throw the party on Saturday 2 May.', 'upsert event:general:2026-05-02:party'],
+    ['our housewarming is on the 14th of March', 'upsert event:general:2026-03-14:housewarming'],
+    ['五一要去看演唱会', 'upsert event:general:2026-05-01:演唱会'],
+  ])('%s', (text, expected) => {
+    expect(keys(changes(text))).toContain(expected);
+  });
+
+  it('reads no plan from a question that books nothing', () => {
+    expect(changes('Can you tell me what is on at the cinema on Friday?')).toEqual([]);
+  });
+
+  it('reads the first day of a range and a weekday before its date', () => {
+    expect(findDates('from 8 to 15 october', 'en', '2026-02-18').map((mention) => mention.date)).toEqual(['2026-10-08']);
+    expect(findDates('on saturday 2 may, not sunday', 'en', '2026-02-18').map((mention) => mention.date)).toEqual(['2026-05-02', '2026-02-22']);
+    expect(findDates('the 4th of may', 'en', '2026-02-18').map((mention) => mention.date)).toEqual(['2026-05-04']);
+  });
+});
+
+describe('plans moved', () => {
+  const party = 'event:general:2026-05-02:party_ana';
+
+  it.each([
+    ["we've pushed Ana's party from 2 May to 16 May", 'event:general:2026-05-16:party_ana'],
+    ['the party is now 16 May instead of 2 May', 'event:general:2026-05-16:party_ana'],
+  ])('%s ends the old day and holds the new one', (text, moved) => {
+    const out = keys(changes(text, [party]));
+    expect(out).toEqual([`retract ${party}`, `upsert ${moved}`]);
+  });
+
+  it('moves a plan named by its words when the old day goes unsaid', () => {
+    expect(keys(changes('they rescheduled the Lisbon trip to 20 June', ['event:general:2026-06-06:trip_lisbon', party]))).toEqual([
+      'retract event:general:2026-06-06:trip_lisbon',
+      'upsert event:general:2026-06-20:trip_lisbon',
+    ]);
+  });
+
+  it('keeps the old day out of the moved plan', () => {
+    const [, moved] = changes("we've pushed Ana's party from 2 May to 16 May", [party]);
+    expect(moved).not.toContain('2 May');
+  });
+
+  it('moves a booking to another hour of its day', () => {
+    const [moved] = changes('could you move the Noma booking from 19:30 to 21:00?', ['event:general:2026-02-26:table_noma']);
+    expect(moved).toContain('upsert event:general:2026-02-26:table_noma');
+    expect(moved).toContain('"time":"21:00"');
+    expect(moved).not.toContain('19:30');
+  });
+
+  it('moves a Chinese plan', () => {
+    expect(keys(changes('签证没下来，5月3号走不了，机票改到了6月1号', ['event:general:2026-05-03:出发']))).toEqual([
+      'retract event:general:2026-05-03:出发',
+      'upsert event:general:2026-06-01:出发',
+    ]);
+  });
+
+  it.each([
+    ['The movers come on 2 May, the party is on 16 May.', [party]],
+    ['Should we move the party from 2 May to 16 May?', [party]],
+    ['If the venue is booked we move it to 16 May.', []],
+  ])('moves nothing: %s', (text, known) => {
+    expect(changes(text, known).filter((line) => line.startsWith('retract'))).toEqual([]);
+  });
+
+  it('takes nothing the assistant says', () => {
+    expect(changes("I've moved the party from 2 May to 16 May in your calendar.", [party], 'assistant').filter((line) => line.includes('2026-05-16'))).toEqual([]);
+  });
+});
+
+describe('plans called off', () => {
+  const trip = 'event:general:2026-04-04:trip_porto';
+
+  it.each([
+    'The Porto trip is off, the car broke down.',
+    'we cancelled Porto because of the strike',
+    'sadly the trip to Porto has been called off',
+  ])('%s', (text) => {
+    expect(changes(text, [trip, 'event:general:2026-03-01:dinner_nadia'])).toEqual([`upsert ${trip} {"status":"cancelled","cancelled_on":"2026-02-18"}`]);
+  });
+
+  it('calls off a goal', () => {
+    expect(keys(changes('the marathon plan is off, my knee is done for', ['goal:general:run_marathon']))).toEqual(['upsert goal:general:run_marathon']);
+  });
+
+  it('retracts a task no longer needed', () => {
+    const known = ['task:general:renew_gym_membership', 'task:general:book_dentist'];
+    expect(changes("not renewing the gym membership anymore, I'm moving", known)).toEqual(['retract task:general:renew_gym_membership {}']);
+    expect(changes('The gym membership is no longer needed.', known)).toEqual(['retract task:general:renew_gym_membership {}']);
+  });
+
+  it('calls off a Chinese plan', () => {
+    expect(keys(changes('演唱会因为台风取消了', ['event:general:2026-05-01:演唱会']))).toEqual(['upsert event:general:2026-05-01:演唱会']);
+  });
+
+  it.each([
+    ['The heating is off again.', [trip]],
+    ['The Porto trip is on!', [trip]],
+    ['the trip is off', [trip, 'event:general:2026-05-01:trip_rome']],
+    ['Is the Porto trip cancelled?', [trip]],
+  ])('calls off nothing: %s', (text, known) => {
+    expect(changes(text, known).filter((line) => line.includes('cancelled') || line.startsWith('retract'))).toEqual([]);
+  });
+});

@@ -1,0 +1,169 @@
+// Plans that change (MemoryTypes v0.1 §3.7, §3.3, §3.4). A dated plan moved to another day ("we
+// moved mum's party from 2 May to 9 May", "机票改成了5月9号出发") ends the old day's event and
+// holds the new one under the same slug; moved to another hour, it keeps its day with the new time.
+// A plan called off ("the Coimbra trip is off", "音乐节取消了") keeps its event or goal with status
+// cancelled, which the packet's Upcoming part leaves out. A task no longer needed is retracted: a
+// task's status has no "cancelled". A change that names no known plan changes nothing.
+
+import { stemmer } from 'stemmer';
+
+import type { ItemCandidate } from '../../spec/items.js';
+import { makeKey } from '../keys.js';
+import { findDates, type DateMention } from './dates.js';
+import { eventSlug, eventTitle } from './events.js';
+import { projectOf } from './project.js';
+import { emit, USER_ONLY, type Language, type Rule, type SentenceContext } from './rule.js';
+import { findTask } from './tasks.js';
+import { contentWords, hasHan, matchTokens } from './text.js';
+
+// Words of a plan's key that name its kind, not which plan it is.
+const KIND_WORDS: ReadonlySet<string> = new Set(['trip', 'plan', 'thing', 'booking', 'table', 'visit', 'party', 'dinner', 'event', 'one', 'the', '事', '那事', '这事']);
+
+function tokensOf(text: string): Set<string> {
+  return new Set(matchTokens(text.replace(/_/gu, ' ')).map((token) => (hasHan(token) ? token : stemmer(token))));
+}
+
+/**
+ * The known event or goal a phrase names, by the words of its key: the one sharing most words,
+ * at least one of which names the plan rather than its kind, or, when the phrase names only a
+ * kind, the one plan of that kind. A tie names none.
+ */
+function knownPlan(context: SentenceContext, phrase: string, keys: readonly string[]): string | undefined {
+  const wanted = tokensOf(phrase);
+  const scored: Array<readonly [string, number]> = [];
+  for (const key of keys) {
+    const words = tokensOf(key.slice(key.lastIndexOf(':') + 1));
+    const shared = [...words].filter((word) => wanted.has(word));
+    if (shared.length === 0) continue;
+    const named = shared.some((word) => !KIND_WORDS.has(word));
+    scored.push([key, shared.length + (named ? 10 : 0) + (key.startsWith('event:') && key.split(':')[2]! >= context.date ? 0.5 : 0)]);
+  }
+  const top = Math.max(0, ...scored.map(([, score]) => score));
+  const best = scored.filter(([, score]) => score === top);
+  return best.length === 1 ? best[0]![0] : undefined;
+}
+
+function plansOf(context: SentenceContext): string[] {
+  return [...context.memory.keysWith('event:'), ...context.memory.keysWith('goal:')];
+}
+
+// --- Called off -----------------------------------------------------------------------------------
+
+const EN_CALLED_OFF = [
+  /^(?:(?:so|and|also|but|well|ok|okay|update|sadly|unfortunately|btw)[:,]?\s+)*(?:the\s+|our\s+|my\s+)?([^,;:!?]{2,60}?)\s+(?:is|are|was|were|got|has been|have been|'s)\s+(?:now\s+|officially\s+|definitely\s+|all\s+|been\s+)?(?:cancelled|canceled|off|called off|scrapped|not happening|no longer (?:needed|happening|necessary|on)|not needed any ?more)\b/iu,
+  /\b(?:I|we)(?:'ve| have)?\s+(?:just\s+|had to\s+|finally\s+)?(?:cancelled|canceled|called off|scrapped|pulled out of|dropped)\s+(?:the\s+|our\s+|my\s+)?([^,.;!?]{2,60}?)(?=\s+(?:because|since|as|so|after)\b|\s*[,.;!?(—–-]|\s*$)/iu,
+  /(?:^|\b(?:I'm|I am|we're|we are)\s+)not\s+(\p{L}+ing\b[^,.;!?]{0,50}?)\s+any\s?more\b/iu,
+  /\b(?:no\s+(?:need|point)\s+to|(?:I|we)\s+(?:don't|do not|no longer)\s+(?:need|have)\s+to)\s+([^,.;!?]{2,60}?)(?:\s+any\s?more)?(?=\s*[,.;!?]|\s*$)/iu,
+];
+const ZH_CALLED_OFF = /^(?:我们?|哭了|唉|哎)?(?:把)?([^，,。！!？?]{1,20}?)(?:因为[^，,。]{0,20})?(?:我们?)?(?:被|给)?(?:取消了|推掉了|不去了|黄了|泡汤了|取消)/u;
+
+/** What the sentence calls off, as written, or undefined. */
+function calledOff(context: SentenceContext): string | undefined {
+  if (context.language === 'zh') {
+    for (const clause of context.text.split(/[，,。！!？?；;]/u)) {
+      const found = ZH_CALLED_OFF.exec(clause.trim());
+      if (found !== null) return found[1]!.replace(/那趟|这趟|那个|这个|的事|那事/gu, '');
+    }
+    return undefined;
+  }
+  for (const pattern of EN_CALLED_OFF) {
+    const found = pattern.exec(context.text);
+    if (found !== null && contentWords(found[1]!).length > 0) return found[1]!;
+  }
+  return undefined;
+}
+
+function cancelledPlan(context: SentenceContext, rule: Rule): ItemCandidate[] {
+  const phrase = calledOff(context);
+  if (phrase === undefined) return [];
+  const known = knownPlan(context, phrase, plansOf(context));
+  if (known === undefined) return [];
+  const type = known.startsWith('event:') ? 'events' : 'goals';
+  return [emit(context, rule, { key: known, type, value: { status: 'cancelled', cancelled_on: context.date } })];
+}
+
+function cancelledTask(context: SentenceContext, rule: Rule): ItemCandidate[] {
+  const phrase = calledOff(context);
+  if (phrase === undefined || knownPlan(context, phrase, plansOf(context)) !== undefined) return [];
+  const known = findTask(context.memory, projectOf(context).name, phrase, false);
+  return known === undefined ? [] : [emit(context, rule, { key: known, action: 'retract', value: {} })];
+}
+
+// --- Moved ------------------------------------------------------------------------------------------
+
+const EN_MOVED = /\b(?:mov(?:e|ed|es|ing)|postpon\w+|push(?:ed|ing)?|reschedul\w+|chang(?:e|ed|ing)|shift(?:ed)?|bump(?:ed)?|delay(?:ed)?|brought forward|pulled forward)\b|\binstead of\b/u;
+// Asked of the assistant, a move is one: "can you move the booking to 20:00?"
+const MOVE_REQUEST = /\b(?:can|could|would)\s+you\s+(?:please\s+)?(?:move|push|reschedule|change|shift|postpone|bump)\b/u;
+const ZH_MOVED = /改成|改到|改为|改期|推迟|延期|延后|挪到|提前到|换到|推到|改签/u;
+const ZH_NEW_DAY = /(?:改成|改到|改为|改期到|推迟到|延期到|延后到|挪到|提前到|换到|推到|改签到)了?$/u;
+const TIME = /\bfrom\s+(\d{1,2}(?::|\.|h)\d{2}|\d{1,2}\s?(?:am|pm))\s+to\s+(\d{1,2}(?::|\.|h)\d{2}|\d{1,2}\s?(?:am|pm))\b/du;
+
+/** The old day and the new one a move names; the old one may go unsaid ("moved it to 11 July"). */
+function movedDays(lower: string, mentions: readonly DateMention[], language: Language): { from?: DateMention; to: DateMention } | undefined {
+  if (language === 'zh') {
+    const to = mentions.find((mention) => ZH_NEW_DAY.test(lower.slice(0, mention.index)));
+    if (to === undefined) return undefined;
+    const from = mentions.find((mention) => mention !== to && mention.date !== to.date);
+    return from === undefined ? { to } : { from, to };
+  }
+  for (const [index, mention] of mentions.entries()) {
+    const before = lower.slice(0, mention.index);
+    const other = mentions.find((candidate) => candidate !== mention && candidate.date !== mention.date);
+    if (/\bfrom\s+(?:the\s+)?$/u.test(before) && mentions[index + 1] !== undefined) return { from: mention, to: mentions[index + 1]! };
+    if (/\binstead\s+of\s+(?:the\s+)?$/u.test(before) && other !== undefined) return { from: mention, to: other };
+  }
+  const last = mentions.at(-1);
+  return mentions.length === 1 && last !== undefined && /\b(?:to|until|till)\s+(?:the\s+)?$/u.test(lower.slice(0, last.index)) ? { to: last } : undefined;
+}
+
+/** The sentence without the words of the old day or hour: what the moved plan's title says. */
+function withoutOld(text: string, from: { index: number; length: number }): string {
+  const before = text.slice(0, from.index).replace(/\b(?:from|instead of)\s+(?:the\s+)?$/iu, '');
+  return `${before}${text.slice(from.index + from.length)}`.replace(/\s{2,}/gu, ' ').replace(/\s+([,.;!?])/gu, '$1');
+}
+
+function movedPlan(context: SentenceContext, rule: Rule): ItemCandidate[] {
+  if (!(context.language === 'zh' ? ZH_MOVED : EN_MOVED).test(context.lower) || (context.question && !MOVE_REQUEST.test(context.lower))) return [];
+  const events = context.memory.keysWith('event:');
+  const mentions = findDates(context.lower, context.language, context.date);
+  const days = movedDays(context.lower, mentions, context.language);
+  if (days === undefined) return context.language === 'en' ? movedHour(context, rule, events) : [];
+  const onOldDay = days.from === undefined ? [] : events.filter((key) => key.split(':')[2] === days.from!.date);
+  const old = onOldDay.length === 1 ? onOldDay[0] : knownPlan(context, context.text, onOldDay.length > 1 ? onOldDay : days.from === undefined ? events : []);
+  const title = eventTitle(days.from === undefined ? context.text : withoutOld(context.text, days.from));
+  const scope = old?.split(':')[1] ?? projectOf(context).name;
+  const slugText = old?.slice(old.lastIndexOf(':') + 1) ?? eventSlug(context.text, title, context.language);
+  if (slugText === '' || old === undefined && days.from === undefined) return [];
+  const moved = emit(context, rule, { key: makeKey('events', [scope, days.to.date, slugText]), value: { scope, date: days.to.date, title } });
+  return old === undefined || old === moved.key ? [moved] : [emit(context, rule, { key: old, action: 'retract', value: {} }), moved];
+}
+
+/** A booking moved to another hour of its day: "can you move the Tantris booking from 19:00 to 20:00?" */
+function movedHour(context: SentenceContext, rule: Rule, events: readonly string[]): ItemCandidate[] {
+  const found = TIME.exec(context.lower);
+  if (found?.indices === undefined) return [];
+  const known = knownPlan(context, context.text, events);
+  if (known === undefined) return [];
+  const [fromStart, fromEnd] = found.indices[1]!;
+  const [toStart, toEnd] = found.indices[2]!;
+  const title = eventTitle(withoutOld(context.text, { index: fromStart, length: fromEnd - fromStart }));
+  return [emit(context, rule, { key: known, value: { time: context.text.slice(toStart, toEnd), title } })];
+}
+
+/** Words without which a sentence moves or calls off no plan (the writer loads the current keys on them). */
+export const PLAN_CUE = /\b(?:cancel\w*|off|scrapped|not happening|no longer|any\s?more|no need|no point|pulled out|dropped|mov(?:e|ed|es|ing)|postpon\w+|push(?:ed|ing)?|reschedul\w+|chang(?:e|ed|ing)|shift(?:ed)?|bump(?:ed)?|delay(?:ed)?|instead|forward)\b|改成|改到|改为|改期|推迟|延期|延后|挪到|提前到|换到|推到|改签|取消|推掉|不去了|黄了|泡汤/u;
+
+/**
+ * Plans moved and called off, and tasks no longer needed, in English and Chinese.
+ *
+ * @example
+ * // known event:general:2026-05-02:party; "we moved the party from 2 May to 9 May"
+ * // → retract event:general:2026-05-02:party, upsert event:general:2026-05-09:party
+ */
+export const PLAN_CHANGE_RULES: readonly Rule[] = [
+  { name: 'en.plan.moved', languages: ['en'], roles: USER_ONLY, type: 'events', confidence: 0.75, gate: 'may', trigger: PLAN_CUE, questions: true, match: movedPlan },
+  { name: 'zh.plan.moved', languages: ['zh'], roles: USER_ONLY, type: 'events', confidence: 0.75, gate: 'may', trigger: ZH_MOVED, match: movedPlan },
+  { name: 'en.plan.cancelled', languages: ['en'], roles: USER_ONLY, type: 'events', confidence: 0.8, gate: 'may', trigger: PLAN_CUE, match: cancelledPlan },
+  { name: 'zh.plan.cancelled', languages: ['zh'], roles: USER_ONLY, type: 'events', confidence: 0.8, gate: 'may', trigger: /取消|推掉|不去了|黄了|泡汤/u, match: cancelledPlan },
+  { name: 'en.task.cancelled', languages: ['en'], roles: USER_ONLY, type: 'tasks', confidence: 0.8, gate: 'must', trigger: PLAN_CUE, match: cancelledTask },
+];
