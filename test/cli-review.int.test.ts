@@ -127,7 +127,11 @@ describe('engram CLI: reflection and review', () => {
 
   it('refuses bad input with a typed error and a non-zero exit, never a stack trace', () => {
     expect(failure(['review', 'approve', 'not-an-id'])).toMatchObject({ code: 2, error: { code: 'VALIDATION_FAILED', field: 'candidate_id', rule: 'pattern' } });
-    const pending = json<ReflectResult>(['reflect', ...who, '--run', 'r1']).candidates[0]!;
+    // Reflecting over r1 again proposes nothing new: a second run of the same turns gives fresh candidates.
+    const again = turns.map((entry) => ({ ...entry, scope: { ...scope, run_id: 'r2' }, turn_id: `${entry.turn_id}-r2` }));
+    expect(engram(['commit'], JSON.stringify(again)).code).toBe(0);
+    expect(json<ReflectResult>(['reflect', ...who, '--run', 'r1']).candidates).toEqual([]);
+    const pending = json<ReflectResult>(['reflect', ...who, '--run', 'r2']).candidates[0]!;
     expect(failure(['review', 'reject', pending.id])).toMatchObject({ code: 2, error: { code: 'VALIDATION_FAILED', field: 'reason', rule: 'required' } });
     expect(failure(['review', 'approve', byType('procedural').id])).toMatchObject({ code: 3, error: { code: 'STATE_VERSION_CONFLICT', field: 'candidate_id' } });
     const human = engram(['review', 'approve', byType('procedural').id]);

@@ -22,7 +22,7 @@ function probes(ids: RecordIds): Record<string, Args> {
   const reader = { user_id: B_USER, agent_id: 'assistant' };
   return {
     commit_turn: { scope: session, turn_id: 'b1', messages: [{ role: 'user', content: 'probe from tenant A' }] },
-    compose_context: { scope: session, purpose: 'responder', render: 'markdown' },
+    compose_context: { scope: session, purpose: 'responder', render: 'markdown', full_packet: true },
     search_memory: { scope: reader, query: 'concise answers writing' },
     remember: { scope: reader, type: 'preferences', key: 'pref:writing:tone', value: { scope: 'writing', name: 'tone', value: 'probe' } },
     forget: { scope: reader, key: 'pref:writing:tone' },
@@ -78,7 +78,7 @@ describe('tenant isolation on every MCP tool', () => {
       }
       if (name === 'review_candidate') expect((result._meta?.[ERROR_META_KEY] as { code?: string } | undefined)?.code, name).toBe('NOT_FOUND');
       const structured = result.structuredContent as Record<string, unknown> | undefined;
-      if (name === 'compose_context') expect((structured?.['meta'] as { scope: { tenant_id: string } }).scope.tenant_id).toBe(TENANT_A);
+      if (name === 'compose_context') expect((structured?.['packet'] as { meta: { scope: { tenant_id: string } } }).meta.scope.tenant_id).toBe(TENANT_A);
       if (name === 'list_candidates') expect(structured?.['candidates']).toEqual([]);
     }
     figures.tools = tools.length;
