@@ -7,6 +7,8 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 
 import { adoptKeyFromLocation, api, ApiError, currentKey, setKey } from './api.js';
+import { WhoamiContext } from './session.js';
+import type { Whoami } from './types.js';
 import { ErrorBox, readRoute, type Route } from './ui.js';
 import { BuildsView } from './views/builds.js';
 import { ComposeView } from './views/compose.js';
@@ -83,10 +85,21 @@ function Login({ onSignedIn, problem }: { onSignedIn: () => void; problem: unkno
   );
 }
 
+/** The logged-in key, read once signed in (null until then, or when the server cannot say). */
+function useWhoamiOf(session: Session): Whoami | null {
+  const [who, setWho] = useState<Whoami | null>(null);
+  useEffect(() => {
+    if (session !== 'signed-in') return setWho(null);
+    api<Whoami>('GET', '/v1/whoami').then(setWho, () => setWho(null));
+  }, [session]);
+  return who;
+}
+
 function App(): JSX.Element {
   const route = useRoute();
   const [session, setSession] = useState<Session>('checking');
   const [problem, setProblem] = useState<unknown>(undefined);
+  const who = useWhoamiOf(session);
   useEffect(() => {
     // A server without auth answers without a key; otherwise a stored key must still be valid.
     api('GET', '/v1/scopes?limit=1').then(
@@ -124,7 +137,7 @@ function App(): JSX.Element {
   const suffix = Object.keys(kept).length === 0 ? '' : `?${new URLSearchParams(kept).toString()}`;
   const current = VIEWS.find((view) => view.id === route.view);
   return (
-    <>
+    <WhoamiContext.Provider value={who}>
       <a class="skip" href="#main" onClick={(event) => {
         event.preventDefault();
         document.getElementById('main')?.focus();
@@ -140,6 +153,11 @@ function App(): JSX.Element {
             </a>
           ))}
         </nav>
+        {who === null ? null : (
+          <span class="who" title={`key ${who.key_id}`}>
+            {who.label} ({who.role})
+          </span>
+        )}
         {currentKey() === null ? (
           <span class="muted">no key needed (auth off)</span>
         ) : (
@@ -157,7 +175,7 @@ function App(): JSX.Element {
       <main id="main" tabIndex={-1}>
         {current !== undefined ? current.show(route) : route.view === 'event' ? <EventView route={route} /> : <p>There is no view “{route.view}”.</p>}
       </main>
-    </>
+    </WhoamiContext.Provider>
   );
 }
 

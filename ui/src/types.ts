@@ -57,6 +57,27 @@ export interface MemoryItem {
   entities: string[];
   recorded_at: string;
   ended_at: string | null;
+  /** The line a packet shows for it. */
+  text: string;
+}
+
+/** One change a write of items made (or, on a dry run, would make). */
+export interface ItemDiff {
+  action: 'created' | 'updated' | 'superseded' | 'retracted' | 'unchanged' | 'deleted';
+  item_id: string;
+  type: string;
+  key: string;
+  version: number;
+  previous_id: string | null;
+  rule: string;
+}
+
+/** The key the inspector is logged in with. */
+export interface Whoami {
+  key_id: string;
+  tenant_id: string;
+  role: 'read' | 'write' | 'admin';
+  label: string;
 }
 
 export interface SearchHit {
@@ -79,6 +100,10 @@ export interface Candidate {
   confidence: number;
   salience: Record<string, number>;
   source_event_ids: string[];
+  /** The items it is about (a contradiction's disputed items). */
+  item_ids: string[];
+  /** The line a packet would show for the item approving it writes; null when it writes none. */
+  text: string | null;
   /** The strongest sensitivity of its evidence: anything but normal writes at its user's level only. */
   sensitivity: 'normal' | 'private' | 'secret';
   target: { write: string; type?: string; key?: string; value?: unknown } & Record<string, unknown>;
@@ -103,6 +128,10 @@ export interface Packet {
     determinism?: Record<string, unknown>;
   };
   citations: Array<{ id: string; type: string; ts?: string; summary?: string }>;
+  /** The packet's parts, read for the text of each record (packet-text.ts). */
+  short_term?: { rolling_summary?: string; key_quotes?: unknown[]; conversation_window?: unknown[] };
+  long_term?: { facts?: unknown[]; preferences?: unknown[]; procedures?: unknown[]; episodes?: unknown[] };
+  insight?: { hypotheses?: unknown[]; strategy_sketches?: unknown[]; patterns?: unknown[] };
 }
 
 export interface ContextBuild {
@@ -118,6 +147,27 @@ export interface ContextBuild {
   selected: string[];
   as_of: string;
   created_at: string;
+  /** The packet as prompt text, when asked for with ?render=. */
+  text?: string;
+}
+
+/** Why a record is, or is not, in a build's packet (POST /v1/builds/:id/explain). */
+export interface BuildExplanation {
+  build_id: string;
+  id: string;
+  kind: 'event' | 'item';
+  as_of: string;
+  in_packet: boolean;
+  section: string | null;
+  rule: string | null;
+  verdict: string;
+  filter: string | null;
+  signals: Record<string, { used: boolean; rank: number | null } & Record<string, unknown>>;
+  fused_rank: number | null;
+  read_depth: number;
+  omissions: Array<{ item: string; reason: string; detail?: string }>;
+  detail: string;
+  notes: string[];
 }
 
 export interface ReplayResult {

@@ -62,6 +62,39 @@ export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): Lo
   return { ...state, reload };
 }
 
+/** A write the user starts: whether it runs, its error, and `run` (which resolves to its result, or undefined on failure). */
+export interface Action {
+  busy: boolean;
+  error: unknown;
+  run: <T>(work: () => Promise<T>) => Promise<T | undefined>;
+  clear: () => void;
+}
+
+/**
+ * Runs writes one at a time and keeps their error for an ErrorBox.
+ *
+ * @example
+ * const action = useAction();
+ * await action.run(() => api('POST', '/v1/items/restore', body));
+ */
+export function useAction(): Action {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(undefined);
+  const run = async <T,>(work: () => Promise<T>): Promise<T | undefined> => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      return await work();
+    } catch (failure) {
+      setError(failure);
+      return undefined;
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, run, clear: () => setError(undefined) };
+}
+
 /** A message for any error: the API's code, field and detail, or the error's own message. */
 export function errorText(error: unknown): string {
   if (error instanceof ApiError) return error.describe();

@@ -1,134 +1,14 @@
 // Compose playground: choose scope, purpose, task type, cues and budget; see the packet as the agent
-// would get it: a bar per section of budget used against allowed, degradations, selected and omitted
-// items with their reasons, conflicts, citations and the rendered prompt text.
+// would get it (packet-report.tsx): the budget, what was selected and omitted as text with rules
+// and reasons, why any item or event is or is not in it, citations and the rendered prompt text.
 
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 
 import { api } from '../api.js';
 import type { Packet } from '../types.js';
-import { Badge, ErrorBox, Field, go, href, Json, type Route, scopeOf, TableHead } from '../ui.js';
-
-/** A bar of tokens used against tokens allowed. */
-export function BudgetBar({ name, used, allowed }: { name: string; used: number; allowed: number | undefined }): JSX.Element {
-  const share = allowed === undefined || allowed === 0 ? (used > 0 ? 1 : 0) : Math.min(1, used / allowed);
-  const over = allowed !== undefined && used > allowed;
-  return (
-    <div class="bar-row" data-section={name}>
-      <span class="bar-name">{name}</span>
-      <div class="bar" role="meter" aria-label={`${name} tokens`} aria-valuemin={0} aria-valuemax={allowed ?? used} aria-valuenow={used}>
-        <div class={over ? 'bar-fill over' : 'bar-fill'} style={{ width: `${(share * 100).toFixed(1)}%` }} />
-      </div>
-      <span class="bar-figure">
-        {used} / {allowed === undefined ? '—' : allowed}
-      </span>
-    </div>
-  );
-}
-
-/** Everything a packet explains about itself. */
-export function PacketReport({ packet, text }: { packet: Packet; text: string | undefined }): JSX.Element {
-  const report = packet.budget_report;
-  const perSection = packet.meta.budget.per_section;
-  const sections = [...new Set([...Object.keys(perSection), ...Object.keys(report.section_usage)])];
-  const buildId = packet.explain.determinism?.['context_build_id'];
-  return (
-    <div class="packet">
-      <h2>Budget</h2>
-      <p>
-        <strong>{report.used_tokens_est}</strong> of {report.max_tokens} tokens used · purpose <Badge tone="info">{packet.meta.purpose}</Badge>
-        {packet.meta.policy_id === undefined ? null : <> · policy {packet.meta.policy_id}</>}
-        {typeof buildId === 'string' ? (
-          <>
-            {' '}
-            · build <a href={href('builds', { user_id: packet.meta.scope['user_id'], build: buildId })}>{buildId}</a>
-          </>
-        ) : null}
-      </p>
-      <div class="bars" aria-label="Tokens per section">
-        <BudgetBar name="total" used={report.used_tokens_est} allowed={report.max_tokens} />
-        {sections.map((name) => (
-          <BudgetBar key={name} name={name} used={report.section_usage[name] ?? 0} allowed={perSection[name]} />
-        ))}
-      </div>
-      <h2>Degradations ({report.degradations.length})</h2>
-      {report.degradations.length === 0 ? (
-        <p class="muted">Nothing had to be shortened.</p>
-      ) : (
-        <table>
-          <TableHead columns={['Section', 'Action', 'Reason']} />
-          <tbody>
-            {report.degradations.map((step, index) => (
-              <tr key={index}>
-                <td>{step.section}</td>
-                <td>{step.action}</td>
-                <td>{step.reason}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      <div class="two">
-        <div>
-          <h2>Selected ({packet.explain.selected.length})</h2>
-          <ul class="explain" aria-label="Selected items">
-            {packet.explain.selected.map((line) => (
-              <li key={line}>{line}</li>
-            ))}
-          </ul>
-        </div>
-        <div>
-          <h2>Omitted ({packet.explain.omitted.length})</h2>
-          {packet.explain.omitted.length === 0 ? (
-            <p class="muted">Nothing was left out.</p>
-          ) : (
-            <ul class="explain" aria-label="Omitted items">
-              {packet.explain.omitted.map((entry, index) => (
-                <li key={index}>
-                  {entry.item} <Badge tone="warn">{entry.reason}</Badge>
-                  {entry.detail === undefined ? null : <span class="muted"> {entry.detail}</span>}
-                </li>
-              ))}
-            </ul>
-          )}
-        </div>
-      </div>
-      <h2>Conflicts ({packet.explain.conflicts.length})</h2>
-      {packet.explain.conflicts.length === 0 ? (
-        <p class="muted">No disputed facts.</p>
-      ) : (
-        <ul>
-          {packet.explain.conflicts.map((conflict, index) => (
-            <li key={index}>
-              <Badge tone="bad">{conflict.type}</Badge> {conflict.detail}
-            </li>
-          ))}
-        </ul>
-      )}
-      <h2>Citations ({packet.citations.length})</h2>
-      <ul class="citations">
-        {packet.citations.map((citation) => (
-          <li key={citation.id}>
-            {citation.type === 'event' ? <a href={href('event', { id: citation.id })}>{citation.id}</a> : citation.id} <Badge>{citation.type}</Badge>
-            {citation.summary === undefined ? null : <span class="muted"> {citation.summary}</span>}
-          </li>
-        ))}
-      </ul>
-      {text === undefined ? null : (
-        <>
-          <h2>Prompt text</h2>
-          <pre class="prompt" tabIndex={0} aria-label="Rendered prompt text">
-            {text}
-          </pre>
-        </>
-      )}
-      <details>
-        <summary>The packet (JSON)</summary>
-        <Json value={packet} label="Packet" />
-      </details>
-    </div>
-  );
-}
+import { ErrorBox, Field, go, type Route, scopeOf } from '../ui.js';
+import { PacketReport } from './packet-report.js';
 
 /** Words of a comma-separated field. */
 const list = (text: string): string[] =>

@@ -1,129 +1,49 @@
-// Memory: a user's items by type with status, confidence, validity and scope level; one item's
-// version history with a link from every source to the event it came from; hybrid search with the
-// score of each signal.
+// Memory: a user's items as the lines a packet shows, with key, type, status (done tasks, superseded
+// versions and disputed keys marked), dates and confidence, a page at a time; hybrid search with
+// the score of each signal; one item opens in a drawer over the list, where it can be corrected.
 
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 
 import { api, query, type Page } from '../api.js';
+import { Pager, pageSize, useCursorPages } from '../layout.js';
 import type { MemoryItem, SearchHit } from '../types.js';
-import { Badge, ErrorBox, Field, go, hasScope, href, Json, type Route, ScopeForm, scopeOf, type ScopeParams, Status, StatusBadge, TableHead, Time, useLoad } from '../ui.js';
+import { Badge, ErrorBox, Field, go, hasScope, href, type Route, ScopeForm, scopeOf, type ScopeParams, Status, TableHead, Time } from '../ui.js';
+import { ItemPanel } from './item-panel.js';
+import { ItemStatus, useDisputed, Validity } from './item-parts.js';
 
 const TYPES = ['profile', 'preferences', 'goals', 'tasks', 'decisions', 'entities', 'events', 'cases', 'patterns', 'procedure'];
 
-/** Validity as "from – to" (open ends shown as such). */
-function Validity({ item }: { item: MemoryItem }): JSX.Element {
-  if (item.valid_from === null && item.valid_to === null) return <span class="muted">always</span>;
+function ItemTable({ items, scope, selected, disputed }: { items: MemoryItem[]; scope: ScopeParams; selected: string | undefined; disputed: Set<string> }): JSX.Element {
   return (
-    <span>
-      {item.valid_from === null ? '…' : <Time at={item.valid_from} />} – {item.valid_to === null ? 'now' : <Time at={item.valid_to} />}
-    </span>
-  );
-}
-
-/** A short text of an item's value. */
-function valueText(value: Record<string, unknown>): string {
-  const text = JSON.stringify(value);
-  return text.length > 160 ? `${text.slice(0, 157)}…` : text;
-}
-
-function ItemTable({ items, scope, selected }: { items: MemoryItem[]; scope: ScopeParams; selected: string | undefined }): JSX.Element {
-  return (
-    <table>
-      <TableHead columns={['Key', 'Value', 'Status', ['Confidence', 'num'], 'Valid', 'Level', ['Version', 'num']]} />
+    <table class="items">
+      <TableHead columns={['Item', 'Type', 'Status', ['Confidence', 'num'], 'Valid', 'Recorded']} />
       <tbody>
         {items.map((item) => (
           <tr key={item.id} class={item.id === selected ? 'selected' : undefined}>
-            <th scope="row">
-              <a href={href('memory', { ...scope, item: item.id })}>{item.key}</a>
+            <th scope="row" data-label="Item">
+              <a href={href('memory', { ...scope, item: item.id })}>{item.text}</a>
+              <div class="key">
+                {item.key} · v{item.version} · {item.scope_level}
+              </div>
             </th>
-            <td class="value">{valueText(item.value)}</td>
-            <td>
-              <StatusBadge status={item.status} />
+            <td data-label="Type">{item.type}</td>
+            <td data-label="Status">
+              <ItemStatus item={item} disputed={disputed.has(item.id)} />
             </td>
-            <td class="num">{item.confidence.toFixed(2)}</td>
-            <td>
+            <td class="num" data-label="Confidence">
+              {item.confidence.toFixed(2)}
+            </td>
+            <td data-label="Valid">
               <Validity item={item} />
             </td>
-            <td>{item.scope_level}</td>
-            <td class="num">{item.version}</td>
+            <td data-label="Recorded">
+              <Time at={item.recorded_at} />
+            </td>
           </tr>
         ))}
       </tbody>
     </table>
-  );
-}
-
-/** One item: its fields, every version of its key, and its sources. */
-function ItemDetail({ id, scope }: { id: string; scope: ScopeParams }): JSX.Element {
-  const item = useLoad(() => api<MemoryItem>('GET', `/v1/items/${encodeURIComponent(id)}`), [id]);
-  return (
-    <aside class="panel" aria-labelledby="item-title">
-      <Status state={item}>
-        {(current) => (
-          <>
-            <h2 id="item-title">
-              {current.type} · {current.key}
-            </h2>
-            <p>
-              <StatusBadge status={current.status} /> version {current.version}, confidence {current.confidence.toFixed(2)}, {current.scope_level} level, recorded <Time at={current.recorded_at} />
-              {current.ended_at === null ? null : (
-                <>
-                  , ended <Time at={current.ended_at} />
-                </>
-              )}
-            </p>
-            <h3>Value</h3>
-            <Json value={current.value} label="Item value" />
-            <h3>Sources</h3>
-            {current.source_event_ids.length === 0 ? (
-              <p class="muted">No source events (written explicitly).</p>
-            ) : (
-              <ul class="sources">
-                {current.source_event_ids.map((source) => (
-                  <li key={source}>
-                    <a href={href('event', { id: source })}>{source}</a>
-                  </li>
-                ))}
-              </ul>
-            )}
-            <p class="muted">Provenance: {JSON.stringify(current.provenance)}</p>
-            <History scope={{ ...scope, user_id: current.user_id ?? scope.user_id, agent_id: current.agent_id ?? scope.agent_id }} itemKey={current.key} current={current.id} />
-          </>
-        )}
-      </Status>
-    </aside>
-  );
-}
-
-function History({ scope, itemKey, current }: { scope: ScopeParams; itemKey: string; current: string }): JSX.Element {
-  const history = useLoad(() => api<Page<MemoryItem>>('GET', `/v1/items/history${query({ user_id: scope.user_id, agent_id: scope.agent_id, key: itemKey })}`), [scope.user_id, scope.agent_id, itemKey]);
-  return (
-    <>
-      <h3>Version history</h3>
-      <Status state={history}>
-        {(page) => (
-          <ol class="history">
-            {page.items.map((version) => (
-              <li key={version.id} class={version.id === current ? 'selected' : undefined}>
-                <a href={href('memory', { ...scope, item: version.id })}>v{version.version}</a> <StatusBadge status={version.status} /> <Time at={version.recorded_at} /> — {valueText(version.value)}
-                {version.source_event_ids.length === 0 ? null : (
-                  <>
-                    {' '}
-                    from{' '}
-                    {version.source_event_ids.map((source) => (
-                      <a key={source} class="source" href={href('event', { id: source })}>
-                        {source.slice(0, 12)}…
-                      </a>
-                    ))}
-                  </>
-                )}
-              </li>
-            ))}
-          </ol>
-        )}
-      </Status>
-    </>
   );
 }
 
@@ -154,7 +74,7 @@ function Search({ scope }: { scope: ScopeParams }): JSX.Element {
   const run = async () => {
     setError(undefined);
     try {
-      const answer = await api<{ hits: SearchHit[] }>('POST', '/v1/memory/search', { scope: scope.agent_id === '' ? { user_id: scope.user_id } : { user_id: scope.user_id, agent_id: scope.agent_id }, query: text, k: 20 });
+      const answer = await api<{ hits: SearchHit[] }>('POST', '/v1/memory/search', { scope: scope.agent_id === '' ? { user_id: scope.user_id } : { user_id: scope.user_id, agent_id: scope.agent_id }, query: text, k: 8 });
       setHits(answer.hits);
     } catch (failure) {
       setError(failure);
@@ -171,6 +91,11 @@ function Search({ scope }: { scope: ScopeParams }): JSX.Element {
       >
         <Field name="memory-query" label="Search memory" value={text} onInput={setText} placeholder="words, a question…" required />
         <button type="submit">Search</button>
+        {hits === undefined ? null : (
+          <button type="button" onClick={() => setHits(undefined)}>
+            Clear
+          </button>
+        )}
       </form>
       <ErrorBox error={error} />
       {hits === undefined ? null : hits.length === 0 ? (
@@ -179,8 +104,7 @@ function Search({ scope }: { scope: ScopeParams }): JSX.Element {
         <ol class="hits" aria-label="Search results">
           {hits.map((hit) => (
             <li key={hit.item.id}>
-              <a href={href('memory', { ...scope, item: hit.item.id })}>{hit.item.key}</a> <Badge>{hit.item.type}</Badge> <span class="score">score {hit.score.toFixed(4)}</span>
-              <div class="value">{valueText(hit.item.value)}</div>
+              <a href={href('memory', { ...scope, item: hit.item.id })}>{hit.item.text}</a> <Badge>{hit.item.type}</Badge> <span class="key">{hit.item.key}</span> <span class="score">score {hit.score.toFixed(4)}</span>
               <Signals signals={hit.signals} />
             </li>
           ))}
@@ -196,11 +120,14 @@ export function MemoryView({ route }: { route: Route }): JSX.Element {
   const type = route.params['type'] ?? '';
   const all = route.params['all'] === '1';
   const selected = route.params['item'];
-  const items = useLoad(
-    () => (ready ? api<Page<MemoryItem>>('GET', `/v1/items${query({ user_id: scope.user_id, agent_id: scope.agent_id, types: type === '' ? undefined : [type], status: all ? ['active', 'superseded', 'retracted'] : undefined, limit: 1000 })}`) : Promise.resolve({ items: [], next_cursor: null })),
-    [scope.user_id, scope.agent_id, type, all],
+  const size = pageSize(20, 8);
+  const { state: items, paged } = useCursorPages(
+    (cursor) => (ready ? api<Page<MemoryItem>>('GET', `/v1/items${query({ user_id: scope.user_id, agent_id: scope.agent_id, types: type === '' ? undefined : [type], status: all ? ['active', 'superseded', 'retracted'] : undefined, limit: size, cursor })}`) : Promise.resolve({ items: [], next_cursor: null })),
+    [scope.user_id, scope.agent_id, type, all, size],
   );
+  const disputed = useDisputed(ready ? scope.user_id : '');
   const filters = { user_id: scope.user_id, agent_id: scope.agent_id };
+  const here = { ...filters, type, all: all ? '1' : '' };
   return (
     <section aria-labelledby="memory-title">
       <h1 id="memory-title">Memory</h1>
@@ -208,46 +135,38 @@ export function MemoryView({ route }: { route: Route }): JSX.Element {
       {!ready ? (
         <p class="muted">Choose a user (and agent), or open one from Scopes.</p>
       ) : (
-        <div class="split">
-          <div>
-            <Search scope={scope} />
-            <div class="filters" role="group" aria-label="Filters">
-              <label class="field">
-                <span>Type</span>
-                <select value={type} onChange={(event) => go('memory', { ...filters, type: (event.currentTarget as HTMLSelectElement).value, all: all ? '1' : '' })}>
-                  <option value="">every type</option>
-                  {TYPES.map((name) => (
-                    <option key={name} value={name}>
-                      {name}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              <label class="check">
-                <input type="checkbox" checked={all} onChange={(event) => go('memory', { ...filters, type, all: (event.currentTarget as HTMLInputElement).checked ? '1' : '' })} /> superseded and retracted too
-              </label>
-            </div>
-            <Status state={items}>
-              {(page) => {
-                if (page.items.length === 0) return <p class="muted">No items{type === '' ? '' : ` of type ${type}`}.</p>;
-                const byType = TYPES.map((name) => [name, page.items.filter((item) => item.type === name)] as const).filter(([, list]) => list.length > 0);
-                return (
-                  <>
-                    {byType.map(([name, list]) => (
-                      <div key={name}>
-                        <h2>
-                          {name} <span class="muted">({list.length})</span>
-                        </h2>
-                        <ItemTable items={list} scope={scope} selected={selected} />
-                      </div>
-                    ))}
-                  </>
-                );
-              }}
-            </Status>
+        <>
+          <Search scope={scope} />
+          <div class="filters" role="group" aria-label="Filters">
+            <label class="field">
+              <span>Type</span>
+              <select value={type} onChange={(event) => go('memory', { ...here, type: (event.currentTarget as HTMLSelectElement).value })}>
+                <option value="">every type</option>
+                {TYPES.map((name) => (
+                  <option key={name} value={name}>
+                    {name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label class="check">
+              <input type="checkbox" checked={all} onChange={(event) => go('memory', { ...here, all: (event.currentTarget as HTMLInputElement).checked ? '1' : '' })} /> superseded and retracted too
+            </label>
           </div>
-          {selected === undefined ? null : <ItemDetail id={selected} scope={scope} />}
-        </div>
+          <Status state={items}>
+            {(page) =>
+              page.items.length === 0 ? (
+                <p class="muted">No items{type === '' ? '' : ` of type ${type}`}.</p>
+              ) : (
+                <>
+                  <ItemTable items={page.items} scope={scope} selected={selected} disputed={disputed} />
+                  <Pager paged={paged} label="Item pages" />
+                </>
+              )
+            }
+          </Status>
+          {selected === undefined ? null : <ItemPanel id={selected} scope={scope} disputed={disputed} onChanged={items.reload} onClose={() => go('memory', here)} />}
+        </>
       )}
     </section>
   );

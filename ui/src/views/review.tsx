@@ -1,163 +1,162 @@
-// Review queue: a user's pending candidates with their evidence and salience; approve, edit then
-// approve, or reject with a reason. An approval links to the item it wrote in Memory.
+// Review queue: how much is pending for each user; a user's candidates grouped by kind, the same
+// proposal made more than once shown (and decided) once, evidence quoted inline, a page at a time;
+// tick several to approve or reject them together with a reason. Keys: j/k move between proposals,
+// x ticks, a approves, e edits, r rejects, [ and ] turn the page.
 
-import type { ComponentChildren, JSX } from 'preact';
-import { useState } from 'preact/hooks';
+import type { JSX } from 'preact';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 
 import { api, query, type Page } from '../api.js';
-import type { Candidate, DecisionResult } from '../types.js';
-import { Badge, ErrorBox, hasScope, href, Json, ScopeForm, scopeOf, Status, StatusBadge, Time, useLoad, type Route } from '../ui.js';
+import { Pager, pageSize, usePaged } from '../layout.js';
+import { useCanWrite } from '../session.js';
+import type { Candidate, Scopes } from '../types.js';
+import { ErrorBox, hasScope, href, ScopeForm, scopeOf, Status, useAction, useLoad, type Route } from '../ui.js';
+import { CandidateCard, type CardCommand } from './review-card.js';
+import { approveGroup, groupsOf, KINDS, rejectGroup, type Group, type GroupDecision } from './review-groups.js';
 
-/** The fields an edit of each kind of write may carry (the approve request's schema). */
-const EDIT_FIELDS: Record<string, readonly string[]> = {
-  item: ['write', 'type', 'key', 'value', 'scope_level', 'tags', 'entities', 'valid_from'],
-  retract: ['write', 'key'],
-  insight: ['write', 'insight_type', 'statement', 'trigger', 'tests_suggested', 'expires_at'],
-  resolve: ['write', 'keep'],
-};
+const STATUSES = ['pending', 'approved', 'edited', 'rejected', 'all'];
 
-/** The candidate's target as an edit: only the fields an edit may carry. */
-function editOf(candidate: Candidate): Record<string, unknown> {
-  const allowed = EDIT_FIELDS[candidate.target.write] ?? Object.keys(candidate.target);
-  return Object.fromEntries(Object.entries(candidate.target).filter(([name]) => allowed.includes(name)));
-}
-
-function Salience({ salience }: { salience: Record<string, number> }): JSX.Element {
+/** The users with something to review, and how much. */
+function PendingPerUser({ current }: { current: string }): JSX.Element | null {
+  const scopes = useLoad(() => api<Scopes>('GET', `/v1/scopes${query({ limit: 1 })}`), []);
+  const users = (scopes.data?.users ?? []).filter((user) => user.pending_candidates > 0);
+  if (users.length === 0) return null;
   return (
-    <ul class="salience" aria-label="Salience">
-      {Object.entries(salience).map(([name, value]) => (
-        <li key={name}>
-          <span>{name.replace('_', ' ')}</span>
-          <meter min={0} max={1} value={value} aria-label={name} /> {value.toFixed(2)}
-        </li>
+    <nav class="filters" aria-label="Pending per user">
+      <span class="muted">Pending:</span>
+      {users.map((user) => (
+        <a key={user.user_id} class={user.user_id === current ? 'chip current' : 'chip'} href={href('review', { user_id: user.user_id })}>
+          {user.user_id} · {user.pending_candidates}
+        </a>
       ))}
-    </ul>
+    </nav>
   );
 }
 
-/** A form that decides a candidate: its fields, a submit button and Cancel. */
-function DecisionForm({ submit, tone, onSubmit, onCancel, children }: { submit: string; tone: 'primary' | 'danger'; onSubmit: () => void; onCancel: () => void; children: ComponentChildren }): JSX.Element {
-  return (
-    <form
-      onSubmit={(event) => {
-        event.preventDefault();
-        onSubmit();
-      }}
-    >
-      {children}
-      <div class="buttons">
-        <button type="submit" class={tone}>
-          {submit}
-        </button>
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
-  );
-}
-
-function CandidateCard({ candidate, onDecided, reviewer }: { candidate: Candidate; onDecided: () => void; reviewer: string }): JSX.Element {
-  const [mode, setMode] = useState<'view' | 'edit' | 'reject'>('view');
-  const [edit, setEdit] = useState(() => JSON.stringify(editOf(candidate), null, 2));
+/** Approve or reject every ticked proposal, one after another. */
+function BulkBar({ ticked, groups, reviewer, onDecided, onTickAll, allTicked }: { ticked: Set<string>; groups: readonly Group[]; reviewer: string; onDecided: (key: string, decision: GroupDecision) => void; onTickAll: () => void; allTicked: boolean }): JSX.Element {
   const [reason, setReason] = useState('');
-  const [error, setError] = useState<unknown>(undefined);
-  const [result, setResult] = useState<Candidate | undefined>(undefined);
-  const pending = candidate.status === 'pending' && result === undefined;
-  const decide = async (action: 'approve' | 'reject', body: Record<string, unknown>) => {
-    setError(undefined);
-    try {
-      const decided = await api<DecisionResult | Candidate>('POST', `/v1/review/${encodeURIComponent(candidate.id)}/${action}`, { by: reviewer, ...body });
-      setResult('candidate' in decided ? decided.candidate : decided);
-      setMode('view');
-      onDecided();
-    } catch (failure) {
-      setError(failure);
-    }
-  };
-  const approveEdited = () => {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(edit);
-    } catch (failure) {
-      setError(new Error(`the edit is not JSON: ${failure instanceof Error ? failure.message : String(failure)}`));
-      return;
-    }
-    void decide('approve', { edit: parsed });
-  };
-  const shown = result ?? candidate;
-  const written = shown.decision?.written.item_ids ?? [];
+  const action = useAction();
+  const chosen = groups.filter((group) => ticked.has(group.key));
+  const each = (decide: (group: Group) => Promise<GroupDecision>) =>
+    action.run(async () => {
+      for (const group of chosen) onDecided(group.key, await decide(group));
+    });
   return (
-    <article class="card" aria-labelledby={`${candidate.id}-title`}>
-      <header>
-        <h2 id={`${candidate.id}-title`}>
-          {candidate.kind} · {String(candidate.target.key ?? candidate.target.write)}
-        </h2>
-        <StatusBadge status={shown.status} /> <Badge>{candidate.source}</Badge>{' '}
-        {candidate.sensitivity === 'normal' ? null : <Badge>{`${candidate.sensitivity}: stays with its user`}</Badge>} <span class="muted">confidence {candidate.confidence.toFixed(2)}, proposed <Time at={candidate.created_at} />, run {candidate.run_id}</span>
-      </header>
-      {typeof candidate.payload['candidate_meaning'] === 'string' ? <p class="meaning">{candidate.payload['candidate_meaning']}</p> : null}
-      {typeof candidate.payload['summary'] === 'string' ? <p>{candidate.payload['summary']}</p> : null}
-      <div class="two">
-        <div>
-          <h3>Evidence</h3>
-          <ul class="sources">
-            {candidate.source_event_ids.map((source) => (
-              <li key={source}>
-                <a href={href('event', { id: source })}>{source}</a>
-              </li>
-            ))}
-          </ul>
-          <h3>Salience</h3>
-          <Salience salience={candidate.salience} />
-        </div>
-        <div>
-          <h3>Writes</h3>
-          <Json value={candidate.target} label="What approving writes" />
-        </div>
+    <div class="bulk" role="group" aria-label="Ticked proposals">
+      <label class="check">
+        <input type="checkbox" checked={allTicked} onChange={onTickAll} /> tick this page
+      </label>
+      <span>{chosen.length} ticked</span>
+      <button type="button" class="primary" disabled={chosen.length === 0 || action.busy} onClick={() => void each((group) => approveGroup(group, reviewer, undefined))}>
+        Approve ticked
+      </button>
+      <form
+        class="inline-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void each((group) => rejectGroup(group, reviewer, reason));
+        }}
+      >
+        <input name="bulk-reason" aria-label="Reason for rejecting the ticked" placeholder="reason for rejecting" value={reason} required onInput={(event) => setReason((event.currentTarget as HTMLInputElement).value)} />
+        <button type="submit" class="danger" disabled={chosen.length === 0 || action.busy}>
+          Reject ticked
+        </button>
+      </form>
+      <ErrorBox error={action.error} />
+    </div>
+  );
+}
+
+function Queue({ candidates, status, reviewer }: { candidates: readonly Candidate[]; status: string; reviewer: string }): JSX.Element {
+  const canWrite = useCanWrite();
+  const [kind, setKind] = useState('');
+  const groups = useMemo(() => groupsOf(candidates), [candidates]);
+  const shown = kind === '' ? groups : groups.filter((group) => group.kind === kind);
+  const paged = usePaged(shown, pageSize(6, 3), `${kind}/${status}/${candidates.length}`);
+  const [ticked, setTicked] = useState<Set<string>>(new Set());
+  const [decided, setDecided] = useState<Record<string, GroupDecision>>({});
+  const [focus, setFocus] = useState(0);
+  const [command, setCommand] = useState<{ key: string; command: CardCommand } | undefined>(undefined);
+  const open = paged.items.filter((group) => decided[group.key] === undefined);
+  const toggle = (key: string) => setTicked((known) => (known.has(key) ? new Set([...known].filter((entry) => entry !== key)) : new Set([...known, key])));
+  const decide = (key: string, decision: GroupDecision) => {
+    setDecided((known) => ({ ...known, [key]: decision }));
+    setTicked((known) => new Set([...known].filter((entry) => entry !== key)));
+  };
+  useEffect(() => setFocus(0), [paged.page, kind]);
+  // The keys act on what is shown now: the handler reads the latest page and focus, and is in place
+  // as soon as the cards are.
+  const latest = useRef({ paged, focus, toggle });
+  latest.current = { paged, focus, toggle };
+  useLayoutEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.altKey || event.ctrlKey || event.metaKey || (event.target as HTMLElement | null)?.closest('input, textarea, select') !== null) return;
+      const { paged: now, focus: at, toggle: tick } = latest.current;
+      const group = now.items[at];
+      const ask = (action: CardCommand['action']) => () => group !== undefined && setCommand({ key: group.key, command: { action, n: Date.now() } });
+      const keys: Record<string, () => void> = {
+        j: () => setFocus(Math.min(now.items.length - 1, at + 1)),
+        k: () => setFocus(Math.max(0, at - 1)),
+        x: () => group !== undefined && tick(group.key),
+        ']': () => now.setPage(Math.min(now.pages - 1, now.page + 1)),
+        '[': () => now.setPage(Math.max(0, now.page - 1)),
+        a: ask('approve'),
+        e: ask('edit'),
+        r: ask('reject'),
+      };
+      const handler = keys[event.key];
+      if (handler === undefined) return;
+      event.preventDefault();
+      // The next key reads the focus this one set.
+      if (event.key === 'j' || event.key === 'k') latest.current.focus = event.key === 'j' ? Math.min(now.items.length - 1, at + 1) : Math.max(0, at - 1);
+      handler();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+  const counts = Object.fromEntries(KINDS.map((name) => [name, groups.filter((group) => group.kind === name).length]));
+  let heading = '';
+  return (
+    <>
+      <div class="filters" role="group" aria-label="Kinds">
+        {['', ...KINDS].map((name) => (
+          <button key={name} type="button" class={name === kind ? 'chip current' : 'chip'} aria-pressed={name === kind} onClick={() => setKind(name)}>
+            {name === '' ? `every kind · ${groups.length}` : `${name} · ${counts[name] ?? 0}`}
+          </button>
+        ))}
       </div>
-      <ErrorBox error={error} />
-      {pending && mode === 'view' ? (
-        <div class="buttons">
-          <button type="button" class="primary" onClick={() => void decide('approve', {})}>
-            Approve
-          </button>
-          <button type="button" onClick={() => setMode('edit')}>
-            Edit and approve
-          </button>
-          <button type="button" class="danger" onClick={() => setMode('reject')}>
-            Reject…
-          </button>
-        </div>
+      {canWrite && status === 'pending' && groups.length > 0 ? (
+        <BulkBar ticked={ticked} groups={groups} reviewer={reviewer} onDecided={decide} allTicked={open.length > 0 && open.every((group) => ticked.has(group.key))} onTickAll={() => setTicked(open.every((group) => ticked.has(group.key)) ? new Set() : new Set([...ticked, ...open.map((group) => group.key)]))} />
       ) : null}
-      {pending && mode === 'edit' ? (
-        <DecisionForm submit="Approve the edit" tone="primary" onSubmit={approveEdited} onCancel={() => setMode('view')}>
-          <label class="field wide">
-            <span>What to write instead (JSON)</span>
-            <textarea rows={10} value={edit} onInput={(event) => setEdit((event.currentTarget as HTMLTextAreaElement).value)} />
-          </label>
-        </DecisionForm>
-      ) : null}
-      {pending && mode === 'reject' ? (
-        <DecisionForm submit="Reject" tone="danger" onSubmit={() => void decide('reject', { reason })} onCancel={() => setMode('view')}>
-          <label class="field wide">
-            <span>Reason</span>
-            <input name="reason" value={reason} required onInput={(event) => setReason((event.currentTarget as HTMLInputElement).value)} />
-          </label>
-        </DecisionForm>
-      ) : null}
-      {shown.decision === null ? null : (
-        <p class="decision" role="status">
-          {shown.status} by {shown.decision.by}
-          {shown.decision.reason === null ? '' : `: ${shown.decision.reason}`}.{' '}
-          {written.map((id) => (
-            <a key={id} href={href('memory', { user_id: candidate.user_id, agent_id: candidate.agent_id, item: id })}>
-              See the item written ({id.slice(0, 12)}…)
-            </a>
-          ))}
-        </p>
-      )}
-    </article>
+      <p class="muted shortcuts">
+        Keys: <kbd>j</kbd>/<kbd>k</kbd> move, <kbd>x</kbd> tick, <kbd>a</kbd> approve, <kbd>e</kbd> edit, <kbd>r</kbd> reject, <kbd>[</kbd>/<kbd>]</kbd> page. {groups.length} proposal{groups.length === 1 ? '' : 's'} from {candidates.length} candidate{candidates.length === 1 ? '' : 's'}.
+      </p>
+      <div class="cards">
+        {paged.items.map((group, index) => {
+          const title = group.kind === heading ? null : <h2 key={`${group.kind}-heading`}>{group.kind}</h2>;
+          heading = group.kind;
+          return (
+            <div key={group.key}>
+              {title}
+              <CandidateCard
+                group={group}
+                reviewer={reviewer}
+                canWrite={canWrite}
+                ticked={ticked.has(group.key)}
+                onTick={() => toggle(group.key)}
+                decided={decided[group.key]}
+                onDecided={(decision) => decide(group.key, decision)}
+                command={command?.key === group.key ? command.command : undefined}
+                focused={index === focus}
+                onFocus={() => setFocus(index)}
+              />
+            </div>
+          );
+        })}
+      </div>
+      <Pager paged={paged} label="Review pages" total={shown.length} />
+    </>
   );
 }
 
@@ -167,15 +166,16 @@ export function ReviewView({ route }: { route: Route }): JSX.Element {
   const status = route.params['status'] ?? 'pending';
   const [reviewer, setReviewer] = useState(() => localStorage.getItem('engram.inspector.reviewer') ?? 'inspector');
   const list = useLoad(
-    () => (ready ? api<Page<Candidate>>('GET', `/v1/review${query({ user_id: scope.user_id, agent_id: scope.agent_id, status: status === 'all' ? undefined : [status], limit: 200 })}`) : Promise.resolve({ items: [], next_cursor: null })),
+    () => (ready ? api<Page<Candidate>>('GET', `/v1/review${query({ user_id: scope.user_id, agent_id: scope.agent_id, status: status === 'all' ? undefined : [status], limit: 1000 })}`) : Promise.resolve({ items: [], next_cursor: null })),
     [scope.user_id, scope.agent_id, status],
   );
   return (
     <section aria-labelledby="review-title">
       <h1 id="review-title">Review queue</h1>
+      <PendingPerUser current={scope.user_id} />
       <ScopeForm view="review" scope={scope} need={['user_id']} also={['agent_id']} extra={{ status }} />
       <div class="filters" role="group" aria-label="Filters">
-        {['pending', 'approved', 'edited', 'rejected', 'all'].map((name) => (
+        {STATUSES.map((name) => (
           <a key={name} class={name === status ? 'chip current' : 'chip'} aria-current={name === status ? 'true' : undefined} href={href('review', { user_id: scope.user_id, agent_id: scope.agent_id, status: name })}>
             {name}
           </a>
@@ -199,11 +199,7 @@ export function ReviewView({ route }: { route: Route }): JSX.Element {
           page.items.length === 0 ? (
             ready ? <p class="muted">Nothing {status === 'all' ? '' : status} to review.</p> : null
           ) : (
-            <div class="cards">
-              {page.items.map((candidate) => (
-                <CandidateCard key={candidate.id} candidate={candidate} reviewer={reviewer} onDecided={() => undefined} />
-              ))}
-            </div>
+            <Queue candidates={page.items} status={status} reviewer={reviewer} />
           )
         }
       </Status>

@@ -4,8 +4,48 @@
 import type { JSX } from 'preact';
 
 import { api, query } from '../api.js';
-import type { Scopes } from '../types.js';
+import { Pager, pageSize, usePaged } from '../layout.js';
+import type { Scopes, SessionCounts } from '../types.js';
 import { href, Status, TableHead, Time, useLoad } from '../ui.js';
+
+/** The tenant's sessions, most recently active first, a page at a time. */
+function Sessions({ sessions }: { sessions: SessionCounts[] }): JSX.Element {
+  const paged = usePaged(sessions, pageSize(15, 6), sessions.length);
+  if (sessions.length === 0) return <p class="muted">No sessions yet.</p>;
+  return (
+    <>
+      <table class="sessions">
+        <TableHead columns={['User', 'Agent', 'Session', 'Run', ['Events', 'num'], 'First event', 'Last event', 'Open']} />
+        <tbody>
+          {paged.items.map((s) => {
+            const scope = { user_id: s.user_id, agent_id: s.agent_id, session_id: s.session_id, run_id: s.run_id };
+            return (
+              <tr key={`${s.user_id}/${s.agent_id}/${s.session_id}/${s.run_id}`}>
+                <td data-label="User">{s.user_id}</td>
+                <td data-label="Agent">{s.agent_id}</td>
+                <td data-label="Session">{s.session_id}</td>
+                <td data-label="Run">{s.run_id}</td>
+                <td class="num" data-label="Events">
+                  {s.events}
+                </td>
+                <td data-label="First event">
+                  <Time at={s.first_ts} />
+                </td>
+                <td data-label="Last event">
+                  <Time at={s.last_ts} />
+                </td>
+                <td class="actions" data-label="Open">
+                  <a href={href('timeline', scope)}>timeline</a> <a href={href('compose', scope)}>compose</a> <a href={href('snapshots', scope)}>snapshots</a>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <Pager paged={paged} label="Session pages" total={sessions.length} />
+    </>
+  );
+}
 
 export function ScopesView(): JSX.Element {
   const state = useLoad(() => api<Scopes>('GET', `/v1/scopes${query({ limit: 500 })}`), []);
@@ -43,36 +83,7 @@ export function ScopesView(): JSX.Element {
                 </table>
               )}
               <h2>Sessions</h2>
-              {scopes.sessions.length === 0 ? (
-                <p class="muted">No sessions yet.</p>
-              ) : (
-                <table>
-                  <TableHead columns={['User', 'Agent', 'Session', 'Run', ['Events', 'num'], 'First event', 'Last event', 'Open']} />
-                  <tbody>
-                    {scopes.sessions.map((s) => {
-                      const scope = { user_id: s.user_id, agent_id: s.agent_id, session_id: s.session_id, run_id: s.run_id };
-                      return (
-                        <tr key={`${s.user_id}/${s.agent_id}/${s.session_id}/${s.run_id}`}>
-                          <td>{s.user_id}</td>
-                          <td>{s.agent_id}</td>
-                          <td>{s.session_id}</td>
-                          <td>{s.run_id}</td>
-                          <td class="num">{s.events}</td>
-                          <td>
-                            <Time at={s.first_ts} />
-                          </td>
-                          <td>
-                            <Time at={s.last_ts} />
-                          </td>
-                          <td class="actions">
-                            <a href={href('timeline', scope)}>timeline</a> <a href={href('compose', scope)}>compose</a> <a href={href('snapshots', scope)}>snapshots</a>
-                          </td>
-                        </tr>
-                      );
-                    })}
-                  </tbody>
-                </table>
-              )}
+              <Sessions sessions={scopes.sessions} />
             </>
           );
         }}

@@ -1,11 +1,12 @@
 // Snapshots of a run: each compaction snapshot with its validation result (every check) and the
-// deterministic narrative the server renders from it.
+// deterministic narrative the server renders from it, opened in a drawer over the list.
 
 import type { JSX } from 'preact';
 
 import { api, query, type Page } from '../api.js';
 import type { SnapshotRecord } from '../types.js';
-import { hasScope, href, Json, type Route, ScopeForm, scopeOf, Status, StatusBadge, TableHead, Time, useLoad } from '../ui.js';
+import { Drawer, Pager, pageSize, useCursorPages } from '../layout.js';
+import { go, hasScope, href, Json, type Route, ScopeForm, scopeOf, Status, StatusBadge, TableHead, Time, useLoad } from '../ui.js';
 
 interface Check {
   name: string;
@@ -18,13 +19,12 @@ function Narrative({ id }: { id: string }): JSX.Element {
   return <Status state={text}>{(markdown) => <pre class="prompt narrative" tabIndex={0} aria-label="Narrative">{markdown}</pre>}</Status>;
 }
 
-function SnapshotDetail({ id }: { id: string }): JSX.Element {
+function SnapshotDetail({ id, onClose }: { id: string; onClose: () => void }): JSX.Element {
   const record = useLoad(() => api<SnapshotRecord>('GET', `/v1/snapshots/${encodeURIComponent(id)}`), [id]);
   return (
-    <aside class="panel" aria-labelledby="snapshot-title">
-      <h2 id="snapshot-title">Snapshot {id}</h2>
+    <Drawer title={`Snapshot ${id}`} labelId="snapshot-title" onClose={onClose}>
       <Status state={record}>{(loaded) => <SnapshotBody record={loaded} />}</Status>
-    </aside>
+    </Drawer>
   );
 }
 
@@ -64,52 +64,54 @@ export function SnapshotsView({ route }: { route: Route }): JSX.Element {
   const scope = scopeOf(route);
   const ready = hasScope(scope, ['user_id']);
   const open = route.params['snapshot'];
-  const list = useLoad(
-    () => (ready ? api<Page<SnapshotRecord>>('GET', `/v1/snapshots${query({ user_id: scope.user_id, agent_id: scope.agent_id, run_id: scope.run_id, order: 'desc', limit: 200 })}`) : Promise.resolve({ items: [], next_cursor: null })),
-    [scope.user_id, scope.agent_id, scope.run_id],
+  const size = pageSize(20, 10);
+  const { state: list, paged } = useCursorPages(
+    (cursor) => (ready ? api<Page<SnapshotRecord>>('GET', `/v1/snapshots${query({ user_id: scope.user_id, agent_id: scope.agent_id, run_id: scope.run_id, order: 'desc', limit: size, cursor })}`) : Promise.resolve({ items: [], next_cursor: null })),
+    [scope.user_id, scope.agent_id, scope.run_id, size],
   );
   return (
     <section aria-labelledby="snapshots-title">
       <h1 id="snapshots-title">Snapshots</h1>
       <ScopeForm view="snapshots" scope={scope} need={['user_id']} also={['agent_id', 'run_id']} />
       {!ready ? <p class="muted">Choose a user (the agent and run narrow it), or open one from Scopes.</p> : null}
-      <div class="split">
-        <div>
-          <Status state={list}>
-            {(page) =>
-              page.items.length === 0 ? (
-                ready ? <p class="muted">No snapshots: a run is compacted when it crosses its thresholds.</p> : null
-              ) : (
-                <table>
-                  <TableHead columns={['Snapshot', 'Run', ['Sequence', 'num'], 'Validation', 'Created']} />
-                  <tbody>
-                    {page.items.map((record) => {
-                      const id = record.snapshot.snapshot_id;
-                      const validation = record.snapshot['validation'] as { status: string };
-                      return (
-                        <tr key={id} class={id === open ? 'selected' : undefined}>
-                          <th scope="row">
-                            <a href={href('snapshots', { ...scope, snapshot: id })}>{id}</a>
-                          </th>
-                          <td>{record.run_id}</td>
-                          <td class="num">{String(record.snapshot['sequence'])}</td>
-                          <td>
-                            <StatusBadge status={validation.status} />
-                          </td>
-                          <td>
-                            <Time at={String(record.snapshot['created_at'])} />
-                          </td>
-                        </tr>
-                      );
-                    })}
-                  </tbody>
-                </table>
-              )
-            }
-          </Status>
-        </div>
-        {open === undefined ? null : <SnapshotDetail id={open} />}
-      </div>
+      <Status state={list}>
+        {(page) =>
+          page.items.length === 0 ? (
+            ready ? <p class="muted">No snapshots: a run is compacted when it crosses its thresholds.</p> : null
+          ) : (
+            <>
+              <table>
+                <TableHead columns={['Snapshot', 'Run', ['Sequence', 'num'], 'Validation', 'Created']} />
+                <tbody>
+                  {page.items.map((record) => {
+                    const id = record.snapshot.snapshot_id;
+                    const validation = record.snapshot['validation'] as { status: string };
+                    return (
+                      <tr key={id} class={id === open ? 'selected' : undefined}>
+                        <th scope="row" data-label="Snapshot">
+                          <a href={href('snapshots', { ...scope, snapshot: id })}>{id}</a>
+                        </th>
+                        <td data-label="Run">{record.run_id}</td>
+                        <td class="num" data-label="Sequence">
+                          {String(record.snapshot['sequence'])}
+                        </td>
+                        <td data-label="Validation">
+                          <StatusBadge status={validation.status} />
+                        </td>
+                        <td data-label="Created">
+                          <Time at={String(record.snapshot['created_at'])} />
+                        </td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+              <Pager paged={paged} label="Snapshot pages" />
+            </>
+          )
+        }
+      </Status>
+      {open === undefined ? null : <SnapshotDetail id={open} onClose={() => go('snapshots', { ...scope })} />}
     </section>
   );
 }

@@ -1,15 +1,14 @@
 // Timeline of a session: its events in log order by role and time, sensitivity badges (a secret
 // event shows that it exists, never its content: the server withholds it and this view does not
-// render it), tool results folded, markers as labels. `#/event?id=…` shows one event.
+// render it), tool results folded, markers as labels, a page at a time. `#/event?id=…` shows one event.
 
 import type { JSX } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect } from 'preact/hooks';
 
 import { api, query, type Page } from '../api.js';
+import { Pager, pageSize, useCursorPages } from '../layout.js';
 import type { EventRecord } from '../types.js';
-import { Badge, contentText, ErrorBox, hasScope, href, Json, ScopeForm, scopeOf, Status, Time, useLoad, type Route } from '../ui.js';
-
-const PAGE = 200;
+import { Badge, contentText, hasScope, href, Json, ScopeForm, scopeOf, Status, Time, useLoad, type Route } from '../ui.js';
 
 /** One event, as a timeline row. */
 export function EventRow({ event, focused = false }: { event: EventRecord; focused?: boolean }): JSX.Element {
@@ -45,54 +44,62 @@ export function EventRow({ event, focused = false }: { event: EventRecord; focus
   );
 }
 
+/** The largest id before `id` (ids sort in creation order), so a page can start at that event. */
+function justBefore(id: string): string {
+  const digits = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+  const chars = [...id];
+  for (let at = chars.length - 1; at > id.indexOf('_'); at -= 1) {
+    const value = digits.indexOf(chars[at]!);
+    if (value > 0) {
+      chars[at] = digits[value - 1]!;
+      return chars.join('');
+    }
+    chars[at] = digits[digits.length - 1]!;
+  }
+  return id;
+}
+
 export function TimelineView({ route }: { route: Route }): JSX.Element {
   const scope = scopeOf(route);
   const need = ['user_id', 'agent_id', 'session_id'] as const;
   const ready = hasScope(scope, need);
   const focus = route.params['focus'];
-  const [events, setEvents] = useState<EventRecord[]>([]);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>(undefined);
-  const [loading, setLoading] = useState(false);
-  const path = (after: string | null) => `/v1/events${query({ user_id: scope.user_id, agent_id: scope.agent_id, session_id: scope.session_id, run_id: scope.run_id, limit: PAGE, cursor: after })}`;
-  const load = async (after: string | null) => {
-    setLoading(true);
-    setError(undefined);
-    try {
-      const page = await api<Page<EventRecord>>('GET', path(after));
-      setEvents((previous) => (after === null ? page.items : [...previous, ...page.items]));
-      setCursor(page.next_cursor);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setLoading(false);
-    }
-  };
-  useEffect(() => {
-    setEvents([]);
-    if (ready) void load(null);
-  }, [scope.user_id, scope.agent_id, scope.session_id, scope.run_id]);
+  const size = pageSize(40, 15);
+  // A link to one event starts the timeline at it.
+  const { state, paged } = useCursorPages(
+    (cursor) => (ready ? api<Page<EventRecord>>('GET', `/v1/events${query({ user_id: scope.user_id, agent_id: scope.agent_id, session_id: scope.session_id, run_id: scope.run_id, limit: size, cursor })}`) : Promise.resolve({ items: [], next_cursor: null })),
+    [scope.user_id, scope.agent_id, scope.session_id, scope.run_id, size],
+    focus === undefined ? undefined : justBefore(focus),
+  );
   useEffect(() => {
     if (focus !== undefined) document.getElementById(focus)?.scrollIntoView({ block: 'center' });
-  }, [focus, events.length]);
+  }, [focus, state.data]);
   return (
     <section aria-labelledby="timeline-title">
       <h1 id="timeline-title">Timeline</h1>
       <ScopeForm view="timeline" scope={scope} need={need} also={['run_id']} />
       {!ready ? <p class="muted">Choose a user, agent and session (the run is optional), or open one from Scopes.</p> : null}
-      <ErrorBox error={error} />
-      {ready && !loading && error === undefined && events.length === 0 ? <p class="muted">No events in this session.</p> : null}
-      <ol class="timeline" aria-label="Events">
-        {events.map((event) => (
-          <EventRow key={event.id} event={event} focused={event.id === focus} />
-        ))}
-      </ol>
-      {loading ? <p aria-busy="true">Loading…</p> : null}
-      {cursor !== null && !loading ? (
-        <button type="button" onClick={() => void load(cursor)}>
-          Load {PAGE} more
-        </button>
-      ) : null}
+      {focus === undefined || !ready ? null : (
+        <p>
+          From event {focus}. <a href={href('timeline', { ...scope })}>From the start of the session</a>
+        </p>
+      )}
+      <Status state={state}>
+        {(page) =>
+          ready && page.items.length === 0 ? (
+            <p class="muted">No events in this session.</p>
+          ) : (
+            <>
+              <ol class="timeline" aria-label="Events">
+                {page.items.map((event) => (
+                  <EventRow key={event.id} event={event} focused={event.id === focus} />
+                ))}
+              </ol>
+              <Pager paged={paged} label="Event pages" />
+            </>
+          )
+        }
+      </Status>
     </section>
   );
 }
