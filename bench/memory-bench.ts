@@ -6,7 +6,7 @@
 // with an LLM beside the rules asks a scripted model on loopback (scripted-model.ts), its extraction
 // of each turn run as the background job it is, before the turn is checked.
 
-import type { Engram } from '../src/index.js';
+import type { Engram, ItemStatus } from '../src/index.js';
 import { renderPacket } from '../src/index.js';
 import { FACT_KINDS, loadCorpus, type CorpusConversation, type FactKind } from './memory-corpus.js';
 import { answerOf, finalState, heldItem, holds, holdsStale, judge, type HeldItem, type Verdict } from './memory-score.js';
@@ -103,7 +103,7 @@ async function runConversation(engram: Engram, setNow: (iso: string) => void, co
   const run_id = `run-${conversation.id}`;
   const userEvents = new Set<string>();
   const userSaid = (id: string) => userEvents.has(id);
-  const held = async (): Promise<HeldItem[]> => (await listAllItems(engram, { user_id, agent_id: AGENT })).map((item) => heldItem(item, userSaid));
+  const held = async (status?: ItemStatus[]): Promise<HeldItem[]> => (await listAllItems(engram, { user_id, agent_id: AGENT }, status)).map((item) => heldItem(item, userSaid));
   tally.conversations += 1;
   for (const [sessionIndex, session] of conversation.sessions.entries()) {
     for (const [turnIndex, turn] of session.turns.entries()) {
@@ -124,10 +124,11 @@ async function runConversation(engram: Engram, setNow: (iso: string) => void, co
       tally.turns += 1;
       if (turn.expect.length === 0 && turn.stale.length === 0) continue;
       const items = await held();
+      const retracted = turn.expect.some((fact) => fact.status === 'cancelled') ? await held(['retracted']) : [];
       for (const fact of turn.expect) {
         const score = tally.kinds.get(fact.kind)!;
         score.expected += 1;
-        if (holds(items, fact)) score.held += 1;
+        if (holds(items, fact, retracted)) score.held += 1;
       }
       for (const fact of turn.stale) {
         const score = tally.kinds.get(fact.kind)!;

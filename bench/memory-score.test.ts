@@ -38,6 +38,21 @@ describe('memory scoring', () => {
     expect(holds(items, { kind: 'task', value: 'passport', status: 'done' })).toBe(false);
   });
 
+  it('holds a cancelled task once it is retracted, and only when no current task still names it', () => {
+    const cancelled = { kind: 'task' as const, value: 'bursary', status: 'cancelled' as const };
+    const retracted = [item('tasks', 'task:general:apply_bursary', { title: 'apply for the bursary', status: 'todo' })];
+    const other = [item('profile', 'profile:user', { location: 'Durban' })];
+    expect(holds(other, cancelled, retracted)).toBe(true);
+    // Still open as a current task: not cancelled, whatever was retracted before.
+    expect(holds([...other, item('tasks', 'task:general:apply_bursary', { title: 'apply for the bursary', status: 'todo' })], cancelled, retracted)).toBe(false);
+    // Nothing retracted, or a retracted item of another type or another task: not held.
+    expect(holds(other, cancelled)).toBe(false);
+    expect(holds(other, cancelled, [item('goals', 'goal:general:bursary', { description: 'bursary', status: 'active' })])).toBe(false);
+    expect(holds(other, cancelled, [item('tasks', 'task:general:gym', { title: 'cancel the gym', status: 'todo' })])).toBe(false);
+    // Only a cancelled task reads retracted versions: a done task must be current.
+    expect(holds(other, { ...cancelled, status: 'done' }, retracted)).toBe(false);
+  });
+
   it('keeps the last word on each value: a value made stale is stale unless expected again', () => {
     const state = finalState([
       { expect: [loc('Berlin')], stale: [] },

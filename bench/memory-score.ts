@@ -58,9 +58,20 @@ function mentions(item: HeldItem, fact: Pick<CorpusFact, 'value' | 'status'>): b
   return item.text.includes(fact.value.toLowerCase()) && (fact.status === undefined || item.status === fact.status);
 }
 
-/** Whether some current item holds an expected fact (any type: a plan may be kept as an event). */
-export function holds(items: readonly HeldItem[], fact: CorpusFact): boolean {
-  return items.some((item) => mentions(item, fact));
+/**
+ * Whether some current item holds an expected fact (any type: a plan may be kept as an event). A
+ * task's status has no "cancelled" (MemoryTypes v0.1 §3.4), so a cancelled task is held when it was
+ * retracted: no current task names it and a retracted version of one does (`retracted`: the
+ * conversation's retracted items).
+ *
+ * @example
+ * holds(current, { kind: 'task', value: 'bursary', status: 'cancelled' }, retracted)
+ */
+export function holds(items: readonly HeldItem[], fact: CorpusFact, retracted: readonly HeldItem[] = []): boolean {
+  if (items.some((item) => mentions(item, fact))) return true;
+  if (fact.kind !== 'task' || fact.status !== 'cancelled') return false;
+  const names = (item: HeldItem) => item.type === 'tasks' && item.text.includes(fact.value.toLowerCase());
+  return !items.some(names) && retracted.some(names);
 }
 
 /** Whether some current fact (episodes aside) still holds a stale value. */

@@ -7,7 +7,9 @@
 import type { ItemCandidate, MemoryType } from '../../spec/items.js';
 import { typeOfKey } from '../keys.js';
 import { PROFILE_KEY } from './profile.js';
+import { projectOf } from './project.js';
 import { emit, USER_ONLY, type Rule, type SentenceContext } from './rule.js';
+import { findTask } from './tasks.js';
 import { blank, clauseEnd, matchTokens } from './text.js';
 
 interface Denial {
@@ -110,6 +112,9 @@ function retractions(context: SentenceContext, rule: Rule): { candidates: ItemCa
       }
       if (targets.length > 0) break;
     }
+    // A task said to be no longer wanted ("not applying for the bursary anymore") is the plan rules'
+    // to retract as cancelled (plans.ts): the clause stays for them to read.
+    if (targets.length === 0 && findTask(context.memory, projectOf(context).name, denial.clause, false) !== undefined) return { candidates: [] };
     if (targets.length === 0) {
       const key = keyByWords(context, denial.clause);
       const type = key === undefined ? undefined : typeOfKey(key);

@@ -56,6 +56,18 @@ describe('en.task.need-to', () => {
   });
 });
 
+describe('joined tasks', () => {
+  it('makes one task of each errand joined in one obligation', () => {
+    expect(tasks('I need to return the library books by Friday, and renew my bus pass.').map(([, key]) => key)).toEqual(['task:general:return_library_books', 'task:general:renew_bus_pass']);
+    expect(tasks('we have to book the vet and also order more cat food').map(([, , title]) => title)).toEqual(['book the vet', 'order more cat food']);
+  });
+
+  it('keeps one task when the second verb shares the object or is no errand', () => {
+    expect(tasks('I need to clean and paint the fence.')).toHaveLength(1);
+    expect(tasks('I have to finish the essay and relax a bit.')).toHaveLength(1);
+  });
+});
+
 describe('en.task.remind', () => {
   it.each([
     ['Remind me to renew the domain next Monday.', 'task:general:renew_domain', 'renew the domain', '2026-02-23'],

@@ -98,12 +98,22 @@ interface CreationSpec {
   reject?: (found: RegExpExecArray, before: string, object: string) => boolean;
 }
 
+// Two things to do joined in one obligation: "buy a gift, and get my dress altered", "finish the
+// reviews and also draft the roadmap". Only a verb of errands starts the second.
+const JOINED_TASK =
+  /\s*,?\s+and\s+(?:also\s+|then\s+|still\s+)?(?=(?:get|buy|book|call|email|send|draft|write|finish|file|pick up|renew|cancel|clean|fix|sort out|pay|check|find|return|order|submit|prepare|apply|register|clear|update|bring|collect|arrange|organi[sz]e|print|sign|schedule|pack|post|ring|text|reply to|take)\b)/giu;
+
 function createTask(context: SentenceContext, rule: Rule, spec: CreationSpec): ItemCandidate[] {
   const found = spec.pattern.exec(context.text);
   if (found === null) return [];
   const from = found.index + found[0].length;
   const object = context.text.slice(from, clauseEnd(context.text, from));
   if (spec.reject?.(found, context.text.slice(0, found.index), object) === true) return [];
+  const parts = context.language === 'en' ? object.split(JOINED_TASK) : [object];
+  return parts.flatMap((part) => taskOf(context, rule, spec, part));
+}
+
+function taskOf(context: SentenceContext, rule: Rule, spec: CreationSpec, object: string): ItemCandidate[] {
   const { title, due } = titleAndDue(context, object, context.language);
   const size = context.language === 'zh' ? title.length : contentWords(title).length;
   if (title === '' || (due === undefined && size < spec.minimum)) return [];
