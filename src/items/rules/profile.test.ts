@@ -33,6 +33,9 @@ describe('English profile facts said in passing', () => {
     "If I'm in Madrid next week, what should I see?",
     'The cat the neighbours own is loud.',
     'You should try being vegetarian for a month.',
+    'My cousin works as a midwife here in Galway.',
+    "she's a teacher here in Graz",
+    "I'm the bridesmaid at Lea's wedding.",
   ])('is no fact of the user: %s', (text) => {
     expect(facts(text)).toEqual([]);
   });

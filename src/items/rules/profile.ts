@@ -9,7 +9,15 @@ export { PROFILE_KEY, type Fact } from './fact-patterns.js';
 // Roles end like roles: engineer, designer, scientist, analyst, student, founder, CEO.
 const ROLE_END =
   /(?:er|or|ist|yst|ian|ant|ent|ect|ive|ager|ess|ee|ster|ler|smith|wright|man|woman|person|ceo|cto|cfo|coo|pm|vp|lead|head|chef|nurse|medic|mechanic|founder|student|dev|intern|partner|director|officer|professor|doctor|artist|teacher|owner)$/i;
-const NOT_ROLE = /^(?:bit|little|lot|fan|big|huge|total|complete|mess|fast|slow|quick|morning|night|real|good|bad|great|fine|new|old|native|speaker)\b/i;
+// Roles at a family occasion are no job: "I'm the godmother".
+const NOT_ROLE = /^(?:bit|little|lot|fan|big|huge|total|complete|mess|fast|slow|quick|morning|night|real|good|bad|great|fine|new|old|native|speaker|godmother|godfather|godparent|bridesmaid|groomsman|best man|maid of hono(?:u)?r|flower girl|ring bearer)\b/i;
+// A clause about someone else: "my sister is a nurse here in Cork" says where she works, not where the user lives.
+const SOMEONE_ELSE = /\b(?:my|our|his|her|their)\s+[\p{L}-]+(?:\s+[\p{L}-]+)?\s+(?:is|are|was|were|works?|lives?|teaches|studies)\b|\b(?:he|she|they)(?:'s|'re|\s+is|\s+are|\s+works?|\s+lives?)\b/iu;
+
+/** The clause a match is in, up to the match. */
+function clauseBefore(found: RegExpExecArray): string {
+  return found.input.slice(0, found.index).split(/[,;.!?—–]/u).at(-1) ?? '';
+}
 
 // Ranks that make a role without an article ("I'm head chef now").
 const RANK = String.raw`(?:[Hh]ead|[Ss]ous|[Ss]enior|[Jj]unior|[Ll]ead|[Cc]hief|[Pp]rincipal|[Ss]taff|[Aa]ssistant|[Dd]eputy|[Ee]xecutive|[Aa]ssociate)`;
@@ -72,7 +80,7 @@ const EN_FACTS: readonly FactPattern[] = [
   { k: 'location', pattern: new RegExp(String.raw`\b(?:I'm|I am|[Ww]e're|[Ww]e are)\s+(?:now\s+)?in\s+${NAME}\s+now\b`, 'u'), withSince: true },
   { k: 'location', pattern: new RegExp(String.raw`\b[Ll]iving\s+in\s+${NAME}`, 'u') },
   { k: 'location', pattern: new RegExp(String.raw`\b(?:I|[Ww]e)(?:'ve| have)\s+been\s+(?:living\s+)?in\s+${NAME}\s+for\b`, 'u') },
-  { k: 'location', pattern: new RegExp(String.raw`\bhere\s+in\s+${NAME}`, 'u') },
+  { k: 'location', pattern: new RegExp(String.raw`\bhere\s+in\s+${NAME}`, 'u'), accept: (value, found) => (SOMEONE_ELSE.test(clauseBefore(found)) ? undefined : value) },
   // "two weeks in Bangalore now", "ended up in Indiranagar", "our flat in Milan", "I'm in Accra and…",
   // "an engineer at BMW in Munich", "rented a house in Franklin".
   { k: 'location', pattern: new RegExp(String.raw`\b(?:\d+|a|one|two|three|four|five|six|few|several)\s+(?:days?|weeks?|months?|years?)\s+in\s+${NAME}\s+now\b`, 'u'), withSince: true },
