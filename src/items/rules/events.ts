@@ -42,6 +42,12 @@ const PERSONAL = new Set(['trip', 'flight', 'wedding', 'conference', 'visit', 'v
 const NOT_NAME =
   /^(?:I|I'm|I'll|I've|I'd|OK|Ok|Hi|Hey|Hello|Mum|Mom|Dad|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December|Please|Can|Could|Also|So|And|But|The|My|Our)$/u;
 const CAPITALISED = /(?<![\p{L}\p{N}'’])\p{Lu}[\p{L}'’-]+(?:\s+(?:de|da|del|la|dos|von|van)\s+\p{Lu}[\p{L}-]+|\s+\p{Lu}[\p{L}-]+)*/gu;
+// What the assistant says becomes an event only when it records something done: a booking made, a
+// meeting it put in the calendar. Repeating the user's plan back ("Got it: workshop, 15 December")
+// or suggesting a date is the user's plan, not a second one.
+const EN_RECORDED =
+  /\b(?:i(?:'ve| have)?\s+(?:just\s+)?(?:booked|scheduled|rescheduled|reserved|registered|signed you up|added (?:it |that )?to|put (?:it |that )?(?:in|on)|moved)|(?:is|are|has been|have been|was|were)\s+(?:now\s+)?(?:booked|scheduled|rescheduled|reserved|confirmed)|(?:booking|reservation|appointment) (?:is )?confirmed)\b/u;
+const ZH_RECORDED = /(?:已(?:经)?(?:帮你|为你|给你)?(?:预订|预约|订好|订了|安排好|安排了|加入|加到|改签|改到|登记)|(?:订好|约好|改好)了|已确认|预订成功|预约成功)/u;
 // A request to book or note a plan is a plan said as a question: "can you book a table for Saturday?"
 const BOOKING_REQUEST = /\b(?:can|could|would)\s+you\s+(?:please\s+)?(?:book|reserve|schedule|set up|sign me up|register me|add|put|remind me|make a reservation|get us|get me)\b/u;
 
@@ -91,6 +97,7 @@ function nearestDate(context: SentenceContext, language: Language): DateMention 
 }
 
 function eventOf(context: SentenceContext, rule: Rule, language: Language): ItemCandidate[] {
+  if (context.event.role === 'assistant' && !(language === 'zh' ? ZH_RECORDED : EN_RECORDED).test(context.lower)) return [];
   if (context.question && !BOOKING_REQUEST.test(context.lower)) return [];
   // A plan moved or called off in this sentence is the plan rules' (plans.ts).
   if (context.here.some((candidate) => candidate.type === 'events')) return [];

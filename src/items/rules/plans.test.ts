@@ -24,6 +24,15 @@ describe('dated plans', () => {
     expect(keys(changes(text))).toContain(expected);
   });
 
+  it("keeps the assistant's dates only when it records something done, never its echo of the user's plan or its suggestion", () => {
+    expect(changes('Got it: design workshop, Lisbon, 15 December.', [], 'assistant')).toEqual([]);
+    expect(changes('You could fly out on 12 March and come back on the 19th.', [], 'assistant')).toEqual([]);
+    expect(changes('好的，中文公告将在 2026-12-01 同步发布。', [], 'assistant')).toEqual([]);
+    expect(keys(changes("I've booked your table at Noma for 14 March.", [], 'assistant'))).toEqual(['upsert event:general:2026-03-14:table_noma']);
+    expect(keys(changes('Your dentist appointment is confirmed for 3 March.', [], 'assistant'))).toEqual(['upsert event:general:2026-03-03:appointment']);
+    expect(keys(changes('已经帮你预约了3月2号的复查。', [], 'assistant'))).toEqual(['upsert event:general:2026-03-02:预约']);
+  });
+
   it('reads no plan from a question that books nothing', () => {
     expect(changes('Can you tell me what is on at the cinema on Friday?')).toEqual([]);
   });
