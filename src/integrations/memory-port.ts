@@ -1,7 +1,8 @@
 // The part of Engram the framework integrations use, over either an Engram instance or the HTTP
-// client (`engram/client`). The two differ in small ways (pages against arrays, the tenant of a
-// key against a tenant in the scope, rendering on the server); this module is the one place that knows.
+// client (`engram/client`). The two differ in small ways (pages against arrays, a query string
+// against a scope, rendering on the server); this module is the one place that knows.
 
+import { renderPacket } from '../index.js';
 import type {
   CommitTurnRequest,
   CommitTurnResult,
@@ -15,6 +16,7 @@ import type {
   ListItemsRequest,
   MemoryItem,
   MemoryPacket,
+  Purpose,
   RememberRequest,
   RenderFormat,
   SearchHit,
@@ -39,8 +41,8 @@ export interface ComposedMemory {
 }
 
 /**
- * What the integrations need of Engram. Scopes may name a tenant; over HTTP the key's tenant
- * applies and the named one is left out.
+ * What the integrations need of Engram. A scope may name its tenant: over HTTP it must be the API
+ * key's (the server refuses another with FORBIDDEN), and left out the key's tenant applies.
  */
 export interface MemoryPort {
   remember(request: RememberRequest): Promise<ItemDiff[]>;
@@ -59,10 +61,8 @@ function isClient(source: EngramSource): source is EngramClient {
   return typeof (source as Partial<EngramClient>).healthz === 'function';
 }
 
-/** A scope without its tenant: over HTTP the tenant is the key's. */
-function untenanted<T extends { tenant_id?: string }>(scope: T): Omit<T, 'tenant_id'> {
-  const { tenant_id: _tenant, ...rest } = scope;
-  return rest;
+function tenantOf(tenantId: string | undefined): { tenant_id?: string } {
+  return tenantId === undefined ? {} : { tenant_id: tenantId };
 }
 
 function pageOf<T extends { id: string }>(items: T[], limit: number | undefined, fallback: number): PortPage<T> {
@@ -76,36 +76,31 @@ function fromEngram(engram: Engram): MemoryPort {
     history: (request) => engram.history(request),
     listItems: async (request) => pageOf(await engram.listItems(request), request.limit, 100),
     searchItems: (request) => engram.searchItems(request),
-    listUsers: async (tenantId) => (await engram.scopes({ ...(tenantId === undefined ? {} : { tenant_id: tenantId }), limit: 1 })).users.map((user) => user.user_id),
+    listUsers: async (tenantId) => (await engram.scopes({ ...tenantOf(tenantId), limit: 1 })).users.map((user) => user.user_id),
     commitTurn: (request) => engram.commitTurn(request),
     listEvents: async (request) => pageOf(await engram.listEvents(request), request.limit, 100),
     compose: async (request, format) => {
       const packet = await engram.compose(request);
-      // The caller holds an Engram, so the library is loaded already; a client-only import never reaches here.
-      const { renderPacket } = await import('../index.js');
       return { packet, text: renderPacket(packet, { format }) };
     },
   };
 }
 
+// The client's JSON calls take any object (`Record<string, unknown>`), which a request interface
+// is not: a spread copy is. Listings take their scope as query parameters beside the others.
 function fromClient(client: EngramClient): MemoryPort {
   return {
-    remember: (request) => client.remember({ ...request, scope: untenanted(request.scope) }),
-    forget: (request) => client.forget({ ...request, scope: untenanted(request.scope) }),
-    history: async (request) => (await client.history({ ...untenanted(request.scope), key: request.key })).items,
-    listItems: (request) => {
-      const { scope, ...query } = request;
-      return client.listItems({ ...untenanted(scope), ...query });
-    },
-    searchItems: (request) => client.searchItems({ ...request, scope: untenanted(request.scope) }),
-    listUsers: async () => (await client.scopes({ limit: 1 })).users.map((user) => user.user_id),
-    commitTurn: (request) => client.commitTurn({ ...request, scope: untenanted(request.scope) }),
-    listEvents: (request) => {
-      const { scope, include_secret_content: _secret, ...query } = request;
-      return client.listEvents({ ...untenanted(scope), ...query });
-    },
+    remember: (request) => client.remember({ ...request }),
+    forget: (request) => client.forget({ ...request }),
+    history: async (request) => (await client.history({ ...request.scope, key: request.key })).items,
+    listItems: ({ scope, ...query }) => client.listItems({ ...scope, ...query }),
+    searchItems: (request) => client.searchItems({ ...request }),
+    listUsers: async (tenantId) => (await client.scopes({ ...tenantOf(tenantId), limit: 1 })).users.map((user) => user.user_id),
+    commitTurn: (request) => client.commitTurn(request),
+    // The HTTP listing has no include_secret_content: a secret event's content stays hidden there.
+    listEvents: ({ scope, include_secret_content: _secret, ...query }) => client.listEvents({ ...scope, ...query }),
     compose: async (request, format) => {
-      const { packet, text } = await client.compose({ ...request, scope: untenanted(request.scope) }, format);
+      const { packet, text } = await client.compose(request, format);
       return { packet, text: text ?? '' };
     },
   };
@@ -137,4 +132,30 @@ export async function allPages<T>(read: (cursor: { cursor?: string }) => Promise
     cursor = page.next_cursor;
   } while (cursor !== null);
   return out;
+}
+
+/** A packet for a prompt: whose, for what purpose, for which question, and how it is written. */
+export interface PromptComposeRequest extends Pick<ComposeRequest, 'scope' | 'budget' | 'policy_id' | 'task_type' | 'conversation_window'> {
+  /** Default `responder`. */
+  purpose?: Purpose | undefined;
+  /** The question the packet is for, its cue; none (or empty) composes without one. */
+  query?: string | undefined;
+  /** Default `markdown`. */
+  format?: RenderFormat | undefined;
+}
+
+/** Compose reads a query of at most this many characters (its request schema's limit). */
+const MAX_QUERY = 10_000;
+
+/**
+ * Composes the packet for a prompt and renders it. A query longer than compose reads is cut to
+ * its first 10,000 characters, so a long message still finds what its start names.
+ *
+ * @example
+ * const { text } = await composeForPrompt(port, { scope, query: 'What should I cook tonight?' });
+ */
+export function composeForPrompt(port: MemoryPort, request: PromptComposeRequest): Promise<ComposedMemory> {
+  const { query, purpose, format, ...rest } = request;
+  const cue = query === undefined || query.length <= MAX_QUERY ? query : [...query].slice(0, MAX_QUERY).join('');
+  return port.compose({ ...rest, purpose: purpose ?? 'responder', ...(cue === undefined || cue === '' ? {} : { cues: { query: cue } }) }, format ?? 'markdown');
 }

@@ -21,10 +21,9 @@ const toolLoop: Prompt = [
 ];
 
 describe('reading a call', () => {
-  it('takes the last user message as the query, text parts only, cut at 10,000 characters', () => {
+  it('takes the last user message as the query, text parts only', () => {
     expect(lastUserText(toolLoop)).toBe('What can I cook tonight?');
     expect(lastUserText([{ role: 'user', content: [{ type: 'file', data: 'aGk=', mediaType: 'image/png' }] }])).toBeUndefined();
-    expect(lastUserText([user('涮'.repeat(10_001))])).toHaveLength(10_000);
   });
 
   it('commits what came after the last assistant message: tool results with their status', () => {

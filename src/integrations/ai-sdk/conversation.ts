@@ -13,12 +13,9 @@ export interface TurnParts {
   tool_results: TurnToolResult[];
 }
 
-/** Compose reads a query of at most this many characters. */
-const MAX_QUERY = 10_000;
-
 /**
- * The text of the prompt's last user message (its text parts), at most 10,000 characters;
- * undefined when the prompt has no user text.
+ * The text of the prompt's last user message (its text parts); undefined when the prompt has no
+ * user text. Compose cuts it to the length it reads.
  *
  * @example
  * lastUserText([{ role: 'user', content: [{ type: 'text', text: 'Any snack ideas?' }] }]) // 'Any snack ideas?'
@@ -26,8 +23,7 @@ const MAX_QUERY = 10_000;
 export function lastUserText(prompt: Prompt): string | undefined {
   const message = prompt.findLast((entry) => entry.role === 'user');
   const text = message === undefined ? '' : userText(message);
-  if (text === '') return undefined;
-  return text.length <= MAX_QUERY ? text : [...text].slice(0, MAX_QUERY).join('');
+  return text === '' ? undefined : text;
 }
 
 /**

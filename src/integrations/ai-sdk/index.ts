@@ -13,5 +13,5 @@ export {
   type RememberInput,
   type SearchMemoryInput,
 } from './tools.js';
-export type { EngramBackend } from './backend.js';
+export type { EngramSource } from '../memory-port.js';
 export type { EngramCallOptions } from './call-scope.js';

@@ -182,10 +182,13 @@ describe('engramMiddleware with streamText', () => {
 });
 
 describe('engramMiddleware when Engram fails', () => {
-  const failing = (phase: 'compose' | 'commit') => ({
-    compose: phase === 'compose' ? async () => Promise.reject(new Error('store offline')) : current.engram.compose.bind(current.engram),
-    commitTurn: phase === 'commit' ? async () => Promise.reject(new Error('disk full')) : current.engram.commitTurn.bind(current.engram),
-  });
+  // The test's own Engram with one call failing (each test has a fresh one).
+  const failing = (phase: 'compose' | 'commit') => {
+    const engram = current.engram;
+    if (phase === 'compose') vi.spyOn(engram, 'compose').mockRejectedValue(new Error('store offline'));
+    else vi.spyOn(engram, 'commitTurn').mockRejectedValue(new Error('disk full'));
+    return engram;
+  };
 
   it.each(['compose', 'commit'] as const)('reports a failed %s to onError and the call goes on', async (phase) => {
     const onError = vi.fn();

@@ -4,8 +4,8 @@
 
 import { wrapLanguageModel, type LanguageModelMiddleware } from 'ai';
 
-import { renderPacket, type CommitTurnRequest, type ComposeRequest, type Purpose, type RenderFormat, type ScopeInput } from '../../index.js';
-import { packetOf, type EngramBackend } from './backend.js';
+import type { CommitTurnRequest, ComposeRequest, Purpose, RenderFormat, ScopeInput } from '../../index.js';
+import { composeForPrompt, memoryPort, type EngramSource } from '../memory-port.js';
 import { resolveCall, type ResolvedCall } from './call-scope.js';
 import { deriveTurnId, lastUserText, newInput, replyParts, streamReply, type TurnParts } from './conversation.js';
 import type { CalledModel, CallParams, Prompt, ResponsePart, StreamPart } from './sdk-types.js';
@@ -15,7 +15,7 @@ export type EngramPhase = 'compose' | 'commit';
 
 export interface EngramMiddlewareOptions {
   /** An Engram (`createEngram`) or a client of an Engram server (`createClient` from engram/client). */
-  engram: Pick<EngramBackend, 'commitTurn' | 'compose'>;
+  engram: EngramSource;
   /**
    * Whose memory: `user_id`, `agent_id` and `session_id` (here or per call), `run_id` (default: the
    * session id), `tenant_id` (default: the store's, or the API key's). Per call,
@@ -67,7 +67,8 @@ export function engramMiddleware(options: EngramMiddlewareOptions): LanguageMode
 
 /** Composing before a call and committing after it, with what `prepare` learned kept for `commit`. */
 function callMemory(options: EngramMiddlewareOptions) {
-  const { engram, format = 'markdown', onError = warn } = options;
+  const { format = 'markdown', onError = warn } = options;
+  const port = memoryPort(options.engram);
   const defaults = { scope: options.scope ?? {}, purpose: options.purpose ?? 'responder' };
   // What prepare resolved for a call, found again by its params in wrapGenerate/wrapStream.
   const calls = new WeakMap<CallParams, CallTurn>();
@@ -86,9 +87,8 @@ function callMemory(options: EngramMiddlewareOptions) {
       }
       let prompt = params.prompt;
       try {
-        const query = lastUserText(params.prompt);
-        const packet = packetOf(await engram.compose({ ...options.compose, scope: call.scope, purpose: call.purpose, ...(query === undefined ? {} : { cues: { query } }) }));
-        prompt = withMemory(params.prompt, renderPacket(packet, { format }));
+        const { text } = await composeForPrompt(port, { ...options.compose, scope: call.scope, purpose: call.purpose, query: lastUserText(params.prompt), format });
+        prompt = withMemory(params.prompt, text);
       } catch (error) {
         report(error, 'compose', call.turnId);
       }
@@ -102,7 +102,7 @@ function callMemory(options: EngramMiddlewareOptions) {
       const turn = call === undefined ? undefined : turnOf(call, replyParts(reply), model);
       if (turn === undefined) return;
       try {
-        await engram.commitTurn(turn);
+        await port.commitTurn(turn);
       } catch (error) {
         report(error, 'commit', turn.turn_id);
       }

@@ -5,9 +5,9 @@
 import { jsonSchema, tool, type JSONSchema7, type Tool } from 'ai';
 
 import { describeItem, KEY_RULES, MEMORY_TYPES, VALUE_SCHEMAS, type ItemDiff, type MemoryType } from '../../index.js';
-import type { EngramBackend } from './backend.js';
+import { memoryPort, type EngramSource, type MemoryPort } from '../memory-port.js';
 
-/** Whose long-term memory the tools read and write (the tenant defaults to the store's, or the API key's). */
+/** Whose long-term memory the tools read and write (the tenant defaults to the store's; over HTTP it is the API key's). */
 export interface MemoryToolScope {
   tenant_id?: string;
   user_id: string;
@@ -16,7 +16,7 @@ export interface MemoryToolScope {
 
 export interface MemoryToolsOptions {
   /** An Engram (`createEngram`) or a client of an Engram server (`createClient` from engram/client). */
-  engram: Pick<EngramBackend, 'searchItems' | 'remember' | 'forget'>;
+  engram: EngramSource;
   scope: MemoryToolScope;
 }
 
@@ -82,12 +82,11 @@ export type MemoryTools = {
 export function memoryTools(options: MemoryToolsOptions): MemoryTools {
   // A copy, so a caller's later change to its object does not move the tools to another user.
   const scope: MemoryToolScope = { ...options.scope };
-  return { searchMemory: searchTool(options.engram, scope), remember: rememberTool(options.engram, scope), forget: forgetTool(options.engram, scope) };
+  const port = memoryPort(options.engram);
+  return { searchMemory: searchTool(port, scope), remember: rememberTool(port, scope), forget: forgetTool(port, scope) };
 }
 
-type Backend = MemoryToolsOptions['engram'];
-
-function searchTool(engram: Backend, scope: MemoryToolScope): MemoryTools['searchMemory'] {
+function searchTool(port: MemoryPort, scope: MemoryToolScope): MemoryTools['searchMemory'] {
   return tool({
     title: 'Search memory',
     description:
@@ -98,7 +97,7 @@ function searchTool(engram: Backend, scope: MemoryToolScope): MemoryTools['searc
       k: { type: 'integer', minimum: 1, maximum: 20, description: 'How many items (default 5).' },
     }),
     async execute({ query, types, k }) {
-      const hits = await engram.searchItems({ scope, query, k: k ?? 5, ...(types === undefined ? {} : { types }) });
+      const hits = await port.searchItems({ scope, query, k: k ?? 5, ...(types === undefined ? {} : { types }) });
       return {
         hits: hits.map(({ item, score }) => ({ item_id: item.id, type: item.type, key: item.key, text: describeItem(item), score: Math.round(score * 10_000) / 10_000 })),
       };
@@ -106,7 +105,7 @@ function searchTool(engram: Backend, scope: MemoryToolScope): MemoryTools['searc
   });
 }
 
-function rememberTool(engram: Backend, scope: MemoryToolScope): MemoryTools['remember'] {
+function rememberTool(port: MemoryPort, scope: MemoryToolScope): MemoryTools['remember'] {
   return tool({
     title: 'Remember',
     description: `Saves one lasting fact to the user's long-term memory, when the user asks you to remember something or states a lasting fact or preference. Writing a key again updates it (the old version stays in history). The user's profile is profile:user with facts as { k, v } pairs (for example { subject: 'user', facts: [{ k: 'allergy:peanuts', v: 'allergic to peanuts' }] }); a fact with v null ends that fact (an allergy that is gone, a car sold). Key and required value fields by type: ${keyGuide()}.`,
@@ -117,13 +116,13 @@ function rememberTool(engram: Backend, scope: MemoryToolScope): MemoryTools['rem
       confidence: { type: 'number', minimum: 0, maximum: 1, description: 'How sure the user was (default 1).' },
     }),
     async execute({ type, key, value, confidence }) {
-      const diffs = await engram.remember({ scope, type, key, value, rule: 'ai-sdk.remember', ...(confidence === undefined ? {} : { confidence }) });
+      const diffs = await port.remember({ scope, type, key, value, rule: 'ai-sdk.remember', ...(confidence === undefined ? {} : { confidence }) });
       return { changes: diffs.map(changeOf) };
     },
   });
 }
 
-function forgetTool(engram: Backend, scope: MemoryToolScope): MemoryTools['forget'] {
+function forgetTool(port: MemoryPort, scope: MemoryToolScope): MemoryTools['forget'] {
   return tool({
     title: 'Forget',
     description:
@@ -134,7 +133,7 @@ function forgetTool(engram: Backend, scope: MemoryToolScope): MemoryTools['forge
       reason: { type: 'string', maxLength: 1000, description: 'Why, in the user’s words.' },
     }),
     async execute({ key, item_id: itemId, reason }) {
-      const diffs = await engram.forget({ scope, ...(key === undefined ? {} : { key }), ...(itemId === undefined ? {} : { item_id: itemId }), ...(reason === undefined ? {} : { reason }) });
+      const diffs = await port.forget({ scope, ...(key === undefined ? {} : { key }), ...(itemId === undefined ? {} : { item_id: itemId }), ...(reason === undefined ? {} : { reason }) });
       return { changes: diffs.map(changeOf) };
     },
   });

@@ -6,7 +6,7 @@ import { BaseStore, validateNamespace } from '@langchain/langgraph-checkpoint';
 import type { GetOperation, Item, ListNamespacesOperation, Operation, OperationResults, PutOperation, SearchItem, SearchOperation } from '@langchain/langgraph-checkpoint';
 
 import type { ComposeRequest, MemoryItem, RenderFormat } from '../../index.js';
-import { allPages, memoryPort, type ComposedMemory, type EngramSource, type MemoryPort } from '../memory-port.js';
+import { allPages, composeForPrompt, memoryPort, type ComposedMemory, type EngramSource, type MemoryPort } from '../memory-port.js';
 import { matchesFilter, meetsConditions, startsWith } from './store-filter.js';
 import { createdAtOf, entryOf, itemKeyOf, rememberRequest, type StoredEntry } from './store-keys.js';
 
@@ -19,7 +19,7 @@ export interface EngramStoreOptions {
   engram: EngramSource;
   /** The agent the store's writes are recorded for; reads see the user's items whatever agent wrote them. */
   agentId: string;
-  /** The tenant (default `default`); over HTTP the API key's tenant applies. */
+  /** The tenant (default `default`). Over HTTP the API key's tenant applies: leave it out, or name that tenant (another is refused with FORBIDDEN). */
   tenantId?: string;
 }
 
@@ -73,15 +73,8 @@ export class EngramStore extends BaseStore {
    * const { text } = await store.compose({ userId: 'mira', sessionId: 'thread-1', runId: 'thread-1', query: 'dinner ideas' });
    */
   async compose(request: StoreComposeRequest): Promise<ComposedMemory> {
-    return this.port.compose(
-      {
-        scope: { ...this.tenant(), user_id: request.userId, agent_id: this.agentId, session_id: request.sessionId, run_id: request.runId },
-        purpose: request.purpose ?? 'responder',
-        ...(request.query === undefined || request.query === '' ? {} : { cues: { query: request.query } }),
-        ...(request.budget === undefined ? {} : { budget: request.budget }),
-      },
-      request.format ?? 'markdown',
-    );
+    const { userId, sessionId, runId, purpose, query, budget, format } = request;
+    return composeForPrompt(this.port, { scope: { ...this.tenant(), user_id: userId, agent_id: this.agentId, session_id: sessionId, run_id: runId }, purpose, query, budget, format });
   }
 
   private tenant(): { tenant_id?: string } {

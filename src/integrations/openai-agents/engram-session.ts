@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { AgentInputItem, Session } from '@openai/agents-core';
 
 import type { ComposeRequest, RenderFormat } from '../../index.js';
-import { allPages, memoryPort, type ComposedMemory, type EngramSource, type MemoryPort } from '../memory-port.js';
+import { allPages, composeForPrompt, memoryPort, type ComposedMemory, type EngramSource, type MemoryPort } from '../memory-port.js';
 import { loggedEntry, METADATA_KEY, turnParts } from './agent-items.js';
 
 const PAGE = 1000;
@@ -26,7 +26,7 @@ export interface EngramSessionOptions {
   sessionId?: string;
   /** The first run of the conversation (default the session id). */
   runId?: string;
-  /** The tenant (default `default`); over HTTP the API key's tenant applies. */
+  /** The tenant (default `default`). Over HTTP the API key's tenant applies: leave it out, or name that tenant (another is refused with FORBIDDEN). */
   tenantId?: string;
 }
 
@@ -99,15 +99,8 @@ export class EngramSession implements Session {
    * const { text } = await session.compose({ query: input });
    */
   async compose(request: SessionComposeRequest = {}): Promise<ComposedMemory> {
-    return this.port.compose(
-      {
-        scope: this.scope(await this.currentRun()),
-        purpose: request.purpose ?? 'responder',
-        ...(request.query === undefined || request.query === '' ? {} : { cues: { query: request.query } }),
-        ...(request.budget === undefined ? {} : { budget: request.budget }),
-      },
-      request.format ?? 'markdown',
-    );
+    const { purpose, query, budget, format } = request;
+    return composeForPrompt(this.port, { scope: this.scope(await this.currentRun()), purpose, query, budget, format });
   }
 
   private scope(run: string) {
