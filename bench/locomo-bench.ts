@@ -51,6 +51,8 @@ interface Ingested {
   textOfDia: Map<string, string>;
   /** Turns from which at least one current memory item was extracted. */
   turnsWithItems: Set<string>;
+  /** Tasks among the items whose every source is the agent's turn (the facts section must carry none). */
+  agentTasks: number;
   items: number;
   ms: number;
   /** Embedding the conversation's turns after they were committed (the background worker's work, run to the end). */
@@ -69,7 +71,7 @@ export interface LocomoResult {
   sizes: LocomoSizes;
   budgets: readonly number[];
   goal: typeof LOCOMO_GOAL & { met: boolean; ahead_of_bm25_at_every_budget: boolean };
-  ingestion: { turns: number; events: number; items: number; turns_with_items: number; seconds: number; turns_per_s: number; embed_seconds: number; embedded_per_s: number; embedding_backlog: number };
+  ingestion: { turns: number; events: number; items: number; turns_with_items: number; agent_sourced_tasks: number; seconds: number; turns_per_s: number; embed_seconds: number; embedded_per_s: number; embedding_backlog: number };
   scores: SystemScore[];
   full_conversation: { mean_tokens: number; min_tokens: number; max_tokens: number };
   latency_by_store_size: LatencyAtSize[];
@@ -98,9 +100,11 @@ async function ingest(engram: Engram, conversation: LocomoConversation): Promise
   await checkMetadata(engram, user_id, diaOfEvent);
   const items = await listAllItems(engram, { user_id, agent_id: AGENT });
   const turnsWithItems = new Set(items.flatMap((item) => item.source_event_ids).flatMap((id) => diaOfEvent.get(id) ?? []));
+  const agentTurns = new Set(conversation.turns.filter((turn) => turn.side === 'b').map((turn) => turn.dia_id));
+  const agentTasks = items.filter((item) => item.type === 'tasks' && item.source_event_ids.every((id) => agentTurns.has(diaOfEvent.get(id) ?? ''))).length;
   const eventOfDia = new Map([...diaOfEvent].map(([event, dia]) => [dia, event]));
   const textOfDia = new Map(conversation.turns.map((turn) => [turn.dia_id, turn.text]));
-  return { user_id, run_id, diaOfEvent, eventOfDia, textOfDia, turnsWithItems, items: items.length, ms, embedMs };
+  return { user_id, run_id, diaOfEvent, eventOfDia, textOfDia, turnsWithItems, agentTasks, items: items.length, ms, embedMs };
 }
 
 /** Every event of the user carries its turn's `dia_id` in its metadata, as committed. */
@@ -213,6 +217,7 @@ export async function benchLocomo(sizes: LocomoSizes, log: (message: string) => 
   let events = 0;
   let items = 0;
   let turnsWithItems = 0;
+  let agentTasks = 0;
   let ingestMs = 0;
   let embedMs = 0;
   let backlog = 0;
@@ -222,6 +227,7 @@ export async function benchLocomo(sizes: LocomoSizes, log: (message: string) => 
       events += ingested.diaOfEvent.size;
       items += ingested.items;
       turnsWithItems += ingested.turnsWithItems.size;
+      agentTasks += ingested.agentTasks;
       ingestMs += ingested.ms;
       embedMs += ingested.embedMs;
       const bm25 = new Bm25Baseline(conversation.turns);
@@ -237,7 +243,7 @@ export async function benchLocomo(sizes: LocomoSizes, log: (message: string) => 
     }
     backlog = await engram.embeddingBacklog();
   });
-  return assemble(conversations, audit, sizes, state, { events, items, turnsWithItems, ingestMs, embedMs, backlog }, wholeTokens, latency);
+  return assemble(conversations, audit, sizes, state, { events, items, turnsWithItems, agentTasks, ingestMs, embedMs, backlog }, wholeTokens, latency);
 }
 
 function assemble(
@@ -245,7 +251,7 @@ function assemble(
   audit: EvidenceAudit,
   sizes: LocomoSizes,
   state: RunState,
-  written: { events: number; items: number; turnsWithItems: number; ingestMs: number; embedMs: number; backlog: number },
+  written: { events: number; items: number; turnsWithItems: number; agentTasks: number; ingestMs: number; embedMs: number; backlog: number },
   wholeTokens: readonly number[],
   latency: LatencyAtSize[],
 ): LocomoResult {
@@ -273,6 +279,7 @@ function assemble(
       events: written.events,
       items: written.items,
       turns_with_items: written.turnsWithItems,
+      agent_sourced_tasks: written.agentTasks,
       seconds: Math.round(written.ingestMs / 100) / 10,
       turns_per_s: Math.round(turns / (written.ingestMs / 1000)),
       embed_seconds: Math.round(written.embedMs / 100) / 10,

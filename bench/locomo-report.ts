@@ -108,7 +108,7 @@ export function locomoReport(result: LocomoResult): string {
     locomoRecallTable(result),
     '',
     `${result.dataset.conversations} conversations, ${integer.format(ingestion.turns)} turns committed in ${ingestion.seconds} s (${integer.format(ingestion.turns_per_s)} turns/s), ` +
-      `${integer.format(ingestion.items)} memory items extracted from ${integer.format(ingestion.turns_with_items)} turns; their texts embedded in ${ingestion.embed_seconds} s (${integer.format(ingestion.embedded_per_s)} events/s, ${integer.format(ingestion.embedding_backlog)} left waiting). ` +
+      `${integer.format(ingestion.items)} memory items extracted from ${integer.format(ingestion.turns_with_items)} turns (${integer.format(ingestion.agent_sourced_tasks)} of them tasks drawn only from the agent's turns); their texts embedded in ${ingestion.embed_seconds} s (${integer.format(ingestion.embedded_per_s)} events/s, ${integer.format(ingestion.embedding_backlog)} left waiting). ` +
       `Evidence: ${integer.format(audit.evidence_strings)} strings, ${audit.malformed} not one id of an existing turn (${audit.repaired} repaired, dropped: ${audit.dropped.join(', ') || 'none'}); ${audit.questions_without_evidence} questions without evidence are left out.`,
     '',
     'Why Engram missed evidence turns (categories 1–4):',
