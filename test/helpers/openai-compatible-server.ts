@@ -46,6 +46,8 @@ export interface OpenAiCompatibleServer {
   /** Base URL including `/v1`, for example `http://127.0.0.1:41234/v1`. */
   baseUrl: string;
   requests: RecordedRequest[];
+  /** The chat completion requests received so far, in order. */
+  chats(): ChatRequest[];
   /** Stops listening (a second call does nothing): the base URL then refuses connections, as a model that is down. */
   close(): Promise<void>;
 }
@@ -57,6 +59,28 @@ export function fakeEmbedding(text: string, dimensions = 8): number[] {
   const vector = Array.from({ length: dimensions }, (_, index) => Math.sin(seed + index * 7.1));
   const norm = Math.hypot(...vector);
   return vector.map((value) => value / norm);
+}
+
+/** A message's text: some clients send an assistant's reply as text parts. */
+export function textOf(message: ChatRequest['messages'][number]): string {
+  const content: unknown = message.content;
+  if (typeof content === 'string') return content;
+  return Array.isArray(content) ? content.map((part: { text?: unknown }) => (typeof part.text === 'string' ? part.text : '')).join('') : '';
+}
+
+/**
+ * The conversation a chat request carried: role and text of each message but the system prompt.
+ *
+ * @example
+ * said(server.chats()[1]!) // [['user', 'Hi!'], ['assistant', 'Hello.'], ['user', 'Remember …']]
+ */
+export function said(body: ChatRequest): Array<[string, string]> {
+  return body.messages.filter((message) => message.role !== 'system').map((message) => [message.role, textOf(message)]);
+}
+
+/** The system prompt a chat request carried (its system messages, joined). */
+export function systemOf(body: ChatRequest): string {
+  return body.messages.filter((message) => message.role === 'system').map(textOf).join('\n');
 }
 
 /**
@@ -183,6 +207,7 @@ export async function startOpenAiCompatibleServer(options: OpenAiCompatibleServe
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    chats: () => requests.filter((request) => request.path === '/v1/chat/completions').map((request) => request.body as ChatRequest),
     close: () => (closing ??= new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())))),
   };
 }

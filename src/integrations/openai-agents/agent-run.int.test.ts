@@ -5,15 +5,10 @@
 import { Agent, OpenAIProvider, Runner } from '@openai/agents';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { chatReply, startOpenAiCompatibleServer, type OpenAiCompatibleServer } from '../../../test/helpers/openai-compatible-server.js';
+import { chatReply, said, startOpenAiCompatibleServer, systemOf, type OpenAiCompatibleServer } from '../../../test/helpers/openai-compatible-server.js';
 import { tempEngram, type TempEngram } from '../../../test/helpers/temp-engram.js';
 import { EngramSession } from './engram-session.js';
 import { memoryInstructions } from './memory-instructions.js';
-
-type Prompt = Array<{ role: string; content: string | Array<{ text: string }> }>;
-
-/** A prompt message's text: the SDK sends an assistant's reply as text parts. */
-const textOf = (content: Prompt[number]['content']): string => (typeof content === 'string' ? content : content.map((part) => part.text).join(''));
 
 describe('EngramSession in Runner.run', () => {
   let t: TempEngram;
@@ -29,9 +24,6 @@ describe('EngramSession in Runner.run', () => {
     await t.cleanup();
   });
 
-  const prompts = (): Prompt[] =>
-    server.requests.filter((request) => request.path === '/v1/chat/completions').map((request) => (request.body as { messages: Prompt }).messages);
-
   it('keeps the conversation in Engram and carries what session 1 taught into session 2', async () => {
     const first = new EngramSession({ engram: t.engram, userId: 'mira', agentId: 'assistant', sessionId: 'chat-1' });
     const agent = new Agent({ name: 'Assistant', instructions: 'You are a helpful assistant.', model: 'test-model' });
@@ -39,8 +31,8 @@ describe('EngramSession in Runner.run', () => {
     expect(one.finalOutput).toBe('answer 1');
     await runner.run(agent, 'What did I just tell you?', { session: first });
     // The second run of session 1 sends the history the session kept.
-    expect(prompts()[1]!.map((message) => [message.role, textOf(message.content)])).toEqual([
-      ['system', 'You are a helpful assistant.'],
+    expect(systemOf(server.chats()[1]!)).toBe('You are a helpful assistant.');
+    expect(said(server.chats()[1]!)).toEqual([
       ['user', 'I am vegetarian and I live in Porto.'],
       ['assistant', 'answer 1'],
       ['user', 'What did I just tell you?'],
@@ -52,12 +44,11 @@ describe('EngramSession in Runner.run', () => {
     const instructions = await memoryInstructions(second, { instructions: 'You are a cooking assistant.', query: question });
     const cook = new Agent({ name: 'Cook', instructions, model: 'test-model' });
     await runner.run(cook, question, { session: second });
-    const [system, ...rest] = prompts()[2]!;
-    const memory = textOf(system!.content);
+    const memory = systemOf(server.chats()[2]!);
     expect(memory.startsWith('You are a cooking assistant.\n\n')).toBe(true);
     expect(memory).toContain('vegetarian');
     expect(memory).toContain('Porto');
     // Session 2 starts its own history: session 1's messages reach it only as memory.
-    expect(rest.map((message) => textOf(message.content))).toEqual([question]);
+    expect(said(server.chats()[2]!)).toEqual([['user', question]]);
   });
 });
