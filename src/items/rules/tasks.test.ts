@@ -6,11 +6,22 @@ import { createRuleExtractor } from './index.js';
 // Wednesday 2026-02-18: "Friday" is 2026-02-20, "tomorrow" 2026-02-19, "next Monday" 2026-02-23.
 const TS = '2026-02-18T10:00:00Z';
 
-function tasks(text: string): Array<readonly [string, string, unknown, unknown]> {
-  const events = [{ event_id: 'evt_1', kind: 'message' as const, role: 'user' as const, text, ts: TS }];
+function tasks(text: string, role: 'user' | 'assistant' = 'user'): Array<readonly [string, string, unknown, unknown]> {
+  const events = [{ event_id: 'evt_1', kind: 'message' as const, role, text, ts: TS }];
   const out = createRuleExtractor().extract({ events }) as ItemCandidate[];
   return out.filter((candidate) => candidate.type === 'tasks').map((candidate) => [candidate.rule, candidate.key, candidate.value['title'], candidate.value['due']] as const);
 }
+
+describe("the assistant's words", () => {
+  it.each([
+    'I need to find a dog-friendly spot soon so I can get exploring again!',
+    "Don't forget to renew your passport before the trip.",
+    'TODO: book the train, pack the charger.',
+    'Remind me to check the weather on Friday.',
+  ])('make no task of the user: %s', (text) => {
+    expect(tasks(text, 'assistant')).toEqual([]);
+  });
+});
 
 describe('en.task.need-to', () => {
   it.each([

@@ -11,7 +11,7 @@ import type { ItemCandidate } from '../../spec/items.js';
 import { makeKey, slug } from '../keys.js';
 import { findDate } from './dates.js';
 import { projectOf } from './project.js';
-import { CONVERSATION, emit, type ExtractionMemory, type Language, type Rule, type SentenceContext } from './rule.js';
+import { emit, USER_ONLY, type ExtractionMemory, type Language, type Rule, type SentenceContext } from './rule.js';
 import { cleanPhrase, clauseEnd, contentWords, hasHan, idFrom, matchTokens, shorten } from './text.js';
 
 /** Titles and descriptions are one line of a task or goal, not a paragraph. */
@@ -126,11 +126,13 @@ function taskOf(context: SentenceContext, rule: Rule, spec: CreationSpec, object
   return [emit(context, rule, { key, value })];
 }
 
+// The user's own tasks, from the user's words: an assistant's "I need to…" is its own, and its "don't
+// forget to…" or to-do list is advice; a task the assistant records doing arrives as a tool result.
 function creationRule(spec: CreationSpec): Rule {
   return {
     name: spec.name,
     languages: [spec.language],
-    roles: CONVERSATION,
+    roles: USER_ONLY,
     type: 'tasks',
     confidence: spec.confidence,
     gate: 'must',
