@@ -95,6 +95,22 @@ export function useAction(): Action {
   return { busy, error, run, clear: () => setError(undefined) };
 }
 
+/**
+ * JSON typed into a form, or undefined once the action's error says why it is not JSON.
+ *
+ * @example
+ * const typed = typedJson(action, text, 'the value');
+ * if (typed !== undefined) await action.run(() => save(typed.value));
+ */
+export function typedJson(action: Action, text: string, what: string): { value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch (failure) {
+    void action.run(() => Promise.reject(new Error(`${what} is not JSON: ${errorText(failure)}`)));
+    return undefined;
+  }
+}
+
 /** A message for any error: the API's code, field and detail, or the error's own message. */
 export function errorText(error: unknown): string {
   if (error instanceof ApiError) return error.describe();

@@ -11,7 +11,7 @@ import { Drawer } from '../layout.js';
 import { Quotes } from '../quotes.js';
 import { useCanWrite } from '../session.js';
 import type { ItemDiff, MemoryItem } from '../types.js';
-import { ErrorBox, go, href, Json, type ScopeParams, Status, StatusBadge, Time, useAction, useLoad } from '../ui.js';
+import { ErrorBox, go, href, Json, type ScopeParams, Status, StatusBadge, Time, typedJson, useAction, useLoad } from '../ui.js';
 import { ItemStatus, Validity } from './item-parts.js';
 
 /** The scope a correction of the item is written in: its own user and agent, else the view's. */
@@ -30,14 +30,9 @@ function EditForm({ item, writer, onDone, onCancel }: { item: MemoryItem; writer
   const [text, setText] = useState(() => JSON.stringify(item.value, null, 2));
   const action = useAction();
   const save = async () => {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (failure) {
-      void action.run(() => Promise.reject(new Error(`the value is not JSON: ${failure instanceof Error ? failure.message : String(failure)}`)));
-      return;
-    }
-    const body = { scope: writer, type: item.type, key: item.key, value, replace: true, rule: RULE, scope_level: item.scope_level, ...(item.sensitivity === 'normal' ? {} : { sensitivity: 'private' }) };
+    const typed = typedJson(action, text, 'the value');
+    if (typed === undefined) return;
+    const body = { scope: writer, type: item.type, key: item.key, value: typed.value, replace: true, rule: RULE, scope_level: item.scope_level, ...(item.sensitivity === 'normal' ? {} : { sensitivity: 'private' }) };
     const answer = await action.run(() => api<{ diffs: ItemDiff[] }>('POST', '/v1/items', body));
     if (answer !== undefined) onDone(written(answer.diffs));
   };

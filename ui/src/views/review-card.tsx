@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 
 import { Quotes } from '../quotes.js';
 import type { Candidate } from '../types.js';
-import { Badge, ErrorBox, href, Json, StatusBadge, Time, useAction } from '../ui.js';
+import { Badge, ErrorBox, href, Json, StatusBadge, Time, typedJson, useAction } from '../ui.js';
 import { approveGroup, rejectGroup, type Group, type GroupDecision } from './review-groups.js';
 
 /** The fields an edit of each kind of write may carry (the approve request's schema). */
@@ -102,14 +102,9 @@ export function CandidateCard({ group, reviewer, canWrite, ticked, onTick, decid
     }
   };
   const approveEdited = () => {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(edit);
-    } catch (failure) {
-      void action.run(() => Promise.reject(new Error(`the edit is not JSON: ${failure instanceof Error ? failure.message : String(failure)}`)));
-      return;
-    }
-    void run(() => approveGroup(group, reviewer, parsed));
+    const typed = typedJson(action, edit, 'the edit');
+    if (typed === undefined) return;
+    void run(() => approveGroup(group, reviewer, typed.value));
   };
   useEffect(() => {
     if (focused) card.current?.focus();
