@@ -38,6 +38,21 @@ describe('mergeValue for profiles', () => {
     expect(merged['facts']).toEqual([{ k: 'routine:row', v: 'row on the river every morning' }]);
   });
 
+  it('swaps the words an ended fact names for its `now`, keeping the k and dating the change', () => {
+    const current = profile({ k: 'routine:choir', v: 'choir practice every Tuesday', since: '2026-01-05' }, { k: 'pet:rex', v: 'dog Rex' });
+    const merged = mergeValue('profile', current, profile({ k: '*:tuesday', v: null, was: 'Tuesday', now: 'Thursday', until: '2026-03-02' }));
+    expect(merged['facts']).toEqual([
+      { k: 'routine:choir', v: 'choir practice every Thursday', since: '2026-03-02' },
+      { k: 'pet:rex', v: 'dog Rex' },
+    ]);
+  });
+
+  it('ends a fact that holds the words of `was` but not as written, rather than guessing the swap', () => {
+    const current = profile({ k: 'date:wedding', v: 'wedding 3rd of August' });
+    const merged = mergeValue('profile', current, profile({ k: '*:august_3rd', v: null, was: 'August 3rd', now: 'August 13th', until: '2026-03-02' }));
+    expect(merged['facts']).toEqual([]);
+  });
+
   it('leaves the value as it was when an ended fact names nothing current', () => {
     const current = profile({ k: 'pet:rex', v: 'dog Rex' });
     expect(mergeValue('profile', current, profile({ k: '*:boat', v: null, was: 'boat', until: '2026-03-02' }))).toEqual(current);

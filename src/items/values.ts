@@ -67,7 +67,9 @@ export function assertValue(type: MemoryType, value: unknown, field = 'value'): 
  * for profiles the facts merged by `k` (a new fact replaces the one with the same `k`). A fact whose
  * `v` is null ends what it names: the fact with its `k` ("we broke up" ends `family:partner`), or,
  * for a `k` of `*:<words>`, every fact whose `k` and `v` hold all the words of its `k` and `was`
- * ("I sold my Honda": `{ k: '*:honda', v: null, was: 'Honda', until: '2026-03-02' }`). The current
+ * ("I sold my Honda": `{ k: '*:honda', v: null, was: 'Honda', until: '2026-03-02' }`); one that also
+ * carries `now` replaces its `was` with `now` in each fact it names, which keeps its `k` ("lunch moved
+ * from Friday to Saturday": `{ k: '*:friday', v: null, was: 'Friday', now: 'Saturday' }`). The current
  * value holds only current facts; the version it supersedes keeps the ended one, and the new
  * version's provenance names the rule and the words that ended it.
  *
@@ -82,10 +84,29 @@ export function mergeValue(type: MemoryType, current: Record<string, unknown>, n
   for (const fact of asFacts(next['facts'])) {
     const k = String(fact['k']);
     if (!isEnded(fact)) facts.set(k, fact);
-    else if (k.startsWith(ANY_KIND)) for (const named of factsNamedBy(fact, facts)) facts.delete(named);
+    else if (k.startsWith(ANY_KIND)) for (const named of factsNamedBy(fact, facts)) replaceOrEnd(facts, named, fact);
     else facts.delete(k);
   }
   return { ...(applyMergePatch(current, { ...next, facts: null }) as Record<string, unknown>), facts: [...facts.values()] };
+}
+
+/**
+ * The fact `k` after an ended fact named it: its `was` swapped for the `now` it carries, dated from
+ * the change, or gone when it carries no `now` or the fact does not hold its `was` as written.
+ */
+function replaceOrEnd(facts: Map<string, Record<string, unknown>>, k: string, ended: Record<string, unknown>): void {
+  const fact = facts.get(k)!;
+  const { v: value } = fact;
+  const was = show(ended['was']);
+  const now = ended['now'];
+  const at = typeof value === 'string' && was !== '' ? value.toLowerCase().indexOf(was.toLowerCase()) : -1;
+  if (typeof value !== 'string' || typeof now !== 'string' || now === '' || at < 0) {
+    facts.delete(k);
+    return;
+  }
+  const replaced: Record<string, unknown> = { ...fact, v: `${value.slice(0, at)}${now}${value.slice(at + was.length)}` };
+  if (typeof ended['until'] === 'string') replaced['since'] = ended['until'];
+  facts.set(k, replaced);
 }
 
 /** The kind of an ended fact that names its fact by words, not by `k`. */

@@ -27,6 +27,9 @@ describe('facts the user ends', () => {
     ['sad news: Biscuit passed away on Sunday.', '*:biscuit', 'Biscuit'],
     ["Turns out Whiskers isn't actually ours, he belongs to the neighbours.", '*:whiskers', 'Whiskers'],
     ['I quit my job last week and I feel free.', 'employer', 'job'],
+    ["so it turns out I'm not actually diabetic, just borderline", '*:diabetic', 'diabetic'],
+    ["I'm not really a vegetarian, I only skip meat when my flatmate cooks.", '*:vegetarian', 'vegetarian'],
+    ["Good news, I'm NOT allergic to penicillin after all.", '*:allergic_to_penicillin', 'allergic to penicillin'],
   ])('%s', (text, k, was) => {
     expect(ended(text)).toEqual([[k, was]]);
   });
@@ -44,8 +47,19 @@ describe('facts the user ends', () => {
     'I dropped my phone in the sink.',
     'I have no more than ten minutes.',
     "I stopped eating it, it's too salty.",
+    "I'm not vegetarian, what should I order?",
+    "I'm not really sure what to cook tonight.",
+    "I'm not actually a fan of rom-coms.",
+    "You're not actually lactose intolerant, it was the iron tablets.",
+    "My sister isn't vegan after all.",
   ])('ends nothing: %s', (text) => {
     expect(ended(text)).toEqual([]);
+  });
+
+  it('ends what a denied state names when no rule states it ("not working as … anymore")', () => {
+    const denied = factsFrom('en.retraction', "I'm not working as a courier anymore, I do the bakery's accounts now.").map((fact) => [fact['k'], fact['was']]);
+    expect(denied).toEqual([['*:courier', 'courier']]);
+    expect(factsFrom('en.retraction', "I'm not sure anymore.")).toEqual([]);
   });
 
   it('ends nothing the assistant says', () => {

@@ -7,6 +7,7 @@
 
 import { ANY_KIND } from '../values.js';
 import { factRule, factsBy, NAME, PHRASE_END, slug, type Fact, type FactPattern } from './fact-patterns.js';
+import { REPLACEMENT_CUE } from './replacements.js';
 import type { Rule, SentenceContext } from './rule.js';
 
 // The thing ended, up to the end of its phrase; a pronoun names nothing the rule can find.
@@ -19,6 +20,13 @@ const ALSO = String.raw`(?:^|[,;:.!—–-]\s*|\b(?:and|so|but)\s+)(?:(?:also|ju
 /** An end by words: whatever current fact holds the words of `value`. */
 const byWords = (value: string): string | undefined => (NOT_NAMED.test(value) ? undefined : `${ANY_KIND}${slug(value)}`);
 const named = (value: string): string | undefined => (NOT_NAMED.test(value) ? undefined : value);
+
+// "I'm" (not "I'm sure"), then what the user is: a state, a diet, or a job held ("working as a nurse").
+const I_AM = String.raw`\bI(?:'m|’m|\s+am)\s+`;
+const STATE = String.raw`(?:working\s+as\s+|employed\s+as\s+)?(?:an?\s+)?${OBJECT}`;
+// Feelings and doings are no facts to end: "I'm not really sure", "I'm no longer worried".
+const NOT_A_STATE = /^(?:sure|certain|convinced|worried|afraid|scared|able|allowed|going|doing|feeling|hungry|tired|angry|mad|upset|kidding|joking|talking|asking|saying|interested|in the mood|(?:big\s+|huge\s+)?fan|into it|that)\b/iu;
+const aState = (value: string): string | undefined => (NOT_A_STATE.test(value) ? undefined : named(value));
 
 const PARTNERS = ['partner', 'boyfriend', 'girlfriend', 'wife', 'husband', 'fiance'] as const;
 
@@ -72,6 +80,11 @@ const EN_ENDINGS: readonly FactPattern[] = [
     pattern: /\b(?:[Mm]y|[Oo]ur)\s+(?:old\s+|sweet\s+|little\s+)?(dog|cat|hamster|rabbit|parrot|budgie|guinea pig|horse|tortoise|fish|kitten|puppy)\s+(?:died|passed away|was put down|was put to sleep)\b/u,
     ends: true,
   },
+  // What the user turns out not to be: "I'm not actually vegan", "I'm NOT lactose intolerant after
+  // all". A plain "I'm not vegan" can be a first statement, so a word of correction is needed.
+  { k: byWords, pattern: new RegExp(String.raw`${I_AM}not\s+(?:actually|really)\s+${STATE}`, 'iu'), accept: aState, ends: true },
+  // ("…anymore" and "no longer…" are retractions, which end a state by stateEnded.)
+  { k: byWords, pattern: new RegExp(String.raw`${I_AM}not\s+${STATE}\s+after\s+all\b`, 'iu'), accept: aState, ends: true },
   // "Pepper isn't actually ours": a pet or thing the user turns out not to have.
   { k: byWords, pattern: new RegExp(String.raw`${NAME}\s+(?:isn't|is not|wasn't|was not)\s+(?:actually\s+|really\s+)?(?:ours|mine)\b`, 'u'), ends: true },
 ];
@@ -81,6 +94,22 @@ const UNREAL = /\b(?:if|unless|whether|suppose|would|wish|should I|thinking (?:o
 
 // Breaking up ends the partner, whatever they were called.
 const BREAK_UP = /\b(?:[Ww]e|I)\s+(?:just\s+|finally\s+|recently\s+)?(?:broke up|split up|separated|divorced|got divorced|called it off|called off the engagement)\b|\bI(?:'m| am)\s+(?:single|divorced)\s+(?:now|again)\b/u;
+
+const STATE_CLAUSE = new RegExp(String.raw`^${STATE}$`, 'iu');
+
+/**
+ * The end of what a denied clause says the user was ("I'm not working as a courier anymore": the
+ * clause `working as a courier`), by its words; undefined for a feeling or a doing ("not sure").
+ *
+ * @example
+ * stateEnded('working as a courier', '2026-03-02') // { k: '*:courier', v: null, was: 'courier', until: '2026-03-02' }
+ */
+export function stateEnded(clause: string, date: string): Fact | undefined {
+  const found = STATE_CLAUSE.exec(clause.trim());
+  const state = found?.[1] === undefined ? undefined : aState(found[1].trim());
+  const k = state === undefined ? undefined : byWords(state);
+  return state === undefined || k === undefined ? undefined : { k, v: null, was: state, until: date };
+}
 
 /** The facts a sentence ends. */
 export function endingsOf(context: Pick<SentenceContext, 'text' | 'date'>): Fact[] {
@@ -93,8 +122,10 @@ export function endingsOf(context: Pick<SentenceContext, 'text' | 'date'>): Fact
 }
 
 /** Words without which a sentence ends no fact (also what tells the writer to load the current keys). */
-export const ENDING_CUE =
-  /sold|got rid of|gave away|given away|traded|donated|scrapped|lost|totall?ed|wrote off|written off|closed|shut down|stopped|quit|gave up|given up|ditched|cancell?ed|no more|instead of|me off|left|moved out|resign|notice|goodbye|bye bye|so long|farewell|laid off|let go|redundant|fired|unemployed|between jobs|out of work|died|passed away|put down|put to sleep|rainbow bridge|ours|mine|broke up|split up|separated|divorced|called it off|called off|single/;
+export const ENDING_CUE = new RegExp(
+  String.raw`not actually|not really|after all|${REPLACEMENT_CUE.source}|` +
+  /sold|got rid of|gave away|given away|traded|donated|scrapped|lost|totall?ed|wrote off|written off|closed|shut down|stopped|quit|gave up|given up|ditched|cancell?ed|no more|instead of|me off|left|moved out|resign|notice|goodbye|bye bye|so long|farewell|laid off|let go|redundant|fired|unemployed|between jobs|out of work|died|passed away|put down|put to sleep|rainbow bridge|ours|mine|broke up|split up|separated|divorced|called it off|called off|single/.source,
+);
 
 export const ENDING_RULES: readonly Rule[] = [
   factRule(

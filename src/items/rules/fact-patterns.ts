@@ -9,12 +9,14 @@ import { cleanPhrase } from './text.js';
 
 export const PROFILE_KEY = makeKey('profile', ['user']);
 
-/** One profile fact; `v: null` ends the fact it names, `was` and `until` say what and when. */
+/** One profile fact; `v: null` ends the fact it names, `was` and `until` say what and when, `now` what replaces it. */
 export interface Fact {
   k: string;
   v: string | null;
   since?: string;
   was?: string;
+  /** With `v: null`: what takes the place of `was` in the facts it names (values.ts, mergeValue). */
+  now?: string;
   until?: string;
 }
 

@@ -18,6 +18,7 @@ import { NAME_RULE, NameTracker } from './names.js';
 import { OCCASION_RULES } from './occasions.js';
 import { PLAN_CHANGE_RULES } from './plans.js';
 import { POSSESSION_RULES } from './possessions.js';
+import { REPLACEMENT_RULES } from './replacements.js';
 import { PREFERENCE_RULES } from './preferences.js';
 import { PROFILE_RULES } from './profile.js';
 import { LiteralIndex } from './literals.js';
@@ -48,6 +49,7 @@ export interface RuleExtractorOptions {
 // preference, events to a task or goal made from the same sentence.
 const SENTENCE_RULES: readonly Rule[] = [
   ...ENDING_RULES,
+  ...REPLACEMENT_RULES,
   ...PROFILE_RULES,
   ...POSSESSION_RULES,
   ...ROUTINE_RULES,

@@ -6,6 +6,7 @@
 
 import type { ItemCandidate, MemoryType } from '../../spec/items.js';
 import { typeOfKey } from '../keys.js';
+import { stateEnded } from './endings.js';
 import { PROFILE_KEY } from './profile.js';
 import { projectOf } from './project.js';
 import { emit, USER_ONLY, type Rule, type SentenceContext } from './rule.js';
@@ -120,6 +121,9 @@ function retractions(context: SentenceContext, rule: Rule): { candidates: ItemCa
       const type = key === undefined ? undefined : typeOfKey(key);
       if (key !== undefined && type !== undefined) targets.push({ ...emit(context, rule, { key, type, value: {} }) });
     }
+    // A state no rule states ("I'm not working as a courier anymore") ends the facts holding its words.
+    const state = targets.length === 0 && /^I'm /u.test(denial.statements[0]!) && context.memory.exists(PROFILE_KEY) ? stateEnded(denial.clause, context.date) : undefined;
+    if (state !== undefined) return { candidates: [emit(context, rule, { key: PROFILE_KEY, type: 'profile', value: { subject: 'user', facts: [state] } })], masked: [denial.start, denial.end] };
   } else if ((context.language === 'zh' ? ZH_BARE : EN_BARE).test(context.lower)) {
     for (const key of context.memory.lastKeys) {
       const type = typeOfKey(key);
