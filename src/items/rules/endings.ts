@@ -60,6 +60,13 @@ const EN_ENDINGS: readonly FactPattern[] = [
   { k: byWords, pattern: new RegExp(String.raw`${I}(?:left|moved\s+out\s+of|resigned\s+from|am\s+resigning\s+from|'m\s+resigning\s+from)\s+${NAME}`, 'u'), ends: true },
   { k: byWords, pattern: new RegExp(String.raw`\b(?:I'm\s+resigning|I\s+resigned|I\s+quit|I'm\s+quitting|(?:handed|handing)\s+in\s+my\s+(?:notice|resignation))\s+(?:from|at|to)\s+(?:the\s+|my\s+)?${OBJECT}`, 'u'), accept: named, ends: true },
   { k: byWords, pattern: new RegExp(String.raw`\b(?:handed|handing)\s+in\s+my\s+(?:notice|resignation)\s+as\s+(?:an?\s+)?${OBJECT}`, 'u'), accept: named, ends: true },
+  // Without the subject, after a clause of the user's: "transferred to the Cape Town office, left Joburg
+  // a month ago". Only with a time it happened, so a direction ("turn right, left Main Street") is no end.
+  {
+    k: byWords,
+    pattern: new RegExp(String.raw`[,;—–]\s*(?:and\s+)?(?:just\s+|finally\s+)?left\s+${NAME}(?=\s+(?:(?:a|one|two|three|four|five|six|several|a\s+few|a\s+couple\s+of)\s+(?:days?|weeks?|months?|years?)\s+ago|last\s+(?:week|month|year|spring|summer|autumn|fall|winter)|yesterday|in\s+(?:January|February|March|April|May|June|July|August|September|October|November|December|\d{4})))`, 'u'),
+    ends: true,
+  },
   { k: byWords, pattern: new RegExp(String.raw`\b(?:[Gg]oodbye|[Bb]ye bye|[Ss]o long|[Ff]arewell)\s+${NAME}`, 'u'), ends: true },
   // "I quit my job", "I got laid off": no employer now.
   {
