@@ -20,6 +20,10 @@ describe('tastes', () => {
     ['anyway, karaoke is a hard no from me', 'taste:karaoke', 'dislikes karaoke'],
     ["no raisins, I really can't stand them", 'taste:raisins', 'dislikes raisins'],
     ["I'm done with crossfit.", 'taste:crossfit', 'dislikes crossfit'],
+    ['We both love sea swimming, even in March.', 'taste:sea_swimming', 'likes sea swimming'],
+    ['my brother and I really enjoy board games', 'taste:board_games', 'likes board games'],
+    ["honestly I'm way more into bouldering these days", 'taste:bouldering', 'likes bouldering'],
+    ["I'm more into trail running now", 'taste:trail_running', 'likes trail running'],
   ])('%s', (text, k, v) => {
     expect(tastes(text)).toEqual([{ k, v }]);
   });
@@ -33,6 +37,11 @@ describe('tastes', () => {
     "I'd love to try surfing someday.",
     "I'm obsessed with the genre now.",
     'I like the smoky ones best.',
+    'My parents love cruises.',
+    'We love hearing from customers like you.',
+    'Do you and your partner both love hiking?',
+    "You're more into podcasts than audiobooks, I think.",
+    'My sister is more into climbing than me.',
   ])('is no taste: %s', (text) => {
     expect(tastes(text)).toEqual([]);
   });

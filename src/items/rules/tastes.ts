@@ -29,12 +29,12 @@ const tasteOf = (verdict: 'likes' | 'dislikes') => (captured: string) => {
 const key = (value: string): string => `taste:${slug(value.replace(LEAD, ''))}`;
 
 const EN_TASTES: readonly FactPattern[] = [
-  // "I really love Texas BBQ", "I enjoy bouldering".
-  { k: key, pattern: new RegExp(String.raw`\bI\s+${DEGREE}(?:love|adore|enjoy|like)\s+${OBJECT}`, 'iu'), accept: tasteOf('likes') },
-  // "I've been really into jazz lately", "I'm obsessed with bouldering", "I'm a huge fan of K-dramas".
+  // "I really love Texas BBQ", "I enjoy bouldering", "we both love sea swimming", "Ana and I love tango".
+  { k: key, pattern: new RegExp(String.raw`(?:\bI|\bwe\s+(?:both|all)|\band\s+I)\s+${DEGREE}(?:love|adore|enjoy|like)\s+${OBJECT}`, 'iu'), accept: tasteOf('likes') },
+  // "I've been really into jazz lately", "I'm way more into folk", "I'm a huge fan of K-dramas".
   {
     k: key,
-    pattern: new RegExp(String.raw`\bI(?:'m|\s+am|'ve\s+been|\s+have\s+been|'ve\s+gotten|\s+got|'ve\s+become|\s+became)\s+${DEGREE}(?:into|obsessed\s+with|hooked\s+on|crazy\s+about|passionate\s+about|addicted\s+to|mad\s+about|keen\s+on|big\s+on|${FAN}|a\s+sucker\s+for)\s+${OBJECT}`, 'iu'),
+    pattern: new RegExp(String.raw`\bI(?:'m|\s+am|'ve\s+been|\s+have\s+been|'ve\s+gotten|\s+got|'ve\s+become|\s+became)\s+${DEGREE}(?:(?:much\s+|way\s+|far\s+|a\s+lot\s+)?more\s+)?(?:into|obsessed\s+with|hooked\s+on|crazy\s+about|passionate\s+about|addicted\s+to|mad\s+about|keen\s+on|big\s+on|${FAN}|a\s+sucker\s+for)\s+${OBJECT}`, 'iu'),
     accept: tasteOf('likes'),
   },
   // In passing, with no subject: "big fan of Korean food", "currently deep into nordic noir".
