@@ -55,6 +55,20 @@ describe('plans moved', () => {
     expect(out).toEqual([`retract ${party}`, `upsert ${moved}`]);
   });
 
+  it('moves a plan to the day a correction gives, under its own name', () => {
+    const out = changes("sorry, I told you 2 May before — it's actually 9 May, I misread the invite", [party, 'event:general:2026-03-01:dentist']);
+    expect(keys(out)).toEqual([`retract ${party}`, 'upsert event:general:2026-05-09:party_ana']);
+    expect(out[1]).toContain('"title":"party ana"');
+  });
+
+  it.each([
+    "It's actually 9 May, I think.",
+    'I told you 2 May and it really is 2 May, actually.',
+    "I said 3 May to the florist, it's actually a quiet week for me.",
+  ])('corrects no plan: %s', (text) => {
+    expect(keys(changes(text, [party])).filter((line) => line.startsWith('retract'))).toEqual([]);
+  });
+
   it('moves a plan named by its words when the old day goes unsaid', () => {
     expect(keys(changes('they rescheduled the Lisbon trip to 20 June', ['event:general:2026-06-06:trip_lisbon', party]))).toEqual([
       'retract event:general:2026-06-06:trip_lisbon',

@@ -91,15 +91,19 @@ function cancelledTask(context: SentenceContext, rule: Rule): ItemCandidate[] {
 
 // --- Moved ------------------------------------------------------------------------------------------
 
-const EN_MOVED = /\b(?:mov(?:e|ed|es|ing)|postpon\w+|push(?:ed|ing)?|reschedul\w+|chang(?:e|ed|ing)|shift(?:ed)?|bump(?:ed)?|delay(?:ed)?|brought forward|pulled forward)\b|\binstead of\b/u;
+const EN_MOVED = /\b(?:actually|mov(?:e|ed|es|ing)|postpon\w+|push(?:ed|ing)?|reschedul\w+|chang(?:e|ed|ing)|shift(?:ed)?|bump(?:ed)?|delay(?:ed)?|brought forward|pulled forward)\b|\binstead of\b/u;
 // Asked of the assistant, a move is one: "can you move the booking to 20:00?"
 const MOVE_REQUEST = /\b(?:can|could|would)\s+you\s+(?:please\s+)?(?:move|push|reschedule|change|shift|postpone|bump)\b/u;
 const ZH_MOVED = /改成|改到|改为|改期|推迟|延期|延后|挪到|提前到|换到|推到|改签/u;
 const ZH_NEW_DAY = /(?:改成|改到|改为|改期到|推迟到|延期到|延后到|挪到|提前到|换到|推到|改签到)了?$/u;
 const TIME = /\bfrom\s+(\d{1,2}(?::|\.|h)\d{2}|\d{1,2}\s?(?:am|pm))\s+to\s+(\d{1,2}(?::|\.|h)\d{2}|\d{1,2}\s?(?:am|pm))\b/du;
 
+// A day corrected: "I told you 3 August, it's actually 13 August" (the old day said, the new one after "actually").
+const SAID_DAY = /\b(?:told you|said|wrote|mentioned|gave you)\s+(?:it\s+was\s+|it's\s+|on\s+)?(?:the\s+)?$/u;
+const ACTUAL_DAY = /\bactually\s+(?:on\s+)?(?:the\s+)?$/u;
+
 /** The old day and the new one a move names; the old one may go unsaid ("moved it to 11 July"). */
-function movedDays(lower: string, mentions: readonly DateMention[], language: Language): { from?: DateMention; to: DateMention } | undefined {
+function movedDays(lower: string, mentions: readonly DateMention[], language: Language): { from?: DateMention; to: DateMention; corrected?: true } | undefined {
   if (language === 'zh') {
     const to = mentions.find((mention) => ZH_NEW_DAY.test(lower.slice(0, mention.index)));
     if (to === undefined) return undefined;
@@ -111,6 +115,8 @@ function movedDays(lower: string, mentions: readonly DateMention[], language: La
     const other = mentions.find((candidate) => candidate !== mention && candidate.date !== mention.date);
     if (/\bfrom\s+(?:the\s+)?$/u.test(before) && mentions[index + 1] !== undefined) return { from: mention, to: mentions[index + 1]! };
     if (/\binstead\s+of\s+(?:the\s+)?$/u.test(before) && other !== undefined) return { from: mention, to: other };
+    const next = mentions[index + 1];
+    if (SAID_DAY.test(before) && next !== undefined && next.date !== mention.date && ACTUAL_DAY.test(lower.slice(0, next.index))) return { from: mention, to: next, corrected: true };
   }
   const last = mentions.at(-1);
   return mentions.length === 1 && last !== undefined && /\b(?:to|until|till)\s+(?:the\s+)?$/u.test(lower.slice(0, last.index)) ? { to: last } : undefined;
@@ -130,8 +136,10 @@ function movedPlan(context: SentenceContext, rule: Rule): ItemCandidate[] {
   if (days === undefined) return context.language === 'en' ? movedHour(context, rule, events) : [];
   const onOldDay = days.from === undefined ? [] : events.filter((key) => key.split(':')[2] === days.from!.date);
   const old = onOldDay.length === 1 ? onOldDay[0] : knownPlan(context, context.text, onOldDay.length > 1 ? onOldDay : days.from === undefined ? events : []);
-  const title = eventTitle(days.from === undefined ? context.text : withoutOld(context.text, days.from));
   const scope = old?.split(':')[1] ?? projectOf(context).name;
+  // A correction's sentence says what was wrong, not what the plan is: its title is the plan's name.
+  if (days.corrected === true && old === undefined) return [];
+  const title = days.corrected === true ? old!.slice(old!.lastIndexOf(':') + 1).replace(/_/gu, ' ') : eventTitle(days.from === undefined ? context.text : withoutOld(context.text, days.from));
   const slugText = old?.slice(old.lastIndexOf(':') + 1) ?? eventSlug(context.text, title, context.language);
   if (slugText === '' || old === undefined && days.from === undefined) return [];
   const moved = emit(context, rule, { key: makeKey('events', [scope, days.to.date, slugText]), value: { scope, date: days.to.date, title } });
@@ -151,7 +159,7 @@ function movedHour(context: SentenceContext, rule: Rule, events: readonly string
 }
 
 /** Words without which a sentence moves or calls off no plan (the writer loads the current keys on them). */
-export const PLAN_CUE = /\b(?:cancel\w*|off|scrapped|not happening|no longer|any\s?more|no need|no point|pulled out|dropped|mov(?:e|ed|es|ing)|postpon\w+|push(?:ed|ing)?|reschedul\w+|chang(?:e|ed|ing)|shift(?:ed)?|bump(?:ed)?|delay(?:ed)?|instead|forward)\b|改成|改到|改为|改期|推迟|延期|延后|挪到|提前到|换到|推到|改签|取消|推掉|不去了|黄了|泡汤/u;
+export const PLAN_CUE = /\b(?:actually|cancel\w*|off|scrapped|not happening|no longer|any\s?more|no need|no point|pulled out|dropped|mov(?:e|ed|es|ing)|postpon\w+|push(?:ed|ing)?|reschedul\w+|chang(?:e|ed|ing)|shift(?:ed)?|bump(?:ed)?|delay(?:ed)?|instead|forward)\b|改成|改到|改为|改期|推迟|延期|延后|挪到|提前到|换到|推到|改签|取消|推掉|不去了|黄了|泡汤/u;
 
 /**
  * Plans moved and called off, and tasks no longer needed, in English and Chinese.
