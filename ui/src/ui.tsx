@@ -96,6 +96,47 @@ export function useAction(): Action {
 }
 
 /**
+ * A form that acts on one thing: its fields, the error of its last try, a submit button (off while
+ * the action runs or when `disabled`) and Cancel.
+ *
+ * @example
+ * <ActionForm submit="Retract" tone="danger" action={action} onSubmit={retract} onCancel={close}>…fields…</ActionForm>
+ */
+export function ActionForm(props: {
+  submit: string;
+  tone: 'primary' | 'danger';
+  onSubmit: () => void;
+  onCancel: () => void;
+  action?: Action;
+  disabled?: boolean;
+  class?: string;
+  label?: string;
+  children: ComponentChildren;
+}): JSX.Element {
+  return (
+    <form
+      {...(props.class === undefined ? {} : { class: props.class })}
+      {...(props.label === undefined ? {} : { 'aria-label': props.label })}
+      onSubmit={(event) => {
+        event.preventDefault();
+        props.onSubmit();
+      }}
+    >
+      {props.children}
+      {props.action === undefined ? null : <ErrorBox error={props.action.error} />}
+      <div class="buttons">
+        <button type="submit" class={props.tone} disabled={props.action?.busy === true || props.disabled === true}>
+          {props.submit}
+        </button>
+        <button type="button" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/**
  * JSON typed into a form, or undefined once the action's error says why it is not JSON.
  *
  * @example

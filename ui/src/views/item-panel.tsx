@@ -11,7 +11,7 @@ import { Drawer } from '../layout.js';
 import { Quotes } from '../quotes.js';
 import { useCanWrite } from '../session.js';
 import type { ItemDiff, MemoryItem } from '../types.js';
-import { ErrorBox, go, href, Json, type ScopeParams, Status, StatusBadge, Time, typedJson, useAction, useLoad } from '../ui.js';
+import { ActionForm, ErrorBox, go, href, Json, type ScopeParams, Status, StatusBadge, Time, typedJson, useAction, useLoad } from '../ui.js';
 import { ItemStatus, Validity } from './item-parts.js';
 
 /** The scope a correction of the item is written in: its own user and agent, else the view's. */
@@ -37,27 +37,12 @@ function EditForm({ item, writer, onDone, onCancel }: { item: MemoryItem; writer
     if (answer !== undefined) onDone(written(answer.diffs));
   };
   return (
-    <form
-      class="correction"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void save();
-      }}
-    >
+    <ActionForm class="correction" submit="Save as a new version" tone="primary" action={action} onSubmit={() => void save()} onCancel={onCancel}>
       <label class="field wide">
         <span>The value (JSON); saving writes version {item.version + 1}, this one stays in the history</span>
         <textarea name="value" rows={8} value={text} onInput={(event) => setText((event.currentTarget as HTMLTextAreaElement).value)} />
       </label>
-      <ErrorBox error={action.error} />
-      <div class="buttons">
-        <button type="submit" class="primary" disabled={action.busy}>
-          Save as a new version
-        </button>
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </ActionForm>
   );
 }
 
@@ -69,28 +54,13 @@ function RetractForm({ item, writer, onDone, onCancel }: { item: MemoryItem; wri
     if ((await action.run(() => api('POST', '/v1/items/forget', body))) !== undefined) onDone();
   };
   return (
-    <form
-      class="correction"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void retract();
-      }}
-    >
+    <ActionForm class="correction" submit="Retract" tone="danger" action={action} onSubmit={() => void retract()} onCancel={onCancel}>
       <p>Retracting ends this version now: packets stop using it, and the history keeps it (it can be restored).</p>
       <label class="field wide">
         <span>Reason (optional)</span>
         <input name="reason" value={reason} onInput={(event) => setReason((event.currentTarget as HTMLInputElement).value)} />
       </label>
-      <ErrorBox error={action.error} />
-      <div class="buttons">
-        <button type="submit" class="danger" disabled={action.busy}>
-          Retract
-        </button>
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </ActionForm>
   );
 }
 
@@ -109,13 +79,15 @@ function DeleteForm({ item, writer, versions, onDone, onCancel }: { item: Memory
   };
   const textOf = (id: string) => versions.find((version) => version.id === id);
   return (
-    <form
+    <ActionForm
       class="correction"
-      aria-label="Confirm the deletion"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void remove();
-      }}
+      label="Confirm the deletion"
+      submit={`Delete ${planned?.length ?? ''} version${planned?.length === 1 ? '' : 's'}`}
+      tone="danger"
+      action={action}
+      disabled={planned === undefined || planned.length === 0}
+      onSubmit={() => void remove()}
+      onCancel={onCancel}
     >
       <fieldset>
         <legend>Delete</legend>
@@ -145,16 +117,7 @@ function DeleteForm({ item, writer, versions, onDone, onCancel }: { item: Memory
           </ul>
         </div>
       )}
-      <ErrorBox error={action.error} />
-      <div class="buttons">
-        <button type="submit" class="danger" disabled={action.busy || planned === undefined || planned.length === 0}>
-          Delete {planned?.length ?? ''} version{planned?.length === 1 ? '' : 's'}
-        </button>
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </ActionForm>
   );
 }
 

@@ -1,12 +1,12 @@
 // One proposal of the review queue: what it says and what approving it writes, as sentences; its
 // evidence quoted; how often it was proposed; approve, edit then approve, or reject with a reason.
 
-import type { ComponentChildren, JSX } from 'preact';
+import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 
 import { Quotes } from '../quotes.js';
 import type { Candidate } from '../types.js';
-import { Badge, ErrorBox, href, Json, StatusBadge, Time, typedJson, useAction } from '../ui.js';
+import { ActionForm, Badge, ErrorBox, href, Json, StatusBadge, Time, typedJson, useAction } from '../ui.js';
 import { approveGroup, rejectGroup, type Group, type GroupDecision } from './review-groups.js';
 
 /** The fields an edit of each kind of write may carry (the approve request's schema). */
@@ -41,28 +41,6 @@ function Writes({ candidate }: { candidate: Candidate }): JSX.Element {
   if (target.write === 'insight') return <p class="writes">Adds an insight: “{String(target['statement'] ?? '')}”</p>;
   if (target.write === 'resolve') return <p class="writes">Settles the dispute between {candidate.item_ids.length} items (keep one, retract the others)</p>;
   return <p class="writes muted">Writes nothing as proposed: edit it to give a key and a value.</p>;
-}
-
-/** A form that decides a candidate: its fields, a submit button and Cancel. */
-function DecisionForm({ submit, tone, onSubmit, onCancel, children }: { submit: string; tone: 'primary' | 'danger'; onSubmit: () => void; onCancel: () => void; children: ComponentChildren }): JSX.Element {
-  return (
-    <form
-      onSubmit={(event) => {
-        event.preventDefault();
-        onSubmit();
-      }}
-    >
-      {children}
-      <div class="buttons">
-        <button type="submit" class={tone}>
-          {submit}
-        </button>
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
-  );
 }
 
 /** A command from the keyboard for the focused card (`n` tells one press from the next). */
@@ -152,20 +130,20 @@ export function CandidateCard({ group, reviewer, canWrite, ticked, onTick, decid
         </div>
       ) : null}
       {pending && mode === 'edit' ? (
-        <DecisionForm submit="Approve the edit" tone="primary" onSubmit={approveEdited} onCancel={() => setMode('view')}>
+        <ActionForm submit="Approve the edit" tone="primary" onSubmit={approveEdited} onCancel={() => setMode('view')}>
           <label class="field wide">
             <span>What to write instead (JSON)</span>
             <textarea rows={8} value={edit} onInput={(event) => setEdit((event.currentTarget as HTMLTextAreaElement).value)} autoFocus />
           </label>
-        </DecisionForm>
+        </ActionForm>
       ) : null}
       {pending && mode === 'reject' ? (
-        <DecisionForm submit="Reject" tone="danger" onSubmit={() => void run(() => rejectGroup(group, reviewer, reason))} onCancel={() => setMode('view')}>
+        <ActionForm submit="Reject" tone="danger" onSubmit={() => void run(() => rejectGroup(group, reviewer, reason))} onCancel={() => setMode('view')}>
           <label class="field wide">
             <span>Reason</span>
             <input name="reason" value={reason} required autoFocus onInput={(event) => setReason((event.currentTarget as HTMLInputElement).value)} />
           </label>
-        </DecisionForm>
+        </ActionForm>
       ) : null}
       {shown.decision === null ? null : (
         <p class="decision" role="status">
