@@ -124,26 +124,12 @@ export async function gatherLongTerm(
     storage.listItems({ ...base, types: ['events', 'cases'], order: 'desc', limit: episodeReadLimit(policy) }),
     policy.upcoming === 0 ? Promise.resolve([]) : storage.listItems({ ...base, types: UPCOMING_TYPES, order: 'desc', limit: UPCOMING_READ_LIMIT }),
   ]);
-  const facts: LongTermCandidates['facts'] = [];
-  const seen = new Set<string>();
-  const add = (item: MemoryItem, rule: string) => {
-    if (seen.has(item.id) || !FACT_TYPES.includes(item.type)) return;
-    if (item.type === 'tasks' && item.value['status'] === 'done') return;
-    seen.add(item.id);
-    facts.push({ item, rule });
-  };
-  matched.forEach((hit, index) => add(hit.item, `cue.hybrid_search(rank ${index + 1})`));
-  // What is still to come, whatever the query: before the always-relevant items for a planner,
-  // after them for a responder (which shows them when its budget has room).
-  const upcoming = upcomingItems(dated, now, policy.upcoming);
-  const addUpcoming = () => {
-    for (const { item, day } of upcoming) add(item, `ltm.upcoming(${day})`);
-  };
-  if (!responder) addUpcoming();
-  const alwaysFrom = facts.length;
-  for (const item of [...ownProfile, ...always]) if (facts.length - alwaysFrom < alwaysLimit) add(item, `ltm.always(${item.type})`);
-  if (responder) addUpcoming();
-  facts.splice(policy.facts + (responder ? upcoming.length : 0));
+  const facts = orderFacts(
+    matched.map((hit) => hit.item),
+    [...ownProfile, ...always],
+    upcomingItems(dated, now, policy.upcoming),
+    { responder, alwaysLimit, limit: policy.facts },
+  );
 
   const taskType = request.task_type ?? 'generic';
   const forTask = procedures
@@ -153,6 +139,37 @@ export async function gatherLongTerm(
   const ids = [...new Set([...facts.map((entry) => entry.item), ...forTask, ...episodes.map((entry) => entry.item)].flatMap((item) => item.source_event_ids))];
   const events = ids.length === 0 ? [] : await storage.listEvents({ tenant_id: scope.tenant_id, ids, now, limit: ids.length, exclude_sensitivity: ['secret'] });
   return { facts, procedures: forTask, episodes, sources: new Map(events.map((event) => [event.id, event])) };
+}
+
+/**
+ * The facts a packet offers, in order, each with the rule that chose it: the cue matches; then what
+ * is still to come (whatever the query) before the always-relevant items for a planner or tool, after
+ * them for a responder (which shows them when its budget has room); done tasks and non-fact types left
+ * out, each version once.
+ */
+function orderFacts(
+  matched: readonly MemoryItem[],
+  always: readonly MemoryItem[],
+  upcoming: ReadonlyArray<{ item: MemoryItem; day: string }>,
+  options: { responder: boolean; alwaysLimit: number; limit: number },
+): LongTermCandidates['facts'] {
+  const facts: LongTermCandidates['facts'] = [];
+  const seen = new Set<string>();
+  const add = (item: MemoryItem, rule: string) => {
+    if (seen.has(item.id) || !FACT_TYPES.includes(item.type)) return;
+    if (item.type === 'tasks' && item.value['status'] === 'done') return;
+    seen.add(item.id);
+    facts.push({ item, rule });
+  };
+  const addUpcoming = () => {
+    for (const { item, day } of upcoming) add(item, `ltm.upcoming(${day})`);
+  };
+  matched.forEach((item, index) => add(item, `cue.hybrid_search(rank ${index + 1})`));
+  if (!options.responder) addUpcoming();
+  const alwaysFrom = facts.length;
+  for (const item of always) if (facts.length - alwaysFrom < options.alwaysLimit) add(item, `ltm.always(${item.type})`);
+  if (options.responder) addUpcoming();
+  return facts.slice(0, options.limit + (options.responder ? upcoming.length : 0));
 }
 
 /** The `limit` soonest items still to come at `now` (one version per key), soonest first. */
