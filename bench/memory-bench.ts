@@ -6,7 +6,7 @@
 // with an LLM beside the rules asks a scripted model on loopback (scripted-model.ts), its extraction
 // of each turn run as the background job it is, before the turn is checked.
 
-import type { Engram, ItemStatus } from '../src/index.js';
+import type { Engram, ItemStatus, MemoryPacket } from '../src/index.js';
 import { renderPacket } from '../src/index.js';
 import { FACT_KINDS, loadCorpus, type CorpusConversation, type FactKind } from './memory-corpus.js';
 import { answerOf, finalState, heldItem, holds, holdsStale, judge, type HeldItem, type Verdict } from './memory-score.js';
@@ -59,6 +59,8 @@ export interface LanguageScore {
   /** Facts shown as current that hold a stale value, or only the assistant's words, over all packets. */
   stale_shown: number;
   assistant_shown: number;
+  /** Each expected fact not held, stale value still held, and question without its right current fact, one line each. */
+  misses: string[];
 }
 
 export interface MemoryResult {
@@ -80,6 +82,7 @@ interface Tally {
   as_fact: number;
   stale_shown: number;
   assistant_shown: number;
+  misses: string[];
 }
 
 function newTally(): Tally {
@@ -94,7 +97,16 @@ function newTally(): Tally {
     as_fact: 0,
     stale_shown: 0,
     assistant_shown: 0,
+    misses: [],
   };
+}
+
+/** A packet's current facts, one short line each, for a miss's report. */
+function factLines(packet: MemoryPacket): string {
+  return packet.long_term.facts
+    .filter((fact) => fact.status === 'active')
+    .map((fact) => `${fact.fact_key}=${JSON.stringify(fact.value).slice(0, 80)}`)
+    .join('; ');
 }
 
 
@@ -125,21 +137,27 @@ async function runConversation(engram: Engram, setNow: (iso: string) => void, co
       if (turn.expect.length === 0 && turn.stale.length === 0) continue;
       const items = await held();
       const retracted = turn.expect.some((fact) => fact.status === 'cancelled') ? await held(['retracted']) : [];
+      const place = `${conversation.id} s${sessionIndex + 1}t${turnIndex + 1}`;
       for (const fact of turn.expect) {
         const score = tally.kinds.get(fact.kind)!;
         score.expected += 1;
         if (holds(items, fact, retracted)) score.held += 1;
+        else tally.misses.push(`${place} not held: ${fact.kind} "${fact.value}"${fact.status === undefined ? '' : ` (${fact.status})`} | user: ${turn.user}`);
       }
       for (const fact of turn.stale) {
         const score = tally.kinds.get(fact.kind)!;
         score.stale += 1;
-        if (holdsStale(items, fact)) score.stale_held += 1;
+        if (holdsStale(items, fact)) {
+          score.stale_held += 1;
+          tally.misses.push(`${place} stale still held: ${fact.kind} "${fact.value}" | user: ${turn.user}`);
+        }
       }
     }
   }
   const turns = conversation.sessions.flatMap((session) => session.turns);
   const expected = { ...finalState(turns), advice: turns.flatMap((turn) => turn.advice) };
-  for (const item of await held()) if (!item.episodic) tally.items[judge(item, expected)] += 1;
+  const finalItems = await held();
+  for (const item of finalItems) if (!item.episodic) tally.items[judge(item, expected)] += 1;
   const asked = Date.parse(conversation.sessions.at(-1)!.start) + DAY_MS;
   // The background worker has embedded the turns by the time the questions come.
   setNow(new Date(asked - 60_000).toISOString());
@@ -159,6 +177,13 @@ async function runConversation(engram: Engram, setNow: (iso: string) => void, co
     if (answer.as_fact === true) tally.as_fact += 1;
     tally.stale_shown += answer.stale_shown;
     tally.assistant_shown += answer.assistant_shown;
+    if (answer.as_fact === false || answer.stale_shown > 0 || answer.assistant_shown > 0) {
+      const stored = question.show.every((value) => finalItems.some((item) => item.text.includes(value.toLowerCase())));
+      const wrong = [answer.as_fact === false ? `not a current fact: ${question.show.join(', ')} (${stored ? 'held, not shown' : 'not held'})` : '', answer.stale_shown > 0 ? `stale shown: ${question.not_current.join(', ')}` : '']
+        .filter((part) => part !== '')
+        .join('; ');
+      tally.misses.push(`${conversation.id} question "${question.ask}" ${wrong} | facts: ${factLines(packet)}`);
+    }
   }
 }
 
@@ -187,6 +212,7 @@ function scoreOf(language: 'en' | 'zh', tally: Tally): LanguageScore {
     as_fact_share: share(tally.as_fact, tally.with_show),
     stale_shown: tally.stale_shown,
     assistant_shown: tally.assistant_shown,
+    misses: tally.misses,
   };
 }
 

@@ -1,7 +1,8 @@
 // Entry point of `npm run bench`: the write and read benchmarks of the core paths, retrieval quality
 // and search latency of long-term memory, compose in two store shapes, on real SQLite files, and the
 // same workload on SQLite beside PostgreSQL; prints
-// Markdown tables and writes bench/results/*.json. `--quick` is the CI smoke; `--only=a,b` picks parts.
+// Markdown tables and writes bench/results/*.json. `--quick` is the CI smoke; `--only=a,b` picks parts;
+// `--misses` lists what the memory corpus missed, one line each.
 
 import { existsSync } from 'node:fs';
 
@@ -252,7 +253,7 @@ async function runEmbeddings(quick: boolean): Promise<void> {
 const MEMORY_FULL: MemorySizes = { perLanguage: null };
 const MEMORY_QUICK: MemorySizes = { perLanguage: 15 };
 
-async function runMemoryQuality(quick: boolean): Promise<void> {
+async function runMemoryQuality(quick: boolean, misses: boolean): Promise<void> {
   const sizes = quick ? MEMORY_QUICK : MEMORY_FULL;
   const rules = await benchMemory(sizes, log, 'rules');
   const scripted = await benchMemory(sizes, log, 'rules+scripted-llm');
@@ -260,6 +261,11 @@ async function runMemoryQuality(quick: boolean): Promise<void> {
   const corpus = `${rules.corpus.conversations} conversations, ${rules.corpus.turns} turns, ${rules.corpus.questions} questions; questions as ${rules.budget}-token responder packets`;
   process.stdout.write(`\nMemory quality on the corpus (${corpus}), rule extraction, no LLM:\n\n${memoryReport(rules)}\n`);
   process.stdout.write(`\nThe same run with an LLM beside the rules: a scripted model on loopback answering each turn with the facts the corpus expects (the LLM path's upper bound, not a real model):\n\n${memoryReport(scripted)}\n`);
+  if (misses) {
+    for (const run of [rules, scripted]) {
+      for (const score of run.languages) process.stdout.write(`\nMisses (${run.extraction}, ${score.language}):\n${score.misses.map((line) => `- ${line}`).join('\n')}\n`);
+    }
+  }
   log('results written to bench/results/memory-quality.json');
 }
 
@@ -296,7 +302,7 @@ async function main(): Promise<void> {
     if (existsSync(locomoPath()) || args.some((arg) => arg.startsWith('--only='))) await measured('embeddings', () => runEmbeddings(quick));
     else log(`embeddings skipped: no data set at ${locomoPath()} (set ENGRAM_LOCOMO to locomo10.json)`);
   }
-  if (parts.has('memory')) await measured('memory', () => runMemoryQuality(quick));
+  if (parts.has('memory')) await measured('memory', () => runMemoryQuality(quick, args.includes('--misses')));
   writeResults('memory', { ...header(quick), parts: memory });
 }
 

@@ -144,8 +144,8 @@ export async function gatherLongTerm(
 /**
  * The facts a packet offers, in order, each with the rule that chose it: the cue matches; then what
  * is still to come (whatever the query) before the always-relevant items for a planner or tool, after
- * them for a responder (which shows them when its budget has room); done tasks and non-fact types left
- * out, each version once.
+ * them for a responder (which shows them when its budget has room); done tasks the query did not match
+ * and non-fact types left out, each version once.
  */
 function orderFacts(
   matched: readonly MemoryItem[],
@@ -155,16 +155,17 @@ function orderFacts(
 ): LongTermCandidates['facts'] {
   const facts: LongTermCandidates['facts'] = [];
   const seen = new Set<string>();
-  const add = (item: MemoryItem, rule: string) => {
+  const add = (item: MemoryItem, rule: string, matchedByCue = false) => {
     if (seen.has(item.id) || !FACT_TYPES.includes(item.type)) return;
-    if (item.type === 'tasks' && item.value['status'] === 'done') return;
+    // A done task is history, not something to act on: shown only when the query asks about it.
+    if (!matchedByCue && item.type === 'tasks' && item.value['status'] === 'done') return;
     seen.add(item.id);
     facts.push({ item, rule });
   };
   const addUpcoming = () => {
     for (const { item, day } of upcoming) add(item, `ltm.upcoming(${day})`);
   };
-  matched.forEach((item, index) => add(item, `cue.hybrid_search(rank ${index + 1})`));
+  matched.forEach((item, index) => add(item, `cue.hybrid_search(rank ${index + 1})`, true));
   if (!options.responder) addUpcoming();
   const alwaysFrom = facts.length;
   for (const item of always) if (facts.length - alwaysFrom < options.alwaysLimit) add(item, `ltm.always(${item.type})`);

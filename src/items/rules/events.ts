@@ -83,9 +83,32 @@ export function hasEventWord(text: string, language: Language): boolean {
   return (language === 'zh' ? ZH_EVENT : EN_EVENT).test(text);
 }
 
-/** An event's title: its sentence, shortened, without closing punctuation. */
-export function eventTitle(text: string): string {
-  return shorten(text.trim().replace(/[\s.;:!?。；：！？]+$/u, ''));
+// Where a sentence's thoughts part: the clause a plan is told in is its title, not the news around it
+// ("we're moving to Stuttgart in two weeks | because I accepted a job at Porsche, | so goodbye BMW").
+const EN_CLAUSE_BREAK = /[;!?]\s|:\s|\s[—–-]\s|,\s+(?=(?:and|but|so|because|since|which|though|although|plus|also|then|I|we|my|it|that's)\b)|\s(?=(?:but|because|since|although|though|whereas)\s|so\s+(?:we|I|that|the|my|it|now)\b)/giu;
+const ZH_CLAUSE_BREAK = /[，；：！？,;]/gu;
+const CLOSING = /^[\s.;:!?,，。；：！？—–-]+|[\s.;:!?,，。；：！？—–-]+$/gu;
+
+/**
+ * An event's title: the clauses of its sentence from the one naming the event to the one naming its
+ * day (the whole sentence when neither is found or what is left says too little), shortened, without
+ * closing punctuation.
+ *
+ * @example
+ * eventTitle("ugh. we're moving to Stuttgart on 2 June because I took a job at Porsche, so goodbye Munich", 'en', '2026-05-01') // "we're moving to Stuttgart on 2 June"
+ */
+export function eventTitle(text: string, language: Language, today: string): string {
+  const whole = shorten(text.trim().replace(CLOSING, ''));
+  const cue = (language === 'zh' ? ZH_EVENT : EN_EVENT).exec(text);
+  const day = findDates(text.toLowerCase(), language, today, 1)[0];
+  const marks = [cue?.index, day?.index, day === undefined ? undefined : day.index + day.length - 1].filter((at): at is number => at !== undefined);
+  if (marks.length === 0) return whole;
+  const breaks = [...text.matchAll(language === 'zh' ? ZH_CLAUSE_BREAK : EN_CLAUSE_BREAK)].map((found) => found.index);
+  const from = Math.max(0, ...breaks.filter((at) => at < Math.min(...marks)));
+  const to = Math.min(text.length, ...breaks.filter((at) => at > Math.max(...marks)));
+  const clause = text.slice(from, to).replace(CLOSING, '').replace(/^(?:and|but|so|because|since|also|plus|then)\s+/iu, '');
+  const enough = language === 'zh' ? clause.length >= 4 : contentWords(clause).length >= 2;
+  return enough ? shorten(clause) : whole;
 }
 
 /** The date nearest the event word when a sentence names several ("turns 70 on the 4th, party on Saturday 2 May"). */
@@ -109,7 +132,7 @@ function eventOf(context: SentenceContext, rule: Rule, language: Language): Item
   const slugText = eventSlug(context.text, withoutDate, language);
   if (slugText === '') return [];
   const scope = projectOf(context).name;
-  return [emit(context, rule, { key: makeKey('events', [scope, mention.date, slugText]), value: { scope, date: mention.date, title: eventTitle(context.text) }, confidence: mention.relative ? 0.6 : 0.7 })];
+  return [emit(context, rule, { key: makeKey('events', [scope, mention.date, slugText]), value: { scope, date: mention.date, title: eventTitle(context.text, language, context.date) }, confidence: mention.relative ? 0.6 : 0.7 })];
 }
 
 export const EVENT_RULES: readonly Rule[] = [

@@ -113,6 +113,12 @@ describe('tasks', () => {
     expect(extract(['The changelog is done.'], ['task:atlas:write_changelog']).map((candidate) => candidate.key)).toEqual(['task:atlas:write_changelog']);
   });
 
+  it('closes no task when a person came, or with what is still to do', () => {
+    const known = ['task:general:call_sister_about_visit', 'task:general:renew_passport_trip'];
+    expect(extract(['my sister came over for dinner.'], known).filter((candidate) => candidate.type === 'tasks')).toEqual([]);
+    expect(extract(['the new passport form came, I need to fill it in.'], known).filter((candidate) => candidate.type === 'tasks' && candidate.value['status'] === 'done')).toEqual([]);
+  });
+
   it('creates no task for a status change that names no known task', () => {
     expect(one('The billing migration is done.')).toEqual([]);
     expect(one('The report is done.')).toEqual([]);
@@ -124,8 +130,24 @@ describe('tasks', () => {
     ['car insurance done too.', 'task:general:sort_car_insurance_renewal'],
     ['The performance reviews were submitted on Thursday.', 'task:general:finish_performance_reviews'],
     ['finally returned the library books.', 'task:general:return_library_books'],
+    ['PASSPORT CAME this morning!!', 'task:general:renew_passport_trip'],
+    ['laptop is back with a new screen, 180 euros ugh.', 'task:general:take_laptop_repair_week'],
+    ['speech is already written anyway, kept it short and sweet', 'task:general:write_short_speech_lunch_after'],
+    ['and the pen from the engraver is picked up already, looks great', 'task:general:pick_up_farewell_gift_engraver'],
+    ['the oud is restrung, the man in the souq did it in one day.', 'task:general:get_oud_restrung_wedding_gig'],
+    ['bought new bike lights finally, clip-on LEDs.', 'task:general:bike_lights_fixed_dark_evenings'],
   ])('closes the open task a done statement names: %s', (text, key) => {
-    const known = ['task:general:renew_passport_trip', 'task:general:sort_car_insurance_renewal', 'task:general:finish_performance_reviews', 'task:general:return_library_books'];
+    const known = [
+      'task:general:renew_passport_trip',
+      'task:general:sort_car_insurance_renewal',
+      'task:general:finish_performance_reviews',
+      'task:general:return_library_books',
+      'task:general:take_laptop_repair_week',
+      'task:general:write_short_speech_lunch_after',
+      'task:general:pick_up_farewell_gift_engraver',
+      'task:general:get_oud_restrung_wedding_gig',
+      'task:general:bike_lights_fixed_dark_evenings',
+    ];
     const out = extract([text], known).filter((candidate) => candidate.type === 'tasks');
     expect(out.map((candidate) => [candidate.key, candidate.value['status']])).toEqual([[key, 'done']]);
   });

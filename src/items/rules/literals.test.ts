@@ -38,7 +38,7 @@ describe('literalsOf', () => {
 
 describe('LiteralIndex', () => {
   // In groups of 32, the most one index tells apart.
-  const groups = [PATTERNS.slice(0, 32), PATTERNS.slice(32)].map((patterns) => ({
+  const groups = Array.from({ length: Math.ceil(PATTERNS.length / 32) }, (_, at) => PATTERNS.slice(at * 32, at * 32 + 32)).map((patterns) => ({
     patterns,
     index: new LiteralIndex(patterns),
     literals: patterns.map((pattern) => literalsOf(pattern)),

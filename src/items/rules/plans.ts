@@ -139,7 +139,7 @@ function movedPlan(context: SentenceContext, rule: Rule): ItemCandidate[] {
   const scope = old?.split(':')[1] ?? projectOf(context).name;
   // A correction's sentence says what was wrong, not what the plan is: its title is the plan's name.
   if (days.corrected === true && old === undefined) return [];
-  const title = days.corrected === true ? old!.slice(old!.lastIndexOf(':') + 1).replace(/_/gu, ' ') : eventTitle(days.from === undefined ? context.text : withoutOld(context.text, days.from));
+  const title = days.corrected === true ? old!.slice(old!.lastIndexOf(':') + 1).replace(/_/gu, ' ') : eventTitle(days.from === undefined ? context.text : withoutOld(context.text, days.from), context.language, context.date);
   const slugText = old?.slice(old.lastIndexOf(':') + 1) ?? eventSlug(context.text, title, context.language);
   if (slugText === '' || old === undefined && days.from === undefined) return [];
   const moved = emit(context, rule, { key: makeKey('events', [scope, days.to.date, slugText]), value: { scope, date: days.to.date, title } });
@@ -154,7 +154,7 @@ function movedHour(context: SentenceContext, rule: Rule, events: readonly string
   if (known === undefined) return [];
   const [fromStart, fromEnd] = found.indices[1]!;
   const [toStart, toEnd] = found.indices[2]!;
-  const title = eventTitle(withoutOld(context.text, { index: fromStart, length: fromEnd - fromStart }));
+  const title = eventTitle(withoutOld(context.text, { index: fromStart, length: fromEnd - fromStart }), context.language, context.date);
   return [emit(context, rule, { key: known, value: { time: context.text.slice(toStart, toEnd), title } })];
 }
 

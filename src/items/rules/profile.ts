@@ -27,7 +27,7 @@ const WORKPLACE = String.raw`(?:startup|start-up|company|firm|agency|bank|hospit
 const NAME_SKIP = `(?:${NAME.slice(1)}`;
 // Relatives with one of a kind (a new name replaces the old) and with several (each has its own fact).
 const ONE_RELATIVE = String.raw`wife|husband|partner|boyfriend|girlfriend|fianc[ée]e?|mum|mom|mother|dad|father`;
-const RELATIVES = String.raw`${ONE_RELATIVE}|son|daughter|sister|brother|niece|nephew|grandson|granddaughter|cousin|aunt|uncle|grandma|grandpa|grandmother|grandfather|stepson|stepdaughter|twins|kids?|children|baby|grandchildren|grandkids|grandsons|granddaughters`;
+export const RELATIVES = String.raw`${ONE_RELATIVE}|son|daughter|sister|brother|niece|nephew|grandson|granddaughter|cousin|aunt|uncle|grandma|grandpa|grandmother|grandfather|stepson|stepdaughter|twins|kids?|children|baby|grandchildren|grandkids|grandsons|granddaughters`;
 const SINGLE_RELATIVE = new RegExp(`^(?:${ONE_RELATIVE})$`, 'iu');
 const PETS = String.raw`dog|cat|puppy|kitten|parrot|budgie|hamster|rabbit|bunny|horse|pony|gelding|mare|tortoise|turtle|gecko|snake|goldfish|guinea pig|lab|labrador|retriever|shiba|beagle|corgi|poodle|terrier|collie|husky|dachshund|spaniel|pug|greyhound|kelpie|dalmatian`;
 const CONDITIONS = String.raw`type [12] diabetes|diabetes|asthma|migraines?|psoriasis|eczema|celiac disease|coeliac disease|arthritis|high blood pressure|hypertension|epilepsy|adhd|anxiety|depression|hay fever|tinnitus|crohn's disease|ibs|endometriosis|pcos|insomnia|tendinitis|tendonitis|herniated disc|slipped disc|sciatica|plantar fasciitis|tennis elbow|high cholesterol|sleep apnea|sleep apnoea|gout|anemia|anaemia|hypothyroidism|fibromyalgia|long covid|acid reflux|gerd`;

@@ -72,6 +72,15 @@ describe('hedges govern their clause', () => {
   it('still gives the retention gate its reason, and silences small talk and venting whole', () => {
     expect(silenceOf('i live in oslo, maybe for good', false)).toBe('speculation');
     expect(readingOf('thanks so much!', false)).toEqual({ silence: 'small_talk' });
+    expect(readingOf('ugh, this is broken again', false)).toEqual({ silence: 'venting' });
+  });
+
+  it('silences venting after a statement in its own clause only', () => {
+    const lower = 'laptop is back with a new screen, 180 euros ugh.';
+    const reading = readingOf(lower, false);
+    expect(reading.silence).toBeUndefined();
+    expect(reading.silence === undefined ? reading.hedged.map(([start, end]) => lower.slice(start, end)) : []).toEqual([' 180 euros ugh']);
+    expect(extracted('I moved to Lisbon last month, the rent is insane ugh').join('\n')).toContain('Lisbon');
     expect(readingOf('i live in oslo', false)).toEqual({ hedged: [] });
   });
 

@@ -1,5 +1,6 @@
 // What must produce nothing (MemoryTypes v0.1 §5, "never write"): small talk (greetings, thanks,
-// acknowledgements) and venting silence a whole sentence; a hedge silences what it governs — its own
+// acknowledgements) silences a whole sentence, venting the clause it is in (the whole sentence when
+// every clause vents); a hedge silences what it governs — its own
 // clause ("maybe twice a month"), or from "I think" on — and leaves the rest of the sentence to the
 // rules. The checks run on every sentence before any rule, so each is one precompiled expression.
 
@@ -107,14 +108,46 @@ export const SILENCE_PATTERNS: Readonly<Record<Language, readonly RegExp[]>> = {
   zh: [SMALL_TALK_ZH, VENTING_ZH, SPECULATION_ZH, SPECULATION_EN],
 };
 
-/** Small talk or venting: the sentence as a whole says nothing to keep. */
+const VENTS_EN = new RegExp(VENTING_EN.source, 'g');
+const VENTS_ZH = new RegExp(VENTING_ZH.source, 'gu');
+
+/** The clauses a sentence's venting is in ("laptop is back, 180 euros ugh": the second), in order of the venting. */
+function ventingSpans(lower: string, chinese: boolean, may: number): Array<[number, number]> {
+  if ((may & 2) === 0) return [];
+  const vents = chinese ? VENTS_ZH : VENTS_EN;
+  const out: Array<[number, number]> = [];
+  vents.lastIndex = 0;
+  for (let found = vents.exec(lower); found !== null; found = vents.exec(lower)) {
+    if (found[0] === '') {
+      vents.lastIndex += 1;
+      continue;
+    }
+    const to = found.index + found[0].length;
+    const [start, end] = clauseAround(lower, found.index, to, CLAUSE_STOP);
+    // Leading the sentence ("Ugh, this is broken again"), it vents up to a contrast, as a governing hedge does.
+    out.push(start === 0 || LEAD_FILLERS.test(lower.slice(0, found.index)) ? [0, clauseAround(lower, found.index, to, CONTRAST_STOP)[1]] : [start, end]);
+  }
+  return out;
+}
+
+/** Whether `spans` leave nothing of the sentence said. */
+function covers(lower: string, spans: ReadonlyArray<readonly [number, number]>): boolean {
+  let rest = '';
+  let at = 0;
+  for (const [start, end] of [...spans].sort((a, b) => a[0] - b[0])) {
+    if (start > at) rest += lower.slice(at, start);
+    at = Math.max(at, end);
+  }
+  return NOTHING_SAID.test(rest + lower.slice(at));
+}
+
+/** Small talk, or venting in every clause: the sentence as a whole says nothing to keep. */
 function quietOf(lower: string, chinese: boolean, may: number): Silence | undefined {
   if (chinese) {
     if ((may & 1) !== 0 && SMALL_TALK_ZH.test(lower)) return 'small_talk';
-    return (may & 2) !== 0 && VENTING_ZH.test(lower) ? 'venting' : undefined;
-  }
-  if ((may & 1) !== 0 && lower.length <= 60 && SMALL_TALK_EN.test(lower)) return 'small_talk';
-  return (may & 2) !== 0 && VENTING_EN.test(lower) ? 'venting' : undefined;
+  } else if ((may & 1) !== 0 && lower.length <= 60 && SMALL_TALK_EN.test(lower)) return 'small_talk';
+  const vented = ventingSpans(lower, chinese, may);
+  return vented.length > 0 && covers(lower, vented) ? 'venting' : undefined;
 }
 
 /**
@@ -136,13 +169,14 @@ export function silenceOf(lower: string, chinese: boolean, may = -1): Silence | 
 export type Reading = { silence: Silence } | { silence?: undefined; hedged: ReadonlyArray<readonly [number, number]> };
 
 /**
- * How the rules read a sentence: not at all when it is small talk or venting, else with the spans
- * its hedges govern blanked (an empty list when it has none).
+ * How the rules read a sentence: not at all when it is small talk or venting throughout, else with
+ * the spans its hedges and venting govern blanked (an empty list when it has none).
  *
  * @example
  * readingOf('i get migraines, maybe twice a month', false) // { hedged: [[15, 36]] }
  */
 export function readingOf(lower: string, chinese: boolean, may = -1): Reading {
   const silence = quietOf(lower, chinese, may);
-  return silence === undefined ? { hedged: hedgedSpans(lower, chinese, may) } : { silence };
+  if (silence !== undefined) return { silence };
+  return { hedged: [...hedgedSpans(lower, chinese, may), ...ventingSpans(lower, chinese, may)].sort((a, b) => a[0] - b[0]) };
 }

@@ -8,6 +8,7 @@ import { makeKey } from '../keys.js';
 import { projectOf } from './project.js';
 import { CONVERSATION, emit, type Language, type Rule, type SentenceContext } from './rule.js';
 import { cleanPhrase, clauseEnd, contentWords, idFrom } from './text.js';
+import { RELATIVES } from './profile.js';
 import { findTask, titleAndDue } from './tasks.js';
 
 type Status = 'done' | 'blocked' | 'doing';
@@ -18,6 +19,8 @@ interface StatusPattern {
   titleGroup: number;
   /** The group holding what blocks it. */
   blockerGroup?: number;
+  /** False when the title may not name a person (what came is a thing). */
+  person?: false;
 }
 
 interface StatusSpec {
@@ -43,7 +46,7 @@ function statusOf(context: SentenceContext, rule: Rule, spec: StatusSpec): ItemC
     const found = pattern.pattern.exec(context.text);
     if (found === null) continue;
     const { title } = titleAndDue(context, cleanPhrase(titleOf(context, found, pattern)).replace(TASK_WORD, ''), context.language);
-    if (title === '') continue;
+    if (title === '' || (pattern.person === false && PERSON.test(title))) continue;
     const project = projectOf(context).name;
     const known = findTask(context.memory, project, title, false);
     const blocker = pattern.blockerGroup === undefined ? undefined : found[pattern.blockerGroup];
@@ -83,18 +86,26 @@ const BE = String.raw`(?:is|are|was|were|has been|have been|'s|got)`;
 const DONE_WORDS = String.raw`done|finished|completed?|shipped|merged|fixed|resolved|sorted|submitted|sent|paid|booked|returned|renewed|filed|signed|altered|handled|taken care of`;
 const DONE_ACTIONS = String.raw`renewed|booked|paid|sent|submitted|called|bought|picked up|returned|filed|signed|scheduled|ordered|cleaned|sorted|replaced|registered|applied|cancelled|canceled|emailed|posted|printed|packed|handed in|turned in|updated|backed up`;
 
+/** What a finished thing is said to be only after "is" or "got": "the oud is restrung", "the laptop is back". */
+const DONE_STATES = String.raw`written|made|restrung|repaired|serviced|delivered|collected|picked up|dropped off|cleared|installed|received|approved|back|ticked off|crossed off|printed|posted|done and dusted`;
+/** A thing that came: "PASSPORT CAME this morning", "the new card finally arrived". */
+const ARRIVED = String.raw`came|arrived|turned up|showed up|got here|is here`;
+// Who came is a person, not the thing a task waits for: "my sister came over" closes no "call my sister".
+const PERSON = new RegExp(String.raw`\b(?:I|we|you|he|she|they|someone|somebody|everyone|everybody|friends?|guests?|people|client|boss|team|${RELATIVES})\b|(?<!^)\b\p{Lu}\p{Ll}+`, 'iu');
+
 /** Words without which an English sentence changes no task's status (the writer loads the current keys on them). */
-export const STATUS_CUE = new RegExp(String.raw`\b(?:${DONE_WORDS}|${DONE_ACTIONS}|wrapped up|blocked|stuck|on hold)\b`);
+export const STATUS_CUE = new RegExp(String.raw`\b(?:${DONE_WORDS}|${DONE_ACTIONS}|${DONE_STATES}|${ARRIVED}|wrapped up|blocked|stuck|on hold)\b`);
 
 export const TASK_STATUS_RULES: readonly Rule[] = [
   statusRule({
     name: 'en.task.done',
     language: 'en',
     status: 'done',
-    trigger: new RegExp(String.raw`\b(?:${DONE_WORDS}|wrapped up)\b`),
+    trigger: new RegExp(String.raw`\b(?:${DONE_WORDS}|${DONE_STATES}|wrapped up)\b`),
     patterns: [
       // "The docs update is done", "car insurance done too", "the reviews were submitted".
       { pattern: new RegExp(String.raw`^(.+?)\s+(?:${BE}\s+)?(?:now\s+|finally\s+|all\s+|already\s+|just\s+)?(?:${DONE_WORDS})\b`, 'i'), titleGroup: 1 },
+      { pattern: new RegExp(String.raw`^(.+?)\s+(?:${BE}|got)\s+(?:now\s+|finally\s+|all\s+|already\s+|just\s+)?(?:${DONE_STATES})\b`, 'i'), titleGroup: 1 },
       { pattern: /\bmark(?:ed)?\s+(.+?)\s+as\s+(?:done|complete|completed|finished)\b/i, titleGroup: 1 },
       { pattern: /^(?:done|finished|completed)\s*[:\-–]\s*/i, titleGroup: 0 },
       { pattern: /\b(?:I|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|already\s+)?(?:finished|completed|wrapped up|done with|fixed)\s+/i, titleGroup: 0 },
@@ -109,9 +120,19 @@ export const TASK_STATUS_RULES: readonly Rule[] = [
     status: 'done',
     trigger: new RegExp(String.raw`\b(?:${DONE_ACTIONS})\b`),
     patterns: [
-      // The speaker's own action, or a sentence that starts with it ("finally returned the books").
-      { pattern: new RegExp(String.raw`(?:\b(?:I|we)(?:'ve| have)?\s+|^)(?:just\s+|finally\s+|already\s+)?((?:${DONE_ACTIONS})\b[^.;!?]*)`, 'i'), titleGroup: 1 },
+      // The speaker's own action, or a sentence that starts with it ("finally returned the books"):
+      // the task is named by what was done, after the verb.
+      { pattern: new RegExp(String.raw`(?:\b(?:I|we)(?:'ve| have)?\s+|^)(?:just\s+|finally\s+|already\s+)?(?:${DONE_ACTIONS})\b([^.;!?,]*)`, 'i'), titleGroup: 1 },
     ],
+    createsUnmatched: false,
+  }),
+  // "PASSPORT CAME this morning": the thing a task waited for has come.
+  statusRule({
+    name: 'en.task.arrived',
+    language: 'en',
+    status: 'done',
+    trigger: new RegExp(String.raw`\b(?:${ARRIVED})\b`),
+    patterns: [{ pattern: new RegExp(String.raw`^(?!.*\b(?:need|have|got)\s+to\b)(.+?)\s+(?:finally\s+|just\s+|already\s+)?(?:${ARRIVED})\b`, 'i'), titleGroup: 1, person: false }],
     createsUnmatched: false,
   }),
   statusRule({
