@@ -157,7 +157,12 @@ async function runConversation(engram: Engram, setNow: (iso: string) => void, co
   const turns = conversation.sessions.flatMap((session) => session.turns);
   const expected = { ...finalState(turns), advice: turns.flatMap((turn) => turn.advice) };
   const finalItems = await held();
-  for (const item of finalItems) if (!item.episodic) tally.items[judge(item, expected)] += 1;
+  for (const item of finalItems) {
+    if (item.episodic) continue;
+    const verdict = judge(item, expected);
+    tally.items[verdict] += 1;
+    if (verdict !== 'right') tally.misses.push(`${conversation.id} ${verdict} item: ${item.text.slice(0, 160)}`);
+  }
   const asked = Date.parse(conversation.sessions.at(-1)!.start) + DAY_MS;
   // The background worker has embedded the turns by the time the questions come.
   setNow(new Date(asked - 60_000).toISOString());

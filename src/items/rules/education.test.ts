@@ -15,6 +15,8 @@ describe('education', () => {
     ['I passed the B2 exam last week.', 'education:b2_exam', 'B2 exam'],
     ['I take pottery classes at the community college, Thursdays.', 'education:pottery_classes_community', 'pottery classes at the community college'],
     ["I'm preparing for the GMAT in March.", 'education:gmat', 'GMAT'],
+    // "in marine…" is no month: the field stays in the phrase.
+    ["Quick context: I'm doing a PhD in marine biology at Uppsala, 2nd year.", 'education:uppsala', 'PhD in marine biology at Uppsala'],
   ])('%s', (text, k, v) => {
     expect(studies(text)).toEqual([{ k, v, since: '2026-02-18' }]);
   });

@@ -11,7 +11,7 @@ import { cleanPhrase, idFrom, shorten } from './text.js';
 const STUDY_WORD =
   /\b(?:phd|doctorate|master'?s|masters|msc|mres|mba|mphil|llm|bachelor'?s|bachelors|bachelor|bsc|bcom|beng|llb|ba|ma|degree|diploma|certificate|certification|course|apprenticeship|a-levels|gcses|bootcamp|classes|lessons|module|programme|program|exam|level\s+\w+|seminar|thesis|dissertation|viva|residency|school|college|university|uni|student|semester)\b/iu;
 // The phrase studied, up to the end of its clause or a time.
-const PHRASE = String.raw`([\p{L}\p{N}][\p{L}\p{N}\s'’&.-]{1,80}?)(?=\s*[,;:!?()—–]|\.(?:\s|$)|\s+(?:and|but|so|because|since|which|while|where|who|starting|from|last|this|next|part-time|full-time|in\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d{4})\w*|on\s+(?:top|the\s+side)|lol|haha|btw|tbh|now|here|yesterday|today|tomorrow|soon|a\s+(?:week|month|year)|two|three)\b|\s*$)`;
+const PHRASE = String.raw`([\p{L}\p{N}][\p{L}\p{N}\s'’&.-]{1,80}?)(?=\s*[,;:!?()—–]|\.(?:\s|$)|\s+(?:and|but|so|because|since|which|while|where|who|starting|from|last|this|next|part-time|full-time|in\s+(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|\d{4})\b|on\s+(?:top|the\s+side)|lol|haha|btw|tbh|now|here|yesterday|today|tomorrow|soon|a\s+(?:week|month|year)|two|three)\b|\s*$)`;
 const SUBJECT = String.raw`(?:\bI(?:'m|'ve|\s+am|\s+have)?\s+|^)(?:(?:just|finally|also|currently|now|still|officially|actually)\s+)*`;
 
 interface StudyPattern {

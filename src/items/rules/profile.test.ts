@@ -24,6 +24,7 @@ describe('English profile facts said in passing', () => {
     ["I'm on metformin now.", [{ k: 'health:metformin', v: 'on metformin' }]],
     ["I'm 12 weeks pregnant!", [{ k: 'health:pregnancy', v: '12 weeks pregnant', since: SINCE }]],
     ['been pescatarian 3 years, fish is fine.', [{ k: 'diet', v: 'pescatarian', since: SINCE }]],
+    ["ironic, but I work in a café and I don't actually drink coffee.", [{ k: 'avoids:coffee', v: 'no coffee' }]],
   ])('%s', (text, expected) => {
     expect(facts(text)).toEqual(expected);
   });
@@ -36,8 +37,21 @@ describe('English profile facts said in passing', () => {
     'My cousin works as a midwife here in Galway.',
     "she's a teacher here in Graz",
     "I'm the bridesmaid at Lea's wedding.",
+    "lol I told my friends about it and now they think I'm a cat scientist",
   ])('is no fact of the user: %s', (text) => {
     expect(facts(text)).toEqual([]);
+  });
+
+  it("takes a relative's name without the possessive", () => {
+    expect(facts("btw she's my niece, my brother Tom's kid.")).toEqual([{ k: 'family:brother:tom', v: 'brother Tom' }]);
+  });
+
+  it('reads who is who from a question, and nothing it asks about', () => {
+    const named = (text: string) => factsFrom('en.profile.named', text);
+    expect(named('what can I stuff a Kong with for my dog Bruno?')).toEqual([{ k: 'pet:bruno', v: 'dog Bruno' }]);
+    expect(named('my husband Mark turns 40 in july, gift ideas?')).toEqual([{ k: 'family:husband', v: 'husband Mark' }]);
+    expect(named('Is my sister allowed to bring her dog?')).toEqual([]);
+    expect(named('My dog Bruno loves the beach.')).toEqual([]);
   });
 
   it('reads nothing of the assistant', () => {

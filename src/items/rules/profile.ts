@@ -11,6 +11,8 @@ const ROLE_END =
   /(?:er|or|ist|yst|ian|ant|ent|ect|ive|ager|ess|ee|ster|ler|smith|wright|man|woman|person|ceo|cto|cfo|coo|pm|vp|lead|head|chef|nurse|medic|mechanic|founder|student|dev|intern|partner|director|officer|professor|doctor|artist|teacher|owner)$/i;
 // Roles at a family occasion are no job: "I'm the godmother".
 const NOT_ROLE = /^(?:bit|little|lot|fan|big|huge|total|complete|mess|fast|slow|quick|morning|night|real|good|bad|great|fine|new|old|native|speaker|godmother|godfather|godparent|bridesmaid|groomsman|best man|maid of hono(?:u)?r|flower girl|ring bearer)\b/i;
+// What others say the user is ("now they think I'm a cat scientist") is no role.
+const REPORTED = /\b(?:think|thinks|thought|say|says|said|joke|jokes|joked|believe|believes|assume|assumes|assumed|pretend|pretended)\s+(?:that\s+)?$/iu;
 // A clause about someone else: "my sister is a nurse here in Cork" says where she works, not where the user lives.
 const SOMEONE_ELSE = /\b(?:my|our|his|her|their)\s+[\p{L}-]+(?:\s+[\p{L}-]+)?\s+(?:is|are|was|were|works?|lives?|teaches|studies)\b|\b(?:he|she|they)(?:'s|'re|\s+is|\s+are|\s+works?|\s+lives?)\b/iu;
 
@@ -34,10 +36,25 @@ const CONDITIONS = String.raw`type [12] diabetes|diabetes|asthma|migraines?|psor
 const MEDICINES = String.raw`statins|insulin|metformin|antidepressants|beta[- ]blockers|blood thinners|warfarin|levothyroxine|thyroxine|the pill|hrt|prednisone|steroids|sertraline|fluoxetine|lithium|methotrexate|antihistamines|iron tablets`;
 const DIETS = String.raw`vegetarian|vegan|pescatarian|gluten[- ]free|keto|halal|kosher|dairy[- ]free|teetotal`;
 /** A relative's key: one per kind of relative that is unique, else one per name. */
-function relativeKey(_name: string, found: RegExpExecArray): string {
+function relativeKey(name: string, found: RegExpExecArray): string {
   const relation = found[1]!.toLowerCase().replace('mom', 'mum').replace(/fianc[ée]e?/u, 'fiance');
-  return SINGLE_RELATIVE.test(relation) ? `family:${relation}` : `family:${relation}:${slug(found[2]!)}`;
+  return SINGLE_RELATIVE.test(relation) ? `family:${relation}` : `family:${relation}:${slug(name)}`;
 }
+
+// A relative's or pet's name ("Tom's kid": the name is Tom).
+const possessive = (value: string) => value.replace(/['’]s$/u, '');
+const NAMED_RELATIVE: FactPattern = {
+  k: (value, found) => relativeKey(possessive(value), found),
+  group: 2,
+  pattern: new RegExp(String.raw`\b(?:[Mm]y|[Oo]ur)\s+(${RELATIVES})(?:,)?\s+(?:is\s+called\s+|is\s+named\s+|named\s+|called\s+)?${NAME}`, 'u'),
+  accept: (value, found) => `${found[1]!.toLowerCase()} ${possessive(value)}`,
+};
+const NAMED_PET: FactPattern = {
+  k: (value) => `pet:${slug(possessive(value).split(' ').at(-1)!)}`,
+  group: 2,
+  pattern: new RegExp(String.raw`\b(?:[Mm]y|[Oo]ur)\s+(?:own\s+|old\s+|older\s+|younger\s+|new\s+|little\s+|rescue\s+)?(${PETS})\s+(?:is\s+called\s+|called\s+|named\s+)?${NAME}`, 'u'),
+  accept: (value, found) => `${found[1]!.toLowerCase()} ${possessive(value)}`,
+};
 
 const EN_FACTS: readonly FactPattern[] = [
   { k: 'name', pattern: new RegExp(String.raw`\b(?:[Mm]y name is|[Mm]y name's|[Cc]all me|I'm called|I am called)\s+${NAME}`, 'u') },
@@ -48,7 +65,7 @@ const EN_FACTS: readonly FactPattern[] = [
   {
     k: 'role',
     pattern: /\bI(?:'m| am)\s+(?:an?|the)\s+([\p{L}\s-]{2,60}?)(?=\s+(?:at|for|in|with|on|and|who|based|from|here|now)\b|[,.;!?]|$)/iu,
-    accept: (value) => (NOT_ROLE.test(value) || !ROLE_END.test(value) || value.split(/\s+/).length > 5 ? undefined : value),
+    accept: (value, found) => (NOT_ROLE.test(value) || !ROLE_END.test(value) || value.split(/\s+/).length > 5 || REPORTED.test(found.input.slice(0, found.index)) ? undefined : value),
   },
   { k: 'employer', pattern: new RegExp(String.raw`\bI\s+(?:work|am working|'m working)\s+(?:at|for)\s+${NAME}`, 'u') },
   // A rank needs no article ("I'm head chef now"); a new role may come with no subject at all
@@ -91,12 +108,7 @@ const EN_FACTS: readonly FactPattern[] = [
   { k: 'location', pattern: new RegExp(String.raw`\b(?:rented|bought|found)\s+(?:a|an|our|my)\s+(?:[\p{L}\d-]+\s+){0,2}(?:house|flat|apartment|place|home|cottage|studio|room)\s+in\s+${NAME}`, 'u'), withSince: true },
   { k: 'origin', pattern: new RegExp(String.raw`\bI(?:'m| am| come| came)\s+(?:originally\s+)?from\s+${NAME}`, 'u') },
   // Family with names: "my wife Hannah", "my sister is called Ana", "my dad, Suresh".
-  {
-    k: relativeKey,
-    group: 2,
-    pattern: new RegExp(String.raw`\b(?:[Mm]y|[Oo]ur)\s+(${RELATIVES})(?:,)?\s+(?:is\s+called\s+|is\s+named\s+|named\s+|called\s+)?${NAME}`, 'u'),
-    accept: (value, found) => `${found[1]!.toLowerCase()} ${value}`,
-  },
+  NAMED_RELATIVE,
   // The second of two: "my grandchildren Oda and Emil".
   {
     k: relativeKey,
@@ -114,12 +126,7 @@ const EN_FACTS: readonly FactPattern[] = [
   // "Pepper the cat".
   { k: (value) => `pet:${slug(value)}`, group: 1, pattern: new RegExp(String.raw`\b(\p{Lu}[\p{L}'’-]+)\s+the\s+(${PETS})\b`, 'u'), accept: (value, found) => `${found[2]} ${value}` },
   // Pets with names: "my dog Bruno", "our older cat Mitzi", "a beagle called Lola".
-  {
-    k: (value) => `pet:${slug(value.split(' ').at(-1)!)}`,
-    group: 2,
-    pattern: new RegExp(String.raw`\b(?:[Mm]y|[Oo]ur)\s+(?:own\s+|old\s+|older\s+|younger\s+|new\s+|little\s+|rescue\s+)?(${PETS})\s+(?:is\s+called\s+|called\s+|named\s+)?${NAME}`, 'u'),
-    accept: (value, found) => `${found[1]!.toLowerCase()} ${value}`,
-  },
+  NAMED_PET,
   {
     k: (value) => `pet:${slug(value.split(' ').at(-1)!)}`,
     group: 2,
@@ -164,7 +171,7 @@ const EN_FACTS: readonly FactPattern[] = [
   { k: 'diet', pattern: new RegExp(String.raw`\bI(?:'ve| have)\s+(?:gone|become|turned|been)\s+(${DIETS})\b`, 'iu'), withSince: true },
   {
     k: (value) => `avoids:${slug(value.replace(/^no /u, ''))}`,
-    pattern: new RegExp(String.raw`\bI\s+(?:don't|do not|never|can't|cannot)\s+(?:eat|drink|take)\s+([\p{L}\s-]{2,25}?)${PHRASE_END}`, 'u'),
+    pattern: new RegExp(String.raw`\bI\s+(?:don't|do not|never|can't|cannot)\s+(?:actually\s+|really\s+|even\s+|usually\s+|ever\s+|generally\s+|normally\s+)?(?:eat|drink|take)\s+([\p{L}\s-]{2,25}?)${PHRASE_END}`, 'u'),
     accept: (value) => (/^(?:much|any|anything|that|it|them|this|a lot)\b/u.test(value) ? undefined : `no ${value}`),
   },
   {
@@ -180,11 +187,17 @@ export function factsOf(context: Pick<SentenceContext, 'text' | 'language' | 'da
   return factsBy(EN_FACTS, context);
 }
 
+// A question still names who is who: "what can I stuff a Kong with for my dog Bruno?", "my husband
+// Mark turns 40 in july, gift ideas?". Only the names are read from questions, nothing asked about.
+const NAMED: readonly FactPattern[] = [NAMED_RELATIVE, NAMED_PET];
+const NAMED_RULE = factRule('en.profile.named', 'en', /\b(?:my|our) /, (context) => (context.question ? factsBy(NAMED, context) : []));
+
 export const PROFILE_RULES: readonly Rule[] = [
   factRule(
     'en.profile.fact',
     'en',
-    /\bmy name|\bcall me|\bi'm called|\bi am called|\bi work|\bi'm an?\b|\bi am an?\b|\bi'm the\b|\bi am the\b|\b(?:i|we)(?: now| currently| still| actually)? live|\bi reside|\bbased in|\bliving in|moved|relocated|\bfrom\b|\bi'm in\b|\bi am in\b|\bwe're in\b|\bwe are in\b|been (?:living )?in\b|here in\b|\bmy |\bour |called|named|allergic|intolerant|\bi (?:have|get|suffer|was diagnosed|got diagnosed|live with)\b|vegetarian|vegan|pescatarian|gluten|keto|halal|kosher|dairy|teetotal|\bi (?:don't|do not|never|can't|cannot) (?:eat|drink|take)\b|stopped|quit|gave up|given up|accepted|joined|started|working (?:for|at)|\bi'm at\b|\bi am at\b|teach|\bstart|\bbegan|\bbegin|offer|\bown\b|founded|launched|opened|ended up|rented|bought|found|says|said|confirmed|thinks|put me|pregnant|\b(?:head|sous|senior|junior|lead|chief|principal|staff|assistant|deputy|executive|associate)\b|\bthe (?:dog|cat|puppy|kitten|parrot|budgie|hamster|rabbit|bunny|horse|pony|tortoise|turtle|gecko|snake|goldfish|guinea pig)\b|\b(?:just|now|only|been)\b|(?:days?|weeks?|months?|years?) in\b|\bon (?:statins|insulin|metformin|antidepressants|beta|blood|warfarin|levothyroxine|thyroxine|the pill|hrt|prednisone|steroids|sertraline|fluoxetine|lithium|methotrexate|antihistamines|iron)/,
+    /\bmy name|\bcall me|\bi'm called|\bi am called|\bi work|\bi'm an?\b|\bi am an?\b|\bi'm the\b|\bi am the\b|\b(?:i|we)(?: now| currently| still| actually)? live|\bi reside|\bbased in|\bliving in|moved|relocated|\bfrom\b|\bi'm in\b|\bi am in\b|\bwe're in\b|\bwe are in\b|been (?:living )?in\b|here in\b|\bmy |\bour |called|named|allergic|intolerant|\bi (?:have|get|suffer|was diagnosed|got diagnosed|live with)\b|vegetarian|vegan|pescatarian|gluten|keto|halal|kosher|dairy|teetotal|\bi (?:don't|do not|never|can't|cannot) (?:(?:actually|really|even|usually|ever|generally|normally) )?(?:eat|drink|take)\b|stopped|quit|gave up|given up|accepted|joined|started|working (?:for|at)|\bi'm at\b|\bi am at\b|teach|\bstart|\bbegan|\bbegin|offer|\bown\b|founded|launched|opened|ended up|rented|bought|found|says|said|confirmed|thinks|put me|pregnant|\b(?:head|sous|senior|junior|lead|chief|principal|staff|assistant|deputy|executive|associate)\b|\bthe (?:dog|cat|puppy|kitten|parrot|budgie|hamster|rabbit|bunny|horse|pony|tortoise|turtle|gecko|snake|goldfish|guinea pig)\b|\b(?:just|now|only|been)\b|(?:days?|weeks?|months?|years?) in\b|\bon (?:statins|insulin|metformin|antidepressants|beta|blood|warfarin|levothyroxine|thyroxine|the pill|hrt|prednisone|steroids|sertraline|fluoxetine|lithium|methotrexate|antihistamines|iron)/,
     factsOf,
   ),
+  { ...NAMED_RULE, questions: true },
 ];

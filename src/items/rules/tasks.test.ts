@@ -34,6 +34,8 @@ describe('en.task.need-to', () => {
     ['We must migrate the database by 2026-03-01.', 'task:general:migrate_database', 'migrate the database', '2026-03-01'],
     ['I need to do the laundry tonight.', 'task:general:laundry', 'do the laundry', '2026-02-18'],
     ['I just realized I need to renew my car insurance.', 'task:general:renew_car_insurance', 'renew my car insurance', undefined],
+    ['Need to take the laptop in for repair this week, I have a deadline', 'task:general:take_laptop_repair_week', 'take the laptop in for repair this week', undefined],
+    ["I have to give a 10 minute talk at a conference and I'm terrified.", 'task:general:give_10_minute_talk_conference', 'give a 10 minute talk at a conference', undefined],
   ])('is a task: %s', (text, key, title, due) => {
     expect(tasks(text)).toEqual([['en.task.need-to', key, title, due]]);
   });
@@ -58,6 +60,10 @@ describe('en.task.need-to', () => {
     "It's reminding me we need to fix things up in our community.",
     // Guesses and reactions.
     'I must have left my keys at the office.',
+    // A thing not named.
+    'ok I need to correct something lol.',
+    'I have to tell you something.',
+    'Need to know if the shop is open.',
     'I must be getting old these days.',
     'I need to try baking that!',
     'I have to check that out.',

@@ -157,8 +157,10 @@ const EN_NEED_TO =
 const EN_NEED_TO_EMBEDDED =
   /\b(?:what|whatever|how|all|everything|anything|something|nothing|much|many|lot|lots|things?|stuff|which|if|when|whenever|unless|whether|once|until|till|than|do|does|did|don't|doesn't|didn't|should|shouldn't|would|wouldn't|could|couldn't|can|can't|will|won't|might|why|where)\s+(?:[\w'’]+\s+){0,2}$|\b(?:remind(?:s|ed|ing)|show(?:s|ed|ing)|teach(?:es|ing)|taught|tell(?:s|ing)|told)\s+me\s+(?:that\s+)?$/i;
 
-// "have to do" with nothing done: the object was a noun before it ("the work we have to do for…").
-const EN_EMPTY_DO = /^\s*do\s*(?:$|[.,;:!?]|(?:for|with|about|to|in|on|at|by|from|and|but|or|so|before|after|until|here|there|now|today|anymore)\b)/i;
+// "have to do" with nothing done: the object was a noun before it ("the work we have to do for…");
+// or a thing not named ("I need to correct something lol", "I have to tell you something").
+const EN_EMPTY_DO =
+  /^\s*do\s*(?:$|[.,;:!?]|(?:for|with|about|to|in|on|at|by|from|and|but|or|so|before|after|until|here|there|now|today|anymore)\b)|^\s*[\w'-]+(?:\s+(?:you|u))?\s+(?:something|anything|stuff|smth|sth)\b(?:\s+(?:lol|haha|first|quickly|real quick))*\s*(?:$|[.,;:!?])/i;
 
 // Where a request starts: the sentence, or a clause after punctuation, then fillers and politeness
 // ("Oh, and please remind me…", "Can you remind me…"); a subject before the verb makes it a
