@@ -45,6 +45,8 @@ describe('findDate (English)', () => {
   it('ignores impossible dates, plural weekdays and "may" the verb', () => {
     expect(en('on 2026-02-30 maybe')).toBeUndefined();
     expect(en('I hate Mondays')).toBeUndefined();
+    expect(en('every friday we have lunch at my parents')).toBeUndefined();
+    expect(en('we swim each other sunday')).toBeUndefined();
     expect(en('we may ship')).toBeUndefined();
   });
 });

@@ -34,7 +34,8 @@ const EN_DATE = new RegExp(
     String.raw`\b(?<day>\d{1,2})${ORDINAL}?\s+(?:of\s+)?(?<dayMonth>${MONTH})\.?(?:,?\s+(?<dayYear>\d{4}))?\b`,
     String.raw`\b(?<month>${MONTH})\.?\s+(?<monthDay>\d{1,2})${ORDINAL}?\b(?:,?\s+(?<monthYear>\d{4})\b)?`,
     String.raw`\b(?<named>the day after tomorrow|today|tonight|tomorrow|yesterday)\b`,
-    String.raw`\b(?:(?<which>next|this|coming|on)\s+)?(?<weekday>${WEEKDAY})\b`,
+    // "every Friday" is a habit, not a day.
+    String.raw`\b(?<!\b(?:every|each)\s+(?:other\s+|single\s+)?)(?:(?<which>next|this|coming|on)\s+)?(?<weekday>${WEEKDAY})\b`,
     String.raw`\bin\s+(?<count>\d{1,3}|a|one|two|three|four|five|six|seven|ten)\s+(?<unit>days?|weeks?)\b`,
     String.raw`\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(?<end>year|month)\b`,
   ].join('|'),

@@ -18,6 +18,7 @@ describe('English profile facts said in passing', () => {
     ['We rented a cottage in Keswick for good.', [{ k: 'location', v: 'Keswick', since: SINCE }]],
     ['our daughter was born on Monday, we named her Ines.', [{ k: 'family:daughter:ines', v: 'daughter Ines' }]],
     ['my grandkids Leo and Mila visit on Sundays.', [{ k: 'family:grandkids:leo', v: 'grandkids Leo' }, { k: 'family:grandkids:mila', v: 'grandkids Mila' }]],
+    ['Every Friday we have lunch at my parents with the kids, Yusuf and Layla.', [{ k: 'family:kids:yusuf', v: 'kids Yusuf' }, { k: 'family:kids:layla', v: 'kids Layla' }]],
     ['Biscuit the rabbit chewed the cable again.', [{ k: 'pet:biscuit', v: 'rabbit Biscuit' }]],
     ['my sciatica is acting up again.', [{ k: 'health:sciatica', v: 'sciatica' }]],
     ["the doctor says it's plantar fasciitis.", [{ k: 'health:plantar_fasciitis', v: 'plantar fasciitis' }]],
@@ -40,6 +41,22 @@ describe('English profile facts said in passing', () => {
     "lol I told my friends about it and now they think I'm a cat scientist",
   ])('is no fact of the user: %s', (text) => {
     expect(facts(text)).toEqual([]);
+  });
+
+  it('names a pet adopted a sentence before', () => {
+    expect(facts("ok we did a thing... we adopted a kitten from the shelter! he's grey and tiny and we named him Gnocchi")).toEqual([{ k: 'pet:gnocchi', v: 'kitten Gnocchi' }]);
+    expect(facts('we saw a kitten at the shelter! we named him Gnocchi in our heads')).toEqual([]);
+  });
+
+  it('keeps the place said first in a message, not the part of it said after', () => {
+    const located = (text: string) => facts(text).filter((fact) => fact['k'] === 'location');
+    expect(located("I'm in Madrid now! found a small flat in Lavapiés.")).toEqual([{ k: 'location', v: 'Madrid', since: SINCE }]);
+    // A move said after still wins: the later of the sentences' facts is the current one.
+    expect(located('I live in Berlin. Well, I just moved to Lisbon actually.').at(-1)).toEqual({ k: 'location', v: 'Lisbon', since: SINCE });
+  });
+
+  it('knows where the user lives until a move', () => {
+    expect(facts("I'm leaving Edinburgh for a job in Madrid in June and need a flat.")).toEqual([{ k: 'location', v: 'Edinburgh' }]);
   });
 
   it("takes a relative's name without the possessive", () => {

@@ -93,6 +93,8 @@ const EN_FACTS: readonly FactPattern[] = [
     pattern: new RegExp(String.raw`\b(?:I|[Ww]e)(?:(?:'ve| have)?|\b[^.!?;]{0,80}?\band)\s+(?:just\s+|finally\s+|recently\s+|then\s+)?(?:moved|relocated)\s+(?:from\s+${NAME_SKIP}\s+)?(?:over\s+|back\s+)?to\s+${NAME}`, 'u'),
     withSince: true,
   },
+  // "I'm leaving Edinburgh for a job in Madrid in June": where the user lives until the move.
+  { k: 'location', pattern: new RegExp(String.raw`\b(?:I'm|I am|[Ww]e're|[Ww]e are)\s+(?:finally\s+|soon\s+)?leaving\s+${NAME}\s+(?:for|to|in|at\s+the\s+end\s+of)\b`, 'u') },
   // "I'm in Galway now", "living in London now", "we've been in Stuttgart for two weeks", "here in Pune".
   { k: 'location', pattern: new RegExp(String.raw`\b(?:I'm|I am|[Ww]e're|[Ww]e are)\s+(?:now\s+)?in\s+${NAME}\s+now\b`, 'u'), withSince: true },
   { k: 'location', pattern: new RegExp(String.raw`\b[Ll]iving\s+in\s+${NAME}`, 'u') },
@@ -109,6 +111,19 @@ const EN_FACTS: readonly FactPattern[] = [
   { k: 'origin', pattern: new RegExp(String.raw`\bI(?:'m| am| come| came)\s+(?:originally\s+)?from\s+${NAME}`, 'u') },
   // Family with names: "my wife Hannah", "my sister is called Ana", "my dad, Suresh".
   NAMED_RELATIVE,
+  // "lunch at my parents' with the kids, Yusuf and Layla": the user's own, both named.
+  {
+    k: relativeKey,
+    group: 2,
+    pattern: new RegExp(String.raw`\bwith\s+the\s+(kids|children|twins),?\s+${NAME}\s+(?:and|&)\s+\p{Lu}`, 'u'),
+    accept: (value, found) => `${found[1]!.toLowerCase()} ${value}`,
+  },
+  {
+    k: relativeKey,
+    group: 3,
+    pattern: new RegExp(String.raw`\bwith\s+the\s+(kids|children|twins),?\s+\p{Lu}[\p{L}'’-]*\s+(?:and|&)\s+(${NAME})`, 'u'),
+    accept: (value, found) => `${found[1]!.toLowerCase()} ${value}`,
+  },
   // The second of two: "my grandchildren Oda and Emil".
   {
     k: relativeKey,
@@ -182,9 +197,26 @@ const EN_FACTS: readonly FactPattern[] = [
   },
 ];
 
+// A home in a place ("a small flat in Lavapiés") may name a part of the city said before it.
+const HOME_IN = /\b(?:flat|apartment|house|place|home|cottage|studio|room)\s+in\s+\p{Lu}/u;
+// A pet named a sentence after it came: "we adopted a kitten from the shelter! … we named him Gnocchi".
+const NAMED_LATER = new RegExp(String.raw`\b(?:we|I)\s+(?:named|called)\s+(?:him|her|it)\s+${NAME}`, 'u');
+const PET_BEFORE = new RegExp(String.raw`\b(?:adopted|got|brought\s+home|rescued|have)\s+(?:a|an|our|my)\s+(?:[\p{L}-]+\s+){0,2}?(${PETS})\b`, 'iu');
+
 /** The profile facts a sentence states. */
-export function factsOf(context: Pick<SentenceContext, 'text' | 'language' | 'date'>): Fact[] {
-  return factsBy(EN_FACTS, context);
+export function factsOf(context: Pick<SentenceContext, 'text' | 'language' | 'date'> & Partial<Pick<SentenceContext, 'event' | 'start'>>): Fact[] {
+  let facts = factsBy(EN_FACTS, context);
+  // "I'm in Madrid now! found a small flat in Lavapiés": the place said first is where the user
+  // lives, the one after it is where in it.
+  const before = context.event === undefined || context.start === undefined ? '' : context.event.text.slice(0, context.start);
+  if (before !== '' && HOME_IN.test(context.text) && facts.some((fact) => fact.k === 'location') && factsBy(EN_FACTS, { ...context, text: before }).some((fact) => fact.k === 'location')) {
+    facts = facts.filter((fact) => fact.k !== 'location');
+  }
+  const later = NAMED_LATER.exec(context.text);
+  if (later === null || context.event === undefined || context.start === undefined || facts.some((fact) => fact.k.startsWith('pet:'))) return facts;
+  const pet = PET_BEFORE.exec(context.event.text.slice(Math.max(0, context.start - 200), context.start));
+  const name = later[1]!;
+  return pet === null ? facts : [...facts, { k: `pet:${slug(name)}`, v: `${pet[1]!.toLowerCase()} ${name}` }];
 }
 
 // A question still names who is who: "what can I stuff a Kong with for my dog Bruno?", "my husband
@@ -196,7 +228,7 @@ export const PROFILE_RULES: readonly Rule[] = [
   factRule(
     'en.profile.fact',
     'en',
-    /\bmy name|\bcall me|\bi'm called|\bi am called|\bi work|\bi'm an?\b|\bi am an?\b|\bi'm the\b|\bi am the\b|\b(?:i|we)(?: now| currently| still| actually)? live|\bi reside|\bbased in|\bliving in|moved|relocated|\bfrom\b|\bi'm in\b|\bi am in\b|\bwe're in\b|\bwe are in\b|been (?:living )?in\b|here in\b|\bmy |\bour |called|named|allergic|intolerant|\bi (?:have|get|suffer|was diagnosed|got diagnosed|live with)\b|vegetarian|vegan|pescatarian|gluten|keto|halal|kosher|dairy|teetotal|\bi (?:don't|do not|never|can't|cannot) (?:(?:actually|really|even|usually|ever|generally|normally) )?(?:eat|drink|take)\b|stopped|quit|gave up|given up|accepted|joined|started|working (?:for|at)|\bi'm at\b|\bi am at\b|teach|\bstart|\bbegan|\bbegin|offer|\bown\b|founded|launched|opened|ended up|rented|bought|found|says|said|confirmed|thinks|put me|pregnant|\b(?:head|sous|senior|junior|lead|chief|principal|staff|assistant|deputy|executive|associate)\b|\bthe (?:dog|cat|puppy|kitten|parrot|budgie|hamster|rabbit|bunny|horse|pony|tortoise|turtle|gecko|snake|goldfish|guinea pig)\b|\b(?:just|now|only|been)\b|(?:days?|weeks?|months?|years?) in\b|\bon (?:statins|insulin|metformin|antidepressants|beta|blood|warfarin|levothyroxine|thyroxine|the pill|hrt|prednisone|steroids|sertraline|fluoxetine|lithium|methotrexate|antihistamines|iron)/,
+    /\bmy name|\bcall me|\bi'm called|\bi am called|\bi work|\bi'm an?\b|\bi am an?\b|\bi'm the\b|\bi am the\b|\b(?:i|we)(?: now| currently| still| actually)? live|\bi reside|\bbased in|\bliving in|moved|relocated|leaving|\bfrom\b|with the (?:kids|children|twins)|\bi'm in\b|\bi am in\b|\bwe're in\b|\bwe are in\b|been (?:living )?in\b|here in\b|\bmy |\bour |called|named|allergic|intolerant|\bi (?:have|get|suffer|was diagnosed|got diagnosed|live with)\b|vegetarian|vegan|pescatarian|gluten|keto|halal|kosher|dairy|teetotal|\bi (?:don't|do not|never|can't|cannot) (?:(?:actually|really|even|usually|ever|generally|normally) )?(?:eat|drink|take)\b|stopped|quit|gave up|given up|accepted|joined|started|working (?:for|at)|\bi'm at\b|\bi am at\b|teach|\bstart|\bbegan|\bbegin|offer|\bown\b|founded|launched|opened|ended up|rented|bought|found|says|said|confirmed|thinks|put me|pregnant|\b(?:head|sous|senior|junior|lead|chief|principal|staff|assistant|deputy|executive|associate)\b|\bthe (?:dog|cat|puppy|kitten|parrot|budgie|hamster|rabbit|bunny|horse|pony|tortoise|turtle|gecko|snake|goldfish|guinea pig)\b|\b(?:just|now|only|been)\b|(?:days?|weeks?|months?|years?) in\b|\bon (?:statins|insulin|metformin|antidepressants|beta|blood|warfarin|levothyroxine|thyroxine|the pill|hrt|prednisone|steroids|sertraline|fluoxetine|lithium|methotrexate|antihistamines|iron)/,
     factsOf,
   ),
   { ...NAMED_RULE, questions: true },
