@@ -21,6 +21,7 @@ describe('findDate (English)', () => {
     ['ship it in 3 days', '2026-02-21', true],
     ['ship it in two weeks', '2026-03-04', true],
     ['by the end of the month', '2026-02-28', true],
+    ['so we moved it to November, 12 to 19', '2026-11-12', true],
   ])('%s → %s', (text, date, relative) => {
     expect(en(text)).toMatchObject({ date, relative });
   });

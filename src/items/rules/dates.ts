@@ -32,6 +32,8 @@ const EN_DATE = new RegExp(
     String.raw`\b(?:on\s+)?(?:${WEEKDAY}),?\s+(?:the\s+)?(?=\d{1,2}${ORDINAL}?\s+(?:of\s+)?(?:${MONTH})\b)`,
     String.raw`\b(?<isoYear>\d{4})[-/](?<isoMonth>\d{1,2})[-/](?<isoDay>\d{1,2})\b`,
     String.raw`\b(?<day>\d{1,2})${ORDINAL}?\s+(?:of\s+)?(?<dayMonth>${MONTH})\.?(?:,?\s+(?<dayYear>\d{4}))?\b`,
+    // "moved it to November, 12 to 19": a range after its month starts on its first day.
+    String.raw`\b(?<firstMonth>${MONTH})\.?,?\s+(?:the\s+)?(?<firstDay>\d{1,2})${ORDINAL}?\s*(?:-|–|to|until|till)\s*\d{1,2}${ORDINAL}?\b`,
     String.raw`\b(?<month>${MONTH})\.?\s+(?<monthDay>\d{1,2})${ORDINAL}?\b(?:,?\s+(?<monthYear>\d{4})\b)?`,
     String.raw`\b(?<named>the day after tomorrow|today|tonight|tomorrow|yesterday)\b`,
     // "every Friday" is a habit, not a day.
@@ -161,6 +163,7 @@ function english(g: Readonly<Record<string, string | undefined>>, today: string,
   if (g['ordinal'] !== undefined) return ordinalDay(Number(g['ordinal']), today, past);
   if (g['isoYear'] !== undefined) return { date: calendar(Number(g['isoYear']), Number(g['isoMonth']), Number(g['isoDay'])), relative: false };
   if (g['day'] !== undefined) return monthDay(g['dayYear'], month(g['dayMonth']!), Number(g['day']), today, past);
+  if (g['firstDay'] !== undefined) return monthDay(undefined, month(g['firstMonth']!), Number(g['firstDay']), today, past);
   if (g['month'] !== undefined) return monthDay(g['monthYear'], month(g['month']), Number(g['monthDay']), today, past);
   if (g['named'] !== undefined) return { date: addDays(today, EN_NAMED_DAYS[g['named']]!), relative: true };
   if (g['weekday'] !== undefined) {

@@ -134,7 +134,7 @@ describe('tasks', () => {
     ['laptop is back with a new screen, 180 euros ugh.', 'task:general:take_laptop_repair_week'],
     ['speech is already written anyway, kept it short and sweet', 'task:general:write_short_speech_lunch_after'],
     ['and the pen from the engraver is picked up already, looks great', 'task:general:pick_up_farewell_gift_engraver'],
-    ['the oud is restrung, the man in the souq did it in one day.', 'task:general:get_oud_restrung_wedding_gig'],
+    ['the oud is restrung, the man in the souq did it in one day.', 'task:general:get_restrung_wedding_gig'],
     ['bought new bike lights finally, clip-on LEDs.', 'task:general:bike_lights_fixed_dark_evenings'],
   ])('closes the open task a done statement names: %s', (text, key) => {
     const known = [
@@ -145,7 +145,7 @@ describe('tasks', () => {
       'task:general:take_laptop_repair_week',
       'task:general:write_short_speech_lunch_after',
       'task:general:pick_up_farewell_gift_engraver',
-      'task:general:get_oud_restrung_wedding_gig',
+      'task:general:get_restrung_wedding_gig',
       'task:general:bike_lights_fixed_dark_evenings',
     ];
     const out = extract([text], known).filter((candidate) => candidate.type === 'tasks');

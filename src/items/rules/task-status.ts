@@ -21,7 +21,12 @@ interface StatusPattern {
   blockerGroup?: number;
   /** False when the title may not name a person (what came is a thing). */
   person?: false;
+  /** The group holding the state said, which also names the task when it is specific ("restrung"). */
+  stateGroup?: number;
 }
+
+// States too common to name a task by themselves.
+const PLAIN_STATE = /^(?:back|made|done|sent|posted|printed|cleared|ticked off|crossed off|picked up|dropped off)$/iu;
 
 interface StatusSpec {
   name: string;
@@ -36,7 +41,8 @@ interface StatusSpec {
 const TASK_WORD = /^(?:the\s+)?(?:task|todo|ticket|item)\s*(?:to\s+|of\s+|[:\-–]\s*)?/i;
 
 function titleOf(context: SentenceContext, found: RegExpExecArray, spec: StatusPattern): string {
-  if (spec.titleGroup > 0) return found[spec.titleGroup] ?? '';
+  const state = spec.stateGroup === undefined ? undefined : found[spec.stateGroup];
+  if (spec.titleGroup > 0) return `${found[spec.titleGroup] ?? ''}${state === undefined || PLAIN_STATE.test(state) ? '' : ` ${state}`}`;
   const from = found.index + found[0].length;
   return context.text.slice(from, clauseEnd(context.text, from));
 }
@@ -105,7 +111,7 @@ export const TASK_STATUS_RULES: readonly Rule[] = [
     patterns: [
       // "The docs update is done", "car insurance done too", "the reviews were submitted".
       { pattern: new RegExp(String.raw`^(.+?)\s+(?:${BE}\s+)?(?:now\s+|finally\s+|all\s+|already\s+|just\s+)?(?:${DONE_WORDS})\b`, 'i'), titleGroup: 1 },
-      { pattern: new RegExp(String.raw`^(.+?)\s+(?:${BE}|got)\s+(?:now\s+|finally\s+|all\s+|already\s+|just\s+)?(?:${DONE_STATES})\b`, 'i'), titleGroup: 1 },
+      { pattern: new RegExp(String.raw`^(.+?)\s+(?:${BE}|got)\s+(?:now\s+|finally\s+|all\s+|already\s+|just\s+)?(${DONE_STATES})\b`, 'i'), titleGroup: 1, stateGroup: 2 },
       { pattern: /\bmark(?:ed)?\s+(.+?)\s+as\s+(?:done|complete|completed|finished)\b/i, titleGroup: 1 },
       { pattern: /^(?:done|finished|completed)\s*[:\-–]\s*/i, titleGroup: 0 },
       { pattern: /\b(?:I|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|already\s+)?(?:finished|completed|wrapped up|done with|fixed)\s+/i, titleGroup: 0 },
