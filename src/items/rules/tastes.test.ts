@@ -24,6 +24,7 @@ describe('tastes', () => {
     ['my brother and I really enjoy board games', 'taste:board_games', 'likes board games'],
     ["honestly I'm way more into bouldering these days", 'taste:bouldering', 'likes bouldering'],
     ["I'm more into trail running now", 'taste:trail_running', 'likes trail running'],
+    ['salam! I play the oud, I have a beautiful one from Baghdad', 'taste:oud', 'plays the oud'],
   ])('%s', (text, k, v) => {
     expect(tastes(text)).toEqual([{ k, v }]);
   });
@@ -42,6 +43,8 @@ describe('tastes', () => {
     'Do you and your partner both love hiking?',
     "You're more into podcasts than audiobooks, I think.",
     'My sister is more into climbing than me.',
+    'I play the long game with landlords.',
+    'my son plays the drums all day',
   ])('is no taste: %s', (text) => {
     expect(tastes(text)).toEqual([]);
   });
