@@ -22,6 +22,8 @@ describe('findDate (English)', () => {
     ['ship it in two weeks', '2026-03-04', true],
     ['by the end of the month', '2026-02-28', true],
     ['so we moved it to November, 12 to 19', '2026-11-12', true],
+    ['file it by end of October', '2026-10-31', true],
+    ['due at the end of february', '2026-02-28', true],
   ])('%s → %s', (text, date, relative) => {
     expect(en(text)).toMatchObject({ date, relative });
   });

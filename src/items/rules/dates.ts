@@ -40,6 +40,7 @@ const EN_DATE = new RegExp(
     String.raw`\b(?<!\b(?:every|each)\s+(?:other\s+|single\s+)?)(?:(?<which>next|this|coming|on)\s+)?(?<weekday>${WEEKDAY})\b`,
     String.raw`\bin\s+(?<count>\d{1,3}|a|one|two|three|four|five|six|seven|ten)\s+(?<unit>days?|weeks?)\b`,
     String.raw`\b(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(?<end>year|month)\b`,
+    String.raw`\b(?:the\s+)?end\s+of\s+(?<endMonth>${MONTH})\b`,
   ].join('|'),
   'g',
 );
@@ -171,6 +172,10 @@ function english(g: Readonly<Record<string, string | undefined>>, today: string,
     return { date: g['which'] === 'next' ? inWeek(today, weekday, 1) : upcoming(today, weekday), relative: true };
   }
   if (g['end'] !== undefined) return { date: endOf(today, g['end'] === 'year'), relative: true };
+  if (g['endMonth'] !== undefined) {
+    const last = endOf(`${today.slice(0, 5)}${String(month(g['endMonth'])).padStart(2, '0')}-01`, false);
+    return monthDay(undefined, month(g['endMonth']), Number(last.slice(8, 10)), today, past);
+  }
   if (g['count'] === undefined) return { date: undefined, relative: true };
   const count = SMALL_NUMBERS[g['count']] ?? Number(g['count']);
   return { date: addDays(today, g['unit']!.startsWith('week') ? count * 7 : count), relative: true };

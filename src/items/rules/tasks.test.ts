@@ -127,3 +127,16 @@ describe('en.task.remind', () => {
     expect(tasks(text)).toEqual([]);
   });
 });
+
+describe('en.task.joined', () => {
+  it('takes a second thing to do said a sentence after the first', () => {
+    expect(tasks('I need to get the gutters cleared. and file my tax return by end of October, always leave it late').map(([rule, key]) => [rule, key])).toEqual([
+      ['en.task.need-to', 'task:general:gutters_cleared'],
+      ['en.task.joined', 'task:general:file_tax_return'],
+    ]);
+  });
+
+  it('is no task without a first one', () => {
+    expect(tasks('and file the report with the rest, the boss said.')).toEqual([]);
+  });
+});

@@ -81,7 +81,9 @@ export function titleAndDue(context: SentenceContext, object: string, language: 
   const mention = findDate(title.toLowerCase(), language, context.date);
   if (mention === undefined) return { title: shorten(cleanPhrase(title), TITLE_MAX) };
   const before = title.slice(0, mention.index).replace(language === 'zh' ? ZH_DUE_BEFORE : EN_DUE_BEFORE, '');
-  const after = title.slice(mention.index + mention.length).replace(language === 'zh' ? ZH_DUE_AFTER : /^/, '');
+  // After the day, a comma starts another thought ("by end of October, always leave it late"),
+  // unless it joins another thing to do (", and also do the transfer at DVLA").
+  const after = title.slice(mention.index + mention.length).replace(language === 'zh' ? ZH_DUE_AFTER : /^\s*,(?!\s*(?:and|also|then|plus)\b).*$/su, '');
   return { title: shorten(cleanPhrase(`${before}${language === 'zh' ? '' : ' '}${after}`), TITLE_MAX), due: mention.date };
 }
 
@@ -96,16 +98,25 @@ interface CreationSpec {
   questions?: boolean;
   /** True when the match is not a task after all, from the text before it and the clause after it. */
   reject?: (found: RegExpExecArray, before: string, object: string) => boolean;
+  /** What the message must already have produced for the match to be a task. */
+  after?: (context: SentenceContext) => boolean;
 }
 
+// Verbs of errands: what may start a second thing to do joined to the first.
+const ERRAND = String.raw`(?:get|buy|book|call|email|send|draft|write|finish|file|pick up|renew|cancel|clean|fix|sort out|pay|check|find|return|order|submit|prepare|apply|register|clear|update|bring|collect|arrange|organi[sz]e|print|sign|schedule|pack|post|ring|text|reply to|take)\b`;
 // Two things to do joined in one obligation: "buy a gift, and get my dress altered", "finish the
 // reviews and also draft the roadmap". Only a verb of errands starts the second.
-const JOINED_TASK =
-  /\s*,?\s+and\s+(?:also\s+|then\s+|still\s+)?(?=(?:get|buy|book|call|email|send|draft|write|finish|file|pick up|renew|cancel|clean|fix|sort out|pay|check|find|return|order|submit|prepare|apply|register|clear|update|bring|collect|arrange|organi[sz]e|print|sign|schedule|pack|post|ring|text|reply to|take)\b)/giu;
+const JOINED_TASK = new RegExp(String.raw`\s*,?\s+and\s+(?:also\s+|then\s+|still\s+)?(?=${ERRAND})`, 'giu');
+// The same, a sentence later: "I need to get the gutters cleared. and file my tax return by October".
+const JOINED_SENTENCE = new RegExp(String.raw`^(?:oh\s+)?(?:and|also|plus)\s+(?:also\s+|then\s+|still\s+)?(?=${ERRAND})`, 'iu');
+
+/** Whether the message has produced a task of the user's before this sentence. */
+const taskBefore = (context: SentenceContext): boolean =>
+  context.memory.produced.some((candidate) => candidate.type === 'tasks' && candidate.value['status'] === 'todo' && candidate.source_event_ids.includes(context.event.event_id));
 
 function createTask(context: SentenceContext, rule: Rule, spec: CreationSpec): ItemCandidate[] {
   const found = spec.pattern.exec(context.text);
-  if (found === null) return [];
+  if (found === null || spec.after?.(context) === false) return [];
   const from = found.index + found[0].length;
   const object = context.text.slice(from, clauseEnd(context.text, from));
   if (spec.reject?.(found, context.text.slice(0, found.index), object) === true) return [];
@@ -195,6 +206,15 @@ export const TASK_CREATION_RULES: readonly Rule[] = [
     pattern: EN_NEED_TO,
     minimum: 2,
     reject: (_, before, object) => EN_NEED_TO_EMBEDDED.test(before) || EN_EMPTY_DO.test(object),
+  }),
+  creationRule({
+    name: 'en.task.joined',
+    language: 'en',
+    confidence: 0.75,
+    trigger: /^(?:oh )?(?:and|also|plus)\b/,
+    pattern: JOINED_SENTENCE,
+    minimum: 2,
+    after: taskBefore,
   }),
   creationRule({
     name: 'en.task.remind',
