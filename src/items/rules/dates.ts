@@ -33,7 +33,7 @@ const EN_DATE = new RegExp(
     String.raw`\b(?<isoYear>\d{4})[-/](?<isoMonth>\d{1,2})[-/](?<isoDay>\d{1,2})\b`,
     String.raw`\b(?<day>\d{1,2})${ORDINAL}?\s+(?:of\s+)?(?<dayMonth>${MONTH})\.?(?:,?\s+(?<dayYear>\d{4}))?\b`,
     // "moved it to November, 12 to 19": a range after its month starts on its first day.
-    String.raw`\b(?<firstMonth>${MONTH})\.?,?\s+(?:the\s+)?(?<firstDay>\d{1,2})${ORDINAL}?\s*(?:-|–|to|until|till)\s*\d{1,2}${ORDINAL}?\b`,
+    String.raw`\b(?<firstMonth>${MONTH})\.?(?:\s+(?:instead|then|now|again))?,?\s+(?:the\s+)?(?<firstDay>\d{1,2})${ORDINAL}?\s*(?:-|–|to|until|till)\s*\d{1,2}${ORDINAL}?\b`,
     String.raw`\b(?<month>${MONTH})\.?\s+(?<monthDay>\d{1,2})${ORDINAL}?\b(?:,?\s+(?<monthYear>\d{4})\b)?`,
     String.raw`\b(?<named>the day after tomorrow|today|tonight|tomorrow|yesterday)\b`,
     // "every Friday" is a habit, not a day.

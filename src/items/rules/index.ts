@@ -249,7 +249,7 @@ class Extraction {
       const denied = retract(context);
       addAll(context.here, denied.candidates);
       if (denied.text !== text) {
-        context = { ...context, text: denied.text, lower: denied.lower };
+        context = { ...context, text: denied.text, lower: denied.lower, written: text };
         this.current = context;
         // Blanking can join words into new literals ("i no longer" → "i   "): scan again.
         lower = denied.lower;

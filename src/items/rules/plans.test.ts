@@ -69,6 +69,14 @@ describe('plans moved', () => {
     expect(keys(changes(text, [party])).filter((line) => line.startsWith('retract'))).toEqual([]);
   });
 
+  it('moves a plan from the day it is no longer on', () => {
+    const visit = 'event:general:2026-05-15:visit_vancouver';
+    expect(keys(changes("my parents changed their flights, not 15 to 25 May anymore, now they're coming in June instead, 3rd to 13th", [visit]))).toEqual([
+      `retract ${visit}`,
+      'upsert event:general:2026-06-03:visit_vancouver',
+    ]);
+  });
+
   it('moves a plan named by its words when the old day goes unsaid', () => {
     expect(keys(changes('they rescheduled the Lisbon trip to 20 June', ['event:general:2026-06-06:trip_lisbon', party]))).toEqual([
       'retract event:general:2026-06-06:trip_lisbon',

@@ -115,6 +115,8 @@ function movedDays(lower: string, mentions: readonly DateMention[], language: La
     const other = mentions.find((candidate) => candidate !== mention && candidate.date !== mention.date);
     if (/\bfrom\s+(?:the\s+)?$/u.test(before) && mentions[index + 1] !== undefined) return { from: mention, to: mentions[index + 1]! };
     if (/\binstead\s+of\s+(?:the\s+)?$/u.test(before) && other !== undefined) return { from: mention, to: other };
+    // "not 15 to 25 May anymore, now they're coming in June instead, 3rd to 13th".
+    if (/\bnot\s+(?:on\s+)?(?:the\s+)?$/u.test(before) && mentions[index + 1] !== undefined && mentions[index + 1]!.date !== mention.date) return { from: mention, to: mentions[index + 1]! };
     const next = mentions[index + 1];
     if (SAID_DAY.test(before) && next !== undefined && next.date !== mention.date && ACTUAL_DAY.test(lower.slice(0, next.index))) return { from: mention, to: next, corrected: true };
   }
@@ -131,8 +133,10 @@ function withoutOld(text: string, from: { index: number; length: number }): stri
 function movedPlan(context: SentenceContext, rule: Rule): ItemCandidate[] {
   if (!(context.language === 'zh' ? ZH_MOVED : EN_MOVED).test(context.lower) || (context.question && !MOVE_REQUEST.test(context.lower))) return [];
   const events = context.memory.keysWith('event:');
-  const mentions = findDates(context.lower, context.language, context.date);
-  const days = movedDays(context.lower, mentions, context.language);
+  // The day a plan is no longer on may sit in a denied clause ("not 15 to 25 May anymore"): read the sentence as written.
+  const lower = context.written?.toLowerCase() ?? context.lower;
+  const mentions = findDates(lower, context.language, context.date);
+  const days = movedDays(lower, mentions, context.language);
   if (days === undefined) return context.language === 'en' ? movedHour(context, rule, events) : [];
   const onOldDay = days.from === undefined ? [] : events.filter((key) => key.split(':')[2] === days.from!.date);
   const old = onOldDay.length === 1 ? onOldDay[0] : knownPlan(context, context.text, onOldDay.length > 1 ? onOldDay : days.from === undefined ? events : []);

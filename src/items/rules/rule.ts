@@ -30,6 +30,8 @@ export interface Source {
 export interface SentenceContext extends Source {
   /** The sentence as written (possibly with a retracted clause blanked out). */
   readonly text: string;
+  /** The sentence as written before a denied clause was blanked, when one was ("not 15 May anymore"). */
+  readonly written?: string;
   /** The sentence in lower case, same length and offsets as `text`. */
   readonly lower: string;
   readonly language: Language;
