@@ -19,7 +19,7 @@ export interface ZhClause {
 const CLAUSE_BREAK = /[，,；;：:！!？?。…~～\n]+|\s{2,}/gu;
 
 // Words that open a clause without being its subject: fillers, connectives and times.
-const OPENERS = String.raw`(?:哈+|嗯+|啊+|哦+|诶|唉|嘿+|呃|对了|另外|还有|而且|其实|不过|但是?|可是|所以|然后|结果|最后|终于|跟你说(?:个事)?|说实话|说真的|顺便说一下|对|好|那|就|也|又|还|都|才|刚刚?|已经|早就|一直|从小|平时|现在|目前|最近|如今|今年|去年|前年|明年|这学期|上学期|下学期|暑假|寒假|周末|上周|这周|下周|上个?月|这个?月|下个?月|今天|昨天|前几天|这几天|前段时间|之前|以前|后来)`;
+const OPENERS = String.raw`(?:哈+|嗯+|啊+|哦+|诶|唉|嘿+|呃|对了|另外|还有|而且|其实|不过|但是?|可是|所以|于是|然后|结果|最后|终于|从今天起|从今天开始|从现在起|从现在开始|从明天起|今后|以后|从此|跟你说(?:个事)?|说实话|说真的|顺便说一下|对|好|那|就|也|又|还|都|才|刚刚?|已经|早就|一直|从小|平时|现在|目前|最近|如今|今年|去年|前年|明年|这学期|上学期|下学期|暑假|寒假|周末|上周|这周|下周|上个?月|这个?月|下个?月|今天|昨天|前几天|这几天|前段时间|之前|以前|后来)`;
 const LEADING_OPENERS = new RegExp(`^(?:${OPENERS}\\s*)+`, 'u');
 
 /** Relatives, pets and other people a clause may be about instead of the speaker. */
@@ -31,13 +31,18 @@ const OTHER_SUBJECT = new RegExp(
   `^(?:你|您|他|她|它|他们|她们|它们|人家|别人|大家|有人|(?:我|我们|我家|我们家)?(?:的)?(?:${ZH_PEOPLE}|${ZH_PETS})(?!的)|(?:我|我们)家(?:那只|的|这只)?[^，,]{0,4}(?:${ZH_PETS})|[\\p{Script=Han}]{1,4}(?:说|觉得|认为|建议|让我|叫我|劝我|要我))`,
   'u',
 );
-const SELF_SUBJECT = /^(?:我|我们|咱们|咱|本人)/u;
+// The user's home is the user's: "房子就租在高新区" says where they live.
+const SELF_SUBJECT = /^(?:我|我们|咱们|咱|本人|房子|新家)/u;
+// A company, a place or a doctor is the subject of its own clause only: the subject-less clause after
+// "公司在多伦多开新工作室" or "医生让我暂停跑步" is the speaker's again ("…所以现在改成每天游泳了").
+const PASSING_SUBJECT = new RegExp(`^(?:我的?|我们的?)?(?:公司|新公司|单位|学校|团队|部门|这边|那边|这里|那里|天气|医生|大夫|护士)(?!的)`, 'u');
 
 const QUESTION = /[吗么嘛呢]$|什么|怎么|哪里|哪儿|哪个|哪家|哪些|哪一|哪|谁|啥|咋|如何|为什么|为啥|是不是|要不要|能不能|可不可以|有没有|行不行|好不好|该不该|会不会|多久|几点/u;
 // What is wanted, planned or advised is not (yet) so.
 const WISH = /想|打算|计划|准备|希望|考虑|梦想|争取|盼着|要不|应该|建议|让我|叫我|劝我|试试|试着|可以/u;
 // A condition makes the whole sentence hypothetical: "如果我以后养狗，就叫它旺财".
-const CONDITION = /如果|要是|假如|假设|万一|倘若|的话|等我|一旦/u;
+// 要是 of 主要是 or 只要是 is no condition.
+const CONDITION = /如果|(?<![主只需重不想])要是|假如|假设|万一|倘若|的话|等我|一旦/u;
 
 /** The sentence's clauses with whom each is about; a hypothetical sentence has none that state anything. */
 export function clausesOf(text: string): ZhClause[] {
@@ -53,11 +58,12 @@ export function clausesOf(text: string): ZhClause[] {
     if (trimmed !== '') {
       const start = at + raw.indexOf(trimmed);
       const body = trimmed.replace(LEADING_OPENERS, '');
-      if (OTHER_SUBJECT.test(body)) about = 'other';
+      const passing = PASSING_SUBJECT.test(body);
+      if (OTHER_SUBJECT.test(body) && !passing) about = 'other';
       else if (SELF_SUBJECT.test(body)) about = 'self';
       const question = found !== null && /[？?]/u.test(found[0]) ? true : QUESTION.test(trimmed);
       const wish = WISH.exec(trimmed)?.index ?? trimmed.length;
-      out.push({ text: trimmed, start, about, unstated: hypothetical || question, wish });
+      out.push({ text: trimmed, start, about: passing ? 'other' : about, unstated: hypothetical || question, wish });
     }
     if (found === null) break;
     at = found.index + found[0].length;

@@ -79,6 +79,18 @@ export const FAMILY_FACTS: readonly ZhFact[] = [
   { pattern: new RegExp(`(?:^|[，,。！!；;])(?:我|我们)?(${RELATIVES})(?:叫|名叫)?${NAME}${AFTER_NAME}`, 'u'), ...relative() },
   // The name in the next clause: "是我妈七十大寿，她叫王秀兰".
   { pattern: new RegExp(`我(?:的)?(${RELATIVES})[^，,。！!；;？?]{0,14}[，,](?:她|他)(?:叫|名叫|的名字是)${NAME}${AFTER_NAME}`, 'u'), ...relative() },
+  // A name corrected: "我妹叫小雨，下雨的雨，不是小玉" ends the fact under the old name.
+  {
+    pattern: new RegExp(`我(?:的)?(${RELATIVES})(?:叫|名叫|是)${NAME}${AFTER_NAME}[^。！!？?]*?(?:不是|不叫)${NAME}${AFTER_NAME}`, 'u'),
+    group: 3,
+    sentence: true,
+    k: (old, found) => {
+      const key = RELATION_OF.get(found[1]!);
+      return key === undefined || ONE_OF_A_KIND.has(key) || !isName(old) || !isName(found[2]!) || old === found[2] ? undefined : relativeKey(found[1]!, old);
+    },
+    accept: (old, found) => `${found[1]}${old}`,
+    ends: true,
+  },
   // Pets: "我家金毛旺财", "家里那只英短团子", "一只垂耳兔，叫年糕", "…小橘猫…给它起名叫芒果".
   {
     pattern: new RegExp(`${OWN}(?:那只|这只|的|又多了一只|新来的|养了一只|养了只)?[^，,。！!；;？?]{0,6}?(${ZH_PETS})(?:[，,])?(?:叫|名叫|起名叫)?${PET_NAME}${AFTER_NAME}`, 'u'),

@@ -55,6 +55,23 @@ const atSchool = (what?: number): Pick<ZhFact, 'k' | 'accept'> => ({
 });
 const studied = (value: string): string => `education:${keyPart(zhPhrase(value).replace(/^考|课程$/gu, ''))}`;
 
+// A choice between offers: "最后选了蔚蓝银行！下周一入职" (the start is told after the choice).
+const CHOSE = new RegExp(`^(?:最后|最终|还是|我)*(?:选了|选择了|决定去|定了)((?:${ZH_CITIES})?[^，,。！!；;？?\\s]{1,14}?${ORG_END})(?:的offer)?(?=$|[，,。！!~～])`, 'iu');
+const STARTS = /入职|报到|上班|offer/iu;
+
+/**
+ * The employer a sentence chooses, when the message goes on to say the user starts there.
+ *
+ * @example
+ * chosenEmployer('最后选了蔚蓝银行！', '下周一入职') // '蔚蓝银行'
+ * chosenEmployer('最后选了蔚蓝银行！', '') // undefined
+ */
+export function chosenEmployer(sentence: string, after: string): string | undefined {
+  const found = CHOSE.exec(sentence.trim());
+  if (found === null || !STARTS.test(sentence.slice(found[0].length) + after)) return undefined;
+  return employer(found[1]!);
+}
+
 export const LIFE_FACTS: readonly ZhFact[] = [
   { k: 'name', pattern: /我(?:叫|的名字是|名叫)([\p{Script=Han}·]{2,4}?|[A-Z][A-Za-z]+(?:\s[A-Z][A-Za-z]+)?)(?=$|[，,。.！!；;\s]|是|在|住|来自|今年|做|从事)/u },
   { k: 'origin', pattern: /我(?:来自|老家是|老家在)([^，,。.！!；;？?]{2,20})/u, accept: zhPhrase },
@@ -66,13 +83,17 @@ export const LIFE_FACTS: readonly ZhFact[] = [
   { k: 'location', pattern: new RegExp(`(?<![一个])人在${PLACE}${PLACE_END}`, 'u'), accept: place, withSince: true },
   { k: 'location', pattern: new RegExp(`在${PLACE}(?:落地|安顿|扎根|安家)`, 'u'), accept: place, withSince: true },
   { k: 'location', pattern: new RegExp(`^(${ZH_CITIES})(?:这边|这儿|这里)`, 'u') },
-  { k: 'location', pattern: new RegExp(`(?:^|我们?|家(?:和店|和公司)?(?:都|也)?)在(${ZH_CITIES})(?=租房|租了|上班|工作|生活|读书|上学|打工|开了|一家|$)`, 'u') },
+  { k: 'location', pattern: new RegExp(`(?:^|我们?|还|也|一直|家(?:和店|和公司)?(?:都|也)?)在(${ZH_CITIES})(?=租房|租了|上班|工作|生活|读书|上学|打工|开了|一家|$)`, 'u') },
+  // With someone: "我跟我老公在杭州开了家奶茶店", "我和室友在上海合租".
+  { k: 'location', pattern: new RegExp(`^我(?:跟|和|同)[^，,。！!；;？?]{1,8}?(?:一起)?在(${ZH_CITIES})(?=租房|租了|合租|上班|工作|生活|开了|定居|安家)`, 'u') },
   { k: 'location', pattern: new RegExp(`(?:店和)?家(?:都|也)?在${PLACE}${PLACE_END}`, 'u'), accept: place },
   // Work: "在云帆科技做产品经理", "在事务所做审计快两年了", "在一家做服装的外贸公司做运营".
   { k: 'location', pattern: new RegExp(`${AT}${ORG}(?:工作(?!室|日|量|服|证)|上班|任职|实习|打工|做|当|干|写|搞)`, 'u'), accept: cityOf },
   { k: 'employer', pattern: new RegExp(`${AT}${ORG}(?:工作(?!室|日|量|服|证)|上班|任职|实习|打工)`, 'u'), accept: employer },
   { k: 'employer', pattern: new RegExp(`${AT}${ORG}(?:做|当|干|写|搞)(?!饭|菜|作业|家务|兼职)`, 'u'), accept: employer },
   { k: 'role', pattern: new RegExp(`${AT}${ORG}(?:做|当|干|写|搞)([^，,。！!；;？?]{2,12}?)${ZH_DURATION}`, 'u'), group: 2, accept: role },
+  // "跳槽到本地一家游戏公司了，叫Northpine Studios": the name said after the kind of company, before the kind itself.
+  { k: 'employer', pattern: new RegExp(`(?:入职|加入|跳槽到|跳槽去|跳到|进了|进入)了?[^，,。！!；;？?]{0,12}?${ORG_END}了?[，,](?:叫|名叫|名字叫)([A-Za-z][\\w .&'-]{1,40}|\\p{Script=Han}{2,10})`, 'u'), withSince: true, spans: true },
   {
     k: 'employer',
     pattern: /(?:入职|加入|跳槽到|跳槽去|跳到|进了|进入|去)了?([^，,。！!；;？?\s]{2,16}?)(?=了?[，,](?:是)?一家|(?:上班|工作|入职)|了?[，,](?:叫|名叫|名字叫))/u,
@@ -80,8 +101,6 @@ export const LIFE_FACTS: readonly ZhFact[] = [
     spans: true,
     withSince: true,
   },
-  // "跳槽到本地一家游戏公司了，叫Northpine Studios": the name said after the kind of company.
-  { k: 'employer', pattern: new RegExp(`(?:入职|加入|跳槽到|跳槽去|跳到|进了|进入)了?[^，,。！!；;？?]{0,12}?${ORG_END}了?[，,](?:叫|名叫|名字叫)([A-Za-z][\\w .&'-]{1,40}|\\p{Script=Han}{2,10})`, 'u'), withSince: true, spans: true },
   { k: 'employer', pattern: new RegExp(`(?:入职|加入|跳槽到|跳槽去|跳到|进了|进入)了?((?:一家|一所)?[^，,。！!；;？?]{0,12}?${ORG_END})(?!了?[，,](?:叫|名叫))`, 'u'), accept: employer, withSince: true },
   { k: 'role', pattern: new RegExp(`(?:入职|加入|进了|进入)了?(?:一家|一所)?[^，,。！!；;？?]{0,12}?${ORG_END}(?:做|当|干|写)([^，,。！!；;？?]{2,12}?)${ZH_DURATION}`, 'u'), accept: role },
   // Roles: "我是西安一所高中的数学老师", "当高一的年级主任了", "我的职位是…", "给一家公司做UI设计", "我是做产品的".
@@ -99,7 +118,9 @@ export const LIFE_FACTS: readonly ZhFact[] = [
   { pattern: new RegExp(`(?:毕业于|考上了?|考进了?)${SCHOOL}`, 'u'), ...atSchool(), withSince: true },
   { pattern: new RegExp(`报(?:了|的是)${SCHOOL}(?:的([^，,。！!；;？?]{2,10}))?`, 'u'), ...atSchool(2) },
   // An announcement of a place: "南昌大学护理学硕士".
-  { pattern: new RegExp(`^${SCHOOL}([\\p{Script=Han}]{1,8}(?:硕士|博士|本科|研究生|专业))$`, 'u'), ...atSchool(2), withSince: true },
+  { pattern: new RegExp(`^(?![我在])${SCHOOL}([\\p{Script=Han}]{1,8}(?:硕士|博士|本科|研究生|专业))$`, 'u'), ...atSchool(2), withSince: true },
+  // A school joined by its faculty: "下学期开始就是计算机学院的人了", "现在是法学院的学生了".
+  { k: studied, pattern: /(?:就是|成了|成为|变成|转到了?|转进了?)([\p{Script=Han}A-Za-z]{2,8}?)(?:学院|系|专业)(?:的(?:人|学生|一员))?了/u },
   // A subject, an exam or a course with no school named: one fact each.
   { k: studied, pattern: /(?:(?<![小中大科数化文])学的是?|读的是|专业是|主修|修的是)([^，,。！!；;？?]{2,12}?)(?:专业)?(?=$|[，,])/u, accept: (value) => (/^(?:什么|啥|这|那)/u.test(value) ? undefined : zhPhrase(value)) },
   { k: studied, pattern: /(?:^|[的，,])([\p{Script=Han}]{2,8})专业(?=$|[，,的])/u },

@@ -94,6 +94,76 @@ describe('zh.profile.fact', () => {
     expect(facts(text)).toEqual([]);
   });
 
+  it.each([
+    // A company or a doctor is the subject of its own clause only.
+    ['公司在多伦多开新工作室，把我调过去了，上个月已经搬到多伦多。', [['location', '多伦多']]],
+    ['医生给我加了个新药，孟鲁司特，每晚一片。', [['medication:孟鲁司特', '吃孟鲁司特']]],
+    ['医生说是乳糖不耐受，那以后牛奶就不喝了。', [['intolerance:乳糖', '乳糖不耐受'], ['avoids:牛奶', '不喝牛奶']]],
+    ['体检查出贫血，医生建议吃点肉，现在荤素都吃了。', [['health:贫血', '贫血'], ['diet', '荤素都吃']]],
+    // A district with the city named before it; places with someone or "still".
+    ['新公司在成都，房子就租在高新区。', [['location', '成都高新区']]],
+    ['我跟我老公在杭州开了家奶茶店。', [['location', '杭州']]],
+    ['不过现在还在上海租房上班。', [['location', '上海']]],
+    // Work and study.
+    ['我跳槽到本地一家游戏公司了，叫Northpine Studios。', [['employer', 'Northpine Studios']]],
+    ['下学期开始就是计算机学院的人了。', [['education:计算机', '计算机']]],
+    // Health and diet.
+    ['医生把药换成缬沙坦了。', [['medication:缬沙坦', '吃缬沙坦']]],
+    ['主食我现在都换成杂粮饭了。', [['diet:主食', '主食杂粮饭']]],
+    // A retraction blanks "我不喝咖啡了"; what the user avoids is read from the sentence as written.
+    ['医生让我把咖啡戒掉，从今天起我不喝咖啡了。', [['avoids:咖啡', '不喝咖啡']]],
+    // Likes and dislikes said by what the user does.
+    ['我超爱喝精酿啤酒。', [['taste:精酿啤酒', '喜欢喝精酿啤酒']]],
+    ['今天单曲循环了一整天陈奕迅的《十年》。', [['taste:陈奕迅的_十年', '喜欢陈奕迅的《十年》']]],
+    ['主要是冲着五月天去的。', [['taste:五月天', '喜欢五月天']]],
+    ['现在早上一杯乌龙茶，居然越喝越喜欢。', [['taste:乌龙茶', '喜欢乌龙茶']]],
+    ['一周至少吃三次烧烤。', [['taste:烧烤', '喜欢吃烧烤']]],
+    ['还是吃碗牛肉面安慰一下自己吧，我每周都要吃一碗。', [['taste:牛肉面', '喜欢牛肉面']]],
+    ['现在看到烧烤就怕。', [['taste:烧烤', '怕烧烤']]],
+    // Routines.
+    ['又加了个新习惯：睡前看二十分钟纸质书。', [['routine:纸质书', '睡前看二十分钟纸质书']]],
+    ['我妹叫小雨，不是小玉。', [['family:sister:小雨', '妹小雨'], ['family:sister:小玉', null]]],
+    // One mum: her name corrected replaces the fact, nothing to end.
+    ['我妈叫王芳，不是王方。', [['family:mum', '妈王芳']]],
+  ])('reads what the user does: %s', (text, expected) => {
+    expect(facts(text, ['profile:user'])).toEqual(expected);
+  });
+
+  it.each([
+    // Someone else's, a question, a hypothetical, a time that is over.
+    '我妈超爱喝精酿啤酒。',
+    '如果单曲循环一整天周杰伦会腻吗？',
+    '我朋友一周至少吃三次火锅。',
+    '我同事跳槽到本地一家游戏公司了，叫Northpine Studios。',
+    '不喝咖啡那几个月真难熬。',
+    '我哥看到火锅就怕。',
+    '医生说要是再不戒烟就麻烦了。',
+    '最后选了红色那件！',
+    '居然越喝越喜欢。',
+  ])('is still no fact of the user: %s', (text) => {
+    expect(facts(text, ['profile:user'])).toEqual([]);
+  });
+
+  it('ends a routine the user switched from', () => {
+    expect(facts('医生让我暂停跑步，所以现在改成每天早上去游泳了。', ['profile:user'])).toEqual([
+      ['routine:跑步', null],
+      ['routine:游泳', '每天早上去游泳'],
+    ]);
+  });
+
+  it('takes an employer chosen when the message says the user starts there', () => {
+    expect(facts('最后选了蔚蓝银行！下周一入职。')).toEqual([['employer', '蔚蓝银行']]);
+    expect(facts('最后选了蔚蓝银行！下周一入职，今天把星途的离职手续办完了。', ['profile:user'])).toEqual([['employer', '蔚蓝银行']]);
+  });
+
+  it('puts a district in the city the message named first', () => {
+    expect(facts('已经在新加坡落地一个月了！住在裕廊东。')).toEqual([
+      ['location', '新加坡'],
+      ['location', '新加坡裕廊东'],
+    ]);
+    expect(facts('我在上海工作，住在昆山。')).toEqual([['location', '昆山']]);
+  });
+
   it('reads a statement before the question in the same sentence', () => {
     expect(facts('我在深圳工作，周末去哪玩比较好？')).toEqual([['location', '深圳']]);
   });
