@@ -106,7 +106,13 @@ export function eventTitle(text: string, language: Language, today: string): str
   const breaks = [...text.matchAll(language === 'zh' ? ZH_CLAUSE_BREAK : EN_CLAUSE_BREAK)].map((found) => found.index);
   const from = Math.max(0, ...breaks.filter((at) => at < Math.min(...marks)));
   const to = Math.min(text.length, ...breaks.filter((at) => at > Math.max(...marks)));
-  const clause = text.slice(from, to).replace(CLOSING, '').replace(/^(?:and|but|so|because|since|also|plus|then)\s+/iu, '');
+  // What the plan no longer is stays out of its title ("不在巴厘岛办了", "not in Bali any more").
+  const kept = text
+    .slice(from, to)
+    .split(language === 'zh' ? /(?<=[，,；;])/u : /(?<=[,;])\s+/u)
+    .filter((part) => !(language === 'zh' ? /^\s*(?:不在|不是|不去|不办)/u : /^\s*(?:not|no longer)\b/iu).test(part))
+    .join(language === 'zh' ? '' : ' ');
+  const clause = kept.replace(CLOSING, '').replace(/^(?:and|but|so|because|since|also|plus|then)\s+/iu, '');
   const enough = language === 'zh' ? clause.length >= 4 : contentWords(clause).length >= 2;
   return enough ? shorten(clause) : whole;
 }

@@ -58,7 +58,7 @@ describe('plans moved', () => {
   it('moves a plan to the day a correction gives, under its own name', () => {
     const out = changes("sorry, I told you 2 May before — it's actually 9 May, I misread the invite", [party, 'event:general:2026-03-01:dentist']);
     expect(keys(out)).toEqual([`retract ${party}`, 'upsert event:general:2026-05-09:party_ana']);
-    expect(out[1]).toContain('"title":"party ana"');
+    expect(out[1]).toContain('"title":"party ana on 9 May"');
   });
 
   it.each([

@@ -82,6 +82,21 @@ function cancelledPlan(context: SentenceContext, rule: Rule): ItemCandidate[] {
   return [emit(context, rule, { key: known, type, value: { status: 'cancelled', cancelled_on: context.date } })];
 }
 
+// --- Done -----------------------------------------------------------------------------------------
+
+// A plan that has taken place: "科目二过了！", "体检做完了", "the exam is over", "the interview went well".
+const EN_PLAN_DONE = /^(?:(?:so|and|also|well|ok|okay|update|btw)[:,]?\s+)*(?:the\s+|my\s+|our\s+)?([^,;:!?]{2,40}?)\s+(?:is|was|'s|went)\s+(?:finally\s+|all\s+)?(?:done|over|finished|behind (?:me|us)|(?:really\s+)?(?:well|great|fine|ok|okay))\b/iu;
+const ZH_PLAN_DONE = /^(?:我们?)?(?:终于|总算|已经)?([^，,。！!？?]{2,10}?)(?:也|都|已经|终于|总算|顺利)?(?:考|洗|做|办|弄|搞|开|比|面|拍|体检)?(?:过了|完了|结束了|搞定了|完成了|通过了)/u;
+
+/** The known plan a sentence says has taken place, marked done; only a plan whose day has come. */
+function donePlan(context: SentenceContext, rule: Rule): ItemCandidate[] {
+  const found = (context.language === 'zh' ? ZH_PLAN_DONE : EN_PLAN_DONE).exec(context.text);
+  if (found === null) return [];
+  const due = plansOf(context).filter((key) => key.startsWith('event:') && key.split(':')[2]! <= context.date);
+  const known = knownPlan(context, found[1]!, due);
+  return known === undefined ? [] : [emit(context, rule, { key: known, type: 'events', value: { status: 'done', done_on: context.date } })];
+}
+
 function cancelledTask(context: SentenceContext, rule: Rule): ItemCandidate[] {
   const phrase = calledOff(context);
   if (phrase === undefined || knownPlan(context, phrase, plansOf(context)) !== undefined) return [];
@@ -94,7 +109,8 @@ function cancelledTask(context: SentenceContext, rule: Rule): ItemCandidate[] {
 const EN_MOVED = /\b(?:actually|mov(?:e|ed|es|ing)|postpon\w+|push(?:ed|ing)?|reschedul\w+|chang(?:e|ed|ing)|shift(?:ed)?|bump(?:ed)?|delay(?:ed)?|brought forward|pulled forward)\b|\binstead of\b/u;
 // Asked of the assistant, a move is one: "can you move the booking to 20:00?"
 const MOVE_REQUEST = /\b(?:can|could|would)\s+you\s+(?:please\s+)?(?:move|push|reschedule|change|shift|postpone|bump)\b/u;
-const ZH_MOVED = /改成|改到|改为|改期|推迟|延期|延后|挪到|提前到|换到|推到|改签/u;
+const ZH_CORRECTED = /记错|搞错|弄错|说错|写错|打错/u;
+const ZH_MOVED = /改成|改到|改为|改期|推迟|延期|延后|挪到|提前到|换到|推到|改签|记错|搞错|弄错|说错|写错|打错/u;
 const ZH_NEW_DAY = /(?:改成|改到|改为|改期到|推迟到|延期到|延后到|挪到|提前到|换到|推到|改签到)了?$/u;
 const TIME = /\bfrom\s+(\d{1,2}(?::|\.|h)\d{2}|\d{1,2}\s?(?:am|pm))\s+to\s+(\d{1,2}(?::|\.|h)\d{2}|\d{1,2}\s?(?:am|pm))\b/du;
 
@@ -105,6 +121,10 @@ const ACTUAL_DAY = /\bactually\s+(?:on\s+)?(?:the\s+)?$/u;
 /** The old day and the new one a move names; the old one may go unsaid ("moved it to 11 July"). */
 function movedDays(lower: string, mentions: readonly DateMention[], language: Language): { from?: DateMention; to: DateMention; corrected?: true } | undefined {
   if (language === 'zh') {
+    // A day corrected: "我把她生日记错了，是8月7号，不是7月8号".
+    const wrong = mentions.find((mention) => /不是$/u.test(lower.slice(0, mention.index)));
+    const right = mentions.find((mention) => mention !== wrong && mention.date !== wrong?.date);
+    if (wrong !== undefined && right !== undefined && ZH_CORRECTED.test(lower)) return { from: wrong, to: right, corrected: true };
     const to = mentions.find((mention) => ZH_NEW_DAY.test(lower.slice(0, mention.index)));
     if (to === undefined) return undefined;
     const from = mentions.find((mention) => mention !== to && mention.date !== to.date);
@@ -143,7 +163,9 @@ function movedPlan(context: SentenceContext, rule: Rule): ItemCandidate[] {
   const scope = old?.split(':')[1] ?? projectOf(context).name;
   // A correction's sentence says what was wrong, not what the plan is: its title is the plan's name.
   if (days.corrected === true && old === undefined) return [];
-  const title = days.corrected === true ? old!.slice(old!.lastIndexOf(':') + 1).replace(/_/gu, ' ') : eventTitle(days.from === undefined ? context.text : withoutOld(context.text, days.from), context.language, context.date);
+  // A corrected plan's title is its name and the day as now said: "生日 8月7号", "party ana 9 may".
+  const newDay = context.text.slice(days.to.index, days.to.index + days.to.length);
+  const title = days.corrected === true ? `${old!.slice(old!.lastIndexOf(':') + 1).replace(/_/gu, ' ')}${context.language === 'zh' ? ' ' : ' on '}${newDay}` : eventTitle(days.from === undefined ? context.text : withoutOld(context.text, days.from), context.language, context.date);
   const slugText = old?.slice(old.lastIndexOf(':') + 1) ?? eventSlug(context.text, title, context.language);
   if (slugText === '' || old === undefined && days.from === undefined) return [];
   const moved = emit(context, rule, { key: makeKey('events', [scope, days.to.date, slugText]), value: { scope, date: days.to.date, title } });
@@ -163,7 +185,7 @@ function movedHour(context: SentenceContext, rule: Rule, events: readonly string
 }
 
 /** Words without which a sentence moves or calls off no plan (the writer loads the current keys on them). */
-export const PLAN_CUE = /\b(?:actually|cancel\w*|off|scrapped|not happening|no longer|any\s?more|no need|no point|pulled out|dropped|mov(?:e|ed|es|ing)|postpon\w+|push(?:ed|ing)?|reschedul\w+|chang(?:e|ed|ing)|shift(?:ed)?|bump(?:ed)?|delay(?:ed)?|instead|forward)\b|改成|改到|改为|改期|推迟|延期|延后|挪到|提前到|换到|推到|改签|取消|推掉|不去了|黄了|泡汤/u;
+export const PLAN_CUE = /\b(?:actually|cancel\w*|off|scrapped|not happening|no longer|any\s?more|no need|no point|pulled out|dropped|mov(?:e|ed|es|ing)|postpon\w+|push(?:ed|ing)?|reschedul\w+|chang(?:e|ed|ing)|shift(?:ed)?|bump(?:ed)?|delay(?:ed)?|instead|forward)\b|\b(?:is|was|'s)\s+over\b|\bwent\s+(?:really\s+)?(?:well|great|fine)\b|改成|改到|改为|改期|推迟|延期|延后|挪到|提前到|换到|推到|改签|取消|推掉|不去了|黄了|泡汤|记错|搞错|弄错|说错|写错|打错|过了|完了|结束了|通过了/u;
 
 /**
  * Plans moved and called off, and tasks no longer needed, in English and Chinese.
@@ -178,4 +200,6 @@ export const PLAN_CHANGE_RULES: readonly Rule[] = [
   { name: 'en.plan.cancelled', languages: ['en'], roles: USER_ONLY, type: 'events', confidence: 0.8, gate: 'may', trigger: PLAN_CUE, match: cancelledPlan },
   { name: 'zh.plan.cancelled', languages: ['zh'], roles: USER_ONLY, type: 'events', confidence: 0.8, gate: 'may', trigger: /取消|推掉|不去了|黄了|泡汤/u, match: cancelledPlan },
   { name: 'en.task.cancelled', languages: ['en'], roles: USER_ONLY, type: 'tasks', confidence: 0.8, gate: 'must', trigger: PLAN_CUE, match: cancelledTask },
+  { name: 'en.plan.done', languages: ['en'], roles: USER_ONLY, type: 'events', confidence: 0.75, gate: 'may', trigger: /\b(?:done|over|finished|behind|went)\b/, match: donePlan },
+  { name: 'zh.plan.done', languages: ['zh'], roles: USER_ONLY, type: 'events', confidence: 0.75, gate: 'may', trigger: /过了|完了|结束了|搞定了|完成了|通过了/u, match: donePlan },
 ];

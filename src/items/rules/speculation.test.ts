@@ -81,6 +81,7 @@ describe('hedges govern their clause', () => {
     expect(reading.silence).toBeUndefined();
     expect(reading.silence === undefined ? reading.hedged.map(([start, end]) => lower.slice(start, end)) : []).toEqual([' 180 euros ugh']);
     expect(extracted('I moved to Lisbon last month, the rent is insane ugh').join('\n')).toContain('Lisbon');
+    expect(extracted('期末周要崩溃了，我在武汉大学读大二，学的土木工程').join('\n')).toContain('武汉大学');
     expect(readingOf('i live in oslo', false)).toEqual({ hedged: [] });
   });
 

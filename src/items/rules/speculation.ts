@@ -125,7 +125,7 @@ function ventingSpans(lower: string, chinese: boolean, may: number): Array<[numb
     const to = found.index + found[0].length;
     const [start, end] = clauseAround(lower, found.index, to, CLAUSE_STOP);
     // Leading the sentence ("Ugh, this is broken again"), it vents up to a contrast, as a governing hedge does.
-    out.push(start === 0 || LEAD_FILLERS.test(lower.slice(0, found.index)) ? [0, clauseAround(lower, found.index, to, CONTRAST_STOP)[1]] : [start, end]);
+    out.push(LEAD_FILLERS.test(lower.slice(0, found.index)) ? [0, clauseAround(lower, found.index, to, CONTRAST_STOP)[1]] : [start, end]);
   }
   return out;
 }
