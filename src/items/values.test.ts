@@ -38,6 +38,12 @@ describe('mergeValue for profiles', () => {
     expect(merged['facts']).toEqual([{ k: 'routine:row', v: 'row on the river every morning' }]);
   });
 
+  it('matches Chinese by its words, not by whole runs of characters', () => {
+    const current = profile({ k: 'education:土木工程', v: '土木工程' }, { k: 'education:武汉大学', v: '武汉大学 大二' });
+    const merged = mergeValue('profile', current, profile({ k: '*:土木', v: null, was: '土木', until: '2026-03-02' }));
+    expect(merged['facts']).toEqual([{ k: 'education:武汉大学', v: '武汉大学 大二' }]);
+  });
+
   it('swaps the words an ended fact names for its `now`, keeping the k and dating the change', () => {
     const current = profile({ k: 'routine:choir', v: 'choir practice every Tuesday', since: '2026-01-05' }, { k: 'pet:rex', v: 'dog Rex' });
     const merged = mergeValue('profile', current, profile({ k: '*:tuesday', v: null, was: 'Tuesday', now: 'Thursday', until: '2026-03-02' }));

@@ -7,6 +7,7 @@ import { stemmer } from 'stemmer';
 import { ValidationError } from '../spec/errors.js';
 import type { MemoryType } from '../spec/items.js';
 import { issuesOf } from '../spec/validators.js';
+import { words } from '../util/segment.js';
 import { applyMergePatch } from '../working-memory/merge-patch.js';
 
 const text = { type: 'string', minLength: 1, maxLength: 4000 };
@@ -131,24 +132,24 @@ const COMMON_WORDS = new Set(
   ).split(' '),
 );
 
+// Chinese is split into its words ("土木工程" → 土木, 工程), so "土木拜拜" ends the study of 土木工程.
 function wordsOf(text: string): string[] {
-  return text
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word.length > 1 && !COMMON_WORDS.has(word))
+  return words(text.toLowerCase().replace(/_/gu, ' '))
+    .filter((word) => (word.length > 1 || /\p{Script=Han}/u.test(word)) && !COMMON_WORDS.has(word))
     .map((word) => stemmer(word));
 }
 
-/** The `k` of current facts whose `k` and `v` hold every word an ended fact names. */
+/** The `k` of current facts whose `k` and `v` hold every word an ended fact names (for Chinese, else a word starting with it). */
 function factsNamedBy(ended: Record<string, unknown>, facts: ReadonlyMap<string, Record<string, unknown>>): string[] {
   const named = new Set(wordsOf(`${String(ended['k']).slice(ANY_KIND.length)} ${show(ended['was'])}`));
   if (named.size === 0) return [];
-  const out: string[] = [];
-  for (const [k, fact] of facts) {
-    const own = new Set(wordsOf(`${k.slice(k.indexOf(':') + 1)} ${show(fact['v'])}`));
-    if ([...named].every((word) => own.has(word))) out.push(k);
-  }
-  return out;
+  const owns = [...facts].map(([k, fact]) => [k, new Set(wordsOf(`${k.slice(k.indexOf(':') + 1)} ${show(fact['v'])}`))] as const);
+  const exact = owns.filter(([, own]) => [...named].every((word) => own.has(word))).map(([k]) => k);
+  if (exact.length > 0) return exact;
+  // Chinese words are told apart by a dictionary that keeps "土木工程" whole: failing an exact match,
+  // a Chinese word names the facts with a word that starts with it ("土木拜拜" ends 土木工程).
+  const han = (word: string) => /\p{Script=Han}/u.test(word);
+  return owns.filter(([, own]) => [...named].every((word) => own.has(word) || (han(word) && [...own].some((mine) => mine.startsWith(word))))).map(([k]) => k);
 }
 
 function asFacts(value: unknown): Array<Record<string, unknown>> {

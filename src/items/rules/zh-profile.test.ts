@@ -178,5 +178,12 @@ describe('zh.profile.fact', () => {
     expect(facts('我从蓝鲸科技辞职了。', known)).toEqual([['employer', null]]);
     expect(facts('阿司匹林不吃了。', known)).toEqual([['medication:阿司匹林', null]]);
     expect(facts('我又开始喝咖啡了。', known)).toEqual([['avoids:咖啡', null]]);
+    expect(facts('转专业申请过了！！下学期开始就是计算机学院的人了，土木拜拜👋', known)).toEqual([
+      ['education:计算机', '计算机'],
+      ['*:土木', null],
+    ]);
+    expect(facts('再见了北京，明天的飞机。', known)).toEqual([['*:北京', null]]);
+    // A goodbye to the assistant ends nothing.
+    expect(facts('那就先这样，拜拜啦', known)).toEqual([]);
   });
 });

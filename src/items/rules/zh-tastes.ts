@@ -168,6 +168,14 @@ export const TASTE_FACTS: readonly ZhFact[] = [
   },
   { k: ownedKey, pattern: new RegExp(`(?:^|家里|我)(?:有|还有)(?:一)?${MEASURE}${THING}${THING_END}`, 'u'), accept: owned },
   { k: endedThing, pattern: new RegExp(`${THING}(?:在[\\p{Script=Han}]{1,4}上)?(?:已经|也|终于)?(?:卖掉了|卖了|出掉了|送人了|转手了|转卖了)`, 'u'), accept: thingOf, ends: true },
+  // A farewell to what the user leaves behind: "土木拜拜👋", "再见了北京", "告别996".
+  {
+    k: (_, found) => `${ANY_KIND}${keyPart((found[1] ?? found[2])!)}`,
+    pattern: /(?:^|[，,])\s*(?:(?:再见了?|告别了?|拜拜了?)([\p{Script=Han}A-Za-z\d]{2,6})|([\p{Script=Han}A-Za-z\d]{2,6}?)(?:拜拜|再见了?)(?!吧|啦))(?=$|[，,。！!~～\s\p{Extended_Pictographic}])/u,
+    group: 0,
+    accept: (value, found) => found[1] ?? found[2],
+    ends: true,
+  },
   // A routine moved to another time: "我们的羽毛球只能挪到每周四晚上".
   {
     k: (_, found) => (withoutOpeners(found[1]!) === found[1] ? `routine:${keyPart(found[1]!)}` : undefined),
