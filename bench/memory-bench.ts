@@ -17,6 +17,8 @@ import { withTempStore } from './temp-store.js';
 export interface MemorySizes {
   /** Conversations of each language, in file order (null: all). */
   perLanguage: number | null;
+  /** The corpus folder (default bench/data/memory-corpus/; the held-out set is bench/data/memory-holdout/). */
+  dir?: string;
 }
 
 /** Who extracts: the rules alone (the default configuration), or the rules and the scripted model. */
@@ -226,7 +228,7 @@ function scoreOf(language: 'en' | 'zh', tally: Tally): LanguageScore {
  * what memory holds and what packets show.
  */
 export async function benchMemory(sizes: MemorySizes, log: (message: string) => void, extraction: MemoryExtraction = 'rules'): Promise<MemoryResult> {
-  const all = loadCorpus();
+  const all = loadCorpus(sizes.dir);
   const pick = (language: 'en' | 'zh') => {
     const of = all.filter((conversation) => conversation.language === language);
     return sizes.perLanguage === null ? of : of.slice(0, sizes.perLanguage);

@@ -71,9 +71,9 @@ export interface CorpusConversation {
   questions: CorpusQuestion[];
 }
 
-/** Where the corpus lives: `bench/data/memory-corpus/`. */
-export function corpusDir(): string {
-  return fileURLToPath(new URL('./data/memory-corpus/', import.meta.url));
+/** Where the corpus lives: `bench/data/memory-corpus/`, or the held-out set, `bench/data/memory-holdout/`. */
+export function corpusDir(set: 'corpus' | 'holdout' = 'corpus'): string {
+  return fileURLToPath(new URL(set === 'corpus' ? './data/memory-corpus/' : './data/memory-holdout/', import.meta.url));
 }
 
 function fail(where: string, message: string): never {

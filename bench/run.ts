@@ -2,7 +2,8 @@
 // and search latency of long-term memory, compose in two store shapes, on real SQLite files, and the
 // same workload on SQLite beside PostgreSQL; prints
 // Markdown tables and writes bench/results/*.json. `--quick` is the CI smoke; `--only=a,b` picks parts;
-// `--misses` lists what the memory corpus missed, one line each.
+// `--misses` lists what the memory corpus missed, one line each; `--holdout` runs the memory part on the
+// held-out set (bench/data/memory-holdout/), written apart from the rules to tell how they generalise.
 
 import { existsSync } from 'node:fs';
 
@@ -34,6 +35,7 @@ import { benchSearchLatency, type LatencySizes } from './search-latency-bench.js
 import { benchStores, storesTable, type StoresSizes } from './stores-bench.js';
 import { benchEmbeddings, embeddingsTable, type EmbeddingsSizes } from './embeddings-bench.js';
 import { benchMemory, memoryReport, type MemorySizes } from './memory-bench.js';
+import { corpusDir } from './memory-corpus.js';
 import { storeSizeMiB, keepingNothing, withTempStore } from './temp-store.js';
 import { BatchImporter, benchSingleTurns, type BatchImportResult, type SingleTurnResult } from './write-bench.js';
 
@@ -253,20 +255,20 @@ async function runEmbeddings(quick: boolean): Promise<void> {
 const MEMORY_FULL: MemorySizes = { perLanguage: null };
 const MEMORY_QUICK: MemorySizes = { perLanguage: 15 };
 
-async function runMemoryQuality(quick: boolean, misses: boolean): Promise<void> {
-  const sizes = quick ? MEMORY_QUICK : MEMORY_FULL;
+async function runMemoryQuality(quick: boolean, misses: boolean, holdout: boolean): Promise<void> {
+  const sizes = { ...(quick ? MEMORY_QUICK : MEMORY_FULL), ...(holdout ? { dir: corpusDir('holdout') } : {}) };
   const rules = await benchMemory(sizes, log, 'rules');
   const scripted = await benchMemory(sizes, log, 'rules+scripted-llm');
-  writeResults('memory-quality', { ...header(quick), sizes, runs: [rules, scripted] });
+  writeResults(holdout ? 'memory-quality-holdout' : 'memory-quality', { ...header(quick), sizes, runs: [rules, scripted] });
   const corpus = `${rules.corpus.conversations} conversations, ${rules.corpus.turns} turns, ${rules.corpus.questions} questions; questions as ${rules.budget}-token responder packets`;
-  process.stdout.write(`\nMemory quality on the corpus (${corpus}), rule extraction, no LLM:\n\n${memoryReport(rules)}\n`);
+  process.stdout.write(`\nMemory quality on the ${holdout ? 'held-out set' : 'corpus'} (${corpus}), rule extraction, no LLM:\n\n${memoryReport(rules)}\n`);
   process.stdout.write(`\nThe same run with an LLM beside the rules: a scripted model on loopback answering each turn with the facts the corpus expects (the LLM path's upper bound, not a real model):\n\n${memoryReport(scripted)}\n`);
   if (misses) {
     for (const run of [rules, scripted]) {
       for (const score of run.languages) process.stdout.write(`\nMisses (${run.extraction}, ${score.language}):\n${score.misses.map((line) => `- ${line}`).join('\n')}\n`);
     }
   }
-  log('results written to bench/results/memory-quality.json');
+  log(`results written to bench/results/${holdout ? 'memory-quality-holdout' : 'memory-quality'}.json`);
 }
 
 /** Resident memory after each part: now, and the process's peak so far (parts run one after another). */
@@ -302,7 +304,7 @@ async function main(): Promise<void> {
     if (existsSync(locomoPath()) || args.some((arg) => arg.startsWith('--only='))) await measured('embeddings', () => runEmbeddings(quick));
     else log(`embeddings skipped: no data set at ${locomoPath()} (set ENGRAM_LOCOMO to locomo10.json)`);
   }
-  if (parts.has('memory')) await measured('memory', () => runMemoryQuality(quick, args.includes('--misses')));
+  if (parts.has('memory')) await measured('memory', () => runMemoryQuality(quick, args.includes('--misses'), args.includes('--holdout')));
   writeResults('memory', { ...header(quick), parts: memory });
 }
 
