@@ -110,6 +110,8 @@ function ruleSet(rules: readonly Rule[], language: Language): RuleSet {
 
 const NON_ASCII = /[^\0-\x7f]/;
 const NO_RULES: readonly Rule[] = [];
+// The pronoun written in lower case: "i", "i'm", "i've", "i'd", "i'll".
+const LOWER_I = /(?<![\p{L}\p{N}'’])i(?=(?:['’](?:m|ve|d|ll))?(?![\p{L}\p{N}'’]))/gu;
 const HEDGED_TAIL = /^[\s?？!！.。]*$/u;
 
 const FENCED_CODE = /```[\s\S]*?(?:```|$)/g;
@@ -230,7 +232,8 @@ class Extraction {
     const reading = readingOf(lower, chinese, may);
     if (reading.silence !== undefined) return;
     // What a hedge governs is blanked (offsets kept); the rest of the sentence still states facts.
-    let text = written;
+    // Chat writes the pronoun in lower case ("i'm a junior dev at Monzo"): the rules read it as "I".
+    let text = language === 'en' ? written.replace(LOWER_I, 'I') : written;
     // A question whose asking clause a hedge governs ("…on the side, maybe too much?") asks nothing
     // of the statement before it.
     const last = reading.hedged.at(-1);

@@ -26,6 +26,13 @@ describe('English profile facts said in passing', () => {
     ["I'm 12 weeks pregnant!", [{ k: 'health:pregnancy', v: '12 weeks pregnant', since: SINCE }]],
     ['been pescatarian 3 years, fish is fine.', [{ k: 'diet', v: 'pescatarian', since: SINCE }]],
     ["ironic, but I work in a café and I don't actually drink coffee.", [{ k: 'avoids:coffee', v: 'no coffee' }]],
+    ['i teach chemistry at Kelvin High in Winnipeg and my lab heating died', [{ k: 'role', v: 'teaches chemistry' }, { k: 'employer', v: 'Kelvin High' }, { k: 'location', v: 'Winnipeg' }]],
+    ['I drive for FedEx.', [{ k: 'employer', v: 'FedEx' }]],
+    ["i'm a junior backend dev at Monzo, been here 18 months", [{ k: 'role', v: 'junior backend dev' }, { k: 'employer', v: 'Monzo' }]],
+    ["I've got coeliac disease so the bake sale is a minefield", [{ k: 'health:coeliac_disease', v: 'coeliac disease' }]],
+    ['been vegetarian 6 yrs, any lunch ideas', [{ k: 'diet', v: 'vegetarian', since: SINCE }]],
+    ['my bearded dragon Saffron has not eaten in days', [{ k: 'pet:saffron', v: 'bearded dragon Saffron' }]],
+    ['I accepted the offer from Sacred Heart in Halifax today!!', [{ k: 'employer', v: 'Sacred Heart', since: SINCE }]],
   ])('%s', (text, expected) => {
     expect(facts(text)).toEqual(expected);
   });
@@ -39,6 +46,8 @@ describe('English profile facts said in passing', () => {
     "she's a teacher here in Graz",
     "I'm the bridesmaid at Lea's wedding.",
     "lol I told my friends about it and now they think I'm a cat scientist",
+    'I shop at Lidl on Saturdays.',
+    'my python Django app keeps crashing',
   ])('is no fact of the user: %s', (text) => {
     expect(facts(text)).toEqual([]);
   });

@@ -31,7 +31,7 @@ const NAME_SKIP = `(?:${NAME.slice(1)}`;
 const ONE_RELATIVE = String.raw`wife|husband|partner|boyfriend|girlfriend|fianc[ée]e?|mum|mom|mother|dad|father`;
 export const RELATIVES = String.raw`${ONE_RELATIVE}|son|daughter|sister|brother|niece|nephew|grandson|granddaughter|cousin|aunt|uncle|grandma|grandpa|grandmother|grandfather|stepson|stepdaughter|twins|kids?|children|baby|grandchildren|grandkids|grandsons|granddaughters`;
 const SINGLE_RELATIVE = new RegExp(`^(?:${ONE_RELATIVE})$`, 'iu');
-const PETS = String.raw`dog|cat|puppy|kitten|parrot|budgie|hamster|rabbit|bunny|horse|pony|gelding|mare|tortoise|turtle|gecko|snake|goldfish|guinea pig|lab|labrador|retriever|shiba|beagle|corgi|poodle|terrier|collie|husky|dachshund|spaniel|pug|greyhound|kelpie|dalmatian`;
+const PETS = String.raw`dog|cat|puppy|kitten|parrot|budgie|cockatiel|canary|hamster|gerbil|ferret|chinchilla|rabbit|bunny|horse|pony|gelding|mare|donkey|goat|chicken|hen|duck|tortoise|turtle|gecko|bearded dragon|lizard|iguana|chameleon|axolotl|snake|goldfish|betta|fish|guinea pig|rat|mouse|lab|labrador|retriever|shiba|beagle|corgi|poodle|terrier|collie|husky|dachshund|spaniel|pug|greyhound|whippet|kelpie|dalmatian|german shepherd|rottweiler|chihuahua|schnauzer|sheepdog|cockapoo|cavapoo|labradoodle|moggy|tabby`;
 const CONDITIONS = String.raw`type [12] diabetes|diabetes|asthma|migraines?|psoriasis|eczema|celiac disease|coeliac disease|arthritis|high blood pressure|hypertension|epilepsy|adhd|anxiety|depression|hay fever|tinnitus|crohn's disease|ibs|endometriosis|pcos|insomnia|tendinitis|tendonitis|herniated disc|slipped disc|sciatica|plantar fasciitis|tennis elbow|high cholesterol|sleep apnea|sleep apnoea|gout|anemia|anaemia|hypothyroidism|fibromyalgia|long covid|acid reflux|gerd`;
 const MEDICINES = String.raw`statins|insulin|metformin|antidepressants|beta[- ]blockers|blood thinners|warfarin|levothyroxine|thyroxine|the pill|hrt|prednisone|steroids|sertraline|fluoxetine|lithium|methotrexate|antihistamines|iron tablets`;
 const DIETS = String.raw`vegetarian|vegan|pescatarian|gluten[- ]free|keto|halal|kosher|dairy[- ]free|teetotal`;
@@ -73,6 +73,14 @@ const EN_FACTS: readonly FactPattern[] = [
   { k: 'role', pattern: new RegExp(String.raw`\bI(?:'m| am)\s+(?:now\s+)?(${RANK}\s+[\p{L}-]+(?:\s+[\p{L}-]+)?)(?=\s+(?:now|at|for|in|here|with)\b|\s*[,.;!?]|\s*$)`, 'iu'), accept: (value) => (ROLE_END.test(value) ? value : undefined), withSince: true },
   { k: 'role', pattern: new RegExp(String.raw`(?:^|[.!?]\s+)(${RANK}\s+[\p{L}-]+(?:\s+[\p{L}-]+){0,2})\s+at\s+\p{Lu}`, 'iu'), accept: (value) => (ROLE_END.test(value) ? value : undefined), withSince: true },
   { k: 'role', pattern: /\bI\s+teach\s+([\p{L}\p{N}\s]{2,30}?)\s+(?:at|in|to)\b/u, accept: (value) => `teaches ${value}` },
+  // What the user does for a living, where: "I teach chemistry at Kelvin High", "I drive for FedEx",
+  // "I drive a forklift at the DHL depot", "I nurse at St Mary's". A verb of work, never of shopping.
+  {
+    k: 'employer',
+    pattern: new RegExp(String.raw`\bI\s+(?:also\s+|still\s+|now\s+|currently\s+)?(?:teach|drive|deliver|nurse|cook|clean|volunteer|intern|code|tutor|coach|lecture|bartend|waitress|wait tables|serve|care|do shifts|work shifts|pick|pack|stack shelves)(?:\s+(?!at\b|for\b)[\p{L}\p{N}'-]+){0,3}\s+(?:at|for)\s+(?:the\s+)?${NAME}`, 'u'),
+    accept: (value) => value.replace(/\s+(?:depot|warehouse|office|branch|store|site)$/u, ''),
+  },
+  { k: 'location', pattern: new RegExp(String.raw`\bI\s+(?:work|teach|nurse|drive|volunteer|intern|study)\b[^.!?;]{0,60}?\s+(?:at|for)\s+(?:the\s+)?${NAME_SKIP}\s+(?:depot\s+|warehouse\s+|office\s+|branch\s+)?(?:in|outside|near)\s+${NAME}`, 'u') },
   { k: 'role', pattern: /\bI\s+(?:start|started|begin|began)\s+(?:work\s+)?as\s+an?\s+([\p{L}\s-]{2,40}?)(?=\s+(?:at|for|in|on|with)\b|[,.;!?]|$)/u, withSince: true },
   { k: 'employer', pattern: new RegExp(String.raw`(?:^|[.!?]\s+)${RANK}\s+[\p{L}-]+(?:\s+[\p{L}-]+){0,2}\s+at\s+${NAME}`, 'u'), withSince: true },
   { k: 'employer', pattern: new RegExp(String.raw`\bI\s+(?:start|started|begin|began)\s+(?:work\s+)?as\s+an?\s+[^,.;!?]{2,60}?\s+at\s+${NAME}`, 'u'), withSince: true },
@@ -151,7 +159,7 @@ const EN_FACTS: readonly FactPattern[] = [
   // Work changes: "I accepted a job at Porsche", "I joined a firm called Taller Norte", "I'm at Meezan Bank now".
   {
     k: 'employer',
-    pattern: new RegExp(String.raw`\b(?:I\s+(?:just\s+|finally\s+)?(?:accepted\s+(?:a|the)\s+(?:job|position|role|offer)\s+(?:at|with)|got\s+(?:a|the)\s+job\s+(?:at|with)|joined|started\s+(?:a\s+new\s+job\s+)?at)|(?:I'm|I am)\s+(?:now\s+)?working\s+(?:for|at)|(?:I'm|I am)\s+at)\s+(?:a\s+(?:firm|company|startup)\s+called\s+)?${NAME}`, 'u'),
+    pattern: new RegExp(String.raw`\b(?:I\s+(?:just\s+|finally\s+)?(?:accepted\s+(?:a|the|an)\s+(?:job|position|role|offer)\s+(?:at|with|from)|got\s+(?:a|the)\s+job\s+(?:at|with)|joined|started\s+(?:a\s+new\s+job\s+)?at)|(?:I'm|I am)\s+(?:now\s+)?working\s+(?:for|at)|(?:I'm|I am)\s+at)\s+(?:a\s+(?:firm|company|startup)\s+called\s+)?${NAME}`, 'u'),
     accept: (value) => (/^(?:The|A|An|My|Our|Home|Work|Least|Most|First|Last|Least)$/u.test(value) ? undefined : value),
     withSince: true,
   },
@@ -168,7 +176,7 @@ const EN_FACTS: readonly FactPattern[] = [
   },
   {
     k: (value) => `health:${slug(value)}`,
-    pattern: new RegExp(String.raw`\bI\s+(?:have|get|suffer from|was diagnosed with|got diagnosed with|live with)\s+(?:mild\s+|severe\s+|chronic\s+|bad\s+)?(${CONDITIONS})\b`, 'iu'),
+    pattern: new RegExp(String.raw`\bI(?:\s+have|\s+get|'ve\s+got|\s+have\s+got|\s+suffer from|\s+was diagnosed with|\s+got diagnosed with|'ve\s+been diagnosed with|\s+live with)\s+(?:mild\s+|severe\s+|chronic\s+|bad\s+)?(${CONDITIONS})\b`, 'iu'),
   },
   // "my hay fever is the worst", "the physio says it's patellar tendinitis", "I'm on statins",
   // "my dermatologist put me on Otezla", "I'm 20 weeks pregnant".
@@ -179,7 +187,7 @@ const EN_FACTS: readonly FactPattern[] = [
   { k: 'health:pregnancy', pattern: /\bI(?:'m| am)\s+((?:(?:\d+|[a-z]+)\s+(?:weeks?|months?)\s+)?pregnant)\b/iu, withSince: true },
   // "I'm 20 weeks pregnant and vegetarian", "been vegan 5 years", "not vegan anymore, just vegetarian".
   { k: 'diet', pattern: new RegExp(String.raw`\bI(?:'m| am)\s+[\p{L}\d\s]{1,30}?\s+and\s+(${DIETS})\b`, 'iu'), withSince: true },
-  { k: 'diet', pattern: new RegExp(String.raw`(?:^|[,;.!—–-]\s*)(?:been\s+)?(${DIETS})\s+(?:for\s+)?(?:\d+|a|two|three|four|five|six|many|several)\s+(?:years?|months?)`, 'iu'), withSince: true },
+  { k: 'diet', pattern: new RegExp(String.raw`(?:^|[,;.!—–-]\s*)(?:(?:I've\s+)?been\s+)?(${DIETS})\s+(?:for\s+)?(?:\d+|a|two|three|four|five|six|many|several)\s+(?:years?|yrs?|months?|mos?)\b`, 'iu'), withSince: true },
   { k: 'diet', pattern: new RegExp(String.raw`(?:^|[,;—–-]\s*)(?:so\s+)?(?:just|now|only|so)\s+(${DIETS})\b`, 'iu'), withSince: true },
   // Diet: "I'm vegetarian", "I've gone vegan", "I don't drink alcohol", "stopped eating red meat".
   { k: 'diet', pattern: new RegExp(String.raw`\bI(?:'m| am)\s+(?:now\s+|also\s+|still\s+|strictly\s+|a\s+)?(${DIETS})\b`, 'iu'), withSince: true },
@@ -228,7 +236,7 @@ export const PROFILE_RULES: readonly Rule[] = [
   factRule(
     'en.profile.fact',
     'en',
-    /\bmy name|\bcall me|\bi'm called|\bi am called|\bi work|\bi'm an?\b|\bi am an?\b|\bi'm the\b|\bi am the\b|\b(?:i|we)(?: now| currently| still| actually)? live|\bi reside|\bbased in|\bliving in|moved|relocated|leaving|\bfrom\b|with the (?:kids|children|twins)|\bi'm in\b|\bi am in\b|\bwe're in\b|\bwe are in\b|been (?:living )?in\b|here in\b|\bmy |\bour |called|named|allergic|intolerant|\bi (?:have|get|suffer|was diagnosed|got diagnosed|live with)\b|vegetarian|vegan|pescatarian|gluten|keto|halal|kosher|dairy|teetotal|\bi (?:don't|do not|never|can't|cannot) (?:(?:actually|really|even|usually|ever|generally|normally) )?(?:eat|drink|take)\b|stopped|quit|gave up|given up|accepted|joined|started|working (?:for|at)|\bi'm at\b|\bi am at\b|teach|\bstart|\bbegan|\bbegin|offer|\bown\b|founded|launched|opened|ended up|rented|bought|found|says|said|confirmed|thinks|put me|pregnant|\b(?:head|sous|senior|junior|lead|chief|principal|staff|assistant|deputy|executive|associate)\b|\bthe (?:dog|cat|puppy|kitten|parrot|budgie|hamster|rabbit|bunny|horse|pony|tortoise|turtle|gecko|snake|goldfish|guinea pig)\b|\b(?:just|now|only|been)\b|(?:days?|weeks?|months?|years?) in\b|\bon (?:statins|insulin|metformin|antidepressants|beta|blood|warfarin|levothyroxine|thyroxine|the pill|hrt|prednisone|steroids|sertraline|fluoxetine|lithium|methotrexate|antihistamines|iron)/,
+    /\bmy name|\bcall me|\bi'm called|\bi am called|\bi work|\bi'm an?\b|\bi am an?\b|\bi'm the\b|\bi am the\b|\b(?:i|we)(?: now| currently| still| actually)? live|\bi reside|\bbased in|\bliving in|moved|relocated|leaving|\bfrom\b|with the (?:kids|children|twins)|\bi'm in\b|\bi am in\b|\bwe're in\b|\bwe are in\b|been (?:living )?in\b|here in\b|\bmy |\bour |called|named|allergic|intolerant|\bi (?:have|get|suffer|was diagnosed|got diagnosed|live with)\b|\bi've (?:got|been diagnosed)\b|vegetarian|vegan|pescatarian|gluten|keto|halal|kosher|dairy|teetotal|\bi (?:don't|do not|never|can't|cannot) (?:(?:actually|really|even|usually|ever|generally|normally) )?(?:eat|drink|take)\b|stopped|quit|gave up|given up|accepted|joined|started|working (?:for|at)|\bi (?:also |still |now |currently )?(?:teach|drive|deliver|nurse|cook|clean|volunteer|intern|code|tutor|coach|lecture|bartend|waitress|wait tables|serve|care|do shifts|work shifts|pick|pack|stack shelves)\b|\bi'm at\b|\bi am at\b|teach|\bstart|\bbegan|\bbegin|offer|\bown\b|founded|launched|opened|ended up|rented|bought|found|says|said|confirmed|thinks|put me|pregnant|\b(?:head|sous|senior|junior|lead|chief|principal|staff|assistant|deputy|executive|associate)\b|\bthe (?:dog|cat|puppy|kitten|parrot|budgie|hamster|rabbit|bunny|horse|pony|tortoise|turtle|gecko|snake|goldfish|guinea pig)\b|\b(?:just|now|only|been)\b|(?:days?|weeks?|months?|years?) in\b|\bon (?:statins|insulin|metformin|antidepressants|beta|blood|warfarin|levothyroxine|thyroxine|the pill|hrt|prednisone|steroids|sertraline|fluoxetine|lithium|methotrexate|antihistamines|iron)/,
     factsOf,
   ),
   { ...NAMED_RULE, questions: true },

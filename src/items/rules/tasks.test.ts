@@ -140,3 +140,22 @@ describe('en.task.joined', () => {
     expect(tasks('and file the report with the rest, the boss said.')).toEqual([]);
   });
 });
+
+describe('en.task.list', () => {
+  it('takes each thing of a list of things to do', () => {
+    expect(tasks("ok adulting list for jan: renew my passport, get the boiler serviced, and pay the deposit for Mira's place at the nursery. what order??").map(([rule, key]) => [rule, key])).toEqual([
+      ['en.task.list', 'task:general:renew_passport'],
+      ['en.task.list', 'task:general:boiler_serviced'],
+      ['en.task.list', 'task:general:pay_deposit_mira_place_nursery'],
+    ]);
+    expect(tasks('stuff hanging over me: the insurance claim for the burst pipe, clearing the gutters before the next storm').map(([, key]) => key)).toEqual([
+      'task:general:insurance_claim_burst_pipe',
+      'task:general:clearing_gutters_next_storm',
+    ]);
+  });
+
+  it('is no list of the user\'s without one', () => {
+    expect(tasks('The list of things I love: rain, books and tea.')).toEqual([]);
+    expect(tasks('here is the to-do list: you pick.')).toEqual([]);
+  });
+});

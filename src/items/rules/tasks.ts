@@ -100,6 +100,8 @@ interface CreationSpec {
   reject?: (found: RegExpExecArray, before: string, object: string) => boolean;
   /** What the message must already have produced for the match to be a task. */
   after?: (context: SentenceContext) => boolean;
+  /** Where the object splits into several things to do (default: a second errand joined by "and"). */
+  split?: RegExp;
 }
 
 // Verbs of errands: what may start a second thing to do joined to the first.
@@ -120,7 +122,7 @@ function createTask(context: SentenceContext, rule: Rule, spec: CreationSpec): I
   const from = found.index + found[0].length;
   const object = context.text.slice(from, clauseEnd(context.text, from));
   if (spec.reject?.(found, context.text.slice(0, found.index), object) === true) return [];
-  const parts = context.language === 'en' ? object.split(JOINED_TASK) : [object];
+  const parts = context.language === 'en' ? object.split(spec.split ?? JOINED_TASK) : [object];
   return parts.flatMap((part) => taskOf(context, rule, spec, part));
 }
 
@@ -189,6 +191,12 @@ const EN_REMIND = new RegExp(
 const EN_ADVICE =
   /^\s*(?:enjoy|relax|rest|smile|breathe|laugh|stay|be|live|love|believe|trust|celebrate|appreciate|cherish|chill|unwind|pace|treat|dream|have\s+(?:some\s+|lots\s+of\s+|a\s+lot\s+of\s+)?fun|have\s+a\s+(?:good|great|nice|wonderful|lovely)|take\s+(?:care|it\s+easy|(?:a\s+|some\s+)?(?:breaks?|time|rest)|(?:(?:some|lots\s+of|plenty\s+of|a\s+few|many)\s+)?(?:(?:nice|great|good|cute|lovely|beautiful)\s+)?(?:pictures|photos|pics)\b(?!\s+of))|look\s+after|keep\s+(?:smiling|going|pushing|it\s+up|your\s+(?:head|chin)\s+up)|get\s+(?:enough|some|plenty\s+of)\s+(?:sleep|rest)|prepare\s+(?:yourself|emotionally)|follow\s+your|focus\s+on\s+yourself|make\s+time\s+for\s+yourself)\b|\byourself\b|\byourselves\b/i;
 
+// A list of things to do: "adulting list for jan: renew my passport, get the boiler serviced, and pay
+// the deposit", "stuff hanging over me: the insurance claim, clearing the gutters…". Each item is one.
+const EN_TODO_LIST =
+  /\b(?:(?:to-?do|adulting|errands?|chores?|admin|life admin)\s+list|list\s+of\s+(?:things|stuff|errands|chores)(?:\s+to\s+do)?|things\s+(?:I\s+(?:need|have)\s+to\s+do|to\s+do|on\s+my\s+plate)|(?:stuff|things)\s+hanging\s+over\s+me|my\s+(?:errands|chores))(?:\s+(?:for|this|next)\s+[\p{L}\p{N}\s]{1,20}?)?\s*:\s*/iu;
+const LIST_ITEM = /\s*,\s*(?:and\s+|then\s+)?|\s+and\s+(?:then\s+)?/u;
+
 export const TASK_CREATION_RULES: readonly Rule[] = [
   creationRule({
     name: 'en.task.todo',
@@ -206,6 +214,16 @@ export const TASK_CREATION_RULES: readonly Rule[] = [
     pattern: EN_NEED_TO,
     minimum: 2,
     reject: (_, before, object) => EN_NEED_TO_EMBEDDED.test(before) || EN_EMPTY_DO.test(object),
+  }),
+  creationRule({
+    name: 'en.task.list',
+    language: 'en',
+    confidence: 0.75,
+    trigger: /list|to-?do|things|stuff|errands|chores/,
+    pattern: EN_TODO_LIST,
+    minimum: 2,
+    questions: true,
+    split: LIST_ITEM,
   }),
   creationRule({
     name: 'en.task.joined',
