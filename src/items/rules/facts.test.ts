@@ -113,6 +113,10 @@ describe('tasks', () => {
     expect(extract(['The changelog is done.'], ['task:atlas:write_changelog']).map((candidate) => candidate.key)).toEqual(['task:atlas:write_changelog']);
   });
 
+  it('moves no task named by a pronoun', () => {
+    expect(extract(["Whenever I'm working on one, it's like I'm connecting back with myself."], ['task:general:back_work']).filter((candidate) => candidate.type === 'tasks')).toEqual([]);
+  });
+
   it('closes no task when a person came, or with what is still to do', () => {
     const known = ['task:general:call_sister_about_visit', 'task:general:renew_passport_trip'];
     expect(extract(['my sister came over for dinner.'], known).filter((candidate) => candidate.type === 'tasks')).toEqual([]);

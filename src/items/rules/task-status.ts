@@ -6,7 +6,7 @@
 import type { ItemCandidate } from '../../spec/items.js';
 import { makeKey } from '../keys.js';
 import { projectOf } from './project.js';
-import { CONVERSATION, emit, type Language, type Rule, type SentenceContext } from './rule.js';
+import { CONVERSATION, emit, USER_ONLY, type Language, type Rule, type SentenceContext } from './rule.js';
 import { cleanPhrase, clauseEnd, contentWords, idFrom } from './text.js';
 import { RELATIVES } from './profile.js';
 import { findTask, titleAndDue } from './tasks.js';
@@ -25,6 +25,8 @@ interface StatusPattern {
   stateGroup?: number;
 }
 
+// A pronoun names no task: "whenever I'm working on one, it's like…".
+const PRONOUN = /^(?:one|ones|it|that|this|them|those|these|something|anything|everything|stuff)\b/iu;
 // States too common to name a task by themselves.
 const PLAIN_STATE = /^(?:back|made|done|sent|posted|printed|cleared|ticked off|crossed off|picked up|dropped off)$/iu;
 
@@ -36,6 +38,8 @@ interface StatusSpec {
   patterns: readonly StatusPattern[];
   /** A status for a task nobody created: only "done" and "blocked", and only for specific titles. */
   createsUnmatched: boolean;
+  /** Whose words may say it (default: the conversation's); "I renewed…" is the speaker's own doing. */
+  roles?: Rule['roles'];
 }
 
 const TASK_WORD = /^(?:the\s+)?(?:task|todo|ticket|item)\s*(?:to\s+|of\s+|[:\-–]\s*)?/i;
@@ -52,7 +56,7 @@ function statusOf(context: SentenceContext, rule: Rule, spec: StatusSpec): ItemC
     const found = pattern.pattern.exec(context.text);
     if (found === null) continue;
     const { title } = titleAndDue(context, cleanPhrase(titleOf(context, found, pattern)).replace(TASK_WORD, ''), context.language);
-    if (title === '' || (pattern.person === false && PERSON.test(title))) continue;
+    if (title === '' || PRONOUN.test(title) || (pattern.person === false && PERSON.test(title))) continue;
     const project = projectOf(context).name;
     const known = findTask(context.memory, project, title, false);
     const blocker = pattern.blockerGroup === undefined ? undefined : found[pattern.blockerGroup];
@@ -78,7 +82,7 @@ function statusRule(spec: StatusSpec): Rule {
   return {
     name: spec.name,
     languages: [spec.language],
-    roles: CONVERSATION,
+    roles: spec.roles ?? CONVERSATION,
     type: 'tasks',
     confidence: 0.85,
     gate: 'must',
@@ -124,6 +128,7 @@ export const TASK_STATUS_RULES: readonly Rule[] = [
     name: 'en.task.done_action',
     language: 'en',
     status: 'done',
+    roles: USER_ONLY,
     trigger: new RegExp(String.raw`\b(?:${DONE_ACTIONS})\b`),
     patterns: [
       // The speaker's own action, or a sentence that starts with it ("finally returned the books"):
@@ -137,6 +142,7 @@ export const TASK_STATUS_RULES: readonly Rule[] = [
     name: 'en.task.arrived',
     language: 'en',
     status: 'done',
+    roles: USER_ONLY,
     trigger: new RegExp(String.raw`\b(?:${ARRIVED})\b`),
     patterns: [{ pattern: new RegExp(String.raw`^(?!.*\b(?:need|have|got)\s+to\b)(.+?)\s+(?:finally\s+|just\s+|already\s+)?(?:${ARRIVED})\b`, 'i'), titleGroup: 1, person: false }],
     createsUnmatched: false,

@@ -64,6 +64,7 @@ describe('en.task.need-to', () => {
     'ok I need to correct something lol.',
     'I have to tell you something.',
     'Need to know if the shop is open.',
+    'anyway, gotta get back to work now.',
     'I must be getting old these days.',
     'I need to try baking that!',
     'I have to check that out.',
