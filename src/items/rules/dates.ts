@@ -12,6 +12,8 @@ export interface DateMention {
   length: number;
   /** True for expressions resolved against the event date (tomorrow, next Friday, 下周五). */
   relative: boolean;
+  /** A day named by its month ("14 May", "June 3rd", "5月8号"), with or without a year. */
+  calendar: boolean;
 }
 
 const DAY_MS = 86_400_000;
@@ -230,7 +232,8 @@ export function findDates(lower: string, language: Language, today: string, max 
       continue;
     }
     const { date, relative } = language === 'zh' ? chinese(found, today, past) : english(found.groups ?? {}, today, past);
-    if (date !== undefined) out.push({ date, index: found.index, length: found[0].length, relative });
+    const calendar = language === 'zh' ? found[1] !== undefined || found[4] !== undefined : ['rangeDay', 'isoYear', 'day', 'month', 'firstDay'].some((group) => found.groups?.[group] !== undefined);
+    if (date !== undefined) out.push({ date, index: found.index, length: found[0].length, relative, calendar });
   }
   return out;
 }

@@ -48,6 +48,11 @@ const CAPITALISED = /(?<![\p{L}\p{N}'’])\p{Lu}[\p{L}'’-]+(?:\s+(?:de|da|del|
 const EN_RECORDED =
   /\b(?:i(?:'ve| have)?\s+(?:just\s+)?(?:booked|scheduled|rescheduled|reserved|registered|signed you up|added (?:it |that )?to|put (?:it |that )?(?:in|on)|moved)|(?:is|are|has been|have been|was|were)\s+(?:now\s+)?(?:booked|scheduled|rescheduled|reserved|confirmed)|(?:booking|reservation|appointment) (?:is )?confirmed)\b/u;
 const ZH_RECORDED = /(?:已(?:经)?(?:帮你|为你|给你)?(?:预订|预约|订好|订了|安排好|安排了|加入|加到|改签|改到|登记)|(?:订好|约好|改好)了|已确认|预订成功|预约成功)/u;
+// The user's own doing still to come: "we fly out…", "I'm off to…", "I start…", "我们…出发".
+const OWN_PLAN: Readonly<Record<Language, RegExp>> = {
+  en: /\b(?:I|we)(?:'re|'ll|\s+are|\s+am|'m|\s+will)?\s+(?:(?:finally|also|then|both|all)\s+)?(?:fly|flying|leave|leaving|head|heading|go|going|drive|driving|travel|travelling|traveling|start|starting|move|moving|arrive|arriving|land|landing|get\s+married|marry|off\s+to|due|back)\b/iu,
+  zh: /我们?(?:要|会|打算|准备|计划)?(?:去|飞|出发|回|搬|开始|结婚|入职|到)/u,
+};
 // A request to book or note a plan is a plan said as a question: "can you book a table for Saturday?"
 const BOOKING_REQUEST = /\b(?:can|could|would)\s+you\s+(?:please\s+)?(?:book|reserve|schedule|set up|sign me up|register me|add|put|remind me|make a reservation|get us|get me)\b/u;
 
@@ -133,7 +138,9 @@ function eventOf(context: SentenceContext, rule: Rule, language: Language): Item
   const mention = nearestDate(context, language);
   if (mention === undefined) return [];
   if (context.here.some((candidate) => (candidate.type === 'tasks' || candidate.type === 'goals') && candidate.value['due'] === mention.date)) return [];
-  if (mention.relative && !hasEventWord(context.text, language)) return [];
+  // "tomorrow" or "Friday" needs an occasion beside it; a day named by its month is one when the user
+  // tells what they will do on it ("we fly out 14 May for ten days").
+  if (mention.relative && !hasEventWord(context.text, language) && !(mention.calendar && OWN_PLAN[language].test(context.text))) return [];
   const withoutDate = `${context.text.slice(0, mention.index)} ${context.text.slice(mention.index + mention.length)}`;
   const slugText = eventSlug(context.text, withoutDate, language);
   if (slugText === '') return [];

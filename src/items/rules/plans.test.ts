@@ -19,6 +19,7 @@ describe('dated plans', () => {
     ['Can you book a table at Noma for Thursday the 26th?', 'upsert event:general:2026-02-26:table_noma'],
     ['My brother turns 40 on 3 May and we throw the party on Saturday 2 May.', 'upsert event:general:2026-05-02:party'],
     ['our housewarming is on the 14th of March', 'upsert event:general:2026-03-14:housewarming'],
+    ['planning Oaxaca with my partner, we fly out 14 May for ten days!!', 'upsert event:general:2026-05-14:planning_oaxaca_partner'],
     ['五一要去看演唱会', 'upsert event:general:2026-05-01:演唱会'],
   ])('%s', (text, expected) => {
     expect(keys(changes(text))).toContain(expected);
@@ -33,8 +34,9 @@ describe('dated plans', () => {
     expect(keys(changes('已经帮你预约了3月2号的复查。', [], 'assistant'))).toEqual(['upsert event:general:2026-03-02:预约']);
   });
 
-  it('reads no plan from a question that books nothing', () => {
+  it('reads no plan from a question that books nothing, nor from a day without an occasion or a doing of the user', () => {
     expect(changes('Can you tell me what is on at the cinema on Friday?')).toEqual([]);
+    expect(changes('the invoice says 14 May at the top.')).toEqual([]);
   });
 
   it('reads the first day of a range and a weekday before its date', () => {
