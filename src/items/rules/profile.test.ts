@@ -33,6 +33,9 @@ describe('English profile facts said in passing', () => {
     ['been vegetarian 6 yrs, any lunch ideas', [{ k: 'diet', v: 'vegetarian', since: SINCE }]],
     ['my bearded dragon Saffron has not eaten in days', [{ k: 'pet:saffron', v: 'bearded dragon Saffron' }]],
     ['I accepted the offer from Sacred Heart in Halifax today!!', [{ k: 'employer', v: 'Sacred Heart', since: SINCE }]],
+    ['we have two cats and a very old fridge', [{ k: 'pet:cat', v: 'has two cats' }]],
+    ['I have a 3 year old beagle, any tips for the heat?', [{ k: 'pet:beagle', v: 'has a 3 year old beagle' }]],
+    ["I'm retired now, so mornings are mine.", [{ k: 'role', v: 'retired', since: SINCE }]],
   ])('%s', (text, expected) => {
     expect(facts(text)).toEqual(expected);
   });
@@ -48,6 +51,8 @@ describe('English profile facts said in passing', () => {
     "lol I told my friends about it and now they think I'm a cat scientist",
     'I shop at Lidl on Saturdays.',
     'my python Django app keeps crashing',
+    'I have a dog allergy, sadly.',
+    'Do you have a cat?',
   ])('is no fact of the user: %s', (text) => {
     expect(facts(text)).toEqual([]);
   });

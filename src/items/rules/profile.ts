@@ -68,6 +68,9 @@ const EN_FACTS: readonly FactPattern[] = [
     accept: (value, found) => (NOT_ROLE.test(value) || !ROLE_END.test(value) || value.split(/\s+/).length > 5 || REPORTED.test(found.input.slice(0, found.index)) ? undefined : value),
   },
   { k: 'employer', pattern: new RegExp(String.raw`\bI\s+(?:work|am working|'m working)\s+(?:at|for)\s+${NAME}`, 'u') },
+  // "I'm retired", "I retired last year", "I'm self-employed now".
+  { k: 'role', pattern: /\bI(?:'m|\s+am)\s+(?:now\s+|fully\s+|finally\s+)?(retired|semi-retired|self-employed|freelance|a freelancer|a stay-at-home (?:mum|mom|dad|parent))\b/u, withSince: true },
+  { k: 'role', pattern: /\bI\s+(?:just\s+|finally\s+)?(retired)\s+(?:last|this|in|from|after|a\s+(?:few|couple))\b/u, withSince: true },
   // A rank needs no article ("I'm head chef now"); a new role may come with no subject at all
   // ("junior UX designer at Bitpanda!"); "I teach maths", "I start as a nurse at Ullevål".
   { k: 'role', pattern: new RegExp(String.raw`\bI(?:'m| am)\s+(?:now\s+)?(${RANK}\s+[\p{L}-]+(?:\s+[\p{L}-]+)?)(?=\s+(?:now|at|for|in|here|with)\b|\s*[,.;!?]|\s*$)`, 'iu'), accept: (value) => (ROLE_END.test(value) ? value : undefined), withSince: true },
@@ -156,6 +159,12 @@ const EN_FACTS: readonly FactPattern[] = [
     pattern: new RegExp(String.raw`\b(?:a|an)\s+(?:[\p{L}-]+\s+){0,3}?(${PETS})(?:\s+[\p{L}-]+){0,2}\s+(?:called|named)\s+${NAME}`, 'u'),
     accept: (value, found) => `${found[1]!.toLowerCase()} ${value}`,
   },
+  // A pet without a name: "I have a dog", "we've got two cats", "I have a 3 year old beagle".
+  {
+    k: (_, found) => `pet:${slug(found[2]!)}`,
+    pattern: new RegExp(String.raw`\b(?:I|[Ww]e)(?:\s+(?:also\s+|now\s+|still\s+)?have|'ve\s+got|\s+have\s+got)\s+((?:a|an|one|two|three|2|3)\s+(?:(?:\d+|one|two|three|four|five)[\s-]+(?:year|month|week)s?[\s-]+old\s+|little\s+|old\s+|rescue\s+|senior\s+|young\s+|big\s+|small\s+)*(${PETS})s?)\b(?!\s+(?:food|bed|toy|sitter|walker|hair|allergy|allergies|show)\b)`, 'u'),
+    accept: (_, found) => `has ${found[1]!}`,
+  },
   // Work changes: "I accepted a job at Porsche", "I joined a firm called Taller Norte", "I'm at Meezan Bank now".
   {
     k: 'employer',
@@ -214,6 +223,8 @@ const PET_BEFORE = new RegExp(String.raw`\b(?:adopted|got|brought\s+home|rescued
 /** The profile facts a sentence states. */
 export function factsOf(context: Pick<SentenceContext, 'text' | 'language' | 'date'> & Partial<Pick<SentenceContext, 'event' | 'start'>>): Fact[] {
   let facts = factsBy(EN_FACTS, context);
+  // A pet named in the sentence is the fact; its kind alone ("a dog") adds nothing beside it.
+  if (facts.filter((fact) => fact.k.startsWith('pet:')).length > 1) facts = facts.filter((fact) => !(fact.k.startsWith('pet:') && typeof fact.v === 'string' && fact.v.startsWith('has ')));
   // "I'm in Madrid now! found a small flat in Lavapiés": the place said first is where the user
   // lives, the one after it is where in it.
   const before = context.event === undefined || context.start === undefined ? '' : context.event.text.slice(0, context.start);
@@ -236,7 +247,7 @@ export const PROFILE_RULES: readonly Rule[] = [
   factRule(
     'en.profile.fact',
     'en',
-    /\bmy name|\bcall me|\bi'm called|\bi am called|\bi work|\bi'm an?\b|\bi am an?\b|\bi'm the\b|\bi am the\b|\b(?:i|we)(?: now| currently| still| actually)? live|\bi reside|\bbased in|\bliving in|moved|relocated|leaving|\bfrom\b|with the (?:kids|children|twins)|\bi'm in\b|\bi am in\b|\bwe're in\b|\bwe are in\b|been (?:living )?in\b|here in\b|\bmy |\bour |called|named|allergic|intolerant|\bi (?:have|get|suffer|was diagnosed|got diagnosed|live with)\b|\bi've (?:got|been diagnosed)\b|vegetarian|vegan|pescatarian|gluten|keto|halal|kosher|dairy|teetotal|\bi (?:don't|do not|never|can't|cannot) (?:(?:actually|really|even|usually|ever|generally|normally) )?(?:eat|drink|take)\b|stopped|quit|gave up|given up|accepted|joined|started|working (?:for|at)|\bi (?:also |still |now |currently )?(?:teach|drive|deliver|nurse|cook|clean|volunteer|intern|code|tutor|coach|lecture|bartend|waitress|wait tables|serve|care|do shifts|work shifts|pick|pack|stack shelves)\b|\bi'm at\b|\bi am at\b|teach|\bstart|\bbegan|\bbegin|offer|\bown\b|founded|launched|opened|ended up|rented|bought|found|says|said|confirmed|thinks|put me|pregnant|\b(?:head|sous|senior|junior|lead|chief|principal|staff|assistant|deputy|executive|associate)\b|\bthe (?:dog|cat|puppy|kitten|parrot|budgie|hamster|rabbit|bunny|horse|pony|tortoise|turtle|gecko|snake|goldfish|guinea pig)\b|\b(?:just|now|only|been)\b|(?:days?|weeks?|months?|years?) in\b|\bon (?:statins|insulin|metformin|antidepressants|beta|blood|warfarin|levothyroxine|thyroxine|the pill|hrt|prednisone|steroids|sertraline|fluoxetine|lithium|methotrexate|antihistamines|iron)/,
+    /\bmy name|\bcall me|\bi'm called|\bi am called|\bi work|\bi'm an?\b|\bi am an?\b|\bi'm the\b|\bi am the\b|\b(?:i|we)(?: now| currently| still| actually)? live|\bi reside|\bbased in|\bliving in|moved|relocated|leaving|\b(?:i|we)(?: also| now| still)? have (?:a|an|one|two|three|2|3)\b|\b(?:i|we)'ve got\b|retired|self-employed|freelance|stay-at-home|\bfrom\b|with the (?:kids|children|twins)|\bi'm in\b|\bi am in\b|\bwe're in\b|\bwe are in\b|been (?:living )?in\b|here in\b|\bmy |\bour |called|named|allergic|intolerant|\bi (?:have|get|suffer|was diagnosed|got diagnosed|live with)\b|\bi've (?:got|been diagnosed)\b|vegetarian|vegan|pescatarian|gluten|keto|halal|kosher|dairy|teetotal|\bi (?:don't|do not|never|can't|cannot) (?:(?:actually|really|even|usually|ever|generally|normally) )?(?:eat|drink|take)\b|stopped|quit|gave up|given up|accepted|joined|started|working (?:for|at)|\bi (?:also |still |now |currently )?(?:teach|drive|deliver|nurse|cook|clean|volunteer|intern|code|tutor|coach|lecture|bartend|waitress|wait tables|serve|care|do shifts|work shifts|pick|pack|stack shelves)\b|\bi'm at\b|\bi am at\b|teach|\bstart|\bbegan|\bbegin|offer|\bown\b|founded|launched|opened|ended up|rented|bought|found|says|said|confirmed|thinks|put me|pregnant|\b(?:head|sous|senior|junior|lead|chief|principal|staff|assistant|deputy|executive|associate)\b|\bthe (?:dog|cat|puppy|kitten|parrot|budgie|hamster|rabbit|bunny|horse|pony|tortoise|turtle|gecko|snake|goldfish|guinea pig)\b|\b(?:just|now|only|been)\b|(?:days?|weeks?|months?|years?) in\b|\bon (?:statins|insulin|metformin|antidepressants|beta|blood|warfarin|levothyroxine|thyroxine|the pill|hrt|prednisone|steroids|sertraline|fluoxetine|lithium|methotrexate|antihistamines|iron)/,
     factsOf,
   ),
   { ...NAMED_RULE, questions: true },
