@@ -56,4 +56,14 @@ describe('retention gate', () => {
     expect(accepted).toEqual([retract]);
     expect(decisions[0]).toMatchObject({ decision: 'must', wrote: true });
   });
+
+  it('writes none of the readings of a statement a person must choose between, and proposes each', () => {
+    const reading = (key: string): ItemCandidate => ({ ...candidate('e1', 'must', 0.85), type: 'tasks', key, value: { status: 'done' }, review: 'matches 2 open tasks' });
+    const readings = [reading('task:general:a'), reading('task:general:b')];
+    const { decisions, accepted, proposed } = applyGate([event('e1', 'The insurance is renewed.')], readings);
+    expect(accepted).toEqual([]);
+    expect(proposed).toEqual(readings);
+    expect(decisions[0]).toMatchObject({ decision: 'must', wrote: false });
+    expect(decisions[0]!.reason).toContain('proposed for review, one reading each (matches 2 open tasks)');
+  });
 });

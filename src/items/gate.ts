@@ -36,7 +36,8 @@ function describe(candidate: ItemCandidate): string {
 }
 
 /**
- * Decides, for each event, what of its candidates is written.
+ * Decides, for each event, what of its candidates is written, and which go to the review queue
+ * instead (`proposed`: the readings of a statement a person must choose between).
  *
  * @example
  * const { decisions, accepted } = applyGate(events, candidates);
@@ -45,11 +46,16 @@ export function applyGate(
   events: readonly ExtractionEvent[],
   candidates: readonly ItemCandidate[],
   options: GateOptions = DEFAULT_GATE,
-): { decisions: GateDecision[]; accepted: ItemCandidate[] } {
+): { decisions: GateDecision[]; accepted: ItemCandidate[]; proposed: ItemCandidate[] } {
   const accepted: ItemCandidate[] = [];
+  const proposed: ItemCandidate[] = [];
   const decisions = events.map((event): GateDecision => {
-    const own = candidates.filter((candidate) => candidate.source_event_ids.includes(event.event_id));
-    if (own.length === 0) return { event_id: event.event_id, decision: 'never', wrote: false, reason: neverReason(event), rules: [] };
+    const all = candidates.filter((candidate) => candidate.source_event_ids.includes(event.event_id));
+    if (all.length === 0) return { event_id: event.event_id, decision: 'never', wrote: false, reason: neverReason(event), rules: [] };
+    // A statement with several readings writes none of them: each goes to the review queue.
+    const review = all.filter((candidate) => candidate.review !== undefined);
+    for (const candidate of review) if (!proposed.includes(candidate)) proposed.push(candidate);
+    const own = all.filter((candidate) => candidate.review === undefined);
     const must = own.filter((candidate) => candidate.gate === 'must' || candidate.action === 'retract');
     const may = own.filter((candidate) => !must.includes(candidate));
     const mayWritten = may.filter((candidate) => candidate.confidence >= options.mayThreshold);
@@ -59,14 +65,15 @@ export function applyGate(
     if (must.length > 0) parts.push(`must write: ${must.map(describe).join('; ')}`);
     if (mayWritten.length > 0) parts.push(`may write, confident: ${mayWritten.map(describe).join('; ')}`);
     if (mayHeld.length > 0) parts.push(`may write, held below confidence ${options.mayThreshold}: ${mayHeld.map(describe).join('; ')}`);
-    const decision = must.length > 0 ? 'must' : 'may';
+    if (review.length > 0) parts.push(`proposed for review, one reading each (${review[0]!.review}): ${review.map(describe).join('; ')}`);
+    const decision = must.length > 0 || review.some((candidate) => candidate.gate === 'must') ? 'must' : 'may';
     return {
       event_id: event.event_id,
       decision,
       wrote: must.length + mayWritten.length > 0,
       reason: parts.join(' | '),
-      rules: [...new Set(own.map((candidate) => candidate.rule))],
+      rules: [...new Set(all.map((candidate) => candidate.rule))],
     };
   });
-  return { decisions, accepted };
+  return { decisions, accepted, proposed };
 }

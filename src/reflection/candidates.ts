@@ -4,10 +4,11 @@
 // and doctrine suggestions are never approved automatically, and by default nothing is. A
 // candidate carries the strongest sensitivity of its evidence, and one drawn from private events
 // proposes to write at the user's level only. A proposal made before for the same run (or twice in
-// one reflection) is not proposed again.
+// one reflection) is not proposed again. The write path proposes too: a statement with several
+// readings (two open tasks fit one done statement) becomes one candidate per reading.
 
 import type { EventRecord, Sensitivity } from '../spec/event.js';
-import type { Salience } from '../spec/items.js';
+import type { ItemCandidate, Salience } from '../spec/items.js';
 import type {
   CandidateKind,
   CandidateTarget,
@@ -216,5 +217,53 @@ export function newProposals(proposed: readonly ReviewCandidate[], earlier: read
     if (seen.has(fingerprint)) return false;
     seen.add(fingerprint);
     return true;
+  });
+}
+
+const READING_SALIENCE: Salience = { consequence: 0.5, emotional_charge: 0.2, reusability: 0.5 };
+
+/** A reading in one line: "task:general:renew_car_insurance → status done". */
+function claimOf(reading: ItemCandidate): string {
+  if (reading.action === 'retract') return `${reading.key} → retracted`;
+  const changes = Object.entries(reading.value).filter(([name]) => name !== 'task_id' && name !== 'project');
+  return `${reading.key} → ${changes.map(([name, value]) => `${name} ${typeof value === 'string' ? value : JSON.stringify(value)}`).join(', ')}`;
+}
+
+/**
+ * The review candidates of a turn's statements that have several readings (ItemCandidate.review):
+ * one memory candidate per reading, approving which writes it through the normal merge. `about`
+ * gives the current item each key names, when there is one.
+ *
+ * @example
+ * readingCandidates(proposed, { scope, events, about, now }) // one pending candidate per tied task
+ */
+export function readingCandidates(
+  readings: readonly ItemCandidate[],
+  input: { scope: CandidateScope; events: ReadonlyMap<string, EventRecord>; about: ReadonlyMap<string, string>; now: string },
+): ReviewCandidate[] {
+  const traceId = newId('trc');
+  return readings.map((reading) => {
+    const sensitivity = sensitivityOf(reading.source_event_ids, input.events);
+    const item = input.about.get(reading.key);
+    const target: CandidateTarget = reading.action === 'retract' ? { write: 'retract', key: reading.key } : { write: 'item', type: reading.type, key: reading.key, value: reading.value };
+    return {
+      id: newId('cand'),
+      ...input.scope,
+      trace_id: traceId,
+      kind: 'memory',
+      source: reading.provenance?.extractor === 'llm' ? 'llm' : 'rules',
+      status: 'pending',
+      payload: { claim: claimOf(reading), reason: reading.review ?? '', rule: reading.rule },
+      memory_type: 'semantic',
+      confidence: reading.confidence,
+      salience: { ...READING_SALIENCE, ...reading.salience },
+      source_event_ids: reading.source_event_ids,
+      sensitivity,
+      item_ids: item === undefined ? [] : [item],
+      target: confinedTarget(target, sensitivity),
+      open_loop_id: null,
+      created_at: input.now,
+      decision: null,
+    };
   });
 }

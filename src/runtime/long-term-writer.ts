@@ -14,6 +14,7 @@ import { extractionEvents, mayReferBack } from '../items/extraction-events.js';
 import { applyGate, type GateOptions } from '../items/gate.js';
 import { ItemMerger, placement, versionKey, type MergeScope } from '../items/merge.js';
 import { confinedLevel } from '../events/sensitivity.js';
+import { readingCandidates } from '../reflection/candidates.js';
 import { extractionJob } from './extraction-job-record.js';
 import { askModel, shownToModel, transportFailure, type LlmExtraction, type LlmMode } from './llm-extraction.js';
 
@@ -85,8 +86,9 @@ export class LongTermWriter {
 
   /** Passes candidates of a turn's events through the retention gate and plans the merge of those it accepts. */
   async plan(scope: Scope, events: readonly EventRecord[], extractable: readonly ExtractionEvent[], candidates: readonly ItemCandidate[], now: string): Promise<PlannedCandidates> {
-    const { decisions, accepted } = applyGate(extractable, candidates, this.config.gate);
-    if (accepted.length === 0) return { gate: decisions, items: [], ops: [] };
+    const { decisions, accepted, proposed } = applyGate(extractable, candidates, this.config.gate);
+    const reviews = proposed.length === 0 ? [] : await this.reviewOps(scope, events, proposed, now);
+    if (accepted.length === 0) return { gate: decisions, items: [], ops: reviews };
 
     const sensitivity = new Map(events.map((event) => [event.id, event.sensitivity]));
     const sensitivityOf = (ids: readonly string[]): Sensitivity => (ids.some((id) => sensitivity.get(id) === 'private') ? 'private' : 'normal');
@@ -105,7 +107,15 @@ export class LongTermWriter {
         rejectIn(decisions, candidate, error);
       }
     }
-    return { gate: decisions, items, ops };
+    return { gate: decisions, items, ops: [...ops, ...reviews] };
+  }
+
+  /** The review candidates of the statements with several readings, each reading one candidate. */
+  private async reviewOps(scope: Scope, events: readonly EventRecord[], proposed: readonly ItemCandidate[], now: string): Promise<WriteOp[]> {
+    const current = await this.storage.listItems({ tenant_id: scope.tenant_id, owners: visibleOwners(scope.user_id, scope.agent_id), keys: [...new Set(proposed.map((reading) => reading.key))], statuses: ['active'], limit: 1_000 });
+    const about = new Map(current.map((item) => [item.key, item.id]));
+    const candidates = readingCandidates(proposed, { scope, events: new Map(events.map((event) => [event.id, event])), about, now });
+    return candidates.map((candidate) => ({ op: 'put_candidate' as const, candidate }));
   }
 
   /**

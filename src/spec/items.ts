@@ -130,6 +130,12 @@ export interface ItemCandidate {
    * and name the model, so the items they make say so in their provenance.
    */
   provenance?: Pick<Provenance, 'extractor' | 'model'>;
+  /**
+   * Why a person must choose: the statement has several readings ("the insurance is renewed" with
+   * two open insurance tasks), each proposed as one candidate. Nothing is written; each reading
+   * waits in the review queue (`engram.review`) until one is approved.
+   */
+  review?: string;
 }
 
 /** The text an extractor reads: one shareable event of a turn. */

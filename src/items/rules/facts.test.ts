@@ -113,6 +113,15 @@ describe('tasks', () => {
     expect(extract(['The changelog is done.'], ['task:atlas:write_changelog']).map((candidate) => candidate.key)).toEqual(['task:atlas:write_changelog']);
   });
 
+  it('proposes each reading for review when several open tasks fit a status change equally', () => {
+    const out = extract(['The insurance is renewed.'], ['task:general:renew_car_insurance', 'task:general:renew_home_insurance']).filter((candidate) => candidate.type === 'tasks');
+    expect(out.map((candidate) => [candidate.key, candidate.value['status'], candidate.review !== undefined])).toEqual([
+      ['task:general:renew_car_insurance', 'done', true],
+      ['task:general:renew_home_insurance', 'done', true],
+    ]);
+    expect(out[0]!.review).toContain('matches 2 open tasks');
+  });
+
   it('moves no task named by a pronoun', () => {
     expect(extract(["Whenever I'm working on one, it's like I'm connecting back with myself."], ['task:general:back_work']).filter((candidate) => candidate.type === 'tasks')).toEqual([]);
   });

@@ -9,7 +9,7 @@ import { projectOf } from './project.js';
 import { CONVERSATION, emit, USER_ONLY, type Language, type Rule, type SentenceContext } from './rule.js';
 import { cleanPhrase, clauseEnd, contentWords, idFrom } from './text.js';
 import { RELATIVES } from './profile.js';
-import { findTask, titleAndDue } from './tasks.js';
+import { bestTasks, titleAndDue } from './tasks.js';
 
 type Status = 'done' | 'blocked' | 'doing';
 
@@ -58,13 +58,19 @@ function statusOf(context: SentenceContext, rule: Rule, spec: StatusSpec): ItemC
     const { title } = titleAndDue(context, cleanPhrase(titleOf(context, found, pattern)).replace(TASK_WORD, ''), context.language);
     if (title === '' || PRONOUN.test(title) || (pattern.person === false && PERSON.test(title))) continue;
     const project = projectOf(context).name;
-    const known = findTask(context.memory, project, title, false);
+    const matches = bestTasks(context.memory, project, title, false);
     const blocker = pattern.blockerGroup === undefined ? undefined : found[pattern.blockerGroup];
     const notes = blocker === undefined ? undefined : [`blocked on ${blocker.trim().replace(/[\s.;:!?。；！？]+$/u, '')}`];
-    if (known !== undefined) {
-      const value: Record<string, unknown> = { task_id: known.slice(known.lastIndexOf(':') + 1), status: spec.status };
+    const change = (key: string) => {
+      const value: Record<string, unknown> = { task_id: key.slice(key.lastIndexOf(':') + 1), status: spec.status };
       if (notes !== undefined) value['notes'] = notes;
-      return [emit(context, rule, { key: known, value })];
+      return value;
+    };
+    if (matches.length === 1) return [emit(context, rule, { key: matches[0]!, value: change(matches[0]!) })];
+    // Several open tasks fit as well: each reading waits for a person to choose (engram.review).
+    if (matches.length > 1) {
+      const why = `"${title}" matches ${matches.length} open tasks equally: ${matches.join(', ')}`;
+      return matches.map((key) => ({ ...emit(context, rule, { key, value: change(key) }), review: why }));
     }
     // No known task by this reading: another pattern may read the sentence differently.
     const specific = context.language === 'zh' ? title.length >= 4 : contentWords(title).length >= 2;

@@ -38,11 +38,23 @@ function statusTokens(title: string): Set<string> {
  * The key of a task already known or produced whose title matches `title`: all tokens equal
  * (`exact`), or, for a status change, at least half of the shorter title's words (by stem: "renewed
  * my passport" names "renew passport before the trip") including one that is not a common verb.
- * Ties prefer the same project; a tie beyond that matches nothing (never guess).
+ * Ties prefer the same project; a tie beyond that matches nothing (never guess: see bestTasks).
  */
 export function findTask(memory: ExtractionMemory, project: string, title: string, exact: boolean): string | undefined {
+  const best = bestTasks(memory, project, title, exact);
+  return best.length === 1 ? best[0] : undefined;
+}
+
+/**
+ * The keys of the known or produced tasks that match `title` best (findTask's reading): one, none,
+ * or several tied ("the insurance is renewed" with car and home insurance both open).
+ *
+ * @example
+ * bestTasks(memory, 'general', 'insurance renewed', false) // ['task:general:renew_car_insurance', 'task:general:renew_home_insurance']
+ */
+export function bestTasks(memory: ExtractionMemory, project: string, title: string, exact: boolean): string[] {
   const tokens = exact ? new Set(matchTokens(title)) : statusTokens(title);
-  if (tokens.size === 0) return undefined;
+  if (tokens.size === 0) return [];
   const projectSlug = slug(project);
   const scored: Array<readonly [string, number]> = [];
   for (const key of memory.keysWith('task:')) {
@@ -60,8 +72,7 @@ export function findTask(memory: ExtractionMemory, project: string, title: strin
     scored.push([key, overlap + (keyProject === projectSlug ? 0.01 : 0)]);
   }
   const top = Math.max(0, ...scored.map(([, score]) => score));
-  const best = scored.filter(([, score]) => score === top);
-  return best.length === 1 ? best[0]![0] : undefined;
+  return scored.filter(([, score]) => score === top).map(([key]) => key);
 }
 
 const EN_DUE_BEFORE = /\s*(?:,\s*)?(?:by|before|on|until|till|due|no later than|for)?\s*$/i;
