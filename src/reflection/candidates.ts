@@ -232,20 +232,23 @@ function claimOf(reading: ItemCandidate): string {
 /**
  * The review candidates of a turn's statements that have several readings (ItemCandidate.review):
  * one memory candidate per reading, approving which writes it through the normal merge. `about`
- * gives the current item each key names, when there is one.
+ * gives the current item each key names, when there is one: the target then holds the whole value
+ * the approval leaves ("renew the car insurance", now done), so a reviewer reads what they approve.
  *
  * @example
  * readingCandidates(proposed, { scope, events, about, now }) // one pending candidate per tied task
  */
 export function readingCandidates(
   readings: readonly ItemCandidate[],
-  input: { scope: CandidateScope; events: ReadonlyMap<string, EventRecord>; about: ReadonlyMap<string, string>; now: string },
+  input: { scope: CandidateScope; events: ReadonlyMap<string, EventRecord>; about: ReadonlyMap<string, { id: string; value: Record<string, unknown> }>; now: string },
 ): ReviewCandidate[] {
   const traceId = newId('trc');
   return readings.map((reading) => {
     const sensitivity = sensitivityOf(reading.source_event_ids, input.events);
-    const item = input.about.get(reading.key);
-    const target: CandidateTarget = reading.action === 'retract' ? { write: 'retract', key: reading.key } : { write: 'item', type: reading.type, key: reading.key, value: reading.value };
+    const current = input.about.get(reading.key);
+    const item = current?.id;
+    const value = { ...current?.value, ...reading.value };
+    const target: CandidateTarget = reading.action === 'retract' ? { write: 'retract', key: reading.key } : { write: 'item', type: reading.type, key: reading.key, value };
     return {
       id: newId('cand'),
       ...input.scope,

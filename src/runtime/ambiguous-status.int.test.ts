@@ -39,9 +39,10 @@ describe('a status change with several readings', () => {
 
     const keyOf = (candidate: { target: { write: string; key?: string } }) => (candidate.target.write === 'item' ? (candidate.target.key ?? '') : '');
     const pending = (await t.engram.review.list({ scope: reader, status: ['pending'] })).sort((a, b) => keyOf(a).localeCompare(keyOf(b)));
+    // The target holds the value the approval leaves, so a reviewer reads which task it closes.
     expect(pending.map((candidate) => [candidate.kind, candidate.source, candidate.target])).toEqual([
-      ['memory', 'rules', { write: 'item', type: 'tasks', key: car, value: { task_id: 'renew_car_insurance', status: 'done' } }],
-      ['memory', 'rules', { write: 'item', type: 'tasks', key: home, value: { task_id: 'renew_home_insurance', status: 'done' } }],
+      ['memory', 'rules', { write: 'item', type: 'tasks', key: car, value: { project: 'general', task_id: 'renew_car_insurance', title: 'renew the car insurance', status: 'done' } }],
+      ['memory', 'rules', { write: 'item', type: 'tasks', key: home, value: { project: 'general', task_id: 'renew_home_insurance', title: 'renew the home insurance', status: 'done' } }],
     ]);
     expect(pending[0]!.item_ids).toHaveLength(1);
     expect(pending[0]!.payload['claim']).toBe(`${car} → status done`);

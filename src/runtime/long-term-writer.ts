@@ -113,7 +113,7 @@ export class LongTermWriter {
   /** The review candidates of the statements with several readings, each reading one candidate. */
   private async reviewOps(scope: Scope, events: readonly EventRecord[], proposed: readonly ItemCandidate[], now: string): Promise<WriteOp[]> {
     const current = await this.storage.listItems({ tenant_id: scope.tenant_id, owners: visibleOwners(scope.user_id, scope.agent_id), keys: [...new Set(proposed.map((reading) => reading.key))], statuses: ['active'], limit: 1_000 });
-    const about = new Map(current.map((item) => [item.key, item.id]));
+    const about = new Map(current.map((item) => [item.key, { id: item.id, value: item.value }]));
     const candidates = readingCandidates(proposed, { scope, events: new Map(events.map((event) => [event.id, event])), about, now });
     return candidates.map((candidate) => ({ op: 'put_candidate' as const, candidate }));
   }
