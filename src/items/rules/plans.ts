@@ -29,6 +29,12 @@ function tokensOf(text: string): Set<string> {
  * kind, the one plan of that kind. A tie names none.
  */
 function knownPlan(context: SentenceContext, phrase: string, keys: readonly string[]): string | undefined {
+  const best = bestPlans(context, phrase, keys);
+  return best.length === 1 ? best[0] : undefined;
+}
+
+/** The plans a phrase names best: one, none, or several tied ("the trip is off" with two trips planned). */
+function bestPlans(context: SentenceContext, phrase: string, keys: readonly string[]): string[] {
   const wanted = tokensOf(phrase);
   const scored: Array<readonly [string, number]> = [];
   for (const key of keys) {
@@ -39,8 +45,7 @@ function knownPlan(context: SentenceContext, phrase: string, keys: readonly stri
     scored.push([key, shared.length + (named ? 10 : 0) + (key.startsWith('event:') && key.split(':')[2]! >= context.date ? 0.5 : 0)]);
   }
   const top = Math.max(0, ...scored.map(([, score]) => score));
-  const best = scored.filter(([, score]) => score === top);
-  return best.length === 1 ? best[0]![0] : undefined;
+  return scored.filter(([, score]) => score === top).map(([key]) => key);
 }
 
 function plansOf(context: SentenceContext): string[] {
@@ -76,10 +81,12 @@ function calledOff(context: SentenceContext): string | undefined {
 function cancelledPlan(context: SentenceContext, rule: Rule): ItemCandidate[] {
   const phrase = calledOff(context);
   if (phrase === undefined) return [];
-  const known = knownPlan(context, phrase, plansOf(context));
-  if (known === undefined) return [];
-  const type = known.startsWith('event:') ? 'events' : 'goals';
-  return [emit(context, rule, { key: known, type, value: { status: 'cancelled', cancelled_on: context.date } })];
+  const known = bestPlans(context, phrase, plansOf(context));
+  const cancel = (key: string) => emit(context, rule, { key, type: key.startsWith('event:') ? 'events' : 'goals', value: { status: 'cancelled', cancelled_on: context.date } });
+  if (known.length <= 1) return known.map(cancel);
+  // Several plans fit as well ("the trip is off" with two trips planned): each reading waits for a person.
+  const why = `"${phrase}" names ${known.length} plans equally: ${known.join(', ')}`;
+  return known.map((key) => ({ ...cancel(key), review: why }));
 }
 
 // --- Done -----------------------------------------------------------------------------------------
