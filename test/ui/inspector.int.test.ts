@@ -234,6 +234,8 @@ describe.skipIf(!hasChromium)('web inspector in headless Chromium', () => {
     await expect.poll(() => drawer().textContent()).toMatch(/retracted/);
     expect(await composeText('Where does Mira live?')).not.toContain('location: Lisbon');
     await page.goto(`${base}/ui/#/memory?user_id=mira&agent_id=assistant&item=${profile!.id}`);
+    // The drawer of the page before may still be leaving (a loaded machine): act on the one that stays.
+    await expect.poll(() => page.locator('aside.drawer').count()).toBe(1);
     // The retracted version comes back as the next version.
     await drawer().getByRole('button', { name: `Restore version ${profile!.version}` }).click();
     await expect.poll(() => drawer().getByRole('list', { name: 'Version history' }).textContent()).toMatch(new RegExp(`v${profile!.version + 1}\\s*active`));
