@@ -77,3 +77,16 @@ describe('Chinese tasks', () => {
     expect(tasks([['assistant', '恭喜，报告交了就好！']], ['task:general:交实验报告'])).toEqual([]);
   });
 });
+
+describe('a Chinese status change with several readings', () => {
+  it('proposes each open task it fits equally for review', () => {
+    const out = (createRuleExtractor().extract({
+      events: [{ event_id: 'e', kind: 'message', role: 'user', text: '保险续好了。', ts: TS }],
+      known_keys: ['task:general:续车险的保险', 'task:general:续房子的保险'],
+    }) as ItemCandidate[]).filter((candidate) => candidate.type === 'tasks');
+    expect(out.map((candidate) => [candidate.key, candidate.value['status'], candidate.review !== undefined])).toEqual([
+      ['task:general:续车险的保险', 'done', true],
+      ['task:general:续房子的保险', 'done', true],
+    ]);
+  });
+});

@@ -8,7 +8,7 @@ import { makeKey } from '../keys.js';
 import { findDate } from './dates.js';
 import { projectOf } from './project.js';
 import { emit, USER_ONLY, type Rule, type SentenceContext } from './rule.js';
-import { findTask, titleAndDue } from './tasks.js';
+import { bestTasks, findTask, titleAndDue } from './tasks.js';
 import { cleanPhrase, idFrom } from './text.js';
 import { clausesOf, type ZhClause } from './zh-clauses.js';
 
@@ -99,8 +99,10 @@ function statusChanges(context: SentenceContext, rule: Rule, pattern: RegExp, ch
     const named = found?.[1] ?? found?.[2];
     if (named === undefined) continue;
     const title = cleanPhrase(named.replace(DEMONSTRATIVE, ''));
-    const key = title === '' ? undefined : findTask(context.memory, project, title, false);
-    if (key !== undefined && !out.some((known) => known.key === key)) out.push(change(key));
+    const keys = title === '' ? [] : bestTasks(context.memory, project, title, false);
+    // Several open tasks fit as well ("保险续好了" with 车险 and 房屋险 open): each reading waits for a person.
+    const why = keys.length > 1 ? `"${title}" matches ${keys.length} open tasks equally: ${keys.join(', ')}` : undefined;
+    for (const key of keys) if (!out.some((known) => known.key === key)) out.push(why === undefined ? change(key) : { ...change(key), review: why });
   }
   return out;
 }
