@@ -234,10 +234,9 @@ describe.skipIf(!hasChromium)('web inspector in headless Chromium', () => {
     await expect.poll(() => drawer().textContent()).toMatch(/retracted/);
     expect(await composeText('Where does Mira live?')).not.toContain('location: Lisbon');
     await page.goto(`${base}/ui/#/memory?user_id=mira&agent_id=assistant&item=${profile!.id}`);
-    // The drawer of the page before may still be leaving (a loaded machine): act on the one that stays.
-    await expect.poll(() => page.locator('aside.drawer').count()).toBe(1);
-    // The retracted version comes back as the next version.
-    await drawer().getByRole('button', { name: `Restore version ${profile!.version}` }).click();
+    // The retracted version comes back as the next version (restored from the version history; the
+    // drawer's Corrections group offers the same button once it has loaded the retraction).
+    await drawer().getByRole('list', { name: 'Version history' }).getByRole('button', { name: `Restore version ${profile!.version}` }).click();
     await expect.poll(() => drawer().getByRole('list', { name: 'Version history' }).textContent()).toMatch(new RegExp(`v${profile!.version + 1}\\s*active`));
     expect(await composeText('Where does Mira live?')).toContain('location: Lisbon');
   });
