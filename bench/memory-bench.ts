@@ -184,6 +184,7 @@ async function runConversation(engram: Engram, setNow: (iso: string) => void, co
     if (answer.as_fact === true) tally.as_fact += 1;
     tally.stale_shown += answer.stale_shown;
     tally.assistant_shown += answer.assistant_shown;
+    if (!answer.right) tally.misses.push(`${conversation.id} question "${question.ask}" not in the packet at all: ${question.show.join(', ')}`);
     if (answer.as_fact === false || answer.stale_shown > 0 || answer.assistant_shown > 0) {
       const stored = question.show.every((value) => finalItems.some((item) => item.text.includes(value.toLowerCase())));
       const wrong = [answer.as_fact === false ? `not a current fact: ${question.show.join(', ')} (${stored ? 'held, not shown' : 'not held'})` : '', answer.stale_shown > 0 ? `stale shown: ${question.not_current.join(', ')}` : '']

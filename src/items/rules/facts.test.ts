@@ -129,6 +129,7 @@ describe('tasks', () => {
   it('closes no task when a person came, or with what is still to do', () => {
     const known = ['task:general:call_sister_about_visit', 'task:general:renew_passport_trip'];
     expect(extract(['my sister came over for dinner.'], known).filter((candidate) => candidate.type === 'tasks')).toEqual([]);
+    expect(extract(['then Tom came by with the visit plans.'], known).filter((candidate) => candidate.type === 'tasks')).toEqual([]);
     expect(extract(['the new passport form came, I need to fill it in.'], known).filter((candidate) => candidate.type === 'tasks' && candidate.value['status'] === 'done')).toEqual([]);
   });
 
@@ -149,6 +150,7 @@ describe('tasks', () => {
     ['and the pen from the engraver is picked up already, looks great', 'task:general:pick_up_farewell_gift_engraver'],
     ['the oud is restrung, the man in the souq did it in one day.', 'task:general:get_restrung_wedding_gig'],
     ['bought new bike lights finally, clip-on LEDs.', 'task:general:bike_lights_fixed_dark_evenings'],
+    ['the new bank card finally arrived!', 'task:general:order_new_bank_card'],
   ])('closes the open task a done statement names: %s', (text, key) => {
     const known = [
       'task:general:renew_passport_trip',
@@ -160,6 +162,7 @@ describe('tasks', () => {
       'task:general:pick_up_farewell_gift_engraver',
       'task:general:get_restrung_wedding_gig',
       'task:general:bike_lights_fixed_dark_evenings',
+      'task:general:order_new_bank_card',
     ];
     const out = extract([text], known).filter((candidate) => candidate.type === 'tasks');
     expect(out.map((candidate) => [candidate.key, candidate.value['status']])).toEqual([[key, 'done']]);

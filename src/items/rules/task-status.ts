@@ -56,7 +56,7 @@ function statusOf(context: SentenceContext, rule: Rule, spec: StatusSpec): ItemC
     const found = pattern.pattern.exec(context.text);
     if (found === null) continue;
     const { title } = titleAndDue(context, cleanPhrase(titleOf(context, found, pattern)).replace(TASK_WORD, ''), context.language);
-    if (title === '' || PRONOUN.test(title) || (pattern.person === false && PERSON.test(title))) continue;
+    if (title === '' || PRONOUN.test(title) || (pattern.person === false && namesPerson(title))) continue;
     const project = projectOf(context).name;
     const matches = bestTasks(context.memory, project, title, false);
     const blocker = pattern.blockerGroup === undefined ? undefined : found[pattern.blockerGroup];
@@ -106,8 +106,11 @@ const DONE_ACTIONS = String.raw`renewed|booked|paid|sent|submitted|called|bought
 const DONE_STATES = String.raw`written|made|restrung|repaired|serviced|delivered|collected|picked up|dropped off|cleared|installed|received|approved|back|ticked off|crossed off|printed|posted|done and dusted`;
 /** A thing that came: "PASSPORT CAME this morning", "the new card finally arrived". */
 const ARRIVED = String.raw`came|arrived|turned up|showed up|got here|is here`;
-// Who came is a person, not the thing a task waits for: "my sister came over" closes no "call my sister".
-const PERSON = new RegExp(String.raw`\b(?:I|we|you|he|she|they|someone|somebody|everyone|everybody|friends?|guests?|people|client|boss|team|${RELATIVES})\b|(?<!^)\b\p{Lu}\p{Ll}+`, 'iu');
+// Who came is a person, not the thing a task waits for: "my sister came over" closes no "call my
+// sister", "Tom came by" none either (a capitalised word after the first is a name: case matters).
+const PERSON_WORD = new RegExp(String.raw`\b(?:I|we|you|he|she|they|someone|somebody|everyone|everybody|friends?|guests?|people|client|boss|team|${RELATIVES})\b`, 'iu');
+const NAME_WORD = /(?<!^)\b\p{Lu}\p{Ll}+/u;
+const namesPerson = (title: string): boolean => PERSON_WORD.test(title) || NAME_WORD.test(title);
 
 /** Words without which an English sentence changes no task's status (the writer loads the current keys on them). */
 export const STATUS_CUE = new RegExp(String.raw`\b(?:${DONE_WORDS}|${DONE_ACTIONS}|${DONE_STATES}|${ARRIVED}|wrapped up|blocked|stuck|on hold)\b`);

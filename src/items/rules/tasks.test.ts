@@ -65,6 +65,7 @@ describe('en.task.need-to', () => {
     'I have to tell you something.',
     'Need to know if the shop is open.',
     'anyway, gotta get back to work now.',
+    'Got to meet the whole team today, so fun.',
     'I must be getting old these days.',
     'I need to try baking that!',
     'I have to check that out.',

@@ -170,9 +170,10 @@ function creationRule(spec: CreationSpec): Rule {
 // to", "I needed to" are not read at all). Figures of speech ("I have to say", "we need to talk")
 // and reactions to someone else's news ("I need to try that!") are not tasks; "must have" and
 // "must be" are guesses ("I must have left it at home").
-// Chat drops the subject at the start of a clause: "Need to take the laptop in for repair this week".
+// Chat drops the subject at the start of a clause: "Need to take the laptop in for repair this week"
+// (not "Got to meet the team today!", a chance taken).
 const EN_NEED_TO =
-  /(?:\b(?:I|we)(?:['’]ve\s+got\s+to|\s+(?:still\s+|really\s+|also\s+|definitely\s+)?(?:(?:need|have)\s+to|have\s+got\s+to|must(?!\s+(?:have|be)\b)))|(?:^|(?<=[,;.!?]\s|\s[-–—]\s))(?:still\s+|really\s+|also\s+|and\s+)?(?:need\s+to|have\s+to|gotta|got\s+to))\s+(?!say\b|know\b|admit\b|agree\b|ask\b|wonder\b|talk\b|think\b|be honest\b|go\b|leave\b|sleep\b|rest\b|run\b|dash\b|head\s+(?:off|out)\b|get\s+(?:back\s+to\s+(?:work|it)|going)\b|tell\s+you\b|thank\b|confess\b|laugh\b|hand\s+it\s+to\b|(?:try|check|see|watch|read|visit|get)\s+(?:[\w'-]+\s+)?(?:that|this|it|those|these|them|one)(?:\s+out)?\s*(?:[.!,;]|$))(?=\w)/i;
+  /(?:\b(?:I|we)(?:['’]ve\s+got\s+to|\s+(?:still\s+|really\s+|also\s+|definitely\s+)?(?:(?:need|have)\s+to|have\s+got\s+to|must(?!\s+(?:have|be)\b)))|(?:^|(?<=[,;.!?]\s|\s[-–—]\s))(?:still\s+|really\s+|also\s+|and\s+)?(?:need\s+to|have\s+to|gotta))\s+(?!say\b|know\b|admit\b|agree\b|ask\b|wonder\b|talk\b|think\b|be honest\b|go\b|leave\b|sleep\b|rest\b|run\b|dash\b|head\s+(?:off|out)\b|get\s+(?:back\s+to\s+(?:work|it)|going)\b|tell\s+you\b|thank\b|confess\b|laugh\b|hand\s+it\s+to\b|(?:try|check|see|watch|read|visit|get)\s+(?:[\w'-]+\s+)?(?:that|this|it|those|these|them|one)(?:\s+out)?\s*(?:[.!,;]|$))(?=\w)/i;
 
 // The subject of "I need to" inside a question ("do we have to…"), a condition or time clause ("if I
 // have to…", "when we have to…"), a noun phrase ("how much work we still have to do", "all I need

@@ -119,9 +119,8 @@ function profileOf(context: SentenceContext, rule: Rule): ItemCandidate[] {
   if (chosen !== undefined) facts.push({ k: 'employer', v: chosen, since: context.date });
   // A retraction blanks "不喝咖啡了" as a denial of drinking coffee; said of a food or drink, it is
   // also what the user avoids from now on.
-  const written = context.event.text.slice(context.start, context.end);
-  if (written !== context.text && written.length === context.text.length) {
-    for (const fact of zhFactsOf(written, context.date)) if (fact.k.startsWith('avoids:') && fact.v !== null && !facts.some((known) => known.k === fact.k)) facts.push(fact);
+  if (context.written !== undefined) {
+    for (const fact of zhFactsOf(context.written, context.date)) if (fact.k.startsWith('avoids:') && fact.v !== null && !facts.some((known) => known.k === fact.k)) facts.push(fact);
   }
   if (facts.length === 0) return [];
   for (const [index, fact] of facts.entries()) facts[index] = inCity(fact, context);
