@@ -26,6 +26,10 @@ describe('memory scoring', () => {
     // A plan kept as a goal or event says its state when its value names one.
     expect(item('goals', 'goal:plans:coimbra', { name: 'coimbra', description: 'trip to Coimbra', status: 'cancelled' }).status).toBe('cancelled');
     expect(holds([item('goals', 'goal:plans:coimbra', { description: 'trip to Coimbra', status: 'cancelled' })], { kind: 'plan', value: 'Coimbra', status: 'cancelled' })).toBe(true);
+    // A dated event without a status is a plan still on: it holds an open plan, not a done one.
+    const dinner = item('events', 'event:general:2026-03-21:dinner', { scope: 'general', date: '2026-03-21', title: 'retirement dinner at Casa Ximena' });
+    expect(holds([dinner], { kind: 'plan', value: 'Casa Ximena', status: 'open' })).toBe(true);
+    expect(holds([dinner], { kind: 'plan', value: 'Casa Ximena', status: 'done' })).toBe(false);
   });
 
   it('holds an expected fact in any item, a stale one only in a current fact, and a task only in its state', () => {

@@ -32,6 +32,8 @@ function strings(value: unknown): string[] {
 /** A task's status, or a plan's (a goal or dated event whose value names one); null for items that have none. */
 function statusOf(item: Pick<MemoryItem, 'type' | 'value'>): FactStatus | null {
   const status = item.value['status'];
+  // A dated event is a plan still on until it is marked done or cancelled (events have no status field in MemoryTypes v0.1 §3.7).
+  if (item.type === 'events' && typeof status !== 'string') return 'open';
   if (item.type !== 'tasks' && typeof status !== 'string') return null;
   return status === 'done' || status === 'completed' ? 'done' : status === 'cancelled' || status === 'canceled' ? 'cancelled' : 'open';
 }

@@ -22,7 +22,7 @@ import { applyOverrides, type NamedPolicy } from './named-policies.js';
 import { fillSummarySection } from './summary-section.js';
 import { withAdjacentTurns, type CuePassage } from './cue-passages.js';
 import { cueText, searchCues, type CueEmbedder, type CueSearchReport } from './cue-search.js';
-import { resolveTimeWindows } from '../retrieval/time-expressions.js';
+import { resolveTimeWindows } from '../util/time/time-expressions.js';
 import { assertBuildBound } from './build-bound.js';
 import { summaryAsOf, workingStateAsOf } from '../working-memory/as-of.js';
 import { fillInsights, gatherInsights } from './insight-section.js';

@@ -6,7 +6,7 @@
 import type { EventRecord } from '../spec/event.js';
 import type { ComposeCues } from '../spec/requests.js';
 import type { EventSearchHit, EventSearchQuery, StorageAdapter } from '../spec/storage.js';
-import type { TimeWindow } from '../retrieval/time-expressions.js';
+import type { TimeWindow } from '../util/time/time-expressions.js';
 import { words } from '../util/segment.js';
 import { STOPWORDS } from '../util/stopwords.js';
 

@@ -10,7 +10,7 @@ import { cueText, searchCues, type CueEmbedder } from '../composer/cue-search.js
 import { withAdjacentTurns } from '../composer/cue-passages.js';
 import { FACT_SLACK } from '../composer/long-term-section.js';
 import { hybridSearch, type SearchRequest } from '../retrieval/hybrid-search.js';
-import { resolveTimeWindows } from '../retrieval/time-expressions.js';
+import { resolveTimeWindows } from '../util/time/time-expressions.js';
 import { toIso } from '../util/clock.js';
 import { queryTerms } from '../util/segment.js';
 import { contentTerms } from '../util/stopwords.js';

@@ -103,10 +103,21 @@ const CLOSING = /^[\s.;:!?,，。；：！？—–-]+|[\s.;:!?,，。；：！�
  * eventTitle("ugh. we're moving to Stuttgart on 2 June because I took a job at Porsche, so goodbye Munich", 'en', '2026-05-01') // "we're moving to Stuttgart on 2 June"
  */
 export function eventTitle(text: string, language: Language, today: string): string {
-  const whole = shorten(text.trim().replace(CLOSING, ''));
   const cue = (language === 'zh' ? ZH_EVENT : EN_EVENT).exec(text);
   const day = findDates(text.toLowerCase(), language, today, 1)[0];
-  const marks = [cue?.index, day?.index, day === undefined ? undefined : day.index + day.length - 1].filter((at): at is number => at !== undefined);
+  return titleAround(text, language, [cue?.index, day?.index, day === undefined ? undefined : day.index + day.length - 1]);
+}
+
+/**
+ * The clauses of a sentence that hold the given places (an event word, the ends of its day), as a
+ * plan's title; the whole sentence when no place is given or what is left says too little.
+ *
+ * @example
+ * titleAround('so excited!! booked Marrakech 24-27 April, need a new bag', 'en', [21, 39]) // 'booked Marrakech 24-27 April'
+ */
+export function titleAround(text: string, language: Language, places: ReadonlyArray<number | undefined>): string {
+  const whole = shorten(text.trim().replace(CLOSING, ''));
+  const marks = places.filter((at): at is number => at !== undefined);
   if (marks.length === 0) return whole;
   const breaks = [...text.matchAll(language === 'zh' ? ZH_CLAUSE_BREAK : EN_CLAUSE_BREAK)].map((found) => found.index);
   const from = Math.max(0, ...breaks.filter((at) => at < Math.min(...marks)));

@@ -8,6 +8,7 @@ import type { ExtractionEvent, ExtractionInput, Extractor, ItemCandidate } from 
 import { sentences, wellFormed } from '../../util/segment.js';
 import { ANSWER_STYLE_RULES } from './answer-style.js';
 import { eventDate } from './dates.js';
+import { DATED_PLAN_RULES } from './dated-plans.js';
 import { DECISION_RULES } from './decisions.js';
 import { REF_CUE, REF_RULES, REF_SCAN } from './entities.js';
 import { EDUCATION_RULES } from './education.js';
@@ -66,6 +67,7 @@ const SENTENCE_RULES: readonly Rule[] = [
   ...GOAL_RULES,
   ...PLAN_CHANGE_RULES,
   ...EVENT_RULES,
+  ...DATED_PLAN_RULES,
 ];
 
 /**

@@ -2,14 +2,14 @@
 // resolved to windows of whole UTC days against the time the question is asked; compose boosts
 // what happened inside them. Pure and deterministic: same text and reference, same windows.
 
-import { isWritable, parseDateTime } from '../spec/date-time.js';
+import { isWritable, parseDateTime } from '../../spec/date-time.js';
 import { chineseExpressions, chineseTense } from './chinese-time.js';
 import { calendarExpressions } from './english-dates.js';
 import { englishTense, relativeExpressions } from './english-relative.js';
-import type { Found, TimeWindowKind } from './time-calendar.js';
+import type { Found, Tense, TimeWindowKind } from './time-calendar.js';
 import { civil, dayOf, endIso, selectLongest, startIso } from './time-calendar.js';
 
-export type { TimeWindowKind } from './time-calendar.js';
+export type { Tense, TimeWindowKind } from './time-calendar.js';
 
 /** A window a question names: ISO instants in UTC, both ends included, and the words that named it. */
 export interface TimeWindow {
@@ -29,8 +29,9 @@ const WEEKDAY_NAMES = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
  * question is asked). A day covers the whole UTC day; "four weeks ago" covers ±4 days around that
  * point, wider the further back; "in May" is the latest May not after the reference, or the next
  * one when the question looks ahead ("will", "plan", 会); "last summer" is the last one over.
- * What is relative to something undated ("the week before my trip") gives no window. Never
- * throws: odd text or an invalid reference gives [].
+ * What is relative to something undated ("the week before my trip") gives no window. `tense`
+ * replaces the one read from the text: a plan said in the past tense ("booked Marrakech for 24
+ * April") still names the next April. Never throws: odd text or an invalid reference gives [].
  *
  * @example
  * resolveTimeWindows('What did I do four weeks ago?', '2023-05-20T12:00:00Z')
@@ -38,18 +39,18 @@ const WEEKDAY_NAMES = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
  * resolveTimeWindows('上周五我们聊了什么？', '2023-05-20T12:00:00Z')
  * // [{ start: '2023-05-12T00:00:00.000Z', end: '2023-05-12T23:59:59.999Z', text: '上周五', kind: 'day' }]
  */
-export function resolveTimeWindows(query: string, reference: Date | string): TimeWindow[] {
+export function resolveTimeWindows(query: string, reference: Date | string, options: { tense?: Tense } = {}): TimeWindow[] {
   const instant = referenceInstant(reference);
   if (instant === undefined || typeof query !== 'string') return [];
   const text = query.length > MAX_QUERY ? query.slice(0, MAX_QUERY) : query;
   const today = dayOf(instant);
   const found: Found[] = [];
   if (/[a-z0-9]/i.test(text)) {
-    const ctx = { text, today, tense: englishTense(text) };
+    const ctx = { text, today, tense: options.tense ?? englishTense(text) };
     const calendar = calendarExpressions(ctx);
     found.push(...relativeExpressions(ctx, calendar), ...calendar);
   }
-  if (CJK.test(text)) found.push(...chineseExpressions({ text, today, tense: chineseTense(text) }));
+  if (CJK.test(text)) found.push(...chineseExpressions({ text, today, tense: options.tense ?? chineseTense(text) }));
   return toWindows(text, selectLongest(found));
 }
 

@@ -1,5 +1,6 @@
 // Chinese time expressions: 今天/昨天/前天, 三天前/两周前/三个月前, 上周五/这周/上个月, 去年/今年,
-// 五月/5月8日/2023年5月, 去年夏天, 过去两周. Numbers may be written in digits (also full width) or in
+// 五月/5月8日/2023年5月, 去年夏天, 过去两周, 五一/国庆/元旦 and the other holidays of a fixed day,
+// 月底/年底/月初. Numbers may be written in digits (also full width) or in
 // Chinese numerals, read by the small parser below.
 
 import type { DaySpan, Found, RuleContext, Season, Tense, Unit } from './time-calendar.js';
@@ -90,6 +91,19 @@ interface Rule {
   resolve: (match: RegExpMatchArray, ctx: RuleContext) => DaySpan | undefined;
 }
 
+/** Holidays of a fixed day: month, day, and how many days the holiday runs. */
+const HOLIDAYS: Readonly<Record<string, readonly [number, number, number]>> = {
+  五一: [5, 1, 5],
+  劳动: [5, 1, 5],
+  国庆: [10, 1, 7],
+  元旦: [1, 1, 1],
+  圣诞: [12, 25, 1],
+  平安夜: [12, 24, 1],
+  情人: [2, 14, 1],
+  儿童: [6, 1, 1],
+  教师: [9, 10, 1],
+};
+
 const UNIT = '(天|日|周|个?多?星期|个?多?礼拜|个多?月|年)';
 
 const RULES: Rule[] = [
@@ -134,6 +148,15 @@ const RULES: Rule[] = [
   {
     pattern: /(上上|上|这|本|下下|下)个?(?:周|星期|礼拜)(?!一(?![起下直样些次点定般共个])|[二三四五六日天1-7末年])/g,
     resolve: ([, shift = ''], { today }) => weekSpan(today, SHIFT[shift] ?? 0),
+  },
+  {
+    // 下个月18号: a day of the month before or after this one.
+    pattern: new RegExp(`(上上|上|这|本|下下|下)个?月(${NUM})[日号]`, 'g'),
+    resolve: ([, shift = '', dayWords = ''], { today }) => {
+      const { year, month } = civil(today);
+      const shifted = civil(monthSpan(year, month + (SHIFT[shift] ?? 0)).first);
+      return monthOrDay(shifted.year, shifted.month, dayWords);
+    },
   },
   {
     pattern: /(上上|上|这|本|下下|下)个?月/g,
@@ -182,6 +205,27 @@ const RULES: Rule[] = [
         if (window !== undefined && (tense === 'future' ? window.first >= today : window.first <= today)) return window;
       }
       return undefined;
+    },
+  },
+  {
+    // Holidays of a fixed day, with the days off around them: the next one when looking ahead, else the latest.
+    pattern: /(?<![一二三四五六七八九十])(五一|劳动节|国庆节?|元旦|圣诞节?|平安夜|情人节|儿童节|教师节)(?![一二三四五六七八九十路])/g,
+    resolve: ([, word = ''], { today, tense }) => {
+      const holiday = HOLIDAYS[word.replace(/节$/u, '')];
+      if (holiday === undefined) return undefined;
+      const [month, dayOfMonth, length] = holiday;
+      const first = dayNumber(yearOfMonth(month, dayOfMonth, today, tense), month, dayOfMonth);
+      return length === 1 ? oneDay(first) : span(first, first + length - 1, 'range');
+    },
+  },
+  {
+    // 月底 is the last week of the month, 月初 the first; 年底 is December. 下个月底: of next month.
+    pattern: /(上个|这个|下个|本)?(月底|月末|月初|年底|年末|年初)/g,
+    resolve: ([, shift = '', part = ''], { today }) => {
+      const { year, month } = civil(today);
+      if (part.startsWith('年')) return part === '年初' ? monthSpan(year, 1) : monthSpan(year, 12);
+      const whole = monthSpan(year, month + (shift === '上个' ? -1 : shift === '下个' ? 1 : 0));
+      return part === '月初' ? span(whole.first, whole.first + 6, 'range') : span(whole.last - 6, whole.last, 'range');
     },
   },
   {
