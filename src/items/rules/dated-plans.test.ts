@@ -47,6 +47,7 @@ describe('plans told by their time', () => {
       'Will you be around next week?',
       '闺蜜五一被抓去加班，泉州去不成了',
       '每个周末都去爬山',
+      "I'm feeling inspired by autumn",
     ])
       expect(plans(text), text).toEqual([]);
     expect(plans('You could fly out on 12 March.', 'assistant')).toEqual([]);

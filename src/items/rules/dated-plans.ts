@@ -76,7 +76,10 @@ function upcoming(text: string, today: string, ahead: boolean): TimeWindow | und
   const reference = `${today}T12:00:00Z`;
   const behind = ahead ? [] : resolveTimeWindows(text, reference, { tense: 'past' });
   for (const window of resolveTimeWindows(text, reference, { tense: 'future' })) {
+    // A year is no plan's time, nor a season named alone ("inspired by autumn"): "next summer", "this winter" are.
     if (window.kind === 'year') continue;
+    const lead = text.slice(Math.max(0, text.indexOf(window.text) - 8), text.indexOf(window.text));
+    if (window.kind === 'season' && !/\b(?:this|next|coming)\b|明年|今年|这个|下个/u.test(window.text) && !/\b(?:in|over|during|for|this)\s+(?:the\s+)?$/iu.test(lead)) continue;
     const start = Date.parse(window.start);
     if (start <= now || start - now > HORIZON_DAYS * DAY_MS) continue;
     const past = behind.find((other) => other.text === window.text);
