@@ -15,6 +15,7 @@ import { EDUCATION_RULES } from './education.js';
 import { ENDING_RULES } from './endings.js';
 import { EVENT_RULES } from './events.js';
 import { GOAL_RULES } from './goals.js';
+import { HOME_PLACE_RULES } from './home-place.js';
 import { NAME_RULE, NameTracker } from './names.js';
 import { OCCASION_RULES } from './occasions.js';
 import { PLAN_CHANGE_RULES } from './plans.js';
@@ -52,6 +53,7 @@ const SENTENCE_RULES: readonly Rule[] = [
   ...ENDING_RULES,
   ...REPLACEMENT_RULES,
   ...PROFILE_RULES,
+  ...HOME_PLACE_RULES,
   ...POSSESSION_RULES,
   ...ROUTINE_RULES,
   ...EDUCATION_RULES,
@@ -312,15 +314,16 @@ class Extraction {
   /** The positive rules' candidates for a reconstructed statement; nothing is recorded. */
   private probe(context: SentenceContext, statement: string): ItemCandidate[] {
     const lowered = statement.toLowerCase();
+    // As in a sentence, later rules see what earlier ones found in the statement (and may defer to it).
+    const out: ItemCandidate[] = [];
     const probe: SentenceContext = {
       ...context,
       text: statement,
       lower: lowered.length === statement.length ? lowered : statement,
       question: false,
-      here: [],
+      here: out,
       probe: () => [],
     };
-    const out: ItemCandidate[] = [];
     for (const rule of this.sets[context.language].rules) {
       if (rule.type === 'events' || !rule.roles.includes(context.event.role) || !rule.trigger.test(probe.lower)) continue;
       addAll(out, run(rule, probe));
