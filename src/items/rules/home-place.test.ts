@@ -48,3 +48,20 @@ describe('a home town said in passing', () => {
     expect(home('I live in Lisbon now, in a flat near Porto')).toEqual([]);
   });
 });
+
+describe('a home town said in passing, in Chinese', () => {
+  const zhHome = (text: string) => factsFrom('zh.profile.home_place', text);
+
+  it.each([
+    ['来长沙报到一个礼拜了，终于不用上夜班了', '长沙'],
+    ['在Shopee做data analyst，base新加坡，每天SQL写到吐', '新加坡'],
+    ['老家湖南岳阳的，在上海浦东住了六年，房租越涨越离谱', '上海浦东'],
+    ['在广州住快一个月了，骑车十分钟到公司', '广州'],
+  ])('%s', (text, place) => {
+    expect(zhHome(text)).toEqual([{ k: 'location', v: place }]);
+  });
+
+  it('is no home: a trip, a plan, the hometown, someone else, a question', () => {
+    for (const text of ['下个月去重庆出差一周', '打算在成都住几天', '老家在岳阳', '我妈在成都住了三十年', '在深圳哪里能飞无人机啊']) expect(zhHome(text), text).toEqual([]);
+  });
+});

@@ -16,6 +16,7 @@ import { ENDING_RULES } from './endings.js';
 import { EVENT_RULES } from './events.js';
 import { GOAL_RULES } from './goals.js';
 import { HOME_PLACE_RULES } from './home-place.js';
+import { ZH_HOME_PLACE_RULES } from './zh-home-place.js';
 import { NAME_RULE, NameTracker } from './names.js';
 import { OCCASION_RULES } from './occasions.js';
 import { PLAN_CHANGE_RULES } from './plans.js';
@@ -59,6 +60,7 @@ const SENTENCE_RULES: readonly Rule[] = [
   ...EDUCATION_RULES,
   ...OCCASION_RULES,
   ZH_PROFILE_RULE,
+  ...ZH_HOME_PLACE_RULES,
   ...PREFERENCE_RULES,
   ...ANSWER_STYLE_RULES,
   ...TASTE_RULES,

@@ -1,6 +1,7 @@
-// Place names: what tells a town from any other word in "I'm a GP in Cork" or "3 weeks in abuja now".
-// The list (models/places-v1.tsv: every place of at least 15,000 inhabitants and the countries they
-// are in, from GeoNames, built by scripts/build-places.ts) is read once, on first use.
+// Place names: what tells a town from any other word in "I'm a GP in Cork", "3 weeks in abuja now" or
+// "在思明区租了房". The list (models/places-v1.tsv: every place of at least 15,000 inhabitants and the
+// countries they are in, from GeoNames, and China's provinces, cities and districts by their Chinese
+// names, built by scripts/build-places.ts) is read once, on first use.
 
 import { readFileSync } from 'node:fs';
 
@@ -9,7 +10,7 @@ export const PLACES_FILE = new URL('../../../models/places-v1.tsv', import.meta.
 
 export interface Place {
   name: string;
-  kind: 'city' | 'country';
+  kind: 'city' | 'country' | 'region';
   population: number;
 }
 
@@ -31,7 +32,7 @@ function places(): Map<string, Place> {
   for (const line of readFileSync(PLACES_FILE, 'utf8').split('\n')) {
     if (line === '' || line.startsWith('#')) continue;
     const [name = '', kind, population = '0'] = line.split('\t');
-    const place: Place = { name, kind: kind === 'country' ? 'country' : 'city', population: Number(population) };
+    const place: Place = { name, kind: kind === 'country' || kind === 'region' ? kind : 'city', population: Number(population) };
     const key = foldName(name);
     const known = found.get(key);
     if (known === undefined || known.population < place.population) found.set(key, place);
