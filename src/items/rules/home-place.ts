@@ -44,8 +44,9 @@ function placeAfter(clause: string, at: number): string | undefined {
         .slice(skip, skip + length)
         .join(' ')
         .replace(/[.'’-]+$/u, '');
-      // A place inside an organisation's name is not where anyone lives: "University of Abuja", "Bank of Ireland".
-      if (NOT_PLACE.test(written) || words[skip + length]?.toLowerCase() === 'of') continue;
+      // A place inside an organisation's name is not where anyone lives: "University of Abuja", "the Glasgow Climbing Centre".
+      const next = words[skip + length];
+      if (NOT_PLACE.test(written) || next?.toLowerCase() === 'of' || (next !== undefined && /^\p{Lu}/u.test(next))) continue;
       const place = placeNamed(written);
       if (place === undefined) continue;
       const capitalised = /^\p{Lu}/u.test(written);

@@ -28,6 +28,11 @@ describe('English profile facts said in passing', () => {
     ["ironic, but I work in a café and I don't actually drink coffee.", [{ k: 'avoids:coffee', v: 'no coffee' }]],
     ['i teach chemistry at Kelvin High in Winnipeg and my lab heating died', [{ k: 'role', v: 'teaches chemistry' }, { k: 'employer', v: 'Kelvin High' }, { k: 'location', v: 'Winnipeg' }]],
     ['I drive for FedEx.', [{ k: 'employer', v: 'FedEx' }]],
+    // A role its word does not tell, told by where it is held: a town, an employer, a workplace.
+    ["I'm a GP in Cork btw.", [{ k: 'role', v: 'GP' }, { k: 'location', v: 'Cork' }]],
+    ["I'm a junior associate at a commercial law firm.", [{ k: 'role', v: 'junior associate' }, { k: 'employer', v: 'commercial law firm', since: SINCE }]],
+    ["I'm a regular at Luigi's.", []],
+    ["I'm a member at the climbing gym.", []],
     ["i'm a junior backend dev at Monzo, been here 18 months", [{ k: 'role', v: 'junior backend dev' }, { k: 'employer', v: 'Monzo' }]],
     ["I've got coeliac disease so the bake sale is a minefield", [{ k: 'health:coeliac_disease', v: 'coeliac disease' }]],
     ['been vegetarian 6 yrs, any lunch ideas', [{ k: 'diet', v: 'vegetarian', since: SINCE }]],

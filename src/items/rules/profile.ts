@@ -4,13 +4,14 @@
 
 import type { Rule, SentenceContext } from './rule.js';
 import { factRule, factsBy, NAME, PHRASE_END, slug, type Fact, type FactPattern } from './fact-patterns.js';
+import { placeNamed } from './places.js';
 
 export { PROFILE_KEY, type Fact } from './fact-patterns.js';
 // Roles end like roles: engineer, designer, scientist, analyst, student, founder, CEO.
 const ROLE_END =
   /(?:er|or|ist|yst|ian|ant|ent|ect|ive|ager|ess|ee|ster|ler|smith|wright|man|woman|person|ceo|cto|cfo|coo|pm|vp|lead|head|chef|nurse|medic|mechanic|founder|student|dev|intern|partner|director|officer|professor|doctor|artist|teacher|owner)$/i;
 // Roles at a family occasion are no job: "I'm the godmother".
-const NOT_ROLE = /^(?:bit|little|lot|fan|big|huge|total|complete|mess|fast|slow|quick|morning|night|real|good|bad|great|fine|new|old|native|speaker|godmother|godfather|godparent|bridesmaid|groomsman|best man|maid of hono(?:u)?r|flower girl|ring bearer)\b/i;
+const NOT_ROLE = /^(?:regular|member|guest|customer|client|patient|visitor|tourist|passenger|subscriber|resident|bit|little|lot|fan|big|huge|total|complete|mess|fast|slow|quick|morning|night|real|good|bad|great|fine|new|old|native|speaker|godmother|godfather|godparent|bridesmaid|groomsman|best man|maid of hono(?:u)?r|flower girl|ring bearer)\b/i;
 // What others say the user is ("now they think I'm a cat scientist") is no role.
 const REPORTED = /\b(?:think|thinks|thought|say|says|said|joke|jokes|joked|believe|believes|assume|assumes|assumed|pretend|pretended)\s+(?:that\s+)?$/iu;
 // A clause about someone else: "my sister is a nurse here in Cork" says where she works, not where the user lives.
@@ -25,6 +26,19 @@ function clauseBefore(found: RegExpExecArray): string {
 const RANK = String.raw`(?:[Hh]ead|[Ss]ous|[Ss]enior|[Jj]unior|[Ll]ead|[Cc]hief|[Pp]rincipal|[Ss]taff|[Aa]ssistant|[Dd]eputy|[Ee]xecutive|[Aa]ssociate)`;
 // Places people work at, for an employer named by its kind ("a logistics company", "a solar startup").
 const WORKPLACE = String.raw`(?:startup|start-up|company|firm|agency|bank|hospital|school|clinic|studio|restaurant|caf[eé]|hotel|shop|store|bakery|consultancy|charity|nonprofit|non-profit|lab|council|ministry|newspaper|magazine|factory|warehouse|practice|airline|supermarket|gym|salon|garage|pharmacy|nursery|university|college)`;
+// What follows a role tells it is one when its word does not ("a GP in Cork", "a junior associate at a
+// law firm", "a water engineer with WaterAid"): a workplace, a named employer, or a town.
+const WORK_AFTER = new RegExp(String.raw`^\s+(?:at|with|for)\s+(?:an?\s+(?:[\p{L}-]+\s+){0,3}?${WORKPLACE}\b|(?:the\s+)?\p{Lu})`, 'u');
+const TOWN_AFTER = /^\s+in\s+(\p{Lu}[\p{L}\p{M}'’-]*(?:\s+\p{Lu}[\p{L}\p{M}'’-]*){0,2})/u;
+
+/** Whether the words after a match name where the user works. */
+function worksThere(found: RegExpExecArray): boolean {
+  const after = found.input.slice(found.index + found[0].length);
+  if (WORK_AFTER.test(after)) return true;
+  const town = TOWN_AFTER.exec(after)?.[1];
+  return town !== undefined && placeNamed(town) !== undefined;
+}
+
 // The same name, not captured: the place a move starts from.
 const NAME_SKIP = `(?:${NAME.slice(1)}`;
 // Relatives with one of a kind (a new name replaces the old) and with several (each has its own fact).
@@ -65,7 +79,8 @@ const EN_FACTS: readonly FactPattern[] = [
   {
     k: 'role',
     pattern: /\bI(?:'m| am)\s+(?:an?|the)\s+([\p{L}\s-]{2,60}?)(?=\s+(?:at|for|in|with|on|and|who|based|from|here|now)\b|[,.;!?]|$)/iu,
-    accept: (value, found) => (NOT_ROLE.test(value) || !ROLE_END.test(value) || value.split(/\s+/).length > 5 || REPORTED.test(found.input.slice(0, found.index)) ? undefined : value),
+    accept: (value, found) =>
+      NOT_ROLE.test(value) || !(ROLE_END.test(value) || worksThere(found)) || value.split(/\s+/).length > 5 || REPORTED.test(found.input.slice(0, found.index)) ? undefined : value,
   },
   { k: 'employer', pattern: new RegExp(String.raw`\bI\s+(?:work|am working|'m working)\s+(?:at|for)\s+${NAME}`, 'u') },
   // "I'm retired", "I retired last year", "I'm self-employed now".
@@ -94,7 +109,7 @@ const EN_FACTS: readonly FactPattern[] = [
     pattern: new RegExp(String.raw`\bI(?:'m| am|\s+work as)?\s+(?:now\s+)?(?:working\s+(?:for|at)|work\s+(?:for|at)|an?\s+[\p{L}\s-]{2,40}?\s+at)\s+(an?\s+(?:[\p{L}-]+\s+){0,3}?${WORKPLACE})\b`, 'u'),
     withSince: true,
   },
-  { k: 'employer', pattern: new RegExp(String.raw`\bI(?:'m| am| work as)\s+an?\s+[\p{L}\s-]{2,40}?\s+(?:at|for)\s+${NAME}`, 'u') },
+  { k: 'employer', group: 2, pattern: new RegExp(String.raw`\bI(?:'m| am| work as)\s+an?\s+([\p{L}\s-]{2,40}?)\s+(?:at|for)\s+${NAME}`, 'u'), accept: (value, found) => (NOT_ROLE.test(found[1]!) ? undefined : value) },
   {
     k: 'location',
     pattern: new RegExp(String.raw`\b(?:I|[Ww]e)\s+(?:now\s+|currently\s+|still\s+|actually\s+)?(?:live|reside|am based|'m based|are based|'re based|am living|'m living|are living|'re living|currently live)\s+(?:in|on)\s+${NAME}`, 'u'),
