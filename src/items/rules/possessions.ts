@@ -79,7 +79,7 @@ export function possessionKind(phrase: string): string | undefined {
 // "I drive a …", "got myself a …". "I have" and "I've got" need an article: "I have to…" is no thing.
 const OWN = new RegExp(
   String.raw`(?:\b(?:I|[Ww]e)(?:'ve|\s+have|'d|\s+had)?\s+|(?:\b(?:I|[Ww]e)\b|^\W*(?:(?:finally|just|also|so|then)\s+)*(?:sold|traded|gave away|got rid of)\b)[^.!?;]{0,60}?\band\s+|^)(?:(?:just|finally|also|recently|even|now|already|actually|still)\s+)*` +
-    String.raw`(?:bought|got|picked up|ordered|own|drive|ride|inherited|splurged on|treated (?:myself|ourselves) to|have|'ve got|have got|got\s+(?:myself|ourselves)|bought\s+(?:myself|ourselves))` +
+    String.raw`(?:bought|got|picked up|ordered|own|drive|ride|inherited|splurged on|treated (?:myself|ourselves) to|have|'ve got|have got|got\s+(?:myself|ourselves)|bought\s+(?:myself|ourselves)|went with|upgraded to|splashed out on|invested in|got the keys to|spent [^.!?;]{0,30}? on|put (?:the|some|that) money (?:towards|into|on))` +
     String.raw`\s+(?:(?:myself|ourselves)\s+)?(an?|my|our|two|three)\s+`,
   'iu',
 );
@@ -102,12 +102,47 @@ function thingAt(text: string, from: number): string | undefined {
   return after === null ? thing : `${thing}, ${cleanPhrase(after[1]!)}`;
 }
 
+// "my Dell XPS from 2018 is getting slow", "our 2011 Subaru Outback": a thing of a known kind called
+// the user's own is owned, whatever the verb; someone else's ("my mum's old piano") is not.
+const MY_THING = /\b(?:[Mm]y|[Oo]ur)\s+(?=(?:(?:new|old|trusty|little|beloved|ancient|first|second-hand|secondhand|used|\d{4})\s+)*\p{L})/u;
+
+// Parting with a thing is endings.ts's: "I sold my Vespa", "trying to sell my old Fiesta".
+const PARTING = /\b(?:sold|sell|selling|gave away|giving away|give away|got rid of|getting rid of|lost|scrapped|wrote off|written off|totalled|traded in|trading in|returned|donated|crashed)\s+$/iu;
+const MODIFIER = /^(?:new|old|trusty|little|beloved|ancient|first|second-hand|secondhand|used|electric|red|blue|black|white|silver|grey|gray|green|big|small|tiny|vintage|refurbished)$/iu;
+// What may follow a thing's name in "my laptop died", "my Fiesta keeps stalling": a verb, not more of the name ("my car insurance").
+const VERB_AFTER = /^(?:is|was|has|had|keeps|kept|makes|made|needs|needed|got|gets|won't|wont|can't|cant|doesn't|didn't|just|finally|still|now|from|died|broke|\p{L}+ed|\p{L}+s)$/u;
+
+/**
+ * The thing a possessive names, cut after its kind's word and any model code ("Dell XPS", "2011
+ * Subaru Outback", "Roland FP-30X"); undefined when the phrase goes on with more of a name that is not
+ * a thing of a known kind ("car insurance", "phone number").
+ */
+function ownThing(phrase: string): string | undefined {
+  const lower = phrase.toLowerCase();
+  let end = -1;
+  for (const { pattern } of [NOUNS, BRAND_NAMES]) for (const found of lower.matchAll(pattern)) end = Math.max(end, (found.index ?? 0) + found[0].length);
+  if (end < 0) return undefined;
+  // Before the kind's word only what describes the thing: "2011 Subaru", "trusty old", never "brother bought a".
+  if (!phrase.slice(0, end).split(/\s+/u).slice(0, -1).every((word) => /\d|^\p{Lu}/u.test(word) || MODIFIER.test(word))) return undefined;
+  const words = phrase.slice(end).trim().split(/\s+/u).filter((word) => word !== '');
+  let kept = 0;
+  while (kept < words.length && /\d|^\p{Lu}/u.test(words[kept]!)) kept += 1;
+  const next = words[kept];
+  if (next !== undefined && !VERB_AFTER.test(next.toLowerCase())) return undefined;
+  return [phrase.slice(0, end), ...words.slice(0, kept)].join(' ').trim();
+}
+
 /** The things a sentence says the user owns or has just got. */
 export function possessionsOf(context: Pick<SentenceContext, 'text' | 'date'>): Fact[] {
-  for (const pattern of [TRADED_FOR, LIVE_ON, OWN]) {
+  for (const pattern of [TRADED_FOR, LIVE_ON, OWN, MY_THING]) {
     const found = pattern.exec(context.text);
     if (found === null || UNREAL.test(context.text.slice(0, found.index + found[0].length))) continue;
-    const thing = thingAt(context.text, found.index + found[0].length);
+    if (pattern === MY_THING && PARTING.test(context.text.slice(Math.max(0, found.index - 30), found.index))) continue;
+    const phrase = thingAt(context.text, found.index + found[0].length);
+    // Someone else's thing is not the user's ("my mum's old piano").
+    const own = pattern !== MY_THING || phrase === undefined || /^[\p{L}-]+['’]s\b/u.test(phrase) ? undefined : ownThing(phrase);
+    // Called the user's own, a thing is kept when it is named (a brand, a model, a year): "my laptop died" adds nothing.
+    const thing = pattern !== MY_THING ? phrase : own !== undefined && /\p{Lu}|\d/u.test(own) ? own : undefined;
     if (thing === undefined || NOT_OWNED.test(thing) || thing.split(/\s+/u).length > 9) continue;
     const kind = possessionKind(thing);
     if (kind === undefined) continue;
@@ -120,7 +155,7 @@ export const POSSESSION_RULES: readonly Rule[] = [
   factRule(
     'en.profile.possession',
     'en',
-    /bought|\bgot\b|picked up|ordered|\bown\b|drive|ride|inherited|splurged|treated|\bhave\b|'ve got|traded|swapped|exchanged|live on|live in/,
+    /bought|\bgot\b|picked up|ordered|\bown\b|drive|ride|inherited|splurged|treated|\bhave\b|'ve got|traded|swapped|exchanged|live on|live in|went with|upgraded|splashed|invested|spent|money|\bmy |\bour /,
     possessionsOf,
   ),
 ];
