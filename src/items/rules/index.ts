@@ -15,6 +15,7 @@ import { EDUCATION_RULES } from './education.js';
 import { ENDING_RULES } from './endings.js';
 import { EVENT_RULES } from './events.js';
 import { GOAL_RULES } from './goals.js';
+import { HEALTH_RULES } from './health.js';
 import { HOME_PLACE_RULES } from './home-place.js';
 import { ZH_HOME_PLACE_RULES } from './zh-home-place.js';
 import { NAME_RULE, NameTracker } from './names.js';
@@ -55,6 +56,7 @@ const SENTENCE_RULES: readonly Rule[] = [
   ...REPLACEMENT_RULES,
   ...PROFILE_RULES,
   ...HOME_PLACE_RULES,
+  ...HEALTH_RULES,
   ...POSSESSION_RULES,
   ...ROUTINE_RULES,
   ...EDUCATION_RULES,
