@@ -32,6 +32,10 @@ describe('English profile facts said in passing', () => {
     ["I'm a GP in Cork btw.", [{ k: 'role', v: 'GP' }, { k: 'location', v: 'Cork' }]],
     ["I'm a junior associate at a commercial law firm.", [{ k: 'role', v: 'junior associate' }, { k: 'employer', v: 'commercial law firm', since: SINCE }]],
     ["I'm a regular at Luigi's.", []],
+    // Kin as chat says it.
+    ["my lad Owen is 4 and he's started asking questions", [{ k: 'family:lad:owen', v: 'lad Owen' }]],
+    ["it's my father-in-law Rafael's retirement dinner", [{ k: 'family:father_in_law', v: 'father-in-law Rafael' }]],
+    ['my hubby Dan snores', [{ k: 'family:husband', v: 'hubby Dan' }]],
     ["I'm a member at the climbing gym.", []],
     ["i'm a junior backend dev at Monzo, been here 18 months", [{ k: 'role', v: 'junior backend dev' }, { k: 'employer', v: 'Monzo' }]],
     ["I've got coeliac disease so the bake sale is a minefield", [{ k: 'health:coeliac_disease', v: 'coeliac disease' }]],

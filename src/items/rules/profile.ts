@@ -42,8 +42,11 @@ function worksThere(found: RegExpExecArray): boolean {
 // The same name, not captured: the place a move starts from.
 const NAME_SKIP = `(?:${NAME.slice(1)}`;
 // Relatives with one of a kind (a new name replaces the old) and with several (each has its own fact).
-const ONE_RELATIVE = String.raw`wife|husband|partner|boyfriend|girlfriend|fianc[ée]e?|mum|mom|mother|dad|father`;
-export const RELATIVES = String.raw`${ONE_RELATIVE}|son|daughter|sister|brother|niece|nephew|grandson|granddaughter|cousin|aunt|uncle|grandma|grandpa|grandmother|grandfather|stepson|stepdaughter|twins|kids?|children|baby|grandchildren|grandkids|grandsons|granddaughters`;
+const ONE_RELATIVE = String.raw`wife|husband|partner|boyfriend|girlfriend|fianc[ée]e?|mum|mom|mother|dad|father|hubby|missus|other half|better half|bf|gf|father-in-law|mother-in-law|stepdad|stepmum|stepmom`;
+// Kin as chat says it: "my lad Owen", "my youngest Keziah", "my father-in-law Rafael", "my bestie Nia".
+export const RELATIVES = String.raw`${ONE_RELATIVE}|son|daughter|sister|brother|niece|nephew|grandson|granddaughter|cousin|aunt|auntie|uncle|grandma|grandpa|grandmother|grandfather|nan|nana|gran|granny|grandad|granddad|stepson|stepdaughter|stepbrother|stepsister|half-brother|half-sister|brother-in-law|sister-in-law|son-in-law|daughter-in-law|godson|goddaughter|twins|kids?|children|baby|grandchildren|grandkids|grandsons|granddaughters|lad|lass|boy|girl|eldest|youngest|oldest|little one|bestie|best friend|flatmate|roommate|housemate`;
+// The words chat uses for one of a kind, by the word the key keeps: "my hubby" is `family:husband`.
+const KIN_KEY: Readonly<Record<string, string>> = { hubby: 'husband', missus: 'wife', 'other half': 'partner', 'better half': 'partner', bf: 'boyfriend', gf: 'girlfriend', stepmom: 'stepmum' };
 const SINGLE_RELATIVE = new RegExp(`^(?:${ONE_RELATIVE})$`, 'iu');
 const PETS = String.raw`dog|cat|puppy|kitten|parrot|budgie|cockatiel|canary|hamster|gerbil|ferret|chinchilla|rabbit|bunny|horse|pony|gelding|mare|donkey|goat|chicken|hen|duck|tortoise|turtle|gecko|bearded dragon|lizard|iguana|chameleon|axolotl|snake|goldfish|betta|fish|guinea pig|rat|mouse|lab|labrador|retriever|shiba|beagle|corgi|poodle|terrier|collie|husky|dachshund|spaniel|pug|greyhound|whippet|kelpie|dalmatian|german shepherd|rottweiler|chihuahua|schnauzer|sheepdog|cockapoo|cavapoo|labradoodle|moggy|tabby`;
 const CONDITIONS = String.raw`type [12] diabetes|diabetes|asthma|migraines?|psoriasis|eczema|celiac disease|coeliac disease|arthritis|high blood pressure|hypertension|epilepsy|adhd|anxiety|depression|hay fever|tinnitus|crohn's disease|ibs|endometriosis|pcos|insomnia|tendinitis|tendonitis|herniated disc|slipped disc|sciatica|plantar fasciitis|tennis elbow|high cholesterol|sleep apnea|sleep apnoea|gout|anemia|anaemia|hypothyroidism|fibromyalgia|long covid|acid reflux|gerd`;
@@ -51,8 +54,9 @@ const MEDICINES = String.raw`statins|insulin|metformin|antidepressants|beta[- ]b
 const DIETS = String.raw`vegetarian|vegan|pescatarian|gluten[- ]free|keto|halal|kosher|dairy[- ]free|teetotal`;
 /** A relative's key: one per kind of relative that is unique, else one per name. */
 function relativeKey(name: string, found: RegExpExecArray): string {
-  const relation = found[1]!.toLowerCase().replace('mom', 'mum').replace(/fianc[ée]e?/u, 'fiance');
-  return SINGLE_RELATIVE.test(relation) ? `family:${relation}` : `family:${relation}:${slug(name)}`;
+  const written = found[1]!.toLowerCase();
+  const relation = (KIN_KEY[written] ?? written).replace('mom', 'mum').replace(/fianc[ée]e?/u, 'fiance').replace(/[\s-]+/gu, '_');
+  return SINGLE_RELATIVE.test(KIN_KEY[written] ?? written) ? `family:${relation}` : `family:${relation}:${slug(name)}`;
 }
 
 // A relative's or pet's name ("Tom's kid": the name is Tom).
