@@ -24,8 +24,19 @@ const RELATION_KEYS: ReadonlyArray<readonly [string, string]> = [
   ['嫂子|弟媳|弟妹', 'sister_in_law'],
   ['姐夫|妹夫', 'brother_in_law'],
   ['家老大|家老二|家老三|老大|老二|老三', 'kid'],
+  // Kin beyond the household, as chat names them: cousins, grandparents, in-laws, aunts, uncles, close friends.
+  ['表哥|表弟|堂哥|堂弟|表姐|表妹|堂姐|堂妹', 'cousin'],
+  ['爷爷|外公|姥爷', 'grandpa'],
+  ['奶奶|外婆|姥姥', 'grandma'],
+  ['公公|岳父|老丈人', 'father_in_law'],
+  ['婆婆|岳母|丈母娘', 'mother_in_law'],
+  ['叔叔|舅舅|伯伯|姑父|姨父', 'uncle'],
+  ['阿姨|姑姑|姨妈|舅妈|婶婶', 'aunt'],
+  ['侄子|外甥', 'nephew'],
+  ['侄女|外甥女', 'niece'],
+  ['闺蜜|好朋友|发小|室友|好兄弟', 'friend'],
 ];
-const ONE_OF_A_KIND: ReadonlySet<string> = new Set(['wife', 'husband', 'partner', 'girlfriend', 'boyfriend', 'fiance', 'mum', 'dad']);
+const ONE_OF_A_KIND: ReadonlySet<string> = new Set(['wife', 'husband', 'partner', 'girlfriend', 'boyfriend', 'fiance', 'mum', 'dad', 'father_in_law', 'mother_in_law']);
 const RELATION_OF = new Map(RELATION_KEYS.flatMap(([words, key]) => words.split('|').map((word) => [word, key] as const)));
 // Longest first, so 妈妈 is read before 妈 and 小女儿 before 女儿.
 const RELATIVES = [...RELATION_OF.keys()].sort((a, b) => b.length - a.length).join('|');
@@ -38,7 +49,7 @@ const SURNAMES =
 const NOT_NAME = /^(?:高兴|文件|方便|方面|安排|安全|安静|江湖|常常|于是|向来|万一|金额|石头|白天|白白|马上|任何|林子|叶子|孙子|夏天|秦朝|段时间|易燃|龙虾|温度|温柔|齐全|严重|毛病|程序|汤圆|乔迁|康复|史上)/u;
 const NAME = String.raw`([\p{Script=Han}]{2,3}?|[A-Z][a-z]+)`;
 // What follows a name: a verb, a particle, a time word or punctuation, not more of the name.
-const AFTER_NAME = String.raw`(?=$|[，,。.！!；;？?\s~～（(]|的|是|在|说|最|也|都|和|跟|结|下|今|上|刚|又|生|过|要|去|来|那|这|老|特|很|还|就|把|被|给|从|每|总|已|才|满|考|读|记|带|马|给|一|两|三|四|五|六|七|八|九|十|[0-9])`;
+const AFTER_NAME = String.raw`(?=$|[，,。.！!；;？?\s~～（(]|的|是|在|说|最|也|都|和|跟|结|下|今|上|刚|又|生|过|要|去|来|那|这|老|特|很|还|就|把|被|给|从|每|总|已|才|满|考|读|记|带|马|给|喜|爱|怀|想|觉|让|陪|帮|请|问|找|买|送|做|吃|喝|看|玩|打|开|住|病|发|感|有|没|不|可|会|能|得|真|挺|超|非|好|劝|一|两|三|四|五|六|七|八|九|十|[0-9])`;
 
 function isName(name: string): boolean {
   if (/^[A-Z][a-z]+$/u.test(name)) return true;
@@ -77,6 +88,8 @@ export const FAMILY_FACTS: readonly ZhFact[] = [
   { pattern: new RegExp(`我(?:的|和|跟|家)?(${RELATIVES})(?:叫|名叫|是)?${NAME}${AFTER_NAME}`, 'u'), ...relative() },
   // A relative who opens a clause: "老公陈刚记得…", "嫂子叫林芳", "小女儿甜甜也三岁了".
   { pattern: new RegExp(`(?:^|[，,。！!；;])(?:我|我们)?(${RELATIVES})(?:叫|名叫)?${NAME}${AFTER_NAME}`, 'u'), ...relative() },
+  // A relative the user looks after or is with: "我一个人带儿子豆豆", "陪老婆小雅去产检".
+  { pattern: new RegExp(`(?:带|陪|和|跟|帮|接|送)(?:着)?(${RELATIVES})${NAME}${AFTER_NAME}`, 'u'), ...relative() },
   // The name in the next clause: "是我妈七十大寿，她叫王秀兰".
   { pattern: new RegExp(`我(?:的)?(${RELATIVES})[^，,。！!；;？?]{0,14}[，,](?:她|他)(?:叫|名叫|的名字是)${NAME}${AFTER_NAME}`, 'u'), ...relative() },
   // A name corrected: "我妹叫小雨，下雨的雨，不是小玉" ends the fact under the old name.

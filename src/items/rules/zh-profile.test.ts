@@ -28,6 +28,10 @@ describe('zh.profile.fact', () => {
     ['人在伦敦，这边天天下雨。', [['location', '伦敦']]],
     ['广州这边最近回南天，衣服都干不了。', [['location', '广州']]],
     ['我是广东人。', [['origin', '广东']]],
+    // Kin beyond the household, a name before a verb, a relative the user looks after.
+    ['我表哥阿杰又劝我买黄金', [['family:cousin:阿杰', '表哥阿杰']]],
+    ['我女朋友林悦喜欢吃日料', [['family:girlfriend', '女朋友林悦']]],
+    ['这周我一个人带儿子豆豆，天天闹着不睡觉', [['family:son:豆豆', '儿子豆豆']]],
     // Work.
     ['我在字节跳动工作。', [['employer', '字节跳动']]],
     ['我在华为做硬件测试，快三年了。', [['employer', '华为'], ['role', '硬件测试']]],
