@@ -31,7 +31,7 @@ describe('zh.profile.fact', () => {
     // Kin beyond the household, a name before a verb, a relative the user looks after.
     ['我表哥阿杰又劝我买黄金', [['family:cousin:阿杰', '表哥阿杰']]],
     ['我女朋友林悦喜欢吃日料', [['family:girlfriend', '女朋友林悦']]],
-    ['这周我一个人带儿子豆豆，天天闹着不睡觉', [['family:son:豆豆', '儿子豆豆']]],
+    ['这周我一个人带儿子豆豆，累死了', [['family:son:豆豆', '儿子豆豆']]],
     // Work.
     ['我在字节跳动工作。', [['employer', '字节跳动']]],
     ['我在华为做硬件测试，快三年了。', [['employer', '华为'], ['role', '硬件测试']]],
