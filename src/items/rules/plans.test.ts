@@ -136,8 +136,15 @@ describe('plans called off', () => {
     'The Porto trip is off, the car broke down.',
     'we cancelled Porto because of the strike',
     'sadly the trip to Porto has been called off',
+    // Called off by someone else: who or what names the plan.
+    'the airline cancelled our trip to Porto, refund pending',
   ])('%s', (text) => {
     expect(changes(text, [trip, 'event:general:2026-03-01:dinner_nadia'])).toEqual([`upsert ${trip} {"status":"cancelled","cancelled_on":"2026-02-18"}`]);
+  });
+
+  it('calls off a plan named by who called it off', () => {
+    expect(changes('Sigur Rós cancelled the whole tour.', ['event:general:2026-04-09:tickets_sigur_rós'])).toEqual(['upsert event:general:2026-04-09:tickets_sigur_rós {"status":"cancelled","cancelled_on":"2026-02-18"}']);
+    expect(changes('my boss cancelled the meeting', [trip])).toEqual([]);
   });
 
   it('calls off a goal', () => {

@@ -59,6 +59,8 @@ const EN_CALLED_OFF = [
   /\b(?:I|we)(?:'ve| have)?\s+(?:just\s+|had to\s+|finally\s+)?(?:cancelled|canceled|called off|scrapped|pulled out of|dropped)\s+(?:the\s+|our\s+|my\s+)?([^,.;!?]{2,60}?)(?=\s+(?:because|since|as|so|after)\b|\s*[,.;!?(—–-]|\s*$)/iu,
   /(?:^|\b(?:I'm|I am|we're|we are)\s+)not\s+(\p{L}+ing\b[^,.;!?]{0,50}?)\s+any\s?more\b/iu,
   /\b(?:no\s+(?:need|point)\s+to|(?:I|we)\s+(?:don't|do not|no longer)\s+(?:need|have)\s+to)\s+([^,.;!?]{2,60}?)(?:\s+any\s?more)?(?=\s*[,.;!?]|\s*$)/iu,
+  // Called off by someone else: "Sigur Rós cancelled the whole tour", "the airline cancelled my flight" (who and what both name the plan).
+  /^(?:(?:so|and|also|but|well|ok|okay|update|sadly|unfortunately|btw|gutted|ugh)[:,.!]?\s+)*((?:the\s+)?(?!(?:I|we|you)\b)[\p{L}'’]+(?:\s+[\p{L}'’]+){0,3}?)\s+(?:has\s+|have\s+|just\s+)*(?:cancelled|canceled|called off|scrapped)\s+(?:the\s+|my\s+|our\s+|their\s+|his\s+|her\s+)?(?:whole\s+|entire\s+)?([^,.;!?]{2,40}?)(?=\s*[,.;!?]|\s+(?:so|and|but|because|since)\b|\s*$)/iu,
 ];
 const ZH_CALLED_OFF = /^(?:我们?|哭了|唉|哎)?(?:把)?([^，,。！!？?]{1,20}?)(?:因为[^，,。]{0,20})?(?:我们?)?(?:被|给)?(?:取消了|推掉了|不去了|黄了|泡汤了|取消)/u;
 
@@ -73,7 +75,8 @@ function calledOff(context: SentenceContext): string | undefined {
   }
   for (const pattern of EN_CALLED_OFF) {
     const found = pattern.exec(context.text);
-    if (found !== null && contentWords(found[1]!).length > 0) return found[1]!;
+    const phrase = found === null ? undefined : [found[1], found[2]].filter((part) => part !== undefined).join(' ');
+    if (phrase !== undefined && contentWords(phrase).length > 0) return phrase;
   }
   return undefined;
 }
