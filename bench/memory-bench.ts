@@ -19,6 +19,8 @@ export interface MemorySizes {
   perLanguage: number | null;
   /** The corpus folder (default bench/data/memory-corpus/; the held-out set is bench/data/memory-holdout/). */
   dir?: string;
+  /** Only these files of the folder, by name without `.json` ("en-3"); default every file. */
+  files?: string[];
 }
 
 /** Who extracts: the rules alone (the default configuration), or the rules and the scripted model. */
@@ -229,7 +231,7 @@ function scoreOf(language: 'en' | 'zh', tally: Tally): LanguageScore {
  * what memory holds and what packets show.
  */
 export async function benchMemory(sizes: MemorySizes, log: (message: string) => void, extraction: MemoryExtraction = 'rules'): Promise<MemoryResult> {
-  const all = loadCorpus(sizes.dir);
+  const all = loadCorpus(sizes.dir, sizes.files);
   const pick = (language: 'en' | 'zh') => {
     const of = all.filter((conversation) => conversation.language === language);
     return sizes.perLanguage === null ? of : of.slice(0, sizes.perLanguage);

@@ -155,12 +155,13 @@ function conversation(value: unknown, where: string, language: 'en' | 'zh'): Cor
  *
  * @example
  * const conversations = loadCorpus();
+ * const untouched = loadCorpus(corpusDir('holdout'), ['en-3', 'en-4', 'zh-3']);
  */
-export function loadCorpus(dir = corpusDir()): CorpusConversation[] {
+export function loadCorpus(dir = corpusDir(), only?: readonly string[]): CorpusConversation[] {
   const files = readdirSync(dir)
-    .filter((name) => /^(en|zh)-[\w-]+\.json$/u.test(name))
+    .filter((name) => /^(en|zh)-[\w-]+\.json$/u.test(name) && (only === undefined || only.includes(name.replace(/\.json$/u, ''))))
     .sort();
-  if (files.length === 0) throw new Error(`memory corpus: no en-*.json or zh-*.json in ${dir}`);
+  if (files.length === 0) throw new Error(`memory corpus: no ${only === undefined ? 'en-*.json or zh-*.json' : only.map((name) => `${name}.json`).join(', ')} in ${dir}`);
   const out: CorpusConversation[] = [];
   const ids = new Set<string>();
   for (const name of files) {

@@ -3,7 +3,8 @@
 // same workload on SQLite beside PostgreSQL; prints
 // Markdown tables and writes bench/results/*.json. `--quick` is the CI smoke; `--only=a,b` picks parts;
 // `--misses` lists what the memory corpus missed, one line each; `--holdout` runs the memory part on the
-// held-out set (bench/data/memory-holdout/), written apart from the rules to tell how they generalise.
+// held-out sets (bench/data/memory-holdout/), written apart from the rules to tell how they generalise,
+// `--holdout=en-3,en-4,zh-3` on those files only (the set whose misses nobody has read).
 
 import { existsSync } from 'node:fs';
 
@@ -255,8 +256,8 @@ async function runEmbeddings(quick: boolean): Promise<void> {
 const MEMORY_FULL: MemorySizes = { perLanguage: null };
 const MEMORY_QUICK: MemorySizes = { perLanguage: 15 };
 
-async function runMemoryQuality(quick: boolean, misses: boolean, holdout: boolean): Promise<void> {
-  const sizes = { ...(quick ? MEMORY_QUICK : MEMORY_FULL), ...(holdout ? { dir: corpusDir('holdout') } : {}) };
+async function runMemoryQuality(quick: boolean, misses: boolean, holdout: boolean, files?: string[]): Promise<void> {
+  const sizes = { ...(quick ? MEMORY_QUICK : MEMORY_FULL), ...(holdout ? { dir: corpusDir('holdout') } : {}), ...(files === undefined ? {} : { files }) };
   const rules = await benchMemory(sizes, log, 'rules');
   const scripted = await benchMemory(sizes, log, 'rules+scripted-llm');
   writeResults(holdout ? 'memory-quality-holdout' : 'memory-quality', { ...header(quick), sizes, runs: [rules, scripted] });
@@ -304,7 +305,9 @@ async function main(): Promise<void> {
     if (existsSync(locomoPath()) || args.some((arg) => arg.startsWith('--only='))) await measured('embeddings', () => runEmbeddings(quick));
     else log(`embeddings skipped: no data set at ${locomoPath()} (set ENGRAM_LOCOMO to locomo10.json)`);
   }
-  if (parts.has('memory')) await measured('memory', () => runMemoryQuality(quick, args.includes('--misses'), args.includes('--holdout')));
+  const holdoutFiles = args.find((arg) => arg.startsWith('--holdout='))?.slice('--holdout='.length).split(',').filter((name) => name !== '');
+  const holdout = holdoutFiles !== undefined || args.includes('--holdout');
+  if (parts.has('memory')) await measured('memory', () => runMemoryQuality(quick, args.includes('--misses'), holdout, holdoutFiles));
   writeResults('memory', { ...header(quick), parts: memory });
 }
 
