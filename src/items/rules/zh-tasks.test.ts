@@ -54,6 +54,15 @@ describe('Chinese tasks', () => {
     expect(tasks([[role, text]])).toEqual([]);
   });
 
+  it('reads each errand of a list after a colon, and closes them one by one', () => {
+    expect(tasks([['user', '这个月要办的事：驾照到期要换证，给公司交报销单，还有帮我爸在网上预约白内障手术。']]).map(([, key]) => key)).toEqual([
+      'task:general:驾照到期要换证',
+      'task:general:给公司交报销单',
+      'task:general:帮我爸在网上预约白内障手术',
+    ]);
+    expect(tasks([['user', '报销单交了，钱也到账了。']], ['task:general:驾照到期要换证', 'task:general:给公司交报销单'])).toEqual([['upsert', 'task:general:给公司交报销单', 'done', undefined]]);
+  });
+
   it('closes the open task a done statement names', () => {
     const known = ['task:general:交实验报告', 'task:general:把护照续了'];
     expect(tasks([['user', '实验报告交了，老师说还行。']], known)).toEqual([['upsert', 'task:general:交实验报告', 'done', undefined]]);

@@ -1,5 +1,5 @@
 // Chinese tasks (MemoryTypes v0.1 §3.4), from the user only: what the assistant tells the user to do
-// ("记得办个ETC") is advice, not the user's to-do. Created by 待办：, 提醒我/记得/别忘了 and a present
+// ("记得办个ETC") is advice, not the user's to-do. Created by a list after 待办：or 要办的事：, 提醒我/记得/别忘了 and a present
 // obligation (得/需要/必须, 要把…, 要交/要办/要去换…); closed by a done statement that names an open
 // task (个税弄完了, 护照已经续好了, 体检表交了); dropped when it is no longer needed (那事不用办了).
 
@@ -126,14 +126,27 @@ const taskRule = (name: string, trigger: RegExp, match: Rule['match'], questions
   match,
 });
 
+// A list of errands after a colon: "这个月要办的事：换驾照，交报销单，还有帮我爸预约手术", "要搞定三件事：…", "待办：…".
+const LIST_HEAD = /(?:待办(?:事项)?|todo|(?:要|得|需要)(?:办|做|搞定|处理|弄|忙)(?:的)?(?:[一二两三四五六七八九十几\d]+件)?(?:事|事情)(?:有|是)?)\s*[：:]\s*/iu;
+const LIST_SEPARATOR = /[，,、；;]|还有|以及|另外/u;
+
+/** The errands of a list after a colon, one task each; a list of one is a single errand ("待办：交房租"). */
+function listedTasks(context: SentenceContext, rule: Rule): ItemCandidate[] {
+  const found = LIST_HEAD.exec(context.text);
+  if (found === null) return [];
+  const rest = context.text.slice(found.index + found[0].length).replace(/[。！!？?]+$/u, '');
+  const out: ItemCandidate[] = [];
+  for (const part of rest.split(LIST_SEPARATOR)) {
+    const item = part.replace(/^(?:然后|再|和|跟|也)/u, '').trim();
+    if (item === '') continue;
+    const task = taskOf(context, rule, item, item);
+    if (task !== undefined && !out.some((known) => known.key === task.key)) out.push(task);
+  }
+  return out;
+}
+
 export const ZH_TASK_RULES: readonly Rule[] = [
-  taskRule('zh.task.daiban', /待办|todo/u, (context, rule) => {
-    const found = /(?:待办(?:事项)?|todo|TODO)\s*[：:]?\s*/u.exec(context.text);
-    if (found === null) return [];
-    const rest = context.text.slice(found.index + found[0].length).replace(/[。！!]+$/u, '');
-    const task = taskOf(context, rule, rest, rest);
-    return task === undefined ? [] : [task];
-  }),
+  taskRule('zh.task.daiban', /[：:]/u, listedTasks),
   taskRule('zh.task.tixing', /提醒我|忘|记/u, reminders, true),
   taskRule('zh.task.xuyao', /需要|得|必须|要/u, obligations),
   taskRule('zh.task.done', /了/u, (context, rule) =>
