@@ -34,8 +34,8 @@ const EN_CHANGE = /\b(?:cancel\w*|call(?:ed|ing)? off|scrap\w*|postpon\w*|push(?
 // A question without its question mark: "where do I keep the battery in winter".
 const EN_ASKING = /^(?:where|what|how|when|why|who|which|is|are|do|does|did|can|could|should|would|will|any)\b/u;
 // A weekday alone ("on saturday") is the next one only when the sentence looks ahead; "broke my ankle on saturday" was the last.
-// What looks ahead: a future tense, a plan's verb, a progressive with its subject ("we're flying…").
 const EN_WEEKDAY_ONLY = /^(?:on\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)$/u;
+// What looks ahead: a future tense, a plan's verb, a progressive with its subject ("we're flying…").
 const EN_AHEAD =
   /\b(?:will|'ll|going to|gonna|next|coming|(?:i'm|i am|we're|we are|he's|she's|they're)\s+(?:\w+\s+)?\w+ing|planning|plan|booked|signed up|want to|wanna|hoping|thinking of|getting|starting|starts|due|until|till)\b/u;
 const EN_PLEASANTRY = /\b(?:(?:talk|speak|see|catch|chat)\s+(?:to\s+|with\s+)?(?:you|ya|u)\b|have a (?:good|great|nice|lovely)|happy (?:new year|holidays|easter|christmas)|merry christmas|enjoy (?:your|the))/u;
