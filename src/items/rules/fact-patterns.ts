@@ -76,6 +76,17 @@ export function factsBy(patterns: readonly FactPattern[], context: Pick<Sentence
 }
 
 /**
+ * The profile fact keys earlier rules already stated in this sentence, so a rule that reads the same
+ * fact more loosely can leave it to them.
+ *
+ * @example
+ * statedFacts(context).has('location') // true after "I live in Lisbon" was read
+ */
+export function statedFacts(context: Pick<SentenceContext, 'here'>): Set<string> {
+  return new Set(context.here.flatMap((candidate) => (candidate.type === 'profile' && Array.isArray(candidate.value['facts']) ? (candidate.value['facts'] as Fact[]).map((fact) => fact.k) : [])));
+}
+
+/**
  * A rule whose facts go to profile:user, from the user's own statements only. Facts that end
  * something are kept only when a profile exists to end them in.
  *

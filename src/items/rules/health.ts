@@ -5,8 +5,7 @@
 // of the body ("broke my ankle", "tore my ACL", "since my hip operation"). The user's own only:
 // never someone else's ("my son broke his arm"), never a question of what might be.
 
-import type { Fact } from './fact-patterns.js';
-import { factRule, slug } from './fact-patterns.js';
+import { factRule, slug, statedFacts, type Fact } from './fact-patterns.js';
 import type { Rule, SentenceContext } from './rule.js';
 
 // Stems of international nonproprietary names (WHO INN), the endings a medicine's name carries.
@@ -45,7 +44,7 @@ function healthOf(context: SentenceContext): Fact[] {
   const operation = OPERATION.exec(context.text);
   if (operation !== null) facts.push({ k: `health:${slug(operation[1]!.toLowerCase())}_${operation[2]!.toLowerCase()}`, v: `${operation[1]!.toLowerCase()} ${operation[2]!.toLowerCase()}` });
   // One fact per key, and none another rule of this sentence already stated ("I'm on metformin").
-  const stated = new Set(context.here.flatMap((candidate) => (candidate.type === 'profile' && Array.isArray(candidate.value['facts']) ? (candidate.value['facts'] as Fact[]).map((fact) => fact.k) : [])));
+  const stated = statedFacts(context);
   return facts.filter((fact, index) => !stated.has(fact.k) && facts.findIndex((other) => other.k === fact.k) === index);
 }
 

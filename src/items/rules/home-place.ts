@@ -9,8 +9,7 @@
 // someone else's home ("my sister lives in Porto", "at my mum's in Leeds"), questions. A sentence
 // another rule already read a location from is left to it.
 
-import type { Fact } from './fact-patterns.js';
-import { factRule } from './fact-patterns.js';
+import { factRule, statedFacts, type Fact } from './fact-patterns.js';
 import { placeNamed } from './places.js';
 import type { Rule, SentenceContext } from './rule.js';
 
@@ -61,7 +60,7 @@ function placeAfter(clause: string, at: number): string | undefined {
 /** The user's home town a sentence tells in passing, as a `location` fact. */
 function homePlace(context: SentenceContext): Fact[] {
   if (context.question) return [];
-  if (context.here.some((candidate) => candidate.type === 'profile' && Array.isArray(candidate.value['facts']) && (candidate.value['facts'] as Fact[]).some((fact) => fact.k === 'location'))) return [];
+  if (statedFacts(context).has('location')) return [];
   for (const clause of context.text.split(/[,;:!?()—–]|\.\s/u)) {
     const lower = clause.toLowerCase();
     if (!(OWN_LIFE.test(lower) || BEEN_THERE.test(lower)) || AWAY.test(lower) || SOMEONE_ELSE.test(lower)) continue;

@@ -23,7 +23,9 @@ let index: Map<string, Place> | undefined;
  * foldName('Kraków') // 'krakow'
  */
 export function foldName(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/gu, ' ').trim();
+  // Most names are plain ASCII: only the others pay for the decomposition (the list is folded once, on first use).
+  const plain = /^[\x20-\x7e]*$/u.test(text) ? text : text.normalize('NFD').replace(/\p{M}/gu, '');
+  return plain.toLowerCase().replace(/\s+/gu, ' ').trim();
 }
 
 function places(): Map<string, Place> {
@@ -31,9 +33,9 @@ function places(): Map<string, Place> {
   const found = new Map<string, Place>();
   for (const line of readFileSync(PLACES_FILE, 'utf8').split('\n')) {
     if (line === '' || line.startsWith('#')) continue;
-    const [name = '', kind, population = '0'] = line.split('\t');
+    // Folded when the list was built, so reading it costs no normalisation.
+    const [key = '', name = '', kind, population = '0'] = line.split('\t');
     const place: Place = { name, kind: kind === 'country' || kind === 'region' ? kind : 'city', population: Number(population) };
-    const key = foldName(name);
     const known = found.get(key);
     if (known === undefined || known.population < place.population) found.set(key, place);
   }

@@ -5,8 +5,7 @@
 // that tells the user's own life there (住, 租, 上班, 工作, 报到, how long, 这边); never travel, plans,
 // the past or the hometown (出差, 旅游, 打算, 以前, 老家), someone else's life, or a question.
 
-import type { Fact } from './fact-patterns.js';
-import { factRule } from './fact-patterns.js';
+import { factRule, statedFacts, type Fact } from './fact-patterns.js';
 import { placeNamed } from './places.js';
 import type { Rule, SentenceContext } from './rule.js';
 import { isPlace } from './zh-clauses.js';
@@ -31,7 +30,7 @@ function placeAt(text: string): string | undefined {
 /** The user's home a Chinese sentence tells in passing; a city and its district together ("上海浦东"). */
 function homePlace(context: SentenceContext): Fact[] {
   if (context.question) return [];
-  if (context.here.some((candidate) => candidate.type === 'profile' && Array.isArray(candidate.value['facts']) && (candidate.value['facts'] as Fact[]).some((fact) => fact.k === 'location'))) return [];
+  if (statedFacts(context).has('location')) return [];
   for (const clause of context.text.split(/[，,。！!；;~～]/u)) {
     if (!OWN_LIFE.test(clause) || AWAY.test(clause) || SOMEONE_ELSE.test(clause) || ASKING.test(clause)) continue;
     AT.lastIndex = 0;

@@ -1,6 +1,7 @@
 // Time expressions in a question ("four weeks ago", "last summer", "on 8 May 2023", "上周五"),
 // resolved to windows of whole UTC days against the time the question is asked; compose boosts
-// what happened inside them. Pure and deterministic: same text and reference, same windows.
+// what happened inside them, and the extraction rules read the time of a plan with them (told to
+// look ahead). Pure and deterministic: same text and reference, same windows.
 
 import { isWritable, parseDateTime } from '../../spec/date-time.js';
 import { chineseExpressions, chineseTense } from './chinese-time.js';
