@@ -63,6 +63,19 @@ describe('engram CLI', () => {
     expect(result.stdout).toContain('cli-2: 1 events written');
   });
 
+  it('commits a large array of turns piped on stdin, however the pipe delivers it', () => {
+    // ~1 MB arrives in many pieces: a synchronous read of the pipe failed with EAGAIN before the writer finished.
+    const turns = Array.from({ length: 40 }, (_, index) => ({
+      scope: { ...turn.scope, session_id: 's-bulk' },
+      turn_id: `cli-bulk-${index}`,
+      messages: [{ role: 'user', content: `Note ${index}: ${'the release train leaves on time. '.repeat(800)}` }],
+    }));
+    const result = engram(['commit', '--json'], JSON.stringify(turns));
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect((JSON.parse(result.stdout) as CommitTurnResult[]).map((committed) => committed.turn_id)).toEqual(turns.map((item) => item.turn_id));
+  });
+
   it('names the bad field and exits 2 on bad input', () => {
     const bad = engram(['commit', '--json'], JSON.stringify({ ...turn, turn_id: 'cli-3', messages: [{ role: 'robot', content: 'x' }] }));
     expect(bad.code).toBe(2);

@@ -41,7 +41,7 @@ program
   .option('-f, --file <path>', 'JSON file; - or omitted reads stdin')
   .action((options: { file?: string }) =>
     withEngram(async (engram, global) => {
-      const input = readJson(options.file);
+      const input = await readJson(options.file);
       const results = Array.isArray(input) ? await engram.commitTurns(input) : [await engram.commitTurn(input as never)];
       if (global.json === true) return printJson(Array.isArray(input) ? results : results[0]);
       printLines(

@@ -52,7 +52,7 @@ export function registerMemoryCommands(program: Command): void {
     .option('-f, --file <path>', 'JSON file; - or omitted reads stdin')
     .action((options: { file?: string }) =>
       withEngram(async (engram, global) => {
-        const diffs = await engram.remember(readJson(options.file) as never);
+        const diffs = await engram.remember((await readJson(options.file)) as never);
         if (global.json === true) printJson(diffs);
         else printLines(diffLines(diffs));
       }),

@@ -52,7 +52,7 @@ function scoped(command: Command, agentRequired: boolean): Command {
 }
 
 /** A JSON object from an inline flag or a file (`-` reads stdin); at most one of the two. */
-function jsonFlag(name: string, inline: string | undefined, file: string | undefined): unknown {
+async function jsonFlag(name: string, inline: string | undefined, file: string | undefined): Promise<unknown> {
   if (inline !== undefined && file !== undefined) throw ValidationError.of(name, 'exclusive', `give --${name} or --${name}-file, not both`);
   if (file !== undefined) return readJson(file);
   if (inline === undefined) return undefined;
@@ -250,7 +250,7 @@ function reviewApprove(review: Command): void {
     .option('--edit-file <path>', 'the edit from a JSON file (- reads stdin)')
     .action((candidateId: string, flags: { tenant: string; by?: string; edit?: string; editFile?: string }) =>
       withEngram(async (engram, global) => {
-        const edit = jsonFlag('edit', flags.edit, flags.editFile);
+        const edit = await jsonFlag('edit', flags.edit, flags.editFile);
         const result = await engram.review.approve({
           tenant_id: flags.tenant,
           candidate_id: candidateId,
@@ -370,7 +370,7 @@ function insightsPromote(insights: Command): void {
     .option('--by <name>', 'who (default user)')
     .action((insightId: string, flags: { tenant: string; type: string; key: string; value?: string; valueFile?: string; by?: string }) =>
       withEngram(async (engram, global) => {
-        const value = jsonFlag('value', flags.value, flags.valueFile);
+        const value = await jsonFlag('value', flags.value, flags.valueFile);
         const request = { tenant_id: flags.tenant, insight_id: insightId, type: flags.type as MemoryType, key: flags.key, ...optional('value', value as Record<string, unknown> | undefined), ...optional('by', flags.by) };
         const result = await engram.insights.promote(request as typeof request & { value: Record<string, unknown> });
         if (global.json === true) printJson(result);

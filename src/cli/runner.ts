@@ -2,7 +2,8 @@
 // command (with the model settings of model-options.ts), reading JSON input, and parsing numbers and
 // lists from flags.
 
-import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { text as streamText } from 'node:stream/consumers';
 import type { Command } from 'commander';
 
 import { createEngram, ValidationError, type Engram, type EngramConfig } from '../index.js';
@@ -50,11 +51,16 @@ export async function withEngram(action: (engram: Engram, options: GlobalOptions
   }
 }
 
-export function readJson(file: string | undefined): unknown {
-  const source = file === undefined || file === '-' ? 'stdin' : file;
+/**
+ * The JSON in `file`, or on stdin for `-` or none. Stdin is read as a stream: a synchronous read of
+ * a pipe fails with EAGAIN when the writer has not sent everything yet (a large file piped in).
+ */
+export async function readJson(file: string | undefined): Promise<unknown> {
+  const fromStdin = file === undefined || file === '-';
+  const source = fromStdin ? 'stdin' : file;
   let text: string;
   try {
-    text = readFileSync(file === undefined || file === '-' ? 0 : file, 'utf8');
+    text = fromStdin ? await streamText(process.stdin) : await readFile(file, 'utf8');
   } catch (error) {
     throw new ValidationError([{ field: 'file', rule: 'readable', message: `cannot read ${source}: ${(error as Error).message}` }], { cause: error });
   }
