@@ -323,6 +323,30 @@ describe('compose', () => {
     expect(laterPart.split('\n\n')[0]).not.toContain('2026-06-10');
   });
 
+  it('gives a question about the user’s present twice the facts allowance of one about the past, and keeps sections a request sets', async () => {
+    await seed();
+    const ask = (query: string, budget: Record<string, unknown> = { max_tokens: 1000 }) => t.engram.compose({ scope, purpose: 'responder', cues: { query }, budget });
+    const sections = (packet: MemoryPacket) => packet.meta.budget.per_section as Record<string, number>;
+    const present = await ask('Which venue do I prefer now?');
+    const past = await ask('Which venue did I prefer back then?');
+    // The policy's split: twice the facts, taken from the summary section, the same total.
+    expect(sections(present)['facts']).toBe(2 * sections(past)['facts']!);
+    const total = (packet: MemoryPacket) => Object.values(sections(packet)).reduce((sum, tokens) => sum + tokens, 0);
+    expect(total(present)).toBe(total(past));
+    expect(present.budget_report.max_tokens).toBe(1000);
+    // What the packet's sections could spend follows it.
+    const lent = (packet: MemoryPacket) => (packet.explain.filters['section_budgets'] as Record<string, number>)['facts']!;
+    expect(lent(present)).toBeGreaterThan(lent(past));
+    usedWithin(present);
+    // A request that sets its own sections keeps them; a named policy can turn the shift off.
+    const set = await ask('Which venue do I prefer now?', { max_tokens: 1000, per_section: { facts: 100, short_term_summary: 600 } });
+    expect(sections(set)['facts']).toBe(sections(await ask('Which venue did I prefer back then?', { max_tokens: 1000, per_section: { facts: 100, short_term_summary: 600 } }))['facts']);
+    t.engram.registerPolicy({ policy_id: 'flat', purposes: { responder: { present_facts: 1 } } });
+    const flat = await t.engram.compose({ scope, purpose: 'responder', policy_id: 'flat', cues: { query: 'Which venue do I prefer now?' }, budget: { max_tokens: 1000 } });
+    expect(sections(flat)['facts']).toBe(sections(past)['facts']);
+    expect(() => t.engram.registerPolicy({ policy_id: 'bad', purposes: { responder: { present_facts: 9 } } })).toThrow(/purposes.responder.present_facts/);
+  });
+
   it('property: any store, budget, purpose, cue and insights gives a valid packet within budget, without secrets or unvalidated insights for responders', async () => {
     const words = ['atlas', 'venue', 'deadline', 'tea', '中文', '文档', 'budget', CANARY, 'vault', 'launch', 'ACME'];
     const sentence = fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 12 }).map((parts) => parts.join(' ') + '.');

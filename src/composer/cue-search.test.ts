@@ -5,7 +5,7 @@ import type { EmbeddingModel } from '../spec/providers.js';
 import { topicModel } from '../../test/helpers/topic-model.js';
 import { createEngram, type Engram } from '../runtime/engram.js';
 import type { Clock } from '../util/clock.js';
-import { questionSubject, ruleOf } from './cue-search.js';
+import { asksAboutUserNow, questionSubject, ruleOf } from './cue-search.js';
 
 /** Concepts a question and a turn can share without sharing a word. */
 const CONCEPTS: ReadonlyArray<readonly string[]> = [
@@ -147,6 +147,15 @@ describe('whose words and which conversation a question is about', () => {
     expect(questionSubject('When is the launch?', ['Caroline', 'Melanie'])).toBeNull();
     // A name word that is a function word does not name a speaker.
     expect(questionSubject('What is the plan?', ['The Planner'])).toBeNull();
+  });
+
+  it('tells a question about the user’s own present or future from one about the past or about someone else', () => {
+    for (const question of ['Which city do I call home now?', 'What big celebration do I have coming up?', 'Have I bought a present for the couple yet?', 'What will my next trip be?', '我夏天要飞去哪儿喝喜酒？', '我现在住在哪？']) {
+      expect(asksAboutUserNow(question), question).toBe(true);
+    }
+    for (const question of ['What did I buy four weeks ago?', 'Where was I living last year?', '我上周见了哪位医生了？', 'What is Caroline’s favourite book?', 'When is the launch?']) {
+      expect(asksAboutUserNow(question), question).toBe(false);
+    }
   });
 
   it('puts the named speaker’s own turn before another’s turn that only addresses them', async () => {

@@ -6,7 +6,7 @@
 import type { EventRecord } from '../spec/event.js';
 import type { ComposeCues } from '../spec/requests.js';
 import type { EventSearchHit, EventSearchQuery, StorageAdapter } from '../spec/storage.js';
-import type { TimeWindow } from '../util/time/time-expressions.js';
+import { questionTense, type TimeWindow } from '../util/time/time-expressions.js';
 import { words } from '../util/segment.js';
 import { STOPWORDS } from '../util/stopwords.js';
 
@@ -108,6 +108,19 @@ export function questionSubject(text: string, speakers: Iterable<string>): CueSu
   if (named.size === 1) return { speaker: [...named][0]! };
   if (named.size === 0 && [...terms].some((term) => FIRST_PERSON.has(term))) return { role: 'user' };
   return null;
+}
+
+/**
+ * Whether a question asks about the user's own present or future: it speaks in the first person
+ * and its tense is not the past. Current facts answer it better than quoted history.
+ *
+ * @example
+ * asksAboutUserNow('Which city do I live in now?') // true
+ * asksAboutUserNow('What did I buy four weeks ago?') // false
+ * asksAboutUserNow('What did Caroline research?') // false
+ */
+export function asksAboutUserNow(text: string): boolean {
+  return words(text).some((term) => FIRST_PERSON.has(term)) && questionTense(text) !== 'past';
 }
 
 /** Whether an event is the subject's own words. */

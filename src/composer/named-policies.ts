@@ -22,6 +22,8 @@ export interface PurposeOverrides {
   insights?: number;
   /** Let validated insights into responder packets (`insight.usage_policy.allow_in_responder`). */
   allow_insights_in_responder?: boolean;
+  /** How many times its facts allowance a question about the user's present gets, from 1 (no change) to 5. */
+  present_facts?: number;
 }
 
 /** A named policy, registered with `engram.registerPolicy`. */
@@ -66,6 +68,8 @@ export function assertNamedPolicy(policy: NamedPolicy): void {
     if (allow !== undefined && typeof allow !== 'boolean') throw ValidationError.of(`${at}.allow_insights_in_responder`, 'type', 'must be true or false');
     const share = overrides.summary_share;
     if (share !== undefined && !(typeof share === 'number' && share >= 0 && share <= 1)) throw ValidationError.of(`${at}.summary_share`, 'range', 'must be from 0 to 1');
+    const present = overrides.present_facts;
+    if (present !== undefined && !(typeof present === 'number' && present >= 1 && present <= 5)) throw ValidationError.of(`${at}.present_facts`, 'range', 'must be from 1 to 5');
   }
 }
 

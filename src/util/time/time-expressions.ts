@@ -55,6 +55,18 @@ export function resolveTimeWindows(query: string, reference: Date | string, opti
   return toWindows(text, selectLongest(found));
 }
 
+/**
+ * A question's tense as the time grammar reads it: English words when it has Latin letters, else
+ * Chinese particles (了/过 past, 会/打算 future); "unmarked" when nothing says.
+ *
+ * @example
+ * questionTense('What did I buy?') // 'past'
+ * questionTense('我夏天要飞去哪儿？') // 'unmarked'
+ */
+export function questionTense(text: string): Tense {
+  return /[a-z]/i.test(text) ? englishTense(text) : chineseTense(text);
+}
+
 /** The chosen matches as windows: unresolvable ones and repeats of an earlier window left out. */
 function toWindows(text: string, chosen: readonly Found[]): TimeWindow[] {
   const windows: TimeWindow[] = [];
