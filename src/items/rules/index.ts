@@ -20,7 +20,7 @@ import { HOME_PLACE_RULES } from './home-place.js';
 import { ZH_HOME_PLACE_RULES } from './zh-home-place.js';
 import { NAME_RULE, NameTracker } from './names.js';
 import { OCCASION_RULES } from './occasions.js';
-import { PLAN_CHANGE_RULES } from './plans.js';
+import { PLAN_CHANGE_RULES, PLAN_REDATED_RULES } from './plans.js';
 import { POSSESSION_RULES } from './possessions.js';
 import { REPLACEMENT_RULES } from './replacements.js';
 import { PREFERENCE_RULES } from './preferences.js';
@@ -74,6 +74,7 @@ const SENTENCE_RULES: readonly Rule[] = [
   ...PLAN_CHANGE_RULES,
   ...EVENT_RULES,
   ...DATED_PLAN_RULES,
+  ...PLAN_REDATED_RULES,
 ];
 
 /**

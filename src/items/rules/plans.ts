@@ -194,8 +194,36 @@ function movedHour(context: SentenceContext, rule: Rule, events: readonly string
   return [emit(context, rule, { key: known, value: { time: context.text.slice(toStart, toEnd), title } })];
 }
 
+/**
+ * A plan told again on another day in a sentence that says it changed ("闺蜜婚礼地点换了，改到隔壁的
+ * 龙目岛，日子还是8月22号" after "八月我要去巴厘岛参加闺蜜婚礼"): the day it was held on before is no
+ * longer it. The event the earlier rules of the sentence hold ends the one known by the same name on
+ * another day, when exactly one is; the days need no "from … to".
+ */
+function redatedPlan(context: SentenceContext, rule: Rule): ItemCandidate[] {
+  if (!(context.language === 'zh' ? ZH_REDATED : EN_MOVED).test(context.lower)) return [];
+  const known = context.memory.keysWith('event:');
+  const ended = new Set(context.here.filter((candidate) => candidate.action === 'retract').map((candidate) => candidate.key));
+  const out: ItemCandidate[] = [];
+  for (const candidate of context.here) {
+    if (candidate.type !== 'events' || candidate.action === 'retract') continue;
+    const [, scope, date, slug] = candidate.key.split(':');
+    const before = known.filter((key) => {
+      const [, knownScope, knownDate, knownSlug] = key.split(':');
+      return knownScope === scope && knownSlug === slug && knownDate !== date;
+    });
+    if (before.length !== 1 || ended.has(before[0]!)) continue;
+    ended.add(before[0]!);
+    out.push(emit(context, rule, { key: before[0]!, action: 'retract', value: {} }));
+  }
+  return out;
+}
+
+// A Chinese sentence saying a plan changed: moved, or its place or day changed (地点换了, 日子变了).
+const ZH_REDATED = new RegExp(`${ZH_MOVED.source}|换了|变了|调整`, 'u');
+
 /** Words without which a sentence moves or calls off no plan (the writer loads the current keys on them). */
-export const PLAN_CUE = /\b(?:actually|cancel\w*|off|scrapped|not happening|no longer|any\s?more|no need|no point|pulled out|dropped|mov(?:e|ed|es|ing)|postpon\w+|push(?:ed|ing)?|reschedul\w+|chang(?:e|ed|ing)|shift(?:ed)?|bump(?:ed)?|delay(?:ed)?|instead|forward)\b|\b(?:is|was|'s)\s+over\b|\bwent\s+(?:really\s+)?(?:well|great|fine)\b|改成|改到|改为|改期|推迟|延期|延后|挪到|提前到|换到|推到|改签|取消|推掉|不去了|黄了|泡汤|记错|搞错|弄错|说错|写错|打错|过了|完了|结束了|通过了/u;
+export const PLAN_CUE = /\b(?:actually|cancel\w*|off|scrapped|not happening|no longer|any\s?more|no need|no point|pulled out|dropped|mov(?:e|ed|es|ing)|postpon\w+|push(?:ed|ing)?|reschedul\w+|chang(?:e|ed|ing)|shift(?:ed)?|bump(?:ed)?|delay(?:ed)?|instead|forward)\b|\b(?:is|was|'s)\s+over\b|\bwent\s+(?:really\s+)?(?:well|great|fine)\b|改成|改到|改为|改期|推迟|延期|延后|挪到|提前到|换到|换了|变了|调整|推到|改签|取消|推掉|不去了|黄了|泡汤|记错|搞错|弄错|说错|写错|打错|过了|完了|结束了|通过了/u;
 
 /**
  * Plans moved and called off, and tasks no longer needed, in English and Chinese.
@@ -212,4 +240,16 @@ export const PLAN_CHANGE_RULES: readonly Rule[] = [
   { name: 'en.task.cancelled', languages: ['en'], roles: USER_ONLY, type: 'tasks', confidence: 0.8, gate: 'must', trigger: PLAN_CUE, match: cancelledTask },
   { name: 'en.plan.done', languages: ['en'], roles: USER_ONLY, type: 'events', confidence: 0.75, gate: 'may', trigger: /\b(?:done|over|finished|behind|went)\b/, match: donePlan },
   { name: 'zh.plan.done', languages: ['zh'], roles: USER_ONLY, type: 'events', confidence: 0.75, gate: 'may', trigger: /过了|完了|结束了|搞定了|完成了|通过了/u, match: donePlan },
+];
+
+/**
+ * Plans told again on another day, read after every rule that finds an event in a sentence.
+ *
+ * @example
+ * // known event:general:2026-08-01:婚礼; "婚礼地点换了，改到龙目岛，日子还是8月22号"
+ * // → upsert event:general:2026-08-22:婚礼 (an earlier rule), retract event:general:2026-08-01:婚礼
+ */
+export const PLAN_REDATED_RULES: readonly Rule[] = [
+  { name: 'en.plan.redated', languages: ['en'], roles: USER_ONLY, type: 'events', confidence: 0.75, gate: 'may', trigger: EN_MOVED, match: redatedPlan },
+  { name: 'zh.plan.redated', languages: ['zh'], roles: USER_ONLY, type: 'events', confidence: 0.75, gate: 'may', trigger: ZH_REDATED, match: redatedPlan },
 ];

@@ -44,6 +44,15 @@ describe('plans corrected and done', () => {
     expect(events('闺蜜婚礼地点换了，不在巴厘岛办了，改到隔壁的龙目岛，日子还是8月22号')).toEqual([['2026-08-22', '闺蜜婚礼地点换了，改到隔壁的龙目岛，日子还是8月22号']]);
   });
 
+  it('ends the day a plan was held on when it is told again, changed, on another day', () => {
+    const wedding = '闺蜜婚礼地点换了，不在巴厘岛办了，改到隔壁的龙目岛，日子还是8月22号';
+    expect(changes(wedding, ['event:general:2026-08-01:婚礼'])).toEqual(['upsert event:general:2026-08-22:婚礼', 'retract event:general:2026-08-01:婚礼']);
+    expect(changes('we changed the offsite: it is on 14 May now', ['event:general:2026-05-07:offsite'])).toEqual(['upsert event:general:2026-05-14:offsite', 'retract event:general:2026-05-07:offsite']);
+    // Without a word of change it is another occasion of the same name; two known of that name: which one is unclear.
+    expect(changes('the offsite is on 14 May', ['event:general:2026-05-07:offsite'])).toEqual(['upsert event:general:2026-05-14:offsite']);
+    expect(changes(wedding, ['event:general:2026-08-01:婚礼', 'event:general:2026-05-01:婚礼'])).toEqual(['upsert event:general:2026-08-22:婚礼']);
+  });
+
   it('marks a plan whose day has come done, in Chinese and English', () => {
     expect(changes('科目二过了！满分！', ['event:general:2026-02-16:科目二'])).toEqual(['upsert event:general:2026-02-16:科目二 done']);
     expect(changes('the interview went really well, they liked my portfolio', ['event:general:2026-02-17:interview_acme'])).toEqual([
