@@ -64,8 +64,8 @@ describe('engram CLI', () => {
   });
 
   it('commits a large array of turns piped on stdin, however the pipe delivers it', () => {
-    // ~1 MB arrives in many pieces: a synchronous read of the pipe failed with EAGAIN before the writer finished.
-    const turns = Array.from({ length: 40 }, (_, index) => ({
+    // ~300 KB arrives in many pieces (more than a pipe holds): a synchronous read of the pipe failed with EAGAIN before the writer finished.
+    const turns = Array.from({ length: 12 }, (_, index) => ({
       scope: { ...turn.scope, session_id: 's-bulk' },
       turn_id: `cli-bulk-${index}`,
       messages: [{ role: 'user', content: `Note ${index}: ${'the release train leaves on time. '.repeat(800)}` }],
