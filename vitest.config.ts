@@ -10,6 +10,8 @@ const timing = ['test/reliability/embedding-stalls.int.test.ts', 'test/reliabili
 
 export default defineConfig({
   test: {
+    // Transpiles src/ once for the `engram` child processes the tests start (test/cli-build.ts).
+    globalSetup: ['test/cli-build.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -11,10 +11,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createEngram } from '../src/index.js';
-import { startEngram, type EngramProcess } from './helpers/engram-process.js';
+import { engramCommand, startEngram, type EngramProcess } from './helpers/engram-process.js';
 
 const root = join(import.meta.dirname, '..');
-const main = join(root, 'src', 'cli', 'main.ts');
 const folder = mkdtempSync(join(tmpdir(), 'engram-compact-'));
 const path = join(folder, 'engram.db');
 const CANARY = `numbatgone${Date.now().toString(36)}`;
@@ -22,7 +21,7 @@ const KEEPER = `bilbykept${Date.now().toString(36)}`;
 
 /** Runs `engram <args>` on the store to its end, without blocking this process (the server is answered meanwhile). */
 function engram(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', main, '--store', `sqlite:${path}`, ...args], { cwd: root });
+  const child = spawn(process.execPath, [...engramCommand(), '--store', `sqlite:${path}`, ...args], { cwd: root });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));

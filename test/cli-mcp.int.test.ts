@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createEngram, type Engram } from '../src/index.js';
 import { ERROR_META_KEY } from '../src/mcp/index.js';
+import { engramCommand } from './helpers/engram-process.js';
 
 const root = join(import.meta.dirname, '..');
 const folder = mkdtempSync(join(tmpdir(), 'engram-cli-mcp-'));
@@ -32,9 +33,9 @@ beforeAll(async () => {
   keyId = info.id;
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', join('src', 'cli', 'main.ts'), '--store', store, 'mcp'],
+    args: [...engramCommand(), '--store', store, 'mcp'],
     env: { ...(process.env as Record<string, string>), ENGRAM_API_KEY: key },
-    // tsx resolves from the working directory.
+    // The command resolves its packages from the repository root.
     cwd: root,
     stderr: 'pipe',
   });

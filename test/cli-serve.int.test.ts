@@ -11,18 +11,18 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { assertPacket, type MemoryPacket } from '../src/index.js';
+import { engramCommand } from './helpers/engram-process.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'engram-serve-'));
 const store = `sqlite:${join(folder, 'engram.db')}`;
 const root = join(import.meta.dirname, '..');
-const main = join(root, 'src', 'cli', 'main.ts');
 const scope = { user_id: 'mira', agent_id: 'assistant', session_id: 's1', run_id: 'r1' };
 
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 /** Starts `engram serve` on a free port; resolves with the process and the banner once it is up. */
 function serve(extra: string[] = []): Promise<{ child: ChildProcess; banner: string; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', main, '--store', store, 'serve', '--port', '0', '--quiet', '--no-worker', ...extra], { cwd: root });
+  const child = spawn(process.execPath, [...engramCommand(), '--store', store, 'serve', '--port', '0', '--quiet', '--no-worker', ...extra], { cwd: root });
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
   return new Promise((resolve, reject) => {
     let out = '';
@@ -71,7 +71,7 @@ describe('engram serve', () => {
   });
 
   it('refuses --no-auth on an address that is not loopback', () => {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', main, '--store', store, 'serve', '--no-auth', '--host', '0.0.0.0', '--port', '0'], { cwd: root, encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [...engramCommand(), '--store', store, 'serve', '--no-auth', '--host', '0.0.0.0', '--port', '0'], { cwd: root, encoding: 'utf8' });
     expect(result.status).not.toBe(0);
     expect(result.stderr).toMatch(/CONFIG_INVALID.*loopback/s);
   });
@@ -79,11 +79,11 @@ describe('engram serve', () => {
 
 describe('engram mcp', () => {
   it('serves the official MCP client over stdio with an API key', async () => {
-    const created = spawnSync(process.execPath, ['--import', 'tsx', main, '--store', store, '--json', 'keys', 'create', '--role', 'write'], { cwd: root, encoding: 'utf8' });
+    const created = spawnSync(process.execPath, [...engramCommand(), '--store', store, '--json', 'keys', 'create', '--role', 'write'], { cwd: root, encoding: 'utf8' });
     const key = (JSON.parse(created.stdout) as { key: string }).key;
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ['--import', 'tsx', main, '--store', store, 'mcp'],
+      args: [...engramCommand(), '--store', store, 'mcp'],
       cwd: root,
       env: { ...(process.env as Record<string, string>), ENGRAM_API_KEY: key },
       stderr: 'pipe',
@@ -100,10 +100,10 @@ describe('engram mcp', () => {
     } finally {
       await client.close();
     }
-    const refused = spawnSync(process.execPath, ['--import', 'tsx', main, '--store', store, 'mcp'], { cwd: root, encoding: 'utf8', input: '', env: { ...process.env, ENGRAM_API_KEY: '' } });
+    const refused = spawnSync(process.execPath, [...engramCommand(), '--store', store, 'mcp'], { cwd: root, encoding: 'utf8', input: '', env: { ...process.env, ENGRAM_API_KEY: '' } });
     expect(refused.status).not.toBe(0);
     expect(refused.stderr).toContain('ENGRAM_API_KEY');
-    const badSurface = spawnSync(process.execPath, ['--import', 'tsx', main, '--store', store, 'mcp', '--no-auth', '--tools', 'tiny'], { cwd: root, encoding: 'utf8', input: '' });
+    const badSurface = spawnSync(process.execPath, [...engramCommand(), '--store', store, 'mcp', '--no-auth', '--tools', 'tiny'], { cwd: root, encoding: 'utf8', input: '' });
     expect(badSurface.status).not.toBe(0);
     expect(badSurface.stderr).toContain('--tools: must be lean or full');
   });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 
 import { assertPacket, type CommitTurnResult, type EventRecord, type MemoryPacket } from '../src/index.js';
-import { runEngram } from './helpers/engram-process.js';
+import { engramCommand, runEngram } from './helpers/engram-process.js';
 
 // Each command is a new Node process (1.5–3 s while other test files run); a test runs several in a row.
 vi.setConfig({ testTimeout: 120_000 });
@@ -15,7 +15,6 @@ vi.setConfig({ testTimeout: 120_000 });
 const folder = mkdtempSync(join(tmpdir(), 'engram-cli-'));
 const store = `sqlite:${join(folder, 'engram.db')}`;
 const root = join(import.meta.dirname, '..');
-const main = join(root, 'src', 'cli', 'main.ts');
 
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
@@ -87,7 +86,7 @@ describe('engram CLI', () => {
     const badNumber = engram(['compose', ...scopeArgs, '--purpose', 'responder', '--max-tokens', 'lots']);
     expect(badNumber.code).not.toBe(0);
     expect(badNumber.stderr).toContain('max_tokens');
-    const badStore = spawnSync(process.execPath, ['--import', 'tsx', main, '--store', 'mysql://x', 'events', '--user', 'ada'], { encoding: 'utf8', cwd: root });
+    const badStore = spawnSync(process.execPath, [...engramCommand(), '--store', 'mysql://x', 'events', '--user', 'ada'], { encoding: 'utf8', cwd: root });
     expect(badStore.status).toBe(1);
     expect(badStore.stderr).toContain('[CONFIG_INVALID] store:');
   });

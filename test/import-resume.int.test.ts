@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngram, EngramError, EXPORT_KINDS, type CommitTurnRequest, type Engram } from '../src/index.js';
 import { createServer, listen } from '../src/server/index.js';
 import { postgresStore, sqliteStore, type StoreUnderTest } from './helpers/stores.js';
+import { engramCommand } from './helpers/engram-process.js';
 
 const root = join(import.meta.dirname, '..');
 const folder = mkdtempSync(join(tmpdir(), 'engram-resume-'));
@@ -141,7 +142,7 @@ describe('interrupted and repeated imports', () => {
 
         const path = join(folder, `changed-${store.name}.jsonl`);
         writeFileSync(path, `${changed.join('\n')}\n`);
-        const cli = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'src', 'cli', 'main.ts'), '--store', store.address(), 'import', path], { encoding: 'utf8', cwd: root });
+        const cli = spawnSync(process.execPath, [...engramCommand(), '--store', store.address(), 'import', path], { encoding: 'utf8', cwd: root });
         expect(cli.status, cli.stderr).toBe(3);
         expect(cli.stderr).toContain(`RECORD_CONFLICT`);
         expect(cli.stderr).toContain(`line ${at + 1}`);

@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createEngram, EngramError, migrateStore } from '../src/index.js';
 import { migratePostgres, openPostgresStorage } from '../src/storage/postgres/index.js';
 import { POSTGRES_URL } from './helpers/postgres.js';
+import { engramCommand } from './helpers/engram-process.js';
 
 const admin = new pg.Pool({ connectionString: POSTGRES_URL, max: 2 });
 const schemas: string[] = [];
@@ -101,7 +102,7 @@ describe('PostgreSQL migrations', () => {
 
   it('engram migrate applies the migrations, then reports the schema up to date', () => {
     const store = `${POSTGRES_URL}?schema=${schema('cli')}`;
-    const run = () => spawnSync(process.execPath, ['--import', 'tsx', join(root, 'src', 'cli', 'main.ts'), '--store', store, 'migrate', '--json'], { cwd: root, encoding: 'utf8' });
+    const run = () => spawnSync(process.execPath, [...engramCommand(), '--store', store, 'migrate', '--json'], { cwd: root, encoding: 'utf8' });
     const first = run();
     expect(first.status, first.stderr).toBe(0);
     const applied = JSON.parse(first.stdout) as { from: number; to: number; applied: string[] };

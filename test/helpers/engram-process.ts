@@ -1,12 +1,28 @@
-// The `engram` command line as a real child process (`node --import tsx src/cli/main.ts …` from the
-// repository root): run to its end (`runEngram`), or started with its output as it arrives, a wait
-// for a line of it, and a stop by signal (`startEngram`).
+// The `engram` command line as a real child process from the repository root: the copy of src/
+// the test run transpiled (test/cli-build.ts), or src/cli/main.ts through tsx when there is none.
+// Run to its end (`runEngram`), or started with its output as it arrives, a wait for a line of it,
+// and a stop by signal (`startEngram`).
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..', '..');
-const main = join(root, 'src', 'cli', 'main.ts');
+const built = join(root, '.test-build', 'cli', 'main.js');
+
+/**
+ * The Node arguments that run `engram`, before its own: the transpiled copy of src/ the global
+ * setup made for this run, else the TypeScript through tsx.
+ *
+ * @example
+ * spawnSync(process.execPath, [...engramCommand(), '--store', store, 'migrate'], { cwd: ROOT })
+ */
+export function engramCommand(): string[] {
+  return existsSync(built) ? [built] : ['--import', 'tsx', join(root, 'src', 'cli', 'main.ts')];
+}
+
+/** The repository root: the working directory `engram` runs in. */
+export const ROOT = root;
 
 /** How a command ended: its exit code and everything it wrote. */
 export interface EngramRun {
@@ -37,7 +53,7 @@ function environment(env: EngramEnvironment): NodeJS.ProcessEnv {
  * const { code, stdout } = runEngram(['--store', store, '--json', 'events', '--user', 'ada']);
  */
 export function runEngram(args: readonly string[], input?: string, env: EngramEnvironment = {}): EngramRun {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', main, ...args], { input, encoding: 'utf8', cwd: root, env: environment(env) });
+  const result = spawnSync(process.execPath, [...engramCommand(), ...args], { input, encoding: 'utf8', cwd: root, env: environment(env) });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -63,7 +79,7 @@ export interface EngramProcess {
  * const [, api] = await server.waitFor(/API\s+(http:\S+)\/v1/);
  */
 export function startEngram(args: readonly string[], env: EngramEnvironment = {}): EngramProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', main, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: environment(env) });
+  const child = spawn(process.execPath, [...engramCommand(), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: environment(env) });
   let out = '';
   let err = '';
   const listeners = new Set<() => void>();

@@ -16,6 +16,7 @@ import { breaksTextRule, deepJsonText, fieldOf, mutated, prototypePolluted, TEXT
 import { sqliteDigest } from '../helpers/store-digest.js';
 import { tempEngram, type TempEngram } from '../helpers/temp-engram.js';
 import { emptyTally, recordOutcome, type BoundaryTally } from './results.js';
+import { engramCommand } from '../helpers/engram-process.js';
 
 const RUNS = Number(process.env['ENGRAM_RELIABILITY_RUNS'] ?? 40);
 const root = join(import.meta.dirname, '..', '..');
@@ -117,7 +118,7 @@ describe('import files and the command line', () => {
     ];
     for (const { args, input } of cases) {
       tally.cases += 1;
-      const result = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'src', 'cli', 'main.ts'), '--store', store, ...args], { input, encoding: 'utf8', cwd: root });
+      const result = spawnSync(process.execPath, [...engramCommand(), '--store', store, ...args], { input, encoding: 'utf8', cwd: root });
       const context = `engram ${args.join(' ')}: ${result.status} ${result.stderr}`;
       expect(result.status, context).not.toBe(0);
       expect(result.signal, context).toBeNull();
@@ -125,7 +126,7 @@ describe('import files and the command line', () => {
       expect(result.stderr, context).not.toMatch(/\bat .+\.(ts|js):\d+/);
       tally.rejected += 1;
     }
-    const check = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'src', 'cli', 'main.ts'), '--store', store, '--json', 'items', '--user', 'mira', '--agent', 'assistant'], { encoding: 'utf8', cwd: root });
+    const check = spawnSync(process.execPath, [...engramCommand(), '--store', store, '--json', 'items', '--user', 'mira', '--agent', 'assistant'], { encoding: 'utf8', cwd: root });
     expect(check.status, check.stderr).toBe(0);
   }, 120_000);
 });

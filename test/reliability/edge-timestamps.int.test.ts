@@ -16,6 +16,7 @@ import { createEngram, EngramError, type Engram } from '../../src/index.js';
 import { serveEngram } from '../helpers/served-engram.js';
 import { postgresStore, sqliteStore, type StoreUnderTest } from '../helpers/stores.js';
 import { recordOutcome } from './results.js';
+import { engramCommand } from '../helpers/engram-process.js';
 
 const RUNS = Number(process.env['ENGRAM_RELIABILITY_RUNS'] ?? 40);
 const NOW = '2026-07-01T12:00:00.000Z';
@@ -189,7 +190,7 @@ describe('edge timestamps: one rule wherever a date-time enters', () => {
     const cases: Array<[string, boolean]> = [['2026-06-30T23:59:60Z', false], ['9999-12-31T23:59:59-12:00', false], ['2026-01-01T00:00:00+02:00', true]];
     for (const [asOf, ok] of cases) {
       tally.calls += 1;
-      const args = ['--import', 'tsx', join(root, 'src', 'cli', 'main.ts'), '--store', source.address(), 'compose', '--user', 'mira', '--agent', 'assistant', '--session', 's1', '--run', 'r1', '--purpose', 'responder', '--as-of', asOf];
+      const args = [...engramCommand(), '--store', source.address(), 'compose', '--user', 'mira', '--agent', 'assistant', '--session', 's1', '--run', 'r1', '--purpose', 'responder', '--as-of', asOf];
       const result = spawnSync(process.execPath, args, { encoding: 'utf8', cwd: root });
       const context = `--as-of ${asOf}: ${result.status} ${result.stderr}`;
       if (ok) {
