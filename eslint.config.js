@@ -9,7 +9,7 @@ const NO_BARE_ERROR = {
 };
 
 export default tseslint.config(
-  { ignores: ['.dependency-cruiser.cjs', 'dist/', 'node_modules/', 'coverage/', 'scratch/', 'bench/results/', '.engram/', '.test-build/'] },
+  { ignores: ['.dependency-cruiser.cjs', 'dist/', 'node_modules/', 'coverage/', 'scratch/', 'bench/results/', '.engram/', '.test-build-*/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

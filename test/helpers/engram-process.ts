@@ -1,5 +1,5 @@
 // The `engram` command line as a real child process from the repository root: the copy of src/
-// the test run transpiled (test/cli-build.ts), or src/cli/main.ts through tsx when there is none.
+// this test run transpiled (test/cli-build.ts), or src/cli/main.ts through tsx when there is none.
 // Run to its end (`runEngram`), or started with its output as it arrives, a wait for a line of it,
 // and a stop by signal (`startEngram`).
 
@@ -7,8 +7,9 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { inject } from 'vitest';
+
 const root = join(import.meta.dirname, '..', '..');
-const built = join(root, '.test-build', 'cli', 'main.js');
 
 /**
  * The Node arguments that run `engram`, before its own: the transpiled copy of src/ the global
@@ -18,6 +19,7 @@ const built = join(root, '.test-build', 'cli', 'main.js');
  * spawnSync(process.execPath, [...engramCommand(), '--store', store, 'migrate'], { cwd: ROOT })
  */
 export function engramCommand(): string[] {
+  const built = join(inject('engramBuild'), 'cli', 'main.js');
   return existsSync(built) ? [built] : ['--import', 'tsx', join(root, 'src', 'cli', 'main.ts')];
 }
 
