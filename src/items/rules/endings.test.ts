@@ -27,6 +27,10 @@ describe('facts the user ends', () => {
     ['handed in my notice as a night porter yesterday', '*:night_porter', 'night porter'],
     ['So long Hamburg, hello Vienna!', '*:hamburg', 'Hamburg'],
     ['sad news: Biscuit passed away on Sunday.', '*:biscuit', 'Biscuit'],
+    // A pet gone to another home ends only a pet of that name: people go back to places too.
+    ["update: Kiwi went back to my mum's — turns out I was just bird-sitting, he's hers", 'pet:kiwi', 'Kiwi'],
+    ['Rex went back to his owners yesterday', 'pet:rex', 'Rex'],
+    ['we had to rehome Biscuit, my son is allergic', 'pet:biscuit', 'Biscuit'],
     ["Turns out Whiskers isn't actually ours, he belongs to the neighbours.", '*:whiskers', 'Whiskers'],
     ['I quit my job last week and I feel free.', 'employer', 'job'],
     ["so it turns out I'm not actually diabetic, just borderline", '*:diabetic', 'diabetic'],
@@ -56,6 +60,7 @@ describe('facts the user ends', () => {
     "I'm not actually a fan of rom-coms.",
     "You're not actually lactose intolerant, it was the iron tablets.",
     "My sister isn't vegan after all.",
+    'Ana went back to her desk after lunch.',
   ])('ends nothing: %s', (text) => {
     expect(ended(text)).toEqual([]);
   });

@@ -82,6 +82,18 @@ const EN_ENDINGS: readonly FactPattern[] = [
     pattern: new RegExp(String.raw`(?:\b(?:[Mm]y|[Oo]ur)\s+(?:old\s+|sweet\s+|little\s+)?[\p{L}]+\s+|^|[.,:;—–-]\s+)(?!I\s)${NAME}\s+(?:died|passed away|was put down|was put to sleep|crossed the rainbow bridge)\b`, 'u'),
     ends: true,
   },
+  // A pet gone to another home: "Kiwi went back to my mum's", "Biscuit went to live with my
+  // parents", "we had to rehome Biscuit". People go back to places too ("Ana went back to her
+  // mum's"), so this ends only a pet of that name (`pet:<name>`), never a person's fact.
+  {
+    k: (value) => `pet:${slug(value)}`,
+    pattern: new RegExp(
+      String.raw`(?:\b(?:[Mm]y|[Oo]ur)\s+(?:old\s+|sweet\s+|little\s+)?[\p{L}]+\s+|^|[.,:;—–-]\s+)(?!I\s)${NAME}\s+(?:(?:went|has gone|is going)\s+back\s+to\s+(?:(?:my|his|her|their|our)\s+[\p{L}-]+(?:'s|’s)|(?:his|her|their)\s+owners?)|went\s+to\s+live\s+with|(?:was|got|has been)\s+rehomed)\b`,
+      'u',
+    ),
+    ends: true,
+  },
+  { k: (value) => `pet:${slug(value)}`, pattern: new RegExp(String.raw`${I}(?:had\s+to\s+)?rehomed?\s+${NAME}\b`, 'u'), ends: true },
   {
     k: byWords,
     pattern: /\b(?:[Mm]y|[Oo]ur)\s+(?:old\s+|sweet\s+|little\s+)?(dog|cat|hamster|rabbit|parrot|budgie|guinea pig|horse|tortoise|fish|kitten|puppy)\s+(?:died|passed away|was put down|was put to sleep)\b/u,
@@ -131,7 +143,7 @@ export function endingsOf(context: Pick<SentenceContext, 'text' | 'date'>): Fact
 /** Words without which a sentence ends no fact (also what tells the writer to load the current keys). */
 export const ENDING_CUE = new RegExp(
   String.raw`not actually|not really|after all|${REPLACEMENT_CUE.source}|` +
-  /sold|got rid of|gave away|given away|traded|donated|scrapped|lost|totall?ed|wrote off|written off|closed|shut down|stopped|quit|gave up|given up|ditched|cancell?ed|no more|instead of|me off|left|moved out|resign|notice|goodbye|bye bye|so long|farewell|laid off|let go|redundant|fired|unemployed|between jobs|out of work|died|passed away|put down|put to sleep|rainbow bridge|ours|mine|broke up|split up|separated|divorced|called it off|called off|single/.source,
+  /sold|got rid of|gave away|given away|traded|donated|scrapped|lost|totall?ed|wrote off|written off|closed|shut down|stopped|quit|gave up|given up|ditched|cancell?ed|no more|instead of|me off|left|moved out|resign|notice|goodbye|bye bye|so long|farewell|laid off|let go|redundant|fired|unemployed|between jobs|out of work|died|passed away|put down|put to sleep|rainbow bridge|went back to|gone back to|going back to|went to live|rehome|ours|mine|broke up|split up|separated|divorced|called it off|called off|single/.source,
 );
 
 export const ENDING_RULES: readonly Rule[] = [

@@ -19,6 +19,9 @@ describe('tastes', () => {
     ['golf bores me to tears', 'taste:golf', 'dislikes golf'],
     ['anyway, karaoke is a hard no from me', 'taste:karaoke', 'dislikes karaoke'],
     ["no raisins, I really can't stand them", 'taste:raisins', 'dislikes raisins'],
+    ["lol and my aunt always brings durian, I can't stand it, the smell", 'taste:durian', 'dislikes durian'],
+    ["my coworkers keep blasting reggaeton in the office, I can't stand it", 'taste:reggaeton', 'dislikes reggaeton'],
+    ["my neighbour plays loud techno every night — I really can't stand it", 'taste:loud_techno', 'dislikes loud techno'],
     ["I'm done with crossfit.", 'taste:crossfit', 'dislikes crossfit'],
     ['We both love sea swimming, even in March.', 'taste:sea_swimming', 'likes sea swimming'],
     ['my brother and I really enjoy board games', 'taste:board_games', 'likes board games'],
@@ -45,6 +48,9 @@ describe('tastes', () => {
     'My sister is more into climbing than me.',
     'I play the long game with landlords.',
     'my son plays the drums all day',
+    'my boss makes us work on Saturdays, I hate it',
+    'she brought it up again, I hate it',
+    'my mum cooks lentils every Sunday, I love it',
   ])('is no taste: %s', (text) => {
     expect(tastes(text)).toEqual([]);
   });

@@ -76,6 +76,15 @@ const EN_TASTES: readonly FactPattern[] = [
     ),
     accept: tasteOf('dislikes'),
   },
+  // What someone around the user brings, plays or cooks, then the user's verdict on it: "my aunt
+  // always brings durian, I can't stand it", "my coworkers keep blasting reggaeton in the office, I
+  // can't stand it". Only a dislike: "…, I love it" is as often said of an idea or a plan.
+  {
+    k: key,
+    pattern:
+      /\b(?:brings?|bringing|brought|buys?|buying|bought|cooks?|cooking|cooked|makes?|making|serves?|serving|plays?|playing|blast(?:s|ing)?|puts?\s+on|putting\s+on|listen(?:s|ing)?\s+to|watch(?:es|ing)?)\s+(?:the\s+|some\s+)?([\p{L}][\p{L}\s'’-]{1,25}?)(?:\s+(?:in|at|on|all|every|for)\b[^,;—–]{0,30})?\s*[,;—–-]\s*(?:and\s+|but\s+|honestly\s+)?I\s+(?:really\s+|just\s+|honestly\s+)?(?:hate|can't\s+stand|cannot\s+stand|can't\s+bear|detest|loathe)\s+(?:it|them)\b/iu,
+    accept: tasteOf('dislikes'),
+  },
   // "no mushrooms, I can't stand them": the thing refused, then the pronoun.
   {
     k: key,
