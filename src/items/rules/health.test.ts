@@ -13,6 +13,9 @@ describe('health in the words medicine names things by', () => {
     ["I've got osteoarthritis in both hands", [{ k: 'health:osteoarthritis', v: 'osteoarthritis', since: SINCE }]],
     ['broke my ankle playing futsal, in a boot for 6 weeks.', [{ k: 'health:ankle', v: 'broke my ankle', since: SINCE }]],
     ['I walk with a stick since my hip operation.', [{ k: 'health:hip_operation', v: 'hip operation' }]],
+    ['update: hurt my back lifting a patient in March, herniated disc.', [{ k: 'health:back', v: 'hurt my back', since: SINCE }, { k: 'health:herniated_disc', v: 'herniated disc', since: SINCE }]],
+    ['no more injections! I got an insulin pump last week', [{ k: 'health:insulin_pump', v: 'uses insulin pump', since: SINCE }]],
+    ['I wear hearing aids since the accident', [{ k: 'health:hearing_aids', v: 'uses hearing aids', since: SINCE }]],
   ])('%s', (text, expected) => {
     expect(health(text)).toEqual(expected);
   });
@@ -26,6 +29,6 @@ describe('health in the words medicine names things by', () => {
   });
 
   it("is no health fact of the user's: someone else's, a maybe, a question, a word that only ends like a condition", () => {
-    for (const text of ['my son broke his arm', 'what if I tore my ACL?', 'I have a diploma in design', 'she is on sertraline']) expect(health(text), text).toEqual([]);
+    for (const text of ['my son broke his arm', 'what if I tore my ACL?', 'I have a diploma in design', 'she is on sertraline', 'my dad got a pacemaker last year', 'should I get a CPAP machine?']) expect(health(text), text).toEqual([]);
   });
 });

@@ -2,7 +2,9 @@
 // `health:*` facts of profile:user): medicines told by their international name's stem
 // ("started me on propranolol", "trying candesartan now", "I'm on sertraline"), conditions by their
 // ending ("I've got osteoarthritis", "patellar tendinopathy in my right knee"), injuries by the part
-// of the body ("broke my ankle", "tore my ACL", "since my hip operation"). The user's own only:
+// of the body ("broke my ankle", "tore my ACL", "since my hip operation") or by their medical name
+// ("herniated disc", "concussion"), and the devices a condition is lived with ("I got an insulin
+// pump", "I wear hearing aids"). The user's own only:
 // never someone else's ("my son broke his arm"), never a question of what might be.
 
 import { factRule, slug, statedFacts, type Fact } from './fact-patterns.js';
@@ -20,6 +22,10 @@ const HAS_CONDITION = new RegExp(String.raw`\bi(?:\s+have|'ve\s+got|\s+have\s+go
 const CONDITION_IN_ME = new RegExp(String.raw`\b(${CONDITION}|stress fracture|fracture|sprain|tear|strain)\s+in\s+my\s+(${BODY})\b`, 'iu');
 const INJURED = new RegExp(String.raw`\b(?:i\s+|i've\s+)?(broke|broken|sprained|fractured|tore|torn|dislocated|injured|hurt|pulled|twisted|snapped|ruptured)\s+my\s+(${BODY})\b`, 'iu');
 const OPERATION = new RegExp(String.raw`\bmy\s+(${BODY})\s+(operation|surgery|replacement)\b`, 'iu');
+// Injuries medicine names by themselves: "herniated disc", said with or without "I have".
+const INJURY_TERM = /\b(herniated|slipped|bulging|prolapsed|ruptured)\s+discs?\b|\b(whiplash|concussion|tennis elbow|frozen shoulder|shin splints)\b/iu;
+// Devices a condition is lived with: "I got an insulin pump", "I wear hearing aids", "I use a CPAP".
+const DEVICE = /\bi(?:'ve|\s+have)?\s+(?:just\s+|finally\s+|now\s+|also\s+)?(?:got|get|have|use|wear|started\s+using|switched\s+to)\s+(?:an?\s+|my\s+|the\s+)?(?:new\s+)?(insulin\s+pump|cpap(?:\s+machine)?|hearing\s+aids?|pacemaker|(?:continuous\s+)?glucose\s+monitor|cgm|cochlear\s+implant|(?:knee|back|wrist|ankle)\s+brace|walking\s+stick|wheelchair|crutches)\b/iu;
 // Someone else's health, a question of what might be.
 const NOT_MINE = /\b(?:my|our)\s+(?:son|daughter|kid|child|wife|husband|partner|mum|mom|dad|mother|father|brother|sister|friend|boyfriend|girlfriend|dog|cat)\b|\b(?:he|she|they)\b|\b(?:if|whether|would|could|might|should)\b/iu;
 const NOT_CONDITION = /^(?:coma|aroma|diploma|stoma|idioma|comma|soma|sauna)$/iu;
@@ -41,6 +47,13 @@ function healthOf(context: SentenceContext): Fact[] {
   }
   const injury = INJURED.exec(context.text);
   if (injury !== null) facts.push({ k: `health:${slug(injury[2]!.toLowerCase().replace(/^(?:left|right|lower|upper)\s+/u, ''))}`, v: `${injury[1]!.toLowerCase()} my ${injury[2]!.toLowerCase()}`, since: context.date });
+  const term = INJURY_TERM.exec(context.text);
+  if (term !== null) {
+    const named = (term[1] === undefined ? term[2]! : `${term[1]} disc`).toLowerCase();
+    facts.push({ k: `health:${slug(named)}`, v: named, since: context.date });
+  }
+  const device = DEVICE.exec(context.text);
+  if (device !== null) facts.push({ k: `health:${slug(device[1]!.toLowerCase())}`, v: `uses ${device[1]!.toLowerCase().replace(/\s+/gu, ' ')}`, since: context.date });
   const operation = OPERATION.exec(context.text);
   if (operation !== null) facts.push({ k: `health:${slug(operation[1]!.toLowerCase())}_${operation[2]!.toLowerCase()}`, v: `${operation[1]!.toLowerCase()} ${operation[2]!.toLowerCase()}` });
   // One fact per key, and none another rule of this sentence already stated ("I'm on metformin").
@@ -49,5 +62,5 @@ function healthOf(context: SentenceContext): Fact[] {
 }
 
 export const HEALTH_RULES: readonly Rule[] = [
-  factRule('en.profile.health', 'en', /\bon |\boff |stopped|taking|trying|started|starting|prescribed|trialling|trialing|diagnosed|\bhave |'ve got|suffer|live with| in my |\bmy /, healthOf),
+  factRule('en.profile.health', 'en', /\bon |\boff |stopped|taking|trying|started|starting|prescribed|trialling|trialing|diagnosed|\bhave |'ve got|suffer|live with| in my |\bmy |\bdiscs?\b|whiplash|concussion|tennis elbow|frozen shoulder|shin splints|\bgot |\bget |\buse |\bwear |switched to/, healthOf),
 ];
