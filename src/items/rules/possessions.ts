@@ -139,8 +139,9 @@ export function possessionsOf(context: Pick<SentenceContext, 'text' | 'date'>): 
     if (found === null || UNREAL.test(context.text.slice(0, found.index + found[0].length))) continue;
     if (pattern === MY_THING && PARTING.test(context.text.slice(Math.max(0, found.index - 30), found.index))) continue;
     const phrase = thingAt(context.text, found.index + found[0].length);
-    // Someone else's thing is not the user's ("my mum's old piano").
-    const own = pattern !== MY_THING || phrase === undefined || /^[\p{L}-]+['’]s\b/u.test(phrase) ? undefined : ownThing(phrase);
+    // Someone else's thing is not the user's ("my mum's old piano"); a thing's own part is ("my ThinkPad's screen cracked": the ThinkPad).
+    const owner = phrase === undefined ? undefined : /^([\p{L}-]+)['’]s\b/u.exec(phrase)?.[1];
+    const own = pattern !== MY_THING || phrase === undefined ? undefined : owner === undefined ? ownThing(phrase) : ownThing(`${owner} has`);
     // Called the user's own, a thing is kept when it is named (a brand, a model, a year): "my laptop died" adds nothing.
     const thing = pattern !== MY_THING ? phrase : own !== undefined && /\p{Lu}|\d/u.test(own) ? own : undefined;
     if (thing === undefined || NOT_OWNED.test(thing) || thing.split(/\s+/u).length > 9) continue;

@@ -17,6 +17,15 @@ describe('English profile facts said in passing', () => {
     ['our tiny flat in Ghent has no oven.', [{ k: 'location', v: 'Ghent' }]],
     ['We rented a cottage in Keswick for good.', [{ k: 'location', v: 'Keswick', since: SINCE }]],
     ['our daughter was born on Monday, we named her Ines.', [{ k: 'family:daughter:ines', v: 'daughter Ines' }]],
+    // A baby born in the family: what it is to the user follows whose it is.
+    [
+      'happy news — my sister Carmen had her baby yesterday, a little boy called Matei!',
+      [
+        { k: 'family:sister:carmen', v: 'sister Carmen' },
+        { k: 'family:nephew:matei', v: 'nephew Matei' },
+      ],
+    ],
+    ['my wife gave birth to our daughter, named Lina, on Tuesday', [{ k: 'family:daughter:lina', v: 'daughter Lina' }]],
     ['my grandkids Leo and Mila visit on Sundays.', [{ k: 'family:grandkids:leo', v: 'grandkids Leo' }, { k: 'family:grandkids:mila', v: 'grandkids Mila' }]],
     ['Every Friday we have lunch at my parents with the kids, Yusuf and Layla.', [{ k: 'family:kids:yusuf', v: 'kids Yusuf' }, { k: 'family:kids:layla', v: 'kids Layla' }]],
     ['Biscuit the rabbit chewed the cable again.', [{ k: 'pet:biscuit', v: 'rabbit Biscuit' }]],

@@ -74,6 +74,28 @@ const NAMED_PET: FactPattern = {
   accept: (value, found) => `${found[1]!.toLowerCase()} ${possessive(value)}`,
 };
 
+/** What a newborn is to the user, from whose baby it is and whether a boy or a girl. */
+function babyRelation(found: RegExpExecArray): string {
+  const parent = found[1]!.toLowerCase();
+  const boy = /^(?:boy|son)$/iu.test(found[2]!);
+  if (parent === 'sister' || parent === 'brother') return boy ? 'nephew' : 'niece';
+  if (parent === 'daughter' || parent === 'son') return boy ? 'grandson' : 'granddaughter';
+  if (parent === 'cousin') return 'cousin';
+  return boy ? 'son' : 'daughter';
+}
+
+// A baby born in the user's family, with its name: "my sister Carmen had her baby yesterday, a
+// little boy called Matei" (a nephew), "my wife gave birth to our daughter, named Lina".
+const NEW_BABY: FactPattern = {
+  k: (value, found) => `family:${babyRelation(found)}:${slug(value)}`,
+  group: 3,
+  pattern: new RegExp(
+    String.raw`\b(?:[Mm]y|[Oo]ur)\s+(sister|brother|wife|husband|partner|girlfriend|cousin|daughter|son)\b[^.!?]{0,30}?\b(?:had|gave\s+birth\s+to|welcomed)\b[^.!?]{0,40}?\b(boy|girl|son|daughter)\s*,?\s+(?:called|named)\s+${NAME}`,
+    'u',
+  ),
+  accept: (value, found) => `${babyRelation(found)} ${value}`,
+};
+
 const EN_FACTS: readonly FactPattern[] = [
   { k: 'name', pattern: new RegExp(String.raw`\b(?:[Mm]y name is|[Mm]y name's|[Cc]all me|I'm called|I am called)\s+${NAME}`, 'u') },
   {
@@ -141,6 +163,7 @@ const EN_FACTS: readonly FactPattern[] = [
   { k: 'origin', pattern: new RegExp(String.raw`\bI(?:'m| am| come| came)\s+(?:originally\s+)?from\s+${NAME}`, 'u') },
   // Family with names: "my wife Hannah", "my sister is called Ana", "my dad, Suresh".
   NAMED_RELATIVE,
+  NEW_BABY,
   // "lunch at my parents' with the kids, Yusuf and Layla": the user's own, both named.
   {
     k: relativeKey,

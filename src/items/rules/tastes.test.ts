@@ -19,6 +19,10 @@ describe('tastes', () => {
     ['golf bores me to tears', 'taste:golf', 'dislikes golf'],
     ['anyway, karaoke is a hard no from me', 'taste:karaoke', 'dislikes karaoke'],
     ["no raisins, I really can't stand them", 'taste:raisins', 'dislikes raisins'],
+    ['honestly the only thing keeping me sane is bouldering, I go whenever I can', 'taste:bouldering', 'likes bouldering'],
+    ["had a flat white last week and I'm hooked.", 'taste:flat_white', 'likes flat white'],
+    ["I finally tried padel on Saturday and I'm obsessed", 'taste:padel', 'likes padel'],
+    ['pottery is my therapy honestly', 'taste:pottery', 'likes pottery'],
     ["lol and my aunt always brings durian, I can't stand it, the smell", 'taste:durian', 'dislikes durian'],
     ["my coworkers keep blasting reggaeton in the office, I can't stand it", 'taste:reggaeton', 'dislikes reggaeton'],
     ["my neighbour plays loud techno every night — I really can't stand it", 'taste:loud_techno', 'dislikes loud techno'],
@@ -51,6 +55,9 @@ describe('tastes', () => {
     'my boss makes us work on Saturdays, I hate it',
     'she brought it up again, I hate it',
     'my mum cooks lentils every Sunday, I love it',
+    "he tried a new approach and I'm in love with it",
+    'what keeps me sane is unclear',
+    'the thing keeping me sane is that it ends soon',
   ])('is no taste: %s', (text) => {
     expect(tastes(text)).toEqual([]);
   });

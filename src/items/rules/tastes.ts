@@ -49,6 +49,16 @@ const EN_TASTES: readonly FactPattern[] = [
     pattern: new RegExp(String.raw`${CLAUSE}([\p{L}\p{N}][\p{L}\p{N}\s'’&-]{1,30}?)\s+(?:is|are)\s+my\s+(?:absolute\s+|all-time\s+|total\s+|new\s+|current\s+)?(?:fave|favourite|favorite|go-to|jam|obsession|guilty pleasure)\b`, 'iu'),
     accept: tasteOf('likes'),
   },
+  // A pastime told by what it does for the user: "the only thing keeping me sane is bouldering",
+  // "climbing keeps me sane", "pottery is my therapy".
+  { k: key, pattern: new RegExp(String.raw`\bthe\s+(?:only\s+)?thing\s+(?:that\s+)?(?:keeps|is\s+keeping|keeping)\s+me\s+sane\s+(?:is|are)\s+${OBJECT}`, 'iu'), accept: tasteOf('likes') },
+  { k: key, pattern: new RegExp(String.raw`${CLAUSE}([\p{L}\p{N}][\p{L}\p{N}\s'’&-]{1,30}?)\s+(?:keeps\s+me\s+sane|is\s+keeping\s+me\s+sane|is\s+my\s+(?:therapy|happy\s+place))\b`, 'iu'), accept: tasteOf('likes') },
+  // Tried once and taken with it: "had a flat white last week and I'm hooked", "tried padel on Saturday and I'm obsessed".
+  {
+    k: key,
+    pattern: /(?:^|\bI\s+|[,;:—–-]\s*|\b(?:so|and|finally)\s+)(?:(?:just|finally|recently)\s+)?(?:had|tried|tasted|played|watched)\s+(?:a|an|the|some|my\s+first)?\s*([\p{L}][\p{L}'’-]*(?:\s+(?!(?:last|yesterday|this|on|at|in|and|for|with)\b)[\p{L}'’-]+){0,3})(?:\s+(?:last|yesterday|this|on|at|in|for|with)\b[^.!?]{0,30}?)?\s+and\s+I(?:'m|\s+am)\s+(?:totally\s+|completely\s+|so\s+|now\s+)?(?:hooked|obsessed|in\s+love)\b/iu,
+    accept: tasteOf('likes'),
+  },
   // "I'm a huge Arsenal fan".
   { k: key, pattern: /\bI(?:'m| am)\s+(?:a\s+)?(?:big|huge|massive|die-hard|diehard|lifelong)\s+([\p{L}\p{N}\s'’-]{2,30}?)\s+fan\b/iu, accept: tasteOf('likes') },
   // "I play the oud", "I also play the cello in a band": an instrument played is a pastime kept.
@@ -110,7 +120,7 @@ export const TASTE_RULES: readonly Rule[] = [
   factRule(
     'en.profile.taste',
     'en',
-    /love|adore|enjoy|like|into\b|play the\b|obsessed|hooked|crazy about|passionate|addicted|mad about|keen|big on|fan\b|sucker|fave|favou?rite|go-to|jam\b|obsession|guilty pleasure|hate|dislike|detest|loathe|despise|can't stand|cannot stand|can't bear|done with|\bover\b|bores?\b|no from me|no for me|my thing|for me|creeps|\bick\b/,
+    /love|adore|enjoy|like|into\b|play the\b|obsessed|hooked|crazy about|passionate|addicted|mad about|keen|big on|fan\b|sucker|fave|favou?rite|go-to|jam\b|obsession|guilty pleasure|hate|dislike|detest|loathe|despise|can't stand|cannot stand|can't bear|done with|\bover\b|bores?\b|no from me|no for me|my thing|for me|creeps|\bick\b|\bsane\b|therapy|happy place/,
     tastesOf,
   ),
 ];
