@@ -26,6 +26,11 @@ describe('English profile facts said in passing', () => {
       ],
     ],
     ['my wife gave birth to our daughter, named Lina, on Tuesday', [{ k: 'family:daughter:lina', v: 'daughter Lina' }]],
+    ['everyone has a dog, and mine, Rocco, barks at every single one of them', [{ k: 'pet:rocco', v: 'dog Rocco' }]],
+    // A transfer to an office in another town moves the user there, not when someone else is moved.
+    ['so I finally did it, transferred to the Deloitte Cape Town office', [{ k: 'location', v: 'Cape Town', since: '2026-02-18' }]],
+    ['they moved me to the Berlin team last month', [{ k: 'location', v: 'Berlin', since: '2026-02-18' }]],
+    ['my sister got transferred to the Madrid office', []],
     ['my grandkids Leo and Mila visit on Sundays.', [{ k: 'family:grandkids:leo', v: 'grandkids Leo' }, { k: 'family:grandkids:mila', v: 'grandkids Mila' }]],
     ['Every Friday we have lunch at my parents with the kids, Yusuf and Layla.', [{ k: 'family:kids:yusuf', v: 'kids Yusuf' }, { k: 'family:kids:layla', v: 'kids Layla' }]],
     ['Biscuit the rabbit chewed the cable again.', [{ k: 'pet:biscuit', v: 'rabbit Biscuit' }]],

@@ -96,6 +96,16 @@ const NEW_BABY: FactPattern = {
   accept: (value, found) => `${babyRelation(found)} ${value}`,
 };
 
+/** The known place a name ends with ("Deloitte Cape Town": Cape Town), if any. */
+function placeAtEnd(name: string): string | undefined {
+  const words = name.split(/\s+/u);
+  for (let start = 0; start < words.length; start += 1) {
+    const place = placeNamed(words.slice(start).join(' '));
+    if (place !== undefined) return place.name;
+  }
+  return undefined;
+}
+
 const EN_FACTS: readonly FactPattern[] = [
   { k: 'name', pattern: new RegExp(String.raw`\b(?:[Mm]y name is|[Mm]y name's|[Cc]all me|I'm called|I am called)\s+${NAME}`, 'u') },
   {
@@ -160,6 +170,17 @@ const EN_FACTS: readonly FactPattern[] = [
   { k: 'location', pattern: new RegExp(String.raw`\b(?:I'm|I am)\s+in\s+${NAME}(?=\s*[,.;!]|\s+(?:and|but|so|btw)\b|\s*$)`, 'u') },
   { k: 'location', pattern: new RegExp(String.raw`\bI(?:'m| am)\s+an?\s+[\p{L}\s-]{2,40}?\s+(?:at\s+${NAME_SKIP}\s+)?in\s+${NAME}`, 'u') },
   { k: 'location', pattern: new RegExp(String.raw`\b(?:rented|bought|found)\s+(?:a|an|our|my)\s+(?:[\p{L}\d-]+\s+){0,2}(?:house|flat|apartment|place|home|cottage|studio|room)\s+in\s+${NAME}`, 'u'), withSince: true },
+  // A transfer to an office in another town: "transferred to the Deloitte Cape Town office", "got moved to the Berlin team".
+  {
+    k: 'location',
+    // The user is the one moved: the verb opens the clause, follows "I" ("I got transferred"), or has "me" after it.
+    pattern: new RegExp(
+      String.raw`(?:(?:^|[,.;:!—–-]\s*|\bI\s+(?:(?:was|got|have\s+been|'ve\s+been|just|finally|recently)\s+)*)(?:transferred|relocated|moved|posted)|\b(?:transferred|relocated|moved|posted|sent)\s+me)\s+to\s+(?:the|our|their|a)\s+${NAME}\s+(?:office|branch|site|campus|team|hq|headquarters|clinic|hospital|store)\b`,
+      'u',
+    ),
+    accept: (value) => placeAtEnd(value),
+    withSince: true,
+  },
   { k: 'origin', pattern: new RegExp(String.raw`\bI(?:'m| am| come| came)\s+(?:originally\s+)?from\s+${NAME}`, 'u') },
   // Family with names: "my wife Hannah", "my sister is called Ana", "my dad, Suresh".
   NAMED_RELATIVE,
@@ -195,6 +216,13 @@ const EN_FACTS: readonly FactPattern[] = [
   { k: (value) => `pet:${slug(value)}`, group: 1, pattern: new RegExp(String.raw`\b(\p{Lu}[\p{L}'’-]+)\s+the\s+(${PETS})\b`, 'u'), accept: (value, found) => `${found[2]} ${value}` },
   // Pets with names: "my dog Bruno", "our older cat Mitzi", "a beagle called Lola".
   NAMED_PET,
+  // The user's own among others': "everyone has a dog, and mine, Rocco, barks at all of them".
+  {
+    k: (value) => `pet:${slug(value)}`,
+    group: 2,
+    pattern: new RegExp(String.raw`\b(?:has|have|got|owns?)\s+(?:an?\s+)?(${PETS})s?\b[^.!?]{0,40}?\bmine\s*[,—–(]\s*${NAME}\s*[,—–)]`, 'u'),
+    accept: (value, found) => `${found[1]!.toLowerCase()} ${value}`,
+  },
   {
     k: (value) => `pet:${slug(value.split(' ').at(-1)!)}`,
     group: 2,
@@ -289,7 +317,7 @@ export const PROFILE_RULES: readonly Rule[] = [
   factRule(
     'en.profile.fact',
     'en',
-    /\bmy name|\bcall me|\bi'm called|\bi am called|\bi work|\bi'm an?\b|\bi am an?\b|\bi'm the\b|\bi am the\b|\b(?:i|we)(?: now| currently| still| actually)? live|\bi reside|\bbased in|\bliving in|moved|relocated|leaving|\b(?:i|we)(?: also| now| still)? have (?:a|an|one|two|three|2|3)\b|\b(?:i|we)'ve got\b|retired|self-employed|freelance|stay-at-home|\bfrom\b|with the (?:kids|children|twins)|\bi'm in\b|\bi am in\b|\bwe're in\b|\bwe are in\b|been (?:living )?in\b|here in\b|\bmy |\bour |called|named|allergic|intolerant|\bi (?:have|get|suffer|was diagnosed|got diagnosed|live with)\b|\bi've (?:got|been diagnosed)\b|vegetarian|vegan|pescatarian|gluten|keto|halal|kosher|dairy|teetotal|\bi (?:don't|do not|never|can't|cannot) (?:(?:actually|really|even|usually|ever|generally|normally) )?(?:eat|drink|take)\b|stopped|quit|gave up|given up|accepted|joined|started|working (?:for|at)|\bi (?:also |still |now |currently )?(?:teach|drive|deliver|nurse|cook|clean|volunteer|intern|code|tutor|coach|lecture|bartend|waitress|wait tables|serve|care|do shifts|work shifts|pick|pack|stack shelves)\b|\bi'm at\b|\bi am at\b|teach|\bstart|\bbegan|\bbegin|offer|\bown\b|founded|launched|opened|ended up|rented|bought|found|says|said|confirmed|thinks|put me|pregnant|\b(?:head|sous|senior|junior|lead|chief|principal|staff|assistant|deputy|executive|associate)\b|\bthe (?:dog|cat|puppy|kitten|parrot|budgie|hamster|rabbit|bunny|horse|pony|tortoise|turtle|gecko|snake|goldfish|guinea pig)\b|\b(?:just|now|only|been)\b|(?:days?|weeks?|months?|years?) in\b|\bon (?:statins|insulin|metformin|antidepressants|beta|blood|warfarin|levothyroxine|thyroxine|the pill|hrt|prednisone|steroids|sertraline|fluoxetine|lithium|methotrexate|antihistamines|iron)/,
+    /\bmy name|\bcall me|\bi'm called|\bi am called|\bi work|\bi'm an?\b|\bi am an?\b|\bi'm the\b|\bi am the\b|\b(?:i|we)(?: now| currently| still| actually)? live|\bi reside|\bbased in|\bliving in|moved|relocated|transferred|posted to|sent me to|leaving|\b(?:i|we)(?: also| now| still)? have (?:a|an|one|two|three|2|3)\b|\b(?:i|we)'ve got\b|retired|self-employed|freelance|stay-at-home|\bfrom\b|with the (?:kids|children|twins)|\bmine\b|\bi'm in\b|\bi am in\b|\bwe're in\b|\bwe are in\b|been (?:living )?in\b|here in\b|\bmy |\bour |called|named|allergic|intolerant|\bi (?:have|get|suffer|was diagnosed|got diagnosed|live with)\b|\bi've (?:got|been diagnosed)\b|vegetarian|vegan|pescatarian|gluten|keto|halal|kosher|dairy|teetotal|\bi (?:don't|do not|never|can't|cannot) (?:(?:actually|really|even|usually|ever|generally|normally) )?(?:eat|drink|take)\b|stopped|quit|gave up|given up|accepted|joined|started|working (?:for|at)|\bi (?:also |still |now |currently )?(?:teach|drive|deliver|nurse|cook|clean|volunteer|intern|code|tutor|coach|lecture|bartend|waitress|wait tables|serve|care|do shifts|work shifts|pick|pack|stack shelves)\b|\bi'm at\b|\bi am at\b|teach|\bstart|\bbegan|\bbegin|offer|\bown\b|founded|launched|opened|ended up|rented|bought|found|says|said|confirmed|thinks|put me|pregnant|\b(?:head|sous|senior|junior|lead|chief|principal|staff|assistant|deputy|executive|associate)\b|\bthe (?:dog|cat|puppy|kitten|parrot|budgie|hamster|rabbit|bunny|horse|pony|tortoise|turtle|gecko|snake|goldfish|guinea pig)\b|\b(?:just|now|only|been)\b|(?:days?|weeks?|months?|years?) in\b|\bon (?:statins|insulin|metformin|antidepressants|beta|blood|warfarin|levothyroxine|thyroxine|the pill|hrt|prednisone|steroids|sertraline|fluoxetine|lithium|methotrexate|antihistamines|iron)/,
     factsOf,
   ),
   { ...NAMED_RULE, questions: true },

@@ -28,6 +28,7 @@ describe('tastes', () => {
     ["my neighbour plays loud techno every night — I really can't stand it", 'taste:loud_techno', 'dislikes loud techno'],
     ["I'm done with crossfit.", 'taste:crossfit', 'dislikes crossfit'],
     ['We both love sea swimming, even in March.', 'taste:sea_swimming', 'likes sea swimming'],
+    ['We both love hiking in the Vercors but I want something special', 'taste:hiking', 'likes hiking in the Vercors'],
     ['my brother and I really enjoy board games', 'taste:board_games', 'likes board games'],
     ["honestly I'm way more into bouldering these days", 'taste:bouldering', 'likes bouldering'],
     ["I'm more into trail running now", 'taste:trail_running', 'likes trail running'],

@@ -29,6 +29,12 @@ const tasteOf = (verdict: 'likes' | 'dislikes') => (captured: string) => {
 const key = (value: string): string => `taste:${slug(value.replace(LEAD, ''))}`;
 
 const EN_TASTES: readonly FactPattern[] = [
+  // A pastime with the place it is done in: "we both love hiking in the Vercors", "I love surfing in Ericeira".
+  {
+    k: (value) => `taste:${slug(value.split(/\s+in\s+/u)[0]!)}`,
+    pattern: new RegExp(String.raw`(?:\bI|\b[Ww]e\s+(?:both|all)|\b[Aa]nd\s+I)\s+${DEGREE}(?:love|adore|enjoy|like)\s+([\p{L}-]+ing\s+in\s+(?:the\s+)?\p{Lu}[\p{L}\p{M}'’-]+(?:\s+\p{Lu}[\p{L}\p{M}'’-]+){0,2})`, 'u'),
+    accept: tasteOf('likes'),
+  },
   // "I really love Texas BBQ", "I enjoy bouldering", "we both love sea swimming", "Ana and I love tango".
   { k: key, pattern: new RegExp(String.raw`(?:\bI|\bwe\s+(?:both|all)|\band\s+I)\s+${DEGREE}(?:love|adore|enjoy|like)\s+${OBJECT}`, 'iu'), accept: tasteOf('likes') },
   // "I've been really into jazz lately", "I'm way more into folk", "I'm a huge fan of K-dramas".
