@@ -115,6 +115,7 @@ export async function createServer(engram: Engram, options: ServerOptions): Prom
   installProblemHandling(app);
   const metrics = new ServerMetrics();
   installRequestMetrics(app, metrics);
+  app.addHook('onClose', async () => metrics.close());
   const document = openApiDocument(ALL_ROUTES, { metricsAuth: settings.metricsAuth, mcp: true });
   // One count of failed authentications per process, shared by /v1, /mcp and /metrics.
   const failures = new AuthFailures(settings.authFailureLimit);

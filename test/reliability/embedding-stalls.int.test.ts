@@ -89,6 +89,16 @@ async function searches(base: string, headers: Record<string, string>, keepGoing
   return { latencies, failures };
 }
 
+/**
+ * The server's own event-loop delay since the previous scrape of /metrics (each scrape starts a new
+ * window), in milliseconds: the stall as the server lived it, without the clients' scheduling.
+ */
+async function loopDelay(base: string): Promise<{ max_ms: number; p99_ms: number }> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const read = (name: string) => Number((Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]) * 1000).toFixed(2));
+  return { max_ms: read('engram_event_loop_delay_max_seconds'), p99_ms: read('engram_event_loop_delay_p99_seconds') };
+}
+
 function summary(samples: readonly number[]) {
   const sorted = [...samples].sort((a, b) => a - b);
   const round = (value: number) => Number(value.toFixed(2));
@@ -152,8 +162,10 @@ describe('event-loop stalls under embedding load', () => {
 
         const warmUpEnds = performance.now() + WARM_UP_MS;
         await measure(base!, headers, () => performance.now() < warmUpEnds);
+        await loopDelay(base!);
         const idleEnds = performance.now() + IDLE_MS;
         const idle = await measure(base!, headers, () => performance.now() < idleEnds);
+        const idleLoop = await loopDelay(base!);
 
         writeBacklog(store.address());
         const backlogAtStart = await reader.embeddingBacklog();
@@ -165,7 +177,9 @@ describe('event-loop stalls under embedding load', () => {
           });
         }, 250);
         const embedding = () => waiting > 0 && performance.now() - loadStarted < BACKLOG_DEADLINE_MS;
+        await loopDelay(base!);
         const [loaded, search] = await Promise.all([measure(base!, headers, embedding), searches(base!, headers, embedding)]);
+        const loadedLoop = await loopDelay(base!);
         clearInterval(poll);
         const embeddingSeconds = (performance.now() - loadStarted) / 1000;
         const backlogLeft = await reader.embeddingBacklog();
@@ -190,6 +204,7 @@ describe('event-loop stalls under embedding load', () => {
             search_with_query_while_embedding: summary(search.latencies),
             search_with_query_idle: summary(quietSearch.latencies),
           },
+          event_loop_delay: { idle: idleLoop, embedding: loadedLoop },
           idle_p99_ms: idleSummary.p99_ms,
           embedding_p99_ms: loadedSummary.p99_ms,
           p99_allowed_ms: Number(allowedMs.toFixed(2)),

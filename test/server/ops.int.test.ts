@@ -114,6 +114,23 @@ describe('server options and operations', () => {
     expect(metrics.text).toContain('engram_packets_composed_total{purpose="responder"} 1');
   });
 
+  it('/metrics shows how long the event loop was held up since the last scrape', async () => {
+    const h = await harness();
+    const delay = (text: string, name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
+    await h.call('GET', '/metrics');
+    // The server runs in this process: hold its event loop for 150 ms, as work on the request thread would.
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const until = performance.now() + 150;
+    while (performance.now() < until);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const stalled = (await h.call('GET', '/metrics')).text;
+    expect(delay(stalled, 'engram_event_loop_delay_max_seconds')).toBeGreaterThanOrEqual(0.14);
+    expect(delay(stalled, 'engram_event_loop_delay_p99_seconds')).toBeGreaterThan(0);
+    // Each scrape starts a new window: the stall is gone from the next one.
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(delay((await h.call('GET', '/metrics')).text, 'engram_event_loop_delay_max_seconds')).toBeLessThan(0.14);
+  });
+
   it('metricsAuth puts /metrics behind a key', async () => {
     const h = await harness({ metricsAuth: true });
     expect((await h.call('GET', '/metrics')).body).toMatchObject({ status: 401, code: 'UNAUTHENTICATED' });
