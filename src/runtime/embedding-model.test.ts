@@ -34,6 +34,43 @@ describe('Engram and its embedding model', () => {
     }
   });
 
+  it('gives the event loop back between batches of its backlog, however fast the model answers', async () => {
+    let batches = 0;
+    const model: EmbeddingModel = {
+      specificationVersion: 'v1',
+      provider: 'test',
+      modelId: 'instant',
+      dimensions: 2,
+      maxBatchSize: 4,
+      remote: false,
+      // Answers at once, as the static model does for short texts: only the worker can pause.
+      doEmbed: async ({ values }) => {
+        batches += 1;
+        return { embeddings: values.map(() => new Float32Array([1, 0])) };
+      },
+    };
+    const engram = await createEngram({ store: 'sqlite::memory:', embeddings: model });
+    try {
+      const scope = { user_id: 'mira', agent_id: 'assistant', session_id: 's1', run_id: 'r1' };
+      await engram.commitTurns(Array.from({ length: 24 }, (_, index) => ({ scope, turn_id: `t${index}`, messages: [{ role: 'user' as const, content: `note ${index}` }] })));
+      // A callback that waits its turn on the event loop, again and again while the backlog runs.
+      let turns = 0;
+      let running = true;
+      const spin = () => {
+        turns += 1;
+        if (running) setImmediate(spin);
+      };
+      setImmediate(spin);
+      const run = await engram.runEmbeddings();
+      running = false;
+      expect(run.embedded).toBeGreaterThanOrEqual(24);
+      expect(batches).toBeGreaterThanOrEqual(6);
+      expect(turns).toBeGreaterThanOrEqual(batches - 1);
+    } finally {
+      await engram.close();
+    }
+  });
+
   it('closes the local model it created from its configuration: its thread is stopped', async () => {
     const resolved = await resolveConfig({ store: 'sqlite::memory:', embeddings: { provider: 'local' } });
     expect(resolved.ownsEmbeddings).toBe(true);

@@ -79,6 +79,9 @@ export class EmbeddingWorker {
       await this.storage.completeEmbeddingWork(results, modelKey(this.model), this.clock.now().toISOString());
       total.embedded += targets.length;
       total.skipped += results.length - targets.length;
+      // Back to the event loop between batches: a batch of short texts is embedded without a pause
+      // and the store's calls settle at once, so a backlog would otherwise run as one long task.
+      await new Promise((resolve) => setImmediate(resolve));
     }
     return total;
   }
