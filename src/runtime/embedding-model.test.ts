@@ -5,21 +5,29 @@ import type { EmbeddingModel } from '../spec/providers.js';
 import { resolveConfig } from './config.js';
 import { createEngram, Engram } from './engram.js';
 
+/** A two-dimensional test model whose every vector is [1, 0]; `before` runs first on each call (to count, record or fail). */
+function testModel(modelId: string, maxBatchSize: number, before: (call: Parameters<EmbeddingModel['doEmbed']>[0]) => void = () => undefined, extra: Partial<EmbeddingModel> = {}): EmbeddingModel {
+  return {
+    specificationVersion: 'v1',
+    provider: 'test',
+    modelId,
+    dimensions: 2,
+    maxBatchSize,
+    remote: false,
+    doEmbed: async (call) => {
+      before(call);
+      return { embeddings: call.values.map(() => new Float32Array([1, 0])) };
+    },
+    ...extra,
+  };
+}
+
 describe('Engram and its embedding model', () => {
   it('embeds its backlog in the background lane and a search query in the interactive one', async () => {
     const priorities: string[] = [];
-    const model: EmbeddingModel = {
-      specificationVersion: 'v1',
-      provider: 'test',
-      modelId: 'lanes',
-      dimensions: 2,
-      maxBatchSize: 8,
-      remote: false,
-      doEmbed: async ({ values, priority }) => {
-        priorities.push(priority ?? 'interactive (default)');
-        return { embeddings: values.map(() => new Float32Array([1, 0])) };
-      },
-    };
+    const model = testModel('lanes', 8, ({ priority }) => {
+      priorities.push(priority ?? 'interactive (default)');
+    });
     const engram = await createEngram({ store: 'sqlite::memory:', embeddings: model });
     try {
       const scope = { user_id: 'mira', agent_id: 'assistant', session_id: 's1', run_id: 'r1' };
@@ -36,19 +44,10 @@ describe('Engram and its embedding model', () => {
 
   it('gives the event loop back between batches of its backlog, however fast the model answers', async () => {
     let batches = 0;
-    const model: EmbeddingModel = {
-      specificationVersion: 'v1',
-      provider: 'test',
-      modelId: 'instant',
-      dimensions: 2,
-      maxBatchSize: 4,
-      remote: false,
-      // Answers at once, as the static model does for short texts: only the worker can pause.
-      doEmbed: async ({ values }) => {
-        batches += 1;
-        return { embeddings: values.map(() => new Float32Array([1, 0])) };
-      },
-    };
+    // Answers at once, as the static model does for short texts: only the worker can pause.
+    const model = testModel('instant', 4, () => {
+      batches += 1;
+    });
     const engram = await createEngram({ store: 'sqlite::memory:', embeddings: model });
     try {
       const scope = { user_id: 'mira', agent_id: 'assistant', session_id: 's1', run_id: 'r1' };
@@ -87,18 +86,11 @@ describe('Engram and its embedding model', () => {
 
   it('leaves a model it was given to its owner', async () => {
     let closed = 0;
-    const model: EmbeddingModel = {
-      specificationVersion: 'v1',
-      provider: 'test',
-      modelId: 'constant',
-      dimensions: 2,
-      maxBatchSize: 8,
-      remote: false,
-      doEmbed: async ({ values }) => ({ embeddings: values.map(() => new Float32Array([1, 0])) }),
+    const model = testModel('constant', 8, undefined, {
       close: async () => {
         closed += 1;
       },
-    };
+    });
     expect((await resolveConfig({ store: 'sqlite::memory:', embeddings: model })).ownsEmbeddings).toBe(false);
     const engram = await createEngram({ store: 'sqlite::memory:', embeddings: model });
     await engram.close();
@@ -108,18 +100,9 @@ describe('Engram and its embedding model', () => {
 
   it('searches by words alone when the model is too busy to take the query, and fails on any other model error', async () => {
     let failure: EngramError | null = null;
-    const model: EmbeddingModel = {
-      specificationVersion: 'v1',
-      provider: 'test',
-      modelId: 'busy',
-      dimensions: 2,
-      maxBatchSize: 8,
-      remote: false,
-      doEmbed: async ({ values }) => {
-        if (failure !== null) throw failure;
-        return { embeddings: values.map(() => new Float32Array([1, 0])) };
-      },
-    };
+    const model = testModel('busy', 8, () => {
+      if (failure !== null) throw failure;
+    });
     const engram = await createEngram({ store: 'sqlite::memory:', embeddings: model });
     try {
       const scope = { user_id: 'mira', agent_id: 'assistant', session_id: 's1', run_id: 'r1' };
