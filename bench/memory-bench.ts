@@ -172,6 +172,7 @@ async function runConversation(engram: Engram, setNow: (iso: string) => void, co
   setNow(new Date(asked - 60_000).toISOString());
   await engram.runEmbeddings();
   setNow(new Date(asked).toISOString());
+  const answering = { asked: new Date(asked).toISOString().slice(0, 10), current: expected.current.map((fact) => fact.value) };
   for (const question of conversation.questions) {
     const packet = await engram.compose({
       scope: { user_id, agent_id: AGENT, session_id: 'questions', run_id },
@@ -179,7 +180,7 @@ async function runConversation(engram: Engram, setNow: (iso: string) => void, co
       cues: { query: question.ask },
       budget: { max_tokens: MEMORY_BUDGET },
     });
-    const answer = answerOf(packet, renderPacket(packet), question, userSaid);
+    const answer = answerOf(packet, renderPacket(packet), question, userSaid, answering);
     tally.questions += 1;
     if (answer.right) tally.right += 1;
     if (answer.as_fact !== null) tally.with_show += 1;
@@ -189,7 +190,7 @@ async function runConversation(engram: Engram, setNow: (iso: string) => void, co
     if (!answer.right) tally.misses.push(`${conversation.id} question "${question.ask}" not in the packet at all: ${question.show.join(', ')}`);
     if (answer.as_fact === false || answer.stale_shown > 0 || answer.assistant_shown > 0) {
       const stored = question.show.every((value) => finalItems.some((item) => item.text.includes(value.toLowerCase())));
-      const wrong = [answer.as_fact === false ? `not a current fact: ${question.show.join(', ')} (${stored ? 'held, not shown' : 'not held'})` : '', answer.stale_shown > 0 ? `stale shown: ${question.not_current.join(', ')}` : '']
+      const wrong = [answer.as_fact === false ? `not a current fact: ${question.show.join(', ')} (${stored ? 'held, not shown' : 'not held'})` : '', answer.stale_shown > 0 ? `stale shown: ${question.not_current.map((stale) => (stale.about === undefined ? stale.value : `${stale.value} (${stale.about})`)).join(', ')}` : '']
         .filter((part) => part !== '')
         .join('; ');
       tally.misses.push(`${conversation.id} question "${question.ask}" ${wrong} | facts: ${factLines(packet)}`);

@@ -60,7 +60,17 @@ export interface CorpusQuestion {
   /** Texts the packet must show. */
   show: string[];
   /** Stale values the packet must not show as current facts. */
-  not_current: string[];
+  not_current: StaleText[];
+}
+
+/**
+ * A stale value as a packet would show it, and, when the value alone could name another true fact
+ * ("9 May" is the day the course no longer is, and also the day of a shift), the words of the fact it
+ * is stale for ("first aid"). In the files a plain string is a value with nothing about it.
+ */
+export interface StaleText {
+  value: string;
+  about?: string;
 }
 
 export interface CorpusConversation {
@@ -89,6 +99,18 @@ function texts(value: unknown, where: string): string[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) fail(where, 'must be an array of strings');
   return value.map((entry, index) => text(entry, `${where}[${index}]`));
+}
+
+function staleTexts(value: unknown, where: string): StaleText[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) fail(where, 'must be an array of strings or { value, about } objects');
+  return value.map((entry, index) => {
+    const spot = `${where}[${index}]`;
+    if (typeof entry === 'string') return { value: text(entry, spot) };
+    if (typeof entry !== 'object' || entry === null) fail(spot, 'must be a string or a { value, about } object');
+    const record = entry as Record<string, unknown>;
+    return { value: text(record['value'], `${spot}.value`), about: text(record['about'], `${spot}.about`) };
+  });
 }
 
 function fact(value: unknown, where: string): CorpusFact {
@@ -145,7 +167,7 @@ function conversation(value: unknown, where: string, language: 'en' | 'zh'): Cor
   const questions = (Array.isArray(record['questions']) ? record['questions'] : []).map((raw: unknown, index: number): CorpusQuestion => {
     const spot = `${at}.questions[${index}]`;
     const question = raw as Record<string, unknown>;
-    return { ask: text(question['ask'], `${spot}.ask`), show: texts(question['show'], `${spot}.show`), not_current: texts(question['not_current'], `${spot}.not_current`) };
+    return { ask: text(question['ask'], `${spot}.ask`), show: texts(question['show'], `${spot}.show`), not_current: staleTexts(question['not_current'], `${spot}.not_current`) };
   });
   return { id, language, kinds: kinds as ConversationKind[], sessions, questions };
 }

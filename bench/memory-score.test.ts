@@ -80,12 +80,33 @@ describe('memory scoring', () => {
   it('finds the right memory anywhere in the rendered packet and counts stale and assistant facts shown as current', () => {
     const fact = (notes: string, sources: string[], status: 'active' | 'deprecated' = 'active') => ({ fact_id: 'mem_1', fact_key: 'profile:user', value: {}, status, sources, notes });
     const packet = { long_term: { facts: [fact('location: Berlin', ['evt_user']), fact('location: Berlin', ['evt_user'], 'deprecated'), fact('Task: pack wallet', ['evt_bot'])], procedures: [], episodes: [] } };
-    const answer = answerOf(packet as never, '## Facts\n- location: Lisbon', { show: ['lisbon'], not_current: ['Berlin'] }, userSaid);
+    const context = { asked: '2026-05-02', current: ['Lisbon'] };
+    const answer = answerOf(packet as never, '## Facts\n- location: Lisbon', { show: ['lisbon'], not_current: [{ value: 'Berlin' }] }, userSaid, context);
     // Lisbon is in the rendered text but in no current fact.
     expect(answer).toEqual({ right: true, as_fact: false, stale_shown: 1, assistant_shown: 1 });
-    expect(answerOf(packet as never, 'location: Berlin', { show: ['Berlin'], not_current: [] }, userSaid).as_fact).toBe(true);
-    expect(answerOf(packet as never, '', { show: [], not_current: ['Berlin'] }, userSaid).as_fact).toBeNull();
-    expect(answerOf(packet as never, 'nothing here', { show: ['Lisbon'], not_current: [] }, userSaid).right).toBe(false);
+    expect(answerOf(packet as never, 'location: Berlin', { show: ['Berlin'], not_current: [] }, userSaid, context).as_fact).toBe(true);
+    expect(answerOf(packet as never, '', { show: [], not_current: [{ value: 'Berlin' }] }, userSaid, context).as_fact).toBeNull();
+    expect(answerOf(packet as never, 'nothing here', { show: ['Lisbon'], not_current: [] }, userSaid, context).right).toBe(false);
+  });
+
+  it('reads a dated event before the day asked as history, never a stale value shown as current, nor a stale value inside a current one or about another fact', () => {
+    const event = (date: string, title: string) => ({ fact_id: `mem_${date}`, fact_key: `event:general:${date}:plan`, value: { scope: 'general', date, title }, status: 'active', sources: ['evt_user'] });
+    const profile = (notes: string) => ({ fact_id: 'mem_p', fact_key: 'profile:user', value: {}, status: 'active', sources: ['evt_user'], notes });
+    const packetOf = (...facts: unknown[]) => ({ long_term: { facts, procedures: [], episodes: [] } }) as never;
+    const asked = { asked: '2026-05-02', current: ['Lisbon', '墨尔本大学'] };
+    // "I'm resigning from Infosys tomorrow", said in February, is what happened then.
+    expect(answerOf(packetOf(event('2026-02-10', "I'm resigning from Infosys tomorrow")), '', { show: [], not_current: [{ value: 'Infosys' }] }, userSaid, asked).stale_shown).toBe(0);
+    // A plan still to come that names the old value shows it as current.
+    expect(answerOf(packetOf(event('2026-06-10', 'leaving Infosys party')), '', { show: [], not_current: [{ value: 'Infosys' }] }, userSaid, asked).stale_shown).toBe(1);
+    // History still answers: it is a memory, not a quoted passage.
+    expect(answerOf(packetOf(event('2026-01-11', 'my birthday is on 11 January')), '', { show: ['11 January'], not_current: [] }, userSaid, asked).as_fact).toBe(true);
+    // 墨尔本 (the old city) inside 墨尔本大学 (where the user studied, still true).
+    expect(answerOf(packetOf(profile('education: 墨尔本大学')), '', { show: [], not_current: [{ value: '墨尔本' }] }, userSaid, asked).stale_shown).toBe(0);
+    expect(answerOf(packetOf(profile('location: 墨尔本; education: 墨尔本大学')), '', { show: [], not_current: [{ value: '墨尔本' }] }, userSaid, asked).stale_shown).toBe(1);
+    // "9 May" is stale for the course, not for a shift on that day.
+    const stale = [{ value: '9 May', about: 'first aid' }];
+    expect(answerOf(packetOf(event('2026-05-09', 'I have a shift on 9 May')), '', { show: [], not_current: stale }, userSaid, asked).stale_shown).toBe(0);
+    expect(answerOf(packetOf(event('2026-05-09', 'first aid refresher, Sat 9 May')), '', { show: [], not_current: stale }, userSaid, asked).stale_shown).toBe(1);
   });
 });
 
@@ -98,6 +119,16 @@ describe('loadCorpus', () => {
   const turn = { user: 'We moved to Lisbon!', assistant: 'Congratulations!', expect: [{ kind: 'location', value: 'Lisbon' }] };
   const conversation = { id: 'en-1', kinds: ['location'], sessions: [{ start: '2026-03-02T09:00:00Z', turns: [turn] }], questions: [{ ask: 'Where am I based?', show: ['Lisbon'] }] };
 
+  it('reads a stale value as a string or as { value, about }', () => {
+    const question = { ask: 'What is on in May?', show: ['16 May'], not_current: ['Berlin', { value: '9 May', about: 'first aid' }] };
+    const { dir, done } = corpus({ 'en-a.json': [{ ...conversation, questions: [question] }] });
+    try {
+      expect(loadCorpus(dir)[0]!.questions[0]!.not_current).toEqual([{ value: 'Berlin' }, { value: '9 May', about: 'first aid' }]);
+    } finally {
+      done();
+    }
+  });
+
   it('reads every file, with its language from the name', () => {
     const { dir, done } = corpus({ 'en-a.json': [conversation], 'zh-a.json': [{ ...conversation, id: 'zh-1' }] });
     try {
@@ -107,6 +138,7 @@ describe('loadCorpus', () => {
         ['zh-1', 'zh'],
       ]);
       expect(loaded[0]!.sessions[0]!.turns[0]!).toMatchObject({ stale: [], advice: [] });
+      expect(loaded[0]!.questions[0]!.not_current).toEqual([]);
     } finally {
       done();
     }
@@ -118,6 +150,7 @@ describe('loadCorpus', () => {
       [[{ ...conversation, sessions: [{ start: '2026-03-02T09:00:00Z', turns: [{ ...turn, expect: [{ kind: 'location', value: 'Porto' }] }] }] }], /"Porto" is not in the turn's messages/u],
       [[{ ...conversation, sessions: [conversation.sessions[0], conversation.sessions[0]] }], /sessions\[1\]\.start: sessions must be in time order/u],
       [[conversation, conversation], /conversation id en-1 is used twice/u],
+      [[{ ...conversation, questions: [{ ask: 'Where?', show: ['Lisbon'], not_current: [{ value: 'Berlin' }] }] }], /questions\[0\]\.not_current\[0\]\.about: must be a non-empty string/u],
     ];
     for (const [data, message] of cases) {
       const { dir, done } = corpus({ 'en-a.json': data });

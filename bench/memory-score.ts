@@ -2,9 +2,9 @@
 // holds an expected fact or still holds a stale one, which items are right, stale, someone else's
 // words or junk, and whether a packet shows the right current memory.
 
-import type { MemoryItem, MemoryPacket } from '../src/index.js';
+import type { Fact, MemoryItem, MemoryPacket } from '../src/index.js';
 import { describeValue } from '../src/index.js';
-import type { CorpusFact, FactStatus } from './memory-corpus.js';
+import type { CorpusFact, FactStatus, StaleText } from './memory-corpus.js';
 
 /** Episodic items (what happened) are history, not a current fact: never stale, not judged for precision. */
 const EPISODIC: ReadonlySet<string> = new Set(['events', 'cases']);
@@ -132,19 +132,47 @@ export interface PacketAnswer {
   assistant_shown: number;
 }
 
+/** What the packet is judged against besides the question: the day it is asked, and the values still current. */
+export interface AnswerContext {
+  /** The day the question is asked (YYYY-MM-DD): a dated event before it is history, not a current fact. */
+  asked: string;
+  /** Every value the conversation still holds as current: a stale value inside one ("墨尔本" in "墨尔本大学") is not stale. */
+  current: readonly string[];
+}
+
+/** Whether a packet fact is history: an event or case whose day is before the question's. */
+function isHistory(fact: Pick<Fact, 'fact_key' | 'value'>, asked: string): boolean {
+  const date = typeof fact.value === 'object' && fact.value !== null ? (fact.value as Record<string, unknown>)['date'] : undefined;
+  return /^(?:event|case):/u.test(fact.fact_key) && typeof date === 'string' && date.slice(0, 10) < asked;
+}
+
+/** Whether a fact's text shows a stale value, past the current values that hold it as a part. */
+function showsStale(text: string, stale: StaleText, current: readonly string[]): boolean {
+  const value = stale.value.toLowerCase();
+  let rest = text;
+  for (const holder of current) {
+    const lower = holder.toLowerCase();
+    if (lower !== value && lower.includes(value)) rest = rest.split(lower).join(' ');
+  }
+  return rest.includes(value) && (stale.about === undefined || rest.includes(stale.about.toLowerCase()));
+}
+
 /**
  * Whether a packet shows what a question needs (`show`: anywhere in its rendered text, and among its
- * current facts) and how many of its current facts hold a stale value (`not_current`) or only the
- * assistant's words.
+ * facts rather than only in quoted passages) and how many of its current facts hold a stale value
+ * (`not_current`) or only the assistant's words. A dated event before the day asked is history: it
+ * may answer ("my birthday is on 11 January", told in January) but shows no stale value as current
+ * ("I'm resigning from Infosys tomorrow", told in February).
  *
  * @example
- * answerOf(packet, rendered, { show: ['Lisbon'], not_current: ['Berlin'] }, (id) => userEvents.has(id))
+ * answerOf(packet, rendered, { show: ['Lisbon'], not_current: [{ value: 'Berlin' }] }, (id) => userEvents.has(id), { asked: '2026-05-02', current: ['Lisbon'] })
  */
 export function answerOf(
   packet: Pick<MemoryPacket, 'long_term'>,
   rendered: string,
-  question: { show: readonly string[]; not_current: readonly string[] },
+  question: { show: readonly string[]; not_current: readonly StaleText[] },
   userSaid: (eventId: string) => boolean,
+  context: AnswerContext,
 ): PacketAnswer {
   const shown = rendered.toLowerCase();
   const right = question.show.every((value) => shown.includes(value.toLowerCase()));
@@ -155,7 +183,7 @@ export function answerOf(
     if (fact.status !== 'active') continue;
     const text = [fact.fact_key, fact.notes ?? '', ...strings(fact.value)].join(' ').toLowerCase();
     current.push(text);
-    if (question.not_current.some((value) => text.includes(value.toLowerCase()))) stale += 1;
+    if (!isHistory(fact, context.asked) && question.not_current.some((value) => showsStale(text, value, context.current))) stale += 1;
     if (fact.sources.length > 0 && !fact.sources.some(userSaid)) assistant += 1;
   }
   const asFact = question.show.length === 0 ? null : question.show.every((value) => current.some((text) => text.includes(value.toLowerCase())));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { ItemCandidate } from '../../spec/items.js';
+import { DEFAULT_GATE } from '../gate.js';
 import { findDates } from './dates.js';
 import { TEST_TS } from './fact-test-kit.js';
 import { createRuleExtractor } from './index.js';
@@ -32,6 +33,36 @@ describe('dated plans', () => {
     expect(keys(changes("I've booked your table at Noma for 14 March.", [], 'assistant'))).toEqual(['upsert event:general:2026-03-14:table_noma']);
     expect(keys(changes('Your dentist appointment is confirmed for 3 March.', [], 'assistant'))).toEqual(['upsert event:general:2026-03-03:appointment']);
     expect(keys(changes('已经帮你预约了3月2号的复查。', [], 'assistant'))).toEqual(['upsert event:general:2026-03-02:预约']);
+  });
+
+  it('keeps a booking the assistant records as made past the retention gate, however the record opens, and as the plan the user asked for', () => {
+    const recorded = (text: string, known: readonly string[] = []) =>
+      (createRuleExtractor().extract({ events: [{ event_id: 'e', kind: 'message', role: 'assistant', text, ts: TEST_TS }], known_keys: [...known] }) as ItemCandidate[]).filter((candidate) => candidate.type === 'events');
+    for (const text of ['Registered: Swiss Red Cross first aid refresher, Sat 9 May, 09:00–16:00, Zurich Oerlikon.', "I've booked your table at Noma for 14 March.", "You're all booked: pottery class, Thursday 12 March, 18:00."]) {
+      const [event] = recorded(text);
+      expect(event?.confidence, text).toBeGreaterThanOrEqual(DEFAULT_GATE.mayThreshold);
+    }
+    expect(recorded('Registered: Swiss Red Cross first aid refresher, Sat 9 May.').map((event) => event.key)).toEqual(['event:general:2026-05-09:refresher']);
+    // The confirmation of the user's request is that request's plan, not a second one named after another word of it.
+    expect(recorded("Booked: Steirereck im Stadtpark, Sat 28 March, 19:30, table for 4 under 'Weber'.", ['event:general:2026-03-28:table_steirereck']).map((event) => event.key)).toEqual(['event:general:2026-03-28:table_steirereck']);
+  });
+
+  it('moves a plan the assistant records as moved, and never on its suggestion', () => {
+    const known = ['event:general:2026-05-09:refresher', 'event:general:2026-05-09:shift'];
+    expect(keys(changes('Done: moved to the Swiss Red Cross first aid refresher on Sat 16 May, 09:00–16:00.', known, 'assistant'))).toEqual([
+      'upsert event:general:2026-05-16:refresher',
+      'retract event:general:2026-05-09:refresher',
+    ]);
+    expect(changes('You could move the first aid refresher to Sat 16 May instead.', known, 'assistant')).toEqual([]);
+  });
+
+  it('reads a habit moved to another weekday as no dated plan', () => {
+    expect(keys(changes('Petra changed jobs so our sauna night moved from Wednesday to Thursday now')).filter((line) => line.includes('event:'))).toEqual([]);
+    expect(keys(changes('we moved the party from 2 May to 9 May', ['event:general:2026-05-02:party']))).toContain('upsert event:general:2026-05-09:party');
+  });
+
+  it('names a plan by its occasion and place, never by a day of the week', () => {
+    expect(keys(changes("my brother works Fridays now, so we moved the lunch at my parents' from Friday to Saturday", []))).not.toContainEqual(expect.stringContaining('fridays'));
   });
 
   it('reads no plan from a question that books nothing, nor from a day without an occasion or a doing of the user', () => {

@@ -10,9 +10,9 @@ import { stemmer } from 'stemmer';
 import type { ItemCandidate } from '../../spec/items.js';
 import { makeKey } from '../keys.js';
 import { findDates, type DateMention } from './dates.js';
-import { eventSlug, eventTitle } from './events.js';
+import { eventSlug, eventTitle, namesOnlyAMove, recordsDone } from './events.js';
 import { projectOf } from './project.js';
-import { emit, USER_ONLY, type Language, type Rule, type SentenceContext } from './rule.js';
+import { CONVERSATION, emit, USER_ONLY, type Language, type Rule, type SentenceContext } from './rule.js';
 import { findTask } from './tasks.js';
 import { contentWords, hasHan, matchTokens } from './text.js';
 
@@ -178,6 +178,9 @@ function movedPlan(context: SentenceContext, rule: Rule): ItemCandidate[] {
   const title = days.corrected === true ? `${old!.slice(old!.lastIndexOf(':') + 1).replace(/_/gu, ' ')}${context.language === 'zh' ? ' ' : ' on '}${newDay}` : eventTitle(days.from === undefined ? context.text : withoutOld(context.text, days.from), context.language, context.date);
   const slugText = old?.slice(old.lastIndexOf(':') + 1) ?? eventSlug(context.text, title, context.language);
   if (slugText === '' || old === undefined && days.from === undefined) return [];
+  // A habit moved to another weekday ("our sauna night moved from Wednesday to Thursday") is a routine
+  // (profile.ts), not a plan: with no plan held on the old day and no occasion named, no event.
+  if (old === undefined && namesOnlyAMove(context.text, context.language)) return [];
   const moved = emit(context, rule, { key: makeKey('events', [scope, days.to.date, slugText]), value: { scope, date: days.to.date, title } });
   return old === undefined || old === moved.key ? [moved] : [emit(context, rule, { key: old, action: 'retract', value: {} }), moved];
 }
@@ -202,6 +205,8 @@ function movedHour(context: SentenceContext, rule: Rule, events: readonly string
  */
 function redatedPlan(context: SentenceContext, rule: Rule): ItemCandidate[] {
   if (!(context.language === 'zh' ? ZH_REDATED : EN_MOVED).test(context.lower)) return [];
+  // The assistant moves a plan only by doing it ("Done: moved to Sat 16 May"), never by suggesting it.
+  if (context.event.role === 'assistant' && !recordsDone(context)) return [];
   const known = context.memory.keysWith('event:');
   const ended = new Set(context.here.filter((candidate) => candidate.action === 'retract').map((candidate) => candidate.key));
   const out: ItemCandidate[] = [];
@@ -250,6 +255,6 @@ export const PLAN_CHANGE_RULES: readonly Rule[] = [
  * // → upsert event:general:2026-08-22:婚礼 (an earlier rule), retract event:general:2026-08-01:婚礼
  */
 export const PLAN_REDATED_RULES: readonly Rule[] = [
-  { name: 'en.plan.redated', languages: ['en'], roles: USER_ONLY, type: 'events', confidence: 0.75, gate: 'may', trigger: EN_MOVED, match: redatedPlan },
-  { name: 'zh.plan.redated', languages: ['zh'], roles: USER_ONLY, type: 'events', confidence: 0.75, gate: 'may', trigger: ZH_REDATED, match: redatedPlan },
+  { name: 'en.plan.redated', languages: ['en'], roles: CONVERSATION, type: 'events', confidence: 0.75, gate: 'may', trigger: EN_MOVED, match: redatedPlan },
+  { name: 'zh.plan.redated', languages: ['zh'], roles: CONVERSATION, type: 'events', confidence: 0.75, gate: 'may', trigger: ZH_REDATED, match: redatedPlan },
 ];
