@@ -60,13 +60,24 @@ export function bestSentence(text: string, matcher: CueMatcher): string | undefi
   let best: string | undefined;
   let bestScore = 0;
   for (const sentence of sentences(text)) {
-    const haystack = spaced(sentence);
-    let score = 0;
-    for (const [index, needle] of matcher.needles.entries()) if (has(haystack, needle)) score += matcher.weights[index]!;
+    const score = matchScore(sentence, matcher);
     if (score > bestScore) {
       best = sentence;
       bestScore = score;
     }
   }
   return best;
+}
+
+/**
+ * The weight of the cue terms a text holds (0 when it holds none).
+ *
+ * @example
+ * matchScore('pet:bolt: dog Bolt', cueMatcher(['dog'], pool)) // > 0
+ */
+export function matchScore(text: string, matcher: CueMatcher): number {
+  const haystack = spaced(text);
+  let score = 0;
+  for (const [index, needle] of matcher.needles.entries()) if (has(haystack, needle)) score += matcher.weights[index]!;
+  return score;
 }

@@ -188,7 +188,7 @@ export async function compose(context: ReadPathContext, input: unknown, options:
   if (!INJECTION[request.purpose].procedures) {
     for (const item of longTerm.procedures) builder.omit(`procedures:${item.id}`, 'not_allowed_for_purpose', 'procedures', `${request.purpose} packets carry no procedures (spec §9)`);
   }
-  const filled = fillLongTerm(builder, { ...longTerm, disputes }, request.purpose, generatedAt, tokenizer);
+  const filled = fillLongTerm(builder, { ...longTerm, disputes }, { purpose: request.purpose, now: generatedAt, tokenizer, cueTerms: cueTermsOf(request) });
   const insight = fillInsights(builder, insights, request.purpose, policy, generatedAt, tokenizer);
   // The summary section comes last: passages matching the cues may use what the others left.
   const summary = fillSummarySection(

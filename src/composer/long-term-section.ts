@@ -17,8 +17,9 @@ import { hybridSearch } from '../retrieval/hybrid-search.js';
 import { cueText, type CueEmbedder } from './cue-search.js';
 import { isoRange } from '../util/clock.js';
 import { itemLine, itemText } from './item-text.js';
-import { lazyForm, type PacketBuilder } from './packet-builder.js';
+import { lazyForm, type Level, type PacketBuilder } from './packet-builder.js';
 import { INJECTION, type PurposePolicy } from './policy.js';
+import { profileParts } from './profile-facts.js';
 import { factBlock, upcomingDay } from './render.js';
 
 const FACT_TYPES: readonly MemoryType[] = ['profile', 'preferences', 'goals', 'decisions', 'entities', 'events', 'tasks'];
@@ -253,15 +254,14 @@ const factText = itemText.fact;
  * Fills facts, preferences, procedures and episodes within their budgets.
  *
  * @example
- * const { long_term, conflicts } = fillLongTerm(builder, candidates, 'responder', now, tokenizer);
+ * const { long_term, conflicts } = fillLongTerm(builder, candidates, { purpose: 'responder', now, tokenizer, cueTerms: ['dog'] });
  */
 export function fillLongTerm(
   builder: PacketBuilder,
   candidates: LongTermCandidates & { disputes?: readonly Dispute[] },
-  purpose: Purpose,
-  now: string,
-  tokenizer: Tokenizer,
+  options: { purpose: Purpose; now: string; tokenizer: Tokenizer; cueTerms: readonly string[] },
 ): { long_term: LongTerm; conflicts: ExplainConflict[] } {
+  const { purpose, now, tokenizer } = options;
   const conflicts: ExplainConflict[] = [];
   const chosen = chooseFacts(builder, candidates.facts, now, conflicts);
   const disputed = new Set<string>();
@@ -282,11 +282,7 @@ export function fillLongTerm(
       // Preferences and what is still to come render under headings of their own.
       block: factBlock(fact, now),
       rule,
-      forms: [
-        { level: 'raw', value: fact },
-        lazyForm('summary', () => ({ ...fact, notes: tokenizer.truncate(fact.notes ?? '', 16) })),
-        { level: 'ref', value: { ...fact, notes: '' } },
-      ],
+      forms: [{ level: 'raw', value: fact }, ...shorterForms(item, fact, options), { level: 'ref', value: { ...fact, notes: '' } }],
       text: factText,
       cost: (value) => {
         const line = itemLine.fact(value);
@@ -301,6 +297,15 @@ export function fillLongTerm(
   const episodes = fillEpisodes(builder, candidates, now, tokenizer, new Set(facts.map((fact) => fact.fact_id)));
   const preferences = facts.filter((fact) => fact.fact_key.startsWith('pref:'));
   return { long_term: { facts, preferences, procedures, episodes }, conflicts };
+}
+
+/**
+ * A fact's forms between whole and a bare reference: a profile's facts the cues ask about first, in
+ * ever smaller parts (profile-facts.ts); any other item's sentence cut short.
+ */
+function shorterForms(item: MemoryItem, fact: Fact, options: { tokenizer: Tokenizer; cueTerms: readonly string[] }): Array<{ readonly level: Level; readonly value: Fact }> {
+  if (item.type !== 'profile') return [lazyForm('summary', () => ({ ...fact, notes: options.tokenizer.truncate(fact.notes ?? '', 16) }))];
+  return profileParts(item.value, options.cueTerms).map((value) => lazyForm('summary', () => ({ ...fact, value, notes: describeValue('profile', value) })));
 }
 
 /** One fact per owner and key (the newest, or most confident, version); keys that disagree across owners are disputed. */

@@ -1,0 +1,85 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import { renderPacket } from '../index.js';
+import { scope, tempEngram, type TempEngram } from '../../test/helpers/temp-engram.js';
+import { profileParts } from './profile-facts.js';
+
+const keysOf = (value: Record<string, unknown>) => (value['facts'] as Array<{ k: string }>).map((fact) => fact.k);
+
+// A user known for months: far more facts than a responder's facts share holds.
+const FACTS = [
+  { k: 'allergy:peanuts', v: 'allergic to peanuts' },
+  { k: 'location', v: 'Lisbon' },
+  { k: 'family:wife', v: 'wife Ana' },
+  { k: 'role', v: 'data engineer' },
+  { k: 'employer', v: 'Feedzai' },
+  { k: 'family:sister:marta', v: 'sister Marta' },
+  { k: 'diet', v: 'vegetarian' },
+  { k: 'taste:guitar', v: 'plays the guitar' },
+  { k: 'birthday', v: 'birthday 12 November' },
+  { k: 'possession:car', v: 'Tesla Model 3' },
+  { k: 'taste:jazz', v: 'likes jazz' },
+  { k: 'taste:cilantro', v: 'dislikes cilantro' },
+  { k: 'routine:swim', v: 'go swimming every Tuesday' },
+  { k: 'family:brother:rui', v: 'brother Rui' },
+  { k: 'health:asthma', v: 'asthma' },
+  { k: 'family:son:tiago', v: 'son Tiago' },
+  { k: 'taste:hiking', v: 'likes hiking in the Alps' },
+  { k: 'possession:laptop', v: 'ThinkPad' },
+  { k: 'family:daughter:ines', v: 'daughter Inês' },
+  { k: 'routine:tea', v: 'drink green tea every morning' },
+  { k: 'pet:bolt', v: 'dog Bolt' },
+];
+
+describe('profileParts', () => {
+  it('puts the facts the cues ask about first, by their words or what their key is about, then the rest in order', () => {
+    const profile = { subject: 'user', facts: FACTS };
+    expect(keysOf(profileParts(profile, ['dog', 'called'])[0]!).slice(0, 2)).toEqual(['pet:bolt', 'allergy:peanuts']);
+    // "live" names no fact's words; `location` is what it asks about.
+    expect(keysOf(profileParts(profile, ['live'])[0]!)[0]).toBe('location');
+    expect(keysOf(profileParts(profile, ['medication'])[0]!).slice(0, 2)).toEqual(['allergy:peanuts', 'health:asthma']);
+    // Chinese questions find their facts by the same key words.
+    const chinese = { subject: 'user', facts: [{ k: 'employer', v: '腾讯' }, { k: 'location', v: '深圳' }] };
+    expect(keysOf(profileParts(chinese, ['住在', '哪个', '城市'])[0]!)).toEqual(['location']);
+    expect(keysOf(profileParts(chinese, ['我在', '哪', '上班'])[0]!)).toEqual(['employer']);
+  });
+
+  it('offers ever smaller parts, each smaller than the whole, and nothing for a profile of one fact', () => {
+    const parts = profileParts({ subject: 'user', facts: FACTS }, []);
+    expect(parts.map((part) => keysOf(part).length)).toEqual([12, 8, 5, 3, 2, 1]);
+    // No cue: the profile's own order.
+    expect(keysOf(parts[2]!)).toEqual(FACTS.slice(0, 5).map((fact) => fact.k));
+    expect(parts[0]).toMatchObject({ subject: 'user' });
+    expect(profileParts({ subject: 'user', facts: [FACTS[0]] }, ['peanuts'])).toEqual([]);
+  });
+
+  it('never shows an ended fact', () => {
+    const parts = profileParts({ subject: 'user', facts: [{ k: 'pet:rex', v: null, was: 'dog Rex' }, ...FACTS.slice(0, 3)] }, ['dog']);
+    expect(parts.flatMap(keysOf)).not.toContain('pet:rex');
+  });
+});
+
+describe('a rich profile in a packet', () => {
+  let t: TempEngram;
+  beforeEach(async () => {
+    t = await tempEngram();
+  });
+  afterEach(async () => {
+    await t.cleanup();
+  });
+
+  it('shows the fact a question asks about when the whole profile does not fit, and says it shortened it', async () => {
+    await t.engram.remember({ scope, type: 'profile', key: 'profile:user', value: { subject: 'user', facts: FACTS } });
+    for (const [question, shown] of [
+      ['What is my dog called?', 'dog Bolt'],
+      ['Which evening do I go swimming?', 'go swimming every Tuesday'],
+      ['Where do I work?', 'Feedzai'],
+    ] as const) {
+      const packet = await t.engram.compose({ scope, purpose: 'responder', cues: { query: question }, budget: { max_tokens: 400 } });
+      const profile = packet.long_term.facts.find((fact) => fact.fact_key === 'profile:user');
+      expect(profile?.notes, question).toContain(shown);
+      expect(renderPacket(packet)).toContain(shown);
+      expect(packet.budget_report.degradations.some((step) => step.action.startsWith(`facts:${profile!.fact_id}: raw→summary`)), question).toBe(true);
+    }
+  });
+});
