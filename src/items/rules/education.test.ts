@@ -17,6 +17,9 @@ describe('education', () => {
     ["I'm preparing for the GMAT in March.", 'education:gmat', 'GMAT'],
     // "in marine…" is no month: the field stays in the phrase.
     ["Quick context: I'm doing a PhD in marine biology at Uppsala, 2nd year.", 'education:uppsala', 'PhD in marine biology at Uppsala'],
+    ['I have a PhD in physics, but I work in data now.', 'education:phd_physics', 'PhD in physics'],
+    ["I've got a master's in nursing.", 'education:master_nursing', "master's in nursing"],
+    ["I'm learning Japanese for our trip next year.", 'education:learning_japanese', 'learning Japanese'],
   ])('%s', (text, k, v) => {
     expect(studies(text)).toEqual([{ k, v, since: '2026-02-18' }]);
   });
@@ -29,6 +32,8 @@ describe('education', () => {
     'My son studies medicine in Riga.',
     "If I got into Oxford I'd go.",
     "I'm thinking about doing a PhD.",
+    'I have a question about my PhD.',
+    "I'm learning a lot from this job.",
   ])('is no study: %s', (text) => {
     expect(studies(text)).toEqual([]);
   });

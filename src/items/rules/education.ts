@@ -10,6 +10,11 @@ import { cleanPhrase, idFrom, shorten } from './text.js';
 // Words of a programme, a stage or an exam: without one (or a school's name) a phrase is no study.
 const STUDY_WORD =
   /\b(?:phd|doctorate|master'?s|masters|msc|mres|mba|mphil|llm|bachelor'?s|bachelors|bachelor|bsc|bcom|beng|llb|ba|ma|degree|diploma|certificate|certification|course|apprenticeship|a-levels|gcses|bootcamp|classes|lessons|module|programme|program|exam|level\s+\w+|seminar|thesis|dissertation|viva|residency|school|college|university|uni|student|semester)\b/iu;
+// A degree held, as its phrase opens: "a PhD in physics", not "a question about my PhD".
+const DEGREE = /^(?:(?:first[- ]class|joint|double|postgraduate|undergraduate|law|medical|nursing|teaching)\s+)?(?:phd|doctorate|master'?s|masters|msc|mres|mba|mphil|llm|bachelor'?s|bachelors|bachelor|bsc|bcom|beng|llb|ba|ma|degree|diploma|certificate)\b/iu;
+// Languages one learns, by their English names.
+const LANGUAGE =
+  'English|Spanish|French|German|Italian|Portuguese|Dutch|Swedish|Norwegian|Danish|Finnish|Icelandic|Polish|Czech|Slovak|Hungarian|Romanian|Greek|Turkish|Russian|Ukrainian|Arabic|Hebrew|Persian|Farsi|Hindi|Urdu|Bengali|Punjabi|Tamil|Telugu|Japanese|Korean|Chinese|Mandarin|Cantonese|Thai|Vietnamese|Indonesian|Malay|Tagalog|Swahili|Latin|Irish|Welsh|Catalan|Basque|Croatian|Serbian|Bulgarian';
 // The phrase studied, up to the end of its clause or a time.
 const PHRASE = String.raw`([\p{L}\p{N}][\p{L}\p{N}\s'’&.-]{1,80}?)(?=\s*[,;:!?()—–]|\.(?:\s|$)|\s+(?:and|but|so|because|since|which|while|where|who|starting|from|last|this|next|part-time|full-time|in\s+(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|\d{4})\b|on\s+(?:top|the\s+side)|lol|haha|btw|tbh|now|here|yesterday|today|tomorrow|soon|a\s+(?:week|month|year)|two|three)\b|\s*$)`;
 const SUBJECT = String.raw`(?:\bI(?:'m|'ve|\s+am|\s+have)?\s+|^)(?:(?:just|finally|also|currently|now|still|officially|actually)\s+)*`;
@@ -34,6 +39,10 @@ const EN_STUDIES: readonly StudyPattern[] = [
     pattern: /(?:^|\bI(?:'m|\s+am)\s+(?:an?\s+)?)((?:first|second|third|fourth|fifth|final|last|\d(?:st|nd|rd|th))[- ]year\s+(?:[\p{L}-]+\s+){0,2}student(?:\s+(?:at|in)\s+(?:the\s+)?\p{Lu}[\p{L}\p{N}'’.-]*(?:\s+(?:of\s+)?\p{Lu}[\p{L}\p{N}'’.-]*){0,3})?)/iu,
     value: (found) => found[1],
   },
+  // "I have a PhD in physics", "I've got a master's in nursing", "I hold an MBA from INSEAD".
+  { pattern: new RegExp(String.raw`\bI(?:\s+have|'ve\s+got|\s+hold|\s+got)\s+(?:an?\s+|my\s+)${PHRASE}`, 'u'), value: (found) => (found[1] !== undefined && DEGREE.test(found[1]) ? found[1] : undefined) },
+  // "I'm learning Japanese", "studying Spanish on Duolingo": a language learned.
+  { pattern: new RegExp(String.raw`${SUBJECT}(?:learning|studying|taking\s+up|picking\s+up)\s+(${LANGUAGE})\b`, 'u'), value: (found) => `learning ${found[1]!}` },
   // "I studied architecture at TU Delft", "I majored in economics".
   { pattern: new RegExp(String.raw`\bI\s+(?:study|studied|majored\s+in|major\s+in)\s+${PHRASE}`, 'u'), value: (found) => named(found[1]) },
   // "I graduated from Leeds in 2019", "I graduated!".
@@ -79,7 +88,7 @@ export const EDUCATION_RULES: readonly Rule[] = [
   factRule(
     'en.profile.education',
     'en',
-    /doing|studying|taking|pursuing|starting|started|finishing|enrolled|halfway|year of|year student|-year|student|study|studied|majored|major in|graduated|got into|accepted|admitted|finished|completed|passed|cleared|earned|aced|\bsat\b|\bgot\b|classes|lessons|course|preparing|revising|cramming/,
+    /doing|studying|learning|picking up|\bhave\b|'ve got|\bhold\b|taking|pursuing|starting|started|finishing|enrolled|halfway|year of|year student|-year|student|study|studied|majored|major in|graduated|got into|accepted|admitted|finished|completed|passed|cleared|earned|aced|\bsat\b|\bgot\b|classes|lessons|course|preparing|revising|cramming/,
     studiesOf,
   ),
 ];

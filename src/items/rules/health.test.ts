@@ -16,6 +16,7 @@ describe('health in the words medicine names things by', () => {
     ['update: hurt my back lifting a patient in March, herniated disc.', [{ k: 'health:back', v: 'hurt my back', since: SINCE }, { k: 'health:herniated_disc', v: 'herniated disc', since: SINCE }]],
     ['no more injections! I got an insulin pump last week', [{ k: 'health:insulin_pump', v: 'uses insulin pump', since: SINCE }]],
     ['I wear hearing aids since the accident', [{ k: 'health:hearing_aids', v: 'uses hearing aids', since: SINCE }]],
+    ['I take metformin twice a day.', [{ k: 'health:metformin', v: 'on metformin', since: SINCE }]],
   ])('%s', (text, expected) => {
     expect(health(text)).toEqual(expected);
   });
@@ -29,6 +30,6 @@ describe('health in the words medicine names things by', () => {
   });
 
   it("is no health fact of the user's: someone else's, a maybe, a question, a word that only ends like a condition", () => {
-    for (const text of ['my son broke his arm', 'what if I tore my ACL?', 'I have a diploma in design', 'she is on sertraline', 'my dad got a pacemaker last year', 'should I get a CPAP machine?']) expect(health(text), text).toEqual([]);
+    for (const text of ['my son broke his arm', 'what if I tore my ACL?', 'I have a diploma in design', 'she is on sertraline', 'my dad got a pacemaker last year', 'should I get a CPAP machine?', 'I take the bus to the clinic']) expect(health(text), text).toEqual([]);
   });
 });

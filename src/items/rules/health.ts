@@ -15,7 +15,7 @@ const DRUG = String.raw`[a-z]{2,}(?:olol|pril|sartan|statin|azepam|azolam|oxetin
 const CONDITION = String.raw`(?:[a-z]+\s+)?[a-z]{3,}(?:itis|osis|opathy|algia|aemia|emia|ectasis|oma)`;
 const BODY = String.raw`(?:left\s+|right\s+|lower\s+|upper\s+)?(?:ankle|wrist|arm|leg|foot|feet|knee|hip|back|shoulder|neck|finger|thumb|toe|elbow|collarbone|collar bone|rib|ribs|hand|acl|mcl|meniscus|hamstring|achilles|calf|groin|jaw|nose|pelvis|spine|disc|rotator cuff)`;
 
-const ON_DRUG = new RegExp(String.raw`\b(?:(?:put|started|switched|moved|changed)\s+me\s+(?:on(?:to)?|over to)|i(?:'m|\s+am)\s+(?:now\s+|also\s+|still\s+)?on|(?:taking|trying|started|starting|prescribed|trialling|trialing)|(?:trying|trying me on))\s+(?:a\s+low\s+dose\s+of\s+|some\s+)?(${DRUG})\b`, 'iu');
+const ON_DRUG = new RegExp(String.raw`\b(?:(?:put|started|switched|moved|changed)\s+me\s+(?:on(?:to)?|over to)|i(?:'m|\s+am)\s+(?:now\s+|also\s+|still\s+)?on|i\s+(?:now\s+|also\s+|still\s+)?take|(?:taking|trying|started|starting|prescribed|trialling|trialing)|(?:trying|trying me on))\s+(?:a\s+low\s+dose\s+of\s+|some\s+)?(${DRUG})\b`, 'iu');
 const OFF_DRUG = new RegExp(String.raw`\b(?:came|come|coming|took me|taking me|weaned|tapered|stopped)\s+(?:off\s+)?(?:the\s+)?(${DRUG}|it|them)\b`, 'iu');
 const NAMED_DRUG = new RegExp(String.raw`\b(${DRUG})\b`, 'iu');
 const HAS_CONDITION = new RegExp(String.raw`\bi(?:\s+have|'ve\s+got|\s+have\s+got|\s+got|\s+suffer\s+from|\s+was\s+diagnosed\s+with|'ve\s+been\s+diagnosed\s+with|\s+live\s+with)\s+(?:mild\s+|severe\s+|chronic\s+|bad\s+)?(${CONDITION})\b`, 'iu');
@@ -62,5 +62,5 @@ function healthOf(context: SentenceContext): Fact[] {
 }
 
 export const HEALTH_RULES: readonly Rule[] = [
-  factRule('en.profile.health', 'en', /\bon |\boff |stopped|taking|trying|started|starting|prescribed|trialling|trialing|diagnosed|\bhave |'ve got|suffer|live with| in my |\bmy |\bdiscs?\b|whiplash|concussion|tennis elbow|frozen shoulder|shin splints|\bgot |\bget |\buse |\bwear |switched to/, healthOf),
+  factRule('en.profile.health', 'en', /\bon |\boff |stopped|taking|\btake |trying|started|starting|prescribed|trialling|trialing|diagnosed|\bhave |'ve got|suffer|live with| in my |\bmy |\bdiscs?\b|whiplash|concussion|tennis elbow|frozen shoulder|shin splints|\bgot |\bget |\buse |\bwear |switched to/, healthOf),
 ];

@@ -33,6 +33,8 @@ describe('tastes', () => {
     ["honestly I'm way more into bouldering these days", 'taste:bouldering', 'likes bouldering'],
     ["I'm more into trail running now", 'taste:trail_running', 'likes trail running'],
     ['salam! I play the oud, I have a beautiful one from Baghdad', 'taste:oud', 'plays the oud'],
+    ["I support Benfica, we're at the Luz every home game", 'taste:benfica', 'supports Benfica'],
+    ["we've always supported Al Ahly in this family", 'taste:al_ahly', 'supports Al Ahly'],
   ])('%s', (text, k, v) => {
     expect(tastes(text)).toEqual([{ k, v }]);
   });
@@ -42,6 +44,7 @@ describe('tastes', () => {
     'Do you like opera?',
     "If you hate the cold, I'd skip Oslo.",
     'I love that idea.',
+    'I support the idea of a four-day week.',
     'I love it when you do that.',
     "I'd love to try surfing someday.",
     "I'm obsessed with the genre now.",

@@ -67,6 +67,8 @@ const EN_TASTES: readonly FactPattern[] = [
   },
   // "I'm a huge Arsenal fan".
   { k: key, pattern: /\bI(?:'m| am)\s+(?:a\s+)?(?:big|huge|massive|die-hard|diehard|lifelong)\s+([\p{L}\p{N}\s'’-]{2,30}?)\s+fan\b/iu, accept: tasteOf('likes') },
+  // "I support Benfica", "we've always supported Al Ahly": a team followed, by its name.
+  { k: (value) => `taste:${slug(value)}`, pattern: /\b(?:I|[Ww]e)(?:'ve| have)?\s+(?:always\s+|still\s+|also\s+)?(?:support|supported)\s+(\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*){0,2})/u, accept: (value) => `supports ${value}` },
   // "I play the oud", "I also play the cello in a band": an instrument played is a pastime kept.
   { k: (value) => `taste:${slug(value)}`, pattern: /(?:^|\bI\s+(?:also\s+|still\s+|mostly\s+)?)play\s+the\s+([\p{L}-]{2,20})\b(?!\s+(?:game|card|role|field|part|lottery|long))/iu, accept: (value) => (NOT_TASTE.test(value) ? undefined : `plays the ${value}`) },
   // "I can't stand cilantro", "I really don't like horror", "I'm not a fan of spicy food".
@@ -126,7 +128,7 @@ export const TASTE_RULES: readonly Rule[] = [
   factRule(
     'en.profile.taste',
     'en',
-    /love|adore|enjoy|like|into\b|play the\b|obsessed|hooked|crazy about|passionate|addicted|mad about|keen|big on|fan\b|sucker|fave|favou?rite|go-to|jam\b|obsession|guilty pleasure|hate|dislike|detest|loathe|despise|can't stand|cannot stand|can't bear|done with|\bover\b|bores?\b|no from me|no for me|my thing|for me|creeps|\bick\b|\bsane\b|therapy|happy place/,
+    /love|adore|enjoy|like|into\b|play the\b|support|obsessed|hooked|crazy about|passionate|addicted|mad about|keen|big on|fan\b|sucker|fave|favou?rite|go-to|jam\b|obsession|guilty pleasure|hate|dislike|detest|loathe|despise|can't stand|cannot stand|can't bear|done with|\bover\b|bores?\b|no from me|no for me|my thing|for me|creeps|\bick\b|\bsane\b|therapy|happy place/,
     tastesOf,
   ),
 ];
