@@ -82,4 +82,17 @@ describe('a rich profile in a packet', () => {
       expect(packet.budget_report.degradations.some((step) => step.action.startsWith(`facts:${profile!.fact_id}: raw→summary`)), question).toBe(true);
     }
   });
+
+  it('never shows a responder a fact as a bare reference; a planner may get one', async () => {
+    for (const [index, fact] of FACTS.entries()) {
+      await t.engram.remember({ scope, type: 'preferences', key: `pref:writing:rule_${index}`, value: { scope: 'writing', name: `rule_${index}`, value: `house rule number ${index}: ${fact.v}` } });
+    }
+    const budget = { max_tokens: 256, per_section: { working_state: 10, short_term_summary: 10, facts: 60, procedures: 0, episodes: 0, insights: 0 } };
+    const responder = await t.engram.compose({ scope, purpose: 'responder', cues: { query: 'house rules' }, budget });
+    expect(responder.long_term.facts.length).toBeGreaterThan(0);
+    expect(responder.long_term.facts.every((fact) => (fact.notes ?? '') !== '')).toBe(true);
+    expect(responder.budget_report.degradations.some((step) => step.action.endsWith('→ref'))).toBe(false);
+    const planner = await t.engram.compose({ scope, purpose: 'planner', cues: { query: 'house rules' }, budget });
+    expect(planner.budget_report.degradations.some((step) => step.action.endsWith('→ref'))).toBe(true);
+  });
 });
