@@ -182,6 +182,15 @@ function sameDayPlan(context: SentenceContext, scope: string, date: string): str
   return fits.length === 1 ? fits[0] : undefined;
 }
 
+// What the assistant did, before the plan it did it to: "moved to the first aid refresher on 16 May".
+const RECORD_OPENING = /^(?:(?:I've|I have)\s+)?(?:moved|rescheduled|changed|booked|registered|reserved|signed)\s+(?:you\s+)?(?:up\s+)?(?:it\s+)?(?:to|for|into|onto|on)\s+(?:the\s+)?/iu;
+
+/** An assistant's record as a plan's title: the plan, without the doing that opens it. */
+function recordedTitle(title: string): string {
+  const plan = title.replace(RECORD_OPENING, '');
+  return contentWords(plan).length >= 2 ? plan : title;
+}
+
 /**
  * How sure a dated event is: a day named by weekday or offset ("Friday", "in two weeks") less than
  * a calendar day whose year is only inferred ("9 May"); a booking the assistant records as made is
@@ -210,7 +219,8 @@ function eventOf(context: SentenceContext, rule: Rule, language: Language): Item
   if (slugText === '') return [];
   const scope = projectOf(context).name;
   const key = sameDayPlan(context, scope, mention.date) ?? makeKey('events', [scope, mention.date, slugText]);
-  return [emit(context, rule, { key, value: { scope, date: mention.date, title: eventTitle(context.text, language, context.date) }, confidence: dateConfidence(context, mention) })];
+  const title = eventTitle(context.text, language, context.date);
+  return [emit(context, rule, { key, value: { scope, date: mention.date, title: context.event.role === 'assistant' ? recordedTitle(title) : title }, confidence: dateConfidence(context, mention) })];
 }
 
 export const EVENT_RULES: readonly Rule[] = [

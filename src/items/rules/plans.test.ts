@@ -53,6 +53,7 @@ describe('dated plans', () => {
       'upsert event:general:2026-05-16:refresher',
       'retract event:general:2026-05-09:refresher',
     ]);
+    expect(changes('Done: moved to the Swiss Red Cross first aid refresher on Sat 16 May, 09:00–16:00.', known, 'assistant')[0]).toContain('"title":"Swiss Red Cross first aid refresher on Sat 16 May, 09:00–16:00"');
     expect(changes('You could move the first aid refresher to Sat 16 May instead.', known, 'assistant')).toEqual([]);
   });
 
