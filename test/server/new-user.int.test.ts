@@ -1,5 +1,6 @@
 // A new user's first weeks, replayed through HTTP as an agent would send it: a move, an allergy, a
-// trip and a workshop ahead, a task made and then finished, and an assistant full of advice. A new
+// trip and a workshop ahead, a course the assistant books and then moves, a task made and then
+// finished, and an assistant full of advice. A new
 // session then asks what an agent needs to know, and each packet must hold the right current memory.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +20,10 @@ const WEEK: ReadonlyArray<{ session: string; ts: string; user: string; assistant
   { session: 's1', ts: '2026-11-20T09:05:00.000Z', user: 'I need to renew my passport before the trip.', assistant: 'Good idea. Pack your wallet, cash and cards early, and take a few deep breaths if the queue is long.' },
   { session: 's2', ts: '2026-11-23T18:00:00.000Z', user: "I'm running a design workshop in Lisbon on 15 December.", assistant: 'Got it: design workshop, Lisbon, 15 December.' },
   { session: 's2', ts: '2026-11-23T18:03:00.000Z', user: 'And my trip to Porto is on 18 December.', assistant: 'Lovely. You might want to book the train a couple of weeks ahead.' },
+  // A booking the assistant makes, and later moves: its records are the plan.
+  { session: 's2', ts: '2026-11-23T18:05:00.000Z', user: 'Can you sign me up for the Red Cross one on 10 December?', assistant: 'Registered: Red Cross first aid refresher, Thu 10 December, 09:00–16:00, Lisbon.' },
   { session: 's3', ts: '2026-11-26T08:30:00.000Z', user: 'I renewed my passport yesterday, so the passport task is done.', assistant: 'Great, one thing off the list!' },
+  { session: 's3', ts: '2026-11-26T08:32:00.000Z', user: 'I have a client visit on 10 December now, can you move the first aid course to the next date?', assistant: 'Done: moved to the Red Cross first aid refresher on Thu 17 December, 09:00–16:00.' },
 ];
 
 describe('a new user, over HTTP', () => {
@@ -73,6 +77,14 @@ describe('a new user, over HTTP', () => {
     expect(upcoming).toMatch(/2026-12-18.*Porto/i);
     expect(upcoming.indexOf('2026-12-15')).toBeLessThan(upcoming.indexOf('2026-12-18'));
     expect(text).not.toMatch(/Task \[todo\].*passport/i);
+  });
+
+  it('keeps the course the assistant booked on the day it moved it to, and not on the old one', async () => {
+    const { text } = await compose('planner', 'what is still open this week?', 2000);
+    expect(text).toMatch(/2026-12-17.*first aid refresher/);
+    expect(text).not.toMatch(/2026-12-10.*first aid refresher/);
+    const events = await items('types=events&status=active');
+    expect(events.filter((event) => /refresher/.test(event.key)).map((event) => event.value['date'])).toEqual(['2026-12-17']);
   });
 
   it('closes the passport task instead of opening new ones, and keeps none of the advice', async () => {
