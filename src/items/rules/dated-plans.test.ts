@@ -16,6 +16,7 @@ describe('plans told by their time', () => {
     ['Planning Zanzibar for July with my cousins — 5 nights in Nungwi.', 'event:general:2026-07-01:planning_zanzibar_cousins | Planning Zanzibar for July with my cousins'],
     ["we're getting 2 guinea pigs for Lucía next weekend", "event:general:2026-02-28:getting_2_guinea | we're getting 2 guinea pigs for Lucía next weekend"],
     ['booked the train to Mombasa for 14 August, then on to Diani.', 'event:general:2026-08-14:booked_train_mombasa | booked the train to Mombasa for 14 August'],
+    ["we're getting married in June!", "event:general:2026-06-01:wedding | we're getting married in June"],
     ['下个月18号要跟男朋友阿杰去领证了！', 'event:general:2026-03-18:要跟男朋友阿杰去领证 | 下个月18号要跟男朋友阿杰去领证了'],
     ['我是广东人，下个月要去重庆出差一周，怎么活下来啊', 'event:general:2026-03-01:出差 | 下个月要去重庆出差一周'],
   ])('%s', (text, expected) => {
@@ -48,6 +49,9 @@ describe('plans told by their time', () => {
       '闺蜜五一被抓去加班，泉州去不成了',
       '每个周末都去爬山',
       "I'm feeling inspired by autumn",
+      // Said in February: last March, last June.
+      'update: hurt my back lifting a patient in March, herniated disc.',
+      'my sister got married in June, it was lovely',
     ])
       expect(plans(text), text).toEqual([]);
     expect(plans('You could fly out on 12 March.', 'assistant')).toEqual([]);

@@ -27,7 +27,10 @@ const ZH_TRIGGER = /\d|[一二三四五六七八九十]月|下周|下个|下星�
 const EN_FIRST_PERSON = /\b(?:i|i'm|i'll|i've|i'd|we|we're|we'll|we've|me|us|my|our|mine|ours)\b/u;
 // A chat sentence that starts with the doing itself: "booked the train for 14 August", "heading to…".
 const EN_SUBJECTLESS = /^(?:(?:so|and|also|just|finally|ok|okay|update|btw|oh|yay|omg)[,:!]?\s+)*(?:\p{Ll}+(?:ed|ing)|got|off|back|gonna|going|flying|off to|signed up)\b/u;
-const EN_PAST = /\b(?:last|ago|yesterday|earlier|was born|were born|born on|used to|back in|this morning|went|happened|had|hasn't|haven't|hadn't|since)\b/u;
+// What was ("hurt my back … in March", said in February, was last March): never a plan. Only verbs
+// whose past form is no plan's ("booked", "signed up" are plans made for a time ahead).
+const EN_PAST =
+  /\b(?:last|ago|yesterday|earlier|was born|were born|born on|used to|back in|this morning|went|happened|had|hasn't|haven't|hadn't|since|hurt my|broke|injured|sprained|tore|got (?:married|engaged|divorced)|met|saw|lost|won|graduated|visited|celebrated|passed away|died|spent)\b/u;
 const EN_HABIT = /\b(?:every|each|usually|always|normally|weekly|daily|per week|a week|keeps?|on (?:mon|tues|wednes|thurs|fri|satur|sun)days)\b/u;
 // A plan called off, put off or ending is the plan rules' (plans.ts), never a new plan; a thing that expires is no doing.
 const EN_CHANGE = /\b(?:cancel\w*|call(?:ed|ing)? off|scrap\w*|postpon\w*|push(?:ed)? back|no longer|any ?more|not happening|expir\w*)\b/u;
