@@ -90,7 +90,7 @@ describe('memory scoring', () => {
   });
 
   it('reads a dated event before the day asked as history, never a stale value shown as current, nor a stale value inside a current one or about another fact', () => {
-    const event = (date: string, title: string) => ({ fact_id: `mem_${date}`, fact_key: `event:general:${date}:plan`, value: { scope: 'general', date, title }, status: 'active', sources: ['evt_user'] });
+    const event = (date: string, title: string) => ({ fact_id: `mem_${date}`, fact_key: `event:general:${date}:plan`, value: { scope: 'general', date, title }, status: 'active', sources: ['evt_user'], notes: `${date}: ${title}` });
     const profile = (notes: string) => ({ fact_id: 'mem_p', fact_key: 'profile:user', value: {}, status: 'active', sources: ['evt_user'], notes });
     const packetOf = (...facts: unknown[]) => ({ long_term: { facts, procedures: [], episodes: [] } }) as never;
     const asked = { asked: '2026-05-02', current: ['Lisbon', '墨尔本大学'] };
@@ -107,6 +107,14 @@ describe('memory scoring', () => {
     const stale = [{ value: '9 May', about: 'first aid' }];
     expect(answerOf(packetOf(event('2026-05-09', 'I have a shift on 9 May')), '', { show: [], not_current: stale }, userSaid, asked).stale_shown).toBe(0);
     expect(answerOf(packetOf(event('2026-05-09', 'first aid refresher, Sat 9 May')), '', { show: [], not_current: stale }, userSaid, asked).stale_shown).toBe(1);
+  });
+
+  it('reads a fact by what the packet shows of it: a value its shortened text leaves out is not shown', () => {
+    const cut = { fact_id: 'mem_p', fact_key: 'profile:user', value: { subject: 'user', facts: [{ k: 'location', v: 'Lisbon' }, { k: 'pet:bolt', v: 'dog Bolt' }] }, status: 'active', sources: ['evt_user'], notes: 'location: Lisbon' };
+    const packet = { long_term: { facts: [cut], procedures: [], episodes: [] } } as never;
+    const context = { asked: '2026-05-02', current: [] };
+    expect(answerOf(packet, 'location: Lisbon', { show: ['Bolt'], not_current: [] }, userSaid, context).as_fact).toBe(false);
+    expect(answerOf(packet, 'location: Lisbon', { show: ['Lisbon'], not_current: [] }, userSaid, context).as_fact).toBe(true);
   });
 });
 

@@ -159,7 +159,7 @@ function showsStale(text: string, stale: StaleText, current: readonly string[]):
 
 /**
  * Whether a packet shows what a question needs (`show`: anywhere in its rendered text, and among its
- * facts rather than only in quoted passages) and how many of its current facts hold a stale value
+ * facts, by their key and text as rendered, rather than only in quoted passages) and how many of its current facts hold a stale value
  * (`not_current`) or only the assistant's words. A dated event before the day asked is history: it
  * may answer ("my birthday is on 11 January", told in January) but shows no stale value as current
  * ("I'm resigning from Infosys tomorrow", told in February).
@@ -181,7 +181,8 @@ export function answerOf(
   const current: string[] = [];
   for (const fact of packet.long_term.facts) {
     if (fact.status !== 'active') continue;
-    const text = [fact.fact_key, fact.notes ?? '', ...strings(fact.value)].join(' ').toLowerCase();
+    // What the prompt shows of it: a shortened form keeps its whole value in the JSON, not in the text.
+    const text = [fact.fact_key, fact.notes ?? ''].join(' ').toLowerCase();
     current.push(text);
     if (!isHistory(fact, context.asked) && question.not_current.some((value) => showsStale(text, value, context.current))) stale += 1;
     if (fact.sources.length > 0 && !fact.sources.some(userSaid)) assistant += 1;

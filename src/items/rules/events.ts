@@ -58,11 +58,25 @@ const OWN_PLAN: Readonly<Record<Language, RegExp>> = {
 // A request to book or note a plan is a plan said as a question: "can you book a table for Saturday?"
 const BOOKING_REQUEST = /\b(?:can|could|would)\s+you\s+(?:please\s+)?(?:book|reserve|schedule|set up|sign me up|register me|add|put|remind me|make a reservation|get us|get me)\b/u;
 
+const EN_EVENT_ALL = new RegExp(EN_EVENT.source, 'gi');
+const ZH_EVENT_ALL = new RegExp(ZH_EVENT.source, 'gu');
+
 /**
- * The word naming a sentence's event: its first event word, passing over a move itself ("moved to
- * the first aid refresher on 16 May" is the refresher) when another event word follows.
+ * The word naming a sentence's event: the event word nearest its day when the day's place `at` is
+ * known ("纪念日过得超开心～另外我儿子乐乐6月1号生日" is the 生日), else its first, passing over a
+ * move itself ("moved to the first aid refresher on 16 May" is the refresher) when another follows.
  */
-function eventCue(text: string, language: Language): RegExpExecArray | null {
+function eventCue(text: string, language: Language, at?: number): RegExpExecArray | null {
+  if (at !== undefined) {
+    const all = language === 'zh' ? ZH_EVENT_ALL : EN_EVENT_ALL;
+    all.lastIndex = 0;
+    let best: RegExpExecArray | null = null;
+    for (let found = all.exec(text); found !== null; found = all.exec(text)) {
+      if (/^mov(?:ed|ing)$/iu.test(found[1]!) && best !== null) continue;
+      if (best === null || /^mov(?:ed|ing)$/iu.test(best[1]!) || Math.abs(found.index - at) < Math.abs(best.index - at)) best = found;
+    }
+    return best;
+  }
   const first = (language === 'zh' ? ZH_EVENT : EN_EVENT).exec(text);
   if (first === null || language === 'zh' || !/^mov(?:ed|ing)$/iu.test(first[1]!)) return first;
   const rest = text.slice(first.index + first[0].length);
@@ -86,11 +100,12 @@ export function nameNear(text: string, at: number): string | undefined {
 }
 
 /**
- * The slug of the event a sentence names, from its event word (and for a plan of one's own life the
- * nearest name: "trip_coimbra"), else its first content words without the date; '' when none.
+ * The slug of the event a sentence names, from its event word (the one nearest the day at `at`, when
+ * given; for a plan of one's own life with the nearest name: "trip_coimbra"), else its first content
+ * words without the date; '' when none.
  */
-export function eventSlug(text: string, withoutDate: string, language: Language): string {
-  const cue = eventCue(text, language);
+export function eventSlug(text: string, withoutDate: string, language: Language, at?: number): string {
+  const cue = eventCue(text, language, at);
   const cueWord = cue?.[1]?.toLowerCase();
   if (cue === null || cueWord === undefined) return contentWords(withoutDate).length === 0 ? '' : idFrom(withoutDate, 3);
   if (language === 'zh') return cueWord;
@@ -113,8 +128,8 @@ export function hasEventWord(text: string, language: Language): boolean {
 // Where a sentence's thoughts part: the clause a plan is told in is its title, not the news around it
 // ("we're moving to Stuttgart in two weeks | because I accepted a job at Porsche, | so goodbye BMW").
 const EN_CLAUSE_BREAK = /[;!?]\s|:\s|\s[—–-]\s|,\s+(?=(?:and|but|so|because|since|which|though|although|plus|also|then|I|we|my|it|that's)\b)|\s(?=(?:but|because|since|although|though|whereas)\s|so\s+(?:we|I|that|the|my|it|now)\b)/giu;
-const ZH_CLAUSE_BREAK = /[，；：！？,;]/gu;
-const CLOSING = /^[\s.;:!?,，。；：！？—–-]+|[\s.;:!?,，。；：！？—–-]+$/gu;
+const ZH_CLAUSE_BREAK = /[，；：！？,;～~]/gu;
+const CLOSING = /^[\s.;:!?,，。；：！？～~—–-]+|[\s.;:!?,，。；：！？～~—–-]+$/gu;
 
 /**
  * An event's title: the clauses of its sentence from the one naming the event to the one naming its
@@ -125,8 +140,8 @@ const CLOSING = /^[\s.;:!?,，。；：！？—–-]+|[\s.;:!?,，。；：！�
  * eventTitle("ugh. we're moving to Stuttgart on 2 June because I took a job at Porsche, so goodbye Munich", 'en', '2026-05-01') // "we're moving to Stuttgart on 2 June"
  */
 export function eventTitle(text: string, language: Language, today: string): string {
-  const cue = eventCue(text, language);
   const day = findDates(text.toLowerCase(), language, today, 1)[0];
+  const cue = eventCue(text, language, day?.index);
   return titleAround(text, language, [cue?.index, day?.index, day === undefined ? undefined : day.index + day.length - 1]);
 }
 
@@ -215,7 +230,7 @@ function eventOf(context: SentenceContext, rule: Rule, language: Language): Item
   // A weekday beside a move alone is a habit moved ("sauna night moved from Wednesday to Thursday"), not an occasion.
   if (mention.relative && !mention.calendar && namesOnlyAMove(context.text, language)) return [];
   const withoutDate = `${context.text.slice(0, mention.index)} ${context.text.slice(mention.index + mention.length)}`;
-  const slugText = eventSlug(context.text, withoutDate, language);
+  const slugText = eventSlug(context.text, withoutDate, language, mention.index);
   if (slugText === '') return [];
   const scope = projectOf(context).name;
   const key = sameDayPlan(context, scope, mention.date) ?? makeKey('events', [scope, mention.date, slugText]);
