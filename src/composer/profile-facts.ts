@@ -18,7 +18,7 @@ const FAMILY = 'family wife husband partner spouse baby kids kid children child 
 const HEALTH = 'health medical medication medicine drug pills condition illness sick doctor allergic allergy allergies avoid eat food safe 健康 药 病 过敏 医生 吃 舒服 难受';
 const FOOD = 'eat food diet drink avoid like love enjoy favourite favorite meal 吃 喝 饮 饮食 忌口';
 const TASTE = 'like love enjoy favourite favorite hobby hobbies fun free time hate dislike listen watch play 喜欢 爱 讨厌 爱好';
-const DATES = 'birthday born date anniversary wedding married when day 生日 纪念日 哪天 结婚';
+const DATES = 'birthday born date anniversary wedding married when day 生日 出生 纪念日 周年 哪天 结婚';
 const ABOUT: Readonly<Record<string, string>> = {
   location: PLACE,
   city: PLACE,

@@ -48,4 +48,18 @@ describe('facts the user changes by naming the old value and the new', () => {
       { k: 'location', v: 'Leeds' },
     ]);
   });
+
+  it('swaps a Chinese date the user corrects in the fact that holds it, and nothing without a correction', () => {
+    const zh = (text: string) => factsFrom('zh.profile.replace', text).map((fact) => [fact['k'], fact['was'], fact['now']]);
+    expect(zh('完了，我把她生日记错了，是8月7号，不是7月8号，差点翻车')).toEqual([['*:7月8号', '7月8号', '8月7号']]);
+    expect(zh('我记错了，不是3月5号，是3月15号')).toEqual([['*:3月5号', '3月5号', '3月15号']]);
+    expect(zh('等一下我前天说错了，朵朵是8月16号生日，不是6月18号😂')).toEqual([['*:6月18号', '6月18号', '8月16号']]);
+    expect(zh('是8月7号，不是7月8号')).toEqual([]);
+    const current = { subject: 'user', facts: [{ k: 'birthday:girlfriend', v: '女朋友苏苏生日7月8号' }] };
+    const [swap] = createRuleExtractor().extract({
+      events: [{ event_id: 'evt_1', kind: 'message', role: 'user', text: '我把她生日记错了，是8月7号，不是7月8号', ts: TEST_TS }],
+      known_keys: ['profile:user'],
+    }) as ItemCandidate[];
+    expect(mergeValue('profile', current, swap!.value)['facts']).toEqual([{ k: 'birthday:girlfriend', v: '女朋友苏苏生日8月7号', since: '2026-02-18' }]);
+  });
 });

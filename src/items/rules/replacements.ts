@@ -1,6 +1,6 @@
-// Facts the user changes by naming the old value and the new one, in English: a day a habit moves
-// ("our sauna night moved from Wednesday to Thursday") and a date corrected ("I told you August 3rd
-// — it's actually August 13th"). Each is a profile fact `{ k: '*:<old>', v: null, was, now }`, which
+// Facts the user changes by naming the old value and the new one: a day a habit moves ("our sauna
+// night moved from Wednesday to Thursday") and a date corrected ("I told you August 3rd — it's
+// actually August 13th", "我把她生日记错了，是8月7号，不是7月8号"). Each is a profile fact `{ k: '*:<old>', v: null, was, now }`, which
 // swaps the old words for the new in whatever current fact holds them, keeping its `k` (values.ts).
 
 import { ANY_KIND } from '../values.js';
@@ -41,7 +41,27 @@ export function replacementsOf(context: Pick<SentenceContext, 'text' | 'date' | 
   return facts;
 }
 
+// A Chinese date corrected: "记错了，是8月7号，不是7月8号", "不是7月8号，是8月7号".
+const ZH_DAY = String.raw`(\d{1,2}月\d{1,2}[日号]?)`;
+const ZH_WRONG = /记错|搞错|弄错|说错|写错|打错|记岔/u;
+// The day may carry what it is the day of: "朵朵是8月16号生日，不是6月18号".
+const ZH_RIGHT_THEN_WRONG = new RegExp(`(?:是|应该是|其实是)${ZH_DAY}[^，,。！!？?\d]{0,4}[，,、]?(?:而)?不是${ZH_DAY}`, 'u');
+const ZH_WRONG_THEN_RIGHT = new RegExp(`不是${ZH_DAY}[^，,。！!？?\d]{0,4}[，,、]?(?:而|应该|其实)?是${ZH_DAY}`, 'u');
+
+/** The Chinese date a sentence corrects, as a swap of the old day for the new in whatever fact holds it. */
+export function zhReplacementsOf(context: Pick<SentenceContext, 'text' | 'date' | 'question'>): Fact[] {
+  if (context.question || !ZH_WRONG.test(context.text)) return [];
+  const rightFirst = ZH_RIGHT_THEN_WRONG.exec(context.text);
+  const wrongFirst = rightFirst === null ? ZH_WRONG_THEN_RIGHT.exec(context.text) : null;
+  const [was, now] = rightFirst !== null ? [rightFirst[2]!, rightFirst[1]!] : wrongFirst !== null ? [wrongFirst[1]!, wrongFirst[2]!] : [];
+  if (was === undefined || now === undefined || was === now) return [];
+  return [{ k: `${ANY_KIND}${slug(was)}`, v: null, was, now, until: context.date }];
+}
+
 /** Words without which a sentence changes no fact by naming the old value and the new. */
 export const REPLACEMENT_CUE = /days?\s+to\b|actually|\bnot\s+(?:on\s+)?(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/;
 
-export const REPLACEMENT_RULES: readonly Rule[] = [factRule('en.profile.replace', 'en', REPLACEMENT_CUE, replacementsOf)];
+export const REPLACEMENT_RULES: readonly Rule[] = [
+  factRule('en.profile.replace', 'en', REPLACEMENT_CUE, replacementsOf),
+  factRule('zh.profile.replace', 'zh', ZH_WRONG, zhReplacementsOf),
+];

@@ -83,7 +83,32 @@ const pet = (group = 2): Pick<ZhFact, 'k' | 'group' | 'accept' | 'sentence'> => 
   accept: (name, found) => `${found[1]}${name}`,
 });
 
+// A day of the year as chat writes it: 6月1号, 4月11日, 3月12.
+const MONTH_DAY = String.raw`(\d{1,2}月\d{1,2}[日号]?)`;
+
+/** A relative's birthday, "我儿子乐乐6月1号生日" or "我妈生日是4月11号": group 1 the relation, 2 a name, 3 or 4 the day. */
+const relativeBirthday: Pick<ZhFact, 'k' | 'group' | 'accept' | 'sentence'> = {
+  group: 1,
+  sentence: true,
+  k: (relation, found) => {
+    const key = RELATION_OF.get(relation);
+    return key === undefined || (found[2] !== undefined && !isName(found[2])) ? undefined : `birthday:${key}`;
+  },
+  accept: (relation, found) => `${relation}${found[2] ?? ''}生日${found[3] ?? found[4]!}`,
+};
+
 export const FAMILY_FACTS: readonly ZhFact[] = [
+  // Yearly days, under the English rules' keys (birthday, birthday:<relation>, anniversary).
+  { pattern: new RegExp(`我(?:的|家)?(${RELATIVES})(?:${NAME})?(?:的)?(?:生日(?:是|在)?${MONTH_DAY}|${MONTH_DAY}(?:是(?:他|她)的)?(?:过)?生日)`, 'u'), ...relativeBirthday },
+  { k: 'birthday', sentence: true, pattern: new RegExp(`我(?:的)?(?:生日(?:是|在)?${MONTH_DAY}|${MONTH_DAY}(?:是我的)?(?:过)?生日)`, 'u'), group: 0, accept: (_, found) => `生日${found[1] ?? found[2]!}` },
+  {
+    k: 'anniversary',
+    sentence: true,
+    pattern: new RegExp(`(?:我们|我俩|我和[^，,。！!；;？?]{1,5}?)的?结婚纪念日(?:是|在)?${MONTH_DAY}|${MONTH_DAY}是我(?:们|俩|和[^，,。！!；;？?]{1,5}?)的?结婚(?:[一二三四五六七八九十两\d]+)?周年`, 'u'),
+    group: 0,
+    accept: (_, found) => `结婚纪念日${found[1] ?? found[2]!}`,
+  },
+
   // "我女儿朵朵", "我和老婆小雯", "我哥叫唐军", "我的妹妹是小雨".
   { pattern: new RegExp(`我(?:的|和|跟|家)?(${RELATIVES})(?:叫|名叫|是)?${NAME}${AFTER_NAME}`, 'u'), ...relative() },
   // A relative who opens a clause: "老公陈刚记得…", "嫂子叫林芳", "小女儿甜甜也三岁了".
