@@ -45,8 +45,8 @@ export function replacementsOf(context: Pick<SentenceContext, 'text' | 'date' | 
 const ZH_DAY = String.raw`(\d{1,2}月\d{1,2}[日号]?)`;
 const ZH_WRONG = /记错|搞错|弄错|说错|写错|打错|记岔/u;
 // The day may carry what it is the day of: "朵朵是8月16号生日，不是6月18号".
-const ZH_RIGHT_THEN_WRONG = new RegExp(`(?:是|应该是|其实是)${ZH_DAY}[^，,。！!？?\d]{0,4}[，,、]?(?:而)?不是${ZH_DAY}`, 'u');
-const ZH_WRONG_THEN_RIGHT = new RegExp(`不是${ZH_DAY}[^，,。！!？?\d]{0,4}[，,、]?(?:而|应该|其实)?是${ZH_DAY}`, 'u');
+const ZH_RIGHT_THEN_WRONG = new RegExp(`(?:是|应该是|其实是)${ZH_DAY}[^，,。！!？?\\d]{0,4}[，,、]?(?:而)?不是${ZH_DAY}`, 'u');
+const ZH_WRONG_THEN_RIGHT = new RegExp(`不是${ZH_DAY}[^，,。！!？?\\d]{0,4}[，,、]?(?:而|应该|其实)?是${ZH_DAY}`, 'u');
 
 /** The Chinese date a sentence corrects, as a swap of the old day for the new in whatever fact holds it. */
 export function zhReplacementsOf(context: Pick<SentenceContext, 'text' | 'date' | 'question'>): Fact[] {

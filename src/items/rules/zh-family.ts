@@ -104,7 +104,7 @@ export const FAMILY_FACTS: readonly ZhFact[] = [
   {
     k: 'anniversary',
     sentence: true,
-    pattern: new RegExp(`(?:我们|我俩|我和[^，,。！!；;？?]{1,5}?)的?结婚纪念日(?:是|在)?${MONTH_DAY}|${MONTH_DAY}是我(?:们|俩|和[^，,。！!；;？?]{1,5}?)的?结婚(?:[一二三四五六七八九十两\d]+)?周年`, 'u'),
+    pattern: new RegExp(`(?:我们|我俩|我和[^，,。！!；;？?]{1,5}?)的?结婚纪念日(?:是|在)?${MONTH_DAY}|${MONTH_DAY}是我(?:们|俩|和[^，,。！!；;？?]{1,5}?)的?结婚(?:[一二三四五六七八九十两\\d]+)?周年`, 'u'),
     group: 0,
     accept: (_, found) => `结婚纪念日${found[1] ?? found[2]!}`,
   },
