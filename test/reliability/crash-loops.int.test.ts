@@ -18,14 +18,22 @@ const figures: Record<string, Record<string, unknown>> = {};
 
 afterAll(() => recordOutcome('crash-loops', figures));
 
-/** Commits turns from several clients until the server dies; returns what it acknowledged. */
+/**
+ * Commits turns from several clients until the server dies; returns what it acknowledged. The kill
+ * comes `killAfterMs` after the first acknowledged turn, so it lands while commits flow even when a
+ * loaded machine takes seconds over a fresh server's first turn (or after 20 s, if none is acknowledged).
+ */
 async function commitUntilKilled(base: string, key: string, round: number, killAfterMs: number, kill: () => void): Promise<Map<string, string[]>> {
   const acknowledged = new Map<string, string[]>();
   let alive = true;
-  const timer = setTimeout(() => {
-    alive = false;
-    kill();
-  }, killAfterMs);
+  let timer: NodeJS.Timeout | undefined;
+  const arm = (delay: number) => {
+    timer ??= setTimeout(() => {
+      alive = false;
+      kill();
+    }, delay);
+  };
+  const fallback = setTimeout(() => arm(0), 20_000);
   const client = async (index: number) => {
     for (let turn = 0; alive; turn += 1) {
       const turnId = `r${round}-c${index}-t${turn}`;
@@ -36,7 +44,10 @@ async function commitUntilKilled(base: string, key: string, round: number, killA
       };
       try {
         const response = await fetch(`${base}/v1/turns`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-        if (response.ok) acknowledged.set(turnId, ((await response.json()) as { events: Array<{ event_id: string }> }).events.map((event) => event.event_id));
+        if (response.ok) {
+          acknowledged.set(turnId, ((await response.json()) as { events: Array<{ event_id: string }> }).events.map((event) => event.event_id));
+          arm(killAfterMs);
+        }
       } catch {
         // The server died with this request in flight: not acknowledged, so it may or may not be there.
         return;
@@ -45,6 +56,7 @@ async function commitUntilKilled(base: string, key: string, round: number, killA
   };
   await Promise.all(Array.from({ length: CLIENTS }, (_, index) => client(index)));
   clearTimeout(timer);
+  clearTimeout(fallback);
   return acknowledged;
 }
 
