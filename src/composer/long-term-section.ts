@@ -17,9 +17,9 @@ import { hybridSearch } from '../retrieval/hybrid-search.js';
 import { cueText, type CueEmbedder } from './cue-search.js';
 import { isoRange } from '../util/clock.js';
 import { itemLine, itemText } from './item-text.js';
-import { lazyForm, type Level, type PacketBuilder } from './packet-builder.js';
+import { lazyForm, type PacketBuilder } from './packet-builder.js';
 import { INJECTION, type PurposePolicy } from './policy.js';
-import { profileParts } from './profile-facts.js';
+import { factForms } from './fact-forms.js';
 import { factBlock, upcomingDay } from './render.js';
 
 const FACT_TYPES: readonly MemoryType[] = ['profile', 'preferences', 'goals', 'decisions', 'entities', 'events', 'tasks'];
@@ -282,7 +282,7 @@ export function fillLongTerm(
       // Preferences and what is still to come render under headings of their own.
       block: factBlock(fact, now),
       rule,
-      forms: [{ level: 'raw', value: fact }, ...shorterForms(item, fact, options), ...refForm(fact, purpose)],
+      forms: factForms(item, fact, options),
       text: factText,
       cost: (value) => {
         const line = itemLine.fact(value);
@@ -297,24 +297,6 @@ export function fillLongTerm(
   const episodes = fillEpisodes(builder, candidates, now, tokenizer, new Set(facts.map((fact) => fact.fact_id)));
   const preferences = facts.filter((fact) => fact.fact_key.startsWith('pref:'));
   return { long_term: { facts, preferences, procedures, episodes }, conflicts };
-}
-
-/**
- * A fact's forms between whole and a bare reference: a profile's facts the cues ask about first, in
- * ever smaller parts (profile-facts.ts); any other item's sentence cut short.
- */
-function shorterForms(item: MemoryItem, fact: Fact, options: { tokenizer: Tokenizer; cueTerms: readonly string[] }): Array<{ readonly level: Level; readonly value: Fact }> {
-  if (item.type !== 'profile') return [lazyForm('summary', () => ({ ...fact, notes: options.tokenizer.truncate(fact.notes ?? '', 16) }))];
-  return profileParts(item.value, options.cueTerms).map((value) => lazyForm('summary', () => ({ ...fact, value, notes: describeValue('profile', value) })));
-}
-
-/**
- * A fact as a bare reference (its key and id, no text), for planner and tool packets. A responder's
- * model answers from what it reads, so its packet spends the tokens on passages instead: on LoCoMo
- * at 256 tokens 0.606 → 0.611 of the evidence shown, unchanged at larger budgets.
- */
-function refForm(fact: Fact, purpose: Purpose): Array<{ level: Level; value: Fact }> {
-  return purpose === 'responder' ? [] : [{ level: 'ref', value: { ...fact, notes: '' } }];
 }
 
 /** One fact per owner and key (the newest, or most confident, version); keys that disagree across owners are disputed. */

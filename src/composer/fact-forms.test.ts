@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { renderPacket } from '../index.js';
 import { scope, tempEngram, type TempEngram } from '../../test/helpers/temp-engram.js';
-import { profileParts } from './profile-facts.js';
+import { profileParts } from './fact-forms.js';
 
 const keysOf = (value: Record<string, unknown>) => (value['facts'] as Array<{ k: string }>).map((fact) => fact.k);
 
