@@ -104,7 +104,7 @@ async function gather(context: ReadPathContext, request: ComposeRequest, scope: 
     summary,
     windowEvents,
     toolEvents,
-    cueHits: await withAdjacentTurns(storage, cues.hits, filters, policy.query_quotes, cuePool(policy)),
+    cueHits: await withAdjacentTurns(storage, cues.hits, filters, policy.query_quotes, cuePool(policy), { terms, subject: cues.report.subject }),
     // How many word matches had no vector yet depends on when it is asked, not on the packet's time:
     // explainBuild reports it; the packet keeps what a replay gives again.
     retrieval: { ...packetReport(cues.report), reference_time: reference },

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import type { EventSearchHit, NeighbourQuery } from '../spec/storage.js';
-import { ADJACENT_WEIGHT, withAdjacentTurns } from './cue-passages.js';
+import type { NeighbourQuery } from '../spec/storage.js';
+import { withAdjacentTurns } from './cue-passages.js';
 
 import { scope, tempEngram, type TempEngram } from '../../test/helpers/temp-engram.js';
 
@@ -41,7 +41,31 @@ describe('cue passages next to the best matches', () => {
     // The match first, then its neighbours: the answer after it and the greeting before it.
     expect(quoted.slice(0, 1)).toEqual([ids[1]]);
     expect(quoted).toContain(ids[2]);
-    expect(packet.explain.selected).toContain(`key_quotes:${ids[2]}: cue.adjacent_turn(next to rank 1)`);
+    expect(packet.explain.selected).toContain(`key_quotes:${ids[2]}: cue.answer(to rank 1)`);
+    expect(packet.explain.selected).toContain(`key_quotes:${ids[0]}: cue.adjacent_turn(next to rank 1)`);
+  });
+
+  it("ranks the user's answer to the assistant's question about the cues as the user's own match, ahead of the question", async () => {
+    const ids = await say([
+      ['assistant', 'Which pottery class did you sign up for in the end?'],
+      ['user', 'The Thursday evening one at the community studio.'],
+    ]);
+    const weak = await say([['user', 'My yoga class ran late again today, so I skipped the gym and went straight home.']], 'other');
+    // In the first person: the user's own words go first, the assistant's question counts half.
+    const packet = await t.engram.compose({ scope: { ...scope, session_id: 'later' }, purpose: 'responder', cues: { query: 'which pottery class did I choose?' } });
+    const quoted = (packet.short_term.key_quotes ?? []).map((quote) => quote.evidence_id);
+    // As a plain neighbour it ranked at a quarter of the question's score, behind the question.
+    expect(quoted).toEqual([ids[1], ids[0], weak[0]]);
+    expect(packet.explain.selected).toContain(`key_quotes:${ids[1]}: cue.answer(to rank 1)`);
+  });
+
+  it('keeps the turn after a question about something else a plain neighbour', async () => {
+    const ids = await say([
+      ['assistant', 'Your pottery class moved to Thursday. Shall I put it in your calendar?'],
+      ['user', 'Sure, go ahead.'],
+    ]);
+    const packet = await t.engram.compose({ scope: { ...scope, session_id: 'later' }, purpose: 'responder', cues: { query: 'pottery class' } });
+    expect(packet.explain.selected).toContain(`key_quotes:${ids[1]}: cue.adjacent_turn(next to rank 1)`);
   });
 
   it('ranks a neighbour of a strong match above a weak match, and never offers a secret neighbour', async () => {
@@ -76,7 +100,9 @@ describe('cue passages next to the best matches', () => {
 describe('turns next to hits that cannot place', () => {
   it('property: reading no turns next to hits whose neighbours would be cut changes no passage', async () => {
     const ids: string[] = [];
-    for (const session of ['a', 'b', 'c']) ids.push(...(await say(Array.from({ length: 8 }, (_, index): ['user' | 'assistant', string] => [index % 2 === 0 ? 'user' : 'assistant', `turn ${index} of ${session}`]), session)));
+    // Every third turn asks about the cue term, so some neighbours rank as answers.
+    const line = (index: number, session: string) => (index % 3 === 0 ? `is turn ${index} of ${session} done?` : `turn ${index} of ${session}`);
+    for (const session of ['a', 'b', 'c']) ids.push(...(await say(Array.from({ length: 8 }, (_, index): ['user' | 'assistant', string] => [index % 2 === 0 ? 'user' : 'assistant', line(index, session)]), session)));
     const events = await t.engram.storage.listEvents({ tenant_id: 'default', ids, now: '2100-01-01T00:00:00.000Z', limit: ids.length });
     const base = { tenant_id: 'default', user_id: scope.user_id, agent_id: scope.agent_id!, now: '2100-01-01T00:00:00.000Z', exclude_sensitivity: ['secret' as const] };
     const anchorsRead: number[] = [];
@@ -89,26 +115,16 @@ describe('turns next to hits that cannot place', () => {
         };
       },
     });
-    // What every anchor's neighbours, ranked, would give (the passages before the pruning).
-    const everyNeighbour = async (hits: EventSearchHit[], anchors: number, limit: number) => {
-      const ranked = hits.map((hit, index) => ({ id: hit.event.id, score: hit.score, order: index * 3 }));
-      const taken = new Set(ranked.map((entry) => entry.id));
-      const found = await t.engram.storage.neighbourEvents({ ...base, kinds: ['message'], anchors: hits.slice(0, anchors).map((hit) => ({ id: hit.event.id, session_id: hit.event.session_id })) });
-      for (const [index, { before, after }] of found.entries()) {
-        for (const [side, event] of [before, after].entries()) {
-          if (event === null || taken.has(event.id)) continue;
-          taken.add(event.id);
-          ranked.push({ id: event.id, score: hits[index]!.score * ADJACENT_WEIGHT, order: index * 3 + 1 + side });
-        }
-      }
-      return ranked.sort((a, b) => b.score - a.score || a.order - b.order).slice(0, limit).map((entry) => entry.id);
-    };
+    // Whose turns count in full, and the word the questions ask about.
+    const cues = { terms: ['turn'], subject: { role: 'user' as const } };
     await fc.assert(
       fc.asyncProperty(fc.shuffledSubarray(events, { minLength: 1, maxLength: 12 }), fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 12, maxLength: 12 }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 14 }), async (chosen, points, anchors, limit) => {
         // Hits as a search ranks them: best first.
         const hits = chosen.map((event, index) => ({ event, score: points[index]! / 4, rule: 'cue.hybrid(words #1)' })).sort((a, b) => b.score - a.score).slice(0, limit);
-        const passages = await withAdjacentTurns(storage, hits, base, anchors, limit);
-        expect(passages.map((passage) => passage.event.id)).toEqual(await everyNeighbour(hits, anchors, limit));
+        const passages = await withAdjacentTurns(storage, hits, base, anchors, limit, cues);
+        // With room for every neighbour, every anchor's turns are read: the passages before the pruning.
+        const everyNeighbour = await withAdjacentTurns(t.engram.storage, hits, base, anchors, hits.length + 3 * anchors, cues);
+        expect(passages.map((passage) => passage.event.id)).toEqual(everyNeighbour.slice(0, limit).map((passage) => passage.event.id));
       }),
       { numRuns: 150 },
     );

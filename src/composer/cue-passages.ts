@@ -1,9 +1,15 @@
 // The passages of the user's history that a compose offers for its cues: the events the full-text
 // search ranked, and the turns next to the best of them. In a conversation the answer to a
-// question often shares no word with it but sits right after (or before) a turn that does.
+// question often shares no word with it but sits right after (or before) a turn that does, above
+// all the reply to a turn that asked about what the cues name ("Which team did you sign with?" —
+// "The Minnesota Wolves!").
 
 import type { EventRecord } from '../spec/event.js';
 import type { NeighbourQuery, StorageAdapter } from '../spec/storage.js';
+import { contentText } from '../events/content-text.js';
+import { sentences } from '../util/segment.js';
+import { cueMatcher, matchScore } from './best-sentence.js';
+import { bySubject, OTHER_SPEAKER_WEIGHT, type CueSubject } from './cue-search.js';
 
 /** A passage offered for the cues, with the rule that chose it. */
 export interface CuePassage {
@@ -18,6 +24,36 @@ export interface RankedCue extends CuePassage {
 
 /** A neighbour ranks at this share of its anchor's score: above weak matches, below its anchor. */
 export const ADJACENT_WEIGHT = 0.5;
+
+/**
+ * The turn right after a hit that asks about the cues (a sentence with a question mark holding a
+ * cue term), said by someone else, is its answer: it ranks at this share of the question's score
+ * before the subject weighed it, and as the subject's own words when it is theirs. So the answer a
+ * question's subject gave to another speaker's question ranks with the question, not at a quarter of
+ * it (half for the neighbour, half again for the asker not being the subject); a hit that is itself
+ * such an answer keeps the better of its two scores. LoCoMo, evidence shown at 256 / 500 / 1,000 /
+ * 2,000 tokens: 0.623 / 0.706 / 0.780 / 0.840 → 0.673 / 0.737 / 0.793 / 0.843, the evidence sharing no
+ * word with its question 0.066 → 0.130 at 256 (BENCHMARKS.md). At 0.85 and 1 it did no better.
+ */
+export const REPLY_WEIGHT = 0.7;
+
+/** What the passages are ranked for: the cue terms, and whose words the question is about. */
+export interface PassageCues {
+  terms: readonly string[];
+  subject: CueSubject | null;
+}
+
+/** Whether an event asks about the cues: one of its sentences is a question holding a cue term. */
+function asksAbout(event: EventRecord, matcher: ReturnType<typeof cueMatcher>): boolean {
+  const text = contentText(event.content);
+  if (!text.includes('?') && !text.includes('？')) return false;
+  return sentences(text).some((sentence) => (sentence.includes('?') || sentence.includes('？')) && matchScore(sentence, matcher) > 0);
+}
+
+/** Who said an event: its speaker's name, else its role. */
+function voice(event: EventRecord): string {
+  return event.speaker ?? event.role;
+}
 
 /** The event filters of the compose (scope, time, sensitivity). */
 export type NeighbourBase = Omit<NeighbourQuery, 'anchors' | 'kinds'>;
@@ -36,22 +72,42 @@ export async function withAdjacentTurns(
   base: NeighbourBase,
   anchors: number,
   limit: number,
+  cues: PassageCues = { terms: [], subject: null },
 ): Promise<CuePassage[]> {
   const ranked = hits.map((hit, index) => ({ event: hit.event, score: hit.score, order: index * 3, rule: hit.rule }));
-  const taken = new Set(hits.map((hit) => hit.event.id));
-  // With `limit` hits already, a neighbour scoring below the last of them would be cut: its anchor's
-  // turns are not read (a tie may still place it, ahead of later hits).
+  const byId = new Map(ranked.map((entry) => [entry.event.id, entry]));
+  const { subject } = cues;
+  const others = (event: EventRecord) => subject !== null && !bySubject(event, subject);
+  const read = hits.slice(0, anchors);
+  const matcher = cueMatcher(cues.terms, read.map((hit) => contentText(hit.event.content)));
+  const asking = read.map((hit) => cues.terms.length > 0 && asksAbout(hit.event, matcher));
+  // What an answer to a hit would score: the hit's score as if by the subject, at the reply's share.
+  const answerScore = (index: number) => ((others(hits[index]!.event) ? hits[index]!.score / OTHER_SPEAKER_WEIGHT : hits[index]!.score) * REPLY_WEIGHT);
+  // With `limit` hits already, a neighbour scoring below the last of them would be cut: the turns
+  // of an anchor whose neighbours can all score no more than that are not read (a tie may still
+  // place one, ahead of later hits).
   const floor = hits.length >= limit ? hits[limit - 1]!.score : Number.NEGATIVE_INFINITY;
-  const reach = hits.slice(0, anchors).findIndex((hit) => hit.score * ADJACENT_WEIGHT < floor);
-  const anchored = hits.slice(0, reach < 0 ? anchors : reach).map((hit) => ({ id: hit.event.id, session_id: hit.event.session_id }));
+  const chosen = asking.flatMap((asks, index) => (Math.max(hits[index]!.score * ADJACENT_WEIGHT, asks ? answerScore(index) : 0) >= floor ? [index] : []));
+  const anchored = chosen.map((index) => ({ id: hits[index]!.event.id, session_id: hits[index]!.event.session_id }));
   const neighbours = anchored.length === 0 ? [] : await storage.neighbourEvents({ ...base, kinds: ['message'], anchors: anchored });
-  for (const [index, { before, after }] of neighbours.entries()) {
+  for (const [position, { before, after }] of neighbours.entries()) {
+    const index = chosen[position]!;
     const anchor = ranked[index]!;
     for (const [side, event] of [before, after].entries()) {
       if (event === null) continue;
-      if (taken.has(event.id)) continue;
-      taken.add(event.id);
-      ranked.push({ event, score: anchor.score * ADJACENT_WEIGHT, order: anchor.order + 1 + side, rule: `cue.adjacent_turn(next to rank ${index + 1})` });
+      const answers = side === 1 && asking[index] === true && voice(event) !== voice(anchor.event);
+      const score = answers ? answerScore(index) * (others(event) ? OTHER_SPEAKER_WEIGHT : 1) : anchor.score * ADJACENT_WEIGHT;
+      const rule = answers ? `cue.answer(to rank ${index + 1})` : `cue.adjacent_turn(next to rank ${index + 1})`;
+      const held = byId.get(event.id);
+      if (held === undefined) {
+        const entry = { event, score, order: anchor.order + 1 + side, rule };
+        byId.set(event.id, entry);
+        ranked.push(entry);
+      } else if (answers && score > held.score) {
+        // A hit that answers a better hit's question ranks as that answer.
+        held.score = score;
+        held.rule = rule;
+      }
     }
   }
   return ranked

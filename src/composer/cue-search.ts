@@ -124,7 +124,7 @@ export function asksAboutUserNow(text: string): boolean {
 }
 
 /** Whether an event is the subject's own words. */
-function bySubject(event: EventRecord, subject: CueSubject): boolean {
+export function bySubject(event: EventRecord, subject: CueSubject): boolean {
   return 'speaker' in subject ? event.speaker === subject.speaker : event.role === 'human';
 }
 

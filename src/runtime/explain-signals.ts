@@ -112,7 +112,7 @@ export async function passageSignals(context: ReadPathContext, build: ContextBui
   if (read.report.unembedded_candidates > 0) {
     notes.push(`${read.report.unembedded_candidates} of the passages words found have no vector yet: meaning cannot find them until the worker embeds them`);
   }
-  const passages = await withAdjacentTurns(storage, read.hits, filters, anchors, readDepth);
+  const passages = await withAdjacentTurns(storage, read.hits, filters, anchors, readDepth, { terms, subject: read.report.subject });
   const fused = deep.hits.findIndex((hit) => hit.event.id === eventId);
   const position = passages.findIndex((passage) => passage.event.id === eventId);
   const rankIn = (ids: readonly string[]) => (ids.includes(eventId) ? ids.indexOf(eventId) + 1 : null);
