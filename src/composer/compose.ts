@@ -193,7 +193,7 @@ export async function compose(context: ReadPathContext, input: unknown, options:
   // The summary section comes last: passages matching the cues may use what the others left.
   const summary = fillSummarySection(
     builder,
-    { summary: gathered.summary, cueHits: gathered.cueHits, cueTerms: cueTermsOf(request), windowEvents: gathered.windowEvents, now: generatedAt, snapshot },
+    { summary: gathered.summary, cueHits: gathered.cueHits, cueTerms: cueTermsOf(request), purpose: request.purpose, windowEvents: gathered.windowEvents, now: generatedAt, snapshot },
     policy,
     tokenizer,
   );

@@ -68,6 +68,15 @@ describe('cue passages next to the best matches', () => {
     expect(packet.explain.selected).toContain(`key_quotes:${ids[1]}: cue.adjacent_turn(next to rank 1)`);
   });
 
+  it('never shows a responder a passage as a bare reference: one that does not fit as text is left out', async () => {
+    const filler = 'We talked for a long while about glazes, kilns, wheel speeds, trimming tools and how the studio schedules its firings every other week.';
+    for (let index = 0; index < 12; index += 1) await say([['user', `Pottery night ${index}: ${filler} ${filler}`]], `s${index}`);
+    const responder = await t.engram.compose({ scope: { ...scope, session_id: 'later' }, purpose: 'responder', cues: { query: 'pottery night' }, budget: { max_tokens: 256 } });
+    expect((responder.short_term.key_quotes ?? []).length).toBeGreaterThan(0);
+    expect((responder.short_term.key_quotes ?? []).every((quote) => quote.quote !== '')).toBe(true);
+    expect(responder.budget_report.degradations.filter((step) => step.action.endsWith('→ref'))).toEqual([]);
+  });
+
   it('ranks a neighbour of a strong match above a weak match, and never offers a secret neighbour', async () => {
     const ids = await say([
       ['user', 'my locker code is 4417', true],

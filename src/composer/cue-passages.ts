@@ -82,7 +82,10 @@ export async function withAdjacentTurns(
   const matcher = cueMatcher(cues.terms, read.map((hit) => contentText(hit.event.content)));
   const asking = read.map((hit) => cues.terms.length > 0 && asksAbout(hit.event, matcher));
   // What an answer to a hit would score: the hit's score as if by the subject, at the reply's share.
-  const answerScore = (index: number) => ((others(hits[index]!.event) ? hits[index]!.score / OTHER_SPEAKER_WEIGHT : hits[index]!.score) * REPLY_WEIGHT);
+  const answerScore = (index: number) => {
+    const { event, score } = hits[index]!;
+    return (others(event) ? score / OTHER_SPEAKER_WEIGHT : score) * REPLY_WEIGHT;
+  };
   // With `limit` hits already, a neighbour scoring below the last of them would be cut: the turns
   // of an anchor whose neighbours can all score no more than that are not read (a tie may still
   // place one, ahead of later hits).
@@ -91,22 +94,24 @@ export async function withAdjacentTurns(
   const anchored = chosen.map((index) => ({ id: hits[index]!.event.id, session_id: hits[index]!.event.session_id }));
   const neighbours = anchored.length === 0 ? [] : await storage.neighbourEvents({ ...base, kinds: ['message'], anchors: anchored });
   for (const [position, { before, after }] of neighbours.entries()) {
+    // Neighbours score by the hit as the search ranked it (not as an answer may have raised it).
     const index = chosen[position]!;
-    const anchor = ranked[index]!;
+    const hit = hits[index]!;
     for (const [side, event] of [before, after].entries()) {
       if (event === null) continue;
-      const answers = side === 1 && asking[index] === true && voice(event) !== voice(anchor.event);
-      const score = answers ? answerScore(index) * (others(event) ? OTHER_SPEAKER_WEIGHT : 1) : anchor.score * ADJACENT_WEIGHT;
+      const answers = side === 1 && asking[index] === true && voice(event) !== voice(hit.event);
+      const score = answers ? answerScore(index) * (others(event) ? OTHER_SPEAKER_WEIGHT : 1) : hit.score * ADJACENT_WEIGHT;
       const rule = answers ? `cue.answer(to rank ${index + 1})` : `cue.adjacent_turn(next to rank ${index + 1})`;
       const held = byId.get(event.id);
       if (held === undefined) {
-        const entry = { event, score, order: anchor.order + 1 + side, rule };
+        const entry = { event, score, order: index * 3 + 1 + side, rule };
         byId.set(event.id, entry);
         ranked.push(entry);
       } else if (answers && score > held.score) {
-        // A hit that answers a better hit's question ranks as that answer.
+        // A passage that answers a better hit's question ranks as that answer, right after it on a tie.
         held.score = score;
         held.rule = rule;
+        held.order = index * 3 + 1 + side;
       }
     }
   }

@@ -2,7 +2,7 @@
 // rolling summary, key quotes, and (where the purpose allows) the recent conversation window.
 
 import type { EventRecord } from '../spec/event.js';
-import type { Citation, KeyQuote, WindowMessage } from '../spec/packet.js';
+import type { Citation, KeyQuote, Purpose, WindowMessage } from '../spec/packet.js';
 import type { StmSummary, SummarySentence } from '../spec/summary.js';
 import type { Tokenizer } from '../spec/tokenizer.js';
 import { contentText } from '../events/content-text.js';
@@ -23,6 +23,8 @@ export interface SummaryInputs {
   /** Passages for the cues, best first, each with the rule that chose it. */
   cueHits: readonly CuePassage[];
   cueTerms: readonly string[];
+  /** Who reads the packet: a responder's passages are shown as text or not at all, never as a bare reference. */
+  purpose: Purpose;
   /** Recent messages of the session, newest first; empty when the window is off. */
   windowEvents: readonly EventRecord[];
   now: string;
@@ -122,7 +124,7 @@ export function fillSummarySection(
     const whole = spare ? undefined : builder.recordTokens(event, itemLine.keyQuote(quoteOfForm(text)));
     const cost = (quote: KeyQuote) => builder.lineCost(itemLine.keyQuote(quote), quote.quote === text ? whole : undefined);
     const forms = textForms(text, tokenizer, { raw: 160, quote: 60, summary: 20 }, () => bestSentence(text, matcher), { sentenceOnly: spare, wholeTokens: whole }).filter(
-      (form) => form.level !== 'raw' || cost(quoteOfForm(form.value)) <= wholeCap,
+      (form) => (form.level !== 'raw' || cost(quoteOfForm(form.value)) <= wholeCap) && (form.level !== 'ref' || inputs.purpose !== 'responder'),
     );
     const taken = builder.offer({
       cost,
