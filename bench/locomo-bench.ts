@@ -4,10 +4,10 @@
 // (recent turns, BM25, the whole conversation) answer the same questions in the same run.
 
 import type { Engram, MemoryPacket } from '../src/index.js';
-import { o200kTokenizer } from '../src/index.js';
-import { Bm25Baseline, TurnPacker } from './locomo-baselines.js';
+import { o200kTokenizer, renderPacket } from '../src/index.js';
+import { Bm25Baseline, TurnPacker, turnLine, type PackedContext } from './locomo-baselines.js';
 import { loadLocomo, locomoPath, type EvidenceAudit, type LocomoConversation, type LocomoQuestion } from './locomo-data.js';
-import { citedTurns, evidenceRecall, sharesContentWord } from './locomo-recall.js';
+import { answerWordsShown, citedTurns, evidenceRecall, sharesContentWord } from './locomo-recall.js';
 import { MissLog, Scoreboard, type MissCause, type SystemScore } from './locomo-score.js';
 import { nowMs, summarize, type LatencySummary } from './stats.js';
 import { listAllItems } from './list-items.js';
@@ -158,6 +158,9 @@ interface RunState {
 async function evaluateQuestion(engram: Engram, conversation: LocomoConversation, ingested: Ingested, index: number, bm25: Bm25Baseline, recent: ReadonlyMap<number, { dia_ids: Set<string>; tokens: number }>, state: RunState, composeMs: number[]): Promise<void> {
   const question = conversation.questions[index]!;
   const { category, evidence } = question;
+  // A baseline's context as the model reads it: its turns' lines.
+  const answerIn = (context: PackedContext) =>
+    question.answer === null ? null : answerWordsShown(question.answer, conversation.turns.filter((turn) => context.dia_ids.has(turn.dia_id)).map(turnLine).join('\n'));
   for (; state.warmupLeft > 0; state.warmupLeft -= 1) await engram.compose(composeRequest(ingested, question.question, LOCOMO_GOAL.budget));
   // The rank of every event in the event search of the question: read once, when a packet misses.
   let searched: Promise<ReadonlyMap<string, number>> | undefined;
@@ -172,7 +175,8 @@ async function evaluateQuestion(engram: Engram, conversation: LocomoConversation
     composeMs.push(ms);
     const cited = citedTurns(packet, ingested.diaOfEvent);
     const shown = evidenceRecall(evidence, citedTurns(packet, ingested.diaOfEvent, { shownOnly: true }));
-    state.board.add('engram', budget, { category, recall: evidenceRecall(evidence, cited), tokens: packet.budget_report.used_tokens_est, shown, ms });
+    const answer = question.answer === null ? null : answerWordsShown(question.answer, renderPacket(packet));
+    state.board.add('engram', budget, { category, recall: evidenceRecall(evidence, cited), tokens: packet.budget_report.used_tokens_est, shown, answer, ms });
     const log = state.misses.get(budget)!;
     if (category !== 5) {
       log.evidenceTurns += evidence.length;
@@ -186,7 +190,7 @@ async function evaluateQuestion(engram: Engram, conversation: LocomoConversation
       }
     }
     const context = recent.get(budget)!;
-    state.board.add('recent', budget, { category, recall: evidenceRecall(evidence, context.dia_ids), tokens: context.tokens });
+    state.board.add('recent', budget, { category, recall: evidenceRecall(evidence, context.dia_ids), tokens: context.tokens, answer: answerIn(context) });
   }
   const start = nowMs();
   const ranked = bm25.rank(question.question);
@@ -195,7 +199,7 @@ async function evaluateQuestion(engram: Engram, conversation: LocomoConversation
     const packStart = nowMs();
     const context = state.packer.pack(ranked, budget);
     const ms = rankMs + (nowMs() - packStart);
-    state.board.add('bm25', budget, { category, recall: evidenceRecall(evidence, context.dia_ids), tokens: context.tokens, ms });
+    state.board.add('bm25', budget, { category, recall: evidenceRecall(evidence, context.dia_ids), tokens: context.tokens, answer: answerIn(context), ms });
   }
 }
 

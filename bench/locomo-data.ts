@@ -31,6 +31,8 @@ export interface LocomoQuestion {
   category: 1 | 2 | 3 | 4 | 5;
   /** Evidence ids after normalisation, only those naming a turn of the conversation. */
   evidence: string[];
+  /** The reference answer (categories 1–4; adversarial questions have none), as text. */
+  answer: string | null;
 }
 
 export interface LocomoConversation {
@@ -147,7 +149,13 @@ export function loadLocomo(path = locomoPath()): { conversations: LocomoConversa
         for (const id of kept) if (!evidence.includes(id)) evidence.push(id);
       }
       if (evidence.length === 0) audit.questions_without_evidence += 1;
-      return { question: text(qa['question'], `${sampleId}.qa[${at}].question`), category, evidence };
+      const answer = qa['answer'];
+      return {
+        question: text(qa['question'], `${sampleId}.qa[${at}].question`),
+        category,
+        evidence,
+        answer: typeof answer === 'string' || typeof answer === 'number' ? String(answer) : null,
+      };
     });
     return {
       sample_id: sampleId,

@@ -6,7 +6,7 @@ import { stemmer } from 'stemmer';
 
 import type { MemoryPacket } from '../src/index.js';
 import { queryTerms, words } from '../src/util/segment.js';
-import { contentTerms } from '../src/util/stopwords.js';
+import { contentTerms, STOPWORDS } from '../src/util/stopwords.js';
 
 /**
  * The turn ids in one evidence string of the data set: `"D8:6; D9:17"` and `"D9:1 D4:4"` hold
@@ -99,4 +99,22 @@ export function citedTurns(packet: CitingPacket, diaOfEvent: ReadonlyMap<string,
 export function sharesContentWord(question: string, text: string): boolean {
   const wanted = new Set(contentTerms(queryTerms(question)).map((term) => stemmer(term)));
   return words(text).some((word) => wanted.has(stemmer(word)));
+}
+
+
+/**
+ * The share of the reference answer's content words (stemmed) that a context's text holds: what
+ * the model reading it could answer from, whichever turn it cites. Null for an answer of function
+ * words only ("Yes", "No").
+ *
+ * @example
+ * answerWordsShown('Adoption agencies', '- [P2601P] user: I looked into adoption agencies.') // 1
+ */
+export function answerWordsShown(answer: string, context: string): number | null {
+  const wanted = new Set(words(answer).flatMap((word) => (STOPWORDS.has(word) ? [] : [stemmer(word)])));
+  if (wanted.size === 0) return null;
+  const held = new Set(words(context).map((word) => stemmer(word)));
+  let found = 0;
+  for (const stem of wanted) if (held.has(stem)) found += 1;
+  return found / wanted.size;
 }

@@ -31,6 +31,12 @@ export interface SystemScore {
   overall_1_4: number;
   /** Engram only: recall counting only evidence whose text the packet shows (not a bare reference). */
   shown_overall_1_4?: number;
+  /**
+   * Mean share of the reference answer's content words found in the context's text, over the
+   * questions of categories 1, 3 and 4 whose answer has any (temporal answers are dates the turns
+   * say relatively, "yesterday", so their words are seldom in any context).
+   */
+  answer_words_1_3_4: number;
   questions: Record<Category, number>;
   /** Mean tokens of the context, over every question (categories 1–5). */
   mean_tokens: number;
@@ -42,13 +48,19 @@ class Tally {
   readonly sums = new Map<Category, number>();
   readonly counts = new Map<Category, number>();
   shownSum = 0;
+  answerSum = 0;
+  answerCount = 0;
   tokens = 0;
   contexts = 0;
   readonly latencies: number[] = [];
 
-  add(category: Category, recall: number | null, tokens: number, shown?: number | null): void {
+  add(category: Category, recall: number | null, tokens: number, shown?: number | null, answer?: number | null): void {
     this.tokens += tokens;
     this.contexts += 1;
+    if (answer !== undefined && answer !== null && (category === 1 || category === 3 || category === 4)) {
+      this.answerSum += answer;
+      this.answerCount += 1;
+    }
     if (recall === null) return;
     this.sums.set(category, (this.sums.get(category) ?? 0) + recall);
     this.counts.set(category, (this.counts.get(category) ?? 0) + 1);
@@ -73,9 +85,9 @@ export class Scoreboard {
   }
 
   /** One question's context from one system at one budget. */
-  add(system: SystemName, budget: number, entry: { category: Category; recall: number | null; tokens: number; shown?: number | null; ms?: number }): void {
+  add(system: SystemName, budget: number, entry: { category: Category; recall: number | null; tokens: number; shown?: number | null; answer?: number | null; ms?: number }): void {
     const tally = this.tally(system, budget);
-    tally.add(entry.category, entry.recall, entry.tokens, entry.shown);
+    tally.add(entry.category, entry.recall, entry.tokens, entry.shown, entry.answer);
     if (entry.ms !== undefined) tally.latencies.push(entry.ms);
   }
 
@@ -109,6 +121,7 @@ export class Scoreboard {
       recall,
       overall_1_4: round(sum / Math.max(1, count), 3),
       ...(system === 'engram' ? { shown_overall_1_4: round(tally.shownSum / Math.max(1, count), 3) } : {}),
+      answer_words_1_3_4: round(tally.answerSum / Math.max(1, tally.answerCount), 3),
       questions,
       mean_tokens: Math.round(tally.tokens / Math.max(1, tally.contexts)),
       ...(tally.latencies.length > 0 ? { latency: summarize(tally.latencies) } : {}),
