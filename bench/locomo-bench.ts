@@ -4,10 +4,10 @@
 // (recent turns, BM25, the whole conversation) answer the same questions in the same run.
 
 import type { Engram, MemoryPacket } from '../src/index.js';
-import { o200kTokenizer, renderPacket } from '../src/index.js';
-import { Bm25Baseline, TurnPacker, turnLine, type PackedContext } from './locomo-baselines.js';
+import { o200kTokenizer } from '../src/index.js';
+import { Bm25Baseline, TurnPacker, type PackedContext } from './locomo-baselines.js';
 import { loadLocomo, locomoPath, type EvidenceAudit, type LocomoConversation, type LocomoQuestion } from './locomo-data.js';
-import { answerWordsShown, citedTurns, evidenceRecall, sharesContentWord } from './locomo-recall.js';
+import { answerShown, citedTurns, evidenceRecall, sharesContentWord, shownText } from './locomo-recall.js';
 import { MissLog, Scoreboard, type MissCause, type SystemScore } from './locomo-score.js';
 import { nowMs, summarize, type LatencySummary } from './stats.js';
 import { listAllItems } from './list-items.js';
@@ -158,9 +158,10 @@ interface RunState {
 async function evaluateQuestion(engram: Engram, conversation: LocomoConversation, ingested: Ingested, index: number, bm25: Bm25Baseline, recent: ReadonlyMap<number, { dia_ids: Set<string>; tokens: number }>, state: RunState, composeMs: number[]): Promise<void> {
   const question = conversation.questions[index]!;
   const { category, evidence } = question;
-  // A baseline's context as the model reads it: its turns' lines.
+  // The answer as the evidence turns hold it, and as a baseline shows them (whole turns or none).
+  const evidenceTexts = evidence.map((dia) => ingested.textOfDia.get(dia) ?? '');
   const answerIn = (context: PackedContext) =>
-    question.answer === null ? null : answerWordsShown(question.answer, conversation.turns.filter((turn) => context.dia_ids.has(turn.dia_id)).map(turnLine).join('\n'));
+    question.answer === null ? null : answerShown(question.answer, evidenceTexts, evidence.flatMap((dia) => (context.dia_ids.has(dia) ? [ingested.textOfDia.get(dia) ?? ''] : [])));
   for (; state.warmupLeft > 0; state.warmupLeft -= 1) await engram.compose(composeRequest(ingested, question.question, LOCOMO_GOAL.budget));
   // The rank of every event in the event search of the question: read once, when a packet misses.
   let searched: Promise<ReadonlyMap<string, number>> | undefined;
@@ -175,7 +176,8 @@ async function evaluateQuestion(engram: Engram, conversation: LocomoConversation
     composeMs.push(ms);
     const cited = citedTurns(packet, ingested.diaOfEvent);
     const shown = evidenceRecall(evidence, citedTurns(packet, ingested.diaOfEvent, { shownOnly: true }));
-    const answer = question.answer === null ? null : answerWordsShown(question.answer, renderPacket(packet));
+    const shownFor = shownText(packet);
+    const answer = question.answer === null ? null : answerShown(question.answer, evidenceTexts, evidence.flatMap((dia) => [shownFor.get(ingested.eventOfDia.get(dia) ?? '') ?? '']));
     state.board.add('engram', budget, { category, recall: evidenceRecall(evidence, cited), tokens: packet.budget_report.used_tokens_est, shown, answer, ms });
     const log = state.misses.get(budget)!;
     if (category !== 5) {

@@ -102,19 +102,44 @@ export function sharesContentWord(question: string, text: string): boolean {
 }
 
 
+/** The stems of a text's words. */
+function stems(text: string): Set<string> {
+  return new Set(words(text).map((word) => stemmer(word)));
+}
+
 /**
- * The share of the reference answer's content words (stemmed) that a context's text holds: what
- * the model reading it could answer from, whichever turn it cites. Null for an answer of function
- * words only ("Yes", "No").
+ * The text a packet shows for each event it cites: a key quote's or window message's text, a
+ * fact's key and notes, an episode's summary (an entry citing several events shows for each).
  *
  * @example
- * answerWordsShown('Adoption agencies', '- [P2601P] user: I looked into adoption agencies.') // 1
+ * shownText(packet).get('evt_…') // 'I went to a LGBTQ support group yesterday…'
  */
-export function answerWordsShown(answer: string, context: string): number | null {
-  const wanted = new Set(words(answer).flatMap((word) => (STOPWORDS.has(word) ? [] : [stemmer(word)])));
-  if (wanted.size === 0) return null;
-  const held = new Set(words(context).map((word) => stemmer(word)));
-  let found = 0;
-  for (const stem of wanted) if (held.has(stem)) found += 1;
-  return found / wanted.size;
+export function shownText(packet: CitingPacket): Map<string, string> {
+  const out = new Map<string, string>();
+  const show = (ids: readonly (string | undefined)[], text: string) => {
+    if (text === '') return;
+    for (const id of ids) if (id !== undefined) out.set(id, `${out.get(id) ?? ''}\n${text}`);
+  };
+  for (const quote of packet.short_term.key_quotes ?? []) show([quote.evidence_id], quote.quote);
+  for (const message of packet.short_term.conversation_window ?? []) show([message.evidence_id], message.content);
+  for (const fact of packet.long_term.facts) show(fact.sources, `${fact.fact_key} ${fact.notes ?? ''}`);
+  for (const episode of packet.long_term.episodes) show(episode.sources, episode.summary);
+  return out;
+}
+
+/**
+ * How much of the answer a context shows with its evidence: of the reference answer's content
+ * words (stemmed) that its evidence turns hold, the share found in the text the context shows for
+ * those turns. A turn cited by a sentence that lacks the answer shows none of it. Null when the
+ * evidence holds no word of the answer (answers that are inferred, dates said relatively).
+ *
+ * @example
+ * answerShown('Adoption agencies', ['I researched adoption agencies. So cool!'], ['So cool!']) // 0
+ */
+export function answerShown(answer: string, evidenceTexts: readonly string[], shownTexts: readonly string[]): number | null {
+  const held = stems(evidenceTexts.join('\n'));
+  const wanted = [...new Set(words(answer).flatMap((word) => (STOPWORDS.has(word) ? [] : [stemmer(word)])))].filter((stem) => held.has(stem));
+  if (wanted.length === 0) return null;
+  const shown = stems(shownTexts.join('\n'));
+  return wanted.filter((stem) => shown.has(stem)).length / wanted.length;
 }

@@ -60,8 +60,8 @@ export function locomoRecallTable(result: LocomoResult): string {
       .filter((score) => score.system === 'engram')
       .map((score) => `${fixed(score.shown_overall_1_4 ?? Number.NaN)} at ${budgetLabel(score.budget)}`)
       .join(', ')}.`,
-    `The reference answer's words found in the text the model reads (categories 1, 3 and 4, by budget): ${(['engram', 'bm25'] as const)
-      .map((system) => `${SYSTEM_LABEL[system]} ${result.scores.filter((score) => score.system === system).map((score) => fixed(score.answer_words_1_3_4)).join(' / ')}`)
+    `The answer shown with its evidence (of the reference answer's words that the evidence turns hold, the share found in the text the context shows for them; categories 1–4, by budget): ${(['engram', 'bm25'] as const)
+      .map((system) => `${SYSTEM_LABEL[system]} ${result.scores.filter((score) => score.system === system).map((score) => fixed(score.answer_shown_1_4)).join(' / ')}`)
       .join('; ')}.`,
   ];
   return [table(header, rows), '', ...verdict].join('\n');

@@ -32,11 +32,10 @@ export interface SystemScore {
   /** Engram only: recall counting only evidence whose text the packet shows (not a bare reference). */
   shown_overall_1_4?: number;
   /**
-   * Mean share of the reference answer's content words found in the context's text, over the
-   * questions of categories 1, 3 and 4 whose answer has any (temporal answers are dates the turns
-   * say relatively, "yesterday", so their words are seldom in any context).
+   * How much of the answer a context shows with its evidence (`answerShown`), mean over the
+   * questions of categories 1–4 whose evidence turns hold a word of their answer.
    */
-  answer_words_1_3_4: number;
+  answer_shown_1_4: number;
   questions: Record<Category, number>;
   /** Mean tokens of the context, over every question (categories 1–5). */
   mean_tokens: number;
@@ -57,7 +56,7 @@ class Tally {
   add(category: Category, recall: number | null, tokens: number, shown?: number | null, answer?: number | null): void {
     this.tokens += tokens;
     this.contexts += 1;
-    if (answer !== undefined && answer !== null && (category === 1 || category === 3 || category === 4)) {
+    if (answer !== undefined && answer !== null && category !== 5) {
       this.answerSum += answer;
       this.answerCount += 1;
     }
@@ -121,7 +120,7 @@ export class Scoreboard {
       recall,
       overall_1_4: round(sum / Math.max(1, count), 3),
       ...(system === 'engram' ? { shown_overall_1_4: round(tally.shownSum / Math.max(1, count), 3) } : {}),
-      answer_words_1_3_4: round(tally.answerSum / Math.max(1, tally.answerCount), 3),
+      answer_shown_1_4: round(tally.answerSum / Math.max(1, tally.answerCount), 3),
       questions,
       mean_tokens: Math.round(tally.tokens / Math.max(1, tally.contexts)),
       ...(tally.latencies.length > 0 ? { latency: summarize(tally.latencies) } : {}),

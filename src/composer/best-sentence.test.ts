@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { bestSentence, cueMatcher } from './best-sentence.js';
+import { bestSentence, bestSnippet, cueMatcher } from './best-sentence.js';
 
 const pool = [
   'Thanks for the tip, Caroline. Doing research and readying myself emotionally makes sense.',
@@ -31,5 +31,25 @@ describe('the sentence a passage shows for the cues', () => {
     const matcher = cueMatcher(['tea'], ['Tea at noon. Tea at five.']);
     expect(bestSentence('Tea at noon. Tea at five.', matcher)).toBe('Tea at noon.');
     expect(bestSentence('Tea at noon.', cueMatcher([], []))).toBeUndefined();
+  });
+});
+
+describe('the snippet a passage shows for the cues', () => {
+  const text = 'Hey Mel! The concert last night was great. It was Matt Patterson, he is so talented. Anyway, how are the kids doing these days?';
+
+  it('widens the best sentence with the sentences after it, then before it, within the words allowed', () => {
+    const matcher = cueMatcher(['concert'], [text]);
+    expect(bestSnippet(text, matcher, 6)).toBe('The concert last night was great.');
+    expect(bestSnippet(text, matcher, 14)).toBe('The concert last night was great. It was Matt Patterson, he is so talented.');
+    expect(bestSnippet(text, matcher, 16)).toBe('Hey Mel! The concert last night was great. It was Matt Patterson, he is so talented.');
+    expect(bestSnippet(text, matcher, 100)).toBe(text);
+    // The best sentence is shown even when it alone is longer than the words allowed.
+    expect(bestSnippet(text, matcher, 2)).toBe('The concert last night was great.');
+  });
+
+  it('keeps Chinese sentences as written, and gives nothing without a cue term', () => {
+    const chinese = '今天很忙。我更喜欢用中文写文档。谢谢！';
+    expect(bestSnippet(chinese, cueMatcher(['中文'], [chinese]), 40)).toBe(chinese);
+    expect(bestSnippet(text, cueMatcher(['tea'], [text]), 40)).toBeUndefined();
   });
 });

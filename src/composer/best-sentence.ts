@@ -1,11 +1,11 @@
-// Which sentence of a passage a packet shows when the passage does not fit whole: the one that
-// matches the cues best. A cue term matches any word that starts with its stem ("research" finds
+// Which part of a passage a packet shows when the passage does not fit whole: the sentence that
+// matches the cues best, with the sentences around it up to a few dozen words. A cue term matches any word that starts with its stem ("research" finds
 // "researching"), and terms found in few of the passages count for more than terms found in most
 // of them (in a conversation with Caroline, "Caroline" tells little; "research" tells a lot).
 
 import { stemmer } from 'stemmer';
 
-import { sentences } from '../util/segment.js';
+import { sentences, words } from '../util/segment.js';
 
 // Scripts written without spaces: a term is found anywhere in the text, not at a word start.
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
@@ -48,6 +48,20 @@ export function cueMatcher(terms: readonly string[], passages: readonly string[]
   return { needles, weights };
 }
 
+/** The index of the sentence with the greatest weight of cue terms (the first on a tie); -1 when none holds any. */
+function bestIndex(parts: readonly string[], matcher: CueMatcher): number {
+  let best = -1;
+  let bestScore = 0;
+  for (const [index, sentence] of parts.entries()) {
+    const score = matchScore(sentence, matcher);
+    if (score > bestScore) {
+      best = index;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
 /**
  * The sentence of `text` with the greatest weight of cue terms (the first on a tie), or undefined
  * when no sentence holds any.
@@ -57,16 +71,33 @@ export function cueMatcher(terms: readonly string[], passages: readonly string[]
  */
 export function bestSentence(text: string, matcher: CueMatcher): string | undefined {
   if (matcher.needles.length === 0) return undefined;
-  let best: string | undefined;
-  let bestScore = 0;
-  for (const sentence of sentences(text)) {
-    const score = matchScore(sentence, matcher);
-    if (score > bestScore) {
-      best = sentence;
-      bestScore = score;
-    }
-  }
-  return best;
+  const parts = sentences(text);
+  const best = bestIndex(parts, matcher);
+  return best < 0 ? undefined : parts[best];
+}
+
+/**
+ * The best sentence of `text` (as `bestSentence`) with the sentences after it, then those before
+ * it, as long as the whole stays within `maxWords` words: the sentence that matches the question
+ * often only names its topic ("What concert was it?", "Thanks, Caroline!"), and the answer follows
+ * or leads up to it. Undefined when no sentence holds a cue term.
+ *
+ * @example
+ * bestSnippet('Hi! The concert was great. It was Matt Patterson. Bye.', cueMatcher(['concert'], pool), 9) // 'The concert was great. It was Matt Patterson.'
+ */
+export function bestSnippet(text: string, matcher: CueMatcher, maxWords: number): string | undefined {
+  if (matcher.needles.length === 0) return undefined;
+  const parts = sentences(text);
+  const best = bestIndex(parts, matcher);
+  if (best < 0) return undefined;
+  const sizes = parts.map((sentence) => words(sentence).length);
+  let [first, last, size] = [best, best, sizes[best]!];
+  while (last + 1 < parts.length && size + sizes[last + 1]! <= maxWords) size += sizes[++last]!;
+  while (first > 0 && size + sizes[first - 1]! <= maxWords) size += sizes[--first]!;
+  // The text as written between them (Chinese sentences have no space between them).
+  const start = text.indexOf(parts[first]!);
+  const end = start < 0 ? -1 : text.indexOf(parts[last]!, start);
+  return start < 0 || end < 0 ? parts.slice(first, last + 1).join(' ') : text.slice(start, end + parts[last]!.length);
 }
 
 /**

@@ -68,6 +68,17 @@ describe('cue passages next to the best matches', () => {
     expect(packet.explain.selected).toContain(`key_quotes:${ids[1]}: cue.adjacent_turn(next to rank 1)`);
   });
 
+  it("shows a long passage by its snippet: the sentence that matches the question and the answer after it", async () => {
+    const filler = 'We had dinner after, and the kids stayed up far too late, so the whole family is tired today but happy.';
+    const long = `Thanks, Caroline! The concert for my daughter's birthday was amazing. It was Matt Patterson, he is so talented! ${filler} ${filler} ${filler} ${filler} ${filler}`;
+    await t.engram.commitTurn({ scope, turn_id: 'mel', messages: [{ role: 'assistant', speaker: 'Melanie', content: long }] });
+    const packet = await t.engram.compose({ scope: { ...scope, session_id: 'later' }, purpose: 'responder', cues: { query: "Who performed at the concert at Melanie's daughter's birthday?" }, budget: { max_tokens: 256 } });
+    const quote = (packet.short_term.key_quotes ?? [])[0]?.quote ?? '';
+    // The sentence that names the concert, the answer after it, and no more than 40 words in all.
+    expect(quote).toContain("The concert for my daughter's birthday was amazing. It was Matt Patterson");
+    expect(quote.split(' ').length).toBeLessThanOrEqual(40);
+  });
+
   it('never shows a responder a passage as a bare reference: one that does not fit as text is left out', async () => {
     const filler = 'We talked for a long while about glazes, kilns, wheel speeds, trimming tools and how the studio schedules its firings every other week.';
     for (let index = 0; index < 12; index += 1) await say([['user', `Pottery night ${index}: ${filler} ${filler}`]], `s${index}`);

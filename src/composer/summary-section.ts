@@ -12,11 +12,12 @@ import type { PurposePolicy } from './policy.js';
 import { TEXT_LIMITS, textForms } from './text-forms.js';
 import { coveredUntil, snapshotOpening } from './snapshot-section.js';
 import { idTime } from '../util/ids.js';
+import { words } from '../util/segment.js';
 import type { CompactionSnapshot } from '../spec/compaction.js';
 import { itemLine, itemText } from './item-text.js';
 import { citationOf } from './working-state-section.js';
 import type { CuePassage } from './cue-passages.js';
-import { bestSentence, cueMatcher } from './best-sentence.js';
+import { bestSnippet, cueMatcher } from './best-sentence.js';
 
 export interface SummaryInputs {
   summary: StmSummary | null;
@@ -40,6 +41,9 @@ export interface SummaryOutput {
 
 /** The fewest tokens a passage line takes: handle, role, date, a few words and the line break. */
 const MIN_PASSAGE_TOKENS = 24;
+
+/** The most words of a passage's snippet (its best-matching sentence and those around it). */
+const SNIPPET_WORDS = 40;
 
 function isLive(expiresAt: string | null, now: string): boolean {
   return expiresAt === null || expiresAt > now;
@@ -110,12 +114,20 @@ export function fillSummarySection(
 
   // Passages matching the cues: the policy's top ones now, the rest (further down the ranking)
   // once everything else is placed, in whatever budget the other sections left unused.
-  // A top passage is shown whole only when its line takes at most half its share of the section;
-  // a longer one shows its best-matching sentence. The sentence that matches usually holds the
-  // answer, and more passages answer more questions than a few whole turns (LoCoMo evidence cited
-  // at 1,000 tokens: 0.736 with whole turns up to twice the share, 0.763 at half; BENCHMARKS.md).
-  const wholeCap = Math.floor(builder.left('short_term_summary') / Math.max(1, policy.query_quotes) / 2);
-  const matcher = cueMatcher(inputs.cueTerms, inputs.cueHits.map((passage) => contentText(passage.event.content)));
+  // A top passage is shown whole when its line fits its share of the section; a longer one, and
+  // every further passage, shows its snippet: the sentence that best matches the cues with the
+  // sentences around it, up to SNIPPET_WORDS words. The matching sentence often only names the
+  // topic and the answer sits next to it ("What concert was it?" / "It was Matt Patterson"). A
+  // speaker's name never picks the sentence: in a conversation it is on every line ("Thanks,
+  // Caroline!"). LoCoMo, answer words shown with their evidence at 256 / 500 / 1,000 / 2,000 tokens:
+  // best sentence alone, whole up to half the share 0.484 / 0.540 / 0.586 / 0.764; snippets of 40
+  // words, whole up to the share 0.589 / 0.687 / 0.760 / 0.849 (BENCHMARKS.md).
+  const wholeCap = Math.floor(builder.left('short_term_summary') / Math.max(1, policy.query_quotes));
+  const names = new Set(inputs.cueHits.flatMap((passage) => (passage.event.speaker === null ? [] : words(passage.event.speaker))));
+  const matcher = cueMatcher(
+    inputs.cueTerms.filter((term) => !names.has(term)),
+    inputs.cueHits.map((passage) => contentText(passage.event.content)),
+  );
   const offerPassage = ({ event, rule }: CuePassage, rank: number, spare: boolean): void => {
     const text = contentText(event.content);
     const role = packetRole(event);
@@ -123,7 +135,7 @@ export function fillSummarySection(
     // The tokens of its line's handle and whole text (kept with the event's row) decide whether it is shown whole.
     const whole = spare ? undefined : builder.recordTokens(event, itemLine.keyQuote(quoteOfForm(text)));
     const cost = (quote: KeyQuote) => builder.lineCost(itemLine.keyQuote(quote), quote.quote === text ? whole : undefined);
-    const forms = textForms(text, tokenizer, { raw: 160, quote: 60, summary: 20 }, () => bestSentence(text, matcher), { sentenceOnly: spare, wholeTokens: whole }).filter(
+    const forms = textForms(text, tokenizer, { raw: 160, quote: 60, summary: 20 }, () => bestSnippet(text, matcher, SNIPPET_WORDS), { sentenceOnly: spare, wholeTokens: whole }).filter(
       (form) => (form.level !== 'raw' || cost(quoteOfForm(form.value)) <= wholeCap) && (form.level !== 'ref' || inputs.purpose !== 'responder'),
     );
     const taken = builder.offer({
@@ -131,8 +143,8 @@ export function fillSummarySection(
       item: `key_quotes:${event.id}`,
       section: 'short_term_summary',
       rule: spare ? `${rule.slice(0, -1)}, budget left by other sections)` : rule,
-      // A further passage shows its sentence that best matches the cues (or less), never a bare
-      // reference: many short passages answer more questions than a few long ones.
+      // A further passage shows its snippet (or less), never a bare reference: many short
+      // passages answer more questions than a few long ones.
       forms: forms.map((form) => lazyForm(form.level, () => quoteOfForm(form.value))),
       text: itemText.keyQuote,
       cites: [citationOf(event)],

@@ -80,7 +80,8 @@ describe('compose with counts kept in the store', () => {
     await t.cleanup();
   });
 
-  const VENUE = 'The Atlas venue is Hall B. We booked it for the launch on Friday, with catering for three hundred guests and a stage.';
+  const SNIPPET = 'The Atlas venue is Hall B. We booked it for the launch on Friday, with catering for three hundred guests and a stage.';
+  const VENUE = `${SNIPPET} Parking is in the garage across the street, and the doors open at six for the crew, two hours before the guests arrive.`;
 
   async function seed(): Promise<void> {
     await t.engram.commitTurn({
@@ -114,9 +115,9 @@ describe('compose with counts kept in the store', () => {
 
     onFile((db) => db.exec('UPDATE events SET text_tokens = 100000; UPDATE memory_items SET text_tokens = 100000'));
     const after = await t.engram.compose(request);
-    // The passage shows its sentence that matches the cues, the preference only its reference, and
-    // the conversation window its messages cut or by reference.
-    expect(quotes(after)).toContain('The Atlas venue is Hall B.');
+    // The passage shows its snippet (the sentence that matches the cues and the next, within 40
+    // words), the preference only its reference, and the conversation window its messages cut or by reference.
+    expect(quotes(after)).toContain(SNIPPET);
     expect(quotes(after)).not.toContain(VENUE);
     expect(after.long_term.facts.find((fact) => fact.fact_key === 'pref:writing:tone')?.notes).toBe('');
     expect(after.short_term.conversation_window!.map((message) => message.content)).not.toContain(VENUE);
