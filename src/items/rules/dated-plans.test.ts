@@ -57,3 +57,21 @@ describe('plans told by their time', () => {
     expect(plans('You could fly out on 12 March.', 'assistant')).toEqual([]);
   });
 });
+
+describe('a day told as done', () => {
+  /** Every dated event of one user message, said on 2026-02-18, as "key | title". */
+  const events = (text: string) =>
+    (createRuleExtractor().extract({ events: [{ event_id: 'e', kind: 'message', role: 'user', text, ts: TEST_TS }], known_keys: [] }) as ItemCandidate[])
+      .filter((candidate) => candidate.type === 'events')
+      .map((candidate) => `${candidate.key} | ${String(candidate.value['title'])}`);
+
+  it('is no event of today: what was done today is no occasion still to come', () => {
+    expect(events('Then we had dinner and the kids stayed up far too late, so the whole family is tired today.')).toEqual([]);
+    expect(events('went to the dentist today, all fine')).toEqual([]);
+  });
+
+  it('keeps what is still to come today', () => {
+    expect(events('dinner with Sam today, I booked the table for eight')).toEqual(['event:general:2026-02-18:dinner_sam | dinner with Sam today']);
+    expect(events("we had planned dinner for today and we'll still go")).toHaveLength(1);
+  });
+});

@@ -216,13 +216,24 @@ function dateConfidence(context: SentenceContext, mention: DateMention): number 
   return mention.relative && !mention.calendar ? 0.6 : 0.7;
 }
 
+// What the user tells as done today ("we had dinner and … so we're tired today"): a day's diary,
+// not an occasion still to come, which a dated event of today would be shown as. Only plain past
+// verbs, and only without a word that looks ahead ("we had booked it for tonight, I'll go").
+const EN_DONE = /\b(?:had|went|was|were|met|saw|ate|did|finished|got back|came back)\b/u;
+const EN_LOOKS_AHEAD = /\b(?:will|'ll|going to|gonna|tonight|later|planning|plan|booked|want to|can't wait)\b/u;
+
+/** Whether a sentence dated today by a relative word tells what was already done on it. */
+function doneToday(context: SentenceContext, mention: DateMention, language: Language): boolean {
+  return language === 'en' && mention.relative && mention.date === context.date && EN_DONE.test(context.lower) && !EN_LOOKS_AHEAD.test(context.lower);
+}
+
 function eventOf(context: SentenceContext, rule: Rule, language: Language): ItemCandidate[] {
   if (context.event.role === 'assistant' && !recordsDone(context)) return [];
   if (context.question && !BOOKING_REQUEST.test(context.lower)) return [];
   // A plan moved or called off in this sentence is the plan rules' (plans.ts).
   if (context.here.some((candidate) => candidate.type === 'events')) return [];
   const mention = nearestDate(context, language);
-  if (mention === undefined) return [];
+  if (mention === undefined || doneToday(context, mention, language)) return [];
   if (context.here.some((candidate) => (candidate.type === 'tasks' || candidate.type === 'goals') && candidate.value['due'] === mention.date)) return [];
   // "tomorrow" or "Friday" needs an occasion beside it; a day named by its month is one when the user
   // tells what they will do on it ("we fly out 14 May for ten days").
