@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { citedEvents, citedTurns, evidenceRecall, normaliseEvidence, sharesContentWord, type CitingPacket } from './locomo-recall.js';
+import { answerShown, citedEvents, citedTurns, evidenceRecall, normaliseEvidence, sharesContentWord, shownText, type CitingPacket } from './locomo-recall.js';
 import { parseSessionTime } from './locomo-data.js';
 
 function packet(parts: { citations?: string[]; quotes?: Array<[string, string]>; facts?: Array<[string[], string]>; episodes?: string[][]; window?: string[] }): CitingPacket {
@@ -93,5 +93,33 @@ describe('sharesContentWord', () => {
     expect(sharesContentWord('When is the launch?', 'We ship Atlas on June 12.')).toBe(false);
     // A question of function words only matches them, as the search does.
     expect(sharesContentWord('What did she do?', 'She did it.')).toBe(true);
+  });
+});
+
+describe('answerShown', () => {
+  const evidence = ["Thanks, Caroline! The concert was amazing. It was Matt Patterson, he is so talented!"];
+
+  it('counts the answer words the evidence holds that the shown text holds too, by stem', () => {
+    expect(answerShown('Matt Patterson', evidence, evidence)).toBe(1);
+    expect(answerShown('Matt Patterson', evidence, ['It was Matt, I think'])).toBe(0.5);
+    // Cited by a sentence without the answer: cited, but none of it shown.
+    expect(answerShown('Matt Patterson', evidence, ['Thanks, Caroline!'])).toBe(0);
+    expect(answerShown('Matt Patterson', evidence, [])).toBe(0);
+  });
+
+  it('is null when the evidence holds no word of the answer, or the answer only function words', () => {
+    expect(answerShown('7 May 2023', ['I went yesterday'], ['I went yesterday'])).toBeNull();
+    expect(answerShown('Yes', evidence, evidence)).toBeNull();
+  });
+});
+
+describe('shownText', () => {
+  it('gives each cited event the text shown for it: quotes, fact keys and notes, episode summaries; nothing for a bare reference', () => {
+    const shown = shownText(packet({ quotes: [['evt_a', 'It was Matt Patterson'], ['evt_b', '']], facts: [[['evt_a', 'evt_c'], 'plays violin']], episodes: [['evt_c']] }));
+    expect(shown.get('evt_a')).toContain('It was Matt Patterson');
+    expect(shown.get('evt_a')).toContain('k0 plays violin');
+    // The fact's text and the episode's summary ('s').
+    expect(shown.get('evt_c')!.split('\n').filter((line) => line !== '')).toEqual(['k0 plays violin', 's']);
+    expect(shown.has('evt_b')).toBe(false);
   });
 });
