@@ -30,10 +30,10 @@ export async function renderSvg(spec: TopLevelSpec): Promise<string> {
   return `${svg}\n`;
 }
 
-/** Evidence recall (categories 1–4) against budget for Engram and each baseline, with the goal. */
+/** Evidence recall (categories 1–4) against budget for Engram and each baseline, with the target at each budget. */
 export function recallChartSpec(result: LocomoResult): TopLevelSpec {
   const values = result.scores.map((score) => ({ system: SYSTEM_LABEL[score.system], budget: score.budget, recall: score.overall_1_4 }));
-  const goal = { budget: result.goal.budget, recall: result.goal.recall, label: `goal ≥ ${result.goal.recall} at ${integer.format(result.goal.budget)} tokens` };
+  const targets = result.budgets.map((budget) => ({ budget, recall: result.targets.recall[budget]!, label: `target ${result.targets.recall[budget]!}` }));
   const budgets = [...result.budgets];
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
@@ -61,17 +61,12 @@ export function recallChartSpec(result: LocomoResult): TopLevelSpec {
         },
       },
       {
-        data: { values: [goal] },
-        mark: { type: 'rule', strokeDash: [4, 4], color: '#888' },
-        encoding: { y: { field: 'recall', type: 'quantitative' } },
-      },
-      {
-        data: { values: [goal] },
+        data: { values: targets },
         mark: { type: 'point', shape: 'diamond', size: 140, filled: false, strokeWidth: 2, color: '#444' },
         encoding: { x: { field: 'budget', type: 'quantitative' }, y: { field: 'recall', type: 'quantitative' } },
       },
       {
-        data: { values: [goal] },
+        data: { values: targets },
         mark: { type: 'text', align: 'left', dx: 10, dy: -10, fontSize: 11, color: '#444' },
         encoding: { x: { field: 'budget', type: 'quantitative' }, y: { field: 'recall', type: 'quantitative' }, text: { field: 'label' } },
       },

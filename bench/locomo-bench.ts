@@ -27,8 +27,13 @@ export interface LocomoSizes {
  * (compose-request schema), so every system gets 256 at the lowest.
  */
 export const LOCOMO_BUDGETS = [256, 500, 1_000, 2_000] as const;
-/** The budget of the goal, and the goal. */
-export const LOCOMO_GOAL = { budget: 1_000, recall: 0.85 } as const;
+/**
+ * The read path's targets: evidence recall over categories 1–4 at each budget, and the lead over
+ * BM25 over the raw turns at every budget.
+ */
+export const LOCOMO_TARGETS: { readonly recall: Readonly<Record<number, number>>; readonly lead_over_bm25: number } = { recall: { 256: 0.7, 500: 0.8, 1000: 0.88, 2000: 0.93 }, lead_over_bm25: 0.08 };
+/** The budget whose misses are listed in detail, and that warm-up composes use. */
+const DETAIL_BUDGET = 1_000;
 
 const AGENT = 'locomo-agent';
 /** The questions are asked in a session of their own, after the conversation. */
@@ -70,7 +75,12 @@ export interface LocomoResult {
   dataset: { path: string; conversations: number; turns: number; questions: Record<string, number>; evidence: EvidenceAudit };
   sizes: LocomoSizes;
   budgets: readonly number[];
-  goal: typeof LOCOMO_GOAL & { met: boolean; ahead_of_bm25_at_every_budget: boolean };
+  targets: typeof LOCOMO_TARGETS & {
+    /** The budgets whose recall target is met. */
+    met_at: number[];
+    /** Engram's recall less BM25's, per budget. */
+    lead: Record<string, number>;
+  };
   ingestion: { turns: number; events: number; items: number; turns_with_items: number; agent_sourced_tasks: number; seconds: number; turns_per_s: number; embed_seconds: number; embedded_per_s: number; embedding_backlog: number };
   scores: SystemScore[];
   full_conversation: { mean_tokens: number; min_tokens: number; max_tokens: number };
@@ -162,7 +172,7 @@ async function evaluateQuestion(engram: Engram, conversation: LocomoConversation
   const evidenceTexts = evidence.map((dia) => ingested.textOfDia.get(dia) ?? '');
   const answerIn = (context: PackedContext) =>
     question.answer === null ? null : answerShown(question.answer, evidenceTexts, evidence.flatMap((dia) => (context.dia_ids.has(dia) ? [ingested.textOfDia.get(dia) ?? ''] : [])));
-  for (; state.warmupLeft > 0; state.warmupLeft -= 1) await engram.compose(composeRequest(ingested, question.question, LOCOMO_GOAL.budget));
+  for (; state.warmupLeft > 0; state.warmupLeft -= 1) await engram.compose(composeRequest(ingested, question.question, DETAIL_BUDGET));
   // The rank of every event in the event search of the question: read once, when a packet misses.
   let searched: Promise<ReadonlyMap<string, number>> | undefined;
   const ranks = () =>
@@ -275,10 +285,10 @@ function assemble(
     dataset: { path: locomoPath(), conversations: conversations.length, turns, questions, evidence: audit },
     sizes,
     budgets: LOCOMO_BUDGETS,
-    goal: {
-      ...LOCOMO_GOAL,
-      met: at('engram', LOCOMO_GOAL.budget).overall_1_4 >= LOCOMO_GOAL.recall,
-      ahead_of_bm25_at_every_budget: LOCOMO_BUDGETS.every((budget) => at('engram', budget).overall_1_4 > at('bm25', budget).overall_1_4),
+    targets: {
+      ...LOCOMO_TARGETS,
+      met_at: LOCOMO_BUDGETS.filter((budget) => at('engram', budget).overall_1_4 >= LOCOMO_TARGETS.recall[budget]!),
+      lead: Object.fromEntries(LOCOMO_BUDGETS.map((budget) => [String(budget), Math.round((at('engram', budget).overall_1_4 - at('bm25', budget).overall_1_4) * 1000) / 1000])),
     },
     ingestion: {
       turns,
@@ -299,6 +309,6 @@ function assemble(
       max_tokens: Math.max(...wholeTokens),
     },
     latency_by_store_size: latency,
-    engram_misses: Object.fromEntries([...state.misses].map(([budget, log]) => [String(budget), log.summary(budget === LOCOMO_GOAL.budget ? 40 : 0)])),
+    engram_misses: Object.fromEntries([...state.misses].map(([budget, log]) => [String(budget), log.summary(budget === DETAIL_BUDGET ? 40 : 0)])),
   };
 }
