@@ -48,6 +48,11 @@ export function cueMatcher(terms: readonly string[], passages: readonly string[]
   return { needles, weights };
 }
 
+/** How many words a sentence has: its spaced runs, or its segmented words in a script written without spaces. */
+function wordCount(sentence: string): number {
+  return UNSPACED.test(sentence) ? words(sentence).length : sentence.split(/\s+/u).filter((part) => part !== '').length;
+}
+
 /** The index of the sentence with the greatest weight of cue terms (the first on a tie); -1 when none holds any. */
 function bestIndex(parts: readonly string[], matcher: CueMatcher): number {
   let best = -1;
@@ -90,10 +95,21 @@ export function bestSnippet(text: string, matcher: CueMatcher, maxWords: number)
   const parts = sentences(text);
   const best = bestIndex(parts, matcher);
   if (best < 0) return undefined;
-  const sizes = parts.map((sentence) => words(sentence).length);
-  let [first, last, size] = [best, best, sizes[best]!];
-  while (last + 1 < parts.length && size + sizes[last + 1]! <= maxWords) size += sizes[++last]!;
-  while (first > 0 && size + sizes[first - 1]! <= maxWords) size += sizes[--first]!;
+  let size = wordCount(parts[best]!);
+  let last = best;
+  while (last + 1 < parts.length) {
+    const more = wordCount(parts[last + 1]!);
+    if (size + more > maxWords) break;
+    size += more;
+    last += 1;
+  }
+  let first = best;
+  while (first > 0) {
+    const more = wordCount(parts[first - 1]!);
+    if (size + more > maxWords) break;
+    size += more;
+    first -= 1;
+  }
   // The text as written between them (Chinese sentences have no space between them).
   const start = text.indexOf(parts[first]!);
   const end = start < 0 ? -1 : text.indexOf(parts[last]!, start);
