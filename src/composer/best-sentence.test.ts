@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { bestSentence, bestSnippet, cueMatcher } from './best-sentence.js';
+import { bestSnippet, cueMatcher } from './best-sentence.js';
 
 const pool = [
   'Thanks for the tip, Caroline. Doing research and readying myself emotionally makes sense.',
@@ -12,25 +12,25 @@ const pool = [
 describe('the sentence a passage shows for the cues', () => {
   it('prefers the sentence with the rarer term, and finds a term by its stem', () => {
     const matcher = cueMatcher(['caroline', 'research'], pool);
-    expect(bestSentence(pool[0]!, matcher)).toBe('Doing research and readying myself emotionally makes sense.');
-    expect(bestSentence('I was researching it. Caroline called.', matcher)).toBe('I was researching it.');
+    expect(bestSnippet(pool[0]!, matcher, 0)).toBe('Doing research and readying myself emotionally makes sense.');
+    expect(bestSnippet('I was researching it. Caroline called.', matcher, 0)).toBe('I was researching it.');
   });
 
   it('matches at word starts only, so a stem inside another word does not count', () => {
     const matcher = cueMatcher(['art'], ['I love art classes.', 'We start at nine.']);
-    expect(bestSentence('We start at nine. Art is fun.', matcher)).toBe('Art is fun.');
-    expect(bestSentence('We start at nine.', matcher)).toBeUndefined();
+    expect(bestSnippet('We start at nine. Art is fun.', matcher, 0)).toBe('Art is fun.');
+    expect(bestSnippet('We start at nine.', matcher, 0)).toBeUndefined();
   });
 
   it('finds Chinese terms anywhere in the sentence', () => {
     const matcher = cueMatcher(['中文'], ['我更喜欢用中文写文档。']);
-    expect(bestSentence('今天很忙。我更喜欢用中文写文档。', matcher)).toBe('我更喜欢用中文写文档。');
+    expect(bestSnippet('今天很忙。我更喜欢用中文写文档。', matcher, 0)).toBe('我更喜欢用中文写文档。');
   });
 
   it('takes the first of equally good sentences, and nothing without cue terms', () => {
     const matcher = cueMatcher(['tea'], ['Tea at noon. Tea at five.']);
-    expect(bestSentence('Tea at noon. Tea at five.', matcher)).toBe('Tea at noon.');
-    expect(bestSentence('Tea at noon.', cueMatcher([], []))).toBeUndefined();
+    expect(bestSnippet('Tea at noon. Tea at five.', matcher, 0)).toBe('Tea at noon.');
+    expect(bestSnippet('Tea at noon.', cueMatcher([], []), 0)).toBeUndefined();
   });
 });
 

@@ -1,7 +1,7 @@
 // Which part of a passage a packet shows when the passage does not fit whole: the sentence that
-// matches the cues best, with the sentences around it up to a few dozen words. A cue term matches any word that starts with its stem ("research" finds
-// "researching"), and terms found in few of the passages count for more than terms found in most
-// of them (in a conversation with Caroline, "Caroline" tells little; "research" tells a lot).
+// matches the cues best, with the sentences around it up to a few dozen words. A cue term matches
+// any word that starts with its stem ("research" finds "researching"), and terms found in few of
+// the passages count for more than terms found in most of them.
 
 import { stemmer } from 'stemmer';
 
@@ -68,22 +68,9 @@ function bestIndex(parts: readonly string[], matcher: CueMatcher): number {
 }
 
 /**
- * The sentence of `text` with the greatest weight of cue terms (the first on a tie), or undefined
- * when no sentence holds any.
- *
- * @example
- * bestSentence('Thanks, Caroline. Doing research helps.', cueMatcher(['caroline', 'research'], pool)) // 'Doing research helps.'
- */
-export function bestSentence(text: string, matcher: CueMatcher): string | undefined {
-  if (matcher.needles.length === 0) return undefined;
-  const parts = sentences(text);
-  const best = bestIndex(parts, matcher);
-  return best < 0 ? undefined : parts[best];
-}
-
-/**
- * The best sentence of `text` (as `bestSentence`) with the sentences after it, then those before
- * it, as long as the whole stays within `maxWords` words: the sentence that matches the question
+ * The sentence of `text` with the greatest weight of cue terms (the first on a tie), with the
+ * sentences after it, then those before it, as long as the whole stays within `maxWords` words (0:
+ * the sentence alone): the sentence that matches the question
  * often only names its topic ("What concert was it?", "Thanks, Caroline!"), and the answer follows
  * or leads up to it. Undefined when no sentence holds a cue term.
  *

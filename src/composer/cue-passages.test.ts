@@ -59,6 +59,21 @@ describe('cue passages next to the best matches', () => {
     expect(packet.explain.selected).toContain(`key_quotes:${ids[1]}: cue.answer(to rank 1)`);
   });
 
+  it("does not take a question for one about the cues because it names the question's speaker", async () => {
+    const lines: Array<[string, string]> = [
+      ['Melanie', 'How was your week, Caroline?'],
+      ['Caroline', 'Busy, mostly at work, with long meetings every single day and a deadline on Friday that kept the whole team there late.'],
+    ];
+    const ids: string[] = [];
+    for (const [index, [speaker, content]] of lines.entries()) {
+      const result = await t.engram.commitTurn({ scope, turn_id: `named-${index}`, messages: [{ role: index === 0 ? 'assistant' : 'user', speaker, content }] });
+      ids.push(result.events[0]!.event_id);
+    }
+    const packet = await t.engram.compose({ scope: { ...scope, session_id: 'later' }, purpose: 'responder', cues: { query: 'Where did Caroline go swimming?' } });
+    // Her reply ranks by its own words (her name is indexed with them), not as an answer.
+    expect(packet.explain.selected.find((line) => line.startsWith(`key_quotes:${ids[1]}:`))).toMatch(/: cue\.hybrid\(/);
+  });
+
   it('keeps the turn after a question about something else a plain neighbour', async () => {
     const ids = await say([
       ['assistant', 'Your pottery class moved to Thursday. Shall I put it in your calendar?'],

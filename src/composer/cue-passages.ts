@@ -7,7 +7,7 @@
 import type { EventRecord } from '../spec/event.js';
 import type { NeighbourQuery, StorageAdapter } from '../spec/storage.js';
 import { contentText } from '../events/content-text.js';
-import { sentences } from '../util/segment.js';
+import { sentences, words } from '../util/segment.js';
 import { cueMatcher, matchScore } from './best-sentence.js';
 import { bySubject, OTHER_SPEAKER_WEIGHT, type CueSubject } from './cue-search.js';
 
@@ -32,8 +32,9 @@ export const ADJACENT_WEIGHT = 0.5;
  * question's subject gave to another speaker's question ranks with the question, not at a quarter of
  * it (half for the neighbour, half again for the asker not being the subject); a hit that is itself
  * such an answer keeps the better of its two scores. LoCoMo, evidence shown at 256 / 500 / 1,000 /
- * 2,000 tokens: 0.623 / 0.706 / 0.780 / 0.840 → 0.673 / 0.737 / 0.793 / 0.843, the evidence sharing no
- * word with its question 0.066 → 0.130 at 256 (BENCHMARKS.md). At 0.85 and 1 it did no better.
+ * 2,000 tokens: 0.623 / 0.706 / 0.780 / 0.840 → 0.667 / 0.737 / 0.788 / 0.843, the evidence sharing no
+ * word with its question 0.066 → 0.120 at 256; the answer shown with its evidence at 256 was 0.525 at
+ * 0.25 (as a plain neighbour) and 0.590 at 0.7, and no better at 1 (BENCHMARKS.md).
  */
 export const REPLY_WEIGHT = 0.7;
 
@@ -48,6 +49,19 @@ function asksAbout(event: EventRecord, matcher: ReturnType<typeof cueMatcher>): 
   const text = contentText(event.content);
   if (!text.includes('?') && !text.includes('？')) return false;
   return sentences(text).some((sentence) => (sentence.includes('?') || sentence.includes('？')) && matchScore(sentence, matcher) > 0);
+}
+
+/**
+ * The cue terms that can tell which sentence of a passage is about the cues: not the words of the
+ * passages' speakers' names, which in a conversation are on every other line ("Thanks, Caroline!",
+ * "How are you, Caroline?").
+ *
+ * @example
+ * topicTerms(['caroline', 'research'], [{ speaker: 'Caroline' }]) // ['research']
+ */
+export function topicTerms(terms: readonly string[], events: ReadonlyArray<Pick<EventRecord, 'speaker'>>): string[] {
+  const names = new Set(events.flatMap((event) => (event.speaker === null ? [] : words(event.speaker))));
+  return terms.filter((term) => !names.has(term));
 }
 
 /** Who said an event: its speaker's name, else its role. */
@@ -79,8 +93,9 @@ export async function withAdjacentTurns(
   const { subject } = cues;
   const others = (event: EventRecord) => subject !== null && !bySubject(event, subject);
   const read = hits.slice(0, anchors);
-  const matcher = cueMatcher(cues.terms, read.map((hit) => contentText(hit.event.content)));
-  const asking = read.map((hit) => cues.terms.length > 0 && asksAbout(hit.event, matcher));
+  const topic = topicTerms(cues.terms, read.map((hit) => hit.event));
+  const matcher = cueMatcher(topic, read.map((hit) => contentText(hit.event.content)));
+  const asking = read.map((hit) => topic.length > 0 && asksAbout(hit.event, matcher));
   // What an answer to a hit would score: the hit's score as if by the subject, at the reply's share.
   const answerScore = (index: number) => {
     const { event, score } = hits[index]!;

@@ -12,11 +12,10 @@ import type { PurposePolicy } from './policy.js';
 import { TEXT_LIMITS, textForms } from './text-forms.js';
 import { coveredUntil, snapshotOpening } from './snapshot-section.js';
 import { idTime } from '../util/ids.js';
-import { words } from '../util/segment.js';
 import type { CompactionSnapshot } from '../spec/compaction.js';
 import { itemLine, itemText } from './item-text.js';
 import { citationOf } from './working-state-section.js';
-import type { CuePassage } from './cue-passages.js';
+import { topicTerms, type CuePassage } from './cue-passages.js';
 import { bestSnippet, cueMatcher } from './best-sentence.js';
 
 export interface SummaryInputs {
@@ -123,9 +122,8 @@ export function fillSummarySection(
   // best sentence alone, whole up to half the share 0.484 / 0.540 / 0.586 / 0.764; snippets of 40
   // words, whole up to the share 0.589 / 0.687 / 0.760 / 0.849 (BENCHMARKS.md).
   const wholeCap = Math.floor(builder.left('short_term_summary') / Math.max(1, policy.query_quotes));
-  const names = new Set(inputs.cueHits.flatMap((passage) => (passage.event.speaker === null ? [] : words(passage.event.speaker))));
   const matcher = cueMatcher(
-    inputs.cueTerms.filter((term) => !names.has(term)),
+    topicTerms(inputs.cueTerms, inputs.cueHits.map((passage) => passage.event)),
     inputs.cueHits.map((passage) => contentText(passage.event.content)),
   );
   const offerPassage = ({ event, rule }: CuePassage, rank: number, spare: boolean): void => {
