@@ -68,10 +68,13 @@ describe('a day told as done', () => {
   it('is no event of today: what was done today is no occasion still to come', () => {
     expect(events('Then we had dinner and the kids stayed up far too late, so the whole family is tired today.')).toEqual([]);
     expect(events('went to the dentist today, all fine')).toEqual([]);
+    expect(events('graduation was today!! so proud')).toEqual([]);
   });
 
   it('keeps what is still to come today', () => {
     expect(events('dinner with Sam today, I booked the table for eight')).toEqual(['event:general:2026-02-18:dinner_sam | dinner with Sam today']);
     expect(events("we had planned dinner for today and we'll still go")).toHaveLength(1);
+    // A state told in the past beside it is no doing of the day's.
+    expect(events('My surgery is today, I was so nervous all week.')).toEqual(['event:general:2026-02-18:surgery | My surgery is today, I was so nervous all week']);
   });
 });

@@ -219,7 +219,7 @@ function dateConfidence(context: SentenceContext, mention: DateMention): number 
 // What the user tells as done today ("we had dinner and … so we're tired today"): a day's diary,
 // not an occasion still to come, which a dated event of today would be shown as. Only plain past
 // verbs, and only without a word that looks ahead ("we had booked it for tonight, I'll go").
-const EN_DONE = /\b(?:had|went|was|were|met|saw|ate|did|finished|got back|came back)\b/u;
+const EN_DONE = /\b(?:had|went|met|saw|ate|did|finished|got back|came back|(?:was|were) today|today (?:was|were))\b/u;
 const EN_LOOKS_AHEAD = /\b(?:will|'ll|going to|gonna|tonight|later|planning|plan|booked|want to|can't wait)\b/u;
 
 /** Whether a sentence dated today by a relative word tells what was already done on it. */
