@@ -44,11 +44,11 @@ export { createOpenAiCompatibleEmbeddings } from './providers/embeddings/openai-
 export { createEmbeddingModel, embedTexts, type EmbeddingConfig } from './providers/embeddings/embed.js';
 export { createOpenAiCompatibleChat } from './providers/llm/openai-compatible.js';
 export { fromAiSdkModel } from './providers/llm/ai-sdk.js';
-export { DEFAULT_STORE, migrateStore, openStore, redactStoreAddress, type StoreOptions } from './runtime/store-url.js';
+export { DEFAULT_STORE, migrateStore, openSqliteStorage, openStore, redactStoreAddress, type StoreOptions } from './runtime/store-url.js';
 export { citedIds, renderPacket, resolveCitation, type RenderFormat } from './composer/render.js';
 export { citationHandle } from './composer/item-text.js';
 export type { NamedPolicy, PurposeOverrides } from './composer/named-policies.js';
-export { openSqliteStorage, type SqliteStorageOptions } from './storage/sqlite/sqlite-storage.js';
+export type { SqliteStorageOptions } from './storage/sqlite/sqlite-storage.js';
 export { textTokenCounter } from './composer/text-tokens.js';
 export { storedTextTokens, withTextTokens, type TextTokenCounter } from './spec/text-tokens.js';
 

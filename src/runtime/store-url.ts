@@ -6,6 +6,7 @@ import { EngramError } from '../spec/errors.js';
 import type { MigrationResult, StorageAdapter } from '../spec/storage.js';
 import type { TextTokenCounter } from '../spec/text-tokens.js';
 import type * as SqliteStorageModule from '../storage/sqlite/sqlite-storage.js';
+import type { SqliteStorageOptions } from '../storage/sqlite/sqlite-storage.js';
 import type * as PostgresStorageModule from '../storage/postgres/postgres-storage.js';
 
 type SqliteModule = typeof SqliteStorageModule;
@@ -60,6 +61,18 @@ function postgresTarget(address: string): { connectionString: string; schema: st
  */
 export function redactStoreAddress(address: string): string {
   return address.replace(/^(postgres(?:ql)?:\/\/[^:/@]+):[^/]*@/, '$1:***@');
+}
+
+/**
+ * Opens the embedded store (one SQLite file). Its native driver, better-sqlite3, is loaded on the
+ * first call, not when `engram` is imported, so an application on PostgreSQL never loads it and a
+ * machine where it failed to build gets an error that says what to install.
+ *
+ * @example
+ * const storage = await openSqliteStorage({ path: './data/engram.db' });
+ */
+export async function openSqliteStorage(options: SqliteStorageOptions): Promise<StorageAdapter> {
+  return (await sqliteModule()).openSqliteStorage(options);
 }
 
 /**
