@@ -3,7 +3,7 @@
 // no-op that returns the first result. Batches share one transaction: all turns land or none. A
 // state patch may cite only its user's own events.
 
-import { EngramError, ValidationError } from '../spec/errors.js';
+import { ConflictError, EngramError, ValidationError } from '../spec/errors.js';
 import type { EventRecord } from '../spec/event.js';
 import type { CommitTurnRequest, CommitTurnResult } from '../spec/requests.js';
 import { resolveScope, sessionKeyOf, type Scope, type SessionKey } from '../spec/scope.js';
@@ -219,7 +219,7 @@ function reflectJob(scope: Scope, now: string): Job {
 }
 
 function prefixed(error: unknown, prefix: string): unknown {
-  if (error instanceof ValidationError) {
+  if (ValidationError.isInstance(error)) {
     return new ValidationError(
       error.issues.map((issue) => ({ ...issue, field: issue.field === '' ? prefix : `${prefix}.${issue.field}` })),
       { cause: error },
@@ -297,13 +297,10 @@ export async function commitTurnBatch(context: WritePathContext, input: readonly
       await context.storage.write(ops);
       return written();
     } catch (error) {
-      // Another writer got there first: either the same turn (return its result) or another turn of
-      // the session (recompute on top of it). A stale caller-supplied state version is the caller's.
-      const retryable =
-        EngramError.isInstance(error) &&
-        (error.code === 'DUPLICATE_TURN' ||
-          (error.code === 'STATE_VERSION_CONFLICT' && ['summary.version', 'item_id', 'run.version', 'snapshot.sequence'].includes(error.field ?? '')));
-      // Recomputed when another writer changed the session first (its summary, an item it supersedes, its run).
+      // Another writer got there first: either the same turn (return its result) or something this
+      // batch read (recompute on top of it: its summary, an item it supersedes, its run, its state).
+      // Planned again, a caller's state_patch.expected_version that is now stale is the caller's conflict.
+      const retryable = (EngramError.isInstance(error) && error.code === 'DUPLICATE_TURN') || (ConflictError.isInstance(error) && error.isRetryable);
       if (!retryable || attempt >= WRITE_RETRIES) throw error;
       if (attempt > 0) await pauseBeforeRetry(attempt);
     }

@@ -112,7 +112,7 @@ function recordOf(line: string, number: number): ExportRecord {
     try {
       validateEventRecord(record['event']);
     } catch (error) {
-      if (error instanceof ValidationError) throw new ValidationError(error.issues.map((issue) => ({ ...issue, field: `${field}.event.${issue.field}` })));
+      if (ValidationError.isInstance(error)) throw new ValidationError(error.issues.map((issue) => ({ ...issue, field: `${field}.event.${issue.field}` })));
       throw error;
     }
   }

@@ -26,7 +26,7 @@ const EVIDENCED_FIELDS = new Set<WorkingStateListField>(['decisions', 'open_loop
 export function applyStatePatch(current: WorkingState | null, patch: StatePatch, evidenceId: string): WorkingState {
   const base = current ?? emptyWorkingState();
   if (patch.expected_version !== base.state_version) {
-    throw new ConflictError('state_patch.expected_version', patch.expected_version, base.state_version);
+    throw ConflictError.ofVersion('state_patch.expected_version', patch.expected_version, base.state_version, 'caller');
   }
   const { state_version: version, ...fields } = base;
   const merged = applyMergePatch(fields, patch.set ?? {}) as Record<string, unknown>;
