@@ -58,7 +58,6 @@ export {
   ConflictError,
   NotFoundError,
   StorageError,
-  renameFields,
   type EngramErrorCode,
   type ValidationIssue,
 } from './spec/errors.js';

@@ -190,6 +190,18 @@ async function engramOnStore(before: (ops: Parameters<StorageAdapter['write']>[0
 }
 
 describe('commitTurn and conflicts', () => {
+  it('names the fields of a batch by their turn, also a lone turn of a batch and a conflict found while planning', async () => {
+    const bad = { ...turn('t1'), scope: { ...scope, user_id: '' } };
+    await expect(t.engram.commitTurns([bad])).rejects.toMatchObject({ field: 'turns[0].scope.user_id', rule: 'minLength' });
+    await expect(t.engram.commitTurn(bad)).rejects.toMatchObject({ field: 'scope.user_id', rule: 'minLength' });
+    const stale = t.engram.commitTurns([
+      turn('t1', { state_patch: { expected_version: 0, set: { goal: 'a' } } }),
+      turn('t2', { state_patch: { expected_version: 0, set: { goal: 'b' } } }),
+    ]);
+    await expect(stale).rejects.toMatchObject({ field: 'turns[1].state_patch.expected_version', origin: 'caller' });
+    await expect(stale).rejects.toThrow('turns[1].state_patch.expected_version: expected version 0 but the stored version is 1');
+  });
+
   it("says a stale expected version is the caller's to fix, not one to send again", async () => {
     await t.engram.commitTurn(turn('t1', { state_patch: { expected_version: 0, set: { goal: 'one' } } }));
     const stale = t.engram.commitTurn(turn('t2', { state_patch: { expected_version: 0, set: { goal: 'two' } } }));

@@ -1,17 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 
-import { ConflictError, EngramError, NotFoundError, renameFields, StorageError, ValidationError } from './errors.js';
+import { ConflictError, EngramError, NotFoundError, StorageError, ValidationError } from './errors.js';
 
 describe('errors', () => {
-  it('renameFields renames validation issues and conflicts, and leaves other errors alone', () => {
-    const renamed = renameFields(ValidationError.of('scope.user_id', 'required', 'is required'), (field) => field.replace(/^scope\./, ''));
-    expect(renamed).toMatchObject({ code: 'VALIDATION_FAILED', field: 'user_id', issues: [{ field: 'user_id', rule: 'required' }] });
-    const conflict = renameFields(ConflictError.ofVersion('state_patch.expected_version', 1, 2, 'caller'), (field) => field.replace(/^state_patch\./, ''));
-    expect(conflict).toMatchObject({ code: 'STATE_VERSION_CONFLICT', field: 'expected_version', expected: 1, actual: 2, origin: 'caller' });
-    const other = new Error('plain');
-    expect(renameFields(other, () => 'x')).toBe(other);
-  });
-
   it('a conflict says whether sending the request again may succeed', () => {
     const stale = ConflictError.ofVersion('state_patch.expected_version', 3, 4, 'caller');
     expect(stale).toMatchObject({ code: 'STATE_VERSION_CONFLICT', origin: 'caller', isRetryable: false, expected: 3, actual: 4 });

@@ -218,23 +218,3 @@ export class StorageError extends EngramError {
     return EngramError.hasMarker(error, storageMarker);
   }
 }
-
-/**
- * The same error with its fields renamed (a library request's field to the name a caller used for
- * it); errors without a field, and non-Engram errors, are returned as they are.
- *
- * @example
- * renameFields(error, (field) => field.replace(/^scope\./, ''))
- */
-export function renameFields(error: unknown, rename: (field: string) => string): unknown {
-  if (!EngramError.isInstance(error) || error.field === undefined) return error;
-  const issues = error.details['issues'];
-  if (error.code === 'VALIDATION_FAILED' && Array.isArray(issues)) {
-    return new ValidationError((issues as ValidationIssue[]).map((issue) => ({ ...issue, field: rename(issue.field) })), { cause: error });
-  }
-  const field = rename(error.field);
-  if (field === error.field) return error;
-  const message = error.message.replace(error.field, field);
-  if (ConflictError.isInstance(error)) return new ConflictError(message, { field, origin: error.origin, code: error.code as 'STATE_VERSION_CONFLICT', cause: error, details: error.details });
-  return new EngramError(error.code, message, { field, cause: error, details: error.details });
-}
