@@ -200,6 +200,9 @@ describe('commitTurn and conflicts', () => {
     ]);
     await expect(stale).rejects.toMatchObject({ field: 'turns[1].state_patch.expected_version', origin: 'caller' });
     await expect(stale).rejects.toThrow('turns[1].state_patch.expected_version: expected version 0 but the stored version is 1');
+    const blankObjective = t.engram.commitTurns([turn('t1'), turn('t2', { run: { objective: '  ' } })]);
+    await expect(blankObjective).rejects.toMatchObject({ field: 'turns[1].run.objective', rule: 'minLength' });
+    await expect(t.engram.commitTurn(turn('t2', { run: { objective: '  ' } }))).rejects.toMatchObject({ field: 'run.objective' });
   });
 
   it("says a stale expected version is the caller's to fix, not one to send again", async () => {

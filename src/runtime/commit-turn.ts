@@ -197,7 +197,7 @@ async function planTurn(batch: Batch, context: WritePathContext, request: Commit
     session.analyses.set(event.id, analysed);
     batch.ops.push({ op: 'append_event', event, search_text: analysed.searchText });
   }
-  const compaction = await batch.runs.planTurn(scope, request, events, recordedAt);
+  const compaction = await batch.runs.planTurn(scope, request, events, recordedAt, at.turn);
   if (compaction !== undefined) result.compaction = compaction;
   // The run has ended: its insights that live until `run_end` expire with this turn.
   if (events.some((event) => event.marker === 'RUN_END')) {
