@@ -58,6 +58,8 @@ export {
   ConflictError,
   NotFoundError,
   StorageError,
+  type ConflictErrorOptions,
+  type ConflictOrigin,
   type EngramErrorCode,
   type ValidationIssue,
 } from './spec/errors.js';
@@ -67,6 +69,7 @@ export {
   validateCommitTurnRequest,
   validateComposeRequest,
   validateEventRecord,
+  validateStatePatch,
   validateWorkingState,
   checkSessionReflection,
   validateReflectionRequest,
