@@ -58,7 +58,8 @@ export {
   ConflictError,
   NotFoundError,
   StorageError,
-  renameFields,
+  type ConflictErrorOptions,
+  type ConflictOrigin,
   type EngramErrorCode,
   type ValidationIssue,
 } from './spec/errors.js';
@@ -68,6 +69,7 @@ export {
   validateCommitTurnRequest,
   validateComposeRequest,
   validateEventRecord,
+  validateStatePatch,
   validateWorkingState,
   checkSessionReflection,
   validateReflectionRequest,

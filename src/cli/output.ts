@@ -19,7 +19,7 @@ export function printError(error: unknown, json: boolean): void {
     process.stderr.write(`${JSON.stringify({ error: body })}\n`);
     return;
   }
-  if (error instanceof ValidationError) {
+  if (ValidationError.isInstance(error)) {
     process.stderr.write(`error [${error.code}] ${error.message}\n`);
     for (const issue of error.issues.slice(1, 10)) process.stderr.write(`  also: ${issue.field || '(input)'}: ${issue.message} [rule: ${issue.rule}]\n`);
     return;

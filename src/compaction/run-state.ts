@@ -48,6 +48,8 @@ export interface RunPayloadContext {
   now: string;
   /** The session of the turn (becomes the state's `session_id`). */
   session_id?: string;
+  /** Where the payload sits in the caller's request, for the fields of its errors (default `run`; a batch's `turns[2].run`). */
+  path?: string;
 }
 
 /** The compaction counters of a run. */
@@ -102,12 +104,13 @@ export function emptyRunState(key: RunKey, session_id: string, now: string): Run
  * - open_questions: added (deduplicated, in order) then resolved (removed; unknown ones ignored).
  * - sources_seen and every pointer's source and chunk: appended to source/chunk ids seen, once.
  * `version` is left alone: the writer bumps it. Throws ValidationError on a bad pointer or a
- * broken RUN_LIMITS cap.
+ * broken RUN_LIMITS cap, its field under `context.path`.
  *
  * @example
  * applyRunPayload(state, { objective: 'Compare two vendors', evidence: [{ event_id }] }, { events, now }).ledger.length // 1
  */
 export function applyRunPayload(state: RunState, payload: RunPayload, context: RunPayloadContext): { state: RunState; ledger: LedgerEntry[] } {
+  const at = context.path ?? 'run';
   const ledger = new Map<string, LedgerEntry>();
   const resolve = (inputs: readonly EvidenceInput[] | undefined, field: string, cap: number) => {
     checkCount(inputs?.length ?? 0, cap, field);
@@ -119,54 +122,54 @@ export function applyRunPayload(state: RunState, payload: RunPayload, context: R
     });
     return [...pointers.values()].map(toPointer);
   };
-  resolve(payload.evidence, 'run.evidence', RUN_LIMITS.perTurn);
+  resolve(payload.evidence, `${at}.evidence`, RUN_LIMITS.perTurn);
   const next: RunState = {
     ...state,
-    ...objectiveOf(state, payload),
-    claims: upsertClaims(state.claims, payload.claims, resolve),
-    conflicts: upsertConflicts(state.conflicts, payload.conflicts, resolve),
-    failures: upsertFailures(state.failures, payload.failures),
-    open_questions: applyQuestions(state.open_questions, payload.open_questions),
+    ...objectiveOf(state, payload, at),
+    claims: upsertClaims(state.claims, payload.claims, resolve, at),
+    conflicts: upsertConflicts(state.conflicts, payload.conflicts, resolve, at),
+    failures: upsertFailures(state.failures, payload.failures, at),
+    open_questions: applyQuestions(state.open_questions, payload.open_questions, at),
     session_id: context.session_id ?? state.session_id,
     updated_at: context.now,
   };
   const entries = [...ledger.values()];
   const sources = (payload.sources_seen ?? []).map((seen) => seen.source_id);
-  checkCount(sources.length, RUN_LIMITS.sourcesPerTurn, 'run.sources_seen');
+  checkCount(sources.length, RUN_LIMITS.sourcesPerTurn, `${at}.sources_seen`);
   const sourceIds = [...sources, ...entries.flatMap((entry) => (entry.source_id === null ? [] : [entry.source_id]))];
-  next.source_ids_seen = appendSeen(state.source_ids_seen, sourceIds, RUN_LIMITS.sourcesSeen, ID_LIMITS.source, 'run.sources_seen');
+  next.source_ids_seen = appendSeen(state.source_ids_seen, sourceIds, RUN_LIMITS.sourcesSeen, ID_LIMITS.source, `${at}.sources_seen`);
   const chunks = [...(payload.sources_seen ?? []).flatMap((seen) => seen.chunk_ids ?? []), ...entries.map((entry) => entry.chunk_id)];
-  next.chunk_ids_seen = appendSeen(state.chunk_ids_seen, chunks, RUN_LIMITS.chunksSeen, ID_LIMITS.chunk, 'run.sources_seen');
+  next.chunk_ids_seen = appendSeen(state.chunk_ids_seen, chunks, RUN_LIMITS.chunksSeen, ID_LIMITS.chunk, `${at}.sources_seen`);
   return { state: next, ledger: entries };
 }
 
 type Resolve = (inputs: readonly EvidenceInput[] | undefined, field: string, cap: number) => Claim['evidence_refs'];
 
-function objectiveOf(state: RunState, payload: RunPayload): Pick<RunState, 'objective' | 'done_definition'> {
+function objectiveOf(state: RunState, payload: RunPayload, at: string): Pick<RunState, 'objective' | 'done_definition'> {
   let { objective, done_definition } = state;
   if (payload.objective !== undefined) {
-    checkText(payload.objective, RUN_LIMITS.objectiveChars, 'run.objective', true);
+    checkText(payload.objective, RUN_LIMITS.objectiveChars, `${at}.objective`, true);
     objective = payload.objective;
   }
   const done = payload.done_definition;
   if (done !== undefined) {
     const isObject = typeof done === 'object' && done !== null && !Array.isArray(done);
-    if (typeof done !== 'string' && !isObject) throw ValidationError.of('run.done_definition', 'type', 'must be a string or an object');
+    if (typeof done !== 'string' && !isObject) throw ValidationError.of(`${at}.done_definition`, 'type', 'must be a string or an object');
     const text = typeof done === 'string' ? done : canonicalJson(done);
     if ((typeof done === 'string' ? done.trim() : Object.keys(done)).length === 0) {
-      throw ValidationError.of('run.done_definition', 'minLength', 'must not be empty');
+      throw ValidationError.of(`${at}.done_definition`, 'minLength', 'must not be empty');
     }
-    checkText(text, RUN_LIMITS.objectiveChars, 'run.done_definition');
+    checkText(text, RUN_LIMITS.objectiveChars, `${at}.done_definition`);
     if (done_definition === null || !jsonEqual(done_definition, done)) done_definition = done;
   }
   return { objective, done_definition };
 }
 
-function upsertClaims(claims: readonly Claim[], inputs: RunPayload['claims'], resolve: Resolve): Claim[] {
-  checkCount(inputs?.length ?? 0, RUN_LIMITS.perTurn, 'run.claims');
+function upsertClaims(claims: readonly Claim[], inputs: RunPayload['claims'], resolve: Resolve, at: string): Claim[] {
+  checkCount(inputs?.length ?? 0, RUN_LIMITS.perTurn, `${at}.claims`);
   const byId = new Map(claims.map((claim) => [claim.claim_id, claim]));
   (inputs ?? []).forEach((input, index) => {
-    const field = `run.claims[${index}]`;
+    const field = `${at}.claims[${index}]`;
     checkId(input.claim_id, `${field}.claim_id`);
     if (!['verified', 'candidate', 'retracted'].includes(input.status)) {
       throw ValidationError.of(`${field}.status`, 'enum', 'must be one of ["verified","candidate","retracted"]');
@@ -179,15 +182,15 @@ function upsertClaims(claims: readonly Claim[], inputs: RunPayload['claims'], re
     }
     byId.set(input.claim_id, { claim_id: input.claim_id, status: input.status, statement: input.statement, evidence_refs });
   });
-  checkCount(byId.size, RUN_LIMITS.claims, 'run.claims', 'the run');
+  checkCount(byId.size, RUN_LIMITS.claims, `${at}.claims`, 'the run');
   return [...byId.values()];
 }
 
-function upsertConflicts(conflicts: readonly Conflict[], inputs: RunPayload['conflicts'], resolve: Resolve): Conflict[] {
-  checkCount(inputs?.length ?? 0, RUN_LIMITS.perTurn, 'run.conflicts');
+function upsertConflicts(conflicts: readonly Conflict[], inputs: RunPayload['conflicts'], resolve: Resolve, at: string): Conflict[] {
+  checkCount(inputs?.length ?? 0, RUN_LIMITS.perTurn, `${at}.conflicts`);
   const byId = new Map(conflicts.map((conflict) => [conflict.conflict_id, conflict]));
   (inputs ?? []).forEach((input, index) => {
-    const field = `run.conflicts[${index}]`;
+    const field = `${at}.conflicts[${index}]`;
     checkId(input.conflict_id, `${field}.conflict_id`);
     checkText(input.description, RUN_LIMITS.statementChars, `${field}.description`);
     const side_a_refs = resolve(input.side_a, `${field}.side_a`, RUN_LIMITS.pointersPerItem);
@@ -197,33 +200,33 @@ function upsertConflicts(conflicts: readonly Conflict[], inputs: RunPayload['con
     }
     byId.set(input.conflict_id, { conflict_id: input.conflict_id, description: input.description, side_a_refs, side_b_refs });
   });
-  checkCount(byId.size, RUN_LIMITS.conflicts, 'run.conflicts', 'the run');
+  checkCount(byId.size, RUN_LIMITS.conflicts, `${at}.conflicts`, 'the run');
   return [...byId.values()];
 }
 
-function upsertFailures(failures: readonly RunFailure[], inputs: RunFailure[] | undefined): RunFailure[] {
-  checkCount(inputs?.length ?? 0, RUN_LIMITS.perTurn, 'run.failures');
+function upsertFailures(failures: readonly RunFailure[], inputs: RunFailure[] | undefined, at: string): RunFailure[] {
+  checkCount(inputs?.length ?? 0, RUN_LIMITS.perTurn, `${at}.failures`);
   const byId = new Map(failures.map((failure) => [failure.failure_id, failure]));
   (inputs ?? []).forEach((input, index) => {
-    const field = `run.failures[${index}]`;
+    const field = `${at}.failures[${index}]`;
     checkId(input.failure_id, `${field}.failure_id`);
     checkText(input.category, RUN_LIMITS.shortTextChars, `${field}.category`);
     checkText(input.where, RUN_LIMITS.shortTextChars, `${field}.where`);
     checkText(input.why, RUN_LIMITS.statementChars, `${field}.why`);
     byId.set(input.failure_id, { failure_id: input.failure_id, category: input.category, where: input.where, why: input.why });
   });
-  checkCount(byId.size, RUN_LIMITS.failures, 'run.failures', 'the run');
+  checkCount(byId.size, RUN_LIMITS.failures, `${at}.failures`, 'the run');
   return [...byId.values()];
 }
 
-function applyQuestions(questions: readonly string[], change: RunPayload['open_questions']): string[] {
+function applyQuestions(questions: readonly string[], change: RunPayload['open_questions'], at: string): string[] {
   const add = change?.add ?? [];
   const resolved = new Set(change?.resolve ?? []);
-  checkCount(add.length, RUN_LIMITS.perTurn, 'run.open_questions.add');
-  checkCount(resolved.size, RUN_LIMITS.perTurn, 'run.open_questions.resolve');
-  add.forEach((question, index) => checkText(question, RUN_LIMITS.statementChars, `run.open_questions.add[${index}]`, true));
+  checkCount(add.length, RUN_LIMITS.perTurn, `${at}.open_questions.add`);
+  checkCount(resolved.size, RUN_LIMITS.perTurn, `${at}.open_questions.resolve`);
+  add.forEach((question, index) => checkText(question, RUN_LIMITS.statementChars, `${at}.open_questions.add[${index}]`, true));
   const next = [...new Set([...questions, ...add])].filter((question) => !resolved.has(question));
-  checkCount(next.length, RUN_LIMITS.openQuestions, 'run.open_questions', 'the run');
+  checkCount(next.length, RUN_LIMITS.openQuestions, `${at}.open_questions`, 'the run');
   return next;
 }
 

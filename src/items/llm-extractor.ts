@@ -179,7 +179,7 @@ function checkItem(item: ModelItem, field: string, shownIds: ReadonlyMap<string,
   try {
     assertKey(item.type, item.key, `${field}.key`);
   } catch (error) {
-    if (!(error instanceof ValidationError)) throw error;
+    if (!(ValidationError.isInstance(error))) throw error;
     issues.push(...error.issues);
   }
   if (item.source_event_ids.length === 0) {

@@ -9,7 +9,7 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, typ
 
 import { EngramError, KEY_ROLES, type Engram, type KeyPrincipal } from '../index.js';
 import { bindArguments } from './arguments.js';
-import { errorResult, failureOf, forbidden, successResult, type ToolFailure } from './tool-result.js';
+import { errorResult, failureOf, forbidden, successResult } from './tool-result.js';
 import { TOOLS, type EngramTool } from './tools.js';
 
 /** Options of `createMcpServer`. */
@@ -67,17 +67,6 @@ function listing(tool: EngramTool, surface: 'lean' | 'full'): Tool {
   };
 }
 
-function renamed(failure: ToolFailure, rename: ((field: string) => string) | undefined): ToolFailure {
-  if (rename === undefined || failure.field === null) return failure;
-  const field = rename(failure.field);
-  return {
-    ...failure,
-    field,
-    message: failure.message.replace(failure.field, field),
-    ...(failure.issues === undefined ? {} : { issues: failure.issues.map((issue) => ({ ...issue, field: rename(issue.field) })) }),
-  };
-}
-
 /** The answer when the key is no longer good (or cannot be checked), else null. */
 async function keyRefusal(options: McpServerOptions): Promise<CallToolResult | null> {
   if (options.keyStillValid === undefined) return null;
@@ -106,7 +95,7 @@ async function callTool(engram: Engram, principal: KeyPrincipal, name: string, i
     return successResult(output.structured, output.text);
   } catch (error) {
     const failure = failureOf(error);
-    if (failure !== null) return errorResult(renamed(failure, tool.renameField));
+    if (failure !== null) return errorResult(failure);
     options.onError?.(error, name);
     return errorResult({ code: 'INTERNAL', field: null, message: 'unexpected error' });
   }

@@ -49,8 +49,6 @@ export interface EngramTool {
   leanInputSchema: SchemaNode;
   outputSchema: SchemaNode;
   annotations: ToolAnnotations;
-  /** Renames a field the library names in its errors into the tool's own argument names. */
-  renameField?: (field: string) => string;
   run(engram: Engram, args: Record<string, unknown>, principal: KeyPrincipal): Promise<ToolOutput>;
 }
 

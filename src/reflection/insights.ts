@@ -4,15 +4,15 @@
 // replayed packet shows the insights as they were). A validated insight can be promoted to a fact
 // or a procedure; the insight stays as the item's provenance.
 
-import { EngramError, ValidationError } from '../spec/errors.js';
+import { ConflictError, ValidationError } from '../spec/errors.js';
 import type { ItemCandidate, MemoryType } from '../spec/items.js';
 import type { InsightRecord, InsightTrigger, InsightType, ValidationState } from '../spec/reflection.js';
 import { newId } from '../util/ids.js';
 import type { CandidateScope } from './candidates.js';
 
 /** A change refused because of the insight's current state. */
-function stateConflict(field: string, message: string): EngramError {
-  return new EngramError('STATE_VERSION_CONFLICT', `${field}: ${message}`, { field });
+function stateConflict(field: string, message: string): ConflictError {
+  return new ConflictError(`${field}: ${message}`, { field, origin: 'caller' });
 }
 
 /** The states an insight may move to from each state. `rejected` is final. */

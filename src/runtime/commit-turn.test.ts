@@ -175,6 +175,73 @@ describe('commitTurns', () => {
   });
 });
 
+/** The engram under test on a store whose writes call `before` first (another writer, a fault). */
+async function engramOnStore(before: (ops: Parameters<StorageAdapter['write']>[0]) => Promise<void>) {
+  const storage = new Proxy(t.engram.storage, {
+    get(target, property, receiver) {
+      if (property !== 'write') return Reflect.get(target, property, receiver) as unknown;
+      return async (ops: Parameters<StorageAdapter['write']>[0]) => {
+        await before(ops);
+        await target.write(ops);
+      };
+    },
+  });
+  return createEngram({ store: storage, embeddings: { provider: 'none' } });
+}
+
+describe('commitTurn and conflicts', () => {
+  it('names the fields of a batch by their turn, also a lone turn of a batch and a conflict found while planning', async () => {
+    const bad = { ...turn('t1'), scope: { ...scope, user_id: '' } };
+    await expect(t.engram.commitTurns([bad])).rejects.toMatchObject({ field: 'turns[0].scope.user_id', rule: 'minLength' });
+    await expect(t.engram.commitTurn(bad)).rejects.toMatchObject({ field: 'scope.user_id', rule: 'minLength' });
+    const stale = t.engram.commitTurns([
+      turn('t1', { state_patch: { expected_version: 0, set: { goal: 'a' } } }),
+      turn('t2', { state_patch: { expected_version: 0, set: { goal: 'b' } } }),
+    ]);
+    await expect(stale).rejects.toMatchObject({ field: 'turns[1].state_patch.expected_version', origin: 'caller' });
+    await expect(stale).rejects.toThrow('turns[1].state_patch.expected_version: expected version 0 but the stored version is 1');
+    const blankObjective = t.engram.commitTurns([turn('t1'), turn('t2', { run: { objective: '  ' } })]);
+    await expect(blankObjective).rejects.toMatchObject({ field: 'turns[1].run.objective', rule: 'minLength' });
+    await expect(t.engram.commitTurn(turn('t2', { run: { objective: '  ' } }))).rejects.toMatchObject({ field: 'run.objective' });
+  });
+
+  it("says a stale expected version is the caller's to fix, not one to send again", async () => {
+    await t.engram.commitTurn(turn('t1', { state_patch: { expected_version: 0, set: { goal: 'one' } } }));
+    const stale = t.engram.commitTurn(turn('t2', { state_patch: { expected_version: 0, set: { goal: 'two' } } }));
+    await expect(stale).rejects.toMatchObject({ code: 'STATE_VERSION_CONFLICT', origin: 'caller', isRetryable: false });
+  });
+
+  it('plans again after any conflict another writer caused, whatever field it names', async () => {
+    let raced = 0;
+    const engram = await engramOnStore(async () => {
+      raced += 1;
+      if (raced === 1) throw new ConflictError('reflection.trace_id: trc_1 already exists; another writer stored it first', { field: 'reflection.trace_id', origin: 'concurrent' });
+    });
+    const result = await engram.commitTurn(turn('t1'));
+    expect(raced).toBe(2);
+    expect(result.replayed).toBe(false);
+    expect(await eventCount()).toBe(2);
+  });
+
+  it("turns a state write that lost the race into the caller's conflict once the patch is planned again", async () => {
+    const other = await createEngram({ store: `sqlite:${t.path}`, embeddings: { provider: 'none' } });
+    let raced = false;
+    // Between this turn's planning and its write, another writer moves the state to version 1.
+    const engram = await engramOnStore(async (ops) => {
+      if (raced || !ops.some((op) => op.op === 'put_working_state')) return;
+      raced = true;
+      await other.updateWorkingState({ scope, expected_version: 0, set: { goal: 'the other writer' } });
+    });
+    try {
+      const attempt = engram.commitTurn(turn('t1', { state_patch: { expected_version: 0, set: { goal: 'this writer' } } }));
+      await expect(attempt).rejects.toMatchObject({ code: 'STATE_VERSION_CONFLICT', field: 'state_patch.expected_version', origin: 'caller', expected: 0, actual: 1 });
+      expect((await t.engram.getWorkingState(session)).goal).toBe('the other writer');
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe('updateWorkingState', () => {
   it('returns the state it wrote, even when another writer of the store writes the next version before it returns', async () => {
     const other = await createEngram({ store: `sqlite:${t.path}`, embeddings: { provider: 'none' } });

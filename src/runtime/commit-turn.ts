@@ -3,14 +3,14 @@
 // no-op that returns the first result. Batches share one transaction: all turns land or none. A
 // state patch may cite only its user's own events.
 
-import { EngramError, ValidationError } from '../spec/errors.js';
+import { ConflictError, EngramError, ValidationError } from '../spec/errors.js';
 import type { EventRecord } from '../spec/event.js';
 import type { CommitTurnRequest, CommitTurnResult } from '../spec/requests.js';
 import { resolveScope, sessionKeyOf, type Scope, type SessionKey } from '../spec/scope.js';
 import type { Job, StorageAdapter, WriteOp } from '../spec/storage.js';
 import { emptySummary, type StmSummary } from '../spec/summary.js';
 import type { Tokenizer } from '../spec/tokenizer.js';
-import { validateCommitTurnRequest } from '../spec/validators.js';
+import { underPath, validateCommitTurnRequest } from '../spec/validators.js';
 import type { WorkingState } from '../spec/working-state.js';
 import { buildTurnEvents } from '../events/build-events.js';
 import { analyseEvent, type EventText } from '../events/analyze.js';
@@ -136,7 +136,7 @@ function foldTurns(session: SessionState, tokenizer: Tokenizer, updatedAt: strin
   return summary;
 }
 
-async function planTurn(batch: Batch, context: WritePathContext, request: CommitTurnRequest, lookUp: boolean): Promise<CommitTurnResult> {
+async function planTurn(batch: Batch, context: WritePathContext, request: CommitTurnRequest, lookUp: boolean, at: TurnAt): Promise<CommitTurnResult> {
   const scope = resolveScope(request.scope);
   const key = sessionKeyOf(scope);
   const turnKey = `${keyString(key)}#${request.turn_id}`;
@@ -148,19 +148,19 @@ async function planTurn(batch: Batch, context: WritePathContext, request: Commit
 
   const now = context.clock.now();
   const recordedAt = toIso(now);
-  const turnTs = request.ts === undefined ? recordedAt : toIso(request.ts, 'ts');
+  const turnTs = request.ts === undefined ? recordedAt : toIso(request.ts, underPath(at.turn, 'ts'));
   const session = await batch.session(key);
 
   let events: EventRecord[];
   let stateChanged = false;
   if (request.state_patch !== undefined) {
     const patch = request.state_patch;
-    await checkPatchEvidence(context.storage, scope, patch, session.state, recordedAt);
+    await checkPatchEvidence(context.storage, scope, patch, session.state, recordedAt, at.statePatch);
     const from = session.state?.state_version ?? 0;
     const patchContent = { ...patch, from_version: from, to_version: from + 1 } as Record<string, unknown>;
     events = buildTurnEvents(request, scope, turnTs, recordedAt, patchContent);
     const patchEvent = events.find((event) => event.kind === 'state_patch')!;
-    session.state = applyStatePatch(session.state, patch, patchEvent.id);
+    session.state = applyStatePatch(session.state, patch, patchEvent.id, at.statePatch);
     session.stateChanged = true;
     stateChanged = true;
   } else {
@@ -197,7 +197,7 @@ async function planTurn(batch: Batch, context: WritePathContext, request: Commit
     session.analyses.set(event.id, analysed);
     batch.ops.push({ op: 'append_event', event, search_text: analysed.searchText });
   }
-  const compaction = await batch.runs.planTurn(scope, request, events, recordedAt);
+  const compaction = await batch.runs.planTurn(scope, request, events, recordedAt, at.turn);
   if (compaction !== undefined) result.compaction = compaction;
   // The run has ended: its insights that live until `run_end` expire with this turn.
   if (events.some((event) => event.marker === 'RUN_END')) {
@@ -218,25 +218,41 @@ function reflectJob(scope: Scope, now: string): Job {
   return queuedJob(scope.tenant_id, `reflect:${scope.user_id}/${scope.agent_id}/${scope.run_id}`, 'reflect', payload, now);
 }
 
-function prefixed(error: unknown, prefix: string): unknown {
-  if (error instanceof ValidationError) {
-    return new ValidationError(
-      error.issues.map((issue) => ({ ...issue, field: issue.field === '' ? prefix : `${prefix}.${issue.field}` })),
-      { cause: error },
-    );
-  }
-  return error;
+/**
+ * How a call names the fields of its turns in errors: where each turn sits in the caller's input,
+ * and where a turn's state patch sits under it.
+ */
+export interface TurnPaths {
+  /** The path of the turn at `index`: '' for a turn sent alone, `turns[2]` in a batch. */
+  turn: (index: number) => string;
+  /** The state patch's name under its turn: 'state_patch', or '' where the caller sent the patch's own fields. */
+  statePatch: string;
 }
+
+/** A batch: each turn named as the `turns` of its body. */
+export const BATCH_PATHS: TurnPaths = { turn: (index) => `turns[${index}]`, statePatch: 'state_patch' };
+
+/** A turn sent alone: its fields named from its own root. */
+export const LONE_TURN_PATHS: TurnPaths = { turn: () => '', statePatch: 'state_patch' };
+
+/** Where one turn's fields and its state patch's fields are named from. */
+interface TurnAt {
+  turn: string;
+  statePatch: string;
+}
+
+const turnAt = (paths: TurnPaths, index: number): TurnAt => ({ turn: paths.turn(index), statePatch: underPath(paths.turn(index), paths.statePatch) });
 
 /**
  * Commits turns in one transaction and returns one result per turn, in order. `dry_run` on every
  * turn returns the results without writing; mixing dry and real turns in one batch is refused.
+ * Errors name each turn's fields by `paths` (a batch's `turns[i]` by default).
  *
  * @example
- * const [result] = await commitTurns(context, [turn]);
+ * const [result] = await commitTurns(context, [turn], LONE_TURN_PATHS);
  */
-export async function commitTurns(context: WritePathContext, input: readonly unknown[]): Promise<CommitTurnResult[]> {
-  return (await commitTurnBatch(context, input)).results;
+export async function commitTurns(context: WritePathContext, input: readonly unknown[], paths: TurnPaths = BATCH_PATHS): Promise<CommitTurnResult[]> {
+  return (await commitTurnBatch(context, input, paths)).results;
 }
 
 /** What a batch of turns wrote: each turn's result, and the working state its session holds after the batch. */
@@ -254,14 +270,8 @@ export interface CommittedTurns {
  * @example
  * const { results: [result], states: [state] } = await commitTurnBatch(context, [turn]);
  */
-export async function commitTurnBatch(context: WritePathContext, input: readonly unknown[]): Promise<CommittedTurns> {
-  const requests = input.map((turn, index) => {
-    try {
-      return validateCommitTurnRequest(turn);
-    } catch (error) {
-      throw input.length === 1 ? error : prefixed(error, `turns[${index}]`);
-    }
-  });
+export async function commitTurnBatch(context: WritePathContext, input: readonly unknown[], paths: TurnPaths = BATCH_PATHS): Promise<CommittedTurns> {
+  const requests = input.map((turn, index) => validateCommitTurnRequest(turn, paths.turn(index)));
   const dryRuns = new Set(requests.map((request) => request.dry_run === true));
   if (dryRuns.size > 1) throw ValidationError.of('dry_run', 'consistent', 'must be the same for every turn of a batch');
   const dryRun = dryRuns.has(true);
@@ -274,13 +284,7 @@ export async function commitTurnBatch(context: WritePathContext, input: readonly
     const batch = new Batch(context);
     const results: CommitTurnResult[] = [];
     try {
-      for (const [index, request] of requests.entries()) {
-        try {
-          results.push(await planTurn(batch, context, request, !optimistic));
-        } catch (error) {
-          throw requests.length === 1 ? error : prefixed(error, `turns[${index}]`);
-        }
-      }
+      for (const [index, request] of requests.entries()) results.push(await planTurn(batch, context, request, !optimistic, turnAt(paths, index)));
     } catch (error) {
       if (optimistic && EngramError.isInstance(error) && error.code === 'STATE_VERSION_CONFLICT') continue;
       throw error;
@@ -297,13 +301,10 @@ export async function commitTurnBatch(context: WritePathContext, input: readonly
       await context.storage.write(ops);
       return written();
     } catch (error) {
-      // Another writer got there first: either the same turn (return its result) or another turn of
-      // the session (recompute on top of it). A stale caller-supplied state version is the caller's.
-      const retryable =
-        EngramError.isInstance(error) &&
-        (error.code === 'DUPLICATE_TURN' ||
-          (error.code === 'STATE_VERSION_CONFLICT' && ['summary.version', 'item_id', 'run.version', 'snapshot.sequence'].includes(error.field ?? '')));
-      // Recomputed when another writer changed the session first (its summary, an item it supersedes, its run).
+      // Another writer got there first: either the same turn (return its result) or something this
+      // batch read (recompute on top of it: its summary, an item it supersedes, its run, its state).
+      // Planned again, a caller's state_patch.expected_version that is now stale is the caller's conflict.
+      const retryable = (EngramError.isInstance(error) && error.code === 'DUPLICATE_TURN') || (ConflictError.isInstance(error) && error.isRetryable);
       if (!retryable || attempt >= WRITE_RETRIES) throw error;
       if (attempt > 0) await pauseBeforeRetry(attempt);
     }

@@ -3,7 +3,7 @@
 
 import { LRUCache } from 'lru-cache';
 
-import { EngramError, NotFoundError, renameFields } from '../spec/errors.js';
+import { EngramError, NotFoundError } from '../spec/errors.js';
 import { requireChoices, requireCount, requireId, requireTenant } from './arguments.js';
 import type { EventRecord } from '../spec/event.js';
 import type { MemoryPacket } from '../spec/packet.js';
@@ -40,7 +40,7 @@ import { compose, type ReadPathContext } from '../composer/compose.js';
 import { cutSummary } from '../working-memory/summary.js';
 import { toIso, type Clock } from '../util/clock.js';
 import { newId } from '../util/ids.js';
-import { commitTurnBatch, commitTurns } from './commit-turn.js';
+import { BATCH_PATHS, commitTurnBatch, commitTurns, LONE_TURN_PATHS } from './commit-turn.js';
 import { resolveConfig, type EngramConfig, type ResolvedConfig } from './config.js';
 import { EmbeddingWorker, modelKey, type WorkerRun } from './embedding-worker.js';
 import { forget, history, listItems, remember, reindex, restore, search, type MemoryApiContext, type ReindexProgress, type ReindexResult } from './memory-api.js';
@@ -52,7 +52,7 @@ import { erase, exportLines, importLines, type ImportInput, type ImportOptions, 
 import { runJobs, type JobRun } from './jobs.js';
 import { runExtractionJob } from './extraction-job.js';
 import { reextract, type ReextractRequest, type ReextractResult } from './reextract.js';
-import { replayedUpdate, workingStateTurn, type UpdateWorkingStateRequest, type WorkingStateUpdate } from './working-state-update.js';
+import { replayedUpdate, UPDATE_PATHS, workingStateTurn, type UpdateWorkingStateRequest, type WorkingStateUpdate } from './working-state-update.js';
 import type { EraseCounts, ExportKind } from '../spec/export.js';
 import { createRuleExtractor } from '../items/rules/index.js';
 import type { ReflectRequest, ReflectResult } from '../spec/reflection.js';
@@ -149,7 +149,7 @@ export class Engram {
    */
   async commitTurn(turn: CommitTurnRequest): Promise<CommitTurnResult> {
     this.guard();
-    const [result] = await commitTurns(this.context(), [turn]);
+    const [result] = await commitTurns(this.context(), [turn], LONE_TURN_PATHS);
     return result!;
   }
 
@@ -162,7 +162,7 @@ export class Engram {
   async commitTurns(turns: readonly CommitTurnRequest[]): Promise<CommitTurnResult[]> {
     this.guard();
     if (!Array.isArray(turns)) throw new EngramError('VALIDATION_FAILED', 'turns: must be an array', { field: 'turns' });
-    return commitTurns(this.context(), turns);
+    return commitTurns(this.context(), turns, BATCH_PATHS);
   }
 
   /**
@@ -202,18 +202,14 @@ export class Engram {
   async updateWorkingState(request: UpdateWorkingStateRequest): Promise<WorkingStateUpdate> {
     this.guard();
     const turn = workingStateTurn(request, newId('trn'));
-    try {
-      const { results, states } = await commitTurnBatch(this.context(), [turn]);
-      // Its turn_id was recorded before: the same update answers as recorded, another one is a conflict.
-      if (results[0]!.replayed) return await replayedUpdate(this.storage, turn, results[0]!, this.now());
-      // The state this update wrote: a read after it may already hold another writer's next version.
-      if (states[0] != null) return { ...states[0], replayed: false };
-      const { user_id, agent_id, session_id } = results[0]!.scope;
-      return { ...(await this.getWorkingState({ ...(request.scope.tenant_id === undefined ? {} : { tenant_id: request.scope.tenant_id }), user_id, agent_id, session_id })), replayed: false };
-    } catch (error) {
-      // The update is recorded as a turn: name the fields as the request does.
-      throw renameFields(error, (field) => (field === 'state_patch' ? '' : field.replace(/^state_patch\./u, '')));
-    }
+    // Recorded as a turn, with the patch's fields named as the request names them (UPDATE_PATHS).
+    const { results, states } = await commitTurnBatch(this.context(), [turn], UPDATE_PATHS);
+    // Its turn_id was recorded before: the same update answers as recorded, another one is a conflict.
+    if (results[0]!.replayed) return await replayedUpdate(this.storage, turn, results[0]!, this.now());
+    // The state this update wrote: a read after it may already hold another writer's next version.
+    if (states[0] != null) return { ...states[0], replayed: false };
+    const { user_id, agent_id, session_id } = results[0]!.scope;
+    return { ...(await this.getWorkingState({ ...(request.scope.tenant_id === undefined ? {} : { tenant_id: request.scope.tenant_id }), user_id, agent_id, session_id })), replayed: false };
   }
 
   /**

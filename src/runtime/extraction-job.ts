@@ -6,7 +6,7 @@
 // twice finishes the job as failed with memory untouched; a transport error rejects, so the job
 // runner retries it with backoff.
 
-import { EngramError } from '../spec/errors.js';
+import { ConflictError, EngramError } from '../spec/errors.js';
 import type { EventRecord } from '../spec/event.js';
 import type { ExtractionFailureRecord } from '../spec/requests.js';
 import type { Scope } from '../spec/scope.js';
@@ -45,8 +45,6 @@ function finished(job: Job, status: ExtractionJobOutcome, error: string | null, 
   return { op: 'complete_job', tenant_id: job.tenant_id, job_id: job.id, status, error, now };
 }
 
-const isItemConflict = (error: unknown) => EngramError.isInstance(error) && error.code === 'STATE_VERSION_CONFLICT' && error.field === 'item_id';
-
 /**
  * Runs one claimed extraction job to its end: `done` (its items written with its completion) or
  * `failed` (the answer was invalid twice; recorded on the job). Rejects on a transport error.
@@ -83,7 +81,7 @@ export async function runExtractionJob(context: ExtractionJobContext, job: Job):
       return 'done';
     } catch (error) {
       // Another writer changed an item this job supersedes: plan again on top of it (the answer stays).
-      if (!isItemConflict(error) || attempt >= WRITE_RETRIES) throw error;
+      if (!(ConflictError.isInstance(error) && error.isRetryable) || attempt >= WRITE_RETRIES) throw error;
       await pauseBeforeRetry(attempt);
     }
   }

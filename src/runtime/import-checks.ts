@@ -59,7 +59,7 @@ function itemIssues(item: Fields): ValidationIssue[] {
     assertKey(item['type'] as MemoryType, item['key'] as string);
     assertValue(item['type'] as MemoryType, item['value']);
   } catch (error) {
-    if (error instanceof ValidationError) return error.issues;
+    if (ValidationError.isInstance(error)) return error.issues;
     throw error;
   }
   return [];
@@ -137,7 +137,7 @@ function stateIssues(state: unknown): ValidationIssue[] {
     validateWorkingState(state);
     return [];
   } catch (error) {
-    if (!(error instanceof ValidationError)) throw error;
+    if (!(ValidationError.isInstance(error))) throw error;
     return error.issues.map((issue) => ({ ...issue, field: issue.field === '' ? 'state' : `state.${issue.field}` }));
   }
 }

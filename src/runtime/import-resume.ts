@@ -5,7 +5,7 @@
 // candidate's decision, an insight's validation) are not content.
 
 import { jsonEqual } from '../compaction/canonical-json.js';
-import { EngramError } from '../spec/errors.js';
+import { ConflictError } from '../spec/errors.js';
 import type { ExportKind, ExportRecord } from '../spec/export.js';
 import type { StorageAdapter } from '../spec/storage.js';
 import type { StmSummary, SummarySentence } from '../spec/summary.js';
@@ -124,8 +124,10 @@ export async function entriesToWrite(storage: StorageAdapter, entries: readonly 
     const { kind } = entry.record;
     if (!jsonEqual(withoutMoving(kind, twin), withoutMoving(kind, contentOf(entry.record)))) {
       const { field, id } = identityOf(entry.record);
-      throw new EngramError('RECORD_CONFLICT', `line ${entry.line}: the store already holds ${kind} ${id} with other content (an import never overwrites a record)`, {
+      throw new ConflictError(`line ${entry.line}: the store already holds ${kind} ${id} with other content (an import never overwrites a record)`, {
+        code: 'RECORD_CONFLICT',
         field: `line ${entry.line}.${field}`,
+        origin: 'caller',
         details: { line: entry.line, kind, id },
       });
     }

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 
 import { KEY_ROLES, type ApiKeyInfo, type ApiKeyRecord, type KeyPrincipal, type KeyRole } from '../spec/auth.js';
-import { EngramError, ValidationError } from '../spec/errors.js';
+import { ConflictError, ValidationError } from '../spec/errors.js';
 import { DEFAULT_TENANT } from '../spec/scope.js';
 import type { StorageAdapter } from '../spec/storage.js';
 import { newId, sha256 } from '../util/ids.js';
@@ -75,7 +75,7 @@ export function keysOf(context: () => KeyApiContext): Keys {
         return await store(FIRST_KEY_ID, DEFAULT_TENANT, 'admin', 'created on first start');
       } catch (error) {
         // Another process created it between the check and the write.
-        if (EngramError.isInstance(error) && error.code === 'STATE_VERSION_CONFLICT') return null;
+        if (ConflictError.isInstance(error) && error.origin === 'concurrent') return null;
         throw error;
       }
     },

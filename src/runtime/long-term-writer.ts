@@ -103,7 +103,7 @@ export class LongTermWriter {
         ops.push(...planned.ops);
         items.push(...planned.diffs);
       } catch (error) {
-        if (!(error instanceof ValidationError)) throw error;
+        if (!(ValidationError.isInstance(error))) throw error;
         rejectIn(decisions, candidate, error);
       }
     }

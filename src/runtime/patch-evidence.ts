@@ -7,6 +7,7 @@ import { ValidationError } from '../spec/errors.js';
 import type { Scope } from '../spec/scope.js';
 import type { StorageAdapter } from '../spec/storage.js';
 import type { StatePatch, WorkingState } from '../spec/working-state.js';
+import { underPath } from '../spec/validators.js';
 
 const LIST_FIELDS = ['plan', 'tool_evidence', 'decisions', 'risks', 'open_loops'] as const;
 
@@ -22,8 +23,8 @@ function citedBy(state: WorkingState | null): Set<string> {
   return cited;
 }
 
-/** The event ids a patch's list entries cite, by the field that cites them (`state_patch.append.decisions[0].evidence_id`). */
-function citedIn(patch: StatePatch): Map<string, string> {
+/** The event ids a patch's list entries cite, by the field that cites them (`state_patch.append.decisions[0].evidence_id` for a patch at `state_patch`). */
+function citedIn(patch: StatePatch, path: string): Map<string, string> {
   const fields = new Map<string, string>();
   for (const part of ['set', 'append'] as const) {
     const lists = patch[part] as Record<string, unknown> | undefined;
@@ -32,7 +33,7 @@ function citedIn(patch: StatePatch): Map<string, string> {
       if (!Array.isArray(entries)) continue;
       entries.forEach((entry: unknown, index) => {
         const id = typeof entry === 'object' && entry !== null ? (entry as { evidence_id?: unknown }).evidence_id : undefined;
-        if (typeof id === 'string' && id.startsWith('evt_') && !fields.has(id)) fields.set(id, `state_patch.${part}.${field}[${index}].evidence_id`);
+        if (typeof id === 'string' && id.startsWith('evt_') && !fields.has(id)) fields.set(id, underPath(path, `${part}.${field}[${index}].evidence_id`));
       });
     }
   }
@@ -42,14 +43,15 @@ function citedIn(patch: StatePatch): Map<string, string> {
 /**
  * Refuses a patch citing an event (`evt_…`) that is not the scope's user's in its tenant: one that
  * does not exist, or belongs to another user or tenant, is VALIDATION_FAILED (`known_event`) naming
- * the field, with the same message either way.
+ * the field (under `path`, where the patch sits in the caller's request), with the same message
+ * either way.
  *
  * @example
  * await checkPatchEvidence(storage, scope, patch, session.state, now);
  */
-export async function checkPatchEvidence(storage: StorageAdapter, scope: Scope, patch: StatePatch, current: WorkingState | null, now: string): Promise<void> {
+export async function checkPatchEvidence(storage: StorageAdapter, scope: Scope, patch: StatePatch, current: WorkingState | null, now: string, path = 'state_patch'): Promise<void> {
   const known = citedBy(current);
-  const cited = [...citedIn(patch)].filter(([id]) => !known.has(id));
+  const cited = [...citedIn(patch, path)].filter(([id]) => !known.has(id));
   if (cited.length === 0) return;
   const ids = cited.map(([id]) => id);
   const found = await storage.listEvents({ tenant_id: scope.tenant_id, ids, now, include_expired: true, limit: ids.length });

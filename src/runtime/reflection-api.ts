@@ -2,7 +2,7 @@
 // the reflection and its review candidates with the contradiction questions it opens, and let a
 // person approve (optionally with an edit) or reject each candidate. Every call is one transaction.
 
-import { EngramError, NotFoundError } from '../spec/errors.js';
+import { ConflictError, EngramError, NotFoundError } from '../spec/errors.js';
 import type { EventRecord, Sensitivity } from '../spec/event.js';
 import type { ConflictPolicy, Extractor, MemoryItem, MemoryType } from '../spec/items.js';
 import { visibleOwners } from '../spec/items.js';
@@ -61,8 +61,7 @@ async function writeWithRetry(storage: StorageAdapter, plan: () => Promise<Write
       await storage.write(ops);
       return;
     } catch (error) {
-      const stale = EngramError.isInstance(error) && error.code === 'STATE_VERSION_CONFLICT' && error.field === 'state_patch.expected_version';
-      if (!stale || attempt >= WRITE_ATTEMPTS) throw error;
+      if (!(ConflictError.isInstance(error) && error.isRetryable) || attempt >= WRITE_ATTEMPTS) throw error;
     }
   }
 }
@@ -225,7 +224,7 @@ async function pending(context: ReflectionApiContext, tenantId: string, candidat
   const candidate = await context.storage.getCandidate(tenantId, candidateId);
   if (candidate === null) throw new NotFoundError('candidate_id', candidateId);
   if (candidate.status !== 'pending') {
-    throw new EngramError('STATE_VERSION_CONFLICT', `candidate_id: ${candidateId} was already ${candidate.status} by ${candidate.decision?.by ?? 'someone'}`, { field: 'candidate_id' });
+    throw new ConflictError(`candidate_id: ${candidateId} was already ${candidate.status} by ${candidate.decision?.by ?? 'someone'}`, { field: 'candidate_id', origin: 'caller' });
   }
   return candidate;
 }

@@ -9,6 +9,7 @@ import type { EventRecord, Marker } from '../spec/event.js';
 import type { CommitTurnRequest, CompactionOutcome } from '../spec/requests.js';
 import type { Scope } from '../spec/scope.js';
 import type { StorageAdapter, WriteOp } from '../spec/storage.js';
+import { underPath } from '../spec/validators.js';
 import { contentText } from '../events/content-text.js';
 import { NEVER_SHARED } from '../events/sensitivity.js';
 import { applyRunPayload, countMarkers, emptyRunState, shouldCompact } from '../compaction/run-state.js';
@@ -38,10 +39,10 @@ function keyString(key: RunKey): string {
   return JSON.stringify([key.tenant_id, key.user_id, key.agent_id, key.run_id]);
 }
 
-/** The error of a commit on a stopped run. */
-export function runStopped(state: RunState): EngramError {
-  return new EngramError('RUN_STOPPED', `scope.run_id: run ${JSON.stringify(state.run_id)} is stopped (${state.stop_reason ?? 'no reason recorded'}); resume it with engram.runs.resume (CLI: engram runs resume) before committing to it`, {
-    field: 'scope.run_id',
+/** The error of a commit on a stopped run, naming `field` (the turn's `scope.run_id`). */
+export function runStopped(state: RunState, field = 'scope.run_id'): EngramError {
+  return new EngramError('RUN_STOPPED', `${field}: run ${JSON.stringify(state.run_id)} is stopped (${state.stop_reason ?? 'no reason recorded'}); resume it with engram.runs.resume (CLI: engram runs resume) before committing to it`, {
+    field,
     details: { run_id: state.run_id, stop_reason: state.stop_reason, latest_snapshot_id: state.latest_snapshot_id },
   });
 }
@@ -80,17 +81,18 @@ export class RunTracker {
 
   /**
    * Applies one turn to its run: refuses a stopped run, records the payload, counts the markers and,
-   * when the interval is complete, plans the snapshot. Returns the compaction it triggered.
+   * when the interval is complete, plans the snapshot. Returns the compaction it triggered. Errors
+   * name the turn's fields under `turnPath` (a batch's `turns[2]`).
    */
-  async planTurn(scope: Scope, request: CommitTurnRequest, events: readonly EventRecord[], now: string): Promise<CompactionOutcome | undefined> {
+  async planTurn(scope: Scope, request: CommitTurnRequest, events: readonly EventRecord[], now: string, turnPath = ''): Promise<CompactionOutcome | undefined> {
     const tracked = await this.load(scope, now);
-    if (tracked.state.status === 'stopped') throw runStopped(tracked.state);
+    if (tracked.state.status === 'stopped') throw runStopped(tracked.state, underPath(turnPath, 'scope.run_id'));
     const markers = events.flatMap((event) => (event.marker === null ? [] : [event.marker as Marker]));
     if (request.run === undefined && markers.length === 0) return undefined;
     let state = tracked.state;
     if (request.run !== undefined) {
       const evidence = await this.evidenceEvents(tracked, eventIdsCited(request.run), events, now);
-      const applied = applyRunPayload(state, request.run, { events: evidence, now });
+      const applied = applyRunPayload(state, request.run, { events: evidence, now, path: underPath(turnPath, 'run') });
       state = applied.state;
       tracked.ledger.push(...applied.ledger);
     }

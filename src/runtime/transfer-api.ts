@@ -109,12 +109,7 @@ function recordOf(line: string, number: number): ExportRecord {
     if (record[name] === undefined || record[name] === null) throw ValidationError.of(`${field}.${name}`, 'required', `a ${kind} record needs ${name}`);
   }
   if (kind === 'event') {
-    try {
-      validateEventRecord(record['event']);
-    } catch (error) {
-      if (error instanceof ValidationError) throw new ValidationError(error.issues.map((issue) => ({ ...issue, field: `${field}.event.${issue.field}` })));
-      throw error;
-    }
+    validateEventRecord(record['event'], `${field}.event`);
   }
   checkImportedRecord(record, field);
   return record as unknown as ExportRecord;

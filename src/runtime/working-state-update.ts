@@ -7,9 +7,10 @@ import { isDeepStrictEqual } from 'node:util';
 
 import { EngramError, ValidationError } from '../spec/errors.js';
 import type { CommitTurnRequest, CommitTurnResult } from '../spec/requests.js';
+import type { TurnPaths } from './commit-turn.js';
 import { resolveScope, sessionKeyOf, type ScopeInput } from '../spec/scope.js';
 import type { StorageAdapter } from '../spec/storage.js';
-import { inputIssues } from '../spec/validators.js';
+import { inputIssues, validateStatePatch } from '../spec/validators.js';
 import type { StatePatch, WorkingState } from '../spec/working-state.js';
 import { workingStateAsOf } from '../working-memory/as-of.js';
 
@@ -27,6 +28,9 @@ export interface UpdateWorkingStateRequest {
 
 const FIELDS = new Set(['scope', 'expected_version', 'set', 'append', 'turn_id']);
 
+/** An update names its patch's fields from the request's root (`expected_version`, `set.goal`), not under `state_patch`. */
+export const UPDATE_PATHS: TurnPaths = { turn: () => '', statePatch: '' };
+
 /**
  * The turn that records an update; refuses a request that is not an object, names an unknown
  * field, or changes nothing (the rest is checked as the turn's state patch).
@@ -43,7 +47,9 @@ export function workingStateTurn(request: UpdateWorkingStateRequest, turnId: str
   if (unknown !== undefined) throw ValidationError.of(unknown, 'additionalProperties', 'is not a field of a working-state update (scope, expected_version, set, append, turn_id)');
   const { scope, expected_version, set, append } = request;
   if (set === undefined && append === undefined) throw ValidationError.of('set', 'anyOf', 'give set, append or both');
-  return { scope, turn_id: request.turn_id ?? turnId, state_patch: { expected_version, ...(set === undefined ? {} : { set }), ...(append === undefined ? {} : { append }) } };
+  // The patch's fields are the request's own: named as the request names them.
+  const statePatch = validateStatePatch({ expected_version, ...(set === undefined ? {} : { set }), ...(append === undefined ? {} : { append }) }, '');
+  return { scope, turn_id: request.turn_id ?? turnId, state_patch: statePatch };
 }
 
 /** The working state an update left, and whether the update had been recorded before (nothing was written). */

@@ -74,6 +74,7 @@ const PROBLEM_SCHEMA: SchemaObject = {
       type: 'array',
       items: { type: 'object', required: ['field', 'rule', 'message'], properties: { field: { type: 'string' }, rule: { type: 'string' }, message: { type: 'string' } } },
     },
+    retryable: { type: 'boolean', description: 'On a conflict: true when another writer got there first and the same request may succeed if sent again.' },
     request_id: { type: 'string' },
   },
 };

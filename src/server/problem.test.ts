@@ -19,7 +19,9 @@ describe('problemOf', () => {
       request_id: 'r1',
     });
     expect(problemOf(new NotFoundError('event_id', 'evt_x'), 'r').status).toBe(404);
-    expect(problemOf(new ConflictError('expected_version', 1, 2), 'r').status).toBe(409);
+    expect(problemOf(ConflictError.ofVersion('expected_version', 1, 2, 'caller'), 'r')).toMatchObject({ status: 409, retryable: false });
+    expect(problemOf(new ConflictError('item_id: raced', { field: 'item_id', origin: 'concurrent' }), 'r')).toMatchObject({ status: 409, code: 'STATE_VERSION_CONFLICT', retryable: true });
+    expect(problemOf(new EngramError('DUPLICATE_TURN', 'dup'), 'r')).not.toHaveProperty('retryable');
     expect(problemOf(new EngramError('RUN_STOPPED', 'stopped', { field: 'scope.run_id' }), 'r')).toMatchObject({ status: 409, field: 'scope.run_id' });
     expect(problemOf(new EngramError('DUPLICATE_TURN', 'dup'), 'r').status).toBe(409);
     expect(problemOf(new EngramError('CONFIG_INVALID', 'closed'), 'r').status).toBe(400);

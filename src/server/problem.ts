@@ -4,7 +4,7 @@
 
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-import { EngramError, type EngramErrorCode, type ValidationIssue } from '../index.js';
+import { ConflictError, EngramError, type EngramErrorCode, type ValidationIssue } from '../index.js';
 import { HttpError, type ServerErrorCode } from './http-error.js';
 
 /** Every code a problem document can carry. */
@@ -74,6 +74,8 @@ export interface ProblemDocument {
   field: string | null;
   detail: string;
   issues?: ValidationIssue[];
+  /** On a conflict: true when the same request may succeed if sent again (another writer got there first). */
+  retryable?: boolean;
   request_id: string;
 }
 
@@ -91,12 +93,19 @@ interface Classified {
   field: string | null;
   message: string;
   issues?: ValidationIssue[];
+  retryable?: boolean;
 }
 
 function classify(error: unknown): Classified {
   if (EngramError.isInstance(error)) {
     const issues = error.details['issues'];
-    return { code: error.code, field: error.field ?? null, message: error.message, ...(Array.isArray(issues) ? { issues: issues as ValidationIssue[] } : {}) };
+    return {
+      code: error.code,
+      field: error.field ?? null,
+      message: error.message,
+      ...(Array.isArray(issues) ? { issues: issues as ValidationIssue[] } : {}),
+      ...(ConflictError.isInstance(error) ? { retryable: error.isRetryable } : {}),
+    };
   }
   if (HttpError.isInstance(error)) return { code: error.code, field: error.field, message: error.message };
   const framework = error as Partial<FastifyError>;
@@ -115,7 +124,7 @@ function classify(error: unknown): Classified {
  * problemOf(new NotFoundError('event_id', 'evt_…'), 'req-1').status // 404
  */
 export function problemOf(error: unknown, requestId: string): ProblemDocument {
-  const { code, field, message, issues } = classify(error);
+  const { code, field, message, issues, retryable } = classify(error);
   const status = PROBLEM_STATUS[code];
   const fault = status >= 500 && code !== 'TIMEOUT';
   return {
@@ -126,6 +135,7 @@ export function problemOf(error: unknown, requestId: string): ProblemDocument {
     field: fault ? null : field,
     detail: fault ? `${TITLES[code]}; the server log has the details under request id ${requestId}` : message,
     ...(issues === undefined ? {} : { issues }),
+    ...(retryable === undefined ? {} : { retryable }),
     request_id: requestId,
   };
 }

@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-import { inputIssues, renameFields, ValidationError, type Engram, type KeyPrincipal, type KeyRole, type ValidationIssue } from '../index.js';
+import { EngramError, inputIssues, ValidationError, type Engram, type KeyPrincipal, type KeyRole, type ValidationIssue } from '../index.js';
 import { HttpError } from './http-error.js';
 import type { ServerMetrics } from './metrics.js';
 import { assertOwnTenant, isObject, type JsonObject } from './tenancy.js';
@@ -168,7 +168,20 @@ export function withPathId(body: unknown, field: string, id: string): unknown {
   return { ...body, [field]: id };
 }
 
-const fromScope = (field: string) => field.replace(/^scope\./, '');
+const fromScope = (field: string) => field.replace(/^scope\./u, '');
+
+/**
+ * The error of a GET named by its query parameters: its scope comes from the query string, where
+ * the library's `scope.user_id` is the parameter `user_id`. The one place a field is renamed after
+ * the fact: the library's requests have no query string to name.
+ */
+function namedAsQuery(error: unknown): unknown {
+  if (!EngramError.isInstance(error) || error.field === undefined) return error;
+  if (ValidationError.isInstance(error)) return new ValidationError(error.issues.map((issue) => ({ ...issue, field: fromScope(issue.field) })), { cause: error });
+  const field = fromScope(error.field);
+  if (field === error.field) return error;
+  return new EngramError(error.code, error.message.replace(error.field, field), { field, cause: error, details: error.details });
+}
 
 async function call(spec: RouteSpec, environment: RouteEnvironment, request: FastifyRequest, reply: FastifyReply, progress: () => void): Promise<unknown> {
   const { engram, metrics, importMaxLineBytes } = environment;
@@ -183,7 +196,7 @@ async function call(spec: RouteSpec, environment: RouteEnvironment, request: Fas
     return await spec.handle({ engram, principal, tenant: principal.tenant_id, body: request.body, params: request.params as Record<string, string>, query, reply, metrics, progress, importMaxLineBytes });
   } catch (error) {
     // A GET's scope comes from the query string: name the parameter, not the library's field.
-    throw spec.method === 'GET' ? renameFields(error, fromScope) : error;
+    throw spec.method === 'GET' ? namedAsQuery(error) : error;
   }
 }
 

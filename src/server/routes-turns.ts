@@ -1,7 +1,7 @@
 // The write path and the read path: commit turns (one or a batch), compose a packet (optionally
 // rendered as prompt text), and read the episodic log (list, get, full-text search).
 
-import { renameFields, renderPacket, ValidationError, type CommitTurnRequest, type CommitTurnResult, type ComposeRequest, type ListEventsRequest, type RenderFormat, type SearchEventsRequest } from '../index.js';
+import { renderPacket, ValidationError, type CommitTurnRequest, type ComposeRequest, type ListEventsRequest, type RenderFormat, type SearchEventsRequest } from '../index.js';
 import { limitOf, page, PAGE_PARAMS, pick, type RouteCall, type RouteSpec } from './route-kit.js';
 import { described, objectOf, pageOf, ref } from './schema-refs.js';
 import { bindTenant, isObject } from './tenancy.js';
@@ -24,13 +24,7 @@ async function commit({ engram, tenant, body, metrics }: RouteCall): Promise<unk
   if (extra.length > 0) throw ValidationError.of(extra[0]!, 'additionalProperties', 'is not an allowed property');
   const turns = body['turns'];
   const bound = Array.isArray(turns) ? turns.map((turn) => bindTenant(turn, tenant)) : turns;
-  let results: CommitTurnResult[];
-  try {
-    results = await engram.commitTurns(bound as CommitTurnRequest[]);
-  } catch (error) {
-    // The library prefixes turns[i] only in batches of two or more.
-    throw Array.isArray(turns) && turns.length === 1 ? renameFields(error, (field) => (field.startsWith('turns') ? field : `turns[0].${field}`)) : error;
-  }
+  const results = await engram.commitTurns(bound as CommitTurnRequest[]);
   for (const result of results) metrics.turnsCommitted.inc({ outcome: result.replayed ? 'replayed' : 'written' });
   return { results };
 }

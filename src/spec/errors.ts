@@ -2,8 +2,6 @@
 // stable `code`, the offending `field` when there is one, and the underlying `cause`. Transports
 // (CLI, HTTP, MCP) map these to their own shapes in one place each.
 
-const marker = Symbol.for('engram.error');
-
 /** Stable, documented error codes. Never rename one: callers switch on them. */
 export type EngramErrorCode =
   | 'VALIDATION_FAILED'
@@ -35,8 +33,18 @@ export interface EngramErrorOptions {
   details?: Record<string, unknown>;
 }
 
+/** The marker of one error class, shared by every copy of the package (Symbol.for). */
+const markerOf = (name: string) => Symbol.for(`engram.error.${name}`);
+const marker = Symbol.for('engram.error');
+const validationMarker = markerOf('ValidationError');
+const conflictMarker = markerOf('ConflictError');
+const notFoundMarker = markerOf('NotFoundError');
+const storageMarker = markerOf('StorageError');
+
 /**
- * Base class of every error Engram throws on purpose.
+ * Base class of every error Engram throws on purpose. Each subclass carries a marker of its own,
+ * so `isInstance` holds for an error thrown by another copy of the package, where `instanceof`
+ * would not.
  *
  * @example
  * try { await engram.commitTurn(turn); }
@@ -58,7 +66,12 @@ export class EngramError extends Error {
 
   /** True for any EngramError, also one thrown by another copy of the package. */
   static isInstance(error: unknown): error is EngramError {
-    return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[marker] === true;
+    return EngramError.hasMarker(error, marker);
+  }
+
+  /** True when `error` carries `symbol` (the check behind every class's `isInstance`). */
+  protected static hasMarker(error: unknown, symbol: symbol): boolean {
+    return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[symbol] === true;
   }
 
   /** A plain object for logs and transports; never includes the cause's stack. */
@@ -74,6 +87,7 @@ export class EngramError extends Error {
  * new ValidationError([{ field: 'scope.user_id', rule: 'required', message: 'is required' }])
  */
 export class ValidationError extends EngramError {
+  readonly [validationMarker] = true;
   readonly rule: string;
   readonly issues: ValidationIssue[];
 
@@ -91,6 +105,11 @@ export class ValidationError extends EngramError {
     this.issues = issues;
   }
 
+  /** True for a ValidationError, also one thrown by another copy of the package. */
+  static override isInstance(error: unknown): error is ValidationError {
+    return EngramError.hasMarker(error, validationMarker);
+  }
+
   /** Shorthand for a single broken rule. */
   static of(field: string, rule: string, message: string): ValidationError {
     return new ValidationError([{ field, rule, message }]);
@@ -98,24 +117,65 @@ export class ValidationError extends EngramError {
 }
 
 /**
- * An optimistic-lock check failed: the caller's expected version is not the stored one.
+ * Who a conflict is for. `caller`: what the caller sent disagrees with what is stored (a stale
+ * expected version, a record held with other content); sending it again fails the same way.
+ * `concurrent`: another writer changed what this call had read while it ran; the call may be made
+ * again as it is.
+ */
+export type ConflictOrigin = 'caller' | 'concurrent';
+
+/** What a conflict names: the field, its origin, and optionally its code (default STATE_VERSION_CONFLICT). */
+export interface ConflictErrorOptions {
+  field: string;
+  origin: ConflictOrigin;
+  code?: 'STATE_VERSION_CONFLICT' | 'RECORD_CONFLICT';
+  cause?: unknown;
+  details?: Record<string, unknown>;
+}
+
+/**
+ * A write met a stored record other than the one it expected: a version, a status, a key. `origin`
+ * tells whether the caller must change the request (`caller`) or may send it again (`concurrent`,
+ * `isRetryable`).
  *
  * @example
- * new ConflictError('state_patch.expected_version', 3, 4)
+ * const error = new ConflictError('item_id: itm_1 is superseded, not active', { field: 'item_id', origin: 'concurrent' });
+ * if (ConflictError.isInstance(error) && error.isRetryable) retry();
  */
 export class ConflictError extends EngramError {
-  readonly expected: number;
-  readonly actual: number;
+  readonly [conflictMarker] = true;
+  readonly origin: ConflictOrigin;
+  /** True when sending the same request again may succeed: another writer got there first during the call. */
+  readonly isRetryable: boolean;
+  /** The version the write expected, for a version conflict. */
+  readonly expected: number | undefined;
+  /** The version stored, for a version conflict. */
+  readonly actual: number | undefined;
 
-  constructor(field: string, expected: number, actual: number, cause?: unknown) {
-    super('STATE_VERSION_CONFLICT', `${field}: expected version ${expected} but the stored version is ${actual}`, {
-      field,
-      cause,
-      details: { expected, actual },
-    });
+  constructor(message: string, options: ConflictErrorOptions) {
+    super(options.code ?? 'STATE_VERSION_CONFLICT', message, { field: options.field, cause: options.cause, details: options.details ?? {} });
     this.name = 'ConflictError';
-    this.expected = expected;
-    this.actual = actual;
+    this.origin = options.origin;
+    this.isRetryable = options.origin === 'concurrent';
+    const { expected, actual } = this.details;
+    this.expected = typeof expected === 'number' ? expected : undefined;
+    this.actual = typeof actual === 'number' ? actual : undefined;
+  }
+
+  /**
+   * A version check that failed: `field` expected version `expected`, the store holds `actual`.
+   *
+   * @example
+   * ConflictError.ofVersion('state_patch.expected_version', 3, 4, 'caller').message
+   * // 'state_patch.expected_version: expected version 3 but the stored version is 4'
+   */
+  static ofVersion(field: string, expected: number, actual: number, origin: ConflictOrigin, cause?: unknown): ConflictError {
+    return new ConflictError(`${field}: expected version ${expected} but the stored version is ${actual}`, { field, origin, cause, details: { expected, actual } });
+  }
+
+  /** True for a ConflictError, also one thrown by another copy of the package. */
+  static override isInstance(error: unknown): error is ConflictError {
+    return EngramError.hasMarker(error, conflictMarker);
   }
 }
 
@@ -126,9 +186,16 @@ export class ConflictError extends EngramError {
  * new NotFoundError('event_id', 'evt_01J…')
  */
 export class NotFoundError extends EngramError {
+  readonly [notFoundMarker] = true;
+
   constructor(field: string, id: string) {
     super('NOT_FOUND', `${field}: no record ${JSON.stringify(id)} in this scope`, { field, details: { id } });
     this.name = 'NotFoundError';
+  }
+
+  /** True for a NotFoundError, also one thrown by another copy of the package. */
+  static override isInstance(error: unknown): error is NotFoundError {
+    return EngramError.hasMarker(error, notFoundMarker);
   }
 }
 
@@ -139,27 +206,15 @@ export class NotFoundError extends EngramError {
  * new StorageError('could not open the database file', { cause })
  */
 export class StorageError extends EngramError {
+  readonly [storageMarker] = true;
+
   constructor(message: string, options: EngramErrorOptions = {}) {
     super('STORAGE_FAILED', message, options);
     this.name = 'StorageError';
   }
-}
 
-/**
- * The same error with its fields renamed (a library request's field to the name a caller used for
- * it); errors without a field, and non-Engram errors, are returned as they are.
- *
- * @example
- * renameFields(error, (field) => field.replace(/^scope\./, ''))
- */
-export function renameFields(error: unknown, rename: (field: string) => string): unknown {
-  if (!EngramError.isInstance(error) || error.field === undefined) return error;
-  const issues = error.details['issues'];
-  if (error.code === 'VALIDATION_FAILED' && Array.isArray(issues)) {
-    return new ValidationError((issues as ValidationIssue[]).map((issue) => ({ ...issue, field: rename(issue.field) })), { cause: error });
+  /** True for a StorageError, also one thrown by another copy of the package. */
+  static override isInstance(error: unknown): error is StorageError {
+    return EngramError.hasMarker(error, storageMarker);
   }
-  const field = rename(error.field);
-  if (field === error.field) return error;
-  if (error instanceof ConflictError) return new ConflictError(field, error.expected, error.actual, error);
-  return new EngramError(error.code, error.message.replace(error.field, field), { field, cause: error, details: error.details });
 }

@@ -20,6 +20,30 @@ export function fieldPath(parts: readonly string[]): string {
   return parts.reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc === '' ? part : `${acc}.${part}`), '');
 }
 
+/**
+ * `field` (a path inside a value) named from the root of the input the value sits in at `base`, so
+ * an issue is named as the caller wrote the input: `base` '' leaves the field as it is.
+ *
+ * @example
+ * underPath('turns[1]', 'messages[0].role') // 'turns[1].messages[0].role'
+ * underPath('turns[1]', '') // 'turns[1]'
+ */
+export function underPath(base: string, field: string): string {
+  if (base === '') return field;
+  if (field === '') return base;
+  return field.startsWith('[') ? `${base}${field}` : `${base}.${field}`;
+}
+
+/**
+ * The issues of a value that sits at `base` in a larger input, named from that input's root.
+ *
+ * @example
+ * issuesUnder('line 3.event', [{ field: 'kind', rule: 'enum', message: '…' }])[0].field // 'line 3.event.kind'
+ */
+export function issuesUnder(base: string, issues: readonly ValidationIssue[]): ValidationIssue[] {
+  return base === '' ? [...issues] : issues.map((issue) => ({ ...issue, field: underPath(base, issue.field) }));
+}
+
 // String.prototype.isWellFormed is in every Node this package supports (≥ 20) but not in the
 // ES2023 library types it compiles with.
 const wellFormed = (text: string): boolean => (text as string & { isWellFormed(): boolean }).isWellFormed();

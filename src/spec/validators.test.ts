@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { EngramError, ValidationError } from './errors.js';
-import { assertPacket, check, checkSessionReflection, schemas, validateCommitTurnRequest, validateComposeRequest } from './validators.js';
+import { assertPacket, check, checkSessionReflection, schemas, underPath, validateCommitTurnRequest, validateComposeRequest, validateSessionScope, validateStatePatch } from './validators.js';
 
 const scope = { user_id: 'u', agent_id: 'a', session_id: 's', run_id: 'r' };
 
@@ -16,6 +16,19 @@ function issueOf(run: () => unknown): ValidationError {
 }
 
 describe('request validation', () => {
+  it('names every field under the base path where the request sits in the caller input', () => {
+    const turn = { scope, turn_id: 't', messages: [{ role: 'robot', content: 'x' }], colour: 'red' };
+    const error = issueOf(() => validateCommitTurnRequest(turn, 'turns[1]'));
+    expect(error.issues.map((issue) => issue.field)).toEqual(['turns[1].messages[0].role', 'turns[1].colour']);
+    expect(error.message).toBe('turns[1].messages[0].role: must be one of ["user","assistant","system","human","agent"] [rule: enum] (and 1 more)');
+    expect(issueOf(() => validateCommitTurnRequest('not a turn', 'turns[0]')).field).toBe('turns[0]');
+    expect(issueOf(() => validateStatePatch({ expected_version: -1, set: {} }, '')).field).toBe('expected_version');
+    expect(issueOf(() => validateStatePatch({ expected_version: -1, set: {} })).field).toBe('state_patch.expected_version');
+    expect(issueOf(() => validateSessionScope({ user_id: 'u', agent_id: 'a' })).field).toBe('scope.session_id');
+    expect(issueOf(() => validateSessionScope({ user_id: 'u', agent_id: 'a' }, '')).field).toBe('session_id');
+    expect([underPath('', 'a.b'), underPath('line 3', '[2]'), underPath('x', '')]).toEqual(['a.b', 'line 3[2]', 'x']);
+  });
+
   it('names the missing field and the rule', () => {
     const error = issueOf(() => validateCommitTurnRequest({ scope: { ...scope, user_id: undefined }, turn_id: 't', messages: [] }));
     expect(error.code).toBe('VALIDATION_FAILED');

@@ -9,12 +9,12 @@ import ajvFormats from 'ajv-formats';
 
 import { DATE_TIME_RULE, isDateTime } from './date-time.js';
 import { EngramError, ValidationError, type ValidationIssue } from './errors.js';
-import { depthIssues, fieldPath, inputIssues, MAX_JSON_DEPTH } from './input-rules.js';
+import { depthIssues, fieldPath, inputIssues, issuesUnder, MAX_JSON_DEPTH } from './input-rules.js';
 import type { CommitTurnRequest, ComposeRequest, ListEventsRequest, SearchEventsRequest, SessionScopeInput } from './requests.js';
 import type { CompactionSnapshot } from './compaction.js';
 import type { EventRecord } from './event.js';
 import type { MemoryPacket } from './packet.js';
-import type { WorkingState } from './working-state.js';
+import type { StatePatch, WorkingState } from './working-state.js';
 
 import commonSchema from './schemas/common.schema.json' with { type: 'json' };
 import packetSchema from './schemas/memory-packet-v1.schema.json' with { type: 'json' };
@@ -34,7 +34,7 @@ import buildRequestsSchema from './schemas/build-requests.schema.json' with { ty
 // ajv-formats is CommonJS: under ESM its plugin is the `default` member of the module object.
 const addFormats = ajvFormats.default;
 
-export { depthIssues, inputIssues, MAX_JSON_DEPTH } from './input-rules.js';
+export { depthIssues, inputIssues, issuesUnder, MAX_JSON_DEPTH, underPath } from './input-rules.js';
 
 /** The `date-time` format of every schema: the one rule of date-time.ts, in place of ajv-formats' own (which takes leap seconds and years no Date writes back). */
 const DATE_TIME_FORMAT = { type: 'string', validate: isDateTime } as const;
@@ -166,20 +166,37 @@ export function check(id: string, value: unknown, maxDepth = MAX_JSON_DEPTH, rul
   return validate(value) ? [] : issuesOf(validate.errors);
 }
 
-function assertValid<T>(id: string, value: unknown, subject: string): T {
+/**
+ * `value` when it is valid by `id`, else a ValidationError whose fields are named under `base`
+ * (where the value sits in the caller's input; '' at its root).
+ */
+function assertValid<T>(id: string, value: unknown, subject: string, base: string): T {
   const issues = check(id, value);
-  if (issues.length > 0) throw new ValidationError(issues, { subject });
+  if (issues.length > 0) throw new ValidationError(issuesUnder(base, issues), { subject });
   return value as T;
 }
 
 /**
- * Validates a commit_turn request; throws ValidationError naming the field and rule.
+ * Validates a commit_turn request; throws ValidationError naming the field and rule. `base` is where
+ * the request sits in the caller's input (a batch's `turns[2]`), and every field is named under it.
  *
  * @example
  * validateCommitTurnRequest(JSON.parse(body))
+ * validateCommitTurnRequest(turn, 'turns[2]') // fields like turns[2].messages[0].role
  */
-export function validateCommitTurnRequest(value: unknown): CommitTurnRequest {
-  return assertValid<CommitTurnRequest>(commitTurnSchema.$id, value, 'commit_turn request');
+export function validateCommitTurnRequest(value: unknown, base = ''): CommitTurnRequest {
+  return assertValid<CommitTurnRequest>(commitTurnSchema.$id, value, 'commit_turn request', base);
+}
+
+/**
+ * Validates a state patch (`expected_version`, `set`, `append`), its fields named under `base`: a
+ * turn's `state_patch` by default, '' for a request that holds the patch's own fields.
+ *
+ * @example
+ * validateStatePatch({ expected_version: 0, set: { goal: 'Ship' } }, '')
+ */
+export function validateStatePatch(value: unknown, base = 'state_patch'): StatePatch {
+  return assertValid<StatePatch>(`${commitTurnSchema.$id}#/properties/state_patch`, value, 'state patch', base);
 }
 
 /**
@@ -188,8 +205,8 @@ export function validateCommitTurnRequest(value: unknown): CommitTurnRequest {
  * @example
  * validateComposeRequest({ scope, purpose: 'responder' })
  */
-export function validateComposeRequest(value: unknown): ComposeRequest {
-  return assertValid<ComposeRequest>(composeSchema.$id, value, 'compose request');
+export function validateComposeRequest(value: unknown, base = ''): ComposeRequest {
+  return assertValid<ComposeRequest>(composeSchema.$id, value, 'compose request', base);
 }
 
 /**
@@ -198,8 +215,8 @@ export function validateComposeRequest(value: unknown): ComposeRequest {
  * @example
  * validateListEventsRequest({ scope: { user_id: 'u1', session_id: 's1', agent_id: 'a1' } })
  */
-export function validateListEventsRequest(value: unknown): ListEventsRequest {
-  return assertValid<ListEventsRequest>(listEventsSchema.$id, value, 'list-events request');
+export function validateListEventsRequest(value: unknown, base = ''): ListEventsRequest {
+  return assertValid<ListEventsRequest>(listEventsSchema.$id, value, 'list-events request', base);
 }
 
 /**
@@ -208,21 +225,20 @@ export function validateListEventsRequest(value: unknown): ListEventsRequest {
  * @example
  * validateSearchEventsRequest({ scope: { user_id: 'u1' }, query: '中文' })
  */
-export function validateSearchEventsRequest(value: unknown): SearchEventsRequest {
-  return assertValid<SearchEventsRequest>(searchEventsSchema.$id, value, 'search-events request');
+export function validateSearchEventsRequest(value: unknown, base = ''): SearchEventsRequest {
+  return assertValid<SearchEventsRequest>(searchEventsSchema.$id, value, 'search-events request', base);
 }
 
 /**
- * Validates the scope of one session (tenant, user, agent, session; run optional).
+ * Validates the scope of one session (tenant, user, agent, session; run optional), its fields named
+ * under `base` (`scope` by default; '' for a scope given as query parameters).
  *
  * @example
  * validateSessionScope({ user_id: 'u1', agent_id: 'a1', session_id: 's1' })
  */
-export function validateSessionScope(value: unknown): SessionScopeInput {
+export function validateSessionScope(value: unknown, base = 'scope'): SessionScopeInput {
   const issues = check(`${commonSchema.$id}#/$defs/session_scope`, value);
-  if (issues.length > 0) {
-    throw new ValidationError(issues.map((issue) => ({ ...issue, field: issue.field === '' ? 'scope' : `scope.${issue.field}` })));
-  }
+  if (issues.length > 0) throw new ValidationError(issuesUnder(base, issues));
   return value as SessionScopeInput;
 }
 
@@ -235,8 +251,8 @@ export type MemoryRequestName = 'remember' | 'restore' | 'forget' | 'history' | 
  * @example
  * validateMemoryRequest<RememberRequest>('remember', request)
  */
-export function validateMemoryRequest<T>(name: MemoryRequestName, value: unknown): T {
-  return assertValid<T>(`${memoryRequestsSchema.$id}#/$defs/${name}`, value, `${name} request`);
+export function validateMemoryRequest<T>(name: MemoryRequestName, value: unknown, base = ''): T {
+  return assertValid<T>(`${memoryRequestsSchema.$id}#/$defs/${name}`, value, `${name} request`, base);
 }
 
 /** The reflection, review and insight requests, by name (see schemas/reflection-requests.schema.json). */
@@ -248,8 +264,8 @@ export type ReflectionRequestName = 'reflect' | 'list_candidates' | 'approve' | 
  * @example
  * validateReflectionRequest<ApproveRequest>('approve', { candidate_id: 'cand_…' })
  */
-export function validateReflectionRequest<T>(name: ReflectionRequestName, value: unknown): T {
-  return assertValid<T>(`${reflectionRequestsSchema.$id}#/$defs/${name}`, value, `${name} request`);
+export function validateReflectionRequest<T>(name: ReflectionRequestName, value: unknown, base = ''): T {
+  return assertValid<T>(`${reflectionRequestsSchema.$id}#/$defs/${name}`, value, `${name} request`, base);
 }
 
 /** The run and snapshot requests, by name (see schemas/run-requests.schema.json). */
@@ -261,8 +277,8 @@ export type RunRequestName = 'get_run' | 'resume_run' | 'list_snapshots';
  * @example
  * validateRunRequest<ResumeRunRequest>('resume_run', { scope: { user_id: 'u', agent_id: 'a', run_id: 'r' } })
  */
-export function validateRunRequest<T>(name: RunRequestName, value: unknown): T {
-  return assertValid<T>(`${runRequestsSchema.$id}#/$defs/${name}`, value, `${name} request`);
+export function validateRunRequest<T>(name: RunRequestName, value: unknown, base = ''): T {
+  return assertValid<T>(`${runRequestsSchema.$id}#/$defs/${name}`, value, `${name} request`, base);
 }
 
 /** The context build requests, by name (see schemas/build-requests.schema.json). */
@@ -274,8 +290,8 @@ export type BuildRequestName = 'explain';
  * @example
  * validateBuildRequest<ExplainBuildRequest>('explain', { build_id: 'ctx_…', id: 'evt_…' })
  */
-export function validateBuildRequest<T>(name: BuildRequestName, value: unknown): T {
-  return assertValid<T>(`${buildRequestsSchema.$id}#/$defs/${name}`, value, `${name} request`);
+export function validateBuildRequest<T>(name: BuildRequestName, value: unknown, base = ''): T {
+  return assertValid<T>(`${buildRequestsSchema.$id}#/$defs/${name}`, value, `${name} request`, base);
 }
 
 /**
@@ -284,18 +300,19 @@ export function validateBuildRequest<T>(name: BuildRequestName, value: unknown):
  * @example
  * validateWorkingState(emptyWorkingState())
  */
-export function validateWorkingState(value: unknown): WorkingState {
-  return assertValid<WorkingState>(workingStateSchema.$id, value, 'working state');
+export function validateWorkingState(value: unknown, base = ''): WorkingState {
+  return assertValid<WorkingState>(workingStateSchema.$id, value, 'working state', base);
 }
 
 /**
- * Validates an event record (as read back from storage or an import file).
+ * Validates an event record (as read back from storage or an import file), its fields named under
+ * `base` (an import line's `line 7.event`).
  *
  * @example
  * validateEventRecord(row)
  */
-export function validateEventRecord(value: unknown): EventRecord {
-  return assertValid<EventRecord>(eventRecordSchema.$id, value, 'event record');
+export function validateEventRecord(value: unknown, base = ''): EventRecord {
+  return assertValid<EventRecord>(eventRecordSchema.$id, value, 'event record', base);
 }
 
 /**

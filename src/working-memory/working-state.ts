@@ -2,7 +2,7 @@
 // version they were made against. The new state is validated before anything is written.
 
 import { ConflictError, ValidationError } from '../spec/errors.js';
-import { check } from '../spec/validators.js';
+import { check, issuesUnder, underPath } from '../spec/validators.js';
 import { schemas } from '../spec/validators.js';
 import {
   emptyWorkingState,
@@ -18,15 +18,16 @@ const EVIDENCED_FIELDS = new Set<WorkingStateListField>(['decisions', 'open_loop
 /**
  * The state after `patch`, with `state_version` one higher. Appended decisions and open loops
  * without an `evidence_id` get `evidenceId` (the patch's own event). Throws ConflictError on a
- * stale version and ValidationError (field under `state_patch`) when the result breaks the schema.
+ * stale version and ValidationError when the result breaks the schema, their fields named under
+ * `path`, where the patch sits in the caller's request.
  *
  * @example
  * applyStatePatch(emptyWorkingState(), { expected_version: 0, set: { goal: 'Ship v1' } }, 'evt_…').state_version // 1
  */
-export function applyStatePatch(current: WorkingState | null, patch: StatePatch, evidenceId: string): WorkingState {
+export function applyStatePatch(current: WorkingState | null, patch: StatePatch, evidenceId: string, path = 'state_patch'): WorkingState {
   const base = current ?? emptyWorkingState();
   if (patch.expected_version !== base.state_version) {
-    throw new ConflictError('state_patch.expected_version', patch.expected_version, base.state_version);
+    throw ConflictError.ofVersion(underPath(path, 'expected_version'), patch.expected_version, base.state_version, 'caller');
   }
   const { state_version: version, ...fields } = base;
   const merged = applyMergePatch(fields, patch.set ?? {}) as Record<string, unknown>;
@@ -39,11 +40,7 @@ export function applyStatePatch(current: WorkingState | null, patch: StatePatch,
   }
   const next = { ...emptyWorkingState(), ...merged, state_version: version + 1 };
   const issues = check(schemas.workingState.$id, next);
-  if (issues.length > 0) {
-    throw new ValidationError(
-      issues.map((issue) => ({ ...issue, field: issue.field === '' ? 'state_patch' : `state_patch.${issue.field}` })),
-    );
-  }
+  if (issues.length > 0) throw new ValidationError(issuesUnder(path, issues));
   return next as WorkingState;
 }
 

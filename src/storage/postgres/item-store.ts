@@ -2,7 +2,7 @@
 // scoped word index, vector) and the queries over them, with vectors compared by pgvector's HNSW
 // index when the extension is there and by an exact scan in the process when it is not.
 
-import { EngramError, NotFoundError } from '../../spec/errors.js';
+import { ConflictError, NotFoundError } from '../../spec/errors.js';
 import type { MemoryItem } from '../../spec/items.js';
 import type {
   DeleteItemOp,
@@ -63,8 +63,9 @@ export class PgItemStore {
     if (changed === 1) return;
     const rows = await tx.rows('SELECT status FROM memory_items WHERE tenant_id = ? AND id = ?', [op.tenant_id, op.item_id]);
     if (rows.length === 0) throw new NotFoundError('item_id', op.item_id);
-    throw new EngramError('STATE_VERSION_CONFLICT', `item_id: ${op.item_id} is ${String(rows[0]!['status'])}, not ${op.expected_status}; another writer changed it`, {
+    throw new ConflictError(`item_id: ${op.item_id} is ${String(rows[0]!['status'])}, not ${op.expected_status}; another writer changed it`, {
       field: 'item_id',
+      origin: 'concurrent',
       details: { expected_status: op.expected_status, status: rows[0]!['status'] },
     });
   }

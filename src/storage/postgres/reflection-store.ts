@@ -2,7 +2,7 @@
 // transaction; a decision or an insight replacement is one conditional UPDATE, so two writers can
 // never both win.
 
-import { ConflictError, EngramError, NotFoundError } from '../../spec/errors.js';
+import { ConflictError, NotFoundError } from '../../spec/errors.js';
 import type { InsightRecord, ReflectionRecord, ReviewCandidate } from '../../spec/reflection.js';
 import type {
   CandidateQuery,
@@ -38,8 +38,9 @@ export async function insertOnce(tx: Sql, sql: string, values: readonly unknown[
     await tx.run(sql, values);
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
-    throw new EngramError('STATE_VERSION_CONFLICT', `${field}: ${id} already exists; another writer stored it first`, {
+    throw new ConflictError(`${field}: ${id} already exists; another writer stored it first`, {
       field,
+      origin: 'concurrent',
       cause: error,
       details: { id },
     });
@@ -67,8 +68,9 @@ export class PgReflectionStore {
     if (changed === 1) return;
     const rows = await tx.rows('SELECT status FROM candidates WHERE tenant_id = ? AND id = ?', [op.tenant_id, op.candidate_id]);
     if (rows.length === 0) throw new NotFoundError('candidate_id', op.candidate_id);
-    throw new EngramError('STATE_VERSION_CONFLICT', `candidate_id: ${op.candidate_id} is already ${String(rows[0]!['status'])}; another reviewer decided it`, {
+    throw new ConflictError(`candidate_id: ${op.candidate_id} is already ${String(rows[0]!['status'])}; another reviewer decided it`, {
       field: 'candidate_id',
+      origin: 'concurrent',
       details: { expected_status: 'pending', status: rows[0]!['status'] },
     });
   }
@@ -87,7 +89,7 @@ export class PgReflectionStore {
     if (changed === 1) return;
     const rows = await tx.rows('SELECT version FROM insights WHERE tenant_id = ? AND id = ?', [insight.tenant_id, insight.id]);
     if (rows.length === 0) throw new NotFoundError('insight.id', insight.id);
-    throw new ConflictError('insight.version', op.expected_version, Number(rows[0]!['version']));
+    throw ConflictError.ofVersion('insight.version', op.expected_version, Number(rows[0]!['version']), 'concurrent');
   }
 
   async expireRunInsights(tx: Sql, op: ExpireRunInsightsOp): Promise<void> {

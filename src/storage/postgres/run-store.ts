@@ -4,7 +4,7 @@
 
 import type { ApiKeyRecord } from '../../spec/auth.js';
 import type { LedgerEntry, RunKey, RunState, SnapshotRecord } from '../../spec/compaction.js';
-import { ConflictError, EngramError, NotFoundError } from '../../spec/errors.js';
+import { ConflictError, NotFoundError } from '../../spec/errors.js';
 import type {
   BuildQuery,
   ContextBuild,
@@ -61,7 +61,7 @@ export class PgRunStore {
       if (changed === 1) return;
     }
     const rows = await tx.rows(`SELECT version FROM run_states WHERE ${RUN_WHERE}`, key);
-    throw new ConflictError('run.version', op.expected_version, rows.length === 0 ? 0 : Number(rows[0]!['version']));
+    throw ConflictError.ofVersion('run.version', op.expected_version, rows.length === 0 ? 0 : Number(rows[0]!['version']), 'concurrent');
   }
 
   /** Adds ledger entries; an evidence id the run already has keeps its first entry. */
@@ -82,10 +82,9 @@ export class PgRunStore {
       await tx.run(`INSERT INTO snapshots (${SNAPSHOT_SELECT}) VALUES (${placeholders(SNAPSHOT_COLUMNS)})`, snapshotValues(op.record));
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
-      throw new EngramError(
-        'STATE_VERSION_CONFLICT',
+      throw new ConflictError(
         `snapshot.sequence: run ${run_id} already has snapshot ${snapshot.sequence} (or id ${snapshot.snapshot_id} is taken); another writer stored it first`,
-        { field: 'snapshot.sequence', cause: error, details: { snapshot_id: snapshot.snapshot_id, run_id, sequence: snapshot.sequence } },
+        { field: 'snapshot.sequence', origin: 'concurrent', cause: error, details: { snapshot_id: snapshot.snapshot_id, run_id, sequence: snapshot.sequence } },
       );
     }
   }
@@ -136,7 +135,7 @@ export class PgRunStore {
         key.tenant_id, key.id, key.role, key.label, key.hash, key.last4, key.created_at, key.revoked_at,
       ]);
     } catch (error) {
-      if (isUniqueViolation(error)) throw new EngramError('STATE_VERSION_CONFLICT', `key.id: a key ${key.id} (or with the same secret) exists`, { field: 'key.id', cause: error });
+      if (isUniqueViolation(error)) throw new ConflictError(`key.id: a key ${key.id} (or with the same secret) exists`, { field: 'key.id', origin: 'concurrent', cause: error });
       throw error;
     }
   }

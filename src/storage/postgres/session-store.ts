@@ -89,5 +89,5 @@ async function putAtVersion(tx: Sql, record: VersionedRecord, key: SessionKey, e
         ]);
   if (changed === 1) return;
   const rows = await tx.rows(`SELECT ${versionColumn} AS v FROM ${table} WHERE ${SESSION_WHERE}`, values);
-  throw new ConflictError(record.field, expected, rows.length === 0 ? 0 : Number(rows[0]!['v']));
+  throw ConflictError.ofVersion(record.field, expected, rows.length === 0 ? 0 : Number(rows[0]!['v']), 'concurrent');
 }

@@ -2,7 +2,7 @@
 // index of ids): a RECORD_CONFLICT naming the table and its key, which a caller must not retry as
 // it would a storage failure. Each adapter reads the table and columns from its driver's error.
 
-import { EngramError } from '../../spec/errors.js';
+import { ConflictError, type EngramError } from '../../spec/errors.js';
 
 /**
  * The conflict of a duplicate key: field `<table>.<key columns but tenant_id>`.
@@ -13,8 +13,10 @@ import { EngramError } from '../../spec/errors.js';
 export function duplicateKey(table: string, columns: readonly string[], cause: unknown): EngramError {
   const key = columns.filter((column) => column !== 'tenant_id');
   const field = `${table}.${(key.length > 0 ? key : columns).join(',')}`;
-  return new EngramError('RECORD_CONFLICT', `${field}: the store already holds a record with this key (${table}: ${columns.join(', ')}); nothing of the write was stored`, {
+  return new ConflictError(`${field}: the store already holds a record with this key (${table}: ${columns.join(', ')}); nothing of the write was stored`, {
+    code: 'RECORD_CONFLICT',
     field,
+    origin: 'caller',
     cause,
     details: { table, columns: [...columns] },
   });

@@ -4,7 +4,7 @@
 import type Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 
-import { EngramError, NotFoundError } from '../../spec/errors.js';
+import { ConflictError, NotFoundError } from '../../spec/errors.js';
 import { ITEM_STATUSES, type MemoryItem } from '../../spec/items.js';
 import type {
   DeleteItemOp,
@@ -130,8 +130,9 @@ export class ItemStore {
     const row = this.s.status.get(op.tenant_id, op.item_id) as Row | undefined;
     if (row === undefined) throw new NotFoundError('item_id', op.item_id);
     if (row['status'] !== op.expected_status) {
-      throw new EngramError('STATE_VERSION_CONFLICT', `item_id: ${op.item_id} is ${String(row['status'])}, not ${op.expected_status}; another writer changed it`, {
+      throw new ConflictError(`item_id: ${op.item_id} is ${String(row['status'])}, not ${op.expected_status}; another writer changed it`, {
         field: 'item_id',
+        origin: 'concurrent',
         details: { expected_status: op.expected_status, status: row['status'] },
       });
     }

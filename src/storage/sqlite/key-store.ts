@@ -4,7 +4,7 @@
 import type Database from 'better-sqlite3';
 
 import type { ApiKeyRecord } from '../../spec/auth.js';
-import { EngramError, NotFoundError } from '../../spec/errors.js';
+import { ConflictError, NotFoundError } from '../../spec/errors.js';
 import type { PutApiKeyOp, RevokeApiKeyOp } from '../../spec/storage.js';
 import type { Row } from '../shared/rows.js';
 import { KEY_COLUMNS, KEY_SELECT, keyFromRow } from '../shared/service-rows.js';
@@ -28,7 +28,7 @@ export class KeyStore {
     try {
       this.s.insert.run(key.tenant_id, key.id, key.role, key.label, key.hash, key.last4, key.created_at, key.revoked_at);
     } catch (error) {
-      if (isUniqueViolation(error)) throw new EngramError('STATE_VERSION_CONFLICT', `key.id: a key ${key.id} (or with the same secret) exists`, { field: 'key.id', cause: error });
+      if (isUniqueViolation(error)) throw new ConflictError(`key.id: a key ${key.id} (or with the same secret) exists`, { field: 'key.id', origin: 'concurrent', cause: error });
       throw error;
     }
   }

@@ -4,7 +4,7 @@
 
 import type Database from 'better-sqlite3';
 
-import { ConflictError, EngramError, NotFoundError } from '../../spec/errors.js';
+import { ConflictError, NotFoundError } from '../../spec/errors.js';
 import type { InsightRecord, ReflectionRecord, ReviewCandidate } from '../../spec/reflection.js';
 import type {
   CandidateQuery,
@@ -40,8 +40,9 @@ function insertOnce(statement: Database.Statement, values: unknown[], field: str
     statement.run(...values);
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
-    throw new EngramError('STATE_VERSION_CONFLICT', `${field}: ${id} already exists; another writer stored it first`, {
+    throw new ConflictError(`${field}: ${id} already exists; another writer stored it first`, {
       field,
+      origin: 'concurrent',
       cause: error,
       details: { id },
     });
@@ -88,8 +89,9 @@ export class ReflectionStore {
     const row = this.s.candidateStatus.get(op.tenant_id, op.candidate_id) as Row | undefined;
     if (row === undefined) throw new NotFoundError('candidate_id', op.candidate_id);
     if (row['status'] !== 'pending') {
-      throw new EngramError('STATE_VERSION_CONFLICT', `candidate_id: ${op.candidate_id} is already ${String(row['status'])}; another reviewer decided it`, {
+      throw new ConflictError(`candidate_id: ${op.candidate_id} is already ${String(row['status'])}; another reviewer decided it`, {
         field: 'candidate_id',
+        origin: 'concurrent',
         details: { expected_status: 'pending', status: row['status'] },
       });
     }
@@ -105,7 +107,7 @@ export class ReflectionStore {
     const row = this.s.insightVersion.get(insight.tenant_id, insight.id) as Row | undefined;
     if (row === undefined) throw new NotFoundError('insight.id', insight.id);
     const actual = row['version'] as number;
-    if (actual !== op.expected_version) throw new ConflictError('insight.version', op.expected_version, actual);
+    if (actual !== op.expected_version) throw ConflictError.ofVersion('insight.version', op.expected_version, actual, 'concurrent');
     this.s.replaceInsight.run(...insightValues(insight), insight.tenant_id, insight.id);
   }
 

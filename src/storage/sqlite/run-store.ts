@@ -6,7 +6,7 @@
 import type Database from 'better-sqlite3';
 
 import type { LedgerEntry, RunKey, RunState, SnapshotRecord } from '../../spec/compaction.js';
-import { ConflictError, EngramError } from '../../spec/errors.js';
+import { ConflictError } from '../../spec/errors.js';
 import type { PutEvidenceOp, PutRunStateOp, PutSnapshotOp, SnapshotQuery } from '../../spec/storage.js';
 import { ledgerReads, snapshotList } from '../shared/list-queries.js';
 import { placeholders, type Row } from '../shared/rows.js';
@@ -58,7 +58,7 @@ export class RunStore {
     const actual = row === undefined ? 0 : (row['version'] as number);
     // An existing row conflicts with an insert even if its stored version happens to be 0.
     if (actual !== op.expected_version || (row !== undefined && op.expected_version === 0)) {
-      throw new ConflictError('run.version', op.expected_version, actual);
+      throw ConflictError.ofVersion('run.version', op.expected_version, actual, 'concurrent');
     }
     if (row === undefined) this.s.insertRun.run(...runValues(op.state));
     else this.s.replaceRun.run(...runValues(op.state), ...key);
@@ -76,10 +76,9 @@ export class RunStore {
       this.s.insertSnapshot.run(...snapshotValues(op.record));
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
-      throw new EngramError(
-        'STATE_VERSION_CONFLICT',
+      throw new ConflictError(
         `snapshot.sequence: run ${run_id} already has snapshot ${snapshot.sequence} (or id ${snapshot.snapshot_id} is taken); another writer stored it first`,
-        { field: 'snapshot.sequence', cause: error, details: { snapshot_id: snapshot.snapshot_id, run_id, sequence: snapshot.sequence } },
+        { field: 'snapshot.sequence', origin: 'concurrent', cause: error, details: { snapshot_id: snapshot.snapshot_id, run_id, sequence: snapshot.sequence } },
       );
     }
   }

@@ -56,7 +56,7 @@ function replaceAtVersion(record: VersionedRecord, key: SessionKey, expected: nu
   const values = keyValues(key);
   const row = record.get.get(...values) as Row | undefined;
   const actual = row === undefined ? 0 : (row[record.versionColumn] as number);
-  if (actual !== expected) throw new ConflictError(record.field, expected, actual);
+  if (actual !== expected) throw ConflictError.ofVersion(record.field, expected, actual, 'concurrent');
   if (row === undefined) record.insert.run(...values, json, version, updatedAt);
   else record.update.run(json, version, updatedAt, ...values);
 }
