@@ -279,8 +279,8 @@ export function searchLatencyTable(result: SearchLatencyResult): string {
     ['runEmbeddings, local model', `${count(result.embeddings.texts)} texts`, `${count(result.embeddings.texts_per_s)} texts/s (${result.embeddings.seconds} s)`, '—', '—', '—', '—'],
     searchRow('engram.search, query seen first (embeds it)', result.search_first, `${result.search_first.samples} queries, ${result.mean_hits} hits avg`),
     searchRow('engram.search, same query again (cached vector)', result.search_cached, `${result.embeddings.vectors_per_search} vectors scanned/search`),
-    ['storage.items.search (full text), same terms', store, `${result.mean_text_hits} hits avg (limit 100)`, ms(result.full_text.p50_ms), ms(result.full_text.p95_ms), '—', '—'],
-    ['storage.items.vectors (vector candidates read)', store, `${result.embeddings.vectors_per_search} vectors avg`, ms(result.item_vectors.p50_ms), ms(result.item_vectors.p95_ms), '—', '—'],
+    ['storage.searchItems (full text), same terms', store, `${result.mean_text_hits} hits avg (limit 100)`, ms(result.full_text.p50_ms), ms(result.full_text.p95_ms), '—', '—'],
+    ['storage.itemVectors (vector candidates read)', store, `${result.embeddings.vectors_per_search} vectors avg`, ms(result.item_vectors.p50_ms), ms(result.item_vectors.p95_ms), '—', '—'],
     ['query embedding, local model, one query', '—', `${result.query_embedding.samples} distinct queries`, ms(result.query_embedding.p50_ms), ms(result.query_embedding.p95_ms), '—', '—'],
   ];
   return table(['measurement', 'store', 'result (median)', 'p50', 'p95', 'target', 'status'], rows);
@@ -322,8 +322,8 @@ export function composeShapesTable(results: readonly ComposeShapeResult[]): stri
       plain('compose with cues.query, build not stored', result.compose_no_persist_with_query, `${result.compose_no_persist_with_query.samples} samples`),
       plain('put_context_build write alone', result.build_write, `~${result.mean_build_kib} KiB/build`),
       plain('engram.replay of a stored build (every tenth)', result.replay, `${result.replays_identical} of ${result.replay.samples} byte-identical`),
-      plain('storage.events.search (FTS5, no words kept), same terms', result.search_events, `${result.mean_event_hits} hits avg`),
-      plain('storage.items.search (FTS5, no words kept), same terms', result.search_items, `${result.mean_item_hits} hits avg (limit 100)`),
+      plain('storage.searchEvents (FTS5, no words kept), same terms', result.search_events, `${result.mean_event_hits} hits avg`),
+      plain('storage.searchItems (FTS5, no words kept), same terms', result.search_items, `${result.mean_item_hits} hits avg (limit 100)`),
       plain('searchEvents + searchItems, per query', result.full_text_total, `${result.full_text_total.samples} queries`),
       plain('storage.listItems ×2–3 of compose (always, procedures, episodes)', result.item_lists, `${result.mean_listed_items} items read avg`),
     ];
