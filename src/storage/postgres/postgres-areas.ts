@@ -16,6 +16,7 @@ import { scopeCountsFromRows, sessionCountsQuery, USER_ITEMS_SQL, USER_PENDING_S
 import type { PgBuildStore } from './build-store.js';
 import { sqlState, type SqlPool } from './client.js';
 import { compactTables } from './compact.js';
+import type { PgEmbeddingQueue } from './embedding-queue.js';
 import { eraseScope } from './erase.js';
 import type { PgEventStore } from './event-store.js';
 import type { PgEventVectors } from './event-vectors.js';
@@ -40,6 +41,7 @@ export interface PgStores {
   sessions: PgSessionStore;
   builds: PgBuildStore;
   items: PgItemStore;
+  queue: PgEmbeddingQueue;
   reflections: PgReflectionStore;
   runs: PgRunStore;
   keys: PgKeyStore;
@@ -124,16 +126,16 @@ function runArea({ runs }: PgStores): RunStorage {
   };
 }
 
-function serviceArea({ pool, jobs, keys, items }: PgStores): ServiceStorage {
+function serviceArea({ pool, jobs, keys, queue }: PgStores): ServiceStorage {
   return {
     claimJobs: (kinds, limit, now, leaseUntil) => pool.transaction((tx) => jobs.claimJobs(tx, kinds, limit, now, leaseUntil)),
     completeJob: (tenantId, jobId, status, error, now, retryAt) => jobs.completeJob(pool, tenantId, jobId, status, error, now, retryAt),
     listJobs: (query) => jobs.listJobs(query),
     findApiKey: (hash) => keys.findKey(hash),
     listApiKeys: (tenantId) => keys.listKeys(tenantId),
-    claimEmbeddingWork: (limit, now, leaseUntil) => items.claim(limit, now, leaseUntil),
-    completeEmbeddingWork: (results, model, now) => items.complete(results, model, now),
-    embeddingBacklog: () => items.backlog(),
+    claimEmbeddingWork: (limit, now, leaseUntil) => queue.claim(limit, now, leaseUntil),
+    completeEmbeddingWork: (results, model, now) => queue.complete(results, model, now),
+    embeddingBacklog: () => queue.backlog(),
   };
 }
 

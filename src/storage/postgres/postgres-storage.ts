@@ -25,6 +25,7 @@ import { guardedAreas } from '../shared/guarded-areas.js';
 import { countTexts, textTokensUpdate, type TextCounts } from '../shared/text-token-ops.js';
 import { PgBuildStore } from './build-store.js';
 import { checkSchemaName, pglitePool, pgPool, sqlState, type PGliteLike, type Sql, type SqlPool } from './client.js';
+import { PgEmbeddingQueue } from './embedding-queue.js';
 import { PgEventStore } from './event-store.js';
 import { PgItemStore } from './item-store.js';
 import { PgEventVectors } from './event-vectors.js';
@@ -161,6 +162,7 @@ class PostgresStorage implements StorageAdapter {
   ) {
     this.capabilities = { vectorSearch: pgvector ? 'index' : 'exact' };
     const guard = (): void => this.guard();
+    const items = new PgItemStore(pool, pgvector);
     this.stores = {
       pool,
       guard,
@@ -168,7 +170,8 @@ class PostgresStorage implements StorageAdapter {
       vectors: new PgEventVectors(pool),
       sessions: new PgSessionStore(pool),
       builds: new PgBuildStore(pool),
-      items: new PgItemStore(pool, pgvector),
+      items,
+      queue: new PgEmbeddingQueue(pool, pgvector, items),
       reflections: new PgReflectionStore(pool),
       runs: new PgRunStore(pool),
       keys: new PgKeyStore(pool),
