@@ -138,11 +138,11 @@ async function fullTextReads(storage: StorageAdapter, sample: Sample, query: str
   const now = new Date().toISOString();
   const start = nowMs();
   const events = await timed(
-    () => storage.searchEvents({ tenant_id: DEFAULT_TENANT, user_id, agent_id: agent, terms, now, exclude_sensitivity: [...NEVER_SHARED], limit: DEFAULTS[sample.purpose].query_quotes }),
+    () => storage.events.search({ tenant_id: DEFAULT_TENANT, user_id, agent_id: agent, terms, now, exclude_sensitivity: [...NEVER_SHARED], limit: DEFAULTS[sample.purpose].query_quotes }),
     times.events,
   );
   const items = await timed(
-    () => storage.searchItems({ tenant_id: DEFAULT_TENANT, owners: visibleOwners(user_id, agent), statuses: ['active'], terms, limit: DEFAULTS[sample.purpose].facts + FACT_SLACK }),
+    () => storage.items.search({ tenant_id: DEFAULT_TENANT, owners: visibleOwners(user_id, agent), statuses: ['active'], terms, limit: DEFAULTS[sample.purpose].facts + FACT_SLACK }),
     times.items,
   );
   times.total.push(nowMs() - start);
@@ -159,9 +159,9 @@ async function itemLists(engram: Engram, sample: Sample, into: number[]): Promis
   const policy = DEFAULTS[sample.purpose];
   const base = { tenant_id: DEFAULT_TENANT, owners: visibleOwners(user_id, agent_id), statuses: ['active' as const], order: 'desc' as const };
   const start = nowMs();
-  let listed = (await engram.storage.listItems({ ...base, types: ['profile', 'preferences', 'goals', 'tasks'], limit: policy.facts + FACT_SLACK })).length;
-  if (sample.purpose !== 'responder') listed += (await engram.storage.listItems({ ...base, types: ['procedure', 'patterns'], limit: procedureReadLimit(policy) })).length;
-  listed += (await engram.storage.listItems({ ...base, types: ['events', 'cases'], limit: episodeReadLimit(policy) })).length;
+  let listed = (await engram.storage.items.list({ ...base, types: ['profile', 'preferences', 'goals', 'tasks'], limit: policy.facts + FACT_SLACK })).length;
+  if (sample.purpose !== 'responder') listed += (await engram.storage.items.list({ ...base, types: ['procedure', 'patterns'], limit: procedureReadLimit(policy) })).length;
+  listed += (await engram.storage.items.list({ ...base, types: ['events', 'cases'], limit: episodeReadLimit(policy) })).length;
   into.push(nowMs() - start);
   return listed;
 }

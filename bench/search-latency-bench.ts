@@ -168,9 +168,9 @@ async function measureQueries(engram: Engram, raw: Engram, queries: readonly Pla
     for (const { user, query } of block) await timed(() => engram.search({ scope: { user_id: user, agent_id: AGENT }, query }), cached);
     // The terms and candidate limit hybridSearch uses (src/retrieval/hybrid-search.ts).
     for (const { user, query } of block) {
-      textHits += (await timed(() => raw.storage.searchItems({ ...base(user), terms: contentTerms(queryTerms(query)), limit: 100 }), fullText)).length;
+      textHits += (await timed(() => raw.storage.items.search({ ...base(user), terms: contentTerms(queryTerms(query)), limit: 100 }), fullText)).length;
     }
-    for (const { user } of block) vectorCount += (await timed(() => raw.storage.itemVectors(base(user)), vectors)).length;
+    for (const { user } of block) vectorCount += (await timed(() => raw.storage.items.vectors(base(user)), vectors)).length;
   }
   return { first, cached, fullText, vectors, hits, textHits, vectorCount };
 }

@@ -34,7 +34,7 @@ function rows() {
 }
 
 async function sensitivities(storage: StorageAdapter, cited: ReturnType<typeof rows>['cited']) {
-  const read = async (id: string) => (await storage.getCandidate('t1', id))!.sensitivity;
+  const read = async (id: string) => (await storage.reviews.getCandidate('t1', id))!.sensitivity;
   return { fromPrivate: await read(cited.fromPrivate.id), fromNormal: await read(cited.fromNormal.id), fromNone: await read(cited.fromNone.id) };
 }
 

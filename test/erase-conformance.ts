@@ -101,13 +101,13 @@ function fixture() {
 /** The ids of the tenant's builds, in the order written. */
 async function buildIds(storage: StorageAdapter): Promise<string[]> {
   const records: string[] = [];
-  for await (const record of storage.exportRecords({ tenant_id: 't1' })) if (record.kind === 'context_build') records.push(record.build.id);
+  for await (const record of storage.maintenance.exportRecords({ tenant_id: 't1' })) if (record.kind === 'context_build') records.push(record.build.id);
   return records;
 }
 
 async function exported(storage: StorageAdapter): Promise<ExportRecord[]> {
   const records: ExportRecord[] = [];
-  for await (const record of storage.exportRecords({ tenant_id: 't1' })) records.push(record);
+  for await (const record of storage.maintenance.exportRecords({ tenant_id: 't1' })) records.push(record);
   return records;
 }
 
@@ -129,12 +129,12 @@ export function describeEraseConformance(name: string, init: ConformanceInitiali
     afterEach(async () => {
       await init.destroy(storage);
     });
-    const get = async (id: string) => storage.getContextBuild('t1', id);
+    const get = async (id: string) => storage.sessions.getBuild('t1', id);
 
     it("redacts another user's builds that quoted the erased user's items, and records when and why", async () => {
       const { builds, learned1, learned2 } = data;
       const unrelated = await get(builds.unrelated.id);
-      const counts = await storage.erase({ tenant_id: 't1', user_id: 'u1', at: ERASED_AT });
+      const counts = await storage.maintenance.erase({ tenant_id: 't1', user_id: 'u1', at: ERASED_AT });
       expect(counts).toMatchObject({ context_builds: 2, memory_items: 3, context_builds_redacted: 1, jobs: 2 });
       const other = (await get(builds.other.id))!;
       // The two facts, their explain lines and their selected ids are gone; u2's own quote stays.
@@ -153,22 +153,22 @@ export function describeEraseConformance(name: string, init: ConformanceInitiali
     });
 
     it("deletes the erased user's jobs, whatever their state, and no one else's", async () => {
-      await storage.erase({ tenant_id: 't1', user_id: 'u1', at: ERASED_AT });
+      await storage.maintenance.erase({ tenant_id: 't1', user_id: 'u1', at: ERASED_AT });
       // Queued again as new work: u1's jobs are new, u2's is still there (done) and stays as it is.
       const fresh = (user: string, run: string): WriteOp => ({ op: 'enqueue_job', job: { ...job(user, run), status: 'pending', attempts: 0 } });
       await storage.write([fresh('u1', 'r1'), fresh('u1', 'r2'), fresh('u2', 'r9')]);
-      const claimed = await storage.claimJobs(['reflect'], 10, AT, '2026-06-01T10:05:00.000Z');
+      const claimed = await storage.service.claimJobs(['reflect'], 10, AT, '2026-06-01T10:05:00.000Z');
       expect(claimed.map((entry) => entry.id).sort()).toEqual(['reflect:u1/a1/r1', 'reflect:u1/a1/r2']);
     });
 
     it('erases a session with the records and builds of its runs, and redacts the builds left that quoted it', async () => {
       const { builds, e1, e2, both, hunch } = data;
-      const counts = await storage.erase({ tenant_id: 't1', user_id: 'u1', session_id: 's1', at: ERASED_AT });
+      const counts = await storage.maintenance.erase({ tenant_id: 't1', user_id: 'u1', session_id: 's1', at: ERASED_AT });
       // Run r1 (the run of e1) goes whole: its insight, its reflection recorded in s2, its build composed in s2, its job.
       expect(counts).toMatchObject({ events: 1, memory_items: 1, insights: 1, reflections: 1, context_builds: 1, jobs: 1, context_builds_redacted: 2, memory_items_sources_trimmed: 1 });
       expect(await get(builds.ofRun.id)).toBeNull();
-      expect(await storage.getInsight('t1', hunch.id)).toBeNull();
-      expect(await storage.listReflections({ tenant_id: 't1', user_id: 'u1', limit: 10 })).toEqual([]);
+      expect(await storage.reviews.getInsight('t1', hunch.id)).toBeNull();
+      expect(await storage.reviews.listReflections({ tenant_id: 't1', user_id: 'u1', limit: 10 })).toEqual([]);
 
       // The build of s2 keeps its quote of e2 and loses the quote of e1 with its citation and explain
       // line, and the insight with its line; the fact of the item that stays no longer lists e1.
@@ -183,16 +183,16 @@ export function describeEraseConformance(name: string, init: ConformanceInitiali
       expect(JSON.stringify(second)).not.toMatch(new RegExp(`${e1.id}|${hunch.id}|papaya one`));
 
       // The item sourced from both sessions stays, citing only e2.
-      const kept = (await storage.getItem('t1', both.id))!;
+      const kept = (await storage.items.get('t1', both.id))!;
       expect(kept.source_event_ids).toEqual([e2.id]);
       expect(kept.evidence_refs).toEqual([{ kind: 'event', ref: e2.id }, { kind: 'url', ref: 'https://example.org' }]);
     });
 
     it('records each erase that redacts a build, oldest first', async () => {
       const { builds, learned2 } = data;
-      await storage.erase({ tenant_id: 't1', user_id: 'u1', session_id: 's1', at: ERASED_AT });
+      await storage.maintenance.erase({ tenant_id: 't1', user_id: 'u1', session_id: 's1', at: ERASED_AT });
       const later = '2026-06-03T09:00:00.000Z';
-      await storage.erase({ tenant_id: 't1', user_id: 'u1', session_id: 's2', at: later });
+      await storage.maintenance.erase({ tenant_id: 't1', user_id: 'u1', session_id: 's2', at: later });
       const other = (await get(builds.other.id))!;
       expect(other.redactions).toEqual([
         { at: ERASED_AT, erased: 'session', removed_entries: 2, removed_ids: 1 },

@@ -147,7 +147,7 @@ function importOp(record: ExportRecord): WriteOp {
 
 async function exported(storage: StorageAdapter, scope: ExportScope): Promise<ExportRecord[]> {
   const records: ExportRecord[] = [];
-  for await (const record of storage.exportRecords(scope)) records.push(record);
+  for await (const record of storage.maintenance.exportRecords(scope)) records.push(record);
   return records;
 }
 
@@ -178,8 +178,8 @@ export function describeExportConformance(name: string, init: ConformanceInitial
       await init.destroy(storage);
     });
     const search = (user: string) =>
-      storage.searchEvents({ tenant_id: 't1', user_id: user, terms: ['papaya'], now: '2026-06-01T10:30:00.000Z', limit: 50 });
-    const searchItems = (owner: string) => storage.searchItems({ tenant_id: 't1', owners: [owner], terms: ['kumquat'], limit: 50 });
+      storage.events.search({ tenant_id: 't1', user_id: user, terms: ['papaya'], now: '2026-06-01T10:30:00.000Z', limit: 50 });
+    const searchItems = (owner: string) => storage.items.search({ tenant_id: 't1', owners: [owner], terms: ['kumquat'], limit: 50 });
 
     it('exports a whole tenant: every kind, in EXPORT_KINDS order, nothing of another tenant, no API keys', async () => {
       const records = await exported(storage, { tenant_id: 't1' });
@@ -233,7 +233,7 @@ export function describeExportConformance(name: string, init: ConformanceInitial
 
     it('erases a user: every read of theirs is empty, the other user and tenant are intact and searchable', async () => {
       const before = { u2: await exported(storage, { tenant_id: 't1', user_id: 'u2' }), t1: await exported(storage, { tenant_id: 't1' }), t2: await exported(storage, { tenant_id: 't2' }) };
-      const counts = await storage.erase({ tenant_id: 't1', user_id: 'u1' });
+      const counts = await storage.maintenance.erase({ tenant_id: 't1', user_id: 'u1' });
       expect(counts).toMatchObject({
         events: 4, turns: 2, working_state: 2, stm_summary: 2, memory_items: 5, context_builds: 2, reflections: 1, candidates: 2,
         insights: 1, run_states: 1, evidence_ledger: 2, snapshots: 1,
@@ -246,29 +246,29 @@ export function describeExportConformance(name: string, init: ConformanceInitial
       const q = { tenant_id: 't1', user_id: 'u1', limit: 50 };
       const key = { tenant_id: 't1', user_id: 'u1', agent_id: 'a1', session_id: 's1' };
       const run = { tenant_id: 't1', user_id: 'u1', agent_id: 'a1', run_id: 'r-u1' };
-      expect(await storage.listEvents({ ...q, now: NOW, include_expired: true })).toEqual([]);
+      expect(await storage.events.list({ ...q, now: NOW, include_expired: true })).toEqual([]);
       expect(await search('u1')).toEqual([]);
       expect(await search('u2')).toHaveLength(3);
-      expect(await storage.listItems({ tenant_id: 't1', owners: ['u:u1'], limit: 50 })).toEqual([]);
+      expect(await storage.items.list({ tenant_id: 't1', owners: ['u:u1'], limit: 50 })).toEqual([]);
       expect(await searchItems('u:u1')).toEqual([]);
       expect(await searchItems('u:u2')).toHaveLength(4);
       expect((await searchItems('a:a1')).map((hit) => hit.item.key).sort()).toEqual(['learned-u2', 'style']);
-      expect(await storage.getWorkingState(key)).toBeNull();
-      expect(await storage.getSummary(key)).toBeNull();
-      expect(await storage.getTurn(key, 'turn-s1')).toBeNull();
-      expect(await storage.listContextBuilds(q)).toEqual([]);
-      expect(await storage.listReflections(q)).toEqual([]);
-      expect(await storage.listCandidates(q)).toEqual([]);
-      expect(await storage.listInsights(q)).toEqual([]);
-      expect(await storage.listSnapshots(q)).toEqual([]);
-      expect(await storage.getRunState(run)).toBeNull();
-      expect(await storage.ledgerEntries(run, ['evd_1', 'evd_2'])).toEqual([]);
-      expect(await storage.listApiKeys('t1')).toHaveLength(1);
+      expect(await storage.sessions.getWorkingState(key)).toBeNull();
+      expect(await storage.sessions.getSummary(key)).toBeNull();
+      expect(await storage.sessions.getTurn(key, 'turn-s1')).toBeNull();
+      expect(await storage.sessions.listBuilds(q)).toEqual([]);
+      expect(await storage.reviews.listReflections(q)).toEqual([]);
+      expect(await storage.reviews.listCandidates(q)).toEqual([]);
+      expect(await storage.reviews.listInsights(q)).toEqual([]);
+      expect(await storage.runs.listSnapshots(q)).toEqual([]);
+      expect(await storage.runs.getState(run)).toBeNull();
+      expect(await storage.runs.ledgerEntries(run, ['evd_1', 'evd_2'])).toEqual([]);
+      expect(await storage.service.listApiKeys('t1')).toHaveLength(1);
     });
 
     it('erases one session: its rows and the items wholly sourced from it, nothing else', async () => {
       const before = await exported(storage, { tenant_id: 't1' });
-      const counts = await storage.erase({ tenant_id: 't1', user_id: 'u1', session_id: 's1' });
+      const counts = await storage.maintenance.erase({ tenant_id: 't1', user_id: 'u1', session_id: 's1' });
       // Items: both versions of `editor` (sources e1, e2) and the agent-level item learned from e1.
       expect(counts).toMatchObject({ events: 2, turns: 1, working_state: 1, stm_summary: 1, context_builds: 1, candidates: 1, memory_items: 3 });
       const gone = (r: ExportRecord) => {
@@ -286,13 +286,13 @@ export function describeExportConformance(name: string, init: ConformanceInitial
       expect(await exported(storage, { tenant_id: 't1' })).toEqual(before.filter((r) => !gone(r)).map(trimmed));
       expect((await search('u1')).map((hit) => hit.event.session_id)).toEqual(['s2', 's2']);
       expect((await searchItems('u:u1')).map((hit) => hit.item.key).sort()).toEqual(['os', 'shell']);
-      expect(await storage.getWorkingState({ tenant_id: 't1', user_id: 'u1', agent_id: 'a1', session_id: 's2' })).not.toBeNull();
+      expect(await storage.sessions.getWorkingState({ tenant_id: 't1', user_id: 'u1', agent_id: 'a1', session_id: 's2' })).not.toBeNull();
     });
 
     it('erases nothing when there is nothing to erase: zero counts, no error', async () => {
       const before = await exported(storage, { tenant_id: 't1' });
       for (const scope of [{ tenant_id: 't9', user_id: 'u1' }, { tenant_id: 't1', user_id: 'nobody' }, { tenant_id: 't1', user_id: 'u1', session_id: 's9' }]) {
-        const counts = await storage.erase(scope);
+        const counts = await storage.maintenance.erase(scope);
         expect(Object.values(counts).every((n) => n === 0)).toBe(true);
         expect(counts['events']).toBe(0);
       }
@@ -339,7 +339,7 @@ export function describeExportConformance(name: string, init: ConformanceInitial
       const gone = eventRecord({ turn_id: 'P', content: 'gone', expires_at: LATER });
       const after = eventRecord({ turn_id: null, content: 'after' });
       await storage.write([append(gone), append(kept), turnOf('P', [gone, kept]), append(after)]);
-      await storage.purgeExpired(NOW);
+      await storage.maintenance.purgeExpired(NOW);
       const names = new Map([kept, after].map((e) => [e.id, String(e.content)]));
       expect(labels(await exported(storage, { tenant_id: 't1' }), names)).toEqual(['kept', 'after', 'turn P']);
       // 700 turns of two events each: pages of events split turns, each turn still follows its second event, once.
@@ -363,13 +363,13 @@ export function describeExportConformance(name: string, init: ConformanceInitial
       const fresh = eventRecord({ content: 'never stored' });
       const event = await expectCode(storage.write([append(fresh), append({ ...first, content: 'other' })]), 'RECORD_CONFLICT');
       expect(event.field).toBe('events.id');
-      expect(await storage.getEvent('t1', fresh.id, NOW)).toBeNull();
-      expect((await storage.getEvent('t1', first.id, NOW))!.content).toBe('hello world');
+      expect(await storage.events.get('t1', fresh.id, NOW)).toBeNull();
+      expect((await storage.events.get('t1', first.id, NOW))!.content).toBe('hello world');
       const again = await expectCode(storage.write([{ op: 'put_item', item: { ...kept, key: 'other' } }]), 'RECORD_CONFLICT');
       expect(again.field).toBe('memory_items.id');
       // The same id in another tenant is another record.
       await storage.write([append({ ...first, tenant_id: 't2' })]);
-      expect(await storage.getEvent('t2', first.id, NOW)).not.toBeNull();
+      expect(await storage.events.get('t2', first.id, NOW)).not.toBeNull();
     });
   });
 }

@@ -101,20 +101,20 @@ export function describeItemConformance(name: string, init: ConformanceInitializ
       await init.destroy(storage);
     });
 
-    const list = (query: Partial<ItemQuery> = {}) => storage.listItems({ tenant_id: 't1', owners: VISIBLE, limit: 10, ...query }).then(ids);
+    const list = (query: Partial<ItemQuery> = {}) => storage.items.list({ tenant_id: 't1', owners: VISIBLE, limit: 10, ...query }).then(ids);
     const search = (terms: string[], query: Partial<ItemSearchQuery> = {}) =>
-      storage.searchItems({ tenant_id: 't1', owners: VISIBLE, terms, limit: 10, ...query }).then((hits) => hits.map((hit) => hit.item.id));
+      storage.items.search({ tenant_id: 't1', owners: VISIBLE, terms, limit: 10, ...query }).then((hits) => hits.map((hit) => hit.item.id));
     const nearest = (vector: number[], query: Partial<NearestItemsQuery> = {}) =>
-      storage.nearestItems({ tenant_id: 't1', owners: VISIBLE, statuses: ['active'], vector: normalise(vector), limit: 10, ...query });
+      storage.items.nearest({ tenant_id: 't1', owners: VISIBLE, statuses: ['active'], vector: normalise(vector), limit: 10, ...query });
 
     /** Claims every queued chunk and stores the vector given for its item (skipped when there is none). */
     async function embed(vectors: Record<string, number[]>): Promise<void> {
-      const work = await storage.claimEmbeddingWork(100, NOW, LEASE_END);
+      const work = await storage.service.claimEmbeddingWork(100, NOW, LEASE_END);
       const results = work.map((entry): EmbeddingResult => {
         const values = vectors[entry.id];
         return { target: entry.target, tenant_id: entry.tenant_id, id: entry.id, vector: values === undefined ? null : normalise(values) };
       });
-      await storage.completeEmbeddingWork(results, 'test:model', NOW);
+      await storage.service.completeEmbeddingWork(results, 'test:model', NOW);
     }
 
     it('round-trips every field of an item version, whoever owns it', async () => {
@@ -128,34 +128,34 @@ export function describeItemConformance(name: string, init: ConformanceInitializ
       const agentLevel = agentItem({ value: {}, confidence: 1 });
       const tenantLevel = item({ scope_level: 'tenant', user_id: null, agent_id: null, type: 'profile', key: 'policy', confidence: 0, status: 'retracted', ended_at: T3, updated_at: T3 });
       await storage.write([full, agentLevel, tenantLevel].map((record): WriteOp => ({ op: 'put_item', item: record })));
-      expect(await storage.getItem('t1', full.id)).toEqual(full);
-      expect((await storage.getItem('t1', full.id))!.confidence).toBe(0.37);
-      expect(await storage.getItem('t1', agentLevel.id)).toEqual(agentLevel);
-      expect(await storage.getItem('t1', tenantLevel.id)).toEqual(tenantLevel);
+      expect(await storage.items.get('t1', full.id)).toEqual(full);
+      expect((await storage.items.get('t1', full.id))!.confidence).toBe(0.37);
+      expect(await storage.items.get('t1', agentLevel.id)).toEqual(agentLevel);
+      expect(await storage.items.get('t1', tenantLevel.id)).toEqual(tenantLevel);
       // The owner follows the scope level: u:<user>, a:<agent>, t.
       expect(await list({ owners: ['u:u1'] })).toEqual([full.id]);
       expect(await list({ owners: ['a:a1'] })).toEqual([agentLevel.id]);
       expect(await list({ owners: ['t'] })).toEqual([tenantLevel.id]);
-      expect(await storage.getItem('t1', newId('mem'))).toBeNull();
-      expect(await storage.getItem('t2', full.id)).toBeNull();
+      expect(await storage.items.get('t1', newId('mem'))).toBeNull();
+      expect(await storage.items.get('t2', full.id)).toBeNull();
     });
 
     it('changes a status only from the expected one, and a failing change rolls back the whole write', async () => {
       const first = item();
       await storage.write([{ op: 'put_item', item: first }]);
       await storage.write([setStatus(first, 'active', 'superseded', T3)]);
-      expect(await storage.getItem('t1', first.id)).toEqual({ ...first, status: 'superseded', ended_at: T3, updated_at: T3 });
+      expect(await storage.items.get('t1', first.id)).toEqual({ ...first, status: 'superseded', ended_at: T3, updated_at: T3 });
       // A second writer that read the version while it was active loses, and its new version is not kept.
       const second = item({ version: 2, supersedes: first.id, recorded_at: T3 });
       const conflict = await expectCode(storage.write([{ op: 'put_item', item: second }, setStatus(first, 'active', 'superseded', T4)]), 'STATE_VERSION_CONFLICT');
       expect(conflict.field).toBe('item_id');
-      expect(await storage.getItem('t1', second.id)).toBeNull();
-      expect((await storage.getItem('t1', first.id))!.ended_at).toBe(T3);
+      expect(await storage.items.get('t1', second.id)).toBeNull();
+      expect((await storage.items.get('t1', first.id))!.ended_at).toBe(T3);
       await expectCode(storage.write([{ op: 'put_item', item: second }, setStatus(item(), 'active', 'retracted', T4)]), 'NOT_FOUND');
       await expectCode(storage.write([setStatus({ ...first, tenant_id: 't2' }, 'superseded', 'retracted', T4)]), 'NOT_FOUND');
-      expect(await storage.getItem('t1', second.id)).toBeNull();
+      expect(await storage.items.get('t1', second.id)).toBeNull();
       await storage.write([setStatus(first, 'superseded', 'retracted', T4)]);
-      expect(await storage.getItem('t1', first.id)).toMatchObject({ status: 'retracted', ended_at: T4, updated_at: T4 });
+      expect(await storage.items.get('t1', first.id)).toMatchObject({ status: 'retracted', ended_at: T4, updated_at: T4 });
     });
 
     it('deletes an item version with its chunk, in its tenant only', async () => {
@@ -164,13 +164,13 @@ export function describeItemConformance(name: string, init: ConformanceInitializ
       const twin = { ...gone, tenant_id: 't2' };
       await storage.write([...put(gone, 'kumquat gone'), ...put(kept, 'kumquat kept'), ...put(twin, 'kumquat twin')]);
       await storage.write([{ op: 'delete_item', tenant_id: 't1', item_id: gone.id }]);
-      expect(await storage.getItem('t1', gone.id)).toBeNull();
+      expect(await storage.items.get('t1', gone.id)).toBeNull();
       expect(await list()).toEqual([kept.id]);
       expect(await search(['kumquat'])).toEqual([kept.id]);
-      expect(await storage.getItem('t2', gone.id)).toEqual(twin);
+      expect(await storage.items.get('t2', gone.id)).toEqual(twin);
       expect(await search(['kumquat'], { tenant_id: 't2' })).toEqual([twin.id]);
       // Its chunk's embedding is no longer work.
-      expect(sorted((await storage.claimEmbeddingWork(10, NOW, LEASE_END)).map((work) => `${work.tenant_id}/${work.id}`))).toEqual(sorted([`t1/${kept.id}`, `t2/${twin.id}`]));
+      expect(sorted((await storage.service.claimEmbeddingWork(10, NOW, LEASE_END)).map((work) => `${work.tenant_id}/${work.id}`))).toEqual(sorted([`t1/${kept.id}`, `t2/${twin.id}`]));
     });
 
     it('lists item versions by owner, type, status, key and id, in creation order either way', async () => {
@@ -262,11 +262,11 @@ export function describeItemConformance(name: string, init: ConformanceInitializ
         item({ tenant_id: 't2', key: 'other-tenant', recorded_at: at(6) }),
       ];
       await storage.write(records.map((record): WriteOp => ({ op: 'put_item', item: record })));
-      expect(await storage.activeKeys('t1', VISIBLE, 10)).toEqual(['editor', 'deploy', 'shell']);
-      expect(await storage.activeKeys('t1', ['u:u1'], 10)).toEqual(['editor', 'shell']);
-      expect(await storage.activeKeys('t1', VISIBLE, 2)).toEqual(['editor', 'deploy']);
-      expect(await storage.activeKeys('t1', ['u:u9'], 10)).toEqual([]);
-      expect(await storage.activeKeys('t2', VISIBLE, 10)).toEqual(['other-tenant']);
+      expect(await storage.items.activeKeys('t1', VISIBLE, 10)).toEqual(['editor', 'deploy', 'shell']);
+      expect(await storage.items.activeKeys('t1', ['u:u1'], 10)).toEqual(['editor', 'shell']);
+      expect(await storage.items.activeKeys('t1', VISIBLE, 2)).toEqual(['editor', 'deploy']);
+      expect(await storage.items.activeKeys('t1', ['u:u9'], 10)).toEqual([]);
+      expect(await storage.items.activeKeys('t2', VISIBLE, 10)).toEqual(['other-tenant']);
     });
 
     it('finds items by the words of their chunk, scoped to owners and tenant, the item matching more words first', async () => {
@@ -279,7 +279,7 @@ export function describeItemConformance(name: string, init: ConformanceInitializ
         ...put(both, 'The release checklist lives in docs'), ...put(notes, 'release notes for the spring'), ...put(plan, 'the release plan'),
         ...put(theirs, 'release checklist of someone else'), ...put(otherTenant, 'release checklist elsewhere'),
       ]);
-      const hits = await storage.searchItems({ tenant_id: 't1', owners: VISIBLE, terms: queryTerms('release checklist'), limit: 10 });
+      const hits = await storage.items.search({ tenant_id: 't1', owners: VISIBLE, terms: queryTerms('release checklist'), limit: 10 });
       expect(hits.map((hit) => hit.item.id)[0]).toBe(both.id);
       expect(sorted(hits.slice(1).map((hit) => hit.item.id))).toEqual(sorted([notes.id, plan.id]));
       expect(hits[0]!.item).toEqual(both);
@@ -298,7 +298,7 @@ export function describeItemConformance(name: string, init: ConformanceInitializ
       // Chunks of equal length: only the rarity of their words sets them apart.
       await storage.write([...put(walrus, 'walrus ice'), ...put(pelicans[0]!, 'pelican one'), ...put(pelicans[1]!, 'pelican two')]);
       const scored = (query: Partial<ItemSearchQuery> = {}) =>
-        storage.searchItems({ tenant_id: 't1', owners: VISIBLE, terms: ['walrus', 'pelican'], limit: 10, ...query }).then((hits) => hits.map((hit) => [hit.item.id, hit.score]));
+        storage.items.search({ tenant_id: 't1', owners: VISIBLE, terms: ['walrus', 'pelican'], limit: 10, ...query }).then((hits) => hits.map((hit) => [hit.item.id, hit.score]));
       const before = await scored();
       expect(before[0]![0]).toBe(walrus.id);
       // Later, the rarer word becomes the common one, in more chunks than a word's candidates.
@@ -328,7 +328,7 @@ export function describeItemConformance(name: string, init: ConformanceInitializ
       for (const terms of [['or'], ['snake_case'], ["don't"], ['fox', ';--', 'near(', '%', '\\'], ['col:umn', 'fox'], ['fox', 'e-mail']]) {
         expect(await search(terms)).toEqual([fox.id]);
       }
-      expect(await storage.getItem('t1', fox.id)).toEqual(fox);
+      expect(await storage.items.get('t1', fox.id)).toEqual(fox);
     });
 
     it('replaces an item chunk, and removes it when its text is null', async () => {
@@ -337,11 +337,11 @@ export function describeItemConformance(name: string, init: ConformanceInitializ
       await storage.write([chunk(fruit, 'banana')]);
       expect(await search(['apple'])).toEqual([]);
       expect(await search(['banana'])).toEqual([fruit.id]);
-      expect(await storage.embeddingBacklog()).toBe(1);
+      expect(await storage.service.embeddingBacklog()).toBe(1);
       await storage.write([chunk(fruit, null)]);
       expect(await search(['banana'])).toEqual([]);
-      expect(await storage.embeddingBacklog()).toBe(0);
-      expect(await storage.getItem('t1', fruit.id)).toEqual(fruit);
+      expect(await storage.service.embeddingBacklog()).toBe(0);
+      expect(await storage.items.get('t1', fruit.id)).toEqual(fruit);
     });
 
     it('applies status, type and time filters to search', async () => {
@@ -372,22 +372,22 @@ export function describeItemConformance(name: string, init: ConformanceInitializ
       const theirs = item({ tenant_id: 't2' });
       await storage.write([...put(v1, 'plum'), ...put(v2, 'plum'), ...put(theirs, 'plum')]);
       await embed({ [v2.id]: [1, 0], [theirs.id]: [0, 1] });
-      await storage.clearItemIndex('t1');
+      await storage.items.clearIndex('t1');
       expect(await search(['plum'])).toEqual([]);
-      expect(await storage.itemVectors({ tenant_id: 't1', owners: VISIBLE })).toEqual([]);
+      expect(await storage.items.vectors({ tenant_id: 't1', owners: VISIBLE })).toEqual([]);
       expect(await search(['plum'], { tenant_id: 't2' })).toEqual([theirs.id]);
-      expect((await storage.itemVectors({ tenant_id: 't2', owners: VISIBLE })).map((entry) => entry.item_id)).toEqual([theirs.id]);
+      expect((await storage.items.vectors({ tenant_id: 't2', owners: VISIBLE })).map((entry) => entry.item_id)).toEqual([theirs.id]);
       // The items stay; rebuilding their chunks makes them searchable again.
-      const versions = await storage.itemsForReindex('t1');
+      const versions = await storage.items.forReindex('t1');
       expect(sorted(ids(versions))).toEqual(sorted([v1.id, v2.id]));
       expect(versions.find((version) => version.id === v1.id)).toEqual(v1);
       await storage.write(versions.map((version) => chunk(version, 'plum')));
       expect(sorted(await search(['plum']))).toEqual(sorted([v1.id, v2.id]));
-      await storage.clearItemIndex(undefined);
+      await storage.items.clearIndex(undefined);
       expect(await search(['plum'])).toEqual([]);
       expect(await search(['plum'], { tenant_id: 't2' })).toEqual([]);
-      expect(await storage.embeddingBacklog()).toBe(0);
-      expect(sorted(ids(await storage.itemsForReindex(undefined)))).toEqual(sorted([v1.id, v2.id, theirs.id]));
+      expect(await storage.service.embeddingBacklog()).toBe(0);
+      expect(sorted(ids(await storage.items.forReindex(undefined)))).toEqual(sorted([v1.id, v2.id, theirs.id]));
     });
 
     it('queues embeddings: chunks before events, one claim at a time until the lease ends, done when completed', async () => {
@@ -400,21 +400,21 @@ export function describeItemConformance(name: string, init: ConformanceInitializ
         { op: 'append_event', event: eventRecord({ embeddable: false, embedding_status: 'skipped' }), search_text: null },
         ...put(first, 'first chunk'), ...put(second, 'second chunk'), { op: 'put_item', item: unembedded }, chunk(unembedded, 'not embedded', 'skipped'),
       ]);
-      expect(await storage.embeddingBacklog()).toBe(3);
-      const claimed = await storage.claimEmbeddingWork(2, NOW, LEASE_END);
+      expect(await storage.service.embeddingBacklog()).toBe(3);
+      const claimed = await storage.service.claimEmbeddingWork(2, NOW, LEASE_END);
       expect(claimed.map((work) => work.target)).toEqual(['chunk', 'chunk']);
       expect(sorted(claimed.map((work) => work.id))).toEqual(sorted([first.id, second.id]));
       expect(claimed.find((work) => work.id === first.id)).toMatchObject({ tenant_id: 't1', text: 'first chunk' });
-      const rest = await storage.claimEmbeddingWork(5, NOW, LEASE_END);
+      const rest = await storage.service.claimEmbeddingWork(5, NOW, LEASE_END);
       expect(rest).toHaveLength(1);
       expect(rest[0]).toMatchObject({ target: 'event', tenant_id: 't1', id: event.id, event: { id: event.id, content: 'embed me' } });
       // Claimed work is in progress: nobody else takes it before the lease ends, and it is still backlog.
-      expect(await storage.claimEmbeddingWork(5, NOW, LEASE_END)).toEqual([]);
-      expect(await storage.embeddingBacklog()).toBe(3);
+      expect(await storage.service.claimEmbeddingWork(5, NOW, LEASE_END)).toEqual([]);
+      expect(await storage.service.embeddingBacklog()).toBe(3);
       // The worker died: after its lease the same work is claimed again.
-      const again = await storage.claimEmbeddingWork(5, AFTER_LEASE, '2026-06-01T12:15:00.000Z');
+      const again = await storage.service.claimEmbeddingWork(5, AFTER_LEASE, '2026-06-01T12:15:00.000Z');
       expect(again.map((work) => work.target)).toEqual(['chunk', 'chunk', 'event']);
-      await storage.completeEmbeddingWork(
+      await storage.service.completeEmbeddingWork(
         [
           { target: 'chunk', tenant_id: 't1', id: first.id, vector: normalise([1, 2, 3]) },
           { target: 'chunk', tenant_id: 't1', id: second.id, vector: null },
@@ -423,10 +423,10 @@ export function describeItemConformance(name: string, init: ConformanceInitializ
         'test:model',
         AFTER_LEASE,
       );
-      expect(await storage.embeddingBacklog()).toBe(0);
-      expect(await storage.claimEmbeddingWork(5, '2026-06-02T00:00:00.000Z', '2026-06-02T00:05:00.000Z')).toEqual([]);
+      expect(await storage.service.embeddingBacklog()).toBe(0);
+      expect(await storage.service.claimEmbeddingWork(5, '2026-06-02T00:00:00.000Z', '2026-06-02T00:05:00.000Z')).toEqual([]);
       // Skipped text has no vector.
-      expect((await storage.itemVectors({ tenant_id: 't1', owners: VISIBLE })).map((entry) => entry.item_id)).toEqual([first.id]);
+      expect((await storage.items.vectors({ tenant_id: 't1', owners: VISIBLE })).map((entry) => entry.item_id)).toEqual([first.id]);
     });
 
     it('returns the exact stored vectors of visible items only', async () => {
@@ -440,7 +440,7 @@ export function describeItemConformance(name: string, init: ConformanceInitializ
       const values = Object.fromEntries(records.map((record, index) => [record.id, [0.1 * (index + 1), -1 / 3, Math.PI, 1e-7]]));
       await embed(values);
       const vectors = async (query: Partial<Omit<ItemQuery, 'cursor' | 'limit' | 'keys' | 'ids' | 'as_of'>>) => {
-        const found = await storage.itemVectors({ tenant_id: 't1', owners: VISIBLE, ...query });
+        const found = await storage.items.vectors({ tenant_id: 't1', owners: VISIBLE, ...query });
         return Object.fromEntries(found.map((entry) => [entry.item_id, Array.from(entry.vector)]));
       };
       const stored = (record: MemoryItem) => [record.id, Array.from(normalise(values[record.id]!))];
@@ -491,9 +491,9 @@ export function describeItemConformance(name: string, init: ConformanceInitializ
     it('round-trips a context build with its packet, in its tenant only', async () => {
       const original = build({ request: { purpose: 'planner', budget: { max_tokens: 800 }, cues: { query: '中文 \u{1F600}', nested: [null, 0.37] } }, selected: ['mem_a', 'mem_b'] });
       await storage.write([{ op: 'put_context_build', build: original }]);
-      expect(await storage.getContextBuild('t1', original.id)).toEqual(original);
-      expect(await storage.getContextBuild('t2', original.id)).toBeNull();
-      expect(await storage.getContextBuild('t1', newId('ctx'))).toBeNull();
+      expect(await storage.sessions.getBuild('t1', original.id)).toEqual(original);
+      expect(await storage.sessions.getBuild('t2', original.id)).toBeNull();
+      expect(await storage.sessions.getBuild('t1', newId('ctx'))).toBeNull();
     });
 
     it('lists context builds newest first, by user, agent, session and run, after a time, page by page', async () => {
@@ -505,7 +505,7 @@ export function describeItemConformance(name: string, init: ConformanceInitializ
       const b4 = build({ run_id: 'r2', created_at: at(4) });
       const theirs = build({ tenant_id: 't2', created_at: at(5) });
       await storage.write([b0, b1, b2, b3, b4, theirs].map((record): WriteOp => ({ op: 'put_context_build', build: record })));
-      const listBuilds = (query: Partial<BuildQuery>) => storage.listContextBuilds({ tenant_id: 't1', limit: 10, ...query }).then(ids);
+      const listBuilds = (query: Partial<BuildQuery>) => storage.sessions.listBuilds({ tenant_id: 't1', limit: 10, ...query }).then(ids);
       expect(await listBuilds({})).toEqual(ids([b4, b3, b2, b1, b0]));
       expect(await listBuilds({ user_id: 'u1' })).toEqual(ids([b4, b3, b2, b0]));
       expect(await listBuilds({ user_id: 'u1', agent_id: 'a1' })).toEqual(ids([b4, b3, b0]));

@@ -148,18 +148,18 @@ export function describeReflectionConformance(name: string, init: ConformanceIni
         putInsight(full),
         putInsight(bare),
       ]);
-      expect(await storage.getReflection('t1', succeeded.trace_id)).toEqual(succeeded);
-      expect(await storage.getReflection('t1', failed.trace_id)).toEqual(failed);
-      expect(await storage.getCandidate('t1', decided.id)).toEqual(decided);
-      expect(await storage.getCandidate('t1', pending.id)).toEqual(pending);
-      expect(await storage.getInsight('t1', full.id)).toEqual(full);
-      expect(await storage.getInsight('t1', bare.id)).toEqual(bare);
-      expect(await storage.listReflections({ tenant_id: 't1', limit: 10 })).toEqual([failed, succeeded]);
-      expect(await storage.listCandidates({ tenant_id: 't1', limit: 10 })).toEqual([decided, pending]);
-      expect(await storage.listInsights({ tenant_id: 't1', limit: 10 })).toEqual([full, bare]);
-      expect(await storage.getReflection('t1', newId('trc'))).toBeNull();
-      expect(await storage.getCandidate('t1', newId('cand'))).toBeNull();
-      expect(await storage.getInsight('t1', newId('ins'))).toBeNull();
+      expect(await storage.reviews.getReflection('t1', succeeded.trace_id)).toEqual(succeeded);
+      expect(await storage.reviews.getReflection('t1', failed.trace_id)).toEqual(failed);
+      expect(await storage.reviews.getCandidate('t1', decided.id)).toEqual(decided);
+      expect(await storage.reviews.getCandidate('t1', pending.id)).toEqual(pending);
+      expect(await storage.reviews.getInsight('t1', full.id)).toEqual(full);
+      expect(await storage.reviews.getInsight('t1', bare.id)).toEqual(bare);
+      expect(await storage.reviews.listReflections({ tenant_id: 't1', limit: 10 })).toEqual([failed, succeeded]);
+      expect(await storage.reviews.listCandidates({ tenant_id: 't1', limit: 10 })).toEqual([decided, pending]);
+      expect(await storage.reviews.listInsights({ tenant_id: 't1', limit: 10 })).toEqual([full, bare]);
+      expect(await storage.reviews.getReflection('t1', newId('trc'))).toBeNull();
+      expect(await storage.reviews.getCandidate('t1', newId('cand'))).toBeNull();
+      expect(await storage.reviews.getInsight('t1', newId('ins'))).toBeNull();
     });
 
     it('refuses a duplicate reflection, candidate or insight and rolls back the whole write', async () => {
@@ -169,14 +169,14 @@ export function describeReflectionConformance(name: string, init: ConformanceIni
       await storage.write([{ op: 'put_reflection', record }, putCandidate(first), putInsight(existing)]);
       const fresh = candidate();
       await expectError(storage.write([putCandidate(fresh), putCandidate({ ...first, status: 'approved' })]), 'STATE_VERSION_CONFLICT');
-      expect(await storage.getCandidate('t1', fresh.id)).toBeNull();
-      expect((await storage.getCandidate('t1', first.id))!.status).toBe('pending');
+      expect(await storage.reviews.getCandidate('t1', fresh.id)).toBeNull();
+      expect((await storage.reviews.getCandidate('t1', first.id))!.status).toBe('pending');
       await expectError(storage.write([putCandidate(fresh), { op: 'put_reflection', record: { ...record, event_count: 99 } }]), 'STATE_VERSION_CONFLICT');
-      expect(await storage.getCandidate('t1', fresh.id)).toBeNull();
-      expect(await storage.getReflection('t1', record.trace_id)).toEqual(record);
+      expect(await storage.reviews.getCandidate('t1', fresh.id)).toBeNull();
+      expect(await storage.reviews.getReflection('t1', record.trace_id)).toEqual(record);
       await expectError(storage.write([putCandidate(fresh), putInsight({ ...existing, statement: 'other' })]), 'STATE_VERSION_CONFLICT');
-      expect(await storage.getCandidate('t1', fresh.id)).toBeNull();
-      expect(await storage.getInsight('t1', existing.id)).toEqual(existing);
+      expect(await storage.reviews.getCandidate('t1', fresh.id)).toBeNull();
+      expect(await storage.reviews.getInsight('t1', existing.id)).toEqual(existing);
     });
 
     it('decides a pending candidate once: a second decision conflicts, a missing one is not found', async () => {
@@ -184,12 +184,12 @@ export function describeReflectionConformance(name: string, init: ConformanceIni
       await storage.write([putCandidate(pending)]);
       const approval = decision('2026-06-01T11:00:00.000Z');
       await storage.write([{ op: 'decide_candidate', tenant_id: 't1', candidate_id: pending.id, status: 'approved', decision: approval }]);
-      expect(await storage.getCandidate('t1', pending.id)).toEqual({ ...pending, status: 'approved', decision: approval });
+      expect(await storage.reviews.getCandidate('t1', pending.id)).toEqual({ ...pending, status: 'approved', decision: approval });
       const other = candidate();
       const late = { op: 'decide_candidate', tenant_id: 't1', candidate_id: pending.id, status: 'rejected', decision: { ...approval, reason: 'no' } } as const;
       await expectError(storage.write([putCandidate(other), late]), 'STATE_VERSION_CONFLICT', 'candidate_id');
-      expect(await storage.getCandidate('t1', other.id)).toBeNull();
-      expect((await storage.getCandidate('t1', pending.id))!.decision).toEqual(approval);
+      expect(await storage.reviews.getCandidate('t1', other.id)).toBeNull();
+      expect((await storage.reviews.getCandidate('t1', pending.id))!.decision).toEqual(approval);
       await expectError(storage.write([{ ...late, candidate_id: newId('cand') }]), 'NOT_FOUND', 'candidate_id');
     });
 
@@ -198,10 +198,10 @@ export function describeReflectionConformance(name: string, init: ConformanceIni
       await storage.write([putInsight(v1)]);
       const v2 = { ...v1, validation_state: 'testing' as const, version: 2, updated_at: '2026-06-01T11:00:00.000Z' };
       await storage.write([putInsight(v2, 1)]);
-      expect(await storage.getInsight('t1', v1.id)).toEqual(v2);
+      expect(await storage.reviews.getInsight('t1', v1.id)).toEqual(v2);
       const conflict = await expectError(storage.write([putInsight({ ...v1, statement: 'stale', version: 2 }, 1)]), 'STATE_VERSION_CONFLICT', 'insight.version');
       expect(conflict.details).toMatchObject({ expected: 1, actual: 2 });
-      expect(await storage.getInsight('t1', v1.id)).toEqual(v2);
+      expect(await storage.reviews.getInsight('t1', v1.id)).toEqual(v2);
       await expectError(storage.write([putInsight(insight(), 1)]), 'NOT_FOUND');
     });
 
@@ -218,8 +218,8 @@ export function describeReflectionConformance(name: string, init: ConformanceIni
       await storage.write([putInsight(target), ...untouched.map((row) => putInsight(row))]);
       const at = '2026-06-01T12:00:00.000Z';
       await storage.write([{ op: 'expire_run_insights', tenant_id: 't1', user_id: 'u1', agent_id: 'a1', run_id: 'r1', at }]);
-      expect(await storage.getInsight('t1', target.id)).toEqual({ ...target, expired_at: at, updated_at: at, version: 2 });
-      for (const row of untouched) expect(await storage.getInsight(row.tenant_id, row.id)).toEqual(row);
+      expect(await storage.reviews.getInsight('t1', target.id)).toEqual({ ...target, expired_at: at, updated_at: at, version: 2 });
+      for (const row of untouched) expect(await storage.reviews.getInsight(row.tenant_id, row.id)).toEqual(row);
     });
 
     it('lists candidates pending at a time, and filters by status, kind and scope', async () => {
@@ -227,7 +227,7 @@ export function describeReflectionConformance(name: string, init: ConformanceIni
       const waiting = candidate({ created_at: '2026-06-01T10:30:00.000Z', kind: 'episode', memory_type: null, trace_id: 'trc_2' });
       const later = candidate({ created_at: '2026-06-01T12:00:00.000Z', session_id: 's2' });
       await storage.write([decidedEarly, waiting, later].map(putCandidate));
-      const list = (query: object) => storage.listCandidates({ tenant_id: 't1', limit: 10, ...query }).then(ids);
+      const list = (query: object) => storage.reviews.listCandidates({ tenant_id: 't1', limit: 10, ...query }).then(ids);
       expect(await list({ pending_at: '2026-06-01T10:15:00.000Z' })).toEqual([decidedEarly.id]);
       expect(await list({ pending_at: '2026-06-01T10:45:00.000Z' })).toEqual([decidedEarly.id, waiting.id]);
       expect(await list({ pending_at: '2026-06-01T11:00:00.000Z' })).toEqual([waiting.id]);
@@ -247,7 +247,7 @@ export function describeReflectionConformance(name: string, init: ConformanceIni
       const running = insight({ run_id: 'r2' });
       const future = insight({ created_at: '2026-06-01T13:00:00.000Z', updated_at: '2026-06-01T13:00:00.000Z' });
       await storage.write([open, timed, ended, running, future].map((row) => putInsight(row)));
-      const list = (query: object) => storage.listInsights({ tenant_id: 't1', limit: 10, ...query }).then(ids);
+      const list = (query: object) => storage.reviews.listInsights({ tenant_id: 't1', limit: 10, ...query }).then(ids);
       expect(await list({ live_at: '2026-06-01T12:00:00.000Z' })).toEqual([open.id, running.id]);
       expect(await list({ live_at: '2026-06-01T10:30:00.000Z' })).toEqual([open.id, timed.id, ended.id, running.id]);
       expect(await list({ live_at: '2026-06-01T11:00:00.000Z' })).toEqual([open.id, ended.id, running.id]);
@@ -276,18 +276,18 @@ export function describeReflectionConformance(name: string, init: ConformanceIni
       const insightIds = ids(insights);
       for (const order of ['asc', 'desc'] as const) {
         const expected = order === 'asc' ? all : [...all].reverse();
-        const got = await pages((cursor) => storage.listCandidates({ tenant_id: 't1', order, cursor, limit: 2 }).then(ids));
+        const got = await pages((cursor) => storage.reviews.listCandidates({ tenant_id: 't1', order, cursor, limit: 2 }).then(ids));
         expect(got).toEqual([expected.slice(0, 2), expected.slice(2, 4), expected.slice(4)]);
         const expectedInsights = order === 'asc' ? insightIds : [...insightIds].reverse();
-        const gotInsights = await pages((cursor) => storage.listInsights({ tenant_id: 't1', order, cursor, limit: 3 }).then(ids));
+        const gotInsights = await pages((cursor) => storage.reviews.listInsights({ tenant_id: 't1', order, cursor, limit: 3 }).then(ids));
         expect(gotInsights).toEqual([expectedInsights.slice(0, 3), expectedInsights.slice(3)]);
       }
       const traces = records.map((record) => record.trace_id).reverse();
       const gotTraces = await pages((cursor) =>
-        storage.listReflections({ tenant_id: 't1', cursor, limit: 2 }).then((rows) => rows.map((row) => row.trace_id)),
+        storage.reviews.listReflections({ tenant_id: 't1', cursor, limit: 2 }).then((rows) => rows.map((row) => row.trace_id)),
       );
       expect(gotTraces).toEqual([traces.slice(0, 2), traces.slice(2)]);
-      expect(await storage.listReflections({ tenant_id: 't1', run_id: 'r2', limit: 10 })).toEqual([]);
+      expect(await storage.reviews.listReflections({ tenant_id: 't1', run_id: 'r2', limit: 10 })).toEqual([]);
     });
 
     it('keeps tenants apart on every read and write', async () => {
@@ -296,19 +296,19 @@ export function describeReflectionConformance(name: string, init: ConformanceIni
       const theirs = candidate(t2);
       const theirInsight = insight(t2);
       await storage.write([{ op: 'put_reflection', record }, putCandidate(theirs), putInsight(theirInsight)]);
-      expect(await storage.getReflection('t1', record.trace_id)).toBeNull();
-      expect(await storage.getCandidate('t1', theirs.id)).toBeNull();
-      expect(await storage.getInsight('t1', theirInsight.id)).toBeNull();
-      expect(await storage.listReflections({ tenant_id: 't1', limit: 10 })).toEqual([]);
-      expect(await storage.listCandidates({ tenant_id: 't1', limit: 10 })).toEqual([]);
-      expect(await storage.listInsights({ tenant_id: 't1', limit: 10 })).toEqual([]);
+      expect(await storage.reviews.getReflection('t1', record.trace_id)).toBeNull();
+      expect(await storage.reviews.getCandidate('t1', theirs.id)).toBeNull();
+      expect(await storage.reviews.getInsight('t1', theirInsight.id)).toBeNull();
+      expect(await storage.reviews.listReflections({ tenant_id: 't1', limit: 10 })).toEqual([]);
+      expect(await storage.reviews.listCandidates({ tenant_id: 't1', limit: 10 })).toEqual([]);
+      expect(await storage.reviews.listInsights({ tenant_id: 't1', limit: 10 })).toEqual([]);
       const decide = { op: 'decide_candidate', tenant_id: 't1', candidate_id: theirs.id, status: 'approved', decision: decision(AT) } as const;
       await expectError(storage.write([decide]), 'NOT_FOUND', 'candidate_id');
       await expectError(storage.write([putInsight({ ...theirInsight, tenant_id: 't1' }, 1)]), 'NOT_FOUND');
       // The same ids are free in another tenant.
       await storage.write([{ op: 'put_reflection', record: { ...record, tenant_id: 't1' } }, putCandidate({ ...theirs, tenant_id: 't1' })]);
-      expect(await storage.getCandidate('t2', theirs.id)).toEqual(theirs);
-      expect((await storage.listReflections({ tenant_id: 't2', limit: 10 })).map((row) => row.tenant_id)).toEqual(['t2']);
+      expect(await storage.reviews.getCandidate('t2', theirs.id)).toEqual(theirs);
+      expect((await storage.reviews.listReflections({ tenant_id: 't2', limit: 10 })).map((row) => row.tenant_id)).toEqual(['t2']);
     });
   });
 }

@@ -106,13 +106,13 @@ export function describeRunConformance(name: string, init: ConformanceInitialize
         validation: { status: 'FAIL', checks: [{ name: 'objective', status: 'FAIL', message: 'changed' }], failure_action_taken: 'RETRY' },
       }, { session_id: 's9' });
       await storage.write([putState(full, 0), putState(bare, 0), putEvidence(RUN, entries), putSnapshot(snapshot)]);
-      expect(await storage.getRunState(RUN)).toEqual(full);
-      expect(await storage.getRunState({ ...RUN, run_id: 'r2' })).toEqual(bare);
-      expect(byEvidenceId(await storage.ledgerEntries(RUN, ['evd_b', 'evd_a']))).toEqual(entries);
-      expect(await storage.getSnapshot('t1', snapshot.snapshot.snapshot_id)).toEqual(snapshot);
-      expect(await storage.listSnapshots({ tenant_id: 't1', limit: 10 })).toEqual([snapshot]);
-      expect(await storage.getRunState({ ...RUN, run_id: 'r3' })).toBeNull();
-      expect(await storage.getSnapshot('t1', 'snp_missing')).toBeNull();
+      expect(await storage.runs.getState(RUN)).toEqual(full);
+      expect(await storage.runs.getState({ ...RUN, run_id: 'r2' })).toEqual(bare);
+      expect(byEvidenceId(await storage.runs.ledgerEntries(RUN, ['evd_b', 'evd_a']))).toEqual(entries);
+      expect(await storage.runs.getSnapshot('t1', snapshot.snapshot.snapshot_id)).toEqual(snapshot);
+      expect(await storage.runs.listSnapshots({ tenant_id: 't1', limit: 10 })).toEqual([snapshot]);
+      expect(await storage.runs.getState({ ...RUN, run_id: 'r3' })).toBeNull();
+      expect(await storage.runs.getSnapshot('t1', 'snp_missing')).toBeNull();
     });
 
     it('inserts a run state once and replaces it only at the version it read, atomically with the rest of the write', async () => {
@@ -120,22 +120,22 @@ export function describeRunConformance(name: string, init: ConformanceInitialize
       const twice = await expectError(storage.write([putState(runState({ objective: 'again' }), 0)]), 'STATE_VERSION_CONFLICT', 'run.version');
       expect(twice.details).toMatchObject({ expected: 0, actual: 1 });
       await storage.write([putState(runState({ objective: 'second', version: 2 }), 1)]);
-      expect(await storage.getRunState(RUN)).toMatchObject({ objective: 'second', version: 2 });
+      expect(await storage.runs.getState(RUN)).toMatchObject({ objective: 'second', version: 2 });
       const stale = await expectError(
         storage.write([putEvidence(RUN, [ledgerEntry('evd_x')]), putState(runState({ objective: 'stale', version: 2 }), 1)]),
         'STATE_VERSION_CONFLICT',
         'run.version',
       );
       expect(stale.details).toMatchObject({ expected: 1, actual: 2 });
-      expect(await storage.ledgerEntries(RUN, ['evd_x'])).toEqual([]);
-      expect(await storage.getRunState(RUN)).toMatchObject({ objective: 'second', version: 2 });
+      expect(await storage.runs.ledgerEntries(RUN, ['evd_x'])).toEqual([]);
+      expect(await storage.runs.getState(RUN)).toMatchObject({ objective: 'second', version: 2 });
       const missing = await expectError(storage.write([putState(runState({ run_id: 'r9', version: 4 }), 3)]), 'STATE_VERSION_CONFLICT', 'run.version');
       expect(missing.details).toMatchObject({ expected: 3, actual: 0 });
-      expect(await storage.getRunState({ ...RUN, run_id: 'r9' })).toBeNull();
+      expect(await storage.runs.getState({ ...RUN, run_id: 'r9' })).toBeNull();
       // expected_version 0 only ever inserts, even over a row stored (wrongly) at version 0.
       await storage.write([putState(runState({ run_id: 'r0', version: 0 }), 0)]);
       await expectError(storage.write([putState(runState({ run_id: 'r0', objective: 'over' }), 0)]), 'STATE_VERSION_CONFLICT', 'run.version');
-      expect(await storage.getRunState({ ...RUN, run_id: 'r0' })).toEqual(runState({ run_id: 'r0', version: 0 }));
+      expect(await storage.runs.getState({ ...RUN, run_id: 'r0' })).toEqual(runState({ run_id: 'r0', version: 0 }));
     });
 
     it('keeps the first ledger entry of an evidence id, per run', async () => {
@@ -144,24 +144,24 @@ export function describeRunConformance(name: string, init: ConformanceInitialize
       await storage.write([putEvidence(RUN, [first, second, ledgerEntry('evd_2', { chunk_id: 'same op, later' })])]);
       const third = ledgerEntry('evd_3', { quote_hash: 'sha256:cd' });
       await storage.write([putEvidence(RUN, [ledgerEntry('evd_1', { chunk_id: 'rewritten', source_id: 'doc-9' }), third])]);
-      const read = await storage.ledgerEntries(RUN, ['evd_1', 'evd_2', 'evd_3', 'evd_1', 'evd_missing']);
+      const read = await storage.runs.ledgerEntries(RUN, ['evd_1', 'evd_2', 'evd_3', 'evd_1', 'evd_missing']);
       expect(byEvidenceId(read)).toEqual([first, second, third]);
-      expect(await storage.ledgerEntries(RUN, [])).toEqual([]);
+      expect(await storage.runs.ledgerEntries(RUN, [])).toEqual([]);
       // Another run (or agent, or user) has its own ledger: it neither answers nor blocks.
       for (const other of [{ run_id: 'r2' }, { agent_id: 'a2' }, { user_id: 'u2' }]) {
-        expect(await storage.ledgerEntries({ ...RUN, ...other }, ['evd_1', 'evd_2'])).toEqual([]);
+        expect(await storage.runs.ledgerEntries({ ...RUN, ...other }, ['evd_1', 'evd_2'])).toEqual([]);
       }
       const theirs = ledgerEntry('evd_1', { chunk_id: 'run two chunk' });
       await storage.write([putEvidence({ ...RUN, run_id: 'r2' }, [theirs])]);
-      expect(await storage.ledgerEntries({ ...RUN, run_id: 'r2' }, ['evd_1'])).toEqual([theirs]);
-      expect(await storage.ledgerEntries(RUN, ['evd_1'])).toEqual([first]);
+      expect(await storage.runs.ledgerEntries({ ...RUN, run_id: 'r2' }, ['evd_1'])).toEqual([theirs]);
+      expect(await storage.runs.ledgerEntries(RUN, ['evd_1'])).toEqual([first]);
     });
 
     it('reads a ledger for more evidence ids than one query can name', async () => {
       const entries = Array.from({ length: 1234 }, (_, index) => ledgerEntry(`evd_${String(index).padStart(4, '0')}`));
       await storage.write([putEvidence(RUN, entries)]);
       const ids = [...entries.map((entry) => entry.evidence_id), ...entries.slice(0, 600).map((entry) => entry.evidence_id), 'evd_missing'];
-      expect(byEvidenceId(await storage.ledgerEntries(RUN, ids))).toEqual(entries);
+      expect(byEvidenceId(await storage.runs.ledgerEntries(RUN, ids))).toEqual(entries);
     });
 
     it('appends a snapshot once per run and sequence: a duplicate fails and rolls back the whole write', async () => {
@@ -173,19 +173,19 @@ export function describeRunConformance(name: string, init: ConformanceInitialize
         'STATE_VERSION_CONFLICT',
         'snapshot.sequence',
       );
-      expect(await storage.getRunState(RUN)).toEqual(runState());
-      expect(await storage.getSnapshot('t1', first.snapshot.snapshot_id)).toEqual(first);
-      expect(await storage.getSnapshot('t1', 'snp_other')).toBeNull();
+      expect(await storage.runs.getState(RUN)).toEqual(runState());
+      expect(await storage.runs.getSnapshot('t1', first.snapshot.snapshot_id)).toEqual(first);
+      expect(await storage.runs.getSnapshot('t1', 'snp_other')).toBeNull();
       // The same snapshot id at another sequence is refused too.
       const sameId = snapshotRecord(2, { snapshot_id: first.snapshot.snapshot_id });
       await expectError(storage.write([putSnapshot(sameId)]), 'STATE_VERSION_CONFLICT', 'snapshot.sequence');
-      expect(await storage.listSnapshots({ ...RUN, limit: 10 })).toEqual([first]);
+      expect(await storage.runs.listSnapshots({ ...RUN, limit: 10 })).toEqual([first]);
       // Sequence 1 of another run or agent is a different snapshot.
       const otherRun = snapshotRecord(1, {}, { run_id: 'r2' });
       const otherAgent = snapshotRecord(1, {}, { agent_id: 'a2' });
       await storage.write([putSnapshot(otherRun), putSnapshot(otherAgent)]);
-      expect(await storage.getSnapshot('t1', otherRun.snapshot.snapshot_id)).toEqual(otherRun);
-      expect(await storage.getSnapshot('t1', otherAgent.snapshot.snapshot_id)).toEqual(otherAgent);
+      expect(await storage.runs.getSnapshot('t1', otherRun.snapshot.snapshot_id)).toEqual(otherRun);
+      expect(await storage.runs.getSnapshot('t1', otherAgent.snapshot.snapshot_id)).toEqual(otherAgent);
     });
 
     it('lists snapshots by sequence in both orders, pages after a snapshot id, and filters by time and scope', async () => {
@@ -195,7 +195,7 @@ export function describeRunConformance(name: string, init: ConformanceInitialize
       const a2 = snapshotRecord(1, {}, { agent_id: 'a2' });
       // Written out of sequence order: the listing orders by sequence, not by when a row was written.
       await storage.write([r1[1]!, r2[0]!, r1[0]!, r1[2]!, r2[1]!, a2].map(putSnapshot));
-      const list = (query: object) => storage.listSnapshots({ tenant_id: 't1', limit: 10, ...query }).then(sequences);
+      const list = (query: object) => storage.runs.listSnapshots({ tenant_id: 't1', limit: 10, ...query }).then(sequences);
       expect(await list(RUN)).toEqual(['a1/r1#1', 'a1/r1#2', 'a1/r1#3']);
       expect(await list({ ...RUN, order: 'desc' })).toEqual(['a1/r1#3', 'a1/r1#2', 'a1/r1#1']);
       expect(await list({ ...RUN, created_at_or_before: at(11) })).toEqual(['a1/r1#1', 'a1/r1#2']);
@@ -211,7 +211,7 @@ export function describeRunConformance(name: string, init: ConformanceInitialize
         const pages: string[][] = [];
         let cursor: string | undefined;
         for (;;) {
-          const page = await storage.listSnapshots({ tenant_id: 't1', order, cursor, limit: 4 });
+          const page = await storage.runs.listSnapshots({ tenant_id: 't1', order, cursor, limit: 4 });
           if (page.length === 0) break;
           pages.push(sequences(page));
           cursor = page[page.length - 1]!.snapshot.snapshot_id;
@@ -228,7 +228,7 @@ export function describeRunConformance(name: string, init: ConformanceInitialize
       const otherRun = build({ run_id: 'r2', created_at: '2026-06-01T11:30:00.000Z' });
       const late = build({ created_at: '2026-06-01T12:00:00.000Z', session_id: 's2' });
       await storage.write([early, middle, otherRun, late].map((b) => ({ op: 'put_context_build', build: b }) as const));
-      const list = (query: object) => storage.listContextBuilds({ tenant_id: 't1', limit: 10, ...query }).then((rows) => rows.map((row) => row.id));
+      const list = (query: object) => storage.sessions.listBuilds({ tenant_id: 't1', limit: 10, ...query }).then((rows) => rows.map((row) => row.id));
       expect(await list({ run_id: 'r1' })).toEqual([late.id, middle.id, early.id]);
       expect(await list({ ...RUN, created_after: '2026-06-01T10:00:00.000Z' })).toEqual([late.id, middle.id]);
       expect(await list({ created_after: '2026-06-01T10:59:59.999Z' })).toEqual([late.id, otherRun.id, middle.id]);
@@ -248,22 +248,22 @@ export function describeRunConformance(name: string, init: ConformanceInitialize
         putSnapshot(theirs),
         { op: 'put_context_build', build: theirBuild },
       ]);
-      expect(await storage.getRunState(RUN)).toBeNull();
-      expect(await storage.ledgerEntries(RUN, ['evd_1'])).toEqual([]);
-      expect(await storage.getSnapshot('t1', theirs.snapshot.snapshot_id)).toBeNull();
-      expect(await storage.listSnapshots({ tenant_id: 't1', limit: 10 })).toEqual([]);
-      expect(await storage.listSnapshots({ tenant_id: 't1', cursor: theirs.snapshot.snapshot_id, limit: 10 })).toEqual([]);
-      expect(await storage.listContextBuilds({ ...RUN, created_after: '2000-01-01T00:00:00.000Z', limit: 10 })).toEqual([]);
+      expect(await storage.runs.getState(RUN)).toBeNull();
+      expect(await storage.runs.ledgerEntries(RUN, ['evd_1'])).toEqual([]);
+      expect(await storage.runs.getSnapshot('t1', theirs.snapshot.snapshot_id)).toBeNull();
+      expect(await storage.runs.listSnapshots({ tenant_id: 't1', limit: 10 })).toEqual([]);
+      expect(await storage.runs.listSnapshots({ tenant_id: 't1', cursor: theirs.snapshot.snapshot_id, limit: 10 })).toEqual([]);
+      expect(await storage.sessions.listBuilds({ ...RUN, created_after: '2000-01-01T00:00:00.000Z', limit: 10 })).toEqual([]);
       // A stale update in t1 does not see t2's version; the same keys and ids are free in t1.
       await expectError(storage.write([putState(runState({ version: 2 }), 1)]), 'STATE_VERSION_CONFLICT', 'run.version');
       const mine = { ...theirs, tenant_id: 't1' };
       await storage.write([putState(runState(), 0), putEvidence(RUN, [ledgerEntry('evd_1', { chunk_id: 'mine' })]), putSnapshot(mine)]);
-      expect(await storage.getSnapshot('t1', mine.snapshot.snapshot_id)).toEqual(mine);
-      expect(await storage.getRunState(t2)).toMatchObject({ objective: 'theirs' });
-      expect(await storage.ledgerEntries(t2, ['evd_1'])).toEqual([ledgerEntry('evd_1')]);
-      expect(await storage.getSnapshot('t2', theirs.snapshot.snapshot_id)).toEqual(theirs);
-      expect(await storage.listSnapshots({ tenant_id: 't2', limit: 10 })).toEqual([theirs]);
-      expect((await storage.listContextBuilds({ tenant_id: 't2', run_id: 'r1', limit: 10 })).map((row) => row.id)).toEqual([theirBuild.id]);
+      expect(await storage.runs.getSnapshot('t1', mine.snapshot.snapshot_id)).toEqual(mine);
+      expect(await storage.runs.getState(t2)).toMatchObject({ objective: 'theirs' });
+      expect(await storage.runs.ledgerEntries(t2, ['evd_1'])).toEqual([ledgerEntry('evd_1')]);
+      expect(await storage.runs.getSnapshot('t2', theirs.snapshot.snapshot_id)).toEqual(theirs);
+      expect(await storage.runs.listSnapshots({ tenant_id: 't2', limit: 10 })).toEqual([theirs]);
+      expect((await storage.sessions.listBuilds({ tenant_id: 't2', run_id: 'r1', limit: 10 })).map((row) => row.id)).toEqual([theirBuild.id]);
     });
   });
 }

@@ -36,8 +36,8 @@ export function describeSearchFreshnessConformance(name: string, init: Conforman
     });
     afterEach(() => init.destroy(storage));
 
-    const events = (terms: string[]) => storage.searchEvents({ ...user, terms, now: NOW, limit: 10 }).then((hits) => hits.map((hit) => [hit.event.content, hit.score]));
-    const items = (terms: string[]) => storage.searchItems({ tenant_id: 't1', owners: ['u:u1', 'a:a1', 't'], statuses: ['active'], terms, limit: 10 }).then((hits) => hits.map((hit) => hit.item.key));
+    const events = (terms: string[]) => storage.events.search({ ...user, terms, now: NOW, limit: 10 }).then((hits) => hits.map((hit) => [hit.event.content, hit.score]));
+    const items = (terms: string[]) => storage.items.search({ tenant_id: 't1', owners: ['u:u1', 'a:a1', 't'], statuses: ['active'], terms, limit: 10 }).then((hits) => hits.map((hit) => hit.item.key));
 
     it('sees events appended and purged between two searches, their words counted as they are then', async () => {
       await storage.write([append(event({ content: 'walnut pecan' })), append(event({ content: 'walnut bread' }))]);
@@ -50,14 +50,14 @@ export function describeSearchFreshnessConformance(name: string, init: Conforman
       expect(second.map(([content]) => content)).toEqual(['walnut pecan', 'pecan pie', 'walnut bread']);
       expect(second[0]![1]).not.toBe(first[0]![1]);
 
-      expect(await storage.purgeExpired('2026-06-01T13:00:00.000Z')).toBe(1);
+      expect(await storage.maintenance.purgeExpired('2026-06-01T13:00:00.000Z')).toBe(1);
       // With the expired event gone, the words weigh what they weighed before it came.
       expect(await events(['walnut', 'pecan'])).toEqual(first);
 
       // The same after a session of the user is erased.
       await storage.write([append(event({ content: 'pecan brittle', session_id: 's2' }))]);
       expect(await events(['walnut', 'pecan'])).not.toEqual(first);
-      await storage.erase({ tenant_id: 't1', user_id: 'u1', session_id: 's2' });
+      await storage.maintenance.erase({ tenant_id: 't1', user_id: 'u1', session_id: 's2' });
       expect(await events(['walnut', 'pecan'])).toEqual(first);
     });
 
@@ -76,49 +76,49 @@ export function describeSearchFreshnessConformance(name: string, init: Conforman
 
       await storage.write([append(event({ content: 'plum harvest' }))]);
       expect(await events(['plum'])).toHaveLength(1);
-      await storage.erase({ tenant_id: 't1', user_id: 'u1' });
+      await storage.maintenance.erase({ tenant_id: 't1', user_id: 'u1' });
       expect(await items(['plum'])).toEqual([]);
       expect(await events(['plum'])).toEqual([]);
     });
 
     const listed = (statuses: MemoryItem['status'][] = ['active']) =>
-      storage.listItems({ tenant_id: 't1', owners: ['u:u1', 'a:a1', 't'], statuses, order: 'desc', limit: 10 }).then((found) => found.map((record) => `${record.key}:${record.status}`));
+      storage.items.list({ tenant_id: 't1', owners: ['u:u1', 'a:a1', 't'], statuses, order: 'desc', limit: 10 }).then((found) => found.map((record) => `${record.key}:${record.status}`));
 
     it('reads item versions as their rows are now: after a status change, a token count, a deletion and an erasure', async () => {
       const tea = item({ key: 'tea' });
       const cup = item({ key: 'cup' });
       await storage.write([{ op: 'put_item', item: tea }, chunk(tea, 'oolong tea'), { op: 'put_item', item: cup }]);
-      const found = () => storage.searchItems({ tenant_id: 't1', owners: ['u:u1'], statuses: ['active', 'superseded'], terms: ['oolong'], limit: 5 }).then((hits) => hits.map((hit) => hit.item.status));
+      const found = () => storage.items.search({ tenant_id: 't1', owners: ['u:u1'], statuses: ['active', 'superseded'], terms: ['oolong'], limit: 5 }).then((hits) => hits.map((hit) => hit.item.status));
       expect(await listed()).toEqual(['cup:active', 'tea:active']);
-      expect((await storage.getItem('t1', tea.id))?.status).toBe('active');
+      expect((await storage.items.get('t1', tea.id))?.status).toBe('active');
       expect(await found()).toEqual(['active']);
 
       await storage.write([{ op: 'set_item_status', tenant_id: 't1', item_id: tea.id, expected_status: 'active', status: 'superseded', ended_at: NOW, updated_at: NOW }]);
       expect(await listed()).toEqual(['cup:active']);
       expect(await listed(['active', 'superseded'])).toEqual(['cup:active', 'tea:superseded']);
-      expect(await storage.getItem('t1', tea.id)).toMatchObject({ status: 'superseded', ended_at: NOW, updated_at: NOW });
+      expect(await storage.items.get('t1', tea.id)).toMatchObject({ status: 'superseded', ended_at: NOW, updated_at: NOW });
       expect(await found()).toEqual(['superseded']);
 
       await storage.write([{ op: 'put_text_tokens', tenant_id: 't1', target: 'item', id: cup.id, text_tokens: 7 }]);
-      expect(storedTextTokens((await storage.getItem('t1', cup.id))!)).toBe(7);
+      expect(storedTextTokens((await storage.items.get('t1', cup.id))!)).toBe(7);
       await storage.write([{ op: 'put_text_tokens', tenant_id: 't1', target: 'item', id: cup.id, text_tokens: 9 }]);
-      const [listedCup] = await storage.listItems({ tenant_id: 't1', owners: ['u:u1'], statuses: ['active'], limit: 1 });
+      const [listedCup] = await storage.items.list({ tenant_id: 't1', owners: ['u:u1'], statuses: ['active'], limit: 1 });
       expect(storedTextTokens(listedCup!)).toBe(9);
 
       await storage.write([{ op: 'delete_item', tenant_id: 't1', item_id: cup.id }]);
-      expect(await storage.getItem('t1', cup.id)).toBeNull();
+      expect(await storage.items.get('t1', cup.id)).toBeNull();
       expect(await listed(['active', 'superseded'])).toEqual(['tea:superseded']);
 
-      await storage.erase({ tenant_id: 't1', user_id: 'u1' });
-      expect(await storage.getItem('t1', tea.id)).toBeNull();
+      await storage.maintenance.erase({ tenant_id: 't1', user_id: 'u1' });
+      expect(await storage.items.get('t1', tea.id)).toBeNull();
       expect(await listed(['active', 'superseded'])).toEqual([]);
     });
 
     it('gives the next read the item as stored, whatever a caller did to the one it was given', async () => {
       const tea = item({ key: 'tea', value: { name: 'sencha', notes: { origin: 'shizuoka' } }, tags: ['green'] });
       await storage.write([{ op: 'put_item', item: tea }]);
-      const stored = structuredClone(await storage.getItem('t1', tea.id));
-      const [given] = await storage.listItems({ tenant_id: 't1', owners: ['u:u1'], statuses: ['active'], limit: 1 });
+      const stored = structuredClone(await storage.items.get('t1', tea.id));
+      const [given] = await storage.items.list({ tenant_id: 't1', owners: ['u:u1'], statuses: ['active'], limit: 1 });
       const changes = [
         () => ((given!.value['notes'] as Record<string, unknown>)['origin'] = 'uji'),
         () => (given!.value['name'] = 'matcha'),
@@ -133,8 +133,8 @@ export function describeSearchFreshnessConformance(name: string, init: Conforman
           expect(error).toBeInstanceOf(TypeError);
         }
       }
-      expect(await storage.getItem('t1', tea.id)).toEqual(stored);
-      expect(await storage.listItems({ tenant_id: 't1', owners: ['u:u1'], statuses: ['active'], limit: 1 })).toEqual([stored]);
+      expect(await storage.items.get('t1', tea.id)).toEqual(stored);
+      expect(await storage.items.list({ tenant_id: 't1', owners: ['u:u1'], statuses: ['active'], limit: 1 })).toEqual([stored]);
     });
   });
 }

@@ -37,7 +37,7 @@ export function describeSearchRankingConformance(name: string, init: Conformance
     afterEach(() => init.destroy(storage));
 
     const search = (terms: string[], extra: object = {}) =>
-      storage.searchEvents({ ...key, terms, now: NOW, limit: 10, ...extra }).then((hits) => hits.map((hit) => [hit.event.content, hit.score] as const));
+      storage.events.search({ ...key, terms, now: NOW, limit: 10, ...extra }).then((hits) => hits.map((hit) => [hit.event.content, hit.score] as const));
 
     it('ranks a short turn holding the query words above a long one holding them once among hundreds of words', async () => {
       const short = 'We had sushi in Kyoto last spring';
@@ -124,7 +124,7 @@ export function describeSearchRankingConformance(name: string, init: Conformance
         ...chunk(once, 'walnut bread rye'),
       ]);
       const ranked = (terms: string[]) =>
-        storage.searchItems({ tenant_id: 't1', owners: ['u:u1'], statuses: ['active'], terms, limit: 10 }).then((hits) => hits.map((hit) => hit.item.id));
+        storage.items.search({ tenant_id: 't1', owners: ['u:u1'], statuses: ['active'], terms, limit: 10 }).then((hits) => hits.map((hit) => hit.item.id));
       expect(await ranked(['oat', 'milk'])).toEqual([short.id, long.id]);
       expect(await ranked(['walnut'])).toEqual([twice.id, once.id]);
     });

@@ -42,13 +42,13 @@ describe('sqlite: snapshots are append-only', () => {
     for (const [sql, ...params] of updates) {
       expect(() => raw.prepare(sql).run(...params)).toThrow(expect.objectContaining({ code: 'SQLITE_CONSTRAINT_TRIGGER', message: expect.stringMatching(/append-only/) }));
     }
-    expect(await storage.getSnapshot('t1', id)).toEqual(record);
+    expect(await storage.runs.getSnapshot('t1', id)).toEqual(record);
   });
 
   it('still allows deleting a snapshot (kept possible for erasure)', async () => {
     const record = snapshotRecord(1);
     await storage.write([{ op: 'put_snapshot', record }]);
     expect(raw.prepare('DELETE FROM snapshots WHERE id = ?').run(record.snapshot.snapshot_id).changes).toBe(1);
-    expect(await storage.getSnapshot('t1', record.snapshot.snapshot_id)).toBeNull();
+    expect(await storage.runs.getSnapshot('t1', record.snapshot.snapshot_id)).toBeNull();
   });
 });

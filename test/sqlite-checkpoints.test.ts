@@ -51,13 +51,13 @@ describe('background WAL checkpoints of a SQLite store', () => {
     const written = await writeManyPages(storage);
     await vi.waitFor(() => expect(eventsInDatabaseFile(path, folder)).toBe(written), { timeout: 10_000, interval: 50 });
     // Every event is still read through the store as before.
-    const page = await storage.listEvents({ tenant_id: 't1', user_id: 'u1', agent_id: 'a1', session_id: 's1', now: '2026-06-02T00:00:00.000Z', limit: written + 1 });
+    const page = await storage.events.list({ tenant_id: 't1', user_id: 'u1', agent_id: 'a1', session_id: 's1', now: '2026-06-02T00:00:00.000Z', limit: written + 1 });
     expect(page).toHaveLength(written);
     await storage.close();
     // The thread's connection closed before the store's own, which then removed the log.
     expect(existsSync(`${path}-wal`)).toBe(false);
     const reopened = await openSqliteStorage({ path });
-    expect(await reopened.listEvents({ tenant_id: 't1', user_id: 'u1', agent_id: 'a1', session_id: 's1', now: '2026-06-02T00:00:00.000Z', limit: written + 1 })).toHaveLength(written);
+    expect(await reopened.events.list({ tenant_id: 't1', user_id: 'u1', agent_id: 'a1', session_id: 's1', now: '2026-06-02T00:00:00.000Z', limit: written + 1 })).toHaveLength(written);
     await reopened.close();
   });
 
@@ -67,10 +67,10 @@ describe('background WAL checkpoints of a SQLite store', () => {
     const storage = await openSqliteStorage({ path });
     const tea = item({ key: 'tea' });
     await storage.write([{ op: 'put_item', item: tea }]);
-    const first = await storage.getItem('t1', tea.id);
+    const first = await storage.items.get('t1', tea.id);
     const written = await writeManyPages(storage);
     await vi.waitFor(() => expect(eventsInDatabaseFile(path, folder)).toBe(written), { timeout: 10_000, interval: 50 });
-    expect(await storage.getItem('t1', tea.id)).toBe(first);
+    expect(await storage.items.get('t1', tea.id)).toBe(first);
     await storage.close();
   });
 
@@ -80,7 +80,7 @@ describe('background WAL checkpoints of a SQLite store', () => {
     unlinkSync(path);
     const written = await writeManyPages(storage);
     await storage.write([appendEvent(eventRecord({ content: 'one more' }))]);
-    const page = await storage.listEvents({ tenant_id: 't1', user_id: 'u1', agent_id: 'a1', session_id: 's1', now: '2026-06-02T00:00:00.000Z', limit: written + 2 });
+    const page = await storage.events.list({ tenant_id: 't1', user_id: 'u1', agent_id: 'a1', session_id: 's1', now: '2026-06-02T00:00:00.000Z', limit: written + 2 });
     expect(page).toHaveLength(written + 1);
     await storage.close();
   });

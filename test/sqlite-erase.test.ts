@@ -66,8 +66,8 @@ describe('sqlite: erase empties the derived tables too', () => {
       ...itemOps('u2', other),
     ]);
     // Every event and chunk gets a vector.
-    const work = await storage.claimEmbeddingWork(100, AT, '2026-06-01T10:05:00.000Z');
-    await storage.completeEmbeddingWork(work.map((w) => ({ target: w.target, tenant_id: w.tenant_id, id: w.id, vector: new Float32Array([1, 0]) })), 'test-model', AT);
+    const work = await storage.service.claimEmbeddingWork(100, AT, '2026-06-01T10:05:00.000Z');
+    await storage.service.completeEmbeddingWork(work.map((w) => ({ target: w.target, tenant_id: w.tenant_id, id: w.id, vector: new Float32Array([1, 0]) })), 'test-model', AT);
   });
   afterEach(async () => {
     raw.close();
@@ -77,7 +77,7 @@ describe('sqlite: erase empties the derived tables too', () => {
 
   it('erases a user with their full-text entries, vectors and chunks, and leaves no orphan', async () => {
     expect(count('SELECT count(*) FROM event_vectors')).toBe(6);
-    const counts = await storage.erase({ tenant_id: 't1', user_id: 'u1' });
+    const counts = await storage.maintenance.erase({ tenant_id: 't1', user_id: 'u1' });
     expect(counts).toMatchObject({ events: 4, events_fts: 3, event_vectors: 4, memory_items: 2, memory_chunks: 2, items_fts: 2 });
     expect(orphans()).toEqual({ events_fts: 0, event_vectors: 0, items_fts: 0, memory_chunks: 0 });
     expect(count('SELECT count(*) FROM events_fts')).toBe(2);
@@ -86,7 +86,7 @@ describe('sqlite: erase empties the derived tables too', () => {
   });
 
   it('erases a session with its events\' entries and vectors and the chunk of the item wholly sourced from it', async () => {
-    const counts = await storage.erase({ tenant_id: 't1', user_id: 'u1', session_id: 's1' });
+    const counts = await storage.maintenance.erase({ tenant_id: 't1', user_id: 'u1', session_id: 's1' });
     expect(counts).toMatchObject({ events: 3, events_fts: 2, event_vectors: 3, memory_items: 1, memory_chunks: 1, items_fts: 1 });
     expect(orphans()).toEqual({ events_fts: 0, event_vectors: 0, items_fts: 0, memory_chunks: 0 });
     expect(count('SELECT count(*) FROM events_fts')).toBe(3);

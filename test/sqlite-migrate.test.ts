@@ -31,7 +31,7 @@ function append(user_id: string, agent_id: string, content: string): WriteOp {
 }
 
 const search = (storage: StorageAdapter, user_id: string) =>
-  storage.searchEvents({ tenant_id: 't1', user_id, terms: ['pear', 'quince'], now: NOW, limit: 10 }).then((hits) => hits.map((hit) => [hit.event.content, hit.score]));
+  storage.events.search({ tenant_id: 't1', user_id, terms: ['pear', 'quince'], now: NOW, limit: 10 }).then((hits) => hits.map((hit) => [hit.event.content, hit.score]));
 
 it('counts the events of a store written before event counts were kept, on first open', async () => {
   const writes = [

@@ -31,7 +31,7 @@ describe('repeated searches on a SQLite file written by another connection', () 
   });
 
   it('sees what the other connection appended and purged since its last search', async () => {
-    const search = () => reader.searchEvents({ tenant_id: 't1', user_id: 'u1', agent_id: 'a1', terms: ['quince', 'jelly'], now: NOW, limit: 10 }).then((hits) => hits.map((hit) => [hit.event.content, hit.score]));
+    const search = () => reader.events.search({ tenant_id: 't1', user_id: 'u1', agent_id: 'a1', terms: ['quince', 'jelly'], now: NOW, limit: 10 }).then((hits) => hits.map((hit) => [hit.event.content, hit.score]));
     await writer.write([append(event({ content: 'quince jelly' }))]);
     const first = await search();
     expect(first.map(([content]) => content)).toEqual(['quince jelly']);
@@ -39,23 +39,23 @@ describe('repeated searches on a SQLite file written by another connection', () 
     const second = await search();
     expect(second.map(([content]) => content)).toEqual(['quince jelly', 'jelly beans']);
     expect(second[0]![1]).not.toBe(first[0]![1]);
-    await writer.purgeExpired('2026-06-01T13:00:00.000Z');
+    await writer.maintenance.purgeExpired('2026-06-01T13:00:00.000Z');
     expect(await search()).toEqual(first);
   });
 
   it('reads item versions as the other connection left them since its last read', async () => {
-    const list = () => reader.listItems({ tenant_id: 't1', owners: ['u:u1', 'a:a1', 't'], statuses: ['active'], order: 'desc', limit: 10 }).then((found) => found.map((record) => record.key));
+    const list = () => reader.items.list({ tenant_id: 't1', owners: ['u:u1', 'a:a1', 't'], statuses: ['active'], order: 'desc', limit: 10 }).then((found) => found.map((record) => record.key));
     const tea = item({ key: 'tea' });
     const cup = item({ key: 'cup' });
     await writer.write([{ op: 'put_item', item: tea }, { op: 'put_item', item: cup }]);
     expect(await list()).toEqual(['cup', 'tea']);
-    expect((await reader.getItem('t1', tea.id))?.status).toBe('active');
+    expect((await reader.items.get('t1', tea.id))?.status).toBe('active');
     // The status lives in the index the listing reads and in the row it builds: both must be current.
     await writer.write([{ op: 'set_item_status', tenant_id: 't1', item_id: tea.id, expected_status: 'active', status: 'superseded', ended_at: NOW, updated_at: NOW }]);
-    expect((await reader.getItem('t1', tea.id))?.status).toBe('superseded');
+    expect((await reader.items.get('t1', tea.id))?.status).toBe('superseded');
     expect(await list()).toEqual(['cup']);
-    await writer.erase({ tenant_id: 't1', user_id: 'u1' });
-    expect(await reader.getItem('t1', cup.id)).toBeNull();
+    await writer.maintenance.erase({ tenant_id: 't1', user_id: 'u1' });
+    expect(await reader.items.get('t1', cup.id)).toBeNull();
     expect(await list()).toEqual([]);
   });
 
@@ -72,7 +72,7 @@ describe('repeated searches on a SQLite file written by another connection', () 
     const plain = await openSqliteStorage({ path: join(folder, 'engram.db'), keptItems: 0 });
     try {
       await writer.write([{ op: 'put_item', item: item({ key: 'tea' }) }, { op: 'put_item', item: item({ key: 'cup' }) }]);
-      const list = (storage: StorageAdapter) => storage.listItems({ tenant_id: 't1', owners: ['u:u1'], statuses: ['active'], limit: 10 });
+      const list = (storage: StorageAdapter) => storage.items.list({ tenant_id: 't1', owners: ['u:u1'], statuses: ['active'], limit: 10 });
       expect(await list(plain)).toEqual(await list(reader));
       expect(await list(reader)).toEqual(await list(plain));
       expect((await list(plain)).map((record) => record.key)).toEqual(['tea', 'cup']);
@@ -88,7 +88,7 @@ describe('repeated searches on a SQLite file written by another connection', () 
     const plain = await openSqliteStorage({ path: join(folder, 'engram.db'), keptSearchTerms: 0 });
     try {
       await writer.write([append(event({ content: 'medlar jam' })), append(event({ content: 'medlar tart' }))]);
-      const search = (storage: StorageAdapter) => storage.searchEvents({ tenant_id: 't1', user_id: 'u1', agent_id: 'a1', terms: ['medlar', 'tart'], now: NOW, limit: 10 });
+      const search = (storage: StorageAdapter) => storage.events.search({ tenant_id: 't1', user_id: 'u1', agent_id: 'a1', terms: ['medlar', 'tart'], now: NOW, limit: 10 });
       expect(await search(plain)).toEqual(await search(reader));
       expect((await search(plain)).map((hit) => hit.event.content)).toEqual(['medlar tart', 'medlar jam']);
     } finally {

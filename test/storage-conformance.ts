@@ -70,7 +70,7 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
 
     it('declares the v1 interface', () => {
       expect(storage.specificationVersion).toBe('v1');
-      expect(typeof storage.capabilities.fullTextSearch).toBe('boolean');
+      expect(['exact', 'index']).toContain(storage.capabilities.vectorSearch);
     });
 
     it('round-trips every field of an event record', async () => {
@@ -89,7 +89,7 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
         embedding_status: 'skipped',
       });
       await storage.write([append(original)]);
-      const read = await storage.getEvent('t1', original.id, NOW);
+      const read = await storage.events.get('t1', original.id, NOW);
       expect(read).toEqual(original);
       expect(() => validateEventRecord(read)).not.toThrow();
     });
@@ -103,16 +103,16 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
       ];
       await storage.write(records.map(append));
       const base = { ...key, now: NOW, limit: 10 };
-      expect((await storage.listEvents(base)).map((e) => e.content)).toEqual(['one', 'two', 'three', 'four']);
-      const firstPage = await storage.listEvents({ ...base, limit: 2 });
-      const secondPage = await storage.listEvents({ ...base, limit: 2, cursor: firstPage[1]!.id });
+      expect((await storage.events.list(base)).map((e) => e.content)).toEqual(['one', 'two', 'three', 'four']);
+      const firstPage = await storage.events.list({ ...base, limit: 2 });
+      const secondPage = await storage.events.list({ ...base, limit: 2, cursor: firstPage[1]!.id });
       expect(secondPage.map((e) => e.content)).toEqual(['three', 'four']);
-      const newest = await storage.listEvents({ ...base, order: 'desc', limit: 1 });
+      const newest = await storage.events.list({ ...base, order: 'desc', limit: 1 });
       expect(newest[0]!.content).toBe('four');
-      const older = await storage.listEvents({ ...base, order: 'desc', cursor: newest[0]!.id });
+      const older = await storage.events.list({ ...base, order: 'desc', cursor: newest[0]!.id });
       expect(older.map((e) => e.content)).toEqual(['three', 'two', 'one']);
-      expect((await storage.listEvents({ ...base, kinds: ['tool_result'] })).map((e) => e.content)).toEqual(['two']);
-      expect((await storage.listEvents({ ...base, exclude_sensitivity: ['secret'] })).map((e) => e.content)).toEqual([
+      expect((await storage.events.list({ ...base, kinds: ['tool_result'] })).map((e) => e.content)).toEqual(['two']);
+      expect((await storage.events.list({ ...base, exclude_sensitivity: ['secret'] })).map((e) => e.content)).toEqual([
         'one',
         'two',
         'four',
@@ -131,7 +131,7 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
         { op: 'put_candidate', candidate: candidate({ tenant_id: 't1' }) },
         { op: 'put_candidate', candidate: candidate({ tenant_id: 't1', user_id: 'u2', status: 'rejected' }) },
       ]);
-      const counts = await storage.scopeCounts('t1', 10);
+      const counts = await storage.sessions.scopeCounts('t1', 10);
       expect(counts.sessions.map((s) => [s.user_id, s.session_id, s.run_id, s.events, s.first_ts, s.last_ts])).toEqual([
         ['u2', 's9', 'r1', 1, at(11), at(11)],
         ['u1', 's1', 'r2', 1, at(10), at(10)],
@@ -143,8 +143,8 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
         { user_id: 'u2', items: 0, pending_candidates: 0 },
         { user_id: 'u3', items: 1, pending_candidates: 0 },
       ]);
-      expect((await storage.scopeCounts('t1', 1)).sessions.map((s) => s.session_id)).toEqual(['s9']);
-      expect(await storage.scopeCounts('t3', 10)).toEqual({ sessions: [], users: [] });
+      expect((await storage.sessions.scopeCounts('t1', 1)).sessions.map((s) => s.session_id)).toEqual(['s9']);
+      expect(await storage.sessions.scopeCounts('t3', 10)).toEqual({ sessions: [], users: [] });
     });
 
     it('compacts after an erase without changing what reads return', async () => {
@@ -152,12 +152,12 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
       const gone = [event({ user_id: 'u9', content: 'gone', session_id: 's9', thread_id: 's9' })];
       await storage.write([...kept, ...gone].map(append));
       await storage.write([{ op: 'put_item', item: item() }]);
-      await storage.erase({ tenant_id: 't1', user_id: 'u9' });
-      const before = { events: await storage.listEvents({ ...key, now: NOW, limit: 10 }), counts: await storage.scopeCounts('t1', 10) };
-      const result = await storage.compact();
+      await storage.maintenance.erase({ tenant_id: 't1', user_id: 'u9' });
+      const before = { events: await storage.events.list({ ...key, now: NOW, limit: 10 }), counts: await storage.sessions.scopeCounts('t1', 10) };
+      const result = await storage.maintenance.compact();
       expect(result.before_bytes === null || result.before_bytes > 0).toBe(true);
       expect(result).toMatchObject({ complete: true, not_done: [] });
-      expect({ events: await storage.listEvents({ ...key, now: NOW, limit: 10 }), counts: await storage.scopeCounts('t1', 10) }).toEqual(before);
+      expect({ events: await storage.events.list({ ...key, now: NOW, limit: 10 }), counts: await storage.sessions.scopeCounts('t1', 10) }).toEqual(before);
       expect(before.counts.users.map((user) => user.user_id)).toEqual(['u1']);
     });
 
@@ -172,19 +172,19 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
         ]);
       }
       const reads = async () => ({
-        events: (await storage.searchEvents({ ...key, terms: ['plum', 'batch3'], now: NOW, limit: 20 })).map((hit) => [hit.event.id, hit.score]),
-        items: (await storage.searchItems({ tenant_id: 't1', owners: ['u:u1'], statuses: ['active'], terms: ['plum', 'kind4'], limit: 20 })).map((hit) => [hit.item.id, hit.score]),
+        events: (await storage.events.search({ ...key, terms: ['plum', 'batch3'], now: NOW, limit: 20 })).map((hit) => [hit.event.id, hit.score]),
+        items: (await storage.items.search({ tenant_id: 't1', owners: ['u:u1'], statuses: ['active'], terms: ['plum', 'kind4'], limit: 20 })).map((hit) => [hit.item.id, hit.score]),
       });
       const before = await reads();
       expect(before.events).toHaveLength(12);
       expect(before.items).toHaveLength(6);
       const steps: boolean[] = [];
-      for (let step = 0; step < 100 && steps.at(-1) !== false; step += 1) steps.push(await storage.mergeIndexes(1));
+      for (let step = 0; step < 100 && steps.at(-1) !== false; step += 1) steps.push(await storage.maintenance.mergeIndexes(1));
       expect(steps[0]).toBe(true);
       expect(steps.at(-1)).toBe(false);
       expect(await reads()).toEqual(before);
       // Merged, a further step finds nothing to do.
-      expect(await storage.mergeIndexes(64)).toBe(false);
+      expect(await storage.maintenance.mergeIndexes(64)).toBe(false);
     });
 
     it('finds the nearest passing neighbours of many anchors in their own sessions, in one read', async () => {
@@ -200,7 +200,7 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
       await storage.write([...s1, ...s2].map(append));
       const base = { tenant_id: 't1', user_id: 'u1', agent_id: 'a1', now: NOW, kinds: ['message' as const], exclude_sensitivity: ['secret' as const] };
       const anchors = [s1[2]!, s2[0]!, s1[4]!].map((record) => ({ id: record.id, session_id: record.session_id }));
-      const found = await storage.neighbourEvents({ ...base, anchors });
+      const found = await storage.events.neighbours({ ...base, anchors });
       expect(found.map((entry) => [entry.anchor_id, entry.before?.content ?? null, entry.after?.content ?? null])).toEqual([
         // The tool result and the secret event are passed over; the nearest passing message counts.
         [s1[2]!.id, 'first', 'after one'],
@@ -210,69 +210,69 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
       ]);
       expect(found[0]!.before).toEqual(s1[0]);
       // As of a time before "after one" was recorded, it is not there yet.
-      const earlier = await storage.neighbourEvents({ ...base, as_of: at(10), anchors: anchors.slice(0, 1) });
+      const earlier = await storage.events.neighbours({ ...base, as_of: at(10), anchors: anchors.slice(0, 1) });
       expect(earlier[0]!.after).toBeNull();
-      expect(await storage.neighbourEvents({ ...base, anchors: [] })).toEqual([]);
+      expect(await storage.events.neighbours({ ...base, anchors: [] })).toEqual([]);
       // Another tenant's scope sees nothing next to the same anchors.
-      const other = await storage.neighbourEvents({ ...base, tenant_id: 't2', anchors });
+      const other = await storage.events.neighbours({ ...base, tenant_id: 't2', anchors });
       expect(other.every((entry) => entry.before === null && entry.after === null)).toBe(true);
     });
 
     it('keeps tenants apart on every read', async () => {
       await storage.write([append(event({ content: 'tenant one text' })), append(event({ tenant_id: 't2', content: 'tenant two text' }))]);
-      const mine = await storage.listEvents({ tenant_id: 't1', now: NOW, limit: 10 });
+      const mine = await storage.events.list({ tenant_id: 't1', now: NOW, limit: 10 });
       expect(mine.map((e) => e.content)).toEqual(['tenant one text']);
-      const hits = await storage.searchEvents({ tenant_id: 't1', user_id: 'u1', terms: ['text'], now: NOW, limit: 10 });
+      const hits = await storage.events.search({ tenant_id: 't1', user_id: 'u1', terms: ['text'], now: NOW, limit: 10 });
       expect(hits.map((hit) => hit.event.content)).toEqual(['tenant one text']);
-      const other = (await storage.listEvents({ tenant_id: 't2', now: NOW, limit: 1 }))[0]!;
-      expect(await storage.getEvent('t1', other.id, NOW)).toBeNull();
+      const other = (await storage.events.list({ tenant_id: 't2', now: NOW, limit: 1 }))[0]!;
+      expect(await storage.events.get('t1', other.id, NOW)).toBeNull();
     });
 
     it('changes status flags only: any other field is refused as append-only', async () => {
       const record = event();
       await storage.write([append(record)]);
-      await storage.updateEventFlags('t1', record.id, { embedding_status: 'done' });
-      expect((await storage.getEvent('t1', record.id, NOW))!.embedding_status).toBe('done');
+      await storage.events.updateFlags('t1', record.id, { embedding_status: 'done' });
+      expect((await storage.events.get('t1', record.id, NOW))!.embedding_status).toBe('done');
       const refused = await expectCode(
-        storage.updateEventFlags('t1', record.id, { content: 'rewritten' } as never),
+        storage.events.updateFlags('t1', record.id, { content: 'rewritten' } as never),
         'APPEND_ONLY_VIOLATION',
       );
       expect(refused.field).toBe('content');
-      expect((await storage.getEvent('t1', record.id, NOW))!.content).toBe('hello world');
-      await expectCode(storage.updateEventFlags('t1', newId('evt'), { embedding_status: 'done' }), 'NOT_FOUND');
+      expect((await storage.events.get('t1', record.id, NOW))!.content).toBe('hello world');
+      await expectCode(storage.events.updateFlags('t1', newId('evt'), { embedding_status: 'done' }), 'NOT_FOUND');
     });
 
     it('never returns an expired event, and purgeExpired deletes it with its index entry', async () => {
       const live = event({ content: 'apricot live' });
       const expired = event({ content: 'apricot expired', expires_at: '2026-06-01T11:00:00.000Z' });
       await storage.write([append(live), append(expired)]);
-      expect((await storage.listEvents({ ...key, now: NOW, limit: 10 })).map((e) => e.id)).toEqual([live.id]);
-      expect(await storage.getEvent('t1', expired.id, NOW)).toBeNull();
-      const hits = await storage.searchEvents({ ...key, terms: ['apricot'], now: NOW, limit: 10 });
+      expect((await storage.events.list({ ...key, now: NOW, limit: 10 })).map((e) => e.id)).toEqual([live.id]);
+      expect(await storage.events.get('t1', expired.id, NOW)).toBeNull();
+      const hits = await storage.events.search({ ...key, terms: ['apricot'], now: NOW, limit: 10 });
       expect(hits.map((hit) => hit.event.id)).toEqual([live.id]);
       // Before its expiry the event is visible.
-      expect(await storage.getEvent('t1', expired.id, '2026-06-01T10:30:00.000Z')).not.toBeNull();
-      expect(await storage.purgeExpired(NOW)).toBe(1);
-      expect(await storage.getEvent('t1', expired.id, '2026-06-01T10:30:00.000Z')).toBeNull();
-      expect(await storage.purgeExpired(NOW)).toBe(0);
+      expect(await storage.events.get('t1', expired.id, '2026-06-01T10:30:00.000Z')).not.toBeNull();
+      expect(await storage.maintenance.purgeExpired(NOW)).toBe(1);
+      expect(await storage.events.get('t1', expired.id, '2026-06-01T10:30:00.000Z')).toBeNull();
+      expect(await storage.maintenance.purgeExpired(NOW)).toBe(0);
     });
 
     it('records a turn once: a repeated turn_id fails and rolls back the whole write', async () => {
       await storage.write([{ op: 'insert_turn', key, turn_id: 'turn-1', result: turnResult('turn-1') }]);
-      expect((await storage.getTurn(key, 'turn-1'))!.turn_id).toBe('turn-1');
+      expect((await storage.sessions.getTurn(key, 'turn-1'))!.turn_id).toBe('turn-1');
       const record = event();
       await expectCode(
         storage.write([append(record), { op: 'insert_turn', key, turn_id: 'turn-1', result: turnResult('turn-1') }]),
         'DUPLICATE_TURN',
       );
-      expect(await storage.getEvent('t1', record.id, NOW)).toBeNull();
-      expect(await storage.getTurn({ ...key, session_id: 'other' }, 'turn-1')).toBeNull();
+      expect(await storage.events.get('t1', record.id, NOW)).toBeNull();
+      expect(await storage.sessions.getTurn({ ...key, session_id: 'other' }, 'turn-1')).toBeNull();
     });
 
     it('replaces working state only at the expected version, atomically with the rest of the write', async () => {
       const state = { ...emptyWorkingState(), goal: 'first', state_version: 1 };
       await storage.write([{ op: 'put_working_state', key, state, expected_version: 0, updated_at: NOW }]);
-      expect(await storage.getWorkingState(key)).toEqual(state);
+      expect(await storage.sessions.getWorkingState(key)).toEqual(state);
       const record = event();
       const conflict = await expectCode(
         storage.write([
@@ -282,16 +282,16 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
         'STATE_VERSION_CONFLICT',
       );
       expect(conflict.details).toMatchObject({ expected: 0, actual: 1 });
-      expect(await storage.getEvent('t1', record.id, NOW)).toBeNull();
-      expect((await storage.getWorkingState(key))!.goal).toBe('first');
+      expect(await storage.events.get('t1', record.id, NOW)).toBeNull();
+      expect((await storage.sessions.getWorkingState(key))!.goal).toBe('first');
       await storage.write([{ op: 'put_working_state', key, state: { ...state, goal: 'second', state_version: 2 }, expected_version: 1, updated_at: NOW }]);
-      expect((await storage.getWorkingState(key))!.state_version).toBe(2);
+      expect((await storage.sessions.getWorkingState(key))!.state_version).toBe(2);
     });
 
     it('replaces the short-term summary only at the expected version', async () => {
       const summary = { ...emptySummary(), version: 1, updated_at: NOW };
       await storage.write([{ op: 'put_summary', key, summary, expected_version: 0 }]);
-      expect(await storage.getSummary(key)).toEqual(summary);
+      expect(await storage.sessions.getSummary(key)).toEqual(summary);
       const conflict = await expectCode(storage.write([{ op: 'put_summary', key, summary, expected_version: 0 }]), 'STATE_VERSION_CONFLICT');
       expect(conflict.field).toBe('summary.version');
     });
@@ -304,13 +304,13 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
         append(event({ content: 'the release plan' })),
         append(event({ user_id: 'u2', content: '中文 for someone else' })),
       ]);
-      const chinese = await storage.searchEvents({ tenant_id: 't1', user_id: 'u1', terms: queryTerms('中文'), now: NOW, limit: 10 });
+      const chinese = await storage.events.search({ tenant_id: 't1', user_id: 'u1', terms: queryTerms('中文'), now: NOW, limit: 10 });
       expect(chinese.map((hit) => hit.event.content)).toEqual(['我更喜欢用中文写技术文档。']);
-      const english = await storage.searchEvents({ tenant_id: 't1', user_id: 'u1', terms: queryTerms('release checklist'), now: NOW, limit: 10 });
+      const english = await storage.events.search({ tenant_id: 't1', user_id: 'u1', terms: queryTerms('release checklist'), now: NOW, limit: 10 });
       expect(english).toHaveLength(3);
       expect(english[0]!.event.content).toBe('The release checklist lives in docs/release.md');
       expect(english[0]!.score).toBeGreaterThan(english[1]!.score);
-      const limited = await storage.searchEvents({ tenant_id: 't1', user_id: 'u1', terms: ['release'], now: NOW, limit: 2 });
+      const limited = await storage.events.search({ tenant_id: 't1', user_id: 'u1', terms: ['release'], now: NOW, limit: 2 });
       expect(limited).toHaveLength(2);
     });
 
@@ -320,7 +320,7 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
         ...Array.from({ length: 3 }, () => append(event({ content: 'pear tart' }))),
         append(event({ user_id: 'u2', content: 'someone else entirely' })),
       ]);
-      const hits = await storage.searchEvents({ ...key, terms: ['pear', 'tart', 'quince'], now: NOW, limit: 10 });
+      const hits = await storage.events.search({ ...key, terms: ['pear', 'tart', 'quince'], now: NOW, limit: 10 });
       // In a nominal scope of thousands two words held by three events outweigh one held by one.
       expect(hits.map((hit) => hit.event.content)).toEqual(['quince', 'pear tart', 'pear tart', 'pear tart']);
     });
@@ -339,10 +339,10 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
         ...Array.from({ length: 30 }, () => append(event({ session_id: 's9', content: 'filler' }))),
       ]);
       const scores = (user_id: string, agent_id?: string) =>
-        storage.searchEvents({ tenant_id: 't1', user_id, ...(agent_id === undefined ? {} : { agent_id }), terms: ['pear', 'quince', 'other'], now: NOW, limit: 10 }).then((hits) => hits.map((hit) => [hit.event.content, hit.score]));
+        storage.events.search({ tenant_id: 't1', user_id, ...(agent_id === undefined ? {} : { agent_id }), terms: ['pear', 'quince', 'other'], now: NOW, limit: 10 }).then((hits) => hits.map((hit) => [hit.event.content, hit.score]));
       expect(await scores('u1', 'a1')).not.toEqual(await scores('u3', 'a1'));
-      expect(await storage.purgeExpired(NOW)).toBe(30);
-      await storage.erase({ tenant_id: 't1', user_id: 'u1', session_id: 's9' });
+      expect(await storage.maintenance.purgeExpired(NOW)).toBe(30);
+      await storage.maintenance.erase({ tenant_id: 't1', user_id: 'u1', session_id: 's9' });
       expect(await scores('u1', 'a1')).toEqual(await scores('u3', 'a1'));
       // A user-wide search asks every agent of the user, weighing words by all of their events.
       expect(await scores('u1')).toEqual(await scores('u3'));
@@ -357,7 +357,7 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
       const walk = async (tenantId: string | undefined, pageSize: number) => {
         const seen: string[] = [];
         for (let after: EventRecord | undefined; ; ) {
-          const page = await storage.eventsForReindex(tenantId, after === undefined ? undefined : { tenant_id: after.tenant_id, id: after.id }, pageSize);
+          const page = await storage.events.forReindex(tenantId, after === undefined ? undefined : { tenant_id: after.tenant_id, id: after.id }, pageSize);
           if (page.length === 0) return seen;
           seen.push(...page.map((record) => `${record.tenant_id}/${record.id}`));
           after = page.at(-1);
@@ -365,12 +365,12 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
       };
       expect(await walk('t1', 1)).toEqual([first, second].map((record) => `t1/${record.id}`).sort());
       expect(await walk(undefined, 2)).toEqual([...[first, second].map((record) => `t1/${record.id}`).sort(), `t2/${other.id}`]);
-      const search = (terms: string[], tenant = 't1') => storage.searchEvents({ ...key, tenant_id: tenant, terms, now: NOW, limit: 10 }).then((hits) => hits.map((hit) => hit.event.id));
+      const search = (terms: string[], tenant = 't1') => storage.events.search({ ...key, tenant_id: tenant, terms, now: NOW, limit: 10 }).then((hits) => hits.map((hit) => hit.event.id));
       await storage.write([{ op: 'index_event', tenant_id: 't1', event_id: first.id, search_text: 'plum compote' }]);
       expect(await search(['damson'])).toEqual([]);
       expect(await search(['plum'])).toEqual([first.id]);
       expect(await search(['damson'], 't2')).toEqual([other.id]);
-      expect((await storage.getEvent('t1', first.id, NOW))!.content).toBe('damson jam');
+      expect((await storage.events.get('t1', first.id, NOW))!.content).toBe('damson jam');
       await storage.write([{ op: 'index_event', tenant_id: 't1', event_id: first.id, search_text: null }]);
       expect(await search(['plum'])).toEqual([]);
       // An event of another tenant is not found, and the batch it was in writes nothing.
@@ -386,7 +386,7 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
         append(event({ agent_id: 'a2', content: 'mango with another agent' })),
       ]);
       const search = (scope: object) =>
-        storage.searchEvents({ tenant_id: 't1', user_id: 'u1', terms: ['mango'], now: NOW, limit: 10, ...scope }).then((hits) => hits.map((hit) => hit.event.content).sort());
+        storage.events.search({ tenant_id: 't1', user_id: 'u1', terms: ['mango'], now: NOW, limit: 10, ...scope }).then((hits) => hits.map((hit) => hit.event.content).sort());
       expect(await search({ agent_id: 'a1', session_id: 's1' })).toEqual(['mango in session one']);
       expect(await search({ agent_id: 'a1' })).toEqual(['mango in session one', 'mango in session two']);
       expect(await search({})).toEqual(['mango in session one', 'mango in session two', 'mango with another agent']);
@@ -395,10 +395,10 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
     it('treats full-text syntax in query terms as plain words', async () => {
       await storage.write([append(event({ content: 'plain words only' }))]);
       for (const terms of [['"'], ['AND'], ['*'], ['NEAR(', ')'], ['col:umn'], ["'; DROP TABLE events; --"], ['^', '-', '+'], ['two words'], ['é̈'], ["it's"]]) {
-        await expect(storage.searchEvents({ ...key, terms, now: NOW, limit: 5 })).resolves.toBeInstanceOf(Array);
+        await expect(storage.events.search({ ...key, terms, now: NOW, limit: 5 })).resolves.toBeInstanceOf(Array);
       }
-      expect(await storage.searchEvents({ ...key, terms: [], now: NOW, limit: 5 })).toEqual([]);
-      expect(await storage.listEvents({ ...key, now: NOW, limit: 5 })).toHaveLength(1);
+      expect(await storage.events.search({ ...key, terms: [], now: NOW, limit: 5 })).toEqual([]);
+      expect(await storage.events.list({ ...key, now: NOW, limit: 5 })).toHaveLength(1);
     });
 
     it('filters reads by recorded time (as of) and by event time', async () => {
@@ -406,9 +406,9 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
         append(event({ content: 'kiwi early', ts: '2026-01-01T00:00:00.000Z', recorded_at: '2026-05-01T00:00:00.000Z' })),
         append(event({ content: 'kiwi late', ts: '2026-03-01T00:00:00.000Z', recorded_at: '2026-05-03T00:00:00.000Z' })),
       ]);
-      const asOf = await storage.listEvents({ ...key, now: NOW, as_of: '2026-05-02T00:00:00.000Z', limit: 10 });
+      const asOf = await storage.events.list({ ...key, now: NOW, as_of: '2026-05-02T00:00:00.000Z', limit: 10 });
       expect(asOf.map((e) => e.content)).toEqual(['kiwi early']);
-      const ranged = await storage.searchEvents({ ...key, terms: ['kiwi'], now: NOW, ts_from: '2026-02-01T00:00:00.000Z', limit: 10 });
+      const ranged = await storage.events.search({ ...key, terms: ['kiwi'], now: NOW, ts_from: '2026-02-01T00:00:00.000Z', limit: 10 });
       expect(ranged.map((hit) => hit.event.content)).toEqual(['kiwi late']);
     });
 
@@ -419,7 +419,7 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
         ...Array.from({ length: 2 }, (_, index) => append(event({ content: `pelican ${index}`, recorded_at: then }))),
       ]);
       const search = (asOf?: string) =>
-        storage.searchEvents({ ...key, terms: ['walrus', 'pelican'], now: NOW, limit: 10, ...(asOf === undefined ? {} : { as_of: asOf }) }).then((hits) => hits.map((hit) => [hit.event.content, hit.score]));
+        storage.events.search({ ...key, terms: ['walrus', 'pelican'], now: NOW, limit: 10, ...(asOf === undefined ? {} : { as_of: asOf }) }).then((hits) => hits.map((hit) => [hit.event.content, hit.score]));
       const before = await search();
       expect(before[0]![0]).toBe('walrus on the ice');
       // Later, the rarer word becomes the common one, in more events than a word's candidates.
@@ -435,19 +435,19 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
       );
       const early = Array.from({ length: 5 }, (_, index) => append(event({ content: `fig ${index}`, ts: '2026-01-01T00:00:00.000Z' })));
       await storage.write([...early, ...late]);
-      const hits = await storage.searchEvents({ ...key, terms: ['fig', 'harvest'], now: NOW, ts_to: '2026-02-01T00:00:00.000Z', limit: 3 });
+      const hits = await storage.events.search({ ...key, terms: ['fig', 'harvest'], now: NOW, ts_to: '2026-02-01T00:00:00.000Z', limit: 3 });
       expect(hits).toHaveLength(3);
       expect(hits.every((hit) => /^fig \d$/.test(String(hit.event.content)))).toBe(true);
     });
 
     it('does not index events written without search text', async () => {
       await storage.write([append(event({ content: 'classified plum', sensitivity: 'secret' }))]);
-      expect(await storage.searchEvents({ ...key, terms: ['plum'], now: NOW, limit: 5 })).toEqual([]);
+      expect(await storage.events.search({ ...key, terms: ['plum'], now: NOW, limit: 5 })).toEqual([]);
     });
 
     it('fails every call after close with a typed error', async () => {
       await storage.close();
-      await expectCode(storage.listEvents({ ...key, now: NOW, limit: 1 }), 'STORAGE_FAILED');
+      await expectCode(storage.events.list({ ...key, now: NOW, limit: 1 }), 'STORAGE_FAILED');
     });
   });
   describeReflectionConformance(name, init);

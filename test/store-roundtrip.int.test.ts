@@ -317,7 +317,7 @@ describe('an export → import round trip between SQLite and PostgreSQL', () => 
   });
 
   it('leaves out the counts summary sentences keep in the store, which an import never takes on trust', async () => {
-    const stored = await source.storage.getSummary({ tenant_id: TENANT, user_id: PLANNING.user_id, agent_id: PLANNING.agent_id, session_id: PLANNING.session_id });
+    const stored = await source.storage.sessions.getSummary({ tenant_id: TENANT, user_id: PLANNING.user_id, agent_id: PLANNING.agent_id, session_id: PLANNING.session_id });
     expect(stored!.sentences.length).toBeGreaterThan(0);
     expect(stored!.sentences.every((sentence) => sentence.spaced_tokens !== undefined)).toBe(true);
     expect(exported.records.join('\n')).not.toContain('spaced_tokens');

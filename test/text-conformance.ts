@@ -39,15 +39,15 @@ export function describeTextConformance(name: string, init: ConformanceInitializ
       await storage.write([...events.map(appendEvent), { op: 'put_item', item: version }]);
 
       for (const [index, user] of USERS.entries()) {
-        const listed = await storage.listEvents({ tenant_id: 't1', user_id: user, agent_id: 'a1', session_id: 's1', now: NOW, limit: 10 });
+        const listed = await storage.events.list({ tenant_id: 't1', user_id: user, agent_id: 'a1', session_id: 's1', now: NOW, limit: 10 });
         // One event per user: ids that differ in one character never share rows.
         expect(listed).toHaveLength(1);
         expect(listed[0]).toMatchObject({ user_id: user, content: `${TEXT}${index}`, speaker: TEXT, tags: [TEXT], origin_metadata: events[index]!.origin_metadata });
-        expect(await storage.getEvent('t1', events[index]!.id, NOW)).toMatchObject({ user_id: user, content: `${TEXT}${index}` });
+        expect(await storage.events.get('t1', events[index]!.id, NOW)).toMatchObject({ user_id: user, content: `${TEXT}${index}` });
       }
-      const hits = await storage.searchEvents({ tenant_id: 't1', user_id: USERS[1]!, terms: ['pear'], now: NOW, limit: 10 });
+      const hits = await storage.events.search({ tenant_id: 't1', user_id: USERS[1]!, terms: ['pear'], now: NOW, limit: 10 });
       expect(hits.map((hit) => hit.event.id)).toEqual([events[1]!.id]);
-      expect(await storage.getItem('t1', version.id)).toMatchObject({ user_id: USERS[0], value: version.value, tags: [TEXT], entities: [TEXT] });
+      expect(await storage.items.get('t1', version.id)).toMatchObject({ user_id: USERS[0], value: version.value, tags: [TEXT], entities: [TEXT] });
     });
   });
 }

@@ -30,9 +30,9 @@ export function describeVectorConformance(name: string, init: ConformanceInitial
     /** Appends the events and stores a vector for each (in one completion, at `at`). */
     async function embedded(entries: Array<[EventRecord, number[]]>, at = '2026-06-01T10:30:00.000Z', model = MODEL): Promise<void> {
       await storage.write(entries.map(([record]) => append(record)));
-      const work = await storage.claimEmbeddingWork(100, at, '2026-06-01T23:00:00.000Z');
+      const work = await storage.service.claimEmbeddingWork(100, at, '2026-06-01T23:00:00.000Z');
       const vectors = new Map(entries.map(([record, vector]) => [record.id, normalise(vector)]));
-      await storage.completeEmbeddingWork(
+      await storage.service.completeEmbeddingWork(
         work.map((entry) => ({ target: entry.target, tenant_id: entry.tenant_id, id: entry.id, vector: vectors.get(entry.id) ?? null })),
         model,
         at,
@@ -40,7 +40,7 @@ export function describeVectorConformance(name: string, init: ConformanceInitial
     }
     const nearest = (vector: number[], extra: Record<string, unknown> = {}) =>
       storage
-        .nearestEvents({ tenant_id: 't1', user_id: 'u1', vector: normalise(vector), model: MODEL, now: NOW, limit: 10, ...extra })
+        .events.nearest({ tenant_id: 't1', user_id: 'u1', vector: normalise(vector), model: MODEL, now: NOW, limit: 10, ...extra })
         .then((hits) => hits.map((hit) => [hit.event.content, hit.score]));
 
     it('ranks the user’s events by cosine similarity, best first, and only the user’s', async () => {
@@ -94,8 +94,8 @@ export function describeVectorConformance(name: string, init: ConformanceInitial
         [event({ content: 'fleeting', expires_at: '2026-06-01T12:30:00.000Z' }), [0.7, 0.3]],
       ]);
       expect((await nearest([1, 0])).map(([content]) => content)).toEqual(['first', 'second', 'fleeting']);
-      expect(await storage.purgeExpired('2026-06-01T13:00:00.000Z')).toBe(1);
-      await storage.erase({ tenant_id: 't1', user_id: 'u1', session_id: 's2' });
+      expect(await storage.maintenance.purgeExpired('2026-06-01T13:00:00.000Z')).toBe(1);
+      await storage.maintenance.erase({ tenant_id: 't1', user_id: 'u1', session_id: 's2' });
       expect((await nearest([1, 0], { now: '2026-06-01T13:00:00.000Z' })).map(([content]) => content)).toEqual(['first']);
     });
   });

@@ -54,7 +54,7 @@ function windowSize(request: ComposeRequest, policy: PurposePolicy): number {
 
 interface Gathered {
   state: WorkingState;
-  summary: Awaited<ReturnType<StorageAdapter['getSummary']>>;
+  summary: Awaited<ReturnType<StorageAdapter['sessions']['getSummary']>>;
   windowEvents: EventRecord[];
   toolEvents: EventRecord[];
   cueHits: CuePassage[];
@@ -77,11 +77,11 @@ async function gather(context: ReadPathContext, request: ComposeRequest, scope: 
   const filters = { tenant_id: scope.tenant_id, user_id: scope.user_id, agent_id: scope.agent_id, now, as_of: asOf, ts_from: tsFrom, ts_to: tsTo, exclude_sensitivity: [...NEVER_SHARED] };
   const searched = policy.query_quotes > 0 && text !== '';
   const [state, summary, windowEvents, toolEvents, cues] = await Promise.all([
-    asOf === undefined ? storage.getWorkingState(key) : workingStateAsOf(storage, key, asOf),
-    asOf === undefined ? storage.getSummary(key) : summaryAsOf(storage, key, asOf, context.tokenizer),
+    asOf === undefined ? storage.sessions.getWorkingState(key) : workingStateAsOf(storage, key, asOf),
+    asOf === undefined ? storage.sessions.getSummary(key) : summaryAsOf(storage, key, asOf, context.tokenizer),
     window > 0 ? recentMessages(storage, base, window) : Promise.resolve([]),
     policy.tool_evidence > 0
-      ? storage.listEvents({ ...base, kinds: ['tool_result'], order: 'desc', limit: policy.tool_evidence })
+      ? storage.events.list({ ...base, kinds: ['tool_result'], order: 'desc', limit: policy.tool_evidence })
       : Promise.resolve([]),
     searched
       ? searchCues(storage, context.embedder, {
@@ -97,7 +97,7 @@ async function gather(context: ReadPathContext, request: ComposeRequest, scope: 
   const wanted = [...currentState.decisions, ...currentState.open_loops]
     .map((entry) => entry.evidence_id)
     .filter((id): id is string => typeof id === 'string' && id.startsWith('evt_'));
-  const found = await Promise.all([...new Set(wanted)].map((id) => storage.getEvent(scope.tenant_id, id, now)));
+  const found = await Promise.all([...new Set(wanted)].map((id) => storage.events.get(scope.tenant_id, id, now)));
   for (const event of found) if (event !== null && !NEVER_SHARED.includes(event.sensitivity)) evidence.set(event.id, event);
   return {
     state: currentState,
@@ -134,7 +134,7 @@ async function recentMessages(storage: StorageAdapter, base: Omit<EventQuery, 'l
   let cursor: string | undefined;
   while (out.length < window) {
     const limit = window - out.length + WINDOW_MARGIN;
-    const page = await storage.listEvents({ ...base, kinds: ['message', 'tool_result'], order: 'desc', limit, ...(cursor === undefined ? {} : { cursor }) });
+    const page = await storage.events.list({ ...base, kinds: ['message', 'tool_result'], order: 'desc', limit, ...(cursor === undefined ? {} : { cursor }) });
     for (const event of page) if (event.role !== 'system' && out.length < window) out.push(event);
     if (page.length < limit) break;
     cursor = page[page.length - 1]!.id;

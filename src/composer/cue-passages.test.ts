@@ -138,16 +138,18 @@ describe('turns next to hits that cannot place', () => {
     // Every third turn asks about the cue term, so some neighbours rank as answers.
     const line = (index: number, session: string) => (index % 3 === 0 ? `is turn ${index} of ${session} done?` : `turn ${index} of ${session}`);
     for (const session of ['a', 'b', 'c']) ids.push(...(await say(Array.from({ length: 8 }, (_, index): ['user' | 'assistant', string] => [index % 2 === 0 ? 'user' : 'assistant', line(index, session)]), session)));
-    const events = await t.engram.storage.listEvents({ tenant_id: 'default', ids, now: '2100-01-01T00:00:00.000Z', limit: ids.length });
+    const events = await t.engram.storage.events.list({ tenant_id: 'default', ids, now: '2100-01-01T00:00:00.000Z', limit: ids.length });
     const base = { tenant_id: 'default', user_id: scope.user_id, agent_id: scope.agent_id!, now: '2100-01-01T00:00:00.000Z', exclude_sensitivity: ['secret' as const] };
     const anchorsRead: number[] = [];
+    const read = t.engram.storage.events;
+    const counting = { ...read, neighbours: (query: NeighbourQuery) => {
+      anchorsRead.push(query.anchors.length);
+      return read.neighbours(query);
+    } };
     const storage = new Proxy(t.engram.storage, {
       get(target, property, receiver) {
-        if (property !== 'neighbourEvents') return Reflect.get(target, property, receiver) as unknown;
-        return (query: NeighbourQuery) => {
-          anchorsRead.push(query.anchors.length);
-          return target.neighbourEvents(query);
-        };
+        if (property !== 'events') return Reflect.get(target, property, receiver) as unknown;
+        return counting;
       },
     });
     // Whose turns count in full, and the word the questions ask about.

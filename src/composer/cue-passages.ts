@@ -107,7 +107,7 @@ export async function withAdjacentTurns(
   const floor = hits.length >= limit ? hits[limit - 1]!.score : Number.NEGATIVE_INFINITY;
   const chosen = asking.flatMap((asks, index) => (Math.max(hits[index]!.score * ADJACENT_WEIGHT, asks ? answerScore(index) : 0) >= floor ? [index] : []));
   const anchored = chosen.map((index) => ({ id: hits[index]!.event.id, session_id: hits[index]!.event.session_id }));
-  const neighbours = anchored.length === 0 ? [] : await storage.neighbourEvents({ ...base, kinds: ['message'], anchors: anchored });
+  const neighbours = anchored.length === 0 ? [] : await storage.events.neighbours({ ...base, kinds: ['message'], anchors: anchored });
   for (const [position, { before, after }] of neighbours.entries()) {
     // Neighbours score by the hit as the search ranked it (not as an answer may have raised it).
     const index = chosen[position]!;

@@ -151,7 +151,7 @@ export async function searchCues(storage: StorageAdapter, embedder: CueEmbedder 
   const { base, text } = request;
   const windows = request.windows.slice(0, MAX_WINDOWS);
   const [words, vector] = await Promise.all([
-    base.terms.length > 0 ? storage.searchEvents(base) : Promise.resolve([]),
+    base.terms.length > 0 ? storage.events.search(base) : Promise.resolve([]),
     embedder === undefined || text.trim() === '' ? Promise.resolve(null) : embedder.embed(text),
   ]);
   const meaningState: CueSearchReport['meaning'] = embedder === undefined ? 'no_model' : text.trim() === '' ? 'no_query' : vector === null ? 'overloaded' : 'used';
@@ -159,12 +159,12 @@ export async function searchCues(storage: StorageAdapter, embedder: CueEmbedder 
   const near = (extra: Partial<EventSearchQuery>) =>
     vector === null || embedder === undefined
       ? Promise.resolve([])
-      : storage.nearestEvents({ ...filters, ...extra, vector, model: embedder.model, embedded_before: request.embeddedBefore });
+      : storage.events.nearest({ ...filters, ...extra, vector, model: embedder.model, embedded_before: request.embeddedBefore });
   // Within a window the best passages come first: by meaning when there is a vector, else by words.
   const inWindow = (window: TimeWindow) => {
     const bounds = narrowed(base, window);
     if (bounds === null) return Promise.resolve([]);
-    return vector !== null ? near(bounds) : base.terms.length > 0 ? storage.searchEvents({ ...base, ...bounds }) : Promise.resolve([]);
+    return vector !== null ? near(bounds) : base.terms.length > 0 ? storage.events.search({ ...base, ...bounds }) : Promise.resolve([]);
   };
   const [meaning, ...timed] = await Promise.all([near({}), ...windows.map(inWindow)]);
   const signals = { words, meaning: meaning!, time: interleave(timed) };

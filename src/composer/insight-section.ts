@@ -25,7 +25,7 @@ const READ_LIMIT = 50;
  */
 export async function gatherInsights(storage: StorageAdapter, scope: Scope, policy: PurposePolicy, at: string): Promise<InsightRecord[]> {
   if (policy.insights === 0) return [];
-  const live = await storage.listInsights({ tenant_id: scope.tenant_id, user_id: scope.user_id, agent_id: scope.agent_id, live_at: at, order: 'desc', limit: READ_LIMIT });
+  const live = await storage.reviews.listInsights({ tenant_id: scope.tenant_id, user_id: scope.user_id, agent_id: scope.agent_id, live_at: at, order: 'desc', limit: READ_LIMIT });
   return live.filter((insight) => insight.expires_at !== 'run_end' || insight.run_id === scope.run_id);
 }
 

@@ -71,7 +71,7 @@ export interface Dispute {
  * const disputes = await gatherDisputes(storage, scope, now);
  */
 export async function gatherDisputes(storage: StorageAdapter, scope: Scope, at: string): Promise<Dispute[]> {
-  const pending = await storage.listCandidates({ tenant_id: scope.tenant_id, user_id: scope.user_id, kinds: ['contradiction'], pending_at: at, limit: 100 });
+  const pending = await storage.reviews.listCandidates({ tenant_id: scope.tenant_id, user_id: scope.user_id, kinds: ['contradiction'], pending_at: at, limit: 100 });
   return pending.map((candidate) => ({ candidate_id: candidate.id, detail: String(candidate.payload['detail'] ?? 'disputed by reflection'), item_ids: candidate.item_ids }));
 }
 
@@ -118,12 +118,12 @@ export async function gatherLongTerm(
   const open = Math.max(0, policy.facts - matched.filter((hit) => FACT_TYPES.includes(hit.item.type)).length);
   const alwaysLimit = responder ? Math.min(open, RESPONDER_ALWAYS_LIMIT) : open;
   const [ownProfile, always, procedures, recentEpisodes, dated] = await Promise.all([
-    alwaysLimit === 0 ? Promise.resolve([]) : storage.listItems({ ...base, keys: [OWN_PROFILE], order: 'desc', limit: FACT_SLACK }),
+    alwaysLimit === 0 ? Promise.resolve([]) : storage.items.list({ ...base, keys: [OWN_PROFILE], order: 'desc', limit: FACT_SLACK }),
     // Newest first, and only as many as the policy can place (with room for versions and done tasks).
-    alwaysLimit === 0 ? Promise.resolve([]) : storage.listItems({ ...base, types: responder ? RESPONDER_ALWAYS : ALWAYS, order: 'desc', limit: alwaysLimit + FACT_SLACK }),
-    INJECTION[request.purpose].procedures ? storage.listItems({ ...base, types: ['procedure', 'patterns'], order: 'desc', limit: procedureReadLimit(policy) }) : Promise.resolve([]),
-    storage.listItems({ ...base, types: ['events', 'cases'], order: 'desc', limit: episodeReadLimit(policy) }),
-    policy.upcoming === 0 ? Promise.resolve([]) : storage.listItems({ ...base, types: UPCOMING_TYPES, order: 'desc', limit: UPCOMING_READ_LIMIT }),
+    alwaysLimit === 0 ? Promise.resolve([]) : storage.items.list({ ...base, types: responder ? RESPONDER_ALWAYS : ALWAYS, order: 'desc', limit: alwaysLimit + FACT_SLACK }),
+    INJECTION[request.purpose].procedures ? storage.items.list({ ...base, types: ['procedure', 'patterns'], order: 'desc', limit: procedureReadLimit(policy) }) : Promise.resolve([]),
+    storage.items.list({ ...base, types: ['events', 'cases'], order: 'desc', limit: episodeReadLimit(policy) }),
+    policy.upcoming === 0 ? Promise.resolve([]) : storage.items.list({ ...base, types: UPCOMING_TYPES, order: 'desc', limit: UPCOMING_READ_LIMIT }),
   ]);
   const facts = orderFacts(
     matched.map((hit) => hit.item),
@@ -138,7 +138,7 @@ export async function gatherLongTerm(
     .sort((a, b) => priorityOf(b) - priorityOf(a) || (a.recorded_at < b.recorded_at ? 1 : -1));
   const episodes = activateEpisodes(recentEpisodes, matched.map((hit) => hit.item), request, policy.episodes, now);
   const ids = [...new Set([...facts.map((entry) => entry.item), ...forTask, ...episodes.map((entry) => entry.item)].flatMap((item) => item.source_event_ids))];
-  const events = ids.length === 0 ? [] : await storage.listEvents({ tenant_id: scope.tenant_id, ids, now, limit: ids.length, exclude_sensitivity: ['secret'] });
+  const events = ids.length === 0 ? [] : await storage.events.list({ tenant_id: scope.tenant_id, ids, now, limit: ids.length, exclude_sensitivity: ['secret'] });
   return { facts, procedures: forTask, episodes, sources: new Map(events.map((event) => [event.id, event])) };
 }
 

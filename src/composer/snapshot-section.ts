@@ -17,7 +17,7 @@ import type { PacketBuilder } from './packet-builder.js';
  * const snapshot = await gatherSnapshot(storage, scope, now);
  */
 export async function gatherSnapshot(storage: StorageAdapter, scope: Scope, at: string): Promise<CompactionSnapshot | null> {
-  const recent = await storage.listSnapshots({ tenant_id: scope.tenant_id, user_id: scope.user_id, agent_id: scope.agent_id, run_id: scope.run_id, created_at_or_before: at, order: 'desc', limit: 10 });
+  const recent = await storage.runs.listSnapshots({ tenant_id: scope.tenant_id, user_id: scope.user_id, agent_id: scope.agent_id, run_id: scope.run_id, created_at_or_before: at, order: 'desc', limit: 10 });
   return recent.find((record) => record.snapshot.validation.status === 'PASS')?.snapshot ?? null;
 }
 

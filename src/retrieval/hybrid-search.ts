@@ -97,9 +97,9 @@ async function nearest(
 ): Promise<NearestItem[]> {
   if (storage.capabilities.vectorSearch === 'index') {
     const vector = await embedQuery(text);
-    return vector === null ? [] : storage.nearestItems({ ...base, vector, limit });
+    return vector === null ? [] : storage.items.nearest({ ...base, vector, limit });
   }
-  const candidates = await storage.itemVectors(base);
+  const candidates = await storage.items.vectors(base);
   const vector = candidates.length > 0 ? await embedQuery(text) : null;
   if (vector === null) return [];
   const comparable = candidates.filter((candidate) => candidate.vector.length === vector.length);
@@ -130,7 +130,7 @@ export async function hybridSearch(storage: StorageAdapter, embedQuery: QueryEmb
   };
 
   const pool = request.candidates ?? CANDIDATES;
-  const textHits = await storage.searchItems({ ...base, terms: contentTerms(queryTerms(request.query)), limit: pool });
+  const textHits = await storage.items.search({ ...base, terms: contentTerms(queryTerms(request.query)), limit: pool });
   const vectorBase = {
     ...base,
     ...(request.vectors_before === undefined ? {} : { vectors_before: request.vectors_before }),
@@ -144,7 +144,7 @@ export async function hybridSearch(storage: StorageAdapter, embedQuery: QueryEmb
     }
     const missing = [...vectorRanks.keys()].filter((id) => !items.has(id));
     if (missing.length > 0) {
-      for (const item of await storage.listItems({ ...base, ids: missing, limit: missing.length })) items.set(item.id, item);
+      for (const item of await storage.items.list({ ...base, ids: missing, limit: missing.length })) items.set(item.id, item);
     }
   }
   return fuse(

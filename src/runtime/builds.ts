@@ -39,7 +39,7 @@ export interface BuildDiff {
 }
 
 async function load(storage: StorageAdapter, tenantId: string, buildId: string): Promise<ContextBuild> {
-  const build = await storage.getContextBuild(tenantId, buildId);
+  const build = await storage.sessions.getBuild(tenantId, buildId);
   if (build === null) throw new NotFoundError('build_id', buildId);
   return build;
 }

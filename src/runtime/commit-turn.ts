@@ -72,8 +72,8 @@ class Batch {
     let session = this.sessions.get(id);
     if (session === undefined) {
       const [state, summary] = await Promise.all([
-        this.context.storage.getWorkingState(key),
-        this.context.storage.getSummary(key),
+        this.context.storage.sessions.getWorkingState(key),
+        this.context.storage.sessions.getSummary(key),
       ]);
       session = {
         key,
@@ -143,7 +143,7 @@ async function planTurn(batch: Batch, context: WritePathContext, request: Commit
   const inBatch = batch.turns.get(turnKey);
   // The same turn twice in one batch: the same result object, copied as a replay once it is final.
   if (inBatch !== undefined) return inBatch;
-  const earlier = lookUp ? await context.storage.getTurn(key, request.turn_id) : null;
+  const earlier = lookUp ? await context.storage.sessions.getTurn(key, request.turn_id) : null;
   if (earlier !== null) return { ...earlier, replayed: true };
 
   const now = context.clock.now();

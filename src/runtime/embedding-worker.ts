@@ -58,7 +58,7 @@ export class EmbeddingWorker {
     while (total.embedded + total.skipped < max) {
       const now = this.clock.now();
       const want = Math.min(batch, max - total.embedded - total.skipped);
-      const work = await this.storage.claimEmbeddingWork(want, now.toISOString(), new Date(now.getTime() + LEASE_MS).toISOString());
+      const work = await this.storage.service.claimEmbeddingWork(want, now.toISOString(), new Date(now.getTime() + LEASE_MS).toISOString());
       if (work.length === 0) break;
       const results: EmbeddingResult[] = [];
       const texts: string[] = [];
@@ -76,7 +76,7 @@ export class EmbeddingWorker {
       // The backlog waits behind any caller on the request path (a query) that needs the same model.
       const vectors = await embedTexts(this.model, texts, { priority: 'background' });
       targets.forEach((target, index) => results.push({ ...target, vector: vectors[index]! }));
-      await this.storage.completeEmbeddingWork(results, modelKey(this.model), this.clock.now().toISOString());
+      await this.storage.service.completeEmbeddingWork(results, modelKey(this.model), this.clock.now().toISOString());
       total.embedded += targets.length;
       total.skipped += results.length - targets.length;
       // Back to the event loop between batches: a batch of short texts is embedded without a pause

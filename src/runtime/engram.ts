@@ -185,7 +185,7 @@ export class Engram {
   async getWorkingState(scope: SessionScopeInput): Promise<WorkingState> {
     this.guard();
     const valid = validateSessionScope(scope);
-    const state = await this.storage.getWorkingState({ ...valid, tenant_id: valid.tenant_id ?? DEFAULT_TENANT });
+    const state = await this.storage.sessions.getWorkingState({ ...valid, tenant_id: valid.tenant_id ?? DEFAULT_TENANT });
     return state ?? emptyWorkingState();
   }
 
@@ -221,7 +221,7 @@ export class Engram {
   async getSummary(scope: SessionScopeInput, maxTokens = 512): Promise<SessionSummary> {
     this.guard();
     const valid = validateSessionScope(scope);
-    const summary = await this.storage.getSummary({ ...valid, tenant_id: valid.tenant_id ?? DEFAULT_TENANT });
+    const summary = await this.storage.sessions.getSummary({ ...valid, tenant_id: valid.tenant_id ?? DEFAULT_TENANT });
     const now = this.now();
     const live = (entry: { expires_at: string | null }) => entry.expires_at === null || entry.expires_at > now;
     const cut = cutSummary(summary?.sentences ?? [], maxTokens, this.tokenizer, live);
@@ -248,7 +248,7 @@ export class Engram {
   async listEvents(request: ListEventsRequest): Promise<EventRecord[]> {
     this.guard();
     const valid = validateListEventsRequest(request);
-    const events = await this.storage.listEvents({
+    const events = await this.storage.events.list({
       ...valid.scope,
       tenant_id: valid.scope.tenant_id ?? DEFAULT_TENANT,
       kinds: valid.kinds,
@@ -270,7 +270,7 @@ export class Engram {
     this.guard();
     requireId('evt', eventId, 'event_id');
     requireTenant(tenantId);
-    const event = await this.storage.getEvent(tenantId, eventId, this.now());
+    const event = await this.storage.events.get(tenantId, eventId, this.now());
     if (event === null) throw new NotFoundError('event_id', eventId);
     return shownEvent(event);
   }
@@ -308,7 +308,7 @@ export class Engram {
    */
   async purgeExpired(): Promise<number> {
     this.guard();
-    return this.storage.purgeExpired(this.now());
+    return this.storage.maintenance.purgeExpired(this.now());
   }
 
   /**
@@ -333,7 +333,7 @@ export class Engram {
     this.guard();
     requireId('ctx', buildId, 'build_id');
     requireTenant(tenantId);
-    const build = await this.storage.getContextBuild(tenantId, buildId);
+    const build = await this.storage.sessions.getBuild(tenantId, buildId);
     if (build === null) throw new NotFoundError('build_id', buildId);
     return build;
   }
@@ -351,7 +351,7 @@ export class Engram {
     if (query.cursor !== undefined) requireId('ctx', query.cursor, 'cursor');
     if (query.tenant_id !== undefined) requireTenant(query.tenant_id);
     for (const field of ['user_id', 'agent_id', 'session_id'] as const) if (query[field] !== undefined) requireTenant(query[field], field);
-    return this.storage.listContextBuilds({ ...query, tenant_id: query.tenant_id ?? DEFAULT_TENANT, limit });
+    return this.storage.sessions.listBuilds({ ...query, tenant_id: query.tenant_id ?? DEFAULT_TENANT, limit });
   }
 
   /**
@@ -367,7 +367,7 @@ export class Engram {
     const limit = query.limit ?? 200;
     requireCount(limit, 'limit', 1, 1000);
     if (query.tenant_id !== undefined) requireTenant(query.tenant_id);
-    return this.storage.scopeCounts(query.tenant_id ?? DEFAULT_TENANT, limit);
+    return this.storage.sessions.scopeCounts(query.tenant_id ?? DEFAULT_TENANT, limit);
   }
 
   /**
@@ -555,7 +555,7 @@ export class Engram {
    */
   async compactStore(): Promise<CompactResult> {
     this.guard();
-    return this.storage.compact();
+    return this.storage.maintenance.compact();
   }
 
   /**
@@ -569,7 +569,7 @@ export class Engram {
   async mergeIndexes(pages = DEFAULT_MERGE_PAGES): Promise<boolean> {
     this.guard();
     requireCount(pages, 'pages', 1, 100_000);
-    return this.storage.mergeIndexes(pages);
+    return this.storage.maintenance.mergeIndexes(pages);
   }
 
   /**
@@ -656,13 +656,13 @@ export class Engram {
     if (query.tenant_id !== undefined) requireTenant(query.tenant_id);
     requireChoices(query.kinds, JOB_KINDS, 'kinds');
     requireChoices(query.statuses, JOB_STATUSES, 'statuses');
-    return this.storage.listJobs({ tenant_id: query.tenant_id ?? DEFAULT_TENANT, limit, ...(query.kinds === undefined ? {} : { kinds: query.kinds }), ...(query.statuses === undefined ? {} : { statuses: query.statuses }) });
+    return this.storage.service.listJobs({ tenant_id: query.tenant_id ?? DEFAULT_TENANT, limit, ...(query.kinds === undefined ? {} : { kinds: query.kinds }), ...(query.statuses === undefined ? {} : { statuses: query.statuses }) });
   }
 
   /** How many texts wait for an embedding. */
   async embeddingBacklog(): Promise<number> {
     this.guard();
-    return this.storage.embeddingBacklog();
+    return this.storage.service.embeddingBacklog();
   }
 
   /** Stops the worker, the embedding model it created (not one it was given) and the store. Further calls fail. */

@@ -82,7 +82,7 @@ export async function searchEventPage(storage: StorageAdapter, request: SearchEv
   const offset = cursor?.offset ?? 0;
   if (offset >= MAX_EVENT_SEARCH_DEPTH) return { hits: [], next_cursor: null };
   // One hit more than the page, to know whether another page follows.
-  const ranked = await storage.searchEvents({ ...query, ...(cursor === undefined ? {} : { as_of: cursor.asOf }), limit: offset + limit + 1 });
+  const ranked = await storage.events.search({ ...query, ...(cursor === undefined ? {} : { as_of: cursor.asOf }), limit: offset + limit + 1 });
   // Resume after the last hit shown while it is still found (an event ranked above it may have expired
   // or been erased since), else at the count of hits shown.
   const resumed = cursor === undefined ? -1 : ranked.findIndex((hit) => hit.event.id === cursor.last);

@@ -161,19 +161,19 @@ interface Findings {
 async function eventFindings(context: ReadPathContext, build: ContextBuild, id: string): Promise<Findings> {
   const [events, report] = await Promise.all([
     // Expired ones too, to say the build left it out for that.
-    context.storage.listEvents({ tenant_id: build.tenant_id, ids: [id], now: build.as_of, include_expired: true, limit: 1 }),
+    context.storage.events.list({ tenant_id: build.tenant_id, ids: [id], now: build.as_of, include_expired: true, limit: 1 }),
     passageSignals(context, build, id, EXPLAIN_DEPTH),
   ]);
   return { kind: 'event', filter: eventFilter(events[0], build), item: null, report };
 }
 
 async function itemFindings(context: ReadPathContext, build: ContextBuild, id: string): Promise<Findings> {
-  const [item, report] = await Promise.all([context.storage.getItem(build.tenant_id, id), itemSignals(context, build, id, EXPLAIN_DEPTH)]);
+  const [item, report] = await Promise.all([context.storage.items.get(build.tenant_id, id), itemSignals(context, build, id, EXPLAIN_DEPTH)]);
   return { kind: 'item', filter: itemFilter(item, build), item, report };
 }
 
 async function loadBuild(context: ReadPathContext, tenantId: string, buildId: string): Promise<ContextBuild> {
-  const build = await context.storage.getContextBuild(tenantId, buildId);
+  const build = await context.storage.sessions.getBuild(tenantId, buildId);
   if (build === null) throw new NotFoundError('build_id', buildId);
   return build;
 }

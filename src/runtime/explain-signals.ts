@@ -105,7 +105,7 @@ export async function passageSignals(context: ReadPathContext, build: ContextBui
   const [read, deep, words, meaning] = await Promise.all([
     searchCues(storage, embedder, cueRequest(readDepth)),
     searchCues(storage, embedder, cueRequest(depth)),
-    terms.length > 0 ? storage.searchEvents({ ...filters, terms, limit: depth }) : Promise.resolve([]),
+    terms.length > 0 ? storage.events.search({ ...filters, terms, limit: depth }) : Promise.resolve([]),
     meaningRanking(context, embedder, { ...filters, limit: depth }, text, asOf),
   ]);
   if (embedder !== undefined && read.report.meaning !== 'used') notes.push('the embedding model was too busy to embed the query now: meaning ranks and the fused ranking leave it out');
@@ -136,7 +136,7 @@ async function meaningRanking(context: ReadPathContext, embedder: CueEmbedder | 
   if (embedder === undefined) return [];
   const vector = await embedder.embed(text);
   if (vector === null) return [];
-  const hits = await context.storage.nearestEvents({ ...filters, vector, model: embedder.model, embedded_before: asOf });
+  const hits = await context.storage.events.nearest({ ...filters, vector, model: embedder.model, embedded_before: asOf });
   return hits.map((hit) => hit.event.id);
 }
 

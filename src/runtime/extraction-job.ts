@@ -59,7 +59,7 @@ export async function runExtractionJob(context: ExtractionJobContext, job: Job):
   const scope: Scope = { tenant_id: job.tenant_id, ...payload.scope };
   const read = context.now();
   // Events erased or expired since the commit are gone: the model reads what is left.
-  const events = (await Promise.all(payload.event_ids.map((id) => context.storage.getEvent(job.tenant_id, id, read)))).filter((event): event is EventRecord => event !== null);
+  const events = (await Promise.all(payload.event_ids.map((id) => context.storage.events.get(job.tenant_id, id, read)))).filter((event): event is EventRecord => event !== null);
   const extractable = extractionEvents(events);
   const shown = shownToModel(llm, events, extractable);
   if (shown.length === 0) {

@@ -70,20 +70,20 @@ function contentOf(record: ExportRecord): unknown {
 async function storedContentOf(storage: StorageAdapter, record: ExportRecord, events: ReadonlyMap<string, unknown>): Promise<unknown> {
   switch (record.kind) {
     case 'event': return events.get(record.event.id) ?? null;
-    case 'turn': return storage.getTurn(record.key, record.turn_id);
-    case 'working_state': return storage.getWorkingState(record.key);
+    case 'turn': return storage.sessions.getTurn(record.key, record.turn_id);
+    case 'working_state': return storage.sessions.getWorkingState(record.key);
     case 'summary': {
-      const stored = await storage.getSummary(record.key);
+      const stored = await storage.sessions.getSummary(record.key);
       return stored === null ? null : withoutKeptCounts(stored);
     }
-    case 'item': return storage.getItem(record.item.tenant_id, record.item.id);
-    case 'context_build': return storage.getContextBuild(record.build.tenant_id, record.build.id);
-    case 'reflection': return storage.getReflection(record.record.tenant_id, record.record.trace_id);
-    case 'candidate': return storage.getCandidate(record.candidate.tenant_id, record.candidate.id);
-    case 'insight': return storage.getInsight(record.insight.tenant_id, record.insight.id);
-    case 'run_state': return storage.getRunState(record.state);
-    case 'ledger': return (await storage.ledgerEntries(record.run, [record.entry.evidence_id]))[0] ?? null;
-    case 'snapshot': return storage.getSnapshot(record.record.tenant_id, record.record.snapshot.snapshot_id);
+    case 'item': return storage.items.get(record.item.tenant_id, record.item.id);
+    case 'context_build': return storage.sessions.getBuild(record.build.tenant_id, record.build.id);
+    case 'reflection': return storage.reviews.getReflection(record.record.tenant_id, record.record.trace_id);
+    case 'candidate': return storage.reviews.getCandidate(record.candidate.tenant_id, record.candidate.id);
+    case 'insight': return storage.reviews.getInsight(record.insight.tenant_id, record.insight.id);
+    case 'run_state': return storage.runs.getState(record.state);
+    case 'ledger': return (await storage.runs.ledgerEntries(record.run, [record.entry.evidence_id]))[0] ?? null;
+    case 'snapshot': return storage.runs.getSnapshot(record.record.tenant_id, record.record.snapshot.snapshot_id);
   }
 }
 
@@ -98,7 +98,7 @@ async function storedEvents(storage: StorageAdapter, entries: readonly ImportEnt
   const ids = entries.flatMap(({ record }) => (record.kind === 'event' ? [record.event.id] : []));
   if (ids.length === 0) return new Map();
   const tenantId = (entries.find(({ record }) => record.kind === 'event')!.record as { event: { tenant_id: string } }).event.tenant_id;
-  const stored = await storage.listEvents({ tenant_id: tenantId, ids, now, include_expired: true, limit: ids.length });
+  const stored = await storage.events.list({ tenant_id: tenantId, ids, now, include_expired: true, limit: ids.length });
   return new Map(stored.map((event) => [event.id, event]));
 }
 

@@ -26,7 +26,7 @@ export interface InsightApiContext {
 const tenantOf = (value: { tenant_id?: string }) => value.tenant_id ?? DEFAULT_TENANT;
 
 async function stored(context: InsightApiContext, tenantId: string, insightId: string): Promise<InsightRecord> {
-  const insight = await context.storage.getInsight(tenantId, insightId);
+  const insight = await context.storage.reviews.getInsight(tenantId, insightId);
   if (insight === null) throw new NotFoundError('insight_id', insightId);
   return insight;
 }
@@ -67,7 +67,7 @@ export async function addInsight(context: InsightApiContext, input: unknown): Pr
 export async function listInsights(context: InsightApiContext, input: unknown): Promise<InsightRecord[]> {
   const request = validateReflectionRequest<ListInsightsRequest>('list_insights', input);
   const { scope } = request;
-  return context.storage.listInsights({
+  return context.storage.reviews.listInsights({
     tenant_id: tenantOf(scope),
     user_id: scope.user_id,
     ...(scope.agent_id === undefined ? {} : { agent_id: scope.agent_id }),
@@ -98,8 +98,8 @@ export async function updateInsight(context: InsightApiContext, input: unknown):
 /** The strongest sensitivity of an insight's evidence: its events, and the candidate it was approved from. */
 async function insightSensitivity(context: InsightApiContext, insight: InsightRecord, now: string): Promise<Sensitivity> {
   const ids = insight.sources.filter((id) => id.startsWith('evt_'));
-  const events = ids.length === 0 ? [] : await context.storage.listEvents({ tenant_id: insight.tenant_id, ids, now, include_expired: true, limit: ids.length });
-  const candidate = insight.candidate_id === null ? null : await context.storage.getCandidate(insight.tenant_id, insight.candidate_id);
+  const events = ids.length === 0 ? [] : await context.storage.events.list({ tenant_id: insight.tenant_id, ids, now, include_expired: true, limit: ids.length });
+  const candidate = insight.candidate_id === null ? null : await context.storage.reviews.getCandidate(insight.tenant_id, insight.candidate_id);
   return strongestSensitivity([...events.map((event) => event.sensitivity), candidate?.sensitivity ?? 'normal']);
 }
 
@@ -121,7 +121,7 @@ export async function promoteInsight(context: InsightApiContext, input: unknown)
   assertLevelAllowed(undefined, sensitivity, 'insight_id');
   const candidate = { ...promotion, scope_level: confinedLevel(placement(promotion, scope).level, sensitivity) };
   const { owner } = placement(candidate, scope);
-  const versions = await context.storage.listItems({ tenant_id: scope.tenant_id, owners: [owner], keys: [request.key], limit: 10_000 });
+  const versions = await context.storage.items.list({ tenant_id: scope.tenant_id, owners: [owner], keys: [request.key], limit: 10_000 });
   const merger = new ItemMerger(scope, versions, { now, policies: context.policies, extractor: 'reflection', sensitivityOf: () => sensitivity });
   const { ops, diffs } = merger.plan(candidate);
   const itemId = diffs.find((diff) => diff.action === 'created' || diff.action === 'updated' || diff.action === 'unchanged')?.item_id ?? null;

@@ -65,7 +65,7 @@ function messageOf(error: unknown): string {
 async function reflectJob(context: JobContext, job: Job): Promise<'done'> {
   const scope = job.payload['scope'] as ReflectRequest['scope'];
   await context.reflect({ scope: { ...scope, tenant_id: job.tenant_id } });
-  await context.storage.completeJob(job.tenant_id, job.id, 'done', null, context.now());
+  await context.storage.service.completeJob(job.tenant_id, job.id, 'done', null, context.now());
   return 'done';
 }
 
@@ -74,8 +74,8 @@ async function recordFailure(context: JobContext, job: Job, error: unknown): Pro
   const final = job.attempts >= MAX_ATTEMPTS[job.kind] || isFinal(error);
   const now = context.now();
   try {
-    if (final) await context.storage.completeJob(job.tenant_id, job.id, 'failed', messageOf(error), now);
-    else await context.storage.completeJob(job.tenant_id, job.id, 'pending', messageOf(error), now, retryAt(now, job.attempts));
+    if (final) await context.storage.service.completeJob(job.tenant_id, job.id, 'failed', messageOf(error), now);
+    else await context.storage.service.completeJob(job.tenant_id, job.id, 'pending', messageOf(error), now, retryAt(now, job.attempts));
   } catch (recordError) {
     // Erased while it ran (its user is gone): nothing is left to record.
     if (!(EngramError.isInstance(recordError) && recordError.code === 'NOT_FOUND')) throw recordError;
@@ -92,7 +92,7 @@ async function recordFailure(context: JobContext, job: Job, error: unknown): Pro
 export async function runJobs(context: JobContext, max: number): Promise<JobRun> {
   const now = context.now();
   const kinds: Job['kind'][] = context.extract === null ? ['reflect'] : ['reflect', 'extract'];
-  const jobs = await context.storage.claimJobs(kinds, max, now, new Date(Date.parse(now) + LEASE_MS).toISOString());
+  const jobs = await context.storage.service.claimJobs(kinds, max, now, new Date(Date.parse(now) + LEASE_MS).toISOString());
   const run: JobRun = { done: 0, failed: 0, retried: 0 };
   for (const job of jobs) {
     try {

@@ -70,7 +70,7 @@ export function keysOf(context: () => KeyApiContext): Keys {
       return store(newId('key'), tenantId, request.role, label);
     },
     bootstrap: async () => {
-      if ((await context().storage.listApiKeys(undefined)).length > 0) return null;
+      if ((await context().storage.service.listApiKeys(undefined)).length > 0) return null;
       try {
         return await store(FIRST_KEY_ID, DEFAULT_TENANT, 'admin', 'created on first start');
       } catch (error) {
@@ -81,7 +81,7 @@ export function keysOf(context: () => KeyApiContext): Keys {
     },
     list: async (tenantId) => {
       if (tenantId !== undefined) requireTenant(tenantId);
-      return (await context().storage.listApiKeys(tenantId)).map(infoOf);
+      return (await context().storage.service.listApiKeys(tenantId)).map(infoOf);
     },
     revoke: async (keyId, tenantId) => {
       requireId('key', keyId, 'key_id');
@@ -91,7 +91,7 @@ export function keysOf(context: () => KeyApiContext): Keys {
     },
     verify: async (secret) => {
       if (typeof secret !== 'string' || !secret.startsWith(KEY_PREFIX) || secret.length > 200) return null;
-      const record = await context().storage.findApiKey(sha256(secret));
+      const record = await context().storage.service.findApiKey(sha256(secret));
       if (record === null || record.revoked_at !== null) return null;
       return { key_id: record.id, tenant_id: record.tenant_id, role: record.role };
     },

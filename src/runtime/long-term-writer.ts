@@ -81,7 +81,7 @@ export class LongTermWriter {
 
   /** The keys of the scope's current items, which an extractor may name to update or deny one. */
   knownKeys(scope: Scope): Promise<string[]> {
-    return this.storage.activeKeys(scope.tenant_id, visibleOwners(scope.user_id, scope.agent_id), KNOWN_KEYS_LIMIT);
+    return this.storage.items.activeKeys(scope.tenant_id, visibleOwners(scope.user_id, scope.agent_id), KNOWN_KEYS_LIMIT);
   }
 
   /** Passes candidates of a turn's events through the retention gate and plans the merge of those it accepts. */
@@ -112,7 +112,7 @@ export class LongTermWriter {
 
   /** The review candidates of the statements with several readings, each reading one candidate. */
   private async reviewOps(scope: Scope, events: readonly EventRecord[], proposed: readonly ItemCandidate[], now: string): Promise<WriteOp[]> {
-    const current = await this.storage.listItems({ tenant_id: scope.tenant_id, owners: visibleOwners(scope.user_id, scope.agent_id), keys: [...new Set(proposed.map((reading) => reading.key))], statuses: ['active'], limit: 1_000 });
+    const current = await this.storage.items.list({ tenant_id: scope.tenant_id, owners: visibleOwners(scope.user_id, scope.agent_id), keys: [...new Set(proposed.map((reading) => reading.key))], statuses: ['active'], limit: 1_000 });
     const about = new Map(current.map((item) => [item.key, { id: item.id, value: item.value }]));
     const candidates = readingCandidates(proposed, { scope, events: new Map(events.map((event) => [event.id, event])), about, now });
     return candidates.map((candidate) => ({ op: 'put_candidate' as const, candidate }));
@@ -161,7 +161,7 @@ export class LongTermWriter {
       for (const { owner, key } of missing.values()) byOwner.set(owner, [...(byOwner.get(owner) ?? []), key]);
       const stored: MemoryItem[] = [];
       for (const [owner, keys] of byOwner) {
-        stored.push(...(await this.storage.listItems({ tenant_id: scope.tenant_id, owners: [owner], keys, limit: 10_000 })));
+        stored.push(...(await this.storage.items.list({ tenant_id: scope.tenant_id, owners: [owner], keys, limit: 10_000 })));
       }
       entry.merger.add(stored);
       for (const loadKey of missing.keys()) entry.loaded.add(loadKey);

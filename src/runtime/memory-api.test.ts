@@ -179,9 +179,9 @@ describe('hybrid search', () => {
     const turn = await engram.commitTurn({ scope: { ...scope, session_id: 's9', run_id: 'r9' }, turn_id: 't9', messages: [{ role: 'user', content: 'The quarterly figures look fine.' }] });
     const eventId = turn.events[0]!.event_id;
     const [item] = await engram.listItems({ scope, limit: 1 });
-    const kept = async () => [storedTextTokens((await engram.storage.getEvent('default', eventId, new Date(now).toISOString()))!), storedTextTokens((await engram.storage.getItem('default', item!.id))!)];
+    const kept = async () => [storedTextTokens((await engram.storage.events.get('default', eventId, new Date(now).toISOString()))!), storedTextTokens((await engram.storage.items.get('default', item!.id))!)];
     const written = await kept();
-    expect(written).toEqual([textTokenCounter().event((await engram.storage.getEvent('default', eventId, new Date(now).toISOString()))!), textTokenCounter().item(item!)]);
+    expect(written).toEqual([textTokenCounter().event((await engram.storage.events.get('default', eventId, new Date(now).toISOString()))!), textTokenCounter().item(item!)]);
     // As a store written before counts were kept: no count on either row.
     await engram.storage.write([
       { op: 'put_text_tokens', tenant_id: 'default', target: 'event', id: eventId, text_tokens: null },

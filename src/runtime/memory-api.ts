@@ -74,7 +74,7 @@ export async function remember(context: MemoryApiContext, input: unknown): Promi
   assertLevelAllowed(request.scope_level, sensitivity, 'scope_level');
   const placed = { ...candidate, scope_level: confinedLevel(placement(candidate, scope).level, sensitivity) };
   const { owner } = placement(placed, scope);
-  const stored = await context.storage.listItems({ tenant_id: scope.tenant_id, owners: [owner], keys: [request.key], limit: 10_000 });
+  const stored = await context.storage.items.list({ tenant_id: scope.tenant_id, owners: [owner], keys: [request.key], limit: 10_000 });
   const merger = new ItemMerger(scope, stored, {
     now: context.now(),
     policies: context.policies,
@@ -88,7 +88,7 @@ export async function remember(context: MemoryApiContext, input: unknown): Promi
 
 /** An item version the scope can see (its user's, its agent's or the tenant's), else NOT_FOUND. */
 async function visibleItem(context: MemoryApiContext, tenant: string, scope: { user_id: string; agent_id: string }, itemId: string): Promise<MemoryItem> {
-  const item = await context.storage.getItem(tenant, itemId);
+  const item = await context.storage.items.get(tenant, itemId);
   if (item === null || !visibleOwners(scope.user_id, scope.agent_id).includes(ownerOf(item.scope_level, item.user_id, item.agent_id))) throw new NotFoundError('item_id', itemId);
   return item;
 }
@@ -143,7 +143,7 @@ export async function forget(context: MemoryApiContext, input: unknown): Promise
     const type = typeOfKey(key);
     if (type === undefined) throw ValidationError.of('key', 'key_rule', `${JSON.stringify(key)} does not start with a known type prefix`);
     const { owner } = placement({ type, ...(request.scope_level === undefined ? {} : { scope_level: request.scope_level }) }, { tenant_id: tenant, ...request.scope });
-    targets = await context.storage.listItems({ tenant_id: tenant, owners: [owner], keys: [key], limit: 10_000 });
+    targets = await context.storage.items.list({ tenant_id: tenant, owners: [owner], keys: [key], limit: 10_000 });
   }
   const now = context.now();
   const rule = `api.forget${request.reason === undefined ? '' : `: ${request.reason}`}`;
@@ -171,7 +171,7 @@ export async function forget(context: MemoryApiContext, input: unknown): Promise
  */
 export async function history(context: MemoryApiContext, input: unknown): Promise<MemoryItem[]> {
   const request = validateMemoryRequest<HistoryRequest>('history', input);
-  const items = await context.storage.listItems({
+  const items = await context.storage.items.list({
     tenant_id: tenantOf(request.scope),
     owners: visibleOwners(request.scope.user_id, request.scope.agent_id),
     keys: [request.key],
@@ -188,7 +188,7 @@ export async function history(context: MemoryApiContext, input: unknown): Promis
  */
 export async function listItems(context: MemoryApiContext, input: unknown): Promise<MemoryItem[]> {
   const request = validateMemoryRequest<ListItemsRequest>('list_items', input);
-  return context.storage.listItems({
+  return context.storage.items.list({
     tenant_id: tenantOf(request.scope),
     owners: visibleOwners(request.scope.user_id, request.scope.agent_id),
     statuses: request.status ?? ['active'],
@@ -242,8 +242,8 @@ const REINDEX_BATCH = 500;
  * const { items, events } = await reindex(context);
  */
 export async function reindex(context: MemoryApiContext, tenantId?: string, onProgress?: ReindexProgress): Promise<ReindexResult> {
-  await context.storage.clearItemIndex(tenantId);
-  const items = await context.storage.itemsForReindex(tenantId);
+  await context.storage.items.clearIndex(tenantId);
+  const items = await context.storage.items.forReindex(tenantId);
   const { textTokens } = context;
   for (let start = 0; start < items.length; start += REINDEX_BATCH) {
     const batch = items.slice(start, start + REINDEX_BATCH);
@@ -254,7 +254,7 @@ export async function reindex(context: MemoryApiContext, tenantId?: string, onPr
   }
   let events = 0;
   for (let after: EventRecord | undefined; ; ) {
-    const page = await context.storage.eventsForReindex(tenantId, after === undefined ? undefined : { tenant_id: after.tenant_id, id: after.id }, REINDEX_BATCH);
+    const page = await context.storage.events.forReindex(tenantId, after === undefined ? undefined : { tenant_id: after.tenant_id, id: after.id }, REINDEX_BATCH);
     if (page.length === 0) break;
     const ops: WriteOp[] = page.map((event) => ({ op: 'index_event', tenant_id: event.tenant_id, event_id: event.id, search_text: analyseEvent(event).searchText }));
     if (textTokens !== undefined) ops.push(...page.map((event) => recount(event.tenant_id, 'event', event.id, textTokens.event(event))));

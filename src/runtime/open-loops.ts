@@ -26,7 +26,7 @@ export interface LoopChange {
  * const ops = await loopOps(storage, { key, run_id, open: [{ question: 'Which is right?', owner: 'user', status: 'open' }] }, now, 'reflection:trc_…');
  */
 export async function loopOps(storage: StorageAdapter, change: LoopChange, now: string, label: string): Promise<WriteOp[]> {
-  const current = await storage.getWorkingState(change.key);
+  const current = await storage.sessions.getWorkingState(change.key);
   const loops = current?.open_loops ?? [];
   const closing = new Set(change.close ?? []);
   const closed = loops.map((loop) => (loop.status === 'open' && closing.has(loop.question) ? { ...loop, status: 'closed' as const } : loop));

@@ -54,7 +54,7 @@ export async function checkPatchEvidence(storage: StorageAdapter, scope: Scope, 
   const cited = [...citedIn(patch, path)].filter(([id]) => !known.has(id));
   if (cited.length === 0) return;
   const ids = cited.map(([id]) => id);
-  const found = await storage.listEvents({ tenant_id: scope.tenant_id, ids, now, include_expired: true, limit: ids.length });
+  const found = await storage.events.list({ tenant_id: scope.tenant_id, ids, now, include_expired: true, limit: ids.length });
   const own = new Set(found.filter((event) => event.user_id === scope.user_id).map((event) => event.id));
   const missing = cited.find(([id]) => !own.has(id));
   if (missing !== undefined) {

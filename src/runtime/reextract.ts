@@ -70,11 +70,11 @@ export async function reextract(context: ReextractContext, input: unknown): Prom
   let extracted: MemoryItem[];
   try {
     turns = await replayLog(context, shadow, tenant, request.user_id);
-    extracted = await shadow.listItems({ tenant_id: tenant, owners: [owner], statuses: ['active'], limit: ITEM_LIMIT });
+    extracted = await shadow.items.list({ tenant_id: tenant, owners: [owner], statuses: ['active'], limit: ITEM_LIMIT });
   } finally {
     await shadow.close();
   }
-  const stored = await context.storage.listItems({ tenant_id: tenant, owners: [owner], limit: ITEM_LIMIT });
+  const stored = await context.storage.items.list({ tenant_id: tenant, owners: [owner], limit: ITEM_LIMIT });
   const { ops, items, kept } = plan(stored, extracted, context.now());
   if (request.dry_run !== true && ops.length > 0) await context.storage.write(ops);
   return { tenant_id: tenant, user_id: request.user_id, turns, items, kept, dry_run: request.dry_run === true };
@@ -97,7 +97,7 @@ async function replayLog(context: ReextractContext, shadow: StorageAdapter, tena
   };
   let cursor: string | undefined;
   for (;;) {
-    const page = await context.storage.listEvents({ tenant_id: tenant, user_id: userId, order: 'asc', now, limit: EVENT_PAGE, ...(cursor === undefined ? {} : { cursor }) });
+    const page = await context.storage.events.list({ tenant_id: tenant, user_id: userId, order: 'asc', now, limit: EVENT_PAGE, ...(cursor === undefined ? {} : { cursor }) });
     for (const event of page) {
       const first = turn[0];
       if (first !== undefined && (first.session_id !== event.session_id || first.turn_id !== event.turn_id || event.turn_id === null)) await flush();

@@ -69,7 +69,7 @@ async function writeWithRetry(storage: StorageAdapter, plan: () => Promise<Write
 async function traceEvents(storage: StorageAdapter, scope: CandidateScope | Omit<CandidateScope, 'session_id'>, now: string): Promise<EventRecord[]> {
   const events: EventRecord[] = [];
   for (let cursor: string | undefined; events.length < MAX_TRACE_EVENTS; ) {
-    const page = await storage.listEvents({
+    const page = await storage.events.list({
       tenant_id: scope.tenant_id,
       user_id: scope.user_id,
       agent_id: scope.agent_id,
@@ -122,7 +122,7 @@ async function propose(context: ReflectionApiContext, use: ReflectRequest['use']
 async function candidatesOfRun(storage: StorageAdapter, scope: CandidateScope): Promise<ReviewCandidate[]> {
   const all: ReviewCandidate[] = [];
   for (let cursor: string | undefined; ; ) {
-    const page = await storage.listCandidates({ tenant_id: scope.tenant_id, user_id: scope.user_id, agent_id: scope.agent_id, run_id: scope.run_id, limit: 1000, ...(cursor === undefined ? {} : { cursor }) });
+    const page = await storage.reviews.listCandidates({ tenant_id: scope.tenant_id, user_id: scope.user_id, agent_id: scope.agent_id, run_id: scope.run_id, limit: 1000, ...(cursor === undefined ? {} : { cursor }) });
     all.push(...page);
     if (page.length < 1000) return all;
     cursor = page.at(-1)!.id;
@@ -145,7 +145,7 @@ export async function reflect(context: ReflectionApiContext, input: unknown): Pr
   const events = await traceEvents(context.storage, partial, now);
   if (events.length === 0) throw new NotFoundError('scope.run_id', request.scope.run_id);
   const scope: CandidateScope = { ...partial, session_id: request.scope.session_id ?? events.at(-1)!.session_id };
-  const items = await context.storage.listItems({ tenant_id: scope.tenant_id, owners: visibleOwners(scope.user_id, scope.agent_id), statuses: ['active'], order: 'desc', limit: MAX_ITEMS });
+  const items = await context.storage.items.list({ tenant_id: scope.tenant_id, owners: visibleOwners(scope.user_id, scope.agent_id), statuses: ['active'], order: 'desc', limit: MAX_ITEMS });
   const traceId = newId('trc');
   const proposal = await propose(context, request.use ?? 'auto', traceId, scope, events, items);
   const byId = new Map(events.map((event) => [event.id, event]));
@@ -183,7 +183,7 @@ export async function reflect(context: ReflectionApiContext, input: unknown): Pr
  * target's key at the level that sensitivity allows, and the items it disputes.
  */
 async function decisionContext(context: ReflectionApiContext, candidate: ReviewCandidate, by: string, now: string) {
-  const sources = candidate.source_event_ids.length === 0 ? [] : await context.storage.listEvents({ tenant_id: candidate.tenant_id, ids: candidate.source_event_ids, now, include_expired: true, limit: candidate.source_event_ids.length });
+  const sources = candidate.source_event_ids.length === 0 ? [] : await context.storage.events.list({ tenant_id: candidate.tenant_id, ids: candidate.source_event_ids, now, include_expired: true, limit: candidate.source_event_ids.length });
   // Candidates stored before they carried a sensitivity read as normal: their events decide.
   const recorded = candidate.sensitivity;
   const sensitivity = sources.length === 0 ? recorded : sensitivityOf(candidate.source_event_ids, new Map(sources.map((event) => [event.id, event])), recorded);
@@ -191,9 +191,9 @@ async function decisionContext(context: ReflectionApiContext, candidate: ReviewC
   let stored: MemoryItem[] = [];
   if (target.write === 'item' || target.write === 'retract') {
     const owners = target.write === 'item' ? [placement(target, candidate).owner] : visibleOwners(candidate.user_id, candidate.agent_id);
-    stored = await context.storage.listItems({ tenant_id: candidate.tenant_id, owners, keys: [target.key], limit: 10_000 });
+    stored = await context.storage.items.list({ tenant_id: candidate.tenant_id, owners, keys: [target.key], limit: 10_000 });
   }
-  const disputed = candidate.item_ids.length === 0 ? [] : await context.storage.listItems({ tenant_id: candidate.tenant_id, owners: visibleOwners(candidate.user_id, candidate.agent_id), ids: candidate.item_ids, limit: candidate.item_ids.length });
+  const disputed = candidate.item_ids.length === 0 ? [] : await context.storage.items.list({ tenant_id: candidate.tenant_id, owners: visibleOwners(candidate.user_id, candidate.agent_id), ids: candidate.item_ids, limit: candidate.item_ids.length });
   return { now, by, policies: context.policies, stored, disputed, sensitivity };
 }
 
@@ -206,7 +206,7 @@ async function decisionContext(context: ReflectionApiContext, candidate: ReviewC
 export async function listCandidates(context: ReflectionApiContext, input: unknown): Promise<ReviewCandidate[]> {
   const request = validateReflectionRequest<ListCandidatesRequest>('list_candidates', input);
   const { scope } = request;
-  return context.storage.listCandidates({
+  return context.storage.reviews.listCandidates({
     tenant_id: tenantOf(scope),
     user_id: scope.user_id,
     ...(scope.agent_id === undefined ? {} : { agent_id: scope.agent_id }),
@@ -221,7 +221,7 @@ export async function listCandidates(context: ReflectionApiContext, input: unkno
 }
 
 async function pending(context: ReflectionApiContext, tenantId: string, candidateId: string): Promise<ReviewCandidate> {
-  const candidate = await context.storage.getCandidate(tenantId, candidateId);
+  const candidate = await context.storage.reviews.getCandidate(tenantId, candidateId);
   if (candidate === null) throw new NotFoundError('candidate_id', candidateId);
   if (candidate.status !== 'pending') {
     throw new ConflictError(`candidate_id: ${candidateId} was already ${candidate.status} by ${candidate.decision?.by ?? 'someone'}`, { field: 'candidate_id', origin: 'caller' });
@@ -295,7 +295,7 @@ export function reviewQueue(context: () => ReflectionApiContext): ReviewQueue {
     get: async (candidateId, tenantId) => {
       requireId('cand', candidateId, 'candidate_id');
       if (tenantId !== undefined) requireTenant(tenantId);
-      const found = await context().storage.getCandidate(tenantId ?? DEFAULT_TENANT, candidateId);
+      const found = await context().storage.reviews.getCandidate(tenantId ?? DEFAULT_TENANT, candidateId);
       if (found === null) throw new NotFoundError('candidate_id', candidateId);
       return found;
     },

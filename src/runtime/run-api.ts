@@ -33,7 +33,7 @@ const keyOf = (scope: RunScope) => ({ tenant_id: scope.tenant_id ?? DEFAULT_TENA
 async function snapshotById(context: RunApiContext, snapshotId: string, tenantId: string | undefined): Promise<SnapshotRecord> {
   requireId('snp', snapshotId, 'snapshot_id');
   if (tenantId !== undefined) requireTenant(tenantId);
-  const record = await context.storage.getSnapshot(tenantId ?? DEFAULT_TENANT, snapshotId);
+  const record = await context.storage.runs.getSnapshot(tenantId ?? DEFAULT_TENANT, snapshotId);
   if (record === null) throw new NotFoundError('snapshot_id', snapshotId);
   return record;
 }
@@ -49,12 +49,12 @@ export function runsOf(context: () => RunApiContext): Runs {
   return {
     get: async (scope) => {
       const request = validateRunRequest<{ scope: RunScope }>('get_run', { scope });
-      return context().storage.getRunState(keyOf(request.scope));
+      return context().storage.runs.getState(keyOf(request.scope));
     },
     resume: async (input) => {
       const request = validateRunRequest<ResumeRunRequest>('resume_run', input);
       const ctx = context();
-      const state = await ctx.storage.getRunState(keyOf(request.scope));
+      const state = await ctx.storage.runs.getState(keyOf(request.scope));
       if (state === null) throw new NotFoundError('scope.run_id', request.scope.run_id);
       if (state.status === 'active') return state;
       const now = ctx.now();
@@ -65,7 +65,7 @@ export function runsOf(context: () => RunApiContext): Runs {
     snapshots: async (input) => {
       const request = validateRunRequest<ListSnapshotsRequest>('list_snapshots', input);
       const { scope } = request;
-      return context().storage.listSnapshots({
+      return context().storage.runs.listSnapshots({
         tenant_id: scope.tenant_id ?? DEFAULT_TENANT,
         user_id: scope.user_id,
         ...(scope.agent_id === undefined ? {} : { agent_id: scope.agent_id }),

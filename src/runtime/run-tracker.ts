@@ -60,7 +60,7 @@ export class RunTracker {
     const id = keyString(key);
     let tracked = this.runs.get(id);
     if (tracked === undefined) {
-      const stored = await this.storage.getRunState(key);
+      const stored = await this.storage.runs.getState(key);
       tracked = { key, storedVersion: stored?.version ?? 0, state: stored ?? emptyRunState(key, scope.session_id, now), changed: false, ledger: [], snapshots: [] };
       this.runs.set(id, tracked);
     }
@@ -73,7 +73,7 @@ export class RunTracker {
     const missing = ids.filter((id) => !byId.has(id));
     if (missing.length > 0) {
       const { tenant_id, user_id, agent_id, run_id } = tracked.key;
-      for (const event of await this.storage.listEvents({ tenant_id, user_id, agent_id, run_id, ids: missing, now, include_expired: true, limit: missing.length })) byId.set(event.id, event);
+      for (const event of await this.storage.events.list({ tenant_id, user_id, agent_id, run_id, ids: missing, now, include_expired: true, limit: missing.length })) byId.set(event.id, event);
     }
     for (const [id, event] of byId) if (NEVER_SHARED.includes(event.sensitivity)) byId.delete(id);
     return byId;
@@ -109,20 +109,20 @@ export class RunTracker {
     const planned = tracked.snapshots.filter((record) => record.snapshot.validation.status === 'PASS').at(-1);
     if (planned !== undefined) return planned.snapshot;
     if (tracked.state.latest_snapshot_id === null) return null;
-    const stored = await this.storage.listSnapshots({ ...tracked.key, order: 'desc', limit: PASSING_LOOKBACK });
+    const stored = await this.storage.runs.listSnapshots({ ...tracked.key, order: 'desc', limit: PASSING_LOOKBACK });
     return stored.find((record) => record.snapshot.validation.status === 'PASS')?.snapshot ?? null;
   }
 
   private async snapshot(tracked: Tracked, scope: Scope, now: string): Promise<CompactionOutcome> {
     const { state, key } = tracked;
     const previous = await this.lastPassing(tracked);
-    const builds = await this.storage.listContextBuilds({ ...key, ...(state.last_snapshot_at === null ? {} : { created_after: state.last_snapshot_at }), limit: MAX_MANIFESTS });
+    const builds = await this.storage.sessions.listBuilds({ ...key, ...(state.last_snapshot_at === null ? {} : { created_after: state.last_snapshot_at }), limit: MAX_MANIFESTS });
     const pointers: EvidencePointer[] = [
       ...state.claims.flatMap((claim) => claim.evidence_refs),
       ...state.conflicts.flatMap((conflict) => [...conflict.side_a_refs, ...conflict.side_b_refs]),
     ];
     const ids = [...new Set(pointers.map((pointer) => pointer.evidence_id))];
-    const ledger = new Set([...(await this.storage.ledgerEntries(key, ids)).map((entry) => entry.evidence_id), ...tracked.ledger.map((entry) => entry.evidence_id)]);
+    const ledger = new Set([...(await this.storage.runs.ledgerEntries(key, ids)).map((entry) => entry.evidence_id), ...tracked.ledger.map((entry) => entry.evidence_id)]);
     const eventIds = [...new Set(pointers.filter((pointer) => pointer.corpus_id === 'events').map((pointer) => pointer.chunk_id))];
     const backed = await this.evidenceEvents(tracked, eventIds, [], now);
     const backedEvents = new Map([...backed.values()].map((event) => [event.id, contentText(event.content).length]));

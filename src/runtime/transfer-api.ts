@@ -72,7 +72,7 @@ export async function* exportLines(context: TransferContext, scope: { tenant_id?
   if (scope.user_id !== undefined) requireTenant(scope.user_id, 'user_id');
   const header: ExportHeader = { kind: 'header', format: EXPORT_FORMAT, version: EXPORT_VERSION, tenant_id: tenantId, user_id: scope.user_id ?? null, exported_at: context.now() };
   yield JSON.stringify(header);
-  for await (const record of context.storage.exportRecords({ tenant_id: tenantId, ...(scope.user_id === undefined ? {} : { user_id: scope.user_id }) })) {
+  for await (const record of context.storage.maintenance.exportRecords({ tenant_id: tenantId, ...(scope.user_id === undefined ? {} : { user_id: scope.user_id }) })) {
     onRecord?.(record.kind);
     yield JSON.stringify(withheld(record));
   }
@@ -229,5 +229,5 @@ export async function erase(context: TransferContext, scope: { tenant_id?: strin
   requireTenant(scope.user_id, 'user_id');
   if (scope.session_id !== undefined) requireTenant(scope.session_id, 'session_id');
   const target: EraseScope = { tenant_id: tenantId, user_id: scope.user_id, ...(scope.session_id === undefined ? {} : { session_id: scope.session_id }), at: context.now() };
-  return context.storage.erase(target);
+  return context.storage.maintenance.erase(target);
 }

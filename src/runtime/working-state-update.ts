@@ -83,7 +83,7 @@ export async function replayedUpdate(storage: StorageAdapter, turn: CommitTurnRe
   const [written] = earlier.events;
   if (earlier.events.length !== 1 || written?.kind !== 'state_patch') throw conflict(turn.turn_id, 'as a turn that is not a working-state update');
   const scope = resolveScope(turn.scope);
-  const event = await storage.getEvent(scope.tenant_id, written.event_id, now);
+  const event = await storage.events.get(scope.tenant_id, written.event_id, now);
   if (event === null) throw conflict(turn.turn_id, 'and its state patch is no longer in the log');
   const recorded = updateOf(event.run_id, event.content as Record<string, unknown>);
   if (!isDeepStrictEqual(recorded, updateOf(scope.run_id, turn.state_patch as unknown as Record<string, unknown>))) {

@@ -33,7 +33,7 @@ export async function registerOpsRoutes(app: FastifyInstance, context: OpsContex
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async () => {
     try {
-      await engram.storage.getItem('default', PROBE_ITEM);
+      await engram.storage.items.get('default', PROBE_ITEM);
     } catch (error) {
       throw new StorageError('the store did not answer a read', { cause: error });
     }

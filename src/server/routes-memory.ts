@@ -27,7 +27,7 @@ async function listItems({ engram, tenant, query }: RouteCall): Promise<unknown>
 async function getItem({ engram, tenant, params }: RouteCall): Promise<unknown> {
   const id = params['id']!;
   if (!isId('mem', id)) throw ValidationError.of('item_id', 'pattern', 'must be a mem_ id (mem_ and 26 Crockford base-32 characters)');
-  const item = await engram.storage.getItem(tenant, id);
+  const item = await engram.storage.items.get(tenant, id);
   if (item === null) throw new NotFoundError('item_id', id);
   return withText(item);
 }

@@ -17,7 +17,7 @@ async function allEvents(storage: StorageAdapter, key: SessionKey, asOf: string,
   const out: EventRecord[] = [];
   let cursor: string | undefined;
   for (;;) {
-    const page = await storage.listEvents({ ...key, kinds, as_of: asOf, now: asOf, include_expired: true, limit: PAGE, ...(cursor === undefined ? {} : { cursor }) });
+    const page = await storage.events.list({ ...key, kinds, as_of: asOf, now: asOf, include_expired: true, limit: PAGE, ...(cursor === undefined ? {} : { cursor }) });
     out.push(...page);
     if (page.length < PAGE) return out;
     cursor = page[page.length - 1]!.id;

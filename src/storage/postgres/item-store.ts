@@ -6,8 +6,6 @@ import { ConflictError, NotFoundError } from '../../spec/errors.js';
 import type { MemoryItem } from '../../spec/items.js';
 import type {
   DeleteItemOp,
-  EmbeddingResult,
-  EmbeddingWork,
   ItemQuery,
   ItemSearchHit,
   ItemSearchQuery,
@@ -20,18 +18,15 @@ import type {
 } from '../../spec/storage.js';
 import { termStats } from '../../util/bm25-stats.js';
 import { ownerPrefix } from '../../util/scope-token.js';
-import { fromBlob, toBlob, topK } from '../../util/vectors.js';
-import { EVENT_SELECT, eventFromValues } from '../shared/event-rows.js';
+import { fromBlob, topK } from '../../util/vectors.js';
 import { firstPassing } from '../shared/first-passing.js';
 import { chunkVectorFilters, ITEM_COLUMNS, ITEM_SELECT, itemFilters, itemFromValues, itemValues } from '../shared/item-rows.js';
 import { placeholders } from '../shared/rows.js';
 import type { Sql, SqlPool } from './client.js';
 import { scopedLexemes, WordIndex } from './word-index.js';
 
-const CLAIMABLE = "(embedding_status = 'pending' OR (embedding_status = 'processing' AND embedding_lease < ?))";
-
 /** pgvector's text form of a vector. */
-function vectorLiteral(vector: Float32Array): string {
+export function vectorLiteral(vector: Float32Array): string {
   return `[${Array.from(vector).join(',')}]`;
 }
 
@@ -181,84 +176,11 @@ export class PgItemStore {
     else await this.pool.run('DELETE FROM memory_chunks WHERE tenant_id = ?', [tenantId]);
   }
 
-  /** Claims up to `limit` texts, chunks first; rows another worker holds are skipped (SKIP LOCKED). */
-  async claim(limit: number, now: string, leaseUntil: string): Promise<EmbeddingWork[]> {
-    return this.pool.transaction(async (tx) => {
-      const work: EmbeddingWork[] = [];
-      const chunks = await tx.rows(
-        `UPDATE memory_chunks SET embedding_status = 'processing', embedding_lease = ?
-         WHERE (tenant_id, item_id) IN (
-           SELECT tenant_id, item_id FROM memory_chunks WHERE ${CLAIMABLE} ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED)
-         RETURNING seq, tenant_id, item_id, text`,
-        [leaseUntil, now, limit],
-      );
-      chunks.sort((a, b) => Number(a['seq']) - Number(b['seq']));
-      for (const row of chunks) work.push({ target: 'chunk', tenant_id: row['tenant_id'] as string, id: row['item_id'] as string, text: row['text'] as string });
-      if (work.length >= limit) return work;
-      const events = await tx.arrays(
-        `UPDATE events SET embedding_status = 'processing', embedding_lease = ?
-         WHERE (tenant_id, id) IN (
-           SELECT tenant_id, id FROM events WHERE ${CLAIMABLE} ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED)
-         RETURNING seq, ${EVENT_SELECT}`,
-        [leaseUntil, now, limit - work.length],
-      );
-      events.sort((a, b) => Number(a[0]) - Number(b[0]));
-      for (const row of events) {
-        const event = eventFromValues(row, 1);
-        work.push({ target: 'event', tenant_id: event.tenant_id, id: event.id, event });
-      }
-      return work;
-    });
-  }
-
-  /** Stores finished work (vectors stored at `now`); work whose lease was lost (no longer `processing`) is ignored. */
-  async complete(results: readonly EmbeddingResult[], model: string, now: string): Promise<void> {
-    const dimensions = new Set<number>();
-    await this.pool.transaction(async (tx) => {
-      for (const result of results) {
-        const status = result.vector === null ? 'skipped' : 'done';
-        const blob = result.vector === null ? null : toBlob(result.vector);
-        if (result.target === 'chunk') {
-          const embedding = this.pgvector && result.vector !== null ? vectorLiteral(result.vector) : null;
-          await tx.run(
-            `UPDATE memory_chunks SET embedding_status = ?, embedding_lease = NULL, vector = ?, vector_model = ?, vector_at = ?${this.pgvector ? ', embedding = ?::vector' : ''}
-             WHERE tenant_id = ? AND item_id = ? AND embedding_status = 'processing'`,
-            [status, blob, result.vector === null ? null : model, result.vector === null ? null : now, ...(this.pgvector ? [embedding] : []), result.tenant_id, result.id],
-          );
-          if (result.vector !== null) dimensions.add(result.vector.length);
-          continue;
-        }
-        const changed = await tx.run(
-          "UPDATE events SET embedding_status = ?, embedding_lease = NULL WHERE tenant_id = ? AND id = ? AND embedding_status = 'processing'",
-          [status, result.tenant_id, result.id],
-        );
-        if (changed === 1 && blob !== null) {
-          // A vector stored again (another model) takes a new vid: readers that keep vectors pick it up.
-          await tx.run('DELETE FROM event_vectors WHERE tenant_id = ? AND event_id = ?', [result.tenant_id, result.id]);
-          await tx.run(
-            `INSERT INTO event_vectors (tenant_id, user_id, agent_id, event_id, event_seq, vector, vector_model, embedded_at)
-             SELECT tenant_id, user_id, agent_id, id, seq, ?, ?, ? FROM events WHERE tenant_id = ? AND id = ?`,
-            [blob, model, now, result.tenant_id, result.id],
-          );
-        }
-      }
-    });
-    if (this.pgvector) for (const size of dimensions) await this.ensureVectorIndex(size);
-  }
-
-  async backlog(): Promise<number> {
-    const rows = await this.pool.arrays(
-      `SELECT (SELECT count(*) FROM memory_chunks WHERE embedding_status IN ('pending', 'processing'))
-            + (SELECT count(*) FROM events WHERE embedding_status IN ('pending', 'processing'))`,
-    );
-    return Number(rows[0]![0]);
-  }
-
   /**
    * An HNSW index (cosine) for vectors of one dimension: models differ in size, and pgvector indexes
    * need a fixed one, so each size gets a partial expression index the first time it is stored.
    */
-  private async ensureVectorIndex(dimensions: number): Promise<void> {
+  async ensureVectorIndex(dimensions: number): Promise<void> {
     if (this.indexedDimensions.has(dimensions)) return;
     try {
       await this.pool.exec(

@@ -5,63 +5,37 @@
 // when the extension can be installed, and an exact scan in the process when it cannot.
 
 import { EngramError, NotFoundError, StorageError } from '../../spec/errors.js';
-import type { EventFlags, EventRecord } from '../../spec/event.js';
-import type { SessionKey } from '../../spec/scope.js';
 import type {
   AppendEventOp,
-  BuildQuery,
-  CandidateQuery,
-  CompactResult,
-  ContextBuild,
-  EmbeddingResult,
-  EmbeddingWork,
-  EventNeighbours,
-  EventPosition,
-  EventQuery,
-  NeighbourQuery,
-  ScopeCounts,
-  EventSearchHit,
-  EventSearchQuery,
-  InsightQuery,
-  ItemQuery,
+  EventStorage,
+  ItemStorage,
+  MaintenanceStorage,
   MigrationResult,
-  ItemSearchHit,
-  ItemSearchQuery,
-  Job,
-  JobQuery,
-  NearestEventsQuery,
-  NearestItem,
-  NearestItemsQuery,
-  ReflectionQuery,
-  SnapshotQuery,
+  ReviewStorage,
+  RunStorage,
+  ServiceStorage,
+  SessionStorage,
   StorageAdapter,
   StorageCapabilities,
-  VectorCandidate,
   WriteOp,
 } from '../../spec/storage.js';
-import type { ApiKeyRecord } from '../../spec/auth.js';
-import type { LedgerEntry, RunKey, RunState, SnapshotRecord } from '../../spec/compaction.js';
-import type { EraseCounts, EraseScope, ExportRecord, ExportScope } from '../../spec/export.js';
-import type { MemoryItem } from '../../spec/items.js';
 import type { TextTokenCounter } from '../../spec/text-tokens.js';
 import { postgresDuplicateKey } from '../shared/duplicate-key.js';
+import { guardedAreas } from '../shared/guarded-areas.js';
 import { countTexts, textTokensUpdate, type TextCounts } from '../shared/text-token-ops.js';
-import type { InsightRecord, ReflectionRecord, ReviewCandidate } from '../../spec/reflection.js';
-import type { CommitTurnResult } from '../../spec/requests.js';
-import type { StmSummary } from '../../spec/summary.js';
-import type { WorkingState } from '../../spec/working-state.js';
-import { scopeCountsFromRows, sessionCountsQuery, USER_ITEMS_SQL, USER_PENDING_SQL } from '../shared/scope-rows.js';
+import { PgBuildStore } from './build-store.js';
 import { checkSchemaName, pglitePool, pgPool, sqlState, type PGliteLike, type Sql, type SqlPool } from './client.js';
+import { PgEmbeddingQueue } from './embedding-queue.js';
 import { PgEventStore } from './event-store.js';
 import { PgItemStore } from './item-store.js';
 import { PgEventVectors } from './event-vectors.js';
+import { PgJobQueue } from './job-queue.js';
+import { PgKeyStore } from './key-store.js';
 import { checkVersion, migrate } from './migrations.js';
+import { postgresAreas, type PgStores } from './postgres-areas.js';
 import { PgReflectionStore } from './reflection-store.js';
 import { PgRunStore } from './run-store.js';
 import { PgSessionStore } from './session-store.js';
-import { compactTables } from './compact.js';
-import { eraseScope } from './erase.js';
-import { exportRecords } from './transfer.js';
 
 export interface PostgresStorageOptions {
   /** A server: `postgres://user@host:5432/database`. Needs the `pg` package. */
@@ -86,8 +60,6 @@ export interface PostgresStorageOptions {
 /** Serialization failures and deadlocks: the whole write is tried again. */
 const RETRYABLE = new Set(['40001', '40P01']);
 const WRITE_ATTEMPTS = 3;
-/** SQLSTATE of an operation the role may not run (a maintenance function of an index it does not own). */
-const INSUFFICIENT_PRIVILEGE = '42501';
 /** Events per multi-row INSERT (PostgreSQL takes at most 65,535 parameters in one statement). */
 const EVENTS_PER_INSERT = 500;
 
@@ -171,14 +143,16 @@ class PostgresStorage implements StorageAdapter {
   readonly specificationVersion = 'v1' as const;
   readonly name = 'postgres';
   readonly capabilities: StorageCapabilities;
+  readonly events: EventStorage;
+  readonly sessions: SessionStorage;
+  readonly items: ItemStorage;
+  readonly reviews: ReviewStorage;
+  readonly runs: RunStorage;
+  readonly service: ServiceStorage;
+  readonly maintenance: MaintenanceStorage;
 
   private closed = false;
-  private readonly events: PgEventStore;
-  private readonly sessions: PgSessionStore;
-  private readonly items: PgItemStore;
-  private readonly vectors: PgEventVectors;
-  private readonly reflections: PgReflectionStore;
-  private readonly runs: PgRunStore;
+  private readonly stores: PgStores;
 
   constructor(
     private readonly pool: SqlPool,
@@ -186,28 +160,36 @@ class PostgresStorage implements StorageAdapter {
     private readonly ownsPool: boolean,
     private readonly textTokens: TextTokenCounter | undefined,
   ) {
-    this.capabilities = { fullTextSearch: true, multiProcess: true, vectorSearch: pgvector ? 'index' : 'exact' };
-    this.events = new PgEventStore(pool);
-    this.sessions = new PgSessionStore(pool);
-    this.items = new PgItemStore(pool, pgvector);
-    this.vectors = new PgEventVectors(pool);
-    this.reflections = new PgReflectionStore(pool);
-    this.runs = new PgRunStore(pool);
+    this.capabilities = { vectorSearch: pgvector ? 'index' : 'exact' };
+    const guard = (): void => this.guard();
+    const items = new PgItemStore(pool, pgvector);
+    this.stores = {
+      pool,
+      guard,
+      events: new PgEventStore(pool),
+      vectors: new PgEventVectors(pool),
+      sessions: new PgSessionStore(pool),
+      builds: new PgBuildStore(pool),
+      items,
+      queue: new PgEmbeddingQueue(pool, pgvector, items),
+      reflections: new PgReflectionStore(pool),
+      runs: new PgRunStore(pool),
+      keys: new PgKeyStore(pool),
+      jobs: new PgJobQueue(pool),
+    };
+    ({
+      events: this.events,
+      sessions: this.sessions,
+      items: this.items,
+      reviews: this.reviews,
+      runs: this.runs,
+      service: this.service,
+      maintenance: this.maintenance,
+    } = guardedAreas(postgresAreas(this.stores), { guard }));
   }
 
   private guard(): void {
     if (this.closed) throw new StorageError('the store is closed', { field: 'store' });
-  }
-
-  /** Runs a read, turning driver failures into typed storage errors. */
-  private async read<T>(what: string, fn: () => Promise<T>): Promise<T> {
-    this.guard();
-    try {
-      return await fn();
-    } catch (error) {
-      if (EngramError.isInstance(error)) throw error;
-      throw new StorageError(`${what} failed: ${(error as Error).message}`, { cause: error });
-    }
   }
 
   async write(ops: readonly WriteOp[]): Promise<void> {
@@ -231,7 +213,7 @@ class PostgresStorage implements StorageAdapter {
             if (events.length > 0) events = await this.appendEvents(tx, events, counts);
             await this.apply(tx, op, counts);
           }
-          if (events.length > 0) await this.events.append(tx, events, counts);
+          if (events.length > 0) await this.stores.events.append(tx, events, counts);
         });
         return;
       } catch (error) {
@@ -245,49 +227,49 @@ class PostgresStorage implements StorageAdapter {
   private async apply(tx: Sql, op: WriteOp, counts: TextCounts): Promise<void> {
     switch (op.op) {
       case 'insert_turn':
-        return this.sessions.insertTurn(tx, op);
+        return this.stores.sessions.insertTurn(tx, op);
       case 'append_event':
-        return this.events.append(tx, [op], counts);
+        return this.stores.events.append(tx, [op], counts);
       case 'put_working_state':
-        return this.sessions.putWorkingState(tx, op);
+        return this.stores.sessions.putWorkingState(tx, op);
       case 'put_summary':
-        return this.sessions.putSummary(tx, op);
+        return this.stores.sessions.putSummary(tx, op);
       case 'put_context_build':
-        return this.runs.putBuild(tx, op);
+        return this.stores.builds.putBuild(tx, op);
       case 'enqueue_job':
-        return this.runs.enqueueJob(tx, op);
+        return this.stores.jobs.enqueueJob(tx, op);
       case 'complete_job':
-        return this.runs.completeJob(tx, op.tenant_id, op.job_id, op.status, op.error, op.now);
+        return this.stores.jobs.completeJob(tx, op.tenant_id, op.job_id, op.status, op.error, op.now);
       case 'put_api_key':
-        return this.runs.putKey(tx, op);
+        return this.stores.keys.putKey(tx, op);
       case 'revoke_api_key':
-        return this.runs.revokeKey(tx, op);
+        return this.stores.keys.revokeKey(tx, op);
       case 'put_run_state':
-        return this.runs.putRunState(tx, op);
+        return this.stores.runs.putRunState(tx, op);
       case 'put_evidence':
-        return this.runs.putEvidence(tx, op);
+        return this.stores.runs.putEvidence(tx, op);
       case 'put_snapshot':
-        return this.runs.putSnapshot(tx, op);
+        return this.stores.runs.putSnapshot(tx, op);
       case 'put_reflection':
-        return this.reflections.putReflection(tx, op);
+        return this.stores.reflections.putReflection(tx, op);
       case 'put_candidate':
-        return this.reflections.putCandidate(tx, op);
+        return this.stores.reflections.putCandidate(tx, op);
       case 'decide_candidate':
-        return this.reflections.decideCandidate(tx, op);
+        return this.stores.reflections.decideCandidate(tx, op);
       case 'put_insight':
-        return this.reflections.putInsight(tx, op);
+        return this.stores.reflections.putInsight(tx, op);
       case 'expire_run_insights':
-        return this.reflections.expireRunInsights(tx, op);
+        return this.stores.reflections.expireRunInsights(tx, op);
       case 'put_item':
-        return this.items.putItem(tx, op, counts.get(op) ?? null);
+        return this.stores.items.putItem(tx, op, counts.get(op) ?? null);
       case 'set_item_status':
-        return this.items.setStatus(tx, op);
+        return this.stores.items.setStatus(tx, op);
       case 'delete_item':
-        return this.items.deleteItem(tx, op);
+        return this.stores.items.deleteItem(tx, op);
       case 'put_chunk':
-        return this.items.putChunk(tx, op);
+        return this.stores.items.putChunk(tx, op);
       case 'index_event':
-        return this.events.reindex(tx, op);
+        return this.stores.events.reindex(tx, op);
       case 'put_text_tokens': {
         const update = textTokensUpdate(op);
         if ((await tx.run(update.sql, update.params)) === 0) throw new NotFoundError(update.field, op.id);
@@ -298,207 +280,8 @@ class PostgresStorage implements StorageAdapter {
 
   /** Inserts the events gathered so far; returns an empty list for the next ones. */
   private async appendEvents(tx: Sql, ops: readonly AppendEventOp[], counts: TextCounts): Promise<AppendEventOp[]> {
-    await this.events.append(tx, ops, counts);
+    await this.stores.events.append(tx, ops, counts);
     return [];
-  }
-
-  getTurn(key: SessionKey, turnId: string): Promise<CommitTurnResult | null> {
-    return this.read('getTurn', () => this.sessions.getTurn(key, turnId));
-  }
-
-  getEvent(tenantId: string, eventId: string, now: string): Promise<EventRecord | null> {
-    return this.read('getEvent', () => this.events.get(tenantId, eventId, now));
-  }
-
-  neighbourEvents(query: NeighbourQuery): Promise<EventNeighbours[]> {
-    return this.read('neighbourEvents', () => this.events.neighbours(query));
-  }
-
-  scopeCounts(tenantId: string, limit: number): Promise<ScopeCounts> {
-    return this.read('scopeCounts', async () => {
-      const { sql, params } = sessionCountsQuery(tenantId, limit);
-      const [sessions, items, pending] = await Promise.all([this.pool.arrays(sql, params), this.pool.arrays(USER_ITEMS_SQL, [tenantId]), this.pool.arrays(USER_PENDING_SQL, [tenantId])]);
-      return scopeCountsFromRows(sessions, items, pending);
-    });
-  }
-
-  listEvents(query: EventQuery): Promise<EventRecord[]> {
-    return this.read('listEvents', () => this.events.list(query));
-  }
-
-  searchEvents(query: EventSearchQuery): Promise<EventSearchHit[]> {
-    return this.read('searchEvents', () => this.events.search(query));
-  }
-
-  getWorkingState(key: SessionKey): Promise<WorkingState | null> {
-    return this.read('getWorkingState', () => this.sessions.getWorkingState(key));
-  }
-
-  getSummary(key: SessionKey): Promise<StmSummary | null> {
-    return this.read('getSummary', () => this.sessions.getSummary(key));
-  }
-
-  getItem(tenantId: string, itemId: string): Promise<MemoryItem | null> {
-    return this.read('getItem', () => this.items.getItem(tenantId, itemId));
-  }
-
-  listItems(query: ItemQuery): Promise<MemoryItem[]> {
-    return this.read('listItems', () => this.items.listItems(query));
-  }
-
-  activeKeys(tenantId: string, owners: readonly string[], limit: number): Promise<string[]> {
-    return this.read('activeKeys', () => this.items.activeKeys(tenantId, owners, limit));
-  }
-
-  searchItems(query: ItemSearchQuery): Promise<ItemSearchHit[]> {
-    return this.read('searchItems', () => this.items.searchItems(query));
-  }
-
-  itemVectors(query: Omit<ItemQuery, 'cursor' | 'limit' | 'keys' | 'ids' | 'as_of'>): Promise<VectorCandidate[]> {
-    return this.read('itemVectors', () => this.items.itemVectors(query));
-  }
-
-  nearestItems(query: NearestItemsQuery): Promise<NearestItem[]> {
-    return this.read('nearestItems', () => this.items.nearestItems(query));
-  }
-
-  eventsForReindex(tenantId: string | undefined, after: EventPosition | undefined, limit: number): Promise<EventRecord[]> {
-    return this.read('eventsForReindex', () => this.events.forReindex(tenantId, after, limit));
-  }
-
-  itemsForReindex(tenantId: string | undefined): Promise<MemoryItem[]> {
-    return this.read('itemsForReindex', () => this.items.allItems(tenantId));
-  }
-
-  clearItemIndex(tenantId: string | undefined): Promise<void> {
-    return this.read('clearItemIndex', () => this.items.clearIndex(tenantId));
-  }
-
-  claimEmbeddingWork(limit: number, now: string, leaseUntil: string): Promise<EmbeddingWork[]> {
-    return this.read('claimEmbeddingWork', () => this.items.claim(limit, now, leaseUntil));
-  }
-
-  completeEmbeddingWork(results: readonly EmbeddingResult[], model: string, now: string): Promise<void> {
-    return this.read('completeEmbeddingWork', () => this.items.complete(results, model, now));
-  }
-
-  nearestEvents(query: NearestEventsQuery): Promise<EventSearchHit[]> {
-    return this.read('nearestEvents', () => this.vectors.nearest(query));
-  }
-
-  embeddingBacklog(): Promise<number> {
-    return this.read('embeddingBacklog', () => this.items.backlog());
-  }
-
-  getContextBuild(tenantId: string, buildId: string): Promise<ContextBuild | null> {
-    return this.read('getContextBuild', () => this.runs.findBuild(tenantId, buildId));
-  }
-
-  listContextBuilds(query: BuildQuery): Promise<ContextBuild[]> {
-    return this.read('listContextBuilds', () => this.runs.listBuilds(query));
-  }
-
-  async *exportRecords(scope: ExportScope): AsyncGenerator<ExportRecord> {
-    this.guard();
-    yield* exportRecords(this.pool, scope, () => this.guard());
-  }
-
-  erase(scope: EraseScope): Promise<EraseCounts> {
-    return this.read('erase', () => this.pool.transaction((tx) => eraseScope(tx, scope))).finally(() => this.vectors.forget());
-  }
-
-  claimJobs(kinds: readonly Job['kind'][], limit: number, now: string, leaseUntil: string): Promise<Job[]> {
-    return this.read('claimJobs', () => this.pool.transaction((tx) => this.runs.claimJobs(tx, kinds, limit, now, leaseUntil)));
-  }
-
-  completeJob(tenantId: string, jobId: string, status: 'done' | 'failed' | 'pending', error: string | null, now: string, retryAt?: string): Promise<void> {
-    return this.read('completeJob', () => this.runs.completeJob(this.pool, tenantId, jobId, status, error, now, retryAt));
-  }
-
-  listJobs(query: JobQuery): Promise<Job[]> {
-    return this.read('listJobs', () => this.runs.listJobs(query));
-  }
-
-  findApiKey(hash: string): Promise<ApiKeyRecord | null> {
-    return this.read('findApiKey', () => this.runs.findKey(hash));
-  }
-
-  listApiKeys(tenantId: string | undefined): Promise<ApiKeyRecord[]> {
-    return this.read('listApiKeys', () => this.runs.listKeys(tenantId));
-  }
-
-  getRunState(run: RunKey): Promise<RunState | null> {
-    return this.read('getRunState', () => this.runs.findRunState(run));
-  }
-
-  ledgerEntries(run: RunKey, evidenceIds: readonly string[]): Promise<LedgerEntry[]> {
-    return this.read('ledgerEntries', () => this.runs.ledgerEntries(run, evidenceIds));
-  }
-
-  getSnapshot(tenantId: string, snapshotId: string): Promise<SnapshotRecord | null> {
-    return this.read('getSnapshot', () => this.runs.findSnapshot(tenantId, snapshotId));
-  }
-
-  listSnapshots(query: SnapshotQuery): Promise<SnapshotRecord[]> {
-    return this.read('listSnapshots', () => this.runs.listSnapshots(query));
-  }
-
-  getReflection(tenantId: string, traceId: string): Promise<ReflectionRecord | null> {
-    return this.read('getReflection', () => this.reflections.findReflection(tenantId, traceId));
-  }
-
-  listReflections(query: ReflectionQuery): Promise<ReflectionRecord[]> {
-    return this.read('listReflections', () => this.reflections.listReflections(query));
-  }
-
-  getCandidate(tenantId: string, candidateId: string): Promise<ReviewCandidate | null> {
-    return this.read('getCandidate', () => this.reflections.findCandidate(tenantId, candidateId));
-  }
-
-  listCandidates(query: CandidateQuery): Promise<ReviewCandidate[]> {
-    return this.read('listCandidates', () => this.reflections.listCandidates(query));
-  }
-
-  getInsight(tenantId: string, insightId: string): Promise<InsightRecord | null> {
-    return this.read('getInsight', () => this.reflections.findInsight(tenantId, insightId));
-  }
-
-  listInsights(query: InsightQuery): Promise<InsightRecord[]> {
-    return this.read('listInsights', () => this.reflections.listInsights(query));
-  }
-
-  updateEventFlags(tenantId: string, eventId: string, flags: EventFlags): Promise<void> {
-    return this.read('updateEventFlags', () => this.events.updateFlags(tenantId, eventId, flags));
-  }
-
-  async purgeExpired(now: string): Promise<number> {
-    const purged = await this.read('purgeExpired', () => this.events.purgeExpired(now));
-    if (purged > 0) this.vectors.forget();
-    return purged;
-  }
-
-  compact(): Promise<CompactResult> {
-    // VACUUM runs outside a transaction, one table at a time: the store's own tables only.
-    return this.read('compact', () => compactTables(this.pool));
-  }
-
-  mergeIndexes(_pages: number): Promise<boolean> {
-    return this.read('mergeIndexes', async () => {
-      // New entries of a GIN index wait in its pending list (fastupdate), which every search scans;
-      // this moves them into the index proper, as VACUUM would. The pending list is bounded already
-      // (gin_pending_list_limit), so one step cleans it whole. Only the index's owner may do it: a
-      // role that runs the service but did not create the schema leaves it to autovacuum.
-      let pages = 0;
-      for (const index of ['events_search', 'chunks_search']) {
-        try {
-          const [row] = await this.pool.arrays('SELECT gin_clean_pending_list(to_regclass(quote_ident(current_schema()) || \'.\' || ?))', [index]);
-          pages += Number(row?.[0] ?? 0);
-        } catch (error) {
-          if (sqlState(error) !== INSUFFICIENT_PRIVILEGE) throw error;
-        }
-      }
-      return pages > 0;
-    });
   }
 
   async close(): Promise<void> {

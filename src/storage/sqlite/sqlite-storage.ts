@@ -7,67 +7,38 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 
 import { EngramError, NotFoundError, StorageError, ValidationError } from '../../spec/errors.js';
-import type { EventFlags, EventRecord } from '../../spec/event.js';
-import type { SessionKey } from '../../spec/scope.js';
 import type {
-  BuildQuery,
-  CandidateQuery,
-  CompactResult,
-  ContextBuild,
-  EmbeddingResult,
-  EmbeddingWork,
-  EventNeighbours,
-  EventPosition,
-  EventQuery,
-  NeighbourQuery,
-  ScopeCounts,
-  EventSearchHit,
-  EventSearchQuery,
-  ItemQuery,
-  ItemSearchHit,
-  ItemSearchQuery,
-  InsightQuery,
+  EventStorage,
+  ItemStorage,
+  MaintenanceStorage,
   MigrationResult,
-  NearestEventsQuery,
-  NearestItem,
-  NearestItemsQuery,
-  Job,
-  JobQuery,
-  ReflectionQuery,
-  SnapshotQuery,
+  ReviewStorage,
+  RunStorage,
+  ServiceStorage,
+  SessionStorage,
   StorageAdapter,
   StorageCapabilities,
-  VectorCandidate,
   WriteOp,
 } from '../../spec/storage.js';
-import type { LedgerEntry, RunKey, RunState, SnapshotRecord } from '../../spec/compaction.js';
-import type { MemoryItem } from '../../spec/items.js';
 import type { TextTokenCounter } from '../../spec/text-tokens.js';
 import { sqliteDuplicateKey } from '../shared/duplicate-key.js';
+import { guardedAreas } from '../shared/guarded-areas.js';
 import { countTexts, textTokensUpdate, type TextCounts } from '../shared/text-token-ops.js';
-import type { InsightRecord, ReflectionRecord, ReviewCandidate } from '../../spec/reflection.js';
-import type { StmSummary } from '../../spec/summary.js';
-import type { WorkingState } from '../../spec/working-state.js';
-import type { CommitTurnResult } from '../../spec/requests.js';
-import { topK } from '../../util/vectors.js';
 import { BuildStore } from './build-store.js';
 import { EmbeddingQueue } from './embedding-queue.js';
 import { EventVectors } from './event-vectors.js';
-import { scopeCountsFromRows, sessionCountsQuery, USER_ITEMS_SQL, USER_PENDING_SQL } from '../shared/scope-rows.js';
 import { EventStore } from './event-store.js';
 import { SessionStore } from './session-store.js';
 import { ItemStore } from './item-store.js';
 import { KeyStore } from './key-store.js';
 import { JobQueue } from './job-queue.js';
-import type { ApiKeyRecord } from '../../spec/auth.js';
-import type { EraseCounts, EraseScope, ExportRecord, ExportScope } from '../../spec/export.js';
 import { Checkpointer } from './checkpointer.js';
 import { Eraser } from './erase.js';
-import { compactFile } from './file-compaction.js';
 import { ExportStore } from './export-store.js';
 import { migrations } from './migrations.js';
 import { ReflectionStore } from './reflection-store.js';
 import { RunStore } from './run-store.js';
+import { sqliteAreas, type SqliteStores } from './sqlite-areas.js';
 
 export interface SqliteStorageOptions {
   /** Path of the database file, or `:memory:`. Parent folders are created. */
@@ -185,23 +156,19 @@ export async function migrateSqliteStorage(options: Pick<SqliteStorageOptions, '
 class SqliteStorage implements StorageAdapter {
   readonly specificationVersion = 'v1' as const;
   readonly name = 'sqlite';
-  readonly capabilities: StorageCapabilities = { fullTextSearch: true, multiProcess: true, vectorSearch: 'exact' };
+  readonly capabilities: StorageCapabilities = { vectorSearch: 'exact' };
+  readonly events: EventStorage;
+  readonly sessions: SessionStorage;
+  readonly items: ItemStorage;
+  readonly reviews: ReviewStorage;
+  readonly runs: RunStorage;
+  readonly service: ServiceStorage;
+  readonly maintenance: MaintenanceStorage;
 
   private readonly writeAll: (ops: readonly WriteOp[], counts: TextCounts) => void;
   private closed = false;
   private readonly cache = new Map<string, Database.Statement>();
-  private readonly events: EventStore;
-  private readonly sessions: SessionStore;
-  private readonly items: ItemStore;
-  private readonly queue: EmbeddingQueue;
-  private readonly vectors: EventVectors;
-  private readonly builds: BuildStore;
-  private readonly reflections: ReflectionStore;
-  private readonly runs: RunStore;
-  private readonly keys: KeyStore;
-  private readonly jobs: JobQueue;
-  private readonly exporter: ExportStore;
-  private readonly eraser: Eraser;
+  private readonly stores: SqliteStores;
   /** Background WAL checkpoints of a store on a file (none in memory). */
   private readonly checkpoints: Checkpointer | undefined;
 
@@ -211,18 +178,32 @@ class SqliteStorage implements StorageAdapter {
     private readonly textTokens: TextTokenCounter | undefined,
     kept: { searchTerms: number; items: number },
   ) {
-    this.events = new EventStore(db, (sql) => this.cached(sql), kept.searchTerms);
-    this.sessions = new SessionStore(db);
-    this.items = new ItemStore(db, (sql) => this.cached(sql), kept.searchTerms, kept.items);
-    this.queue = new EmbeddingQueue(db);
-    this.vectors = new EventVectors((sql) => this.cached(sql));
-    this.builds = new BuildStore(db, (sql) => this.cached(sql));
-    this.reflections = new ReflectionStore(db, (sql) => this.cached(sql));
-    this.runs = new RunStore(db, (sql) => this.cached(sql));
-    this.keys = new KeyStore(db);
-    this.jobs = new JobQueue(db);
-    this.exporter = new ExportStore((sql) => this.cached(sql), () => this.guard());
-    this.eraser = new Eraser((sql) => this.cached(sql));
+    const cached = (sql: string): Database.Statement => this.cached(sql);
+    this.stores = {
+      db,
+      cached,
+      events: new EventStore(db, cached, kept.searchTerms),
+      vectors: new EventVectors(cached),
+      sessions: new SessionStore(db),
+      builds: new BuildStore(db, cached),
+      items: new ItemStore(db, cached, kept.searchTerms, kept.items),
+      queue: new EmbeddingQueue(db),
+      reflections: new ReflectionStore(db, cached),
+      runs: new RunStore(db, cached),
+      keys: new KeyStore(db),
+      jobs: new JobQueue(db),
+      exporter: new ExportStore(cached, () => this.guard()),
+      eraser: new Eraser(cached),
+    };
+    ({
+      events: this.events,
+      sessions: this.sessions,
+      items: this.items,
+      reviews: this.reviews,
+      runs: this.runs,
+      service: this.service,
+      maintenance: this.maintenance,
+    } = guardedAreas(sqliteAreas(this.stores), { guard: () => this.guard() }));
     const transaction = db.transaction((ops: readonly WriteOp[], counts: TextCounts) => {
       for (const op of ops) this.apply(op, counts);
     });
@@ -233,58 +214,58 @@ class SqliteStorage implements StorageAdapter {
   private apply(op: WriteOp, counts: TextCounts): void {
     switch (op.op) {
       case 'insert_turn':
-        return this.sessions.insertTurn(op);
+        return this.stores.sessions.insertTurn(op);
       case 'append_event':
-        return this.events.append(op, counts.get(op) ?? null);
+        return this.stores.events.append(op, counts.get(op) ?? null);
       case 'index_event':
-        return this.events.reindex(op);
+        return this.stores.events.reindex(op);
       case 'put_text_tokens': {
         const update = textTokensUpdate(op);
         if (this.cached(update.sql).run(...update.params).changes === 0) throw new NotFoundError(update.field, op.id);
-        if (op.target === 'item') this.items.forget(op.tenant_id, op.id);
+        if (op.target === 'item') this.stores.items.forget(op.tenant_id, op.id);
         return;
       }
       case 'put_working_state':
-        return this.sessions.putWorkingState(op);
+        return this.stores.sessions.putWorkingState(op);
       case 'put_context_build':
-        return this.builds.put(op);
+        return this.stores.builds.put(op);
       case 'enqueue_job':
-        this.jobs.enqueue(op);
+        this.stores.jobs.enqueue(op);
         break;
       case 'complete_job':
-        return this.jobs.completeInWrite(op);
+        return this.stores.jobs.completeInWrite(op);
       case 'put_api_key':
-        this.keys.put(op);
+        this.stores.keys.put(op);
         break;
       case 'revoke_api_key':
-        this.keys.revoke(op);
+        this.stores.keys.revoke(op);
         break;
       case 'put_run_state':
-        return this.runs.putRunState(op);
+        return this.stores.runs.putRunState(op);
       case 'put_evidence':
-        return this.runs.putEvidence(op);
+        return this.stores.runs.putEvidence(op);
       case 'put_snapshot':
-        return this.runs.putSnapshot(op);
+        return this.stores.runs.putSnapshot(op);
       case 'put_reflection':
-        return this.reflections.putReflection(op);
+        return this.stores.reflections.putReflection(op);
       case 'put_candidate':
-        return this.reflections.putCandidate(op);
+        return this.stores.reflections.putCandidate(op);
       case 'decide_candidate':
-        return this.reflections.decideCandidate(op);
+        return this.stores.reflections.decideCandidate(op);
       case 'put_insight':
-        return this.reflections.putInsight(op);
+        return this.stores.reflections.putInsight(op);
       case 'expire_run_insights':
-        return this.reflections.expireRunInsights(op);
+        return this.stores.reflections.expireRunInsights(op);
       case 'put_item':
-        return this.items.putItem(op, counts.get(op) ?? null);
+        return this.stores.items.putItem(op, counts.get(op) ?? null);
       case 'set_item_status':
-        return this.items.setStatus(op);
+        return this.stores.items.setStatus(op);
       case 'delete_item':
-        return this.items.deleteItem(op);
+        return this.stores.items.deleteItem(op);
       case 'put_chunk':
-        return this.items.putChunk(op);
+        return this.stores.items.putChunk(op);
       case 'put_summary':
-        return this.sessions.putSummary(op);
+        return this.stores.sessions.putSummary(op);
     }
   }
 
@@ -319,260 +300,6 @@ class SqliteStorage implements StorageAdapter {
       if (relaxed) this.cached('PRAGMA synchronous = FULL').run();
     }
     this.checkpoints?.wrote();
-  }
-
-  async getTurn(key: SessionKey, turnId: string): Promise<CommitTurnResult | null> {
-    this.guard();
-    return this.sessions.getTurn(key, turnId);
-  }
-
-  async getEvent(tenantId: string, eventId: string, now: string): Promise<EventRecord | null> {
-    this.guard();
-    return this.events.get(tenantId, eventId, now);
-  }
-
-  async neighbourEvents(query: NeighbourQuery): Promise<EventNeighbours[]> {
-    this.guard();
-    return this.events.neighbours(query);
-  }
-
-  async scopeCounts(tenantId: string, limit: number): Promise<ScopeCounts> {
-    this.guard();
-    const { sql, params } = sessionCountsQuery(tenantId, limit);
-    return scopeCountsFromRows(
-      this.cached(sql).raw().all(...params) as unknown[][],
-      this.cached(USER_ITEMS_SQL).raw().all(tenantId) as unknown[][],
-      this.cached(USER_PENDING_SQL).raw().all(tenantId) as unknown[][],
-    );
-  }
-
-  async listEvents(query: EventQuery): Promise<EventRecord[]> {
-    this.guard();
-    return this.events.list(query);
-  }
-
-  async searchEvents(query: EventSearchQuery): Promise<EventSearchHit[]> {
-    this.guard();
-    return this.events.search(query);
-  }
-
-  async getWorkingState(key: SessionKey): Promise<WorkingState | null> {
-    this.guard();
-    return this.sessions.getWorkingState(key);
-  }
-
-  async getSummary(key: SessionKey): Promise<StmSummary | null> {
-    this.guard();
-    return this.sessions.getSummary(key);
-  }
-
-  async getItem(tenantId: string, itemId: string): Promise<MemoryItem | null> {
-    this.guard();
-    return this.items.getItem(tenantId, itemId);
-  }
-
-  async listItems(query: ItemQuery): Promise<MemoryItem[]> {
-    this.guard();
-    return this.items.listItems(query);
-  }
-
-  async activeKeys(tenantId: string, owners: readonly string[], limit: number): Promise<string[]> {
-    this.guard();
-    return this.items.activeKeys(tenantId, owners, limit);
-  }
-
-  async searchItems(query: ItemSearchQuery): Promise<ItemSearchHit[]> {
-    this.guard();
-    return this.items.searchItems(query);
-  }
-
-  async itemVectors(query: Omit<ItemQuery, 'cursor' | 'limit' | 'keys' | 'ids' | 'as_of'>): Promise<VectorCandidate[]> {
-    this.guard();
-    return this.items.itemVectors(query);
-  }
-
-  async nearestItems(query: NearestItemsQuery): Promise<NearestItem[]> {
-    this.guard();
-    const { vector, limit, ...visible } = query;
-    const candidates = this.items.itemVectors(visible).filter((candidate) => candidate.vector.length === vector.length);
-    return topK(vector, candidates.map((candidate) => ({ id: candidate.item_id, vector: candidate.vector })), limit).map((hit) => ({
-      item_id: hit.id,
-      similarity: hit.score,
-    }));
-  }
-
-  async eventsForReindex(tenantId: string | undefined, after: EventPosition | undefined, limit: number): Promise<EventRecord[]> {
-    this.guard();
-    return this.events.forReindex(tenantId, after, limit);
-  }
-
-  async itemsForReindex(tenantId: string | undefined): Promise<MemoryItem[]> {
-    this.guard();
-    return this.items.allItems(tenantId);
-  }
-
-  async clearItemIndex(tenantId: string | undefined): Promise<void> {
-    this.guard();
-    this.db.transaction(() => this.items.clearIndex(tenantId)).immediate();
-  }
-
-  async claimEmbeddingWork(limit: number, now: string, leaseUntil: string): Promise<EmbeddingWork[]> {
-    this.guard();
-    return this.db.transaction(() => this.queue.claim(limit, now, leaseUntil)).immediate();
-  }
-
-  async completeEmbeddingWork(results: readonly EmbeddingResult[], model: string, now: string): Promise<void> {
-    this.guard();
-    this.db.transaction(() => this.queue.complete(results, model, now)).immediate();
-  }
-
-  async nearestEvents(query: NearestEventsQuery): Promise<EventSearchHit[]> {
-    this.guard();
-    return this.vectors.nearest(query);
-  }
-
-  async embeddingBacklog(): Promise<number> {
-    this.guard();
-    return this.queue.backlog();
-  }
-
-  async getContextBuild(tenantId: string, buildId: string): Promise<ContextBuild | null> {
-    this.guard();
-    return this.builds.find(tenantId, buildId);
-  }
-
-  async listContextBuilds(query: BuildQuery): Promise<ContextBuild[]> {
-    this.guard();
-    return this.builds.list(query);
-  }
-
-  async *exportRecords(scope: ExportScope): AsyncGenerator<ExportRecord> {
-    this.guard();
-    yield* this.exporter.records(scope);
-  }
-
-  async erase(scope: EraseScope): Promise<EraseCounts> {
-    this.guard();
-    try {
-      return this.db.transaction(() => this.eraser.erase(scope)).immediate();
-    } catch (error) {
-      throw new StorageError(`erase failed: ${(error as Error).message}`, { cause: error });
-    } finally {
-      // Erasure deletes rows, full-text entries and vectors with its own statements.
-      this.events.indexChanged();
-      this.items.changed();
-      this.vectors.forget();
-    }
-  }
-
-  async claimJobs(kinds: readonly Job['kind'][], limit: number, now: string, leaseUntil: string): Promise<Job[]> {
-    this.guard();
-    return this.db.transaction(() => this.jobs.claim(kinds, limit, now, leaseUntil)).immediate();
-  }
-
-  async completeJob(tenantId: string, jobId: string, status: 'done' | 'failed' | 'pending', error: string | null, now: string, retryAt?: string): Promise<void> {
-    this.guard();
-    this.db.transaction(() => this.jobs.complete(tenantId, jobId, status, error, now, retryAt)).immediate();
-  }
-
-  async listJobs(query: JobQuery): Promise<Job[]> {
-    this.guard();
-    return this.jobs.list(query);
-  }
-
-  async findApiKey(hash: string): Promise<ApiKeyRecord | null> {
-    this.guard();
-    return this.keys.find(hash);
-  }
-
-  async listApiKeys(tenantId: string | undefined): Promise<ApiKeyRecord[]> {
-    this.guard();
-    return this.keys.list(tenantId);
-  }
-
-  async getRunState(run: RunKey): Promise<RunState | null> {
-    this.guard();
-    return this.runs.findRunState(run);
-  }
-
-  async ledgerEntries(run: RunKey, evidenceIds: readonly string[]): Promise<LedgerEntry[]> {
-    this.guard();
-    return this.runs.ledgerEntries(run, evidenceIds);
-  }
-
-  async getSnapshot(tenantId: string, snapshotId: string): Promise<SnapshotRecord | null> {
-    this.guard();
-    return this.runs.findSnapshot(tenantId, snapshotId);
-  }
-
-  async listSnapshots(query: SnapshotQuery): Promise<SnapshotRecord[]> {
-    this.guard();
-    return this.runs.listSnapshots(query);
-  }
-
-  async getReflection(tenantId: string, traceId: string): Promise<ReflectionRecord | null> {
-    this.guard();
-    return this.reflections.findReflection(tenantId, traceId);
-  }
-
-  async listReflections(query: ReflectionQuery): Promise<ReflectionRecord[]> {
-    this.guard();
-    return this.reflections.listReflections(query);
-  }
-
-  async getCandidate(tenantId: string, candidateId: string): Promise<ReviewCandidate | null> {
-    this.guard();
-    return this.reflections.findCandidate(tenantId, candidateId);
-  }
-
-  async listCandidates(query: CandidateQuery): Promise<ReviewCandidate[]> {
-    this.guard();
-    return this.reflections.listCandidates(query);
-  }
-
-  async getInsight(tenantId: string, insightId: string): Promise<InsightRecord | null> {
-    this.guard();
-    return this.reflections.findInsight(tenantId, insightId);
-  }
-
-  async listInsights(query: InsightQuery): Promise<InsightRecord[]> {
-    this.guard();
-    return this.reflections.listInsights(query);
-  }
-
-  async updateEventFlags(tenantId: string, eventId: string, flags: EventFlags): Promise<void> {
-    this.guard();
-    this.events.updateFlags(tenantId, eventId, flags);
-  }
-
-  async purgeExpired(now: string): Promise<number> {
-    this.guard();
-    const purged = this.events.purgeExpired(now);
-    if (purged > 0) this.vectors.forget();
-    return purged;
-  }
-
-  async compact(): Promise<CompactResult> {
-    this.guard();
-    return compactFile(this.db);
-  }
-
-  async mergeIndexes(pages: number): Promise<boolean> {
-    this.guard();
-    // FTS5 'merge': up to `pages` pages of merged data per index, for levels of `usermerge` (2)
-    // segments or more (migration 'full-text upkeep'). A merge that wrote nothing changed fewer than
-    // two rows of the index's data table.
-    const changes = this.cached('SELECT total_changes()').pluck();
-    const step = this.db.transaction(() => {
-      let worked = false;
-      for (const table of ['events_fts', 'items_fts']) {
-        const before = changes.get() as number;
-        this.cached(`INSERT INTO ${table} (${table}, rank) VALUES ('merge', ?)`).run(pages);
-        if ((changes.get() as number) - before >= 2) worked = true;
-      }
-      return worked;
-    });
-    return step.immediate();
   }
 
   async close(): Promise<void> {
