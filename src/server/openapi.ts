@@ -83,7 +83,7 @@ const PROBLEM_RESPONSE = { $ref: '#/components/responses/Problem' };
 function parameterOf(param: QueryParam): SchemaObject {
   const value = param.enum === undefined ? { type: 'string' } : { type: 'string', enum: [...param.enum] };
   const schema = param.type === 'list' ? { type: 'array', items: value } : param.type === 'string' ? value : { type: param.type };
-  return { name: param.name, in: 'query', required: false, description: param.description, schema, ...(param.type === 'list' ? { style: 'form', explode: false } : {}) };
+  return { name: param.name, in: 'query', required: param.required === true, description: param.description, schema, ...(param.type === 'list' ? { style: 'form', explode: false } : {}) };
 }
 
 function operationOf(spec: RouteSpec): SchemaObject {
@@ -97,7 +97,7 @@ function operationOf(spec: RouteSpec): SchemaObject {
     description: `Needs a key with the ${spec.role} role (or higher).`,
     tags: [spec.tag],
     parameters: [...pathParams, ...[TENANT_PARAM, ...(spec.query ?? [])].map(parameterOf)],
-    ...(spec.body === undefined ? {} : { requestBody: { required: spec.body.required, content: { 'application/json': { schema: spec.body.schema } } } }),
+    ...(spec.body === undefined ? {} : { requestBody: { required: spec.body.required, content: { [spec.body.contentType ?? 'application/json']: { schema: spec.body.schema } } } }),
     responses: {
       [String(response.status)]: { description: response.description, ...content },
       ...Object.fromEntries(errorStatuses.map((status) => [String(status), PROBLEM_RESPONSE])),

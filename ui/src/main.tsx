@@ -8,7 +8,7 @@ import { useEffect, useState } from 'preact/hooks';
 
 import { adoptKeyFromLocation, api, ApiError, currentKey, setKey } from './api.js';
 import { WhoamiContext } from './session.js';
-import type { Whoami } from './types.js';
+import type { KeyIdentity as Whoami } from '../../src/client/index.js';
 import { ErrorBox, readRoute, type Route } from './ui.js';
 import { BuildsView } from './views/builds.js';
 import { ComposeView } from './views/compose.js';

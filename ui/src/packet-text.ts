@@ -1,7 +1,7 @@
 // Reading a packet as text: the words it holds for each record it placed (a fact's line, a quote,
 // an episode's summary), the record an explain line names, and a line diff of two rendered packets.
 
-import type { Packet } from './types.js';
+import type { MemoryPacket as Packet } from '../../src/client/index.js';
 
 type Entry = Record<string, unknown>;
 

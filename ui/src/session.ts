@@ -4,7 +4,7 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 
-import type { Whoami } from './types.js';
+import type { KeyIdentity as Whoami } from '../../src/client/index.js';
 
 /** The logged-in key, or null while unknown. */
 export const WhoamiContext = createContext<Whoami | null>(null);

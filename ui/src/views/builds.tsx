@@ -9,7 +9,7 @@ import { useState } from 'preact/hooks';
 import { api, query, type Page } from '../api.js';
 import { Drawer, Pager, pageSize, useCursorPages } from '../layout.js';
 import { lineDiff, packetTexts } from '../packet-text.js';
-import type { ContextBuild, ReplayResult } from '../types.js';
+import type { BuildRecord as ContextBuild, ReplayResult } from '../../../src/client/index.js';
 import { Badge, ErrorBox, go, href, Json, type Route, ScopeForm, scopeOf, Status, TableHead, Time, useLoad } from '../ui.js';
 import { PacketReport } from './packet-report.js';
 

@@ -6,7 +6,7 @@ import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 
 import { api } from '../api.js';
-import type { Packet } from '../types.js';
+import type { MemoryPacket as Packet } from '../../../src/client/index.js';
 import { ErrorBox, Field, go, type Route, scopeOf } from '../ui.js';
 import { PacketReport } from './packet-report.js';
 

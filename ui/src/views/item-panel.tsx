@@ -10,7 +10,7 @@ import { api, query, type Page } from '../api.js';
 import { Drawer } from '../layout.js';
 import { Quotes } from '../quotes.js';
 import { useCanWrite } from '../session.js';
-import type { ItemDiff, MemoryItem } from '../types.js';
+import type { ItemDiff, ItemRecord as MemoryItem } from '../../../src/client/index.js';
 import { ActionForm, ErrorBox, go, href, Json, type ScopeParams, Status, StatusBadge, Time, typedJson, useAction, useLoad } from '../ui.js';
 import { ItemStatus, Validity } from './item-parts.js';
 

@@ -4,7 +4,7 @@
 import type { JSX } from 'preact';
 
 import { api, query, type Page } from '../api.js';
-import type { Candidate, MemoryItem } from '../types.js';
+import type { CandidateRecord as Candidate, ItemRecord as MemoryItem } from '../../../src/client/index.js';
 import { Badge, StatusBadge, Time, useLoad } from '../ui.js';
 
 /** Status badges of an item: its status, a task's own status, and whether a review disputes it. */

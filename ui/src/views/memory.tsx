@@ -7,7 +7,7 @@ import { useState } from 'preact/hooks';
 
 import { api, query, type Page } from '../api.js';
 import { Pager, pageSize, useCursorPages } from '../layout.js';
-import type { MemoryItem, SearchHit } from '../types.js';
+import type { ItemHit as SearchHit, ItemRecord as MemoryItem } from '../../../src/client/index.js';
 import { Badge, ErrorBox, Field, go, hasScope, href, type Route, ScopeForm, scopeOf, type ScopeParams, Status, TableHead, Time } from '../ui.js';
 import { ItemPanel } from './item-panel.js';
 import { ItemStatus, useDisputed, Validity } from './item-parts.js';

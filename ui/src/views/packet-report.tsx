@@ -8,7 +8,7 @@ import { useState } from 'preact/hooks';
 
 import { Pager, pageSize, Tabs, usePaged } from '../layout.js';
 import { explainLine, packetTexts } from '../packet-text.js';
-import type { Packet } from '../types.js';
+import type { MemoryPacket as Packet } from '../../../src/client/index.js';
 import { Badge, href, Json, TableHead } from '../ui.js';
 import { WhyPanel } from './why.js';
 
@@ -31,14 +31,16 @@ export function BudgetBar({ name, used, allowed }: { name: string; used: number;
 
 function Budget({ packet }: { packet: Packet }): JSX.Element {
   const report = packet.budget_report;
-  const perSection = packet.meta.budget.per_section;
+  // Read by any section name: the two lists may name different sections.
+  const perSection: Partial<Record<string, number>> = packet.meta.budget.per_section;
+  const usage: Partial<Record<string, number>> = report.section_usage;
   const sections = [...new Set([...Object.keys(perSection), ...Object.keys(report.section_usage)])];
   return (
     <>
       <div class="bars" aria-label="Tokens per section">
         <BudgetBar name="total" used={report.used_tokens_est} allowed={report.max_tokens} />
         {sections.map((name) => (
-          <BudgetBar key={name} name={name} used={report.section_usage[name] ?? 0} allowed={perSection[name]} />
+          <BudgetBar key={name} name={name} used={usage[name] ?? 0} allowed={perSection[name]} />
         ))}
       </div>
       <h3>Degradations ({report.degradations.length})</h3>

@@ -5,7 +5,7 @@ import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 
 import { Quotes } from '../quotes.js';
-import type { Candidate } from '../types.js';
+import type { CandidateRecord as Candidate } from '../../../src/client/index.js';
 import { ActionForm, Badge, ErrorBox, href, Json, StatusBadge, Time, typedJson, useAction } from '../ui.js';
 import { approveGroup, rejectGroup, type Group, type GroupDecision } from './review-groups.js';
 
@@ -29,13 +29,13 @@ export function titleOf(candidate: Candidate): string {
     const text = candidate.payload[field];
     if (typeof text === 'string' && text !== '') return text;
   }
-  return candidate.text ?? String(candidate.target.key ?? candidate.kind);
+  return candidate.text ?? ('key' in candidate.target ? candidate.target.key : candidate.kind);
 }
 
 /** What approving a candidate writes, in words. */
 function Writes({ candidate }: { candidate: Candidate }): JSX.Element {
   const target = candidate.target;
-  const key = String(target.key ?? '');
+  const key = 'key' in target ? target.key : '';
   if (target.write === 'item') return <p class="writes">Writes “{candidate.text ?? key}” as {String(target.type)} <span class="key">{key}</span></p>;
   if (target.write === 'retract') return <p class="writes">Retracts <span class="key">{key}</span></p>;
   if (target.write === 'insight') return <p class="writes">Adds an insight: “{String(target['statement'] ?? '')}”</p>;

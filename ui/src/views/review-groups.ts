@@ -4,7 +4,7 @@
 // are rejected as the same proposal.
 
 import { api } from '../api.js';
-import type { Candidate, DecisionResult } from '../types.js';
+import type { CandidateRecord as Candidate, DecisionResult } from '../../../src/client/index.js';
 
 /** Candidates that propose the same thing, the oldest first. */
 export interface Group {
@@ -61,8 +61,9 @@ export interface GroupDecision {
 }
 
 async function decide(candidate: Candidate, action: 'approve' | 'reject', body: Record<string, unknown>): Promise<Candidate> {
-  const answer = await api<DecisionResult | Candidate>('POST', `/v1/review/${encodeURIComponent(candidate.id)}/${action}`, body);
-  return 'candidate' in answer ? answer.candidate : answer;
+  const answer = await api<DecisionResult>('POST', `/v1/review/${encodeURIComponent(candidate.id)}/${action}`, body);
+  // A decision answers the candidate without its line (`text` is for listed ones).
+  return { ...answer.candidate, text: null };
 }
 
 /**

@@ -9,7 +9,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/ho
 import { api, query, type Page } from '../api.js';
 import { Pager, pageSize, usePaged } from '../layout.js';
 import { useCanWrite } from '../session.js';
-import type { Candidate, Scopes } from '../types.js';
+import type { CandidateRecord as Candidate, ScopeCounts as Scopes } from '../../../src/client/index.js';
 import { ErrorBox, hasScope, href, ScopeForm, scopeOf, Status, useAction, useLoad, type Route } from '../ui.js';
 import { CandidateCard, type CardCommand } from './review-card.js';
 import { approveGroup, groupsOf, KINDS, rejectGroup, type Group, type GroupDecision } from './review-groups.js';

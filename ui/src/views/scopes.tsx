@@ -5,7 +5,7 @@ import type { JSX } from 'preact';
 
 import { api, query } from '../api.js';
 import { Pager, pageSize, usePaged } from '../layout.js';
-import type { Scopes, SessionCounts } from '../types.js';
+import type { ScopeCounts as Scopes, SessionCounts } from '../../../src/client/index.js';
 import { href, Status, TableHead, Time, useLoad } from '../ui.js';
 
 /** The tenant's sessions, most recently active first, a page at a time. */
