@@ -5,7 +5,7 @@
 import { describeItem, isId, ITEM_STATUSES, NotFoundError, ValidationError, type ForgetRequest, type HistoryRequest, type ListItemsRequest, type MemoryItem, type ReextractRequest, type RememberRequest, type RestoreRequest, type SearchMemoryRequest, type SessionScopeInput, type UpdateWorkingStateRequest } from '../index.js';
 import { attributed } from './attribution.js';
 import { limitOf, page, PAGE_PARAMS, pick, type RouteCall, type RouteSpec } from './route-kit.js';
-import { described, objectOf, pageOf, ref } from './schema-refs.js';
+import { objectOf, pageOf, ref } from './schema-refs.js';
 import { bindTenant } from './tenancy.js';
 
 const READER_PARAMS = [
@@ -47,12 +47,12 @@ async function searchItems({ engram, tenant, body }: RouteCall): Promise<unknown
 }
 
 /** What changed: the answer of every write of items. */
-const DIFFS = { status: 200, description: 'What changed.', schema: objectOf({ diffs: { type: 'array', items: described('ItemDiff') } }, ['diffs']) };
+const DIFFS = { status: 200, description: 'What changed.', schema: objectOf({ diffs: { type: 'array', items: ref('records', '/$defs/item_diff') } }, ['diffs']) };
 
 /** An item as answered: a MemoryItem with `text`. */
-const ITEM = described('MemoryItem, with `text`: the line a packet shows for it,');
+const ITEM = ref('records', '/$defs/item_record');
 
-const ITEM_HITS = { status: 200, description: 'Item hits, best first (each item with `text`).', schema: objectOf({ hits: { type: 'array', items: described('SearchHit') } }, ['hits']) };
+const ITEM_HITS = { status: 200, description: 'Item hits, best first (each item with `text`).', schema: objectOf({ hits: { type: 'array', items: ref('records', '/$defs/item_hit') } }, ['hits']) };
 
 /** Items and memory search. */
 const SEARCH_ITEMS: RouteSpec = {
@@ -167,7 +167,7 @@ export const memoryRoutes: readonly RouteSpec[] = [
           tenant_id: { type: 'string' },
           user_id: { type: 'string' },
           turns: { type: 'integer', minimum: 0 },
-          items: { type: 'array', items: described('ItemDiff') },
+          items: { type: 'array', items: ref('records', '/$defs/item_diff') },
           kept: { type: 'array', items: { type: 'string' } },
           dry_run: { type: 'boolean' },
         },

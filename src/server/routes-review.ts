@@ -4,7 +4,7 @@
 
 import { describeItem, type AddInsightRequest, type ApproveRequest, type ListCandidatesRequest, type ListInsightsRequest, type PromoteInsightRequest, type ReflectRequest, type RejectRequest, type ReviewCandidate, type UpdateInsightRequest } from '../index.js';
 import { limitOf, page, PAGE_PARAMS, pick, withPathId, type RouteCall, type RouteSpec } from './route-kit.js';
-import { described, objectOf, OWN_TENANT, pageOf, ref } from './schema-refs.js';
+import { objectOf, OWN_TENANT, pageOf, ref } from './schema-refs.js';
 import { bindTenant } from './tenancy.js';
 
 const USER_PARAMS = [
@@ -48,7 +48,7 @@ export const reviewRoutes: readonly RouteSpec[] = [
     tag: 'review',
     summary: 'Reflect over a run: propose candidates for review',
     body: { required: true, schema: ref('reflectionRequests', '/$defs/reflect') },
-    response: { status: 200, description: 'The reflection and its candidates.', schema: described('ReflectResult') },
+    response: { status: 200, description: 'The reflection and its candidates.', schema: ref('records', '/$defs/reflect_result') },
     errors: [404, 413, 415],
     handle: ({ engram, tenant, body }) => engram.reflect(bindTenant(body, tenant) as ReflectRequest),
   },
@@ -67,7 +67,7 @@ export const reviewRoutes: readonly RouteSpec[] = [
       { name: 'trace_id', type: 'string', description: 'One reflection (trc_…).' },
       ...PAGE_PARAMS,
     ],
-    response: { status: 200, description: 'A page of candidates, each with `text`: the line a packet would show for the item approving it writes (null when it writes no item).', schema: pageOf(described('ReviewCandidate')) },
+    response: { status: 200, description: 'A page of candidates, each with `text`: the line a packet would show for the item approving it writes (null when it writes no item).', schema: pageOf(ref('records', '/$defs/candidate_record')) },
     handle: listCandidates,
   },
   {
@@ -78,7 +78,7 @@ export const reviewRoutes: readonly RouteSpec[] = [
     role: 'read',
     tag: 'review',
     summary: 'One review candidate',
-    response: { status: 200, description: 'The candidate.', schema: described('ReviewCandidate') },
+    response: { status: 200, description: 'The candidate.', schema: ref('records', '/$defs/review_candidate') },
     errors: [404],
     handle: ({ engram, tenant, params }) => engram.review.get(params['id']!, tenant),
   },
@@ -91,7 +91,7 @@ export const reviewRoutes: readonly RouteSpec[] = [
     tag: 'review',
     summary: 'Approve a pending candidate (optionally with an edit of what it writes)',
     body: { required: false, schema: objectOf({ by: reviewer, edit: ref('reflectionRequests', '/$defs/edit'), tenant_id: OWN_TENANT }) },
-    response: { status: 200, description: 'The decision and what it wrote.', schema: described('DecisionResult') },
+    response: { status: 200, description: 'The decision and what it wrote.', schema: ref('records', '/$defs/decision_result') },
     errors: [404, 409, 413, 415],
     handle: (call) => call.engram.review.approve(addressed(call, 'candidate_id') as ApproveRequest),
   },
@@ -104,7 +104,7 @@ export const reviewRoutes: readonly RouteSpec[] = [
     tag: 'review',
     summary: 'Reject a pending candidate with a reason',
     body: { required: true, schema: objectOf({ by: reviewer, reason: ref('reflectionRequests', '/$defs/reject/properties/reason'), tenant_id: OWN_TENANT }, ['reason']) },
-    response: { status: 200, description: 'The decision.', schema: described('DecisionResult') },
+    response: { status: 200, description: 'The decision.', schema: ref('records', '/$defs/decision_result') },
     errors: [404, 409, 413, 415],
     handle: (call) => call.engram.review.reject(addressed(call, 'candidate_id') as RejectRequest),
   },
@@ -127,7 +127,7 @@ export const insightRoutes: readonly RouteSpec[] = [
       { name: 'include_expired', type: 'boolean', description: 'Also expired insights.' },
       ...PAGE_PARAMS,
     ],
-    response: { status: 200, description: 'A page of insights.', schema: pageOf(described('InsightRecord')) },
+    response: { status: 200, description: 'A page of insights.', schema: pageOf(ref('records', '/$defs/insight_record')) },
     handle: listInsights,
   },
   {
@@ -139,7 +139,7 @@ export const insightRoutes: readonly RouteSpec[] = [
     tag: 'insights',
     summary: 'Add a hypothesis, strategy or pattern to a run (unvalidated)',
     body: { required: true, schema: ref('reflectionRequests', '/$defs/add_insight') },
-    response: { status: 201, description: 'The new insight.', schema: described('InsightRecord') },
+    response: { status: 201, description: 'The new insight.', schema: ref('records', '/$defs/insight_record') },
     errors: [413, 415],
     handle: ({ engram, tenant, body }) => engram.insights.add(bindTenant(body, tenant) as AddInsightRequest),
   },
@@ -151,7 +151,7 @@ export const insightRoutes: readonly RouteSpec[] = [
     role: 'read',
     tag: 'insights',
     summary: 'One insight',
-    response: { status: 200, description: 'The insight.', schema: described('InsightRecord') },
+    response: { status: 200, description: 'The insight.', schema: ref('records', '/$defs/insight_record') },
     errors: [404],
     handle: ({ engram, tenant, params }) => engram.insights.get(params['id']!, tenant),
   },
@@ -167,7 +167,7 @@ export const insightRoutes: readonly RouteSpec[] = [
       required: true,
       schema: objectOf({ state: ref('reflectionRequests', '/$defs/update_insight/properties/state'), note: ref('reflectionRequests', '/$defs/update_insight/properties/note'), by: reviewer, tenant_id: OWN_TENANT }, ['state']),
     },
-    response: { status: 200, description: 'The insight.', schema: described('InsightRecord') },
+    response: { status: 200, description: 'The insight.', schema: ref('records', '/$defs/insight_record') },
     errors: [404, 409, 413, 415],
     handle: (call) => call.engram.insights.update(addressed(call, 'insight_id') as UpdateInsightRequest),
   },
@@ -192,7 +192,7 @@ export const insightRoutes: readonly RouteSpec[] = [
         ['type', 'key', 'value'],
       ),
     },
-    response: { status: 200, description: 'The insight and the item diffs.', schema: objectOf({ insight: described('InsightRecord'), items: { type: 'array', items: described('ItemDiff') } }, ['insight', 'items']) },
+    response: { status: 200, description: 'The insight and the item diffs.', schema: ref('records', '/$defs/promote_result') },
     errors: [404, 409, 413, 415],
     handle: (call) => call.engram.insights.promote(addressed(call, 'insight_id') as PromoteInsightRequest),
   },

@@ -3,7 +3,7 @@
 
 import { NotFoundError, renderPacket, type ExplainBuildRequest, type RenderFormat, type ListSnapshotsRequest, type ResumeRunRequest, type RunScope } from '../index.js';
 import { limitOf, page, PAGE_PARAMS, pick, withPathId, type RouteCall, type RouteSpec } from './route-kit.js';
-import { described, objectOf, OWN_TENANT, pageOf, ref } from './schema-refs.js';
+import { objectOf, OWN_TENANT, pageOf, ref } from './schema-refs.js';
 import { bindTenant } from './tenancy.js';
 
 async function getRun({ engram, tenant, query }: RouteCall): Promise<unknown> {
@@ -40,7 +40,7 @@ export const runRoutes: readonly RouteSpec[] = [
       { name: 'agent_id', type: 'string', description: 'The agent (required).', required: true },
       { name: 'run_id', type: 'string', description: 'The run (required).', required: true },
     ],
-    response: { status: 200, description: 'The run state.', schema: described('RunState') },
+    response: { status: 200, description: 'The run state.', schema: ref('records', '/$defs/run_state') },
     errors: [404],
     handle: getRun,
   },
@@ -53,7 +53,7 @@ export const runRoutes: readonly RouteSpec[] = [
     tag: 'runs',
     summary: 'Resume a run that a failed snapshot stopped',
     body: { required: true, schema: ref('runRequests', '/$defs/resume_run') },
-    response: { status: 200, description: 'The run state, active again.', schema: described('RunState') },
+    response: { status: 200, description: 'The run state, active again.', schema: ref('records', '/$defs/run_state') },
     errors: [404, 409, 413, 415],
     handle: ({ engram, tenant, body }) => engram.runs.resume(bindTenant(body, tenant) as ResumeRunRequest),
   },
@@ -72,7 +72,7 @@ export const runRoutes: readonly RouteSpec[] = [
       { name: 'order', type: 'string', enum: ['asc', 'desc'], description: 'By sequence (default asc).' },
       ...PAGE_PARAMS,
     ],
-    response: { status: 200, description: 'A page of snapshot records (next_cursor is a snapshot_id).', schema: pageOf(described('SnapshotRecord')) },
+    response: { status: 200, description: 'A page of snapshot records (next_cursor is a snapshot_id).', schema: pageOf(ref('records', '/$defs/snapshot_record')) },
     handle: listSnapshots,
   },
   {
@@ -83,7 +83,7 @@ export const runRoutes: readonly RouteSpec[] = [
     role: 'read',
     tag: 'runs',
     summary: 'One snapshot record',
-    response: { status: 200, description: 'The snapshot record: its scope and the snapshot.', schema: described('SnapshotRecord') },
+    response: { status: 200, description: 'The snapshot record: its scope and the snapshot.', schema: ref('records', '/$defs/snapshot_record') },
     errors: [404],
     handle: ({ engram, tenant, params }) => engram.runs.snapshot(params['id']!, tenant),
   },
@@ -123,7 +123,7 @@ export const buildRoutes: readonly RouteSpec[] = [
       { name: 'session_id', type: 'string', description: 'One session.' },
       ...PAGE_PARAMS,
     ],
-    response: { status: 200, description: 'A page of builds.', schema: pageOf(described('ContextBuild')) },
+    response: { status: 200, description: 'A page of builds.', schema: pageOf(ref('records', '/$defs/context_build')) },
     handle: listBuilds,
   },
   {
@@ -138,7 +138,7 @@ export const buildRoutes: readonly RouteSpec[] = [
       { name: 'a', type: 'string', description: 'The first build (ctx_…, required).', required: true },
       { name: 'b', type: 'string', description: 'The second build (ctx_…, required).', required: true },
     ],
-    response: { status: 200, description: 'The diff.', schema: described('BuildDiff') },
+    response: { status: 200, description: 'The diff.', schema: ref('records', '/$defs/build_diff') },
     errors: [404],
     handle: ({ engram, tenant, query }) => engram.diffBuilds(query['a'] as string, query['b'] as string, tenant),
   },
@@ -151,7 +151,7 @@ export const buildRoutes: readonly RouteSpec[] = [
     tag: 'builds',
     summary: 'One context build (with ?render=, also its packet as prompt text)',
     query: [{ name: 'render', type: 'string', enum: ['markdown', 'xml'], description: 'Also render the packet as prompt text (`text`).' }],
-    response: { status: 200, description: 'The build, and its text when rendered.', schema: described('ContextBuild') },
+    response: { status: 200, description: 'The build, and its text when rendered.', schema: ref('records', '/$defs/build_record') },
     errors: [404],
     handle: getBuild,
   },
@@ -163,7 +163,7 @@ export const buildRoutes: readonly RouteSpec[] = [
     role: 'read',
     tag: 'builds',
     summary: 'Rebuild a stored packet as of its time and tell whether it is byte-identical',
-    response: { status: 200, description: 'The replay.', schema: described('ReplayResult') },
+    response: { status: 200, description: 'The replay.', schema: ref('records', '/$defs/replay_result') },
     errors: [404],
     handle: ({ engram, tenant, params }) => engram.replay(params['id']!, tenant),
   },

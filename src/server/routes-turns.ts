@@ -3,7 +3,7 @@
 
 import { renameFields, renderPacket, ValidationError, type CommitTurnRequest, type CommitTurnResult, type ComposeRequest, type ListEventsRequest, type RenderFormat, type SearchEventsRequest } from '../index.js';
 import { limitOf, page, PAGE_PARAMS, pick, type RouteCall, type RouteSpec } from './route-kit.js';
-import { described, objectOf, pageOf, ref } from './schema-refs.js';
+import { objectOf, pageOf, ref } from './schema-refs.js';
 import { bindTenant, isObject } from './tenancy.js';
 
 const SCOPE_PARAMS = [
@@ -59,7 +59,7 @@ export const turnRoutes: readonly RouteSpec[] = [
     tag: 'turns',
     summary: 'Commit a turn, or a batch of turns in one transaction',
     body: { required: true, schema: { oneOf: [ref('commitTurnRequest'), objectOf({ turns: { type: 'array', minItems: 1, items: ref('commitTurnRequest') } }, ['turns'])] } },
-    response: { status: 200, description: 'A CommitTurnResult, or { results } for a batch.', schema: { oneOf: [described('CommitTurnResult'), objectOf({ results: { type: 'array', items: described('CommitTurnResult') } }, ['results'])] } },
+    response: { status: 200, description: 'A CommitTurnResult, or { results } for a batch.', schema: { oneOf: [ref('records', '/$defs/commit_turn_result'), objectOf({ results: { type: 'array', items: ref('records', '/$defs/commit_turn_result') } }, ['results'])] } },
     errors: [409, 413, 415],
     handle: commit,
   },
