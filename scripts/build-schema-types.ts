@@ -58,9 +58,14 @@ function objectType(node: Node, here: Doc): string {
   const names = Object.keys(properties);
   if (names.length === 0) {
     if (extra === false) return 'Record<string, never>';
+    const allowed = (node['propertyNames'] as Node | undefined)?.['enum'];
+    if (Array.isArray(allowed)) return `Partial<Record<${allowed.map(literal).join(' | ')}, unknown>>`;
     return `Record<string, ${typeof extra === 'object' && extra !== null ? emit(extra as Node, here) : 'unknown'}>`;
   }
-  return `{ ${names.map((name) => `${key(name)}${required.has(name) ? '' : '?'}: ${emit(properties[name]!, here)}`).join('; ')} }`;
+  const fields = names.map((name) => `${key(name)}${required.has(name) ? '' : '?'}: ${emit(properties[name]!, here)}`);
+  // An object that allows more fields than it names has an index signature, as its type should.
+  if (extra === undefined || extra === true) fields.push('[key: string]: unknown');
+  return `{ ${fields.join('; ')} }`;
 }
 
 function arrayType(node: Node, here: Doc): string {
@@ -94,7 +99,12 @@ function emit(node: Node | boolean, here: Doc): string {
   else if (Array.isArray(node['enum'])) parts.push(node['enum'].map(literal).join(' | '));
   else if (node['type'] !== undefined) parts.push((Array.isArray(node['type']) ? node['type'] : [node['type']]).map((type: string) => typeOf(type, node, here)).join(' | '));
   else if (node['properties'] !== undefined) parts.push(objectType(node, here));
-  for (const union of ['oneOf', 'anyOf'] as const) if (Array.isArray(node[union])) parts.push(node[union].map((entry: Node) => emit(entry, here)).join(' | '));
+  for (const union of ['oneOf', 'anyOf'] as const) {
+    if (!Array.isArray(node[union])) continue;
+    const entries = node[union].map((entry: Node) => emit(entry, here));
+    // Alternatives that only say which fields must be present ({ required: […] }) add no type.
+    if (entries.some((entry: string) => entry !== 'unknown')) parts.push(entries.join(' | '));
+  }
   if (Array.isArray(node['allOf'])) parts.push(...node['allOf'].map((entry: Node) => emit(entry, here)));
   if (parts.length === 0) return 'unknown';
   return parts.length === 1 ? parts[0]! : parts.map((part) => `(${part})`).join(' & ');

@@ -24,6 +24,7 @@ export type {
   EventSearchPage,
   InsightRecord,
   ItemDiff,
+  KeyIdentity,
   MemoryItem,
   MemoryPacket,
   ReflectResult,

@@ -2,7 +2,7 @@
 // candidates carry the line a packet shows for them, lists come a page at a time, and a few bodies
 // exist only on the wire. Types only: the route table (src/server/routes-*.ts) names them.
 
-import type { ApiKeyInfo, ContextBuild, EraseCounts, ItemDiff, KeyPrincipal, KeyRole, MemoryItem, ReviewCandidate, SearchHit, TransferCounts } from '../index.js';
+import type { ApiKeyInfo, ContextBuild, EraseCounts, ItemDiff, KeyRole, MemoryItem, ReviewCandidate, SearchHit, TransferCounts } from '../index.js';
 
 /**
  * One page of a list and the cursor of the next (null at the end).
@@ -58,14 +58,6 @@ export type BuildRecord = ContextBuild & { text?: string };
 export interface ItemDiffs {
   diffs: ItemDiff[];
 }
-
-/**
- * The key a request was sent with (GET /v1/whoami): its id, tenant, role and label (the id when it has none).
- *
- * @example
- * const { role }: KeyIdentity = await engram.keys.whoami();
- */
-export type KeyIdentity = KeyPrincipal & { label: string };
 
 /**
  * The body of POST /v1/keys.
