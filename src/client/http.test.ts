@@ -36,6 +36,23 @@ describe('the client route table', () => {
     expectTypeOf<RouteResponse<'getEvent'>>().toEqualTypeOf<EventRecord>();
   });
 
+  it('names, for each answer that is one record (or a page of them), the type of the schema the OpenAPI document gives', () => {
+    const pascal = (name: string) => name.replace(/(^|_)(\w)/g, (_match, _sep: string, letter: string) => letter.toUpperCase());
+    const recordOf = (schema: Record<string, unknown> | undefined): string | undefined => {
+      const target = typeof schema?.['$ref'] === 'string' ? /^#\/components\/schemas\/(?:records\/\$defs\/)?(\w+)$/.exec(schema['$ref']) : null;
+      return target === null ? undefined : pascal(target[1]!);
+    };
+    const checked = ALL_ROUTES.flatMap((spec) => {
+      const schema = spec.response.schema as { properties?: { items?: { items?: Record<string, unknown> }; next_cursor?: unknown } } | undefined;
+      const record = recordOf(schema as Record<string, unknown>);
+      const listed = schema?.properties?.next_cursor === undefined ? undefined : recordOf(schema.properties.items?.items);
+      const expected = record ?? (listed === undefined ? undefined : `Page<${listed}>`);
+      return expected === undefined ? [] : [[spec.operationId, spec.wire.response, expected]];
+    });
+    expect(checked.length).toBeGreaterThanOrEqual(24);
+    for (const [operationId, named, expected] of checked) expect(named, operationId).toBe(expected);
+  });
+
   it('is the server route table: every route, its method and path', () => {
     expect(Object.entries(ROUTES).map(([id, route]) => `${id} ${route.method} ${route.path}`)).toEqual(ALL_ROUTES.map((spec) => `${spec.operationId} ${spec.method} ${spec.url}`));
   });

@@ -2,7 +2,7 @@
 // candidates carry the line a packet shows for them, lists come a page at a time, and a few bodies
 // exist only on the wire. Types only: the route table (src/server/routes-*.ts) names them.
 
-import type { ApiKeyInfo, ContextBuild, EraseCounts, ItemDiff, KeyRole, MemoryItem, ReviewCandidate, SearchHit, TransferCounts } from '../index.js';
+import type { ApiKeyInfo, ContextBuild, EraseCounts, InsightRecord, ItemDiff, KeyRole, MemoryItem, ReviewCandidate, SearchHit, TransferCounts } from '../index.js';
 
 /**
  * One page of a list and the cursor of the next (null at the end).
@@ -57,6 +57,17 @@ export type BuildRecord = ContextBuild & { text?: string };
  */
 export interface ItemDiffs {
   diffs: ItemDiff[];
+}
+
+/**
+ * A promoted insight and what promoting it wrote.
+ *
+ * @example
+ * const { items }: PromoteResult = await engram.insights.promote('ins_…', { type: 'procedure', key, value });
+ */
+export interface PromoteResult {
+  insight: InsightRecord;
+  items: ItemDiff[];
 }
 
 /**

@@ -2,8 +2,8 @@
 // (src/server/routes-*.ts): do not edit; run `npm run build:client`. Each route's method and path,
 // and the types of its path parameters, query, body and answer.
 
-import type { AddInsightRequest, ApiKeyInfo, ApproveRequest, BuildDiff, BuildExplanation, CommitTurnRequest, CommitTurnResult, ComposeRequest, ContextBuild, DecisionResult, EventRecord, EventSearchPage, ExplainBuildRequest, ForgetRequest, InsightRecord, ItemDiff, KeyIdentity, MemoryPacket, PromoteInsightRequest, ReextractRequest, ReextractResult, ReflectRequest, ReflectResult, RejectRequest, RememberRequest, ReplayResult, RestoreRequest, ResumeRunRequest, ReviewCandidate, RunState, ScopeCounts, SearchEventsRequest, SearchMemoryRequest, SnapshotRecord, UpdateInsightRequest, UpdateWorkingStateRequest, WorkingState, WorkingStateUpdate } from '../index.js';
-import type { BuildRecord, CandidateRecord, CreateKeyRequest, CreatedKey, EraseRequest, EraseResult, ImportResult, ItemDiffs, ItemHit, ItemRecord, Page } from './records.js';
+import type { AddInsightRequest, ApiKeyInfo, ApproveRequest, BuildDiff, BuildExplanation, CommitTurnRequest, CommitTurnResult, ComposeRequest, ContextBuild, DecisionResult, EventRecord, EventSearchPage, ExplainBuildRequest, ForgetRequest, InsightRecord, KeyIdentity, MemoryPacket, PromoteInsightRequest, ReextractRequest, ReextractResult, ReflectRequest, ReflectResult, RejectRequest, RememberRequest, ReplayResult, RestoreRequest, ResumeRunRequest, ReviewCandidate, RunState, ScopeCounts, SearchEventsRequest, SearchMemoryRequest, SnapshotRecord, UpdateInsightRequest, UpdateWorkingStateRequest, WorkingState, WorkingStateUpdate } from '../index.js';
+import type { BuildRecord, CandidateRecord, CreateKeyRequest, CreatedKey, EraseRequest, EraseResult, ImportResult, ItemDiffs, ItemHit, ItemRecord, Page, PromoteResult } from './records.js';
 
 /**
  * Every route by its operationId (as in /openapi.json): method, path (`:id` is a path parameter)
@@ -199,7 +199,7 @@ export interface RouteTypes {
   /** POST /v1/insights/:id/promote: Promote a validated insight to a fact or procedure. */
   promoteInsight: {
     input: { params: { id: string }; query?: { tenant_id?: string }; body: Omit<PromoteInsightRequest, 'insight_id'> };
-    response: { insight: InsightRecord; items: ItemDiff[] };
+    response: PromoteResult;
   };
   /** GET /v1/runs: A run's recorded state and compaction counters. */
   getRun: {

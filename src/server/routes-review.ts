@@ -175,7 +175,7 @@ export const insightRoutes: readonly RouteSpec[] = [
     method: 'POST',
     url: '/v1/insights/:id/promote',
     operationId: 'promoteInsight',
-    wire: { body: "Omit<PromoteInsightRequest, 'insight_id'>", response: '{ insight: InsightRecord; items: ItemDiff[] }' },
+    wire: { body: "Omit<PromoteInsightRequest, 'insight_id'>", response: 'PromoteResult' },
     role: 'write',
     tag: 'insights',
     summary: 'Promote a validated insight to a fact or procedure',

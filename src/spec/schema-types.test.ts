@@ -5,7 +5,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 
 import type * as Schema from './schema-types.js';
-import type { BuildRecord, CandidateRecord, ItemHit, ItemRecord } from '../client/records.js';
+import type { BuildRecord, CandidateRecord, ItemHit, ItemRecord, PromoteResult } from '../client/records.js';
 import type {
   AddInsightRequest,
   ApproveRequest,
@@ -61,6 +61,7 @@ describe('the library types are the types of its schemas', () => {
     expectTypeOf<CandidateRecord>().branded.toEqualTypeOf<Schema.RecordsCandidateRecord>();
     expectTypeOf<DecisionResult>().branded.toEqualTypeOf<Schema.RecordsDecisionResult>();
     expectTypeOf<InsightRecord>().branded.toEqualTypeOf<Schema.RecordsInsightRecord>();
+    expectTypeOf<PromoteResult>().branded.toEqualTypeOf<Schema.RecordsPromoteResult>();
     expectTypeOf<ReflectResult>().branded.toEqualTypeOf<Schema.RecordsReflectResult>();
     expectTypeOf<RunState>().branded.toEqualTypeOf<Schema.RecordsRunState>();
     expectTypeOf<SnapshotRecord>().branded.toEqualTypeOf<Schema.RecordsSnapshotRecord>();
