@@ -31,10 +31,17 @@ module.exports = {
     ...forbidden,
     {
       name: 'inspector-talks-http-only',
-      comment: 'The web inspector (ui/) reaches Engram through the HTTP API only: no import of src/.',
+      comment: 'The web inspector (ui/) reaches Engram through the HTTP API only: of src/ it imports the types of engram/client (src/client/), which its bundle never contains.',
       severity: 'error',
       from: { path: '^ui/' },
-      to: { path: '^src/' },
+      to: { path: '^src/(?!client/)' },
+    },
+    {
+      name: 'inspector-imports-client-types-only',
+      comment: 'The record types of the API come from engram/client; its code (fetch, the route table) is not bundled into the inspector.',
+      severity: 'error',
+      from: { path: '^ui/' },
+      to: { path: '^src/client/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'storage-imports-only-spec-and-util',

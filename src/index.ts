@@ -21,7 +21,7 @@ export { startBackgroundWorker, type BackgroundWorker, type BackgroundWorkerOpti
 export type { JobRun } from './runtime/jobs.js';
 export { JOB_KINDS, JOB_STATUSES } from './spec/storage.js';
 export { KEY_PREFIX } from './runtime/key-api.js';
-export { KEY_ROLES, type ApiKeyInfo, type KeyPrincipal, type KeyRole } from './spec/auth.js';
+export { KEY_ROLES, type ApiKeyInfo, type KeyIdentity, type KeyPrincipal, type KeyRole } from './spec/auth.js';
 export type * from './spec/compaction.js';
 export { DEFAULT_COMPACTION } from './compaction/run-state.js';
 export { renderNarrative } from './compaction/narrative.js';

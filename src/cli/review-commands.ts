@@ -6,6 +6,7 @@ import { Option, type Command } from 'commander';
 
 import { describeItem, ValidationError } from '../index.js';
 import type {
+  ApproveRequest,
   CandidateKind,
   CandidateStatus,
   CandidateTarget,
@@ -255,7 +256,7 @@ function reviewApprove(review: Command): void {
           tenant_id: flags.tenant,
           candidate_id: candidateId,
           ...optional('by', flags.by),
-          ...optional('edit', edit as CandidateTarget | undefined),
+          ...optional('edit', edit as ApproveRequest['edit']),
         });
         if (global.json === true) printJson(result);
         else printLines(decisionResultLines(result));

@@ -1,9 +1,18 @@
 // `engram/client`: a small fetch-based client for Engram's HTTP API with the library's types. Every
-// call sends the API key; the tenant comes from the key. A problem document becomes an
-// EngramHttpError carrying the typed code, the field and the rule's issues.
+// route, its body and its answer are typed from the server's route table (routes.ts, generated);
+// every call sends the API key, and the tenant comes from the key.
 
-import type {
+import type { CommitTurnRequest, CommitTurnResult, ComposeRequest } from '../index.js';
+import { callRoute, send, type ClientOptions, type OperationId, type RouteInput, type RouteQuery, type RouteResponse } from './http.js';
+import type { RouteTypes } from './routes.js';
+
+export { EngramHttpError, type ClientOptions, type OperationId, type RouteInput, type RouteQuery, type RouteResponse } from './http.js';
+export { ROUTES, type RouteTypes } from './routes.js';
+export type * from './records.js';
+// The library's records the API carries, so a caller (the web inspector among them) needs no other import.
+export type {
   ApiKeyInfo,
+  BuildDiff,
   BuildExplanation,
   CommitTurnRequest,
   CommitTurnResult,
@@ -15,66 +24,22 @@ import type {
   EventSearchPage,
   InsightRecord,
   ItemDiff,
+  KeyIdentity,
   MemoryItem,
   MemoryPacket,
-  ReextractRequest,
-  ReextractResult,
   ReflectResult,
   ReplayResult,
   ReviewCandidate,
   RunState,
   ScopeCounts,
   SearchHit,
+  SessionCounts,
   SnapshotRecord,
   WorkingState,
   WorkingStateUpdate,
 } from '../index.js';
 
-export interface ClientOptions {
-  /** The server's address, for example `http://127.0.0.1:8787`. */
-  baseUrl: string;
-  /** An API key (`egk_…`). */
-  apiKey: string;
-  /** A fetch implementation (default: the global one). */
-  fetch?: typeof fetch;
-  /** Milliseconds before a request is abandoned (default 30 s). */
-  timeoutMs?: number;
-}
-
-/** One page of a list and the cursor of the next (null at the end). */
-export interface Page<T> {
-  items: T[];
-  next_cursor: string | null;
-}
-
-/** An error answered by the server (`application/problem+json`). */
-export class EngramHttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly field: string | undefined,
-    readonly issues: unknown[] | undefined,
-    readonly requestId: string | undefined,
-  ) {
-    super(message);
-    this.name = 'EngramHttpError';
-  }
-}
-
-type Query = Record<string, string | number | boolean | readonly string[] | undefined>;
-
-function queryString(query: Query | undefined): string {
-  if (query === undefined) return '';
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) {
-    if (value === undefined) continue;
-    if (Array.isArray(value)) params.set(name, value.join(','));
-    else params.set(name, String(value));
-  }
-  const text = params.toString();
-  return text === '' ? '' : `?${text}`;
-}
+type Body<Op extends OperationId> = NonNullable<RouteTypes[Op]['input'] extends { body?: infer B } ? B : never>;
 
 /**
  * A client of one Engram server.
@@ -85,105 +50,85 @@ function queryString(query: Query | undefined): string {
  * const { packet } = await engram.compose({ scope, purpose: 'responder' });
  */
 export function createClient(options: ClientOptions) {
-  const base = options.baseUrl.replace(/\/+$/u, '');
-  const doFetch = options.fetch ?? fetch;
-  const timeoutMs = options.timeoutMs ?? 30_000;
-
-  async function call<T>(method: string, path: string, body?: unknown, query?: Query): Promise<T> {
-    const response = await doFetch(`${base}${path}${queryString(query)}`, {
-      method,
-      headers: { authorization: `Bearer ${options.apiKey}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    const text = await response.text();
-    const parsed: unknown = text === '' ? null : response.headers.get('content-type')?.includes('json') === true ? JSON.parse(text) : text;
-    if (!response.ok) {
-      const problem = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Record<string, unknown>;
-      throw new EngramHttpError(
-        response.status,
-        typeof problem['code'] === 'string' ? problem['code'] : `HTTP_${response.status}`,
-        typeof problem['detail'] === 'string' ? problem['detail'] : `${method} ${path} answered ${response.status}`,
-        typeof problem['field'] === 'string' ? problem['field'] : undefined,
-        Array.isArray(problem['issues']) ? problem['issues'] : undefined,
-        response.headers.get('x-request-id') ?? undefined,
-      );
-    }
-    return parsed as T;
-  }
-
-  const id = (value: string) => encodeURIComponent(value);
-  type SessionScope = { user_id: string; agent_id?: string; session_id?: string; run_id?: string };
+  const request = <Op extends OperationId>(operation: Op, input: RouteInput<Op>): Promise<RouteResponse<Op>> => callRoute(options, operation, input);
+  const byId = (id: string) => ({ params: { id } });
+  const diffs = async (answer: Promise<{ diffs: RouteResponse<'remember'>['diffs'] }>) => (await answer).diffs;
 
   return {
-    commitTurn: (turn: CommitTurnRequest) => call<CommitTurnResult>('POST', '/v1/turns', turn),
-    commitTurns: async (turns: CommitTurnRequest[]) => (await call<{ results: CommitTurnResult[] }>('POST', '/v1/turns', { turns })).results,
-    compose: (request: ComposeRequest, render?: 'markdown' | 'xml') =>
-      call<{ packet: MemoryPacket; text?: string }>('POST', '/v1/compose', request, render === undefined ? undefined : { render }),
-    listEvents: (query: SessionScope & { kinds?: string[]; order?: 'asc' | 'desc'; cursor?: string; limit?: number }) => call<Page<EventRecord>>('GET', '/v1/events', undefined, query),
-    getEvent: (eventId: string) => call<EventRecord>('GET', `/v1/events/${id(eventId)}`),
+    /** Any route by its operationId (as in /openapi.json), typed by what it takes and answers. */
+    request,
+    commitTurn: async (turn: CommitTurnRequest) => (await request('commitTurn', { body: turn })) as CommitTurnResult,
+    commitTurns: async (turns: CommitTurnRequest[]) => ((await request('commitTurn', { body: { turns } })) as { results: CommitTurnResult[] }).results,
+    compose: (body: ComposeRequest, render?: 'markdown' | 'xml') => request('compose', { body, ...(render === undefined ? {} : { query: { render } }) }),
+    listEvents: (query: RouteQuery<'listEvents'>) => request('listEvents', { query }),
+    getEvent: (eventId: string) => request('getEvent', byId(eventId)),
     /** Full-text search over a user's events (the episodic log): the hits of one page. */
-    searchEvents: async (request: Record<string, unknown>) => (await call<{ hits: EventSearchHit[] }>('POST', '/v1/events/search', request)).hits,
+    searchEvents: async (body: Body<'searchEvents'>) => (await request('searchEvents', { body })).hits,
     /** One page of an event search and the cursor of the next (pass it as `cursor`; null at the end). */
-    searchEventsPage: (request: Record<string, unknown>) => call<EventSearchPage>('POST', '/v1/events/search', request),
-    listItems: (query: SessionScope & { types?: string[]; status?: string[]; cursor?: string; limit?: number }) => call<Page<MemoryItem>>('GET', '/v1/items', undefined, query),
-    getItem: (itemId: string) => call<MemoryItem>('GET', `/v1/items/${id(itemId)}`),
-    history: (query: { user_id: string; agent_id?: string; key: string }) => call<Page<MemoryItem>>('GET', '/v1/items/history', undefined, query),
-    remember: async (request: Record<string, unknown>) => (await call<{ diffs: ItemDiff[] }>('POST', '/v1/items', request)).diffs,
-    forget: async (request: Record<string, unknown>) => (await call<{ diffs: ItemDiff[] }>('POST', '/v1/items/forget', request)).diffs,
+    searchEventsPage: (body: Body<'searchEvents'>) => request('searchEvents', { body }),
+    listItems: (query: RouteQuery<'listItems'>) => request('listItems', { query }),
+    getItem: (itemId: string) => request('getItem', byId(itemId)),
+    history: (query: RouteQuery<'itemHistory'>) => request('itemHistory', { query }),
+    remember: (body: Body<'remember'>) => diffs(request('remember', { body })),
+    forget: (body: Body<'forget'>) => diffs(request('forget', { body })),
     /** Makes an earlier version of a key current again (`{ scope, item_id, rule? }`): a new version with exactly its value. */
-    restore: async (request: Record<string, unknown>) => (await call<{ diffs: ItemDiff[] }>('POST', '/v1/items/restore', request)).diffs,
+    restore: (body: Body<'restore'>) => diffs(request('restore', { body })),
     /** Re-runs rule extraction over a user's log (an admin key); `dry_run` plans without writing. */
-    reextract: (request: ReextractRequest) => call<ReextractResult>('POST', '/v1/items/reextract', request),
+    reextract: (body: Body<'reextract'>) => request('reextract', { body }),
     /** Hybrid search over a user's long-term memory items. */
-    searchItems: async (request: Record<string, unknown>) => (await call<{ hits: SearchHit[] }>('POST', '/v1/items/search', request)).hits,
+    searchItems: async (body: Body<'searchItems'>) => (await request('searchItems', { body })).hits,
     /** The same as `searchItems` (its earlier name). */
-    search: async (request: Record<string, unknown>) => (await call<{ hits: SearchHit[] }>('POST', '/v1/memory/search', request)).hits,
-    getWorkingState: (query: { user_id: string; agent_id: string; session_id: string }) => call<WorkingState>('GET', '/v1/working-state', undefined, query),
-    updateWorkingState: (request: { scope: Record<string, string>; expected_version: number; set?: Record<string, unknown>; append?: Record<string, unknown[]>; turn_id?: string }) =>
-      call<WorkingStateUpdate>('PATCH', '/v1/working-state', request),
-    reflect: (request: { scope: { user_id: string; agent_id: string; run_id: string; session_id?: string }; use?: 'auto' | 'rules' | 'llm' }) => call<ReflectResult>('POST', '/v1/reflections', request),
+    search: async (body: Body<'searchMemory'>) => (await request('searchMemory', { body })).hits,
+    getWorkingState: (query: RouteQuery<'getWorkingState'>) => request('getWorkingState', { query }),
+    updateWorkingState: (body: Body<'patchWorkingState'>) => request('patchWorkingState', { body }),
+    reflect: (body: Body<'reflect'>) => request('reflect', { body }),
     review: {
-      list: (query: SessionScope & { status?: string[]; kind?: string[]; trace_id?: string; cursor?: string; limit?: number }) => call<Page<ReviewCandidate>>('GET', '/v1/review', undefined, query),
-      get: (candidateId: string) => call<ReviewCandidate>('GET', `/v1/review/${id(candidateId)}`),
-      approve: (candidateId: string, body: { by?: string; edit?: Record<string, unknown> } = {}) => call<DecisionResult>('POST', `/v1/review/${id(candidateId)}/approve`, body),
-      reject: (candidateId: string, body: { by?: string; reason: string }) => call<DecisionResult>('POST', `/v1/review/${id(candidateId)}/reject`, body),
+      list: (query: RouteQuery<'listCandidates'>) => request('listCandidates', { query }),
+      get: (candidateId: string) => request('getCandidate', byId(candidateId)),
+      approve: (candidateId: string, body: Body<'approveCandidate'> = {}) => request('approveCandidate', { ...byId(candidateId), body }),
+      reject: (candidateId: string, body: Body<'rejectCandidate'>) => request('rejectCandidate', { ...byId(candidateId), body }),
     },
     insights: {
-      list: (query: SessionScope & { states?: string[]; types?: string[]; include_expired?: boolean; cursor?: string; limit?: number }) => call<Page<InsightRecord>>('GET', '/v1/insights', undefined, query),
-      get: (insightId: string) => call<InsightRecord>('GET', `/v1/insights/${id(insightId)}`),
-      add: (request: Record<string, unknown>) => call<InsightRecord>('POST', '/v1/insights', request),
-      update: (insightId: string, body: { state: string; note?: string; by?: string }) => call<InsightRecord>('POST', `/v1/insights/${id(insightId)}/state`, body),
-      promote: (insightId: string, body: { type: string; key: string; value: Record<string, unknown>; by?: string }) =>
-        call<{ insight: InsightRecord; items: ItemDiff[] }>('POST', `/v1/insights/${id(insightId)}/promote`, body),
+      list: (query: RouteQuery<'listInsights'>) => request('listInsights', { query }),
+      get: (insightId: string) => request('getInsight', byId(insightId)),
+      add: (body: Body<'addInsight'>) => request('addInsight', { body }),
+      update: (insightId: string, body: Body<'updateInsight'>) => request('updateInsight', { ...byId(insightId), body }),
+      promote: (insightId: string, body: Body<'promoteInsight'>) => request('promoteInsight', { ...byId(insightId), body }),
     },
     runs: {
-      get: (query: { user_id: string; agent_id: string; run_id: string }) => call<RunState>('GET', '/v1/runs', undefined, query),
-      resume: (request: { scope: { user_id: string; agent_id: string; run_id: string }; by?: string; note?: string }) => call<RunState>('POST', '/v1/runs/resume', request),
-      snapshots: (query: { user_id: string; agent_id?: string; run_id?: string; order?: 'asc' | 'desc'; cursor?: string; limit?: number }) => call<Page<SnapshotRecord>>('GET', '/v1/snapshots', undefined, query),
-      snapshot: (snapshotId: string) => call<SnapshotRecord>('GET', `/v1/snapshots/${id(snapshotId)}`),
-      narrative: (snapshotId: string) => call<string>('GET', `/v1/snapshots/${id(snapshotId)}/narrative`),
+      get: (query: RouteQuery<'getRun'>) => request('getRun', { query }),
+      resume: (body: Body<'resumeRun'>) => request('resumeRun', { body }),
+      snapshots: (query: RouteQuery<'listSnapshots'>) => request('listSnapshots', { query }),
+      snapshot: (snapshotId: string) => request('getSnapshot', byId(snapshotId)),
+      narrative: (snapshotId: string) => request('getSnapshotNarrative', byId(snapshotId)),
     },
     builds: {
-      list: (query: Partial<SessionScope> & { cursor?: string; limit?: number } = {}) => call<Page<ContextBuild>>('GET', '/v1/builds', undefined, query),
-      get: (buildId: string) => call<ContextBuild>('GET', `/v1/builds/${id(buildId)}`),
-      replay: (buildId: string) => call<ReplayResult>('POST', `/v1/builds/${id(buildId)}/replay`, {}),
-      diff: (a: string, b: string) => call<Record<string, unknown>>('GET', '/v1/builds/diff', undefined, { a, b }),
+      list: (query: RouteQuery<'listBuilds'> = {}) => request('listBuilds', { query }),
+      /** A build; with `render`, also its packet as prompt text (`text`). */
+      get: (buildId: string, render?: 'markdown' | 'xml') => request('getBuild', { ...byId(buildId), ...(render === undefined ? {} : { query: { render } }) }),
+      replay: (buildId: string) => request('replayBuild', byId(buildId)),
+      diff: (a: string, b: string) => request('diffBuilds', { query: { a, b } }),
       /** Why an event (`evt_…`) or item (`mem_…`) is, or is not, in the build's packet. */
-      explain: (buildId: string, recordId: string) => call<BuildExplanation>('POST', `/v1/builds/${id(buildId)}/explain`, { id: recordId }),
+      explain: (buildId: string, recordId: string) => request('explainBuild', { ...byId(buildId), body: { id: recordId } }),
     },
     keys: {
       /** The key these calls are sent with: its id, tenant, role and label. */
-      whoami: () => call<{ key_id: string; tenant_id: string; role: 'read' | 'write' | 'admin'; label: string }>('GET', '/v1/whoami'),
-      list: () => call<Page<ApiKeyInfo>>('GET', '/v1/keys'),
-      create: (body: { role: 'read' | 'write' | 'admin'; label?: string }) => call<{ info: ApiKeyInfo; key: string }>('POST', '/v1/keys', body),
+      whoami: () => request('whoami', {}),
+      list: (query: RouteQuery<'listKeys'> = {}) => request('listKeys', { query }),
+      create: (body: Body<'createKey'>) => request('createKey', { body }),
       revoke: async (keyId: string) => {
-        await call<null>('DELETE', `/v1/keys/${id(keyId)}`);
+        await request('revokeKey', byId(keyId));
       },
     },
     /** The tenant's sessions (most recently active first, at most `limit`) and its users with their current items. */
-    scopes: (query: { limit?: number } = {}) => call<ScopeCounts>('GET', '/v1/scopes', undefined, query),
-    healthz: () => call<Record<string, unknown>>('GET', '/healthz'),
+    scopes: (query: RouteQuery<'listScopes'> = {}) => request('listScopes', { query }),
+    /** The key's tenant (or one user) as JSON Lines (an admin key): the text of an export. */
+    exportData: (query: RouteQuery<'exportData'> = {}) => request('exportData', { query }),
+    /** An export's lines into the key's tenant (an admin key); sent again, records already there are skipped. */
+    importData: (lines: string) => request('importData', { body: lines }),
+    /** Erases a user, or one session of theirs, with everything derived from it (an admin key). */
+    erase: (body: Body<'erase'>) => request('erase', { body }),
+    healthz: async () => (await send(options, 'GET', '/healthz')) as { status: 'ok' },
   };
 }
 

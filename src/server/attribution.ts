@@ -2,13 +2,8 @@
 // stamped into the provenance of writes that name the inspector (`rule: "inspector"` or
 // `"inspector:…"` becomes `inspector:<label>`), so such a write cannot claim another key's name.
 
-import type { Engram, KeyPrincipal } from '../index.js';
+import type { Engram, KeyIdentity, KeyPrincipal } from '../index.js';
 import { isObject } from './tenancy.js';
-
-/** What a key is: its id, tenant, role and label. */
-export interface KeyIdentity extends KeyPrincipal {
-  label: string;
-}
 
 /**
  * The principal with its key's label (the key id when the key has none; `no-auth` without keys).

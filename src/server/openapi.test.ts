@@ -60,6 +60,25 @@ describe('the OpenAPI document', () => {
     expect(JSON.stringify(document)).not.toMatch(/"\$id"|"\$schema"/);
   });
 
+  it('gives every success response a schema that says something: a reference, properties, a union, a list or text', () => {
+    const says = (schema: Record<string, unknown>): boolean =>
+      ['$ref', 'properties', 'oneOf', 'anyOf', 'allOf', 'items', 'additionalProperties', 'const', 'enum'].some((key) => schema[key] !== undefined) || schema['type'] === 'string';
+    const checked: string[] = [];
+    for (const [path, operations] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        for (const [status, response] of Object.entries(operation['responses'] as Record<string, { content?: Record<string, { schema?: Record<string, unknown> }> }>)) {
+          if (!status.startsWith('2')) continue;
+          const where = `${method.toUpperCase()} ${path} ${status}`;
+          checked.push(where);
+          // A 204 has no body to describe.
+          if (status === '204') expect(response.content, where).toBeUndefined();
+          else for (const [type, media] of Object.entries(response.content ?? { none: {} })) expect(media.schema !== undefined && says(media.schema), `${where} ${type}`).toBe(true);
+        }
+      }
+    }
+    expect(checked.length).toBeGreaterThan(API_ROUTES.length);
+  });
+
   it('describes real requests: each sample body validates against its route schema, and a broken one does not', () => {
     const requests = samples('mira', UNKNOWN_IDS);
     for (const spec of API_ROUTES.filter((route) => route.body !== undefined)) {

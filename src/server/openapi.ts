@@ -84,7 +84,7 @@ const PROBLEM_RESPONSE = { $ref: '#/components/responses/Problem' };
 function parameterOf(param: QueryParam): SchemaObject {
   const value = param.enum === undefined ? { type: 'string' } : { type: 'string', enum: [...param.enum] };
   const schema = param.type === 'list' ? { type: 'array', items: value } : param.type === 'string' ? value : { type: param.type };
-  return { name: param.name, in: 'query', required: false, description: param.description, schema, ...(param.type === 'list' ? { style: 'form', explode: false } : {}) };
+  return { name: param.name, in: 'query', required: param.required === true, description: param.description, schema, ...(param.type === 'list' ? { style: 'form', explode: false } : {}) };
 }
 
 function operationOf(spec: RouteSpec): SchemaObject {
@@ -98,7 +98,7 @@ function operationOf(spec: RouteSpec): SchemaObject {
     description: `Needs a key with the ${spec.role} role (or higher).`,
     tags: [spec.tag],
     parameters: [...pathParams, ...[TENANT_PARAM, ...(spec.query ?? [])].map(parameterOf)],
-    ...(spec.body === undefined ? {} : { requestBody: { required: spec.body.required, content: { 'application/json': { schema: spec.body.schema } } } }),
+    ...(spec.body === undefined ? {} : { requestBody: { required: spec.body.required, content: { [spec.body.contentType ?? 'application/json']: { schema: spec.body.schema } } } }),
     responses: {
       [String(response.status)]: { description: response.description, ...content },
       ...Object.fromEntries(errorStatuses.map((status) => [String(status), PROBLEM_RESPONSE])),
@@ -106,18 +106,31 @@ function operationOf(spec: RouteSpec): SchemaObject {
   };
 }
 
+/** This document, as far as a reader checks it before reading on. */
+const OPENAPI_SCHEMA: SchemaObject = {
+  type: 'object',
+  required: ['openapi', 'info', 'paths', 'components'],
+  properties: { openapi: { type: 'string', pattern: '^3\\.1\\.' }, info: { type: 'object' }, paths: { type: 'object' }, components: { type: 'object' } },
+};
+
+/** What /mcp answers: JSON-RPC messages (MCP's own schema), or a stream of them as server-sent events. */
+const MCP_CONTENT: SchemaObject = {
+  'application/json': { schema: { type: ['object', 'array'], description: 'A JSON-RPC 2.0 response, or a batch of them (the MCP specification).', properties: { jsonrpc: { const: '2.0' } }, items: { type: 'object' } } },
+  'text/event-stream': { schema: { type: 'string', description: 'Server-sent events, each a JSON-RPC message.' } },
+};
+
 /** Routes outside /v1: health, readiness, metrics, this document, and (when mounted) MCP. */
 function operationalPaths(options: { metricsAuth: boolean; mcp: boolean }): OpenApiDocument['paths'] {
   const open = { security: [] };
   const text = (description: string, type: string) => ({ description, content: { [type]: { schema: { type: 'string' } } } });
   const paths: OpenApiDocument['paths'] = {
     '/healthz': { get: { operationId: 'healthz', summary: 'The process is up', tags: ['operations'], ...open, responses: { '200': { description: 'Up.', content: { 'application/json': { schema: { type: 'object', properties: { status: { const: 'ok' } } } } } } } } },
-    '/readyz': { get: { operationId: 'readyz', summary: 'The store answers a read', tags: ['operations'], ...open, responses: { '200': { description: 'Ready.' }, '503': PROBLEM_RESPONSE } } },
+    '/readyz': { get: { operationId: 'readyz', summary: 'The store answers a read', tags: ['operations'], ...open, responses: { '200': { description: 'Ready.', content: { 'application/json': { schema: { type: 'object', properties: { status: { const: 'ready' } } } } } }, '503': PROBLEM_RESPONSE } } },
     '/metrics': { get: { operationId: 'metrics', summary: 'Prometheus metrics', tags: ['operations'], ...(options.metricsAuth ? {} : open), responses: { '200': text('Prometheus text exposition.', 'text/plain') } } },
-    '/openapi.json': { get: { operationId: 'openapi', summary: 'This document', tags: ['operations'], ...open, responses: { '200': { description: 'OpenAPI 3.1.', content: { 'application/json': { schema: { type: 'object' } } } } } } },
+    '/openapi.json': { get: { operationId: 'openapi', summary: 'This document', tags: ['operations'], ...open, responses: { '200': { description: 'OpenAPI 3.1.', content: { 'application/json': { schema: OPENAPI_SCHEMA } } } } } },
   };
   if (options.mcp) {
-    const mcp = (operationId: string) => ({ operationId, summary: 'MCP over streamable HTTP (JSON-RPC)', tags: ['mcp'], responses: { '200': { description: 'A JSON-RPC response or an event stream.' }, '401': PROBLEM_RESPONSE, '403': PROBLEM_RESPONSE, '415': PROBLEM_RESPONSE, '421': PROBLEM_RESPONSE, '429': PROBLEM_RESPONSE } });
+    const mcp = (operationId: string) => ({ operationId, summary: 'MCP over streamable HTTP (JSON-RPC)', tags: ['mcp'], responses: { '200': { description: 'A JSON-RPC response or an event stream.', content: MCP_CONTENT }, '401': PROBLEM_RESPONSE, '403': PROBLEM_RESPONSE, '415': PROBLEM_RESPONSE, '421': PROBLEM_RESPONSE, '429': PROBLEM_RESPONSE } });
     paths['/mcp'] = { post: mcp('mcpPost'), get: mcp('mcpGet'), delete: mcp('mcpDelete') };
   }
   return paths;

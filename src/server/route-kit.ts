@@ -22,6 +22,8 @@ export interface QueryParam {
   type: 'string' | 'integer' | 'boolean' | 'list';
   description: string;
   enum?: readonly string[];
+  /** The route answers VALIDATION_FAILED without it (the library checks; this documents and types it). */
+  required?: boolean;
 }
 
 /** The query, typed: strings, whole numbers, booleans and lists. */
@@ -54,9 +56,14 @@ export interface RouteSpec {
   tag: string;
   summary: string;
   query?: readonly QueryParam[];
-  /** The request body, for the document (the library validates it). */
-  body?: { schema: SchemaObject; required: boolean };
+  /** The request body, for the document (the library validates it); JSON unless `contentType` says otherwise. */
+  body?: { schema: SchemaObject; required: boolean; contentType?: string };
   response: { status: number; description: string; schema?: SchemaObject; contentType?: string };
+  /**
+   * The TypeScript types of the body and the answer, written against the names `src/client/records.ts`
+   * and `src/index.ts` export: scripts/build-client.ts writes the typed client from them.
+   */
+  wire: { body?: string; response: string };
   /** Error statuses this route can answer with, besides the ones every route can. */
   errors?: readonly number[];
   /**

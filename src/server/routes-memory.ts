@@ -5,11 +5,11 @@
 import { describeItem, isId, ITEM_STATUSES, NotFoundError, ValidationError, type ForgetRequest, type HistoryRequest, type ListItemsRequest, type MemoryItem, type ReextractRequest, type RememberRequest, type RestoreRequest, type SearchMemoryRequest, type SessionScopeInput, type UpdateWorkingStateRequest } from '../index.js';
 import { attributed } from './attribution.js';
 import { limitOf, page, PAGE_PARAMS, pick, type RouteCall, type RouteSpec } from './route-kit.js';
-import { described, objectOf, pageOf, ref } from './schema-refs.js';
+import { objectOf, pageOf, ref } from './schema-refs.js';
 import { bindTenant } from './tenancy.js';
 
 const READER_PARAMS = [
-  { name: 'user_id', type: 'string', description: 'The user (required).' },
+  { name: 'user_id', type: 'string', description: 'The user (required).', required: true },
   { name: 'agent_id', type: 'string', description: 'Also the items of this agent.' },
 ] as const;
 
@@ -47,18 +47,19 @@ async function searchItems({ engram, tenant, body }: RouteCall): Promise<unknown
 }
 
 /** What changed: the answer of every write of items. */
-const DIFFS = { status: 200, description: 'What changed.', schema: objectOf({ diffs: { type: 'array', items: described('ItemDiff') } }, ['diffs']) };
+const DIFFS = { status: 200, description: 'What changed.', schema: objectOf({ diffs: { type: 'array', items: ref('records', '/$defs/item_diff') } }, ['diffs']) };
 
 /** An item as answered: a MemoryItem with `text`. */
-const ITEM = described('MemoryItem, with `text`: the line a packet shows for it,');
+const ITEM = ref('records', '/$defs/item_record');
 
-const ITEM_HITS = { status: 200, description: 'Item hits, best first (each item with `text`).', schema: objectOf({ hits: { type: 'array', items: described('SearchHit') } }, ['hits']) };
+const ITEM_HITS = { status: 200, description: 'Item hits, best first (each item with `text`).', schema: objectOf({ hits: { type: 'array', items: ref('records', '/$defs/item_hit') } }, ['hits']) };
 
 /** Items and memory search. */
 const SEARCH_ITEMS: RouteSpec = {
   method: 'POST',
   url: '/v1/items/search',
   operationId: 'searchItems',
+  wire: { body: 'SearchMemoryRequest', response: '{ hits: ItemHit[] }' },
   role: 'read',
   tag: 'memory',
   summary: "Search a user's long-term memory items (facts, preferences, tasks, procedures, …): hybrid, with per-signal scores; the conversation's events are POST /v1/events/search",
@@ -73,6 +74,7 @@ export const memoryRoutes: readonly RouteSpec[] = [
     method: 'GET',
     url: '/v1/items',
     operationId: 'listItems',
+    wire: { response: 'Page<ItemRecord>' },
     role: 'read',
     tag: 'memory',
     summary: "Items visible to a user (theirs, their agent's, the tenant's); current ones by default",
@@ -89,10 +91,11 @@ export const memoryRoutes: readonly RouteSpec[] = [
     method: 'GET',
     url: '/v1/items/history',
     operationId: 'itemHistory',
+    wire: { response: 'Page<ItemRecord>' },
     role: 'read',
     tag: 'memory',
     summary: 'Every version of a key, oldest first',
-    query: [...READER_PARAMS, { name: 'key', type: 'string', description: 'The item key (required), e.g. pref:writing:tone.' }],
+    query: [...READER_PARAMS, { name: 'key', type: 'string', description: 'The item key (required), e.g. pref:writing:tone.', required: true }],
     response: { status: 200, description: 'All versions (one page).', schema: pageOf(ITEM) },
     handle: history,
   },
@@ -100,6 +103,7 @@ export const memoryRoutes: readonly RouteSpec[] = [
     method: 'GET',
     url: '/v1/items/:id',
     operationId: 'getItem',
+    wire: { response: 'ItemRecord' },
     role: 'read',
     tag: 'memory',
     summary: 'One item version by id',
@@ -111,6 +115,7 @@ export const memoryRoutes: readonly RouteSpec[] = [
     method: 'POST',
     url: '/v1/items',
     operationId: 'remember',
+    wire: { body: 'RememberRequest', response: 'ItemDiffs' },
     role: 'write',
     tag: 'memory',
     summary: "Write an item explicitly, merged under its type's conflict policy (with replace, its value replaces the current one whole); a rule naming the inspector is stamped with the key's label",
@@ -123,6 +128,7 @@ export const memoryRoutes: readonly RouteSpec[] = [
     method: 'POST',
     url: '/v1/items/restore',
     operationId: 'restore',
+    wire: { body: 'RestoreRequest', response: 'ItemDiffs' },
     role: 'write',
     tag: 'memory',
     summary: "Make an earlier version of a key current again: a new version with exactly its value; a rule naming the inspector is stamped with the key's label",
@@ -135,6 +141,7 @@ export const memoryRoutes: readonly RouteSpec[] = [
     method: 'POST',
     url: '/v1/items/forget',
     operationId: 'forget',
+    wire: { body: 'ForgetRequest', response: 'ItemDiffs' },
     role: 'write',
     tag: 'memory',
     summary: 'Retract (or delete) every current version of a key, or one version by id (dry_run: what would change)',
@@ -147,6 +154,7 @@ export const memoryRoutes: readonly RouteSpec[] = [
     method: 'POST',
     url: '/v1/items/reextract',
     operationId: 'reextract',
+    wire: { body: 'ReextractRequest', response: 'ReextractResult' },
     role: 'admin',
     tag: 'memory',
     summary: "Re-run today's rule extraction over a user's log and bring their items in line (dry_run: plan only)",
@@ -159,7 +167,7 @@ export const memoryRoutes: readonly RouteSpec[] = [
           tenant_id: { type: 'string' },
           user_id: { type: 'string' },
           turns: { type: 'integer', minimum: 0 },
-          items: { type: 'array', items: described('ItemDiff') },
+          items: { type: 'array', items: ref('records', '/$defs/item_diff') },
           kept: { type: 'array', items: { type: 'string' } },
           dry_run: { type: 'boolean' },
         },
@@ -196,13 +204,14 @@ export const workingStateRoutes: readonly RouteSpec[] = [
     method: 'GET',
     url: '/v1/working-state',
     operationId: 'getWorkingState',
+    wire: { response: 'WorkingState' },
     role: 'read',
     tag: 'working state',
     summary: "A session's working state (version 0 and empty when it has none yet)",
     query: [
-      { name: 'user_id', type: 'string', description: 'The user (required).' },
-      { name: 'agent_id', type: 'string', description: 'The agent (required).' },
-      { name: 'session_id', type: 'string', description: 'The session (required).' },
+      { name: 'user_id', type: 'string', description: 'The user (required).', required: true },
+      { name: 'agent_id', type: 'string', description: 'The agent (required).', required: true },
+      { name: 'session_id', type: 'string', description: 'The session (required).', required: true },
     ],
     response: { status: 200, description: 'The working state.', schema: ref('workingState') },
     handle: ({ engram, tenant, query }) => engram.getWorkingState({ ...pick(query, ['user_id', 'agent_id', 'session_id']), tenant_id: tenant } as unknown as SessionScopeInput),
@@ -211,6 +220,7 @@ export const workingStateRoutes: readonly RouteSpec[] = [
     method: 'PATCH',
     url: '/v1/working-state',
     operationId: 'patchWorkingState',
+    wire: { body: 'UpdateWorkingStateRequest', response: 'WorkingStateUpdate' },
     role: 'write',
     tag: 'working state',
     summary: 'Patch a working state at the expected version (a stale version is 409 STATE_VERSION_CONFLICT; a used turn_id replays the same update, or is 409 DUPLICATE_TURN for another)',

@@ -91,6 +91,7 @@ export const transferRoutes: readonly RouteSpec[] = [
     method: 'GET',
     url: '/v1/export',
     operationId: 'exportData',
+    wire: { response: 'string' },
     role: 'admin',
     tag: 'transfer',
     summary: "The key's tenant (or one user) as JSON Lines: a header, then every record; secret content withheld.",
@@ -102,12 +103,13 @@ export const transferRoutes: readonly RouteSpec[] = [
     method: 'POST',
     url: '/v1/import',
     operationId: 'importData',
+    wire: { body: 'string', response: 'ImportResult' },
     role: 'admin',
     tag: 'transfer',
     summary:
       "An export (application/x-ndjson, up to 1 GiB, lines up to the server's importMaxLineBytes, 16 MiB by default) into the key's tenant, a batch per transaction with each turn beside its events; records are rewritten to the tenant. " +
       'Sent again (after an interruption), records already there are skipped; one held with other content is 409 RECORD_CONFLICT. Runs while bytes arrive or batches commit.',
-    body: { schema: { type: 'string', description: 'The lines of an export.' }, required: true },
+    body: { schema: { type: 'string', description: 'The lines of an export.' }, required: true, contentType: 'application/x-ndjson' },
     response: {
       status: 200,
       description: 'The records written, and those skipped because the tenant held them already, by kind.',
@@ -121,6 +123,7 @@ export const transferRoutes: readonly RouteSpec[] = [
     method: 'POST',
     url: '/v1/erase',
     operationId: 'erase',
+    wire: { body: 'EraseRequest', response: 'EraseResult' },
     role: 'admin',
     tag: 'transfer',
     summary: "Erase a user, or one session of theirs, with everything derived from it (one transaction); other users' and sessions' builds that quoted it are redacted.",

@@ -3,11 +3,11 @@
 
 import { renderPacket, ValidationError, type CommitTurnRequest, type ComposeRequest, type ListEventsRequest, type RenderFormat, type SearchEventsRequest } from '../index.js';
 import { limitOf, page, PAGE_PARAMS, pick, type RouteCall, type RouteSpec } from './route-kit.js';
-import { described, objectOf, pageOf, ref } from './schema-refs.js';
+import { objectOf, pageOf, ref } from './schema-refs.js';
 import { bindTenant, isObject } from './tenancy.js';
 
 const SCOPE_PARAMS = [
-  { name: 'user_id', type: 'string', description: 'The user (required).' },
+  { name: 'user_id', type: 'string', description: 'The user (required).', required: true },
   { name: 'agent_id', type: 'string', description: 'One agent of the user.' },
   { name: 'session_id', type: 'string', description: 'One session.' },
   { name: 'run_id', type: 'string', description: 'One run.' },
@@ -48,11 +48,12 @@ export const turnRoutes: readonly RouteSpec[] = [
     method: 'POST',
     url: '/v1/turns',
     operationId: 'commitTurn',
+    wire: { body: 'CommitTurnRequest | { turns: CommitTurnRequest[] }', response: 'CommitTurnResult | { results: CommitTurnResult[] }' },
     role: 'write',
     tag: 'turns',
     summary: 'Commit a turn, or a batch of turns in one transaction',
     body: { required: true, schema: { oneOf: [ref('commitTurnRequest'), objectOf({ turns: { type: 'array', minItems: 1, items: ref('commitTurnRequest') } }, ['turns'])] } },
-    response: { status: 200, description: 'A CommitTurnResult, or { results } for a batch.', schema: { oneOf: [described('CommitTurnResult'), objectOf({ results: { type: 'array', items: described('CommitTurnResult') } }, ['results'])] } },
+    response: { status: 200, description: 'A CommitTurnResult, or { results } for a batch.', schema: { oneOf: [ref('records', '/$defs/commit_turn_result'), objectOf({ results: { type: 'array', items: ref('records', '/$defs/commit_turn_result') } }, ['results'])] } },
     errors: [409, 413, 415],
     handle: commit,
   },
@@ -60,6 +61,7 @@ export const turnRoutes: readonly RouteSpec[] = [
     method: 'POST',
     url: '/v1/compose',
     operationId: 'compose',
+    wire: { body: 'ComposeRequest', response: '{ packet: MemoryPacket; text?: string }' },
     role: 'read',
     tag: 'compose',
     summary: 'Compose a token-budgeted MemoryPacket (and its prompt text with ?render=)',
@@ -94,6 +96,7 @@ export const eventRoutes: readonly RouteSpec[] = [
     method: 'GET',
     url: '/v1/scopes',
     operationId: 'listScopes',
+    wire: { response: 'ScopeCounts' },
     role: 'read',
     tag: 'events',
     summary: "The tenant's sessions (with run, event count and time span; most recently active first) and users (current items, pending candidates)",
@@ -105,6 +108,7 @@ export const eventRoutes: readonly RouteSpec[] = [
     method: 'GET',
     url: '/v1/events',
     operationId: 'listEvents',
+    wire: { response: 'Page<EventRecord>' },
     role: 'read',
     tag: 'events',
     summary: "A page of a user's (or session's) events in log order; a secret event shows only its ids, scope, kind, role and times",
@@ -121,6 +125,7 @@ export const eventRoutes: readonly RouteSpec[] = [
     method: 'GET',
     url: '/v1/events/:id',
     operationId: 'getEvent',
+    wire: { response: 'EventRecord' },
     role: 'read',
     tag: 'events',
     summary: 'One event by id (a secret one shows only its ids, scope, kind, role and times)',
@@ -132,6 +137,7 @@ export const eventRoutes: readonly RouteSpec[] = [
     method: 'POST',
     url: '/v1/events/search',
     operationId: 'searchEvents',
+    wire: { body: 'SearchEventsRequest', response: 'EventSearchPage' },
     role: 'read',
     tag: 'events',
     summary: "Search a user's events, the episodic log (never secret ones): full text, best first, a page at a time; long-term memory items are POST /v1/items/search",

@@ -1,6 +1,6 @@
 // Schema fragments the route table uses to describe bodies and responses in the OpenAPI document:
-// references into the library's JSON Schemas (components named after `schemas`), pages, and plain
-// objects named after the library type they carry.
+// references into the library's JSON Schemas (components named after `schemas`, records among
+// them), pages, and closed objects.
 
 import type { schemas } from '../index.js';
 import type { SchemaObject } from './route-kit.js';
@@ -33,16 +33,6 @@ export function pageOf(items: SchemaObject): SchemaObject {
       next_cursor: { type: ['string', 'null'], description: 'The last id of this page when it is full (pass it as cursor), else null.' },
     },
   };
-}
-
-/**
- * An object the library returns without a JSON Schema of its own, described by its type's name.
- *
- * @example
- * described('CommitTurnResult')
- */
-export function described(typeName: string): SchemaObject {
-  return { type: 'object', description: `${typeName} (see docs/library.md).` };
 }
 
 /**

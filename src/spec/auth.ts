@@ -30,3 +30,13 @@ export interface KeyPrincipal {
   tenant_id: string;
   role: KeyRole;
 }
+
+/**
+ * What a key is (GET /v1/whoami): who it speaks for and its label (its id when it has none).
+ *
+ * @example
+ * const identity: KeyIdentity = { key_id: 'key_…', tenant_id: 'acme', role: 'write', label: 'ops' };
+ */
+export interface KeyIdentity extends KeyPrincipal {
+  label: string;
+}

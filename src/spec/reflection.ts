@@ -91,7 +91,8 @@ export type CandidateTarget =
       valid_from?: string | null;
     }
   | { write: 'retract'; key: string }
-  | { write: 'insight'; insight_type: InsightType; statement: string; trigger: InsightTrigger; tests_suggested: string[]; expires_at: string | null }
+  // An edit may leave out the trigger, tests and expiry: the insight then takes their defaults.
+  | { write: 'insight'; insight_type: InsightType; statement: string; trigger?: InsightTrigger; tests_suggested?: string[]; expires_at?: string | null }
   | { write: 'resolve'; keep: string | null }
   | { write: 'none' };
 
@@ -233,8 +234,8 @@ export interface ApproveRequest {
   candidate_id: string;
   /** Who approves (default `user`). */
   by?: string;
-  /** What to write instead of the candidate's own target. */
-  edit?: CandidateTarget;
+  /** What to write instead of the candidate's own target (`none` writes nothing, so it is no edit). */
+  edit?: Exclude<CandidateTarget, { write: 'none' }>;
 }
 
 export interface RejectRequest {

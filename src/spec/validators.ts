@@ -30,6 +30,7 @@ import reflectionRequestsSchema from './schemas/reflection-requests.schema.json'
 import runRequestsSchema from './schemas/run-requests.schema.json' with { type: 'json' };
 import compactionSnapshotSchema from './schemas/compaction-snapshot-v1.schema.json' with { type: 'json' };
 import buildRequestsSchema from './schemas/build-requests.schema.json' with { type: 'json' };
+import recordsSchema from './schemas/records.schema.json' with { type: 'json' };
 
 // ajv-formats is CommonJS: under ESM its plugin is the `default` member of the module object.
 const addFormats = ajvFormats.default;
@@ -55,6 +56,8 @@ export const schemas = {
   sessionReflection: reflectionSchema,
   compactionSnapshot: compactionSnapshotSchema,
   buildRequests: buildRequestsSchema,
+  /** What the library returns and the HTTP API answers with (it refers to the draft-07 SessionReflection, so no validator compiles it). */
+  records: recordsSchema,
 } as const;
 
 function createDraft2020(): Ajv2020 {

@@ -1,5 +1,6 @@
 // engram/client against a real server on loopback: the typed calls reach the routes, pages and
-// results come back as the library's types, and a problem document becomes an EngramHttpError.
+// results come back as the library's types, an export and an import travel as JSON Lines, and a
+// problem document becomes an EngramHttpError.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -40,6 +41,21 @@ describe('engram/client', () => {
     const build = await client.builds.get(String(packet.explain.determinism!['context_build_id']));
     expect(build.packet_hash).toBe(packet.explain.determinism!['packet_hash']);
     expect((await client.builds.replay(build.id)).identical).toBe(true);
+  });
+
+  it('moves a user out and back in as JSON Lines, erases, and calls any route by its operationId', async () => {
+    const admin = createClient({ baseUrl: h.url, apiKey: h.keys.a.admin });
+    await admin.commitTurn({ scope: { ...scope, user_id: 'noor' }, turn_id: 'n1', messages: [{ role: 'user', content: 'I live in Porto.' }] });
+    const lines = await admin.exportData({ user_id: 'noor' });
+    expect(lines.split('\n').filter((line) => line !== '').length).toBeGreaterThan(2);
+    // Sent again, every record is there already: the import skips them and writes nothing.
+    const imported = await admin.importData(lines);
+    expect(imported).toMatchObject({ tenant_id: TENANT_A, counts: {} });
+    expect(Object.values(imported.skipped).reduce((sum, count) => sum + (count ?? 0), 0)).toBeGreaterThan(0);
+    const { erased } = await admin.erase({ user_id: 'noor' });
+    expect(erased['events']).toBeGreaterThan(0);
+    expect((await admin.request('listEvents', { query: { user_id: 'noor' } })).items).toEqual([]);
+    expect(await admin.request('whoami', {})).toMatchObject({ tenant_id: TENANT_A, role: 'admin' });
   });
 
   it('turns a problem document into an EngramHttpError with the code, field and request id', async () => {

@@ -71,7 +71,7 @@ interface Problem {
  * Calls the API; resolves to the parsed JSON (or text) answer, rejects with an ApiError.
  *
  * @example
- * const page = await api<Page<MemoryItem>>('GET', `/v1/items${query({ user_id: 'mira', agent_id: 'assistant' })}`);
+ * const page = await api<Page<ItemRecord>>('GET', `/v1/items${query({ user_id: 'mira', agent_id: 'assistant' })}`);
  */
 export async function api<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json, text/markdown;q=0.9' };
@@ -99,7 +99,4 @@ export async function api<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: 
 }
 
 /** A page of a list route. */
-export interface Page<T> {
-  items: T[];
-  next_cursor: string | null;
-}
+export type { Page } from '../../src/client/index.js';

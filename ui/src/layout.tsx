@@ -88,7 +88,7 @@ export function Pager({ paged, label, total }: { paged: Pick<Paged<unknown>, 'pa
  * started so Previous works; back to the first page when `deps` change.
  *
  * @example
- * const { state, paged } = useCursorPages((cursor) => api<Page<ContextBuild>>('GET', `/v1/builds${query({ limit: 20, cursor })}`), [user]);
+ * const { state, paged } = useCursorPages((cursor) => api<Page<BuildRecord>>('GET', `/v1/builds${query({ limit: 20, cursor })}`), [user]);
  */
 export function useCursorPages<T>(load: (cursor: string | undefined) => Promise<Page<T>>, deps: readonly unknown[], first: string | undefined = undefined): { state: Loaded<Page<T>>; paged: Pick<Paged<T>, 'page' | 'pages' | 'setPage'> } {
   const [starts, setStarts] = useState<Array<string | undefined>>([first]);

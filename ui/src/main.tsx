@@ -8,7 +8,7 @@ import { useEffect, useState } from 'preact/hooks';
 
 import { adoptKeyFromLocation, api, ApiError, currentKey, setKey } from './api.js';
 import { WhoamiContext } from './session.js';
-import type { Whoami } from './types.js';
+import type { KeyIdentity } from '../../src/client/index.js';
 import { ErrorBox, readRoute, type Route } from './ui.js';
 import { BuildsView } from './views/builds.js';
 import { ComposeView } from './views/compose.js';
@@ -86,11 +86,11 @@ function Login({ onSignedIn, problem }: { onSignedIn: () => void; problem: unkno
 }
 
 /** The logged-in key, read once signed in (null until then, or when the server cannot say). */
-function useWhoamiOf(session: Session): Whoami | null {
-  const [who, setWho] = useState<Whoami | null>(null);
+function useWhoamiOf(session: Session): KeyIdentity | null {
+  const [who, setWho] = useState<KeyIdentity | null>(null);
   useEffect(() => {
     if (session !== 'signed-in') return setWho(null);
-    api<Whoami>('GET', '/v1/whoami').then(setWho, () => setWho(null));
+    api<KeyIdentity>('GET', '/v1/whoami').then(setWho, () => setWho(null));
   }, [session]);
   return who;
 }

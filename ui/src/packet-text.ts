@@ -1,7 +1,7 @@
 // Reading a packet as text: the words it holds for each record it placed (a fact's line, a quote,
 // an episode's summary), the record an explain line names, and a line diff of two rendered packets.
 
-import type { Packet } from './types.js';
+import type { MemoryPacket } from '../../src/client/index.js';
 
 type Entry = Record<string, unknown>;
 
@@ -9,7 +9,7 @@ const entries = (value: unknown): Entry[] => (Array.isArray(value) ? value.filte
 const textOf = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
 
 /** Where each part of a packet keeps its records: the list, the id field and the text field. */
-const PARTS: ReadonlyArray<readonly [(packet: Packet) => unknown, string, string]> = [
+const PARTS: ReadonlyArray<readonly [(packet: MemoryPacket) => unknown, string, string]> = [
   [(packet) => packet.long_term?.facts, 'fact_id', 'notes'],
   [(packet) => packet.long_term?.preferences, 'fact_id', 'notes'],
   [(packet) => packet.long_term?.procedures, 'procedure_id', 'content'],
@@ -28,7 +28,7 @@ const PARTS: ReadonlyArray<readonly [(packet: Packet) => unknown, string, string
  * @example
  * packetTexts(packet).get('mem_…') // 'location: Lisbon'
  */
-export function packetTexts(packet: Packet): Map<string, string> {
+export function packetTexts(packet: MemoryPacket): Map<string, string> {
   const texts = new Map<string, string>();
   for (const [list, idField, textField] of PARTS) {
     for (const entry of entries(list(packet))) {

@@ -5,7 +5,7 @@ import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 
 import { api } from './api.js';
-import type { EventRecord } from './types.js';
+import type { EventRecord } from '../../src/client/index.js';
 import { contentText, href, Time, useLoad } from './ui.js';
 
 const events = new Map<string, Promise<EventRecord>>();

@@ -4,10 +4,10 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 
-import type { Whoami } from './types.js';
+import type { KeyIdentity } from '../../src/client/index.js';
 
 /** The logged-in key, or null while unknown. */
-export const WhoamiContext = createContext<Whoami | null>(null);
+export const WhoamiContext = createContext<KeyIdentity | null>(null);
 
 /** Whether the logged-in key may write memory (true while unknown: the server decides). */
 export function useCanWrite(): boolean {
@@ -16,6 +16,6 @@ export function useCanWrite(): boolean {
 }
 
 /** The logged-in key, or null while unknown. */
-export function useWhoami(): Whoami | null {
+export function useWhoami(): KeyIdentity | null {
   return useContext(WhoamiContext);
 }

@@ -42,7 +42,7 @@ export interface Loaded<T> {
  * Runs `load` when its dependencies change (and on reload()); keeps the last answer.
  *
  * @example
- * const items = useLoad(() => api<Page<MemoryItem>>('GET', path), [path]);
+ * const items = useLoad(() => api<Page<ItemRecord>>('GET', path), [path]);
  */
 export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): Loaded<T> {
   const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({ data: undefined, error: undefined, loading: true });

@@ -9,7 +9,7 @@ import { useState } from 'preact/hooks';
 import { api, query, type Page } from '../api.js';
 import { Drawer, Pager, pageSize, useCursorPages } from '../layout.js';
 import { lineDiff, packetTexts } from '../packet-text.js';
-import type { ContextBuild, ReplayResult } from '../types.js';
+import type { BuildRecord, ReplayResult } from '../../../src/client/index.js';
 import { Badge, ErrorBox, go, href, Json, type Route, ScopeForm, scopeOf, Status, TableHead, Time, useLoad } from '../ui.js';
 import { PacketReport } from './packet-report.js';
 
@@ -54,7 +54,7 @@ function Replay({ id }: { id: string }): JSX.Element {
   );
 }
 
-const getBuild = (id: string) => api<ContextBuild>('GET', `/v1/builds/${encodeURIComponent(id)}?render=markdown`);
+const getBuild = (id: string) => api<BuildRecord>('GET', `/v1/builds/${encodeURIComponent(id)}?render=markdown`);
 
 function BuildDetail({ id, onClose }: { id: string; onClose: () => void }): JSX.Element {
   const build = useLoad(() => getBuild(id), [id]);
@@ -80,7 +80,7 @@ function BuildDetail({ id, onClose }: { id: string; onClose: () => void }): JSX.
 }
 
 /** The records one build holds and the other does not, as the text the packet held. */
-function Records({ title, ids, build, tone }: { title: string; ids: readonly string[]; build: ContextBuild; tone: 'came' | 'went' }): JSX.Element {
+function Records({ title, ids, build, tone }: { title: string; ids: readonly string[]; build: BuildRecord; tone: 'came' | 'went' }): JSX.Element {
   const texts = packetTexts(build.packet);
   return (
     <div>
@@ -165,7 +165,7 @@ export function BuildsView({ route }: { route: Route }): JSX.Element {
   const [picked, setPicked] = useState<string[]>([]);
   const size = pageSize(20, 8);
   const { state: builds, paged } = useCursorPages(
-    (cursor) => api<Page<ContextBuild>>('GET', `/v1/builds${query({ user_id: scope.user_id, agent_id: scope.agent_id, session_id: scope.session_id, limit: size, cursor })}`),
+    (cursor) => api<Page<BuildRecord>>('GET', `/v1/builds${query({ user_id: scope.user_id, agent_id: scope.agent_id, session_id: scope.session_id, limit: size, cursor })}`),
     [scope.user_id, scope.agent_id, scope.session_id, size],
   );
   const base = { user_id: scope.user_id, agent_id: scope.agent_id, session_id: scope.session_id };

@@ -6,7 +6,7 @@ import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 
 import { api } from '../api.js';
-import type { Packet } from '../types.js';
+import type { MemoryPacket } from '../../../src/client/index.js';
 import { ErrorBox, Field, go, type Route, scopeOf } from '../ui.js';
 import { PacketReport } from './packet-report.js';
 
@@ -34,7 +34,7 @@ export function ComposeView({ route }: { route: Route }): JSX.Element {
     policy_id: p['policy_id'] ?? '',
     render: p['render'] ?? 'markdown',
   });
-  const [answer, setAnswer] = useState<{ packet: Packet; text?: string } | undefined>(undefined);
+  const [answer, setAnswer] = useState<{ packet: MemoryPacket; text?: string } | undefined>(undefined);
   const [error, setError] = useState<unknown>(undefined);
   const [busy, setBusy] = useState(false);
   const set = (name: keyof typeof form) => (value: string) => setForm({ ...form, [name]: value });
@@ -50,7 +50,7 @@ export function ComposeView({ route }: { route: Route }): JSX.Element {
     if (form.policy_id !== '') body['policy_id'] = form.policy_id;
     if (form.max_tokens !== '') body['budget'] = { max_tokens: Number(form.max_tokens) };
     try {
-      setAnswer(await api<{ packet: Packet; text?: string }>('POST', `/v1/compose?render=${form.render}`, body));
+      setAnswer(await api<{ packet: MemoryPacket; text?: string }>('POST', `/v1/compose?render=${form.render}`, body));
     } catch (failure) {
       setError(failure);
       setAnswer(undefined);

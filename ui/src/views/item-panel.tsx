@@ -10,7 +10,7 @@ import { api, query, type Page } from '../api.js';
 import { Drawer } from '../layout.js';
 import { Quotes } from '../quotes.js';
 import { useCanWrite } from '../session.js';
-import type { ItemDiff, MemoryItem } from '../types.js';
+import type { ItemDiff, ItemRecord } from '../../../src/client/index.js';
 import { ActionForm, ErrorBox, go, href, Json, type ScopeParams, Status, StatusBadge, Time, typedJson, useAction, useLoad } from '../ui.js';
 import { ItemStatus, Validity } from './item-parts.js';
 
@@ -26,7 +26,7 @@ const RULE = 'inspector';
 /** The version a write made (created or updated), if any. */
 const written = (diffs: ItemDiff[]) => diffs.find((diff) => diff.action === 'created' || diff.action === 'updated')?.item_id;
 
-function EditForm({ item, writer, onDone, onCancel }: { item: MemoryItem; writer: Writer; onDone: (id: string | undefined) => void; onCancel: () => void }): JSX.Element {
+function EditForm({ item, writer, onDone, onCancel }: { item: ItemRecord; writer: Writer; onDone: (id: string | undefined) => void; onCancel: () => void }): JSX.Element {
   const [text, setText] = useState(() => JSON.stringify(item.value, null, 2));
   const action = useAction();
   const save = async () => {
@@ -46,7 +46,7 @@ function EditForm({ item, writer, onDone, onCancel }: { item: MemoryItem; writer
   );
 }
 
-function RetractForm({ item, writer, onDone, onCancel }: { item: MemoryItem; writer: Writer; onDone: () => void; onCancel: () => void }): JSX.Element {
+function RetractForm({ item, writer, onDone, onCancel }: { item: ItemRecord; writer: Writer; onDone: () => void; onCancel: () => void }): JSX.Element {
   const [reason, setReason] = useState('');
   const action = useAction();
   const retract = async () => {
@@ -65,7 +65,7 @@ function RetractForm({ item, writer, onDone, onCancel }: { item: MemoryItem; wri
 }
 
 /** Delete, confirmed: a dry run lists every version that would go before anything does. */
-function DeleteForm({ item, writer, versions, onDone, onCancel }: { item: MemoryItem; writer: Writer; versions: readonly MemoryItem[]; onDone: () => void; onCancel: () => void }): JSX.Element {
+function DeleteForm({ item, writer, versions, onDone, onCancel }: { item: ItemRecord; writer: Writer; versions: readonly ItemRecord[]; onDone: () => void; onCancel: () => void }): JSX.Element {
   const [which, setWhich] = useState<'key' | 'version'>('key');
   const [planned, setPlanned] = useState<ItemDiff[] | undefined>(undefined);
   const action = useAction();
@@ -121,7 +121,7 @@ function DeleteForm({ item, writer, versions, onDone, onCancel }: { item: Memory
   );
 }
 
-function Restore({ version, writer, onDone }: { version: MemoryItem; writer: Writer; onDone: (id: string | undefined) => void }): JSX.Element {
+function Restore({ version, writer, onDone }: { version: ItemRecord; writer: Writer; onDone: (id: string | undefined) => void }): JSX.Element {
   const action = useAction();
   const restore = async () => {
     const answer = await action.run(() => api<{ diffs: ItemDiff[] }>('POST', '/v1/items/restore', { scope: writer, item_id: version.id, rule: RULE }));
@@ -137,7 +137,7 @@ function Restore({ version, writer, onDone }: { version: MemoryItem; writer: Wri
   );
 }
 
-function History({ versions, current, scope, writer, onRestored }: { versions: readonly MemoryItem[]; current: string; scope: ScopeParams; writer: Writer | null; onRestored: (id: string | undefined) => void }): JSX.Element {
+function History({ versions, current, scope, writer, onRestored }: { versions: readonly ItemRecord[]; current: string; scope: ScopeParams; writer: Writer | null; onRestored: (id: string | undefined) => void }): JSX.Element {
   return (
     <ol class="history" aria-label="Version history">
       {versions.map((version) => (
@@ -162,14 +162,14 @@ function History({ versions, current, scope, writer, onRestored }: { versions: r
 
 type Mode = 'view' | 'edit' | 'retract' | 'delete';
 
-function ItemBody({ item, scope, disputed, onChanged, onClose }: { item: MemoryItem; scope: ScopeParams; disputed: Set<string>; onChanged: () => void; onClose: () => void }): JSX.Element {
+function ItemBody({ item, scope, disputed, onChanged, onClose }: { item: ItemRecord; scope: ScopeParams; disputed: Set<string>; onChanged: () => void; onClose: () => void }): JSX.Element {
   const [mode, setMode] = useState<Mode>('view');
   const [tick, setTick] = useState(0);
   useEffect(() => setMode('view'), [item.id]);
   const canWrite = useCanWrite();
   const who = { user_id: item.user_id ?? scope.user_id, agent_id: item.agent_id ?? scope.agent_id };
   const writer = canWrite && who.agent_id !== '' ? who : null;
-  const history = useLoad(() => api<Page<MemoryItem>>('GET', `/v1/items/history${query({ user_id: who.user_id, agent_id: who.agent_id, key: item.key })}`), [item.key, item.id, tick]);
+  const history = useLoad(() => api<Page<ItemRecord>>('GET', `/v1/items/history${query({ user_id: who.user_id, agent_id: who.agent_id, key: item.key })}`), [item.key, item.id, tick]);
   const versions = history.data?.items ?? [];
   /** After a write: the lists again, and the version it wrote opened (or this one read again). */
   const changed = (id?: string) => {
@@ -261,7 +261,7 @@ function ItemBody({ item, scope, disputed, onChanged, onClose }: { item: MemoryI
 /** The drawer of one item, read again after each correction. */
 export function ItemPanel({ id, scope, disputed, onChanged, onClose }: { id: string; scope: ScopeParams; disputed: Set<string>; onChanged: () => void; onClose: () => void }): JSX.Element {
   const [tick, setTick] = useState(0);
-  const item = useLoad(() => api<MemoryItem>('GET', `/v1/items/${encodeURIComponent(id)}`), [id, tick]);
+  const item = useLoad(() => api<ItemRecord>('GET', `/v1/items/${encodeURIComponent(id)}`), [id, tick]);
   return (
     <Drawer title={item.data?.text ?? 'Item'} labelId="item-title" onClose={onClose}>
       <Status state={item}>

@@ -4,11 +4,11 @@
 import type { JSX } from 'preact';
 
 import { api, query, type Page } from '../api.js';
-import type { Candidate, MemoryItem } from '../types.js';
+import type { CandidateRecord, ItemRecord } from '../../../src/client/index.js';
 import { Badge, StatusBadge, Time, useLoad } from '../ui.js';
 
 /** Status badges of an item: its status, a task's own status, and whether a review disputes it. */
-export function ItemStatus({ item, disputed }: { item: MemoryItem; disputed: boolean }): JSX.Element {
+export function ItemStatus({ item, disputed }: { item: ItemRecord; disputed: boolean }): JSX.Element {
   const task = item.type === 'tasks' && typeof item.value['status'] === 'string' ? item.value['status'] : undefined;
   return (
     <span class="statuses">
@@ -20,7 +20,7 @@ export function ItemStatus({ item, disputed }: { item: MemoryItem; disputed: boo
 }
 
 /** Validity as "from – to" (open ends shown as such). */
-export function Validity({ item }: { item: Pick<MemoryItem, 'valid_from' | 'valid_to'> }): JSX.Element {
+export function Validity({ item }: { item: Pick<ItemRecord, 'valid_from' | 'valid_to'> }): JSX.Element {
   if (item.valid_from === null && item.valid_to === null) return <span class="muted">always</span>;
   return (
     <span>
@@ -32,7 +32,7 @@ export function Validity({ item }: { item: Pick<MemoryItem, 'valid_from' | 'vali
 /** The items of the user that pending contradiction reviews dispute. */
 export function useDisputed(userId: string): Set<string> {
   const reviews = useLoad(
-    () => (userId === '' ? Promise.resolve({ items: [], next_cursor: null }) : api<Page<Candidate>>('GET', `/v1/review${query({ user_id: userId, status: ['pending'], kind: ['contradiction'], limit: 1000 })}`)),
+    () => (userId === '' ? Promise.resolve({ items: [], next_cursor: null }) : api<Page<CandidateRecord>>('GET', `/v1/review${query({ user_id: userId, status: ['pending'], kind: ['contradiction'], limit: 1000 })}`)),
     [userId],
   );
   return new Set((reviews.data?.items ?? []).flatMap((candidate) => candidate.item_ids));

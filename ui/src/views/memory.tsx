@@ -7,14 +7,14 @@ import { useState } from 'preact/hooks';
 
 import { api, query, type Page } from '../api.js';
 import { Pager, pageSize, useCursorPages } from '../layout.js';
-import type { MemoryItem, SearchHit } from '../types.js';
+import type { ItemHit, ItemRecord } from '../../../src/client/index.js';
 import { Badge, ErrorBox, Field, go, hasScope, href, type Route, ScopeForm, scopeOf, type ScopeParams, Status, TableHead, Time } from '../ui.js';
 import { ItemPanel } from './item-panel.js';
 import { ItemStatus, useDisputed, Validity } from './item-parts.js';
 
 const TYPES = ['profile', 'preferences', 'goals', 'tasks', 'decisions', 'entities', 'events', 'cases', 'patterns', 'procedure'];
 
-function ItemTable({ items, scope, selected, disputed }: { items: MemoryItem[]; scope: ScopeParams; selected: string | undefined; disputed: Set<string> }): JSX.Element {
+function ItemTable({ items, scope, selected, disputed }: { items: ItemRecord[]; scope: ScopeParams; selected: string | undefined; disputed: Set<string> }): JSX.Element {
   return (
     <table class="items">
       <TableHead columns={['Item', 'Type', 'Status', ['Confidence', 'num'], 'Valid', 'Recorded']} />
@@ -48,7 +48,7 @@ function ItemTable({ items, scope, selected, disputed }: { items: MemoryItem[]; 
 }
 
 /** The score of each signal of a hit, as "name rank/score". */
-function Signals({ signals }: { signals: SearchHit['signals'] }): JSX.Element {
+function Signals({ signals }: { signals: ItemHit['signals'] }): JSX.Element {
   return (
     <ul class="signals">
       {Object.entries(signals).map(([name, signal]) => (
@@ -69,12 +69,12 @@ function Signals({ signals }: { signals: SearchHit['signals'] }): JSX.Element {
 
 function Search({ scope }: { scope: ScopeParams }): JSX.Element {
   const [text, setText] = useState('');
-  const [hits, setHits] = useState<SearchHit[] | undefined>(undefined);
+  const [hits, setHits] = useState<ItemHit[] | undefined>(undefined);
   const [error, setError] = useState<unknown>(undefined);
   const run = async () => {
     setError(undefined);
     try {
-      const answer = await api<{ hits: SearchHit[] }>('POST', '/v1/memory/search', { scope: scope.agent_id === '' ? { user_id: scope.user_id } : { user_id: scope.user_id, agent_id: scope.agent_id }, query: text, k: 8 });
+      const answer = await api<{ hits: ItemHit[] }>('POST', '/v1/memory/search', { scope: scope.agent_id === '' ? { user_id: scope.user_id } : { user_id: scope.user_id, agent_id: scope.agent_id }, query: text, k: 8 });
       setHits(answer.hits);
     } catch (failure) {
       setError(failure);
@@ -122,7 +122,7 @@ export function MemoryView({ route }: { route: Route }): JSX.Element {
   const selected = route.params['item'];
   const size = pageSize(20, 8);
   const { state: items, paged } = useCursorPages(
-    (cursor) => (ready ? api<Page<MemoryItem>>('GET', `/v1/items${query({ user_id: scope.user_id, agent_id: scope.agent_id, types: type === '' ? undefined : [type], status: all ? ['active', 'superseded', 'retracted'] : undefined, limit: size, cursor })}`) : Promise.resolve({ items: [], next_cursor: null })),
+    (cursor) => (ready ? api<Page<ItemRecord>>('GET', `/v1/items${query({ user_id: scope.user_id, agent_id: scope.agent_id, types: type === '' ? undefined : [type], status: all ? ['active', 'superseded', 'retracted'] : undefined, limit: size, cursor })}`) : Promise.resolve({ items: [], next_cursor: null })),
     [scope.user_id, scope.agent_id, type, all, size],
   );
   const disputed = useDisputed(ready ? scope.user_id : '');

@@ -8,7 +8,7 @@ import { useState } from 'preact/hooks';
 
 import { Pager, pageSize, Tabs, usePaged } from '../layout.js';
 import { explainLine, packetTexts } from '../packet-text.js';
-import type { Packet } from '../types.js';
+import type { MemoryPacket } from '../../../src/client/index.js';
 import { Badge, href, Json, TableHead } from '../ui.js';
 import { WhyPanel } from './why.js';
 
@@ -29,16 +29,18 @@ export function BudgetBar({ name, used, allowed }: { name: string; used: number;
   );
 }
 
-function Budget({ packet }: { packet: Packet }): JSX.Element {
+function Budget({ packet }: { packet: MemoryPacket }): JSX.Element {
   const report = packet.budget_report;
-  const perSection = packet.meta.budget.per_section;
+  // Read by any section name: the two lists may name different sections.
+  const perSection: Partial<Record<string, number>> = packet.meta.budget.per_section;
+  const usage: Partial<Record<string, number>> = report.section_usage;
   const sections = [...new Set([...Object.keys(perSection), ...Object.keys(report.section_usage)])];
   return (
     <>
       <div class="bars" aria-label="Tokens per section">
         <BudgetBar name="total" used={report.used_tokens_est} allowed={report.max_tokens} />
         {sections.map((name) => (
-          <BudgetBar key={name} name={name} used={report.section_usage[name] ?? 0} allowed={perSection[name]} />
+          <BudgetBar key={name} name={name} used={usage[name] ?? 0} allowed={perSection[name]} />
         ))}
       </div>
       <h3>Degradations ({report.degradations.length})</h3>
@@ -79,7 +81,7 @@ function WhyButton({ id, onWhy }: { id: string | null; onWhy: ((id: string) => v
   );
 }
 
-function Selected({ packet, texts, onWhy }: { packet: Packet; texts: Map<string, string>; onWhy: ((id: string) => void) | undefined }): JSX.Element {
+function Selected({ packet, texts, onWhy }: { packet: MemoryPacket; texts: Map<string, string>; onWhy: ((id: string) => void) | undefined }): JSX.Element {
   const paged = usePaged(packet.explain.selected, pageSize(12, 8), packet);
   return (
     <>
@@ -110,7 +112,7 @@ function Selected({ packet, texts, onWhy }: { packet: Packet; texts: Map<string,
   );
 }
 
-function Omitted({ packet, texts, onWhy }: { packet: Packet; texts: Map<string, string>; onWhy: ((id: string) => void) | undefined }): JSX.Element {
+function Omitted({ packet, texts, onWhy }: { packet: MemoryPacket; texts: Map<string, string>; onWhy: ((id: string) => void) | undefined }): JSX.Element {
   const paged = usePaged(packet.explain.omitted, pageSize(12, 8), packet);
   if (packet.explain.omitted.length === 0) return <p class="muted">Nothing was left out.</p>;
   return (
@@ -132,7 +134,7 @@ function Omitted({ packet, texts, onWhy }: { packet: Packet; texts: Map<string, 
   );
 }
 
-function Citations({ packet }: { packet: Packet }): JSX.Element {
+function Citations({ packet }: { packet: MemoryPacket }): JSX.Element {
   const paged = usePaged(packet.citations, pageSize(15, 8), packet);
   return (
     <>
@@ -150,7 +152,7 @@ function Citations({ packet }: { packet: Packet }): JSX.Element {
 }
 
 /** The report of a packet; with its build id, also "why is X (not) in it". */
-export function PacketReport({ packet, text }: { packet: Packet; text: string | undefined }): JSX.Element {
+export function PacketReport({ packet, text }: { packet: MemoryPacket; text: string | undefined }): JSX.Element {
   const report = packet.budget_report;
   const buildId = packet.explain.determinism?.['context_build_id'];
   const build = typeof buildId === 'string' ? buildId : undefined;

@@ -5,7 +5,7 @@ import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 
 import { Quotes } from '../quotes.js';
-import type { Candidate } from '../types.js';
+import type { CandidateRecord } from '../../../src/client/index.js';
 import { ActionForm, Badge, ErrorBox, href, Json, StatusBadge, Time, typedJson, useAction } from '../ui.js';
 import { approveGroup, rejectGroup, type Group, type GroupDecision } from './review-groups.js';
 
@@ -18,24 +18,24 @@ const EDIT_FIELDS: Record<string, readonly string[]> = {
 };
 
 /** The candidate's target as an edit: only the fields an edit may carry. */
-function editOf(candidate: Candidate): Record<string, unknown> {
+function editOf(candidate: CandidateRecord): Record<string, unknown> {
   const allowed = EDIT_FIELDS[candidate.target.write] ?? Object.keys(candidate.target);
   return Object.fromEntries(Object.entries(candidate.target).filter(([name]) => allowed.includes(name)));
 }
 
 /** What a candidate says, in one line. */
-export function titleOf(candidate: Candidate): string {
+export function titleOf(candidate: CandidateRecord): string {
   for (const field of ['candidate_meaning', 'claim', 'summary', 'statement', 'detail']) {
     const text = candidate.payload[field];
     if (typeof text === 'string' && text !== '') return text;
   }
-  return candidate.text ?? String(candidate.target.key ?? candidate.kind);
+  return candidate.text ?? ('key' in candidate.target ? candidate.target.key : candidate.kind);
 }
 
 /** What approving a candidate writes, in words. */
-function Writes({ candidate }: { candidate: Candidate }): JSX.Element {
+function Writes({ candidate }: { candidate: CandidateRecord }): JSX.Element {
   const target = candidate.target;
-  const key = String(target.key ?? '');
+  const key = 'key' in target ? target.key : '';
   if (target.write === 'item') return <p class="writes">Writes “{candidate.text ?? key}” as {String(target.type)} <span class="key">{key}</span></p>;
   if (target.write === 'retract') return <p class="writes">Retracts <span class="key">{key}</span></p>;
   if (target.write === 'insight') return <p class="writes">Adds an insight: “{String(target['statement'] ?? '')}”</p>;

@@ -4,13 +4,13 @@
 // are rejected as the same proposal.
 
 import { api } from '../api.js';
-import type { Candidate, DecisionResult } from '../types.js';
+import type { CandidateRecord, DecisionResult } from '../../../src/client/index.js';
 
 /** Candidates that propose the same thing, the oldest first. */
 export interface Group {
   key: string;
   kind: string;
-  members: Candidate[];
+  members: CandidateRecord[];
 }
 
 /** The order kinds are shown in. */
@@ -29,7 +29,7 @@ function stable(value: unknown): string {
 }
 
 /** The same proposal reads the same: kind, write, items it is about (and its proposal when it writes nothing). */
-function proposalOf(candidate: Candidate): string {
+function proposalOf(candidate: CandidateRecord): string {
   return stable([candidate.kind, candidate.target, [...candidate.item_ids].sort(), candidate.target.write === 'none' ? candidate.payload : null]);
 }
 
@@ -39,7 +39,7 @@ function proposalOf(candidate: Candidate): string {
  * @example
  * groupsOf(page.items).map((group) => group.members.length) // [2, 1, …]: the first proposed twice
  */
-export function groupsOf(candidates: readonly Candidate[]): Group[] {
+export function groupsOf(candidates: readonly CandidateRecord[]): Group[] {
   const groups = new Map<string, Group>();
   for (const candidate of candidates) {
     const key = proposalOf(candidate);
@@ -56,13 +56,14 @@ export function groupsOf(candidates: readonly Candidate[]): Group[] {
 
 /** What deciding a group did: the first candidate's decision, and how many like it were rejected with it. */
 export interface GroupDecision {
-  candidate: Candidate;
+  candidate: CandidateRecord;
   alsoRejected: number;
 }
 
-async function decide(candidate: Candidate, action: 'approve' | 'reject', body: Record<string, unknown>): Promise<Candidate> {
-  const answer = await api<DecisionResult | Candidate>('POST', `/v1/review/${encodeURIComponent(candidate.id)}/${action}`, body);
-  return 'candidate' in answer ? answer.candidate : answer;
+async function decide(candidate: CandidateRecord, action: 'approve' | 'reject', body: Record<string, unknown>): Promise<CandidateRecord> {
+  const answer = await api<DecisionResult>('POST', `/v1/review/${encodeURIComponent(candidate.id)}/${action}`, body);
+  // A decision answers the candidate without its line (`text` is for listed ones).
+  return { ...answer.candidate, text: null };
 }
 
 /**

@@ -9,7 +9,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/ho
 import { api, query, type Page } from '../api.js';
 import { Pager, pageSize, usePaged } from '../layout.js';
 import { useCanWrite } from '../session.js';
-import type { Candidate, Scopes } from '../types.js';
+import type { CandidateRecord, ScopeCounts } from '../../../src/client/index.js';
 import { ErrorBox, hasScope, href, ScopeForm, scopeOf, Status, useAction, useLoad, type Route } from '../ui.js';
 import { CandidateCard, type CardCommand } from './review-card.js';
 import { approveGroup, groupsOf, KINDS, rejectGroup, type Group, type GroupDecision } from './review-groups.js';
@@ -18,7 +18,7 @@ const STATUSES = ['pending', 'approved', 'edited', 'rejected', 'all'];
 
 /** The users with something to review, and how much. */
 function PendingPerUser({ current }: { current: string }): JSX.Element | null {
-  const scopes = useLoad(() => api<Scopes>('GET', `/v1/scopes${query({ limit: 1 })}`), []);
+  const scopes = useLoad(() => api<ScopeCounts>('GET', `/v1/scopes${query({ limit: 1 })}`), []);
   const users = (scopes.data?.users ?? []).filter((user) => user.pending_candidates > 0);
   if (users.length === 0) return null;
   return (
@@ -68,7 +68,7 @@ function BulkBar({ ticked, groups, reviewer, onDecided, onTickAll, allTicked }: 
   );
 }
 
-function Queue({ candidates, status, reviewer }: { candidates: readonly Candidate[]; status: string; reviewer: string }): JSX.Element {
+function Queue({ candidates, status, reviewer }: { candidates: readonly CandidateRecord[]; status: string; reviewer: string }): JSX.Element {
   const canWrite = useCanWrite();
   const [kind, setKind] = useState('');
   const groups = useMemo(() => groupsOf(candidates), [candidates]);
@@ -166,7 +166,7 @@ export function ReviewView({ route }: { route: Route }): JSX.Element {
   const status = route.params['status'] ?? 'pending';
   const [reviewer, setReviewer] = useState(() => localStorage.getItem('engram.inspector.reviewer') ?? 'inspector');
   const list = useLoad(
-    () => (ready ? api<Page<Candidate>>('GET', `/v1/review${query({ user_id: scope.user_id, agent_id: scope.agent_id, status: status === 'all' ? undefined : [status], limit: 1000 })}`) : Promise.resolve({ items: [], next_cursor: null })),
+    () => (ready ? api<Page<CandidateRecord>>('GET', `/v1/review${query({ user_id: scope.user_id, agent_id: scope.agent_id, status: status === 'all' ? undefined : [status], limit: 1000 })}`) : Promise.resolve({ items: [], next_cursor: null })),
     [scope.user_id, scope.agent_id, status],
   );
   return (

@@ -5,7 +5,7 @@ import type { JSX } from 'preact';
 
 import { api, query } from '../api.js';
 import { Pager, pageSize, usePaged } from '../layout.js';
-import type { Scopes, SessionCounts } from '../types.js';
+import type { ScopeCounts, SessionCounts } from '../../../src/client/index.js';
 import { href, Status, TableHead, Time, useLoad } from '../ui.js';
 
 /** The tenant's sessions, most recently active first, a page at a time. */
@@ -48,7 +48,7 @@ function Sessions({ sessions }: { sessions: SessionCounts[] }): JSX.Element {
 }
 
 export function ScopesView(): JSX.Element {
-  const state = useLoad(() => api<Scopes>('GET', `/v1/scopes${query({ limit: 500 })}`), []);
+  const state = useLoad(() => api<ScopeCounts>('GET', `/v1/scopes${query({ limit: 500 })}`), []);
   return (
     <section aria-labelledby="scopes-title">
       <h1 id="scopes-title">Scopes</h1>

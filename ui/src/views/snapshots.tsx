@@ -4,7 +4,7 @@
 import type { JSX } from 'preact';
 
 import { api, query, type Page } from '../api.js';
-import type { SnapshotRecord } from '../types.js';
+import type { SnapshotRecord } from '../../../src/client/index.js';
 import { Drawer, Pager, pageSize, useCursorPages } from '../layout.js';
 import { go, hasScope, href, Json, type Route, ScopeForm, scopeOf, Status, StatusBadge, TableHead, Time, useLoad } from '../ui.js';
 

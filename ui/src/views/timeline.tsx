@@ -7,7 +7,7 @@ import { useEffect } from 'preact/hooks';
 
 import { api, query, type Page } from '../api.js';
 import { Pager, pageSize, useCursorPages } from '../layout.js';
-import type { EventRecord } from '../types.js';
+import type { EventRecord } from '../../../src/client/index.js';
 import { Badge, contentText, hasScope, href, Json, ScopeForm, scopeOf, Status, Time, useLoad, type Route } from '../ui.js';
 
 /** One event, as a timeline row. */

@@ -6,14 +6,14 @@ import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 
 import { api, query, type Page } from '../api.js';
-import type { BuildExplanation, EventRecord, MemoryItem } from '../types.js';
+import type { BuildExplanation, EventRecord, ItemRecord, MemoryPacket } from '../../../src/client/index.js';
 import { Badge, contentText, ErrorBox, href, TableHead, useAction, useLoad } from '../ui.js';
 
 /** What can be asked about: the user's current items and the session's latest events, as text. */
-function useChoices(scope: Record<string, string>) {
+function useChoices(scope: { user_id: string; agent_id: string; session_id: string }) {
   return useLoad(async () => {
     const [items, events] = await Promise.all([
-      api<Page<MemoryItem>>('GET', `/v1/items${query({ user_id: scope['user_id'], agent_id: scope['agent_id'], limit: 200 })}`),
+      api<Page<ItemRecord>>('GET', `/v1/items${query({ user_id: scope['user_id'], agent_id: scope['agent_id'], limit: 200 })}`),
       api<Page<EventRecord>>('GET', `/v1/events${query({ user_id: scope['user_id'], agent_id: scope['agent_id'], session_id: scope['session_id'], order: 'desc', limit: 100 })}`),
     ]);
     const short = (text: string) => (text.length > 90 ? `${text.slice(0, 89)}…` : text);
@@ -73,7 +73,7 @@ function Explanation({ answer }: { answer: BuildExplanation }): JSX.Element {
 }
 
 /** The form and its answer; `asked` (from a "why?" button) fills the id and asks at once. */
-export function WhyPanel({ build, scope, asked }: { build: string; scope: Record<string, string>; asked: { id: string; n: number } | undefined }): JSX.Element {
+export function WhyPanel({ build, scope, asked }: { build: string; scope: MemoryPacket['meta']['scope']; asked: { id: string; n: number } | undefined }): JSX.Element {
   const choices = useChoices(scope);
   const [id, setId] = useState(asked?.id ?? '');
   const [answer, setAnswer] = useState<BuildExplanation | undefined>(undefined);
