@@ -99,6 +99,13 @@ module.exports = {
       to: { path: '^src/integrations/' },
     },
     {
+      name: 'nothing-imports-testing',
+      comment: 'engram/testing loads vitest: the library, its transports and integrations never import it (tests may).',
+      severity: 'error',
+      from: { path: '^src/(?!testing/)' },
+      to: { path: '^src/testing/' },
+    },
+    {
       name: 'nothing-imports-transports',
       severity: 'error',
       from: { path: '^src/(?!cli/|server/|mcp/)' },

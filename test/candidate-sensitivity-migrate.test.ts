@@ -15,9 +15,9 @@ import { openSqliteStorage } from '../src/index.js';
 import { openPostgresStorage } from '../src/storage/postgres/index.js';
 import { migrations as postgresMigrations } from '../src/storage/postgres/migrations.js';
 import { migrations as sqliteMigrations } from '../src/storage/sqlite/migrations.js';
-import { eventRecord } from './helpers/event-record.js';
+import { eventRecord } from '../src/testing/event-record.js';
 import { POSTGRES_URL } from './helpers/postgres.js';
-import { candidate } from './reflection-conformance.js';
+import { candidate } from '../src/testing/reflection-conformance.js';
 
 const migrationOf = (list: ReadonlyArray<{ sql: string }>) => list.find((migration) => migration.sql.includes('ADD COLUMN sensitivity'))!.sql;
 

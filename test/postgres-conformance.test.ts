@@ -9,7 +9,7 @@ import { afterAll, beforeAll } from 'vitest';
 
 import type { StorageAdapter } from '../src/index.js';
 import { openPostgresStorage } from '../src/storage/postgres/index.js';
-import { describeStorageConformance } from './storage-conformance.js';
+import { describeStorageConformance } from '../src/testing/storage-conformance.js';
 import { POSTGRES_URL } from './helpers/postgres.js';
 
 const schemas = new Map<StorageAdapter, string>();

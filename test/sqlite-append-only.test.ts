@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import type { StorageAdapter } from '../src/index.js';
 import { openSqliteStorage } from '../src/index.js';
-import { snapshotRecord } from './helpers/run-records.js';
+import { snapshotRecord } from '../src/testing/run-records.js';
 
 describe('sqlite: snapshots are append-only', () => {
   let folder: string;

@@ -12,9 +12,9 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { openSqliteStorage } from '../src/index.js';
-import { appendEvent, eventRecord } from './helpers/event-record.js';
+import { appendEvent, eventRecord } from '../src/testing/event-record.js';
 import { writeManyPages } from './helpers/large-writes.js';
-import { item } from './item-conformance.js';
+import { item } from '../src/testing/item-conformance.js';
 
 /**
  * The events in the database file alone, read from a copy of it without its log (a copy taken in

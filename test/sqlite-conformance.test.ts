@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { openSqliteStorage } from '../src/index.js';
-import { describeStorageConformance } from './storage-conformance.js';
+import { describeStorageConformance } from '../src/testing/storage-conformance.js';
 
 const folders = new Map<object, string>();
 

@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventRecord, StorageAdapter, WriteOp } from '../src/index.js';
 import { newId, openSqliteStorage } from '../src/index.js';
 import type { MemoryItem } from '../src/spec/items.js';
-import { eventRecord } from './helpers/event-record.js';
+import { eventRecord } from '../src/testing/event-record.js';
 
 const AT = '2026-06-01T10:00:00.000Z';
 

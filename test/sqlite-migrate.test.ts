@@ -12,7 +12,7 @@ import type { StorageAdapter, WriteOp } from '../src/index.js';
 import { openSqliteStorage } from '../src/index.js';
 import { migrations } from '../src/storage/sqlite/migrations.js';
 import { searchText } from '../src/util/segment.js';
-import { eventRecord } from './helpers/event-record.js';
+import { eventRecord } from '../src/testing/event-record.js';
 
 const NOW = '2026-06-01T12:00:00.000Z';
 

@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { openSqliteStorage, type StorageAdapter } from '../src/index.js';
-import { appendEvent as append, eventRecord as event } from './helpers/event-record.js';
-import { item } from './item-conformance.js';
-import { expectCode } from './helpers/expect-code.js';
+import { appendEvent as append, eventRecord as event } from '../src/testing/event-record.js';
+import { item } from '../src/testing/item-conformance.js';
+import { expectCode } from '../src/testing/expect-code.js';
 
 const NOW = '2026-06-01T12:00:00.000Z';
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { EngramError } from '../spec/errors.js';
 import type { EmbeddingModel } from '../spec/providers.js';
-import { topicModel } from '../../test/helpers/topic-model.js';
+import { topicModel } from '../testing/topic-model.js';
 import { createEngram, type Engram } from '../runtime/engram.js';
 import type { Clock } from '../util/clock.js';
 import { asksAboutUserNow, questionSubject, ruleOf } from './cue-search.js';

@@ -6,7 +6,7 @@ import type { EventRecord, MemoryPacket } from '../index.js';
 import { newId } from '../util/ids.js';
 import { o200kTokenizer } from '../util/tokenizer.js';
 import { scope, tempEngram, type TempEngram } from '../../test/helpers/temp-engram.js';
-import { eventRecord } from '../../test/helpers/event-record.js';
+import { eventRecord } from '../testing/event-record.js';
 import { itemLine, itemText, joinLine, type ItemLine } from './item-text.js';
 import { PacketBuilder, promptTokenizer } from './packet-builder.js';
 import { textTokenCounter } from './text-tokens.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { eventRecord } from '../../test/helpers/event-record.js';
+import { eventRecord } from '../testing/event-record.js';
 import { analyseEvent } from './analyze.js';
 
 describe('analyseEvent', () => {

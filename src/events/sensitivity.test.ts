@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { eventRecord } from '../../test/helpers/event-record.js';
+import { eventRecord } from '../testing/event-record.js';
 import { assertLevelAllowed, confinedLevel, SECRET_SHOWN_FIELDS, shownEvent, strongestSensitivity } from './sensitivity.js';
 
 describe('which fields of a secret event may be shown', () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { EventRecord } from '../spec/event.js';
 import type { ReviewCandidate } from '../spec/reflection.js';
 import { newId } from '../util/ids.js';
-import { eventRecord } from '../../test/helpers/event-record.js';
+import { eventRecord } from '../testing/event-record.js';
 import { candidateFingerprint, candidatesOf, newProposals } from './candidates.js';
 import { reflectByRules } from './rules-reflection.js';
 

@@ -6,7 +6,7 @@ import type { MemoryItem, MemoryType } from '../spec/items.js';
 import type { ContradictionProposal } from '../spec/reflection.js';
 import { checkSessionReflection } from '../spec/validators.js';
 import { newId } from '../util/ids.js';
-import { eventRecord } from '../../test/helpers/event-record.js';
+import { eventRecord } from '../testing/event-record.js';
 import { reflectByRules, type RulesReflection } from './rules-reflection.js';
 
 const TRACE = newId('trc');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { EventRecord } from '../spec/event.js';
-import { eventRecord } from '../../test/helpers/event-record.js';
+import { eventRecord } from '../testing/event-record.js';
 import { describeEpisode, describeProcedure, repeatedToolSequences, runUnits, segmentRun, topicTerms } from './segments.js';
 
 let clock = Date.parse('2026-06-01T10:00:00.000Z');

@@ -4,7 +4,7 @@ import { EngramError } from '../spec/errors.js';
 import type { MemoryPacket } from '../spec/packet.js';
 import type { EmbeddingModel } from '../spec/providers.js';
 import { tempEngram, type TempEngram } from '../../test/helpers/temp-engram.js';
-import { topicModel } from '../../test/helpers/topic-model.js';
+import { topicModel } from '../testing/topic-model.js';
 import type { BuildExplanation } from './explain-build.js';
 
 /** Topics a question and a turn can share without sharing a word. */

@@ -4,7 +4,7 @@ import type { MemoryItem } from '../index.js';
 import { newId } from '../util/ids.js';
 import { chunkOp } from '../items/chunk.js';
 import { scope, tempEngram, type TempEngram } from '../../test/helpers/temp-engram.js';
-import { caught } from '../../test/helpers/expect-code.js';
+import { caught } from '../testing/expect-code.js';
 
 let t: TempEngram;
 beforeEach(async () => {

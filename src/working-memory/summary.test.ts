@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { EventRecord } from '../spec/event.js';
 import { emptySummary, type SummarySentence } from '../spec/summary.js';
 import { o200kTokenizer as tokenizer } from '../util/tokenizer.js';
-import { eventRecord } from '../../test/helpers/event-record.js';
+import { eventRecord } from '../testing/event-record.js';
 import { cutSummary, foldEvents, keptSummaryTokens, renderSummary, scoreSentence, spacedTokens } from './summary.js';
 
 function message(content: string, overrides: Partial<EventRecord> = {}): EventRecord {

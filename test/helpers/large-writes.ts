@@ -2,7 +2,7 @@
 // pages) and too little for the committing connection's own (4,000 pages): ~1,500 pages.
 
 import type { StorageAdapter } from '../../src/index.js';
-import { appendEvent, eventRecord } from './event-record.js';
+import { appendEvent, eventRecord } from '../../src/testing/event-record.js';
 
 /** Writes of WRITE_EVENTS events of ~8 KiB each: ~2.5 pages an event. */
 const WRITES = 128;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { caught } from '../../../test/helpers/expect-code.js';
+import { caught } from '../../testing/expect-code.js';
 import { resolveCall } from './call-scope.js';
 
 const defaults = { scope: { user_id: 'mira', agent_id: 'chef' }, purpose: 'responder' as const };

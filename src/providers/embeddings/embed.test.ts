@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { caught } from '../../../test/helpers/expect-code.js';
+import { caught } from '../../testing/expect-code.js';
 import { EngramError } from '../../spec/errors.js';
 import type { EmbeddingModel, EmbeddingPriority } from '../../spec/providers.js';
 import { createEmbeddingModel, embedTexts, type EmbeddingConfig } from './embed.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { caught } from '../../../test/helpers/expect-code.js';
+import { caught } from '../../testing/expect-code.js';
 import { dot } from '../../util/vectors.js';
 import { embedTexts } from './embed.js';
 import { createLocalStaticEmbeddings, STATIC_MAX_CHARS, USE_LITE_STATIC_DIMENSIONS, USE_LITE_STATIC_MODEL_ID, USE_LITE_STATIC_TABLE } from './local-static.js';

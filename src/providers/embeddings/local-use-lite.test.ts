@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { caught } from '../../../test/helpers/expect-code.js';
+import { caught } from '../../testing/expect-code.js';
 import { dot } from '../../util/vectors.js';
 import { embedTexts } from './embed.js';
 import { createLocalUseLiteEmbeddings, localEmbeddingPackages } from './local-use-lite.js';

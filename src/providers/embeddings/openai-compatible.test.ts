@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { caught } from '../../../test/helpers/expect-code.js';
+import { caught } from '../../testing/expect-code.js';
 import { fakeEmbedding, startOpenAiCompatibleServer, type OpenAiCompatibleServer, type OpenAiCompatibleServerOptions } from '../../../test/helpers/openai-compatible-server.js';
 import { EngramError } from '../../spec/errors.js';
 import { dot, normalise } from '../../util/vectors.js';

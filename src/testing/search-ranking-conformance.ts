@@ -4,13 +4,13 @@
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import type { StorageAdapter, WriteOp } from '../src/index.js';
-import { rankBm25 } from '../src/util/bm25.js';
-import { readTermStats, termKey, termStats } from '../src/util/bm25-stats.js';
-import { searchText } from '../src/util/segment.js';
-import { appendEvent, eventRecord } from './helpers/event-record.js';
+import type { StorageAdapter, WriteOp } from '../index.js';
+import { rankBm25 } from '../util/bm25.js';
+import { readTermStats, termKey, termStats } from '../util/bm25-stats.js';
+import { searchText } from '../util/segment.js';
+import { appendEvent, eventRecord } from './event-record.js';
 import { item } from './item-conformance.js';
-import type { ConformanceInitializer } from './storage-conformance.js';
+import type { ConformanceInitializer } from './conformance-initializer.js';
 
 const NOW = '2026-06-01T12:00:00.000Z';
 const key = { tenant_id: 't1', user_id: 'u1', agent_id: 'a1', session_id: 's1' };

@@ -5,10 +5,10 @@
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import type { EventRecord, StorageAdapter } from '../src/index.js';
-import { normalise } from '../src/util/vectors.js';
-import { appendEvent as append, eventRecord as event } from './helpers/event-record.js';
-import type { ConformanceInitializer } from './storage-conformance.js';
+import type { EventRecord, StorageAdapter } from '../index.js';
+import { normalise } from '../util/vectors.js';
+import { appendEvent as append, eventRecord as event } from './event-record.js';
+import type { ConformanceInitializer } from './conformance-initializer.js';
 
 const NOW = '2026-06-01T12:00:00.000Z';
 const MODEL = 'test:model';

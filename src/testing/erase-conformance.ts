@@ -6,16 +6,16 @@
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import type { EventRecord, StorageAdapter, WriteOp } from '../src/index.js';
-import type { ExportRecord } from '../src/spec/export.js';
-import type { MemoryItem } from '../src/spec/items.js';
-import type { MemoryPacket } from '../src/spec/packet.js';
-import type { ContextBuild, Job } from '../src/spec/storage.js';
-import { appendEvent, eventRecord } from './helpers/event-record.js';
+import type { EventRecord, StorageAdapter, WriteOp } from '../index.js';
+import type { ExportRecord } from '../spec/export.js';
+import type { MemoryItem } from '../spec/items.js';
+import type { MemoryPacket } from '../spec/packet.js';
+import type { ContextBuild, Job } from '../spec/storage.js';
+import { appendEvent, eventRecord } from './event-record.js';
 import { insight, reflection } from './reflection-conformance.js';
 import { item } from './item-conformance.js';
 import { build } from './run-conformance.js';
-import type { ConformanceInitializer } from './storage-conformance.js';
+import type { ConformanceInitializer } from './conformance-initializer.js';
 
 const AT = '2026-06-01T10:00:00.000Z';
 const ERASED_AT = '2026-06-02T09:00:00.000Z';

@@ -7,22 +7,22 @@
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import type { EventRecord, StorageAdapter, WriteOp } from '../src/index.js';
-import { newId } from '../src/index.js';
-import { EXPORT_KINDS, type ExportRecord, type ExportScope } from '../src/spec/export.js';
-import { ownerOf, type MemoryItem } from '../src/spec/items.js';
-import type { CommitTurnResult } from '../src/spec/requests.js';
-import type { SessionKey } from '../src/spec/scope.js';
-import { emptySummary } from '../src/spec/summary.js';
-import { emptyWorkingState } from '../src/spec/working-state.js';
-import { searchText } from '../src/util/segment.js';
-import { appendEvent, eventRecord } from './helpers/event-record.js';
-import { expectCode } from './helpers/expect-code.js';
-import { ledgerEntry, runState, snapshotRecord } from './helpers/run-records.js';
+import type { EventRecord, StorageAdapter, WriteOp } from '../index.js';
+import { newId } from '../index.js';
+import { EXPORT_KINDS, type ExportRecord, type ExportScope } from '../spec/export.js';
+import { ownerOf, type MemoryItem } from '../spec/items.js';
+import type { CommitTurnResult } from '../spec/requests.js';
+import type { SessionKey } from '../spec/scope.js';
+import { emptySummary } from '../spec/summary.js';
+import { emptyWorkingState } from '../spec/working-state.js';
+import { searchText } from '../util/segment.js';
+import { appendEvent, eventRecord } from './event-record.js';
+import { expectCode } from './expect-code.js';
+import { ledgerEntry, runState, snapshotRecord } from './run-records.js';
 import { candidate, insight, reflection } from './reflection-conformance.js';
 import { item } from './item-conformance.js';
 import { build } from './run-conformance.js';
-import type { ConformanceInitializer } from './storage-conformance.js';
+import type { ConformanceInitializer } from './conformance-initializer.js';
 
 const NOW = '2026-06-01T12:00:00.000Z';
 const AT = '2026-06-01T10:00:00.000Z';

@@ -5,11 +5,11 @@
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import type { StorageAdapter } from '../src/index.js';
-import { inputIssues } from '../src/index.js';
-import { appendEvent, eventRecord } from './helpers/event-record.js';
+import type { StorageAdapter } from '../index.js';
+import { inputIssues } from '../index.js';
+import { appendEvent, eventRecord } from './event-record.js';
 import { item } from './item-conformance.js';
-import type { ConformanceInitializer } from './storage-conformance.js';
+import type { ConformanceInitializer } from './conformance-initializer.js';
 
 const NOW = '2026-06-01T12:00:00.000Z';
 /** Everything but U+0000 and lone surrogates, in one string. */

@@ -5,16 +5,16 @@
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import type { StorageAdapter, WriteOp } from '../src/index.js';
-import { newId } from '../src/index.js';
-import { ownerOf, type MemoryItem } from '../src/spec/items.js';
-import type { MemoryPacket } from '../src/spec/packet.js';
-import type { BuildQuery, ContextBuild, EmbeddingResult, ItemQuery, ItemSearchQuery, NearestItemsQuery, PutChunkOp } from '../src/spec/storage.js';
-import { queryTerms, searchText } from '../src/util/segment.js';
-import { dot, normalise } from '../src/util/vectors.js';
-import { eventRecord } from './helpers/event-record.js';
-import { expectCode } from './helpers/expect-code.js';
-import type { ConformanceInitializer } from './storage-conformance.js';
+import type { StorageAdapter, WriteOp } from '../index.js';
+import { newId } from '../index.js';
+import { ownerOf, type MemoryItem } from '../spec/items.js';
+import type { MemoryPacket } from '../spec/packet.js';
+import type { BuildQuery, ContextBuild, EmbeddingResult, ItemQuery, ItemSearchQuery, NearestItemsQuery, PutChunkOp } from '../spec/storage.js';
+import { queryTerms, searchText } from '../util/segment.js';
+import { dot, normalise } from '../util/vectors.js';
+import { eventRecord } from './event-record.js';
+import { expectCode } from './expect-code.js';
+import type { ConformanceInitializer } from './conformance-initializer.js';
 
 const T1 = '2026-06-01T10:00:00.000Z';
 const T2 = '2026-06-01T10:30:00.000Z';

@@ -1,9 +1,9 @@
 // A complete event record for tests that talk to storage or the summarizer directly, and the write
 // that appends one.
 
-import type { EventRecord, WriteOp } from '../../src/index.js';
-import { newId } from '../../src/index.js';
-import { searchText } from '../../src/util/segment.js';
+import type { EventRecord, WriteOp } from '../index.js';
+import { newId } from '../index.js';
+import { searchText } from '../util/segment.js';
 
 /**
  * An event of tenant t1, user u1, agent a1, session s1, with any field overridden.

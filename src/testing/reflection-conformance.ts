@@ -3,10 +3,11 @@
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import type { StorageAdapter, WriteOp } from '../src/index.js';
-import { EngramError, newId } from '../src/index.js';
-import type { InsightRecord, ReflectionRecord, ReviewCandidate } from '../src/spec/reflection.js';
-import type { ConformanceInitializer } from './storage-conformance.js';
+import type { StorageAdapter, WriteOp } from '../index.js';
+import { newId } from '../index.js';
+import type { InsightRecord, ReflectionRecord, ReviewCandidate } from '../spec/reflection.js';
+import type { ConformanceInitializer } from './conformance-initializer.js';
+import { expectCode } from './expect-code.js';
 
 const AT = '2026-06-01T10:00:00.000Z';
 const scope = { tenant_id: 't1', user_id: 'u1', agent_id: 'a1', session_id: 's1', run_id: 'r1' };
@@ -91,17 +92,6 @@ function decision(at: string) {
 const putCandidate = (c: ReviewCandidate): WriteOp => ({ op: 'put_candidate', candidate: c });
 const putInsight = (i: InsightRecord, expected_version: number | null = null): WriteOp => ({ op: 'put_insight', insight: i, expected_version });
 
-async function expectError(promise: Promise<unknown>, code: string, field?: string): Promise<EngramError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(EngramError.isInstance(error)).toBe(true);
-    expect((error as EngramError).code).toBe(code);
-    if (field !== undefined) expect((error as EngramError).field).toBe(field);
-    return error as EngramError;
-  }
-  throw new Error(`expected ${code}, but the call succeeded`);
-}
 
 /**
  * Registers the reflection, review-candidate and insight part of the conformance suite.
@@ -168,13 +158,13 @@ export function describeReflectionConformance(name: string, init: ConformanceIni
       const existing = insight();
       await storage.write([{ op: 'put_reflection', record }, putCandidate(first), putInsight(existing)]);
       const fresh = candidate();
-      await expectError(storage.write([putCandidate(fresh), putCandidate({ ...first, status: 'approved' })]), 'STATE_VERSION_CONFLICT');
+      await expectCode(storage.write([putCandidate(fresh), putCandidate({ ...first, status: 'approved' })]), 'STATE_VERSION_CONFLICT');
       expect(await storage.reviews.getCandidate('t1', fresh.id)).toBeNull();
       expect((await storage.reviews.getCandidate('t1', first.id))!.status).toBe('pending');
-      await expectError(storage.write([putCandidate(fresh), { op: 'put_reflection', record: { ...record, event_count: 99 } }]), 'STATE_VERSION_CONFLICT');
+      await expectCode(storage.write([putCandidate(fresh), { op: 'put_reflection', record: { ...record, event_count: 99 } }]), 'STATE_VERSION_CONFLICT');
       expect(await storage.reviews.getCandidate('t1', fresh.id)).toBeNull();
       expect(await storage.reviews.getReflection('t1', record.trace_id)).toEqual(record);
-      await expectError(storage.write([putCandidate(fresh), putInsight({ ...existing, statement: 'other' })]), 'STATE_VERSION_CONFLICT');
+      await expectCode(storage.write([putCandidate(fresh), putInsight({ ...existing, statement: 'other' })]), 'STATE_VERSION_CONFLICT');
       expect(await storage.reviews.getCandidate('t1', fresh.id)).toBeNull();
       expect(await storage.reviews.getInsight('t1', existing.id)).toEqual(existing);
     });
@@ -187,10 +177,10 @@ export function describeReflectionConformance(name: string, init: ConformanceIni
       expect(await storage.reviews.getCandidate('t1', pending.id)).toEqual({ ...pending, status: 'approved', decision: approval });
       const other = candidate();
       const late = { op: 'decide_candidate', tenant_id: 't1', candidate_id: pending.id, status: 'rejected', decision: { ...approval, reason: 'no' } } as const;
-      await expectError(storage.write([putCandidate(other), late]), 'STATE_VERSION_CONFLICT', 'candidate_id');
+      await expectCode(storage.write([putCandidate(other), late]), 'STATE_VERSION_CONFLICT', 'candidate_id');
       expect(await storage.reviews.getCandidate('t1', other.id)).toBeNull();
       expect((await storage.reviews.getCandidate('t1', pending.id))!.decision).toEqual(approval);
-      await expectError(storage.write([{ ...late, candidate_id: newId('cand') }]), 'NOT_FOUND', 'candidate_id');
+      await expectCode(storage.write([{ ...late, candidate_id: newId('cand') }]), 'NOT_FOUND', 'candidate_id');
     });
 
     it('replaces an insight only at the version it read', async () => {
@@ -199,10 +189,10 @@ export function describeReflectionConformance(name: string, init: ConformanceIni
       const v2 = { ...v1, validation_state: 'testing' as const, version: 2, updated_at: '2026-06-01T11:00:00.000Z' };
       await storage.write([putInsight(v2, 1)]);
       expect(await storage.reviews.getInsight('t1', v1.id)).toEqual(v2);
-      const conflict = await expectError(storage.write([putInsight({ ...v1, statement: 'stale', version: 2 }, 1)]), 'STATE_VERSION_CONFLICT', 'insight.version');
+      const conflict = await expectCode(storage.write([putInsight({ ...v1, statement: 'stale', version: 2 }, 1)]), 'STATE_VERSION_CONFLICT', 'insight.version');
       expect(conflict.details).toMatchObject({ expected: 1, actual: 2 });
       expect(await storage.reviews.getInsight('t1', v1.id)).toEqual(v2);
-      await expectError(storage.write([putInsight(insight(), 1)]), 'NOT_FOUND');
+      await expectCode(storage.write([putInsight(insight(), 1)]), 'NOT_FOUND');
     });
 
     it('expires only the live run_end insights of the ended run', async () => {
@@ -303,8 +293,8 @@ export function describeReflectionConformance(name: string, init: ConformanceIni
       expect(await storage.reviews.listCandidates({ tenant_id: 't1', limit: 10 })).toEqual([]);
       expect(await storage.reviews.listInsights({ tenant_id: 't1', limit: 10 })).toEqual([]);
       const decide = { op: 'decide_candidate', tenant_id: 't1', candidate_id: theirs.id, status: 'approved', decision: decision(AT) } as const;
-      await expectError(storage.write([decide]), 'NOT_FOUND', 'candidate_id');
-      await expectError(storage.write([putInsight({ ...theirInsight, tenant_id: 't1' }, 1)]), 'NOT_FOUND');
+      await expectCode(storage.write([decide]), 'NOT_FOUND', 'candidate_id');
+      await expectCode(storage.write([putInsight({ ...theirInsight, tenant_id: 't1' }, 1)]), 'NOT_FOUND');
       // The same ids are free in another tenant.
       await storage.write([{ op: 'put_reflection', record: { ...record, tenant_id: 't1' } }, putCandidate({ ...theirs, tenant_id: 't1' })]);
       expect(await storage.reviews.getCandidate('t2', theirs.id)).toEqual(theirs);

@@ -3,8 +3,8 @@
 // words cannot. Deterministic, in process, and it records the queries it was asked (not the
 // background lane's texts), so a test can check what was embedded on the request path.
 
-import { EngramError } from '../../src/spec/errors.js';
-import type { EmbeddingModel } from '../../src/spec/providers.js';
+import { EngramError } from '../spec/errors.js';
+import type { EmbeddingModel } from '../spec/providers.js';
 
 export interface TopicModelOptions {
   /** Its model id (`test:<id>` is the name its vectors are stored under). */

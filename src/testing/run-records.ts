@@ -1,6 +1,6 @@
 // Complete run states, ledger entries and snapshot records for tests that talk to storage directly.
 
-import type { LedgerEntry, RunKey, RunState, SnapshotRecord } from '../../src/spec/compaction.js';
+import type { LedgerEntry, RunKey, RunState, SnapshotRecord } from '../spec/compaction.js';
 
 /** Run r1 of tenant t1, user u1, agent a1. */
 export const RUN: RunKey = { tenant_id: 't1', user_id: 'u1', agent_id: 'a1', run_id: 'r1' };

@@ -6,13 +6,13 @@
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import type { StorageAdapter } from '../src/index.js';
-import { ownerOf, type MemoryItem } from '../src/spec/items.js';
-import { storedTextTokens } from '../src/spec/text-tokens.js';
-import { searchText } from '../src/util/segment.js';
-import { appendEvent as append, eventRecord as event } from './helpers/event-record.js';
+import type { StorageAdapter } from '../index.js';
+import { ownerOf, type MemoryItem } from '../spec/items.js';
+import { storedTextTokens } from '../spec/text-tokens.js';
+import { searchText } from '../util/segment.js';
+import { appendEvent as append, eventRecord as event } from './event-record.js';
 import { item } from './item-conformance.js';
-import type { ConformanceInitializer } from './storage-conformance.js';
+import type { ConformanceInitializer } from './conformance-initializer.js';
 
 const NOW = '2026-06-01T12:00:00.000Z';
 const user = { tenant_id: 't1', user_id: 'u1', agent_id: 'a1' };

@@ -4,13 +4,13 @@
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import type { EventRecord, StorageAdapter, TextTokenCounter } from '../src/index.js';
-import { newId, validateEventRecord } from '../src/index.js';
-import { emptyWorkingState } from '../src/spec/working-state.js';
-import { emptySummary } from '../src/spec/summary.js';
-import { queryTerms, searchText } from '../src/util/segment.js';
-import { appendEvent, eventRecord } from './helpers/event-record.js';
-import { expectCode } from './helpers/expect-code.js';
+import type { EventRecord, StorageAdapter } from '../index.js';
+import { newId, validateEventRecord } from '../index.js';
+import { emptyWorkingState } from '../spec/working-state.js';
+import { emptySummary } from '../spec/summary.js';
+import { queryTerms, searchText } from '../util/segment.js';
+import { appendEvent, eventRecord } from './event-record.js';
+import { expectCode } from './expect-code.js';
 import { describeExportConformance } from './export-conformance.js';
 import { describeEraseConformance } from './erase-conformance.js';
 import { describeItemConformance, item } from './item-conformance.js';
@@ -22,12 +22,10 @@ import { describeRunConformance } from './run-conformance.js';
 import { describeVectorConformance } from './vector-conformance.js';
 import { describeSearchFreshnessConformance } from './search-freshness-conformance.js';
 import { describeSearchRankingConformance } from './search-ranking-conformance.js';
+import type { ConformanceInitializer } from './conformance-initializer.js';
 
-export interface ConformanceInitializer {
-  /** A fresh store; `textTokens` is the counter the store keeps counts with (none by default). */
-  create(options?: { textTokens?: TextTokenCounter }): Promise<StorageAdapter>;
-  destroy(storage: StorageAdapter): Promise<void>;
-}
+export type { ConformanceInitializer } from './conformance-initializer.js';
+
 
 const NOW = '2026-06-01T12:00:00.000Z';
 const key = { tenant_id: 't1', user_id: 'u1', agent_id: 'a1', session_id: 's1' };

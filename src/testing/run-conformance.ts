@@ -6,13 +6,14 @@
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import type { StorageAdapter, WriteOp } from '../src/index.js';
-import { EngramError, newId } from '../src/index.js';
-import type { LedgerEntry, RunKey, RunState, SnapshotRecord } from '../src/spec/compaction.js';
-import type { MemoryPacket } from '../src/spec/packet.js';
-import type { ContextBuild } from '../src/spec/storage.js';
-import { ledgerEntry, RUN, runState, snapshotRecord } from './helpers/run-records.js';
-import type { ConformanceInitializer } from './storage-conformance.js';
+import type { StorageAdapter, WriteOp } from '../index.js';
+import { newId } from '../index.js';
+import type { LedgerEntry, RunKey, RunState, SnapshotRecord } from '../spec/compaction.js';
+import type { MemoryPacket } from '../spec/packet.js';
+import type { ContextBuild } from '../spec/storage.js';
+import { ledgerEntry, RUN, runState, snapshotRecord } from './run-records.js';
+import type { ConformanceInitializer } from './conformance-initializer.js';
+import { expectCode } from './expect-code.js';
 
 const ref = (evidence_id: string) => ({ evidence_id, chunk_id: `chunk-${evidence_id}`, span: [3, 17] as [number, number], corpus_id: 'docs' });
 
@@ -40,17 +41,6 @@ export function build(overrides: Partial<ContextBuild> = {}): ContextBuild {
   };
 }
 
-async function expectError(promise: Promise<unknown>, code: string, field?: string): Promise<EngramError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(EngramError.isInstance(error)).toBe(true);
-    expect((error as EngramError).code).toBe(code);
-    if (field !== undefined) expect((error as EngramError).field).toBe(field);
-    return error as EngramError;
-  }
-  throw new Error(`expected ${code}, but the call succeeded`);
-}
 
 /**
  * Registers the run-state, evidence-ledger and snapshot part of the conformance suite.
@@ -117,11 +107,11 @@ export function describeRunConformance(name: string, init: ConformanceInitialize
 
     it('inserts a run state once and replaces it only at the version it read, atomically with the rest of the write', async () => {
       await storage.write([putState(runState({ objective: 'first' }), 0)]);
-      const twice = await expectError(storage.write([putState(runState({ objective: 'again' }), 0)]), 'STATE_VERSION_CONFLICT', 'run.version');
+      const twice = await expectCode(storage.write([putState(runState({ objective: 'again' }), 0)]), 'STATE_VERSION_CONFLICT', 'run.version');
       expect(twice.details).toMatchObject({ expected: 0, actual: 1 });
       await storage.write([putState(runState({ objective: 'second', version: 2 }), 1)]);
       expect(await storage.runs.getState(RUN)).toMatchObject({ objective: 'second', version: 2 });
-      const stale = await expectError(
+      const stale = await expectCode(
         storage.write([putEvidence(RUN, [ledgerEntry('evd_x')]), putState(runState({ objective: 'stale', version: 2 }), 1)]),
         'STATE_VERSION_CONFLICT',
         'run.version',
@@ -129,12 +119,12 @@ export function describeRunConformance(name: string, init: ConformanceInitialize
       expect(stale.details).toMatchObject({ expected: 1, actual: 2 });
       expect(await storage.runs.ledgerEntries(RUN, ['evd_x'])).toEqual([]);
       expect(await storage.runs.getState(RUN)).toMatchObject({ objective: 'second', version: 2 });
-      const missing = await expectError(storage.write([putState(runState({ run_id: 'r9', version: 4 }), 3)]), 'STATE_VERSION_CONFLICT', 'run.version');
+      const missing = await expectCode(storage.write([putState(runState({ run_id: 'r9', version: 4 }), 3)]), 'STATE_VERSION_CONFLICT', 'run.version');
       expect(missing.details).toMatchObject({ expected: 3, actual: 0 });
       expect(await storage.runs.getState({ ...RUN, run_id: 'r9' })).toBeNull();
       // expected_version 0 only ever inserts, even over a row stored (wrongly) at version 0.
       await storage.write([putState(runState({ run_id: 'r0', version: 0 }), 0)]);
-      await expectError(storage.write([putState(runState({ run_id: 'r0', objective: 'over' }), 0)]), 'STATE_VERSION_CONFLICT', 'run.version');
+      await expectCode(storage.write([putState(runState({ run_id: 'r0', objective: 'over' }), 0)]), 'STATE_VERSION_CONFLICT', 'run.version');
       expect(await storage.runs.getState({ ...RUN, run_id: 'r0' })).toEqual(runState({ run_id: 'r0', version: 0 }));
     });
 
@@ -168,7 +158,7 @@ export function describeRunConformance(name: string, init: ConformanceInitialize
       const first = snapshotRecord(1);
       await storage.write([putState(runState(), 0), putSnapshot(first)]);
       const duplicate = snapshotRecord(1, { snapshot_id: 'snp_other', objective: 'rewritten' });
-      await expectError(
+      await expectCode(
         storage.write([putState(runState({ sequence: 1, version: 2 }), 1), putSnapshot(duplicate)]),
         'STATE_VERSION_CONFLICT',
         'snapshot.sequence',
@@ -178,7 +168,7 @@ export function describeRunConformance(name: string, init: ConformanceInitialize
       expect(await storage.runs.getSnapshot('t1', 'snp_other')).toBeNull();
       // The same snapshot id at another sequence is refused too.
       const sameId = snapshotRecord(2, { snapshot_id: first.snapshot.snapshot_id });
-      await expectError(storage.write([putSnapshot(sameId)]), 'STATE_VERSION_CONFLICT', 'snapshot.sequence');
+      await expectCode(storage.write([putSnapshot(sameId)]), 'STATE_VERSION_CONFLICT', 'snapshot.sequence');
       expect(await storage.runs.listSnapshots({ ...RUN, limit: 10 })).toEqual([first]);
       // Sequence 1 of another run or agent is a different snapshot.
       const otherRun = snapshotRecord(1, {}, { run_id: 'r2' });
@@ -255,7 +245,7 @@ export function describeRunConformance(name: string, init: ConformanceInitialize
       expect(await storage.runs.listSnapshots({ tenant_id: 't1', cursor: theirs.snapshot.snapshot_id, limit: 10 })).toEqual([]);
       expect(await storage.sessions.listBuilds({ ...RUN, created_after: '2000-01-01T00:00:00.000Z', limit: 10 })).toEqual([]);
       // A stale update in t1 does not see t2's version; the same keys and ids are free in t1.
-      await expectError(storage.write([putState(runState({ version: 2 }), 1)]), 'STATE_VERSION_CONFLICT', 'run.version');
+      await expectCode(storage.write([putState(runState({ version: 2 }), 1)]), 'STATE_VERSION_CONFLICT', 'run.version');
       const mine = { ...theirs, tenant_id: 't1' };
       await storage.write([putState(runState(), 0), putEvidence(RUN, [ledgerEntry('evd_1', { chunk_id: 'mine' })]), putSnapshot(mine)]);
       expect(await storage.runs.getSnapshot('t1', mine.snapshot.snapshot_id)).toEqual(mine);

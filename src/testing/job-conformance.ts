@@ -4,9 +4,9 @@
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import type { StorageAdapter } from '../src/index.js';
-import type { Job, JobQuery } from '../src/spec/storage.js';
-import type { ConformanceInitializer } from './storage-conformance.js';
+import type { StorageAdapter } from '../index.js';
+import type { Job, JobQuery } from '../spec/storage.js';
+import type { ConformanceInitializer } from './conformance-initializer.js';
 
 const T0 = '2026-06-01T12:00:00.000Z';
 const LATER = '2026-06-01T12:10:00.000Z';

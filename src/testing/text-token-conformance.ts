@@ -4,14 +4,14 @@
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import type { EventRecord, StorageAdapter, TextTokenCounter } from '../src/index.js';
-import { storedTextTokens } from '../src/index.js';
-import { ownerOf, type MemoryItem } from '../src/spec/items.js';
-import { searchText } from '../src/util/segment.js';
-import { appendEvent as append, eventRecord as event } from './helpers/event-record.js';
-import { expectCode } from './helpers/expect-code.js';
+import type { EventRecord, StorageAdapter, TextTokenCounter } from '../index.js';
+import { storedTextTokens } from '../index.js';
+import { ownerOf, type MemoryItem } from '../spec/items.js';
+import { searchText } from '../util/segment.js';
+import { appendEvent as append, eventRecord as event } from './event-record.js';
+import { expectCode } from './expect-code.js';
 import { item } from './item-conformance.js';
-import type { ConformanceInitializer } from './storage-conformance.js';
+import type { ConformanceInitializer } from './conformance-initializer.js';
 
 const NOW = '2026-06-01T12:00:00.000Z';
 const key = { tenant_id: 't1', user_id: 'u1', agent_id: 'a1', session_id: 's1' };
