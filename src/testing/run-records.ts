@@ -1,6 +1,7 @@
 // Complete run states, ledger entries and snapshot records for tests that talk to storage directly.
 
 import type { LedgerEntry, RunKey, RunState, SnapshotRecord } from '../spec/compaction.js';
+import { emptyRunState } from '../compaction/run-state.js';
 
 /** Run r1 of tenant t1, user u1, agent a1. */
 export const RUN: RunKey = { tenant_id: 't1', user_id: 'u1', agent_id: 'a1', run_id: 'r1' };
@@ -14,28 +15,7 @@ const AT = '2026-06-01T10:00:00.000Z';
  * runState({ status: 'stopped', stop_reason: 'validation failed twice' })
  */
 export function runState(overrides: Partial<RunState> = {}): RunState {
-  return {
-    ...RUN,
-    objective: null,
-    done_definition: null,
-    status: 'active',
-    stop_reason: null,
-    claims: [],
-    conflicts: [],
-    failures: [],
-    open_questions: [],
-    source_ids_seen: [],
-    chunk_ids_seen: [],
-    counted_since: 0,
-    steps_since: 0,
-    sequence: 0,
-    latest_snapshot_id: null,
-    last_snapshot_at: null,
-    session_id: 's1',
-    version: 1,
-    updated_at: AT,
-    ...overrides,
-  };
+  return { ...emptyRunState(RUN, 's1', AT), version: 1, ...overrides };
 }
 
 /**
