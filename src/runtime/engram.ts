@@ -4,7 +4,7 @@
 import { LRUCache } from 'lru-cache';
 
 import { EngramError, NotFoundError, StorageError } from '../spec/errors.js';
-import { requireChoices, requireCount, requireId, requireTenant } from './arguments.js';
+import { requireChoices, requireCount, requireId, requireTenant, tenantOrDefault } from './arguments.js';
 import type { EventRecord } from '../spec/event.js';
 import type { MemoryPacket } from '../spec/packet.js';
 import type {
@@ -152,13 +152,6 @@ export class Engram {
     return toIso(this.clock.now());
   }
 
-  /** The tenant a call names, checked, or the default tenant when it names none. */
-  private tenantOf(tenantId: string | undefined): string {
-    if (tenantId === undefined) return DEFAULT_TENANT;
-    requireTenant(tenantId);
-    return tenantId;
-  }
-
   /**
    * Appends a turn (messages, tool results, state patch, markers) in one transaction. A repeated
    * `turn_id` in the same session writes nothing and returns the first result with `replayed: true`.
@@ -204,7 +197,7 @@ export class Engram {
   async getWorkingState(scope: SessionScopeInput): Promise<WorkingState> {
     this.guard();
     const valid = validateSessionScope(scope);
-    const state = await this.storage.sessions.getWorkingState({ ...valid, tenant_id: this.tenantOf(valid.tenant_id) });
+    const state = await this.storage.sessions.getWorkingState({ ...valid, tenant_id: tenantOrDefault(valid.tenant_id) });
     return state ?? emptyWorkingState();
   }
 
@@ -240,7 +233,7 @@ export class Engram {
   async getSummary(scope: SessionScopeInput, maxTokens = 512): Promise<SessionSummary> {
     this.guard();
     const valid = validateSessionScope(scope);
-    const summary = await this.storage.sessions.getSummary({ ...valid, tenant_id: this.tenantOf(valid.tenant_id) });
+    const summary = await this.storage.sessions.getSummary({ ...valid, tenant_id: tenantOrDefault(valid.tenant_id) });
     const now = this.now();
     const live = (entry: { expires_at: string | null }) => entry.expires_at === null || entry.expires_at > now;
     const cut = cutSummary(summary?.sentences ?? [], maxTokens, this.tokenizer, live);
@@ -269,7 +262,7 @@ export class Engram {
     const valid = validateListEventsRequest(request);
     const events = await this.storage.events.list({
       ...valid.scope,
-      tenant_id: this.tenantOf(valid.scope.tenant_id),
+      tenant_id: tenantOrDefault(valid.scope.tenant_id),
       kinds: valid.kinds,
       order: valid.order,
       cursor: valid.cursor,
@@ -288,7 +281,7 @@ export class Engram {
   async getEvent(eventId: string, tenantId?: string): Promise<EventRecord> {
     this.guard();
     requireId('evt', eventId, 'event_id');
-    const event = await this.storage.events.get(this.tenantOf(tenantId), eventId, this.now());
+    const event = await this.storage.events.get(tenantOrDefault(tenantId), eventId, this.now());
     if (event === null) throw new NotFoundError('event_id', eventId);
     return shownEvent(event);
   }
@@ -350,7 +343,7 @@ export class Engram {
   async getBuild(buildId: string, tenantId?: string): Promise<ContextBuild> {
     this.guard();
     requireId('ctx', buildId, 'build_id');
-    const build = await this.storage.sessions.getBuild(this.tenantOf(tenantId), buildId);
+    const build = await this.storage.sessions.getBuild(tenantOrDefault(tenantId), buildId);
     if (build === null) throw new NotFoundError('build_id', buildId);
     return build;
   }
@@ -366,7 +359,7 @@ export class Engram {
     const limit = query.limit ?? 50;
     requireCount(limit, 'limit', 1, 1000);
     if (query.cursor !== undefined) requireId('ctx', query.cursor, 'cursor');
-    const tenant = this.tenantOf(query.tenant_id);
+    const tenant = tenantOrDefault(query.tenant_id);
     for (const field of ['user_id', 'agent_id', 'session_id'] as const) if (query[field] !== undefined) requireTenant(query[field], field);
     return this.storage.sessions.listBuilds({ ...query, tenant_id: tenant, limit });
   }
@@ -383,7 +376,7 @@ export class Engram {
     this.guard();
     const limit = query.limit ?? 200;
     requireCount(limit, 'limit', 1, 1000);
-    return this.storage.sessions.scopeCounts(this.tenantOf(query.tenant_id), limit);
+    return this.storage.sessions.scopeCounts(tenantOrDefault(query.tenant_id), limit);
   }
 
   /**
@@ -395,7 +388,7 @@ export class Engram {
   async replay(buildId: string, tenantId?: string): Promise<ReplayResult> {
     this.guard();
     requireId('ctx', buildId, 'build_id');
-    return replay(this.readContext(), this.tenantOf(tenantId), buildId);
+    return replay(this.readContext(), tenantOrDefault(tenantId), buildId);
   }
 
   /**
@@ -408,7 +401,7 @@ export class Engram {
     this.guard();
     requireId('ctx', a, 'a');
     requireId('ctx', b, 'b');
-    return diffBuilds(this.storage, this.tenantOf(tenantId), a, b);
+    return diffBuilds(this.storage, tenantOrDefault(tenantId), a, b);
   }
 
   /**
@@ -518,7 +511,7 @@ export class Engram {
   async getItem(itemId: string, tenantId?: string): Promise<MemoryItem> {
     this.guard();
     requireId('mem', itemId, 'item_id');
-    const item = await this.storage.items.get(this.tenantOf(tenantId), itemId);
+    const item = await this.storage.items.get(tenantOrDefault(tenantId), itemId);
     if (item === null) throw new NotFoundError('item_id', itemId);
     return item;
   }
@@ -677,7 +670,7 @@ export class Engram {
     this.guard();
     const limit = query.limit ?? 100;
     requireCount(limit, 'limit', 1, 1000);
-    const tenant = this.tenantOf(query.tenant_id);
+    const tenant = tenantOrDefault(query.tenant_id);
     requireChoices(query.kinds, JOB_KINDS, 'kinds');
     requireChoices(query.statuses, JOB_STATUSES, 'statuses');
     return this.storage.service.listJobs({ tenant_id: tenant, limit, ...(query.kinds === undefined ? {} : { kinds: query.kinds }), ...(query.statuses === undefined ? {} : { statuses: query.statuses }) });
