@@ -19,7 +19,7 @@ import { contentTerms } from '../src/util/stopwords.js';
 import { cueQuery, planSessions, seededRandom, sessionsHolding, turnsOf, type SessionPlan } from './corpus.js';
 import { plannedItems, storeCounts, withStoreWithoutEmbeddings, writeItems, type BulkItemsResult, type StoreCounts } from './compose-shapes-data.js';
 import { median, memoryProbeMs, nowMs, round, summarize, timed, type LatencySummary } from './stats.js';
-import { keepingNothing, readIntoPageCache, reopened, storeSizeMiB } from './temp-store.js';
+import { keepingNothing, readIntoPageCache, reopened, storeOf, storeSizeMiB } from './temp-store.js';
 import { BatchImporter, type BatchImportResult } from './write-bench.js';
 
 export interface ShapeSizes {
@@ -127,7 +127,7 @@ export function requestOf(sample: Sample) {
 
 /** The composer without storing the build; the same context Engram.compose passes, debug off. */
 function composeWithoutPersist(engram: Engram, sample: Sample) {
-  return compose({ storage: engram.storage, tokenizer: engram.tokenizer, clock: systemClock, validatePackets: false }, requestOf(sample), { persist: false });
+  return compose({ storage: storeOf(engram), tokenizer: engram.tokenizer, clock: systemClock, validatePackets: false }, requestOf(sample), { persist: false });
 }
 
 /** searchEvents and searchItems as compose calls them for this sample's cue query (on a store that keeps nothing between reads: FTS5 each time). */
@@ -158,10 +158,11 @@ async function itemLists(engram: Engram, sample: Sample, into: number[]): Promis
   const { user_id, agent_id } = sample.scope;
   const policy = DEFAULTS[sample.purpose];
   const base = { tenant_id: DEFAULT_TENANT, owners: visibleOwners(user_id, agent_id), statuses: ['active' as const], order: 'desc' as const };
+  const storage = storeOf(engram);
   const start = nowMs();
-  let listed = (await engram.storage.items.list({ ...base, types: ['profile', 'preferences', 'goals', 'tasks'], limit: policy.facts + FACT_SLACK })).length;
-  if (sample.purpose !== 'responder') listed += (await engram.storage.items.list({ ...base, types: ['procedure', 'patterns'], limit: procedureReadLimit(policy) })).length;
-  listed += (await engram.storage.items.list({ ...base, types: ['events', 'cases'], limit: episodeReadLimit(policy) })).length;
+  let listed = (await storage.items.list({ ...base, types: ['profile', 'preferences', 'goals', 'tasks'], limit: policy.facts + FACT_SLACK })).length;
+  if (sample.purpose !== 'responder') listed += (await storage.items.list({ ...base, types: ['procedure', 'patterns'], limit: procedureReadLimit(policy) })).length;
+  listed += (await storage.items.list({ ...base, types: ['events', 'cases'], limit: episodeReadLimit(policy) })).length;
   into.push(nowMs() - start);
   return listed;
 }
@@ -215,7 +216,7 @@ async function passOnNewConnection(path: string, keepNothing: boolean, warmup: r
 async function measure(path: string, sessions: readonly SessionPlan[], sizes: ShapeSizes) {
   const ignore = { events: [] as number[], items: [] as number[], total: [] as number[] };
   const unkept = await keepingNothing(path);
-  const raw = unkept.storage;
+  const raw = storeOf(unkept);
   const engram = await reopened(path);
   for (const sample of warmupSamples(sessions, sizes)) {
     await engram.compose(requestOf(sample));
@@ -265,11 +266,12 @@ async function measure(path: string, sessions: readonly SessionPlan[], sizes: Sh
   const builds: ContextBuild[] = [];
   for (const id of buildIds) builds.push(await engram.getBuild(id));
   const writes: number[] = [];
+  const storage = storeOf(engram);
   let bytes = 0;
   for (const build of builds) {
     const copy = { ...build, id: newId('ctx'), created_at: new Date().toISOString() };
     bytes += JSON.stringify(copy.packet).length + JSON.stringify(copy.request).length;
-    await timed(() => engram.storage.write([{ op: 'put_context_build', build: copy }]), writes);
+    await timed(() => storage.write([{ op: 'put_context_build', build: copy }]), writes);
   }
   // Replays of every tenth build stored above: the store as of each build's time, rebuilt and compared.
   const replays: number[] = [];

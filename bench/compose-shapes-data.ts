@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 
 import type { Engram, RememberRequest } from '../src/index.js';
-import { createEngram } from '../src/index.js';
+import { openTempEngram, storeOf } from './temp-store.js';
 import { contentWord, seededRandom } from './corpus.js';
 import { bulkOps, phrase, userItem } from './item-corpus.js';
 import { median, nowMs, summarize, type LatencySummary } from './stats.js';
@@ -47,7 +47,7 @@ export interface BulkItemsResult {
   batch_latency: LatencySummary;
 }
 
-/** Writes the items through `engram.storage.write`, `batchSize` items (one transaction) at a time. */
+/** Writes the items through the store's `write` (`storeOf`), `batchSize` items (one transaction) at a time. */
 export async function writeItems(engram: Engram, items: Iterable<RememberRequest>, batchSize: number): Promise<BulkItemsResult> {
   const batchMs: number[] = [];
   const rates: number[] = [];
@@ -56,7 +56,7 @@ export async function writeItems(engram: Engram, items: Iterable<RememberRequest
   const flush = async () => {
     const ops = bulkOps(batch);
     const start = nowMs();
-    await engram.storage.write(ops);
+    await storeOf(engram).write(ops);
     const ms = nowMs() - start;
     batchMs.push(ms);
     rates.push(batch.length / (ms / 1000));
@@ -106,7 +106,7 @@ export function storeCounts(path: string): StoreCounts {
 export async function withStoreWithoutEmbeddings<T>(body: (engram: Engram, path: string) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'engram-bench-'));
   const path = join(dir, 'engram.db');
-  const engram = await createEngram({ store: `sqlite:${path}`, embeddings: { provider: 'none' } });
+  const engram = await openTempEngram(path, { embeddings: { provider: 'none' } });
   try {
     return await body(engram, path);
   } finally {

@@ -10,7 +10,7 @@ import { contentTerms } from '../src/util/stopwords.js';
 import { contentWord, cueQuery, seededRandom } from './corpus.js';
 import { bulkOps, phrase, userItem } from './item-corpus.js';
 import { median, nowMs, round, summarize, timed, type LatencySummary } from './stats.js';
-import { storeSizeMiB, keepingNothing, withTempStore } from './temp-store.js';
+import { storeOf, storeSizeMiB, keepingNothing, withTempStore } from './temp-store.js';
 
 export interface LatencySizes {
   users: number;
@@ -111,9 +111,10 @@ async function populate(engram: Engram, sizes: LatencySizes, log: (message: stri
   const batchMs: number[] = [];
   const batchRates: number[] = [];
   let bulkItems = 0;
+  const storage = storeOf(engram);
   for (let batch = take(source, BULK_BATCH); batch.length > 0; batch = take(source, BULK_BATCH)) {
     const start = nowMs();
-    await engram.storage.write(bulkOps(batch));
+    await storage.write(bulkOps(batch));
     const ms = nowMs() - start;
     batchMs.push(ms);
     batchRates.push(batch.length / (ms / 1000));
@@ -162,15 +163,16 @@ async function measureQueries(engram: Engram, raw: Engram, queries: readonly Pla
   let textHits = 0;
   let vectorCount = 0;
   const base = (user: string) => ({ tenant_id: DEFAULT_TENANT, owners: visibleOwners(user, AGENT), statuses: ['active' as const] });
+  const rawStore = storeOf(raw);
   for (let start = 0; start < queries.length; start += BLOCK) {
     const block = queries.slice(start, start + BLOCK);
     for (const { user, query } of block) hits += (await timed(() => engram.search({ scope: { user_id: user, agent_id: AGENT }, query }), first)).length;
     for (const { user, query } of block) await timed(() => engram.search({ scope: { user_id: user, agent_id: AGENT }, query }), cached);
     // The terms and candidate limit hybridSearch uses (src/retrieval/hybrid-search.ts).
     for (const { user, query } of block) {
-      textHits += (await timed(() => raw.storage.items.search({ ...base(user), terms: contentTerms(queryTerms(query)), limit: 100 }), fullText)).length;
+      textHits += (await timed(() => rawStore.items.search({ ...base(user), terms: contentTerms(queryTerms(query)), limit: 100 }), fullText)).length;
     }
-    for (const { user } of block) vectorCount += (await timed(() => raw.storage.items.vectors(base(user)), vectors)).length;
+    for (const { user } of block) vectorCount += (await timed(() => rawStore.items.vectors(base(user)), vectors)).length;
   }
   return { first, cached, fullText, vectors, hits, textHits, vectorCount };
 }

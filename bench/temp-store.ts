@@ -8,7 +8,8 @@ import { join } from 'node:path';
 
 import pg from 'pg';
 
-import { createEngram, openSqliteStorage, textTokenCounter, type Engram } from '../src/index.js';
+import { createEngram, openSqliteStorage, openStore, textTokenCounter, type Engram, type EngramConfig, type StorageAdapter } from '../src/index.js';
+import { storeOptionsOf } from '../src/runtime/config.js';
 
 export type Durability = 'full' | 'normal';
 
@@ -18,6 +19,37 @@ export type BenchStore = Durability | 'postgres';
 /** The PostgreSQL server of the benchmarks. */
 export const BENCH_POSTGRES_URL = process.env['ENGRAM_BENCH_POSTGRES'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 
+/** The store under each Engram opened here: the bulk writes and raw reads of a benchmark use it directly. */
+const stores = new WeakMap<Engram, StorageAdapter>();
+
+/** An Engram over a store opened by this module, which `storeOf` finds again; it closes the store. */
+async function engramOver(storage: StorageAdapter, config: Omit<EngramConfig, 'store'> = {}): Promise<Engram> {
+  const engram = await createEngram({ ...config, store: storage }).catch(async (error: unknown) => {
+    await storage.close();
+    throw error;
+  });
+  stores.set(engram, storage);
+  return engram;
+}
+
+/**
+ * The store under an Engram opened by this module (`reopened`, `withTempStore`, `openTempEngram`),
+ * for the writes and reads a benchmark makes beside the public API.
+ */
+export function storeOf(engram: Engram): StorageAdapter {
+  const storage = stores.get(engram);
+  if (storage === undefined) throw new Error('storeOf: this Engram was not opened by bench/temp-store.ts');
+  return storage;
+}
+
+/**
+ * An Engram on a SQLite file at `path` (a new one is created), its store opened as createEngram
+ * would open it (durability, token counts); `storeOf` gives the store. Close it after use.
+ */
+export async function openTempEngram(path: string, config: Omit<EngramConfig, 'store'> = {}): Promise<Engram> {
+  return engramOver(await openStore(`sqlite:${path}`, storeOptionsOf(config)), config);
+}
+
 /**
  * Another Engram on a SQLite file, with a connection of its own (nothing kept between reads by
  * another carries over) and no embedding model; with `keepNothing`, its store keeps no searched
@@ -25,7 +57,7 @@ export const BENCH_POSTGRES_URL = process.env['ENGRAM_BENCH_POSTGRES'] ?? 'postg
  */
 export async function reopened(path: string, keepNothing = false): Promise<Engram> {
   const storage = await openSqliteStorage({ path, textTokens: textTokenCounter(), ...(keepNothing ? { keptSearchTerms: 0, keptItems: 0 } : {}) });
-  return createEngram({ store: storage, embeddings: { provider: 'none' } });
+  return engramOver(storage, { embeddings: { provider: 'none' } });
 }
 
 /**
@@ -78,10 +110,10 @@ export async function withBenchStore<T>(store: BenchStore, body: (engram: Engram
  * Opens an Engram on a new file under os.tmpdir() (with any further configuration, such as a
  * clock), runs `body`, then closes and deletes it.
  */
-export async function withTempStore<T>(durability: Durability, body: (engram: Engram, path: string) => Promise<T>, config: Omit<Parameters<typeof createEngram>[0], 'store'> = {}): Promise<T> {
+export async function withTempStore<T>(durability: Durability, body: (engram: Engram, path: string) => Promise<T>, config: Omit<EngramConfig, 'store'> = {}): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'engram-bench-'));
   const path = join(dir, 'engram.db');
-  const engram = await createEngram({ ...config, store: `sqlite:${path}`, sqliteSynchronous: durability });
+  const engram = await openTempEngram(path, { ...config, sqliteSynchronous: durability });
   try {
     return await body(engram, path);
   } finally {

@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { createEngram, EXPORT_KINDS, words, type CommitTurnRequest, type CommitTurnResult, type ComposeRequest, type EmbeddingModel, type Engram, type EventRecord, type ExportRecord, type Marker, type SearchHit } from '../src/index.js';
+import { createEngram, EXPORT_KINDS, openStore, words, type CommitTurnRequest, type CommitTurnResult, type ComposeRequest, type EmbeddingModel, type Engram, type EventRecord, type ExportRecord, type Marker, type SearchHit, type StorageAdapter } from '../src/index.js';
+import { storeOptionsOf } from '../src/runtime/config.js';
 import { POSTGRES_URL } from './helpers/postgres.js';
 
 const TENANT = 'demo';
@@ -57,7 +58,7 @@ const tick = (ms = 60_000) => {
   now += ms;
 };
 
-const open = (store: string) => createEngram({ store, clock, debug: true, embeddings: hashedWords, reflection: { llm: false } });
+const open = (store: string | StorageAdapter) => createEngram({ store, clock, debug: true, embeddings: hashedWords, reflection: { llm: false } });
 
 async function collect(lines: AsyncIterable<string>): Promise<string[]> {
   const out: string[] = [];
@@ -278,6 +279,8 @@ describe('an export → import round trip between SQLite and PostgreSQL', () => 
   const folder = mkdtempSync(join(tmpdir(), 'engram-roundtrip-'));
   const admin = new pg.Pool({ connectionString: POSTGRES_URL, max: 1 });
   let source: Engram;
+  /** The store under `source`, opened here to read what it keeps that no export shows. */
+  let sourceStore: StorageAdapter;
   let postgres: Engram;
   let back: Engram;
   let originals: Map<string, string>;
@@ -285,7 +288,8 @@ describe('an export → import round trip between SQLite and PostgreSQL', () => 
 
   beforeAll(async () => {
     await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
-    source = await open(`sqlite:${join(folder, 'source.db')}`);
+    sourceStore = await openStore(`sqlite:${join(folder, 'source.db')}`, storeOptionsOf({}));
+    source = await open(sourceStore);
     originals = await buildTenant(source);
     exported = await exportOf(source);
     postgres = await open(`${POSTGRES_URL}?schema=${SCHEMA}`);
@@ -317,7 +321,7 @@ describe('an export → import round trip between SQLite and PostgreSQL', () => 
   });
 
   it('leaves out the counts summary sentences keep in the store, which an import never takes on trust', async () => {
-    const stored = await source.storage.sessions.getSummary({ tenant_id: TENANT, user_id: PLANNING.user_id, agent_id: PLANNING.agent_id, session_id: PLANNING.session_id });
+    const stored = await sourceStore.sessions.getSummary({ tenant_id: TENANT, user_id: PLANNING.user_id, agent_id: PLANNING.agent_id, session_id: PLANNING.session_id });
     expect(stored!.sentences.length).toBeGreaterThan(0);
     expect(stored!.sentences.every((sentence) => sentence.spaced_tokens !== undefined)).toBe(true);
     expect(exported.records.join('\n')).not.toContain('spaced_tokens');

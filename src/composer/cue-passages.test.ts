@@ -138,15 +138,15 @@ describe('turns next to hits that cannot place', () => {
     // Every third turn asks about the cue term, so some neighbours rank as answers.
     const line = (index: number, session: string) => (index % 3 === 0 ? `is turn ${index} of ${session} done?` : `turn ${index} of ${session}`);
     for (const session of ['a', 'b', 'c']) ids.push(...(await say(Array.from({ length: 8 }, (_, index): ['user' | 'assistant', string] => [index % 2 === 0 ? 'user' : 'assistant', line(index, session)]), session)));
-    const events = await t.engram.storage.events.list({ tenant_id: 'default', ids, now: '2100-01-01T00:00:00.000Z', limit: ids.length });
+    const events = await t.storage.events.list({ tenant_id: 'default', ids, now: '2100-01-01T00:00:00.000Z', limit: ids.length });
     const base = { tenant_id: 'default', user_id: scope.user_id, agent_id: scope.agent_id!, now: '2100-01-01T00:00:00.000Z', exclude_sensitivity: ['secret' as const] };
     const anchorsRead: number[] = [];
-    const read = t.engram.storage.events;
+    const read = t.storage.events;
     const counting = { ...read, neighbours: (query: NeighbourQuery) => {
       anchorsRead.push(query.anchors.length);
       return read.neighbours(query);
     } };
-    const storage = new Proxy(t.engram.storage, {
+    const storage = new Proxy(t.storage, {
       get(target, property, receiver) {
         if (property !== 'events') return Reflect.get(target, property, receiver) as unknown;
         return counting;
@@ -160,7 +160,7 @@ describe('turns next to hits that cannot place', () => {
         const hits = chosen.map((event, index) => ({ event, score: points[index]! / 4, rule: 'cue.hybrid(words #1)' })).sort((a, b) => b.score - a.score).slice(0, limit);
         const passages = await withAdjacentTurns(storage, hits, base, anchors, limit, cues);
         // With room for every neighbour, every anchor's turns are read: the passages before the pruning.
-        const everyNeighbour = await withAdjacentTurns(t.engram.storage, hits, base, anchors, hits.length + 3 * anchors, cues);
+        const everyNeighbour = await withAdjacentTurns(t.storage, hits, base, anchors, hits.length + 3 * anchors, cues);
         expect(passages.map((passage) => passage.event.id)).toEqual(everyNeighbour.slice(0, limit).map((passage) => passage.event.id));
       }),
       { numRuns: 150 },

@@ -143,7 +143,7 @@ describe('compose with counts kept in the store', () => {
     });
     expect(forged.join('\n')).toContain('"spaced_tokens":1');
     await t.engram.importData(forged, { tenant_id: 'imported' });
-    const summary = await t.engram.storage.sessions.getSummary({ tenant_id: 'imported', user_id: scope.user_id, agent_id: scope.agent_id!, session_id: scope.session_id! });
+    const summary = await t.storage.sessions.getSummary({ tenant_id: 'imported', user_id: scope.user_id, agent_id: scope.agent_id!, session_id: scope.session_id! });
     expect(summary!.sentences.length).toBeGreaterThan(0);
     expect(summary!.sentences.map((sentence) => sentence.spaced_tokens)).toEqual(summary!.sentences.map(() => undefined));
   });

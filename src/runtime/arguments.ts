@@ -3,6 +3,7 @@
 
 import { ValidationError } from '../spec/errors.js';
 import { textIssue } from '../spec/input-rules.js';
+import { DEFAULT_TENANT } from '../spec/scope.js';
 import { isId, type IdPrefix } from '../util/ids.js';
 
 /** Throws unless `value` is an id with this prefix (`evt_…`, `ctx_…`). */
@@ -25,6 +26,19 @@ export function requireTenant(value: unknown, field = 'tenant_id'): void {
   if (typeof value !== 'string' || !/^[^\u0000-\u001f\u007f]{1,256}$/u.test(value)) {
     throw ValidationError.of(field, 'pattern', 'must be 1–256 characters without control characters');
   }
+}
+
+/**
+ * The tenant a method's argument names, checked as `requireTenant` does, or the default tenant
+ * when it names none: the one place a missing tenant argument is filled in.
+ *
+ * @example
+ * const tenant = tenantOrDefault(query.tenant_id); // 'default' when absent
+ */
+export function tenantOrDefault(tenantId: string | undefined): string {
+  if (tenantId === undefined) return DEFAULT_TENANT;
+  requireTenant(tenantId);
+  return tenantId;
 }
 
 /**

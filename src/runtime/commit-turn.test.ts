@@ -177,7 +177,7 @@ describe('commitTurns', () => {
 
 /** The engram under test on a store whose writes call `before` first (another writer, a fault). */
 async function engramOnStore(before: (ops: Parameters<StorageAdapter['write']>[0]) => Promise<void>) {
-  const storage = new Proxy(t.engram.storage, {
+  const storage = new Proxy(t.storage, {
     get(target, property, receiver) {
       if (property !== 'write') return Reflect.get(target, property, receiver) as unknown;
       return async (ops: Parameters<StorageAdapter['write']>[0]) => {
@@ -248,7 +248,7 @@ describe('updateWorkingState', () => {
     let interleaved = false;
     // The engram under test, on the same file: right after its working-state write commits, the
     // other one (another process, say) writes the next version.
-    const storage = new Proxy(t.engram.storage, {
+    const storage = new Proxy(t.storage, {
       get(target, property, receiver) {
         if (property !== 'write') return Reflect.get(target, property, receiver) as unknown;
         return async (ops: Parameters<StorageAdapter['write']>[0]) => {

@@ -25,7 +25,7 @@ export type { LlmMode } from './llm-extraction.js';
 import type { NamedPolicy } from '../composer/named-policies.js';
 import { textTokenCounter } from '../composer/text-tokens.js';
 import type { AutoApproveRule } from '../reflection/candidates.js';
-import { DEFAULT_STORE, openStore } from './store-url.js';
+import { DEFAULT_STORE, openStore, type StoreOptions } from './store-url.js';
 
 /** An OpenAI-compatible chat endpoint for LLM extraction (OpenAI, Ollama, vLLM, LM Studio, …). */
 export interface LlmEndpointConfig {
@@ -130,6 +130,20 @@ function llmOf(llm: StructuredModel | LlmEndpointConfig | undefined, field: stri
 }
 
 /**
+ * The options createEngram opens a store address with: the SQLite durability asked for, and the
+ * token counts kept with each row when the tokenizer is the built-in one. Code that opens the store
+ * itself, to hand it over as `store`, opens it with the same.
+ *
+ * @example
+ * const storage = await openStore('sqlite:./engram.db', storeOptionsOf({}));
+ */
+export function storeOptionsOf(config: EngramConfig): StoreOptions {
+  const tokenizer = config.tokenizer ?? o200kTokenizer;
+  // Rows keep the built-in tokenizer's counts of what compose shows of them (composer/text-tokens.ts).
+  return { sqliteSynchronous: config.sqliteSynchronous, textTokens: tokenizer === o200kTokenizer ? textTokenCounter() : undefined };
+}
+
+/**
  * Resolves the configuration, opening the store last so a bad option never leaves a file open.
  *
  * @example
@@ -153,15 +167,12 @@ export async function resolveConfig(config: EngramConfig): Promise<ResolvedConfi
   const rules: Extractor | null =
     config.extraction?.rules === false ? null : createRuleExtractor(config.extraction?.project === undefined ? {} : { project: config.extraction.project });
   const interval = config.worker === undefined || config.worker === false ? null : (config.worker.intervalMs ?? 1000);
-  const tokenizer = config.tokenizer ?? o200kTokenizer;
-  // Rows keep the built-in tokenizer's counts of what compose shows of them (composer/text-tokens.ts).
-  const textTokens = tokenizer === o200kTokenizer ? textTokenCounter() : undefined;
-  const storage =
-    typeof config.store === 'object' ? config.store : await openStore(config.store ?? DEFAULT_STORE, { sqliteSynchronous: config.sqliteSynchronous, textTokens });
+  const storeOptions = storeOptionsOf(config);
+  const storage = typeof config.store === 'object' ? config.store : await openStore(config.store ?? DEFAULT_STORE, storeOptions);
   return {
     storage,
-    tokenizer,
-    textTokens,
+    tokenizer: config.tokenizer ?? o200kTokenizer,
+    textTokens: storeOptions.textTokens,
     clock: config.clock ?? systemClock,
     debug: config.debug ?? process.env['ENGRAM_DEBUG'] === '1',
     longTerm: { rules, llm: llm === null ? null : { model: llm, allowPrivateRemote, mode: llmMode }, policies, gate: { mayThreshold: threshold } },

@@ -3,8 +3,8 @@
 
 import { LRUCache } from 'lru-cache';
 
-import { EngramError, NotFoundError } from '../spec/errors.js';
-import { requireChoices, requireCount, requireId, requireTenant } from './arguments.js';
+import { EngramError, NotFoundError, StorageError } from '../spec/errors.js';
+import { requireChoices, requireCount, requireId, requireTenant, tenantOrDefault } from './arguments.js';
 import type { EventRecord } from '../spec/event.js';
 import type { MemoryPacket } from '../spec/packet.js';
 import type {
@@ -66,6 +66,15 @@ export type { EngramConfig } from './config.js';
 /** Pages of index merging per mergeIndexes step: a few milliseconds of work on SQLite. */
 export const DEFAULT_MERGE_PAGES = 64;
 
+/** What most area modules are given: the store, and the time now as the runtime's clock tells it. */
+interface StoreContext {
+  storage: StorageAdapter;
+  now: () => string;
+}
+
+/** An id no item has: reading it is a primary-key lookup that touches the store and finds nothing. */
+const PROBE_ITEM = 'mem_00000000000000000000000000';
+
 /** The short-term memory of a session as the API shows it. */
 export interface SessionSummary {
   rolling_summary: string;
@@ -85,7 +94,10 @@ export interface SessionSummary {
  */
 export class Engram {
   private closed = false;
-  readonly storage: StorageAdapter;
+  // Private so that every interface goes through the methods below, which check their arguments
+  // and fill in the tenant; tests that need the store open it and hand it to createEngram.
+  private readonly storage: StorageAdapter;
+  private readonly store: StoreContext;
   readonly tokenizer: Tokenizer;
   private readonly clock: Clock;
   private readonly worker: EmbeddingWorker | null;
@@ -105,6 +117,7 @@ export class Engram {
   /** Use `createEngram`; the constructor takes an already resolved configuration. */
   constructor(private readonly config: ResolvedConfig) {
     this.storage = config.storage;
+    this.store = { storage: config.storage, now: () => this.now() };
     this.tokenizer = config.tokenizer;
     this.clock = config.clock;
     this.worker =
@@ -114,18 +127,9 @@ export class Engram {
     for (const policy of config.policies) this.registerPolicy(policy);
     this.claimReader = config.longTerm.rules ?? createRuleExtractor();
     this.review = reviewQueue(() => this.reflectionContext());
-    this.keys = keysOf(() => {
-      this.guard();
-      return { storage: this.storage, now: () => this.now() };
-    });
-    this.runs = runsOf(() => {
-      this.guard();
-      return { storage: this.storage, now: () => this.now() };
-    });
-    this.insights = insightsOf(() => {
-      this.guard();
-      return { storage: this.storage, now: () => this.now(), policies: this.config.longTerm.policies };
-    });
+    this.keys = keysOf(this.guarded(this.store));
+    this.runs = runsOf(this.guarded(this.store));
+    this.insights = insightsOf(this.guarded({ ...this.store, policies: config.longTerm.policies }));
     if (this.worker !== null && config.workerIntervalMs !== null) {
       // Errors of a background run are retried on the next tick; a foreground runEmbeddings() reports them.
       this.worker.start(config.workerIntervalMs, () => undefined);
@@ -134,6 +138,14 @@ export class Engram {
 
   private guard(): void {
     if (this.closed) throw new EngramError('CONFIG_INVALID', 'this Engram is closed', { field: 'engram' });
+  }
+
+  /** The context of an area object (keys, runs, insights), handed out only while this Engram is open. */
+  private guarded<T>(context: T): () => T {
+    return () => {
+      this.guard();
+      return context;
+    };
   }
 
   private now(): string {
@@ -185,7 +197,7 @@ export class Engram {
   async getWorkingState(scope: SessionScopeInput): Promise<WorkingState> {
     this.guard();
     const valid = validateSessionScope(scope);
-    const state = await this.storage.sessions.getWorkingState({ ...valid, tenant_id: valid.tenant_id ?? DEFAULT_TENANT });
+    const state = await this.storage.sessions.getWorkingState({ ...valid, tenant_id: tenantOrDefault(valid.tenant_id) });
     return state ?? emptyWorkingState();
   }
 
@@ -221,7 +233,7 @@ export class Engram {
   async getSummary(scope: SessionScopeInput, maxTokens = 512): Promise<SessionSummary> {
     this.guard();
     const valid = validateSessionScope(scope);
-    const summary = await this.storage.sessions.getSummary({ ...valid, tenant_id: valid.tenant_id ?? DEFAULT_TENANT });
+    const summary = await this.storage.sessions.getSummary({ ...valid, tenant_id: tenantOrDefault(valid.tenant_id) });
     const now = this.now();
     const live = (entry: { expires_at: string | null }) => entry.expires_at === null || entry.expires_at > now;
     const cut = cutSummary(summary?.sentences ?? [], maxTokens, this.tokenizer, live);
@@ -250,7 +262,7 @@ export class Engram {
     const valid = validateListEventsRequest(request);
     const events = await this.storage.events.list({
       ...valid.scope,
-      tenant_id: valid.scope.tenant_id ?? DEFAULT_TENANT,
+      tenant_id: tenantOrDefault(valid.scope.tenant_id),
       kinds: valid.kinds,
       order: valid.order,
       cursor: valid.cursor,
@@ -266,11 +278,10 @@ export class Engram {
    * @example
    * const event = await engram.getEvent('evt_01J…');
    */
-  async getEvent(eventId: string, tenantId = DEFAULT_TENANT): Promise<EventRecord> {
+  async getEvent(eventId: string, tenantId?: string): Promise<EventRecord> {
     this.guard();
     requireId('evt', eventId, 'event_id');
-    requireTenant(tenantId);
-    const event = await this.storage.events.get(tenantId, eventId, this.now());
+    const event = await this.storage.events.get(tenantOrDefault(tenantId), eventId, this.now());
     if (event === null) throw new NotFoundError('event_id', eventId);
     return shownEvent(event);
   }
@@ -329,11 +340,10 @@ export class Engram {
    * @example
    * const build = await engram.getBuild(packet.explain.determinism.context_build_id);
    */
-  async getBuild(buildId: string, tenantId = DEFAULT_TENANT): Promise<ContextBuild> {
+  async getBuild(buildId: string, tenantId?: string): Promise<ContextBuild> {
     this.guard();
     requireId('ctx', buildId, 'build_id');
-    requireTenant(tenantId);
-    const build = await this.storage.sessions.getBuild(tenantId, buildId);
+    const build = await this.storage.sessions.getBuild(tenantOrDefault(tenantId), buildId);
     if (build === null) throw new NotFoundError('build_id', buildId);
     return build;
   }
@@ -349,9 +359,9 @@ export class Engram {
     const limit = query.limit ?? 50;
     requireCount(limit, 'limit', 1, 1000);
     if (query.cursor !== undefined) requireId('ctx', query.cursor, 'cursor');
-    if (query.tenant_id !== undefined) requireTenant(query.tenant_id);
+    const tenant = tenantOrDefault(query.tenant_id);
     for (const field of ['user_id', 'agent_id', 'session_id'] as const) if (query[field] !== undefined) requireTenant(query[field], field);
-    return this.storage.sessions.listBuilds({ ...query, tenant_id: query.tenant_id ?? DEFAULT_TENANT, limit });
+    return this.storage.sessions.listBuilds({ ...query, tenant_id: tenant, limit });
   }
 
   /**
@@ -366,8 +376,7 @@ export class Engram {
     this.guard();
     const limit = query.limit ?? 200;
     requireCount(limit, 'limit', 1, 1000);
-    if (query.tenant_id !== undefined) requireTenant(query.tenant_id);
-    return this.storage.sessions.scopeCounts(query.tenant_id ?? DEFAULT_TENANT, limit);
+    return this.storage.sessions.scopeCounts(tenantOrDefault(query.tenant_id), limit);
   }
 
   /**
@@ -376,11 +385,10 @@ export class Engram {
    * @example
    * const { identical, packet } = await engram.replay('ctx_01J…');
    */
-  async replay(buildId: string, tenantId = DEFAULT_TENANT): Promise<ReplayResult> {
+  async replay(buildId: string, tenantId?: string): Promise<ReplayResult> {
     this.guard();
     requireId('ctx', buildId, 'build_id');
-    requireTenant(tenantId);
-    return replay(this.readContext(), tenantId, buildId);
+    return replay(this.readContext(), tenantOrDefault(tenantId), buildId);
   }
 
   /**
@@ -389,12 +397,11 @@ export class Engram {
    * @example
    * const diff = await engram.diffBuilds('ctx_a…', 'ctx_b…');
    */
-  async diffBuilds(a: string, b: string, tenantId = DEFAULT_TENANT): Promise<BuildDiff> {
+  async diffBuilds(a: string, b: string, tenantId?: string): Promise<BuildDiff> {
     this.guard();
     requireId('ctx', a, 'a');
     requireId('ctx', b, 'b');
-    requireTenant(tenantId);
-    return diffBuilds(this.storage, tenantId, a, b);
+    return diffBuilds(this.storage, tenantOrDefault(tenantId), a, b);
   }
 
   /**
@@ -431,7 +438,7 @@ export class Engram {
    */
   exportData(scope: { tenant_id?: string; user_id?: string } = {}, onRecord?: (kind: ExportKind) => void): AsyncGenerator<string> {
     this.guard();
-    return exportLines(this.transferContext(), scope, onRecord);
+    return exportLines(this.store, scope, onRecord);
   }
 
   /**
@@ -446,7 +453,7 @@ export class Engram {
    */
   async importData(input: ImportInput, options: ImportOptions = {}): Promise<TransferCounts> {
     this.guard();
-    return importLines(this.transferContext(), input, options);
+    return importLines(this.store, input, options);
   }
 
   /**
@@ -457,11 +464,7 @@ export class Engram {
    */
   async erase(scope: { tenant_id?: string; user_id: string; session_id?: string }): Promise<EraseCounts> {
     this.guard();
-    return erase(this.transferContext(), scope);
-  }
-
-  private transferContext() {
-    return { storage: this.storage, now: () => this.now() };
+    return erase(this.store, scope);
   }
 
   /**
@@ -496,6 +499,21 @@ export class Engram {
   async forget(request: ForgetRequest): Promise<ItemDiff[]> {
     this.guard();
     return forget(this.memoryContext(), request);
+  }
+
+  /**
+   * One item version by id, in a tenant (default: the default tenant), whatever its status; an id
+   * the tenant does not hold is NOT_FOUND.
+   *
+   * @example
+   * const item = await engram.getItem('mem_01J…');
+   */
+  async getItem(itemId: string, tenantId?: string): Promise<MemoryItem> {
+    this.guard();
+    requireId('mem', itemId, 'item_id');
+    const item = await this.storage.items.get(tenantOrDefault(tenantId), itemId);
+    if (item === null) throw new NotFoundError('item_id', itemId);
+    return item;
   }
 
   /**
@@ -601,7 +619,7 @@ export class Engram {
   async reextract(request: ReextractRequest): Promise<ReextractResult> {
     this.guard();
     if (request.tenant_id !== undefined) requireTenant(request.tenant_id);
-    return reextract({ storage: this.storage, longTerm: this.config.longTerm, now: () => this.now() }, request);
+    return reextract({ ...this.store, longTerm: this.config.longTerm }, request);
   }
 
   /**
@@ -633,10 +651,9 @@ export class Engram {
     const longTerm = this.config.longTerm;
     return runJobs(
       {
-        storage: this.storage,
-        now: () => this.now(),
+        ...this.store,
         reflect: (request) => this.reflect(request),
-        extract: longTerm.llm === null ? null : (job) => runExtractionJob({ storage: this.storage, now: () => this.now(), longTerm }, job),
+        extract: longTerm.llm === null ? null : (job) => runExtractionJob({ ...this.store, longTerm }, job),
       },
       max,
     );
@@ -653,16 +670,33 @@ export class Engram {
     this.guard();
     const limit = query.limit ?? 100;
     requireCount(limit, 'limit', 1, 1000);
-    if (query.tenant_id !== undefined) requireTenant(query.tenant_id);
+    const tenant = tenantOrDefault(query.tenant_id);
     requireChoices(query.kinds, JOB_KINDS, 'kinds');
     requireChoices(query.statuses, JOB_STATUSES, 'statuses');
-    return this.storage.service.listJobs({ tenant_id: query.tenant_id ?? DEFAULT_TENANT, limit, ...(query.kinds === undefined ? {} : { kinds: query.kinds }), ...(query.statuses === undefined ? {} : { statuses: query.statuses }) });
+    return this.storage.service.listJobs({ tenant_id: tenant, limit, ...(query.kinds === undefined ? {} : { kinds: query.kinds }), ...(query.statuses === undefined ? {} : { statuses: query.statuses }) });
   }
 
   /** How many texts wait for an embedding. */
   async embeddingBacklog(): Promise<number> {
     this.guard();
     return this.storage.service.embeddingBacklog();
+  }
+
+  /**
+   * Resolves once the store answers a read (a primary-key lookup that finds nothing), as a readiness
+   * probe asks; a store that does not answer, or a closed Engram, is STORAGE_FAILED. The error
+   * keeps the store's own in `cause` and never names the database in its message.
+   *
+   * @example
+   * await engram.ready();
+   */
+  async ready(): Promise<void> {
+    try {
+      this.guard();
+      await this.storage.items.get(DEFAULT_TENANT, PROBE_ITEM);
+    } catch (error) {
+      throw new StorageError('the store did not answer a read', { cause: error });
+    }
   }
 
   /** Stops the worker, the embedding model it created (not one it was given) and the store. Further calls fail. */
@@ -692,8 +726,7 @@ export class Engram {
     this.guard();
     const llm = this.config.reflection.llm;
     return {
-      storage: this.storage,
-      now: () => this.now(),
+      ...this.store,
       policies: this.config.longTerm.policies,
       extractor: this.claimReader,
       llm: llm === null ? null : { model: llm, allowPrivateRemote: this.config.allowPrivateRemote },
@@ -705,8 +738,7 @@ export class Engram {
   private memoryContext(): MemoryApiContext {
     const model = this.config.embeddings;
     return {
-      storage: this.storage,
-      now: () => this.now(),
+      ...this.store,
       policies: this.config.longTerm.policies,
       embedQuery: model === null ? undefined : (text) => this.embedQuery(model, text),
       vectorModel: model === null ? undefined : modelKey(model),

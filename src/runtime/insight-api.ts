@@ -15,7 +15,7 @@ import { assertLevelAllowed, confinedLevel, strongestSensitivity } from '../even
 import { ItemMerger, placement } from '../items/merge.js';
 import { newInsight, promotionOf, transition } from '../reflection/insights.js';
 import { isoOrNull } from '../util/clock.js';
-import { requireId, requireTenant } from './arguments.js';
+import { requireId, tenantOrDefault } from './arguments.js';
 
 export interface InsightApiContext {
   storage: StorageAdapter;
@@ -161,8 +161,8 @@ export function insightsOf(context: () => InsightApiContext): Insights {
   return {
     get: async (insightId, tenantId) => {
       requireId('ins', insightId, 'insight_id');
-      if (tenantId !== undefined) requireTenant(tenantId);
-      return stored(context(), tenantId ?? DEFAULT_TENANT, insightId);
+      const tenant = tenantOrDefault(tenantId);
+      return stored(context(), tenant, insightId);
     },
     add: async (request) => addInsight(context(), request),
     list: async (request) => listInsights(context(), request),

@@ -13,7 +13,7 @@ describe('API keys', () => {
     const { info, key } = await t.engram.keys.create({ tenant_id: 'acme', role: 'write', label: 'ci' });
     expect(key).toMatch(/^egk_[A-Za-z0-9_-]{43}$/);
     expect(info).toMatchObject({ tenant_id: 'acme', role: 'write', label: 'ci', last4: key.slice(-4), revoked_at: null });
-    expect(JSON.stringify(await t.engram.storage.service.listApiKeys(undefined))).not.toContain(key);
+    expect(JSON.stringify(await t.storage.service.listApiKeys(undefined))).not.toContain(key);
     expect(await t.engram.keys.verify(key)).toEqual({ key_id: info.id, tenant_id: 'acme', role: 'write' });
     expect(await t.engram.keys.verify(`${key}x`)).toBeNull();
     expect(await t.engram.keys.verify('not a key')).toBeNull();

@@ -8,7 +8,7 @@ import { ConflictError, ValidationError } from '../spec/errors.js';
 import { DEFAULT_TENANT } from '../spec/scope.js';
 import type { StorageAdapter } from '../spec/storage.js';
 import { newId, sha256 } from '../util/ids.js';
-import { requireId, requireTenant, requireText } from './arguments.js';
+import { requireId, requireTenant, requireText, tenantOrDefault } from './arguments.js';
 
 /** Every secret starts with this, so a leaked key is easy to recognise (and to scan for). */
 export const KEY_PREFIX = 'egk_';
@@ -85,9 +85,9 @@ export function keysOf(context: () => KeyApiContext): Keys {
     },
     revoke: async (keyId, tenantId) => {
       requireId('key', keyId, 'key_id');
-      if (tenantId !== undefined) requireTenant(tenantId);
+      const tenant = tenantOrDefault(tenantId);
       const ctx = context();
-      await ctx.storage.write([{ op: 'revoke_api_key', tenant_id: tenantId ?? DEFAULT_TENANT, key_id: keyId, revoked_at: ctx.now() }]);
+      await ctx.storage.write([{ op: 'revoke_api_key', tenant_id: tenant, key_id: keyId, revoked_at: ctx.now() }]);
     },
     verify: async (secret) => {
       if (typeof secret !== 'string' || !secret.startsWith(KEY_PREFIX) || secret.length > 200) return null;

@@ -3,12 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { assertPacket, createEngram, storedTextTokens, textTokenCounter, type Engram, type RememberRequest } from '../index.js';
+import { assertPacket, createEngram, openStore, storedTextTokens, textTokenCounter, type Engram, type RememberRequest, type StorageAdapter } from '../index.js';
+import { storeOptionsOf } from './config.js';
 import { startOpenAiCompatibleServer, type OpenAiCompatibleServer } from '../../test/helpers/openai-compatible-server.js';
 
 const scope = { user_id: 'mira', agent_id: 'assistant' };
 let folder: string;
 let engram: Engram;
+/** The store under `engram`, for the tests that write rows as another version would have. */
+let storage: StorageAdapter;
 let server: OpenAiCompatibleServer;
 let now = Date.parse('2026-06-01T12:00:00.000Z');
 
@@ -30,8 +33,9 @@ beforeEach(async () => {
       return { body: { object: 'list', data: values.map((text, index) => ({ object: 'embedding', index, embedding: conceptVector(text) })) } };
     },
   });
+  storage = await openStore(`sqlite:${join(folder, 'engram.db')}`, storeOptionsOf({}));
   engram = await createEngram({
-    store: `sqlite:${join(folder, 'engram.db')}`,
+    store: storage,
     clock: { now: () => new Date(now) },
     embeddings: { provider: 'openai-compatible', baseUrl: server.baseUrl, model: 'concepts', dimensions: 5 },
   });
@@ -167,7 +171,7 @@ describe('hybrid search', () => {
     const found = async (query: string) => (await engram.searchEvents({ scope, query, limit: 5 })).map((hit) => hit.event.id);
     expect(await found('Ottoline')).toEqual([eventId]);
     // An entry written by another version (here: none at all) is rebuilt by reindex.
-    await engram.storage.write([{ op: 'index_event', tenant_id: 'default', event_id: eventId, search_text: null }]);
+    await storage.write([{ op: 'index_event', tenant_id: 'default', event_id: eventId, search_text: null }]);
     expect(await found('quarterly')).toEqual([]);
     const rebuilt = await engram.reindex();
     expect(rebuilt).toEqual({ items: 3, events: 1 });
@@ -179,11 +183,11 @@ describe('hybrid search', () => {
     const turn = await engram.commitTurn({ scope: { ...scope, session_id: 's9', run_id: 'r9' }, turn_id: 't9', messages: [{ role: 'user', content: 'The quarterly figures look fine.' }] });
     const eventId = turn.events[0]!.event_id;
     const [item] = await engram.listItems({ scope, limit: 1 });
-    const kept = async () => [storedTextTokens((await engram.storage.events.get('default', eventId, new Date(now).toISOString()))!), storedTextTokens((await engram.storage.items.get('default', item!.id))!)];
+    const kept = async () => [storedTextTokens((await storage.events.get('default', eventId, new Date(now).toISOString()))!), storedTextTokens((await storage.items.get('default', item!.id))!)];
     const written = await kept();
-    expect(written).toEqual([textTokenCounter().event((await engram.storage.events.get('default', eventId, new Date(now).toISOString()))!), textTokenCounter().item(item!)]);
+    expect(written).toEqual([textTokenCounter().event((await storage.events.get('default', eventId, new Date(now).toISOString()))!), textTokenCounter().item(item!)]);
     // As a store written before counts were kept: no count on either row.
-    await engram.storage.write([
+    await storage.write([
       { op: 'put_text_tokens', tenant_id: 'default', target: 'event', id: eventId, text_tokens: null },
       { op: 'put_text_tokens', tenant_id: 'default', target: 'item', id: item!.id, text_tokens: null },
     ]);

@@ -45,7 +45,7 @@ async function writtenByOldRules(key: string, type: MemoryItem['type'], value: R
     updated_at: now,
     ended_at: null,
   };
-  await t.engram.storage.write([{ op: 'put_item', item }, chunkOp(item)]);
+  await t.storage.write([{ op: 'put_item', item }, chunkOp(item)]);
   return item;
 }
 
@@ -97,7 +97,7 @@ describe('reextract', () => {
     const [profile] = await t.engram.history({ scope: owner, key: 'profile:user' });
     // An earlier release wrote a wrong value over it.
     t.clock.advance(60_000);
-    await t.engram.storage.write([{ op: 'set_item_status', tenant_id: 'default', item_id: profile!.id, expected_status: 'active', status: 'superseded', ended_at: t.clock.now().toISOString(), updated_at: t.clock.now().toISOString() }]);
+    await t.storage.write([{ op: 'set_item_status', tenant_id: 'default', item_id: profile!.id, expected_status: 'active', status: 'superseded', ended_at: t.clock.now().toISOString(), updated_at: t.clock.now().toISOString() }]);
     await writtenByOldRules('profile:user', 'profile', { subject: 'user', facts: [{ k: 'location', v: 'Berlin' }] }, said!.id, profile);
     t.clock.advance(60_000);
 

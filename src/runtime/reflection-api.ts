@@ -30,7 +30,7 @@ import { reflectByRules } from '../reflection/rules-reflection.js';
 import { claimTarget, type ProposalTarget } from '../reflection/targets.js';
 import { newId } from '../util/ids.js';
 import { generateStructured } from '../providers/llm/generate-structured.js';
-import { requireId, requireTenant } from './arguments.js';
+import { requireId, tenantOrDefault } from './arguments.js';
 import { loopOps } from './open-loops.js';
 
 /** Most events of a run a reflection reads. */
@@ -294,8 +294,8 @@ export function reviewQueue(context: () => ReflectionApiContext): ReviewQueue {
     list: async (request) => listCandidates(context(), request),
     get: async (candidateId, tenantId) => {
       requireId('cand', candidateId, 'candidate_id');
-      if (tenantId !== undefined) requireTenant(tenantId);
-      const found = await context().storage.reviews.getCandidate(tenantId ?? DEFAULT_TENANT, candidateId);
+      const tenant = tenantOrDefault(tenantId);
+      const found = await context().storage.reviews.getCandidate(tenant, candidateId);
       if (found === null) throw new NotFoundError('candidate_id', candidateId);
       return found;
     },

@@ -111,7 +111,7 @@ describe('reflection with a model (OpenAI-compatible server on loopback)', () =>
     expect(server.requests.filter((request) => request.path.endsWith('/chat/completions'))).toHaveLength(2);
     expect(await t.engram.review.list({ scope: { user_id: 'mira' } })).toEqual([]);
     expect(await t.engram.listItems({ scope: { user_id: 'mira', agent_id: 'assistant' }, limit: 100 })).toEqual(items);
-    expect(await t.engram.storage.reviews.getReflection('default', result.trace_id)).toMatchObject({ status: 'failed', reflection: null });
+    expect(await t.storage.reviews.getReflection('default', result.trace_id)).toMatchObject({ status: 'failed', reflection: null });
   });
 
   it("refuses a reflection that cites another user's event, and reports which", async () => {

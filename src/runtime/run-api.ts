@@ -7,7 +7,7 @@ import { DEFAULT_TENANT } from '../spec/scope.js';
 import type { StorageAdapter } from '../spec/storage.js';
 import { validateRunRequest } from '../spec/validators.js';
 import { renderNarrative } from '../compaction/narrative.js';
-import { requireId, requireTenant } from './arguments.js';
+import { requireId, tenantOrDefault } from './arguments.js';
 
 export interface RunApiContext {
   storage: StorageAdapter;
@@ -32,8 +32,7 @@ const keyOf = (scope: RunScope) => ({ tenant_id: scope.tenant_id ?? DEFAULT_TENA
 
 async function snapshotById(context: RunApiContext, snapshotId: string, tenantId: string | undefined): Promise<SnapshotRecord> {
   requireId('snp', snapshotId, 'snapshot_id');
-  if (tenantId !== undefined) requireTenant(tenantId);
-  const record = await context.storage.runs.getSnapshot(tenantId ?? DEFAULT_TENANT, snapshotId);
+  const record = await context.storage.runs.getSnapshot(tenantOrDefault(tenantId), snapshotId);
   if (record === null) throw new NotFoundError('snapshot_id', snapshotId);
   return record;
 }

@@ -6,12 +6,9 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 
-import { StorageError, type Engram } from '../index.js';
+import type { Engram } from '../index.js';
 import type { ServerMetrics } from './metrics.js';
 import type { OpenApiDocument } from './openapi.js';
-
-/** An id no item has: reading it is a primary-key lookup that touches the store and finds nothing. */
-const PROBE_ITEM = 'mem_00000000000000000000000000';
 
 /** What the operational routes need. */
 export interface OpsContext {
@@ -32,11 +29,7 @@ export async function registerOpsRoutes(app: FastifyInstance, context: OpsContex
   const { engram, metrics, document } = context;
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async () => {
-    try {
-      await engram.storage.items.get('default', PROBE_ITEM);
-    } catch (error) {
-      throw new StorageError('the store did not answer a read', { cause: error });
-    }
+    await engram.ready();
     return { status: 'ready' };
   });
   app.get('/metrics', { ...(context.metricsAuth === null ? {} : { onRequest: context.metricsAuth }) }, async (_request, reply) => reply.type(metrics.contentType).send(await metrics.text()));

@@ -2,7 +2,7 @@
 // working state (read, and patch at an expected version). Every item answered carries `text`, the
 // line a packet shows for it.
 
-import { describeItem, isId, ITEM_STATUSES, NotFoundError, ValidationError, type ForgetRequest, type HistoryRequest, type ListItemsRequest, type MemoryItem, type ReextractRequest, type RememberRequest, type RestoreRequest, type SearchMemoryRequest, type SessionScopeInput, type UpdateWorkingStateRequest } from '../index.js';
+import { describeItem, ITEM_STATUSES, type ForgetRequest, type HistoryRequest, type ListItemsRequest, type MemoryItem, type ReextractRequest, type RememberRequest, type RestoreRequest, type SearchMemoryRequest, type SessionScopeInput, type UpdateWorkingStateRequest } from '../index.js';
 import { attributed } from './attribution.js';
 import { limitOf, page, PAGE_PARAMS, pick, type RouteCall, type RouteSpec } from './route-kit.js';
 import { objectOf, pageOf, ref } from './schema-refs.js';
@@ -25,11 +25,7 @@ async function listItems({ engram, tenant, query }: RouteCall): Promise<unknown>
 }
 
 async function getItem({ engram, tenant, params }: RouteCall): Promise<unknown> {
-  const id = params['id']!;
-  if (!isId('mem', id)) throw ValidationError.of('item_id', 'pattern', 'must be a mem_ id (mem_ and 26 Crockford base-32 characters)');
-  const item = await engram.storage.items.get(tenant, id);
-  if (item === null) throw new NotFoundError('item_id', id);
-  return withText(item);
+  return withText(await engram.getItem(params['id']!, tenant));
 }
 
 async function history({ engram, tenant, query }: RouteCall): Promise<unknown> {

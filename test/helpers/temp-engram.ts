@@ -6,10 +6,13 @@ import { join } from 'node:path';
 
 import { afterEach, beforeEach } from 'vitest';
 
-import { createEngram, type Engram, type EngramConfig, type ScopeInput } from '../../src/index.js';
+import { createEngram, openStore, type Engram, type EngramConfig, type ScopeInput, type StorageAdapter } from '../../src/index.js';
+import { storeOptionsOf } from '../../src/runtime/config.js';
 
 export interface TempEngram {
   engram: Engram;
+  /** The store under `engram`, opened here and handed to it (it closes the store on close). */
+  storage: StorageAdapter;
   path: string;
   folder: string;
   clock: { now(): Date; set(iso: string): void; advance(ms: number): void };
@@ -20,7 +23,7 @@ export const scope: ScopeInput = { user_id: 'user-1', agent_id: 'agent-1', sessi
 
 /**
  * Opens a new Engram on a temporary SQLite file (with any other options given); packets are
- * validated against the schema.
+ * validated against the schema. The store is opened here, so tests can read and write it directly.
  *
  * @example
  * const { engram, cleanup } = await tempEngram();
@@ -38,9 +41,14 @@ export async function tempEngram(start = '2026-06-01T12:00:00.000Z', config: Omi
       now += ms;
     },
   };
-  const engram = await createEngram({ debug: true, ...config, store: `sqlite:${path}`, clock });
+  const storage = await openStore(`sqlite:${path}`, storeOptionsOf(config));
+  const engram = await createEngram({ debug: true, ...config, store: storage, clock }).catch(async (error: unknown) => {
+    await storage.close();
+    throw error;
+  });
   return {
     engram,
+    storage,
     path,
     folder,
     clock,

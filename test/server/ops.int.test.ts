@@ -93,7 +93,7 @@ describe('server options and operations', () => {
   it('/readyz answers while the store does, 503 STORAGE_FAILED once it is closed', async () => {
     const h = await harness();
     expect((await h.call('GET', '/readyz')).body).toEqual({ status: 'ready' });
-    await h.t.engram.storage.close();
+    await h.t.storage.close();
     const closed = await h.call('GET', '/readyz');
     expect(closed.body).toMatchObject({ status: 503, code: 'STORAGE_FAILED', field: null });
     expect(closed.body.detail).not.toMatch(/sqlite|database/i);

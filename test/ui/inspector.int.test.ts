@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { createEngram, newId, type Engram } from '../../src/index.js';
+import { createEngram, newId, openStore, type Engram, type StorageAdapter } from '../../src/index.js';
+import { storeOptionsOf } from '../../src/runtime/config.js';
 import { startEngram, type EngramProcess } from '../helpers/engram-process.js';
 import { recordOutcome } from '../reliability/results.js';
 
@@ -29,7 +30,8 @@ const markers = ['PLAN_DONE', 'ACT_DONE', 'OBSERVE_DONE', 'STEP_DONE'] as const;
 /** A user's history: preferences, a secret, tool results, a compacted run, candidates and builds. */
 async function seed(store: string): Promise<void> {
   // Low compaction thresholds, so the run is compacted into a snapshot within these few turns.
-  const engram = await createEngram({ store, compaction: { eventThreshold: 5, stepFallback: 3 } });
+  const storage = await openStore(store, storeOptionsOf({}));
+  const engram = await createEngram({ store: storage, compaction: { eventThreshold: 5, stepFallback: 3 } });
   try {
     await engram.commitTurn({ scope, turn_id: 't1', messages: [{ role: 'user', content: 'I prefer concise answers. My name is Mira and I live in Lisbon.' }, { role: 'assistant', content: 'Noted, Mira.' }] });
     await engram.commitTurn({ scope, turn_id: 't2', messages: [{ role: 'user', content: `my deploy token is ${CANARY}`, sensitivity: 'secret' }] });
@@ -62,7 +64,7 @@ async function seed(store: string): Promise<void> {
     await engram.commitTurn({ scope: third, turn_id: 'v2', messages: [{ role: 'user', content: 'Please keep a formal tone in the draft.' }] });
     await engram.commitTurn({ scope: third, turn_id: 'v3', messages: [{ role: 'user', content: 'We agreed to ship Atlas on Friday.' }] });
     await engram.reflect({ scope: { user_id: scope.user_id, agent_id: scope.agent_id, run_id: third.run_id } });
-    await storeLegacyDuplicate(engram);
+    await storeLegacyDuplicate(engram, storage);
     await engram.compose({ scope, purpose: 'responder', cues: { query: 'Lisbon' } });
     await engram.compose({ scope, purpose: 'planner' });
   } finally {
@@ -74,10 +76,10 @@ async function seed(store: string): Promise<void> {
  * A proposal stored twice, as reflecting over a run twice did before a second reflection stopped
  * adding what the first proposed: the review queue shows and decides the two as one.
  */
-async function storeLegacyDuplicate(engram: Engram): Promise<void> {
+async function storeLegacyDuplicate(engram: Engram, storage: StorageAdapter): Promise<void> {
   const [memory] = await engram.review.list({ scope: { user_id: scope.user_id }, kind: ['memory'], status: ['pending'] });
   if (memory === undefined) throw new Error('the seed made no memory proposal');
-  await engram.storage.write([{ op: 'put_candidate', candidate: { ...memory, id: newId('cand') } }]);
+  await storage.write([{ op: 'put_candidate', candidate: { ...memory, id: newId('cand') } }]);
 }
 
 const DESKTOP = { width: 1280, height: 800 };
