@@ -10,14 +10,23 @@ import { SingleBar } from 'cli-progress';
 import type { ContextBuild, Engram, Purpose, ScopeInput, StorageAdapter } from '../src/index.js';
 import { newId, systemClock, visibleOwners } from '../src/index.js';
 import { compose } from '../src/composer/compose.js';
-import { episodeReadLimit, FACT_SLACK, procedureReadLimit } from '../src/composer/long-term-section.js';
+import { episodeReadLimit } from '../src/composer/episodes-section.js';
+import { FACT_SLACK } from '../src/composer/long-term-section.js';
+import { procedureReadLimit } from '../src/composer/procedures-section.js';
 import { DEFAULTS } from '../src/composer/policy.js';
 import { NEVER_SHARED } from '../src/events/sensitivity.js';
 import { DEFAULT_TENANT } from '../src/spec/scope.js';
 import { queryTerms } from '../src/util/segment.js';
 import { contentTerms } from '../src/util/stopwords.js';
 import { cueQuery, planSessions, seededRandom, sessionsHolding, turnsOf, type SessionPlan } from './corpus.js';
-import { plannedItems, storeCounts, withStoreWithoutEmbeddings, writeItems, type BulkItemsResult, type StoreCounts } from './compose-shapes-data.js';
+import {
+  plannedItems,
+  storeCounts,
+  withStoreWithoutEmbeddings,
+  writeItems,
+  type BulkItemsResult,
+  type StoreCounts,
+} from './compose-shapes-data.js';
 import { median, memoryProbeMs, nowMs, round, summarize, timed, type LatencySummary } from './stats.js';
 import { keepingNothing, readIntoPageCache, reopened, storeOf, storeSizeMiB } from './temp-store.js';
 import { BatchImporter, type BatchImportResult } from './write-bench.js';
@@ -114,35 +123,64 @@ function planSamples(sessions: readonly SessionPlan[], count: number, seed: numb
 }
 
 /** The warm-up requests of a shape's passes. */
-export const warmupSamples = (sessions: readonly SessionPlan[], sizes: ShapeSizes): Sample[] => planSamples(sessions, sizes.warmup, SEED + 1);
+export const warmupSamples = (sessions: readonly SessionPlan[], sizes: ShapeSizes): Sample[] =>
+  planSamples(sessions, sizes.warmup, SEED + 1);
 
 /** The measured requests of a shape's passes: the same ones in every pass and every run. */
-export const measuredSamples = (sessions: readonly SessionPlan[], sizes: ShapeSizes): Sample[] => planSamples(sessions, sizes.samples, SEED);
+export const measuredSamples = (sessions: readonly SessionPlan[], sizes: ShapeSizes): Sample[] =>
+  planSamples(sessions, sizes.samples, SEED);
 
 export function requestOf(sample: Sample) {
-  return { scope: sample.scope, purpose: sample.purpose, ...(sample.query === undefined ? {} : { cues: { query: sample.query } }) };
+  return {
+    scope: sample.scope,
+    purpose: sample.purpose,
+    ...(sample.query === undefined ? {} : { cues: { query: sample.query } }),
+  };
 }
-
-
 
 /** The composer without storing the build; the same context Engram.compose passes, debug off. */
 function composeWithoutPersist(engram: Engram, sample: Sample) {
-  return compose({ storage: storeOf(engram), tokenizer: engram.tokenizer, clock: systemClock, validatePackets: false }, requestOf(sample), { persist: false });
+  return compose(
+    { storage: storeOf(engram), tokenizer: engram.tokenizer, clock: systemClock, validatePackets: false },
+    requestOf(sample),
+    { persist: false },
+  );
 }
 
 /** searchEvents and searchItems as compose calls them for this sample's cue query (on a store that keeps nothing between reads: FTS5 each time). */
-async function fullTextReads(storage: StorageAdapter, sample: Sample, query: string, times: { events: number[]; items: number[]; total: number[] }) {
+async function fullTextReads(
+  storage: StorageAdapter,
+  sample: Sample,
+  query: string,
+  times: { events: number[]; items: number[]; total: number[] },
+) {
   const { user_id, agent_id } = sample.scope;
   const agent = agent_id!;
   const terms = contentTerms(queryTerms(query));
   const now = new Date().toISOString();
   const start = nowMs();
   const events = await timed(
-    () => storage.events.search({ tenant_id: DEFAULT_TENANT, user_id, agent_id: agent, terms, now, exclude_sensitivity: [...NEVER_SHARED], limit: DEFAULTS[sample.purpose].query_quotes }),
+    () =>
+      storage.events.search({
+        tenant_id: DEFAULT_TENANT,
+        user_id,
+        agent_id: agent,
+        terms,
+        now,
+        exclude_sensitivity: [...NEVER_SHARED],
+        limit: DEFAULTS[sample.purpose].query_quotes,
+      }),
     times.events,
   );
   const items = await timed(
-    () => storage.items.search({ tenant_id: DEFAULT_TENANT, owners: visibleOwners(user_id, agent), statuses: ['active'], terms, limit: DEFAULTS[sample.purpose].facts + FACT_SLACK }),
+    () =>
+      storage.items.search({
+        tenant_id: DEFAULT_TENANT,
+        owners: visibleOwners(user_id, agent),
+        statuses: ['active'],
+        terms,
+        limit: DEFAULTS[sample.purpose].facts + FACT_SLACK,
+      }),
     times.items,
   );
   times.total.push(nowMs() - start);
@@ -157,11 +195,25 @@ async function fullTextReads(storage: StorageAdapter, sample: Sample, query: str
 async function itemLists(engram: Engram, sample: Sample, into: number[]): Promise<number> {
   const { user_id, agent_id } = sample.scope;
   const policy = DEFAULTS[sample.purpose];
-  const base = { tenant_id: DEFAULT_TENANT, owners: visibleOwners(user_id, agent_id), statuses: ['active' as const], order: 'desc' as const };
+  const base = {
+    tenant_id: DEFAULT_TENANT,
+    owners: visibleOwners(user_id, agent_id),
+    statuses: ['active' as const],
+    order: 'desc' as const,
+  };
   const storage = storeOf(engram);
   const start = nowMs();
-  let listed = (await storage.items.list({ ...base, types: ['profile', 'preferences', 'goals', 'tasks'], limit: policy.facts + FACT_SLACK })).length;
-  if (sample.purpose !== 'responder') listed += (await storage.items.list({ ...base, types: ['procedure', 'patterns'], limit: procedureReadLimit(policy) })).length;
+  let listed = (
+    await storage.items.list({
+      ...base,
+      types: ['profile', 'preferences', 'goals', 'tasks'],
+      limit: policy.facts + FACT_SLACK,
+    })
+  ).length;
+  if (sample.purpose !== 'responder')
+    listed += (
+      await storage.items.list({ ...base, types: ['procedure', 'patterns'], limit: procedureReadLimit(policy) })
+    ).length;
   listed += (await storage.items.list({ ...base, types: ['events', 'cases'], limit: episodeReadLimit(policy) })).length;
   into.push(nowMs() - start);
   return listed;
@@ -171,7 +223,11 @@ async function itemLists(engram: Engram, sample: Sample, into: number[]): Promis
 const PROBE_EVERY = 100;
 
 /** Warm-up, then the measured requests through engram.compose, as a user calls it. */
-async function composeOnly(engram: Engram, sessions: readonly SessionPlan[], sizes: ShapeSizes): Promise<{ compose: LatencySummary; probe_ms: number }> {
+async function composeOnly(
+  engram: Engram,
+  sessions: readonly SessionPlan[],
+  sizes: ShapeSizes,
+): Promise<{ compose: LatencySummary; probe_ms: number }> {
   for (const sample of warmupSamples(sessions, sizes)) await engram.compose(requestOf(sample));
   const times: number[] = [];
   const probes: number[] = [];
@@ -194,7 +250,13 @@ export async function mergeAll(engram: Engram): Promise<{ steps: number; seconds
  * One pass of `body` over the samples on a new connection to the store file (with `keepNothing`,
  * one that keeps nothing between reads), after the warm-up samples; the time of each sample.
  */
-async function passOnNewConnection(path: string, keepNothing: boolean, warmup: readonly Sample[], samples: readonly Sample[], body: (engram: Engram, sample: Sample) => Promise<unknown>): Promise<number[]> {
+async function passOnNewConnection(
+  path: string,
+  keepNothing: boolean,
+  warmup: readonly Sample[],
+  samples: readonly Sample[],
+  body: (engram: Engram, sample: Sample) => Promise<unknown>,
+): Promise<number[]> {
   const engram = await reopened(path, keepNothing);
   try {
     for (const sample of warmup) await body(engram, sample);
@@ -244,7 +306,9 @@ async function measure(path: string, sessions: readonly SessionPlan[], sizes: Sh
   }
 
   const warmup = warmupSamples(sessions, sizes);
-  const nothingKept = await passOnNewConnection(path, true, warmup, samples, (other, sample) => other.compose(requestOf(sample)));
+  const nothingKept = await passOnNewConnection(path, true, warmup, samples, (other, sample) =>
+    other.compose(requestOf(sample)),
+  );
   const noPersist = await passOnNewConnection(path, false, warmup, samples, composeWithoutPersist);
   const noPersistWithQuery = noPersist.filter((_, index) => samples[index]!.query !== undefined);
 
@@ -289,7 +353,11 @@ async function measure(path: string, sessions: readonly SessionPlan[], sizes: Sh
     memory_probe_ms: median(probes),
     compose_with_query: summarize(withQuery),
     compose_without_query: summarize(withoutQuery),
-    by_purpose: { planner: summarize(byPurpose.planner), tool: summarize(byPurpose.tool), responder: summarize(byPurpose.responder) },
+    by_purpose: {
+      planner: summarize(byPurpose.planner),
+      tool: summarize(byPurpose.tool),
+      responder: summarize(byPurpose.responder),
+    },
     compose_no_persist: summarize(noPersist),
     compose_no_persist_with_query: summarize(noPersistWithQuery),
     build_write: summarize(writes),
@@ -318,7 +386,12 @@ export interface FilledShape {
  * Fills a store with one shape: events through commitTurns (batches of 500 turns), then items
  * through storage.write, from seeded data (the same store for the same sizes).
  */
-export async function fillShape(engram: Engram, path: string, sizes: ShapeSizes, log: (message: string) => void): Promise<FilledShape> {
+export async function fillShape(
+  engram: Engram,
+  path: string,
+  sizes: ShapeSizes,
+  log: (message: string) => void,
+): Promise<FilledShape> {
   const random = seededRandom(SEED + sizes.users);
   const prefix = sizes.name.slice(0, 1);
   // ~50 turns of ~2.3 events a session: plan more sessions than the events need.
@@ -326,19 +399,41 @@ export async function fillShape(engram: Engram, path: string, sizes: ShapeSizes,
   const importer = new BatchImporter(engram, BATCH_TURNS, turnsOf(plans, random));
   const started = nowMs();
   // On a terminal, a bar with the rate and time left; piped, a line every tenth.
-  const bar = process.stderr.isTTY === true ? new SingleBar({ format: `import ${sizes.name} |{bar}| {value}/{total} events | {rate}/s | ETA {eta_formatted}`, stream: process.stderr, etaBuffer: 20 }) : null;
+  const bar =
+    process.stderr.isTTY === true
+      ? new SingleBar({
+          format: `import ${sizes.name} |{bar}| {value}/{total} events | {rate}/s | ETA {eta_formatted}`,
+          stream: process.stderr,
+          etaBuffer: 20,
+        })
+      : null;
   bar?.start(sizes.events, 0, { rate: 0 });
   for (let step = 1; step <= (bar === null ? 10 : 100) && importer.events < sizes.events; step += 1) {
     await importer.growTo(Math.ceil((sizes.events * step) / (bar === null ? 10 : 100)));
     const seconds = (nowMs() - started) / 1000;
-    if (bar !== null) bar.update(Math.min(importer.events, sizes.events), { rate: Math.round(importer.events / Math.max(0.001, seconds)) });
+    if (bar !== null)
+      bar.update(Math.min(importer.events, sizes.events), {
+        rate: Math.round(importer.events / Math.max(0.001, seconds)),
+      });
     else log(`compose-shapes ${sizes.name}: ${importer.events} events after ${seconds.toFixed(1)} s`);
   }
   bar?.stop();
   const users = Array.from({ length: sizes.users }, (_, index) => `${prefix}u${index}`);
-  const items = await writeItems(engram, plannedItems({ users, itemsPerUser: sizes.itemsPerUser, agents: ['agent0', 'agent1'], procedures: sizes.procedures, seed: SEED }), ITEM_BATCH);
+  const items = await writeItems(
+    engram,
+    plannedItems({
+      users,
+      itemsPerUser: sizes.itemsPerUser,
+      agents: ['agent0', 'agent1'],
+      procedures: sizes.procedures,
+      seed: SEED,
+    }),
+    ITEM_BATCH,
+  );
   const sessions = sessionsHolding(plans, importer.turnsWritten);
-  log(`compose-shapes ${sizes.name}: ${items.items} items in ${items.seconds} s; ${sessions.length} sessions, ${storeSizeMiB(path)} MiB`);
+  log(
+    `compose-shapes ${sizes.name}: ${items.items} items in ${items.seconds} s; ${sessions.length} sessions, ${storeSizeMiB(path)} MiB`,
+  );
   return { sessions, importer, items };
 }
 
@@ -346,7 +441,10 @@ export async function fillShape(engram: Engram, path: string, sizes: ShapeSizes,
  * Fills one store of this shape (fillShape) and measures compose and the raw reads on random
  * existing sessions.
  */
-export async function benchComposeShape(sizes: ShapeSizes, log: (message: string) => void): Promise<ComposeShapeResult> {
+export async function benchComposeShape(
+  sizes: ShapeSizes,
+  log: (message: string) => void,
+): Promise<ComposeShapeResult> {
   return withStoreWithoutEmbeddings(async (engram, path) => {
     const { sessions, importer, items } = await fillShape(engram, path, sizes, log);
     const beforeMerge = await composeOnly(engram, sessions, sizes);
@@ -355,7 +453,9 @@ export async function benchComposeShape(sizes: ShapeSizes, log: (message: string
     // store it serves in memory: the pass above ran on the file as the import left it, of which
     // some virtual machines (this one: DAMON pageout) have already paged out what sat idle.
     const pageCacheRead = readIntoPageCache(path);
-    log(`compose-shapes ${sizes.name}: indexes merged in ${merge.steps} steps, ${merge.seconds} s; store read into the page cache in ${pageCacheRead} s; measuring again`);
+    log(
+      `compose-shapes ${sizes.name}: indexes merged in ${merge.steps} steps, ${merge.seconds} s; store read into the page cache in ${pageCacheRead} s; measuring again`,
+    );
     const measured = await measure(path, sessions, sizes);
     const counts = storeCounts(path);
     return {

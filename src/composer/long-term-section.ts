@@ -1,28 +1,37 @@
-// The long_term part of a packet (MemoryPacket v1 §4, DESIGN §1 "facts vs types"): facts from
-// profile, preferences, goals, decisions, entities, events and open tasks; procedures for the task
-// type; episodes from events and cases. Items come from the user's always-relevant memory plus
-// what matches the cues; each is costed as the prompt shows it, degraded before it is omitted.
+// The long_term part of a packet (MemoryPacket v1 §4, DESIGN §1 "facts vs types"): the candidates it
+// reads, and its facts from profile, preferences, goals, decisions, entities, events and open tasks
+// (procedures and episodes have sections of their own). Facts come from the user's always-relevant
+// memory plus what matches the cues; each is costed as the prompt shows it, degraded before omitted.
 
 import type { EventRecord } from '../spec/event.js';
 import type { MemoryItem, MemoryType } from '../spec/items.js';
 import { ownerOf, visibleOwners } from '../spec/items.js';
-import type { Citation, Episode, ExplainConflict, Fact, LongTerm, Procedure, Purpose } from '../spec/packet.js';
+import type { ExplainConflict, Fact, LongTerm, Purpose } from '../spec/packet.js';
 import type { ComposeRequest } from '../spec/requests.js';
 import type { Scope } from '../spec/scope.js';
 import type { StorageAdapter } from '../spec/storage.js';
-import { isDateTime } from '../spec/date-time.js';
 import type { Tokenizer } from '../spec/tokenizer.js';
 import { describeValue } from '../items/values.js';
 import { hybridSearch } from '../retrieval/hybrid-search.js';
 import { cueText, type CueEmbedder } from './cue-search.js';
-import { isoRange } from '../util/clock.js';
+import { activateEpisodes, episodeReadLimit, fillEpisodes } from './episodes-section.js';
+import { citationsOf } from './item-citations.js';
 import { itemLine, itemText } from './item-text.js';
-import { lazyForm, type PacketBuilder } from './packet-builder.js';
+import type { PacketBuilder } from './packet-builder.js';
 import { INJECTION, type PurposePolicy } from './policy.js';
 import { factForms } from './fact-forms.js';
+import { fillProcedures, procedureReadLimit, proceduresForTask } from './procedures-section.js';
 import { factBlock, upcomingDay } from './render.js';
 
-const FACT_TYPES: readonly MemoryType[] = ['profile', 'preferences', 'goals', 'decisions', 'entities', 'events', 'tasks'];
+const FACT_TYPES: readonly MemoryType[] = [
+  'profile',
+  'preferences',
+  'goals',
+  'decisions',
+  'entities',
+  'events',
+  'tasks',
+];
 const ALWAYS: readonly MemoryType[] = ['profile', 'preferences', 'goals', 'tasks'];
 /**
  * What a responder always shows: who the user is and how they like answers, a few items. Its goals
@@ -33,19 +42,12 @@ const RESPONDER_ALWAYS: readonly MemoryType[] = ['profile', 'preferences'];
 const RESPONDER_ALWAYS_LIMIT = 6;
 /** Who the user is: first among the always-shown items, however many newer profile items there are. */
 const OWN_PROFILE = 'profile:user';
-const DAY_MS = 86_400_000;
 /** What can be still to come: dated events, and tasks and goals with a due date. */
 const UPCOMING_TYPES: readonly MemoryType[] = ['events', 'tasks', 'goals'];
 /** Items read to find what is upcoming, newest first: plans are told some time before they happen. */
 const UPCOMING_READ_LIMIT = 200;
 /** Items read beyond the facts a packet can place, for open tasks that turn out done and keys held at two levels. */
 export const FACT_SLACK = 10;
-
-/** Procedures read per compose: enough to choose the policy's top-K by task type and priority. */
-export const procedureReadLimit = (policy: PurposePolicy): number => Math.max(10, policy.procedures * 2);
-
-/** Episodes read per compose, newest first: enough to activate the policy's top-K by date and cues. */
-export const episodeReadLimit = (policy: PurposePolicy): number => Math.max(20, policy.episodes * 4);
 
 export interface LongTermCandidates {
   /** Items with the rule that chose each, in priority order. */
@@ -71,8 +73,18 @@ export interface Dispute {
  * const disputes = await gatherDisputes(storage, scope, now);
  */
 export async function gatherDisputes(storage: StorageAdapter, scope: Scope, at: string): Promise<Dispute[]> {
-  const pending = await storage.reviews.listCandidates({ tenant_id: scope.tenant_id, user_id: scope.user_id, kinds: ['contradiction'], pending_at: at, limit: 100 });
-  return pending.map((candidate) => ({ candidate_id: candidate.id, detail: String(candidate.payload['detail'] ?? 'disputed by reflection'), item_ids: candidate.item_ids }));
+  const pending = await storage.reviews.listCandidates({
+    tenant_id: scope.tenant_id,
+    user_id: scope.user_id,
+    kinds: ['contradiction'],
+    pending_at: at,
+    limit: 100,
+  });
+  return pending.map((candidate) => ({
+    candidate_id: candidate.id,
+    detail: String(candidate.payload['detail'] ?? 'disputed by reflection'),
+    item_ids: candidate.item_ids,
+  }));
 }
 
 function isCurrent(item: MemoryItem, now: string): boolean {
@@ -97,33 +109,41 @@ export async function gatherLongTerm(
 ): Promise<LongTermCandidates> {
   const owners = visibleOwners(scope.user_id, scope.agent_id);
   // As of a past time, the versions current then; otherwise the active ones.
-  const base = { tenant_id: scope.tenant_id, owners, ...(asOf === undefined ? { statuses: ['active' as const] } : { active_at: asOf }) };
-  const cues = request.cues ?? {};
-  const text = cueText(cues, { withTags: true });
-  const matched =
-    text === ''
-      ? []
-      : await hybridSearch(storage, embedder?.embed, {
-          scope,
-          query: text,
-          k: policy.facts,
-          candidates: policy.facts + FACT_SLACK,
-          ...(asOf === undefined ? {} : { active_at: asOf }),
-          // Vectors stored before the packet's time, of the model that embeds the query: a replay compares the same ones.
-          vectors_before: now,
-          ...(embedder === undefined ? {} : { vector_model: embedder.model }),
-        });
+  const base = {
+    tenant_id: scope.tenant_id,
+    owners,
+    ...(asOf === undefined ? { statuses: ['active' as const] } : { active_at: asOf }),
+  };
+  const matched = await matchCues(storage, scope, request, policy, now, asOf, embedder);
   // Cue matches come first; the always-relevant items fill what they leave.
   const responder = request.purpose === 'responder';
   const open = Math.max(0, policy.facts - matched.filter((hit) => FACT_TYPES.includes(hit.item.type)).length);
   const alwaysLimit = responder ? Math.min(open, RESPONDER_ALWAYS_LIMIT) : open;
   const [ownProfile, always, procedures, recentEpisodes, dated] = await Promise.all([
-    alwaysLimit === 0 ? Promise.resolve([]) : storage.items.list({ ...base, keys: [OWN_PROFILE], order: 'desc', limit: FACT_SLACK }),
+    alwaysLimit === 0
+      ? Promise.resolve([])
+      : storage.items.list({ ...base, keys: [OWN_PROFILE], order: 'desc', limit: FACT_SLACK }),
     // Newest first, and only as many as the policy can place (with room for versions and done tasks).
-    alwaysLimit === 0 ? Promise.resolve([]) : storage.items.list({ ...base, types: responder ? RESPONDER_ALWAYS : ALWAYS, order: 'desc', limit: alwaysLimit + FACT_SLACK }),
-    INJECTION[request.purpose].procedures ? storage.items.list({ ...base, types: ['procedure', 'patterns'], order: 'desc', limit: procedureReadLimit(policy) }) : Promise.resolve([]),
+    alwaysLimit === 0
+      ? Promise.resolve([])
+      : storage.items.list({
+          ...base,
+          types: responder ? RESPONDER_ALWAYS : ALWAYS,
+          order: 'desc',
+          limit: alwaysLimit + FACT_SLACK,
+        }),
+    INJECTION[request.purpose].procedures
+      ? storage.items.list({
+          ...base,
+          types: ['procedure', 'patterns'],
+          order: 'desc',
+          limit: procedureReadLimit(policy),
+        })
+      : Promise.resolve([]),
     storage.items.list({ ...base, types: ['events', 'cases'], order: 'desc', limit: episodeReadLimit(policy) }),
-    policy.upcoming === 0 ? Promise.resolve([]) : storage.items.list({ ...base, types: UPCOMING_TYPES, order: 'desc', limit: UPCOMING_READ_LIMIT }),
+    policy.upcoming === 0
+      ? Promise.resolve([])
+      : storage.items.list({ ...base, types: UPCOMING_TYPES, order: 'desc', limit: UPCOMING_READ_LIMIT }),
   ]);
   const facts = orderFacts(
     matched.map((hit) => hit.item),
@@ -132,14 +152,58 @@ export async function gatherLongTerm(
     { responder, alwaysLimit, limit: policy.facts },
   );
 
-  const taskType = request.task_type ?? 'generic';
-  const forTask = procedures
-    .filter((item) => item.type === 'procedure' ? item.key.split(':')[1] === taskType || taskType === 'generic' : item.value['validated'] === true)
-    .sort((a, b) => priorityOf(b) - priorityOf(a) || (a.recorded_at < b.recorded_at ? 1 : -1));
-  const episodes = activateEpisodes(recentEpisodes, matched.map((hit) => hit.item), request, policy.episodes, now);
-  const ids = [...new Set([...facts.map((entry) => entry.item), ...forTask, ...episodes.map((entry) => entry.item)].flatMap((item) => item.source_event_ids))];
-  const events = ids.length === 0 ? [] : await storage.events.list({ tenant_id: scope.tenant_id, ids, now, limit: ids.length, exclude_sensitivity: ['secret'] });
-  return { facts, procedures: forTask, episodes, sources: new Map(events.map((event) => [event.id, event])) };
+  const forTask = proceduresForTask(procedures, request.task_type ?? 'generic');
+  const episodes = activateEpisodes(
+    recentEpisodes,
+    matched.map((hit) => hit.item),
+    request,
+    policy.episodes,
+    now,
+  );
+  const cited = [...facts.map((entry) => entry.item), ...forTask, ...episodes.map((entry) => entry.item)];
+  return { facts, procedures: forTask, episodes, sources: await readSources(storage, scope.tenant_id, cited, now) };
+}
+
+/** The items matching the cues (their text and tags), by words and meaning; none without cues. */
+async function matchCues(
+  storage: StorageAdapter,
+  scope: Scope,
+  request: ComposeRequest,
+  policy: PurposePolicy,
+  now: string,
+  asOf: string | undefined,
+  embedder: CueEmbedder | undefined,
+) {
+  const cues = request.cues ?? {};
+  const text = cueText(cues, { withTags: true });
+  return text === ''
+    ? []
+    : await hybridSearch(storage, embedder?.embed, {
+        scope,
+        query: text,
+        k: policy.facts,
+        candidates: policy.facts + FACT_SLACK,
+        ...(asOf === undefined ? {} : { active_at: asOf }),
+        // Vectors stored before the packet's time, of the model that embeds the query: a replay compares the same ones.
+        vectors_before: now,
+        ...(embedder === undefined ? {} : { vector_model: embedder.model }),
+      });
+}
+
+/** The source events of items, for citations; secret ones are never read. */
+async function readSources(storage: StorageAdapter, tenantId: string, items: readonly MemoryItem[], now: string) {
+  const ids = [...new Set(items.flatMap((item) => item.source_event_ids))];
+  const events =
+    ids.length === 0
+      ? []
+      : await storage.events.list({
+          tenant_id: tenantId,
+          ids,
+          now,
+          limit: ids.length,
+          exclude_sensitivity: ['secret'],
+        });
+  return new Map(events.map((event) => [event.id, event]));
 }
 
 /**
@@ -175,63 +239,21 @@ function orderFacts(
 }
 
 /** The `limit` soonest items still to come at `now` (one version per key), soonest first. */
-function upcomingItems(items: readonly MemoryItem[], now: string, limit: number): Array<{ item: MemoryItem; day: string }> {
+function upcomingItems(
+  items: readonly MemoryItem[],
+  now: string,
+  limit: number,
+): Array<{ item: MemoryItem; day: string }> {
   const byKey = new Map<string, { item: MemoryItem; day: string }>();
   for (const item of items) {
     const day = upcomingDay(item.key, item.value, now);
     const known = byKey.get(item.key);
-    if (day !== undefined && (known === undefined || item.version > known.item.version)) byKey.set(item.key, { item, day });
+    if (day !== undefined && (known === undefined || item.version > known.item.version))
+      byKey.set(item.key, { item, day });
   }
-  return [...byKey.values()].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : a.item.key < b.item.key ? -1 : 1)).slice(0, limit);
-}
-
-function priorityOf(item: MemoryItem): number {
-  return typeof item.value['priority'] === 'number' ? item.value['priority'] : 0;
-}
-
-/** An episode's time range: the one its value records (approved reflection episodes), else its date. */
-function timeRangeOf(item: MemoryItem): { start: string; end: string } {
-  const range = item.value['time_range'];
-  if (typeof range === 'object' && range !== null) {
-    const { start, end } = range as Record<string, unknown>;
-    if (isDateTime(start) && isDateTime(end)) return { start, end };
-  }
-  const start = dateOf(item);
-  return { start, end: start };
-}
-
-function dateOf(item: MemoryItem): string {
-  const date = item.value['date'];
-  return typeof date === 'string' && /^\d{4}-\d{2}-\d{2}/.test(date) ? `${date.slice(0, 10)}T00:00:00.000Z` : (item.valid_from ?? item.recorded_at);
-}
-
-/** Episodes the cues activate (time range, tags, entities, query), else the most recent few. */
-function activateEpisodes(all: MemoryItem[], matched: MemoryItem[], request: ComposeRequest, limit: number, now: string): Array<{ item: MemoryItem; rule: string }> {
-  const cues = request.cues ?? {};
-  const range = isoRange(cues.time_range, 'cues.time_range');
-  const wanted = [...(cues.tags ?? []), ...(cues.entities ?? [])].map((value) => value.toLowerCase());
-  const out: Array<{ item: MemoryItem; rule: string }> = [];
-  const matchedIds = new Set(matched.map((item) => item.id));
-  for (const item of [...all].sort((a, b) => (dateOf(a) < dateOf(b) ? 1 : -1))) {
-    if (out.length >= limit) break;
-    const at = dateOf(item);
-    if (range !== undefined && ((range.start !== undefined && at < range.start) || (range.end !== undefined && at > range.end))) continue;
-    const names = [...item.tags, ...item.entities].map((value) => value.toLowerCase());
-    let rule: string | undefined;
-    if (matchedIds.has(item.id)) rule = 'cue.hybrid_search';
-    else if (wanted.length > 0 && names.some((name) => wanted.includes(name))) rule = 'cue.tags_entities';
-    else if (range !== undefined) rule = 'cue.time_range';
-    else if (wanted.length === 0 && request.cues?.query === undefined) rule = 'ltm.recent_episodes';
-    if (rule !== undefined && at <= now) out.push({ item, rule });
-  }
-  return out;
-}
-
-function citationsOf(item: MemoryItem, sources: ReadonlyMap<string, EventRecord>): Citation[] {
-  return item.source_event_ids.flatMap((id) => {
-    const event = sources.get(id);
-    return event === undefined ? [] : [{ id, type: event.kind, ts: event.ts }];
-  });
+  return [...byKey.values()]
+    .sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : a.item.key < b.item.key ? -1 : 1))
+    .slice(0, limit);
 }
 
 function factOf(item: MemoryItem, status: Fact['status']): Fact {
@@ -269,7 +291,11 @@ export function fillLongTerm(
     const shown = dispute.item_ids.filter((id) => chosen.some((entry) => entry.item.id === id));
     if (shown.length === 0) continue;
     for (const id of shown) disputed.add(id);
-    conflicts.push({ type: 'disputed_fact', detail: `${dispute.detail} (review ${dispute.candidate_id})`, fact_ids: [...dispute.item_ids] });
+    conflicts.push({
+      type: 'disputed_fact',
+      detail: `${dispute.detail} (review ${dispute.candidate_id})`,
+      fact_ids: [...dispute.item_ids],
+    });
   }
   for (const entry of chosen) if (disputed.has(entry.item.id)) entry.status = 'disputed';
   const facts: Fact[] = [];
@@ -293,14 +319,20 @@ export function fillLongTerm(
     });
     if (taken !== undefined) facts.push(taken.value);
   }
-  const procedures = fillProcedures(builder, candidates, purpose);
-  const episodes = fillEpisodes(builder, candidates, now, tokenizer, new Set(facts.map((fact) => fact.fact_id)));
+  const procedures = fillProcedures(builder, candidates.procedures, candidates.sources, purpose);
+  const placedAsFacts = new Set(facts.map((fact) => fact.fact_id));
+  const episodes = fillEpisodes(builder, candidates.episodes, candidates.sources, { now, tokenizer, placedAsFacts });
   const preferences = facts.filter((fact) => fact.fact_key.startsWith('pref:'));
   return { long_term: { facts, preferences, procedures, episodes }, conflicts };
 }
 
 /** One fact per owner and key (the newest, or most confident, version); keys that disagree across owners are disputed. */
-function chooseFacts(builder: PacketBuilder, entries: LongTermCandidates['facts'], now: string, conflicts: ExplainConflict[]) {
+function chooseFacts(
+  builder: PacketBuilder,
+  entries: LongTermCandidates['facts'],
+  now: string,
+  conflicts: ExplainConflict[],
+) {
   const byKey = new Map<string, Array<{ item: MemoryItem; rule: string }>>();
   for (const entry of entries) {
     if (!isCurrent(entry.item, now)) {
@@ -316,90 +348,21 @@ function chooseFacts(builder: PacketBuilder, entries: LongTermCandidates['facts'
       const owner = ownerOf(entry.item.scope_level, entry.item.user_id, entry.item.agent_id);
       const best = perOwner.get(owner);
       if (best === undefined || entry.item.version > best.item.version) {
-        if (best !== undefined) builder.omit(`facts:${best.item.id}`, 'duplicate', 'facts', `an older version of ${key}`);
+        if (best !== undefined)
+          builder.omit(`facts:${best.item.id}`, 'duplicate', 'facts', `an older version of ${key}`);
         perOwner.set(owner, entry);
       } else builder.omit(`facts:${entry.item.id}`, 'duplicate', 'facts', `an older version of ${key}`);
     }
     const winners = [...perOwner.values()];
     const disputed = winners.length > 1 && new Set(winners.map((entry) => JSON.stringify(entry.item.value))).size > 1;
     if (disputed) {
-      conflicts.push({ type: 'disputed_fact', detail: `${key} has different values at ${winners.map((entry) => entry.item.scope_level).join(' and ')} level`, fact_ids: winners.map((entry) => entry.item.id) });
+      conflicts.push({
+        type: 'disputed_fact',
+        detail: `${key} has different values at ${winners.map((entry) => entry.item.scope_level).join(' and ')} level`,
+        fact_ids: winners.map((entry) => entry.item.id),
+      });
     }
     for (const entry of winners) chosen.push({ ...entry, status: disputed ? 'disputed' : 'active' });
   }
   return chosen;
-}
-
-function fillProcedures(builder: PacketBuilder, candidates: LongTermCandidates, purpose: Purpose): Procedure[] {
-  if (!INJECTION[purpose].procedures) return [];
-  const out: Procedure[] = [];
-  for (const item of candidates.procedures) {
-    const described = describeValue(item.type, item.value);
-    const procedure: Procedure = {
-      procedure_id: item.id,
-      task_type: item.type === 'procedure' ? item.key.split(':')[1]! : String(item.value['domain'] ?? 'generic'),
-      content: item.value,
-      priority: Math.trunc(priorityOf(item)),
-      sources: item.source_event_ids,
-      applicability: {},
-    };
-    const taken = builder.offer({
-      item: `procedures:${item.id}`,
-      section: 'procedures',
-      rule: `ltm.procedures(task_type ${procedure.task_type}, priority ${procedure.priority})`,
-      forms: [{ level: 'raw', value: procedure }],
-      text: () => itemText.procedure(item.id, described),
-      cost: () => {
-        const line = itemLine.procedure(item.id, described);
-        return builder.lineCost(line, builder.recordTokens(item, line));
-      },
-      cites: citationsOf(item, candidates.sources),
-    });
-    if (taken !== undefined) out.push(taken.value);
-  }
-  return out;
-}
-
-function fillEpisodes(builder: PacketBuilder, candidates: LongTermCandidates, now: string, tokenizer: Tokenizer, placedAsFacts: ReadonlySet<string>): Episode[] {
-  const out: Episode[] = [];
-  for (const { item, rule } of candidates.episodes) {
-    // A dated event already placed as a fact is not paid for twice.
-    if (placedAsFacts.has(item.id)) {
-      builder.omit(`episodes:${item.id}`, 'duplicate', 'episodes', 'already in the packet as a fact');
-      continue;
-    }
-    const range = timeRangeOf(item);
-    const age = Math.max(0, Date.parse(now) - Date.parse(range.end)) / DAY_MS;
-    const summary = describeValue(item.type, item.value);
-    const highlights = item.value['highlights'];
-    const level = item.value['compression_level'];
-    const episode: Episode = {
-      episode_id: item.id,
-      time_range: range,
-      summary,
-      highlights: Array.isArray(highlights) ? highlights.filter((entry): entry is string => typeof entry === 'string') : [],
-      tags: item.tags,
-      entities: item.entities,
-      sources: item.source_event_ids,
-      compression_level: level === 'phase_summary' || level === 'milestone' ? level : 'raw',
-      recency_score: Math.round(Math.exp(-age / 30) * 1000) / 1000,
-    };
-    const taken = builder.offer({
-      item: `episodes:${item.id}`,
-      section: 'episodes',
-      rule,
-      forms: [
-        { level: 'raw', value: episode },
-        lazyForm('summary', () => ({ ...episode, summary: tokenizer.truncate(summary, 16), compression_level: 'milestone' as const })),
-      ],
-      text: itemText.episode,
-      cost: (value) => {
-        const line = itemLine.episode(value);
-        return builder.lineCost(line, value.summary === summary ? builder.recordTokens(item, line) : undefined);
-      },
-      cites: citationsOf(item, candidates.sources),
-    });
-    if (taken !== undefined) out.push(taken.value);
-  }
-  return out;
 }

@@ -2,17 +2,27 @@ import { describe, expect, it } from 'vitest';
 
 import type { EventRecord } from '../spec/event.js';
 import { eventRecord } from '../testing/event-record.js';
-import { describeEpisode, describeProcedure, repeatedToolSequences, runUnits, segmentRun, topicTerms } from './segments.js';
+import { describeEpisode } from './episode-description.js';
+import { runUnits, segmentRun, topicTerms } from './segments.js';
+import { describeProcedure, repeatedToolSequences } from './tool-sequences.js';
 
 let clock = Date.parse('2026-06-01T10:00:00.000Z');
 function at(minutes = 1): string {
   clock += minutes * 60_000;
   return new Date(clock).toISOString();
 }
-const user = (content: string, overrides: Partial<EventRecord> = {}): EventRecord => eventRecord({ content, ts: at(), ...overrides });
+const user = (content: string, overrides: Partial<EventRecord> = {}): EventRecord =>
+  eventRecord({ content, ts: at(), ...overrides });
 const agent = (content: string): EventRecord => eventRecord({ content, role: 'agent', ts: at() });
 const tool = (name: string, status: 'ok' | 'error' = 'ok'): EventRecord =>
-  eventRecord({ kind: 'tool_result', role: 'tool', content_type: 'tool_output', content: { ok: true }, origin_metadata: { tool_name: name, status }, ts: at() });
+  eventRecord({
+    kind: 'tool_result',
+    role: 'tool',
+    content_type: 'tool_output',
+    content: { ok: true },
+    origin_metadata: { tool_name: name, status },
+    ts: at(),
+  });
 
 describe('topic terms', () => {
   it('keeps content words, drops function words, plurals and bare numbers', () => {
@@ -35,12 +45,20 @@ describe('segmentRun', () => {
   });
 
   it('does not cut inside an exchange, only before a request', () => {
-    const events = [user('Plan the Atlas launch.'), agent('Pasta carbonara recipe with pecorino cheese and guanciale.'), agent('Something else entirely about gardening tools.')];
+    const events = [
+      user('Plan the Atlas launch.'),
+      agent('Pasta carbonara recipe with pecorino cheese and guanciale.'),
+      agent('Something else entirely about gardening tools.'),
+    ];
     expect(segmentRun(runUnits(events))).toHaveLength(1);
   });
 
   it('never merges segments of two sessions', () => {
-    const events = [user('Plan the Atlas launch.'), user('Plan the Atlas launch.', { session_id: 's2' }), user('Plan the Atlas launch.', { session_id: 's3' })];
+    const events = [
+      user('Plan the Atlas launch.'),
+      user('Plan the Atlas launch.', { session_id: 's2' }),
+      user('Plan the Atlas launch.', { session_id: 's3' }),
+    ];
     const segments = segmentRun(runUnits(events), { maxSegments: 1, gapMs: 30 * 60_000 });
     expect(segments.map((segment) => segment[0]!.event.session_id)).toEqual(['s1', 's2', 's3']);
   });
@@ -86,12 +104,31 @@ describe('repeatedToolSequences', () => {
     expect(describeProcedure(sequence!)).toEqual({
       claim: 'To handle deploy build requests, call run_tests, then build, then deploy.',
       task: 'deploy build',
-      value: { task_type: 'deploy_build', name: 'run_tests_build_deploy', steps: ['call run_tests', 'call build', 'call deploy'] },
+      value: {
+        task_type: 'deploy_build',
+        name: 'run_tests_build_deploy',
+        steps: ['call run_tests', 'call build', 'call deploy'],
+      },
     });
   });
 
   it('finds a sequence repeated within one request, but none across requests', () => {
-    expect(repeatedToolSequences(runUnits([user('Go.'), tool('a'), tool('b'), tool('a'), tool('b')]))[0]?.tools).toEqual(['a', 'b']);
-    expect(repeatedToolSequences(runUnits([user('Go.'), tool('a'), user('Again.'), tool('b'), user('More.'), tool('a'), user('Last.'), tool('b')]))).toEqual([]);
+    expect(
+      repeatedToolSequences(runUnits([user('Go.'), tool('a'), tool('b'), tool('a'), tool('b')]))[0]?.tools,
+    ).toEqual(['a', 'b']);
+    expect(
+      repeatedToolSequences(
+        runUnits([
+          user('Go.'),
+          tool('a'),
+          user('Again.'),
+          tool('b'),
+          user('More.'),
+          tool('a'),
+          user('Last.'),
+          tool('b'),
+        ]),
+      ),
+    ).toEqual([]);
   });
 });
