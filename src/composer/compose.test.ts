@@ -155,7 +155,7 @@ describe('compose', () => {
     expect(JSON.stringify(await t.engram.compose({ scope, purpose: 'planner' }))).toContain('4711');
     t.clock.set('2026-06-01T14:00:00.000Z');
     const later = await t.engram.compose({ scope, purpose: 'planner', cues: { query: 'door code' } });
-    expect(JSON.stringify(later.short_term)).not.toContain('4711');
+    expect(JSON.stringify(later.short_term)).not.toContain('door code for the Atlas venue');
     expect(later.explain.omitted.some((omission) => omission.reason === 'expired')).toBe(true);
   });
 
