@@ -5,10 +5,9 @@
 import type { EmbeddingResult, EmbeddingWork } from '../../spec/storage.js';
 import { toBlob } from '../../util/vectors.js';
 import { EVENT_SELECT, eventFromValues } from '../shared/event-rows.js';
+import { EMBEDDING_BACKLOG, EMBEDDING_CLAIMABLE as CLAIMABLE } from '../shared/embedding-sql.js';
 import type { SqlPool } from './client.js';
 import { vectorLiteral, type PgItemStore } from './item-store.js';
-
-const CLAIMABLE = "(embedding_status = 'pending' OR (embedding_status = 'processing' AND embedding_lease < ?))";
 
 export class PgEmbeddingQueue {
   constructor(
@@ -31,7 +30,13 @@ export class PgEmbeddingQueue {
         [leaseUntil, now, limit],
       );
       chunks.sort((a, b) => Number(a['seq']) - Number(b['seq']));
-      for (const row of chunks) work.push({ target: 'chunk', tenant_id: row['tenant_id'] as string, id: row['item_id'] as string, text: row['text'] as string });
+      for (const row of chunks)
+        work.push({
+          target: 'chunk',
+          tenant_id: row['tenant_id'] as string,
+          id: row['item_id'] as string,
+          text: row['text'] as string,
+        });
       if (work.length >= limit) return work;
       const events = await tx.arrays(
         `UPDATE events SET embedding_status = 'processing', embedding_lease = ?
@@ -61,7 +66,15 @@ export class PgEmbeddingQueue {
           await tx.run(
             `UPDATE memory_chunks SET embedding_status = ?, embedding_lease = NULL, vector = ?, vector_model = ?, vector_at = ?${this.pgvector ? ', embedding = ?::vector' : ''}
              WHERE tenant_id = ? AND item_id = ? AND embedding_status = 'processing'`,
-            [status, blob, result.vector === null ? null : model, result.vector === null ? null : now, ...(this.pgvector ? [embedding] : []), result.tenant_id, result.id],
+            [
+              status,
+              blob,
+              result.vector === null ? null : model,
+              result.vector === null ? null : now,
+              ...(this.pgvector ? [embedding] : []),
+              result.tenant_id,
+              result.id,
+            ],
           );
           if (result.vector !== null) dimensions.add(result.vector.length);
           continue;
@@ -85,10 +98,7 @@ export class PgEmbeddingQueue {
   }
 
   async backlog(): Promise<number> {
-    const rows = await this.pool.arrays(
-      `SELECT (SELECT count(*) FROM memory_chunks WHERE embedding_status IN ('pending', 'processing'))
-            + (SELECT count(*) FROM events WHERE embedding_status IN ('pending', 'processing'))`,
-    );
+    const rows = await this.pool.arrays(EMBEDDING_BACKLOG);
     return Number(rows[0]![0]);
   }
 }
