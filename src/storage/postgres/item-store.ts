@@ -167,6 +167,11 @@ export class PgItemStore {
     });
   }
 
+  /**
+   * Every item version, of one tenant or all. Tenant first, then seq, along items_by_seq; SQLite
+   * reads in seq order alone (its rowid). Within a tenant the two agree, and the contract names no
+   * order across tenants.
+   */
   async allItems(tenantId: string | undefined): Promise<MemoryItem[]> {
     const sql = `SELECT ${ITEM_SELECT} FROM memory_items${tenantId === undefined ? '' : ' WHERE tenant_id = ?'} ORDER BY tenant_id, seq`;
     return (await this.pool.arrays(sql, tenantId === undefined ? [] : [tenantId])).map((row) => itemFromValues(row));
