@@ -4,8 +4,8 @@
 
 import type { EmbeddingResult, EmbeddingWork } from '../../spec/storage.js';
 import { toBlob } from '../../util/vectors.js';
-import { EVENT_SELECT, eventFromValues } from '../shared/event-rows.js';
-import { EMBEDDING_BACKLOG, EMBEDDING_CLAIMABLE as CLAIMABLE } from '../shared/embedding-sql.js';
+import { EVENT_SELECT } from '../shared/event-rows.js';
+import { chunkWork, EMBEDDING_BACKLOG, EMBEDDING_CLAIMABLE as CLAIMABLE, eventWork } from '../shared/embedding-sql.js';
 import type { SqlPool } from './client.js';
 import { vectorLiteral, type PgItemStore } from './item-store.js';
 
@@ -30,13 +30,7 @@ export class PgEmbeddingQueue {
         [leaseUntil, now, limit],
       );
       chunks.sort((a, b) => Number(a['seq']) - Number(b['seq']));
-      for (const row of chunks)
-        work.push({
-          target: 'chunk',
-          tenant_id: row['tenant_id'] as string,
-          id: row['item_id'] as string,
-          text: row['text'] as string,
-        });
+      work.push(...chunks.map(chunkWork));
       if (work.length >= limit) return work;
       const events = await tx.arrays(
         `UPDATE events SET embedding_status = 'processing', embedding_lease = ?
@@ -46,10 +40,7 @@ export class PgEmbeddingQueue {
         [leaseUntil, now, limit - work.length],
       );
       events.sort((a, b) => Number(a[0]) - Number(b[0]));
-      for (const row of events) {
-        const event = eventFromValues(row, 1);
-        work.push({ target: 'event', tenant_id: event.tenant_id, id: event.id, event });
-      }
+      work.push(...events.map((row) => eventWork(row)));
       return work;
     });
   }

@@ -12,10 +12,13 @@ import {
   sessionKeyValues,
   SUMMARY,
   TURN_SQL,
-  versionedWrite,
+  summaryWrite,
+  versionedStatement,
   versionMissed,
   WORKING_STATE,
+  workingStateWrite,
   type VersionedRecord,
+  type VersionedWrite,
 } from '../shared/session-sql.js';
 import { isUniqueViolation, type Sql, type SqlPool } from './client.js';
 
@@ -43,27 +46,11 @@ export class PgSessionStore {
   }
 
   putWorkingState(tx: Sql, op: PutWorkingStateOp): Promise<void> {
-    return putAtVersion(
-      tx,
-      WORKING_STATE,
-      op.key,
-      op.expected_version,
-      JSON.stringify(op.state),
-      op.state.state_version,
-      op.updated_at,
-    );
+    return putAtVersion(tx, workingStateWrite(op));
   }
 
   putSummary(tx: Sql, op: PutSummaryOp): Promise<void> {
-    return putAtVersion(
-      tx,
-      SUMMARY,
-      op.key,
-      op.expected_version,
-      JSON.stringify(op.summary),
-      op.summary.version,
-      op.summary.updated_at,
-    );
+    return putAtVersion(tx, summaryWrite(op));
   }
 
   getWorkingState(key: SessionKey): Promise<WorkingState | null> {
@@ -84,17 +71,9 @@ export class PgSessionStore {
  * Inserts (expected version 0) or replaces a record at the version the caller read, in one statement
  * each; on a miss, the conflict names the version the record is at.
  */
-async function putAtVersion(
-  tx: Sql,
-  record: VersionedRecord,
-  key: SessionKey,
-  expected: number,
-  json: string,
-  version: number,
-  updatedAt: string,
-): Promise<void> {
-  const [sql, values] = versionedWrite(record, key, expected, json, version, updatedAt);
+async function putAtVersion(tx: Sql, write: VersionedWrite): Promise<void> {
+  const [sql, values] = versionedStatement(write);
   if ((await tx.run(sql, values)) === 1) return;
-  const rows = await tx.rows(record.version, sessionKeyValues(key));
-  throw versionMissed(record, expected, rows.length === 0 ? 0 : Number(rows[0]!['v']));
+  const rows = await tx.rows(write.record.version, sessionKeyValues(write.key));
+  throw versionMissed(write, rows.length === 0 ? 0 : Number(rows[0]!['v']));
 }

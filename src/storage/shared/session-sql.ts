@@ -4,6 +4,7 @@
 
 import { ConflictError, EngramError } from '../../spec/errors.js';
 import type { SessionKey } from '../../spec/scope.js';
+import type { PutSummaryOp, PutWorkingStateOp } from '../../spec/storage.js';
 
 const SESSION_WHERE = 'tenant_id = ? AND user_id = ? AND agent_id = ? AND session_id = ?';
 
@@ -83,32 +84,65 @@ export const WORKING_STATE = versionedRecord('working_state', 'state', 'state_ve
 /** The rolling summary of a session; see WORKING_STATE. */
 export const SUMMARY = versionedRecord('stm_summary', 'summary', 'version', 'summary.version');
 
-/**
- * The values of a versioned record's insert (expected version 0) or update.
- *
- * @example
- * const [sql, values] = versionedWrite(SUMMARY, key, 3, json, 4, now);
- */
-export function versionedWrite(
-  record: VersionedRecord,
-  key: SessionKey,
-  expected: number,
-  json: string,
-  version: number,
-  updatedAt: string,
-): [string, unknown[]] {
-  const values = sessionKeyValues(key);
-  return expected === 0
-    ? [record.insert, [...values, json, version, updatedAt]]
-    : [record.update, [json, version, updatedAt, ...values, expected]];
+/** A write of a session's versioned record: its new JSON and version, at the version the writer read (0: none yet). */
+export interface VersionedWrite {
+  record: VersionedRecord;
+  key: SessionKey;
+  expected: number;
+  json: string;
+  version: number;
+  updatedAt: string;
 }
 
 /**
- * The conflict of a versioned write that changed nothing: the record is at `actual` (0: none).
+ * The write of a working state.
  *
  * @example
- * throw versionMissed(SUMMARY, 3, 4);
+ * const [sql, values] = versionedStatement(workingStateWrite(op));
  */
-export function versionMissed(record: VersionedRecord, expected: number, actual: number): ConflictError {
-  return ConflictError.ofVersion(record.field, expected, actual, 'concurrent');
+export function workingStateWrite(op: PutWorkingStateOp): VersionedWrite {
+  const { key, expected_version: expected, state, updated_at: updatedAt } = op;
+  return { record: WORKING_STATE, key, expected, json: JSON.stringify(state), version: state.state_version, updatedAt };
+}
+
+/**
+ * The write of a rolling summary.
+ *
+ * @example
+ * const [sql, values] = versionedStatement(summaryWrite(op));
+ */
+export function summaryWrite(op: PutSummaryOp): VersionedWrite {
+  const { key, expected_version: expected, summary } = op;
+  return {
+    record: SUMMARY,
+    key,
+    expected,
+    json: JSON.stringify(summary),
+    version: summary.version,
+    updatedAt: summary.updated_at,
+  };
+}
+
+/**
+ * The statement of a write and its values: the record's insert (expected version 0) or its update.
+ *
+ * @example
+ * const [sql, values] = versionedStatement(summaryWrite(op));
+ */
+export function versionedStatement(write: VersionedWrite): [string, unknown[]] {
+  const { record, json, version, updatedAt, expected } = write;
+  const key = sessionKeyValues(write.key);
+  return expected === 0
+    ? [record.insert, [...key, json, version, updatedAt]]
+    : [record.update, [json, version, updatedAt, ...key, expected]];
+}
+
+/**
+ * The conflict of a write that changed nothing: the record is at `actual` (0: none).
+ *
+ * @example
+ * throw versionMissed(summaryWrite(op), 4);
+ */
+export function versionMissed(write: VersionedWrite, actual: number): ConflictError {
+  return ConflictError.ofVersion(write.record.field, write.expected, actual, 'concurrent');
 }

@@ -6,9 +6,9 @@ import type Database from 'better-sqlite3';
 
 import type { EmbeddingResult, EmbeddingWork } from '../../spec/storage.js';
 import { toBlob } from '../../util/vectors.js';
-import { EVENT_SELECT, eventFromValues, type Row } from '../shared/event-rows.js';
+import { EVENT_SELECT, type Row } from '../shared/event-rows.js';
 import { BOUND_LIMIT } from '../shared/rows.js';
-import { EMBEDDING_BACKLOG, EMBEDDING_CLAIMABLE as CLAIMABLE } from '../shared/embedding-sql.js';
+import { chunkWork, EMBEDDING_BACKLOG, EMBEDDING_CLAIMABLE as CLAIMABLE, eventWork } from '../shared/embedding-sql.js';
 
 export class EmbeddingQueue {
   private readonly s;
@@ -45,18 +45,12 @@ export class EmbeddingQueue {
     const work: EmbeddingWork[] = [];
     for (const row of this.s.chunks.all(now, limit) as Row[]) {
       this.s.leaseChunk.run(leaseUntil, row['seq']);
-      work.push({
-        target: 'chunk',
-        tenant_id: row['tenant_id'] as string,
-        id: row['item_id'] as string,
-        text: row['text'] as string,
-      });
+      work.push(chunkWork(row));
     }
     if (work.length >= limit) return work;
     for (const row of this.s.events.all(now, limit - work.length) as unknown[][]) {
       this.s.leaseEvent.run(leaseUntil, row[0]);
-      const event = eventFromValues(row, 1);
-      work.push({ target: 'event', tenant_id: event.tenant_id, id: event.id, event });
+      work.push(eventWork(row));
     }
     return work;
   }

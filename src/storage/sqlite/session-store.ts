@@ -15,10 +15,13 @@ import {
   sessionKeyValues,
   SUMMARY,
   TURN_SQL,
-  versionedWrite,
+  summaryWrite,
+  versionedStatement,
   versionMissed,
   WORKING_STATE,
+  workingStateWrite,
   type VersionedRecord,
+  type VersionedWrite,
 } from '../shared/session-sql.js';
 
 function isConstraintError(error: unknown, code: string): boolean {
@@ -49,14 +52,7 @@ export class SessionStore {
   }
 
   putWorkingState(op: PutWorkingStateOp): void {
-    this.putAtVersion(
-      WORKING_STATE,
-      op.key,
-      op.expected_version,
-      JSON.stringify(op.state),
-      op.state.state_version,
-      op.updated_at,
-    );
+    this.putAtVersion(workingStateWrite(op));
   }
 
   getWorkingState(key: SessionKey): WorkingState | null {
@@ -64,14 +60,7 @@ export class SessionStore {
   }
 
   putSummary(op: PutSummaryOp): void {
-    this.putAtVersion(
-      SUMMARY,
-      op.key,
-      op.expected_version,
-      JSON.stringify(op.summary),
-      op.summary.version,
-      op.summary.updated_at,
-    );
+    this.putAtVersion(summaryWrite(op));
   }
 
   getSummary(key: SessionKey): StmSummary | null {
@@ -88,17 +77,10 @@ export class SessionStore {
    * Writes a session's record only if it is still at the version the writer read (0: none yet), by
    * the same conditional statements as on PostgreSQL; the stored version is read only on a miss.
    */
-  private putAtVersion(
-    record: VersionedRecord,
-    key: SessionKey,
-    expected: number,
-    json: string,
-    version: number,
-    updatedAt: string,
-  ): void {
-    const [sql, values] = versionedWrite(record, key, expected, json, version, updatedAt);
+  private putAtVersion(write: VersionedWrite): void {
+    const [sql, values] = versionedStatement(write);
     if (this.cached(sql).run(...values).changes === 1) return;
-    const row = this.cached(record.version).get(...sessionKeyValues(key)) as Row | undefined;
-    throw versionMissed(record, expected, row === undefined ? 0 : (row['v'] as number));
+    const row = this.cached(write.record.version).get(...sessionKeyValues(write.key)) as Row | undefined;
+    throw versionMissed(write, row === undefined ? 0 : (row['v'] as number));
   }
 }
