@@ -3,20 +3,19 @@
 
 import type { BuildQuery, ContextBuild, PutContextBuildOp } from '../../spec/storage.js';
 import { buildList } from '../shared/list-queries.js';
-import { placeholders } from '../shared/rows.js';
-import { BUILD_COLUMNS, BUILD_SELECT, buildFromRow, buildValues } from '../shared/service-rows.js';
+import { buildFromRow, buildValues } from '../shared/service-rows.js';
+import { BUILD_SQL } from '../shared/service-sql.js';
 import type { Sql } from './client.js';
 
 export class PgBuildStore {
   constructor(private readonly sql: Sql) {}
 
   async putBuild(tx: Sql, op: PutContextBuildOp): Promise<void> {
-    await tx.run(`INSERT INTO context_builds (${BUILD_SELECT}) VALUES (${placeholders(BUILD_COLUMNS)})`, buildValues(op.build, op.packet_json));
+    await tx.run(BUILD_SQL.insert, buildValues(op.build, op.packet_json));
   }
 
-
   async findBuild(tenantId: string, buildId: string): Promise<ContextBuild | null> {
-    const rows = await this.sql.rows(`SELECT ${BUILD_SELECT} FROM context_builds WHERE tenant_id = ? AND id = ?`, [tenantId, buildId]);
+    const rows = await this.sql.rows(BUILD_SQL.get, [tenantId, buildId]);
     return rows.length === 0 ? null : buildFromRow(rows[0]!);
   }
 

@@ -4,11 +4,10 @@
 
 import type { EmbeddingResult, EmbeddingWork } from '../../spec/storage.js';
 import { toBlob } from '../../util/vectors.js';
-import { EVENT_SELECT, eventFromValues } from '../shared/event-rows.js';
+import { EVENT_SELECT } from '../shared/event-rows.js';
+import { chunkWork, EMBEDDING_BACKLOG, EMBEDDING_CLAIMABLE as CLAIMABLE, eventWork } from '../shared/embedding-sql.js';
 import type { SqlPool } from './client.js';
 import { vectorLiteral, type PgItemStore } from './item-store.js';
-
-const CLAIMABLE = "(embedding_status = 'pending' OR (embedding_status = 'processing' AND embedding_lease < ?))";
 
 export class PgEmbeddingQueue {
   constructor(
@@ -31,7 +30,7 @@ export class PgEmbeddingQueue {
         [leaseUntil, now, limit],
       );
       chunks.sort((a, b) => Number(a['seq']) - Number(b['seq']));
-      for (const row of chunks) work.push({ target: 'chunk', tenant_id: row['tenant_id'] as string, id: row['item_id'] as string, text: row['text'] as string });
+      work.push(...chunks.map(chunkWork));
       if (work.length >= limit) return work;
       const events = await tx.arrays(
         `UPDATE events SET embedding_status = 'processing', embedding_lease = ?
@@ -41,10 +40,7 @@ export class PgEmbeddingQueue {
         [leaseUntil, now, limit - work.length],
       );
       events.sort((a, b) => Number(a[0]) - Number(b[0]));
-      for (const row of events) {
-        const event = eventFromValues(row, 1);
-        work.push({ target: 'event', tenant_id: event.tenant_id, id: event.id, event });
-      }
+      work.push(...events.map((row) => eventWork(row)));
       return work;
     });
   }
@@ -61,7 +57,15 @@ export class PgEmbeddingQueue {
           await tx.run(
             `UPDATE memory_chunks SET embedding_status = ?, embedding_lease = NULL, vector = ?, vector_model = ?, vector_at = ?${this.pgvector ? ', embedding = ?::vector' : ''}
              WHERE tenant_id = ? AND item_id = ? AND embedding_status = 'processing'`,
-            [status, blob, result.vector === null ? null : model, result.vector === null ? null : now, ...(this.pgvector ? [embedding] : []), result.tenant_id, result.id],
+            [
+              status,
+              blob,
+              result.vector === null ? null : model,
+              result.vector === null ? null : now,
+              ...(this.pgvector ? [embedding] : []),
+              result.tenant_id,
+              result.id,
+            ],
           );
           if (result.vector !== null) dimensions.add(result.vector.length);
           continue;
@@ -85,10 +89,7 @@ export class PgEmbeddingQueue {
   }
 
   async backlog(): Promise<number> {
-    const rows = await this.pool.arrays(
-      `SELECT (SELECT count(*) FROM memory_chunks WHERE embedding_status IN ('pending', 'processing'))
-            + (SELECT count(*) FROM events WHERE embedding_status IN ('pending', 'processing'))`,
-    );
+    const rows = await this.pool.arrays(EMBEDDING_BACKLOG);
     return Number(rows[0]![0]);
   }
 }

@@ -5,6 +5,7 @@
 
 import type { EraseCounts, EraseScope } from '../../spec/export.js';
 import { ownerOf } from '../../spec/items.js';
+import { eraseSql } from '../shared/erase-sql.js';
 import { RUN_TABLES, SESSION_TABLES, USER_TABLES } from '../shared/erase-tables.js';
 import type { Sql } from './client.js';
 import { eraseJobs, redactBuilds, trimItemSources, type Runs } from './erase-copies.js';
@@ -22,35 +23,52 @@ const RUNS_IN = 'SELECT * FROM unnest(?::text[], ?::text[])';
 export async function eraseScope(tx: Sql, scope: EraseScope): Promise<EraseCounts> {
   const { tenant_id: tenantId, user_id: userId, session_id: sessionId } = scope;
   const session = sessionId !== undefined;
-  const params = session ? [tenantId, userId, sessionId] : [tenantId, userId];
-  const where = session ? 'tenant_id = ? AND user_id = ? AND session_id = ?' : 'tenant_id = ? AND user_id = ?';
+  const sql = eraseSql(scope, RUNS_IN);
+  const { where, params } = sql;
   // Read before anything goes: the scope's items (a session's are found through its events), the
   // ids its copies may cite, and the runs a session took part in.
-  const itemIds = session ? await sessionItemIds(tx, tenantId, userId, sessionId) : await column(tx, 'SELECT id FROM memory_items WHERE tenant_id = ? AND (user_id = ? OR owner = ?)', [tenantId, userId, ownerOf('user', userId, null)]);
-  const eventIds = await column(tx, `SELECT id FROM events WHERE ${where}`, params);
-  const runs: Runs | null = session ? runsOf(await tx.arrays(`SELECT DISTINCT agent_id, run_id FROM events WHERE ${where}`, params)) : null;
-  const insightIds = runs === null
-    ? await column(tx, 'SELECT id FROM insights WHERE tenant_id = ? AND user_id = ?', [tenantId, userId])
-    : await column(tx, `SELECT id FROM insights WHERE tenant_id = ? AND user_id = ? AND (agent_id, run_id) IN (${RUNS_IN})`, [tenantId, userId, runs.agents, runs.runs]);
+  const itemIds = session
+    ? await sessionItemIds(tx, tenantId, userId, sessionId)
+    : await column(tx, 'SELECT id FROM memory_items WHERE tenant_id = ? AND (user_id = ? OR owner = ?)', [
+        tenantId,
+        userId,
+        ownerOf('user', userId, null),
+      ]);
+  const eventIds = await column(tx, sql.eventIds, params);
+  const runs: Runs | null = session ? runsOf(await tx.arrays(sql.runs, params)) : null;
+  const insightIds =
+    runs === null
+      ? await column(tx, sql.userInsightIds, [tenantId, userId])
+      : await column(tx, sql.runInsightIds, [tenantId, userId, runs.agents, runs.runs]);
 
   const counts: EraseCounts = {};
   counts['event_vectors'] = await tx.run(
     `DELETE FROM event_vectors v USING events e WHERE v.tenant_id = e.tenant_id AND v.event_id = e.id AND ${where.replace(/(\w+) = \?/g, 'e.$1 = ?')}`,
     params,
   );
-  counts['events'] = await tx.run(`DELETE FROM events WHERE ${where}`, params);
-  counts['memory_chunks'] = await tx.run('DELETE FROM memory_chunks WHERE tenant_id = ? AND item_id = ANY(?::text[])', [tenantId, itemIds]);
-  counts['memory_items'] = await tx.run('DELETE FROM memory_items WHERE tenant_id = ? AND id = ANY(?::text[])', [tenantId, itemIds]);
-  for (const table of session ? SESSION_TABLES : USER_TABLES) counts[table] = await tx.run(`DELETE FROM ${table} WHERE ${where}`, params);
+  counts['events'] = await tx.run(sql.deleteScope('events'), params);
+  counts['memory_chunks'] = await tx.run('DELETE FROM memory_chunks WHERE tenant_id = ? AND item_id = ANY(?::text[])', [
+    tenantId,
+    itemIds,
+  ]);
+  counts['memory_items'] = await tx.run('DELETE FROM memory_items WHERE tenant_id = ? AND id = ANY(?::text[])', [
+    tenantId,
+    itemIds,
+  ]);
+  for (const table of session ? SESSION_TABLES : USER_TABLES)
+    counts[table] = await tx.run(sql.deleteScope(table), params);
   if (runs !== null) {
     for (const table of RUN_TABLES) {
-      const gone = await tx.run(`DELETE FROM ${table} WHERE tenant_id = ? AND user_id = ? AND (agent_id, run_id) IN (${RUNS_IN})`, [tenantId, userId, runs.agents, runs.runs]);
+      const gone = await tx.run(sql.deleteRuns(table), [tenantId, userId, runs.agents, runs.runs]);
       counts[table] = (counts[table] ?? 0) + gone;
     }
   }
   counts['jobs'] = await eraseJobs(tx, tenantId, userId, runs);
   const erased = new Set([...eventIds, ...itemIds, ...insightIds]);
-  counts['context_builds_redacted'] = await redactBuilds(tx, tenantId, userId, erased, { at: scope.at ?? new Date().toISOString(), erased: session ? 'session' : 'user' });
+  counts['context_builds_redacted'] = await redactBuilds(tx, tenantId, userId, erased, {
+    at: scope.at ?? new Date().toISOString(),
+    erased: session ? 'session' : 'user',
+  });
   if (session) counts['memory_items_sources_trimmed'] = await trimItemSources(tx, tenantId, userId, eventIds);
   return counts;
 }

@@ -20,7 +20,6 @@ import { scopePrefix } from '../../util/scope-token.js';
 import {
   checkedEmbeddingStatus,
   EVENT_COLUMNS,
-  EVENT_SELECT,
   eventFilters,
   eventFromValues,
   eventsForReindexQuery,
@@ -28,6 +27,7 @@ import {
   neighbourStatement,
   neighboursFromRows,
 } from '../shared/event-rows.js';
+import { EVENT_SQL, eventListQuery, eventsAtSeqs } from '../shared/event-sql.js';
 import { firstPassing } from '../shared/first-passing.js';
 import { placeholders } from '../shared/rows.js';
 import { scopeSizeQuery } from '../shared/scope-rows.js';
@@ -57,25 +57,43 @@ export class PgEventStore {
     const params: unknown[] = [];
     for (const op of ops) {
       const lexemes = op.search_text === null ? null : scopedLexemes(scopePrefix(op.event), op.search_text);
-      params.push(...eventValues(op.event, counts.get(op) ?? null), lexemes, lexemes, op.search_text === null ? null : termStats(op.search_text));
+      params.push(
+        ...eventValues(op.event, counts.get(op) ?? null),
+        lexemes,
+        lexemes,
+        op.search_text === null ? null : termStats(op.search_text),
+      );
     }
-    await tx.run(`INSERT INTO events (${EVENT_COLUMNS.join(', ')}, search, term_stats) VALUES ${ops.map(() => row).join(', ')}`, params);
+    await tx.run(
+      `INSERT INTO events (${EVENT_COLUMNS.join(', ')}, search, term_stats) VALUES ${ops.map(() => row).join(', ')}`,
+      params,
+    );
   }
 
   /** Replaces an event's full-text entry and word counts (derived data; the event itself is unchanged). */
   async reindex(tx: Sql, op: IndexEventOp): Promise<void> {
-    const rows = await tx.arrays('SELECT user_id, agent_id FROM events WHERE tenant_id = ? AND id = ?', [op.tenant_id, op.event_id]);
+    const rows = await tx.arrays('SELECT user_id, agent_id FROM events WHERE tenant_id = ? AND id = ?', [
+      op.tenant_id,
+      op.event_id,
+    ]);
     if (rows.length === 0) throw new NotFoundError('event_id', op.event_id);
     const [user_id, agent_id] = rows[0] as [string, string];
-    const lexemes = op.search_text === null ? null : scopedLexemes(scopePrefix({ tenant_id: op.tenant_id, user_id, agent_id }), op.search_text);
+    const lexemes =
+      op.search_text === null
+        ? null
+        : scopedLexemes(scopePrefix({ tenant_id: op.tenant_id, user_id, agent_id }), op.search_text);
     const stats = op.search_text === null ? null : termStats(op.search_text);
-    await tx.run(`UPDATE events SET search = ${SEARCH_VECTOR}, term_stats = ? WHERE tenant_id = ? AND id = ?`, [lexemes, lexemes, stats, op.tenant_id, op.event_id]);
+    await tx.run(`UPDATE events SET search = ${SEARCH_VECTOR}, term_stats = ? WHERE tenant_id = ? AND id = ?`, [
+      lexemes,
+      lexemes,
+      stats,
+      op.tenant_id,
+      op.event_id,
+    ]);
   }
 
   async get(tenantId: string, eventId: string, now: string): Promise<EventRecord | null> {
-    const rows = await this.pool.arrays(`SELECT ${EVENT_SELECT} FROM events WHERE tenant_id = ? AND id = ? AND (expires_at IS NULL OR expires_at > ?)`, [
-      tenantId, eventId, now,
-    ]);
+    const rows = await this.pool.arrays(EVENT_SQL.get, [tenantId, eventId, now]);
     return rows.length === 0 ? null : eventFromValues(rows[0]!);
   }
 
@@ -86,13 +104,8 @@ export class PgEventStore {
   }
 
   async list(query: EventQuery): Promise<EventRecord[]> {
-    const { where, params } = eventFilters(query, '');
-    if (query.cursor !== undefined) {
-      where.push(query.order === 'desc' ? 'id < ?' : 'id > ?');
-      params.push(query.cursor);
-    }
-    const sql = `SELECT ${EVENT_SELECT} FROM events WHERE ${where.join(' AND ')} ORDER BY id ${query.order === 'desc' ? 'DESC' : 'ASC'} LIMIT ?`;
-    return (await this.pool.arrays(sql, [...params, query.limit])).map((row) => eventFromValues(row));
+    const { sql, params } = eventListQuery(query);
+    return (await this.pool.arrays(sql, params)).map((row) => eventFromValues(row));
   }
 
   async search(query: EventSearchQuery): Promise<EventSearchHit[]> {
@@ -100,27 +113,35 @@ export class PgEventStore {
     // The index is scoped per agent; a user-wide query asks each of the user's agents.
     const agents =
       query.agent_id === undefined
-        ? (await this.pool.arrays(AGENTS_OF_USER, [query.tenant_id, query.user_id, query.tenant_id, query.user_id])).map((row) => row[0] as string)
+        ? (
+            await this.pool.arrays(AGENTS_OF_USER, [query.tenant_id, query.user_id, query.tenant_id, query.user_id])
+          ).map((row) => row[0] as string)
         : [query.agent_id];
     if (agents.length === 0) return [];
-    const prefixes = agents.map((agent_id) => scopePrefix({ tenant_id: query.tenant_id, user_id: query.user_id, agent_id }));
+    const prefixes = agents.map((agent_id) =>
+      scopePrefix({ tenant_id: query.tenant_id, user_id: query.user_id, agent_id }),
+    );
     // As of a past time, words are ranked by the rows recorded then (a replay ranks as the original did).
     const size = scopeSizeQuery(query.tenant_id, query.user_id, agents, query.as_of);
     const scopeSize = this.pool.arrays(size.sql, size.params).then((rows) => Number(rows[0]![0]));
     const ranked = await this.index.rank(this.pool, prefixes, query.terms, scopeSize, query.as_of);
-    const { where, params } = eventFilters({ ...query, kinds: undefined }, '');
+    const filters = eventFilters({ ...query, kinds: undefined }, '');
     return firstPassing(
       ranked,
       query.limit,
       async (seqs) => {
-        const sql = `SELECT seq, ${EVENT_SELECT} FROM events WHERE seq IN (${placeholders(seqs)}) AND ${where.join(' AND ')}`;
-        return new Map((await this.pool.arrays(sql, [...seqs, ...params])).map((row) => [Number(row[0]), row]));
+        const { sql, params } = eventsAtSeqs(seqs, filters);
+        return new Map((await this.pool.arrays(sql, params)).map((row) => [Number(row[0]), row]));
       },
       (row, score) => ({ event: eventFromValues(row, 1), score }),
     );
   }
 
-  async forReindex(tenantId: string | undefined, after: EventPosition | undefined, limit: number): Promise<EventRecord[]> {
+  async forReindex(
+    tenantId: string | undefined,
+    after: EventPosition | undefined,
+    limit: number,
+  ): Promise<EventRecord[]> {
     const { sql, params } = eventsForReindexQuery(tenantId, after, limit);
     return (await this.pool.arrays(sql, params)).map((row) => eventFromValues(row));
   }
@@ -129,7 +150,7 @@ export class PgEventStore {
   async updateFlags(tenantId: string, eventId: string, flags: EventFlags): Promise<void> {
     const status = checkedEmbeddingStatus(flags);
     if (status === null) return;
-    const changed = await this.pool.run('UPDATE events SET embedding_status = ? WHERE tenant_id = ? AND id = ?', [status, tenantId, eventId]);
+    const changed = await this.pool.run(EVENT_SQL.setEmbeddingStatus, [status, tenantId, eventId]);
     if (changed === 0) throw new NotFoundError('event_id', eventId);
   }
 

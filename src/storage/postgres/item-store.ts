@@ -2,7 +2,7 @@
 // scoped word index, vector) and the queries over them, with vectors compared by pgvector's HNSW
 // index when the extension is there and by an exact scan in the process when it is not.
 
-import { ConflictError, NotFoundError } from '../../spec/errors.js';
+import { NotFoundError } from '../../spec/errors.js';
 import type { MemoryItem } from '../../spec/items.js';
 import type {
   DeleteItemOp,
@@ -18,9 +18,18 @@ import type {
 } from '../../spec/storage.js';
 import { termStats } from '../../util/bm25-stats.js';
 import { ownerPrefix } from '../../util/scope-token.js';
-import { fromBlob, topK } from '../../util/vectors.js';
+import { fromBlob } from '../../util/vectors.js';
+import { exactNearest } from '../shared/exact-nearest.js';
 import { firstPassing } from '../shared/first-passing.js';
-import { chunkVectorFilters, ITEM_COLUMNS, ITEM_SELECT, itemFilters, itemFromValues, itemValues } from '../shared/item-rows.js';
+import {
+  chunkVectorFilters,
+  ITEM_COLUMNS,
+  ITEM_SELECT,
+  itemFilters,
+  itemFromValues,
+  itemValues,
+} from '../shared/item-rows.js';
+import { activeKeysQuery, ITEM_SQL, itemStatusChanged, itemVectorsQuery, setStatusValues } from '../shared/item-sql.js';
 import { placeholders } from '../shared/rows.js';
 import type { Sql, SqlPool } from './client.js';
 import { scopedLexemes, WordIndex } from './word-index.js';
@@ -43,31 +52,20 @@ export class PgItemStore {
 
   /** Inserts an item version with the tokens compose charges for its text (null: not counted). */
   async putItem(tx: Sql, op: PutItemOp, textTokens: number | null): Promise<void> {
-    await tx.run(`INSERT INTO memory_items (${ITEM_SELECT}) VALUES (${placeholders(ITEM_COLUMNS)})`, itemValues(op.item, textTokens));
+    await tx.run(ITEM_SQL.insert, itemValues(op.item, textTokens));
   }
 
   async setStatus(tx: Sql, op: SetItemStatusOp): Promise<void> {
-    const changed = await tx.run('UPDATE memory_items SET status = ?, ended_at = ?, updated_at = ? WHERE tenant_id = ? AND id = ? AND status = ?', [
-      op.status,
-      op.ended_at,
-      op.updated_at,
-      op.tenant_id,
-      op.item_id,
-      op.expected_status,
-    ]);
+    const changed = await tx.run(ITEM_SQL.setStatus, setStatusValues(op));
     if (changed === 1) return;
-    const rows = await tx.rows('SELECT status FROM memory_items WHERE tenant_id = ? AND id = ?', [op.tenant_id, op.item_id]);
+    const rows = await tx.rows(ITEM_SQL.status, [op.tenant_id, op.item_id]);
     if (rows.length === 0) throw new NotFoundError('item_id', op.item_id);
-    throw new ConflictError(`item_id: ${op.item_id} is ${String(rows[0]!['status'])}, not ${op.expected_status}; another writer changed it`, {
-      field: 'item_id',
-      origin: 'concurrent',
-      details: { expected_status: op.expected_status, status: rows[0]!['status'] },
-    });
+    throw itemStatusChanged(op, rows[0]!['status']);
   }
 
   async deleteItem(tx: Sql, op: DeleteItemOp): Promise<void> {
     await tx.run('DELETE FROM memory_chunks WHERE tenant_id = ? AND item_id = ?', [op.tenant_id, op.item_id]);
-    await tx.run('DELETE FROM memory_items WHERE tenant_id = ? AND id = ?', [op.tenant_id, op.item_id]);
+    await tx.run(ITEM_SQL.deleteItem, [op.tenant_id, op.item_id]);
   }
 
   async putChunk(tx: Sql, op: PutChunkOp): Promise<void> {
@@ -83,7 +81,10 @@ export class PgItemStore {
   }
 
   async getItem(tenantId: string, itemId: string): Promise<MemoryItem | null> {
-    const rows = await this.pool.arrays(`SELECT ${ITEM_SELECT} FROM memory_items WHERE tenant_id = ? AND id = ?`, [tenantId, itemId]);
+    const rows = await this.pool.arrays(`SELECT ${ITEM_SELECT} FROM memory_items WHERE tenant_id = ? AND id = ?`, [
+      tenantId,
+      itemId,
+    ]);
     return rows.length === 0 ? null : itemFromValues(rows[0]!);
   }
 
@@ -100,9 +101,8 @@ export class PgItemStore {
 
   async activeKeys(tenantId: string, owners: readonly string[], limit: number): Promise<string[]> {
     if (owners.length === 0) return [];
-    const sql = `SELECT key FROM memory_items WHERE tenant_id = ? AND owner IN (${placeholders(owners)}) AND status = 'active'
-      GROUP BY key ORDER BY max(seq) DESC LIMIT ?`;
-    return (await this.pool.arrays(sql, [tenantId, ...owners, limit])).map((row) => row[0] as string);
+    const { sql, params } = activeKeysQuery(tenantId, owners, limit);
+    return (await this.pool.arrays(sql, params)).map((row) => row[0] as string);
   }
 
   async searchItems(query: ItemSearchQuery): Promise<ItemSearchHit[]> {
@@ -127,24 +127,15 @@ export class PgItemStore {
 
   async itemVectors(query: Omit<ItemQuery, 'cursor' | 'limit' | 'keys' | 'ids' | 'as_of'>): Promise<VectorCandidate[]> {
     if (query.owners.length === 0) return [];
-    const { where, params } = itemFilters(query, 'i.');
-    const bound = chunkVectorFilters(query);
-    const sql = `SELECT c.item_id, c.vector FROM memory_chunks c JOIN memory_items i ON i.tenant_id = c.tenant_id AND i.id = c.item_id
-      WHERE c.tenant_id = ? AND c.owner IN (${placeholders(query.owners)}) AND c.vector IS NOT NULL${bound.sql} AND ${where.join(' AND ')}`;
-    const rows = await this.pool.arrays(sql, [query.tenant_id, ...query.owners, ...bound.params, ...params]);
+    const { sql, params } = itemVectorsQuery(query);
+    const rows = await this.pool.arrays(sql, params);
     return rows.map((row) => ({ item_id: row[0] as string, vector: fromBlob(row[1] as Buffer) }));
   }
 
   async nearestItems(query: NearestItemsQuery): Promise<NearestItem[]> {
     const { vector, limit, ...visible } = query;
     if (visible.owners.length === 0 || limit < 1) return [];
-    if (!this.pgvector) {
-      const candidates = (await this.itemVectors(visible)).filter((candidate) => candidate.vector.length === vector.length);
-      return topK(vector, candidates.map((candidate) => ({ id: candidate.item_id, vector: candidate.vector })), limit).map((hit) => ({
-        item_id: hit.id,
-        similarity: hit.score,
-      }));
-    }
+    if (!this.pgvector) return exactNearest(vector, await this.itemVectors(visible), limit);
     const dimensions = vector.length;
     const { where, params } = itemFilters(visible, 'i.');
     const bound = chunkVectorFilters(visible);
@@ -157,8 +148,18 @@ export class PgItemStore {
     const literal = vectorLiteral(vector);
     // The index is walked until enough rows pass the scope's filters (pgvector's iterative scan).
     return this.pool.transaction(async (tx) => {
-      await tx.exec(`SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = ${Math.max(40, Math.min(1000, limit * 2))}`);
-      const rows = await tx.arrays(sql, [literal, query.tenant_id, ...visible.owners, ...bound.params, ...params, literal, limit]);
+      await tx.exec(
+        `SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = ${Math.max(40, Math.min(1000, limit * 2))}`,
+      );
+      const rows = await tx.arrays(sql, [
+        literal,
+        query.tenant_id,
+        ...visible.owners,
+        ...bound.params,
+        ...params,
+        literal,
+        limit,
+      ]);
       // relaxed_order may return neighbours slightly out of order: sort them by their distance.
       return rows
         .map((row) => ({ item_id: row[0] as string, similarity: Number(row[1]) }))
@@ -166,6 +167,11 @@ export class PgItemStore {
     });
   }
 
+  /**
+   * Every item version, of one tenant or all. Tenant first, then seq, along items_by_seq; SQLite
+   * reads in seq order alone (its rowid). Within a tenant the two agree, and the contract names no
+   * order across tenants.
+   */
   async allItems(tenantId: string | undefined): Promise<MemoryItem[]> {
     const sql = `SELECT ${ITEM_SELECT} FROM memory_items${tenantId === undefined ? '' : ' WHERE tenant_id = ?'} ORDER BY tenant_id, seq`;
     return (await this.pool.arrays(sql, tenantId === undefined ? [] : [tenantId])).map((row) => itemFromValues(row));

@@ -6,23 +6,27 @@ import type { EnqueueJobOp, Job, JobQuery } from '../../spec/storage.js';
 import { jobList } from '../shared/list-queries.js';
 import { placeholders } from '../shared/rows.js';
 import { JOB_CLAIMABLE, JOB_COLUMNS, JOB_FINISH, jobFromRow, jobNotBefore } from '../shared/service-rows.js';
+import { JOB_INSERT, jobValues } from '../shared/service-sql.js';
 import type { Sql } from './client.js';
 
 export class PgJobQueue {
   constructor(private readonly sql: Sql) {}
 
   async enqueueJob(tx: Sql, op: EnqueueJobOp): Promise<void> {
-    const j = op.job;
-    await tx.run(`INSERT INTO jobs (${JOB_COLUMNS.join(', ')}) VALUES (${placeholders(JOB_COLUMNS)}) ON CONFLICT (tenant_id, id) DO NOTHING`, [
-      j.tenant_id, j.id, j.kind, JSON.stringify(j.payload), j.status, j.attempts, j.lease_until, j.last_error, j.created_at, j.updated_at,
-    ]);
+    await tx.run(JOB_INSERT, jobValues(op.job));
   }
 
   /**
    * Claims jobs oldest first in one statement: rows another worker has locked are skipped, so two
    * workers never claim the same job, and a job whose lease ended is claimed again.
    */
-  async claimJobs(tx: Sql, kinds: readonly Job['kind'][], limit: number, now: string, leaseUntil: string): Promise<Job[]> {
+  async claimJobs(
+    tx: Sql,
+    kinds: readonly Job['kind'][],
+    limit: number,
+    now: string,
+    leaseUntil: string,
+  ): Promise<Job[]> {
     if (kinds.length === 0 || limit < 1) return [];
     const rows = await tx.rows(
       `UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_until = ?, updated_at = ?
@@ -36,7 +40,15 @@ export class PgJobQueue {
     return rows.sort((a, b) => Number(a['seq']) - Number(b['seq'])).map(jobFromRow);
   }
 
-  async completeJob(tx: Sql, tenantId: string, jobId: string, status: 'done' | 'failed' | 'pending', error: string | null, now: string, retryAt?: string): Promise<void> {
+  async completeJob(
+    tx: Sql,
+    tenantId: string,
+    jobId: string,
+    status: 'done' | 'failed' | 'pending',
+    error: string | null,
+    now: string,
+    retryAt?: string,
+  ): Promise<void> {
     const changed = await tx.run(JOB_FINISH, [status, jobNotBefore(status, retryAt), error, now, tenantId, jobId]);
     if (changed === 0) throw new NotFoundError('job_id', jobId);
   }

@@ -85,7 +85,11 @@ function sessionArea({ pool, sessions, builds }: PgStores): SessionStorage {
     getSummary: (key) => sessions.getSummary(key),
     scopeCounts: async (tenantId, limit) => {
       const { sql, params } = sessionCountsQuery(tenantId, limit);
-      const [counts, items, pending] = await Promise.all([pool.arrays(sql, params), pool.arrays(USER_ITEMS_SQL, [tenantId]), pool.arrays(USER_PENDING_SQL, [tenantId])]);
+      const [counts, items, pending] = await Promise.all([
+        pool.arrays(sql, params),
+        pool.arrays(USER_ITEMS_SQL, [tenantId]),
+        pool.arrays(USER_PENDING_SQL, [tenantId]),
+      ]);
       return scopeCountsFromRows(counts, items, pending);
     },
     getBuild: (tenantId, buildId) => builds.findBuild(tenantId, buildId),
@@ -128,8 +132,10 @@ function runArea({ runs }: PgStores): RunStorage {
 
 function serviceArea({ pool, jobs, keys, queue }: PgStores): ServiceStorage {
   return {
-    claimJobs: (kinds, limit, now, leaseUntil) => pool.transaction((tx) => jobs.claimJobs(tx, kinds, limit, now, leaseUntil)),
-    completeJob: (tenantId, jobId, status, error, now, retryAt) => jobs.completeJob(pool, tenantId, jobId, status, error, now, retryAt),
+    claimJobs: (kinds, limit, now, leaseUntil) =>
+      pool.transaction((tx) => jobs.claimJobs(tx, kinds, limit, now, leaseUntil)),
+    completeJob: (tenantId, jobId, status, error, now, retryAt) =>
+      jobs.completeJob(pool, tenantId, jobId, status, error, now, retryAt),
     listJobs: (query) => jobs.listJobs(query),
     findApiKey: (hash) => keys.findKey(hash),
     listApiKeys: (tenantId) => keys.listKeys(tenantId),
@@ -150,6 +156,8 @@ function maintenanceArea({ pool, guard, events, vectors }: PgStores): Maintenanc
     erase: (scope) => pool.transaction((tx) => eraseScope(tx, scope)).finally(() => vectors.forget()),
     // VACUUM runs outside a transaction, one table at a time: the store's own tables only.
     compact: () => compactTables(pool),
+    // `pages` budgets SQLite's FTS5 merging; gin_clean_pending_list takes no budget, and the pending
+    // list it empties is bounded by gin_pending_list_limit, so a step here always does the whole.
     mergeIndexes: () => cleanPendingLists(pool),
   };
 }
@@ -164,7 +172,10 @@ async function cleanPendingLists(pool: SqlPool): Promise<boolean> {
   let pages = 0;
   for (const index of ['events_search', 'chunks_search']) {
     try {
-      const [row] = await pool.arrays('SELECT gin_clean_pending_list(to_regclass(quote_ident(current_schema()) || \'.\' || ?))', [index]);
+      const [row] = await pool.arrays(
+        "SELECT gin_clean_pending_list(to_regclass(quote_ident(current_schema()) || '.' || ?))",
+        [index],
+      );
       pages += Number(row?.[0] ?? 0);
     } catch (error) {
       if (sqlState(error) !== INSUFFICIENT_PRIVILEGE) throw error;

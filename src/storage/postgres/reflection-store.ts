@@ -15,12 +15,6 @@ import type {
   ReflectionQuery,
 } from '../../spec/storage.js';
 import {
-  CANDIDATE_COLUMNS,
-  CANDIDATE_SELECT,
-  INSIGHT_COLUMNS,
-  INSIGHT_SELECT,
-  REFLECTION_COLUMNS,
-  REFLECTION_SELECT,
   candidateFromRow,
   candidateValues,
   insightFromRow,
@@ -28,22 +22,23 @@ import {
   reflectionFromRow,
   reflectionValues,
 } from '../shared/reflection-rows.js';
+import { candidateDecided, REFLECTION_SQL as SQL, storedFirst } from '../shared/reflection-sql.js';
 import { candidateList, insightList, reflectionList } from '../shared/list-queries.js';
-import { placeholders } from '../shared/rows.js';
 import { isUniqueViolation, type Sql } from './client.js';
 
 /** Runs an insert; a duplicate key becomes a typed STATE_VERSION_CONFLICT naming `field`. */
-export async function insertOnce(tx: Sql, sql: string, values: readonly unknown[], field: string, id: string): Promise<void> {
+export async function insertOnce(
+  tx: Sql,
+  sql: string,
+  values: readonly unknown[],
+  field: string,
+  id: string,
+): Promise<void> {
   try {
     await tx.run(sql, values);
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
-    throw new ConflictError(`${field}: ${id} already exists; another writer stored it first`, {
-      field,
-      origin: 'concurrent',
-      cause: error,
-      details: { id },
-    });
+    throw storedFirst(field, id, error);
   }
 }
 
@@ -51,57 +46,51 @@ export class PgReflectionStore {
   constructor(private readonly sql: Sql) {}
 
   async putReflection(tx: Sql, op: PutReflectionOp): Promise<void> {
-    const sql = `INSERT INTO reflections (${REFLECTION_SELECT}) VALUES (${placeholders(REFLECTION_COLUMNS)})`;
-    await insertOnce(tx, sql, reflectionValues(op.record), 'record.trace_id', op.record.trace_id);
+    await insertOnce(tx, SQL.insertReflection, reflectionValues(op.record), 'record.trace_id', op.record.trace_id);
   }
 
   async putCandidate(tx: Sql, op: PutCandidateOp): Promise<void> {
-    const sql = `INSERT INTO candidates (${CANDIDATE_SELECT}) VALUES (${placeholders(CANDIDATE_COLUMNS)})`;
-    await insertOnce(tx, sql, candidateValues(op.candidate), 'candidate.id', op.candidate.id);
+    await insertOnce(tx, SQL.insertCandidate, candidateValues(op.candidate), 'candidate.id', op.candidate.id);
   }
 
   async decideCandidate(tx: Sql, op: DecideCandidateOp): Promise<void> {
-    const changed = await tx.run(
-      "UPDATE candidates SET status = ?, decision = ?, decided_at = ? WHERE tenant_id = ? AND id = ? AND status = 'pending'",
-      [op.status, JSON.stringify(op.decision), op.decision.at, op.tenant_id, op.candidate_id],
-    );
+    const changed = await tx.run(SQL.decideCandidate, [
+      op.status,
+      JSON.stringify(op.decision),
+      op.decision.at,
+      op.tenant_id,
+      op.candidate_id,
+    ]);
     if (changed === 1) return;
-    const rows = await tx.rows('SELECT status FROM candidates WHERE tenant_id = ? AND id = ?', [op.tenant_id, op.candidate_id]);
+    const rows = await tx.rows(SQL.candidateStatus, [op.tenant_id, op.candidate_id]);
     if (rows.length === 0) throw new NotFoundError('candidate_id', op.candidate_id);
-    throw new ConflictError(`candidate_id: ${op.candidate_id} is already ${String(rows[0]!['status'])}; another reviewer decided it`, {
-      field: 'candidate_id',
-      origin: 'concurrent',
-      details: { expected_status: 'pending', status: rows[0]!['status'] },
-    });
+    throw candidateDecided(op.candidate_id, rows[0]!['status']);
   }
 
   async putInsight(tx: Sql, op: PutInsightOp): Promise<void> {
     const insight = op.insight;
     if (op.expected_version === null) {
-      const sql = `INSERT INTO insights (${INSIGHT_SELECT}) VALUES (${placeholders(INSIGHT_COLUMNS)})`;
-      await insertOnce(tx, sql, insightValues(insight), 'insight.id', insight.id);
+      await insertOnce(tx, SQL.insertInsight, insightValues(insight), 'insight.id', insight.id);
       return;
     }
-    const changed = await tx.run(
-      `UPDATE insights SET (${INSIGHT_SELECT}) = (${placeholders(INSIGHT_COLUMNS)}) WHERE tenant_id = ? AND id = ? AND version = ?`,
-      [...insightValues(insight), insight.tenant_id, insight.id, op.expected_version],
-    );
+    const changed = await tx.run(SQL.replaceInsight, [
+      ...insightValues(insight),
+      insight.tenant_id,
+      insight.id,
+      op.expected_version,
+    ]);
     if (changed === 1) return;
-    const rows = await tx.rows('SELECT version FROM insights WHERE tenant_id = ? AND id = ?', [insight.tenant_id, insight.id]);
+    const rows = await tx.rows(SQL.insightVersion, [insight.tenant_id, insight.id]);
     if (rows.length === 0) throw new NotFoundError('insight.id', insight.id);
     throw ConflictError.ofVersion('insight.version', op.expected_version, Number(rows[0]!['version']), 'concurrent');
   }
 
   async expireRunInsights(tx: Sql, op: ExpireRunInsightsOp): Promise<void> {
-    await tx.run(
-      `UPDATE insights SET expired_at = ?, updated_at = ?, version = version + 1
-       WHERE tenant_id = ? AND user_id = ? AND agent_id = ? AND run_id = ? AND expired_at IS NULL AND expires_at = 'run_end'`,
-      [op.at, op.at, op.tenant_id, op.user_id, op.agent_id, op.run_id],
-    );
+    await tx.run(SQL.expireRunInsights, [op.at, op.at, op.tenant_id, op.user_id, op.agent_id, op.run_id]);
   }
 
   async findReflection(tenantId: string, traceId: string): Promise<ReflectionRecord | null> {
-    const rows = await this.sql.rows(`SELECT ${REFLECTION_SELECT} FROM reflections WHERE tenant_id = ? AND trace_id = ?`, [tenantId, traceId]);
+    const rows = await this.sql.rows(SQL.getReflection, [tenantId, traceId]);
     return rows.length === 0 ? null : reflectionFromRow(rows[0]!);
   }
 
@@ -110,9 +99,8 @@ export class PgReflectionStore {
     return (await this.sql.rows(sql, params)).map(reflectionFromRow);
   }
 
-
   async findCandidate(tenantId: string, candidateId: string): Promise<ReviewCandidate | null> {
-    const rows = await this.sql.rows(`SELECT ${CANDIDATE_SELECT} FROM candidates WHERE tenant_id = ? AND id = ?`, [tenantId, candidateId]);
+    const rows = await this.sql.rows(SQL.getCandidate, [tenantId, candidateId]);
     return rows.length === 0 ? null : candidateFromRow(rows[0]!);
   }
 
@@ -121,9 +109,8 @@ export class PgReflectionStore {
     return (await this.sql.rows(sql, params)).map(candidateFromRow);
   }
 
-
   async findInsight(tenantId: string, insightId: string): Promise<InsightRecord | null> {
-    const rows = await this.sql.rows(`SELECT ${INSIGHT_SELECT} FROM insights WHERE tenant_id = ? AND id = ?`, [tenantId, insightId]);
+    const rows = await this.sql.rows(SQL.getInsight, [tenantId, insightId]);
     return rows.length === 0 ? null : insightFromRow(rows[0]!);
   }
 
@@ -131,5 +118,4 @@ export class PgReflectionStore {
     const { sql, params } = insightList(query);
     return (await this.sql.rows(sql, params)).map(insightFromRow);
   }
-
 }

@@ -5,8 +5,9 @@ import type Database from 'better-sqlite3';
 
 import type { BuildQuery, ContextBuild, PutContextBuildOp } from '../../spec/storage.js';
 import { buildList } from '../shared/list-queries.js';
-import { placeholders, type Row } from '../shared/rows.js';
-import { BUILD_COLUMNS, BUILD_SELECT, buildFromRow, buildValues } from '../shared/service-rows.js';
+import type { Row } from '../shared/rows.js';
+import { buildFromRow, buildValues } from '../shared/service-rows.js';
+import { BUILD_SQL } from '../shared/service-sql.js';
 
 export class BuildStore {
   private readonly insert: Database.Statement;
@@ -16,8 +17,8 @@ export class BuildStore {
     db: Database.Database,
     private readonly cached: (sql: string) => Database.Statement,
   ) {
-    this.insert = db.prepare(`INSERT INTO context_builds (${BUILD_SELECT}) VALUES (${placeholders(BUILD_COLUMNS)})`);
-    this.get = db.prepare(`SELECT ${BUILD_SELECT} FROM context_builds WHERE tenant_id = ? AND id = ?`);
+    this.insert = db.prepare(BUILD_SQL.insert);
+    this.get = db.prepare(BUILD_SQL.get);
   }
 
   put(op: PutContextBuildOp): void {

@@ -6,32 +6,37 @@ import type Database from 'better-sqlite3';
 
 import type { EmbeddingResult, EmbeddingWork } from '../../spec/storage.js';
 import { toBlob } from '../../util/vectors.js';
-import { EVENT_SELECT, eventFromValues, type Row } from '../shared/event-rows.js';
+import { EVENT_SELECT, type Row } from '../shared/event-rows.js';
 import { BOUND_LIMIT } from '../shared/rows.js';
-
-const CLAIMABLE = "(embedding_status = 'pending' OR (embedding_status = 'processing' AND embedding_lease < ?))";
+import { chunkWork, EMBEDDING_BACKLOG, EMBEDDING_CLAIMABLE as CLAIMABLE, eventWork } from '../shared/embedding-sql.js';
 
 export class EmbeddingQueue {
   private readonly s;
 
   constructor(db: Database.Database) {
     this.s = {
-      chunks: db.prepare(`SELECT seq, tenant_id, item_id, text FROM memory_chunks WHERE ${CLAIMABLE} ORDER BY seq ${BOUND_LIMIT}`),
-      leaseChunk: db.prepare("UPDATE memory_chunks SET embedding_status = 'processing', embedding_lease = ? WHERE seq = ?"),
-      events: db.prepare(`SELECT seq, ${EVENT_SELECT} FROM events WHERE ${CLAIMABLE} ORDER BY seq ${BOUND_LIMIT}`).raw(),
+      chunks: db.prepare(
+        `SELECT seq, tenant_id, item_id, text FROM memory_chunks WHERE ${CLAIMABLE} ORDER BY seq ${BOUND_LIMIT}`,
+      ),
+      leaseChunk: db.prepare(
+        "UPDATE memory_chunks SET embedding_status = 'processing', embedding_lease = ? WHERE seq = ?",
+      ),
+      events: db
+        .prepare(`SELECT seq, ${EVENT_SELECT} FROM events WHERE ${CLAIMABLE} ORDER BY seq ${BOUND_LIMIT}`)
+        .raw(),
       leaseEvent: db.prepare("UPDATE events SET embedding_status = 'processing', embedding_lease = ? WHERE seq = ?"),
       chunkDone: db.prepare(
         "UPDATE memory_chunks SET embedding_status = ?, embedding_lease = NULL, vector = ?, vector_model = ?, vector_at = ? WHERE tenant_id = ? AND item_id = ? AND embedding_status = 'processing'",
       ),
-      eventSeq: db.prepare("SELECT seq, user_id, agent_id FROM events WHERE tenant_id = ? AND id = ? AND embedding_status = 'processing'"),
+      eventSeq: db.prepare(
+        "SELECT seq, user_id, agent_id FROM events WHERE tenant_id = ? AND id = ? AND embedding_status = 'processing'",
+      ),
       eventDone: db.prepare('UPDATE events SET embedding_status = ?, embedding_lease = NULL WHERE seq = ?'),
       // A vector stored again (another model) takes a new vid: readers that keep vectors pick it up.
       eventVector: db.prepare(
         'INSERT OR REPLACE INTO event_vectors (tenant_id, user_id, agent_id, event_seq, vector, vector_model, embedded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
-      backlog: db.prepare(
-        "SELECT (SELECT count(*) FROM memory_chunks WHERE embedding_status IN ('pending', 'processing')) + (SELECT count(*) FROM events WHERE embedding_status IN ('pending', 'processing')) AS n",
-      ),
+      backlog: db.prepare(EMBEDDING_BACKLOG),
     };
   }
 
@@ -40,13 +45,12 @@ export class EmbeddingQueue {
     const work: EmbeddingWork[] = [];
     for (const row of this.s.chunks.all(now, limit) as Row[]) {
       this.s.leaseChunk.run(leaseUntil, row['seq']);
-      work.push({ target: 'chunk', tenant_id: row['tenant_id'] as string, id: row['item_id'] as string, text: row['text'] as string });
+      work.push(chunkWork(row));
     }
     if (work.length >= limit) return work;
     for (const row of this.s.events.all(now, limit - work.length) as unknown[][]) {
       this.s.leaseEvent.run(leaseUntil, row[0]);
-      const event = eventFromValues(row, 1);
-      work.push({ target: 'event', tenant_id: event.tenant_id, id: event.id, event });
+      work.push(eventWork(row));
     }
     return work;
   }
@@ -57,13 +61,21 @@ export class EmbeddingQueue {
       const status = result.vector === null ? 'skipped' : 'done';
       const blob = result.vector === null ? null : toBlob(result.vector);
       if (result.target === 'chunk') {
-        this.s.chunkDone.run(status, blob, result.vector === null ? null : model, result.vector === null ? null : now, result.tenant_id, result.id);
+        this.s.chunkDone.run(
+          status,
+          blob,
+          result.vector === null ? null : model,
+          result.vector === null ? null : now,
+          result.tenant_id,
+          result.id,
+        );
         continue;
       }
       const row = this.s.eventSeq.get(result.tenant_id, result.id) as Row | undefined;
       if (row === undefined) continue;
       this.s.eventDone.run(status, row['seq']);
-      if (blob !== null) this.s.eventVector.run(result.tenant_id, row['user_id'], row['agent_id'], row['seq'], blob, model, now);
+      if (blob !== null)
+        this.s.eventVector.run(result.tenant_id, row['user_id'], row['agent_id'], row['seq'], blob, model, now);
     }
   }
 

@@ -22,7 +22,6 @@ import { scopePrefix } from '../../util/scope-token.js';
 import {
   checkedEmbeddingStatus,
   EVENT_COLUMNS,
-  EVENT_SELECT,
   eventFilters,
   eventFromValues,
   eventsForReindexQuery,
@@ -31,8 +30,9 @@ import {
   neighboursFromRows,
   type Row,
 } from '../shared/event-rows.js';
+import { EVENT_SQL, eventListQuery, eventsAtSeqs } from '../shared/event-sql.js';
 import { firstPassing } from '../shared/first-passing.js';
-import { BOUND_LIMIT, placeholders } from '../shared/rows.js';
+import { placeholders } from '../shared/rows.js';
 import { scopeSizeQuery } from '../shared/scope-rows.js';
 import { FtsIndex } from './fts-index.js';
 
@@ -52,13 +52,21 @@ export class EventStore {
     this.index = new FtsIndex(db, 'events_fts', keptSearchTerms);
     this.s = {
       // The word counts of the search text go with the row (derived: reindex rewrites them).
-      insert: db.prepare(`INSERT INTO events (${EVENT_COLUMNS.join(', ')}, term_stats) VALUES (${placeholders(EVENT_COLUMNS)}, ?)`),
+      insert: db.prepare(
+        `INSERT INTO events (${EVENT_COLUMNS.join(', ')}, term_stats) VALUES (${placeholders(EVENT_COLUMNS)}, ?)`,
+      ),
       putTermStats: db.prepare('UPDATE events SET term_stats = ? WHERE seq = ?'),
-      agentsOfUser: db.prepare('SELECT agent_id FROM event_scope_sizes WHERE tenant_id = ? AND user_id = ? AND events > 0'),
-      get: db.prepare(`SELECT ${EVENT_SELECT} FROM events WHERE tenant_id = ? AND id = ? AND (expires_at IS NULL OR expires_at > ?)`).raw(),
+      agentsOfUser: db.prepare(
+        'SELECT agent_id FROM event_scope_sizes WHERE tenant_id = ? AND user_id = ? AND events > 0',
+      ),
+      get: db.prepare(EVENT_SQL.get).raw(),
       position: db.prepare('SELECT seq, user_id, agent_id FROM events WHERE tenant_id = ? AND id = ?').raw(),
-      updateEmbeddingStatus: db.prepare('UPDATE events SET embedding_status = ? WHERE tenant_id = ? AND id = ?'),
-      expiredSeqs: db.prepare('SELECT seq, tenant_id, user_id, agent_id FROM events WHERE expires_at IS NOT NULL AND expires_at <= ?').raw(),
+      updateEmbeddingStatus: db.prepare(EVENT_SQL.setEmbeddingStatus),
+      expiredSeqs: db
+        .prepare(
+          'SELECT seq, tenant_id, user_id, agent_id FROM events WHERE expires_at IS NOT NULL AND expires_at <= ?',
+        )
+        .raw(),
       count: db.prepare(COUNT_EVENTS_SQL),
       delete: db.prepare('DELETE FROM events WHERE seq = ?'),
       deleteVector: db.prepare('DELETE FROM event_vectors WHERE event_seq = ?'),
@@ -67,7 +75,10 @@ export class EventStore {
 
   /** Appends an event with the tokens compose charges for its text (null: not counted) and the word counts of its search text. */
   append(op: AppendEventOp, textTokens: number | null): void {
-    const info = this.s.insert.run(...eventValues(op.event, textTokens), op.search_text === null ? null : termStats(op.search_text));
+    const info = this.s.insert.run(
+      ...eventValues(op.event, textTokens),
+      op.search_text === null ? null : termStats(op.search_text),
+    );
     this.s.count.run(op.event.tenant_id, op.event.user_id, op.event.agent_id, 1);
     if (op.search_text !== null) this.index.add(info.lastInsertRowid, scopePrefix(op.event), op.search_text);
   }
@@ -79,7 +90,8 @@ export class EventStore {
     const [seq, user_id, agent_id] = row;
     this.index.delete(seq);
     this.s.putTermStats.run(op.search_text === null ? null : termStats(op.search_text), seq);
-    if (op.search_text !== null) this.index.add(seq, scopePrefix({ tenant_id: op.tenant_id, user_id, agent_id }), op.search_text);
+    if (op.search_text !== null)
+      this.index.add(seq, scopePrefix({ tenant_id: op.tenant_id, user_id, agent_id }), op.search_text);
   }
 
   /** The full-text index changed by statements of another class (erasure). */
@@ -95,18 +107,21 @@ export class EventStore {
   neighbours(query: NeighbourQuery): EventNeighbours[] {
     if (query.anchors.length === 0) return [];
     const { sql, params } = neighbourStatement(query);
-    return neighboursFromRows(query, this.cached(sql).raw().all(...params) as unknown[][]);
+    return neighboursFromRows(
+      query,
+      this.cached(sql)
+        .raw()
+        .all(...params) as unknown[][],
+    );
   }
 
   list(query: EventQuery): EventRecord[] {
-    const { where, params } = eventFilters(query, '');
-    const order = query.order === 'desc' ? 'DESC' : 'ASC';
-    if (query.cursor !== undefined) {
-      where.push(query.order === 'desc' ? 'id < ?' : 'id > ?');
-      params.push(query.cursor);
-    }
-    const sql = `SELECT ${EVENT_SELECT} FROM events WHERE ${where.join(' AND ')} ORDER BY id ${order} ${BOUND_LIMIT}`;
-    return (this.cached(sql).raw().all(...params, query.limit) as unknown[][]).map((row) => eventFromValues(row));
+    const { sql, params } = eventListQuery(query);
+    return (
+      this.cached(sql)
+        .raw()
+        .all(...params) as unknown[][]
+    ).map((row) => eventFromValues(row));
   }
 
   async search(query: EventSearchQuery): Promise<EventSearchHit[]> {
@@ -117,19 +132,27 @@ export class EventStore {
       query.agent_id === undefined
         ? (this.s.agentsOfUser.all(query.tenant_id, query.user_id) as Row[]).map((row) => row['agent_id'] as string)
         : [query.agent_id];
-    const prefixes = agents.map((agent_id) => scopePrefix({ tenant_id: query.tenant_id, user_id: query.user_id, agent_id }));
+    const prefixes = agents.map((agent_id) =>
+      scopePrefix({ tenant_id: query.tenant_id, user_id: query.user_id, agent_id }),
+    );
     // As of a past time, words are ranked by the rows recorded then (a replay ranks as the original did).
     const ranked = this.index.rank(prefixes, terms, this.scopeSize(query, agents), query.as_of);
     // `+` keeps SQLite on the rowids of the candidates: with plain columns it walks the scope's
     // session index and tests every event of the user against the candidate list.
-    const { where, params } = eventFilters({ ...query, kinds: undefined }, '+');
+    const filters = eventFilters({ ...query, kinds: undefined }, '+');
     // Candidates are checked against the filters (expiry, time, sensitivity) in rank order.
     return firstPassing(
       ranked,
       query.limit,
       (seqs) => {
-        const sql = `SELECT seq, ${EVENT_SELECT} FROM events WHERE seq IN (${placeholders(seqs)}) AND ${where.join(' AND ')}`;
-        return new Map((this.cached(sql).raw().all(...seqs, ...params) as unknown[][]).map((row) => [row[0] as number, row]));
+        const { sql, params } = eventsAtSeqs(seqs, filters);
+        return new Map(
+          (
+            this.cached(sql)
+              .raw()
+              .all(...params) as unknown[][]
+          ).map((row) => [row[0] as number, row]),
+        );
       },
       (row, score) => ({ event: eventFromValues(row, 1), score }),
     );
@@ -142,16 +165,28 @@ export class EventStore {
   private scopeSize(query: EventSearchQuery, agents: readonly string[]): number {
     if (query.as_of !== undefined) {
       const size = scopeSizeQuery(query.tenant_id, query.user_id, agents, query.as_of);
-      return Number((this.cached(size.sql).raw().get(...size.params) as unknown[])[0]);
+      return Number(
+        (
+          this.cached(size.sql)
+            .raw()
+            .get(...size.params) as unknown[]
+        )[0],
+      );
     }
     if (agents.length === 0) return 0;
     const sql = `SELECT coalesce(sum(min(events, ?)), 0) FROM event_scope_sizes WHERE tenant_id = ? AND user_id = ? AND agent_id IN (${placeholders(agents)})`;
-    return this.cached(sql).pluck().get(SCOPE_SIZE_CAP, query.tenant_id, query.user_id, ...agents) as number;
+    return this.cached(sql)
+      .pluck()
+      .get(SCOPE_SIZE_CAP, query.tenant_id, query.user_id, ...agents) as number;
   }
 
   forReindex(tenantId: string | undefined, after: EventPosition | undefined, limit: number): EventRecord[] {
     const { sql, params } = eventsForReindexQuery(tenantId, after, limit);
-    return (this.cached(sql).raw().all(...params) as unknown[][]).map((row) => eventFromValues(row));
+    return (
+      this.cached(sql)
+        .raw()
+        .all(...params) as unknown[][]
+    ).map((row) => eventFromValues(row));
   }
 
   /** Changes status flags; any other field is refused as append-only. */

@@ -6,30 +6,41 @@ import type Database from 'better-sqlite3';
 
 import type { EventSearchHit, NearestEventsQuery } from '../../spec/storage.js';
 import { fromBlob } from '../../util/vectors.js';
-import { EVENT_SELECT, eventFilters } from '../shared/event-rows.js';
+import { eventFilters } from '../shared/event-rows.js';
+import { EVENT_SQL, eventsAtSeqs } from '../shared/event-sql.js';
 import { EventVectorScopes } from '../shared/event-vector-scopes.js';
-import { placeholders } from '../shared/rows.js';
 
 export class EventVectors {
   private readonly scopes = new EventVectorScopes();
   private readonly since: Database.Statement;
 
   constructor(private readonly cached: (sql: string) => Database.Statement) {
-    this.since = cached(
-      'SELECT vid, event_seq, agent_id, embedded_at, vector FROM event_vectors WHERE tenant_id = ? AND user_id = ? AND vector_model = ? AND vid > ? ORDER BY vid',
-    ).raw();
+    this.since = cached(EVENT_SQL.vectorsSince).raw();
   }
 
   nearest(query: NearestEventsQuery): Promise<EventSearchHit[]> {
     // `+` keeps SQLite on the candidates' rowids (as the full-text search does).
-    const { where, params } = eventFilters({ ...query, kinds: undefined }, '+');
+    const filters = eventFilters({ ...query, kinds: undefined }, '+');
     return this.scopes.nearestEvents(
       query,
       (afterVid) =>
-        (this.since.all(query.tenant_id, query.user_id, query.model, afterVid) as Array<[number, number, string, string, Buffer]>).map(
-          ([vid, event_seq, agent_id, embedded_at, blob]) => ({ vid, event_seq, agent_id, embedded_at, vector: fromBlob(blob) }),
-        ),
-      (seqs) => this.cached(`SELECT seq, ${EVENT_SELECT} FROM events WHERE seq IN (${placeholders(seqs)}) AND ${where.join(' AND ')}`).raw().all(...seqs, ...params) as unknown[][],
+        (
+          this.since.all(query.tenant_id, query.user_id, query.model, afterVid) as Array<
+            [number, number, string, string, Buffer]
+          >
+        ).map(([vid, event_seq, agent_id, embedded_at, blob]) => ({
+          vid,
+          event_seq,
+          agent_id,
+          embedded_at,
+          vector: fromBlob(blob),
+        })),
+      (seqs) => {
+        const { sql, params } = eventsAtSeqs(seqs, filters);
+        return this.cached(sql)
+          .raw()
+          .all(...params) as unknown[][];
+      },
     );
   }
 

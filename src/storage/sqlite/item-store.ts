@@ -4,7 +4,7 @@
 import type Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 
-import { ConflictError, NotFoundError } from '../../spec/errors.js';
+import { NotFoundError } from '../../spec/errors.js';
 import { ITEM_STATUSES, type MemoryItem } from '../../spec/items.js';
 import type {
   DeleteItemOp,
@@ -22,7 +22,8 @@ import { deepFreeze } from '../../util/read-only.js';
 import { fromBlob } from '../../util/vectors.js';
 import type { Row } from '../shared/rows.js';
 import { BOUND_LIMIT, placeholders } from '../shared/rows.js';
-import { chunkVectorFilters, ITEM_COLUMNS, ITEM_SELECT, itemFilters, itemFromValues, itemValues } from '../shared/item-rows.js';
+import { ITEM_SELECT, itemFilters, itemFromValues, itemValues } from '../shared/item-rows.js';
+import { activeKeysQuery, ITEM_SQL, itemStatusChanged, itemVectorsQuery, setStatusValues } from '../shared/item-sql.js';
 import { firstPassing } from '../shared/first-passing.js';
 import { FtsIndex } from './fts-index.js';
 
@@ -54,10 +55,10 @@ export class ItemStore {
     this.fts = new FtsIndex(db, 'items_fts', keptSearchTerms);
     this.versions = keptItems > 0 ? new LRUCache<string, MemoryItem>({ max: keptItems }) : null;
     this.s = {
-      insert: db.prepare(`INSERT INTO memory_items (${ITEM_COLUMNS.join(', ')}) VALUES (${placeholders(ITEM_COLUMNS)})`),
-      status: db.prepare('SELECT status FROM memory_items WHERE tenant_id = ? AND id = ?'),
-      setStatus: db.prepare('UPDATE memory_items SET status = ?, ended_at = ?, updated_at = ? WHERE tenant_id = ? AND id = ?'),
-      deleteItem: db.prepare('DELETE FROM memory_items WHERE tenant_id = ? AND id = ?'),
+      insert: db.prepare(ITEM_SQL.insert),
+      status: db.prepare(ITEM_SQL.status),
+      setStatus: db.prepare(ITEM_SQL.setStatus),
+      deleteItem: db.prepare(ITEM_SQL.deleteItem),
       chunk: db.prepare('SELECT seq FROM memory_chunks WHERE tenant_id = ? AND item_id = ?'),
       insertChunk: db.prepare(
         'INSERT INTO memory_chunks (tenant_id, item_id, owner, text, embedding_status, term_stats) VALUES (?, ?, ?, ?, ?, ?)',
@@ -94,9 +95,10 @@ export class ItemStore {
     }
     if (missing.length > 0) {
       const keep = kept !== null && !this.db.inTransaction;
-      const sql = rowids === undefined
-        ? `SELECT ${ITEM_SELECT} FROM memory_items WHERE tenant_id = ? AND id IN (${placeholders(missing)})`
-        : `SELECT ${ITEM_SELECT} FROM memory_items WHERE seq IN (${placeholders(missing)})`;
+      const sql =
+        rowids === undefined
+          ? `SELECT ${ITEM_SELECT} FROM memory_items WHERE tenant_id = ? AND id IN (${placeholders(missing)})`
+          : `SELECT ${ITEM_SELECT} FROM memory_items WHERE seq IN (${placeholders(missing)})`;
       for (const row of rowids === undefined ? this.raw(sql, tenantId, ...missing) : this.raw(sql, ...missing)) {
         const item = itemFromValues(row);
         found.set(item.id, item);
@@ -118,7 +120,9 @@ export class ItemStore {
 
   /** The rows of a statement as arrays of values, in the order of its columns. */
   private raw(sql: string, ...params: unknown[]): unknown[][] {
-    return this.cached(sql).raw().all(...params) as unknown[][];
+    return this.cached(sql)
+      .raw()
+      .all(...params) as unknown[][];
   }
 
   /** Inserts an item version with the tokens compose charges for its text (null: not counted). */
@@ -126,18 +130,15 @@ export class ItemStore {
     this.s.insert.run(...itemValues(op.item, textTokens));
   }
 
+  /** As on PostgreSQL: the update holds only at the status the writer read; the status is read on a miss. */
   setStatus(op: SetItemStatusOp): void {
+    if (this.s.setStatus.run(...setStatusValues(op)).changes === 1) {
+      this.forget(op.tenant_id, op.item_id);
+      return;
+    }
     const row = this.s.status.get(op.tenant_id, op.item_id) as Row | undefined;
     if (row === undefined) throw new NotFoundError('item_id', op.item_id);
-    if (row['status'] !== op.expected_status) {
-      throw new ConflictError(`item_id: ${op.item_id} is ${String(row['status'])}, not ${op.expected_status}; another writer changed it`, {
-        field: 'item_id',
-        origin: 'concurrent',
-        details: { expected_status: op.expected_status, status: row['status'] },
-      });
-    }
-    this.s.setStatus.run(op.status, op.ended_at, op.updated_at, op.tenant_id, op.item_id);
-    this.forget(op.tenant_id, op.item_id);
+    throw itemStatusChanged(op, row['status']);
   }
 
   deleteItem(op: DeleteItemOp): void {
@@ -151,7 +152,8 @@ export class ItemStore {
     if (op.text === null) return;
     const stats = op.search_text === null ? null : termStats(op.search_text);
     const info = this.s.insertChunk.run(op.tenant_id, op.item_id, op.owner, op.text, op.embedding_status, stats);
-    if (op.search_text !== null) this.fts.add(info.lastInsertRowid, ownerPrefix(op.tenant_id, op.owner), op.search_text);
+    if (op.search_text !== null)
+      this.fts.add(info.lastInsertRowid, ownerPrefix(op.tenant_id, op.owner), op.search_text);
   }
 
   private removeChunk(tenantId: string, itemId: string): void {
@@ -205,7 +207,9 @@ export class ItemStore {
             where.push(descending ? 'id < ?' : 'id > ?');
             params.push(query.cursor);
           }
-          ranges.push(`SELECT * FROM (SELECT id, seq FROM memory_items WHERE ${where.join(' AND ')} ORDER BY id ${descending ? 'DESC' : 'ASC'} ${BOUND_LIMIT})`);
+          ranges.push(
+            `SELECT * FROM (SELECT id, seq FROM memory_items WHERE ${where.join(' AND ')} ORDER BY id ${descending ? 'DESC' : 'ASC'} ${BOUND_LIMIT})`,
+          );
           params.push(query.limit);
         }
       }
@@ -216,13 +220,20 @@ export class ItemStore {
     const perRange = params.length / Math.max(1, ranges.length);
     for (let start = 0; start < ranges.length; start += MAX_RANGES) {
       const sql = ranges.slice(start, start + MAX_RANGES).join(' UNION ALL ');
-      for (const entry of this.cached(sql).raw().all(...params.slice(start * perRange, (start + MAX_RANGES) * perRange)) as Array<[string, number]>) entries.push(entry);
+      for (const entry of this.cached(sql)
+        .raw()
+        .all(...params.slice(start * perRange, (start + MAX_RANGES) * perRange)) as Array<[string, number]>)
+        entries.push(entry);
     }
     entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     if (descending) entries.reverse();
     const page = entries.slice(0, query.limit);
     if (page.length === 0) return [];
-    return this.versionsOf(query.tenant_id, page.map(([id]) => id), page.map(([, rowid]) => rowid));
+    return this.versionsOf(
+      query.tenant_id,
+      page.map(([id]) => id),
+      page.map(([, rowid]) => rowid),
+    );
   }
 
   private listFiltered(query: ItemQuery, descending: boolean): MemoryItem[] {
@@ -237,8 +248,8 @@ export class ItemStore {
   }
 
   activeKeys(tenantId: string, owners: readonly string[], limit: number): string[] {
-    const sql = `SELECT key FROM memory_items WHERE tenant_id = ? AND owner IN (${placeholders(owners)}) AND status = 'active' GROUP BY key ORDER BY max(seq) DESC ${BOUND_LIMIT}`;
-    return (this.cached(sql).all(tenantId, ...owners, limit) as Row[]).map((row) => row['key'] as string);
+    const { sql, params } = activeKeysQuery(tenantId, owners, limit);
+    return (this.cached(sql).all(...params) as Row[]).map((row) => row['key'] as string);
   }
 
   async searchItems(query: ItemSearchQuery): Promise<ItemSearchHit[]> {
@@ -248,7 +259,12 @@ export class ItemStore {
     const owners = query.owners.filter((owner) => this.s.ownerHasChunks.get(query.tenant_id, owner) !== undefined);
     if (owners.length === 0) return [];
     // Items current at a past time are ranked by the chunks recorded by then, as a compose then ranked them.
-    const ranked = this.fts.rank(owners.map((owner) => ownerPrefix(query.tenant_id, owner)), query.terms, undefined, query.active_at);
+    const ranked = this.fts.rank(
+      owners.map((owner) => ownerPrefix(query.tenant_id, owner)),
+      query.terms,
+      undefined,
+      query.active_at,
+    );
     const { where, params } = itemFilters(query, 'i.');
     // CROSS JOIN fixes the order (the few ranked chunks first, then their items by key); `+` stops
     // SQLite from scanning every chunk of the tenant instead.
@@ -260,7 +276,13 @@ export class ItemStore {
         const sql = `SELECT c.seq, i.id, i.seq FROM memory_chunks c
           CROSS JOIN memory_items i ON i.tenant_id = +c.tenant_id AND i.id = c.item_id WHERE c.seq IN (${placeholders(seqs)}) AND ${where.join(' AND ')}`;
         const passing = this.raw(sql, ...seqs, ...params) as Array<[number, string, number]>;
-        const items = new Map(this.versionsOf(query.tenant_id, passing.map(([, id]) => id), passing.map(([, , rowid]) => rowid)).map((item) => [item.id, item]));
+        const items = new Map(
+          this.versionsOf(
+            query.tenant_id,
+            passing.map(([, id]) => id),
+            passing.map(([, , rowid]) => rowid),
+          ).map((item) => [item.id, item]),
+        );
         const bySeq = new Map<number, MemoryItem>();
         for (const [seq, id] of passing) {
           const item = items.get(id);
@@ -273,11 +295,8 @@ export class ItemStore {
   }
 
   itemVectors(query: Omit<ItemQuery, 'cursor' | 'limit' | 'keys' | 'ids' | 'as_of'>): VectorCandidate[] {
-    const { where, params } = itemFilters(query, 'i.');
-    const bound = chunkVectorFilters(query);
-    const sql = `SELECT c.item_id, c.vector FROM memory_chunks c JOIN memory_items i ON i.tenant_id = c.tenant_id AND i.id = c.item_id
-      WHERE c.tenant_id = ? AND c.owner IN (${placeholders(query.owners)}) AND c.vector IS NOT NULL${bound.sql} AND ${where.join(' AND ')}`;
-    return (this.cached(sql).all(query.tenant_id, ...query.owners, ...bound.params, ...params) as Row[]).map((row) => ({
+    const { sql, params } = itemVectorsQuery(query);
+    return (this.cached(sql).all(...params) as Row[]).map((row) => ({
       item_id: row['item_id'] as string,
       vector: fromBlob(row['vector'] as Buffer),
     }));
@@ -294,7 +313,9 @@ export class ItemStore {
       this.db.prepare('DELETE FROM memory_chunks').run();
       return;
     }
-    const seqs = (this.db.prepare('SELECT seq FROM memory_chunks WHERE tenant_id = ?').all(tenantId) as Row[]).map((row) => row['seq'] as number);
+    const seqs = (this.db.prepare('SELECT seq FROM memory_chunks WHERE tenant_id = ?').all(tenantId) as Row[]).map(
+      (row) => row['seq'] as number,
+    );
     for (const seq of seqs) {
       this.fts.delete(seq);
       this.s.deleteChunk.run(seq);

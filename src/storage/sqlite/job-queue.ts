@@ -9,21 +9,23 @@ import type { CompleteJobOp, EnqueueJobOp, Job, JobQuery } from '../../spec/stor
 import { jobList } from '../shared/list-queries.js';
 import { BOUND_LIMIT, type Row } from '../shared/rows.js';
 import { JOB_CLAIMABLE, JOB_COLUMNS, JOB_FINISH, jobFromRow, jobNotBefore } from '../shared/service-rows.js';
+import { JOB_INSERT, jobValues } from '../shared/service-sql.js';
 
 export class JobQueue {
   private readonly s;
 
   constructor(private readonly db: Database.Database) {
     this.s = {
-      insert: db.prepare(`INSERT INTO jobs (${JOB_COLUMNS.join(', ')}) VALUES (${JOB_COLUMNS.map(() => '?').join(', ')}) ON CONFLICT (tenant_id, id) DO NOTHING`),
-      lease: db.prepare("UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_until = ?, updated_at = ? WHERE seq = ?"),
+      insert: db.prepare(JOB_INSERT),
+      lease: db.prepare(
+        "UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_until = ?, updated_at = ? WHERE seq = ?",
+      ),
       finish: db.prepare(JOB_FINISH),
     };
   }
 
   enqueue(op: EnqueueJobOp): void {
-    const job = op.job;
-    this.s.insert.run(job.tenant_id, job.id, job.kind, JSON.stringify(job.payload), job.status, job.attempts, job.lease_until, job.last_error, job.created_at, job.updated_at);
+    this.s.insert.run(...jobValues(op.job));
   }
 
   /** Claims jobs inside the caller's transaction. */
@@ -34,12 +36,26 @@ export class JobQueue {
     const rows = this.db.prepare(sql).all(...kinds, now, now, limit) as Row[];
     return rows.map((row) => {
       this.s.lease.run(leaseUntil, now, row['seq']);
-      return { ...jobFromRow(row), status: 'running' as const, attempts: (row['attempts'] as number) + 1, lease_until: leaseUntil, updated_at: now };
+      return {
+        ...jobFromRow(row),
+        status: 'running' as const,
+        attempts: (row['attempts'] as number) + 1,
+        lease_until: leaseUntil,
+        updated_at: now,
+      };
     });
   }
 
-  complete(tenantId: string, jobId: string, status: 'done' | 'failed' | 'pending', error: string | null, now: string, retryAt?: string): void {
-    if (this.s.finish.run(status, jobNotBefore(status, retryAt), error, now, tenantId, jobId).changes === 0) throw new NotFoundError('job_id', jobId);
+  complete(
+    tenantId: string,
+    jobId: string,
+    status: 'done' | 'failed' | 'pending',
+    error: string | null,
+    now: string,
+    retryAt?: string,
+  ): void {
+    if (this.s.finish.run(status, jobNotBefore(status, retryAt), error, now, tenantId, jobId).changes === 0)
+      throw new NotFoundError('job_id', jobId);
   }
 
   /** Finishes a job inside the caller's write transaction. */

@@ -4,37 +4,33 @@
 import type Database from 'better-sqlite3';
 
 import type { ApiKeyRecord } from '../../spec/auth.js';
-import { ConflictError, NotFoundError } from '../../spec/errors.js';
+import { NotFoundError } from '../../spec/errors.js';
 import type { PutApiKeyOp, RevokeApiKeyOp } from '../../spec/storage.js';
 import type { Row } from '../shared/rows.js';
-import { KEY_COLUMNS, KEY_SELECT, keyFromRow } from '../shared/service-rows.js';
-import { isUniqueViolation } from './sql-helpers.js';
+import { keyFromRow } from '../shared/service-rows.js';
+import { KEY_SQL, keyTaken, keyValues } from '../shared/service-sql.js';
+import { isUniqueViolation, prepareAll } from './sql-helpers.js';
 
 export class KeyStore {
   private readonly s;
 
   constructor(db: Database.Database) {
-    this.s = {
-      insert: db.prepare(`INSERT INTO api_keys (${KEY_SELECT}) VALUES (${KEY_COLUMNS.map(() => '?').join(', ')})`),
-      revoke: db.prepare('UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE tenant_id = ? AND id = ?'),
-      byHash: db.prepare(`SELECT ${KEY_SELECT} FROM api_keys WHERE hash = ?`),
-      ofTenant: db.prepare(`SELECT ${KEY_SELECT} FROM api_keys WHERE tenant_id = ? ORDER BY seq`),
-      all: db.prepare(`SELECT ${KEY_SELECT} FROM api_keys ORDER BY seq`),
-    };
+    this.s = prepareAll(db, KEY_SQL);
   }
 
   put(op: PutApiKeyOp): void {
     const key = op.api_key;
     try {
-      this.s.insert.run(key.tenant_id, key.id, key.role, key.label, key.hash, key.last4, key.created_at, key.revoked_at);
+      this.s.insert.run(...keyValues(key));
     } catch (error) {
-      if (isUniqueViolation(error)) throw new ConflictError(`key.id: a key ${key.id} (or with the same secret) exists`, { field: 'key.id', origin: 'concurrent', cause: error });
+      if (isUniqueViolation(error)) throw keyTaken(key.id, error);
       throw error;
     }
   }
 
   revoke(op: RevokeApiKeyOp): void {
-    if (this.s.revoke.run(op.revoked_at, op.tenant_id, op.key_id).changes === 0) throw new NotFoundError('key_id', op.key_id);
+    if (this.s.revoke.run(op.revoked_at, op.tenant_id, op.key_id).changes === 0)
+      throw new NotFoundError('key_id', op.key_id);
   }
 
   find(hash: string): ApiKeyRecord | null {

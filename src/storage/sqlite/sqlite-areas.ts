@@ -14,7 +14,7 @@ import type {
   SessionStorage,
   StorageAreas,
 } from '../../spec/storage.js';
-import { topK } from '../../util/vectors.js';
+import { exactNearest } from '../shared/exact-nearest.js';
 import { scopeCountsFromRows, sessionCountsQuery, USER_ITEMS_SQL, USER_PENDING_SQL } from '../shared/scope-rows.js';
 import type { BuildStore } from './build-store.js';
 import type { EmbeddingQueue } from './embedding-queue.js';
@@ -86,7 +86,9 @@ function sessionArea({ sessions, builds, cached }: SqliteStores): SessionStorage
     scopeCounts: async (tenantId, limit) => {
       const { sql, params } = sessionCountsQuery(tenantId, limit);
       return scopeCountsFromRows(
-        cached(sql).raw().all(...params) as unknown[][],
+        cached(sql)
+          .raw()
+          .all(...params) as unknown[][],
         cached(USER_ITEMS_SQL).raw().all(tenantId) as unknown[][],
         cached(USER_PENDING_SQL).raw().all(tenantId) as unknown[][],
       );
@@ -106,11 +108,7 @@ function itemArea({ db, items }: SqliteStores): ItemStorage {
     nearest: async (query) => {
       // No vector index in SQLite: an exact scan of the visible vectors of the query's dimension.
       const { vector, limit, ...visible } = query;
-      const candidates = items.itemVectors(visible).filter((candidate) => candidate.vector.length === vector.length);
-      return topK(vector, candidates.map((candidate) => ({ id: candidate.item_id, vector: candidate.vector })), limit).map((hit) => ({
-        item_id: hit.id,
-        similarity: hit.score,
-      }));
+      return exactNearest(vector, items.itemVectors(visible), limit);
     },
     forReindex: async (tenantId) => items.allItems(tenantId),
     clearIndex: async (tenantId) => db.transaction(() => items.clearIndex(tenantId)).immediate(),
@@ -139,14 +137,16 @@ function runArea({ runs }: SqliteStores): RunStorage {
 
 function serviceArea({ db, jobs, keys, queue }: SqliteStores): ServiceStorage {
   return {
-    claimJobs: async (kinds, limit, now, leaseUntil) => db.transaction(() => jobs.claim(kinds, limit, now, leaseUntil)).immediate(),
+    claimJobs: async (kinds, limit, now, leaseUntil) =>
+      db.transaction(() => jobs.claim(kinds, limit, now, leaseUntil)).immediate(),
     completeJob: async (tenantId, jobId, status, error, now, retryAt) => {
       db.transaction(() => jobs.complete(tenantId, jobId, status, error, now, retryAt)).immediate();
     },
     listJobs: async (query) => jobs.list(query),
     findApiKey: async (hash) => keys.find(hash),
     listApiKeys: async (tenantId) => keys.list(tenantId),
-    claimEmbeddingWork: async (limit, now, leaseUntil) => db.transaction(() => queue.claim(limit, now, leaseUntil)).immediate(),
+    claimEmbeddingWork: async (limit, now, leaseUntil) =>
+      db.transaction(() => queue.claim(limit, now, leaseUntil)).immediate(),
     completeEmbeddingWork: async (results, model, now) => {
       db.transaction(() => queue.complete(results, model, now)).immediate();
     },

@@ -80,7 +80,8 @@ const DEFAULT_KEPT_ITEMS = 10_000;
 /** A count of things kept from an option: a whole number of at least 0. */
 function keptCount(field: 'keptSearchTerms' | 'keptItems', value: number | undefined, fallback: number): number {
   const kept = value ?? fallback;
-  if (!Number.isSafeInteger(kept) || kept < 0) throw ValidationError.of(field, 'integer', 'must be a whole number of at least 0');
+  if (!Number.isSafeInteger(kept) || kept < 0)
+    throw ValidationError.of(field, 'integer', 'must be a whole number of at least 0');
   return kept;
 }
 
@@ -91,7 +92,10 @@ function keptCount(field: 'keptSearchTerms' | 'keptItems', value: number | undef
  * const storage = await openSqliteStorage({ path: './.engram/engram.db' });
  */
 export async function openSqliteStorage(options: SqliteStorageOptions): Promise<StorageAdapter> {
-  const kept = { searchTerms: keptCount('keptSearchTerms', options.keptSearchTerms, DEFAULT_KEPT_SEARCH_TERMS), items: keptCount('keptItems', options.keptItems, DEFAULT_KEPT_ITEMS) };
+  const kept = {
+    searchTerms: keptCount('keptSearchTerms', options.keptSearchTerms, DEFAULT_KEPT_SEARCH_TERMS),
+    items: keptCount('keptItems', options.keptItems, DEFAULT_KEPT_ITEMS),
+  };
   if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
   let db: Database.Database;
   try {
@@ -118,7 +122,9 @@ function migrate(db: Database.Database): MigrationResult {
   const apply = db.transaction((): MigrationResult => {
     const current = db.pragma('user_version', { simple: true }) as number;
     if (current > migrations.length) {
-      throw new StorageError(`the store is at schema version ${current}, newer than this Engram (${migrations.length}); upgrade Engram`);
+      throw new StorageError(
+        `the store is at schema version ${current}, newer than this Engram (${migrations.length}); upgrade Engram`,
+      );
     }
     const applied: string[] = [];
     for (let version = current; version < migrations.length; version += 1) {
@@ -147,7 +153,10 @@ export async function migrateSqliteStorage(options: Pick<SqliteStorageOptions, '
     return migrate(db);
   } catch (error) {
     if (EngramError.isInstance(error)) throw error;
-    throw new StorageError(`could not migrate the SQLite store at ${options.path}: ${(error as Error).message}`, { field: 'store', cause: error });
+    throw new StorageError(`could not migrate the SQLite store at ${options.path}: ${(error as Error).message}`, {
+      field: 'store',
+      cause: error,
+    });
   } finally {
     db?.close();
   }
@@ -184,7 +193,7 @@ class SqliteStorage implements StorageAdapter {
       cached,
       events: new EventStore(db, cached, kept.searchTerms),
       vectors: new EventVectors(cached),
-      sessions: new SessionStore(db),
+      sessions: new SessionStore(cached),
       builds: new BuildStore(db, cached),
       items: new ItemStore(db, cached, kept.searchTerms, kept.items),
       queue: new EmbeddingQueue(db),
@@ -208,7 +217,13 @@ class SqliteStorage implements StorageAdapter {
       for (const op of ops) this.apply(op, counts);
     });
     this.writeAll = (ops, counts) => transaction.immediate(ops, counts);
-    this.checkpoints = db.memory ? undefined : new Checkpointer(resolve(db.name), db.pragma('page_size', { simple: true }) as number, synchronous === 'full' ? 'FULL' : 'NORMAL');
+    this.checkpoints = db.memory
+      ? undefined
+      : new Checkpointer(
+          resolve(db.name),
+          db.pragma('page_size', { simple: true }) as number,
+          synchronous === 'full' ? 'FULL' : 'NORMAL',
+        );
   }
 
   private apply(op: WriteOp, counts: TextCounts): void {
@@ -295,7 +310,9 @@ class SqliteStorage implements StorageAdapter {
       this.writeAll(ops, countTexts(ops, this.textTokens));
     } catch (error) {
       if (EngramError.isInstance(error)) throw error;
-      throw sqliteDuplicateKey(error) ?? new StorageError(`write failed: ${(error as Error).message}`, { cause: error });
+      throw (
+        sqliteDuplicateKey(error) ?? new StorageError(`write failed: ${(error as Error).message}`, { cause: error })
+      );
     } finally {
       if (relaxed) this.cached('PRAGMA synchronous = FULL').run();
     }
