@@ -31,14 +31,16 @@ module.exports = {
     ...forbidden,
     {
       name: 'inspector-talks-http-only',
-      comment: 'The web inspector (ui/) reaches Engram through the HTTP API only: of src/ it imports the types of engram/client (src/client/), which its bundle never contains.',
+      comment:
+        'The web inspector (ui/) reaches Engram through the HTTP API only: of src/ it imports the types of engram/client (src/client/), which its bundle never contains.',
       severity: 'error',
       from: { path: '^ui/' },
       to: { path: '^src/(?!client/)' },
     },
     {
       name: 'inspector-imports-client-types-only',
-      comment: 'The record types of the API come from engram/client; its code (fetch, the route table) is not bundled into the inspector.',
+      comment:
+        'The record types of the API come from engram/client; its code (fetch, the route table) is not bundled into the inspector.',
       severity: 'error',
       from: { path: '^ui/' },
       to: { path: '^src/client/', dependencyTypesNot: ['type-only'] },
@@ -51,16 +53,20 @@ module.exports = {
     },
     {
       name: 'storage-adapters-are-independent',
-      comment: 'An adapter imports its own folder and shared/ (the rows and filters every SQL adapter reads and writes).',
+      comment:
+        'An adapter imports its own folder and shared/ (the rows and filters every SQL adapter reads and writes).',
       severity: 'error',
       from: { path: '^src/storage/([^/]+)/' },
       to: { path: '^src/storage/', pathNot: ['^src/storage/$1/', '^src/storage/shared/'] },
     },
     {
       name: 'domain-never-imports-storage-adapters',
-      comment: 'Domain code talks to storage through the StorageAdapter interface in spec/; only runtime wires adapters.',
+      comment:
+        'Domain code talks to storage through the StorageAdapter interface in spec/; only runtime wires adapters.',
       severity: 'error',
-      from: { path: '^src/(spec|util|events|working-memory|items|retrieval|reflection|compaction|composer|providers)/' },
+      from: {
+        path: '^src/(spec|util|events|working-memory|items|retrieval|reflection|compaction|composer|providers)/',
+      },
       to: { path: '^src/storage/' },
     },
     {
@@ -72,28 +78,31 @@ module.exports = {
     },
     {
       name: 'client-carries-types-only',
-      comment: 'engram/client is a small fetch client: it takes the library\'s types, never its code.',
+      comment: "engram/client is a small fetch client: it takes the library's types, never its code.",
       severity: 'error',
       from: { path: '^src/client/' },
       to: { path: '^src/(?!client/)', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'integrations-use-the-public-api',
-      comment: 'The framework integrations (src/integrations/) are thin layers over the public entry points, src/index.ts and src/client/index.ts: never the internals.',
+      comment:
+        'The framework integrations (src/integrations/) are thin layers over the public entry points, src/index.ts and src/client/index.ts: never the internals.',
       severity: 'error',
       from: { path: '^src/integrations/' },
       to: { path: '^src/', pathNot: ['^src/index\\.ts$', '^src/client/index\\.ts$', '^src/integrations/'] },
     },
     {
       name: 'integrations-are-independent',
-      comment: 'An integration imports its own folder and the modules at the root of src/integrations/ that all of them share, never another integration.',
+      comment:
+        'An integration imports its own folder and the modules at the root of src/integrations/ that all of them share, never another integration.',
       severity: 'error',
       from: { path: '^src/integrations/([^/]+)/' },
       to: { path: '^src/integrations/[^/]+/', pathNot: ['^src/integrations/$1/'] },
     },
     {
       name: 'nothing-imports-integrations',
-      comment: 'The library and its transports never load an integration, so `engram` runs without any agent framework installed.',
+      comment:
+        'The library and its transports never load an integration, so `engram` runs without any agent framework installed.',
       severity: 'error',
       from: { path: '^src/(?!integrations/)' },
       to: { path: '^src/integrations/' },

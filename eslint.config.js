@@ -9,7 +9,18 @@ const NO_BARE_ERROR = {
 };
 
 export default tseslint.config(
-  { ignores: ['.dependency-cruiser.cjs', 'dist/', 'node_modules/', 'coverage/', 'scratch/', 'bench/results/', '.engram/', '.test-build-*/'] },
+  {
+    ignores: [
+      '.dependency-cruiser.cjs',
+      'dist/',
+      'node_modules/',
+      'coverage/',
+      'scratch/',
+      'bench/results/',
+      '.engram/',
+      '.test-build-*/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -41,7 +52,8 @@ export default tseslint.config(
         NO_BARE_ERROR,
         {
           selector: 'TemplateElement[value.raw=/LIMIT\\s+\\?/i], Literal[value=/LIMIT\\s+\\?/i]',
-          message: 'Bind a row limit with ${BOUND_LIMIT} (src/storage/shared/rows.ts): SQLite recompiles a statement with a bare LIMIT ? on every run.',
+          message:
+            'Bind a row limit with ${BOUND_LIMIT} (src/storage/shared/rows.ts): SQLite recompiles a statement with a bare LIMIT ? on every run.',
         },
       ],
     },

@@ -11,7 +11,17 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import type { Engram } from '../src/index.js';
 import { createEngram } from '../src/index.js';
-import { fillShape, measuredSamples, mergeAll, requestOf, SHAPES_FULL, SHAPES_QUICK, warmupSamples, type Sample, type ShapeSizes } from './compose-shapes-bench.js';
+import {
+  fillShape,
+  measuredSamples,
+  mergeAll,
+  requestOf,
+  SHAPES_FULL,
+  SHAPES_QUICK,
+  warmupSamples,
+  type Sample,
+  type ShapeSizes,
+} from './compose-shapes-bench.js';
 import { withStoreWithoutEmbeddings } from './compose-shapes-data.js';
 import type { SessionPlan } from './corpus.js';
 import { machine, machineLine, table, writeResults } from './report.js';
@@ -43,7 +53,11 @@ function parseOptions(args: readonly string[]): Options {
 function checkOut(revision: string): { commit: string; folder: string } {
   let commit: string;
   try {
-    commit = execFileSync('git', ['rev-parse', '--verify', '--quiet', `${revision}^{commit}`], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    commit = execFileSync('git', ['rev-parse', '--verify', '--quiet', `${revision}^{commit}`], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   } catch {
     throw new UsageError(`--base ${revision}: not a commit of this repository`);
   }
@@ -59,7 +73,9 @@ function checkOut(revision: string): { commit: string; folder: string } {
 
 /** An Engram of the base revision's code on a store file, through its public createEngram. */
 async function baseEngram(folder: string, path: string): Promise<Engram> {
-  const base = (await import(pathToFileURL(join(folder, 'src', 'index.ts')).href)) as { createEngram: typeof createEngram };
+  const base = (await import(pathToFileURL(join(folder, 'src', 'index.ts')).href)) as {
+    createEngram: typeof createEngram;
+  };
   return base.createEngram({ store: `sqlite:${path}`, embeddings: { provider: 'none' } });
 }
 
@@ -86,7 +102,12 @@ interface Comparison {
 }
 
 /** Warm-up through both, then every request through both, alternating which goes first. */
-async function compare(base: Engram, current: Engram, warmup: readonly Sample[], samples: readonly Sample[]): Promise<{ base: number[]; current: number[] }> {
+async function compare(
+  base: Engram,
+  current: Engram,
+  warmup: readonly Sample[],
+  samples: readonly Sample[],
+): Promise<{ base: number[]; current: number[] }> {
   for (const sample of warmup) {
     await base.compose(requestOf(sample));
     await current.compose(requestOf(sample));
@@ -161,13 +182,20 @@ async function main(): Promise<void> {
   const { commit, folder } = checkOut(options.base);
   log(`${options.quick ? 'quick' : 'full'} run on ${machineLine()}; base ${commit.slice(0, 7)}`);
   const comparisons: Comparison[] = [];
-  for (const sizes of options.quick ? SHAPES_QUICK : SHAPES_FULL) comparisons.push(...(await compareShape(sizes, folder, log)));
+  for (const sizes of options.quick ? SHAPES_QUICK : SHAPES_FULL)
+    comparisons.push(...(await compareShape(sizes, folder, log)));
   const lines = [
     `Compose, base \`${commit.slice(0, 7)}\` against the working tree, interleaved in one process (p50 / p95 ms; ratio below 1: the working tree is faster):`,
     '',
     table(
       ['shape', 'requests', 'base', 'working tree', 'ratio'],
-      comparisons.map((row) => [row.shape, row.requests, `${row.base.p50_ms} / ${row.base.p95_ms}`, `${row.working_tree.p50_ms} / ${row.working_tree.p95_ms}`, String(row.ratio)]),
+      comparisons.map((row) => [
+        row.shape,
+        row.requests,
+        `${row.base.p50_ms} / ${row.base.p95_ms}`,
+        `${row.working_tree.p50_ms} / ${row.working_tree.p95_ms}`,
+        String(row.ratio),
+      ]),
     ),
   ];
   process.stdout.write(`\n${lines.join('\n')}\n`);

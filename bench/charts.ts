@@ -32,8 +32,16 @@ export async function renderSvg(spec: TopLevelSpec): Promise<string> {
 
 /** Evidence recall (categories 1–4) against budget for Engram and each baseline, with the target at each budget. */
 export function recallChartSpec(result: LocomoResult): TopLevelSpec {
-  const values = result.scores.map((score) => ({ system: SYSTEM_LABEL[score.system], budget: score.budget, recall: score.overall_1_4 }));
-  const targets = result.budgets.map((budget) => ({ budget, recall: result.targets.recall[budget]!, label: `target ${result.targets.recall[budget]!}` }));
+  const values = result.scores.map((score) => ({
+    system: SYSTEM_LABEL[score.system],
+    budget: score.budget,
+    recall: score.overall_1_4,
+  }));
+  const targets = result.budgets.map((budget) => ({
+    budget,
+    recall: result.targets.recall[budget]!,
+    label: `target ${result.targets.recall[budget]!}`,
+  }));
   const budgets = [...result.budgets];
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
@@ -50,13 +58,22 @@ export function recallChartSpec(result: LocomoResult): TopLevelSpec {
         data: { values },
         mark: { type: 'line', point: { size: 60, filled: true }, strokeWidth: 2.5 },
         encoding: {
-          x: { field: 'budget', type: 'quantitative', title: 'budget (o200k tokens)', scale: { type: 'log', domain: [220, 2300], nice: false }, axis: { values: budgets, format: ',d' } },
+          x: {
+            field: 'budget',
+            type: 'quantitative',
+            title: 'budget (o200k tokens)',
+            scale: { type: 'log', domain: [220, 2300], nice: false },
+            axis: { values: budgets, format: ',d' },
+          },
           y: { field: 'recall', type: 'quantitative', title: 'evidence recall', scale: { domain: [0, 1] } },
           color: {
             field: 'system',
             type: 'nominal',
             title: null,
-            scale: { domain: (['engram', 'bm25', 'recent'] as const).map((system) => SYSTEM_LABEL[system]), range: [SYSTEM_COLOURS.engram, SYSTEM_COLOURS.bm25, SYSTEM_COLOURS.recent] },
+            scale: {
+              domain: (['engram', 'bm25', 'recent'] as const).map((system) => SYSTEM_LABEL[system]),
+              range: [SYSTEM_COLOURS.engram, SYSTEM_COLOURS.bm25, SYSTEM_COLOURS.recent],
+            },
           },
         },
       },
@@ -68,7 +85,11 @@ export function recallChartSpec(result: LocomoResult): TopLevelSpec {
       {
         data: { values: targets },
         mark: { type: 'text', align: 'left', dx: 10, dy: -10, fontSize: 11, color: '#444' },
-        encoding: { x: { field: 'budget', type: 'quantitative' }, y: { field: 'recall', type: 'quantitative' }, text: { field: 'label' } },
+        encoding: {
+          x: { field: 'budget', type: 'quantitative' },
+          y: { field: 'recall', type: 'quantitative' },
+          text: { field: 'label' },
+        },
       },
     ],
   };

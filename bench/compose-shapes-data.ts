@@ -30,7 +30,12 @@ export function* plannedItems(plan: ItemPlan): Generator<RememberRequest> {
     const agent = plan.agents[index % plan.agents.length]!;
     const taskType = index % 4 === 0 ? 'generic' : contentWord(shared);
     const steps = Array.from({ length: 3 }, () => phrase(shared, 3, 7));
-    yield { scope: { user_id: 'admin', agent_id: agent }, type: 'procedure', key: `procedure:${taskType}:p${index}`, value: { task_type: taskType, name: phrase(shared, 2, 4), steps } };
+    yield {
+      scope: { user_id: 'admin', agent_id: agent },
+      type: 'procedure',
+      key: `procedure:${taskType}:p${index}`,
+      value: { task_type: taskType, name: phrase(shared, 2, 4), steps },
+    };
   }
   for (let position = 0; position < plan.users.length; position += 1) {
     const user = plan.users[position]!;
@@ -48,7 +53,11 @@ export interface BulkItemsResult {
 }
 
 /** Writes the items through the store's `write` (`storeOf`), `batchSize` items (one transaction) at a time. */
-export async function writeItems(engram: Engram, items: Iterable<RememberRequest>, batchSize: number): Promise<BulkItemsResult> {
+export async function writeItems(
+  engram: Engram,
+  items: Iterable<RememberRequest>,
+  batchSize: number,
+): Promise<BulkItemsResult> {
   const batchMs: number[] = [];
   const rates: number[] = [];
   let written = 0;
@@ -69,7 +78,13 @@ export async function writeItems(engram: Engram, items: Iterable<RememberRequest
   }
   if (batch.length > 0) await flush();
   const seconds = batchMs.reduce((sum, ms) => sum + ms, 0) / 1000;
-  return { items: written, batch_items: batchSize, seconds: Math.round(seconds * 10) / 10, items_per_s: Math.round(median(rates)), batch_latency: summarize(batchMs) };
+  return {
+    items: written,
+    batch_items: batchSize,
+    seconds: Math.round(seconds * 10) / 10,
+    items_per_s: Math.round(median(rates)),
+    batch_latency: summarize(batchMs),
+  };
 }
 
 export interface StoreCounts {
@@ -90,8 +105,12 @@ export function storeCounts(path: string): StoreCounts {
     return {
       events: one('SELECT count(*) AS n FROM events'),
       items: one('SELECT count(*) AS n FROM memory_items'),
-      extracted_items: one(`SELECT count(*) AS n FROM memory_items WHERE json_extract(provenance, '$.extractor') <> 'explicit'`),
-      largest_owner_items: one('SELECT coalesce(max(n), 0) AS n FROM (SELECT count(*) AS n FROM memory_items GROUP BY tenant_id, owner)'),
+      extracted_items: one(
+        `SELECT count(*) AS n FROM memory_items WHERE json_extract(provenance, '$.extractor') <> 'explicit'`,
+      ),
+      largest_owner_items: one(
+        'SELECT coalesce(max(n), 0) AS n FROM (SELECT count(*) AS n FROM memory_items GROUP BY tenant_id, owner)',
+      ),
       context_builds: one('SELECT count(*) AS n FROM context_builds'),
     };
   } finally {

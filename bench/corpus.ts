@@ -15,7 +15,8 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-const FUNCTION_WORDS = 'the a to of and in for on with that this is it we you i will can should our my be at from'.split(' ');
+const FUNCTION_WORDS =
+  'the a to of and in for on with that this is it we you i will can should our my be at from'.split(' ');
 
 /** Content words, roughly most common first; picks are skewed towards the front like real text. */
 export const CONTENT_WORDS = (
@@ -70,7 +71,12 @@ function toolResult(random: () => number, callId: string): TurnToolResult {
     title: `${contentWord(random)} ${contentWord(random)} ${contentWord(random)}`,
     score: Math.round(random() * 100) / 100,
   }));
-  return { tool_name: tool, call_id: callId, status: 'ok', content: { query: `${contentWord(random)} ${contentWord(random)}`, items } };
+  return {
+    tool_name: tool,
+    call_id: callId,
+    status: 'ok',
+    content: { query: `${contentWord(random)} ${contentWord(random)}`, items },
+  };
 }
 
 /** One session of the store shape: who it belongs to and how many turns it has. */

@@ -44,7 +44,11 @@ const wink = require('wink-nlp-utils') as {
 
 /** Content words as the BM25 baseline indexes them: lower case, no stop words, Porter stems. */
 export function contentWords(text: string): Set<string> {
-  return new Set(wink.tokens.stem(wink.tokens.removeWords(wink.string.tokenize0(wink.string.lowerCase(text)))).filter((word) => /\w/u.test(word)));
+  return new Set(
+    wink.tokens
+      .stem(wink.tokens.removeWords(wink.string.tokenize0(wink.string.lowerCase(text))))
+      .filter((word) => /\w/u.test(word)),
+  );
 }
 
 function byCosine(query: Float32Array, vectors: readonly Float32Array[]): number[] {
@@ -65,7 +69,10 @@ export function scoredQuestions(conversation: LocomoConversation): LocomoConvers
 }
 
 /** Recall@10 of the model alone and fused with BM25, over every question of categories 1–4. */
-export async function locomoQuality(conversations: readonly LocomoConversation[], embed: EmbedAll): Promise<LocomoQuality> {
+export async function locomoQuality(
+  conversations: readonly LocomoConversation[],
+  embed: EmbedAll,
+): Promise<LocomoQuality> {
   const sums = { recall: 0, fused: 0, questions: 0, pairs: 0, pairsFound: 0, pairsFused: 0 };
   for (const conversation of conversations) {
     const questions = scoredQuestions(conversation);
@@ -76,7 +83,11 @@ export async function locomoQuality(conversations: readonly LocomoConversation[]
     const byId = new Map(conversation.turns.map((turn, index) => [turn.dia_id, index]));
     questions.forEach((question, at) => {
       const dense = byCosine(queries[at]!, turns);
-      const fused = fuse(dense, bm25.rank(question.question).map((turn) => position.get(turn)!), turns.length);
+      const fused = fuse(
+        dense,
+        bm25.rank(question.question).map((turn) => position.get(turn)!),
+        turns.length,
+      );
       const top = new Set(dense.slice(0, K));
       const topFused = new Set(fused.slice(0, K));
       const evidence = [...new Set(question.evidence)].map((id) => byId.get(id)!);
@@ -110,7 +121,12 @@ export function bm25Quality(conversations: readonly LocomoConversation[]): { que
   for (const conversation of conversations) {
     const bm25 = new Bm25Baseline(conversation.turns);
     for (const question of scoredQuestions(conversation)) {
-      const top = new Set(bm25.rank(question.question).slice(0, K).map((turn) => turn.dia_id));
+      const top = new Set(
+        bm25
+          .rank(question.question)
+          .slice(0, K)
+          .map((turn) => turn.dia_id),
+      );
       const evidence = [...new Set(question.evidence)];
       recall += evidence.filter((id) => top.has(id)).length / evidence.length;
       questions += 1;
@@ -120,7 +136,14 @@ export function bm25Quality(conversations: readonly LocomoConversation[]): { que
 }
 
 function itemText(item: RememberRequest): string {
-  const text = chunkText({ type: item.type, key: item.key, value: item.value, updated_at: '2026-01-01T00:00:00.000Z', tags: item.tags ?? [], entities: item.entities ?? [] });
+  const text = chunkText({
+    type: item.type,
+    key: item.key,
+    value: item.value,
+    updated_at: '2026-01-01T00:00:00.000Z',
+    tags: item.tags ?? [],
+    entities: item.entities ?? [],
+  });
   return chunkEmbeddingText(text);
 }
 
@@ -134,13 +157,23 @@ export async function retrievalSetQuality(embed: EmbedAll): Promise<SetQuality> 
   const queries = await embed(set.queries.map((query) => query.query));
   const ranks: Record<'paraphrase' | 'lexical', Array<number | null>> = { paraphrase: [], lexical: [] };
   set.queries.forEach((query, at) => {
-    const visible = set.items.map((_, index) => index).filter((index) => set.items[index]!.scope.user_id === query.scope.user_id);
-    const order = byCosine(queries[at]!, visible.map((index) => items[index]!)).map((index) => visible[index]!);
+    const visible = set.items
+      .map((_, index) => index)
+      .filter((index) => set.items[index]!.scope.user_id === query.scope.user_id);
+    const order = byCosine(
+      queries[at]!,
+      visible.map((index) => items[index]!),
+    ).map((index) => visible[index]!);
     const rank = order.findIndex((index) => query.expected.includes(set.items[index]!.key));
     ranks[query.kind].push(rank === -1 ? null : rank + 1);
   });
-  const within = (values: Array<number | null>, k: number) => round(values.filter((rank) => rank !== null && rank <= k).length / values.length, 3);
-  const mrr = (values: Array<number | null>) => round(values.reduce<number>((sum, rank) => sum + (rank !== null && rank <= 10 ? 1 / rank : 0), 0) / values.length, 3);
+  const within = (values: Array<number | null>, k: number) =>
+    round(values.filter((rank) => rank !== null && rank <= k).length / values.length, 3);
+  const mrr = (values: Array<number | null>) =>
+    round(
+      values.reduce<number>((sum, rank) => sum + (rank !== null && rank <= 10 ? 1 / rank : 0), 0) / values.length,
+      3,
+    );
   return {
     paraphrase_recall_at_1: within(ranks.paraphrase, 1),
     paraphrase_recall_at_5: within(ranks.paraphrase, 5),
@@ -164,7 +197,13 @@ const CHINESE_PAIRS: ReadonlyArray<readonly [string, string]> = [
  * of the other texts, the mean cosine of the pairs and of unrelated texts, and how many texts got a
  * vector of their own (a model that reads no Chinese gives them all the same one).
  */
-export async function chineseQuality(embed: EmbedAll): Promise<{ pairs: number; paraphrase_first: number; pair_cosine: number; unrelated_cosine: number; distinct_vectors: number }> {
+export async function chineseQuality(embed: EmbedAll): Promise<{
+  pairs: number;
+  paraphrase_first: number;
+  pair_cosine: number;
+  unrelated_cosine: number;
+  distinct_vectors: number;
+}> {
   const texts = CHINESE_PAIRS.flat();
   const vectors = await embed(texts);
   let first = 0;
@@ -174,10 +213,17 @@ export async function chineseQuality(embed: EmbedAll): Promise<{ pairs: number; 
   CHINESE_PAIRS.forEach((_, pair) => {
     const [a, b] = [vectors[pair * 2]!, vectors[pair * 2 + 1]!];
     pairCosine += dot(a, b);
-    const others = vectors.map((vector, index) => ({ index, score: index === pair * 2 ? Number.NEGATIVE_INFINITY : dot(a, vector) }));
+    const others = vectors.map((vector, index) => ({
+      index,
+      score: index === pair * 2 ? Number.NEGATIVE_INFINITY : dot(a, vector),
+    }));
     // Ties count against the model: the paraphrase must be strictly nearest.
     const best = Math.max(...others.map((other) => other.score));
-    if (others.filter((other) => other.score === best).length === 1 && others.find((other) => other.score === best)!.index === pair * 2 + 1) first += 1;
+    if (
+      others.filter((other) => other.score === best).length === 1 &&
+      others.find((other) => other.score === best)!.index === pair * 2 + 1
+    )
+      first += 1;
     vectors.forEach((vector, index) => {
       if (Math.floor(index / 2) === pair) return;
       unrelated += dot(a, vector);

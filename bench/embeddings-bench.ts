@@ -12,7 +12,14 @@ import { fileURLToPath } from 'node:url';
 import { embedTexts, type EmbeddingModel } from '../src/index.js';
 import { createLocalStaticEmbeddings, USE_LITE_STATIC_TABLE } from '../src/providers/embeddings/local-static.js';
 import { createLocalUseLiteEmbeddings } from '../src/providers/embeddings/local-use-lite.js';
-import { bm25Quality, chineseQuality, locomoQuality, retrievalSetQuality, type LocomoQuality, type SetQuality } from './embedding-quality.js';
+import {
+  bm25Quality,
+  chineseQuality,
+  locomoQuality,
+  retrievalSetQuality,
+  type LocomoQuality,
+  type SetQuality,
+} from './embedding-quality.js';
 import { loadLocomo, type LocomoConversation } from './locomo-data.js';
 import { table } from './report.js';
 import { nowMs, round, summarize, type LatencySummary } from './stats.js';
@@ -103,7 +110,8 @@ async function embedShared(candidate: Candidate, texts: readonly string[]): Prom
   const done: Float32Array[][] = new Array(batches.length);
   await Promise.all(
     candidate.models.map(async (model, lane) => {
-      for (let index = lane; index < batches.length; index += candidate.models.length) done[index] = await embedTexts(model, batches[index]!, { priority: 'background' });
+      for (let index = lane; index < batches.length; index += candidate.models.length)
+        done[index] = await embedTexts(model, batches[index]!, { priority: 'background' });
     }),
   );
   return done.flat();
@@ -119,14 +127,25 @@ async function latencies(count: number, body: (index: number) => Promise<unknown
   return summarize(samples);
 }
 
-async function qualityOf(candidate: Candidate, conversations: readonly LocomoConversation[], log: (message: string) => void): Promise<CandidateQuality> {
+async function qualityOf(
+  candidate: Candidate,
+  conversations: readonly LocomoConversation[],
+  log: (message: string) => void,
+): Promise<CandidateQuality> {
   const embed = (texts: readonly string[]) => embedShared(candidate, texts);
   log(`${candidate.name}: quality on ${conversations.length} LoCoMo conversations and the retrieval set`);
-  return { locomo: await locomoQuality(conversations, embed), retrieval_set: await retrievalSetQuality(embed), chinese: await chineseQuality(embed) };
+  return {
+    locomo: await locomoQuality(conversations, embed),
+    retrieval_set: await retrievalSetQuality(embed),
+    chinese: await chineseQuality(embed),
+  };
 }
 
 /** The static model's own cost per call, which the calling thread pays. */
-async function callCost(model: EmbeddingModel, turns: readonly string[]): Promise<NonNullable<CandidateResult['call_cost']>> {
+async function callCost(
+  model: EmbeddingModel,
+  turns: readonly string[],
+): Promise<NonNullable<CandidateResult['call_cost']>> {
   const text2000 = turns.slice(0, 3).join(' ').slice(0, 1_990);
   const text = await latencies(200, (index) => model.doEmbed({ values: [`${text2000} ${index}`] }));
   const delay = monitorEventLoopDelay({ resolution: 1 });
@@ -139,7 +158,12 @@ async function callCost(model: EmbeddingModel, turns: readonly string[]): Promis
   return { text_2000_chars: text, batch_of_32_turns: batch, event_loop_delay_max_ms: round(delay.max / 1e6, 1) };
 }
 
-async function measure(candidate: Candidate, conversations: readonly LocomoConversation[], sizes: EmbeddingsSizes, options: { quality: boolean; log: (message: string) => void }): Promise<CandidateResult> {
+async function measure(
+  candidate: Candidate,
+  conversations: readonly LocomoConversation[],
+  sizes: EmbeddingsSizes,
+  options: { quality: boolean; log: (message: string) => void },
+): Promise<CandidateResult> {
   const model = candidate.models[0]!;
   const rssBefore = process.memoryUsage().rss;
   const loadStart = nowMs();
@@ -153,9 +177,13 @@ async function measure(candidate: Candidate, conversations: readonly LocomoConve
   const start = nowMs();
   await embedShared(candidate, turns);
   const turnsPerSecond = turns.length / ((nowMs() - start) / 1000);
-  const questions = conversations.flatMap((conversation) => conversation.questions.map((question) => question.question));
+  const questions = conversations.flatMap((conversation) =>
+    conversation.questions.map((question) => question.question),
+  );
   // Each query once (a suffix keeps repeats apart): what a first search pays.
-  const query = await latencies(sizes.queries[candidate.kind], (index) => embedTexts(model, [`${questions[index % questions.length]!} (${index})`]));
+  const query = await latencies(sizes.queries[candidate.kind], (index) =>
+    embedTexts(model, [`${questions[index % questions.length]!} (${index})`]),
+  );
   return {
     name: candidate.name,
     model_id: model.modelId,
@@ -172,16 +200,40 @@ async function measure(candidate: Candidate, conversations: readonly LocomoConve
 }
 
 /** Runs every candidate, the static table first (its memory is small and measured before the transformer's). */
-export async function benchEmbeddings(sizes: EmbeddingsSizes, log: (message: string) => void): Promise<{ bm25: ReturnType<typeof bm25Quality>; candidates: CandidateResult[] }> {
+export async function benchEmbeddings(
+  sizes: EmbeddingsSizes,
+  log: (message: string) => void,
+): Promise<{ bm25: ReturnType<typeof bm25Quality>; candidates: CandidateResult[] }> {
   const conversations = loadLocomo().conversations.slice(0, sizes.conversations);
   const staticModel = createLocalStaticEmbeddings();
   const staticSize = statSync(fileURLToPath(USE_LITE_STATIC_TABLE)).size / 1024 / 1024;
-  const candidates: CandidateResult[] = [await measure({ name: 'static table (use-lite-static-v1, default)', models: [staticModel], size: staticSize, kind: 'static' }, conversations, sizes, { quality: true, log })];
+  const candidates: CandidateResult[] = [
+    await measure(
+      { name: 'static table (use-lite-static-v1, default)', models: [staticModel], size: staticSize, kind: 'static' },
+      conversations,
+      sizes,
+      { quality: true, log },
+    ),
+  ];
   const threads = [createLocalUseLiteEmbeddings(), createLocalUseLiteEmbeddings()];
   try {
     const size = transformerMiB();
-    candidates.push(await measure({ name: 'USE-lite (WebAssembly SIMD), 1 thread', models: [threads[0]!], size, kind: 'transformer' }, conversations, sizes, { quality: true, log }));
-    candidates.push(await measure({ name: 'USE-lite (WebAssembly SIMD), 2 threads', models: threads, size, kind: 'transformer' }, conversations, sizes, { quality: false, log }));
+    candidates.push(
+      await measure(
+        { name: 'USE-lite (WebAssembly SIMD), 1 thread', models: [threads[0]!], size, kind: 'transformer' },
+        conversations,
+        sizes,
+        { quality: true, log },
+      ),
+    );
+    candidates.push(
+      await measure(
+        { name: 'USE-lite (WebAssembly SIMD), 2 threads', models: threads, size, kind: 'transformer' },
+        conversations,
+        sizes,
+        { quality: false, log },
+      ),
+    );
   } finally {
     await Promise.all(threads.map((thread) => thread.close()));
   }
@@ -192,7 +244,21 @@ const fixed = (value: number) => value.toFixed(3);
 
 /** One row per candidate (and BM25 alone), as Markdown. */
 export function embeddingsTable(result: Awaited<ReturnType<typeof benchEmbeddings>>): string {
-  const header = ['model', 'dims', 'LoCoMo R@10', 'no shared word', 'fused with BM25', 'fused, no shared word', 'paraphrase R@5 / MRR', 'Chinese', 'turns/s (~1,000 chars)', 'query p50 / p95', 'first call', 'RSS added', 'on disk'];
+  const header = [
+    'model',
+    'dims',
+    'LoCoMo R@10',
+    'no shared word',
+    'fused with BM25',
+    'fused, no shared word',
+    'paraphrase R@5 / MRR',
+    'Chinese',
+    'turns/s (~1,000 chars)',
+    'query p50 / p95',
+    'first call',
+    'RSS added',
+    'on disk',
+  ];
   const rows = result.candidates.map((candidate) => {
     const quality = candidate.quality;
     const qualityCells =
@@ -217,7 +283,21 @@ export function embeddingsTable(result: Awaited<ReturnType<typeof benchEmbedding
       `${candidate.size_on_disk_mib} MiB`,
     ];
   });
-  rows.push(['BM25 alone (wink, k1 1.2, b 0.75)', '—', fixed(result.bm25.recall_at_10), '0 (by construction)', '—', '—', '—', '—', '—', '—', '—', '—', '—']);
+  rows.push([
+    'BM25 alone (wink, k1 1.2, b 0.75)',
+    '—',
+    fixed(result.bm25.recall_at_10),
+    '0 (by construction)',
+    '—',
+    '—',
+    '—',
+    '—',
+    '—',
+    '—',
+    '—',
+    '—',
+    '—',
+  ]);
   const cost = result.candidates.find((candidate) => candidate.call_cost !== undefined)?.call_cost;
   const note =
     cost === undefined

@@ -13,8 +13,26 @@ const FUNCTION_WORDS = ['the', 'a', 'to', 'of', 'and', 'in', 'for', 'with', 'on'
 // A user's items cycle through this mix (item 0 is their profile): the types compose always reads
 // (profile, preferences, goals, tasks), the episode types (events, cases) and the cue-only ones.
 const MIX: readonly MemoryType[] = [
-  'tasks', 'tasks', 'preferences', 'decisions', 'events', 'tasks', 'entities', 'preferences', 'tasks', 'decisions',
-  'events', 'goals', 'tasks', 'preferences', 'cases', 'events', 'entities', 'tasks', 'decisions', 'goals',
+  'tasks',
+  'tasks',
+  'preferences',
+  'decisions',
+  'events',
+  'tasks',
+  'entities',
+  'preferences',
+  'tasks',
+  'decisions',
+  'events',
+  'goals',
+  'tasks',
+  'preferences',
+  'cases',
+  'events',
+  'entities',
+  'tasks',
+  'decisions',
+  'goals',
 ];
 
 function pick<T>(random: () => number, values: readonly T[]): T {
@@ -34,18 +52,44 @@ function date(random: () => number): string {
 export function userItem(random: () => number, user: string, agent: string, index: number): RememberRequest {
   const type: MemoryType = index === 0 ? 'profile' : MIX[index % MIX.length]!;
   const project = pick(random, PROJECTS);
-  const body = (key: string, value: Record<string, unknown>): RememberRequest => ({ scope: { user_id: user, agent_id: agent }, type, key, value });
+  const body = (key: string, value: Record<string, unknown>): RememberRequest => ({
+    scope: { user_id: user, agent_id: agent },
+    type,
+    key,
+    value,
+  });
   switch (type) {
     case 'profile':
-      return body(`profile:${user}`, { subject: user, facts: [{ k: 'city', v: contentWord(random) }, { k: 'role', v: phrase(random, 2, 5) }] });
+      return body(`profile:${user}`, {
+        subject: user,
+        facts: [
+          { k: 'city', v: contentWord(random) },
+          { k: 'role', v: phrase(random, 2, 5) },
+        ],
+      });
     case 'preferences': {
       const scope = pick(random, PREF_SCOPES);
-      return body(`pref:${scope}:${contentWord(random)}_${index}`, { scope, name: contentWord(random), value: phrase(random, 3, 8) });
+      return body(`pref:${scope}:${contentWord(random)}_${index}`, {
+        scope,
+        name: contentWord(random),
+        value: phrase(random, 3, 8),
+      });
     }
     case 'tasks':
-      return body(`task:${project}:t${index}`, { project, task_id: `t${index}`, title: phrase(random, 5, 12), status: pick(random, ['todo', 'doing', 'done', 'blocked']), due: date(random) });
+      return body(`task:${project}:t${index}`, {
+        project,
+        task_id: `t${index}`,
+        title: phrase(random, 5, 12),
+        status: pick(random, ['todo', 'doing', 'done', 'blocked']),
+        due: date(random),
+      });
     case 'decisions':
-      return body(`decision:${project}:d${index}`, { project, topic: phrase(random, 2, 4), decision: phrase(random, 6, 14), rationale: phrase(random, 5, 10) });
+      return body(`decision:${project}:d${index}`, {
+        project,
+        topic: phrase(random, 2, 4),
+        decision: phrase(random, 6, 14),
+        rationale: phrase(random, 5, 10),
+      });
     case 'events': {
       const day = date(random);
       return body(`event:${project}:${day}:e${index}`, { date: day, title: phrase(random, 5, 12) });
@@ -56,15 +100,32 @@ export function userItem(random: () => number, user: string, agent: string, inde
       return body(`entity:${kind}:${canonical}`, { kind, canonical, aliases: [contentWord(random)] });
     }
     case 'goals':
-      return body(`goal:${project}:g${index}`, { project, name: phrase(random, 2, 4), description: phrase(random, 6, 14) });
+      return body(`goal:${project}:g${index}`, {
+        project,
+        name: phrase(random, 2, 4),
+        description: phrase(random, 6, 14),
+      });
     default:
-      return body(`case:${project}:c${index}`, { domain: contentWord(random), problem: phrase(random, 6, 12), solution: phrase(random, 6, 12) });
+      return body(`case:${project}:c${index}`, {
+        domain: contentWord(random),
+        problem: phrase(random, 6, 12),
+        solution: phrase(random, 6, 12),
+      });
   }
 }
 
 /** What a shape's long-term memory holds: `itemsPerUser` items for each user, and agent procedures. */
 export function candidateOf(request: RememberRequest): ItemCandidate {
-  return { action: 'upsert', type: request.type, key: request.key, value: request.value, confidence: 0.95, rule: 'api.remember', gate: 'must', source_event_ids: [] };
+  return {
+    action: 'upsert',
+    type: request.type,
+    key: request.key,
+    value: request.value,
+    confidence: 0.95,
+    rule: 'api.remember',
+    gate: 'must',
+    source_event_ids: [],
+  };
 }
 
 /** The ops `remember` writes for brand-new keys (src/runtime/memory-api.ts): ItemMerger.plan, one merger per writer. */
@@ -76,10 +137,14 @@ export function bulkOps(requests: readonly RememberRequest[]): WriteOp[] {
     const writer = `${user_id}\u0000${agent_id}`;
     let merger = mergers.get(writer);
     if (merger === undefined) {
-      merger = new ItemMerger({ tenant_id: DEFAULT_TENANT, user_id, agent_id }, [], { now, policies: DEFAULT_POLICIES, extractor: 'explicit', sensitivityOf: () => 'normal' });
+      merger = new ItemMerger({ tenant_id: DEFAULT_TENANT, user_id, agent_id }, [], {
+        now,
+        policies: DEFAULT_POLICIES,
+        extractor: 'explicit',
+        sensitivityOf: () => 'normal',
+      });
       mergers.set(writer, merger);
     }
     return merger.plan(candidateOf(request)).ops;
   });
 }
-

@@ -9,7 +9,11 @@ import type { Engram, ItemStatus, MemoryItem } from '../src/index.js';
  * @example
  * const items = await listAllItems(engram, { user_id: 'locomo-conv-26', agent_id: 'locomo-agent' });
  */
-export async function listAllItems(engram: Engram, scope: { user_id: string; agent_id: string }, status: ItemStatus[] = ['active']): Promise<MemoryItem[]> {
+export async function listAllItems(
+  engram: Engram,
+  scope: { user_id: string; agent_id: string },
+  status: ItemStatus[] = ['active'],
+): Promise<MemoryItem[]> {
   const items: MemoryItem[] = [];
   let cursor: string | undefined;
   for (;;) {

@@ -59,7 +59,12 @@ async function seed(engram: Engram, users: number): Promise<void> {
   const turns = Array.from({ length: users }, (_, index) => ({
     scope: scopeOf(index),
     turn_id: `seed-${index}`,
-    messages: [{ role: 'user' as const, content: `I prefer concise answers. Project atlas launches on 2026-06-${String(1 + (index % 28)).padStart(2, '0')}.` }],
+    messages: [
+      {
+        role: 'user' as const,
+        content: `I prefer concise answers. Project atlas launches on 2026-06-${String(1 + (index % 28)).padStart(2, '0')}.`,
+      },
+    ],
   }));
   await engram.commitTurns(turns);
 }
@@ -79,14 +84,20 @@ function run(options: autocannon.Options): Promise<autocannon.Result> {
 export async function benchLoad(sizes: LoadSizes, log: (line: string) => void): Promise<LoadResult> {
   const folder = mkdtempSync(join(tmpdir(), 'engram-load-'));
   const engram = await createEngram({ store: `sqlite:${join(folder, 'engram.db')}`, embeddings: { provider: 'none' } });
-  const app = await createServer(engram, { auth: 'keys', logger: false, rateLimit: { max: 10_000_000, timeWindowMs: 60_000 } });
+  const app = await createServer(engram, {
+    auth: 'keys',
+    logger: false,
+    rateLimit: { max: 10_000_000, timeWindowMs: 60_000 },
+  });
   try {
     await seed(engram, sizes.users);
     const { key } = await engram.keys.create({ role: 'write', label: 'load' });
     const url = await listen(app, { host: '127.0.0.1', port: 0 });
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
     let turn = 0;
-    log(`load: ${sizes.durationSeconds} s, ${sizes.connections} connections committing and ${sizes.connections} composing, ${sizes.users} users`);
+    log(
+      `load: ${sizes.durationSeconds} s, ${sizes.connections} connections committing and ${sizes.connections} composing, ${sizes.users} users`,
+    );
     const [commit, compose] = await Promise.all([
       run({
         url: `${url}/v1/turns`,
@@ -98,7 +109,14 @@ export async function benchLoad(sizes: LoadSizes, log: (line: string) => void): 
             headers,
             setupRequest: (request) => {
               turn += 1;
-              const body = { scope: scopeOf(turn % sizes.users), turn_id: `load-${turn}`, messages: [{ role: 'user', content: `Step ${turn}: the venue for atlas is Lisbon, budget ${turn % 90} k.` }, { role: 'assistant', content: 'Noted.' }] };
+              const body = {
+                scope: scopeOf(turn % sizes.users),
+                turn_id: `load-${turn}`,
+                messages: [
+                  { role: 'user', content: `Step ${turn}: the venue for atlas is Lisbon, budget ${turn % 90} k.` },
+                  { role: 'assistant', content: 'Noted.' },
+                ],
+              };
               return { ...request, body: JSON.stringify(body) };
             },
           },
@@ -114,14 +132,23 @@ export async function benchLoad(sizes: LoadSizes, log: (line: string) => void): 
             headers,
             setupRequest: (request) => {
               turn += 1;
-              const body = { scope: scopeOf(turn % sizes.users), purpose: (['planner', 'tool', 'responder'] as const)[turn % 3], ...(turn % 2 === 0 ? { cues: { query: 'atlas venue budget' } } : {}) };
+              const body = {
+                scope: scopeOf(turn % sizes.users),
+                purpose: (['planner', 'tool', 'responder'] as const)[turn % 3],
+                ...(turn % 2 === 0 ? { cues: { query: 'atlas venue budget' } } : {}),
+              };
               return { ...request, body: JSON.stringify(body) };
             },
           },
         ],
       }),
     ]);
-    return { duration_s: sizes.durationSeconds, connections_per_route: sizes.connections, commit: routeLoad(commit), compose: routeLoad(compose) };
+    return {
+      duration_s: sizes.durationSeconds,
+      connections_per_route: sizes.connections,
+      commit: routeLoad(commit),
+      compose: routeLoad(compose),
+    };
   } finally {
     await app.close();
     await engram.close();

@@ -59,7 +59,10 @@ export class TurnPacker {
 
   /** The whole conversation as one context (its size, for scale). */
   whole(turns: readonly LocomoTurn[]): PackedContext {
-    return { dia_ids: new Set(turns.map((turn) => turn.dia_id)), tokens: this.tokenizer.count(turns.map(turnLine).join('\n')) };
+    return {
+      dia_ids: new Set(turns.map((turn) => turn.dia_id)),
+      tokens: this.tokenizer.count(turns.map(turnLine).join('\n')),
+    };
   }
 }
 
@@ -91,7 +94,12 @@ export class Bm25Baseline {
     const text = require('wink-nlp-utils') as WinkText;
     this.engine = createEngine();
     this.engine.defineConfig({ fldWeights: { text: 1 } });
-    this.engine.definePrepTasks([text.string.lowerCase, text.string.tokenize0, text.tokens.removeWords, text.tokens.stem] as Array<(input: never) => unknown>);
+    this.engine.definePrepTasks([
+      text.string.lowerCase,
+      text.string.tokenize0,
+      text.tokens.removeWords,
+      text.tokens.stem,
+    ] as Array<(input: never) => unknown>);
     // wink consolidates no fewer than 3 documents; every LoCoMo conversation has hundreds.
     if (turns.length < 3) throw new RangeError('BM25 baseline: a conversation needs at least 3 turns');
     turns.forEach((turn, index) => this.engine.addDoc({ text: turn.text }, index));

@@ -6,7 +6,13 @@
 import type { Engram, MemoryPacket } from '../src/index.js';
 import { o200kTokenizer } from '../src/index.js';
 import { Bm25Baseline, TurnPacker, type PackedContext } from './locomo-baselines.js';
-import { loadLocomo, locomoPath, type EvidenceAudit, type LocomoConversation, type LocomoQuestion } from './locomo-data.js';
+import {
+  loadLocomo,
+  locomoPath,
+  type EvidenceAudit,
+  type LocomoConversation,
+  type LocomoQuestion,
+} from './locomo-data.js';
 import { answerShown, citedTurns, evidenceRecall, sharesContentWord, shownText } from './locomo-recall.js';
 import { MissLog, Scoreboard, type MissCause, type SystemScore } from './locomo-score.js';
 import { nowMs, summarize, type LatencySummary } from './stats.js';
@@ -31,7 +37,10 @@ export const LOCOMO_BUDGETS = [256, 500, 1_000, 2_000] as const;
  * The read path's targets: evidence recall over categories 1–4 at each budget, and the lead over
  * BM25 over the raw turns at every budget.
  */
-export const LOCOMO_TARGETS: { readonly recall: Readonly<Record<number, number>>; readonly lead_over_bm25: number } = { recall: { 256: 0.7, 500: 0.8, 1000: 0.88, 2000: 0.93 }, lead_over_bm25: 0.08 };
+export const LOCOMO_TARGETS: { readonly recall: Readonly<Record<number, number>>; readonly lead_over_bm25: number } = {
+  recall: { 256: 0.7, 500: 0.8, 1000: 0.88, 2000: 0.93 },
+  lead_over_bm25: 0.08,
+};
 /** The budget whose misses are listed in detail, and that warm-up composes use. */
 const DETAIL_BUDGET = 1_000;
 
@@ -72,7 +81,13 @@ export interface LatencyAtSize {
 }
 
 export interface LocomoResult {
-  dataset: { path: string; conversations: number; turns: number; questions: Record<string, number>; evidence: EvidenceAudit };
+  dataset: {
+    path: string;
+    conversations: number;
+    turns: number;
+    questions: Record<string, number>;
+    evidence: EvidenceAudit;
+  };
   sizes: LocomoSizes;
   budgets: readonly number[];
   targets: typeof LOCOMO_TARGETS & {
@@ -81,7 +96,18 @@ export interface LocomoResult {
     /** Engram's recall less BM25's, per budget. */
     lead: Record<string, number>;
   };
-  ingestion: { turns: number; events: number; items: number; turns_with_items: number; agent_sourced_tasks: number; seconds: number; turns_per_s: number; embed_seconds: number; embedded_per_s: number; embedding_backlog: number };
+  ingestion: {
+    turns: number;
+    events: number;
+    items: number;
+    turns_with_items: number;
+    agent_sourced_tasks: number;
+    seconds: number;
+    turns_per_s: number;
+    embed_seconds: number;
+    embedded_per_s: number;
+    embedding_backlog: number;
+  };
   scores: SystemScore[];
   full_conversation: { mean_tokens: number; min_tokens: number; max_tokens: number };
   latency_by_store_size: LatencyAtSize[];
@@ -98,7 +124,14 @@ async function ingest(engram: Engram, conversation: LocomoConversation): Promise
       scope: { user_id, agent_id: AGENT, session_id: `session_${turn.session}`, run_id },
       turn_id: turn.dia_id,
       ts: turn.ts,
-      messages: [{ role: turn.side === 'a' ? 'user' : 'assistant', speaker: turn.speaker, content: turn.text, metadata: { dia_id: turn.dia_id } }],
+      messages: [
+        {
+          role: turn.side === 'a' ? 'user' : 'assistant',
+          speaker: turn.speaker,
+          content: turn.text,
+          metadata: { dia_id: turn.dia_id },
+        },
+      ],
     });
     for (const event of result.events) diaOfEvent.set(event.event_id, turn.dia_id);
   }
@@ -109,12 +142,27 @@ async function ingest(engram: Engram, conversation: LocomoConversation): Promise
   const embedMs = nowMs() - embedStart;
   await checkMetadata(engram, user_id, diaOfEvent);
   const items = await listAllItems(engram, { user_id, agent_id: AGENT });
-  const turnsWithItems = new Set(items.flatMap((item) => item.source_event_ids).flatMap((id) => diaOfEvent.get(id) ?? []));
+  const turnsWithItems = new Set(
+    items.flatMap((item) => item.source_event_ids).flatMap((id) => diaOfEvent.get(id) ?? []),
+  );
   const agentTurns = new Set(conversation.turns.filter((turn) => turn.side === 'b').map((turn) => turn.dia_id));
-  const agentTasks = items.filter((item) => item.type === 'tasks' && item.source_event_ids.every((id) => agentTurns.has(diaOfEvent.get(id) ?? ''))).length;
+  const agentTasks = items.filter(
+    (item) => item.type === 'tasks' && item.source_event_ids.every((id) => agentTurns.has(diaOfEvent.get(id) ?? '')),
+  ).length;
   const eventOfDia = new Map([...diaOfEvent].map(([event, dia]) => [dia, event]));
   const textOfDia = new Map(conversation.turns.map((turn) => [turn.dia_id, turn.text]));
-  return { user_id, run_id, diaOfEvent, eventOfDia, textOfDia, turnsWithItems, agentTasks, items: items.length, ms, embedMs };
+  return {
+    user_id,
+    run_id,
+    diaOfEvent,
+    eventOfDia,
+    textOfDia,
+    turnsWithItems,
+    agentTasks,
+    items: items.length,
+    ms,
+    embedMs,
+  };
 }
 
 /** Every event of the user carries its turn's `dia_id` in its metadata, as committed. */
@@ -122,9 +170,14 @@ async function checkMetadata(engram: Engram, user_id: string, diaOfEvent: Readon
   let cursor: string | undefined;
   let seen = 0;
   for (;;) {
-    const page = await engram.listEvents({ scope: { user_id, agent_id: AGENT }, limit: 1000, ...(cursor === undefined ? {} : { cursor }) });
+    const page = await engram.listEvents({
+      scope: { user_id, agent_id: AGENT },
+      limit: 1000,
+      ...(cursor === undefined ? {} : { cursor }),
+    });
     for (const event of page) {
-      if (event.origin_metadata['dia_id'] !== diaOfEvent.get(event.id)) throw new Error(`LoCoMo: event ${event.id} lost its dia_id`);
+      if (event.origin_metadata['dia_id'] !== diaOfEvent.get(event.id))
+        throw new Error(`LoCoMo: event ${event.id} lost its dia_id`);
       seen += 1;
     }
     if (page.length < 1000) break;
@@ -132,7 +185,6 @@ async function checkMetadata(engram: Engram, user_id: string, diaOfEvent: Readon
   }
   if (seen !== diaOfEvent.size) throw new Error(`LoCoMo: ${user_id} has ${seen} events, ${diaOfEvent.size} committed`);
 }
-
 
 function composeRequest(ingested: Ingested, question: string, budget: number) {
   return {
@@ -144,16 +196,28 @@ function composeRequest(ingested: Ingested, question: string, budget: number) {
 }
 
 /** Why each evidence turn a packet missed was missed (see MissCause). */
-async function explainMisses(ingested: Ingested, question: LocomoQuestion, packet: MemoryPacket, cited: ReadonlySet<string>, ranks: () => Promise<ReadonlyMap<string, number>>) {
+async function explainMisses(
+  ingested: Ingested,
+  question: LocomoQuestion,
+  packet: MemoryPacket,
+  cited: ReadonlySet<string>,
+  ranks: () => Promise<ReadonlyMap<string, number>>,
+) {
   const missed = question.evidence.filter((dia) => !cited.has(dia));
   if (missed.length === 0) return [];
   const rankOf = await ranks();
-  const overBudget = new Set((packet.budget_report.omissions ?? []).filter((entry) => entry.reason === 'over_budget').map((entry) => entry.item));
+  const overBudget = new Set(
+    (packet.budget_report.omissions ?? []).filter((entry) => entry.reason === 'over_budget').map((entry) => entry.item),
+  );
   return missed.map((dia) => {
     const event = ingested.eventOfDia.get(dia)!;
     const rank = rankOf.get(event) ?? null;
     const cause: MissCause =
-      overBudget.has(`key_quotes:${event}`) || (rank !== null && rank <= passagesRead(packet)) ? 'omitted_for_budget' : rank === null ? 'no_shared_word' : 'ranked_below_cut';
+      overBudget.has(`key_quotes:${event}`) || (rank !== null && rank <= passagesRead(packet))
+        ? 'omitted_for_budget'
+        : rank === null
+          ? 'no_shared_word'
+          : 'ranked_below_cut';
     return { dia, cause, rank, stored: ingested.turnsWithItems.has(dia) };
   });
 }
@@ -165,19 +229,39 @@ interface RunState {
   warmupLeft: number;
 }
 
-async function evaluateQuestion(engram: Engram, conversation: LocomoConversation, ingested: Ingested, index: number, bm25: Bm25Baseline, recent: ReadonlyMap<number, { dia_ids: Set<string>; tokens: number }>, state: RunState, composeMs: number[]): Promise<void> {
+async function evaluateQuestion(
+  engram: Engram,
+  conversation: LocomoConversation,
+  ingested: Ingested,
+  index: number,
+  bm25: Bm25Baseline,
+  recent: ReadonlyMap<number, { dia_ids: Set<string>; tokens: number }>,
+  state: RunState,
+  composeMs: number[],
+): Promise<void> {
   const question = conversation.questions[index]!;
   const { category, evidence } = question;
   // The answer as the evidence turns hold it, and as a baseline shows them (whole turns or none).
   const evidenceTexts = evidence.map((dia) => ingested.textOfDia.get(dia) ?? '');
   const answerIn = (context: PackedContext) =>
-    question.answer === null ? null : answerShown(question.answer, evidenceTexts, evidence.flatMap((dia) => (context.dia_ids.has(dia) ? [ingested.textOfDia.get(dia) ?? ''] : [])));
-  for (; state.warmupLeft > 0; state.warmupLeft -= 1) await engram.compose(composeRequest(ingested, question.question, DETAIL_BUDGET));
+    question.answer === null
+      ? null
+      : answerShown(
+          question.answer,
+          evidenceTexts,
+          evidence.flatMap((dia) => (context.dia_ids.has(dia) ? [ingested.textOfDia.get(dia) ?? ''] : [])),
+        );
+  for (; state.warmupLeft > 0; state.warmupLeft -= 1)
+    await engram.compose(composeRequest(ingested, question.question, DETAIL_BUDGET));
   // The rank of every event in the event search of the question: read once, when a packet misses.
   let searched: Promise<ReadonlyMap<string, number>> | undefined;
   const ranks = () =>
     (searched ??= engram
-      .searchEvents({ scope: { user_id: ingested.user_id, agent_id: AGENT }, query: question.question, limit: SEARCH_DEPTH })
+      .searchEvents({
+        scope: { user_id: ingested.user_id, agent_id: AGENT },
+        query: question.question,
+        limit: SEARCH_DEPTH,
+      })
       .then((hits) => new Map(hits.map((hit, rank) => [hit.event.id, rank + 1]))));
   for (const budget of state.board.budgets) {
     const start = nowMs();
@@ -187,8 +271,22 @@ async function evaluateQuestion(engram: Engram, conversation: LocomoConversation
     const cited = citedTurns(packet, ingested.diaOfEvent);
     const shown = evidenceRecall(evidence, citedTurns(packet, ingested.diaOfEvent, { shownOnly: true }));
     const shownFor = shownText(packet);
-    const answer = question.answer === null ? null : answerShown(question.answer, evidenceTexts, evidence.flatMap((dia) => [shownFor.get(ingested.eventOfDia.get(dia) ?? '') ?? '']));
-    state.board.add('engram', budget, { category, recall: evidenceRecall(evidence, cited), tokens: packet.budget_report.used_tokens_est, shown, answer, ms });
+    const answer =
+      question.answer === null
+        ? null
+        : answerShown(
+            question.answer,
+            evidenceTexts,
+            evidence.flatMap((dia) => [shownFor.get(ingested.eventOfDia.get(dia) ?? '') ?? '']),
+          );
+    state.board.add('engram', budget, {
+      category,
+      recall: evidenceRecall(evidence, cited),
+      tokens: packet.budget_report.used_tokens_est,
+      shown,
+      answer,
+      ms,
+    });
     const log = state.misses.get(budget)!;
     if (category !== 5) {
       log.evidenceTurns += evidence.length;
@@ -198,11 +296,24 @@ async function evaluateQuestion(engram: Engram, conversation: LocomoConversation
         if (cited.has(dia)) log.wordless.cited += 1;
       }
       for (const miss of await explainMisses(ingested, question, packet, cited, ranks)) {
-        log.add({ sample_id: conversation.sample_id, question_index: index, category, dia_id: miss.dia, cause: miss.cause, search_rank: miss.rank, stored_as_item: miss.stored });
+        log.add({
+          sample_id: conversation.sample_id,
+          question_index: index,
+          category,
+          dia_id: miss.dia,
+          cause: miss.cause,
+          search_rank: miss.rank,
+          stored_as_item: miss.stored,
+        });
       }
     }
     const context = recent.get(budget)!;
-    state.board.add('recent', budget, { category, recall: evidenceRecall(evidence, context.dia_ids), tokens: context.tokens, answer: answerIn(context) });
+    state.board.add('recent', budget, {
+      category,
+      recall: evidenceRecall(evidence, context.dia_ids),
+      tokens: context.tokens,
+      answer: answerIn(context),
+    });
   }
   const start = nowMs();
   const ranked = bm25.rank(question.question);
@@ -211,7 +322,13 @@ async function evaluateQuestion(engram: Engram, conversation: LocomoConversation
     const packStart = nowMs();
     const context = state.packer.pack(ranked, budget);
     const ms = rankMs + (nowMs() - packStart);
-    state.board.add('bm25', budget, { category, recall: evidenceRecall(evidence, context.dia_ids), tokens: context.tokens, answer: answerIn(context), ms });
+    state.board.add('bm25', budget, {
+      category,
+      recall: evidenceRecall(evidence, context.dia_ids),
+      tokens: context.tokens,
+      answer: answerIn(context),
+      ms,
+    });
   }
 }
 
@@ -254,12 +371,27 @@ export async function benchLocomo(sizes: LocomoSizes, log: (message: string) => 
       for (let index = 0; index < conversation.questions.length; index += sizes.questionStride) {
         await evaluateQuestion(engram, conversation, ingested, index, bm25, recent, state, composeMs);
       }
-      latency.push({ sample_id: conversation.sample_id, store_events: events, store_mib: storeSizeMiB(path), compose: summarize(composeMs) });
-      log(`${conversation.sample_id}: ${conversation.turns.length} turns in ${(ingested.ms / 1000).toFixed(1)} s, ${ingested.items} items; ${composeMs.length} composes, p50 ${latency.at(-1)!.compose.p50_ms} ms`);
+      latency.push({
+        sample_id: conversation.sample_id,
+        store_events: events,
+        store_mib: storeSizeMiB(path),
+        compose: summarize(composeMs),
+      });
+      log(
+        `${conversation.sample_id}: ${conversation.turns.length} turns in ${(ingested.ms / 1000).toFixed(1)} s, ${ingested.items} items; ${composeMs.length} composes, p50 ${latency.at(-1)!.compose.p50_ms} ms`,
+      );
     }
     backlog = await engram.embeddingBacklog();
   });
-  return assemble(conversations, audit, sizes, state, { events, items, turnsWithItems, agentTasks, ingestMs, embedMs, backlog }, wholeTokens, latency);
+  return assemble(
+    conversations,
+    audit,
+    sizes,
+    state,
+    { events, items, turnsWithItems, agentTasks, ingestMs, embedMs, backlog },
+    wholeTokens,
+    latency,
+  );
 }
 
 function assemble(
@@ -267,12 +399,21 @@ function assemble(
   audit: EvidenceAudit,
   sizes: LocomoSizes,
   state: RunState,
-  written: { events: number; items: number; turnsWithItems: number; agentTasks: number; ingestMs: number; embedMs: number; backlog: number },
+  written: {
+    events: number;
+    items: number;
+    turnsWithItems: number;
+    agentTasks: number;
+    ingestMs: number;
+    embedMs: number;
+    backlog: number;
+  },
   wholeTokens: readonly number[],
   latency: LatencyAtSize[],
 ): LocomoResult {
   const scores = state.board.scores();
-  const at = (system: SystemScore['system'], budget: number) => scores.find((score) => score.system === system && score.budget === budget)!;
+  const at = (system: SystemScore['system'], budget: number) =>
+    scores.find((score) => score.system === system && score.budget === budget)!;
   const turns = conversations.reduce((sum, conversation) => sum + conversation.turns.length, 0);
   const questions: Record<string, number> = {};
   for (const conversation of conversations) {
@@ -288,7 +429,12 @@ function assemble(
     targets: {
       ...LOCOMO_TARGETS,
       met_at: LOCOMO_BUDGETS.filter((budget) => at('engram', budget).overall_1_4 >= LOCOMO_TARGETS.recall[budget]!),
-      lead: Object.fromEntries(LOCOMO_BUDGETS.map((budget) => [String(budget), Math.round((at('engram', budget).overall_1_4 - at('bm25', budget).overall_1_4) * 1000) / 1000])),
+      lead: Object.fromEntries(
+        LOCOMO_BUDGETS.map((budget) => [
+          String(budget),
+          Math.round((at('engram', budget).overall_1_4 - at('bm25', budget).overall_1_4) * 1000) / 1000,
+        ]),
+      ),
     },
     ingestion: {
       turns,
@@ -309,6 +455,8 @@ function assemble(
       max_tokens: Math.max(...wholeTokens),
     },
     latency_by_store_size: latency,
-    engram_misses: Object.fromEntries([...state.misses].map(([budget, log]) => [String(budget), log.summary(budget === DETAIL_BUDGET ? 40 : 0)])),
+    engram_misses: Object.fromEntries(
+      [...state.misses].map(([budget, log]) => [String(budget), log.summary(budget === DETAIL_BUDGET ? 40 : 0)]),
+    ),
   };
 }

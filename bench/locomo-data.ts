@@ -9,7 +9,10 @@ import { normaliseEvidence } from './locomo-recall.js';
 
 /** Where the data set is read from: ENGRAM_LOCOMO, else `../shared/datasets/locomo/locomo10.json` beside the repository. */
 export function locomoPath(): string {
-  return process.env['ENGRAM_LOCOMO'] ?? fileURLToPath(new URL('../../shared/datasets/locomo/locomo10.json', import.meta.url));
+  return (
+    process.env['ENGRAM_LOCOMO'] ??
+    fileURLToPath(new URL('../../shared/datasets/locomo/locomo10.json', import.meta.url))
+  );
 }
 
 /** One dialogue turn, as committed and as the baselines pack it. */
@@ -56,7 +59,20 @@ export interface EvidenceAudit {
   questions_without_evidence: number;
 }
 
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
 
 /**
  * `"1:56 pm on 8 May, 2023"` → `2023-05-08T13:56:00.000Z` (the data set names no time zone; UTC).
@@ -67,13 +83,15 @@ const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 
 export function parseSessionTime(text: string): string {
   const match = /^\s*(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})\s*$/i.exec(text);
   const month = match === null ? -1 : MONTHS.indexOf(match[5]!.toLowerCase());
-  if (match === null || month === -1) throw new RangeError(`LoCoMo: cannot read the session time ${JSON.stringify(text)}`);
+  if (match === null || month === -1)
+    throw new RangeError(`LoCoMo: cannot read the session time ${JSON.stringify(text)}`);
   const hour = (Number(match[1]) % 12) + (match[3]!.toLowerCase() === 'pm' ? 12 : 0);
   return new Date(Date.UTC(Number(match[6]), month, Number(match[4]), hour, Number(match[2]))).toISOString();
 }
 
 function record(value: unknown, where: string): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new TypeError(`LoCoMo: ${where} is not an object`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new TypeError(`LoCoMo: ${where} is not an object`);
   return value as Record<string, unknown>;
 }
 
@@ -97,7 +115,9 @@ function turnsOf(conversation: Record<string, unknown>, sampleId: string): Locom
   const turns: LocomoTurn[] = [];
   for (const session of sessions) {
     const where = `${sampleId}.session_${session}`;
-    const start = Date.parse(parseSessionTime(text(conversation[`session_${session}_date_time`], `${where}_date_time`)));
+    const start = Date.parse(
+      parseSessionTime(text(conversation[`session_${session}_date_time`], `${where}_date_time`)),
+    );
     for (const [index, raw] of list(conversation[`session_${session}`], where).entries()) {
       const turn = record(raw, `${where}[${index}]`);
       const speaker = text(turn['speaker'], `${where}[${index}].speaker`);
@@ -123,10 +143,18 @@ function isCategory(value: unknown): value is LocomoQuestion['category'] {
 /** Reads and checks the data set; `audit` receives what normalising the evidence did. */
 export function loadLocomo(path = locomoPath()): { conversations: LocomoConversation[]; audit: EvidenceAudit } {
   if (!existsSync(path)) {
-    throw new Error(`LoCoMo not found at ${path}: set ENGRAM_LOCOMO to locomo10.json (https://github.com/snap-research/locomo, data/locomo10.json; CC BY-NC 4.0)`);
+    throw new Error(
+      `LoCoMo not found at ${path}: set ENGRAM_LOCOMO to locomo10.json (https://github.com/snap-research/locomo, data/locomo10.json; CC BY-NC 4.0)`,
+    );
   }
   const samples = list(JSON.parse(readFileSync(path, 'utf8')) as unknown, 'the file');
-  const audit: EvidenceAudit = { evidence_strings: 0, malformed: 0, repaired: 0, dropped: [], questions_without_evidence: 0 };
+  const audit: EvidenceAudit = {
+    evidence_strings: 0,
+    malformed: 0,
+    repaired: 0,
+    dropped: [],
+    questions_without_evidence: 0,
+  };
   const conversations = samples.map((raw, index) => {
     const sample = record(raw, `sample ${index}`);
     const sampleId = text(sample['sample_id'], `sample ${index}.sample_id`);

@@ -1,19 +1,50 @@
 import { describe, expect, it } from 'vitest';
 
-import { answerShown, citedEvents, citedTurns, evidenceRecall, normaliseEvidence, sharesContentWord, shownText, type CitingPacket } from './locomo-recall.js';
+import {
+  answerShown,
+  citedEvents,
+  citedTurns,
+  evidenceRecall,
+  normaliseEvidence,
+  sharesContentWord,
+  shownText,
+  type CitingPacket,
+} from './locomo-recall.js';
 import { parseSessionTime } from './locomo-data.js';
 
-function packet(parts: { citations?: string[]; quotes?: Array<[string, string]>; facts?: Array<[string[], string]>; episodes?: string[][]; window?: string[] }): CitingPacket {
+function packet(parts: {
+  citations?: string[];
+  quotes?: Array<[string, string]>;
+  facts?: Array<[string[], string]>;
+  episodes?: string[][];
+  window?: string[];
+}): CitingPacket {
   return {
     citations: (parts.citations ?? []).map((id) => ({ id, type: 'message' })),
     short_term: {
       key_quotes: (parts.quotes ?? []).map(([evidence_id, quote]) => ({ evidence_id, quote })),
-      conversation_window: (parts.window ?? []).map((evidence_id) => ({ evidence_id, role: 'user' as const, content: 'hi' })),
+      conversation_window: (parts.window ?? []).map((evidence_id) => ({
+        evidence_id,
+        role: 'user' as const,
+        content: 'hi',
+      })),
     },
     long_term: {
-      facts: (parts.facts ?? []).map(([sources, notes], index) => ({ fact_id: `mem_${index}`, fact_key: `k${index}`, value: {}, status: 'active' as const, sources, notes })),
+      facts: (parts.facts ?? []).map(([sources, notes], index) => ({
+        fact_id: `mem_${index}`,
+        fact_key: `k${index}`,
+        value: {},
+        status: 'active' as const,
+        sources,
+        notes,
+      })),
       procedures: [],
-      episodes: (parts.episodes ?? []).map((sources, index) => ({ episode_id: `mem_e${index}`, time_range: { start: '2023-05-08T00:00:00.000Z' }, summary: 's', sources })),
+      episodes: (parts.episodes ?? []).map((sources, index) => ({
+        episode_id: `mem_e${index}`,
+        time_range: { start: '2023-05-08T00:00:00.000Z' },
+        summary: 's',
+        sources,
+      })),
     },
   };
 }
@@ -53,7 +84,10 @@ describe('citedTurns', () => {
   ]);
 
   it('counts citations, key quotes, and the sources of facts and episodes', () => {
-    const cited = citedTurns(packet({ citations: ['evt_a'], facts: [[['evt_b'], 'Task: x']], episodes: [['evt_c']] }), dia);
+    const cited = citedTurns(
+      packet({ citations: ['evt_a'], facts: [[['evt_b'], 'Task: x']], episodes: [['evt_c']] }),
+      dia,
+    );
     expect([...cited].sort()).toEqual(['D1:1', 'D1:2', 'D2:1']);
   });
 
@@ -62,7 +96,14 @@ describe('citedTurns', () => {
   });
 
   it('leaves out, when asked, evidence cited only by a bare reference', () => {
-    const refOnly = packet({ citations: ['evt_a', 'evt_b', 'evt_d'], quotes: [['evt_a', ''], ['evt_d', 'shown']], facts: [[['evt_b'], '']] });
+    const refOnly = packet({
+      citations: ['evt_a', 'evt_b', 'evt_d'],
+      quotes: [
+        ['evt_a', ''],
+        ['evt_d', 'shown'],
+      ],
+      facts: [[['evt_b'], '']],
+    });
     expect([...citedTurns(refOnly, dia)].sort()).toEqual(['D1:1', 'D1:2', 'D2:2']);
     expect([...citedTurns(refOnly, dia, { shownOnly: true })]).toEqual(['D2:2']);
   });
@@ -97,7 +138,7 @@ describe('sharesContentWord', () => {
 });
 
 describe('answerShown', () => {
-  const evidence = ["Thanks, Caroline! The concert was amazing. It was Matt Patterson, he is so talented!"];
+  const evidence = ['Thanks, Caroline! The concert was amazing. It was Matt Patterson, he is so talented!'];
 
   it('counts the answer words the evidence holds that the shown text holds too, by stem', () => {
     expect(answerShown('Matt Patterson', evidence, evidence)).toBe(1);
@@ -115,11 +156,25 @@ describe('answerShown', () => {
 
 describe('shownText', () => {
   it('gives each cited event the text shown for it: quotes, fact keys and notes, episode summaries; nothing for a bare reference', () => {
-    const shown = shownText(packet({ quotes: [['evt_a', 'It was Matt Patterson'], ['evt_b', '']], facts: [[['evt_a', 'evt_c'], 'plays violin']], episodes: [['evt_c']] }));
+    const shown = shownText(
+      packet({
+        quotes: [
+          ['evt_a', 'It was Matt Patterson'],
+          ['evt_b', ''],
+        ],
+        facts: [[['evt_a', 'evt_c'], 'plays violin']],
+        episodes: [['evt_c']],
+      }),
+    );
     expect(shown.get('evt_a')).toContain('It was Matt Patterson');
     expect(shown.get('evt_a')).toContain('k0 plays violin');
     // The fact's text and the episode's summary ('s').
-    expect(shown.get('evt_c')!.split('\n').filter((line) => line !== '')).toEqual(['k0 plays violin', 's']);
+    expect(
+      shown
+        .get('evt_c')!
+        .split('\n')
+        .filter((line) => line !== ''),
+    ).toEqual(['k0 plays violin', 's']);
     expect(shown.has('evt_b')).toBe(false);
   });
 });

@@ -45,7 +45,8 @@ export function citedEvents(packet: CitingPacket, options: { shownOnly?: boolean
     for (const id of ids) if (id !== undefined) (isShown ? shown : referenced).add(id);
   };
   for (const quote of packet.short_term.key_quotes ?? []) note([quote.evidence_id], quote.quote !== '');
-  for (const message of packet.short_term.conversation_window ?? []) note([message.evidence_id], message.content !== '');
+  for (const message of packet.short_term.conversation_window ?? [])
+    note([message.evidence_id], message.content !== '');
   for (const fact of packet.long_term.facts) note(fact.sources, (fact.notes ?? '') !== '');
   for (const procedure of packet.long_term.procedures) note(procedure.sources ?? [], true);
   for (const episode of packet.long_term.episodes) note(episode.sources, true);
@@ -78,7 +79,11 @@ export function evidenceRecall(evidence: readonly string[], cited: ReadonlySet<s
  * @example
  * citedTurns(packet, new Map([['evt_…', 'D1:3']])) // Set { 'D1:3' }
  */
-export function citedTurns(packet: CitingPacket, diaOfEvent: ReadonlyMap<string, string>, options: { shownOnly?: boolean } = {}): Set<string> {
+export function citedTurns(
+  packet: CitingPacket,
+  diaOfEvent: ReadonlyMap<string, string>,
+  options: { shownOnly?: boolean } = {},
+): Set<string> {
   const turns = new Set<string>();
   for (const id of citedEvents(packet, options)) {
     const dia = diaOfEvent.get(id);
@@ -100,7 +105,6 @@ export function sharesContentWord(question: string, text: string): boolean {
   const wanted = new Set(contentTerms(queryTerms(question)).map((term) => stemmer(term)));
   return words(text).some((word) => wanted.has(stemmer(word)));
 }
-
 
 /** The stems of a text's words. */
 function stems(text: string): Set<string> {
@@ -136,9 +140,15 @@ export function shownText(packet: CitingPacket): Map<string, string> {
  * @example
  * answerShown('Adoption agencies', ['I researched adoption agencies. So cool!'], ['So cool!']) // 0
  */
-export function answerShown(answer: string, evidenceTexts: readonly string[], shownTexts: readonly string[]): number | null {
+export function answerShown(
+  answer: string,
+  evidenceTexts: readonly string[],
+  shownTexts: readonly string[],
+): number | null {
   const held = stems(evidenceTexts.join('\n'));
-  const wanted = [...new Set(words(answer).flatMap((word) => (STOPWORDS.has(word) ? [] : [stemmer(word)])))].filter((stem) => held.has(stem));
+  const wanted = [...new Set(words(answer).flatMap((word) => (STOPWORDS.has(word) ? [] : [stemmer(word)])))].filter(
+    (stem) => held.has(stem),
+  );
   if (wanted.length === 0) return null;
   const shown = stems(shownTexts.join('\n'));
   return wanted.filter((stem) => shown.has(stem)).length / wanted.length;

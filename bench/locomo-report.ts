@@ -45,9 +45,23 @@ export function locomoRecallTable(result: LocomoResult): string {
     'latency p50',
     'latency p95',
   ];
-  const rows = result.budgets.flatMap((budget) => result.scores.filter((score) => score.budget === budget).map(scoreRow));
+  const rows = result.budgets.flatMap((budget) =>
+    result.scores.filter((score) => score.budget === budget).map(scoreRow),
+  );
   const whole = result.full_conversation;
-  rows.push(['—', 'whole conversation', '1.000', '1.000', '1.000', '1.000', '**1.000**', '1.000', `${integer.format(whole.mean_tokens)} (${integer.format(whole.min_tokens)}–${integer.format(whole.max_tokens)})`, '—', '—']);
+  rows.push([
+    '—',
+    'whole conversation',
+    '1.000',
+    '1.000',
+    '1.000',
+    '1.000',
+    '**1.000**',
+    '1.000',
+    `${integer.format(whole.mean_tokens)} (${integer.format(whole.min_tokens)}–${integer.format(whole.max_tokens)})`,
+    '—',
+    '—',
+  ]);
   const { targets } = result;
   const lagging = result.budgets.filter((budget) => targets.lead[String(budget)]! < targets.lead_over_bm25);
   const verdict = [
@@ -59,8 +73,16 @@ export function locomoRecallTable(result: LocomoResult): string {
       .filter((score) => score.system === 'engram')
       .map((score) => `${fixed(score.shown_overall_1_4 ?? Number.NaN)} at ${budgetLabel(score.budget)}`)
       .join(', ')}.`,
-    `The answer shown with its evidence (of the reference answer's words that the evidence turns hold, the share found in the text the context shows for them; categories 1–4, by budget): ${(['engram', 'bm25'] as const)
-      .map((system) => `${SYSTEM_LABEL[system]} ${result.scores.filter((score) => score.system === system).map((score) => fixed(score.answer_shown_1_4)).join(' / ')}`)
+    `The answer shown with its evidence (of the reference answer's words that the evidence turns hold, the share found in the text the context shows for them; categories 1–4, by budget): ${(
+      ['engram', 'bm25'] as const
+    )
+      .map(
+        (system) =>
+          `${SYSTEM_LABEL[system]} ${result.scores
+            .filter((score) => score.system === system)
+            .map((score) => fixed(score.answer_shown_1_4))
+            .join(' / ')}`,
+      )
       .join('; ')}.`,
   ];
   return [table(header, rows), '', ...verdict].join('\n');
@@ -78,11 +100,22 @@ export function locomoMissTable(result: LocomoResult): string {
       integer.format(log.by_cause.ranked_below_cut),
       integer.format(log.by_cause.no_shared_word),
       integer.format(log.missed_turns_stored_as_items),
-      log.no_shared_word.recall === null ? '—' : `${fixed(log.no_shared_word.recall)} (${integer.format(log.no_shared_word.cited)} of ${integer.format(log.no_shared_word.turns)})`,
+      log.no_shared_word.recall === null
+        ? '—'
+        : `${fixed(log.no_shared_word.recall)} (${integer.format(log.no_shared_word.cited)} of ${integer.format(log.no_shared_word.turns)})`,
     ];
   });
   return table(
-    ['budget', 'evidence turns (1–4)', 'missed', 'found, left out for the budget', 'matched, ranked below the passages compose read', 'no content word in common', 'missed turns with an extracted item', 'cited, of the turns with no content word in common'],
+    [
+      'budget',
+      'evidence turns (1–4)',
+      'missed',
+      'found, left out for the budget',
+      'matched, ranked below the passages compose read',
+      'no content word in common',
+      'missed turns with an extracted item',
+      'cited, of the turns with no content word in common',
+    ],
     rows,
   );
 }

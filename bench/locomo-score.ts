@@ -84,7 +84,18 @@ export class Scoreboard {
   }
 
   /** One question's context from one system at one budget. */
-  add(system: SystemName, budget: number, entry: { category: Category; recall: number | null; tokens: number; shown?: number | null; answer?: number | null; ms?: number }): void {
+  add(
+    system: SystemName,
+    budget: number,
+    entry: {
+      category: Category;
+      recall: number | null;
+      tokens: number;
+      shown?: number | null;
+      answer?: number | null;
+      ms?: number;
+    },
+  ): void {
     const tally = this.tally(system, budget);
     tally.add(entry.category, entry.recall, entry.tokens, entry.shown, entry.answer);
     if (entry.ms !== undefined) tally.latencies.push(entry.ms);
@@ -171,7 +182,12 @@ export class MissLog {
       missed: this.examples.length,
       by_cause: this.counts,
       missed_turns_stored_as_items: this.turnsWithItems,
-      no_shared_word: { turns: this.wordless.turns, cited: this.wordless.cited, recall: this.wordless.turns === 0 ? null : Math.round((this.wordless.cited / this.wordless.turns) * 1000) / 1000 },
+      no_shared_word: {
+        turns: this.wordless.turns,
+        cited: this.wordless.cited,
+        recall:
+          this.wordless.turns === 0 ? null : Math.round((this.wordless.cited / this.wordless.turns) * 1000) / 1000,
+      },
       examples: this.examples.slice(0, limit),
     };
   }

@@ -9,7 +9,16 @@
 import type { Engram, ItemStatus, MemoryPacket } from '../src/index.js';
 import { renderPacket } from '../src/index.js';
 import { FACT_KINDS, loadCorpus, type CorpusConversation, type FactKind } from './memory-corpus.js';
-import { answerOf, finalState, heldItem, holds, holdsStale, judge, type HeldItem, type Verdict } from './memory-score.js';
+import {
+  answerOf,
+  finalState,
+  heldItem,
+  holds,
+  holdsStale,
+  judge,
+  type HeldItem,
+  type Verdict,
+} from './memory-score.js';
 import { listAllItems } from './list-items.js';
 import { startScriptedModel } from './scripted-model.js';
 import { withTempStore } from './temp-store.js';
@@ -113,13 +122,18 @@ function factLines(packet: MemoryPacket): string {
     .join('; ');
 }
 
-
-async function runConversation(engram: Engram, setNow: (iso: string) => void, conversation: CorpusConversation, tally: Tally): Promise<void> {
+async function runConversation(
+  engram: Engram,
+  setNow: (iso: string) => void,
+  conversation: CorpusConversation,
+  tally: Tally,
+): Promise<void> {
   const user_id = `mq-${conversation.id}`;
   const run_id = `run-${conversation.id}`;
   const userEvents = new Set<string>();
   const userSaid = (id: string) => userEvents.has(id);
-  const held = async (status?: ItemStatus[]): Promise<HeldItem[]> => (await listAllItems(engram, { user_id, agent_id: AGENT }, status)).map((item) => heldItem(item, userSaid));
+  const held = async (status?: ItemStatus[]): Promise<HeldItem[]> =>
+    (await listAllItems(engram, { user_id, agent_id: AGENT }, status)).map((item) => heldItem(item, userSaid));
   tally.conversations += 1;
   for (const [sessionIndex, session] of conversation.sessions.entries()) {
     for (const [turnIndex, turn] of session.turns.entries()) {
@@ -146,7 +160,10 @@ async function runConversation(engram: Engram, setNow: (iso: string) => void, co
         const score = tally.kinds.get(fact.kind)!;
         score.expected += 1;
         if (holds(items, fact, retracted)) score.held += 1;
-        else tally.misses.push(`${place} not held: ${fact.kind} "${fact.value}"${fact.status === undefined ? '' : ` (${fact.status})`} | user: ${turn.user}`);
+        else
+          tally.misses.push(
+            `${place} not held: ${fact.kind} "${fact.value}"${fact.status === undefined ? '' : ` (${fact.status})`} | user: ${turn.user}`,
+          );
       }
       for (const fact of turn.stale) {
         const score = tally.kinds.get(fact.kind)!;
@@ -172,7 +189,10 @@ async function runConversation(engram: Engram, setNow: (iso: string) => void, co
   setNow(new Date(asked - 60_000).toISOString());
   await engram.runEmbeddings();
   setNow(new Date(asked).toISOString());
-  const answering = { asked: new Date(asked).toISOString().slice(0, 10), current: expected.current.map((fact) => fact.value) };
+  const answering = {
+    asked: new Date(asked).toISOString().slice(0, 10),
+    current: expected.current.map((fact) => fact.value),
+  };
   for (const question of conversation.questions) {
     const packet = await engram.compose({
       scope: { user_id, agent_id: AGENT, session_id: 'questions', run_id },
@@ -187,10 +207,20 @@ async function runConversation(engram: Engram, setNow: (iso: string) => void, co
     if (answer.as_fact === true) tally.as_fact += 1;
     tally.stale_shown += answer.stale_shown;
     tally.assistant_shown += answer.assistant_shown;
-    if (!answer.right) tally.misses.push(`${conversation.id} question "${question.ask}" not in the packet at all: ${question.show.join(', ')}`);
+    if (!answer.right)
+      tally.misses.push(
+        `${conversation.id} question "${question.ask}" not in the packet at all: ${question.show.join(', ')}`,
+      );
     if (answer.as_fact === false || answer.stale_shown > 0 || answer.assistant_shown > 0) {
       const stored = question.show.every((value) => finalItems.some((item) => item.text.includes(value.toLowerCase())));
-      const wrong = [answer.as_fact === false ? `not a current fact: ${question.show.join(', ')} (${stored ? 'held, not shown' : 'not held'})` : '', answer.stale_shown > 0 ? `stale shown: ${question.not_current.map((stale) => (stale.about === undefined ? stale.value : `${stale.value} (${stale.about})`)).join(', ')}` : '']
+      const wrong = [
+        answer.as_fact === false
+          ? `not a current fact: ${question.show.join(', ')} (${stored ? 'held, not shown' : 'not held'})`
+          : '',
+        answer.stale_shown > 0
+          ? `stale shown: ${question.not_current.map((stale) => (stale.about === undefined ? stale.value : `${stale.value} (${stale.about})`)).join(', ')}`
+          : '',
+      ]
         .filter((part) => part !== '')
         .join('; ');
       tally.misses.push(`${conversation.id} question "${question.ask}" ${wrong} | facts: ${factLines(packet)}`);
@@ -231,7 +261,11 @@ function scoreOf(language: 'en' | 'zh', tally: Tally): LanguageScore {
  * Runs the corpus through a fresh embedded store with Engram's default configuration and scores
  * what memory holds and what packets show.
  */
-export async function benchMemory(sizes: MemorySizes, log: (message: string) => void, extraction: MemoryExtraction = 'rules'): Promise<MemoryResult> {
+export async function benchMemory(
+  sizes: MemorySizes,
+  log: (message: string) => void,
+  extraction: MemoryExtraction = 'rules',
+): Promise<MemoryResult> {
   const all = loadCorpus(sizes.dir, sizes.files);
   const pick = (language: 'en' | 'zh') => {
     const of = all.filter((conversation) => conversation.language === language);
@@ -250,16 +284,29 @@ export async function benchMemory(sizes: MemorySizes, log: (message: string) => 
     await withTempStore(
       'normal',
       async (engram) => {
-        for (const conversation of chosen) await runConversation(engram, (iso) => (now = Date.parse(iso)), conversation, tallies.get(conversation.language)!);
+        for (const conversation of chosen)
+          await runConversation(
+            engram,
+            (iso) => (now = Date.parse(iso)),
+            conversation,
+            tallies.get(conversation.language)!,
+          );
       },
-      { clock, ...(model === null ? {} : { extraction: { llm: { provider: 'openai-compatible', baseUrl: model.baseUrl, model: 'scripted' } } }) },
+      {
+        clock,
+        ...(model === null
+          ? {}
+          : { extraction: { llm: { provider: 'openai-compatible', baseUrl: model.baseUrl, model: 'scripted' } } }),
+      },
     );
   } finally {
     await model?.close();
   }
   const seconds = Math.round((performance.now() - started) / 100) / 10;
   log(`memory (${extraction}): ${chosen.length} conversations in ${seconds} s`);
-  const languages = (['en', 'zh'] as const).filter((language) => tallies.get(language)!.conversations > 0).map((language) => scoreOf(language, tallies.get(language)!));
+  const languages = (['en', 'zh'] as const)
+    .filter((language) => tallies.get(language)!.conversations > 0)
+    .map((language) => scoreOf(language, tallies.get(language)!));
   return {
     extraction,
     corpus: {
@@ -278,7 +325,13 @@ const fixed = (value: number | null) => (value === null ? '—' : value.toFixed(
 /** The report: extraction by kind and language, then the items judged and the packets' answers. */
 export function memoryReport(result: MemoryResult): string {
   const lines: string[] = [];
-  lines.push('| kind | ' + result.languages.map((score) => `${score.language}: held / expected | ${score.language}: stale still held`).join(' | ') + ' |');
+  lines.push(
+    '| kind | ' +
+      result.languages
+        .map((score) => `${score.language}: held / expected | ${score.language}: stale still held`)
+        .join(' | ') +
+      ' |',
+  );
   lines.push('| --- | ' + result.languages.map(() => '--- | ---').join(' | ') + ' |');
   for (const kind of FACT_KINDS) {
     const cells = result.languages.map((score) => {

@@ -117,17 +117,20 @@ function fact(value: unknown, where: string): CorpusFact {
   if (typeof value !== 'object' || value === null) fail(where, 'must be an object');
   const record = value as Record<string, unknown>;
   const kind = record['kind'];
-  if (!FACT_KINDS.includes(kind as FactKind)) fail(`${where}.kind`, `must be one of ${FACT_KINDS.join(', ')} (got ${String(kind)})`);
+  if (!FACT_KINDS.includes(kind as FactKind))
+    fail(`${where}.kind`, `must be one of ${FACT_KINDS.join(', ')} (got ${String(kind)})`);
   const said = text(record['value'], `${where}.value`);
   const status = record['status'];
-  if (status !== undefined && status !== 'open' && status !== 'done' && status !== 'cancelled') fail(`${where}.status`, 'must be open, done or cancelled');
+  if (status !== undefined && status !== 'open' && status !== 'done' && status !== 'cancelled')
+    fail(`${where}.status`, 'must be open, done or cancelled');
   return { kind: kind as FactKind, value: said, ...(status === undefined ? {} : { status }) };
 }
 
 /** A fact's value is said in its turn: by the user, or by the assistant confirming something done. */
 function checkSaid(entry: CorpusFact, turn: { user: string; assistant: string }, where: string): void {
   const needle = entry.value.toLowerCase();
-  if (!turn.user.toLowerCase().includes(needle) && !turn.assistant.toLowerCase().includes(needle)) fail(`${where}.value`, `"${entry.value}" is not in the turn's messages`);
+  if (!turn.user.toLowerCase().includes(needle) && !turn.assistant.toLowerCase().includes(needle))
+    fail(`${where}.value`, `"${entry.value}" is not in the turn's messages`);
 }
 
 function conversation(value: unknown, where: string, language: 'en' | 'zh'): CorpusConversation {
@@ -136,8 +139,10 @@ function conversation(value: unknown, where: string, language: 'en' | 'zh'): Cor
   const id = text(record['id'], `${where}.id`);
   const at = `${where} (${id})`;
   const kinds = texts(record['kinds'], `${at}.kinds`);
-  for (const kind of kinds) if (!CONVERSATION_KINDS.includes(kind as ConversationKind)) fail(`${at}.kinds`, `unknown kind ${kind}`);
-  if (!Array.isArray(record['sessions']) || record['sessions'].length === 0) fail(`${at}.sessions`, 'must be a non-empty array');
+  for (const kind of kinds)
+    if (!CONVERSATION_KINDS.includes(kind as ConversationKind)) fail(`${at}.kinds`, `unknown kind ${kind}`);
+  if (!Array.isArray(record['sessions']) || record['sessions'].length === 0)
+    fail(`${at}.sessions`, 'must be a non-empty array');
   let last = '';
   const sessions = (record['sessions'] as unknown[]).map((session, index): CorpusSession => {
     const here = `${at}.sessions[${index}]`;
@@ -147,11 +152,15 @@ function conversation(value: unknown, where: string, language: 'en' | 'zh'): Cor
     const iso = new Date(start).toISOString();
     if (iso <= last) fail(`${here}.start`, 'sessions must be in time order');
     last = iso;
-    if (!Array.isArray(entry['turns']) || entry['turns'].length === 0) fail(`${here}.turns`, 'must be a non-empty array');
+    if (!Array.isArray(entry['turns']) || entry['turns'].length === 0)
+      fail(`${here}.turns`, 'must be a non-empty array');
     const turns = (entry['turns'] as unknown[]).map((raw, turnIndex): CorpusTurn => {
       const spot = `${here}.turns[${turnIndex}]`;
       const turn = raw as Record<string, unknown>;
-      const said = { user: text(turn['user'], `${spot}.user`), assistant: text(turn['assistant'], `${spot}.assistant`) };
+      const said = {
+        user: text(turn['user'], `${spot}.user`),
+        assistant: text(turn['assistant'], `${spot}.assistant`),
+      };
       const list = (name: 'expect' | 'stale') => {
         const value = turn[name];
         if (value === undefined) return [];
@@ -164,11 +173,17 @@ function conversation(value: unknown, where: string, language: 'en' | 'zh'): Cor
     });
     return { start: iso, turns };
   });
-  const questions = (Array.isArray(record['questions']) ? record['questions'] : []).map((raw: unknown, index: number): CorpusQuestion => {
-    const spot = `${at}.questions[${index}]`;
-    const question = raw as Record<string, unknown>;
-    return { ask: text(question['ask'], `${spot}.ask`), show: texts(question['show'], `${spot}.show`), not_current: staleTexts(question['not_current'], `${spot}.not_current`) };
-  });
+  const questions = (Array.isArray(record['questions']) ? record['questions'] : []).map(
+    (raw: unknown, index: number): CorpusQuestion => {
+      const spot = `${at}.questions[${index}]`;
+      const question = raw as Record<string, unknown>;
+      return {
+        ask: text(question['ask'], `${spot}.ask`),
+        show: texts(question['show'], `${spot}.show`),
+        not_current: staleTexts(question['not_current'], `${spot}.not_current`),
+      };
+    },
+  );
   return { id, language, kinds: kinds as ConversationKind[], sessions, questions };
 }
 
@@ -181,9 +196,15 @@ function conversation(value: unknown, where: string, language: 'en' | 'zh'): Cor
  */
 export function loadCorpus(dir = corpusDir(), only?: readonly string[]): CorpusConversation[] {
   const files = readdirSync(dir)
-    .filter((name) => /^(en|zh)-[\w-]+\.json$/u.test(name) && (only === undefined || only.includes(name.replace(/\.json$/u, ''))))
+    .filter(
+      (name) =>
+        /^(en|zh)-[\w-]+\.json$/u.test(name) && (only === undefined || only.includes(name.replace(/\.json$/u, ''))),
+    )
     .sort();
-  if (files.length === 0) throw new Error(`memory corpus: no ${only === undefined ? 'en-*.json or zh-*.json' : only.map((name) => `${name}.json`).join(', ')} in ${dir}`);
+  if (files.length === 0)
+    throw new Error(
+      `memory corpus: no ${only === undefined ? 'en-*.json or zh-*.json' : only.map((name) => `${name}.json`).join(', ')} in ${dir}`,
+    );
   const out: CorpusConversation[] = [];
   const ids = new Set<string>();
   for (const name of files) {

@@ -35,7 +35,11 @@ function statusOf(item: Pick<MemoryItem, 'type' | 'value'>): FactStatus | null {
   // A dated event is a plan still on until it is marked done or cancelled (events have no status field in MemoryTypes v0.1 §3.7).
   if (item.type === 'events' && typeof status !== 'string') return 'open';
   if (item.type !== 'tasks' && typeof status !== 'string') return null;
-  return status === 'done' || status === 'completed' ? 'done' : status === 'cancelled' || status === 'canceled' ? 'cancelled' : 'open';
+  return status === 'done' || status === 'completed'
+    ? 'done'
+    : status === 'cancelled' || status === 'canceled'
+      ? 'cancelled'
+      : 'open';
 }
 
 /**
@@ -44,7 +48,10 @@ function statusOf(item: Pick<MemoryItem, 'type' | 'value'>): FactStatus | null {
  * @example
  * heldItem(item, (id) => userEvents.has(id))
  */
-export function heldItem(item: Pick<MemoryItem, 'id' | 'type' | 'key' | 'value' | 'source_event_ids'>, userSaid: (eventId: string) => boolean): HeldItem {
+export function heldItem(
+  item: Pick<MemoryItem, 'id' | 'type' | 'key' | 'value' | 'source_event_ids'>,
+  userSaid: (eventId: string) => boolean,
+): HeldItem {
   const text = [item.key, describeValue(item.type, item.value), ...strings(item.value)].join(' ').toLowerCase();
   return {
     id: item.id,
@@ -92,7 +99,10 @@ export type Verdict = 'right' | 'stale' | 'advice' | 'assistant' | 'junk';
  * @example
  * judge(item, { current: [{ kind: 'location', value: 'Lisbon' }], stale: [], advice: [] }) // 'right'
  */
-export function judge(item: HeldItem, expected: { current: readonly CorpusFact[]; stale: readonly CorpusFact[]; advice: readonly string[] }): Verdict {
+export function judge(
+  item: HeldItem,
+  expected: { current: readonly CorpusFact[]; stale: readonly CorpusFact[]; advice: readonly string[] },
+): Verdict {
   if (expected.current.some((fact) => item.text.includes(fact.value.toLowerCase()))) return 'right';
   if (expected.stale.some((fact) => mentions(item, fact))) return 'stale';
   if (expected.advice.some((advice) => item.text.includes(advice.toLowerCase()))) return 'advice';
@@ -106,7 +116,10 @@ export function judge(item: HeldItem, expected: { current: readonly CorpusFact[]
  * @example
  * finalState([{ expect: [loc('Berlin')], stale: [] }, { expect: [loc('Lisbon')], stale: [loc('Berlin')] }]) // current: Lisbon; stale: Berlin
  */
-export function finalState(turns: ReadonlyArray<{ expect: readonly CorpusFact[]; stale: readonly CorpusFact[] }>): { current: CorpusFact[]; stale: CorpusFact[] } {
+export function finalState(turns: ReadonlyArray<{ expect: readonly CorpusFact[]; stale: readonly CorpusFact[] }>): {
+  current: CorpusFact[];
+  stale: CorpusFact[];
+} {
   const key = (fact: CorpusFact) => `${fact.kind}\u0000${fact.value.toLowerCase()}`;
   const current = new Map<string, CorpusFact>();
   const stale = new Map<string, CorpusFact>();
@@ -142,7 +155,8 @@ export interface AnswerContext {
 
 /** Whether a packet fact is history: an event or case whose day is before the question's. */
 function isHistory(fact: Pick<Fact, 'fact_key' | 'value'>, asked: string): boolean {
-  const date = typeof fact.value === 'object' && fact.value !== null ? (fact.value as Record<string, unknown>)['date'] : undefined;
+  const date =
+    typeof fact.value === 'object' && fact.value !== null ? (fact.value as Record<string, unknown>)['date'] : undefined;
   return /^(?:event|case):/u.test(fact.fact_key) && typeof date === 'string' && date.slice(0, 10) < asked;
 }
 
@@ -184,9 +198,16 @@ export function answerOf(
     // What the prompt shows of it: a shortened form keeps its whole value in the JSON, not in the text.
     const text = [fact.fact_key, fact.notes ?? ''].join(' ').toLowerCase();
     current.push(text);
-    if (!isHistory(fact, context.asked) && question.not_current.some((value) => showsStale(text, value, context.current))) stale += 1;
+    if (
+      !isHistory(fact, context.asked) &&
+      question.not_current.some((value) => showsStale(text, value, context.current))
+    )
+      stale += 1;
     if (fact.sources.length > 0 && !fact.sources.some(userSaid)) assistant += 1;
   }
-  const asFact = question.show.length === 0 ? null : question.show.every((value) => current.some((text) => text.includes(value.toLowerCase())));
+  const asFact =
+    question.show.length === 0
+      ? null
+      : question.show.every((value) => current.some((text) => text.includes(value.toLowerCase())));
   return { right, as_fact: asFact, stale_shown: stale, assistant_shown: assistant };
 }

@@ -34,7 +34,10 @@ export interface CoreResults {
 /** The short commit, or a note that there is none. */
 export function currentCommit(): string {
   try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   } catch {
     return 'uncommitted working tree';
   }
@@ -59,7 +62,11 @@ function cpuId(): string | null {
     return null; // Not Linux: the model name is all there is.
   }
   const field = (name: string) => new RegExp(`^${name}\\s*:\\s*(.+)$`, 'm').exec(info)?.[1]?.trim();
-  const parts = [['family', field('cpu family')], ['model', field('model')], ['stepping', field('stepping')]].filter(([, value]) => value !== undefined);
+  const parts = [
+    ['family', field('cpu family')],
+    ['model', field('model')],
+    ['stepping', field('stepping')],
+  ].filter(([, value]) => value !== undefined);
   return parts.length === 0 ? null : parts.map(([name, value]) => `${name} ${value}`).join(', ');
 }
 
@@ -99,7 +106,15 @@ function status(pass: boolean): string {
   return pass ? 'PASS' : 'MISS';
 }
 
-type Row = [measurement: string, store: string, result: string, p50: string, p95: string, target: string, status: string];
+type Row = [
+  measurement: string,
+  store: string,
+  result: string,
+  p50: string,
+  p95: string,
+  target: string,
+  status: string,
+];
 
 function singleTurnRow(result: SingleTurnResult): Row {
   return [
@@ -138,9 +153,17 @@ function composeRows(result: ComposeResult): Row[] {
     status(summary.p95_ms <= TARGETS.composeP95Ms),
   ];
   return [
-    latencyRow('compose, all requests', result.compose, `${result.compose.samples} samples, ~${count(result.mean_packet_tokens)} tokens/packet`),
+    latencyRow(
+      'compose, all requests',
+      result.compose,
+      `${result.compose.samples} samples, ~${count(result.mean_packet_tokens)} tokens/packet`,
+    ),
     latencyRow('compose with cues.query', result.compose_with_query, `${result.compose_over_search_p50}× the FTS p50`),
-    latencyRow('compose without query', result.compose_without_query, `${result.compose_without_query.samples} samples`),
+    latencyRow(
+      'compose without query',
+      result.compose_without_query,
+      `${result.compose_without_query.samples} samples`,
+    ),
     [
       'searchEvents (FTS5), same queries',
       store,
@@ -173,7 +196,12 @@ export const MEMORY_TARGETS = { searchP95Ms: 20 } as const;
 /** Whether the working tree differs from HEAD (results then describe uncommitted code). */
 export function hasUncommittedChanges(): boolean {
   try {
-    return execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() !== '';
+    return (
+      execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim() !== ''
+    );
   } catch {
     return false;
   }
@@ -215,26 +243,52 @@ function rank(value: number | null | undefined): string {
 export function retrievalTables(result: RetrievalResult): string {
   const scores = table(
     ['mode', 'queries', 'recall@1', 'recall@5', 'MRR@10', 'p50 (first search of a query)'],
-    result.scores.map((score) => [MODE_LABEL[score.mode], `${score.kind} (${score.queries})`, fixed(score.recall_at_1), fixed(score.recall_at_5), fixed(score.mrr_at_10), ms(score.latency.p50_ms)]),
+    result.scores.map((score) => [
+      MODE_LABEL[score.mode],
+      `${score.kind} (${score.queries})`,
+      fixed(score.recall_at_1),
+      fixed(score.recall_at_5),
+      fixed(score.mrr_at_10),
+      ms(score.latency.p50_ms),
+    ]),
   );
   const signals = table(
     ['ranking (from the per-signal scores of the hybrid run)', 'queries', 'recall@1', 'recall@5', 'MRR@10'],
-    result.signal_scores.map((score) => [VIEW_LABEL[score.signal], score.kind, fixed(score.recall_at_1), fixed(score.recall_at_5), fixed(score.mrr_at_10)]),
+    result.signal_scores.map((score) => [
+      VIEW_LABEL[score.signal],
+      score.kind,
+      fixed(score.recall_at_1),
+      fixed(score.recall_at_5),
+      fixed(score.mrr_at_10),
+    ]),
   );
-  const misses = result.traces.filter((trace) => trace.kind === 'paraphrase' && (trace.hybrid_rank === null || trace.hybrid_rank > 5));
+  const misses = result.traces.filter(
+    (trace) => trace.kind === 'paraphrase' && (trace.hybrid_rank === null || trace.hybrid_rank > 5),
+  );
   const missTable = table(
-    ['query', 'expected', 'hybrid rank', 'vector rank (cos)', 'recency / salience rank', 'ranked first (text rank, vector rank, cos)'],
+    [
+      'query',
+      'expected',
+      'hybrid rank',
+      'vector rank (cos)',
+      'recency / salience rank',
+      'ranked first (text rank, vector rank, cos)',
+    ],
     misses.map((trace) => [
       `${trace.id} ${trace.query}`,
       `\`${trace.expected}\``,
       rank(trace.hybrid_rank),
-      trace.signals?.vector == null ? '—' : `${trace.signals.vector.rank} (${trace.signals.vector.similarity.toFixed(2)})`,
+      trace.signals?.vector == null
+        ? '—'
+        : `${trace.signals.vector.rank} (${trace.signals.vector.similarity.toFixed(2)})`,
       trace.signals === null ? '—' : `${trace.signals.recency.rank} / ${trace.signals.salience.rank}`,
       `\`${trace.top_key}\` (${rank(trace.top_signals.full_text?.rank)}, ${rank(trace.top_signals.vector?.rank)}, ${trace.top_signals.vector?.similarity.toFixed(2) ?? '—'})`,
     ]),
   );
   const causes = result.paraphrase_miss_causes;
-  const verdict = result.hybrid_beats_full_text ? 'PASS: hybrid beats full text alone on paraphrases' : 'MISS: hybrid does not beat full text alone on paraphrases';
+  const verdict = result.hybrid_beats_full_text
+    ? 'PASS: hybrid beats full text alone on paraphrases'
+    : 'MISS: hybrid does not beat full text alone on paraphrases';
   return [
     scores,
     '',
@@ -265,7 +319,15 @@ export function searchLatencyTable(result: SearchLatencyResult): string {
     status(summary.p95_ms <= MEMORY_TARGETS.searchP95Ms),
   ];
   const rows: string[][] = [
-    ['remember, one at a time, empty store', `0 → ${count(result.remember_empty.items)} items`, `${count(result.remember_empty.items_per_s)} items/s`, ms(result.remember_empty.latency.p50_ms), ms(result.remember_empty.latency.p95_ms), '—', '—'],
+    [
+      'remember, one at a time, empty store',
+      `0 → ${count(result.remember_empty.items)} items`,
+      `${count(result.remember_empty.items_per_s)} items/s`,
+      ms(result.remember_empty.latency.p50_ms),
+      ms(result.remember_empty.latency.p95_ms),
+      '—',
+      '—',
+    ],
     [
       `storage.write, ${result.bulk.batch_items} items/batch (the ops remember plans)`,
       `→ ${count(Math.round((result.items - result.remember_full.items) / 1000))}k items`,
@@ -275,13 +337,61 @@ export function searchLatencyTable(result: SearchLatencyResult): string {
       '—',
       '—',
     ],
-    ['remember, one at a time, full store (new keys)', `+${count(result.remember_full.items)} items`, `${count(result.remember_full.items_per_s)} items/s`, ms(result.remember_full.latency.p50_ms), ms(result.remember_full.latency.p95_ms), '—', '—'],
-    ['runEmbeddings, local model', `${count(result.embeddings.texts)} texts`, `${count(result.embeddings.texts_per_s)} texts/s (${result.embeddings.seconds} s)`, '—', '—', '—', '—'],
-    searchRow('engram.search, query seen first (embeds it)', result.search_first, `${result.search_first.samples} queries, ${result.mean_hits} hits avg`),
-    searchRow('engram.search, same query again (cached vector)', result.search_cached, `${result.embeddings.vectors_per_search} vectors scanned/search`),
-    ['storage.searchItems (full text), same terms', store, `${result.mean_text_hits} hits avg (limit 100)`, ms(result.full_text.p50_ms), ms(result.full_text.p95_ms), '—', '—'],
-    ['storage.itemVectors (vector candidates read)', store, `${result.embeddings.vectors_per_search} vectors avg`, ms(result.item_vectors.p50_ms), ms(result.item_vectors.p95_ms), '—', '—'],
-    ['query embedding, local model, one query', '—', `${result.query_embedding.samples} distinct queries`, ms(result.query_embedding.p50_ms), ms(result.query_embedding.p95_ms), '—', '—'],
+    [
+      'remember, one at a time, full store (new keys)',
+      `+${count(result.remember_full.items)} items`,
+      `${count(result.remember_full.items_per_s)} items/s`,
+      ms(result.remember_full.latency.p50_ms),
+      ms(result.remember_full.latency.p95_ms),
+      '—',
+      '—',
+    ],
+    [
+      'runEmbeddings, local model',
+      `${count(result.embeddings.texts)} texts`,
+      `${count(result.embeddings.texts_per_s)} texts/s (${result.embeddings.seconds} s)`,
+      '—',
+      '—',
+      '—',
+      '—',
+    ],
+    searchRow(
+      'engram.search, query seen first (embeds it)',
+      result.search_first,
+      `${result.search_first.samples} queries, ${result.mean_hits} hits avg`,
+    ),
+    searchRow(
+      'engram.search, same query again (cached vector)',
+      result.search_cached,
+      `${result.embeddings.vectors_per_search} vectors scanned/search`,
+    ),
+    [
+      'storage.searchItems (full text), same terms',
+      store,
+      `${result.mean_text_hits} hits avg (limit 100)`,
+      ms(result.full_text.p50_ms),
+      ms(result.full_text.p95_ms),
+      '—',
+      '—',
+    ],
+    [
+      'storage.itemVectors (vector candidates read)',
+      store,
+      `${result.embeddings.vectors_per_search} vectors avg`,
+      ms(result.item_vectors.p50_ms),
+      ms(result.item_vectors.p95_ms),
+      '—',
+      '—',
+    ],
+    [
+      'query embedding, local model, one query',
+      '—',
+      `${result.query_embedding.samples} distinct queries`,
+      ms(result.query_embedding.p50_ms),
+      ms(result.query_embedding.p95_ms),
+      '—',
+      '—',
+    ],
   ];
   return table(['measurement', 'store', 'result (median)', 'p50', 'p95', 'target', 'status'], rows);
 }
@@ -300,32 +410,125 @@ function shapeStore(result: ComposeShapeResult): string {
 /** Population, compose (with PASS/MISS against p50 and p95), its parts, and the raw reads, per shape. */
 export function composeShapesTable(results: readonly ComposeShapeResult[]): string {
   const target = `p50 ≤ ${COMPOSE_SHAPE_TARGETS.p50Ms} ms, p95 ≤ ${COMPOSE_SHAPE_TARGETS.p95Ms} ms`;
-  const pass = (summary: LatencySummary) => status(summary.p50_ms <= COMPOSE_SHAPE_TARGETS.p50Ms && summary.p95_ms <= COMPOSE_SHAPE_TARGETS.p95Ms);
+  const pass = (summary: LatencySummary) =>
+    status(summary.p50_ms <= COMPOSE_SHAPE_TARGETS.p50Ms && summary.p95_ms <= COMPOSE_SHAPE_TARGETS.p95Ms);
   const rows = results.flatMap((result): string[][] => {
     const store = shapeStore(result);
     const shape = `**${result.shape}**`;
-    const plain = (label: string, summary: LatencySummary, note: string) => [`${shape}: ${label}`, store, note, ms(summary.p50_ms), ms(summary.p95_ms), '—', '—'];
-    const checked = (label: string, summary: LatencySummary, note: string) => [`${shape}: ${label}`, store, note, ms(summary.p50_ms), ms(summary.p95_ms), target, pass(summary)];
+    const plain = (label: string, summary: LatencySummary, note: string) => [
+      `${shape}: ${label}`,
+      store,
+      note,
+      ms(summary.p50_ms),
+      ms(summary.p95_ms),
+      '—',
+      '—',
+    ];
+    const checked = (label: string, summary: LatencySummary, note: string) => [
+      `${shape}: ${label}`,
+      store,
+      note,
+      ms(summary.p50_ms),
+      ms(summary.p95_ms),
+      target,
+      pass(summary),
+    ];
     const events = result.events_import;
     const items = result.items_import;
     return [
-      [`${shape}: commitTurns, ${events.batch_size} turns/batch`, `0 → ${count(events.events)} events, ${count(result.sessions)} sessions`, `${count(events.events_per_s)} events/s (overall ${count(events.overall_events_per_s)})`, `${ms(events.batch_latency.p50_ms)}/batch`, `${ms(events.batch_latency.p95_ms)}/batch`, '—', '—'],
-      [`${shape}: storage.write, ${items.batch_items} items/batch (remember's ops)`, `+${count(items.items)} items (${count(result.counts.extracted_items)} more extracted by commitTurns)`, `${count(items.items_per_s)} items/s`, `${ms(items.batch_latency.p50_ms)}/batch`, `${ms(items.batch_latency.p95_ms)}/batch`, '—', '—'],
-      checked('engram.compose, all requests, right after the import', result.compose_before_merge, `${result.compose_before_merge.samples} samples, store file as the import left it; memory probe ${result.memory_probe_before_merge_ms} ms`),
-      [`${shape}: engram.mergeIndexes until done (the worker's step)`, store, `${count(result.index_merge.steps)} steps, ${result.index_merge.seconds} s`, '—', '—', '—', '—'],
-      [`${shape}: store file read once into the OS page cache (for the rows below)`, store, `${result.page_cache_read_s} s`, '—', '—', '—', '—'],
-      checked('engram.compose, all requests, indexes merged', result.compose, `${result.compose.samples} samples, ~${count(result.mean_packet_tokens)} tokens/packet; memory probe ${result.memory_probe_ms} ms`),
-      checked('engram.compose with cues.query', result.compose_with_query, `${result.compose_over_full_text_p50}× the raw full-text p50`),
-      checked('engram.compose without query', result.compose_without_query, `${result.compose_without_query.samples} samples`),
-      plain('compose, all requests, nothing kept between reads (keptSearchTerms 0, keptItems 0)', result.compose_nothing_kept, 'same requests, a connection of its own'),
+      [
+        `${shape}: commitTurns, ${events.batch_size} turns/batch`,
+        `0 → ${count(events.events)} events, ${count(result.sessions)} sessions`,
+        `${count(events.events_per_s)} events/s (overall ${count(events.overall_events_per_s)})`,
+        `${ms(events.batch_latency.p50_ms)}/batch`,
+        `${ms(events.batch_latency.p95_ms)}/batch`,
+        '—',
+        '—',
+      ],
+      [
+        `${shape}: storage.write, ${items.batch_items} items/batch (remember's ops)`,
+        `+${count(items.items)} items (${count(result.counts.extracted_items)} more extracted by commitTurns)`,
+        `${count(items.items_per_s)} items/s`,
+        `${ms(items.batch_latency.p50_ms)}/batch`,
+        `${ms(items.batch_latency.p95_ms)}/batch`,
+        '—',
+        '—',
+      ],
+      checked(
+        'engram.compose, all requests, right after the import',
+        result.compose_before_merge,
+        `${result.compose_before_merge.samples} samples, store file as the import left it; memory probe ${result.memory_probe_before_merge_ms} ms`,
+      ),
+      [
+        `${shape}: engram.mergeIndexes until done (the worker's step)`,
+        store,
+        `${count(result.index_merge.steps)} steps, ${result.index_merge.seconds} s`,
+        '—',
+        '—',
+        '—',
+        '—',
+      ],
+      [
+        `${shape}: store file read once into the OS page cache (for the rows below)`,
+        store,
+        `${result.page_cache_read_s} s`,
+        '—',
+        '—',
+        '—',
+        '—',
+      ],
+      checked(
+        'engram.compose, all requests, indexes merged',
+        result.compose,
+        `${result.compose.samples} samples, ~${count(result.mean_packet_tokens)} tokens/packet; memory probe ${result.memory_probe_ms} ms`,
+      ),
+      checked(
+        'engram.compose with cues.query',
+        result.compose_with_query,
+        `${result.compose_over_full_text_p50}× the raw full-text p50`,
+      ),
+      checked(
+        'engram.compose without query',
+        result.compose_without_query,
+        `${result.compose_without_query.samples} samples`,
+      ),
+      plain(
+        'compose, all requests, nothing kept between reads (keptSearchTerms 0, keptItems 0)',
+        result.compose_nothing_kept,
+        'same requests, a connection of its own',
+      ),
       plain('compose, build not stored (persist: false)', result.compose_no_persist, 'same requests'),
-      plain('compose with cues.query, build not stored', result.compose_no_persist_with_query, `${result.compose_no_persist_with_query.samples} samples`),
+      plain(
+        'compose with cues.query, build not stored',
+        result.compose_no_persist_with_query,
+        `${result.compose_no_persist_with_query.samples} samples`,
+      ),
       plain('put_context_build write alone', result.build_write, `~${result.mean_build_kib} KiB/build`),
-      plain('engram.replay of a stored build (every tenth)', result.replay, `${result.replays_identical} of ${result.replay.samples} byte-identical`),
-      plain('storage.searchEvents (FTS5, no words kept), same terms', result.search_events, `${result.mean_event_hits} hits avg`),
-      plain('storage.searchItems (FTS5, no words kept), same terms', result.search_items, `${result.mean_item_hits} hits avg (limit 100)`),
-      plain('searchEvents + searchItems, per query', result.full_text_total, `${result.full_text_total.samples} queries`),
-      plain('storage.listItems ×2–3 of compose (always, procedures, episodes)', result.item_lists, `${result.mean_listed_items} items read avg`),
+      plain(
+        'engram.replay of a stored build (every tenth)',
+        result.replay,
+        `${result.replays_identical} of ${result.replay.samples} byte-identical`,
+      ),
+      plain(
+        'storage.searchEvents (FTS5, no words kept), same terms',
+        result.search_events,
+        `${result.mean_event_hits} hits avg`,
+      ),
+      plain(
+        'storage.searchItems (FTS5, no words kept), same terms',
+        result.search_items,
+        `${result.mean_item_hits} hits avg (limit 100)`,
+      ),
+      plain(
+        'searchEvents + searchItems, per query',
+        result.full_text_total,
+        `${result.full_text_total.samples} queries`,
+      ),
+      plain(
+        'storage.listItems ×2–3 of compose (always, procedures, episodes)',
+        result.item_lists,
+        `${result.mean_listed_items} items read avg`,
+      ),
     ];
   });
   return table(['measurement', 'store', 'result (median)', 'p50', 'p95', 'target', 'status'], rows);

@@ -63,7 +63,13 @@ export interface RetrievalResult {
   embed_seconds: number;
   scores: RetrievalScores[];
   /** Each signal of the hybrid run on its own: the rank it gives the expected item (from `signals`). */
-  signal_scores: Array<{ signal: SignalView; kind: QueryKind; recall_at_1: number; recall_at_5: number; mrr_at_10: number }>;
+  signal_scores: Array<{
+    signal: SignalView;
+    kind: QueryKind;
+    recall_at_1: number;
+    recall_at_5: number;
+    mrr_at_10: number;
+  }>;
   /** Paraphrase queries whose expected item is not first in the hybrid run, by cause. */
   paraphrase_miss_causes: Record<MissCause, number>;
   /** Paraphrase queries whose expected item shares an indexed word with the query. */
@@ -95,7 +101,9 @@ function isQuery(value: unknown): value is LabelledQuery {
 export function loadRetrievalSet(): RetrievalSet {
   const parsed = JSON.parse(readFileSync(SET_PATH, 'utf8')) as { items?: unknown; queries?: unknown };
   if (!Array.isArray(parsed.items) || !Array.isArray(parsed.queries) || !parsed.queries.every(isQuery)) {
-    throw new TypeError('bench/data/retrieval-set.json: expected { items: RememberRequest[], queries: LabelledQuery[] }');
+    throw new TypeError(
+      'bench/data/retrieval-set.json: expected { items: RememberRequest[], queries: LabelledQuery[] }',
+    );
   }
   const set = { items: parsed.items as RememberRequest[], queries: parsed.queries };
   const keys = new Set(set.items.map((item) => item.key));
@@ -119,7 +127,11 @@ function rankOf(hits: readonly SearchHit[], expected: readonly string[]): number
   return index === -1 ? null : index + 1;
 }
 
-function scoresOf(ranks: ReadonlyArray<number | null>): { recall_at_1: number; recall_at_5: number; mrr_at_10: number } {
+function scoresOf(ranks: ReadonlyArray<number | null>): {
+  recall_at_1: number;
+  recall_at_5: number;
+  mrr_at_10: number;
+} {
   const n = Math.max(1, ranks.length);
   const within = (k: number) => ranks.filter((rank) => rank !== null && rank <= k).length / n;
   const reciprocal = ranks.reduce<number>((sum, rank) => sum + (rank !== null && rank <= 10 ? 1 / rank : 0), 0);
@@ -149,7 +161,10 @@ async function timedSearch(engram: Engram, query: LabelledQuery): Promise<Run> {
 
 /** Reciprocal rank fusion of text and vector ranks only (k = 60, as src/retrieval/hybrid-search.ts). */
 function textAndVector(signals: SearchHit['signals']): number {
-  return (signals.full_text === null ? 0 : 1 / (60 + signals.full_text.rank)) + (signals.vector === null ? 0 : 1 / (60 + signals.vector.rank));
+  return (
+    (signals.full_text === null ? 0 : 1 / (60 + signals.full_text.rank)) +
+    (signals.vector === null ? 0 : 1 / (60 + signals.vector.rank))
+  );
 }
 
 /**
@@ -158,10 +173,17 @@ function textAndVector(signals: SearchHit['signals']): number {
  */
 function viewRank(all: readonly SearchHit[], expected: readonly string[], view: SignalView): number | null {
   if (view === 'text_and_vector') {
-    const sorted = [...all].sort((a, b) => textAndVector(b.signals) - textAndVector(a.signals) || (a.item.id < b.item.id ? 1 : -1));
-    return rankOf(sorted.filter((hit) => textAndVector(hit.signals) > 0), expected);
+    const sorted = [...all].sort(
+      (a, b) => textAndVector(b.signals) - textAndVector(a.signals) || (a.item.id < b.item.id ? 1 : -1),
+    );
+    return rankOf(
+      sorted.filter((hit) => textAndVector(hit.signals) > 0),
+      expected,
+    );
   }
-  const ranks = all.filter((hit) => expected.includes(hit.item.key)).map((hit) => hit.signals[view]?.rank ?? Number.POSITIVE_INFINITY);
+  const ranks = all
+    .filter((hit) => expected.includes(hit.item.key))
+    .map((hit) => hit.signals[view]?.rank ?? Number.POSITIVE_INFINITY);
   const best = Math.min(Number.POSITIVE_INFINITY, ...ranks);
   return Number.isFinite(best) ? best : null;
 }
@@ -177,8 +199,10 @@ async function searchBoth(hybrid: Engram, fullText: Engram, query: LabelledQuery
   const hybridRun = await timedSearch(hybrid, query);
   const textRun = await timedSearch(fullText, query);
   // What each mode measures: the full-text Engram never sees a vector; the hybrid one always does.
-  if (textRun.top10.some((hit) => hit.signals.vector !== null)) throw new RangeError('the full-text Engram returned a vector signal');
-  if (hybridRun.top10.some((hit) => hit.signals.vector === null)) throw new RangeError(`hybrid search returned a hit without a vector for ${query.id}`);
+  if (textRun.top10.some((hit) => hit.signals.vector !== null))
+    throw new RangeError('the full-text Engram returned a vector signal');
+  if (hybridRun.top10.some((hit) => hit.signals.vector === null))
+    throw new RangeError(`hybrid search returned a hit without a vector for ${query.id}`);
   // Every visible candidate with its signals (fusion sorts all candidates, then cuts to k).
   const all = await hybrid.search({ scope: query.scope, query: query.query, k: 100 });
   const ranks = { hybrid: rankOf(hybridRun.top10, query.expected), full_text: rankOf(textRun.top10, query.expected) };
@@ -187,7 +211,11 @@ async function searchBoth(hybrid: Engram, fullText: Engram, query: LabelledQuery
   return {
     ranks,
     ms: { hybrid: hybridRun.ms, full_text: textRun.ms },
-    views: { vector: viewRank(all, query.expected, 'vector'), full_text: viewRank(all, query.expected, 'full_text'), text_and_vector: viewRank(all, query.expected, 'text_and_vector') },
+    views: {
+      vector: viewRank(all, query.expected, 'vector'),
+      full_text: viewRank(all, query.expected, 'full_text'),
+      text_and_vector: viewRank(all, query.expected, 'text_and_vector'),
+    },
     trace: {
       id: query.id,
       kind: query.kind,
@@ -210,15 +238,21 @@ async function load(engram: Engram, items: readonly RememberRequest[]): Promise<
   const start = nowMs();
   const run = await engram.runEmbeddings();
   const backlog = await engram.embeddingBacklog();
-  if (backlog !== 0 || run.embedded !== items.length) throw new RangeError(`expected ${items.length} embedded items, got ${run.embedded} (backlog ${backlog})`);
+  if (backlog !== 0 || run.embedded !== items.length)
+    throw new RangeError(`expected ${items.length} embedded items, got ${run.embedded} (backlog ${backlog})`);
   return (nowMs() - start) / 1000;
 }
 
 /** The scores of both modes and the diagnostics, from every query's outcome. */
-function resultOf(set: RetrievalSet, outcomes: ReadonlyMap<string, QueryOutcome>, embedSeconds: number): RetrievalResult {
+function resultOf(
+  set: RetrievalSet,
+  outcomes: ReadonlyMap<string, QueryOutcome>,
+  embedSeconds: number,
+): RetrievalResult {
   const queries = set.queries;
   const kinds: QueryKind[] = ['paraphrase', 'lexical'];
-  const of = (kind: QueryKind) => queries.filter((query) => query.kind === kind).map((query) => outcomes.get(query.id)!);
+  const of = (kind: QueryKind) =>
+    queries.filter((query) => query.kind === kind).map((query) => outcomes.get(query.id)!);
   const scores = kinds.flatMap((kind) =>
     (['hybrid', 'full_text'] as const).map((mode): RetrievalScores => ({
       mode,
@@ -232,18 +266,23 @@ function resultOf(set: RetrievalSet, outcomes: ReadonlyMap<string, QueryOutcome>
   const paraphrases = traces.filter((trace) => trace.kind === 'paraphrase');
   const missCauses: Record<MissCause, number> = { word_match_elsewhere: 0, vector_similarity: 0, recency_salience: 0 };
   for (const trace of paraphrases) if (trace.cause !== null) missCauses[trace.cause] += 1;
-  const paraphrase = (mode: RetrievalMode) => scores.find((score) => score.kind === 'paraphrase' && score.mode === mode)!;
+  const paraphrase = (mode: RetrievalMode) =>
+    scores.find((score) => score.kind === 'paraphrase' && score.mode === mode)!;
   return {
     items: set.items.length,
     embedded: set.items.length,
     embed_seconds: round(embedSeconds, 1),
     scores,
-    signal_scores: kinds.flatMap((kind) => VIEWS.map((signal) => ({ signal, kind, ...scoresOf(of(kind).map((outcome) => outcome.views[signal])) }))),
+    signal_scores: kinds.flatMap((kind) =>
+      VIEWS.map((signal) => ({ signal, kind, ...scoresOf(of(kind).map((outcome) => outcome.views[signal])) })),
+    ),
     paraphrase_miss_causes: missCauses,
     paraphrases_with_text_match: paraphrases.filter((trace) => trace.signals?.full_text != null).length,
     lost_in_fusion: paraphrases.filter((trace) => trace.signals?.vector?.rank === 1 && trace.hybrid_rank !== 1).length,
     traces,
-    hybrid_beats_full_text: paraphrase('hybrid').mrr_at_10 > paraphrase('full_text').mrr_at_10 && paraphrase('hybrid').recall_at_5 > paraphrase('full_text').recall_at_5,
+    hybrid_beats_full_text:
+      paraphrase('hybrid').mrr_at_10 > paraphrase('full_text').mrr_at_10 &&
+      paraphrase('hybrid').recall_at_5 > paraphrase('full_text').recall_at_5,
   };
 }
 

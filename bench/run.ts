@@ -65,11 +65,34 @@ const QUICK: Sizes = {
 };
 
 /** One tenant of 100k items (1,000 users × 100); queries go to the 50 users whose items are embedded. */
-const LATENCY_FULL: LatencySizes = { users: 1_000, itemsPerUser: 100, sharedItems: 100, embeddedUsers: 50, queries: 300, rememberItems: 1_000 };
-const LATENCY_QUICK: LatencySizes = { users: 100, itemsPerUser: 100, sharedItems: 100, embeddedUsers: 5, queries: 100, rememberItems: 300 };
+const LATENCY_FULL: LatencySizes = {
+  users: 1_000,
+  itemsPerUser: 100,
+  sharedItems: 100,
+  embeddedUsers: 50,
+  queries: 300,
+  rememberItems: 1_000,
+};
+const LATENCY_QUICK: LatencySizes = {
+  users: 100,
+  itemsPerUser: 100,
+  sharedItems: 100,
+  embeddedUsers: 5,
+  queries: 100,
+  rememberItems: 300,
+};
 
-
-const PARTS = ['core', 'retrieval', 'latency', 'compose-shapes', 'load', 'stores', 'locomo', 'embeddings', 'memory'] as const;
+const PARTS = [
+  'core',
+  'retrieval',
+  'latency',
+  'compose-shapes',
+  'load',
+  'stores',
+  'locomo',
+  'embeddings',
+  'memory',
+] as const;
 type Part = (typeof PARTS)[number];
 
 const USERS = 100;
@@ -78,7 +101,6 @@ const SEED = 20_240_601;
 function log(message: string): void {
   process.stderr.write(`[bench] ${message}\n`);
 }
-
 
 /** Fills one store with batches, stopping at each size to measure compose there. */
 async function benchImportAndCompose(sizes: Sizes): Promise<{ batch: BatchImportResult; compose: ComposeResult[] }> {
@@ -92,17 +114,24 @@ async function benchImportAndCompose(sizes: Sizes): Promise<{ batch: BatchImport
     for (const target of sizes.composeStoreEvents) {
       const start = Date.now();
       await importer.growTo(target);
-      log(`store at ${importer.events} events (${storeSizeMiB(path)} MiB) after ${((Date.now() - start) / 1000).toFixed(1)} s; composing`);
+      log(
+        `store at ${importer.events} events (${storeSizeMiB(path)} MiB) after ${((Date.now() - start) / 1000).toFixed(1)} s; composing`,
+      );
       const sessions = sessionsHolding(plans, importer.turnsWritten);
       const searcher = await keepingNothing(path);
       try {
         compose.push(
-          await benchCompose(engram, sessions, { events: importer.events, mib: storeSizeMiB(path) }, {
-            warmup: sizes.composeWarmup,
-            samples: sizes.composeSamples,
-            seed: SEED + target,
-            searcher,
-          }),
+          await benchCompose(
+            engram,
+            sessions,
+            { events: importer.events, mib: storeSizeMiB(path) },
+            {
+              warmup: sizes.composeWarmup,
+              samples: sizes.composeSamples,
+              seed: SEED + target,
+              searcher,
+            },
+          ),
         );
       } finally {
         await searcher.close();
@@ -118,7 +147,8 @@ function selectedParts(args: readonly string[]): Set<Part> {
   if (option === undefined) return new Set(PARTS);
   const names = option.slice('--only='.length).split(',');
   const unknown = names.filter((name) => !(PARTS as readonly string[]).includes(name));
-  if (unknown.length > 0) throw new RangeError(`--only: unknown part(s) ${unknown.join(', ')}; choose from ${PARTS.join(', ')}`);
+  if (unknown.length > 0)
+    throw new RangeError(`--only: unknown part(s) ${unknown.join(', ')}; choose from ${PARTS.join(', ')}`);
   return new Set(names as Part[]);
 }
 
@@ -149,7 +179,13 @@ async function runCore(quick: boolean): Promise<void> {
 
 /** What every long-term memory results file starts with. */
 function header(quick: boolean) {
-  return { mode: quick ? 'quick' : 'full', date: new Date().toISOString(), commit: currentCommit(), uncommitted_changes: hasUncommittedChanges(), machine: machine() };
+  return {
+    mode: quick ? 'quick' : 'full',
+    date: new Date().toISOString(),
+    commit: currentCommit(),
+    uncommitted_changes: hasUncommittedChanges(),
+    machine: machine(),
+  };
 }
 
 async function runRetrieval(quick: boolean): Promise<void> {
@@ -173,12 +209,18 @@ async function runComposeShapes(quick: boolean): Promise<void> {
   const shapes = quick ? SHAPES_QUICK : SHAPES_FULL;
   const results = [];
   for (const sizes of shapes) {
-    log(`compose-shapes ${sizes.name}: ${sizes.users} users, ${sizes.events} events, ${sizes.itemsPerUser} items/user (embeddings: none)`);
+    log(
+      `compose-shapes ${sizes.name}: ${sizes.users} users, ${sizes.events} events, ${sizes.itemsPerUser} items/user (embeddings: none)`,
+    );
     results.push(await benchComposeShape(sizes, log));
   }
   writeResults('compose-shapes', { ...header(quick), sizes: shapes, targets: COMPOSE_SHAPE_TARGETS, shapes: results });
-  process.stdout.write(`\nCompose in two store shapes (embedded SQLite, no embeddings):\n\n${composeShapesTable(results)}\n`);
-  process.stdout.write('\nMemory probe: ms for 2M random reads over 32 MiB, the median of probes taken between compose samples; lower means the machine answered faster during that pass.\n');
+  process.stdout.write(
+    `\nCompose in two store shapes (embedded SQLite, no embeddings):\n\n${composeShapesTable(results)}\n`,
+  );
+  process.stdout.write(
+    '\nMemory probe: ms for 2M random reads over 32 MiB, the median of probes taken between compose samples; lower means the machine answered faster during that pass.\n',
+  );
   log('results written to bench/results/compose-shapes.json');
 }
 
@@ -188,17 +230,33 @@ const LOAD_QUICK: LoadSizes = { durationSeconds: 5, connections: 2, users: 50 };
 
 function loadTable(result: LoadResult): string {
   const header = ['route', 'requests', 'requests/s', 'p50', 'p99', 'max', 'errors', 'non-2xx', 'timeouts'];
-  const row = (name: string, load: LoadResult['commit']) =>
-    [name, String(load.requests), String(load.requests_per_s), `${load.latency_p50_ms} ms`, `${load.latency_p99_ms} ms`, `${load.latency_max_ms} ms`, String(load.errors), String(load.non_2xx), String(load.timeouts)];
+  const row = (name: string, load: LoadResult['commit']) => [
+    name,
+    String(load.requests),
+    String(load.requests_per_s),
+    `${load.latency_p50_ms} ms`,
+    `${load.latency_p99_ms} ms`,
+    `${load.latency_max_ms} ms`,
+    String(load.errors),
+    String(load.non_2xx),
+    String(load.timeouts),
+  ];
   const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
-  return [line(header), line(header.map(() => '---')), line(row('POST /v1/turns', result.commit)), line(row('POST /v1/compose', result.compose))].join('\n');
+  return [
+    line(header),
+    line(header.map(() => '---')),
+    line(row('POST /v1/turns', result.commit)),
+    line(row('POST /v1/compose', result.compose)),
+  ].join('\n');
 }
 
 async function runLoad(quick: boolean): Promise<void> {
   const sizes = quick ? LOAD_QUICK : LOAD_FULL;
   const result = await benchLoad(sizes, log);
   writeResults('load', { ...header(quick), sizes, ...result });
-  process.stdout.write(`\nLoad on the served embedded store (${sizes.durationSeconds} s, ${sizes.connections} connections per route, at once):\n\n${loadTable(result)}\n`);
+  process.stdout.write(
+    `\nLoad on the served embedded store (${sizes.durationSeconds} s, ${sizes.connections} connections per route, at once):\n\n${loadTable(result)}\n`,
+  );
   log('results written to bench/results/load.json');
 }
 
@@ -222,7 +280,9 @@ async function runStores(quick: boolean): Promise<void> {
   const sizes = quick ? STORES_QUICK : STORES_FULL;
   const figures = await benchStores(sizes, log);
   writeResults('stores', { ...header(quick), sizes, stores: figures });
-  process.stdout.write(`\nSQLite beside PostgreSQL (same workload, same run; compose at ${sizes.composeEvents} events):\n\n${storesTable(figures)}\n`);
+  process.stdout.write(
+    `\nSQLite beside PostgreSQL (same workload, same run; compose at ${sizes.composeEvents} events):\n\n${storesTable(figures)}\n`,
+  );
   log('results written to bench/results/stores.json');
 }
 
@@ -232,23 +292,37 @@ const LOCOMO_QUICK: LocomoSizes = { conversations: 2, questionStride: 3, warmup:
 
 async function runLocomo(quick: boolean): Promise<void> {
   const sizes = quick ? LOCOMO_QUICK : LOCOMO_FULL;
-  log(`LoCoMo evidence recall: ${sizes.conversations} conversations, ${sizes.questionStride === 1 ? 'every question' : `one question in ${sizes.questionStride}`}`);
+  log(
+    `LoCoMo evidence recall: ${sizes.conversations} conversations, ${sizes.questionStride === 1 ? 'every question' : `one question in ${sizes.questionStride}`}`,
+  );
   const result = await benchLocomo(sizes, log);
   writeResults('locomo', { ...header(quick), ...result });
   const charts = await writeLocomoCharts(result, chartsDir(quick));
-  process.stdout.write(`\nLoCoMo evidence recall (responder packets against baselines, same run):\n\n${locomoReport(result)}\n`);
+  process.stdout.write(
+    `\nLoCoMo evidence recall (responder packets against baselines, same run):\n\n${locomoReport(result)}\n`,
+  );
   log(`results written to bench/results/locomo.json, charts to ${charts.join(' and ')}`);
 }
 
 /** The local embedding models compared on LoCoMo (all conversations, or 2) and the retrieval set. */
-const EMBEDDINGS_FULL: EmbeddingsSizes = { conversations: 10, turns: { static: 3_000, transformer: 64 }, queries: { static: 500, transformer: 100 } };
-const EMBEDDINGS_QUICK: EmbeddingsSizes = { conversations: 2, turns: { static: 1_000, transformer: 64 }, queries: { static: 200, transformer: 30 } };
+const EMBEDDINGS_FULL: EmbeddingsSizes = {
+  conversations: 10,
+  turns: { static: 3_000, transformer: 64 },
+  queries: { static: 500, transformer: 100 },
+};
+const EMBEDDINGS_QUICK: EmbeddingsSizes = {
+  conversations: 2,
+  turns: { static: 1_000, transformer: 64 },
+  queries: { static: 200, transformer: 30 },
+};
 
 async function runEmbeddings(quick: boolean): Promise<void> {
   const sizes = quick ? EMBEDDINGS_QUICK : EMBEDDINGS_FULL;
   const result = await benchEmbeddings(sizes, log);
   writeResults('embeddings', { ...header(quick), sizes, ...result });
-  process.stdout.write(`\nLocal embedding models (LoCoMo turn-level evidence recall@10 over ${sizes.conversations} conversations, categories 1–4; vector-only ranks on bench/data/retrieval-set.json):\n\n${embeddingsTable(result)}\n`);
+  process.stdout.write(
+    `\nLocal embedding models (LoCoMo turn-level evidence recall@10 over ${sizes.conversations} conversations, categories 1–4; vector-only ranks on bench/data/retrieval-set.json):\n\n${embeddingsTable(result)}\n`,
+  );
   log('results written to bench/results/embeddings.json');
 }
 
@@ -257,16 +331,31 @@ const MEMORY_FULL: MemorySizes = { perLanguage: null };
 const MEMORY_QUICK: MemorySizes = { perLanguage: 15 };
 
 async function runMemoryQuality(quick: boolean, misses: boolean, holdout: boolean, files?: string[]): Promise<void> {
-  const sizes = { ...(quick ? MEMORY_QUICK : MEMORY_FULL), ...(holdout ? { dir: corpusDir('holdout') } : {}), ...(files === undefined ? {} : { files }) };
+  const sizes = {
+    ...(quick ? MEMORY_QUICK : MEMORY_FULL),
+    ...(holdout ? { dir: corpusDir('holdout') } : {}),
+    ...(files === undefined ? {} : { files }),
+  };
   const rules = await benchMemory(sizes, log, 'rules');
   const scripted = await benchMemory(sizes, log, 'rules+scripted-llm');
-  writeResults(holdout ? 'memory-quality-holdout' : 'memory-quality', { ...header(quick), sizes, runs: [rules, scripted] });
+  writeResults(holdout ? 'memory-quality-holdout' : 'memory-quality', {
+    ...header(quick),
+    sizes,
+    runs: [rules, scripted],
+  });
   const corpus = `${rules.corpus.conversations} conversations, ${rules.corpus.turns} turns, ${rules.corpus.questions} questions; questions as ${rules.budget}-token responder packets`;
-  process.stdout.write(`\nMemory quality on the ${holdout ? 'held-out set' : 'corpus'} (${corpus}), rule extraction, no LLM:\n\n${memoryReport(rules)}\n`);
-  process.stdout.write(`\nThe same run with an LLM beside the rules: a scripted model on loopback answering each turn with the facts the corpus expects (the LLM path's upper bound, not a real model):\n\n${memoryReport(scripted)}\n`);
+  process.stdout.write(
+    `\nMemory quality on the ${holdout ? 'held-out set' : 'corpus'} (${corpus}), rule extraction, no LLM:\n\n${memoryReport(rules)}\n`,
+  );
+  process.stdout.write(
+    `\nThe same run with an LLM beside the rules: a scripted model on loopback answering each turn with the facts the corpus expects (the LLM path's upper bound, not a real model):\n\n${memoryReport(scripted)}\n`,
+  );
   if (misses) {
     for (const run of [rules, scripted]) {
-      for (const score of run.languages) process.stdout.write(`\nMisses (${run.extraction}, ${score.language}):\n${score.misses.map((line) => `- ${line}`).join('\n')}\n`);
+      for (const score of run.languages)
+        process.stdout.write(
+          `\nMisses (${run.extraction}, ${score.language}):\n${score.misses.map((line) => `- ${line}`).join('\n')}\n`,
+        );
     }
   }
   log(`results written to bench/results/${holdout ? 'memory-quality-holdout' : 'memory-quality'}.json`);
@@ -279,9 +368,16 @@ async function measured(part: Part, run: () => Promise<void>): Promise<void> {
   await run();
   const mib = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
   const usage = process.memoryUsage();
-  const entry = { part, rss_mib: mib(usage.rss), peak_rss_mib: mib(process.resourceUsage().maxRSS * 1024), heap_used_mib: mib(usage.heapUsed) };
+  const entry = {
+    part,
+    rss_mib: mib(usage.rss),
+    peak_rss_mib: mib(process.resourceUsage().maxRSS * 1024),
+    heap_used_mib: mib(usage.heapUsed),
+  };
   memory.push(entry);
-  process.stdout.write(`\nResident memory after ${part}: ${entry.rss_mib} MiB (peak so far ${entry.peak_rss_mib} MiB, JS heap ${entry.heap_used_mib} MiB)\n`);
+  process.stdout.write(
+    `\nResident memory after ${part}: ${entry.rss_mib} MiB (peak so far ${entry.peak_rss_mib} MiB, JS heap ${entry.heap_used_mib} MiB)\n`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -298,16 +394,23 @@ async function main(): Promise<void> {
   if (parts.has('locomo')) {
     // The data set is not part of the repository (CC BY-NC): without it, a run of every part skips
     // this one; asking for it by name (--only=locomo) fails with where to get it.
-    if (existsSync(locomoPath()) || args.some((arg) => arg.startsWith('--only='))) await measured('locomo', () => runLocomo(quick));
+    if (existsSync(locomoPath()) || args.some((arg) => arg.startsWith('--only=')))
+      await measured('locomo', () => runLocomo(quick));
     else log(`locomo skipped: no data set at ${locomoPath()} (set ENGRAM_LOCOMO to locomo10.json)`);
   }
   if (parts.has('embeddings')) {
-    if (existsSync(locomoPath()) || args.some((arg) => arg.startsWith('--only='))) await measured('embeddings', () => runEmbeddings(quick));
+    if (existsSync(locomoPath()) || args.some((arg) => arg.startsWith('--only=')))
+      await measured('embeddings', () => runEmbeddings(quick));
     else log(`embeddings skipped: no data set at ${locomoPath()} (set ENGRAM_LOCOMO to locomo10.json)`);
   }
-  const holdoutFiles = args.find((arg) => arg.startsWith('--holdout='))?.slice('--holdout='.length).split(',').filter((name) => name !== '');
+  const holdoutFiles = args
+    .find((arg) => arg.startsWith('--holdout='))
+    ?.slice('--holdout='.length)
+    .split(',')
+    .filter((name) => name !== '');
   const holdout = holdoutFiles !== undefined || args.includes('--holdout');
-  if (parts.has('memory')) await measured('memory', () => runMemoryQuality(quick, args.includes('--misses'), holdout, holdoutFiles));
+  if (parts.has('memory'))
+    await measured('memory', () => runMemoryQuality(quick, args.includes('--misses'), holdout, holdoutFiles));
   writeResults('memory', { ...header(quick), parts: memory });
 }
 

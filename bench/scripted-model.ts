@@ -4,7 +4,11 @@
 // prompt's output format. It measures what the LLM path of the write path does with right answers —
 // how facts are merged, superseded, ended and shown — not how good any real model is.
 
-import { chatReply, startOpenAiCompatibleServer, type OpenAiCompatibleServer } from '../test/helpers/openai-compatible-server.js';
+import {
+  chatReply,
+  startOpenAiCompatibleServer,
+  type OpenAiCompatibleServer,
+} from '../test/helpers/openai-compatible-server.js';
 import type { CorpusConversation, CorpusFact, FactKind } from './memory-corpus.js';
 
 interface ScriptedTurn {
@@ -25,7 +29,12 @@ interface ModelItem {
 
 /** A key part from a value: lower case, words joined by underscores (letters of any script). */
 function slug(value: string): string {
-  return value.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '_').replace(/^_+|_+$/g, '') || 'item';
+  return (
+    value
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, '_')
+      .replace(/^_+|_+$/g, '') || 'item'
+  );
 }
 
 /** What a profile fact of a kind says, as the rules would phrase its value. */
@@ -39,7 +48,11 @@ function knownKey(known: readonly string[], prefixes: readonly string[], name: s
   const words = name.split('_');
   // Han text has no spaces: a word of it is found inside a key's part.
   const holds = (part: string, word: string) => part === word || (/\p{Script=Han}/u.test(word) && part.includes(word));
-  return known.find((key) => prefixes.some((prefix) => key.startsWith(prefix)) && words.every((word) => key.split(/[:_]/u).some((part) => holds(part, word))));
+  return known.find(
+    (key) =>
+      prefixes.some((prefix) => key.startsWith(prefix)) &&
+      words.every((word) => key.split(/[:_]/u).some((part) => holds(part, word))),
+  );
 }
 
 /**
@@ -47,24 +60,70 @@ function knownKey(known: readonly string[], prefixes: readonly string[], name: s
  * when one names them), preferences as such, the rest as profile facts named as the prompt asks.
  * A retracted profile fact is named by its words (`*:<words>`), so it ends whichever extractor wrote it.
  */
-function itemOf(fact: CorpusFact, action: 'upsert' | 'retract', source: string, known: readonly string[], factName?: string): ModelItem {
+function itemOf(
+  fact: CorpusFact,
+  action: 'upsert' | 'retract',
+  source: string,
+  known: readonly string[],
+  factName?: string,
+): ModelItem {
   const base = { action, confidence: 0.9, gate: 'may' as const, source_event_ids: [source], salience: null };
   const name = slug(fact.value);
   switch (fact.kind) {
     case 'task': {
       const key = knownKey(known, ['task:'], name) ?? `task:general:${name}`;
-      return { ...base, gate: 'must', type: 'tasks', key, value: [{ k: 'task_id', v: key.split(':')[2]! }, { k: 'title', v: fact.value }, { k: 'status', v: fact.status === 'done' ? 'done' : 'todo' }] };
+      return {
+        ...base,
+        gate: 'must',
+        type: 'tasks',
+        key,
+        value: [
+          { k: 'task_id', v: key.split(':')[2]! },
+          { k: 'title', v: fact.value },
+          { k: 'status', v: fact.status === 'done' ? 'done' : 'todo' },
+        ],
+      };
     }
     case 'plan': {
       const key = knownKey(known, ['goal:'], name) ?? `goal:plans:${name}`;
-      return { ...base, type: 'goals', key, value: [{ k: 'name', v: key.split(':')[2]! }, { k: 'description', v: fact.value }, { k: 'status', v: fact.status ?? 'open' }] };
+      return {
+        ...base,
+        type: 'goals',
+        key,
+        value: [
+          { k: 'name', v: key.split(':')[2]! },
+          { k: 'description', v: fact.value },
+          { k: 'status', v: fact.status ?? 'open' },
+        ],
+      };
     }
     case 'preference':
-      return { ...base, type: 'preferences', key: `pref:other:${name}`, value: [{ k: 'scope', v: 'other' }, { k: 'name', v: name }, { k: 'value', v: fact.value }] };
+      return {
+        ...base,
+        type: 'preferences',
+        key: `pref:other:${name}`,
+        value: [
+          { k: 'scope', v: 'other' },
+          { k: 'name', v: name },
+          { k: 'value', v: fact.value },
+        ],
+      };
     default: {
-      if (action === 'retract') return { ...base, type: 'profile', key: 'profile:user', value: [{ k: `*:${name}`, v: fact.value }] };
-      const k = factName ?? (fact.kind === 'location' ? 'location' : fact.kind === 'like' || fact.kind === 'dislike' ? `taste:${name}` : `${fact.kind}:${name}`);
-      return { ...base, type: 'profile', key: 'profile:user', value: [{ k, v: (PROFILE_VALUE[fact.kind] ?? ((value: string) => value))(fact.value) }] };
+      if (action === 'retract')
+        return { ...base, type: 'profile', key: 'profile:user', value: [{ k: `*:${name}`, v: fact.value }] };
+      const k =
+        factName ??
+        (fact.kind === 'location'
+          ? 'location'
+          : fact.kind === 'like' || fact.kind === 'dislike'
+            ? `taste:${name}`
+            : `${fact.kind}:${name}`);
+      return {
+        ...base,
+        type: 'profile',
+        key: 'profile:user',
+        value: [{ k, v: (PROFILE_VALUE[fact.kind] ?? ((value: string) => value))(fact.value) }],
+      };
     }
   }
 }
@@ -75,11 +134,23 @@ function answerFor(turn: ScriptedTurn, userEventId: string, known: readonly stri
   const said = new Set(turn.expect.map(named));
   // The first place a turn names is where the user lives; more are parts of it (a city and its district).
   const firstPlace = turn.expect.find((fact) => fact.kind === 'location');
-  const items = turn.expect.map((fact) => itemOf(fact, 'upsert', userEventId, known, fact.kind === 'location' && fact !== firstPlace ? `location:${slug(fact.value)}` : undefined));
+  const items = turn.expect.map((fact) =>
+    itemOf(
+      fact,
+      'upsert',
+      userEventId,
+      known,
+      fact.kind === 'location' && fact !== firstPlace ? `location:${slug(fact.value)}` : undefined,
+    ),
+  );
   for (const fact of turn.stale) {
     if (said.has(named(fact))) continue;
     // A task or plan made stale by its own change (done, moved, cancelled) is updated by the expected fact.
-    if ((fact.kind === 'task' || fact.kind === 'plan') && turn.expect.some((next) => next.kind === fact.kind && next.value.toLowerCase() === fact.value.toLowerCase())) continue;
+    if (
+      (fact.kind === 'task' || fact.kind === 'plan') &&
+      turn.expect.some((next) => next.kind === fact.kind && next.value.toLowerCase() === fact.value.toLowerCase())
+    )
+      continue;
     items.push(itemOf(fact, 'retract', userEventId, known));
   }
   return items;
@@ -98,12 +169,10 @@ interface PromptEvent {
 
 /** The events of an extract-items prompt: its numbered JSON lines. */
 function promptEvents(prompt: string): PromptEvent[] {
-  return prompt
-    .split('\n')
-    .flatMap((line) => {
-      const found = /^\[\d+\] (\{.*\})$/.exec(line);
-      return found === null ? [] : [JSON.parse(found[1]!) as PromptEvent];
-    });
+  return prompt.split('\n').flatMap((line) => {
+    const found = /^\[\d+\] (\{.*\})$/.exec(line);
+    return found === null ? [] : [JSON.parse(found[1]!) as PromptEvent];
+  });
 }
 
 /**
@@ -114,14 +183,20 @@ function promptEvents(prompt: string): PromptEvent[] {
  * const model = await startScriptedModel(conversations);
  * // extraction: { llm: { provider: 'openai-compatible', baseUrl: model.baseUrl, model: 'scripted' } }
  */
-export async function startScriptedModel(conversations: readonly CorpusConversation[]): Promise<OpenAiCompatibleServer> {
+export async function startScriptedModel(
+  conversations: readonly CorpusConversation[],
+): Promise<OpenAiCompatibleServer> {
   const turns = new Map<string, ScriptedTurn>();
   for (const conversation of conversations) {
-    for (const session of conversation.sessions) for (const turn of session.turns) turns.set(turn.user, { expect: turn.expect, stale: turn.stale });
+    for (const session of conversation.sessions)
+      for (const turn of session.turns) turns.set(turn.user, { expect: turn.expect, stale: turn.stale });
   }
   return startOpenAiCompatibleServer({
     chat: (body) => {
-      const prompt = body.messages.filter((message) => message.role === 'user').map((message) => message.content).join('\n');
+      const prompt = body.messages
+        .filter((message) => message.role === 'user')
+        .map((message) => message.content)
+        .join('\n');
       const events = promptEvents(prompt);
       const user = events.find((event) => event.role === 'user' && turns.has(event.text));
       const items = user === undefined ? [] : answerFor(turns.get(user.text)!, user.event_id, promptKeys(prompt));

@@ -57,7 +57,12 @@ const BLOCK = 150;
 function sharedItem(random: () => number, index: number): RememberRequest {
   const taskType = contentWord(random);
   const steps = Array.from({ length: 3 }, () => phrase(random, 3, 7));
-  return { scope: { user_id: 'admin', agent_id: AGENT }, type: 'procedure', key: `procedure:${taskType}:p${index}`, value: { task_type: taskType, name: phrase(random, 2, 4), steps } };
+  return {
+    scope: { user_id: 'admin', agent_id: AGENT },
+    type: 'procedure',
+    key: `procedure:${taskType}:p${index}`,
+    value: { task_type: taskType, name: phrase(random, 2, 4), steps },
+  };
 }
 
 /** Every item in write order: shared items, the embedded users' items, then everyone else's. */
@@ -88,7 +93,11 @@ async function rememberAll(engram: Engram, requests: readonly RememberRequest[])
     await engram.remember(request);
     latencies.push(nowMs() - before);
   }
-  return { items: requests.length, items_per_s: Math.round(requests.length / ((nowMs() - start) / 1000)), latency: summarize(latencies) };
+  return {
+    items: requests.length,
+    items_per_s: Math.round(requests.length / ((nowMs() - start) / 1000)),
+    latency: summarize(latencies),
+  };
 }
 
 /** New keys (item numbers past `itemsPerUser`) for users nobody queries, to time remember in the full store. */
@@ -107,7 +116,9 @@ function lateItems(sizes: LatencySizes): RememberRequest[] {
 async function populate(engram: Engram, sizes: LatencySizes, log: (message: string) => void) {
   const source = allItems(sizes);
   const rememberEmpty = await rememberAll(engram, take(source, sizes.rememberItems));
-  log(`latency: ${rememberEmpty.items} items through remember at ${rememberEmpty.items_per_s} items/s; the rest through storage.write`);
+  log(
+    `latency: ${rememberEmpty.items} items through remember at ${rememberEmpty.items_per_s} items/s; the rest through storage.write`,
+  );
   const batchMs: number[] = [];
   const batchRates: number[] = [];
   let bulkItems = 0;
@@ -122,11 +133,18 @@ async function populate(engram: Engram, sizes: LatencySizes, log: (message: stri
     if (batchMs.length % 40 === 0) log(`latency: ${rememberEmpty.items + bulkItems} items written`);
   }
   const rememberFull = await rememberAll(engram, lateItems(sizes));
-  log(`latency: ${rememberFull.items} more items through remember into the full store at ${rememberFull.items_per_s} items/s`);
+  log(
+    `latency: ${rememberFull.items} more items through remember into the full store at ${rememberFull.items_per_s} items/s`,
+  );
   return {
     rememberEmpty,
     rememberFull,
-    bulk: { items: bulkItems, batch_items: BULK_BATCH, items_per_s: Math.round(median(batchRates)), batch_latency: summarize(batchMs) },
+    bulk: {
+      items: bulkItems,
+      batch_items: BULK_BATCH,
+      items_per_s: Math.round(median(batchRates)),
+      batch_latency: summarize(batchMs),
+    },
   };
 }
 
@@ -136,7 +154,12 @@ interface PlannedQuery {
 }
 
 /** Distinct cue queries (2–4 vocabulary words), each for a random embedded user. */
-function planQueries(count: number, users: number, seed: number, avoid: ReadonlySet<string> = new Set()): PlannedQuery[] {
+function planQueries(
+  count: number,
+  users: number,
+  seed: number,
+  avoid: ReadonlySet<string> = new Set(),
+): PlannedQuery[] {
   const random = seededRandom(seed);
   const seen = new Set(avoid);
   const out: PlannedQuery[] = [];
@@ -148,7 +171,6 @@ function planQueries(count: number, users: number, seed: number, avoid: Readonly
   }
   return out;
 }
-
 
 /**
  * Per block of queries: search on first sight, the same search again (cached vector, and the words
@@ -162,17 +184,29 @@ async function measureQueries(engram: Engram, raw: Engram, queries: readonly Pla
   let hits = 0;
   let textHits = 0;
   let vectorCount = 0;
-  const base = (user: string) => ({ tenant_id: DEFAULT_TENANT, owners: visibleOwners(user, AGENT), statuses: ['active' as const] });
+  const base = (user: string) => ({
+    tenant_id: DEFAULT_TENANT,
+    owners: visibleOwners(user, AGENT),
+    statuses: ['active' as const],
+  });
   const rawStore = storeOf(raw);
   for (let start = 0; start < queries.length; start += BLOCK) {
     const block = queries.slice(start, start + BLOCK);
-    for (const { user, query } of block) hits += (await timed(() => engram.search({ scope: { user_id: user, agent_id: AGENT }, query }), first)).length;
-    for (const { user, query } of block) await timed(() => engram.search({ scope: { user_id: user, agent_id: AGENT }, query }), cached);
+    for (const { user, query } of block)
+      hits += (await timed(() => engram.search({ scope: { user_id: user, agent_id: AGENT }, query }), first)).length;
+    for (const { user, query } of block)
+      await timed(() => engram.search({ scope: { user_id: user, agent_id: AGENT }, query }), cached);
     // The terms and candidate limit hybridSearch uses (src/retrieval/hybrid-search.ts).
     for (const { user, query } of block) {
-      textHits += (await timed(() => rawStore.items.search({ ...base(user), terms: contentTerms(queryTerms(query)), limit: 100 }), fullText)).length;
+      textHits += (
+        await timed(
+          () => rawStore.items.search({ ...base(user), terms: contentTerms(queryTerms(query)), limit: 100 }),
+          fullText,
+        )
+      ).length;
     }
-    for (const { user } of block) vectorCount += (await timed(() => rawStore.items.vectors(base(user)), vectors)).length;
+    for (const { user } of block)
+      vectorCount += (await timed(() => rawStore.items.vectors(base(user)), vectors)).length;
   }
   return { first, cached, fullText, vectors, hits, textHits, vectorCount };
 }
@@ -181,7 +215,10 @@ async function measureQueries(engram: Engram, raw: Engram, queries: readonly Pla
  * Fills one tenant, embeds the shared items and the first `embeddedUsers` users, and measures search
  * for random embedded users; query embedding is timed on its own with a second local model.
  */
-export async function benchSearchLatency(sizes: LatencySizes, log: (message: string) => void): Promise<SearchLatencyResult> {
+export async function benchSearchLatency(
+  sizes: LatencySizes,
+  log: (message: string) => void,
+): Promise<SearchLatencyResult> {
   return withTempStore('full', async (engram, path) => {
     const { rememberEmpty, rememberFull, bulk } = await populate(engram, sizes, log);
     const items = rememberEmpty.items + bulk.items + rememberFull.items;
@@ -194,7 +231,12 @@ export async function benchSearchLatency(sizes: LatencySizes, log: (message: str
     const embedSeconds = (nowMs() - embedStart) / 1000;
 
     const warmup = planQueries(30, sizes.embeddedUsers, SEED + 2);
-    const queries = planQueries(sizes.queries, sizes.embeddedUsers, SEED + 3, new Set(warmup.map((entry) => entry.query)));
+    const queries = planQueries(
+      sizes.queries,
+      sizes.embeddedUsers,
+      SEED + 3,
+      new Set(warmup.map((entry) => entry.query)),
+    );
     const raw = await keepingNothing(path);
     await measureQueries(engram, raw, warmup);
     log(`latency: ${run.embedded} texts embedded in ${embedSeconds.toFixed(1)} s; ${queries.length} queries`);
@@ -214,7 +256,12 @@ export async function benchSearchLatency(sizes: LatencySizes, log: (message: str
       remember_empty: rememberEmpty,
       remember_full: rememberFull,
       bulk,
-      embeddings: { texts: run.embedded, seconds: round(embedSeconds, 1), texts_per_s: Math.round(run.embedded / embedSeconds), vectors_per_search: round(measured.vectorCount / count, 1) },
+      embeddings: {
+        texts: run.embedded,
+        seconds: round(embedSeconds, 1),
+        texts_per_s: Math.round(run.embedded / embedSeconds),
+        vectors_per_search: round(measured.vectorCount / count, 1),
+      },
       search_first: summarize(measured.first),
       search_cached: summarize(measured.cached),
       full_text: summarize(measured.fullText),

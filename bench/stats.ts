@@ -41,7 +41,10 @@ export function summarize(samples: readonly number[]): LatencySummary {
 
 /** The median of a list of numbers (rates, for example). */
 export function median(values: readonly number[]): number {
-  return percentile([...values].sort((a, b) => a - b), 50);
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 }
 
 export function round(value: number, digits: number): number {

@@ -41,12 +41,17 @@ export async function benchStores(sizes: StoresSizes, log: (message: string) => 
       const importer = new BatchImporter(engram, sizes.batchSize, turnsOf(plans, random));
       await importer.growTo(sizes.composeEvents);
       const sessions = sessionsHolding(plans, importer.turnsWritten);
-      const composed = await benchCompose(engram, sessions, { events: importer.events, mib: await sizeMiB() }, {
-        warmup: sizes.composeWarmup,
-        samples: sizes.composeSamples,
-        seed: SEED,
-        searcher: unkept,
-      });
+      const composed = await benchCompose(
+        engram,
+        sessions,
+        { events: importer.events, mib: await sizeMiB() },
+        {
+          warmup: sizes.composeWarmup,
+          samples: sizes.composeSamples,
+          seed: SEED,
+          searcher: unkept,
+        },
+      );
       return { batch: importer.result(), compose: composed };
     });
     figures.push({ store: name, single_turns: single, batch_import: batch, compose });
@@ -80,5 +85,17 @@ export function storesTable(figures: readonly StoreFigures[]): string {
       `${ratio(postgres.compose.search.p50_ms, sqlite.compose.search.p50_ms)} (p50)`,
     ]);
   }
-  return table(['store', 'commit_turn turns/s', 'commit_turn p50', 'commitTurns events/s', 'events', 'size', 'compose p50 / p95', 'search p50 / p95'], rows);
+  return table(
+    [
+      'store',
+      'commit_turn turns/s',
+      'commit_turn p50',
+      'commitTurns events/s',
+      'events',
+      'size',
+      'compose p50 / p95',
+      'search p50 / p95',
+    ],
+    rows,
+  );
 }

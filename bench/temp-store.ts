@@ -8,7 +8,15 @@ import { join } from 'node:path';
 
 import pg from 'pg';
 
-import { createEngram, openSqliteStorage, openStore, textTokenCounter, type Engram, type EngramConfig, type StorageAdapter } from '../src/index.js';
+import {
+  createEngram,
+  openSqliteStorage,
+  openStore,
+  textTokenCounter,
+  type Engram,
+  type EngramConfig,
+  type StorageAdapter,
+} from '../src/index.js';
 import { storeOptionsOf } from '../src/runtime/config.js';
 
 export type Durability = 'full' | 'normal';
@@ -56,7 +64,11 @@ export async function openTempEngram(path: string, config: Omit<EngramConfig, 's
  * words and no item versions between reads (`keptSearchTerms: 0`, `keptItems: 0`). Close it after use.
  */
 export async function reopened(path: string, keepNothing = false): Promise<Engram> {
-  const storage = await openSqliteStorage({ path, textTokens: textTokenCounter(), ...(keepNothing ? { keptSearchTerms: 0, keptItems: 0 } : {}) });
+  const storage = await openSqliteStorage({
+    path,
+    textTokens: textTokenCounter(),
+    ...(keepNothing ? { keptSearchTerms: 0, keptItems: 0 } : {}),
+  });
   return engramOver(storage, { embeddings: { provider: 'none' } });
 }
 
@@ -75,7 +87,10 @@ export function keepingNothing(path: string): Promise<Engram> {
  * full-text index every time (SQLite: `keepingNothing`; PostgreSQL keeps nothing), then closes
  * and deletes it.
  */
-export async function withBenchStore<T>(store: BenchStore, body: (engram: Engram, sizeMiB: () => Promise<number>, unkept: Engram) => Promise<T>): Promise<T> {
+export async function withBenchStore<T>(
+  store: BenchStore,
+  body: (engram: Engram, sizeMiB: () => Promise<number>, unkept: Engram) => Promise<T>,
+): Promise<T> {
   if (store !== 'postgres') {
     return withTempStore(store, async (engram, path) => {
       const unkept = await keepingNothing(path);
@@ -110,7 +125,11 @@ export async function withBenchStore<T>(store: BenchStore, body: (engram: Engram
  * Opens an Engram on a new file under os.tmpdir() (with any further configuration, such as a
  * clock), runs `body`, then closes and deletes it.
  */
-export async function withTempStore<T>(durability: Durability, body: (engram: Engram, path: string) => Promise<T>, config: Omit<EngramConfig, 'store'> = {}): Promise<T> {
+export async function withTempStore<T>(
+  durability: Durability,
+  body: (engram: Engram, path: string) => Promise<T>,
+  config: Omit<EngramConfig, 'store'> = {},
+): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'engram-bench-'));
   const path = join(dir, 'engram.db');
   const engram = await openTempEngram(path, { ...config, sqliteSynchronous: durability });

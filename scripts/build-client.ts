@@ -29,7 +29,9 @@ function valueType(param: QueryParam): string {
 }
 
 function queryType(spec: RouteSpec): string {
-  const fields = [TENANT_PARAM, ...(spec.query ?? [])].map((param) => `${param.name}${param.required === true ? '' : '?'}: ${valueType(param)}`);
+  const fields = [TENANT_PARAM, ...(spec.query ?? [])].map(
+    (param) => `${param.name}${param.required === true ? '' : '?'}: ${valueType(param)}`,
+  );
   return `{ ${fields.join('; ')} }`;
 }
 
@@ -41,9 +43,11 @@ function inputType(spec: RouteSpec): string {
   const queryRequired = (spec.query ?? []).some((param) => param.required === true);
   fields.push(`query${queryRequired ? '' : '?'}: ${queryType(spec)}`);
   if (spec.body !== undefined) {
-    if (spec.wire.body === undefined) throw new Error(`${spec.operationId}: the route takes a body but wire.body names no type`);
+    if (spec.wire.body === undefined)
+      throw new Error(`${spec.operationId}: the route takes a body but wire.body names no type`);
     fields.push(`body${spec.body.required ? '' : '?'}: ${spec.wire.body}`);
-  } else if (spec.wire.body !== undefined) throw new Error(`${spec.operationId}: wire.body names a type but the route takes no body`);
+  } else if (spec.wire.body !== undefined)
+    throw new Error(`${spec.operationId}: wire.body names a type but the route takes no body`);
   return `{ ${fields.join('; ')} }`;
 }
 
@@ -53,17 +57,32 @@ function routeEntry(spec: RouteSpec): string {
 }
 
 function typeEntry(spec: RouteSpec): string {
-  return [`  /** ${spec.method} ${spec.url}: ${spec.summary.replace(/\*\//g, '*\\/')}. */`, `  ${spec.operationId}: {`, `    input: ${inputType(spec)};`, `    response: ${spec.wire.response};`, '  };'].join('\n');
+  return [
+    `  /** ${spec.method} ${spec.url}: ${spec.summary.replace(/\*\//g, '*\\/')}. */`,
+    `  ${spec.operationId}: {`,
+    `    input: ${inputType(spec)};`,
+    `    response: ${spec.wire.response};`,
+    '  };',
+  ].join('\n');
 }
 
 /** The type names the wire types use, split by the module that exports them. */
 function imports(specs: readonly RouteSpec[]): string[] {
-  const records = new Set([...readFileSync(RECORDS, 'utf8').matchAll(/^export (?:interface|type) (\w+)/gm)].map((match) => match[1]!));
-  const names = new Set(specs.flatMap((spec) => `${spec.wire.body ?? ''} ${spec.wire.response}`.match(/\b[A-Z]\w*/g) ?? []).filter((name) => !BUILT_IN.has(name)));
+  const records = new Set(
+    [...readFileSync(RECORDS, 'utf8').matchAll(/^export (?:interface|type) (\w+)/gm)].map((match) => match[1]!),
+  );
+  const names = new Set(
+    specs
+      .flatMap((spec) => `${spec.wire.body ?? ''} ${spec.wire.response}`.match(/\b[A-Z]\w*/g) ?? [])
+      .filter((name) => !BUILT_IN.has(name)),
+  );
   const sorted = [...names].sort();
   const fromRecords = sorted.filter((name) => records.has(name));
   const fromLibrary = sorted.filter((name) => !records.has(name));
-  return [`import type { ${fromLibrary.join(', ')} } from '../index.js';`, `import type { ${fromRecords.join(', ')} } from './records.js';`];
+  return [
+    `import type { ${fromLibrary.join(', ')} } from '../index.js';`,
+    `import type { ${fromRecords.join(', ')} } from './records.js';`,
+  ];
 }
 
 function render(specs: readonly RouteSpec[]): string {
@@ -71,8 +90,8 @@ function render(specs: readonly RouteSpec[]): string {
   const repeated = ids.find((id, index) => ids.indexOf(id) !== index);
   if (repeated !== undefined) throw new Error(`operationId ${repeated} is used twice`);
   return [
-    '// The routes of the HTTP API, written by scripts/build-client.ts from the server\'s route table',
-    '// (src/server/routes-*.ts): do not edit; run `npm run build:client`. Each route\'s method and path,',
+    "// The routes of the HTTP API, written by scripts/build-client.ts from the server's route table",
+    "// (src/server/routes-*.ts): do not edit; run `npm run build:client`. Each route's method and path,",
     '// and the types of its path parameters, query, body and answer.',
     '',
     ...imports(specs),

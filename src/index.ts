@@ -14,10 +14,23 @@ export type { Insights } from './runtime/insight-api.js';
 export type { Runs } from './runtime/run-api.js';
 export type { Keys } from './runtime/key-api.js';
 export type { UpdateWorkingStateRequest, WorkingStateUpdate } from './runtime/working-state-update.js';
-export { DEFAULT_MAX_LINE_BYTES, EXPORT_FORMAT, EXPORT_VERSION, type ExportHeader, type ImportInput, type ImportOptions, type TransferCounts } from './runtime/transfer-api.js';
+export {
+  DEFAULT_MAX_LINE_BYTES,
+  EXPORT_FORMAT,
+  EXPORT_VERSION,
+  type ExportHeader,
+  type ImportInput,
+  type ImportOptions,
+  type TransferCounts,
+} from './runtime/transfer-api.js';
 export { EXPORT_KINDS } from './spec/export.js';
 export type * from './spec/export.js';
-export { startBackgroundWorker, type BackgroundWorker, type BackgroundWorkerOptions, type TickReport } from './runtime/background-worker.js';
+export {
+  startBackgroundWorker,
+  type BackgroundWorker,
+  type BackgroundWorkerOptions,
+  type TickReport,
+} from './runtime/background-worker.js';
 export type { JobRun } from './runtime/jobs.js';
 export { JOB_KINDS, JOB_STATUSES } from './spec/storage.js';
 export { KEY_PREFIX } from './runtime/key-api.js';
@@ -44,7 +57,14 @@ export { createOpenAiCompatibleEmbeddings } from './providers/embeddings/openai-
 export { createEmbeddingModel, embedTexts, type EmbeddingConfig } from './providers/embeddings/embed.js';
 export { createOpenAiCompatibleChat } from './providers/llm/openai-compatible.js';
 export { fromAiSdkModel } from './providers/llm/ai-sdk.js';
-export { DEFAULT_STORE, migrateStore, openSqliteStorage, openStore, redactStoreAddress, type StoreOptions } from './runtime/store-url.js';
+export {
+  DEFAULT_STORE,
+  migrateStore,
+  openSqliteStorage,
+  openStore,
+  redactStoreAddress,
+  type StoreOptions,
+} from './runtime/store-url.js';
 export { citedIds, renderPacket, resolveCitation, type RenderFormat } from './composer/render.js';
 export { citationHandle } from './composer/item-text.js';
 export type { NamedPolicy, PurposeOverrides } from './composer/named-policies.js';
@@ -85,7 +105,15 @@ export type * from './spec/storage.js';
 export type { Scope, ScopeInput, SessionKey } from './spec/scope.js';
 export type { StmSummary, SummarySentence } from './spec/summary.js';
 export type { Tokenizer } from './spec/tokenizer.js';
-export type { WorkingState, StatePatch, PlanStep, Decision, Risk, OpenLoop, ToolEvidence } from './spec/working-state.js';
+export type {
+  WorkingState,
+  StatePatch,
+  PlanStep,
+  Decision,
+  Risk,
+  OpenLoop,
+  ToolEvidence,
+} from './spec/working-state.js';
 
 export { newId, isId, evidenceId, type EvidenceLocator } from './util/ids.js';
 

@@ -19,13 +19,18 @@ import { eventRecord } from '../src/testing/event-record.js';
 import { POSTGRES_URL } from './helpers/postgres.js';
 import { candidate } from '../src/testing/reflection-conformance.js';
 
-const migrationOf = (list: ReadonlyArray<{ sql: string }>) => list.find((migration) => migration.sql.includes('ADD COLUMN sensitivity'))!.sql;
+const migrationOf = (list: ReadonlyArray<{ sql: string }>) =>
+  list.find((migration) => migration.sql.includes('ADD COLUMN sensitivity'))!.sql;
 
 /** Events (one private) and three candidates: citing the private event, only normal ones, none. */
 function rows() {
   const secretive = eventRecord({ sensitivity: 'private' });
   const plain = eventRecord();
-  const cited = { fromPrivate: candidate({ source_event_ids: [plain.id, secretive.id] }), fromNormal: candidate({ source_event_ids: [plain.id] }), fromNone: candidate({ source_event_ids: [] }) };
+  const cited = {
+    fromPrivate: candidate({ source_event_ids: [plain.id, secretive.id] }),
+    fromNormal: candidate({ source_event_ids: [plain.id] }),
+    fromNone: candidate({ source_event_ids: [] }),
+  };
   const writes: WriteOp[] = [
     ...[secretive, plain].map((event): WriteOp => ({ op: 'append_event', event, search_text: null })),
     ...Object.values(cited).map((entry): WriteOp => ({ op: 'put_candidate', candidate: entry })),
@@ -35,7 +40,11 @@ function rows() {
 
 async function sensitivities(storage: StorageAdapter, cited: ReturnType<typeof rows>['cited']) {
   const read = async (id: string) => (await storage.reviews.getCandidate('t1', id))!.sensitivity;
-  return { fromPrivate: await read(cited.fromPrivate.id), fromNormal: await read(cited.fromNormal.id), fromNone: await read(cited.fromNone.id) };
+  return {
+    fromPrivate: await read(cited.fromPrivate.id),
+    fromNormal: await read(cited.fromNormal.id),
+    fromNone: await read(cited.fromNone.id),
+  };
 }
 
 const expected = { fromPrivate: 'private', fromNormal: 'normal', fromNone: 'normal' };

@@ -25,7 +25,9 @@ const PREFIX = '.test-build-';
 
 /** The files under `folder`, walked depth first. */
 function files(folder: string): string[] {
-  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(folder, entry.name)) : [join(folder, entry.name)]));
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? files(join(folder, entry.name)) : [join(folder, entry.name)],
+  );
 }
 
 const isSource = (path: string) => path.endsWith('.ts') && !path.endsWith('.test.ts') && !path.endsWith('.d.ts');
@@ -43,7 +45,8 @@ function alive(pid: number): boolean {
 function removeAbandoned(): void {
   for (const entry of readdirSync(root)) {
     const pid = Number(/^\.test-build-(\d+)-/.exec(entry)?.[1]);
-    if (Number.isInteger(pid) && pid !== process.pid && !alive(pid)) rmSync(join(root, entry), { recursive: true, force: true });
+    if (Number.isInteger(pid) && pid !== process.pid && !alive(pid))
+      rmSync(join(root, entry), { recursive: true, force: true });
   }
 }
 
@@ -53,7 +56,17 @@ async function transpile(dir: string): Promise<void> {
   const all = files(src);
   const entryPoints = all.filter(isSource);
   if (entryPoints.length === 0) throw new Error(`no sources under ${relative(process.cwd(), src)}`);
-  await build({ entryPoints, outdir: dir, outbase: src, format: 'esm', platform: 'node', target: 'node20', supported: { 'import-attributes': true }, bundle: false, logLevel: 'error' });
+  await build({
+    entryPoints,
+    outdir: dir,
+    outbase: src,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    supported: { 'import-attributes': true },
+    bundle: false,
+    logLevel: 'error',
+  });
   for (const path of all.filter((file) => !file.endsWith('.ts'))) cpSync(path, join(dir, relative(src, path)));
 }
 

@@ -62,10 +62,17 @@ describe('engram compact beside a live server', () => {
 
   beforeAll(async () => {
     const seed = await createEngram({ store: `sqlite:${path}` });
-    for (const [user, word] of [['gone', CANARY], ['kept', KEEPER]] as const) {
+    for (const [user, word] of [
+      ['gone', CANARY],
+      ['kept', KEEPER],
+    ] as const) {
       const scope = { user_id: user, agent_id: 'assistant', session_id: 's1', run_id: 'r1' };
       for (let turn = 0; turn < 40; turn += 1) {
-        await seed.commitTurn({ scope, turn_id: `t${turn}`, messages: [{ role: 'user', content: `Note ${turn}: I prefer ${word} tea, and ${word} is my project name.` }] });
+        await seed.commitTurn({
+          scope,
+          turn_id: `t${turn}`,
+          messages: [{ role: 'user', content: `Note ${turn}: I prefer ${word} tea, and ${word} is my project name.` }],
+        });
       }
     }
     await seed.close();
@@ -101,7 +108,11 @@ describe('engram compact beside a live server', () => {
     // The reader is gone; the server still serves (and writes) beside it, and the compaction is whole.
     const scope = { user_id: 'kept', agent_id: 'assistant', session_id: 's2', run_id: 'r2' };
     const commits = Array.from({ length: 5 }, (_, turn) =>
-      fetch(`${api}/v1/turns`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ scope, turn_id: `late${turn}`, messages: [{ role: 'user', content: 'one more note' }] }) }),
+      fetch(`${api}/v1/turns`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ scope, turn_id: `late${turn}`, messages: [{ role: 'user', content: 'one more note' }] }),
+      }),
     );
     const done = await engram(['compact']);
     expect((await Promise.all(commits)).map((response) => response.status)).toEqual([200, 200, 200, 200, 200]);

@@ -28,25 +28,57 @@ describe('engram events search and engram explain', () => {
     const turns = [
       { scope, turn_id: 'a', messages: [{ role: 'user', content: 'The Lisbon venue for the launch is booked.' }] },
       { scope, turn_id: 'b', messages: [{ role: 'user', content: 'The launch is on June 12.' }] },
-      { scope, turn_id: 'c', messages: [{ role: 'user', content: 'The launch badge code is 4471.', sensitivity: 'secret' }] },
+      {
+        scope,
+        turn_id: 'c',
+        messages: [{ role: 'user', content: 'The launch badge code is 4471.', sensitivity: 'secret' }],
+      },
     ];
     writeFileSync(file, JSON.stringify(turns));
     const committed = engram(['commit', '--file', file, '--json']);
     expect(committed.code, committed.stderr).toBe(0);
-    const [venue, , secret] = (JSON.parse(committed.stdout) as CommitTurnResult[]).map((result) => result.events[0]!.event_id);
+    const [venue, , secret] = (JSON.parse(committed.stdout) as CommitTurnResult[]).map(
+      (result) => result.events[0]!.event_id,
+    );
 
     const first = engram(['events', 'search', '--user', 'ada', '--query', 'launch', '--limit', '1', '--json']);
     expect(first.code, first.stderr).toBe(0);
     const page = JSON.parse(first.stdout) as EventSearchPage;
     expect(page.hits).toHaveLength(1);
     expect(page.next_cursor).not.toBeNull();
-    const second = engram(['events', 'search', '--user', 'ada', '--query', 'launch', '--limit', '1', '--cursor', page.next_cursor!]);
+    const second = engram([
+      'events',
+      'search',
+      '--user',
+      'ada',
+      '--query',
+      'launch',
+      '--limit',
+      '1',
+      '--cursor',
+      page.next_cursor!,
+    ]);
     expect(second.code, second.stderr).toBe(0);
     expect(second.stdout).not.toContain(page.hits[0]!.event.id);
     expect(second.stdout).toMatch(/evt_/u);
     expect(engram(['events', 'search', '--query', 'launch']).code).toBe(2);
 
-    const composed = engram(['compose', '--user', 'ada', '--agent', 'helper', '--session', 's1', '--run', 'r1', '--purpose', 'responder', '--query', 'Lisbon venue', '--json']);
+    const composed = engram([
+      'compose',
+      '--user',
+      'ada',
+      '--agent',
+      'helper',
+      '--session',
+      's1',
+      '--run',
+      'r1',
+      '--purpose',
+      'responder',
+      '--query',
+      'Lisbon venue',
+      '--json',
+    ]);
     expect(composed.code, composed.stderr).toBe(0);
     const build = (JSON.parse(composed.stdout) as MemoryPacket).explain.determinism!['context_build_id'] as string;
     const placed = engram(['explain', build, venue!]);

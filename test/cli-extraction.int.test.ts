@@ -12,9 +12,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Job, MemoryItem } from '../src/index.js';
 import { runEngram, startEngram } from './helpers/engram-process.js';
-import { chatReply, promptEventIds, startOpenAiCompatibleServer, type OpenAiCompatibleServer } from './helpers/openai-compatible-server.js';
+import {
+  chatReply,
+  promptEventIds,
+  startOpenAiCompatibleServer,
+  type OpenAiCompatibleServer,
+} from './helpers/openai-compatible-server.js';
 
-const turn = { scope: { user_id: 'mira', agent_id: 'assistant', session_id: 's1', run_id: 'r1' }, turn_id: 't1', messages: [{ role: 'user', content: 'I live in Berlin, and Acme pays the bills.' }] };
+const turn = {
+  scope: { user_id: 'mira', agent_id: 'assistant', session_id: 's1', run_id: 'r1' },
+  turn_id: 't1',
+  messages: [{ role: 'user', content: 'I live in Berlin, and Acme pays the bills.' }],
+};
 
 describe('engram with LLM extraction', () => {
   const folder = mkdtempSync(join(tmpdir(), 'engram-cli-extraction-'));
@@ -25,7 +34,19 @@ describe('engram with LLM extraction', () => {
     model = await startOpenAiCompatibleServer({
       apiKey: 'sk-test',
       chat: (body) => {
-        const item = { action: 'upsert', type: 'profile', key: 'profile:user', value: [{ k: 'location', v: 'Berlin' }, { k: 'employer', v: 'Acme' }], confidence: 0.9, gate: 'may', source_event_ids: promptEventIds(body).slice(0, 1), salience: null };
+        const item = {
+          action: 'upsert',
+          type: 'profile',
+          key: 'profile:user',
+          value: [
+            { k: 'location', v: 'Berlin' },
+            { k: 'employer', v: 'Acme' },
+          ],
+          confidence: 0.9,
+          gate: 'may',
+          source_event_ids: promptEventIds(body).slice(0, 1),
+          salience: null,
+        };
         return chatReply(JSON.stringify({ items: [item] }));
       },
     });
@@ -35,8 +56,18 @@ describe('engram with LLM extraction', () => {
     rmSync(folder, { recursive: true, force: true });
   });
 
-  it('commits with the rules, then the worker writes the model\'s facts from its environment', async () => {
-    const flags = ['--store', store, '--json', '--extract', 'rules+llm', '--llm-base-url', model.baseUrl, '--llm-model', 'test-model'];
+  it("commits with the rules, then the worker writes the model's facts from its environment", async () => {
+    const flags = [
+      '--store',
+      store,
+      '--json',
+      '--extract',
+      'rules+llm',
+      '--llm-base-url',
+      model.baseUrl,
+      '--llm-model',
+      'test-model',
+    ];
     const committed = runEngram([...flags, 'commit'], JSON.stringify(turn));
     expect(committed.code, committed.stderr).toBe(0);
     // Only the rules ran in the commit.
@@ -62,10 +93,17 @@ describe('engram with LLM extraction', () => {
 
     const jobs = runEngram(['--store', store, 'jobs', '--kind', 'extract', '--status', 'done']);
     expect(jobs.stdout).toMatch(/^extract:evt_\w+ {2}extract {2}done {2}attempts 1/u);
-    const versions = JSON.parse(runEngram(['--store', store, '--json', 'history', '--user', 'mira', '--key', 'profile:user']).stdout) as MemoryItem[];
+    const versions = JSON.parse(
+      runEngram(['--store', store, '--json', 'history', '--user', 'mira', '--key', 'profile:user']).stdout,
+    ) as MemoryItem[];
     const current = versions.at(-1)!;
-    expect(versions.slice(0, -1).map((version) => [version.status, version.provenance.extractor])).toEqual(versions.slice(0, -1).map(() => ['superseded', 'rules']));
-    expect(current).toMatchObject({ status: 'active', provenance: { extractor: 'llm', rule: 'llm:extract-items@2', model: 'test-model' } });
+    expect(versions.slice(0, -1).map((version) => [version.status, version.provenance.extractor])).toEqual(
+      versions.slice(0, -1).map(() => ['superseded', 'rules']),
+    );
+    expect(current).toMatchObject({
+      status: 'active',
+      provenance: { extractor: 'llm', rule: 'llm:extract-items@2', model: 'test-model' },
+    });
     const facts = current.value['facts'] as Array<{ k: string; v: string }>;
     expect(facts.filter((fact) => fact.k === 'location')).toEqual([{ k: 'location', v: 'Berlin' }]);
     expect(facts.filter((fact) => fact.k === 'employer')).toEqual([{ k: 'employer', v: 'Acme' }]);
@@ -86,6 +124,9 @@ describe('engram with LLM extraction', () => {
     expect(failure([], { ENGRAM_EXTRACTION: 'rules,llm' })).toMatchObject({ field: 'ENGRAM_EXTRACTION', rule: 'enum' });
     expect(failure(['--extract', 'rules+llm'])).toMatchObject({ field: '--extract', rule: 'model' });
     expect(failure(['--llm-model', 'test-model'])).toMatchObject({ field: '--llm-base-url', rule: 'required' });
-    expect(failure([], { ENGRAM_LLM_BASE_URL: 'localhost:11434', ENGRAM_LLM_MODEL: 'qwen2.5' })).toMatchObject({ field: 'ENGRAM_LLM_BASE_URL', rule: 'url' });
+    expect(failure([], { ENGRAM_LLM_BASE_URL: 'localhost:11434', ENGRAM_LLM_MODEL: 'qwen2.5' })).toMatchObject({
+      field: 'ENGRAM_LLM_BASE_URL',
+      rule: 'url',
+    });
   });
 });

@@ -34,7 +34,10 @@ function json<T>(args: string[]): T {
 
 let files = 0;
 /** Commits one turn or an array of turns through `engram commit --file`, with --json. */
-function commit<T extends CommitTurnResult | CommitTurnResult[]>(turns: CommitTurnRequest | CommitTurnRequest[], extra: string[] = ['--json']) {
+function commit<T extends CommitTurnResult | CommitTurnResult[]>(
+  turns: CommitTurnRequest | CommitTurnRequest[],
+  extra: string[] = ['--json'],
+) {
   files += 1;
   const file = join(folder, `turns-${files}.json`);
   writeFileSync(file, JSON.stringify(turns));
@@ -45,7 +48,8 @@ function commit<T extends CommitTurnResult | CommitTurnResult[]>(turns: CommitTu
 const scope = { user_id: 'mira', agent_id: 'researcher', session_id: 's1', run_id: 'r1' };
 const runFlags = ['--user', 'mira', '--agent', 'researcher', '--run', 'r1'];
 const STEP: Marker[] = ['PLAN_DONE', 'ACT_DONE', 'OBSERVE_DONE', 'STEP_DONE'];
-const steps = (from: number): CommitTurnRequest[] => Array.from({ length: 6 }, (_, index) => ({ scope, turn_id: `step-${from + index}`, markers: STEP }));
+const steps = (from: number): CommitTurnRequest[] =>
+  Array.from({ length: 6 }, (_, index) => ({ scope, turn_id: `step-${from + index}`, markers: STEP }));
 
 describe('engram CLI: runs and compaction snapshots', () => {
   let first: SnapshotRecord;
@@ -66,17 +70,34 @@ describe('engram CLI: runs and compaction snapshots', () => {
       run: {
         objective: 'Find the Atlas launch date',
         done_definition: { answer: 'a date with a source' },
-        claims: [{ claim_id: 'c1', status: 'verified', statement: 'Atlas launches on 2026-06-12.', evidence: [{ event_id: toolEvent, quote: 'Atlas launches on 2026-06-12' }] }],
+        claims: [
+          {
+            claim_id: 'c1',
+            status: 'verified',
+            statement: 'Atlas launches on 2026-06-12.',
+            evidence: [{ event_id: toolEvent, quote: 'Atlas launches on 2026-06-12' }],
+          },
+        ],
         open_questions: { add: ['Is the date confirmed by QA?'] },
       },
     };
     const results = commit<CommitTurnResult[]>([record, ...steps(1)]).parsed();
-    expect(results.map((result) => result.compaction?.sequence ?? null)).toEqual([null, null, null, null, null, null, 1]);
+    expect(results.map((result) => result.compaction?.sequence ?? null)).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      1,
+    ]);
     expect(results[6]!.compaction).toMatchObject({ status: 'PASS', attempts: 1, stopped: false, diagnostic: null });
 
     const list = engram(['snapshots', 'list', '--user', 'mira']);
     expect(list.code).toBe(0);
-    expect(list.stdout).toMatch(/^snp_[0-9A-Z]{26} {2}researcher\/r1 #1 {2}\S+ {2}PASS {2}claims 1\/1 verified {2}conflicts 0 {2}open questions 1\n$/);
+    expect(list.stdout).toMatch(
+      /^snp_[0-9A-Z]{26} {2}researcher\/r1 #1 {2}\S+ {2}PASS {2}claims 1\/1 verified {2}conflicts 0 {2}open questions 1\n$/,
+    );
     const records = json<SnapshotRecord[]>(['snapshots', 'list', '--user', 'mira', '--run', 'r1']);
     expect(records).toHaveLength(1);
     first = records[0]!;
@@ -103,19 +124,35 @@ describe('engram CLI: runs and compaction snapshots', () => {
     const text = engram(['snapshots', 'show', first.snapshot.snapshot_id]).stdout;
     expect(text).toContain('validation: PASS, action NONE');
     expect(text).toContain('  PASS objective_stable: first snapshot of the run');
-    expect(text).toContain(`      evidence ${evidence.evidence_id} → events ${evidence.chunk_id} [${evidence.span[0]}, ${evidence.span[1]})`);
+    expect(text).toContain(
+      `      evidence ${evidence.evidence_id} → events ${evidence.chunk_id} [${evidence.span[0]}, ${evidence.span[1]})`,
+    );
     expect(text).toContain('  - Is the date confirmed by QA?');
   });
 
   it('stops the run when a changed objective fails the next snapshot twice, refusing commits with RUN_STOPPED', () => {
-    const change: CommitTurnRequest = { scope, turn_id: 'change', messages: [{ role: 'user', content: 'Never mind the source.' }], run: { objective: 'Find any date at all' } };
+    const change: CommitTurnRequest = {
+      scope,
+      turn_id: 'change',
+      messages: [{ role: 'user', content: 'Never mind the source.' }],
+      run: { objective: 'Find any date at all' },
+    };
     const results = commit<CommitTurnResult[]>([change, ...steps(7)]).parsed();
-    expect(results.at(-1)!.compaction).toMatchObject({ sequence: 2, status: 'FAIL', attempts: 2, stopped: true, diagnostic: expect.stringMatching(/objective_stable/) });
+    expect(results.at(-1)!.compaction).toMatchObject({
+      sequence: 2,
+      status: 'FAIL',
+      attempts: 2,
+      stopped: true,
+      diagnostic: expect.stringMatching(/objective_stable/),
+    });
 
     const refused = commit({ scope, turn_id: 'next', messages: [{ role: 'user', content: 'next' }] });
     expect(refused.code).toBe(4);
     expect(refused.stdout).toBe('');
-    expect((JSON.parse(refused.stderr) as { error: { code: string; field: string } }).error).toMatchObject({ code: 'RUN_STOPPED', field: 'scope.run_id' });
+    expect((JSON.parse(refused.stderr) as { error: { code: string; field: string } }).error).toMatchObject({
+      code: 'RUN_STOPPED',
+      field: 'scope.run_id',
+    });
 
     const list = engram(['snapshots', 'list', '--user', 'mira', '--desc']).stdout.trimEnd().split('\n');
     expect(list).toHaveLength(2);
@@ -134,7 +171,11 @@ describe('engram CLI: runs and compaction snapshots', () => {
     expect(resumed.stderr).toBe('');
     expect(resumed.stdout).toMatch(/^run r1: resumed, its commits are accepted again/);
     expect(engram(['runs', 'resume', ...runFlags]).stdout).toBe('run r1: already active, nothing to resume\n');
-    const accepted = commit<CommitTurnResult>({ scope, turn_id: 'next', messages: [{ role: 'user', content: 'next' }] });
+    const accepted = commit<CommitTurnResult>({
+      scope,
+      turn_id: 'next',
+      messages: [{ role: 'user', content: 'next' }],
+    });
     expect(accepted.stderr).toBe('');
     expect(accepted.code).toBe(0);
     expect(accepted.parsed().replayed).toBe(false);
@@ -149,7 +190,9 @@ describe('engram CLI: runs and compaction snapshots', () => {
     expect(malformed.code).toBe(2);
     expect(malformed.stdout).toBe('');
     expect(malformed.stderr).toMatch(/^error \[VALIDATION_FAILED\] snapshot_id: /);
-    expect(engram(['runs', 'show', '--user', 'mira', '--agent', 'researcher', '--run', 'r9']).stdout).toContain('run r9 has recorded nothing yet');
+    expect(engram(['runs', 'show', '--user', 'mira', '--agent', 'researcher', '--run', 'r9']).stdout).toContain(
+      'run r9 has recorded nothing yet',
+    );
     expect(engram(['runs', 'resume', '--user', 'mira', '--agent', 'researcher', '--run', 'r9']).code).toBe(1);
   });
 });

@@ -16,7 +16,18 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 describe('engram serve --allowed-host', () => {
   it('serves its own and the allowed names, and answers any other Host 421 MISDIRECTED_REQUEST', async () => {
-    const server = startEngram(['--store', store, 'serve', '--port', '0', '--quiet', '--no-worker', '--no-auth', '--allowed-host', 'engram.example,Proxy.Example']);
+    const server = startEngram([
+      '--store',
+      store,
+      'serve',
+      '--port',
+      '0',
+      '--quiet',
+      '--no-worker',
+      '--no-auth',
+      '--allowed-host',
+      'engram.example,Proxy.Example',
+    ]);
     try {
       const [, api] = await server.waitFor(/API\s+(http:\S+)\/v1/);
       const port = new URL(api!).port;

@@ -19,12 +19,19 @@ function engram(store: string, args: string[], input?: string) {
 
 describe('engram export, import and erase', () => {
   it('moves a tenant to another store whole, then erases a user there', () => {
-    const turn = { scope: { tenant_id: 'acme', user_id: 'ada', agent_id: 'helper', session_id: 's1', run_id: 'r1' }, turn_id: 't1', messages: [{ role: 'user', content: 'I prefer concise answers in writing. We launch Atlas on June 12.' }] };
+    const turn = {
+      scope: { tenant_id: 'acme', user_id: 'ada', agent_id: 'helper', session_id: 's1', run_id: 'r1' },
+      turn_id: 't1',
+      messages: [{ role: 'user', content: 'I prefer concise answers in writing. We launch Atlas on June 12.' }],
+    };
     expect(engram('a.db', ['commit'], JSON.stringify(turn)).code).toBe(0);
     const file = join(folder, 'acme.jsonl');
     const exported = engram('a.db', ['--json', 'export', '--tenant', 'acme', '--out', file]);
     expect(exported.code).toBe(0);
-    expect(JSON.parse(exported.stdout)).toMatchObject({ file, counts: { event: 1, item: expect.any(Number), turn: 1, summary: 1 } });
+    expect(JSON.parse(exported.stdout)).toMatchObject({
+      file,
+      counts: { event: 1, item: expect.any(Number), turn: 1, summary: 1 },
+    });
     expect(readFileSync(file, 'utf8').split('\n')[0]).toContain('"format":"engram-export"');
     const imported = engram('b.db', ['import', file, '--tenant', 'acme']);
     expect(imported.code).toBe(0);
@@ -34,13 +41,19 @@ describe('engram export, import and erase', () => {
     const erased = engram('b.db', ['erase', '--tenant', 'acme', '--user', 'ada']);
     expect(erased.code).toBe(0);
     expect(erased.stdout).toMatch(/erased user ada:[\s\S]*events/);
-    expect(JSON.parse(engram('b.db', ['--json', 'items', '--tenant', 'acme', '--user', 'ada', '--agent', 'helper']).stdout)).toEqual([]);
+    expect(
+      JSON.parse(engram('b.db', ['--json', 'items', '--tenant', 'acme', '--user', 'ada', '--agent', 'helper']).stdout),
+    ).toEqual([]);
     const bad = engram('b.db', ['import', join(folder, 'missing.jsonl')]);
     expect(bad.code).not.toBe(0);
   }, 120_000);
 
   it('stops at a line longer than --max-line-bytes, naming it, and finishes an import run again', () => {
-    const turn = { scope: { tenant_id: 'acme', user_id: 'bo', agent_id: 'helper', session_id: 's1', run_id: 'r1' }, turn_id: 't1', messages: [{ role: 'user', content: 'We launch Atlas on June 12.' }] };
+    const turn = {
+      scope: { tenant_id: 'acme', user_id: 'bo', agent_id: 'helper', session_id: 's1', run_id: 'r1' },
+      turn_id: 't1',
+      messages: [{ role: 'user', content: 'We launch Atlas on June 12.' }],
+    };
     expect(engram('c.db', ['commit'], JSON.stringify(turn)).code).toBe(0);
     const file = join(folder, 'bo.jsonl');
     expect(engram('c.db', ['export', '--tenant', 'acme', '--out', file]).code).toBe(0);

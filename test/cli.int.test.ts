@@ -57,7 +57,10 @@ describe('engram CLI', () => {
   });
 
   it('commits from stdin', () => {
-    const result = engram(['commit'], JSON.stringify({ ...turn, turn_id: 'cli-2', messages: [{ role: 'assistant', content: 'Noted.' }] }));
+    const result = engram(
+      ['commit'],
+      JSON.stringify({ ...turn, turn_id: 'cli-2', messages: [{ role: 'assistant', content: 'Noted.' }] }),
+    );
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('cli-2: 1 events written');
   });
@@ -72,11 +75,16 @@ describe('engram CLI', () => {
     const result = engram(['commit', '--json'], JSON.stringify(turns));
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect((JSON.parse(result.stdout) as CommitTurnResult[]).map((committed) => committed.turn_id)).toEqual(turns.map((item) => item.turn_id));
+    expect((JSON.parse(result.stdout) as CommitTurnResult[]).map((committed) => committed.turn_id)).toEqual(
+      turns.map((item) => item.turn_id),
+    );
   });
 
   it('names the bad field and exits 2 on bad input', () => {
-    const bad = engram(['commit', '--json'], JSON.stringify({ ...turn, turn_id: 'cli-3', messages: [{ role: 'robot', content: 'x' }] }));
+    const bad = engram(
+      ['commit', '--json'],
+      JSON.stringify({ ...turn, turn_id: 'cli-3', messages: [{ role: 'robot', content: 'x' }] }),
+    );
     expect(bad.code).toBe(2);
     const error = (JSON.parse(bad.stderr) as { error: { code: string; field: string; rule: string } }).error;
     expect(error).toMatchObject({ code: 'VALIDATION_FAILED', field: 'messages[0].role', rule: 'enum' });
@@ -86,13 +94,27 @@ describe('engram CLI', () => {
     const badNumber = engram(['compose', ...scopeArgs, '--purpose', 'responder', '--max-tokens', 'lots']);
     expect(badNumber.code).not.toBe(0);
     expect(badNumber.stderr).toContain('max_tokens');
-    const badStore = spawnSync(process.execPath, [...engramCommand(), '--store', 'mysql://x', 'events', '--user', 'ada'], { encoding: 'utf8', cwd: root });
+    const badStore = spawnSync(
+      process.execPath,
+      [...engramCommand(), '--store', 'mysql://x', 'events', '--user', 'ada'],
+      { encoding: 'utf8', cwd: root },
+    );
     expect(badStore.status).toBe(1);
     expect(badStore.stderr).toContain('[CONFIG_INVALID] store:');
   });
 
   it('composes a schema-valid packet as JSON and as text', () => {
-    const json = engram(['compose', ...scopeArgs, '--purpose', 'responder', '--query', '中文', '--max-tokens', '600', '--json']);
+    const json = engram([
+      'compose',
+      ...scopeArgs,
+      '--purpose',
+      'responder',
+      '--query',
+      '中文',
+      '--max-tokens',
+      '600',
+      '--json',
+    ]);
     expect(json.code).toBe(0);
     const packet = assertPacket(JSON.parse(json.stdout)) as MemoryPacket;
     expect(packet.budget_report.max_tokens).toBe(600);
@@ -105,8 +127,12 @@ describe('engram CLI', () => {
     const buildId = packet.explain.determinism!['context_build_id'] as string;
     expect(engram(['builds', '--user', 'ada']).stdout).toContain(buildId);
     expect(engram(['replay', buildId]).stdout).toContain(`${buildId}: identical`);
-    const later = JSON.parse(engram(['compose', ...scopeArgs, '--purpose', 'planner', '--json']).stdout) as MemoryPacket;
-    expect(engram(['diff', buildId, later.explain.determinism!['context_build_id'] as string]).stdout).toMatch(/request differs in .*purpose/);
+    const later = JSON.parse(
+      engram(['compose', ...scopeArgs, '--purpose', 'planner', '--json']).stdout,
+    ) as MemoryPacket;
+    expect(engram(['diff', buildId, later.explain.determinism!['context_build_id'] as string]).stdout).toMatch(
+      /request differs in .*purpose/,
+    );
   });
 
   it('lists and searches events, withholding secret content', () => {
@@ -124,9 +150,24 @@ describe('engram CLI: long-term memory', () => {
 
   it('remembers, lists, searches, shows history and forgets', () => {
     const remember = (value: string) =>
-      engram(['remember', '--json'], JSON.stringify({ scope: { user_id: 'ada', agent_id: 'helper' }, type: 'preferences', key: 'pref:other:drink', value: { scope: 'other', name: 'drink', value } }));
-    expect(JSON.parse(remember('green tea').stdout)[0]).toMatchObject({ action: 'created', key: 'pref:other:drink', version: 1 });
-    expect(JSON.parse(remember('black coffee').stdout).map((diff: { action: string }) => diff.action)).toEqual(['updated', 'superseded']);
+      engram(
+        ['remember', '--json'],
+        JSON.stringify({
+          scope: { user_id: 'ada', agent_id: 'helper' },
+          type: 'preferences',
+          key: 'pref:other:drink',
+          value: { scope: 'other', name: 'drink', value },
+        }),
+      );
+    expect(JSON.parse(remember('green tea').stdout)[0]).toMatchObject({
+      action: 'created',
+      key: 'pref:other:drink',
+      version: 1,
+    });
+    expect(JSON.parse(remember('black coffee').stdout).map((diff: { action: string }) => diff.action)).toEqual([
+      'updated',
+      'superseded',
+    ]);
     expect(engram(['items', ...who]).stdout).toContain('Prefers black coffee (other drink)');
     const search = engram(['search', ...who, '--query', 'coffee']);
     expect(search.stdout).toMatch(/1\. pref:other:drink — Prefers black coffee/);
@@ -140,11 +181,26 @@ describe('engram CLI: long-term memory', () => {
   });
 
   it('extracts items from committed turns and names a malformed key', () => {
-    const committed = engram(['commit', '--json'], JSON.stringify({ scope: { user_id: 'ada', agent_id: 'helper', session_id: 's9', run_id: 'r' }, turn_id: 'x1', messages: [{ role: 'user', content: 'We decided to use SQLite for the demo.' }] }));
+    const committed = engram(
+      ['commit', '--json'],
+      JSON.stringify({
+        scope: { user_id: 'ada', agent_id: 'helper', session_id: 's9', run_id: 'r' },
+        turn_id: 'x1',
+        messages: [{ role: 'user', content: 'We decided to use SQLite for the demo.' }],
+      }),
+    );
     const result = JSON.parse(committed.stdout) as CommitTurnResult;
     expect(result.gate[0]).toMatchObject({ decision: 'must', wrote: true });
     expect(result.items[0]!.action).toBe('created');
-    const bad = engram(['remember'], JSON.stringify({ scope: { user_id: 'ada', agent_id: 'helper' }, type: 'preferences', key: 'pref:Mood:drink', value: { scope: 'x', name: 'y', value: 'z' } }));
+    const bad = engram(
+      ['remember'],
+      JSON.stringify({
+        scope: { user_id: 'ada', agent_id: 'helper' },
+        type: 'preferences',
+        key: 'pref:Mood:drink',
+        value: { scope: 'x', name: 'y', value: 'z' },
+      }),
+    );
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('key: "pref:Mood:drink" has scope "Mood", which must be a domain name');
   });

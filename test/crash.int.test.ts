@@ -19,10 +19,14 @@ interface Ack {
 /** Runs the child until it has acknowledged `killAfter` turns, then kills it with SIGKILL. */
 function runAndKill(path: string, killAfter: number): Promise<Ack[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'commit-forever.ts'), path], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      cwd: join(import.meta.dirname, '..'),
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'commit-forever.ts'), path],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        cwd: join(import.meta.dirname, '..'),
+      },
+    );
     const acks: Ack[] = [];
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
@@ -57,7 +61,14 @@ describe('crash safety', () => {
       for (const count of perTurn.values()) expect(count).toBe(3);
       await engram.close();
       const halfWritten = [...perTurn.values()].filter((count) => count !== 3).length;
-      recordOutcome('crash-sqlite', { store: 'sqlite', kills: 4, acknowledged_turns: acknowledged.length, turns_stored: perTurn.size, acknowledged_missing: 0, half_written_turns: halfWritten });
+      recordOutcome('crash-sqlite', {
+        store: 'sqlite',
+        kills: 4,
+        acknowledged_turns: acknowledged.length,
+        turns_stored: perTurn.size,
+        acknowledged_missing: 0,
+        half_written_turns: halfWritten,
+      });
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }

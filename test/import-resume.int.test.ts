@@ -24,7 +24,12 @@ const TURNS = 400;
 
 /** What a line holds, for checks: its kind, and the turn of an event or turn record. */
 function parsed(line: string): { kind: string; turn: string | null; user: string | null } {
-  const record = JSON.parse(line) as { kind: string; event?: { turn_id: string | null; user_id: string }; turn_id?: string; key?: { user_id: string } };
+  const record = JSON.parse(line) as {
+    kind: string;
+    event?: { turn_id: string | null; user_id: string };
+    turn_id?: string;
+    key?: { user_id: string };
+  };
   if (record.kind === 'event') return { kind: 'event', turn: record.event!.turn_id, user: record.event!.user_id };
   if (record.kind === 'turn') return { kind: 'turn', turn: record.turn_id!, user: record.key!.user_id };
   return { kind: record.kind, turn: null, user: null };
@@ -45,23 +50,36 @@ function brokenTurns(lines: readonly string[]): { eventsWithoutTurn: string[]; t
     if (kind === 'event' && turn !== null) withEvents.add(`${user}/${turn}`);
     if (kind === 'turn') recorded.add(`${user}/${turn}`);
   }
-  return { eventsWithoutTurn: [...withEvents].filter((turn) => !recorded.has(turn)), turnsWithoutEvents: [...recorded].filter((turn) => !withEvents.has(turn)) };
+  return {
+    eventsWithoutTurn: [...withEvents].filter((turn) => !recorded.has(turn)),
+    turnsWithoutEvents: [...recorded].filter((turn) => !withEvents.has(turn)),
+  };
 }
 
 const turn = (index: number): CommitTurnRequest => ({
   scope: { user_id: `u${index % 4}`, agent_id: 'assistant', session_id: `s${index % 3}`, run_id: 'r1' },
   turn_id: `t${index}`,
-  messages: [{ role: 'user', content: `Turn ${index}: I prefer green tea; we ship Atlas ${index} on Friday.` }, { role: 'assistant', content: `Noted ${index}.` }],
+  messages: [
+    { role: 'user', content: `Turn ${index}: I prefer green tea; we ship Atlas ${index} on Friday.` },
+    { role: 'assistant', content: `Noted ${index}.` },
+  ],
 });
 
 describe('interrupted and repeated imports', () => {
   let file: string[];
 
   beforeAll(async () => {
-    const source = await createEngram({ store: `sqlite:${join(folder, 'source.db')}`, embeddings: { provider: 'none' } });
+    const source = await createEngram({
+      store: `sqlite:${join(folder, 'source.db')}`,
+      embeddings: { provider: 'none' },
+    });
     try {
-      for (let start = 0; start < TURNS; start += 100) await source.commitTurns(Array.from({ length: 100 }, (_, offset) => turn(start + offset)));
-      await source.compose({ scope: { user_id: 'u1', agent_id: 'assistant', session_id: 's1', run_id: 'r1' }, purpose: 'responder' });
+      for (let start = 0; start < TURNS; start += 100)
+        await source.commitTurns(Array.from({ length: 100 }, (_, offset) => turn(start + offset)));
+      await source.compose({
+        scope: { user_id: 'u1', agent_id: 'assistant', session_id: 's1', run_id: 'r1' },
+        purpose: 'responder',
+      });
       file = [];
       for await (const line of source.exportData()) file.push(line);
     } finally {
@@ -87,7 +105,13 @@ describe('interrupted and repeated imports', () => {
       it('leaves whole turns when cut off, then finishes the same file with every record once, in order', async () => {
         expect(brokenTurns(file.slice(1))).toEqual({ eventsWithoutTurn: [], turnsWithoutEvents: [] });
         // The connection breaks two thirds of the way in, inside a turn (right after its first event).
-        const cut = file.findIndex((line, index) => index > (file.length * 2) / 3 && parsed(line).kind === 'event' && parsed(file[index - 1]!).kind === 'turn') + 1;
+        const cut =
+          file.findIndex(
+            (line, index) =>
+              index > (file.length * 2) / 3 &&
+              parsed(line).kind === 'event' &&
+              parsed(file[index - 1]!).kind === 'turn',
+          ) + 1;
         const broken = (async function* () {
           for (const line of file.slice(0, cut)) yield Buffer.from(`${line}\n`);
           throw new Error('connection lost');
@@ -99,12 +123,17 @@ describe('interrupted and repeated imports', () => {
         expect(brokenTurns(partial)).toEqual({ eventsWithoutTurn: [], turnsWithoutEvents: [] });
         expect(partial).toEqual(file.slice(1, partial.length + 1));
         // The last turn that landed is whole: committing it again replays it and writes nothing.
-        const landed = partial.map(parsed).filter((line) => line.kind === 'turn').at(-1)!.turn!;
+        const landed = partial
+          .map(parsed)
+          .filter((line) => line.kind === 'turn')
+          .at(-1)!.turn!;
         expect((await engram.commitTurn(turn(Number(landed.slice(1))))).replayed).toBe(true);
         expect(await exportOf(engram)).toEqual(partial);
 
         let skipped = 0;
-        const counts = await engram.importData(Readable.from(file.map((line) => `${line}\n`)), { onSkip: () => (skipped += 1) });
+        const counts = await engram.importData(Readable.from(file.map((line) => `${line}\n`)), {
+          onSkip: () => (skipped += 1),
+        });
         expect(skipped).toBe(partial.length);
         expect(Object.values(counts).reduce((sum, n) => sum + (n ?? 0), 0)).toBe(file.length - 1 - partial.length);
         expect(await exportOf(engram)).toEqual(file.slice(1));
@@ -112,7 +141,10 @@ describe('interrupted and repeated imports', () => {
         // An imported turn committed again is its first result, replayed: nothing more is written.
         const replay = await engram.commitTurn(turn(7));
         expect(replay.replayed).toBe(true);
-        const events = await engram.listEvents({ scope: { user_id: 'u3', agent_id: 'assistant', session_id: 's1' }, limit: 1000 });
+        const events = await engram.listEvents({
+          scope: { user_id: 'u3', agent_id: 'assistant', session_id: 's1' },
+          limit: 1000,
+        });
         expect(events.filter((event) => event.turn_id === 't7')).toHaveLength(2);
         expect(await exportOf(engram)).toEqual(file.slice(1));
       }, 120_000);
@@ -127,13 +159,21 @@ describe('interrupted and repeated imports', () => {
           (caught: unknown) => caught,
         );
         expect(EngramError.isInstance(error)).toBe(true);
-        expect(error).toMatchObject({ code: 'RECORD_CONFLICT', field: `line ${at + 1}.item.id`, details: { line: at + 1, kind: 'item', id: item.item.id } });
+        expect(error).toMatchObject({
+          code: 'RECORD_CONFLICT',
+          field: `line ${at + 1}.item.id`,
+          details: { line: at + 1, kind: 'item', id: item.item.id },
+        });
 
         const app = await createServer(engram, { auth: 'keys', logger: false });
         try {
           const url = await listen(app, { port: 0 });
           const { key } = await engram.keys.create({ tenant_id: 'default', role: 'admin' });
-          const response = await fetch(`${url}/v1/import`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-ndjson' }, body: `${changed.join('\n')}\n` });
+          const response = await fetch(`${url}/v1/import`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-ndjson' },
+            body: `${changed.join('\n')}\n`,
+          });
           expect(response.status).toBe(409);
           expect(await response.json()).toMatchObject({ code: 'RECORD_CONFLICT', field: `line ${at + 1}.item.id` });
         } finally {
@@ -142,7 +182,10 @@ describe('interrupted and repeated imports', () => {
 
         const path = join(folder, `changed-${store.name}.jsonl`);
         writeFileSync(path, `${changed.join('\n')}\n`);
-        const cli = spawnSync(process.execPath, [...engramCommand(), '--store', store.address(), 'import', path], { encoding: 'utf8', cwd: root });
+        const cli = spawnSync(process.execPath, [...engramCommand(), '--store', store.address(), 'import', path], {
+          encoding: 'utf8',
+          cwd: root,
+        });
         expect(cli.status, cli.stderr).toBe(3);
         expect(cli.stderr).toContain(`RECORD_CONFLICT`);
         expect(cli.stderr).toContain(`line ${at + 1}`);
@@ -154,7 +197,13 @@ describe('interrupted and repeated imports', () => {
       it('imports a file from before turns followed their events (every turn after every event)', async () => {
         const records = file.slice(1);
         const rank = (line: string) => EXPORT_KINDS.indexOf(parsed(line).kind as (typeof EXPORT_KINDS)[number]);
-        const old = [file[0]!, ...records.map((line, index) => ({ line, index })).sort((a, b) => rank(a.line) - rank(b.line) || a.index - b.index).map(({ line }) => line)];
+        const old = [
+          file[0]!,
+          ...records
+            .map((line, index) => ({ line, index }))
+            .sort((a, b) => rank(a.line) - rank(b.line) || a.index - b.index)
+            .map(({ line }) => line),
+        ];
         expect(old).not.toEqual(file);
         const counts = await engram.importData(old, { tenant_id: 'old-file' });
         expect(counts.turn).toBe(TURNS);

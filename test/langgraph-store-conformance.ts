@@ -96,13 +96,29 @@ export function storeConformance(name: string, create: () => Promise<StoreUnderT
       expect(all.map((item) => item.key)).toEqual(['todo', 'seat', 'food']);
       expect(all.every((item) => item.score === undefined)).toBe(true);
       expect((await t.store.search(['mira', 'memories'])).map((item) => item.key)).toEqual(['seat', 'food']);
-      expect((await t.store.search(['mira'], { filter: { kind: 'taste' } })).map((item) => item.key)).toEqual(['seat', 'food']);
-      expect((await t.store.search(['mira'], { filter: { rating: { $gte: 3 }, kind: { $ne: 'note' } } })).map((item) => item.key)).toEqual(['seat', 'food']);
-      expect((await t.store.search(['mira'], { filter: { rating: { $in: [1, 5] } } })).map((item) => item.key)).toEqual(['todo', 'food']);
+      expect((await t.store.search(['mira'], { filter: { kind: 'taste' } })).map((item) => item.key)).toEqual([
+        'seat',
+        'food',
+      ]);
+      expect(
+        (await t.store.search(['mira'], { filter: { rating: { $gte: 3 }, kind: { $ne: 'note' } } })).map(
+          (item) => item.key,
+        ),
+      ).toEqual(['seat', 'food']);
+      expect((await t.store.search(['mira'], { filter: { rating: { $in: [1, 5] } } })).map((item) => item.key)).toEqual(
+        ['todo', 'food'],
+      );
       expect((await t.store.search(['mira'], { filter: { tags: ['a'] } })).map((item) => item.key)).toEqual(['food']);
       expect((await t.store.search(['mira'], { limit: 1, offset: 1 })).map((item) => item.key)).toEqual(['seat']);
-      expect((await t.store.search([])).map((item) => item.namespace[0]).sort()).toEqual(['ana', 'mira', 'mira', 'mira']);
-      expect((await t.store.search(['*', 'memories'])).map((item) => `${item.namespace[0]}/${item.key}`).sort()).toEqual(['ana/food', 'mira/food', 'mira/seat']);
+      expect((await t.store.search([])).map((item) => item.namespace[0]).sort()).toEqual([
+        'ana',
+        'mira',
+        'mira',
+        'mira',
+      ]);
+      expect(
+        (await t.store.search(['*', 'memories'])).map((item) => `${item.namespace[0]}/${item.key}`).sort(),
+      ).toEqual(['ana/food', 'mira/food', 'mira/seat']);
     });
 
     it('searches with a query through Engram hybrid search, best match first', async () => {
@@ -114,7 +130,9 @@ export function storeConformance(name: string, create: () => Promise<StoreUnderT
       expect(hits[0]!.score).toBeGreaterThan(0);
       const everywhere = await t.store.search(['mira'], { query: 'ramen', limit: 5 });
       expect(everywhere.map((item) => item.key).sort()).toEqual(['food', 'ramen-shop']);
-      expect(await t.store.search(['mira'], { query: 'ramen', filter: { text: 'The ramen shop closes at nine' } })).toHaveLength(1);
+      expect(
+        await t.store.search(['mira'], { query: 'ramen', filter: { text: 'The ramen shop closes at nine' } }),
+      ).toHaveLength(1);
     });
 
     it('lists namespaces by prefix, suffix, wildcard and depth, paged', async () => {
@@ -122,11 +140,28 @@ export function storeConformance(name: string, create: () => Promise<StoreUnderT
       await t.store.put(['mira', 'memories', 'travel'], 'b', { v: 2 });
       await t.store.put(['mira', 'notes'], 'c', { v: 3 });
       await t.store.put(['ana', 'memories'], 'd', { v: 4 });
-      expect(await t.store.listNamespaces()).toEqual([['ana', 'memories'], ['mira', 'memories'], ['mira', 'memories', 'travel'], ['mira', 'notes']]);
-      expect(await t.store.listNamespaces({ prefix: ['mira'] })).toEqual([['mira', 'memories'], ['mira', 'memories', 'travel'], ['mira', 'notes']]);
-      expect(await t.store.listNamespaces({ suffix: ['memories'] })).toEqual([['ana', 'memories'], ['mira', 'memories']]);
-      expect(await t.store.listNamespaces({ prefix: ['*', 'memories'], maxDepth: 2 })).toEqual([['ana', 'memories'], ['mira', 'memories']]);
-      expect(await t.store.listNamespaces({ prefix: ['mira'], limit: 1, offset: 1 })).toEqual([['mira', 'memories', 'travel']]);
+      expect(await t.store.listNamespaces()).toEqual([
+        ['ana', 'memories'],
+        ['mira', 'memories'],
+        ['mira', 'memories', 'travel'],
+        ['mira', 'notes'],
+      ]);
+      expect(await t.store.listNamespaces({ prefix: ['mira'] })).toEqual([
+        ['mira', 'memories'],
+        ['mira', 'memories', 'travel'],
+        ['mira', 'notes'],
+      ]);
+      expect(await t.store.listNamespaces({ suffix: ['memories'] })).toEqual([
+        ['ana', 'memories'],
+        ['mira', 'memories'],
+      ]);
+      expect(await t.store.listNamespaces({ prefix: ['*', 'memories'], maxDepth: 2 })).toEqual([
+        ['ana', 'memories'],
+        ['mira', 'memories'],
+      ]);
+      expect(await t.store.listNamespaces({ prefix: ['mira'], limit: 1, offset: 1 })).toEqual([
+        ['mira', 'memories', 'travel'],
+      ]);
     });
 
     it('runs a batch in order, one result per operation', async () => {
@@ -155,7 +190,12 @@ export function storeConformance(name: string, create: () => Promise<StoreUnderT
       const items = await t.engram.listItems({ scope: { user_id: 'mira' }, types: ['profile'] });
       expect(items.map((item) => item.key).sort()).toEqual(['profile:langgraph.memories.food', 'profile:user']);
       expect(await t.store.listNamespaces()).toEqual([['mira', 'memories']]);
-      const { text, packet } = await t.store.compose({ userId: 'mira', sessionId: 's2', runId: 'r2', query: 'what food does mira like?' });
+      const { text, packet } = await t.store.compose({
+        userId: 'mira',
+        sessionId: 's2',
+        runId: 'r2',
+        query: 'what food does mira like?',
+      });
       expect(text).toContain('spicy ramen');
       expect(packet.meta.purpose).toBe('responder');
     });

@@ -18,7 +18,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** The library entry of this run's build (beside the CLI `engramCommand` runs), or src/ through tsx. */
 function libraryEntry(): { url: string; nodeArgs: string[] } {
   const command = engramCommand();
-  if (command[0] === '--import') return { url: pathToFileURL(join(ROOT, 'src', 'index.ts')).href, nodeArgs: ['--import', 'tsx'] };
+  if (command[0] === '--import')
+    return { url: pathToFileURL(join(ROOT, 'src', 'index.ts')).href, nodeArgs: ['--import', 'tsx'] };
   return { url: pathToFileURL(join(command[0]!, '..', '..', 'index.js')).href, nodeArgs: [] };
 }
 
@@ -37,14 +38,21 @@ function hook(refuse: boolean): string {
 `,
   );
   const register = join(dir, `register-${refuse}.mjs`);
-  writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+  writeFileSync(
+    register,
+    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+  );
   return register;
 }
 
 function run(script: string, refuse: boolean): { code: number | null; stdout: string; stderr: string } {
   const { url, nodeArgs } = libraryEntry();
   const body = `const engram = await import(${JSON.stringify(url)});\n${script}`;
-  const result = spawnSync(process.execPath, [...nodeArgs, '--import', hook(refuse), '--input-type=module', '-e', body], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+  const result = spawnSync(
+    process.execPath,
+    [...nodeArgs, '--import', hook(refuse), '--input-type=module', '-e', body],
+    { cwd: ROOT, encoding: 'utf8', timeout: 60_000 },
+  );
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -77,7 +85,12 @@ try {
       true,
     );
     expect(result.code, result.stderr).toBe(0);
-    const outcome = JSON.parse(result.stdout.trim()) as { redacted: string; code: string; field: string; message: string };
+    const outcome = JSON.parse(result.stdout.trim()) as {
+      redacted: string;
+      code: string;
+      field: string;
+      message: string;
+    };
     expect(outcome.redacted).toBe('postgres://engram:***@db/engram');
     expect(outcome.code).toBe('CONFIG_INVALID');
     expect(outcome.field).toBe('store');

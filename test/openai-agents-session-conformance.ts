@@ -19,9 +19,27 @@ export interface SessionBackend {
 /** One item of each shape the runner stores: messages, a function call with its result, reasoning. */
 export const ITEMS: AgentInputItem[] = [
   { type: 'message', role: 'user', content: 'I am vegetarian. What is the weather in Porto?' },
-  { type: 'reasoning', id: 'rs_1', content: [{ type: 'input_text', text: 'The user wants the weather.' }], providerData: { encrypted: 'x' } },
-  { type: 'function_call', id: 'fc_1', callId: 'call_1', name: 'get_weather', arguments: '{"city":"Porto"}', status: 'completed' },
-  { type: 'function_call_result', name: 'get_weather', callId: 'call_1', status: 'completed', output: { type: 'text', text: 'Sunny, 24 °C' } },
+  {
+    type: 'reasoning',
+    id: 'rs_1',
+    content: [{ type: 'input_text', text: 'The user wants the weather.' }],
+    providerData: { encrypted: 'x' },
+  },
+  {
+    type: 'function_call',
+    id: 'fc_1',
+    callId: 'call_1',
+    name: 'get_weather',
+    arguments: '{"city":"Porto"}',
+    status: 'completed',
+  },
+  {
+    type: 'function_call_result',
+    name: 'get_weather',
+    callId: 'call_1',
+    status: 'completed',
+    output: { type: 'text', text: 'Sunny, 24 °C' },
+  },
   {
     type: 'message',
     role: 'assistant',
@@ -29,12 +47,23 @@ export const ITEMS: AgentInputItem[] = [
     status: 'completed',
     content: [{ type: 'output_text', text: 'It is sunny in Porto, 24 °C.', providerData: { annotations: [] } }],
   },
-  { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Thanks!' }, { type: 'input_image', image: 'https://example.com/porto.png' }] },
+  {
+    type: 'message',
+    role: 'user',
+    content: [
+      { type: 'input_text', text: 'Thanks!' },
+      { type: 'input_image', image: 'https://example.com/porto.png' },
+    ],
+  },
   { role: 'system', content: 'Be brief.' },
 ];
 
 /** Runs the same calls on a session and on the SDK's MemorySession, and returns both answers. */
-async function both<T>(engramSession: Session, memorySession: Session, call: (session: Session) => Promise<T>): Promise<[T, T]> {
+async function both<T>(
+  engramSession: Session,
+  memorySession: Session,
+  call: (session: Session) => Promise<T>,
+): Promise<[T, T]> {
   return [await call(engramSession), await call(memorySession)];
 }
 
@@ -60,7 +89,9 @@ export function sessionConformance(name: string, create: () => Promise<SessionBa
 
     it('names its session, a new UUID when none is given', async () => {
       expect(await session.getSessionId()).toBe('chat-1');
-      expect(await new EngramSession({ engram: t.source, userId: 'mira', agentId: 'assistant' }).getSessionId()).toMatch(/^[0-9a-f-]{36}$/u);
+      expect(
+        await new EngramSession({ engram: t.source, userId: 'mira', agentId: 'assistant' }).getSessionId(),
+      ).toMatch(/^[0-9a-f-]{36}$/u);
     });
 
     it('gives every item back exactly, in order, across calls and session objects', async () => {

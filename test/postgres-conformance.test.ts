@@ -28,7 +28,12 @@ afterAll(async () => {
 describeStorageConformance('postgres', {
   async create(options = {}) {
     const schema = nextSchema();
-    const storage = await openPostgresStorage({ connectionString: POSTGRES_URL, schema, maxConnections: 4, ...options });
+    const storage = await openPostgresStorage({
+      connectionString: POSTGRES_URL,
+      schema,
+      maxConnections: 4,
+      ...options,
+    });
     schemas.set(storage, schema);
     return storage;
   },

@@ -33,13 +33,17 @@ afterAll(async () => {
 describe('PostgreSQL migrations', () => {
   it('migrates once when many processes start at once: one applies every migration, the others none', async () => {
     const name = schema('race');
-    const results = await Promise.all(Array.from({ length: 6 }, () => migratePostgres({ connectionString: POSTGRES_URL, schema: name })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => migratePostgres({ connectionString: POSTGRES_URL, schema: name })),
+    );
     const appliers = results.filter((result) => result.applied.length > 0);
     expect(appliers).toHaveLength(1);
     expect(appliers[0]!.from).toBe(0);
     expect(results.every((result) => result.to === appliers[0]!.applied.length)).toBe(true);
     const { rows } = await admin.query(`SELECT version FROM ${name}.engram_migrations ORDER BY version`);
-    expect(rows.map((row: { version: number }) => row.version)).toEqual(appliers[0]!.applied.map((_, index) => index + 1));
+    expect(rows.map((row: { version: number }) => row.version)).toEqual(
+      appliers[0]!.applied.map((_, index) => index + 1),
+    );
   });
 
   it('opens without migrating only a schema that is up to date, and says to run engram migrate otherwise', async () => {
@@ -60,12 +64,19 @@ describe('PostgreSQL migrations', () => {
     const name = schema('newer');
     await migrateStore(`${POSTGRES_URL}?schema=${name}`);
     await admin.query(`INSERT INTO ${name}.engram_migrations (version, name) VALUES (999, 'from the future')`);
-    await expect(migratePostgres({ connectionString: POSTGRES_URL, schema: name })).rejects.toThrow(/schema version 999, newer than this Engram/);
+    await expect(migratePostgres({ connectionString: POSTGRES_URL, schema: name })).rejects.toThrow(
+      /schema version 999, newer than this Engram/,
+    );
   });
 
   it('names a schema it cannot use and a server it cannot reach, with typed errors', async () => {
-    await expect(openPostgresStorage({ connectionString: POSTGRES_URL, schema: 'Bad-Name' })).rejects.toMatchObject({ code: 'STORAGE_FAILED', field: 'schema' });
-    await expect(openPostgresStorage({ connectionString: 'postgres://postgres@127.0.0.1:1/test' })).rejects.toMatchObject({ code: 'STORAGE_FAILED', field: 'store' });
+    await expect(openPostgresStorage({ connectionString: POSTGRES_URL, schema: 'Bad-Name' })).rejects.toMatchObject({
+      code: 'STORAGE_FAILED',
+      field: 'schema',
+    });
+    await expect(
+      openPostgresStorage({ connectionString: 'postgres://postgres@127.0.0.1:1/test' }),
+    ).rejects.toMatchObject({ code: 'STORAGE_FAILED', field: 'store' });
   });
 
   it('serves as a role that did not create the schema, leaving GIN upkeep to autovacuum instead of failing', async () => {
@@ -74,7 +85,9 @@ describe('PostgreSQL migrations', () => {
     const role = `engram_app_${process.pid}`;
     roles.push(role);
     await admin.query(`CREATE ROLE ${role} LOGIN`);
-    await admin.query(`GRANT USAGE ON SCHEMA ${name} TO ${role}; GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${name} TO ${role}; GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA ${name} TO ${role}`);
+    await admin.query(
+      `GRANT USAGE ON SCHEMA ${name} TO ${role}; GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${name} TO ${role}; GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA ${name} TO ${role}`,
+    );
     const url = new URL(POSTGRES_URL);
     url.username = role;
     url.password = '';
@@ -83,7 +96,11 @@ describe('PostgreSQL migrations', () => {
     const engram = await createEngram({ store: storage, embeddings: { provider: 'none' } });
     try {
       const scope = { user_id: 'u', agent_id: 'a', session_id: 's', run_id: 'r' };
-      await engram.commitTurn({ scope, turn_id: 't1', messages: [{ role: 'user', content: 'The quince order ships on Friday.' }] });
+      await engram.commitTurn({
+        scope,
+        turn_id: 't1',
+        messages: [{ role: 'user', content: 'The quince order ships on Friday.' }],
+      });
       // gin_clean_pending_list is the index owner's: this role's step does nothing, and says so.
       expect(await engram.mergeIndexes()).toBe(false);
       expect(await engram.searchEvents({ scope: { user_id: 'u' }, query: 'quince', limit: 5 })).toHaveLength(1);
@@ -102,7 +119,11 @@ describe('PostgreSQL migrations', () => {
 
   it('engram migrate applies the migrations, then reports the schema up to date', () => {
     const store = `${POSTGRES_URL}?schema=${schema('cli')}`;
-    const run = () => spawnSync(process.execPath, [...engramCommand(), '--store', store, 'migrate', '--json'], { cwd: root, encoding: 'utf8' });
+    const run = () =>
+      spawnSync(process.execPath, [...engramCommand(), '--store', store, 'migrate', '--json'], {
+        cwd: root,
+        encoding: 'utf8',
+      });
     const first = run();
     expect(first.status, first.stderr).toBe(0);
     const applied = JSON.parse(first.stdout) as { from: number; to: number; applied: string[] };

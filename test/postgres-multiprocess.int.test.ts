@@ -64,12 +64,21 @@ const endedRuns = new Set<string>();
 /** Every refused request, invalid packet or missing turn the clients ran into. */
 const problems: string[] = [];
 
-const turnKey = (scope: { user_id: string; session_id: string }, turnId: string) => `${scope.user_id}/${scope.session_id}/${turnId}`;
+const turnKey = (scope: { user_id: string; session_id: string }, turnId: string) =>
+  `${scope.user_id}/${scope.session_id}/${turnId}`;
 
-async function request<T>(method: 'GET' | 'POST', url: string, secret: string, body?: unknown): Promise<{ status: number; body: T }> {
+async function request<T>(
+  method: 'GET' | 'POST',
+  url: string,
+  secret: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
   const response = await fetch(url, {
     method,
-    headers: { authorization: `Bearer ${secret}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${secret}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   return { status: response.status, body: (await response.json()) as T };
@@ -107,7 +116,12 @@ async function commit(api: string, turn: TurnRequest): Promise<CommitTurnResult 
 }
 
 /** Composes on `api`: the packet must validate and show the turn just committed (on either server). */
-async function composeAfter(api: string, turn: TurnRequest, written: CommitTurnResult, purpose: Purpose): Promise<void> {
+async function composeAfter(
+  api: string,
+  turn: TurnRequest,
+  written: CommitTurnResult,
+  purpose: Purpose,
+): Promise<void> {
   const { status, body } = await request<{ packet: MemoryPacket } & Problem>('POST', `${api}/v1/compose`, key, {
     scope: turn.scope,
     purpose,
@@ -127,7 +141,8 @@ async function composeAfter(api: string, turn: TurnRequest, written: CommitTurnR
     return;
   }
   const window = body.packet.short_term.conversation_window?.map((message) => message.evidence_id) ?? [];
-  if (!window.includes(written.events[0]!.event_id)) problems.push(`compose ${purpose} on ${api}: turn ${turn.turn_id} is not in the window`);
+  if (!window.includes(written.events[0]!.event_id))
+    problems.push(`compose ${purpose} on ${api}: turn ${turn.turn_id} is not in the window`);
 }
 
 /** One turn: to the client's own server, or to both at the same moment; the result acknowledged, or null. */
@@ -153,7 +168,8 @@ async function client(index: number): Promise<void> {
       if (written === null) continue;
       acknowledged.set(turnKey(turn.scope, turn.turn_id), written);
       if (turn.markers !== undefined) endedRuns.add(`${turn.scope.user_id}/${turn.scope.run_id}`);
-      if (turnIndex % 2 === 0) await composeAfter(apis[1 - home]!, turn, written, PURPOSES[(index + turnIndex) % PURPOSES.length]!);
+      if (turnIndex % 2 === 0)
+        await composeAfter(apis[1 - home]!, turn, written, PURPOSES[(index + turnIndex) % PURPOSES.length]!);
     } catch (error) {
       problems.push(`client ${index}, turn ${turn.turn_id}: ${(error as Error).message}`);
     }
@@ -173,15 +189,23 @@ async function waitUntil(condition: () => Promise<boolean>, timeoutMs: number): 
 
 /** The sum of one count over the tick lines a worker logged. */
 function tickTotal(worker: EngramProcess, field: 'jobs' | 'merged'): number {
-  return [...worker.stdout().matchAll(new RegExp(`^event=tick .*\\b${field}=(\\d+)`, 'gm'))].reduce((sum, match) => sum + Number(match[1]), 0);
+  return [...worker.stdout().matchAll(new RegExp(`^event=tick .*\\b${field}=(\\d+)`, 'gm'))].reduce(
+    (sum, match) => sum + Number(match[1]),
+    0,
+  );
 }
 
 beforeAll(async () => {
   await db.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
   // All four at once on an empty schema: each one migrates, under the schema's advisory lock.
-  servers = [0, 1].map(() => startEngram(['--store', store, 'serve', '--port', '0', '--quiet', '--no-worker', '--rate-limit', '1000000']));
+  servers = [0, 1].map(() =>
+    startEngram(['--store', store, 'serve', '--port', '0', '--quiet', '--no-worker', '--rate-limit', '1000000']),
+  );
   workers = [0, 1].map(() => startEngram(['--store', store, 'worker', '--interval', '100']));
-  await Promise.all([...servers.map((server) => server.waitFor(/Stop with Ctrl-C/)), ...workers.map((worker) => worker.waitFor(/^event=started/m))]);
+  await Promise.all([
+    ...servers.map((server) => server.waitFor(/Stop with Ctrl-C/)),
+    ...workers.map((worker) => worker.waitFor(/^event=started/m)),
+  ]);
   apis = servers.map((server) => /API\s+(http:\/\/127\.0\.0\.1:\d+)\/v1/.exec(server.stdout())![1]!);
 }, 60_000);
 
@@ -199,14 +223,19 @@ describe('two engram serve processes and two workers on one PostgreSQL schema', 
     expect(versions.map((row) => row.version)).toEqual(migrations.map((_, index) => index + 1));
     // A server that finds no key creates the first-start admin key and prints it. Racing on an empty
     // store, exactly one of them does; the key is stored once and works on both servers.
-    const adminKeys = servers.flatMap((server) => /admin key[^:]*: (egk_[A-Za-z0-9_-]+)/.exec(server.stdout())?.[1] ?? []);
+    const adminKeys = servers.flatMap(
+      (server) => /admin key[^:]*: (egk_[A-Za-z0-9_-]+)/.exec(server.stdout())?.[1] ?? [],
+    );
     expect(adminKeys).toHaveLength(1);
     const stored = await rows<{ role: string }>('SELECT role FROM api_keys');
     expect(stored).toEqual(adminKeys.map(() => ({ role: 'admin' })));
     for (const api of apis) {
       for (const admin of adminKeys) expect((await request('GET', `${api}/v1/keys`, admin)).status).toBe(200);
     }
-    const created = await request<{ key: string }>('POST', `${apis[1]}/v1/keys`, adminKeys[0]!, { role: 'write', label: 'multiprocess clients' });
+    const created = await request<{ key: string }>('POST', `${apis[1]}/v1/keys`, adminKeys[0]!, {
+      role: 'write',
+      label: 'multiprocess clients',
+    });
     expect(created.status).toBe(201);
     key = created.body.key;
   });
@@ -227,7 +256,9 @@ describe('two engram serve processes and two workers on one PostgreSQL schema', 
     const counted = { written: 0, replayed: 0 };
     for (const api of apis) {
       const metrics = await (await fetch(`${api}/metrics`)).text();
-      for (const [, outcome, count] of metrics.matchAll(/^engram_turns_committed_total\{outcome="(written|replayed)"\} (\d+)$/gm)) {
+      for (const [, outcome, count] of metrics.matchAll(
+        /^engram_turns_committed_total\{outcome="(written|replayed)"\} (\d+)$/gm,
+      )) {
         counted[outcome as keyof typeof counted] += Number(count);
       }
     }
@@ -235,11 +266,24 @@ describe('two engram serve processes and two workers on one PostgreSQL schema', 
   }, 60_000);
 
   it('run every reflection job exactly once, each recording one reflection of its whole run', async () => {
-    await waitUntil(async () => (await rows<{ n: number }>("SELECT count(*)::int AS n FROM jobs WHERE status IN ('pending', 'running')"))[0]!.n === 0, 45_000);
+    await waitUntil(
+      async () =>
+        (await rows<{ n: number }>("SELECT count(*)::int AS n FROM jobs WHERE status IN ('pending', 'running')"))[0]!
+          .n === 0,
+      45_000,
+    );
     const runs = [...endedRuns].sort();
     const jobs = await rows<{ id: string }>('SELECT id, kind, status, attempts, last_error FROM jobs');
     expect(jobs.sort(byId)).toEqual(
-      runs.map((run) => ({ id: `reflect:${run.replace('/', `/${AGENT}/`)}`, kind: 'reflect', status: 'done', attempts: 1, last_error: null })).sort(byId),
+      runs
+        .map((run) => ({
+          id: `reflect:${run.replace('/', `/${AGENT}/`)}`,
+          kind: 'reflect',
+          status: 'done',
+          attempts: 1,
+          last_error: null,
+        }))
+        .sort(byId),
     );
 
     // Each reflection read every event its run committed (the RUN_END turn came last).
@@ -248,52 +292,85 @@ describe('two engram serve processes and two workers on one PostgreSQL schema', 
       const run = `${result.scope.user_id}/${result.scope.run_id}`;
       committed.set(run, (committed.get(run) ?? 0) + result.events.length);
     }
-    const reflections = await rows<{ user_id: string; run_id: string; status: string; event_count: number }>('SELECT user_id, run_id, status, event_count FROM reflections');
-    expect(reflections.map((row) => ({ run: `${row.user_id}/${row.run_id}`, status: row.status, event_count: row.event_count })).sort((a, b) => compare(a.run, b.run))).toEqual(
-      runs.map((run) => ({ run, status: 'succeeded', event_count: committed.get(run) })),
+    const reflections = await rows<{ user_id: string; run_id: string; status: string; event_count: number }>(
+      'SELECT user_id, run_id, status, event_count FROM reflections',
     );
+    expect(
+      reflections
+        .map((row) => ({ run: `${row.user_id}/${row.run_id}`, status: row.status, event_count: row.event_count }))
+        .sort((a, b) => compare(a.run, b.run)),
+    ).toEqual(runs.map((run) => ({ run, status: 'succeeded', event_count: committed.get(run) })));
 
     // Every job was reported by exactly one worker, and both workers took part.
-    await waitUntil(async () => workers.reduce((sum, worker) => sum + tickTotal(worker, 'jobs'), 0) >= jobs.length, 5_000);
+    await waitUntil(
+      async () => workers.reduce((sum, worker) => sum + tickTotal(worker, 'jobs'), 0) >= jobs.length,
+      5_000,
+    );
     expect(workers.reduce((sum, worker) => sum + tickTotal(worker, 'jobs'), 0)).toBe(jobs.length);
     for (const worker of workers) expect(tickTotal(worker, 'jobs')).toBeGreaterThan(0);
   }, 60_000);
 
   it('lose and duplicate nothing: events, turns and summaries are exactly what was acknowledged', async () => {
     const expectedEvents = new Map<string, string>();
-    for (const [turn, result] of acknowledged) for (const event of result.events) expectedEvents.set(event.event_id, turn);
-    const events = await rows<{ tenant_id: string; id: string; user_id: string; session_id: string; turn_id: string | null; kind: string }>(
-      'SELECT tenant_id, id, user_id, session_id, turn_id, kind FROM events',
-    );
+    for (const [turn, result] of acknowledged)
+      for (const event of result.events) expectedEvents.set(event.event_id, turn);
+    const events = await rows<{
+      tenant_id: string;
+      id: string;
+      user_id: string;
+      session_id: string;
+      turn_id: string | null;
+      kind: string;
+    }>('SELECT tenant_id, id, user_id, session_id, turn_id, kind FROM events');
     expect(new Set(events.map((event) => `${event.tenant_id}/${event.id}`)).size).toBe(events.length);
     const byReflection = events.filter((event) => event.turn_id?.startsWith('reflection:') === true);
     const byTurns = events.filter((event) => !byReflection.includes(event));
     expect(byTurns.length).toBe(expectedEvents.size);
     expect(new Map(byTurns.map((event) => [event.id, turnKey(event, event.turn_id ?? '')]))).toEqual(expectedEvents);
     // The rest: a question a reflection opened in the session's open loops, one state patch at most per reflection.
-    const traces = new Set((await rows<{ trace_id: string }>('SELECT trace_id FROM reflections')).map((row) => `reflection:${row.trace_id}`));
-    for (const event of byReflection) expect({ kind: event.kind, known: traces.has(event.turn_id!) }).toEqual({ kind: 'state_patch', known: true });
+    const traces = new Set(
+      (await rows<{ trace_id: string }>('SELECT trace_id FROM reflections')).map((row) => `reflection:${row.trace_id}`),
+    );
+    for (const event of byReflection)
+      expect({ kind: event.kind, known: traces.has(event.turn_id!) }).toEqual({ kind: 'state_patch', known: true });
     expect(new Set(byReflection.map((event) => event.turn_id)).size).toBe(byReflection.length);
 
-    const turns = await rows<{ user_id: string; session_id: string; turn_id: string; result: string }>('SELECT user_id, session_id, turn_id, result FROM turns');
+    const turns = await rows<{ user_id: string; session_id: string; turn_id: string; result: string }>(
+      'SELECT user_id, session_id, turn_id, result FROM turns',
+    );
     expect(turns.map((turn) => turnKey(turn, turn.turn_id)).sort()).toEqual([...acknowledged.keys()].sort());
-    for (const turn of turns) expect((JSON.parse(turn.result) as CommitTurnResult).events).toEqual(acknowledged.get(turnKey(turn, turn.turn_id))!.events);
+    for (const turn of turns)
+      expect((JSON.parse(turn.result) as CommitTurnResult).events).toEqual(
+        acknowledged.get(turnKey(turn, turn.turn_id))!.events,
+      );
 
     // Each written turn folded into its session's summary once: one version and its events per turn.
     const expectedSummaries = new Map<string, { version: number; events_folded: number }>();
     for (const result of acknowledged.values()) {
       const session = `${result.scope.user_id}/${result.scope.session_id}`;
       const summary = expectedSummaries.get(session) ?? { version: 0, events_folded: 0 };
-      expectedSummaries.set(session, { version: summary.version + 1, events_folded: summary.events_folded + result.events.length });
+      expectedSummaries.set(session, {
+        version: summary.version + 1,
+        events_folded: summary.events_folded + result.events.length,
+      });
     }
-    const summaries = await rows<{ user_id: string; session_id: string; version: number; summary: string }>('SELECT user_id, session_id, version, summary FROM stm_summary');
+    const summaries = await rows<{ user_id: string; session_id: string; version: number; summary: string }>(
+      'SELECT user_id, session_id, version, summary FROM stm_summary',
+    );
     expect(
-      new Map(summaries.map((row) => [`${row.user_id}/${row.session_id}`, { version: row.version, events_folded: (JSON.parse(row.summary) as StmSummary).events_folded }])),
+      new Map(
+        summaries.map((row) => [
+          `${row.user_id}/${row.session_id}`,
+          { version: row.version, events_folded: (JSON.parse(row.summary) as StmSummary).events_folded },
+        ]),
+      ),
     ).toEqual(expectedSummaries);
 
     // Every packet was stored as a context build, once.
     const builds = await rows<{ id: string }>('SELECT id FROM context_builds');
-    expect(builds.map((build) => build.id).sort()).toEqual(packets.map((packet) => packet.explain.determinism!['context_build_id']).sort());
+    expect(builds.map((build) => build.id).sort()).toEqual(
+      packets.map((packet) => packet.explain.determinism!['context_build_id']).sort(),
+    );
   });
 
   it('stop every process cleanly on SIGTERM', async () => {
@@ -301,7 +378,12 @@ describe('two engram serve processes and two workers on one PostgreSQL schema', 
     expect(codes).toEqual([0, 0, 0, 0]);
     // A worker's last line sums what it did: the jobs its ticks reported, its index merge steps, and no failed tick.
     for (const worker of workers) {
-      expect(worker.stdout()).toMatch(new RegExp(`^event=stopped signal=SIGTERM .*\\bjobs=${tickTotal(worker, 'jobs')} merged=${tickTotal(worker, 'merged')} errors=0$`, 'm'));
+      expect(worker.stdout()).toMatch(
+        new RegExp(
+          `^event=stopped signal=SIGTERM .*\\bjobs=${tickTotal(worker, 'jobs')} merged=${tickTotal(worker, 'merged')} errors=0$`,
+          'm',
+        ),
+      );
       expect(worker.stdout()).not.toMatch(/^event=error/m);
     }
   }, 30_000);

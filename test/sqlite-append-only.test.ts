@@ -34,13 +34,19 @@ describe('sqlite: snapshots are append-only', () => {
     const id = record.snapshot.snapshot_id;
     await storage.write([{ op: 'put_snapshot', record }]);
     const updates = [
-      ['UPDATE snapshots SET snapshot = ? WHERE id = ?', JSON.stringify({ ...record.snapshot, objective: 'rewritten' }), id],
+      [
+        'UPDATE snapshots SET snapshot = ? WHERE id = ?',
+        JSON.stringify({ ...record.snapshot, objective: 'rewritten' }),
+        id,
+      ],
       ['UPDATE snapshots SET sequence = 7 WHERE id = ?', id],
       // Even an update that changes nothing is refused.
       ['UPDATE snapshots SET created_at = created_at WHERE id = ?', id],
     ] as const;
     for (const [sql, ...params] of updates) {
-      expect(() => raw.prepare(sql).run(...params)).toThrow(expect.objectContaining({ code: 'SQLITE_CONSTRAINT_TRIGGER', message: expect.stringMatching(/append-only/) }));
+      expect(() => raw.prepare(sql).run(...params)).toThrow(
+        expect.objectContaining({ code: 'SQLITE_CONSTRAINT_TRIGGER', message: expect.stringMatching(/append-only/) }),
+      );
     }
     expect(await storage.runs.getSnapshot('t1', id)).toEqual(record);
   });

@@ -51,17 +51,33 @@ describe('background WAL checkpoints of a SQLite store', () => {
     const written = await writeManyPages(storage);
     await vi.waitFor(() => expect(eventsInDatabaseFile(path, folder)).toBe(written), { timeout: 10_000, interval: 50 });
     // Every event is still read through the store as before.
-    const page = await storage.events.list({ tenant_id: 't1', user_id: 'u1', agent_id: 'a1', session_id: 's1', now: '2026-06-02T00:00:00.000Z', limit: written + 1 });
+    const page = await storage.events.list({
+      tenant_id: 't1',
+      user_id: 'u1',
+      agent_id: 'a1',
+      session_id: 's1',
+      now: '2026-06-02T00:00:00.000Z',
+      limit: written + 1,
+    });
     expect(page).toHaveLength(written);
     await storage.close();
     // The thread's connection closed before the store's own, which then removed the log.
     expect(existsSync(`${path}-wal`)).toBe(false);
     const reopened = await openSqliteStorage({ path });
-    expect(await reopened.events.list({ tenant_id: 't1', user_id: 'u1', agent_id: 'a1', session_id: 's1', now: '2026-06-02T00:00:00.000Z', limit: written + 1 })).toHaveLength(written);
+    expect(
+      await reopened.events.list({
+        tenant_id: 't1',
+        user_id: 'u1',
+        agent_id: 'a1',
+        session_id: 's1',
+        now: '2026-06-02T00:00:00.000Z',
+        limit: written + 1,
+      }),
+    ).toHaveLength(written);
     await reopened.close();
   });
 
-  it('keeps the item versions it read across the thread\'s checkpoints', async () => {
+  it("keeps the item versions it read across the thread's checkpoints", async () => {
     // A checkpoint copies pages without changing what they hold: the store's other connection must
     // not read it as a commit (PRAGMA data_version), which would drop every kept version.
     const storage = await openSqliteStorage({ path });
@@ -80,7 +96,14 @@ describe('background WAL checkpoints of a SQLite store', () => {
     unlinkSync(path);
     const written = await writeManyPages(storage);
     await storage.write([appendEvent(eventRecord({ content: 'one more' }))]);
-    const page = await storage.events.list({ tenant_id: 't1', user_id: 'u1', agent_id: 'a1', session_id: 's1', now: '2026-06-02T00:00:00.000Z', limit: written + 2 });
+    const page = await storage.events.list({
+      tenant_id: 't1',
+      user_id: 'u1',
+      agent_id: 'a1',
+      session_id: 's1',
+      now: '2026-06-02T00:00:00.000Z',
+      limit: written + 2,
+    });
     expect(page).toHaveLength(written + 1);
     await storage.close();
   });
@@ -88,11 +111,15 @@ describe('background WAL checkpoints of a SQLite store', () => {
   it('lets a process that closed its store end on its own', () => {
     // The thread never holds the process open, yet close waits for it: a process whose last work was
     // that close must still run to its end.
-    const output = execFileSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'write-and-close.ts'), path], {
-      cwd: join(import.meta.dirname, '..'),
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const output = execFileSync(
+      process.execPath,
+      ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'write-and-close.ts'), path],
+      {
+        cwd: join(import.meta.dirname, '..'),
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
     expect(output).toBe('closed after 640 events\n');
     expect(existsSync(`${path}-wal`)).toBe(false);
   });

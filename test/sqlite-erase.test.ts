@@ -23,16 +23,43 @@ function append(event: EventRecord, indexed = true): WriteOp {
 /** A user-level item of `user` sourced from `events`, with a searchable chunk. */
 function itemOps(user: string, events: readonly EventRecord[]): WriteOp[] {
   const item: MemoryItem = {
-    id: newId('mem'), tenant_id: 't1', user_id: user, agent_id: 'a1', scope_level: 'user', type: 'preferences', key: 'editor',
-    value: { name: 'vim' }, confidence: 0.9, status: 'active', sensitivity: 'normal', valid_from: null, valid_to: null,
-    salience: { consequence: 0.2, emotional_charge: 0.1, reusability: 0.8 }, version: 1, supersedes: null,
-    source_event_ids: events.map((event) => event.id), evidence_refs: [], provenance: { extractor: 'rules', rule: 'test' },
-    tags: [], entities: [], recorded_at: AT, updated_at: AT, ended_at: null,
+    id: newId('mem'),
+    tenant_id: 't1',
+    user_id: user,
+    agent_id: 'a1',
+    scope_level: 'user',
+    type: 'preferences',
+    key: 'editor',
+    value: { name: 'vim' },
+    confidence: 0.9,
+    status: 'active',
+    sensitivity: 'normal',
+    valid_from: null,
+    valid_to: null,
+    salience: { consequence: 0.2, emotional_charge: 0.1, reusability: 0.8 },
+    version: 1,
+    supersedes: null,
+    source_event_ids: events.map((event) => event.id),
+    evidence_refs: [],
+    provenance: { extractor: 'rules', rule: 'test' },
+    tags: [],
+    entities: [],
+    recorded_at: AT,
+    updated_at: AT,
+    ended_at: null,
   };
   const owner = `u:${user}`;
   return [
     { op: 'put_item', item },
-    { op: 'put_chunk', tenant_id: 't1', item_id: item.id, owner, text: 'editor vim', search_text: `plum ${user}`, embedding_status: 'pending' },
+    {
+      op: 'put_chunk',
+      tenant_id: 't1',
+      item_id: item.id,
+      owner,
+      text: 'editor vim',
+      search_text: `plum ${user}`,
+      embedding_status: 'pending',
+    },
   ];
 }
 
@@ -46,7 +73,9 @@ describe('sqlite: erase empties the derived tables too', () => {
     events_fts: count('SELECT count(*) FROM events_fts WHERE rowid NOT IN (SELECT seq FROM events)'),
     event_vectors: count('SELECT count(*) FROM event_vectors WHERE event_seq NOT IN (SELECT seq FROM events)'),
     items_fts: count('SELECT count(*) FROM items_fts WHERE rowid NOT IN (SELECT seq FROM memory_chunks)'),
-    memory_chunks: count('SELECT count(*) FROM memory_chunks c WHERE NOT EXISTS (SELECT 1 FROM memory_items i WHERE i.tenant_id = c.tenant_id AND i.id = c.item_id)'),
+    memory_chunks: count(
+      'SELECT count(*) FROM memory_chunks c WHERE NOT EXISTS (SELECT 1 FROM memory_items i WHERE i.tenant_id = c.tenant_id AND i.id = c.item_id)',
+    ),
   });
 
   beforeEach(async () => {
@@ -67,7 +96,11 @@ describe('sqlite: erase empties the derived tables too', () => {
     ]);
     // Every event and chunk gets a vector.
     const work = await storage.service.claimEmbeddingWork(100, AT, '2026-06-01T10:05:00.000Z');
-    await storage.service.completeEmbeddingWork(work.map((w) => ({ target: w.target, tenant_id: w.tenant_id, id: w.id, vector: new Float32Array([1, 0]) })), 'test-model', AT);
+    await storage.service.completeEmbeddingWork(
+      work.map((w) => ({ target: w.target, tenant_id: w.tenant_id, id: w.id, vector: new Float32Array([1, 0]) })),
+      'test-model',
+      AT,
+    );
   });
   afterEach(async () => {
     raw.close();
@@ -78,16 +111,30 @@ describe('sqlite: erase empties the derived tables too', () => {
   it('erases a user with their full-text entries, vectors and chunks, and leaves no orphan', async () => {
     expect(count('SELECT count(*) FROM event_vectors')).toBe(6);
     const counts = await storage.maintenance.erase({ tenant_id: 't1', user_id: 'u1' });
-    expect(counts).toMatchObject({ events: 4, events_fts: 3, event_vectors: 4, memory_items: 2, memory_chunks: 2, items_fts: 2 });
+    expect(counts).toMatchObject({
+      events: 4,
+      events_fts: 3,
+      event_vectors: 4,
+      memory_items: 2,
+      memory_chunks: 2,
+      items_fts: 2,
+    });
     expect(orphans()).toEqual({ events_fts: 0, event_vectors: 0, items_fts: 0, memory_chunks: 0 });
     expect(count('SELECT count(*) FROM events_fts')).toBe(2);
     expect(count('SELECT count(*) FROM items_fts')).toBe(1);
     expect(count('SELECT count(*) FROM event_vectors')).toBe(2);
   });
 
-  it('erases a session with its events\' entries and vectors and the chunk of the item wholly sourced from it', async () => {
+  it("erases a session with its events' entries and vectors and the chunk of the item wholly sourced from it", async () => {
     const counts = await storage.maintenance.erase({ tenant_id: 't1', user_id: 'u1', session_id: 's1' });
-    expect(counts).toMatchObject({ events: 3, events_fts: 2, event_vectors: 3, memory_items: 1, memory_chunks: 1, items_fts: 1 });
+    expect(counts).toMatchObject({
+      events: 3,
+      events_fts: 2,
+      event_vectors: 3,
+      memory_items: 1,
+      memory_chunks: 1,
+      items_fts: 1,
+    });
     expect(orphans()).toEqual({ events_fts: 0, event_vectors: 0, items_fts: 0, memory_chunks: 0 });
     expect(count('SELECT count(*) FROM events_fts')).toBe(3);
     expect(count('SELECT count(*) FROM items_fts')).toBe(2);

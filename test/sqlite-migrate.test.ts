@@ -31,7 +31,9 @@ function append(user_id: string, agent_id: string, content: string): WriteOp {
 }
 
 const search = (storage: StorageAdapter, user_id: string) =>
-  storage.events.search({ tenant_id: 't1', user_id, terms: ['pear', 'quince'], now: NOW, limit: 10 }).then((hits) => hits.map((hit) => [hit.event.content, hit.score]));
+  storage.events
+    .search({ tenant_id: 't1', user_id, terms: ['pear', 'quince'], now: NOW, limit: 10 })
+    .then((hits) => hits.map((hit) => [hit.event.content, hit.score]));
 
 it('counts the events of a store written before event counts were kept, on first open', async () => {
   const writes = [
@@ -51,7 +53,9 @@ it('counts the events of a store written before event counts were kept, on first
   const version = migrations.findIndex((migration) => migration.sql.includes('CREATE TABLE event_scope_sizes'));
   expect(version).toBeGreaterThan(0);
   const db = new Database(path);
-  db.exec('DROP TABLE event_scope_sizes; ALTER TABLE events DROP COLUMN text_tokens; ALTER TABLE memory_items DROP COLUMN text_tokens; ALTER TABLE candidates DROP COLUMN sensitivity; ALTER TABLE context_builds DROP COLUMN redactions; ALTER TABLE events DROP COLUMN term_stats; ALTER TABLE memory_chunks DROP COLUMN term_stats; ALTER TABLE memory_chunks DROP COLUMN vector_at');
+  db.exec(
+    'DROP TABLE event_scope_sizes; ALTER TABLE events DROP COLUMN text_tokens; ALTER TABLE memory_items DROP COLUMN text_tokens; ALTER TABLE candidates DROP COLUMN sensitivity; ALTER TABLE context_builds DROP COLUMN redactions; ALTER TABLE events DROP COLUMN term_stats; ALTER TABLE memory_chunks DROP COLUMN term_stats; ALTER TABLE memory_chunks DROP COLUMN vector_at',
+  );
   db.pragma(`user_version = ${version}`);
   db.close();
 
@@ -59,7 +63,9 @@ it('counts the events of a store written before event counts were kept, on first
   try {
     expect(await search(storage, 'u1')).toEqual(before);
     const raw = new Database(path, { readonly: true });
-    expect(raw.prepare('SELECT user_id, agent_id, events FROM event_scope_sizes ORDER BY user_id, agent_id').raw().all()).toEqual([
+    expect(
+      raw.prepare('SELECT user_id, agent_id, events FROM event_scope_sizes ORDER BY user_id, agent_id').raw().all(),
+    ).toEqual([
       ['u1', 'a1', 4],
       ['u1', 'a2', 40],
       ['u2', 'a1', 1],

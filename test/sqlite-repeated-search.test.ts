@@ -31,7 +31,10 @@ describe('repeated searches on a SQLite file written by another connection', () 
   });
 
   it('sees what the other connection appended and purged since its last search', async () => {
-    const search = () => reader.events.search({ tenant_id: 't1', user_id: 'u1', agent_id: 'a1', terms: ['quince', 'jelly'], now: NOW, limit: 10 }).then((hits) => hits.map((hit) => [hit.event.content, hit.score]));
+    const search = () =>
+      reader.events
+        .search({ tenant_id: 't1', user_id: 'u1', agent_id: 'a1', terms: ['quince', 'jelly'], now: NOW, limit: 10 })
+        .then((hits) => hits.map((hit) => [hit.event.content, hit.score]));
     await writer.write([append(event({ content: 'quince jelly' }))]);
     const first = await search();
     expect(first.map(([content]) => content)).toEqual(['quince jelly']);
@@ -44,14 +47,30 @@ describe('repeated searches on a SQLite file written by another connection', () 
   });
 
   it('reads item versions as the other connection left them since its last read', async () => {
-    const list = () => reader.items.list({ tenant_id: 't1', owners: ['u:u1', 'a:a1', 't'], statuses: ['active'], order: 'desc', limit: 10 }).then((found) => found.map((record) => record.key));
+    const list = () =>
+      reader.items
+        .list({ tenant_id: 't1', owners: ['u:u1', 'a:a1', 't'], statuses: ['active'], order: 'desc', limit: 10 })
+        .then((found) => found.map((record) => record.key));
     const tea = item({ key: 'tea' });
     const cup = item({ key: 'cup' });
-    await writer.write([{ op: 'put_item', item: tea }, { op: 'put_item', item: cup }]);
+    await writer.write([
+      { op: 'put_item', item: tea },
+      { op: 'put_item', item: cup },
+    ]);
     expect(await list()).toEqual(['cup', 'tea']);
     expect((await reader.items.get('t1', tea.id))?.status).toBe('active');
     // The status lives in the index the listing reads and in the row it builds: both must be current.
-    await writer.write([{ op: 'set_item_status', tenant_id: 't1', item_id: tea.id, expected_status: 'active', status: 'superseded', ended_at: NOW, updated_at: NOW }]);
+    await writer.write([
+      {
+        op: 'set_item_status',
+        tenant_id: 't1',
+        item_id: tea.id,
+        expected_status: 'active',
+        status: 'superseded',
+        ended_at: NOW,
+        updated_at: NOW,
+      },
+    ]);
     expect((await reader.items.get('t1', tea.id))?.status).toBe('superseded');
     expect(await list()).toEqual(['cup']);
     await writer.maintenance.erase({ tenant_id: 't1', user_id: 'u1' });
@@ -62,7 +81,10 @@ describe('repeated searches on a SQLite file written by another connection', () 
   it('refuses a number of kept words or items that is not a whole number of at least 0, naming the option', async () => {
     for (const value of [-1, 1.5, Number.NaN]) {
       for (const field of ['keptSearchTerms', 'keptItems'] as const) {
-        const error = await expectCode(openSqliteStorage({ path: join(folder, 'other.db'), [field]: value }), 'VALIDATION_FAILED');
+        const error = await expectCode(
+          openSqliteStorage({ path: join(folder, 'other.db'), [field]: value }),
+          'VALIDATION_FAILED',
+        );
         expect(error.field).toBe(field);
       }
     }
@@ -71,8 +93,12 @@ describe('repeated searches on a SQLite file written by another connection', () 
   it('keeps no item versions with keptItems 0 and reads the same', async () => {
     const plain = await openSqliteStorage({ path: join(folder, 'engram.db'), keptItems: 0 });
     try {
-      await writer.write([{ op: 'put_item', item: item({ key: 'tea' }) }, { op: 'put_item', item: item({ key: 'cup' }) }]);
-      const list = (storage: StorageAdapter) => storage.items.list({ tenant_id: 't1', owners: ['u:u1'], statuses: ['active'], limit: 10 });
+      await writer.write([
+        { op: 'put_item', item: item({ key: 'tea' }) },
+        { op: 'put_item', item: item({ key: 'cup' }) },
+      ]);
+      const list = (storage: StorageAdapter) =>
+        storage.items.list({ tenant_id: 't1', owners: ['u:u1'], statuses: ['active'], limit: 10 });
       expect(await list(plain)).toEqual(await list(reader));
       expect(await list(reader)).toEqual(await list(plain));
       expect((await list(plain)).map((record) => record.key)).toEqual(['tea', 'cup']);
@@ -88,7 +114,15 @@ describe('repeated searches on a SQLite file written by another connection', () 
     const plain = await openSqliteStorage({ path: join(folder, 'engram.db'), keptSearchTerms: 0 });
     try {
       await writer.write([append(event({ content: 'medlar jam' })), append(event({ content: 'medlar tart' }))]);
-      const search = (storage: StorageAdapter) => storage.events.search({ tenant_id: 't1', user_id: 'u1', agent_id: 'a1', terms: ['medlar', 'tart'], now: NOW, limit: 10 });
+      const search = (storage: StorageAdapter) =>
+        storage.events.search({
+          tenant_id: 't1',
+          user_id: 'u1',
+          agent_id: 'a1',
+          terms: ['medlar', 'tart'],
+          now: NOW,
+          limit: 10,
+        });
       expect(await search(plain)).toEqual(await search(reader));
       expect((await search(plain)).map((hit) => hit.event.content)).toEqual(['medlar tart', 'medlar jam']);
     } finally {

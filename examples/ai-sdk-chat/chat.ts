@@ -10,7 +10,14 @@
 // its system prompt remembers. The tsconfig maps 'engram' and 'engram/ai-sdk' to this checkout's source.
 
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { simulateReadableStream, stepCountIs, streamText, wrapLanguageModel, type LanguageModelMiddleware, type ModelMessage } from 'ai';
+import {
+  simulateReadableStream,
+  stepCountIs,
+  streamText,
+  wrapLanguageModel,
+  type LanguageModelMiddleware,
+  type ModelMessage,
+} from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 
 import { engramMiddleware, memoryTools } from 'engram/ai-sdk';
@@ -19,12 +26,17 @@ import { offlineAnswer, runChat, type LlmSettings, type Reply, type SessionConte
 
 type Model = Parameters<typeof wrapLanguageModel>[0]['model'];
 
-const SYSTEM = 'You are a friendly assistant. Keep answers short. Use what you remember about the user; call remember when they ask you to remember something.';
+const SYSTEM =
+  'You are a friendly assistant. Keep answers short. Use what you remember about the user; call remember when they ask you to remember something.';
 
 /** The configured OpenAI-compatible model, or the offline one when none is configured. */
 function chatModel(llm: LlmSettings | undefined): Model {
   if (llm === undefined) return offlineModel();
-  return createOpenAICompatible({ name: 'llm', baseURL: llm.baseURL, ...(llm.apiKey === undefined ? {} : { apiKey: llm.apiKey }) }).chatModel(llm.model);
+  return createOpenAICompatible({
+    name: 'llm',
+    baseURL: llm.baseURL,
+    ...(llm.apiKey === undefined ? {} : { apiKey: llm.apiKey }),
+  }).chatModel(llm.model);
 }
 
 /** The AI SDK's mock model, answering with the preferences and facts its system prompt holds. */
@@ -33,8 +45,13 @@ function offlineModel(): Model {
     provider: 'offline',
     modelId: 'memory-echo',
     doStream: async ({ prompt }) => {
-      const text = offlineAnswer(prompt.flatMap((message) => (message.role === 'system' ? [message.content] : [])).join('\n'));
-      const usage = { inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 0, text: 0, reasoning: 0 } };
+      const text = offlineAnswer(
+        prompt.flatMap((message) => (message.role === 'system' ? [message.content] : [])).join('\n'),
+      );
+      const usage = {
+        inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
+        outputTokens: { total: 0, text: 0, reasoning: 0 },
+      };
       return {
         stream: simulateReadableStream({
           chunks: [
@@ -65,7 +82,10 @@ function showSystemPrompts(show: (text: string) => void): LanguageModelMiddlewar
 function session({ engram, userId, sessionId, agentId, llm, showSystemPrompt }: SessionContext): Reply {
   const model = wrapLanguageModel({
     model: chatModel(llm),
-    middleware: [engramMiddleware({ engram, scope: { user_id: userId, agent_id: agentId, session_id: sessionId } }), showSystemPrompts(showSystemPrompt)],
+    middleware: [
+      engramMiddleware({ engram, scope: { user_id: userId, agent_id: agentId, session_id: sessionId } }),
+      showSystemPrompts(showSystemPrompt),
+    ],
   });
   const tools = memoryTools({ engram, scope: { user_id: userId, agent_id: agentId } });
   const messages: ModelMessage[] = [];

@@ -14,7 +14,11 @@ interface Completion {
 
 function isCompletion(body: unknown): body is Completion {
   const choices = (body as { choices?: unknown } | null)?.choices;
-  return Array.isArray(choices) && choices.length > 0 && typeof (choices[0] as { message?: { content?: unknown } }).message === 'object';
+  return (
+    Array.isArray(choices) &&
+    choices.length > 0 &&
+    typeof (choices[0] as { message?: { content?: unknown } }).message === 'object'
+  );
 }
 
 /**
@@ -24,14 +28,24 @@ function isCompletion(body: unknown): body is Completion {
  * const reply = await chat(llmSettings(process.env), [{ role: 'user', content: 'Hello' }]);
  */
 export async function chat(llm: LlmSettings | undefined, messages: ChatMessage[]): Promise<string> {
-  if (llm === undefined) return offlineAnswer(messages.filter((message) => message.role === 'system').map((message) => message.content).join('\n'));
+  if (llm === undefined)
+    return offlineAnswer(
+      messages
+        .filter((message) => message.role === 'system')
+        .map((message) => message.content)
+        .join('\n'),
+    );
   const url = `${llm.baseURL.replace(/\/+$/u, '')}/chat/completions`;
   const response = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(llm.apiKey === undefined ? {} : { authorization: `Bearer ${llm.apiKey}` }) },
+    headers: {
+      'content-type': 'application/json',
+      ...(llm.apiKey === undefined ? {} : { authorization: `Bearer ${llm.apiKey}` }),
+    },
     body: JSON.stringify({ model: llm.model, messages }),
   });
   const body: unknown = await response.json();
-  if (!response.ok || !isCompletion(body)) throw new Error(`the model at ${url} answered ${response.status}: ${JSON.stringify(body).slice(0, 300)}`);
+  if (!response.ok || !isCompletion(body))
+    throw new Error(`the model at ${url} answered ${response.status}: ${JSON.stringify(body).slice(0, 300)}`);
   return body.choices[0]!.message.content ?? '';
 }

@@ -49,14 +49,25 @@ function session({ engram, userId, sessionId, agentId, llm, showSystemPrompt }: 
     const { text } = await composeInNode(config, { query: lastUserText(state) });
     const system = `${SYSTEM}\n\n${text}`;
     showSystemPrompt(system);
-    return { messages: [{ role: 'assistant' as const, content: await chat(llm, [{ role: 'system', content: system }, ...state.messages]) }] };
+    return {
+      messages: [
+        {
+          role: 'assistant' as const,
+          content: await chat(llm, [{ role: 'system', content: system }, ...state.messages]),
+        },
+      ],
+    };
   }
 
   // The turn id counts the thread's messages, so an exchange committed again writes nothing new.
   async function record(state: ChatState, config: LangGraphRunnableConfig) {
     const { user, thread: id } = thread(config);
     const exchange = state.messages.slice(-2);
-    await engram.commitTurn({ scope: { user_id: user, agent_id: agentId, session_id: id, run_id: id }, turn_id: `${id}:${state.messages.length}`, messages: exchange });
+    await engram.commitTurn({
+      scope: { user_id: user, agent_id: agentId, session_id: id, run_id: id },
+      turn_id: `${id}:${state.messages.length}`,
+      messages: exchange,
+    });
     return {};
   }
 
@@ -71,7 +82,10 @@ function session({ engram, userId, sessionId, agentId, llm, showSystemPrompt }: 
     .compile({ store: new EngramStore({ engram, agentId }), checkpointer: new MemorySaver() });
 
   return async (text, write) => {
-    const { messages } = await graph.invoke({ messages: [{ role: 'user', content: text }] }, { configurable: { thread_id: sessionId, user_id: userId } });
+    const { messages } = await graph.invoke(
+      { messages: [{ role: 'user', content: text }] },
+      { configurable: { thread_id: sessionId, user_id: userId } },
+    );
     write(messages.at(-1)?.content ?? '');
   };
 }

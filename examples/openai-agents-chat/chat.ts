@@ -11,7 +11,16 @@
 // offline model that answers with what its instructions remember. The tsconfig maps 'engram' and
 // 'engram/openai-agents' to this checkout's source.
 
-import { Agent, OpenAIProvider, Runner, Usage, type Model, type ModelProvider, type protocol, type StreamEvent } from '@openai/agents';
+import {
+  Agent,
+  OpenAIProvider,
+  Runner,
+  Usage,
+  type Model,
+  type ModelProvider,
+  type protocol,
+  type StreamEvent,
+} from '@openai/agents';
 
 import { EngramSession, memoryInstructions } from 'engram/openai-agents';
 
@@ -33,7 +42,14 @@ const offlineModel: Model = {
     const text = offlineAnswer(request.systemInstructions ?? '');
     yield { type: 'response_started' };
     for (const delta of text.split(/(?<= )/u)) yield { type: 'output_text_delta', delta };
-    yield { type: 'response_done', response: { id: 'offline', usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, output: [assistantMessage(text)] } };
+    yield {
+      type: 'response_done',
+      response: {
+        id: 'offline',
+        usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+        output: [assistantMessage(text)],
+      },
+    };
   },
 };
 

@@ -32,7 +32,8 @@ export function llmSettings(env: NodeJS.ProcessEnv): LlmSettings | undefined {
   const baseURL = env['ENGRAM_LLM_BASE_URL'];
   const model = env['ENGRAM_LLM_MODEL'];
   if (baseURL === undefined && model === undefined) return undefined;
-  if (baseURL === undefined || model === undefined) throw new ConfigError('Set both ENGRAM_LLM_BASE_URL and ENGRAM_LLM_MODEL, or neither for the offline model.');
+  if (baseURL === undefined || model === undefined)
+    throw new ConfigError('Set both ENGRAM_LLM_BASE_URL and ENGRAM_LLM_MODEL, or neither for the offline model.');
   const apiKey = env['ENGRAM_LLM_API_KEY'];
   return { baseURL, model, ...(apiKey === undefined ? {} : { apiKey }) };
 }
@@ -43,7 +44,8 @@ function rememberedFacts(system: string): string[] {
   const facts: string[] = [];
   for (const line of system.split('\n')) {
     if (line.startsWith('## ')) section = line.slice(3);
-    else if ((section === 'Preferences' || section === 'Facts') && line.startsWith('- ')) facts.push(line.slice(2).replace(/^\[\w+\] /u, ''));
+    else if ((section === 'Preferences' || section === 'Facts') && line.startsWith('- '))
+      facts.push(line.slice(2).replace(/^\[\w+\] /u, ''));
   }
   return facts;
 }
@@ -84,7 +86,12 @@ const USAGE = 'Options: --script, --user ID, --session ID, --store sqlite:PATH';
 function options(): { script: boolean; user: string; session: string | undefined; store: string | undefined } {
   try {
     const { values } = parseArgs({
-      options: { script: { type: 'boolean', default: false }, user: { type: 'string', default: 'mira' }, session: { type: 'string' }, store: { type: 'string' } },
+      options: {
+        script: { type: 'boolean', default: false },
+        user: { type: 'string', default: 'mira' },
+        session: { type: 'string' },
+        store: { type: 'string' },
+      },
     });
     return { script: values.script, user: values.user, session: values.session, store: values.store };
   } catch (error) {
@@ -98,7 +105,12 @@ async function say(reply: Reply, text: string): Promise<void> {
   process.stdout.write('\n');
 }
 
-async function chat(open: (sessionId: string) => Promise<Reply>, user: string, sessionId: string, model: string): Promise<void> {
+async function chat(
+  open: (sessionId: string) => Promise<Reply>,
+  user: string,
+  sessionId: string,
+  model: string,
+): Promise<void> {
   const reply = await open(sessionId);
   const terminal = createInterface({ input: process.stdin, output: process.stdout, prompt: 'you> ' });
   console.log(`Session ${sessionId} with ${user}, model ${model}. An empty line or Ctrl-D ends it.`);
@@ -132,15 +144,31 @@ async function run(example: ChatExample): Promise<void> {
   const chosen = options();
   const llm = llmSettings(process.env);
   // A script plays on a store of its own, so every run shows the same two sessions.
-  const scratch = chosen.script && chosen.store === undefined ? mkdtempSync(join(tmpdir(), `${example.name}-`)) : undefined;
-  const store = chosen.store ?? (scratch === undefined ? `sqlite:./.engram/${example.name}.db` : `sqlite:${join(scratch, 'engram.db')}`);
+  const scratch =
+    chosen.script && chosen.store === undefined ? mkdtempSync(join(tmpdir(), `${example.name}-`)) : undefined;
+  const store =
+    chosen.store ??
+    (scratch === undefined ? `sqlite:./.engram/${example.name}.db` : `sqlite:${join(scratch, 'engram.db')}`);
   const engram = await createEngram({ store });
   let lastSystemPrompt = '';
   const open = async (sessionId: string) =>
-    example.session({ engram, userId: chosen.user, sessionId, agentId: example.name, llm, showSystemPrompt: (text) => (lastSystemPrompt = text) });
+    example.session({
+      engram,
+      userId: chosen.user,
+      sessionId,
+      agentId: example.name,
+      llm,
+      showSystemPrompt: (text) => (lastSystemPrompt = text),
+    });
   try {
     if (chosen.script) await script(open, () => lastSystemPrompt);
-    else await chat(open, chosen.user, chosen.session ?? `chat-${new Date().toISOString()}`, llm === undefined ? 'offline' : `${llm.model} at ${llm.baseURL}`);
+    else
+      await chat(
+        open,
+        chosen.user,
+        chosen.session ?? `chat-${new Date().toISOString()}`,
+        llm === undefined ? 'offline' : `${llm.model} at ${llm.baseURL}`,
+      );
   } finally {
     await engram.close();
     if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });

@@ -18,23 +18,27 @@ export function registerBuildCommands(program: Command): void {
     .option('--session <id>', 'session id')
     .option('--limit <n>', 'page size', positiveInteger('limit'))
     .option('--cursor <ctx_id>', 'continue before this build')
-    .action((flags: { tenant: string; user?: string; agent?: string; session?: string; limit?: number; cursor?: string }) =>
-      withEngram(async (engram, global) => {
-        const builds = await engram.listBuilds({
-          tenant_id: flags.tenant,
-          ...(flags.user === undefined ? {} : { user_id: flags.user }),
-          ...(flags.agent === undefined ? {} : { agent_id: flags.agent }),
-          ...(flags.session === undefined ? {} : { session_id: flags.session }),
-          ...(flags.limit === undefined ? {} : { limit: flags.limit }),
-          ...(flags.cursor === undefined ? {} : { cursor: flags.cursor }),
-        });
-        if (global.json === true) return printJson(builds.map(({ packet: _packet, ...build }) => build));
-        printLines(
-          builds.length === 0
-            ? ['no builds']
-            : builds.map((build) => `${build.id}  ${build.as_of}  ${build.purpose.padEnd(9)} ${build.user_id}/${build.session_id}  ${build.packet.budget_report.used_tokens_est}/${build.packet.budget_report.max_tokens} tokens  ${build.selected.length} selected${build.redactions === undefined ? '' : '  (redacted by an erase)'}`),
-        );
-      }),
+    .action(
+      (flags: { tenant: string; user?: string; agent?: string; session?: string; limit?: number; cursor?: string }) =>
+        withEngram(async (engram, global) => {
+          const builds = await engram.listBuilds({
+            tenant_id: flags.tenant,
+            ...(flags.user === undefined ? {} : { user_id: flags.user }),
+            ...(flags.agent === undefined ? {} : { agent_id: flags.agent }),
+            ...(flags.session === undefined ? {} : { session_id: flags.session }),
+            ...(flags.limit === undefined ? {} : { limit: flags.limit }),
+            ...(flags.cursor === undefined ? {} : { cursor: flags.cursor }),
+          });
+          if (global.json === true) return printJson(builds.map(({ packet: _packet, ...build }) => build));
+          printLines(
+            builds.length === 0
+              ? ['no builds']
+              : builds.map(
+                  (build) =>
+                    `${build.id}  ${build.as_of}  ${build.purpose.padEnd(9)} ${build.user_id}/${build.session_id}  ${build.packet.budget_report.used_tokens_est}/${build.packet.budget_report.max_tokens} tokens  ${build.selected.length} selected${build.redactions === undefined ? '' : '  (redacted by an erase)'}`,
+                ),
+          );
+        }),
     );
 
   program
@@ -67,7 +71,9 @@ export function registerBuildCommands(program: Command): void {
 
   program
     .command('explain <build_id> <id>')
-    .description("why an event (evt_…) or item (mem_…) is, or is not, in a stored packet: placement, filter or omission, and each signal's rank as of the build's time")
+    .description(
+      "why an event (evt_…) or item (mem_…) is, or is not, in a stored packet: placement, filter or omission, and each signal's rank as of the build's time",
+    )
     .option('--tenant <id>', 'tenant id', 'default')
     .action((buildId: string, id: string, flags: { tenant: string }) =>
       withEngram(async (engram, global) => {
@@ -83,7 +89,10 @@ export function explanationLines(explanation: BuildExplanation): string[] {
   const where = explanation.in_packet ? 'in the packet' : 'not in the packet';
   const filter = explanation.filter === null ? '' : ` (${explanation.filter})`;
   const signals = Object.entries(explanation.signals)
-    .map(([name, signal]) => `${name} ${signal.rank === null ? '–' : `#${signal.rank}`}${signal.used ? '' : ' (not used by compose)'}`)
+    .map(
+      ([name, signal]) =>
+        `${name} ${signal.rank === null ? '–' : `#${signal.rank}`}${signal.used ? '' : ' (not used by compose)'}`,
+    )
     .join(' · ');
   const fused = explanation.fused_rank === null ? '–' : `#${explanation.fused_rank}`;
   return [

@@ -5,7 +5,14 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-import { describeItem, ValidationError, type CommitTurnRequest, type Engram, type MemoryPacket, type Purpose } from '../index.js';
+import {
+  describeItem,
+  ValidationError,
+  type CommitTurnRequest,
+  type Engram,
+  type MemoryPacket,
+  type Purpose,
+} from '../index.js';
 import { formatBudget, formatPacket } from './format-packet.js';
 import { printJson, printLines } from './output.js';
 
@@ -14,7 +21,8 @@ const EXAMPLE = fileURLToPath(new URL('../../examples/quickstart/turns.json', im
 
 function loadTurns(): CommitTurnRequest[] {
   const parsed = JSON.parse(readFileSync(EXAMPLE, 'utf8')) as unknown;
-  if (!Array.isArray(parsed)) throw ValidationError.of('examples/quickstart/turns.json', 'type', 'must be an array of turns');
+  if (!Array.isArray(parsed))
+    throw ValidationError.of('examples/quickstart/turns.json', 'type', 'must be an array of turns');
   return parsed as CommitTurnRequest[];
 }
 
@@ -47,15 +55,32 @@ export async function runDemo(engram: Engram, json: boolean): Promise<void> {
       continue;
     }
     const kept = result.gate.filter((decision) => decision.wrote).length;
-    lines.push(`  ${result.turn_id}: ${result.events.length} events, ${kept} of ${result.gate.length} kept by the retention gate`);
+    lines.push(
+      `  ${result.turn_id}: ${result.events.length} events, ${kept} of ${result.gate.length} kept by the retention gate`,
+    );
     for (const diff of result.items) lines.push(`      ${diff.action} ${diff.key} v${diff.version}  (${diff.rule})`);
-    for (const decision of result.gate.filter((entry) => !entry.wrote)) lines.push(`      not kept: ${decision.reason}`);
+    for (const decision of result.gate.filter((entry) => !entry.wrote))
+      lines.push(`      not kept: ${decision.reason}`);
   }
-  const items = await engram.listItems({ scope: { tenant_id: scope.tenant_id, user_id: scope.user_id, agent_id: scope.agent_id } });
-  lines.push('', `Long-term memory now holds ${items.length} current items:`, ...items.map((item) => `  ${item.key} v${item.version}: ${describeItem(item)}`));
-  lines.push('', '── responder packet ──────────────────────────────────────────────', ...formatPacket(packets.responder));
+  const items = await engram.listItems({
+    scope: { tenant_id: scope.tenant_id, user_id: scope.user_id, agent_id: scope.agent_id },
+  });
+  lines.push(
+    '',
+    `Long-term memory now holds ${items.length} current items:`,
+    ...items.map((item) => `  ${item.key} v${item.version}: ${describeItem(item)}`),
+  );
+  lines.push(
+    '',
+    '── responder packet ──────────────────────────────────────────────',
+    ...formatPacket(packets.responder),
+  );
   for (const purpose of ['planner', 'tool'] as const) {
-    lines.push('', `── ${purpose} packet: budget ─────────────────────────────────────`, ...formatBudget(packets[purpose]));
+    lines.push(
+      '',
+      `── ${purpose} packet: budget ─────────────────────────────────────`,
+      ...formatBudget(packets[purpose]),
+    );
   }
   lines.push(
     '',

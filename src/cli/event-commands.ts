@@ -21,7 +21,8 @@ interface EventFlags {
 
 function scopeOf(flags: EventFlags) {
   // Not a required option of `events`: commander would then ask it of `events search` before reading its flags.
-  if (flags.user === undefined) throw ValidationError.of('user', 'required', "required option '--user <id>' not specified");
+  if (flags.user === undefined)
+    throw ValidationError.of('user', 'required', "required option '--user <id>' not specified");
   return {
     tenant_id: flags.tenant,
     user_id: flags.user,
@@ -40,7 +41,9 @@ function eventLine(event: EventRecord): string {
 export function registerEventCommands(program: Command): void {
   const events = program
     .command('events')
-    .description("list a session's (or user's) events in log order; `events search` searches a user's events by their words")
+    .description(
+      "list a session's (or user's) events in log order; `events search` searches a user's events by their words",
+    )
     .option('--user <id>', 'user id (required)')
     .option('--agent <id>', 'agent id')
     .option('--session <id>', 'session id')
@@ -60,7 +63,13 @@ export function registerEventCommands(program: Command): void {
                 ...(flags.kinds === undefined ? {} : { kinds: flags.kinds as EventKind[] }),
                 ...(flags.cursor === undefined ? {} : { cursor: flags.cursor }),
               })
-            : (await engram.searchEvents({ scope, query: flags.query, ...(flags.limit === undefined ? {} : { limit: flags.limit }) })).map((hit) => hit.event);
+            : (
+                await engram.searchEvents({
+                  scope,
+                  query: flags.query,
+                  ...(flags.limit === undefined ? {} : { limit: flags.limit }),
+                })
+              ).map((hit) => hit.event);
         if (global.json === true) return printJson(found);
         printLines(found.length === 0 ? ['no events'] : found.map(eventLine));
       }),
@@ -69,11 +78,14 @@ export function registerEventCommands(program: Command): void {
   // The flags are the parent's (commander reads them wherever they stand on the line).
   events
     .command('search')
-    .description("search a user's events, the conversation's log, by their words, best first, a page at a time (--user, --query; --agent, --session, --limit, --cursor); long-term memory items: engram search")
+    .description(
+      "search a user's events, the conversation's log, by their words, best first, a page at a time (--user, --query; --agent, --session, --limit, --cursor); long-term memory items: engram search",
+    )
     .action(() =>
       withEngram(async (engram, global) => {
         const flags = events.opts<EventFlags>();
-        if (flags.query === undefined) throw ValidationError.of('query', 'required', "required option '--query <text>' not specified");
+        if (flags.query === undefined)
+          throw ValidationError.of('query', 'required', "required option '--query <text>' not specified");
         const page = await engram.searchEventsPage({
           scope: scopeOf(flags),
           query: flags.query,
@@ -82,7 +94,9 @@ export function registerEventCommands(program: Command): void {
         });
         if (global.json === true) return printJson(page);
         printLines([
-          ...(page.hits.length === 0 ? ['no events'] : page.hits.map((hit) => `${eventLine(hit.event)}  (score ${hit.score})`)),
+          ...(page.hits.length === 0
+            ? ['no events']
+            : page.hits.map((hit) => `${eventLine(hit.event)}  (score ${hit.score})`)),
           ...(page.next_cursor === null ? [] : [`more: --cursor ${page.next_cursor}`]),
         ]);
       }),

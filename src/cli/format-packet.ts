@@ -13,7 +13,10 @@ function bar(used: number, allowed: number): string {
 /** The budget report as aligned bars, one per section. */
 export function formatBudget(packet: MemoryPacket): string[] {
   const report = packet.budget_report;
-  const allowed = (packet.explain.filters['section_budgets'] ?? packet.meta.budget.per_section) as Record<string, number>;
+  const allowed = (packet.explain.filters['section_budgets'] ?? packet.meta.budget.per_section) as Record<
+    string,
+    number
+  >;
   const lines = [`Budget: ${report.used_tokens_est} of ${report.max_tokens} tokens (o200k)`];
   for (const [section, used] of Object.entries(report.section_usage)) {
     const limit = allowed[section] ?? 0;
@@ -21,7 +24,9 @@ export function formatBudget(packet: MemoryPacket): string[] {
   }
   for (const step of report.degradations) lines.push(`  degraded  ${step.action} (${step.reason})`);
   for (const omission of packet.explain.omitted) {
-    lines.push(`  omitted   ${omission.item}: ${omission.reason}${typeof omission['detail'] === 'string' ? ` (${omission['detail']})` : ''}`);
+    lines.push(
+      `  omitted   ${omission.item}: ${omission.reason}${typeof omission['detail'] === 'string' ? ` (${omission['detail']})` : ''}`,
+    );
   }
   return lines;
 }
@@ -29,30 +34,53 @@ export function formatBudget(packet: MemoryPacket): string[] {
 /** The packet's injected content, readable. */
 export function formatPacket(packet: MemoryPacket): string[] {
   const { meta, short_term: shortTerm } = packet;
-  const lines = [`MemoryPacket v1 · purpose ${meta.purpose} · ${meta.scope.tenant_id}/${meta.scope.user_id}/${meta.scope.session_id} · ${meta.generated_at}`];
+  const lines = [
+    `MemoryPacket v1 · purpose ${meta.purpose} · ${meta.scope.tenant_id}/${meta.scope.user_id}/${meta.scope.session_id} · ${meta.generated_at}`,
+  ];
   const state = shortTerm.working_state;
   lines.push('', `Working state (version ${state.state_version})`);
   if (state.goal) lines.push(`  goal: ${state.goal}`);
-  for (const field of ['slots', 'constraints'] as const) if (state[field] !== undefined) lines.push(`  ${field}: ${JSON.stringify(state[field])}`);
+  for (const field of ['slots', 'constraints'] as const)
+    if (state[field] !== undefined) lines.push(`  ${field}: ${JSON.stringify(state[field])}`);
   for (const step of state.plan ?? []) lines.push(`  plan: [${step.status}] ${step.step}`);
-  for (const decision of state.decisions ?? []) lines.push(`  decision: ${decision.statement} [${decision.evidence_id ?? '-'}]`);
-  for (const risk of state.risks ?? []) lines.push(`  risk: ${risk.risk}${risk.mitigation ? ` → ${risk.mitigation}` : ''}`);
-  for (const loop of shortTerm.open_loops ?? []) lines.push(`  open loop: ${loop.question} [${loop.evidence_id ?? '-'}]`);
-  for (const evidence of shortTerm.last_tool_evidence ?? []) lines.push(`  tool evidence: ${evidence.summary} [${evidence.ref}]`);
-  lines.push('', 'Rolling summary', ...(shortTerm.rolling_summary === '' ? ['  (empty)'] : shortTerm.rolling_summary.split('\n').map((line) => `  ${line}`)));
+  for (const decision of state.decisions ?? [])
+    lines.push(`  decision: ${decision.statement} [${decision.evidence_id ?? '-'}]`);
+  for (const risk of state.risks ?? [])
+    lines.push(`  risk: ${risk.risk}${risk.mitigation ? ` → ${risk.mitigation}` : ''}`);
+  for (const loop of shortTerm.open_loops ?? [])
+    lines.push(`  open loop: ${loop.question} [${loop.evidence_id ?? '-'}]`);
+  for (const evidence of shortTerm.last_tool_evidence ?? [])
+    lines.push(`  tool evidence: ${evidence.summary} [${evidence.ref}]`);
+  lines.push(
+    '',
+    'Rolling summary',
+    ...(shortTerm.rolling_summary === ''
+      ? ['  (empty)']
+      : shortTerm.rolling_summary.split('\n').map((line) => `  ${line}`)),
+  );
   if ((shortTerm.key_quotes ?? []).length > 0) lines.push('', 'Key quotes');
   for (const quote of shortTerm.key_quotes ?? []) {
-    lines.push(quote.quote === '' ? `  (reference only, over budget) [${quote.evidence_id}]` : `  "${quote.quote}" (${quote.role ?? 'user'}) [${quote.evidence_id}]`);
+    lines.push(
+      quote.quote === ''
+        ? `  (reference only, over budget) [${quote.evidence_id}]`
+        : `  "${quote.quote}" (${quote.role ?? 'user'}) [${quote.evidence_id}]`,
+    );
   }
   if ((shortTerm.conversation_window ?? []).length > 0) lines.push('', 'Conversation window');
-  for (const message of shortTerm.conversation_window ?? []) lines.push(`  ${message.role}: ${message.content} [${message.evidence_id}]`);
+  for (const message of shortTerm.conversation_window ?? [])
+    lines.push(`  ${message.role}: ${message.content} [${message.evidence_id}]`);
   const longTerm = packet.long_term;
   if (longTerm.facts.length > 0) lines.push('', 'Facts');
-  for (const fact of longTerm.facts) lines.push(`  ${fact.fact_key}${fact.status === 'disputed' ? ' (disputed)' : ''}: ${fact.notes ?? JSON.stringify(fact.value)} [${fact.fact_id}]`);
+  for (const fact of longTerm.facts)
+    lines.push(
+      `  ${fact.fact_key}${fact.status === 'disputed' ? ' (disputed)' : ''}: ${fact.notes ?? JSON.stringify(fact.value)} [${fact.fact_id}]`,
+    );
   if (longTerm.procedures.length > 0) lines.push('', 'Procedures');
-  for (const procedure of longTerm.procedures) lines.push(`  ${procedure.task_type}: ${JSON.stringify(procedure.content)} [${procedure.procedure_id}]`);
+  for (const procedure of longTerm.procedures)
+    lines.push(`  ${procedure.task_type}: ${JSON.stringify(procedure.content)} [${procedure.procedure_id}]`);
   if (longTerm.episodes.length > 0) lines.push('', 'Episodes');
-  for (const episode of longTerm.episodes) lines.push(`  ${episode.time_range.start.slice(0, 10)} ${episode.summary} [${episode.episode_id}]`);
+  for (const episode of longTerm.episodes)
+    lines.push(`  ${episode.time_range.start.slice(0, 10)} ${episode.summary} [${episode.episode_id}]`);
   for (const conflict of packet.explain.conflicts) lines.push(`  conflict: ${conflict.detail}`);
   lines.push('', `Citations: ${packet.citations.length}`, '', ...formatBudget(packet));
   return lines;

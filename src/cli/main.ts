@@ -23,7 +23,11 @@ import { globals, list, positiveInteger, readJson, setRoot, withEngram } from '.
 const program = new Command()
   .name('engram')
   .description('Memory runtime for LLM agents: commit turns, compose token-budgeted MemoryPackets.')
-  .addOption(new Option('--store <address>', 'store address: sqlite:PATH or postgres://user@host:port/db[?schema=NAME]').env('ENGRAM_STORE').default(DEFAULT_STORE))
+  .addOption(
+    new Option('--store <address>', 'store address: sqlite:PATH or postgres://user@host:port/db[?schema=NAME]')
+      .env('ENGRAM_STORE')
+      .default(DEFAULT_STORE),
+  )
   .option('--json', 'print machine-readable JSON')
   .showHelpAfterError();
 addModelOptions(program);
@@ -42,7 +46,9 @@ program
   .action((options: { file?: string }) =>
     withEngram(async (engram, global) => {
       const input = await readJson(options.file);
-      const results = Array.isArray(input) ? await engram.commitTurns(input) : [await engram.commitTurn(input as never)];
+      const results = Array.isArray(input)
+        ? await engram.commitTurns(input)
+        : [await engram.commitTurn(input as never)];
       if (global.json === true) return printJson(Array.isArray(input) ? results : results[0]);
       printLines(
         results.flatMap((result) => [
@@ -56,7 +62,9 @@ program
 function compactionLines(outcome: CompactionOutcome | undefined): string[] {
   if (outcome === undefined) return [];
   const head = `  snapshot ${outcome.snapshot_id} #${outcome.sequence} ${outcome.status}${outcome.attempts > 1 ? ` after ${outcome.attempts} attempts` : ''}`;
-  return outcome.stopped ? [`${head}: run stopped (RUN_STOPPED until \`engram runs resume\`)`, `  ${outcome.diagnostic ?? ''}`] : [head];
+  return outcome.stopped
+    ? [`${head}: run stopped (RUN_STOPPED until \`engram runs resume\`)`, `  ${outcome.diagnostic ?? ''}`]
+    : [head];
 }
 
 program
@@ -66,7 +74,11 @@ program
   .requiredOption('--agent <id>', 'agent id')
   .requiredOption('--session <id>', 'session id')
   .requiredOption('--run <id>', 'run id')
-  .addOption(new Option('--purpose <purpose>', 'who the packet is for').choices(['planner', 'tool', 'responder']).makeOptionMandatory())
+  .addOption(
+    new Option('--purpose <purpose>', 'who the packet is for')
+      .choices(['planner', 'tool', 'responder'])
+      .makeOptionMandatory(),
+  )
   .option('--tenant <id>', 'tenant id', 'default')
   .option('--task-type <type>', 'task type, selects procedures')
   .option('--query <text>', 'free-text cue matched against the history')
@@ -97,7 +109,8 @@ program
         ...(options['window'] === undefined ? {} : { conversation_window: options['window'] as number }),
         ...(options['asOf'] === undefined ? {} : { as_of: options['asOf'] as string }),
       });
-      if (options['render'] !== undefined) process.stdout.write(renderPacket(packet, { format: options['render'] === 'xml' ? 'xml' : 'markdown' }));
+      if (options['render'] !== undefined)
+        process.stdout.write(renderPacket(packet, { format: options['render'] === 'xml' ? 'xml' : 'markdown' }));
       else if (global.json === true) printJson(packet);
       else printLines(formatPacket(packet));
     }),

@@ -15,12 +15,18 @@ interface ScopeFlags {
 }
 
 function readerScope(flags: ScopeFlags) {
-  return { tenant_id: flags.tenant, user_id: flags.user, ...(flags.agent === undefined ? {} : { agent_id: flags.agent }) };
+  return {
+    tenant_id: flags.tenant,
+    user_id: flags.user,
+    ...(flags.agent === undefined ? {} : { agent_id: flags.agent }),
+  };
 }
 
 function scoped(command: Command, agentRequired: boolean): Command {
   command.requiredOption('--user <id>', 'user id').option('--tenant <id>', 'tenant id', 'default');
-  return agentRequired ? command.requiredOption('--agent <id>', 'agent id') : command.option('--agent <id>', 'agent id (adds its agent-level items)');
+  return agentRequired
+    ? command.requiredOption('--agent <id>', 'agent id')
+    : command.option('--agent <id>', 'agent id (adds its agent-level items)');
 }
 
 function diffLines(diffs: readonly ItemDiff[]): string[] {
@@ -105,12 +111,22 @@ export function registerMemoryCommands(program: Command): void {
         printLines(
           versions.length === 0
             ? ['no versions']
-            : versions.map((item) => `${itemLine(item)}\n    from ${item.provenance.extractor}:${item.provenance.rule} · sources ${item.source_event_ids.join(', ') || '–'}`),
+            : versions.map(
+                (item) =>
+                  `${itemLine(item)}\n    from ${item.provenance.extractor}:${item.provenance.rule} · sources ${item.source_event_ids.join(', ') || '–'}`,
+              ),
         );
       }),
     );
 
-  scoped(program.command('search').description("search a user's long-term memory items (facts, preferences, tasks, procedures, …): hybrid, with per-signal scores; the conversation's events: engram events search"), false)
+  scoped(
+    program
+      .command('search')
+      .description(
+        "search a user's long-term memory items (facts, preferences, tasks, procedures, …): hybrid, with per-signal scores; the conversation's events: engram events search",
+      ),
+    false,
+  )
     .requiredOption('--query <text>', 'what to look for')
     .option('--types <list>', 'comma-separated memory types', list)
     .option('-k, --k <n>', 'how many hits', positiveInteger('k'))
@@ -129,14 +145,19 @@ export function registerMemoryCommands(program: Command): void {
 
   program
     .command('compact')
-    .description('give the space of deleted rows back and rewrite the files so erased data is gone from them (SQLite: full-text merge, VACUUM, WAL truncation; PostgreSQL: VACUUM FULL and ANALYZE of each table); exit 5 when another process kept a step from finishing')
+    .description(
+      'give the space of deleted rows back and rewrite the files so erased data is gone from them (SQLite: full-text merge, VACUUM, WAL truncation; PostgreSQL: VACUUM FULL and ANALYZE of each table); exit 5 when another process kept a step from finishing',
+    )
     .action(() =>
       withEngram(async (engram, global) => {
         const result = await engram.compactStore();
         // A step other processes kept from finishing is an outcome to act on (run it again), not a crash.
         if (!result.complete) process.exitCode = 5;
         if (global.json === true) return printJson(result);
-        const sizes = result.before_bytes === null || result.after_bytes === null ? '' : `: ${result.before_bytes} → ${result.after_bytes} bytes`;
+        const sizes =
+          result.before_bytes === null || result.after_bytes === null
+            ? ''
+            : `: ${result.before_bytes} → ${result.after_bytes} bytes`;
         printLines(
           result.complete
             ? [`compacted the store${sizes}`]
@@ -146,11 +167,16 @@ export function registerMemoryCommands(program: Command): void {
     );
   program
     .command('reindex')
-    .description('rebuild every derived index: item chunks, their full-text entries and queued embeddings from the items, and event full-text entries from the events')
+    .description(
+      'rebuild every derived index: item chunks, their full-text entries and queued embeddings from the items, and event full-text entries from the events',
+    )
     .option('--tenant <id>', 'only this tenant')
     .action((flags: { tenant?: string }) =>
       withEngram(async (engram, global) => {
-        const bar = progress(global.json === true, 'reindex |{bar}| {percentage}% | {value}/{total} items | {rate}/s | ETA {eta_formatted}');
+        const bar = progress(
+          global.json === true,
+          'reindex |{bar}| {percentage}% | {value}/{total} items | {rate}/s | ETA {eta_formatted}',
+        );
         const started = Date.now();
         const result = await engram.reindex(flags.tenant, (part, done, total) => {
           // The bar follows the items (their total is known); events follow in pages of 500.
@@ -160,19 +186,28 @@ export function registerMemoryCommands(program: Command): void {
         });
         bar?.stop();
         if (global.json === true) printJson({ reindexed: result });
-        else printLines([`reindexed ${result.items} item versions (their embeddings are queued: engram embed) and ${result.events} events`]);
+        else
+          printLines([
+            `reindexed ${result.items} item versions (their embeddings are queued: engram embed) and ${result.events} events`,
+          ]);
       }),
     );
 
   program
     .command('reextract')
-    .description("re-run today's rule extraction over a user's log and bring their items in line: changed values as new versions, what the rules no longer find retracted; items written on purpose stay")
+    .description(
+      "re-run today's rule extraction over a user's log and bring their items in line: changed values as new versions, what the rules no longer find retracted; items written on purpose stay",
+    )
     .requiredOption('--user <id>', 'the user whose memory to re-extract')
     .option('--tenant <id>', 'their tenant (default: default)')
     .option('--dry-run', 'show the changes without writing them')
     .action((flags: { user: string; tenant?: string; dryRun?: boolean }) =>
       withEngram(async (engram, global) => {
-        const result = await engram.reextract({ user_id: flags.user, ...(flags.tenant === undefined ? {} : { tenant_id: flags.tenant }), dry_run: flags.dryRun === true });
+        const result = await engram.reextract({
+          user_id: flags.user,
+          ...(flags.tenant === undefined ? {} : { tenant_id: flags.tenant }),
+          dry_run: flags.dryRun === true,
+        });
         if (global.json === true) {
           printJson(result);
           return;

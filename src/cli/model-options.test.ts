@@ -27,17 +27,44 @@ describe('modelConfig', () => {
 
   it('gives reflection the model, and extraction too with rules+llm; the key comes from its variable only', () => {
     expect(configOf([])).toEqual({});
-    expect(configOf(['--llm-base-url', endpoint.baseUrl, '--llm-model', 'qwen2.5'])).toEqual({ reflection: { llm: endpoint } });
-    const both = configOf(['--extract', 'rules+llm'], { ENGRAM_LLM_BASE_URL: endpoint.baseUrl, ENGRAM_LLM_MODEL: 'qwen2.5', ENGRAM_LLM_API_KEY: 'sk-1' });
-    expect(both).toEqual({ extraction: { llm: { ...endpoint, apiKey: 'sk-1' } }, reflection: { llm: { ...endpoint, apiKey: 'sk-1' } } });
+    expect(configOf(['--llm-base-url', endpoint.baseUrl, '--llm-model', 'qwen2.5'])).toEqual({
+      reflection: { llm: endpoint },
+    });
+    const both = configOf(['--extract', 'rules+llm'], {
+      ENGRAM_LLM_BASE_URL: endpoint.baseUrl,
+      ENGRAM_LLM_MODEL: 'qwen2.5',
+      ENGRAM_LLM_API_KEY: 'sk-1',
+    });
+    expect(both).toEqual({
+      extraction: { llm: { ...endpoint, apiKey: 'sk-1' } },
+      reflection: { llm: { ...endpoint, apiKey: 'sk-1' } },
+    });
     // A flag wins over its variable; an empty variable counts as unset.
-    expect(configOf(['--extract', 'rules'], { ENGRAM_EXTRACTION: 'rules+llm', ENGRAM_LLM_BASE_URL: '', ENGRAM_LLM_MODEL: '' })).toEqual({});
+    expect(
+      configOf(['--extract', 'rules'], {
+        ENGRAM_EXTRACTION: 'rules+llm',
+        ENGRAM_LLM_BASE_URL: '',
+        ENGRAM_LLM_MODEL: '',
+      }),
+    ).toEqual({});
   });
 
   it('names the flag or the variable a bad value came from, and the rule', () => {
-    expect(() => configOf(['--extract', 'llm'])).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID', field: '--extract', details: { rule: 'enum' } }));
-    expect(() => configOf([], { ENGRAM_EXTRACTION: 'rules+llm' })).toThrow(expect.objectContaining({ field: 'ENGRAM_EXTRACTION', details: { rule: 'model' } }));
-    expect(() => configOf(['--llm-base-url', endpoint.baseUrl])).toThrow(expect.objectContaining({ field: '--llm-model', details: { rule: 'required' } }));
-    expect(() => configOf(['--llm-base-url', 'localhost:11434', '--llm-model', 'qwen2.5'])).toThrow(expect.objectContaining({ field: '--llm-base-url', details: { rule: 'url' }, message: expect.stringContaining('[rule: url]') }));
+    expect(() => configOf(['--extract', 'llm'])).toThrow(
+      expect.objectContaining({ code: 'CONFIG_INVALID', field: '--extract', details: { rule: 'enum' } }),
+    );
+    expect(() => configOf([], { ENGRAM_EXTRACTION: 'rules+llm' })).toThrow(
+      expect.objectContaining({ field: 'ENGRAM_EXTRACTION', details: { rule: 'model' } }),
+    );
+    expect(() => configOf(['--llm-base-url', endpoint.baseUrl])).toThrow(
+      expect.objectContaining({ field: '--llm-model', details: { rule: 'required' } }),
+    );
+    expect(() => configOf(['--llm-base-url', 'localhost:11434', '--llm-model', 'qwen2.5'])).toThrow(
+      expect.objectContaining({
+        field: '--llm-base-url',
+        details: { rule: 'url' },
+        message: expect.stringContaining('[rule: url]'),
+      }),
+    );
   });
 });

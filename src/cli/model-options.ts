@@ -32,8 +32,20 @@ const NAMES = {
  */
 export function addModelOptions(program: Command): Command {
   return program
-    .addOption(new Option('--extract <sources>', `what extracts a turn's items: ${EXTRACTIONS.join(' or ')} (the model reads each turn in a background job)`).env(NAMES.extract.variable).default('rules'))
-    .addOption(new Option('--llm-base-url <url>', 'an OpenAI-compatible chat endpoint for reflection and --extract rules+llm (its key: ENGRAM_LLM_API_KEY)').env(NAMES.llmBaseUrl.variable))
+    .addOption(
+      new Option(
+        '--extract <sources>',
+        `what extracts a turn's items: ${EXTRACTIONS.join(' or ')} (the model reads each turn in a background job)`,
+      )
+        .env(NAMES.extract.variable)
+        .default('rules'),
+    )
+    .addOption(
+      new Option(
+        '--llm-base-url <url>',
+        'an OpenAI-compatible chat endpoint for reflection and --extract rules+llm (its key: ENGRAM_LLM_API_KEY)',
+      ).env(NAMES.llmBaseUrl.variable),
+    )
     .addOption(new Option('--llm-model <name>', 'the model at --llm-base-url').env(NAMES.llmModel.variable));
 }
 
@@ -52,22 +64,44 @@ function invalid(field: string, rule: string, message: string, label = field): E
  */
 export function modelConfig(program: Command): Pick<EngramConfig, 'extraction' | 'reflection'> {
   const flags = program.opts<ModelFlags>();
-  const named = (setting: keyof typeof NAMES) => (program.getOptionValueSource(setting) === 'env' ? NAMES[setting].variable : NAMES[setting].flag);
+  const named = (setting: keyof typeof NAMES) =>
+    program.getOptionValueSource(setting) === 'env' ? NAMES[setting].variable : NAMES[setting].flag;
   const either = (setting: keyof typeof NAMES) => `${NAMES[setting].flag} (or ${NAMES[setting].variable})`;
   if (!(EXTRACTIONS as readonly string[]).includes(flags.extract)) {
-    throw invalid(named('extract'), 'enum', `must be ${EXTRACTIONS.map((value) => JSON.stringify(value)).join(' or ')}, got ${JSON.stringify(flags.extract)}`);
+    throw invalid(
+      named('extract'),
+      'enum',
+      `must be ${EXTRACTIONS.map((value) => JSON.stringify(value)).join(' or ')}, got ${JSON.stringify(flags.extract)}`,
+    );
   }
   const baseUrl = flags.llmBaseUrl === '' ? undefined : flags.llmBaseUrl;
   const model = flags.llmModel === '' ? undefined : flags.llmModel;
-  if (baseUrl === undefined && model !== undefined) throw invalid(NAMES.llmBaseUrl.flag, 'required', `is needed with ${named('llmModel')}`, either('llmBaseUrl'));
-  if (model === undefined && baseUrl !== undefined) throw invalid(NAMES.llmModel.flag, 'required', `is needed with ${named('llmBaseUrl')}`, either('llmModel'));
+  if (baseUrl === undefined && model !== undefined)
+    throw invalid(NAMES.llmBaseUrl.flag, 'required', `is needed with ${named('llmModel')}`, either('llmBaseUrl'));
+  if (model === undefined && baseUrl !== undefined)
+    throw invalid(NAMES.llmModel.flag, 'required', `is needed with ${named('llmBaseUrl')}`, either('llmModel'));
   if (baseUrl === undefined || model === undefined) {
-    if (flags.extract === 'rules+llm') throw invalid(named('extract'), 'model', `"rules+llm" needs a model: ${either('llmBaseUrl')} and ${either('llmModel')}`);
+    if (flags.extract === 'rules+llm')
+      throw invalid(
+        named('extract'),
+        'model',
+        `"rules+llm" needs a model: ${either('llmBaseUrl')} and ${either('llmModel')}`,
+      );
     return {};
   }
-  if (!isHttpUrl(baseUrl)) throw invalid(named('llmBaseUrl'), 'url', `must be an http(s) URL such as http://localhost:11434/v1, got ${JSON.stringify(baseUrl)}`);
+  if (!isHttpUrl(baseUrl))
+    throw invalid(
+      named('llmBaseUrl'),
+      'url',
+      `must be an http(s) URL such as http://localhost:11434/v1, got ${JSON.stringify(baseUrl)}`,
+    );
   const apiKey = process.env['ENGRAM_LLM_API_KEY'];
-  const llm: LlmEndpointConfig = { provider: 'openai-compatible', baseUrl, model, ...(apiKey === undefined || apiKey === '' ? {} : { apiKey }) };
+  const llm: LlmEndpointConfig = {
+    provider: 'openai-compatible',
+    baseUrl,
+    model,
+    ...(apiKey === undefined || apiKey === '' ? {} : { apiKey }),
+  };
   return flags.extract === 'rules+llm' ? { extraction: { llm }, reflection: { llm } } : { reflection: { llm } };
 }
 

@@ -15,20 +15,23 @@ export function exitCodeOf(error: unknown): number {
 /** Prints an error to stderr: one JSON line with --json, readable lines otherwise. */
 export function printError(error: unknown, json: boolean): void {
   if (json) {
-    const body = EngramError.isInstance(error) ? error.toJSON() : { name: 'Error', code: 'INTERNAL', message: String(error) };
+    const body = EngramError.isInstance(error)
+      ? error.toJSON()
+      : { name: 'Error', code: 'INTERNAL', message: String(error) };
     process.stderr.write(`${JSON.stringify({ error: body })}\n`);
     return;
   }
   if (ValidationError.isInstance(error)) {
     process.stderr.write(`error [${error.code}] ${error.message}\n`);
-    for (const issue of error.issues.slice(1, 10)) process.stderr.write(`  also: ${issue.field || '(input)'}: ${issue.message} [rule: ${issue.rule}]\n`);
+    for (const issue of error.issues.slice(1, 10))
+      process.stderr.write(`  also: ${issue.field || '(input)'}: ${issue.message} [rule: ${issue.rule}]\n`);
     return;
   }
   if (EngramError.isInstance(error)) {
     process.stderr.write(`error [${error.code}] ${error.message}\n`);
     return;
   }
-  process.stderr.write(`error [INTERNAL] ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.stderr.write(`error [INTERNAL] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
 }
 
 /** Prints a value as pretty JSON on stdout. */

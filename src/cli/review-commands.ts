@@ -49,25 +49,32 @@ function runScope(flags: ScopeFlags & { agent: string; run: string }) {
 
 function scoped(command: Command, agentRequired: boolean): Command {
   command.requiredOption('--user <id>', 'user id').option('--tenant <id>', 'tenant id', 'default');
-  return agentRequired ? command.requiredOption('--agent <id>', 'agent id') : command.option('--agent <id>', 'agent id');
+  return agentRequired
+    ? command.requiredOption('--agent <id>', 'agent id')
+    : command.option('--agent <id>', 'agent id');
 }
 
 /** A JSON object from an inline flag or a file (`-` reads stdin); at most one of the two. */
 async function jsonFlag(name: string, inline: string | undefined, file: string | undefined): Promise<unknown> {
-  if (inline !== undefined && file !== undefined) throw ValidationError.of(name, 'exclusive', `give --${name} or --${name}-file, not both`);
+  if (inline !== undefined && file !== undefined)
+    throw ValidationError.of(name, 'exclusive', `give --${name} or --${name}-file, not both`);
   if (file !== undefined) return readJson(file);
   if (inline === undefined) return undefined;
   try {
     return JSON.parse(inline) as unknown;
   } catch (error) {
-    throw new ValidationError([{ field: name, rule: 'json', message: `--${name} is not valid JSON: ${(error as Error).message}` }], { cause: error });
+    throw new ValidationError(
+      [{ field: name, rule: 'json', message: `--${name} is not valid JSON: ${(error as Error).message}` }],
+      { cause: error },
+    );
   }
 }
 
 function unitNumber(name: string) {
   return (value: string): number => {
     const number = Number(value);
-    if (value.trim() === '' || !Number.isFinite(number)) throw ValidationError.of(name, 'number', `must be a number from 0 to 1, got ${JSON.stringify(value)}`);
+    if (value.trim() === '' || !Number.isFinite(number))
+      throw ValidationError.of(name, 'number', `must be a number from 0 to 1, got ${JSON.stringify(value)}`);
     return number;
   };
 }
@@ -85,7 +92,13 @@ function diffLines(diffs: readonly ItemDiff[]): string[] {
 /** The one line a candidate proposes: the claim, episode summary, contradiction question or doctrine statement. */
 function gist(candidate: ReviewCandidate): string {
   const { payload } = candidate;
-  const text = [payload['claim'], payload['summary'], payload['question'], payload['statement'], payload['detail']].find((value) => typeof value === 'string');
+  const text = [
+    payload['claim'],
+    payload['summary'],
+    payload['question'],
+    payload['statement'],
+    payload['detail'],
+  ].find((value) => typeof value === 'string');
   return oneLine((text as string | undefined) ?? JSON.stringify(payload));
 }
 
@@ -99,7 +112,9 @@ function targetText(target: CandidateTarget): string {
     case 'insight':
       return `→ ${target.insight_type} insight${target.expires_at === null ? '' : ` (expires ${target.expires_at})`}`;
     case 'resolve':
-      return target.keep === null ? '→ settle with --edit {"write":"resolve","keep":"mem_…"} (null retracts them all)' : `→ keep ${target.keep}, retract the others`;
+      return target.keep === null
+        ? '→ settle with --edit {"write":"resolve","keep":"mem_…"} (null retracts them all)'
+        : `→ keep ${target.keep}, retract the others`;
     case 'none':
       return '→ nothing until approved with --edit';
   }
@@ -122,7 +137,11 @@ function decisionLines(candidate: ReviewCandidate): string[] {
   const decision = candidate.decision;
   if (decision === null) return [];
   const { written } = decision;
-  const wrote = [...written.item_ids, ...written.insight_ids, ...written.retracted_item_ids.map((id) => `retracted ${id}`)];
+  const wrote = [
+    ...written.item_ids,
+    ...written.insight_ids,
+    ...written.retracted_item_ids.map((id) => `retracted ${id}`),
+  ];
   return [
     `    decided: ${candidate.status} by ${decision.by} at ${decision.at}${decision.reason === null ? '' : ` — ${oneLine(decision.reason)}`}`,
     ...(decision.edit === null ? [] : [`    edited to: ${targetText(decision.edit)}`]),
@@ -133,7 +152,10 @@ function decisionLines(candidate: ReviewCandidate): string[] {
 /** One block per candidate: what it says, what approving writes, its evidence and salience, its decision. */
 function candidateBlock(candidate: ReviewCandidate): string {
   const { target, salience } = candidate;
-  const value = target.write === 'item' ? `    writes ${target.type} ${target.key} = ${oneLine(describeItem(target), 200)}` : `    writes ${targetText(target).slice(2)}`;
+  const value =
+    target.write === 'item'
+      ? `    writes ${target.type} ${target.key} = ${oneLine(describeItem(target), 200)}`
+      : `    writes ${targetText(target).slice(2)}`;
   return [
     `${candidate.id}  ${kindOf(candidate)}  ${candidate.status}  conf ${candidate.confidence}  (${candidate.source}, ${candidate.trace_id}, run ${candidate.run_id})${badge(candidate)}`,
     `    ${gist(candidate)}`,
@@ -152,11 +174,16 @@ function reflectLines(result: ReflectResult): string[] {
     const { failure } = result;
     return [
       `${head}: the ${failure.stage} answer was unusable (${failure.reason} after ${failure.attempts} attempts); memory is untouched`,
-      ...failure.issues.slice(0, 5).map((issue) => `  ${issue.field || '(answer)'}: ${issue.message} [rule: ${issue.rule}]`),
+      ...failure.issues
+        .slice(0, 5)
+        .map((issue) => `  ${issue.field || '(answer)'}: ${issue.message} [rule: ${issue.rule}]`),
     ];
   }
   const count = result.candidates.length;
-  return [`${head}: ${count === 0 ? 'nothing to propose' : `${count} candidate${count === 1 ? '' : 's'}`}`, ...result.candidates.map(candidateLine)];
+  return [
+    `${head}: ${count === 0 ? 'nothing to propose' : `${count} candidate${count === 1 ? '' : 's'}`}`,
+    ...result.candidates.map(candidateLine),
+  ];
 }
 
 function decisionResultLines(result: DecisionResult): string[] {
@@ -168,22 +195,43 @@ function decisionResultLines(result: DecisionResult): string[] {
     ...diffLines(result.items),
     ...result.insight_ids.map((id) => `insight    ${id}`),
     ...retracted.filter((id) => !inDiffs.has(id)).map((id) => `retracted  ${id}`),
-    ...(result.items.length + result.insight_ids.length + retracted.length === 0 && candidate.status !== 'rejected' ? ['nothing changed'] : []),
+    ...(result.items.length + result.insight_ids.length + retracted.length === 0 && candidate.status !== 'rejected'
+      ? ['nothing changed']
+      : []),
   ];
 }
 
 function insightLine(insight: InsightRecord): string {
-  const expiry = insight.expired_at !== null ? `expired ${insight.expired_at}` : insight.expires_at === null ? 'no expiry' : `expires ${insight.expires_at}`;
+  const expiry =
+    insight.expired_at !== null
+      ? `expired ${insight.expired_at}`
+      : insight.expires_at === null
+        ? 'no expiry'
+        : `expires ${insight.expires_at}`;
   const promoted = insight.promoted_to === null ? '' : `  promoted to ${insight.promoted_to}`;
-  const tests = insight.tests_suggested.length === 0 ? [] : [`    tests: ${insight.tests_suggested.map((test) => oneLine(test, 80)).join(' | ')}`];
-  return [`${insight.id}  ${insight.type.padEnd(10)} ${insight.validation_state.padEnd(11)} conf ${insight.confidence}  ${expiry}${promoted}  (run ${insight.run_id})`, `    ${oneLine(insight.statement, 200)}`, ...tests].join('\n');
+  const tests =
+    insight.tests_suggested.length === 0
+      ? []
+      : [`    tests: ${insight.tests_suggested.map((test) => oneLine(test, 80)).join(' | ')}`];
+  return [
+    `${insight.id}  ${insight.type.padEnd(10)} ${insight.validation_state.padEnd(11)} conf ${insight.confidence}  ${expiry}${promoted}  (run ${insight.run_id})`,
+    `    ${oneLine(insight.statement, 200)}`,
+    ...tests,
+  ].join('\n');
 }
 
 function registerReflect(program: Command): void {
-  scoped(program.command('reflect').description('reflect over one run (its events are the trace) and queue what it proposes for review'), true)
+  scoped(
+    program
+      .command('reflect')
+      .description('reflect over one run (its events are the trace) and queue what it proposes for review'),
+    true,
+  )
     .requiredOption('--run <id>', 'run id: the trace')
     .option('--session <id>', 'session whose open loops get contradiction questions (default the run’s last)')
-    .addOption(new Option('--use <source>', 'auto: the configured LLM if any, else rules').choices(['auto', 'rules', 'llm']))
+    .addOption(
+      new Option('--use <source>', 'auto: the configured LLM if any, else rules').choices(['auto', 'rules', 'llm']),
+    )
     .action((flags: ScopeFlags & { agent: string; run: string; use?: 'auto' | 'rules' | 'llm' }) =>
       withEngram(async (engram, global) => {
         const result = await engram.reflect({ scope: runScope(flags), ...optional('use', flags.use) });
@@ -210,19 +258,20 @@ function reviewList(review: Command): void {
     .option('--trace <trace_id>', 'only this reflection')
     .option('--limit <n>', 'page size', positiveInteger('limit'))
     .option('--cursor <candidate_id>', 'continue after this candidate')
-    .action((flags: ScopeFlags & { status: string[]; kind?: string[]; trace?: string; limit?: number; cursor?: string }) =>
-      withEngram(async (engram, global) => {
-        const candidates = await engram.review.list({
-          scope: scopeOf(flags),
-          status: flags.status as CandidateStatus[],
-          ...optional('kind', flags.kind as CandidateKind[] | undefined),
-          ...optional('trace_id', flags.trace),
-          ...optional('limit', flags.limit),
-          ...optional('cursor', flags.cursor),
-        });
-        if (global.json === true) printJson(candidates);
-        else printLines(candidates.length === 0 ? ['no candidates'] : candidates.map(candidateBlock));
-      }),
+    .action(
+      (flags: ScopeFlags & { status: string[]; kind?: string[]; trace?: string; limit?: number; cursor?: string }) =>
+        withEngram(async (engram, global) => {
+          const candidates = await engram.review.list({
+            scope: scopeOf(flags),
+            status: flags.status as CandidateStatus[],
+            ...optional('kind', flags.kind as CandidateKind[] | undefined),
+            ...optional('trace_id', flags.trace),
+            ...optional('limit', flags.limit),
+            ...optional('cursor', flags.cursor),
+          });
+          if (global.json === true) printJson(candidates);
+          else printLines(candidates.length === 0 ? ['no candidates'] : candidates.map(candidateBlock));
+        }),
     );
 }
 
@@ -236,7 +285,12 @@ function reviewShow(review: Command): void {
         const candidate = await engram.review.get(candidateId, flags.tenant);
         if (global.json === true) return printJson(candidate);
         const indent = (value: unknown) => JSON.stringify(value, null, 2).replace(/\n/g, '\n    ');
-        printLines([candidateBlock(candidate), `    proposal: ${indent(candidate.payload)}`, `    target: ${indent(candidate.target)}`, `    created ${candidate.created_at} in session ${candidate.session_id}`]);
+        printLines([
+          candidateBlock(candidate),
+          `    proposal: ${indent(candidate.payload)}`,
+          `    target: ${indent(candidate.target)}`,
+          `    created ${candidate.created_at} in session ${candidate.session_id}`,
+        ]);
       }),
     );
 }
@@ -247,7 +301,10 @@ function reviewApprove(review: Command): void {
     .description('approve a pending candidate: write its target (or the edit) through the normal merge')
     .option('--tenant <id>', 'tenant id', 'default')
     .option('--by <name>', 'who approves (default user)')
-    .option('--edit <json>', 'what to write instead: {"write":"item",…}, {"write":"retract",…}, {"write":"insight",…} or {"write":"resolve","keep":…}')
+    .option(
+      '--edit <json>',
+      'what to write instead: {"write":"item",…}, {"write":"retract",…}, {"write":"insight",…} or {"write":"resolve","keep":…}',
+    )
     .option('--edit-file <path>', 'the edit from a JSON file (- reads stdin)')
     .action((candidateId: string, flags: { tenant: string; by?: string; edit?: string; editFile?: string }) =>
       withEngram(async (engram, global) => {
@@ -274,7 +331,12 @@ function reviewReject(review: Command): void {
     .action((candidateId: string, flags: { tenant: string; reason?: string; by?: string }) =>
       withEngram(async (engram, global) => {
         // The reason is checked by the library, so a missing one is a typed VALIDATION_FAILED on `reason`.
-        const request = { tenant_id: flags.tenant, candidate_id: candidateId, ...optional('by', flags.by), ...optional('reason', flags.reason) };
+        const request = {
+          tenant_id: flags.tenant,
+          candidate_id: candidateId,
+          ...optional('by', flags.by),
+          ...optional('reason', flags.reason),
+        };
         const result = await engram.review.reject(request as typeof request & { reason: string });
         if (global.json === true) printJson(result);
         else printLines(decisionResultLines(result));
@@ -283,7 +345,9 @@ function reviewReject(review: Command): void {
 }
 
 function registerInsights(program: Command): void {
-  const insights = program.command('insights').description('hypotheses, strategy sketches and patterns, and their validation');
+  const insights = program
+    .command('insights')
+    .description('hypotheses, strategy sketches and patterns, and their validation');
   insightsList(insights);
   insightsAdd(insights);
   insightsSet(insights);
@@ -298,19 +362,20 @@ function insightsList(insights: Command): void {
     .option('--all', 'include expired insights')
     .option('--limit <n>', 'page size', positiveInteger('limit'))
     .option('--cursor <insight_id>', 'continue after this insight')
-    .action((flags: ScopeFlags & { state?: string[]; type?: string[]; all?: boolean; limit?: number; cursor?: string }) =>
-      withEngram(async (engram, global) => {
-        const found = await engram.insights.list({
-          scope: scopeOf(flags),
-          ...optional('states', flags.state as ValidationState[] | undefined),
-          ...optional('types', flags.type as InsightType[] | undefined),
-          ...(flags.all === true ? { include_expired: true } : {}),
-          ...optional('limit', flags.limit),
-          ...optional('cursor', flags.cursor),
-        });
-        if (global.json === true) printJson(found);
-        else printLines(found.length === 0 ? ['no insights'] : found.map(insightLine));
-      }),
+    .action(
+      (flags: ScopeFlags & { state?: string[]; type?: string[]; all?: boolean; limit?: number; cursor?: string }) =>
+        withEngram(async (engram, global) => {
+          const found = await engram.insights.list({
+            scope: scopeOf(flags),
+            ...optional('states', flags.state as ValidationState[] | undefined),
+            ...optional('types', flags.type as InsightType[] | undefined),
+            ...(flags.all === true ? { include_expired: true } : {}),
+            ...optional('limit', flags.limit),
+            ...optional('cursor', flags.cursor),
+          });
+          if (global.json === true) printJson(found);
+          else printLines(found.length === 0 ? ['no insights'] : found.map(insightLine));
+        }),
     );
 }
 
@@ -318,28 +383,45 @@ function insightsAdd(insights: Command): void {
   scoped(insights.command('add').description('add an unvalidated insight to a run'), true)
     .requiredOption('--run <id>', 'run id')
     .option('--session <id>', 'session id')
-    .addOption(new Option('--type <type>', 'what it is').choices(['hypothesis', 'strategy', 'pattern']).makeOptionMandatory())
+    .addOption(
+      new Option('--type <type>', 'what it is').choices(['hypothesis', 'strategy', 'pattern']).makeOptionMandatory(),
+    )
     .requiredOption('--statement <text>', 'the insight in one sentence')
-    .addOption(new Option('--trigger <trigger>', 'what prompted it').choices(['conflict', 'failure', 'synthesis', 'analogy']))
+    .addOption(
+      new Option('--trigger <trigger>', 'what prompted it').choices(['conflict', 'failure', 'synthesis', 'analogy']),
+    )
     .option('--test <text>', 'a test that would validate it (repeatable)', collect)
     .option('--expires <when>', 'run_end (default), an ISO time, or never')
     .option('--confidence <n>', 'from 0 to 1 (default 0.3)', unitNumber('confidence'))
     .option('--by <name>', 'who adds it (default agent)')
-    .action((flags: ScopeFlags & { agent: string; run: string; type: InsightType; statement: string; trigger?: 'conflict' | 'failure' | 'synthesis' | 'analogy'; test?: string[]; expires?: string; confidence?: number; by?: string }) =>
-      withEngram(async (engram, global) => {
-        const insight = await engram.insights.add({
-          scope: runScope(flags),
-          type: flags.type,
-          statement: flags.statement,
-          ...optional('trigger', flags.trigger),
-          ...optional('tests_suggested', flags.test),
-          ...optional('expires_at', flags.expires === 'never' ? null : flags.expires),
-          ...optional('confidence', flags.confidence),
-          ...optional('by', flags.by),
-        });
-        if (global.json === true) printJson(insight);
-        else printLines([insightLine(insight)]);
-      }),
+    .action(
+      (
+        flags: ScopeFlags & {
+          agent: string;
+          run: string;
+          type: InsightType;
+          statement: string;
+          trigger?: 'conflict' | 'failure' | 'synthesis' | 'analogy';
+          test?: string[];
+          expires?: string;
+          confidence?: number;
+          by?: string;
+        },
+      ) =>
+        withEngram(async (engram, global) => {
+          const insight = await engram.insights.add({
+            scope: runScope(flags),
+            type: flags.type,
+            statement: flags.statement,
+            ...optional('trigger', flags.trigger),
+            ...optional('tests_suggested', flags.test),
+            ...optional('expires_at', flags.expires === 'never' ? null : flags.expires),
+            ...optional('confidence', flags.confidence),
+            ...optional('by', flags.by),
+          });
+          if (global.json === true) printJson(insight);
+          else printLines([insightLine(insight)]);
+        }),
     );
 }
 
@@ -352,7 +434,13 @@ function insightsSet(insights: Command): void {
     .option('--by <name>', 'who (default user)')
     .action((insightId: string, state: string, flags: { tenant: string; note?: string; by?: string }) =>
       withEngram(async (engram, global) => {
-        const insight = await engram.insights.update({ tenant_id: flags.tenant, insight_id: insightId, state: state as ValidationState, ...optional('note', flags.note), ...optional('by', flags.by) });
+        const insight = await engram.insights.update({
+          tenant_id: flags.tenant,
+          insight_id: insightId,
+          state: state as ValidationState,
+          ...optional('note', flags.note),
+          ...optional('by', flags.by),
+        });
         if (global.json === true) printJson(insight);
         else printLines([insightLine(insight)]);
       }),
@@ -369,14 +457,29 @@ function insightsPromote(insights: Command): void {
     .option('--value <json>', 'the item value as JSON')
     .option('--value-file <path>', 'the item value from a JSON file (- reads stdin)')
     .option('--by <name>', 'who (default user)')
-    .action((insightId: string, flags: { tenant: string; type: string; key: string; value?: string; valueFile?: string; by?: string }) =>
-      withEngram(async (engram, global) => {
-        const value = await jsonFlag('value', flags.value, flags.valueFile);
-        const request = { tenant_id: flags.tenant, insight_id: insightId, type: flags.type as MemoryType, key: flags.key, ...optional('value', value as Record<string, unknown> | undefined), ...optional('by', flags.by) };
-        const result = await engram.insights.promote(request as typeof request & { value: Record<string, unknown> });
-        if (global.json === true) printJson(result);
-        else printLines([...diffLines(result.items), `${result.insight.id}: promoted to ${result.insight.promoted_to ?? '(nothing written)'}`]);
-      }),
+    .action(
+      (
+        insightId: string,
+        flags: { tenant: string; type: string; key: string; value?: string; valueFile?: string; by?: string },
+      ) =>
+        withEngram(async (engram, global) => {
+          const value = await jsonFlag('value', flags.value, flags.valueFile);
+          const request = {
+            tenant_id: flags.tenant,
+            insight_id: insightId,
+            type: flags.type as MemoryType,
+            key: flags.key,
+            ...optional('value', value as Record<string, unknown> | undefined),
+            ...optional('by', flags.by),
+          };
+          const result = await engram.insights.promote(request as typeof request & { value: Record<string, unknown> });
+          if (global.json === true) printJson(result);
+          else
+            printLines([
+              ...diffLines(result.items),
+              `${result.insight.id}: promoted to ${result.insight.promoted_to ?? '(nothing written)'}`,
+            ]);
+        }),
     );
 }
 

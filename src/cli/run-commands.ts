@@ -4,7 +4,15 @@
 
 import type { Command } from 'commander';
 
-import type { Claim, CompactionSnapshot, Conflict, EvidencePointer, RunScope, RunState, SnapshotRecord } from '../index.js';
+import type {
+  Claim,
+  CompactionSnapshot,
+  Conflict,
+  EvidencePointer,
+  RunScope,
+  RunState,
+  SnapshotRecord,
+} from '../index.js';
 import { printJson, printLines } from './output.js';
 import { positiveInteger, withEngram } from './runner.js';
 
@@ -18,14 +26,20 @@ interface RunFlags {
 const optional = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } =>
   (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 
-const runScopeOf = (flags: RunFlags): RunScope => ({ tenant_id: flags.tenant, user_id: flags.user, agent_id: flags.agent, run_id: flags.run });
+const runScopeOf = (flags: RunFlags): RunScope => ({
+  tenant_id: flags.tenant,
+  user_id: flags.user,
+  agent_id: flags.agent,
+  run_id: flags.run,
+});
 
 const oneLine = (text: string, max = 200): string => {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };
 
-const doneText = (done: CompactionSnapshot['done_definition'] | null): string => (done === null ? '(not recorded)' : typeof done === 'string' ? done : JSON.stringify(done));
+const doneText = (done: CompactionSnapshot['done_definition'] | null): string =>
+  done === null ? '(not recorded)' : typeof done === 'string' ? done : JSON.stringify(done);
 
 const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
 
@@ -62,12 +76,19 @@ function pointerText(pointer: EvidencePointer): string {
 }
 
 function claimLines(claim: Claim): string[] {
-  return [`  ${claim.claim_id}  ${claim.status}  ${oneLine(claim.statement)}`, ...claim.evidence_refs.map((pointer) => `      evidence ${pointerText(pointer)}`)];
+  return [
+    `  ${claim.claim_id}  ${claim.status}  ${oneLine(claim.statement)}`,
+    ...claim.evidence_refs.map((pointer) => `      evidence ${pointerText(pointer)}`),
+  ];
 }
 
 function conflictLines(conflict: Conflict): string[] {
   const side = (refs: readonly EvidencePointer[]) => refs.map((pointer) => pointer.evidence_id).join(', ') || '–';
-  return [`  ${conflict.conflict_id}  ${oneLine(conflict.description)}`, `      side A ${side(conflict.side_a_refs)}`, `      side B ${side(conflict.side_b_refs)}`];
+  return [
+    `  ${conflict.conflict_id}  ${oneLine(conflict.description)}`,
+    `      side A ${side(conflict.side_a_refs)}`,
+    `      side B ${side(conflict.side_b_refs)}`,
+  ];
 }
 
 /** A titled block: `title (count[, note])` then its lines, or `title: none`. */
@@ -92,8 +113,18 @@ function snapshotBlock(record: SnapshotRecord): string[] {
     ...validation.checks.map((check) => `  ${check.status.padEnd(4)} ${check.name}: ${check.message}`),
     ...block('claims', state.claims.flatMap(claimLines), state.claims.length, `${verified} verified`),
     ...block('conflicts', state.conflicts.flatMap(conflictLines), state.conflicts.length),
-    ...block('failures', state.failures.map((failure) => `  ${failure.failure_id}  ${failure.category} at ${failure.where}: ${oneLine(failure.why)}`), state.failures.length),
-    ...block('open questions', state.open_questions.map((question) => `  - ${oneLine(question)}`), state.open_questions.length),
+    ...block(
+      'failures',
+      state.failures.map(
+        (failure) => `  ${failure.failure_id}  ${failure.category} at ${failure.where}: ${oneLine(failure.why)}`,
+      ),
+      state.failures.length,
+    ),
+    ...block(
+      'open questions',
+      state.open_questions.map((question) => `  - ${oneLine(question)}`),
+      state.open_questions.length,
+    ),
     `sources seen ${coverage.source_ids_seen.length}, chunks seen ${coverage.chunk_ids_seen.length}, chunks cited ${coverage.chunk_ids_cited.length}`,
   ];
 }
@@ -101,11 +132,19 @@ function snapshotBlock(record: SnapshotRecord): string[] {
 /** What a run has recorded: status, objective, counters, latest snapshot and the size of its state. */
 function runLines(state: RunState, latest: SnapshotRecord | null): string[] {
   const verified = state.claims.filter((claim) => claim.status === 'verified').length;
-  const snapshot = latest === null ? 'none yet' : `${latest.snapshot.snapshot_id} #${latest.snapshot.sequence} ${validationText(latest.snapshot)}, ${latest.snapshot.created_at}`;
+  const snapshot =
+    latest === null
+      ? 'none yet'
+      : `${latest.snapshot.snapshot_id} #${latest.snapshot.sequence} ${validationText(latest.snapshot)}, ${latest.snapshot.created_at}`;
   return [
     `run ${state.run_id}  (user ${state.user_id}, agent ${state.agent_id}, tenant ${state.tenant_id}; last session ${state.session_id})`,
     `status: ${state.status}`,
-    ...(state.status === 'stopped' ? [`  reason: ${state.stop_reason ?? 'none recorded'}`, '  commits to it fail with RUN_STOPPED until `engram runs resume`'] : []),
+    ...(state.status === 'stopped'
+      ? [
+          `  reason: ${state.stop_reason ?? 'none recorded'}`,
+          '  commits to it fail with RUN_STOPPED until `engram runs resume`',
+        ]
+      : []),
     `objective: ${state.objective === null ? '(not recorded)' : oneLine(state.objective)}`,
     `done definition: ${oneLine(doneText(state.done_definition))}`,
     `since the last snapshot: ${plural(state.counted_since, 'counted event')} (PLAN_DONE, ACT_DONE, OBSERVE_DONE), ${plural(state.steps_since, 'step')} (STEP_DONE)`,
@@ -126,17 +165,31 @@ function snapshotsList(snapshots: Command): void {
     .option('--limit <n>', 'page size (default 100)', positiveInteger('limit'))
     .option('--cursor <snapshot_id>', 'continue after this snapshot')
     .option('--desc', 'newest first')
-    .action((flags: { user: string; agent?: string; run?: string; tenant: string; limit?: number; cursor?: string; desc?: boolean }) =>
-      withEngram(async (engram, global) => {
-        const records = await engram.runs.snapshots({
-          scope: { tenant_id: flags.tenant, user_id: flags.user, ...optional('agent_id', flags.agent), ...optional('run_id', flags.run) },
-          ...(flags.desc === true ? { order: 'desc' as const } : {}),
-          ...optional('limit', flags.limit),
-          ...optional('cursor', flags.cursor),
-        });
-        if (global.json === true) printJson(records);
-        else printLines(records.length === 0 ? ['no snapshots'] : records.map(snapshotLine));
-      }),
+    .action(
+      (flags: {
+        user: string;
+        agent?: string;
+        run?: string;
+        tenant: string;
+        limit?: number;
+        cursor?: string;
+        desc?: boolean;
+      }) =>
+        withEngram(async (engram, global) => {
+          const records = await engram.runs.snapshots({
+            scope: {
+              tenant_id: flags.tenant,
+              user_id: flags.user,
+              ...optional('agent_id', flags.agent),
+              ...optional('run_id', flags.run),
+            },
+            ...(flags.desc === true ? { order: 'desc' as const } : {}),
+            ...optional('limit', flags.limit),
+            ...optional('cursor', flags.cursor),
+          });
+          if (global.json === true) printJson(records);
+          else printLines(records.length === 0 ? ['no snapshots'] : records.map(snapshotLine));
+        }),
     );
 }
 
@@ -167,19 +220,29 @@ function snapshotsRender(snapshots: Command): void {
 }
 
 function runsShow(runs: Command): void {
-  runFlags(runs.command('show').description('what a run has recorded: status, objective, compaction counters, latest snapshot')).action((flags: RunFlags) =>
+  runFlags(
+    runs
+      .command('show')
+      .description('what a run has recorded: status, objective, compaction counters, latest snapshot'),
+  ).action((flags: RunFlags) =>
     withEngram(async (engram, global) => {
       const state = await engram.runs.get(runScopeOf(flags));
       if (global.json === true) return printJson(state);
-      if (state === null) return printLines([`run ${flags.run} has recorded nothing yet (no run payload and no markers)`]);
-      const latest = state.latest_snapshot_id === null ? null : await engram.runs.snapshot(state.latest_snapshot_id, flags.tenant);
+      if (state === null)
+        return printLines([`run ${flags.run} has recorded nothing yet (no run payload and no markers)`]);
+      const latest =
+        state.latest_snapshot_id === null ? null : await engram.runs.snapshot(state.latest_snapshot_id, flags.tenant);
       printLines(runLines(state, latest));
     }),
   );
 }
 
 function runsResume(runs: Command): void {
-  runFlags(runs.command('resume').description('resume a run that a failed snapshot stopped; its next commit is accepted again'))
+  runFlags(
+    runs
+      .command('resume')
+      .description('resume a run that a failed snapshot stopped; its next commit is accepted again'),
+  )
     .option('--by <name>', 'who resumes it')
     .option('--note <text>', 'why')
     .action((flags: RunFlags & { by?: string; note?: string }) =>
@@ -189,7 +252,8 @@ function runsResume(runs: Command): void {
         const state = await engram.runs.resume({ scope, ...optional('by', flags.by), ...optional('note', flags.note) });
         if (global.json === true) return printJson(state);
         if (before?.status !== 'stopped') return printLines([`run ${state.run_id}: already active, nothing to resume`]);
-        const latest = state.latest_snapshot_id === null ? 'none yet' : `${state.latest_snapshot_id} #${state.sequence}`;
+        const latest =
+          state.latest_snapshot_id === null ? 'none yet' : `${state.latest_snapshot_id} #${state.sequence}`;
         printLines([
           `run ${state.run_id}: resumed, its commits are accepted again (state v${state.version})`,
           `latest snapshot: ${latest}; the next snapshot must keep its objective and done definition`,

@@ -62,23 +62,34 @@ export async function readJson(file: string | undefined): Promise<unknown> {
   try {
     text = fromStdin ? await streamText(process.stdin) : await readFile(file, 'utf8');
   } catch (error) {
-    throw new ValidationError([{ field: 'file', rule: 'readable', message: `cannot read ${source}: ${(error as Error).message}` }], { cause: error });
+    throw new ValidationError(
+      [{ field: 'file', rule: 'readable', message: `cannot read ${source}: ${(error as Error).message}` }],
+      { cause: error },
+    );
   }
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new ValidationError([{ field: 'file', rule: 'json', message: `${source} is not valid JSON: ${(error as Error).message}` }], { cause: error });
+    throw new ValidationError(
+      [{ field: 'file', rule: 'json', message: `${source} is not valid JSON: ${(error as Error).message}` }],
+      { cause: error },
+    );
   }
 }
 
 export function positiveInteger(name: string) {
   return (value: string): number => {
-    if (!/^\d+$/.test(value)) throw new ValidationError([{ field: name, rule: 'integer', message: `must be a whole number, got ${JSON.stringify(value)}` }]);
+    if (!/^\d+$/.test(value))
+      throw new ValidationError([
+        { field: name, rule: 'integer', message: `must be a whole number, got ${JSON.stringify(value)}` },
+      ]);
     return Number(value);
   };
 }
 
 export function list(value: string): string[] {
-  return value.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  return value
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
 }
-

@@ -4,7 +4,16 @@
 
 import type { Command } from 'commander';
 
-import { createEngram, DEFAULT_MAX_LINE_BYTES, EngramError, redactStoreAddress, startBackgroundWorker, type BackgroundWorker, type Engram, type KeyPrincipal } from '../index.js';
+import {
+  createEngram,
+  DEFAULT_MAX_LINE_BYTES,
+  EngramError,
+  redactStoreAddress,
+  startBackgroundWorker,
+  type BackgroundWorker,
+  type Engram,
+  type KeyPrincipal,
+} from '../index.js';
 import { runMcpStdio } from '../mcp/index.js';
 import { createServer, listen } from '../server/index.js';
 import { exitCodeOf, printError } from './output.js';
@@ -50,12 +59,18 @@ async function serve(flags: ServeFlags): Promise<void> {
     });
     const key = flags.auth ? await firstKey(engram) : null;
     const address = await listen(app, { host: flags.host, port: flags.port });
-    const worker = flags.worker ? startBackgroundWorker(engram, { onError: (error, task) => app.log.warn({ task, err: error }, 'worker tick failed') }) : null;
+    const worker = flags.worker
+      ? startBackgroundWorker(engram, {
+          onError: (error, task) => app.log.warn({ task, err: error }, 'worker tick failed'),
+        })
+      : null;
     const banner = [
       `Engram is serving ${redactStoreAddress(store)}`,
       `  API       ${address}/v1   (OpenAPI: ${address}/openapi.json)`,
       `  docs      ${address}/docs`,
-      flags.inspector ? `  inspector ${address}/ui/${key === null ? '' : `   (log in: ${address}/ui/#key=${key})`}` : '',
+      flags.inspector
+        ? `  inspector ${address}/ui/${key === null ? '' : `   (log in: ${address}/ui/#key=${key})`}`
+        : '',
       `  MCP       ${address}/mcp   (streamable HTTP)`,
       `  health    ${address}/healthz, metrics ${address}/metrics`,
       flags.auth ? '' : '  auth      OFF (loopback only): every request acts as the admin of tenant "default"',
@@ -76,17 +91,31 @@ async function serve(flags: ServeFlags): Promise<void> {
 
 /** A tool surface named on the command line, or CONFIG_INVALID naming the flag. */
 function toolSurface(value: string, flag: string): 'lean' | 'full' {
-  if (value !== 'lean' && value !== 'full') throw new EngramError('CONFIG_INVALID', `${flag}: must be lean or full, got ${JSON.stringify(value)}`, { field: flag });
+  if (value !== 'lean' && value !== 'full')
+    throw new EngramError('CONFIG_INVALID', `${flag}: must be lean or full, got ${JSON.stringify(value)}`, {
+      field: flag,
+    });
   return value;
 }
 
 /** Who the stdio server acts as: the local admin, or the key's principal, checked again before every call. */
-async function mcpPrincipal(engram: Engram, flags: { noAuth?: boolean; key?: string }): Promise<{ principal: KeyPrincipal; keyStillValid?: () => Promise<boolean> }> {
+async function mcpPrincipal(
+  engram: Engram,
+  flags: { noAuth?: boolean; key?: string },
+): Promise<{ principal: KeyPrincipal; keyStillValid?: () => Promise<boolean> }> {
   if (flags.noAuth === true) return { principal: { key_id: 'local', tenant_id: 'default', role: 'admin' } };
   const secret = flags.key ?? process.env['ENGRAM_API_KEY'];
-  if (secret === undefined || secret === '') throw new EngramError('CONFIG_INVALID', 'ENGRAM_API_KEY: set it (or --key) to an API key; --no-auth serves the default tenant locally', { field: 'ENGRAM_API_KEY' });
+  if (secret === undefined || secret === '')
+    throw new EngramError(
+      'CONFIG_INVALID',
+      'ENGRAM_API_KEY: set it (or --key) to an API key; --no-auth serves the default tenant locally',
+      { field: 'ENGRAM_API_KEY' },
+    );
   const principal: KeyPrincipal | null = await engram.keys.verify(secret);
-  if (principal === null) throw new EngramError('CONFIG_INVALID', 'ENGRAM_API_KEY: not a valid, unrevoked key of this store', { field: 'ENGRAM_API_KEY' });
+  if (principal === null)
+    throw new EngramError('CONFIG_INVALID', 'ENGRAM_API_KEY: not a valid, unrevoked key of this store', {
+      field: 'ENGRAM_API_KEY',
+    });
   // The process may run for days: every call checks that the key was not revoked meanwhile.
   return { principal, keyStillValid: async () => (await engram.keys.verify(secret))?.key_id === principal.key_id };
 }
@@ -98,7 +127,10 @@ async function mcp(flags: { noAuth?: boolean; key?: string; tools: string; worke
   try {
     const { principal, keyStillValid } = await mcpPrincipal(engram, flags);
     // Stdout carries the protocol: the worker's failures go to stderr, one line each.
-    const onError = (error: unknown, task: string) => process.stderr.write(`engram mcp: worker ${task} failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    const onError = (error: unknown, task: string) =>
+      process.stderr.write(
+        `engram mcp: worker ${task} failed: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
     worker = flags.worker ? startBackgroundWorker(engram, { onError }) : null;
     await runMcpStdio(engram, principal, { tools, ...(keyStillValid === undefined ? {} : { keyStillValid }) });
   } finally {
@@ -127,21 +159,48 @@ export function registerServeCommands(program: Command): void {
     .option('--no-auth', 'no API keys: every request acts as the admin of tenant "default" (loopback hosts only)')
     .option('--no-worker', 'do not run the background worker in this process')
     .option('--body-limit <bytes>', 'largest request body', positiveInteger('--body-limit'))
-    .option('--rate-limit <n>', 'requests per key per minute (each call of an /mcp batch counts)', positiveInteger('--rate-limit'))
-    .option('--allowed-host <names>', 'other host names that reach this server (e.g. behind a proxy); comma-separated, repeatable', (value: string, previous: string[] = []) => [...previous, ...list(value)])
-    .option('--import-max-line-bytes <n>', `longest line of a POST /v1/import body (default ${DEFAULT_MAX_LINE_BYTES}, 16 MiB)`, positiveInteger('--import-max-line-bytes'))
+    .option(
+      '--rate-limit <n>',
+      'requests per key per minute (each call of an /mcp batch counts)',
+      positiveInteger('--rate-limit'),
+    )
+    .option(
+      '--allowed-host <names>',
+      'other host names that reach this server (e.g. behind a proxy); comma-separated, repeatable',
+      (value: string, previous: string[] = []) => [...previous, ...list(value)],
+    )
+    .option(
+      '--import-max-line-bytes <n>',
+      `longest line of a POST /v1/import body (default ${DEFAULT_MAX_LINE_BYTES}, 16 MiB)`,
+      positiveInteger('--import-max-line-bytes'),
+    )
     .option('--quiet', 'no request logs')
     .option('--no-inspector', 'do not serve the web inspector at /ui')
-    .option('--mcp-tools <surface>', 'the tool list /mcp shows: lean (each tool\'s common arguments, ~3.4k tokens) or full (every argument and output schemas)', 'lean')
+    .option(
+      '--mcp-tools <surface>',
+      "the tool list /mcp shows: lean (each tool's common arguments, ~3.4k tokens) or full (every argument and output schemas)",
+      'lean',
+    )
     .action((flags: ServeFlags) => guarded(() => serve(flags)));
   program
     .command('mcp')
     .description('serve MCP over stdio with the key in ENGRAM_API_KEY (or --key)')
     .option('--key <key>', 'API key (default: ENGRAM_API_KEY)')
     .option('--no-auth', 'no key: act as the admin of tenant "default" (a local process only)')
-    .option('--tools <surface>', 'the tool list: lean (each tool\'s common arguments, ~3.4k tokens) or full (every argument and output schemas)', 'lean')
+    .option(
+      '--tools <surface>',
+      "the tool list: lean (each tool's common arguments, ~3.4k tokens) or full (every argument and output schemas)",
+      'lean',
+    )
     .option('--no-worker', 'do not run the background worker (jobs, embeddings, expiry purges) in this process')
     .action((flags: { auth: boolean; key?: string; tools: string; worker: boolean }) =>
-      guarded(() => mcp({ noAuth: !flags.auth, tools: flags.tools, worker: flags.worker, ...(flags.key === undefined ? {} : { key: flags.key }) })),
+      guarded(() =>
+        mcp({
+          noAuth: !flags.auth,
+          tools: flags.tools,
+          worker: flags.worker,
+          ...(flags.key === undefined ? {} : { key: flags.key }),
+        }),
+      ),
     );
 }

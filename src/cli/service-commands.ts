@@ -4,7 +4,16 @@
 
 import type { Command } from 'commander';
 
-import { JOB_KINDS, JOB_STATUSES, KEY_ROLES, migrateStore, startBackgroundWorker, type ApiKeyInfo, type Job, type KeyRole } from '../index.js';
+import {
+  JOB_KINDS,
+  JOB_STATUSES,
+  KEY_ROLES,
+  migrateStore,
+  startBackgroundWorker,
+  type ApiKeyInfo,
+  type Job,
+  type KeyRole,
+} from '../index.js';
 import { exitCodeOf, printError, printJson, printLines } from './output.js';
 import { globals, list, positiveInteger, withEngram } from './runner.js';
 
@@ -46,7 +55,7 @@ function jobLine(job: Job): string {
 export function registerServiceCommands(program: Command): void {
   program
     .command('migrate')
-    .description('bring the store\'s schema to this version of Engram (safe to run from several processes at once)')
+    .description("bring the store's schema to this version of Engram (safe to run from several processes at once)")
     .action(async () => {
       const options = globals();
       try {
@@ -64,7 +73,9 @@ export function registerServiceCommands(program: Command): void {
       }
     });
 
-  const keys = program.command('keys').description('API keys of the HTTP and MCP service: bound to a tenant and a role, stored hashed');
+  const keys = program
+    .command('keys')
+    .description('API keys of the HTTP and MCP service: bound to a tenant and a role, stored hashed');
   keys
     .command('create')
     .description('create a key; its secret is printed once')
@@ -73,9 +84,18 @@ export function registerServiceCommands(program: Command): void {
     .option('--label <text>', 'what the key is for')
     .action((options: { role: string; tenant: string; label?: string }) =>
       withEngram(async (engram, global) => {
-        const created = await engram.keys.create({ tenant_id: options.tenant, role: options.role as KeyRole, ...(options.label === undefined ? {} : { label: options.label }) });
+        const created = await engram.keys.create({
+          tenant_id: options.tenant,
+          role: options.role as KeyRole,
+          ...(options.label === undefined ? {} : { label: options.label }),
+        });
         if (global.json === true) return printJson(created);
-        printLines([keyLine(created.info), '', `key: ${created.key}`, 'Store it now: it is not shown again (only its hash is kept).']);
+        printLines([
+          keyLine(created.info),
+          '',
+          `key: ${created.key}`,
+          'Store it now: it is not shown again (only its hash is kept).',
+        ]);
       }),
     );
   keys
@@ -103,17 +123,27 @@ export function registerServiceCommands(program: Command): void {
 
   program
     .command('worker')
-    .description('run the background worker alone (jobs, embeddings, expiry purges, index merges) until SIGINT or SIGTERM')
+    .description(
+      'run the background worker alone (jobs, embeddings, expiry purges, index merges) until SIGINT or SIGTERM',
+    )
     .option('--interval <ms>', 'milliseconds between ticks', positiveInteger('--interval'), 1000)
     .option('--purge-every <ms>', 'milliseconds between expiry purges', positiveInteger('--purge-every'), 60_000)
     .action((options: { interval: number; purgeEvery: number }) =>
       withEngram(async (engram, global) => {
-        const log = (line: Record<string, unknown>) => (global.json === true ? printJson(line) : printLines([Object.entries(line).map(([key, value]) => `${key}=${String(value)}`).join(' ')]));
+        const log = (line: Record<string, unknown>) =>
+          global.json === true
+            ? printJson(line)
+            : printLines([
+                Object.entries(line)
+                  .map(([key, value]) => `${key}=${String(value)}`)
+                  .join(' '),
+              ]);
         const worker = startBackgroundWorker(engram, {
           intervalMs: options.interval,
           purgeEveryMs: options.purgeEvery,
           onTick: (report) => log({ event: 'tick', ...report }),
-          onError: (error, task) => log({ event: 'error', task, message: error instanceof Error ? error.message : String(error) }),
+          onError: (error, task) =>
+            log({ event: 'error', task, message: error instanceof Error ? error.message : String(error) }),
         });
         log({ event: 'started', interval_ms: options.interval });
         const signal = await untilSignal().signal;

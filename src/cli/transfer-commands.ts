@@ -34,12 +34,18 @@ export function registerTransferCommands(program: Command): void {
     .action((options: { tenant: string; user?: string; out?: string }) =>
       withEngram(async (engram, global) => {
         const out = options.out === undefined ? process.stdout : createWriteStream(options.out);
-        const bar = options.out === undefined ? null : progress(global.json === true, 'export |{bar}| {value} records | {rate}/s | {duration_formatted}');
+        const bar =
+          options.out === undefined
+            ? null
+            : progress(global.json === true, 'export |{bar}| {value} records | {rate}/s | {duration_formatted}');
         const counts: TransferCounts = {};
         let written = 0;
         const started = Date.now();
         bar?.start(0, 0, { rate: 0 });
-        for await (const line of engram.exportData({ tenant_id: options.tenant, ...(options.user === undefined ? {} : { user_id: options.user }) }, (kind) => (counts[kind] = (counts[kind] ?? 0) + 1))) {
+        for await (const line of engram.exportData(
+          { tenant_id: options.tenant, ...(options.user === undefined ? {} : { user_id: options.user }) },
+          (kind) => (counts[kind] = (counts[kind] ?? 0) + 1),
+        )) {
           if (!out.write(`${line}\n`)) await once(out, 'drain');
           written += 1;
           if (bar !== null && written % 200 === 0) {
@@ -59,13 +65,25 @@ export function registerTransferCommands(program: Command): void {
 
   program
     .command('import <file>')
-    .description('import an export (JSON Lines; - for stdin) into a tenant of this store, a batch per transaction; run again after an interruption, it skips what is there and finishes')
+    .description(
+      'import an export (JSON Lines; - for stdin) into a tenant of this store, a batch per transaction; run again after an interruption, it skips what is there and finishes',
+    )
     .option('--tenant <id>', 'tenant to import into (every record is rewritten to it)', 'default')
-    .option('--max-line-bytes <n>', `longest line read, in bytes (default ${DEFAULT_MAX_LINE_BYTES}, 16 MiB)`, positiveInteger('--max-line-bytes'))
+    .option(
+      '--max-line-bytes <n>',
+      `longest line read, in bytes (default ${DEFAULT_MAX_LINE_BYTES}, 16 MiB)`,
+      positiveInteger('--max-line-bytes'),
+    )
     .action((file: string, options: { tenant: string; maxLineBytes?: number }) =>
       withEngram(async (engram, global) => {
         const total = file === '-' ? 0 : statSync(file).size;
-        const bar = total === 0 ? null : progress(global.json === true, 'import |{bar}| {percentage}% | {value}/{total} bytes | ETA {eta_formatted}');
+        const bar =
+          total === 0
+            ? null
+            : progress(
+                global.json === true,
+                'import |{bar}| {percentage}% | {value}/{total} bytes | ETA {eta_formatted}',
+              );
         let read = 0;
         const counter = new Transform({
           transform(chunk: Buffer, _encoding, done) {
@@ -78,7 +96,11 @@ export function registerTransferCommands(program: Command): void {
         bar?.start(total, 0);
         const skipped: TransferCounts = {};
         const onSkip = (kind: ExportKind) => (skipped[kind] = (skipped[kind] ?? 0) + 1);
-        const counts = await engram.importData(input, { tenant_id: options.tenant, onSkip, ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }) });
+        const counts = await engram.importData(input, {
+          tenant_id: options.tenant,
+          onSkip,
+          ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
+        });
         bar?.update(total);
         bar?.stop();
         if (global.json === true) return printJson({ tenant_id: options.tenant, counts, skipped });
@@ -89,16 +111,29 @@ export function registerTransferCommands(program: Command): void {
 
   program
     .command('erase')
-    .description('erase a user (or one session of theirs) with everything derived from it: events, memory, reviews, snapshots, builds')
+    .description(
+      'erase a user (or one session of theirs) with everything derived from it: events, memory, reviews, snapshots, builds',
+    )
     .requiredOption('--user <id>', 'user id')
     .option('--session <id>', 'only this session')
     .option('--tenant <id>', 'tenant id', 'default')
     .action((options: { user: string; session?: string; tenant: string }) =>
       withEngram(async (engram, global) => {
-        const counts = await engram.erase({ tenant_id: options.tenant, user_id: options.user, ...(options.session === undefined ? {} : { session_id: options.session }) });
+        const counts = await engram.erase({
+          tenant_id: options.tenant,
+          user_id: options.user,
+          ...(options.session === undefined ? {} : { session_id: options.session }),
+        });
         if (global.json === true) return printJson(counts);
         const removed = Object.entries(counts).filter(([, count]) => count > 0);
-        printLines(removed.length === 0 ? ['nothing to erase'] : [`erased ${options.session === undefined ? `user ${options.user}` : `session ${options.session} of ${options.user}`}:`, ...removed.map(([table, count]) => `${String(count).padStart(8)}  ${table}`)]);
+        printLines(
+          removed.length === 0
+            ? ['nothing to erase']
+            : [
+                `erased ${options.session === undefined ? `user ${options.user}` : `session ${options.session} of ${options.user}`}:`,
+                ...removed.map(([table, count]) => `${String(count).padStart(8)}  ${table}`),
+              ],
+        );
       }),
     );
 }

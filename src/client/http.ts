@@ -85,17 +85,30 @@ function problemOf(response: Response, parsed: unknown, what: string): EngramHtt
  * @example
  * await send(options, 'GET', '/healthz') // { status: 'ok' }
  */
-export async function send(options: ClientOptions, method: string, path: string, input: { query?: Query; body?: unknown; contentType?: string } = {}): Promise<unknown> {
+export async function send(
+  options: ClientOptions,
+  method: string,
+  path: string,
+  input: { query?: Query; body?: unknown; contentType?: string } = {},
+): Promise<unknown> {
   const { body, contentType = 'application/json' } = input;
   const json = contentType === 'application/json';
-  const response = await (options.fetch ?? fetch)(`${options.baseUrl.replace(/\/+$/u, '')}${path}${queryString(input.query)}`, {
-    method,
-    headers: { authorization: `Bearer ${options.apiKey}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': contentType }) },
-    ...(body === undefined ? {} : { body: json ? JSON.stringify(body) : (body as string) }),
-    signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
-  });
+  const response = await (options.fetch ?? fetch)(
+    `${options.baseUrl.replace(/\/+$/u, '')}${path}${queryString(input.query)}`,
+    {
+      method,
+      headers: {
+        authorization: `Bearer ${options.apiKey}`,
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': contentType }),
+      },
+      ...(body === undefined ? {} : { body: json ? JSON.stringify(body) : (body as string) }),
+      signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
+    },
+  );
   const text = await response.text();
-  const parsed: unknown = text === '' ? null : JSON_TYPE.test(response.headers.get('content-type') ?? '') ? JSON.parse(text) : text;
+  const parsed: unknown =
+    text === '' ? null : JSON_TYPE.test(response.headers.get('content-type') ?? '') ? JSON.parse(text) : text;
   if (!response.ok) throw problemOf(response, parsed, `${method} ${path}`);
   return parsed;
 }
@@ -106,10 +119,18 @@ export async function send(options: ClientOptions, method: string, path: string,
  * @example
  * await callRoute(options, 'getEvent', { params: { id: 'evt_…' } }) // EventRecord
  */
-export async function callRoute<Op extends OperationId>(options: ClientOptions, operation: Op, input: RouteInput<Op>): Promise<RouteResponse<Op>> {
+export async function callRoute<Op extends OperationId>(
+  options: ClientOptions,
+  operation: Op,
+  input: RouteInput<Op>,
+): Promise<RouteResponse<Op>> {
   const route: { method: string; path: string; contentType?: string } = ROUTES[operation];
   const { params, query, body } = input as { params?: Record<string, string>; query?: Query; body?: unknown };
-  const answer = await send(options, route.method, pathOf(route.path, params), { ...(query === undefined ? {} : { query }), ...(body === undefined ? {} : { body }), ...(route.contentType === undefined ? {} : { contentType: route.contentType }) });
+  const answer = await send(options, route.method, pathOf(route.path, params), {
+    ...(query === undefined ? {} : { query }),
+    ...(body === undefined ? {} : { body }),
+    ...(route.contentType === undefined ? {} : { contentType: route.contentType }),
+  });
   // The server answers with the route's documented type (its OpenAPI schema says the same).
   return answer as RouteResponse<Op>;
 }

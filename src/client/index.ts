@@ -3,10 +3,25 @@
 // every call sends the API key, and the tenant comes from the key.
 
 import type { CommitTurnRequest, CommitTurnResult, ComposeRequest } from '../index.js';
-import { callRoute, send, type ClientOptions, type OperationId, type RouteInput, type RouteQuery, type RouteResponse } from './http.js';
+import {
+  callRoute,
+  send,
+  type ClientOptions,
+  type OperationId,
+  type RouteInput,
+  type RouteQuery,
+  type RouteResponse,
+} from './http.js';
 import type { RouteTypes } from './routes.js';
 
-export { EngramHttpError, type ClientOptions, type OperationId, type RouteInput, type RouteQuery, type RouteResponse } from './http.js';
+export {
+  EngramHttpError,
+  type ClientOptions,
+  type OperationId,
+  type RouteInput,
+  type RouteQuery,
+  type RouteResponse,
+} from './http.js';
 export { ROUTES, type RouteTypes } from './routes.js';
 export type * from './records.js';
 // The library's records the API carries, so a caller (the web inspector among them) needs no other import.
@@ -50,7 +65,8 @@ type Body<Op extends OperationId> = NonNullable<RouteTypes[Op]['input'] extends 
  * const { packet } = await engram.compose({ scope, purpose: 'responder' });
  */
 export function createClient(options: ClientOptions) {
-  const request = <Op extends OperationId>(operation: Op, input: RouteInput<Op>): Promise<RouteResponse<Op>> => callRoute(options, operation, input);
+  const request = <Op extends OperationId>(operation: Op, input: RouteInput<Op>): Promise<RouteResponse<Op>> =>
+    callRoute(options, operation, input);
   const byId = (id: string) => ({ params: { id } });
   const diffs = async (answer: Promise<{ diffs: RouteResponse<'remember'>['diffs'] }>) => (await answer).diffs;
 
@@ -58,8 +74,10 @@ export function createClient(options: ClientOptions) {
     /** Any route by its operationId (as in /openapi.json), typed by what it takes and answers. */
     request,
     commitTurn: async (turn: CommitTurnRequest) => (await request('commitTurn', { body: turn })) as CommitTurnResult,
-    commitTurns: async (turns: CommitTurnRequest[]) => ((await request('commitTurn', { body: { turns } })) as { results: CommitTurnResult[] }).results,
-    compose: (body: ComposeRequest, render?: 'markdown' | 'xml') => request('compose', { body, ...(render === undefined ? {} : { query: { render } }) }),
+    commitTurns: async (turns: CommitTurnRequest[]) =>
+      ((await request('commitTurn', { body: { turns } })) as { results: CommitTurnResult[] }).results,
+    compose: (body: ComposeRequest, render?: 'markdown' | 'xml') =>
+      request('compose', { body, ...(render === undefined ? {} : { query: { render } }) }),
     listEvents: (query: RouteQuery<'listEvents'>) => request('listEvents', { query }),
     getEvent: (eventId: string) => request('getEvent', byId(eventId)),
     /** Full-text search over a user's events (the episodic log): the hits of one page. */
@@ -85,15 +103,19 @@ export function createClient(options: ClientOptions) {
     review: {
       list: (query: RouteQuery<'listCandidates'>) => request('listCandidates', { query }),
       get: (candidateId: string) => request('getCandidate', byId(candidateId)),
-      approve: (candidateId: string, body: Body<'approveCandidate'> = {}) => request('approveCandidate', { ...byId(candidateId), body }),
-      reject: (candidateId: string, body: Body<'rejectCandidate'>) => request('rejectCandidate', { ...byId(candidateId), body }),
+      approve: (candidateId: string, body: Body<'approveCandidate'> = {}) =>
+        request('approveCandidate', { ...byId(candidateId), body }),
+      reject: (candidateId: string, body: Body<'rejectCandidate'>) =>
+        request('rejectCandidate', { ...byId(candidateId), body }),
     },
     insights: {
       list: (query: RouteQuery<'listInsights'>) => request('listInsights', { query }),
       get: (insightId: string) => request('getInsight', byId(insightId)),
       add: (body: Body<'addInsight'>) => request('addInsight', { body }),
-      update: (insightId: string, body: Body<'updateInsight'>) => request('updateInsight', { ...byId(insightId), body }),
-      promote: (insightId: string, body: Body<'promoteInsight'>) => request('promoteInsight', { ...byId(insightId), body }),
+      update: (insightId: string, body: Body<'updateInsight'>) =>
+        request('updateInsight', { ...byId(insightId), body }),
+      promote: (insightId: string, body: Body<'promoteInsight'>) =>
+        request('promoteInsight', { ...byId(insightId), body }),
     },
     runs: {
       get: (query: RouteQuery<'getRun'>) => request('getRun', { query }),
@@ -105,11 +127,13 @@ export function createClient(options: ClientOptions) {
     builds: {
       list: (query: RouteQuery<'listBuilds'> = {}) => request('listBuilds', { query }),
       /** A build; with `render`, also its packet as prompt text (`text`). */
-      get: (buildId: string, render?: 'markdown' | 'xml') => request('getBuild', { ...byId(buildId), ...(render === undefined ? {} : { query: { render } }) }),
+      get: (buildId: string, render?: 'markdown' | 'xml') =>
+        request('getBuild', { ...byId(buildId), ...(render === undefined ? {} : { query: { render } }) }),
       replay: (buildId: string) => request('replayBuild', byId(buildId)),
       diff: (a: string, b: string) => request('diffBuilds', { query: { a, b } }),
       /** Why an event (`evt_…`) or item (`mem_…`) is, or is not, in the build's packet. */
-      explain: (buildId: string, recordId: string) => request('explainBuild', { ...byId(buildId), body: { id: recordId } }),
+      explain: (buildId: string, recordId: string) =>
+        request('explainBuild', { ...byId(buildId), body: { id: recordId } }),
     },
     keys: {
       /** The key these calls are sent with: its id, tenant, role and label. */

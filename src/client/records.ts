@@ -2,7 +2,18 @@
 // candidates carry the line a packet shows for them, lists come a page at a time, and a few bodies
 // exist only on the wire. Types only: the route table (src/server/routes-*.ts) names them.
 
-import type { ApiKeyInfo, ContextBuild, EraseCounts, InsightRecord, ItemDiff, KeyRole, MemoryItem, ReviewCandidate, SearchHit, TransferCounts } from '../index.js';
+import type {
+  ApiKeyInfo,
+  ContextBuild,
+  EraseCounts,
+  InsightRecord,
+  ItemDiff,
+  KeyRole,
+  MemoryItem,
+  ReviewCandidate,
+  SearchHit,
+  TransferCounts,
+} from '../index.js';
 
 /**
  * One page of a list and the cursor of the next (null at the end).

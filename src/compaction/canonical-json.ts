@@ -36,5 +36,9 @@ function sortKeys(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
   // fromEntries defines own properties, so a `__proto__` key stays a key instead of a prototype.
   const record = value as Record<string, unknown>;
-  return Object.fromEntries(Object.keys(record).sort(byCodeUnit).map((key) => [key, sortKeys(record[key])]));
+  return Object.fromEntries(
+    Object.keys(record)
+      .sort(byCodeUnit)
+      .map((key) => [key, sortKeys(record[key])]),
+  );
 }

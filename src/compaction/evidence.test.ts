@@ -5,7 +5,11 @@ import type { EventRecord } from '../spec/event.js';
 import { evidenceId, sha256 } from '../util/ids.js';
 import { EVENTS_CORPUS, checkId, eventIdsCited, pointerOf, toLedgerEntry, toPointer } from './evidence.js';
 
-function event(id: string, content: EventRecord['content'], sensitivity: EventRecord['sensitivity'] = 'normal'): EventRecord {
+function event(
+  id: string,
+  content: EventRecord['content'],
+  sensitivity: EventRecord['sensitivity'] = 'normal',
+): EventRecord {
   const at = '2026-01-01T00:00:00.000Z';
   return {
     id,
@@ -70,7 +74,9 @@ describe('pointerOf: corpus evidence', () => {
     expect(pointerOf({ ...input, corpus_id: 'other' }, events).evidence_id).not.toBe(first.evidence_id);
     const quoted = pointerOf({ ...input, quote: 'The capital' }, events);
     expect(quoted.quote_hash).toBe(sha256('The capital'));
-    expect(quoted.evidence_id).toBe(evidenceId({ corpus: 'docs', chunk_id: 'c1', span: [0, 12], quote: 'The capital' }));
+    expect(quoted.evidence_id).toBe(
+      evidenceId({ corpus: 'docs', chunk_id: 'c1', span: [0, 12], quote: 'The capital' }),
+    );
     expect(quoted.evidence_id).not.toBe(first.evidence_id);
   });
 
@@ -91,7 +97,13 @@ describe('pointerOf: corpus evidence', () => {
 describe('pointerOf: event evidence', () => {
   it('points into the events corpus, defaulting the span to the whole text', () => {
     const whole = pointerOf({ event_id: 'evt_1' }, events);
-    expect(whole).toMatchObject({ chunk_id: 'evt_1', corpus_id: EVENTS_CORPUS, span: [0, 33], source_id: null, quote_hash: null });
+    expect(whole).toMatchObject({
+      chunk_id: 'evt_1',
+      corpus_id: EVENTS_CORPUS,
+      span: [0, 33],
+      source_id: null,
+      quote_hash: null,
+    });
     expect(whole.evidence_id).toBe(evidenceId({ corpus: 'events', chunk_id: 'evt_1', span: [0, 33] }));
     // Structured content is measured in its text form (contentText): 'city: Lisbon\ntemp_c: 21'.
     expect(pointerOf({ event_id: 'evt_2' }, events).span).toEqual([0, 23]);
@@ -101,8 +113,12 @@ describe('pointerOf: event evidence', () => {
     const located = pointerOf({ event_id: 'evt_1', quote: 'Lisbon' }, events);
     expect(located.span).toEqual([15, 21]);
     expect(located.quote_hash).toBe(sha256('Lisbon'));
-    expect(pointerOf({ event_id: 'evt_1', span: [15, 21], quote: 'Lisbon' }, events).evidence_id).toBe(located.evidence_id);
-    expect(rejection(() => pointerOf({ event_id: 'evt_1', span: [0, 3], quote: 'Lisbon' }, events)).rule).toBe('quote_mismatch');
+    expect(pointerOf({ event_id: 'evt_1', span: [15, 21], quote: 'Lisbon' }, events).evidence_id).toBe(
+      located.evidence_id,
+    );
+    expect(rejection(() => pointerOf({ event_id: 'evt_1', span: [0, 3], quote: 'Lisbon' }, events)).rule).toBe(
+      'quote_mismatch',
+    );
     expect(rejection(() => pointerOf({ event_id: 'evt_1', quote: 'Madrid' }, events)).rule).toBe('quote_not_found');
   });
 
@@ -121,7 +137,9 @@ describe('pointerOf: event evidence', () => {
     expect(viaCorpus.evidence_id).toBe(pointerOf({ event_id: 'evt_1', span: [0, 3] }, events).evidence_id);
     const unknown = rejection(() => pointerOf({ corpus_id: 'events', chunk_id: 'evt_404', span: [0, 3] }, events));
     expect(unknown.field).toBe('evidence.chunk_id');
-    expect(rejection(() => pointerOf({ corpus_id: 'events', chunk_id: 'evt_secret', span: [0, 3] }, events)).rule).toBe('secret_event');
+    expect(rejection(() => pointerOf({ corpus_id: 'events', chunk_id: 'evt_secret', span: [0, 3] }, events)).rule).toBe(
+      'secret_event',
+    );
   });
 });
 
@@ -129,8 +147,17 @@ describe('eventIdsCited', () => {
   it('lists the events a payload cites, in either form, once each', () => {
     const ids = eventIdsCited({
       evidence: [{ event_id: 'evt_2' }, { corpus_id: 'docs', chunk_id: 'c1', span: [0, 1] }],
-      claims: [{ claim_id: 'c', status: 'verified', statement: 's', evidence: [{ corpus_id: 'events', chunk_id: 'evt_1', span: [0, 1] }, { event_id: 'evt_2' }] }],
-      conflicts: [{ conflict_id: 'k', description: 'd', side_a: [{ event_id: 'evt_3' }], side_b: [{ event_id: 'evt_1' }] }],
+      claims: [
+        {
+          claim_id: 'c',
+          status: 'verified',
+          statement: 's',
+          evidence: [{ corpus_id: 'events', chunk_id: 'evt_1', span: [0, 1] }, { event_id: 'evt_2' }],
+        },
+      ],
+      conflicts: [
+        { conflict_id: 'k', description: 'd', side_a: [{ event_id: 'evt_3' }], side_b: [{ event_id: 'evt_1' }] },
+      ],
     });
     expect(ids).toEqual(['evt_2', 'evt_1', 'evt_3']);
     expect(eventIdsCited({})).toEqual([]);
@@ -139,9 +166,15 @@ describe('eventIdsCited', () => {
 
 describe('pointer and ledger shapes', () => {
   it('reduces to the four pointer keys and adds the recording time for the ledger', () => {
-    const resolved = pointerOf({ corpus_id: 'docs', chunk_id: 'c1', span: [1, 2], quote: 'x', source_id: 'doc' }, events);
+    const resolved = pointerOf(
+      { corpus_id: 'docs', chunk_id: 'c1', span: [1, 2], quote: 'x', source_id: 'doc' },
+      events,
+    );
     expect(Object.keys(toPointer(resolved)).sort()).toEqual(['chunk_id', 'corpus_id', 'evidence_id', 'span']);
-    expect(toLedgerEntry(resolved, '2026-01-02T00:00:00.000Z')).toEqual({ ...resolved, recorded_at: '2026-01-02T00:00:00.000Z' });
+    expect(toLedgerEntry(resolved, '2026-01-02T00:00:00.000Z')).toEqual({
+      ...resolved,
+      recorded_at: '2026-01-02T00:00:00.000Z',
+    });
     expect(() => checkId('x'.repeat(257), 'f')).toThrow(ValidationError);
   });
 });

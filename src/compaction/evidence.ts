@@ -32,9 +32,14 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
  * pointerOf({ corpus_id: 'docs', chunk_id: 'c1', span: [0, 12] }, new Map()).evidence_id // 'evd_…'
  * pointerOf({ event_id: 'evt_01J…', quote: 'Lisbon' }, events).span // [8, 14]
  */
-export function pointerOf(input: EvidenceInput, events: ReadonlyMap<string, EventRecord>, field = 'evidence'): ResolvedEvidence {
+export function pointerOf(
+  input: EvidenceInput,
+  events: ReadonlyMap<string, EventRecord>,
+  field = 'evidence',
+): ResolvedEvidence {
   if ('event_id' in input) return eventPointer(input.event_id, input.span, input.quote, events, field);
-  if (input.corpus_id === EVENTS_CORPUS) return eventPointer(input.chunk_id, input.span, input.quote, events, field, 'chunk_id');
+  if (input.corpus_id === EVENTS_CORPUS)
+    return eventPointer(input.chunk_id, input.span, input.quote, events, field, 'chunk_id');
   checkId(input.corpus_id, `${field}.corpus_id`);
   checkId(input.chunk_id, `${field}.chunk_id`, ID_LIMITS.chunk);
   const span = checkSpan(input.span, `${field}.span`);
@@ -63,7 +68,9 @@ export function eventIdsCited(payload: RunPayload): string[] {
     ...(payload.claims ?? []).flatMap((claim) => claim.evidence ?? []),
     ...(payload.conflicts ?? []).flatMap((conflict) => [...conflict.side_a, ...conflict.side_b]),
   ];
-  const ids = inputs.flatMap((input) => ('event_id' in input ? [input.event_id] : input.corpus_id === EVENTS_CORPUS ? [input.chunk_id] : []));
+  const ids = inputs.flatMap((input) =>
+    'event_id' in input ? [input.event_id] : input.corpus_id === EVENTS_CORPUS ? [input.chunk_id] : [],
+  );
   return [...new Set(ids)];
 }
 
@@ -74,7 +81,12 @@ export function eventIdsCited(payload: RunPayload): string[] {
  * toPointer(ledgerEntry) // { evidence_id, chunk_id, span, corpus_id }
  */
 export function toPointer(evidence: EvidencePointer): EvidencePointer {
-  return { evidence_id: evidence.evidence_id, chunk_id: evidence.chunk_id, span: [evidence.span[0], evidence.span[1]], corpus_id: evidence.corpus_id };
+  return {
+    evidence_id: evidence.evidence_id,
+    chunk_id: evidence.chunk_id,
+    span: [evidence.span[0], evidence.span[1]],
+    corpus_id: evidence.corpus_id,
+  };
 }
 
 /**
@@ -84,7 +96,12 @@ export function toPointer(evidence: EvidencePointer): EvidencePointer {
  * toLedgerEntry(pointerOf(input, events), '2026-01-01T00:00:00.000Z').recorded_at
  */
 export function toLedgerEntry(evidence: ResolvedEvidence, recordedAt: string): LedgerEntry {
-  return { ...toPointer(evidence), source_id: evidence.source_id, quote_hash: evidence.quote_hash, recorded_at: recordedAt };
+  return {
+    ...toPointer(evidence),
+    source_id: evidence.source_id,
+    quote_hash: evidence.quote_hash,
+    recorded_at: recordedAt,
+  };
 }
 
 function eventPointer(
@@ -98,19 +115,35 @@ function eventPointer(
   checkId(eventId, `${field}.${idField}`);
   const event = events.get(eventId);
   if (event === undefined) {
-    throw ValidationError.of(`${field}.${idField}`, 'unknown_event', `no event ${JSON.stringify(eventId)} in this run's shareable log`);
+    throw ValidationError.of(
+      `${field}.${idField}`,
+      'unknown_event',
+      `no event ${JSON.stringify(eventId)} in this run's shareable log`,
+    );
   }
   if (!isShareable(event)) {
-    throw ValidationError.of(`${field}.${idField}`, 'secret_event', `event ${JSON.stringify(eventId)} is secret and can never be evidence`);
+    throw ValidationError.of(
+      `${field}.${idField}`,
+      'secret_event',
+      `event ${JSON.stringify(eventId)} is secret and can never be evidence`,
+    );
   }
   checkQuote(quote, `${field}.quote`);
   const text = contentText(event.content);
   const span = givenSpan === undefined ? defaultSpan(text, quote, field) : checkSpan(givenSpan, `${field}.span`);
   if (span[1] > text.length) {
-    throw ValidationError.of(`${field}.span`, 'span_outside_text', `span [${span[0]}, ${span[1]}) ends after the event's text (${text.length} characters)`);
+    throw ValidationError.of(
+      `${field}.span`,
+      'span_outside_text',
+      `span [${span[0]}, ${span[1]}) ends after the event's text (${text.length} characters)`,
+    );
   }
   if (quote !== undefined && text.slice(span[0], span[1]) !== quote) {
-    throw ValidationError.of(`${field}.quote`, 'quote_mismatch', `the quote is not the event's text at [${span[0]}, ${span[1]})`);
+    throw ValidationError.of(
+      `${field}.quote`,
+      'quote_mismatch',
+      `the quote is not the event's text at [${span[0]}, ${span[1]})`,
+    );
   }
   return {
     evidence_id: evidenceId({ corpus: EVENTS_CORPUS, chunk_id: eventId, span, quote }),
@@ -125,7 +158,8 @@ function eventPointer(
 function defaultSpan(text: string, quote: string | undefined, field: string): [number, number] {
   if (quote === undefined) return [0, text.length];
   const start = text.indexOf(quote);
-  if (start < 0) throw ValidationError.of(`${field}.quote`, 'quote_not_found', "the quote does not occur in the event's text");
+  if (start < 0)
+    throw ValidationError.of(`${field}.quote`, 'quote_not_found', "the quote does not occur in the event's text");
   return [start, start + quote.length];
 }
 
@@ -141,7 +175,8 @@ function checkSpan(span: unknown, field: string): [number, number] {
 
 function checkQuote(quote: unknown, field: string): string | undefined {
   if (quote === undefined) return undefined;
-  if (typeof quote !== 'string' || quote.length === 0) throw ValidationError.of(field, 'minLength', 'must be a non-empty string when given');
+  if (typeof quote !== 'string' || quote.length === 0)
+    throw ValidationError.of(field, 'minLength', 'must be a non-empty string when given');
   return quote;
 }
 

@@ -64,7 +64,9 @@ function fail(name: string, message: string): ValidationCheck {
 function schemaCheck(snapshot: CompactionSnapshot): ValidationCheck {
   const issues = checkSnapshot(snapshot);
   if (issues.length === 0) return pass('schema', 'matches CompactionSnapshot v1');
-  const listed = issues.slice(0, LISTED_IDS).map((issue) => `${issue.field === '' ? '(snapshot)' : issue.field} ${issue.message}`);
+  const listed = issues
+    .slice(0, LISTED_IDS)
+    .map((issue) => `${issue.field === '' ? '(snapshot)' : issue.field} ${issue.message}`);
   return fail('schema', `violates CompactionSnapshot v1: ${listed.join('; ')}${more(issues.length)}`);
 }
 
@@ -72,15 +74,22 @@ function objectivePresent(snapshot: CompactionSnapshot): ValidationCheck {
   const missing: string[] = [];
   if (typeof snapshot.objective !== 'string' || snapshot.objective.trim() === '') missing.push('objective');
   const done = snapshot.done_definition;
-  const emptyDone = typeof done === 'string' ? done.trim() === '' : typeof done !== 'object' || done === null || Object.keys(done).length === 0;
+  const emptyDone =
+    typeof done === 'string'
+      ? done.trim() === ''
+      : typeof done !== 'object' || done === null || Object.keys(done).length === 0;
   if (emptyDone) missing.push('done_definition');
   if (missing.length === 0) return pass('objective_present', 'the objective and done definition are set');
-  return fail('objective_present', `the run has no ${missing.join(' and no ')}: record them in the run payload before the first snapshot`);
+  return fail(
+    'objective_present',
+    `the run has no ${missing.join(' and no ')}: record them in the run payload before the first snapshot`,
+  );
 }
 
 function objectiveStable(snapshot: CompactionSnapshot, previous: CompactionSnapshot | null): ValidationCheck {
   if (previous === null) return pass('objective_stable', 'first snapshot of the run');
-  if (snapshot.objective === previous.objective) return pass('objective_stable', `same objective as snapshot ${previous.snapshot_id}`);
+  if (snapshot.objective === previous.objective)
+    return pass('objective_stable', `same objective as snapshot ${previous.snapshot_id}`);
   return fail(
     'objective_stable',
     `the objective changed since snapshot ${previous.snapshot_id} (sequence ${previous.sequence}): was ${quoted(previous.objective)}, now ${quoted(snapshot.objective)}`,
@@ -100,13 +109,21 @@ function doneDefinitionStable(snapshot: CompactionSnapshot, previous: Compaction
 }
 
 function verifiedClaims(snapshot: CompactionSnapshot): CompactionSnapshot['state']['claims'] {
-  return Array.isArray(snapshot.state?.claims) ? snapshot.state.claims.filter((claim) => claim.status === 'verified') : [];
+  return Array.isArray(snapshot.state?.claims)
+    ? snapshot.state.claims.filter((claim) => claim.status === 'verified')
+    : [];
 }
 
 function verifiedHaveEvidence(snapshot: CompactionSnapshot): ValidationCheck {
   const verified = verifiedClaims(snapshot);
-  const bare = verified.filter((claim) => !Array.isArray(claim.evidence_refs) || claim.evidence_refs.length === 0).map((claim) => claim.claim_id);
-  if (bare.length === 0) return pass('verified_claims_have_evidence', `${verified.length} verified claim(s), each with at least one evidence pointer`);
+  const bare = verified
+    .filter((claim) => !Array.isArray(claim.evidence_refs) || claim.evidence_refs.length === 0)
+    .map((claim) => claim.claim_id);
+  if (bare.length === 0)
+    return pass(
+      'verified_claims_have_evidence',
+      `${verified.length} verified claim(s), each with at least one evidence pointer`,
+    );
   return fail('verified_claims_have_evidence', `verified claim(s) without an evidence pointer: ${listIds(bare)}`);
 }
 
@@ -115,25 +132,47 @@ function conflictsTwoSided(snapshot: CompactionSnapshot): ValidationCheck {
   const sizeOf = (refs: unknown) => (Array.isArray(refs) ? refs.length : 0);
   const oneSided = conflicts
     .filter((conflict) => sizeOf(conflict.side_a_refs) === 0 || sizeOf(conflict.side_b_refs) === 0)
-    .map((conflict) => `${JSON.stringify(conflict.conflict_id)} (side A ${sizeOf(conflict.side_a_refs)}, side B ${sizeOf(conflict.side_b_refs)})`);
-  if (oneSided.length === 0) return pass('conflicts_two_sided', `${conflicts.length} conflict(s), each cited on both sides`);
-  return fail('conflicts_two_sided', `conflict(s) without a pointer on each side: ${oneSided.slice(0, LISTED_IDS).join(', ')}${more(oneSided.length)}`);
+    .map(
+      (conflict) =>
+        `${JSON.stringify(conflict.conflict_id)} (side A ${sizeOf(conflict.side_a_refs)}, side B ${sizeOf(conflict.side_b_refs)})`,
+    );
+  if (oneSided.length === 0)
+    return pass('conflicts_two_sided', `${conflicts.length} conflict(s), each cited on both sides`);
+  return fail(
+    'conflicts_two_sided',
+    `conflict(s) without a pointer on each side: ${oneSided.slice(0, LISTED_IDS).join(', ')}${more(oneSided.length)}`,
+  );
 }
 
-function verifiedInLedger(snapshot: CompactionSnapshot, ledger: ReadonlySet<string>, backedEvents: ReadonlyMap<string, number>): ValidationCheck {
+function verifiedInLedger(
+  snapshot: CompactionSnapshot,
+  ledger: ReadonlySet<string>,
+  backedEvents: ReadonlyMap<string, number>,
+): ValidationCheck {
   const unbacked: string[] = [];
   for (const claim of verifiedClaims(snapshot)) {
-    const missing = (Array.isArray(claim.evidence_refs) ? claim.evidence_refs : []).filter((pointer) => !isBacked(pointer, ledger, backedEvents));
-    if (missing.length > 0) unbacked.push(`${JSON.stringify(claim.claim_id)} (${missing.map((pointer) => pointer.evidence_id).join(', ')})`);
+    const missing = (Array.isArray(claim.evidence_refs) ? claim.evidence_refs : []).filter(
+      (pointer) => !isBacked(pointer, ledger, backedEvents),
+    );
+    if (missing.length > 0)
+      unbacked.push(`${JSON.stringify(claim.claim_id)} (${missing.map((pointer) => pointer.evidence_id).join(', ')})`);
   }
-  if (unbacked.length === 0) return pass('verified_claims_in_ledger', "every pointer of a verified claim is in the run's evidence ledger or its event log");
+  if (unbacked.length === 0)
+    return pass(
+      'verified_claims_in_ledger',
+      "every pointer of a verified claim is in the run's evidence ledger or its event log",
+    );
   return fail(
     'verified_claims_in_ledger',
     `verified claim(s) citing evidence that is neither in the run's ledger nor a span of one of its events: ${unbacked.slice(0, LISTED_IDS).join(', ')}${more(unbacked.length)}`,
   );
 }
 
-function isBacked(pointer: EvidencePointer, ledger: ReadonlySet<string>, backedEvents: ReadonlyMap<string, number>): boolean {
+function isBacked(
+  pointer: EvidencePointer,
+  ledger: ReadonlySet<string>,
+  backedEvents: ReadonlyMap<string, number>,
+): boolean {
   if (typeof pointer !== 'object' || pointer === null) return false;
   if (ledger.has(pointer.evidence_id)) return true;
   if (pointer.corpus_id !== EVENTS_CORPUS || !Array.isArray(pointer.span)) return false;
@@ -143,7 +182,12 @@ function isBacked(pointer: EvidencePointer, ledger: ReadonlySet<string>, backedE
 }
 
 function listIds(ids: readonly string[]): string {
-  return ids.slice(0, LISTED_IDS).map((id) => JSON.stringify(id)).join(', ') + more(ids.length);
+  return (
+    ids
+      .slice(0, LISTED_IDS)
+      .map((id) => JSON.stringify(id))
+      .join(', ') + more(ids.length)
+  );
 }
 
 function more(count: number): string {

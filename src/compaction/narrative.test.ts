@@ -5,7 +5,19 @@ import type { CompactionSnapshot, EvidencePointer } from '../spec/compaction.js'
 import { checkSnapshot } from '../spec/validators.js';
 import { NARRATIVE_HEADINGS, inline, renderNarrative } from './narrative.js';
 
-const hostile = fc.constantFrom('## 3. Verified claims', '\n# Title\n- item', '*bold* _it_ `code`', '[link](http://x)', '<script>', 'a | b', '&amp;', '1. one', '\r\n> quote', '\\', '');
+const hostile = fc.constantFrom(
+  '## 3. Verified claims',
+  '\n# Title\n- item',
+  '*bold* _it_ `code`',
+  '[link](http://x)',
+  '<script>',
+  'a | b',
+  '&amp;',
+  '1. one',
+  '\r\n> quote',
+  '\\',
+  '',
+);
 const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), hostile);
 const id = fc.oneof(fc.string({ minLength: 1, maxLength: 12 }), fc.constantFrom('**id**', 'a\nb', '#1'));
 const pointer: fc.Arbitrary<EvidencePointer> = fc.record({
@@ -21,7 +33,9 @@ const snapshotArbitrary: fc.Arbitrary<CompactionSnapshot> = fc.record({
   snapshot_id: id,
   run_id: id,
   sequence: fc.integer({ min: 1, max: 1000 }),
-  created_at: fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }).map((date) => date.toISOString()),
+  created_at: fc
+    .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true })
+    .map((date) => date.toISOString()),
   objective: text,
   done_definition: fc.oneof(text, fc.dictionary(fc.string({ maxLength: 6 }), json, { maxKeys: 4 })),
   provenance_mode: fc.constantFrom('audit_only', 'strict'),
@@ -29,16 +43,34 @@ const snapshotArbitrary: fc.Arbitrary<CompactionSnapshot> = fc.record({
   counts: fc.record({ steps_since_last_compaction: fc.nat(50), counted_events_since_last_compaction: fc.nat(50) }),
   latest_context_manifest_ids: fc.array(id, { maxLength: 3 }),
   state: fc.record({
-    claims: fc.array(fc.record({ claim_id: id, status: fc.constantFrom('verified' as const, 'candidate' as const, 'retracted' as const), statement: text, evidence_refs: pointers }), { maxLength: 4 }),
-    conflicts: fc.array(fc.record({ conflict_id: id, description: text, side_a_refs: pointers, side_b_refs: pointers }), { maxLength: 3 }),
+    claims: fc.array(
+      fc.record({
+        claim_id: id,
+        status: fc.constantFrom('verified' as const, 'candidate' as const, 'retracted' as const),
+        statement: text,
+        evidence_refs: pointers,
+      }),
+      { maxLength: 4 },
+    ),
+    conflicts: fc.array(
+      fc.record({ conflict_id: id, description: text, side_a_refs: pointers, side_b_refs: pointers }),
+      { maxLength: 3 },
+    ),
     open_questions: fc.array(text, { maxLength: 3 }),
     failures: fc.array(fc.record({ failure_id: id, category: text, where: text, why: text }), { maxLength: 3 }),
-    source_coverage: fc.record({ source_ids_seen: fc.array(id, { maxLength: 3 }), chunk_ids_seen: fc.array(id, { maxLength: 3 }), chunk_ids_cited: fc.array(id, { maxLength: 3 }) }),
+    source_coverage: fc.record({
+      source_ids_seen: fc.array(id, { maxLength: 3 }),
+      chunk_ids_seen: fc.array(id, { maxLength: 3 }),
+      chunk_ids_cited: fc.array(id, { maxLength: 3 }),
+    }),
   }),
   retrieval_diagnostics: fc.dictionary(fc.string({ maxLength: 6 }), json, { maxKeys: 4 }),
   validation: fc.record({
     status: fc.constantFrom('PASS' as const, 'FAIL' as const),
-    checks: fc.array(fc.record({ name: id, status: fc.constantFrom('PASS' as const, 'FAIL' as const), message: text }), { maxLength: 3 }),
+    checks: fc.array(
+      fc.record({ name: id, status: fc.constantFrom('PASS' as const, 'FAIL' as const), message: text }),
+      { maxLength: 3 },
+    ),
     failure_action_taken: fc.constantFrom('NONE' as const, 'RETRY' as const, 'SYSTEM_ERROR' as const),
   }),
 });
@@ -47,7 +79,11 @@ const snapshotArbitrary: fc.Arbitrary<CompactionSnapshot> = fc.record({
 function reverseKeys<T>(value: T): T {
   if (Array.isArray(value)) return value.map(reverseKeys) as T;
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).reverse().map(([key, child]) => [key, reverseKeys(child)])) as T;
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([key, child]) => [key, reverseKeys(child)]),
+  ) as T;
 }
 
 const snapshot: CompactionSnapshot = {
@@ -63,15 +99,26 @@ const snapshot: CompactionSnapshot = {
   latest_context_manifest_ids: ['ctx_1', 'ctx_2'],
   state: {
     claims: [
-      { claim_id: 'c1', status: 'verified', statement: 'A costs 10 EUR', evidence_refs: [{ evidence_id: 'evd_AAAAAAAAAAAAAAAAAAAAAAAAAA', chunk_id: 'evt_1', span: [0, 6], corpus_id: 'events' }] },
+      {
+        claim_id: 'c1',
+        status: 'verified',
+        statement: 'A costs 10 EUR',
+        evidence_refs: [
+          { evidence_id: 'evd_AAAAAAAAAAAAAAAAAAAAAAAAAA', chunk_id: 'evt_1', span: [0, 6], corpus_id: 'events' },
+        ],
+      },
       { claim_id: 'c2', status: 'candidate', statement: 'B ships faster', evidence_refs: [] },
     ],
     conflicts: [
       {
         conflict_id: 'k1',
         description: 'price of A',
-        side_a_refs: [{ evidence_id: 'evd_AAAAAAAAAAAAAAAAAAAAAAAAAA', chunk_id: 'evt_1', span: [0, 6], corpus_id: 'events' }],
-        side_b_refs: [{ evidence_id: 'evd_BBBBBBBBBBBBBBBBBBBBBBBBBB', chunk_id: 'c9', span: [3, 9], corpus_id: 'web' }],
+        side_a_refs: [
+          { evidence_id: 'evd_AAAAAAAAAAAAAAAAAAAAAAAAAA', chunk_id: 'evt_1', span: [0, 6], corpus_id: 'events' },
+        ],
+        side_b_refs: [
+          { evidence_id: 'evd_BBBBBBBBBBBBBBBBBBBBBBBBBB', chunk_id: 'c9', span: [3, 9], corpus_id: 'web' },
+        ],
       },
     ],
     open_questions: ['Is tax included?'],
@@ -79,7 +126,11 @@ const snapshot: CompactionSnapshot = {
     source_coverage: { source_ids_seen: ['doc'], chunk_ids_seen: ['evt_1', 'c9'], chunk_ids_cited: ['c9', 'evt_1'] },
   },
   retrieval_diagnostics: { context_builds: 2, context_build_ids: ['ctx_1', 'ctx_2'] },
-  validation: { status: 'PASS', checks: [{ name: 'schema', status: 'PASS', message: 'ok' }], failure_action_taken: 'NONE' },
+  validation: {
+    status: 'PASS',
+    checks: [{ name: 'schema', status: 'PASS', message: 'ok' }],
+    failure_action_taken: 'NONE',
+  },
 };
 
 const expected = `# Run run-1: compaction snapshot 2
@@ -142,11 +193,27 @@ describe('renderNarrative', () => {
   it('derives at most three next actions by fixed rules, or none', () => {
     const failed: CompactionSnapshot = {
       ...snapshot,
-      validation: { status: 'FAIL', checks: [{ name: 'objective_stable', status: 'FAIL', message: 'm' }, { name: 'retry', status: 'FAIL', message: 'm' }], failure_action_taken: 'SYSTEM_ERROR' },
+      validation: {
+        status: 'FAIL',
+        checks: [
+          { name: 'objective_stable', status: 'FAIL', message: 'm' },
+          { name: 'retry', status: 'FAIL', message: 'm' },
+        ],
+        failure_action_taken: 'SYSTEM_ERROR',
+      },
     };
     const actions = renderNarrative(failed).split('## 7. Next actions\n\n')[1]!.split('\n\n')[0]!;
-    expect(actions).toBe(['1. Fix what the failed compaction checks name: objective\\_stable', '2. Resolve conflict **k1**: price of A', '3. Answer the open question: Is tax included?'].join('\n'));
-    const quiet: CompactionSnapshot = { ...snapshot, state: { ...snapshot.state, claims: [], conflicts: [], open_questions: [], failures: [] } };
+    expect(actions).toBe(
+      [
+        '1. Fix what the failed compaction checks name: objective\\_stable',
+        '2. Resolve conflict **k1**: price of A',
+        '3. Answer the open question: Is tax included?',
+      ].join('\n'),
+    );
+    const quiet: CompactionSnapshot = {
+      ...snapshot,
+      state: { ...snapshot.state, claims: [], conflicts: [], open_questions: [], failures: [] },
+    };
     const rendered = renderNarrative(quiet);
     expect(rendered).toContain('## 7. Next actions\n\nNone.\n');
     expect(rendered).toContain('## 3. Verified claims\n\nNone.\n');

@@ -37,7 +37,12 @@ export function renderNarrative(snapshot: CompactionSnapshot): string {
     changesSection(snapshot),
     claimsSection(snapshot.state.claims.filter((claim) => claim.status === 'verified')),
     conflictsSection(snapshot),
-    listOrNone(snapshot.state.failures.map((failure) => `- **${inline(failure.failure_id)}** (${inline(failure.category)}) at ${inline(failure.where)}: ${inline(failure.why)}`)),
+    listOrNone(
+      snapshot.state.failures.map(
+        (failure) =>
+          `- **${inline(failure.failure_id)}** (${inline(failure.category)}) at ${inline(failure.where)}: ${inline(failure.why)}`,
+      ),
+    ),
     listOrNone(snapshot.state.open_questions.map((question) => `- ${inline(question)}`)),
     listOrNone(nextActions(snapshot).map((action, index) => `${index + 1}. ${action}`)),
     manifestSection(snapshot),
@@ -76,11 +81,17 @@ function changesSection(snapshot: CompactionSnapshot): string[] {
 }
 
 function claimsSection(claims: readonly Claim[]): string[] {
-  return listOrNone(claims.flatMap((claim) => [`- **${inline(claim.claim_id)}**: ${inline(claim.statement)}`, ...claim.evidence_refs.map((pointer) => `  - ${pointerText(pointer)}`)]));
+  return listOrNone(
+    claims.flatMap((claim) => [
+      `- **${inline(claim.claim_id)}**: ${inline(claim.statement)}`,
+      ...claim.evidence_refs.map((pointer) => `  - ${pointerText(pointer)}`),
+    ]),
+  );
 }
 
 function conflictsSection(snapshot: CompactionSnapshot): string[] {
-  const sides = (refs: readonly EvidencePointer[]) => (refs.length === 0 ? 'no evidence' : refs.map(pointerText).join('; '));
+  const sides = (refs: readonly EvidencePointer[]) =>
+    refs.length === 0 ? 'no evidence' : refs.map(pointerText).join('; ');
   return listOrNone(
     snapshot.state.conflicts.flatMap((conflict) => [
       `- **${inline(conflict.conflict_id)}**: ${inline(conflict.description)}`,
@@ -103,14 +114,20 @@ function manifestSection(snapshot: CompactionSnapshot): string[] {
 function nextActions(snapshot: CompactionSnapshot): string[] {
   const { state, validation } = snapshot;
   const actions: string[] = [];
-  const failed = validation.checks.filter((check) => check.status === 'FAIL' && check.name !== 'retry').map((check) => inline(check.name));
+  const failed = validation.checks
+    .filter((check) => check.status === 'FAIL' && check.name !== 'retry')
+    .map((check) => inline(check.name));
   if (failed.length > 0) actions.push(`Fix what the failed compaction checks name: ${failed.join(', ')}`);
   const conflict = state.conflicts[0];
-  if (conflict !== undefined) actions.push(`Resolve conflict **${inline(conflict.conflict_id)}**: ${inline(shorten(conflict.description))}`);
+  if (conflict !== undefined)
+    actions.push(`Resolve conflict **${inline(conflict.conflict_id)}**: ${inline(shorten(conflict.description))}`);
   const question = state.open_questions[0];
   if (question !== undefined) actions.push(`Answer the open question: ${inline(shorten(question))}`);
   const candidate = state.claims.find((claim) => claim.status === 'candidate');
-  if (candidate !== undefined) actions.push(`Gather evidence for candidate claim **${inline(candidate.claim_id)}**: ${inline(shorten(candidate.statement))}`);
+  if (candidate !== undefined)
+    actions.push(
+      `Gather evidence for candidate claim **${inline(candidate.claim_id)}**: ${inline(shorten(candidate.statement))}`,
+    );
   return actions.slice(0, MAX_ACTIONS);
 }
 
@@ -137,6 +154,10 @@ function shorten(text: string): string {
  * inline('*bold* <b>\nnext') // '\\*bold\\* \\<b\\> next'
  */
 export function inline(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]/g, ' ').replace(/[\\`*_[\]<>|~&#!]/g, (char) => `\\${char}`);
+  return (
+    text
+      // eslint-disable-next-line no-control-regex -- control characters are what this replaces
+      .replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]/g, ' ')
+      .replace(/[\\`*_[\]<>|~&#!]/g, (char) => `\\${char}`)
+  );
 }

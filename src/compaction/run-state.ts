@@ -2,7 +2,17 @@
 // markers, plus the compaction cadence: only terminal markers and steps count, verbose events never.
 // Pure: times come in as arguments; the caller writes the state and the ledger entries.
 
-import type { Claim, CompactionConfig, Conflict, EvidenceInput, LedgerEntry, RunFailure, RunKey, RunPayload, RunState } from '../spec/compaction.js';
+import type {
+  Claim,
+  CompactionConfig,
+  Conflict,
+  EvidenceInput,
+  LedgerEntry,
+  RunFailure,
+  RunKey,
+  RunPayload,
+  RunState,
+} from '../spec/compaction.js';
 import { EngramError, ValidationError } from '../spec/errors.js';
 import { TERMINAL_MARKERS, type EventRecord, type Marker } from '../spec/event.js';
 import { canonicalJson, jsonEqual } from './canonical-json.js';
@@ -109,7 +119,11 @@ export function emptyRunState(key: RunKey, session_id: string, now: string): Run
  * @example
  * applyRunPayload(state, { objective: 'Compare two vendors', evidence: [{ event_id }] }, { events, now }).ledger.length // 1
  */
-export function applyRunPayload(state: RunState, payload: RunPayload, context: RunPayloadContext): { state: RunState; ledger: LedgerEntry[] } {
+export function applyRunPayload(
+  state: RunState,
+  payload: RunPayload,
+  context: RunPayloadContext,
+): { state: RunState; ledger: LedgerEntry[] } {
   const at = context.path ?? 'run';
   const ledger = new Map<string, LedgerEntry>();
   const resolve = (inputs: readonly EvidenceInput[] | undefined, field: string, cap: number) => {
@@ -137,15 +151,34 @@ export function applyRunPayload(state: RunState, payload: RunPayload, context: R
   const sources = (payload.sources_seen ?? []).map((seen) => seen.source_id);
   checkCount(sources.length, RUN_LIMITS.sourcesPerTurn, `${at}.sources_seen`);
   const sourceIds = [...sources, ...entries.flatMap((entry) => (entry.source_id === null ? [] : [entry.source_id]))];
-  next.source_ids_seen = appendSeen(state.source_ids_seen, sourceIds, RUN_LIMITS.sourcesSeen, ID_LIMITS.source, `${at}.sources_seen`);
-  const chunks = [...(payload.sources_seen ?? []).flatMap((seen) => seen.chunk_ids ?? []), ...entries.map((entry) => entry.chunk_id)];
-  next.chunk_ids_seen = appendSeen(state.chunk_ids_seen, chunks, RUN_LIMITS.chunksSeen, ID_LIMITS.chunk, `${at}.sources_seen`);
+  next.source_ids_seen = appendSeen(
+    state.source_ids_seen,
+    sourceIds,
+    RUN_LIMITS.sourcesSeen,
+    ID_LIMITS.source,
+    `${at}.sources_seen`,
+  );
+  const chunks = [
+    ...(payload.sources_seen ?? []).flatMap((seen) => seen.chunk_ids ?? []),
+    ...entries.map((entry) => entry.chunk_id),
+  ];
+  next.chunk_ids_seen = appendSeen(
+    state.chunk_ids_seen,
+    chunks,
+    RUN_LIMITS.chunksSeen,
+    ID_LIMITS.chunk,
+    `${at}.sources_seen`,
+  );
   return { state: next, ledger: entries };
 }
 
 type Resolve = (inputs: readonly EvidenceInput[] | undefined, field: string, cap: number) => Claim['evidence_refs'];
 
-function objectiveOf(state: RunState, payload: RunPayload, at: string): Pick<RunState, 'objective' | 'done_definition'> {
+function objectiveOf(
+  state: RunState,
+  payload: RunPayload,
+  at: string,
+): Pick<RunState, 'objective' | 'done_definition'> {
   let { objective, done_definition } = state;
   if (payload.objective !== undefined) {
     checkText(payload.objective, RUN_LIMITS.objectiveChars, `${at}.objective`, true);
@@ -154,7 +187,8 @@ function objectiveOf(state: RunState, payload: RunPayload, at: string): Pick<Run
   const done = payload.done_definition;
   if (done !== undefined) {
     const isObject = typeof done === 'object' && done !== null && !Array.isArray(done);
-    if (typeof done !== 'string' && !isObject) throw ValidationError.of(`${at}.done_definition`, 'type', 'must be a string or an object');
+    if (typeof done !== 'string' && !isObject)
+      throw ValidationError.of(`${at}.done_definition`, 'type', 'must be a string or an object');
     const text = typeof done === 'string' ? done : canonicalJson(done);
     if ((typeof done === 'string' ? done.trim() : Object.keys(done)).length === 0) {
       throw ValidationError.of(`${at}.done_definition`, 'minLength', 'must not be empty');
@@ -176,17 +210,34 @@ function upsertClaims(claims: readonly Claim[], inputs: RunPayload['claims'], re
     }
     checkText(input.statement, RUN_LIMITS.statementChars, `${field}.statement`);
     const previous = byId.get(input.claim_id);
-    const evidence_refs = input.evidence === undefined && previous !== undefined ? previous.evidence_refs : resolve(input.evidence, `${field}.evidence`, RUN_LIMITS.pointersPerItem);
+    const evidence_refs =
+      input.evidence === undefined && previous !== undefined
+        ? previous.evidence_refs
+        : resolve(input.evidence, `${field}.evidence`, RUN_LIMITS.pointersPerItem);
     if (input.status === 'verified' && evidence_refs.length === 0) {
-      throw ValidationError.of(`${field}.evidence`, 'verified_needs_evidence', `verified claim ${JSON.stringify(input.claim_id)} needs at least one evidence pointer`);
+      throw ValidationError.of(
+        `${field}.evidence`,
+        'verified_needs_evidence',
+        `verified claim ${JSON.stringify(input.claim_id)} needs at least one evidence pointer`,
+      );
     }
-    byId.set(input.claim_id, { claim_id: input.claim_id, status: input.status, statement: input.statement, evidence_refs });
+    byId.set(input.claim_id, {
+      claim_id: input.claim_id,
+      status: input.status,
+      statement: input.statement,
+      evidence_refs,
+    });
   });
   checkCount(byId.size, RUN_LIMITS.claims, `${at}.claims`, 'the run');
   return [...byId.values()];
 }
 
-function upsertConflicts(conflicts: readonly Conflict[], inputs: RunPayload['conflicts'], resolve: Resolve, at: string): Conflict[] {
+function upsertConflicts(
+  conflicts: readonly Conflict[],
+  inputs: RunPayload['conflicts'],
+  resolve: Resolve,
+  at: string,
+): Conflict[] {
   checkCount(inputs?.length ?? 0, RUN_LIMITS.perTurn, `${at}.conflicts`);
   const byId = new Map(conflicts.map((conflict) => [conflict.conflict_id, conflict]));
   (inputs ?? []).forEach((input, index) => {
@@ -196,9 +247,18 @@ function upsertConflicts(conflicts: readonly Conflict[], inputs: RunPayload['con
     const side_a_refs = resolve(input.side_a, `${field}.side_a`, RUN_LIMITS.pointersPerItem);
     const side_b_refs = resolve(input.side_b, `${field}.side_b`, RUN_LIMITS.pointersPerItem);
     if (side_a_refs.length === 0 || side_b_refs.length === 0) {
-      throw ValidationError.of(`${field}.${side_a_refs.length === 0 ? 'side_a' : 'side_b'}`, 'two_sided', `conflict ${JSON.stringify(input.conflict_id)} needs evidence on both sides`);
+      throw ValidationError.of(
+        `${field}.${side_a_refs.length === 0 ? 'side_a' : 'side_b'}`,
+        'two_sided',
+        `conflict ${JSON.stringify(input.conflict_id)} needs evidence on both sides`,
+      );
     }
-    byId.set(input.conflict_id, { conflict_id: input.conflict_id, description: input.description, side_a_refs, side_b_refs });
+    byId.set(input.conflict_id, {
+      conflict_id: input.conflict_id,
+      description: input.description,
+      side_a_refs,
+      side_b_refs,
+    });
   });
   checkCount(byId.size, RUN_LIMITS.conflicts, `${at}.conflicts`, 'the run');
   return [...byId.values()];
@@ -213,7 +273,12 @@ function upsertFailures(failures: readonly RunFailure[], inputs: RunFailure[] | 
     checkText(input.category, RUN_LIMITS.shortTextChars, `${field}.category`);
     checkText(input.where, RUN_LIMITS.shortTextChars, `${field}.where`);
     checkText(input.why, RUN_LIMITS.statementChars, `${field}.why`);
-    byId.set(input.failure_id, { failure_id: input.failure_id, category: input.category, where: input.where, why: input.why });
+    byId.set(input.failure_id, {
+      failure_id: input.failure_id,
+      category: input.category,
+      where: input.where,
+      why: input.why,
+    });
   });
   checkCount(byId.size, RUN_LIMITS.failures, `${at}.failures`, 'the run');
   return [...byId.values()];
@@ -224,13 +289,21 @@ function applyQuestions(questions: readonly string[], change: RunPayload['open_q
   const resolved = new Set(change?.resolve ?? []);
   checkCount(add.length, RUN_LIMITS.perTurn, `${at}.open_questions.add`);
   checkCount(resolved.size, RUN_LIMITS.perTurn, `${at}.open_questions.resolve`);
-  add.forEach((question, index) => checkText(question, RUN_LIMITS.statementChars, `${at}.open_questions.add[${index}]`, true));
+  add.forEach((question, index) =>
+    checkText(question, RUN_LIMITS.statementChars, `${at}.open_questions.add[${index}]`, true),
+  );
   const next = [...new Set([...questions, ...add])].filter((question) => !resolved.has(question));
   checkCount(next.length, RUN_LIMITS.openQuestions, `${at}.open_questions`, 'the run');
   return next;
 }
 
-function appendSeen(seen: readonly string[], added: readonly string[], cap: number, maxChars: number, field: string): string[] {
+function appendSeen(
+  seen: readonly string[],
+  added: readonly string[],
+  cap: number,
+  maxChars: number,
+  field: string,
+): string[] {
   added.forEach((id) => checkId(id, field, maxChars));
   const next = [...new Set([...seen, ...added])];
   checkCount(next.length, cap, field, 'the run');
@@ -260,7 +333,10 @@ export function countMarkers<T extends RunCounters>(state: T, markers: readonly 
  * @example
  * shouldCompact({ counted_since: 18, steps_since: 2 }, DEFAULT_COMPACTION) // true
  */
-export function shouldCompact(state: RunCounters, config: Pick<CompactionConfig, 'eventThreshold' | 'stepFallback'>): boolean {
+export function shouldCompact(
+  state: RunCounters,
+  config: Pick<CompactionConfig, 'eventThreshold' | 'stepFallback'>,
+): boolean {
   return state.counted_since >= config.eventThreshold || state.steps_since >= config.stepFallback;
 }
 
@@ -275,21 +351,27 @@ export function resolveCompactionConfig(overrides: Partial<CompactionConfig> = {
   const config = { ...DEFAULT_COMPACTION, ...overrides };
   for (const field of ['eventThreshold', 'stepFallback'] as const) {
     if (!Number.isSafeInteger(config[field]) || config[field] < 1) {
-      throw new EngramError('CONFIG_INVALID', `compaction.${field} must be an integer of at least 1`, { field: `compaction.${field}` });
+      throw new EngramError('CONFIG_INVALID', `compaction.${field} must be an integer of at least 1`, {
+        field: `compaction.${field}`,
+      });
     }
   }
   if (typeof config.provenanceMode !== 'string' || config.provenanceMode.length === 0) {
-    throw new EngramError('CONFIG_INVALID', 'compaction.provenanceMode must be a non-empty string', { field: 'compaction.provenanceMode' });
+    throw new EngramError('CONFIG_INVALID', 'compaction.provenanceMode must be a non-empty string', {
+      field: 'compaction.provenanceMode',
+    });
   }
   return config;
 }
 
 function checkCount(count: number, cap: number, field: string, whose = 'one turn'): void {
-  if (count > cap) throw ValidationError.of(field, 'maxItems', `${whose} may hold at most ${cap} entries here (got ${count})`);
+  if (count > cap)
+    throw ValidationError.of(field, 'maxItems', `${whose} may hold at most ${cap} entries here (got ${count})`);
 }
 
 function checkText(value: unknown, cap: number, field: string, nonEmpty = false): void {
   if (typeof value !== 'string') throw ValidationError.of(field, 'type', 'must be a string');
   if (nonEmpty && value.trim().length === 0) throw ValidationError.of(field, 'minLength', 'must not be empty');
-  if (value.length > cap) throw ValidationError.of(field, 'maxLength', `must be at most ${cap} characters (got ${value.length})`);
+  if (value.length > cap)
+    throw ValidationError.of(field, 'maxLength', `must be at most ${cap} characters (got ${value.length})`);
 }

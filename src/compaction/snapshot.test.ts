@@ -70,7 +70,11 @@ describe('buildSnapshot', () => {
       validation: { status: 'FAIL', checks: [], failure_action_taken: 'NONE' },
     });
     expect(snapshot.state.claims.map((claim) => claim.claim_id)).toEqual(['c2', 'c1']);
-    expect(snapshot.state.source_coverage).toEqual({ source_ids_seen: ['doc-2', 'doc-1'], chunk_ids_seen: ['chunk-b', 'chunk-a', 'chunk-c'], chunk_ids_cited: ['chunk-a', 'chunk-b'] });
+    expect(snapshot.state.source_coverage).toEqual({
+      source_ids_seen: ['doc-2', 'doc-1'],
+      chunk_ids_seen: ['chunk-b', 'chunk-a', 'chunk-c'],
+      chunk_ids_cited: ['chunk-a', 'chunk-b'],
+    });
     expect(snapshot.retrieval_diagnostics).toEqual({
       context_builds: 2,
       queries: 5,
@@ -86,10 +90,24 @@ describe('buildSnapshot', () => {
   });
 
   it('is deterministic and shares nothing with the state', () => {
-    const state = runState({ claims: [{ claim_id: 'c', status: 'verified', statement: 's', evidence_refs: [{ ...a, extra: 'dropped' } as EvidencePointer] }] });
+    const state = runState({
+      claims: [
+        {
+          claim_id: 'c',
+          status: 'verified',
+          statement: 's',
+          evidence_refs: [{ ...a, extra: 'dropped' } as EvidencePointer],
+        },
+      ],
+    });
     const first = buildSnapshot(input({ state }));
     expect(JSON.stringify(buildSnapshot(input({ state })))).toBe(JSON.stringify(first));
-    expect(Object.keys(first.state.claims[0]!.evidence_refs[0]!)).toEqual(['evidence_id', 'chunk_id', 'span', 'corpus_id']);
+    expect(Object.keys(first.state.claims[0]!.evidence_refs[0]!)).toEqual([
+      'evidence_id',
+      'chunk_id',
+      'span',
+      'corpus_id',
+    ]);
     first.state.claims[0]!.evidence_refs[0]!.span[0] = 99;
     first.state.open_questions.push('mutated');
     expect(state.claims[0]!.evidence_refs[0]!.span[0]).toBe(0);
@@ -110,7 +128,14 @@ describe('compact', () => {
   it('retries exactly once, then stops with SYSTEM_ERROR and a diagnostic naming the failed checks', () => {
     const build = vi.fn(buildSnapshot);
     const previous = compact(input()).snapshot;
-    const drifted = input({ previous, snapshot_id: 'snp_2', state: runState({ objective: 'Something else', conflicts: [{ conflict_id: 'k-one', description: 'd', side_a_refs: [a], side_b_refs: [] }] }) });
+    const drifted = input({
+      previous,
+      snapshot_id: 'snp_2',
+      state: runState({
+        objective: 'Something else',
+        conflicts: [{ conflict_id: 'k-one', description: 'd', side_a_refs: [a], side_b_refs: [] }],
+      }),
+    });
     const result = compact(drifted, { build });
     expect(build).toHaveBeenCalledTimes(2);
     expect(build.mock.calls[0]![0]).toBe(build.mock.calls[1]![0]);
@@ -118,9 +143,19 @@ describe('compact', () => {
     const { validation } = result.snapshot;
     expect(validation.status).toBe('FAIL');
     expect(validation.failure_action_taken).toBe('SYSTEM_ERROR');
-    expect(validation.checks.at(-1)).toEqual({ name: 'retry', status: 'FAIL', message: 'failed on the first attempt and on its one retry' });
-    expect(validation.checks.filter((check) => check.status === 'FAIL').map((check) => check.name)).toEqual(['objective_stable', 'conflicts_two_sided', 'retry']);
-    expect(result.diagnostic).toMatch(/^SYSTEM_ERROR: compaction snapshot snp_2 \(sequence 2\) of run r failed validation on the first attempt and on its one retry/);
+    expect(validation.checks.at(-1)).toEqual({
+      name: 'retry',
+      status: 'FAIL',
+      message: 'failed on the first attempt and on its one retry',
+    });
+    expect(validation.checks.filter((check) => check.status === 'FAIL').map((check) => check.name)).toEqual([
+      'objective_stable',
+      'conflicts_two_sided',
+      'retry',
+    ]);
+    expect(result.diagnostic).toMatch(
+      /^SYSTEM_ERROR: compaction snapshot snp_2 \(sequence 2\) of run r failed validation on the first attempt and on its one retry/,
+    );
     expect(result.diagnostic).toContain('objective_stable: the objective changed');
     expect(result.diagnostic).toContain('conflicts_two_sided: conflict(s) without a pointer on each side: "k-one"');
     expect(result.diagnostic).not.toContain('\n');
@@ -128,7 +163,9 @@ describe('compact', () => {
   });
 
   it('records RETRY when the retry passes', () => {
-    const validate = vi.fn(validateSnapshot).mockImplementationOnce(() => [{ name: 'schema', status: 'FAIL', message: 'transient' }]);
+    const validate = vi
+      .fn(validateSnapshot)
+      .mockImplementationOnce(() => [{ name: 'schema', status: 'FAIL', message: 'transient' }]);
     const result = compact(input(), { validate });
     expect(validate).toHaveBeenCalledTimes(2);
     expect(result).toMatchObject({ attempts: 2, stopped: false, diagnostic: null });
@@ -138,12 +175,27 @@ describe('compact', () => {
   });
 
   it('compacts a run recorded through its payloads and markers', () => {
-    const log = new Map<string, EventRecord>([['evt_1', { ...({} as EventRecord), id: 'evt_1', content: { price: '10 EUR' }, sensitivity: 'normal' }]]);
+    const log = new Map<string, EventRecord>([
+      ['evt_1', { ...({} as EventRecord), id: 'evt_1', content: { price: '10 EUR' }, sensitivity: 'normal' }],
+    ]);
     let state = emptyRunState(key, 's', now);
     const ledger: string[] = [];
     const turns = [
-      { objective: 'Compare vendors', done_definition: { deliverable: 'table' }, evidence: [{ corpus_id: 'web', chunk_id: 'w1', span: [0, 4] as [number, number] }] },
-      { claims: [{ claim_id: 'c1', status: 'verified' as const, statement: 'A costs 10 EUR', evidence: [{ event_id: 'evt_1', quote: '10 EUR' }] }] },
+      {
+        objective: 'Compare vendors',
+        done_definition: { deliverable: 'table' },
+        evidence: [{ corpus_id: 'web', chunk_id: 'w1', span: [0, 4] as [number, number] }],
+      },
+      {
+        claims: [
+          {
+            claim_id: 'c1',
+            status: 'verified' as const,
+            statement: 'A costs 10 EUR',
+            evidence: [{ event_id: 'evt_1', quote: '10 EUR' }],
+          },
+        ],
+      },
     ];
     for (const payload of turns) {
       const applied = applyRunPayload(state, payload, { events: log, now });

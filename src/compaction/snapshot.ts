@@ -2,7 +2,15 @@
 // failure retry once with the same inputs before stopping the run with SYSTEM_ERROR (the spec's MVP
 // stop semantics). Deterministic: the same inputs give the same snapshot, byte for byte.
 
-import type { Claim, CompactionConfig, CompactionSnapshot, Conflict, RunState, SnapshotValidation, ValidationCheck } from '../spec/compaction.js';
+import type {
+  Claim,
+  CompactionConfig,
+  CompactionSnapshot,
+  Conflict,
+  RunState,
+  SnapshotValidation,
+  ValidationCheck,
+} from '../spec/compaction.js';
 import { byCodeUnit } from './canonical-json.js';
 import { toPointer } from './evidence.js';
 import { validateSnapshot } from './gate.js';
@@ -78,7 +86,10 @@ export function buildSnapshot(input: SnapshotInput): CompactionSnapshot {
   const { state, config } = input;
   const claims = state.claims.map(copyClaim);
   const conflicts = state.conflicts.map(copyConflict);
-  const cited = [...claims.flatMap((claim) => claim.evidence_refs), ...conflicts.flatMap((conflict) => [...conflict.side_a_refs, ...conflict.side_b_refs])];
+  const cited = [
+    ...claims.flatMap((claim) => claim.evidence_refs),
+    ...conflicts.flatMap((conflict) => [...conflict.side_a_refs, ...conflict.side_b_refs]),
+  ];
   const chunkIdsCited = sortedUnique(cited.map((pointer) => pointer.chunk_id));
   const manifests = [...new Set(input.manifests)];
   return {
@@ -90,26 +101,44 @@ export function buildSnapshot(input: SnapshotInput): CompactionSnapshot {
     done_definition: state.done_definition === null ? '' : structuredClone(state.done_definition),
     provenance_mode: config.provenanceMode,
     policy_snapshot_ref: config.policySnapshotRef,
-    counts: { steps_since_last_compaction: state.steps_since, counted_events_since_last_compaction: state.counted_since },
+    counts: {
+      steps_since_last_compaction: state.steps_since,
+      counted_events_since_last_compaction: state.counted_since,
+    },
     latest_context_manifest_ids: manifests,
     state: {
       claims,
       conflicts,
       open_questions: [...state.open_questions],
-      failures: state.failures.map((failure) => ({ failure_id: failure.failure_id, category: failure.category, where: failure.where, why: failure.why })),
+      failures: state.failures.map((failure) => ({
+        failure_id: failure.failure_id,
+        category: failure.category,
+        where: failure.where,
+        why: failure.why,
+      })),
       source_coverage: {
         source_ids_seen: [...state.source_ids_seen],
         chunk_ids_seen: [...state.chunk_ids_seen],
         chunk_ids_cited: chunkIdsCited,
       },
     },
-    retrieval_diagnostics: retrievalDiagnostics(input.retrieval, manifests, state.chunk_ids_seen.length, chunkIdsCited.length),
+    retrieval_diagnostics: retrievalDiagnostics(
+      input.retrieval,
+      manifests,
+      state.chunk_ids_seen.length,
+      chunkIdsCited.length,
+    ),
     validation: { ...NOT_VALIDATED, checks: [] },
   };
 }
 
 function copyClaim(claim: Claim): Claim {
-  return { claim_id: claim.claim_id, status: claim.status, statement: claim.statement, evidence_refs: claim.evidence_refs.map(toPointer) };
+  return {
+    claim_id: claim.claim_id,
+    status: claim.status,
+    statement: claim.statement,
+    evidence_refs: claim.evidence_refs.map(toPointer),
+  };
 }
 
 function copyConflict(conflict: Conflict): Conflict {
@@ -126,7 +155,12 @@ function sortedUnique(values: readonly string[]): string[] {
 }
 
 // Unknown counts are null rather than absent, so every snapshot has the same keys.
-function retrievalDiagnostics(retrieval: RetrievalSummary, manifests: readonly string[], chunksSeen: number, chunksCited: number): Record<string, unknown> {
+function retrievalDiagnostics(
+  retrieval: RetrievalSummary,
+  manifests: readonly string[],
+  chunksSeen: number,
+  chunksCited: number,
+): Record<string, unknown> {
   return {
     context_builds: retrieval.builds,
     queries: retrieval.queries ?? null,
@@ -159,16 +193,37 @@ export function compact(input: SnapshotInput, steps: Partial<CompactSteps> = {})
   };
   const first = attempt();
   if (passed(first.checks)) {
-    return { snapshot: withValidation(first.snapshot, { status: 'PASS', checks: first.checks, failure_action_taken: 'NONE' }), attempts: 1, stopped: false, diagnostic: null };
+    return {
+      snapshot: withValidation(first.snapshot, { status: 'PASS', checks: first.checks, failure_action_taken: 'NONE' }),
+      attempts: 1,
+      stopped: false,
+      diagnostic: null,
+    };
   }
   const second = attempt();
   if (passed(second.checks)) {
-    const retry: ValidationCheck = { name: 'retry', status: 'PASS', message: `failed on the first attempt (${failedNames(first.checks)}) and passed on its one retry` };
-    const snapshot = withValidation(second.snapshot, { status: 'PASS', checks: [...second.checks, retry], failure_action_taken: 'RETRY' });
+    const retry: ValidationCheck = {
+      name: 'retry',
+      status: 'PASS',
+      message: `failed on the first attempt (${failedNames(first.checks)}) and passed on its one retry`,
+    };
+    const snapshot = withValidation(second.snapshot, {
+      status: 'PASS',
+      checks: [...second.checks, retry],
+      failure_action_taken: 'RETRY',
+    });
     return { snapshot, attempts: 2, stopped: false, diagnostic: null };
   }
-  const retry: ValidationCheck = { name: 'retry', status: 'FAIL', message: 'failed on the first attempt and on its one retry' };
-  const snapshot = withValidation(second.snapshot, { status: 'FAIL', checks: [...second.checks, retry], failure_action_taken: 'SYSTEM_ERROR' });
+  const retry: ValidationCheck = {
+    name: 'retry',
+    status: 'FAIL',
+    message: 'failed on the first attempt and on its one retry',
+  };
+  const snapshot = withValidation(second.snapshot, {
+    status: 'FAIL',
+    checks: [...second.checks, retry],
+    failure_action_taken: 'SYSTEM_ERROR',
+  });
   return { snapshot, attempts: 2, stopped: true, diagnostic: diagnosticOf(snapshot, second.checks) };
 }
 

@@ -35,13 +35,18 @@ describe('the sentence a passage shows for the cues', () => {
 });
 
 describe('the snippet a passage shows for the cues', () => {
-  const text = 'Hey Mel! The concert last night was great. It was Matt Patterson, he is so talented. Anyway, how are the kids doing these days?';
+  const text =
+    'Hey Mel! The concert last night was great. It was Matt Patterson, he is so talented. Anyway, how are the kids doing these days?';
 
   it('widens the best sentence with the sentences after it, then before it, within the words allowed', () => {
     const matcher = cueMatcher(['concert'], [text]);
     expect(bestSnippet(text, matcher, 6)).toBe('The concert last night was great.');
-    expect(bestSnippet(text, matcher, 14)).toBe('The concert last night was great. It was Matt Patterson, he is so talented.');
-    expect(bestSnippet(text, matcher, 16)).toBe('Hey Mel! The concert last night was great. It was Matt Patterson, he is so talented.');
+    expect(bestSnippet(text, matcher, 14)).toBe(
+      'The concert last night was great. It was Matt Patterson, he is so talented.',
+    );
+    expect(bestSnippet(text, matcher, 16)).toBe(
+      'Hey Mel! The concert last night was great. It was Matt Patterson, he is so talented.',
+    );
     expect(bestSnippet(text, matcher, 100)).toBe(text);
     // The best sentence is shown even when it alone is longer than the words allowed.
     expect(bestSnippet(text, matcher, 2)).toBe('The concert last night was great.');

@@ -8,7 +8,8 @@ import { stemmer } from 'stemmer';
 import { sentences, words } from '../util/segment.js';
 
 // Scripts written without spaces: a term is found anywhere in the text, not at a word start.
-const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const UNSPACED =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 const NOT_WORD = /[^\p{L}\p{M}\p{N}_]+/gu;
 
 interface Needle {
@@ -39,7 +40,9 @@ function has(haystack: string, needle: Needle): boolean {
  * const matcher = cueMatcher(['caroline', 'research'], passages.map(contentText));
  */
 export function cueMatcher(terms: readonly string[], passages: readonly string[]): CueMatcher {
-  const needles = [...new Set(terms)].map((term) => (UNSPACED.test(term) ? { text: term, anywhere: true } : { text: stemmer(term), anywhere: false }));
+  const needles = [...new Set(terms)].map((term) =>
+    UNSPACED.test(term) ? { text: term, anywhere: true } : { text: stemmer(term), anywhere: false },
+  );
   const texts = passages.map(spaced);
   const weights = needles.map((needle) => {
     const holding = texts.filter((text) => has(text, needle)).length;

@@ -12,6 +12,8 @@ describe('the bound of a stored context build', () => {
     const request = { scope: { user_id: 'u' } };
     const room = MAX_BUILD_BYTES - buildBytes('', request);
     expect(() => assertBuildBound('x'.repeat(room), request)).not.toThrow();
-    expect(() => assertBuildBound('x'.repeat(room + 1), request)).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED', field: 'budget.max_tokens', rule: 'max_build_bytes' }));
+    expect(() => assertBuildBound('x'.repeat(room + 1), request)).toThrow(
+      expect.objectContaining({ code: 'VALIDATION_FAILED', field: 'budget.max_tokens', rule: 'max_build_bytes' }),
+    );
   });
 });

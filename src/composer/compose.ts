@@ -17,7 +17,14 @@ import { newId, sha256 } from '../util/ids.js';
 import { queryTerms } from '../util/segment.js';
 import { contentTerms } from '../util/stopwords.js';
 import { PacketBuilder, promptTokenizer } from './packet-builder.js';
-import { DEFAULT_POLICY_ID, DEFAULTS, INJECTION, lendIdleSections, resolvePolicy, type PurposePolicy } from './policy.js';
+import {
+  DEFAULT_POLICY_ID,
+  DEFAULTS,
+  INJECTION,
+  lendIdleSections,
+  resolvePolicy,
+  type PurposePolicy,
+} from './policy.js';
 import { applyOverrides, type NamedPolicy } from './named-policies.js';
 import { fillSummarySection } from './summary-section.js';
 import { withAdjacentTurns, type CuePassage } from './cue-passages.js';
@@ -62,7 +69,14 @@ interface Gathered {
   evidence: Map<string, EventRecord>;
 }
 
-async function gather(context: ReadPathContext, request: ComposeRequest, scope: Scope, policy: PurposePolicy, now: string, asOf: string | undefined): Promise<Gathered> {
+async function gather(
+  context: ReadPathContext,
+  request: ComposeRequest,
+  scope: Scope,
+  policy: PurposePolicy,
+  now: string,
+  asOf: string | undefined,
+): Promise<Gathered> {
   const { storage } = context;
   const key = sessionKeyOf(scope);
   const base = { ...key, now, as_of: asOf, exclude_sensitivity: [...NEVER_SHARED] };
@@ -74,7 +88,16 @@ async function gather(context: ReadPathContext, request: ComposeRequest, scope: 
   const tsTo = range?.end === undefined ? undefined : toIso(range.end, 'cues.time_range.end');
   // Relative times in the query ("four weeks ago") are read against when the question is asked.
   const reference = request.reference_time === undefined ? now : toIso(request.reference_time, 'reference_time');
-  const filters = { tenant_id: scope.tenant_id, user_id: scope.user_id, agent_id: scope.agent_id, now, as_of: asOf, ts_from: tsFrom, ts_to: tsTo, exclude_sensitivity: [...NEVER_SHARED] };
+  const filters = {
+    tenant_id: scope.tenant_id,
+    user_id: scope.user_id,
+    agent_id: scope.agent_id,
+    now,
+    as_of: asOf,
+    ts_from: tsFrom,
+    ts_to: tsTo,
+    exclude_sensitivity: [...NEVER_SHARED],
+  };
   const searched = policy.query_quotes > 0 && text !== '';
   const [state, summary, windowEvents, toolEvents, cues] = await Promise.all([
     asOf === undefined ? storage.sessions.getWorkingState(key) : workingStateAsOf(storage, key, asOf),
@@ -98,13 +121,17 @@ async function gather(context: ReadPathContext, request: ComposeRequest, scope: 
     .map((entry) => entry.evidence_id)
     .filter((id): id is string => typeof id === 'string' && id.startsWith('evt_'));
   const found = await Promise.all([...new Set(wanted)].map((id) => storage.events.get(scope.tenant_id, id, now)));
-  for (const event of found) if (event !== null && !NEVER_SHARED.includes(event.sensitivity)) evidence.set(event.id, event);
+  for (const event of found)
+    if (event !== null && !NEVER_SHARED.includes(event.sensitivity)) evidence.set(event.id, event);
   return {
     state: currentState,
     summary,
     windowEvents,
     toolEvents,
-    cueHits: await withAdjacentTurns(storage, cues.hits, filters, policy.query_quotes, cuePool(policy), { terms, subject: cues.report.subject }),
+    cueHits: await withAdjacentTurns(storage, cues.hits, filters, policy.query_quotes, cuePool(policy), {
+      terms,
+      subject: cues.report.subject,
+    }),
     // How many word matches had no vector yet depends on when it is asked, not on the packet's time:
     // explainBuild reports it; the packet keeps what a replay gives again.
     retrieval: { ...packetReport(cues.report), reference_time: reference },
@@ -112,13 +139,22 @@ async function gather(context: ReadPathContext, request: ComposeRequest, scope: 
   };
 }
 
-function packetReport({ unembedded_candidates: _now, ...report }: CueSearchReport): Omit<CueSearchReport, 'unembedded_candidates'> {
+function packetReport({
+  unembedded_candidates: _now,
+  ...report
+}: CueSearchReport): Omit<CueSearchReport, 'unembedded_candidates'> {
   return report;
 }
 
 /** How the search went when no passages were searched for (no cue text, or a purpose without passages). */
 function idleReport(embedder: CueEmbedder | undefined): CueSearchReport {
-  return { meaning: embedder === undefined ? 'no_model' : 'no_query', embedding_model: embedder?.model ?? null, unembedded_candidates: 0, time_windows: [], subject: null };
+  return {
+    meaning: embedder === undefined ? 'no_model' : 'no_query',
+    embedding_model: embedder?.model ?? null,
+    unembedded_candidates: 0,
+    time_windows: [],
+    subject: null,
+  };
 }
 
 /** Events read beyond the window's size at first, for system messages the window leaves out. */
@@ -129,12 +165,22 @@ const WINDOW_MARGIN = 2;
  * messages: a page of the window and a small margin, then further pages only while system
  * messages took places.
  */
-async function recentMessages(storage: StorageAdapter, base: Omit<EventQuery, 'limit'>, window: number): Promise<EventRecord[]> {
+async function recentMessages(
+  storage: StorageAdapter,
+  base: Omit<EventQuery, 'limit'>,
+  window: number,
+): Promise<EventRecord[]> {
   const out: EventRecord[] = [];
   let cursor: string | undefined;
   while (out.length < window) {
     const limit = window - out.length + WINDOW_MARGIN;
-    const page = await storage.events.list({ ...base, kinds: ['message', 'tool_result'], order: 'desc', limit, ...(cursor === undefined ? {} : { cursor }) });
+    const page = await storage.events.list({
+      ...base,
+      kinds: ['message', 'tool_result'],
+      order: 'desc',
+      limit,
+      ...(cursor === undefined ? {} : { cursor }),
+    });
     for (const event of page) if (event.role !== 'system' && out.length < window) out.push(event);
     if (page.length < limit) break;
     cursor = page[page.length - 1]!.id;
@@ -148,14 +194,19 @@ async function recentMessages(storage: StorageAdapter, base: Omit<EventQuery, 'l
  * @example
  * const packet = await compose(context, { scope, purpose: 'responder', cues: { query: 'deadline?' } });
  */
-export async function compose(context: ReadPathContext, input: unknown, options: ComposeOptions = {}): Promise<MemoryPacket> {
+export async function compose(
+  context: ReadPathContext,
+  input: unknown,
+  options: ComposeOptions = {},
+): Promise<MemoryPacket> {
   const request = validateComposeRequest(input);
   const scope = resolveScope(request.scope);
   const policy = options.policy ?? resolvePolicy(request, policyBase(context, request));
   const now = toIso(context.clock.now());
   const asOf = request.as_of === undefined ? undefined : toIso(request.as_of, 'as_of');
   // A packet as of a time still to come would change as the store fills up to it: no replay could match it.
-  if (asOf !== undefined && asOf > now) throw ValidationError.of('as_of', 'not_future', `must not be later than now (${now})`);
+  if (asOf !== undefined && asOf > now)
+    throw ValidationError.of('as_of', 'not_future', `must not be later than now (${now})`);
   const generatedAt = asOf ?? now;
   const [gathered, longTerm, insights, disputes, snapshot] = await Promise.all([
     gather(context, request, scope, policy, generatedAt, asOf),
@@ -172,7 +223,11 @@ export async function compose(context: ReadPathContext, input: unknown, options:
   const sectionBudgets = lendIdleSections(policy.budget.per_section, active);
   // Costs are counted as the prompt shows them, in either rendering.
   const tokenizer = promptTokenizer(context.tokenizer);
-  const builder = new PacketBuilder(tokenizer, policy.budget.max_tokens, sectionBudgets, { purpose: request.purpose, generatedAt, tokenizer: context.tokenizer });
+  const builder = new PacketBuilder(tokenizer, policy.budget.max_tokens, sectionBudgets, {
+    purpose: request.purpose,
+    generatedAt,
+    tokenizer: context.tokenizer,
+  });
 
   const lookup = (evidenceId: string | undefined): Citation[] => {
     if (evidenceId === undefined) return [];
@@ -180,26 +235,71 @@ export async function compose(context: ReadPathContext, input: unknown, options:
     return event === undefined ? [{ id: evidenceId, type: 'reference' }] : [citationOf(event)];
   };
   const state = { ...gathered.state, open_loops: withSnapshotQuestions(gathered.state.open_loops, snapshot) };
-  const workingState = fillWorkingState(builder, state, request.purpose, policy, gathered.toolEvents, lookup, tokenizer);
+  const workingState = fillWorkingState(
+    builder,
+    state,
+    request.purpose,
+    policy,
+    gathered.toolEvents,
+    lookup,
+    tokenizer,
+  );
   const window = windowSize(request, policy);
   if (window === 0 && request.purpose === 'responder') {
-    builder.omit('conversation_window', 'not_allowed_for_purpose', 'short_term_summary', 'responder packets carry summary and quotes, not the window, unless asked (spec §9)');
+    builder.omit(
+      'conversation_window',
+      'not_allowed_for_purpose',
+      'short_term_summary',
+      'responder packets carry summary and quotes, not the window, unless asked (spec §9)',
+    );
   }
   if (!INJECTION[request.purpose].procedures) {
-    for (const item of longTerm.procedures) builder.omit(`procedures:${item.id}`, 'not_allowed_for_purpose', 'procedures', `${request.purpose} packets carry no procedures (spec §9)`);
+    for (const item of longTerm.procedures)
+      builder.omit(
+        `procedures:${item.id}`,
+        'not_allowed_for_purpose',
+        'procedures',
+        `${request.purpose} packets carry no procedures (spec §9)`,
+      );
   }
-  const filled = fillLongTerm(builder, { ...longTerm, disputes }, { purpose: request.purpose, now: generatedAt, tokenizer, cueTerms: cueTermsOf(request) });
+  const filled = fillLongTerm(
+    builder,
+    { ...longTerm, disputes },
+    { purpose: request.purpose, now: generatedAt, tokenizer, cueTerms: cueTermsOf(request) },
+  );
   const insight = fillInsights(builder, insights, request.purpose, policy, generatedAt, tokenizer);
   // The summary section comes last: passages matching the cues may use what the others left.
   const summary = fillSummarySection(
     builder,
-    { summary: gathered.summary, cueHits: gathered.cueHits, cueTerms: cueTermsOf(request), purpose: request.purpose, windowEvents: gathered.windowEvents, now: generatedAt, snapshot },
+    {
+      summary: gathered.summary,
+      cueHits: gathered.cueHits,
+      cueTerms: cueTermsOf(request),
+      purpose: request.purpose,
+      windowEvents: gathered.windowEvents,
+      now: generatedAt,
+      snapshot,
+    },
     policy,
     tokenizer,
   );
 
   const buildId = options.buildId ?? newId('ctx');
-  const packet = assemble({ request, scope, policy, generatedAt, window, sectionBudgets: builder.sectionBudgets(), builder, workingState, summary, longTerm: filled, insight, tokenizer: context.tokenizer.name, retrieval: gathered.retrieval });
+  const packet = assemble({
+    request,
+    scope,
+    policy,
+    generatedAt,
+    window,
+    sectionBudgets: builder.sectionBudgets(),
+    builder,
+    workingState,
+    summary,
+    longTerm: filled,
+    insight,
+    tokenizer: context.tokenizer.name,
+    retrieval: gathered.retrieval,
+  });
   const { hash, json } = sealPacket(packet, buildId);
   if (context.validatePackets) assertPacket(packet);
   if (options.persist !== false) {
@@ -220,7 +320,9 @@ export async function compose(context: ReadPathContext, input: unknown, options:
           purpose: request.purpose,
           request: storedRequest,
           as_of: generatedAt,
-          selected: [...new Set(builder.selected.flatMap((line) => line.match(/\b(?:evt|mem)_[0-9A-HJKMNP-TV-Z]{26}\b/g) ?? []))],
+          selected: [
+            ...new Set(builder.selected.flatMap((line) => line.match(/\b(?:evt|mem)_[0-9A-HJKMNP-TV-Z]{26}\b/g) ?? [])),
+          ],
           packet_hash: hash,
           packet,
           created_at: now,
@@ -240,7 +342,9 @@ const TOKENS_PER_SPARE = 30;
  * few facts holds more of the history, each further passage shown by its best-matching sentence).
  */
 function cuePool(policy: PurposePolicy): number {
-  return policy.query_quotes === 0 ? 0 : policy.query_quotes + Math.min(policy.spare_quotes, Math.ceil(policy.budget.max_tokens / TOKENS_PER_SPARE));
+  return policy.query_quotes === 0
+    ? 0
+    : policy.query_quotes + Math.min(policy.spare_quotes, Math.ceil(policy.budget.max_tokens / TOKENS_PER_SPARE));
 }
 
 /** The base policy of a request: the named one it asks for, or the purpose's default. */
@@ -248,7 +352,12 @@ function policyBase(context: ReadPathContext, request: ComposeRequest): PurposeP
   const id = request.policy_id ?? DEFAULT_POLICY_ID;
   if (id === DEFAULT_POLICY_ID) return DEFAULTS[request.purpose];
   const named = context.policies?.get(id);
-  if (named === undefined) throw ValidationError.of('policy_id', 'registered', `no policy ${JSON.stringify(id)} is registered (engram.registerPolicy)`);
+  if (named === undefined)
+    throw ValidationError.of(
+      'policy_id',
+      'registered',
+      `no policy ${JSON.stringify(id)} is registered (engram.registerPolicy)`,
+    );
   return applyOverrides(DEFAULTS[request.purpose], named.purposes[request.purpose]);
 }
 
@@ -277,7 +386,9 @@ export function sealPacket(packet: MemoryPacket, buildId: string): { hash: strin
   // entry (as assemble builds them), the sealed JSON is the unsealed one with the hash appended to
   // determinism: one serialisation instead of two. Otherwise it is serialised again.
   const end = `${JSON.stringify(buildId)}}}}`;
-  const json = unsealed.endsWith(end) ? `${unsealed.slice(0, -3)},"packet_hash":${JSON.stringify(hash)}}}}` : JSON.stringify(packet);
+  const json = unsealed.endsWith(end)
+    ? `${unsealed.slice(0, -3)},"packet_hash":${JSON.stringify(hash)}}}}`
+    : JSON.stringify(packet);
   return { hash, json };
 }
 
@@ -346,7 +457,12 @@ function assemble(parts: Assembly): MemoryPacket {
         procedures_top_k: INJECTION[request.purpose].procedures ? policy.procedures : 0,
         episodes_top_k: policy.episodes,
         insights_top_k: policy.insights,
-        insight_states: INJECTION[request.purpose].insights === 'any' ? ['unvalidated', 'testing', 'validated'] : parts.insight.usage_policy.allow_in_responder || request.purpose !== 'responder' ? ['validated'] : [],
+        insight_states:
+          INJECTION[request.purpose].insights === 'any'
+            ? ['unvalidated', 'testing', 'validated']
+            : parts.insight.usage_policy.allow_in_responder || request.purpose !== 'responder'
+              ? ['validated']
+              : [],
         item_status: ['active'],
         sensitivity_excluded: [...NEVER_SHARED],
         expired_excluded: true,

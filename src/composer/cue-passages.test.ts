@@ -15,7 +15,10 @@ afterEach(async () => {
 });
 
 /** One message per turn, in order, as a conversation is committed. */
-async function say(lines: ReadonlyArray<[role: 'user' | 'assistant', content: string, secret?: boolean]>, session = scope.session_id): Promise<string[]> {
+async function say(
+  lines: ReadonlyArray<[role: 'user' | 'assistant', content: string, secret?: boolean]>,
+  session = scope.session_id,
+): Promise<string[]> {
   const ids: string[] = [];
   for (const [index, [role, content, secret]] of lines.entries()) {
     const result = await t.engram.commitTurn({
@@ -36,7 +39,11 @@ describe('cue passages next to the best matches', () => {
       ['user', 'The Thursday evening one at the community studio.'],
       ['assistant', 'Lovely, enjoy it.'],
     ]);
-    const packet = await t.engram.compose({ scope: { ...scope, session_id: 'later' }, purpose: 'responder', cues: { query: 'pottery class' } });
+    const packet = await t.engram.compose({
+      scope: { ...scope, session_id: 'later' },
+      purpose: 'responder',
+      cues: { query: 'pottery class' },
+    });
     const quoted = (packet.short_term.key_quotes ?? []).map((quote) => quote.evidence_id);
     // The match first, then its neighbours: the answer after it and the greeting before it.
     expect(quoted.slice(0, 1)).toEqual([ids[1]]);
@@ -50,9 +57,16 @@ describe('cue passages next to the best matches', () => {
       ['assistant', 'Which pottery class did you sign up for in the end?'],
       ['user', 'The Thursday evening one at the community studio.'],
     ]);
-    const weak = await say([['user', 'My yoga class ran late again today, so I skipped the gym and went straight home.']], 'other');
+    const weak = await say(
+      [['user', 'My yoga class ran late again today, so I skipped the gym and went straight home.']],
+      'other',
+    );
     // In the first person: the user's own words go first, the assistant's question counts half.
-    const packet = await t.engram.compose({ scope: { ...scope, session_id: 'later' }, purpose: 'responder', cues: { query: 'which pottery class did I choose?' } });
+    const packet = await t.engram.compose({
+      scope: { ...scope, session_id: 'later' },
+      purpose: 'responder',
+      cues: { query: 'which pottery class did I choose?' },
+    });
     const quoted = (packet.short_term.key_quotes ?? []).map((quote) => quote.evidence_id);
     // As a plain neighbour it ranked at a quarter of the question's score, behind the question.
     expect(quoted).toEqual([ids[1], ids[0], weak[0]]);
@@ -62,14 +76,25 @@ describe('cue passages next to the best matches', () => {
   it("does not take a question for one about the cues because it names the question's speaker", async () => {
     const lines: Array<[string, string]> = [
       ['Melanie', 'How was your week, Caroline?'],
-      ['Caroline', 'Busy, mostly at work, with long meetings every single day and a deadline on Friday that kept the whole team there late.'],
+      [
+        'Caroline',
+        'Busy, mostly at work, with long meetings every single day and a deadline on Friday that kept the whole team there late.',
+      ],
     ];
     const ids: string[] = [];
     for (const [index, [speaker, content]] of lines.entries()) {
-      const result = await t.engram.commitTurn({ scope, turn_id: `named-${index}`, messages: [{ role: index === 0 ? 'assistant' : 'user', speaker, content }] });
+      const result = await t.engram.commitTurn({
+        scope,
+        turn_id: `named-${index}`,
+        messages: [{ role: index === 0 ? 'assistant' : 'user', speaker, content }],
+      });
       ids.push(result.events[0]!.event_id);
     }
-    const packet = await t.engram.compose({ scope: { ...scope, session_id: 'later' }, purpose: 'responder', cues: { query: 'Where did Caroline go swimming?' } });
+    const packet = await t.engram.compose({
+      scope: { ...scope, session_id: 'later' },
+      purpose: 'responder',
+      cues: { query: 'Where did Caroline go swimming?' },
+    });
     // Her reply ranks by its own words (her name is indexed with them), not as an answer.
     expect(packet.explain.selected.find((line) => line.startsWith(`key_quotes:${ids[1]}:`))).toMatch(/: cue\.hybrid\(/);
   });
@@ -79,15 +104,29 @@ describe('cue passages next to the best matches', () => {
       ['assistant', 'Your pottery class moved to Thursday. Shall I put it in your calendar?'],
       ['user', 'Sure, go ahead.'],
     ]);
-    const packet = await t.engram.compose({ scope: { ...scope, session_id: 'later' }, purpose: 'responder', cues: { query: 'pottery class' } });
+    const packet = await t.engram.compose({
+      scope: { ...scope, session_id: 'later' },
+      purpose: 'responder',
+      cues: { query: 'pottery class' },
+    });
     expect(packet.explain.selected).toContain(`key_quotes:${ids[1]}: cue.adjacent_turn(next to rank 1)`);
   });
 
-  it("shows a long passage by its snippet: the sentence that matches the question and the answer after it", async () => {
-    const filler = 'We had dinner after, and the kids stayed up far too late, so the whole family is tired today but happy.';
+  it('shows a long passage by its snippet: the sentence that matches the question and the answer after it', async () => {
+    const filler =
+      'We had dinner after, and the kids stayed up far too late, so the whole family is tired today but happy.';
     const long = `Thanks, Caroline! The concert for my daughter's birthday was amazing. It was Matt Patterson, he is so talented! ${filler} ${filler} ${filler} ${filler} ${filler}`;
-    await t.engram.commitTurn({ scope, turn_id: 'mel', messages: [{ role: 'assistant', speaker: 'Melanie', content: long }] });
-    const packet = await t.engram.compose({ scope: { ...scope, session_id: 'later' }, purpose: 'responder', cues: { query: "Who performed at the concert at Melanie's daughter's birthday?" }, budget: { max_tokens: 256 } });
+    await t.engram.commitTurn({
+      scope,
+      turn_id: 'mel',
+      messages: [{ role: 'assistant', speaker: 'Melanie', content: long }],
+    });
+    const packet = await t.engram.compose({
+      scope: { ...scope, session_id: 'later' },
+      purpose: 'responder',
+      cues: { query: "Who performed at the concert at Melanie's daughter's birthday?" },
+      budget: { max_tokens: 256 },
+    });
     const quote = (packet.short_term.key_quotes ?? [])[0]?.quote ?? '';
     // The sentence that names the concert, the answer after it, and no more than 40 words in all.
     expect(quote).toContain("The concert for my daughter's birthday was amazing. It was Matt Patterson");
@@ -95,9 +134,16 @@ describe('cue passages next to the best matches', () => {
   });
 
   it('never shows a responder a passage as a bare reference: one that does not fit as text is left out', async () => {
-    const filler = 'We talked for a long while about glazes, kilns, wheel speeds, trimming tools and how the studio schedules its firings every other week.';
-    for (let index = 0; index < 12; index += 1) await say([['user', `Pottery night ${index}: ${filler} ${filler}`]], `s${index}`);
-    const responder = await t.engram.compose({ scope: { ...scope, session_id: 'later' }, purpose: 'responder', cues: { query: 'pottery night' }, budget: { max_tokens: 256 } });
+    const filler =
+      'We talked for a long while about glazes, kilns, wheel speeds, trimming tools and how the studio schedules its firings every other week.';
+    for (let index = 0; index < 12; index += 1)
+      await say([['user', `Pottery night ${index}: ${filler} ${filler}`]], `s${index}`);
+    const responder = await t.engram.compose({
+      scope: { ...scope, session_id: 'later' },
+      purpose: 'responder',
+      cues: { query: 'pottery night' },
+      budget: { max_tokens: 256 },
+    });
     expect((responder.short_term.key_quotes ?? []).length).toBeGreaterThan(0);
     expect((responder.short_term.key_quotes ?? []).every((quote) => quote.quote !== '')).toBe(true);
     expect(responder.budget_report.degradations.filter((step) => step.action.endsWith('→ref'))).toEqual([]);
@@ -110,7 +156,11 @@ describe('cue passages next to the best matches', () => {
       ['assistant', 'Yes, right at seven.'],
     ]);
     const weak = await say([['user', 'I walked past a studio today.']], 'other');
-    const packet = await t.engram.compose({ scope: { ...scope, session_id: 'later' }, purpose: 'responder', cues: { query: 'pottery class studio' } });
+    const packet = await t.engram.compose({
+      scope: { ...scope, session_id: 'later' },
+      purpose: 'responder',
+      cues: { query: 'pottery class studio' },
+    });
     const quoted = (packet.short_term.key_quotes ?? []).map((quote) => quote.evidence_id);
     expect(quoted.indexOf(ids[2]!)).toBeGreaterThan(quoted.indexOf(ids[1]!));
     expect(quoted.indexOf(ids[2]!)).toBeLessThan(quoted.indexOf(weak[0]!));
@@ -123,7 +173,11 @@ describe('cue passages next to the best matches', () => {
     const later = { ...scope, session_id: 'later' };
     const packet = await t.engram.compose({ scope: later, purpose: 'responder', cues: { query: 'pottery' } });
     t.clock.advance(1000);
-    const reply = await t.engram.commitTurn({ scope, turn_id: 'reply', messages: [{ role: 'assistant', content: 'The Thursday one.' }] });
+    const reply = await t.engram.commitTurn({
+      scope,
+      turn_id: 'reply',
+      messages: [{ role: 'assistant', content: 'The Thursday one.' }],
+    });
     const now = await t.engram.compose({ scope: later, purpose: 'responder', cues: { query: 'pottery' } });
     expect((now.short_term.key_quotes ?? []).map((quote) => quote.evidence_id)).toContain(reply.events[0]!.event_id);
     const replayed = await t.engram.replay(String(packet.explain.determinism?.['context_build_id']));
@@ -136,16 +190,40 @@ describe('turns next to hits that cannot place', () => {
   it('property: reading no turns next to hits whose neighbours would be cut changes no passage', async () => {
     const ids: string[] = [];
     // Every third turn asks about the cue term, so some neighbours rank as answers.
-    const line = (index: number, session: string) => (index % 3 === 0 ? `is turn ${index} of ${session} done?` : `turn ${index} of ${session}`);
-    for (const session of ['a', 'b', 'c']) ids.push(...(await say(Array.from({ length: 8 }, (_, index): ['user' | 'assistant', string] => [index % 2 === 0 ? 'user' : 'assistant', line(index, session)]), session)));
-    const events = await t.storage.events.list({ tenant_id: 'default', ids, now: '2100-01-01T00:00:00.000Z', limit: ids.length });
-    const base = { tenant_id: 'default', user_id: scope.user_id, agent_id: scope.agent_id!, now: '2100-01-01T00:00:00.000Z', exclude_sensitivity: ['secret' as const] };
+    const line = (index: number, session: string) =>
+      index % 3 === 0 ? `is turn ${index} of ${session} done?` : `turn ${index} of ${session}`;
+    for (const session of ['a', 'b', 'c'])
+      ids.push(
+        ...(await say(
+          Array.from({ length: 8 }, (_, index): ['user' | 'assistant', string] => [
+            index % 2 === 0 ? 'user' : 'assistant',
+            line(index, session),
+          ]),
+          session,
+        )),
+      );
+    const events = await t.storage.events.list({
+      tenant_id: 'default',
+      ids,
+      now: '2100-01-01T00:00:00.000Z',
+      limit: ids.length,
+    });
+    const base = {
+      tenant_id: 'default',
+      user_id: scope.user_id,
+      agent_id: scope.agent_id!,
+      now: '2100-01-01T00:00:00.000Z',
+      exclude_sensitivity: ['secret' as const],
+    };
     const anchorsRead: number[] = [];
     const read = t.storage.events;
-    const counting = { ...read, neighbours: (query: NeighbourQuery) => {
-      anchorsRead.push(query.anchors.length);
-      return read.neighbours(query);
-    } };
+    const counting = {
+      ...read,
+      neighbours: (query: NeighbourQuery) => {
+        anchorsRead.push(query.anchors.length);
+        return read.neighbours(query);
+      },
+    };
     const storage = new Proxy(t.storage, {
       get(target, property, receiver) {
         if (property !== 'events') return Reflect.get(target, property, receiver) as unknown;
@@ -155,14 +233,32 @@ describe('turns next to hits that cannot place', () => {
     // Whose turns count in full, and the word the questions ask about.
     const cues = { terms: ['turn'], subject: { role: 'user' as const } };
     await fc.assert(
-      fc.asyncProperty(fc.shuffledSubarray(events, { minLength: 1, maxLength: 12 }), fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 12, maxLength: 12 }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 14 }), async (chosen, points, anchors, limit) => {
-        // Hits as a search ranks them: best first.
-        const hits = chosen.map((event, index) => ({ event, score: points[index]! / 4, rule: 'cue.hybrid(words #1)' })).sort((a, b) => b.score - a.score).slice(0, limit);
-        const passages = await withAdjacentTurns(storage, hits, base, anchors, limit, cues);
-        // With room for every neighbour, every anchor's turns are read: the passages before the pruning.
-        const everyNeighbour = await withAdjacentTurns(t.storage, hits, base, anchors, hits.length + 3 * anchors, cues);
-        expect(passages.map((passage) => passage.event.id)).toEqual(everyNeighbour.slice(0, limit).map((passage) => passage.event.id));
-      }),
+      fc.asyncProperty(
+        fc.shuffledSubarray(events, { minLength: 1, maxLength: 12 }),
+        fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 12, maxLength: 12 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 1, max: 14 }),
+        async (chosen, points, anchors, limit) => {
+          // Hits as a search ranks them: best first.
+          const hits = chosen
+            .map((event, index) => ({ event, score: points[index]! / 4, rule: 'cue.hybrid(words #1)' }))
+            .sort((a, b) => b.score - a.score)
+            .slice(0, limit);
+          const passages = await withAdjacentTurns(storage, hits, base, anchors, limit, cues);
+          // With room for every neighbour, every anchor's turns are read: the passages before the pruning.
+          const everyNeighbour = await withAdjacentTurns(
+            t.storage,
+            hits,
+            base,
+            anchors,
+            hits.length + 3 * anchors,
+            cues,
+          );
+          expect(passages.map((passage) => passage.event.id)).toEqual(
+            everyNeighbour.slice(0, limit).map((passage) => passage.event.id),
+          );
+        },
+      ),
       { numRuns: 150 },
     );
     // Some hits' turns were not read at all.

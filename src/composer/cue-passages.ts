@@ -48,7 +48,9 @@ export interface PassageCues {
 function asksAbout(event: EventRecord, matcher: ReturnType<typeof cueMatcher>): boolean {
   const text = contentText(event.content);
   if (!text.includes('?') && !text.includes('？')) return false;
-  return sentences(text).some((sentence) => (sentence.includes('?') || sentence.includes('？')) && matchScore(sentence, matcher) > 0);
+  return sentences(text).some(
+    (sentence) => (sentence.includes('?') || sentence.includes('？')) && matchScore(sentence, matcher) > 0,
+  );
 }
 
 /**
@@ -93,8 +95,14 @@ export async function withAdjacentTurns(
   const { subject } = cues;
   const others = (event: EventRecord) => subject !== null && !bySubject(event, subject);
   const read = hits.slice(0, anchors);
-  const topic = topicTerms(cues.terms, read.map((hit) => hit.event));
-  const matcher = cueMatcher(topic, read.map((hit) => contentText(hit.event.content)));
+  const topic = topicTerms(
+    cues.terms,
+    read.map((hit) => hit.event),
+  );
+  const matcher = cueMatcher(
+    topic,
+    read.map((hit) => contentText(hit.event.content)),
+  );
   const asking = read.map((hit) => topic.length > 0 && asksAbout(hit.event, matcher));
   // What an answer to a hit would score: the hit's score as if by the subject, at the reply's share.
   const answerScore = (index: number) => {
@@ -105,9 +113,12 @@ export async function withAdjacentTurns(
   // of an anchor whose neighbours can all score no more than that are not read (a tie may still
   // place one, ahead of later hits).
   const floor = hits.length >= limit ? hits[limit - 1]!.score : Number.NEGATIVE_INFINITY;
-  const chosen = asking.flatMap((asks, index) => (Math.max(hits[index]!.score * ADJACENT_WEIGHT, asks ? answerScore(index) : 0) >= floor ? [index] : []));
+  const chosen = asking.flatMap((asks, index) =>
+    Math.max(hits[index]!.score * ADJACENT_WEIGHT, asks ? answerScore(index) : 0) >= floor ? [index] : [],
+  );
   const anchored = chosen.map((index) => ({ id: hits[index]!.event.id, session_id: hits[index]!.event.session_id }));
-  const neighbours = anchored.length === 0 ? [] : await storage.events.neighbours({ ...base, kinds: ['message'], anchors: anchored });
+  const neighbours =
+    anchored.length === 0 ? [] : await storage.events.neighbours({ ...base, kinds: ['message'], anchors: anchored });
   for (const [position, { before, after }] of neighbours.entries()) {
     // Neighbours score by the hit as the search ranked it (not as an answer may have raised it).
     const index = chosen[position]!;
@@ -115,7 +126,9 @@ export async function withAdjacentTurns(
     for (const [side, event] of [before, after].entries()) {
       if (event === null) continue;
       const answers = side === 1 && asking[index] === true && voice(event) !== voice(hit.event);
-      const score = answers ? answerScore(index) * (others(event) ? OTHER_SPEAKER_WEIGHT : 1) : hit.score * ADJACENT_WEIGHT;
+      const score = answers
+        ? answerScore(index) * (others(event) ? OTHER_SPEAKER_WEIGHT : 1)
+        : hit.score * ADJACENT_WEIGHT;
       const rule = answers ? `cue.answer(to rank ${index + 1})` : `cue.adjacent_turn(next to rank ${index + 1})`;
       const held = byId.get(event.id);
       if (held === undefined) {

@@ -13,7 +13,8 @@ const CONCEPTS: ReadonlyArray<readonly string[]> = [
   ['buy', 'bought', 'investment', 'shares', 'stock', 'fund'],
   ['pasta', 'recipe', 'cook', 'dinner'],
 ];
-const conceptModel = (options: { busy?: () => boolean } = {}) => topicModel(CONCEPTS, { modelId: 'concepts', ...options });
+const conceptModel = (options: { busy?: () => boolean } = {}) =>
+  topicModel(CONCEPTS, { modelId: 'concepts', ...options });
 
 const scope = { user_id: 'mira', agent_id: 'assistant', session_id: 's1', run_id: 'r1' };
 /** A clock one millisecond later at every reading, from 2026-06-30 noon: every write and compose has its own time. */
@@ -44,13 +45,19 @@ describe('compose finds passages by words, meaning and time', () => {
     return engram;
   }
 
-  const passages = (packet: Awaited<ReturnType<Engram['compose']>>) => (packet.short_term.key_quotes ?? []).map((quote) => quote.quote);
+  const passages = (packet: Awaited<ReturnType<Engram['compose']>>) =>
+    (packet.short_term.key_quotes ?? []).map((quote) => quote.quote);
 
   it('finds a turn that shares no word with the question by meaning, and says which signals found each passage', async () => {
     const model = conceptModel();
     const store = await seeded(model);
     await store.runEmbeddings();
-    const packet = await store.compose({ scope, purpose: 'responder', cues: { query: 'Which physicians have I seen?' }, budget: { max_tokens: 600 } });
+    const packet = await store.compose({
+      scope,
+      purpose: 'responder',
+      cues: { query: 'Which physicians have I seen?' },
+      budget: { max_tokens: 600 },
+    });
     const shown = passages(packet);
     expect(shown.some((quote) => quote.includes('dermatologist'))).toBe(true);
     expect(shown.some((quote) => quote.includes('ENT specialist'))).toBe(true);
@@ -63,11 +70,19 @@ describe('compose finds passages by words, meaning and time', () => {
 
   it('finds by words alone until turns have vectors, and explain says how many candidates had none', async () => {
     const store = await seeded(conceptModel());
-    const packet = await store.compose({ scope, purpose: 'responder', cues: { query: 'the dermatologist Dr. Lee' }, budget: { max_tokens: 600 } });
+    const packet = await store.compose({
+      scope,
+      purpose: 'responder',
+      cues: { query: 'the dermatologist Dr. Lee' },
+      budget: { max_tokens: 600 },
+    });
     expect(passages(packet).some((quote) => quote.includes('dermatologist'))).toBe(true);
     expect((packet.explain.filters['retrieval'] as Record<string, unknown>)['meaning']).toBe('used');
     const derm = packet.short_term.key_quotes!.find((quote) => quote.quote.includes('dermatologist'))!;
-    const explained = await store.explainBuild({ build_id: packet.explain.determinism!['context_build_id'] as string, id: derm.evidence_id });
+    const explained = await store.explainBuild({
+      build_id: packet.explain.determinism!['context_build_id'] as string,
+      id: derm.evidence_id,
+    });
     expect(explained.verdict).toBe('selected');
     expect(JSON.stringify(explained)).toMatch(/\d+ of the passages words found have no vector yet/u);
   });
@@ -75,7 +90,12 @@ describe('compose finds passages by words, meaning and time', () => {
   it('goes on by words when the model is too busy for the query, and says so', async () => {
     const store = await seeded(conceptModel({ busy: () => true }));
     await store.runEmbeddings();
-    const packet = await store.compose({ scope, purpose: 'responder', cues: { query: 'pasta recipe' }, budget: { max_tokens: 600 } });
+    const packet = await store.compose({
+      scope,
+      purpose: 'responder',
+      cues: { query: 'pasta recipe' },
+      budget: { max_tokens: 600 },
+    });
     expect(passages(packet).some((quote) => quote.includes('pasta recipe'))).toBe(true);
     expect(packet.explain.filters['retrieval']).toMatchObject({ meaning: 'overloaded' });
   });
@@ -90,10 +110,16 @@ describe('compose finds passages by words, meaning and time', () => {
       reference_time: '2026-06-30T12:00:00.000Z',
       budget: { max_tokens: 400 },
     });
-    const retrieval = packet.explain.filters['retrieval'] as { time_windows: Array<{ start: string; end: string }>; reference_time: string };
+    const retrieval = packet.explain.filters['retrieval'] as {
+      time_windows: Array<{ start: string; end: string }>;
+      reference_time: string;
+    };
     expect(retrieval.reference_time).toBe('2026-06-30T12:00:00.000Z');
     expect(retrieval.time_windows).toHaveLength(1);
-    expect(retrieval.time_windows[0]!.start <= '2026-06-02T09:00:00.000Z' && retrieval.time_windows[0]!.end >= '2026-06-02T09:00:00.000Z').toBe(true);
+    expect(
+      retrieval.time_windows[0]!.start <= '2026-06-02T09:00:00.000Z' &&
+        retrieval.time_windows[0]!.end >= '2026-06-02T09:00:00.000Z',
+    ).toBe(true);
     const fund = packet.explain.selected.find((line) => line.includes('time #'));
     expect(fund).toBeDefined();
     expect(passages(packet).some((quote) => quote.includes('index fund'))).toBe(true);
@@ -102,7 +128,12 @@ describe('compose finds passages by words, meaning and time', () => {
   it('replays a packet exactly after more turns were embedded: the replay compares only vectors stored before it', async () => {
     const model = conceptModel();
     const store = await seeded(model);
-    const packet = await store.compose({ scope, purpose: 'responder', cues: { query: 'Which physicians have I seen?' }, budget: { max_tokens: 600 } });
+    const packet = await store.compose({
+      scope,
+      purpose: 'responder',
+      cues: { query: 'Which physicians have I seen?' },
+      budget: { max_tokens: 600 },
+    });
     // Before any vector: nothing found by meaning.
     expect(packet.explain.selected.some((line) => line.includes('meaning #'))).toBe(false);
     await store.runEmbeddings();
@@ -115,7 +146,10 @@ describe('compose finds passages by words, meaning and time', () => {
     const store = await seeded(conceptModel());
     const error = await store
       .compose({ scope, purpose: 'responder', cues: { query: 'four weeks ago' }, reference_time: 'last tuesday' })
-      .then(() => undefined, (reason: unknown) => reason);
+      .then(
+        () => undefined,
+        (reason: unknown) => reason,
+      );
     expect(EngramError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ code: 'VALIDATION_FAILED' });
     expect(JSON.stringify((error as EngramError).details ?? error)).toContain('reference_time');
@@ -125,8 +159,12 @@ describe('compose finds passages by words, meaning and time', () => {
   it('names each signal and its rank in the rule, and what lowered or raised it', () => {
     expect(ruleOf({ words: 2, meaning: 1, time: null })).toBe('cue.hybrid(words #2, meaning #1)');
     expect(ruleOf({ words: null, meaning: null, time: 3 })).toBe('cue.hybrid(time #3)');
-    expect(ruleOf({ words: 4, meaning: null, time: null }, { notBy: { speaker: 'Caroline' }, session: 1.456 })).toBe('cue.hybrid(words #4; not by Caroline ×0.5, session ×1.46)');
-    expect(ruleOf({ words: 1, meaning: null, time: null }, { notBy: { role: 'user' }, session: 1 })).toBe('cue.hybrid(words #1; not by the user ×0.5)');
+    expect(ruleOf({ words: 4, meaning: null, time: null }, { notBy: { speaker: 'Caroline' }, session: 1.456 })).toBe(
+      'cue.hybrid(words #4; not by Caroline ×0.5, session ×1.46)',
+    );
+    expect(ruleOf({ words: 1, meaning: null, time: null }, { notBy: { role: 'user' }, session: 1 })).toBe(
+      'cue.hybrid(words #1; not by the user ×0.5)',
+    );
   });
 });
 
@@ -139,7 +177,9 @@ describe('whose words and which conversation a question is about', () => {
 
   it('takes the one speaker a question names as its subject, else the user when it asks in the first person', () => {
     expect(questionSubject('What did Caroline research?', ['Caroline', 'Melanie'])).toEqual({ speaker: 'Caroline' });
-    expect(questionSubject("What is Caroline's favourite book?", ['Caroline', 'Melanie'])).toEqual({ speaker: 'Caroline' });
+    expect(questionSubject("What is Caroline's favourite book?", ['Caroline', 'Melanie'])).toEqual({
+      speaker: 'Caroline',
+    });
     expect(questionSubject('Which doctors did I see?', ['Caroline'])).toEqual({ role: 'user' });
     expect(questionSubject('我上周见了哪位医生？', [])).toEqual({ role: 'user' });
     // Two speakers named, or nobody and not the asker: no subject.
@@ -150,16 +190,34 @@ describe('whose words and which conversation a question is about', () => {
   });
 
   it('tells a question about the user’s own present or future from one about the past or about someone else', () => {
-    for (const question of ['Which city do I call home now?', 'What big celebration do I have coming up?', 'Have I bought a present for the couple yet?', 'What will my next trip be?', '我夏天要飞去哪儿喝喜酒？', '我现在住在哪？']) {
+    for (const question of [
+      'Which city do I call home now?',
+      'What big celebration do I have coming up?',
+      'Have I bought a present for the couple yet?',
+      'What will my next trip be?',
+      '我夏天要飞去哪儿喝喜酒？',
+      '我现在住在哪？',
+    ]) {
       expect(asksAboutUserNow(question), question).toBe(true);
     }
-    for (const question of ['What did I buy four weeks ago?', 'Where was I living last year?', '我上周见了哪位医生了？', 'What is Caroline’s favourite book?', 'When is the launch?']) {
+    for (const question of [
+      'What did I buy four weeks ago?',
+      'Where was I living last year?',
+      '我上周见了哪位医生了？',
+      'What is Caroline’s favourite book?',
+      'When is the launch?',
+    ]) {
       expect(asksAboutUserNow(question), question).toBe(false);
     }
   });
 
   it('puts the named speaker’s own turn before another’s turn that only addresses them', async () => {
-    engram = await createEngram({ store: 'sqlite::memory:', embeddings: { provider: 'none' }, clock: ticking(), worker: false });
+    engram = await createEngram({
+      store: 'sqlite::memory:',
+      embeddings: { provider: 'none' },
+      clock: ticking(),
+      worker: false,
+    });
     const talk = { user_id: 'locomo', agent_id: 'friend', session_id: 'day1', run_id: 'r1' };
     const turns: Array<[string, 'user' | 'assistant', string]> = [
       ['Caroline', 'user', 'I spent the week researching adoption agencies, it has been a dream of mine.'],
@@ -167,20 +225,37 @@ describe('whose words and which conversation a question is about', () => {
       ['Melanie', 'assistant', 'I painted a lake at sunrise last weekend.'],
     ];
     for (const [index, [speaker, role, content]] of turns.entries()) {
-      await engram.commitTurn({ scope: talk, turn_id: `t${index}`, ts: `2026-05-0${index + 1}T09:00:00.000Z`, messages: [{ role, speaker, content }] });
+      await engram.commitTurn({
+        scope: talk,
+        turn_id: `t${index}`,
+        ts: `2026-05-0${index + 1}T09:00:00.000Z`,
+        messages: [{ role, speaker, content }],
+      });
     }
-    const packet = await engram.compose({ scope: { ...talk, session_id: 'questions' }, purpose: 'responder', cues: { query: 'What did Caroline research?' }, budget: { max_tokens: 400 } });
+    const packet = await engram.compose({
+      scope: { ...talk, session_id: 'questions' },
+      purpose: 'responder',
+      cues: { query: 'What did Caroline research?' },
+      budget: { max_tokens: 400 },
+    });
     const quotes = packet.short_term.key_quotes ?? [];
     expect(quotes[0]?.quote).toContain('adoption agencies');
     expect(packet.explain.filters['retrieval']).toMatchObject({ subject: { speaker: 'Caroline' } });
     const melanie = quotes.find((quote) => quote.quote.includes('your research'))!;
-    expect(packet.explain.selected.find((line) => line.includes(melanie.evidence_id))).toMatch(/not by Caroline ×0\.5/u);
+    expect(packet.explain.selected.find((line) => line.includes(melanie.evidence_id))).toMatch(
+      /not by Caroline ×0\.5/u,
+    );
     // Every match is in one session: the session weighs nothing and no rule names it.
     expect(packet.explain.selected.some((line) => line.includes('session ×'))).toBe(false);
   });
 
   it('ranks a match in the conversation that holds the best matches before an equal match elsewhere', async () => {
-    engram = await createEngram({ store: 'sqlite::memory:', embeddings: { provider: 'none' }, clock: ticking(), worker: false });
+    engram = await createEngram({
+      store: 'sqlite::memory:',
+      embeddings: { provider: 'none' },
+      clock: ticking(),
+      worker: false,
+    });
     const base = { user_id: 'hiker', agent_id: 'assistant', run_id: 'r1' };
     const turns: Array<[string, string]> = [
       ['trip', 'We are planning the hiking trip to the Alps in June.'],
@@ -189,9 +264,19 @@ describe('whose words and which conversation a question is about', () => {
       ['chores', 'Cleaned the boots today.'],
     ];
     for (const [index, [session_id, content]] of turns.entries()) {
-      await engram.commitTurn({ scope: { ...base, session_id }, turn_id: `t${index}`, ts: `2026-05-0${index + 1}T09:00:00.000Z`, messages: [{ role: 'user', content }] });
+      await engram.commitTurn({
+        scope: { ...base, session_id },
+        turn_id: `t${index}`,
+        ts: `2026-05-0${index + 1}T09:00:00.000Z`,
+        messages: [{ role: 'user', content }],
+      });
     }
-    const packet = await engram.compose({ scope: { ...base, session_id: 'now' }, purpose: 'responder', cues: { query: 'hiking trip boots' }, budget: { max_tokens: 400 } });
+    const packet = await engram.compose({
+      scope: { ...base, session_id: 'now' },
+      purpose: 'responder',
+      cues: { query: 'hiking trip boots' },
+      budget: { max_tokens: 400 },
+    });
     const order = (packet.short_term.key_quotes ?? []).map((quote) => quote.quote);
     const packed = order.findIndex((quote) => quote.includes('packed the boots'));
     const cleaned = order.findIndex((quote) => quote.includes('Cleaned the boots'));

@@ -18,7 +18,12 @@ import { STOPWORDS } from '../util/stopwords.js';
  * cueText({ query: 'launch date', keywords: ['Atlas'] }) // 'launch date Atlas'
  */
 export function cueText(cues: ComposeCues | undefined, options: { withTags?: boolean } = {}): string {
-  const parts = [cues?.query ?? '', ...(cues?.keywords ?? []), ...(cues?.entities ?? []), ...(options.withTags === true ? (cues?.tags ?? []) : [])];
+  const parts = [
+    cues?.query ?? '',
+    ...(cues?.keywords ?? []),
+    ...(cues?.entities ?? []),
+    ...(options.withTags === true ? (cues?.tags ?? []) : []),
+  ];
   return parts.join(' ').trim();
 }
 
@@ -147,34 +152,54 @@ export interface CueSearchRequest {
  * @example
  * const { hits, report } = await searchCues(storage, embedder, { base, text: 'which doctors did I see?', windows: [], embeddedBefore: now });
  */
-export async function searchCues(storage: StorageAdapter, embedder: CueEmbedder | undefined, request: CueSearchRequest): Promise<{ hits: FusedHit[]; report: CueSearchReport }> {
+export async function searchCues(
+  storage: StorageAdapter,
+  embedder: CueEmbedder | undefined,
+  request: CueSearchRequest,
+): Promise<{ hits: FusedHit[]; report: CueSearchReport }> {
   const { base, text } = request;
   const windows = request.windows.slice(0, MAX_WINDOWS);
   const [words, vector] = await Promise.all([
     base.terms.length > 0 ? storage.events.search(base) : Promise.resolve([]),
     embedder === undefined || text.trim() === '' ? Promise.resolve(null) : embedder.embed(text),
   ]);
-  const meaningState: CueSearchReport['meaning'] = embedder === undefined ? 'no_model' : text.trim() === '' ? 'no_query' : vector === null ? 'overloaded' : 'used';
+  const meaningState: CueSearchReport['meaning'] =
+    embedder === undefined ? 'no_model' : text.trim() === '' ? 'no_query' : vector === null ? 'overloaded' : 'used';
   const { terms: _terms, ...filters } = base;
   const near = (extra: Partial<EventSearchQuery>) =>
     vector === null || embedder === undefined
       ? Promise.resolve([])
-      : storage.events.nearest({ ...filters, ...extra, vector, model: embedder.model, embedded_before: request.embeddedBefore });
+      : storage.events.nearest({
+          ...filters,
+          ...extra,
+          vector,
+          model: embedder.model,
+          embedded_before: request.embeddedBefore,
+        });
   // Within a window the best passages come first: by meaning when there is a vector, else by words.
   const inWindow = (window: TimeWindow) => {
     const bounds = narrowed(base, window);
     if (bounds === null) return Promise.resolve([]);
-    return vector !== null ? near(bounds) : base.terms.length > 0 ? storage.events.search({ ...base, ...bounds }) : Promise.resolve([]);
+    return vector !== null
+      ? near(bounds)
+      : base.terms.length > 0
+        ? storage.events.search({ ...base, ...bounds })
+        : Promise.resolve([]);
   };
   const [meaning, ...timed] = await Promise.all([near({}), ...windows.map(inWindow)]);
   const signals = { words, meaning: meaning!, time: interleave(timed) };
-  const speakers = new Set(Object.values(signals).flatMap((list) => list.flatMap((hit) => (hit.event.speaker === null ? [] : [hit.event.speaker]))));
+  const speakers = new Set(
+    Object.values(signals).flatMap((list) =>
+      list.flatMap((hit) => (hit.event.speaker === null ? [] : [hit.event.speaker])),
+    ),
+  );
   const subject = questionSubject(text === '' ? base.terms.join(' ') : text, speakers);
   const hits = fuse(signals, base.limit, subject);
   const report: CueSearchReport = {
     meaning: meaningState,
     embedding_model: embedder?.model ?? null,
-    unembedded_candidates: meaningState === 'used' ? words.filter((hit) => hit.event.embedding_status !== 'done').length : 0,
+    unembedded_candidates:
+      meaningState === 'used' ? words.filter((hit) => hit.event.embedding_status !== 'done').length : 0,
     time_windows: windows.map(({ text: phrase, start, end }) => ({ text: phrase, start, end })),
     subject,
   };
@@ -204,7 +229,11 @@ function interleave(lists: readonly EventSearchHit[][]): EventSearchHit[] {
   return out;
 }
 
-function fuse(signals: Record<keyof CueSignals, readonly EventSearchHit[]>, limit: number, subject: CueSubject | null): FusedHit[] {
+function fuse(
+  signals: Record<keyof CueSignals, readonly EventSearchHit[]>,
+  limit: number,
+  subject: CueSubject | null,
+): FusedHit[] {
   const byId = new Map<string, FusedHit>();
   for (const signal of ['words', 'meaning', 'time'] as const) {
     const best = Math.max(0, ...signals[signal].map((hit) => hit.score));
@@ -265,7 +294,9 @@ function sessionFocus(best: readonly FusedHit[]): Map<string, number> {
  * ruleOf({ words: 4, meaning: null, time: null }, { notBy: { speaker: 'Caroline' }, session: 1.5 }) // 'cue.hybrid(words #4; not by Caroline ×0.5, session ×1.5)'
  */
 export function ruleOf(signals: CueSignals, weights: { notBy?: CueSubject | null; session?: number } = {}): string {
-  const parts = (['words', 'meaning', 'time'] as const).flatMap((signal) => (signals[signal] === null ? [] : [`${signal} #${signals[signal]}`]));
+  const parts = (['words', 'meaning', 'time'] as const).flatMap((signal) =>
+    signals[signal] === null ? [] : [`${signal} #${signals[signal]}`],
+  );
   const { notBy = null, session = 1 } = weights;
   const notes = [
     ...(notBy === null ? [] : [`not by ${'speaker' in notBy ? notBy.speaker : 'the user'} ×${OTHER_SPEAKER_WEIGHT}`]),

@@ -39,7 +39,13 @@ describe('profileParts', () => {
     expect(keysOf(profileParts(profile, ['live'])[0]!)[0]).toBe('location');
     expect(keysOf(profileParts(profile, ['medication'])[0]!).slice(0, 2)).toEqual(['allergy:peanuts', 'health:asthma']);
     // Chinese questions find their facts by the same key words.
-    const chinese = { subject: 'user', facts: [{ k: 'employer', v: '腾讯' }, { k: 'location', v: '深圳' }] };
+    const chinese = {
+      subject: 'user',
+      facts: [
+        { k: 'employer', v: '腾讯' },
+        { k: 'location', v: '深圳' },
+      ],
+    };
     expect(keysOf(profileParts(chinese, ['住在', '哪个', '城市'])[0]!)).toEqual(['location']);
     expect(keysOf(profileParts(chinese, ['我在', '哪', '上班'])[0]!)).toEqual(['employer']);
   });
@@ -54,7 +60,10 @@ describe('profileParts', () => {
   });
 
   it('never shows an ended fact', () => {
-    const parts = profileParts({ subject: 'user', facts: [{ k: 'pet:rex', v: null, was: 'dog Rex' }, ...FACTS.slice(0, 3)] }, ['dog']);
+    const parts = profileParts(
+      { subject: 'user', facts: [{ k: 'pet:rex', v: null, was: 'dog Rex' }, ...FACTS.slice(0, 3)] },
+      ['dog'],
+    );
     expect(parts.flatMap(keysOf)).not.toContain('pet:rex');
   });
 });
@@ -75,19 +84,37 @@ describe('a rich profile in a packet', () => {
       ['Which evening do I go swimming?', 'go swimming every Tuesday'],
       ['Where do I work?', 'Feedzai'],
     ] as const) {
-      const packet = await t.engram.compose({ scope, purpose: 'responder', cues: { query: question }, budget: { max_tokens: 400 } });
+      const packet = await t.engram.compose({
+        scope,
+        purpose: 'responder',
+        cues: { query: question },
+        budget: { max_tokens: 400 },
+      });
       const profile = packet.long_term.facts.find((fact) => fact.fact_key === 'profile:user');
       expect(profile?.notes, question).toContain(shown);
       expect(renderPacket(packet)).toContain(shown);
-      expect(packet.budget_report.degradations.some((step) => step.action.startsWith(`facts:${profile!.fact_id}: raw→summary`)), question).toBe(true);
+      expect(
+        packet.budget_report.degradations.some((step) =>
+          step.action.startsWith(`facts:${profile!.fact_id}: raw→summary`),
+        ),
+        question,
+      ).toBe(true);
     }
   });
 
   it('never shows a responder a fact as a bare reference; a planner may get one', async () => {
     for (const [index, fact] of FACTS.entries()) {
-      await t.engram.remember({ scope, type: 'preferences', key: `pref:writing:rule_${index}`, value: { scope: 'writing', name: `rule_${index}`, value: `house rule number ${index}: ${fact.v}` } });
+      await t.engram.remember({
+        scope,
+        type: 'preferences',
+        key: `pref:writing:rule_${index}`,
+        value: { scope: 'writing', name: `rule_${index}`, value: `house rule number ${index}: ${fact.v}` },
+      });
     }
-    const budget = { max_tokens: 256, per_section: { working_state: 10, short_term_summary: 10, facts: 60, procedures: 0, episodes: 0, insights: 0 } };
+    const budget = {
+      max_tokens: 256,
+      per_section: { working_state: 10, short_term_summary: 10, facts: 60, procedures: 0, episodes: 0, insights: 0 },
+    };
     const responder = await t.engram.compose({ scope, purpose: 'responder', cues: { query: 'house rules' }, budget });
     expect(responder.long_term.facts.length).toBeGreaterThan(0);
     expect(responder.long_term.facts.every((fact) => (fact.notes ?? '') !== '')).toBe(true);

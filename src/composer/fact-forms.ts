@@ -19,10 +19,13 @@ import { lazyForm, type Level } from './packet-builder.js';
 // "where do I live?" asks about `location`, "what can't I eat?" about `allergy:*` and `diet`.
 const PLACE = 'live living home city town country based where move moved 住 住在 城市 哪里 哪儿 家 搬';
 const WORK = 'work job company employer career profession title office boss colleague 工作 公司 职位 上班 单位';
-const FAMILY = 'family wife husband partner spouse baby kids kid children child son daughter mother father mum mom dad sister brother parents relative 家人 老婆 老公 孩子 宝宝 儿子 女儿 妈 爸 姐 妹 哥 弟';
-const HEALTH = 'health medical medication medicine drug pills condition illness sick doctor allergic allergy allergies avoid eat food safe 健康 药 病 过敏 医生 吃 舒服 难受';
+const FAMILY =
+  'family wife husband partner spouse baby kids kid children child son daughter mother father mum mom dad sister brother parents relative 家人 老婆 老公 孩子 宝宝 儿子 女儿 妈 爸 姐 妹 哥 弟';
+const HEALTH =
+  'health medical medication medicine drug pills condition illness sick doctor allergic allergy allergies avoid eat food safe 健康 药 病 过敏 医生 吃 舒服 难受';
 const FOOD = 'eat food diet drink avoid like love enjoy favourite favorite meal 吃 喝 饮 饮食 忌口';
-const TASTE = 'like love enjoy favourite favorite hobby hobbies fun free time hate dislike listen watch play 喜欢 爱 讨厌 爱好';
+const TASTE =
+  'like love enjoy favourite favorite hobby hobbies fun free time hate dislike listen watch play 喜欢 爱 讨厌 爱好';
 const DATES = 'birthday born date anniversary wedding married when day 生日 出生 纪念日 周年 哪天 结婚';
 const ABOUT: Readonly<Record<string, string>> = {
   location: PLACE,
@@ -42,7 +45,8 @@ const ABOUT: Readonly<Record<string, string>> = {
   taste: TASTE,
   possession: 'own have got car drive laptop phone bike 有 车 电脑 手机',
   routine: 'usually routine every week weekly day daily morning evening habit often 每天 每周 习惯 经常',
-  education: 'study studied school university college degree course student learn learning graduated 学校 大学 专业 读书 课程 上课 学位 学历 学习',
+  education:
+    'study studied school university college degree course student learn learning graduated 学校 大学 专业 读书 课程 上课 学位 学历 学习',
   birthday: DATES,
   date: DATES,
   anniversary: DATES,
@@ -54,7 +58,10 @@ const HAN = /\p{Script=Han}/u;
 
 /** The head of each key's words as a cue term names them: stems, and Han words whole. */
 const ABOUT_WORDS: ReadonlyMap<string, ReadonlySet<string>> = new Map(
-  Object.entries(ABOUT).map(([head, words]) => [head, new Set(words.split(' ').map((word) => (HAN.test(word) ? word : stemmer(word))))]),
+  Object.entries(ABOUT).map(([head, words]) => [
+    head,
+    new Set(words.split(' ').map((word) => (HAN.test(word) ? word : stemmer(word)))),
+  ]),
 );
 
 function factText(fact: Record<string, unknown>): string {
@@ -72,7 +79,8 @@ function aboutScore(fact: Record<string, unknown>, terms: readonly string[]): nu
   if (words === undefined) return 0;
   let score = 0;
   for (const term of terms) {
-    if (HAN.test(term) ? [...words].some((word) => HAN.test(word) && term.includes(word)) : words.has(stemmer(term))) score += 1;
+    if (HAN.test(term) ? [...words].some((word) => HAN.test(word) && term.includes(word)) : words.has(stemmer(term)))
+      score += 1;
   }
   return score;
 }
@@ -87,16 +95,25 @@ function aboutScore(fact: Record<string, unknown>, terms: readonly string[]): nu
  * profileParts({ subject: 'user', facts: [{ k: 'location', v: 'Lisbon' }, { k: 'pet:bolt', v: 'dog Bolt' }] }, ['dog'])
  * // [{ subject: 'user', facts: [{ k: 'pet:bolt', v: 'dog Bolt' }] }]
  */
-export function profileParts(value: Readonly<Record<string, unknown>>, cueTerms: readonly string[]): Array<Record<string, unknown>> {
+export function profileParts(
+  value: Readonly<Record<string, unknown>>,
+  cueTerms: readonly string[],
+): Array<Record<string, unknown>> {
   const all = Array.isArray(value['facts']) ? (value['facts'] as unknown[]) : [];
-  const shown = all.filter((fact): fact is Record<string, unknown> => typeof fact === 'object' && fact !== null && !isEnded(fact as Record<string, unknown>));
+  const shown = all.filter(
+    (fact): fact is Record<string, unknown> =>
+      typeof fact === 'object' && fact !== null && !isEnded(fact as Record<string, unknown>),
+  );
   if (shown.length <= 1) return [];
   const texts = shown.map(factText);
   const matcher = cueMatcher(cueTerms, texts);
   const scores = shown.map((fact, index) => matchScore(texts[index]!, matcher) + aboutScore(fact, cueTerms));
   // A stable order: the best-matching facts first, ties and the unmatched in the profile's order.
   const order = shown.map((_, index) => index).sort((a, b) => scores[b]! - scores[a]! || a - b);
-  return PART_SIZES.filter((size) => size < shown.length).map((size) => ({ ...value, facts: order.slice(0, size).map((index) => shown[index]!) }));
+  return PART_SIZES.filter((size) => size < shown.length).map((size) => ({
+    ...value,
+    facts: order.slice(0, size).map((index) => shown[index]!),
+  }));
 }
 
 /**
@@ -108,10 +125,20 @@ export function profileParts(value: Readonly<Record<string, unknown>>, cueTerms:
  * @example
  * builder.offer({ …, forms: factForms(item, fact, { purpose: 'responder', tokenizer, cueTerms: ['dog'] }) })
  */
-export function factForms(item: MemoryItem, fact: Fact, options: { purpose: Purpose; tokenizer: Tokenizer; cueTerms: readonly string[] }): Array<{ readonly level: Level; readonly value: Fact }> {
+export function factForms(
+  item: MemoryItem,
+  fact: Fact,
+  options: { purpose: Purpose; tokenizer: Tokenizer; cueTerms: readonly string[] },
+): Array<{ readonly level: Level; readonly value: Fact }> {
   const shorter =
     item.type === 'profile'
-      ? profileParts(item.value, options.cueTerms).map((value) => lazyForm('summary', () => ({ ...fact, value, notes: describeValue('profile', value) })))
+      ? profileParts(item.value, options.cueTerms).map((value) =>
+          lazyForm('summary', () => ({ ...fact, value, notes: describeValue('profile', value) })),
+        )
       : [lazyForm('summary', () => ({ ...fact, notes: options.tokenizer.truncate(fact.notes ?? '', 16) }))];
-  return [{ level: 'raw', value: fact }, ...shorter, ...(options.purpose === 'responder' ? [] : [{ level: 'ref' as const, value: { ...fact, notes: '' } }])];
+  return [
+    { level: 'raw', value: fact },
+    ...shorter,
+    ...(options.purpose === 'responder' ? [] : [{ level: 'ref' as const, value: { ...fact, notes: '' } }]),
+  ];
 }

@@ -23,9 +23,21 @@ const READ_LIMIT = 50;
  * @example
  * const insights = await gatherInsights(storage, scope, policy, now);
  */
-export async function gatherInsights(storage: StorageAdapter, scope: Scope, policy: PurposePolicy, at: string): Promise<InsightRecord[]> {
+export async function gatherInsights(
+  storage: StorageAdapter,
+  scope: Scope,
+  policy: PurposePolicy,
+  at: string,
+): Promise<InsightRecord[]> {
   if (policy.insights === 0) return [];
-  const live = await storage.reviews.listInsights({ tenant_id: scope.tenant_id, user_id: scope.user_id, agent_id: scope.agent_id, live_at: at, order: 'desc', limit: READ_LIMIT });
+  const live = await storage.reviews.listInsights({
+    tenant_id: scope.tenant_id,
+    user_id: scope.user_id,
+    agent_id: scope.agent_id,
+    live_at: at,
+    order: 'desc',
+    limit: READ_LIMIT,
+  });
   return live.filter((insight) => insight.expires_at !== 'run_end' || insight.run_id === scope.run_id);
 }
 
@@ -52,19 +64,39 @@ function itemOf(insight: InsightRecord, state: InsightItem['validation_state']):
  * @example
  * const insight = fillInsights(builder, insights, 'planner', policy, now, tokenizer);
  */
-export function fillInsights(builder: PacketBuilder, insights: readonly InsightRecord[], purpose: Purpose, policy: PurposePolicy, at: string, tokenizer: Tokenizer): InsightPacket {
+export function fillInsights(
+  builder: PacketBuilder,
+  insights: readonly InsightRecord[],
+  purpose: Purpose,
+  policy: PurposePolicy,
+  at: string,
+  tokenizer: Tokenizer,
+): InsightPacket {
   const allowInResponder = purpose === 'responder' && policy.allow_insights_in_responder;
-  const packet: InsightPacket = { usage_policy: { allow_in_responder: allowInResponder }, hypotheses: [], strategy_sketches: [], patterns: [] };
+  const packet: InsightPacket = {
+    usage_policy: { allow_in_responder: allowInResponder },
+    hypotheses: [],
+    strategy_sketches: [],
+    patterns: [],
+  };
   const rule = INJECTION[purpose].insights;
   const live = insights
     .map((insight) => ({ insight, state: stateAt(insight, at) }))
-    .filter((entry): entry is { insight: InsightRecord; state: InsightItem['validation_state'] } => entry.state !== null && entry.state !== 'rejected')
+    .filter(
+      (entry): entry is { insight: InsightRecord; state: InsightItem['validation_state'] } =>
+        entry.state !== null && entry.state !== 'rejected',
+    )
     .sort((a, b) => b.insight.confidence - a.insight.confidence || (a.insight.id < b.insight.id ? 1 : -1));
   let offered = 0;
   for (const { insight, state } of live) {
     const id = `insights:${insight.id}`;
     if (rule !== 'any' && state !== 'validated') {
-      builder.omit(id, 'not_allowed_for_purpose', 'insights', `${state} insights are not for ${purpose} packets (spec §9)`);
+      builder.omit(
+        id,
+        'not_allowed_for_purpose',
+        'insights',
+        `${state} insights are not for ${purpose} packets (spec §9)`,
+      );
       continue;
     }
     if (rule === 'validated_if_allowed' && !allowInResponder) {
@@ -84,7 +116,11 @@ export function fillInsights(builder: PacketBuilder, insights: readonly InsightR
       rule: `insight.${state}(confidence ${insight.confidence})`,
       forms: [
         { level: 'raw', value: item },
-        lazyForm('summary', () => ({ ...item, statement: tokenizer.truncate(item.statement, 24), tests_suggested: [] })),
+        lazyForm('summary', () => ({
+          ...item,
+          statement: tokenizer.truncate(item.statement, 24),
+          tests_suggested: [],
+        })),
       ],
       text: itemText.insight,
     });

@@ -84,15 +84,31 @@ export const itemLine = {
     label: label(message.evidence_id, `${message.role}${day(message.ts)}:`),
     body: quotedText(message.content),
   }),
-  fact: (fact: Fact): ItemLine => ({ handle: handleOf(fact.fact_id), label: ` ${fact.fact_key}${fact.status === 'disputed' ? ' (disputed)' : ''}:`, body: fact.notes ?? '' }),
-  episode: (episode: Episode): ItemLine => ({ handle: handleOf(episode.episode_id), label: `${episode.time_range.start.slice(0, 10)}:`, body: episode.summary }),
+  fact: (fact: Fact): ItemLine => ({
+    handle: handleOf(fact.fact_id),
+    label: ` ${fact.fact_key}${fact.status === 'disputed' ? ' (disputed)' : ''}:`,
+    body: fact.notes ?? '',
+  }),
+  episode: (episode: Episode): ItemLine => ({
+    handle: handleOf(episode.episode_id),
+    label: `${episode.time_range.start.slice(0, 10)}:`,
+    body: episode.summary,
+  }),
   /** A procedure, given how its content reads. */
-  procedure: (procedureId: string, described: string): ItemLine => ({ handle: handleOf(procedureId), label: '', body: described }),
+  procedure: (procedureId: string, described: string): ItemLine => ({
+    handle: handleOf(procedureId),
+    label: '',
+    body: described,
+  }),
   /**
    * A tool result shown whole as tool evidence (`[VKY2P2] search: …`), when `itemText.toolEvidence`
    * of its summary `<tool>: <text>` reads as these parts joined (a text opening with a line break does not).
    */
-  toolResult: (eventId: string, toolName: string, text: string): ItemLine => ({ handle: handleOf(eventId), label: ` ${toolName}:`, body: quotedText(text) }),
+  toolResult: (eventId: string, toolName: string, text: string): ItemLine => ({
+    handle: handleOf(eventId),
+    label: ` ${toolName}:`,
+    body: quotedText(text),
+  }),
 } as const;
 
 /** A line as a prompt shows it. */
@@ -105,7 +121,8 @@ export const itemText = {
   windowMessage: (message: WindowMessage): string => joinLine(itemLine.windowMessage(message)),
   toolEvidence: (evidence: ToolEvidence): string => `${ref(evidence.ref)}${oneLine(evidence.summary)}`,
   decision: (decision: Decision): string => `${ref(decision.evidence_id)}Decision: ${decision.statement}`,
-  risk: (risk: Risk): string => `Risk: ${risk.risk}${risk.mitigation === undefined ? '' : ` (mitigation: ${risk.mitigation})`}`,
+  risk: (risk: Risk): string =>
+    `Risk: ${risk.risk}${risk.mitigation === undefined ? '' : ` (mitigation: ${risk.mitigation})`}`,
   openLoop: (loop: OpenLoop): string => `${ref(loop.evidence_id)}Open (${loop.owner ?? 'agent'}): ${loop.question}`,
   goal: (goal: string): string => `Goal: ${goal}`,
   object: (label: string, value: Record<string, unknown>): string => `${label}: ${JSON.stringify(value)}`,

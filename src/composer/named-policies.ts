@@ -33,7 +33,18 @@ export interface NamedPolicy {
   purposes: Partial<Record<Purpose, PurposeOverrides>>;
 }
 
-const COUNTS = ['conversation_window', 'key_quotes', 'query_quotes', 'spare_quotes', 'tool_evidence', 'facts', 'upcoming', 'procedures', 'episodes', 'insights'] as const;
+const COUNTS = [
+  'conversation_window',
+  'key_quotes',
+  'query_quotes',
+  'spare_quotes',
+  'tool_evidence',
+  'facts',
+  'upcoming',
+  'procedures',
+  'episodes',
+  'insights',
+] as const;
 const PURPOSES: readonly Purpose[] = ['planner', 'tool', 'responder'];
 
 function wholeNumber(field: string, value: unknown, min: number, max: number): void {
@@ -54,22 +65,32 @@ export function assertNamedPolicy(policy: NamedPolicy): void {
   if (typeof policy.policy_id !== 'string' || !/^[A-Za-z0-9_.:-]{1,128}$/.test(policy.policy_id)) {
     throw ValidationError.of('policy_id', 'pattern', 'must be 1–128 letters, digits, _ . : -');
   }
-  if (policy.policy_id === DEFAULT_POLICY_ID) throw ValidationError.of('policy_id', 'reserved', '"default" is the built-in policy');
+  if (policy.policy_id === DEFAULT_POLICY_ID)
+    throw ValidationError.of('policy_id', 'reserved', '"default" is the built-in policy');
   for (const [purpose, overrides] of Object.entries(policy.purposes ?? {})) {
     const at = `purposes.${purpose}`;
-    if (!PURPOSES.includes(purpose as Purpose)) throw ValidationError.of(at, 'enum', 'must be planner, tool or responder');
+    if (!PURPOSES.includes(purpose as Purpose))
+      throw ValidationError.of(at, 'enum', 'must be planner, tool or responder');
     wholeNumber(`${at}.budget.max_tokens`, overrides.budget?.max_tokens, 256, 1_000_000);
     for (const [section, tokens] of Object.entries(overrides.budget?.per_section ?? {})) {
-      if (!BUDGET_SECTIONS.includes(section as BudgetSection)) throw ValidationError.of(`${at}.budget.per_section.${section}`, 'enum', `must be one of ${BUDGET_SECTIONS.join(', ')}`);
+      if (!BUDGET_SECTIONS.includes(section as BudgetSection))
+        throw ValidationError.of(
+          `${at}.budget.per_section.${section}`,
+          'enum',
+          `must be one of ${BUDGET_SECTIONS.join(', ')}`,
+        );
       wholeNumber(`${at}.budget.per_section.${section}`, tokens, 0, 1_000_000);
     }
     for (const count of COUNTS) wholeNumber(`${at}.${count}`, overrides[count], 0, 200);
     const allow = overrides.allow_insights_in_responder;
-    if (allow !== undefined && typeof allow !== 'boolean') throw ValidationError.of(`${at}.allow_insights_in_responder`, 'type', 'must be true or false');
+    if (allow !== undefined && typeof allow !== 'boolean')
+      throw ValidationError.of(`${at}.allow_insights_in_responder`, 'type', 'must be true or false');
     const share = overrides.summary_share;
-    if (share !== undefined && !(typeof share === 'number' && share >= 0 && share <= 1)) throw ValidationError.of(`${at}.summary_share`, 'range', 'must be from 0 to 1');
+    if (share !== undefined && !(typeof share === 'number' && share >= 0 && share <= 1))
+      throw ValidationError.of(`${at}.summary_share`, 'range', 'must be from 0 to 1');
     const present = overrides.present_facts;
-    if (present !== undefined && !(typeof present === 'number' && present >= 1 && present <= 5)) throw ValidationError.of(`${at}.present_facts`, 'range', 'must be from 1 to 5');
+    if (present !== undefined && !(typeof present === 'number' && present >= 1 && present <= 5))
+      throw ValidationError.of(`${at}.present_facts`, 'range', 'must be from 1 to 5');
   }
 }
 

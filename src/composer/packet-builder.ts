@@ -5,13 +5,7 @@
 
 import { LRUCache } from 'lru-cache';
 
-import type {
-  BudgetSection,
-  Citation,
-  Degradation,
-  ExplainOmission,
-  Omission,
-} from '../spec/packet.js';
+import type { BudgetSection, Citation, Degradation, ExplainOmission, Omission } from '../spec/packet.js';
 import type { Tokenizer } from '../spec/tokenizer.js';
 import { EngramError } from '../spec/errors.js';
 import type { EventRecord } from '../spec/event.js';
@@ -178,7 +172,11 @@ const COST_CACHES = new Map<string, LRUCache<string, number>>();
 function cachedCount(tokenizer: Tokenizer, text: string): number {
   let cache = COST_CACHES.get(tokenizer.name);
   if (cache === undefined) {
-    cache = new LRUCache<string, number>({ max: 20_000, maxSize: 8_000_000, sizeCalculation: (_tokens, key) => Math.max(1, key.length) });
+    cache = new LRUCache<string, number>({
+      max: 20_000,
+      maxSize: 8_000_000,
+      sizeCalculation: (_tokens, key) => Math.max(1, key.length),
+    });
     COST_CACHES.set(tokenizer.name, cache);
   }
   const key = tokenizer.countKey === undefined ? text : tokenizer.countKey(text);
@@ -265,7 +263,9 @@ export class PacketBuilder {
    * or counted now; the same number either way.
    */
   recordTokens(record: EventRecord | MemoryItem, line: ItemLine): number {
-    return (this.keptCounts ? storedTextTokens(record) : undefined) ?? this.cost(line.handle) + this.cost(` ${line.body}`);
+    return (
+      (this.keptCounts ? storedTextTokens(record) : undefined) ?? this.cost(line.handle) + this.cost(` ${line.body}`)
+    );
   }
 
   /**
@@ -304,7 +304,12 @@ export class PacketBuilder {
     const extra = this.overhead(offer.item, offer.block);
     const smallest = offer.forms[offer.forms.length - 1];
     const costOf = (value: T) => (offer.cost === undefined ? this.cost(offer.text(value)) : offer.cost(value));
-    if (offer.smallestLast === true && this.full.has(offer.section) && smallest !== undefined && costOf(smallest.value) + extra > room) {
+    if (
+      offer.smallestLast === true &&
+      this.full.has(offer.section) &&
+      smallest !== undefined &&
+      costOf(smallest.value) + extra > room
+    ) {
       this.omit(offer.item, 'over_budget', offer.section, `needs more than the ${room} tokens left`);
       return undefined;
     }
@@ -320,7 +325,9 @@ export class PacketBuilder {
         this.charge(offer.section, tokens);
         this.cite(offer.cites ?? []);
         this.recordSteps(offer, steps, form.level, room);
-        this.selected.push(form.level === 'raw' ? `${offer.item}: ${offer.rule}` : `${offer.item}: ${offer.rule} [${form.level}]`);
+        this.selected.push(
+          form.level === 'raw' ? `${offer.item}: ${offer.rule}` : `${offer.item}: ${offer.rule} [${form.level}]`,
+        );
         return form;
       }
       steps.push(form.level);
@@ -360,7 +367,8 @@ export class PacketBuilder {
 
   sectionUsage(): Record<string, number> {
     const usage: Record<string, number> = { framing: this.framing };
-    for (const section of Object.keys(this.perSection) as BudgetSection[]) usage[section] = this.sectionUsed.get(section) ?? 0;
+    for (const section of Object.keys(this.perSection) as BudgetSection[])
+      usage[section] = this.sectionUsed.get(section) ?? 0;
     return usage;
   }
 

@@ -87,7 +87,14 @@ export const DEFAULTS: Readonly<Record<Purpose, PurposePolicy>> = {
   planner: {
     budget: {
       max_tokens: 4000,
-      per_section: { working_state: 1200, short_term_summary: 1000, facts: 800, procedures: 500, episodes: 300, insights: 200 },
+      per_section: {
+        working_state: 1200,
+        short_term_summary: 1000,
+        facts: 800,
+        procedures: 500,
+        episodes: 300,
+        insights: 200,
+      },
     },
     conversation_window: 8,
     key_quotes: 6,
@@ -106,7 +113,14 @@ export const DEFAULTS: Readonly<Record<Purpose, PurposePolicy>> = {
   tool: {
     budget: {
       max_tokens: 2000,
-      per_section: { working_state: 800, short_term_summary: 500, facts: 400, procedures: 300, episodes: 100, insights: 0 },
+      per_section: {
+        working_state: 800,
+        short_term_summary: 500,
+        facts: 400,
+        procedures: 300,
+        episodes: 100,
+        insights: 0,
+      },
     },
     conversation_window: 4,
     key_quotes: 4,
@@ -128,7 +142,14 @@ export const DEFAULTS: Readonly<Record<Purpose, PurposePolicy>> = {
     // evidence cited at 256 / 1,000 tokens: 0.541 / 0.724 with facts at 30 %, 0.586 / 0.736 at 10 %).
     budget: {
       max_tokens: 3000,
-      per_section: { working_state: 400, short_term_summary: 2150, facts: 300, procedures: 0, episodes: 150, insights: 0 },
+      per_section: {
+        working_state: 400,
+        short_term_summary: 2150,
+        facts: 300,
+        procedures: 0,
+        episodes: 150,
+        insights: 0,
+      },
     },
     conversation_window: 6,
     key_quotes: 8,
@@ -163,7 +184,10 @@ export const DEFAULT_POLICY_ID = 'default';
  * @example
  * resolvePolicy({ scope, purpose: 'responder', budget: { max_tokens: 500 } }).budget.max_tokens // 500
  */
-export function resolvePolicy(request: Pick<ComposeRequest, 'purpose' | 'budget' | 'cues'>, base: PurposePolicy = DEFAULTS[request.purpose]): PurposePolicy {
+export function resolvePolicy(
+  request: Pick<ComposeRequest, 'purpose' | 'budget' | 'cues'>,
+  base: PurposePolicy = DEFAULTS[request.purpose],
+): PurposePolicy {
   const maxTokens = request.budget?.max_tokens ?? base.budget.max_tokens;
   const ratio = maxTokens / base.budget.max_tokens;
   const perSection = {} as Record<BudgetSection, number>;
@@ -171,7 +195,12 @@ export function resolvePolicy(request: Pick<ComposeRequest, 'purpose' | 'budget'
     perSection[section] = request.budget?.per_section?.[section] ?? Math.floor(tokens * ratio);
   }
   const query = request.cues?.query;
-  if (base.present_facts > 1 && request.budget?.per_section === undefined && query !== undefined && asksAboutUserNow(query)) {
+  if (
+    base.present_facts > 1 &&
+    request.budget?.per_section === undefined &&
+    query !== undefined &&
+    asksAboutUserNow(query)
+  ) {
     const moved = Math.min(perSection.short_term_summary, Math.floor(perSection.facts * (base.present_facts - 1)));
     perSection.facts += moved;
     perSection.short_term_summary -= moved;
@@ -191,8 +220,12 @@ export function lendIdleSections(
   active: ReadonlySet<BudgetSection>,
 ): Record<BudgetSection, number> {
   const sections = Object.keys(perSection) as BudgetSection[];
-  const idle = sections.filter((section) => !active.has(section)).reduce((sum, section) => sum + perSection[section], 0);
-  const activeTotal = sections.filter((section) => active.has(section)).reduce((sum, section) => sum + perSection[section], 0);
+  const idle = sections
+    .filter((section) => !active.has(section))
+    .reduce((sum, section) => sum + perSection[section], 0);
+  const activeTotal = sections
+    .filter((section) => active.has(section))
+    .reduce((sum, section) => sum + perSection[section], 0);
   const effective = {} as Record<BudgetSection, number>;
   for (const section of sections) {
     if (!active.has(section)) effective[section] = 0;

@@ -31,7 +31,10 @@ describe('renderPacket', () => {
     expect(planner.short_term.key_quotes!.length).toBeGreaterThan(0);
     expect(planner.long_term.facts.length).toBeGreaterThan(0);
     // Each item shows the last six characters of its id, and the handle resolves to that id.
-    for (const id of [...planner.short_term.key_quotes!.map((quote) => quote.evidence_id!), ...planner.long_term.facts.map((fact) => fact.fact_id)]) {
+    for (const id of [
+      ...planner.short_term.key_quotes!.map((quote) => quote.evidence_id!),
+      ...planner.long_term.facts.map((fact) => fact.fact_id),
+    ]) {
       expect(text).toContain(`[${id.slice(-6)}]`);
       expect(text).not.toContain(id);
       expect(resolveCitation(planner, `[${citationHandle(id)}]`)).toEqual([id]);
@@ -51,7 +54,11 @@ describe('renderPacket', () => {
     expect(xml).toContain('&lt;b&gt;bold&lt;/b&gt; &amp; "quoted"');
     expect(xml).not.toContain('<b>');
     expect(xml).toBe(renderPacket(packet, { format: 'xml' }));
-    expect(renderPacket(await t.engram.compose({ scope, purpose: 'planner', as_of: '2026-06-01T12:00:00.000Z' }), { format: 'xml' })).toBe(xml);
+    expect(
+      renderPacket(await t.engram.compose({ scope, purpose: 'planner', as_of: '2026-06-01T12:00:00.000Z' }), {
+        format: 'xml',
+      }),
+    ).toBe(xml);
   });
 
   it('fits the budget in both formats when the text is full of characters XML escapes', async () => {
@@ -60,12 +67,19 @@ describe('renderPacket', () => {
       await t.engram.commitTurn({
         scope,
         turn_id: `markup-${index}`,
-        messages: [{ role: 'user', content: `"Q&A" <b>${index}</b> & <i>pottery</i> && <<class>> & "R&D" <tag attr="x">` }],
+        messages: [
+          { role: 'user', content: `"Q&A" <b>${index}</b> & <i>pottery</i> && <<class>> & "R&D" <tag attr="x">` },
+        ],
       });
     }
     for (const max_tokens of [256, 400, 800, 1500]) {
       for (const purpose of ['planner', 'tool', 'responder'] as const) {
-        const packet = await t.engram.compose({ scope, purpose, cues: { query: 'pottery class' }, budget: { max_tokens } });
+        const packet = await t.engram.compose({
+          scope,
+          purpose,
+          cues: { query: 'pottery class' },
+          budget: { max_tokens },
+        });
         expect(o200kTokenizer.count(renderPacket(packet, { format: 'markdown' }))).toBeLessThanOrEqual(max_tokens);
         expect(o200kTokenizer.count(renderPacket(packet, { format: 'xml' }))).toBeLessThanOrEqual(max_tokens);
       }

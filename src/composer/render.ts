@@ -117,7 +117,8 @@ function insightLines(items: readonly InsightItem[]): string[] {
 function blocks(packet: MemoryPacket): Block[] {
   const { short_term: shortTerm, long_term: longTerm, insight } = packet;
   const preferenceIds = new Set((longTerm.preferences ?? []).map((fact) => fact.fact_id));
-  const factLine = (fact: (typeof longTerm.facts)[number]) => itemText.fact({ ...fact, notes: fact.notes ?? JSON.stringify(fact.value) });
+  const factLine = (fact: (typeof longTerm.facts)[number]) =>
+    itemText.fact({ ...fact, notes: fact.notes ?? JSON.stringify(fact.value) });
   const now = packet.meta.generated_at;
   const others = longTerm.facts.filter((fact) => !preferenceIds.has(fact.fact_id));
   // What is still to come, soonest first.
@@ -135,13 +136,17 @@ function blocks(packet: MemoryPacket): Block[] {
     conversation: (shortTerm.conversation_window ?? []).map(itemText.windowMessage),
     preferences: (longTerm.preferences ?? []).map(factLine),
     facts: others.filter((fact) => factBlock(fact, now) === 'facts').map(factLine),
-    procedures: longTerm.procedures.map((procedure) => itemText.procedure(procedure.procedure_id, `${procedure.task_type}: ${JSON.stringify(procedure.content)}`)),
+    procedures: longTerm.procedures.map((procedure) =>
+      itemText.procedure(procedure.procedure_id, `${procedure.task_type}: ${JSON.stringify(procedure.content)}`),
+    ),
     episodes: longTerm.episodes.map(itemText.episode),
     hypotheses: insightLines(insight.hypotheses),
     strategy_sketches: insightLines(insight.strategy_sketches),
     patterns: insightLines(insight.patterns),
   };
-  return (Object.keys(RENDER_BLOCKS) as BlockTag[]).map((tag) => ({ title: RENDER_BLOCKS[tag], tag, lines: lines[tag] })).filter((block) => block.lines.length > 0);
+  return (Object.keys(RENDER_BLOCKS) as BlockTag[])
+    .map((tag) => ({ title: RENDER_BLOCKS[tag], tag, lines: lines[tag] }))
+    .filter((block) => block.lines.length > 0);
 }
 
 /**
@@ -162,7 +167,10 @@ export function renderPacket(packet: MemoryPacket, options: { format?: RenderFor
     const [root, end] = packetFraming(purpose, packet.meta.generated_at).xml;
     return `${root!}${body.join('\n')}${end!}`;
   }
-  const body = parts.map((block) => `${blockFraming(block.tag).markdown[1]!}${block.lines.map((line) => (block.tag === 'summary' ? line : `- ${line}`)).join('\n')}`);
+  const body = parts.map(
+    (block) =>
+      `${blockFraming(block.tag).markdown[1]!}${block.lines.map((line) => (block.tag === 'summary' ? line : `- ${line}`)).join('\n')}`,
+  );
   const [title, end] = packetFraming(purpose, packet.meta.generated_at).markdown;
   return `${title!}${body.join('\n\n')}${end!}`;
 }
@@ -195,7 +203,9 @@ export function citedIds(packet: MemoryPacket): string[] {
       ...(packet.long_term.preferences ?? []).map((fact) => fact.fact_id),
       ...packet.long_term.procedures.map((procedure) => procedure.procedure_id),
       ...packet.long_term.episodes.map((episode) => episode.episode_id),
-      ...[...packet.insight.hypotheses, ...packet.insight.strategy_sketches, ...packet.insight.patterns].map((item) => item.id),
+      ...[...packet.insight.hypotheses, ...packet.insight.strategy_sketches, ...packet.insight.patterns].map(
+        (item) => item.id,
+      ),
     ]),
   ];
 }

@@ -16,8 +16,20 @@ import type { PacketBuilder } from './packet-builder.js';
  * @example
  * const snapshot = await gatherSnapshot(storage, scope, now);
  */
-export async function gatherSnapshot(storage: StorageAdapter, scope: Scope, at: string): Promise<CompactionSnapshot | null> {
-  const recent = await storage.runs.listSnapshots({ tenant_id: scope.tenant_id, user_id: scope.user_id, agent_id: scope.agent_id, run_id: scope.run_id, created_at_or_before: at, order: 'desc', limit: 10 });
+export async function gatherSnapshot(
+  storage: StorageAdapter,
+  scope: Scope,
+  at: string,
+): Promise<CompactionSnapshot | null> {
+  const recent = await storage.runs.listSnapshots({
+    tenant_id: scope.tenant_id,
+    user_id: scope.user_id,
+    agent_id: scope.agent_id,
+    run_id: scope.run_id,
+    created_at_or_before: at,
+    order: 'desc',
+    limit: 10,
+  });
   return recent.find((record) => record.snapshot.validation.status === 'PASS')?.snapshot ?? null;
 }
 
@@ -30,10 +42,16 @@ export function coveredUntil(snapshot: CompactionSnapshot | null): number {
 export function withSnapshotQuestions(loops: readonly OpenLoop[], snapshot: CompactionSnapshot | null): OpenLoop[] {
   if (snapshot === null) return [...loops];
   const known = new Set(loops.map((loop) => loop.question));
-  return [...loops, ...snapshot.state.open_questions.filter((question) => !known.has(question)).map((question) => ({ question, owner: 'agent' as const, status: 'open' as const }))];
+  return [
+    ...loops,
+    ...snapshot.state.open_questions
+      .filter((question) => !known.has(question))
+      .map((question) => ({ question, owner: 'agent' as const, status: 'open' as const })),
+  ];
 }
 
-const claimLine = (claim: CompactionSnapshot['state']['claims'][number]) => `- ${claim.statement.replace(/\s*\n+\s*/g, ' ')} [${claim.evidence_refs.map((ref) => ref.evidence_id).join(', ')}]`;
+const claimLine = (claim: CompactionSnapshot['state']['claims'][number]) =>
+  `- ${claim.statement.replace(/\s*\n+\s*/g, ' ')} [${claim.evidence_refs.map((ref) => ref.evidence_id).join(', ')}]`;
 
 /**
  * The opening of the rolling summary: the snapshot's verified claims with their evidence ids, as
@@ -44,7 +62,9 @@ const claimLine = (claim: CompactionSnapshot['state']['claims'][number]) => `- $
  */
 export function snapshotOpening(builder: PacketBuilder, snapshot: CompactionSnapshot | null, tokens: number): string {
   if (snapshot === null) return '';
-  const verified = snapshot.state.claims.filter((claim) => claim.status === 'verified' && claim.evidence_refs.length > 0);
+  const verified = snapshot.state.claims.filter(
+    (claim) => claim.status === 'verified' && claim.evidence_refs.length > 0,
+  );
   if (verified.length === 0) return '';
   const heading = `Verified in this run (snapshot ${snapshot.sequence}, ${snapshot.created_at.slice(0, 10)}):`;
   const lines = [heading];
@@ -60,9 +80,15 @@ export function snapshotOpening(builder: PacketBuilder, snapshot: CompactionSnap
   const shown = lines.length - 1;
   if (shown === 0) return '';
   builder.charge('short_term_summary', used);
-  builder.selected.push(`rolling_summary: snapshot.verified_claims(${snapshot.snapshot_id}, ${shown} of ${verified.length})`);
+  builder.selected.push(
+    `rolling_summary: snapshot.verified_claims(${snapshot.snapshot_id}, ${shown} of ${verified.length})`,
+  );
   if (shown < verified.length) {
-    builder.degradations.push({ section: 'short_term_summary', action: `rolling_summary: verified claims ${verified.length}→${shown}`, reason: `over_budget: ${tokens} tokens for the snapshot` });
+    builder.degradations.push({
+      section: 'short_term_summary',
+      action: `rolling_summary: verified claims ${verified.length}→${shown}`,
+      reason: `over_budget: ${tokens} tokens for the snapshot`,
+    });
   }
   return lines.join('\n');
 }

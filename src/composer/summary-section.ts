@@ -77,10 +77,18 @@ export function fillSummarySection(
   const covered = coveredUntil(inputs.snapshot ?? null);
   const sentences = inputs.summary?.sentences ?? [];
   // Without a snapshot every sentence is uncovered (no need to read each event id's time).
-  const pool = covered === Number.NEGATIVE_INFINITY ? sentences : sentences.filter((sentence) => idTime(sentence.event_id) > covered);
+  const pool =
+    covered === Number.NEGATIVE_INFINITY
+      ? sentences
+      : sentences.filter((sentence) => idTime(sentence.event_id) > covered);
   for (const sentence of pool) {
     if (!isLive(sentence.expires_at, inputs.now)) {
-      builder.omit(`rolling_summary:${sentence.event_id}#${sentence.position}`, 'expired', 'short_term_summary', 'its source event has expired');
+      builder.omit(
+        `rolling_summary:${sentence.event_id}#${sentence.position}`,
+        'expired',
+        'short_term_summary',
+        'its source event has expired',
+      );
     }
   }
   const heading = builder.overhead('rolling_summary');
@@ -91,8 +99,12 @@ export function fillSummarySection(
   // The sum of the counts its sentences keep, else counted through the packet's count cache (a
   // session's summary is the same from one compose to the next until a turn is committed).
   const count = (text: string) => builder.cost(text);
-  const cut = cutSummary(pool, share, tokenizer, (sentence) => isLive(sentence.expires_at, inputs.now), (used, text) =>
-    (builder.keptCounts ? keptSummaryTokens(used, count) : undefined) ?? count(text),
+  const cut = cutSummary(
+    pool,
+    share,
+    tokenizer,
+    (sentence) => isLive(sentence.expires_at, inputs.now),
+    (used, text) => (builder.keptCounts ? keptSummaryTokens(used, count) : undefined) ?? count(text),
   );
   let rollingSummary = opening;
   if (opening !== '' && cut.used.length === 0) builder.charge('short_term_summary', heading);
@@ -100,7 +112,9 @@ export function fillSummarySection(
     // Each summary line is rendered on its own line: charge a line break per role change as well.
     builder.charge('short_term_summary', cut.tokens + heading + cut.text.split('\n').length);
     rollingSummary = opening === '' ? cut.text : `${opening}\n${cut.text}`;
-    builder.selected.push(`rolling_summary: stm.extractive_summary(${cut.used.length} sentences, ${cut.tokens} tokens)`);
+    builder.selected.push(
+      `rolling_summary: stm.extractive_summary(${cut.used.length} sentences, ${cut.tokens} tokens)`,
+    );
     builder.cite(cut.used.map(sentenceCitation));
     if (cut.dropped.length > 0) {
       builder.degradations.push({
@@ -123,7 +137,10 @@ export function fillSummarySection(
   // words, whole up to the share 0.589 / 0.687 / 0.760 / 0.849 (BENCHMARKS.md).
   const wholeCap = Math.floor(builder.left('short_term_summary') / Math.max(1, policy.query_quotes));
   const matcher = cueMatcher(
-    topicTerms(inputs.cueTerms, inputs.cueHits.map((passage) => passage.event)),
+    topicTerms(
+      inputs.cueTerms,
+      inputs.cueHits.map((passage) => passage.event),
+    ),
     inputs.cueHits.map((passage) => contentText(passage.event.content)),
   );
   const offerPassage = ({ event, rule }: CuePassage, rank: number, spare: boolean): void => {
@@ -132,9 +149,18 @@ export function fillSummarySection(
     const quoteOfForm = (value: string) => quoteOf({ event_id: event.id, role, ts: event.ts }, value);
     // The tokens of its line's handle and whole text (kept with the event's row) decide whether it is shown whole.
     const whole = spare ? undefined : builder.recordTokens(event, itemLine.keyQuote(quoteOfForm(text)));
-    const cost = (quote: KeyQuote) => builder.lineCost(itemLine.keyQuote(quote), quote.quote === text ? whole : undefined);
-    const forms = textForms(text, tokenizer, { raw: 160, quote: 60, summary: 20 }, () => bestSnippet(text, matcher, SNIPPET_WORDS), { sentenceOnly: spare, wholeTokens: whole }).filter(
-      (form) => (form.level !== 'raw' || cost(quoteOfForm(form.value)) <= wholeCap) && (form.level !== 'ref' || inputs.purpose !== 'responder'),
+    const cost = (quote: KeyQuote) =>
+      builder.lineCost(itemLine.keyQuote(quote), quote.quote === text ? whole : undefined);
+    const forms = textForms(
+      text,
+      tokenizer,
+      { raw: 160, quote: 60, summary: 20 },
+      () => bestSnippet(text, matcher, SNIPPET_WORDS),
+      { sentenceOnly: spare, wholeTokens: whole },
+    ).filter(
+      (form) =>
+        (form.level !== 'raw' || cost(quoteOfForm(form.value)) <= wholeCap) &&
+        (form.level !== 'ref' || inputs.purpose !== 'responder'),
     );
     const taken = builder.offer({
       cost,
@@ -173,26 +199,37 @@ export function fillSummarySection(
         item,
         section: 'short_term_summary',
         rule: `stm.key_quote(score ${sentence.score})`,
-        forms: textForms(sentence.text, tokenizer, { raw: 80, quote: 40, summary: 16 }).map((form) => lazyForm(form.level, () => quoteOf(sentence, form.value))),
+        forms: textForms(sentence.text, tokenizer, { raw: 80, quote: 40, summary: 16 }).map((form) =>
+          lazyForm(form.level, () => quoteOf(sentence, form.value)),
+        ),
         text: itemText.keyQuote,
         cites: [sentenceCitation(sentence)],
       });
-      if (taken !== undefined) keyQuotes.push({ order: `1-${sentence.event_id}-${sentence.position}`, quote: taken.value });
+      if (taken !== undefined)
+        keyQuotes.push({ order: `1-${sentence.event_id}-${sentence.position}`, quote: taken.value });
     }
   }
 
   const window: WindowMessage[] = [];
   for (const event of inputs.windowEvents) {
     const text = contentText(event.content);
-    const message = (content: string): WindowMessage => ({ evidence_id: event.id, role: packetRole(event), content, ts: event.ts });
+    const message = (content: string): WindowMessage => ({
+      evidence_id: event.id,
+      role: packetRole(event),
+      content,
+      ts: event.ts,
+    });
     const whole = builder.recordTokens(event, itemLine.windowMessage(message(text)));
     const taken = builder.offer({
       item: `conversation_window:${event.id}`,
       section: 'short_term_summary',
       rule: 'events.recent_messages',
-      forms: textForms(text, tokenizer, TEXT_LIMITS, undefined, { wholeTokens: whole }).map((form) => lazyForm(form.level, () => message(form.value))),
+      forms: textForms(text, tokenizer, TEXT_LIMITS, undefined, { wholeTokens: whole }).map((form) =>
+        lazyForm(form.level, () => message(form.value)),
+      ),
       text: itemText.windowMessage,
-      cost: (message) => builder.lineCost(itemLine.windowMessage(message), message.content === text ? whole : undefined),
+      cost: (message) =>
+        builder.lineCost(itemLine.windowMessage(message), message.content === text ? whole : undefined),
       cites: [citationOf(event)],
     });
     if (taken !== undefined) window.push(taken.value);
@@ -208,7 +245,12 @@ export function fillSummarySection(
       // are left out without costing them.
       const room = builder.left('short_term_summary');
       if (room < MIN_PASSAGE_TOKENS) {
-        builder.omit(`key_quotes:${event.id}`, 'over_budget', 'short_term_summary', `needs more than the ${room} tokens left`);
+        builder.omit(
+          `key_quotes:${event.id}`,
+          'over_budget',
+          'short_term_summary',
+          `needs more than the ${room} tokens left`,
+        );
         continue;
       }
       offerPassage(passage, policy.query_quotes + index, true);
@@ -216,5 +258,9 @@ export function fillSummarySection(
   }
 
   keyQuotes.sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
-  return { rolling_summary: rollingSummary, key_quotes: keyQuotes.map((entry) => entry.quote), conversation_window: window };
+  return {
+    rolling_summary: rollingSummary,
+    key_quotes: keyQuotes.map((entry) => entry.quote),
+    conversation_window: window,
+  };
 }

@@ -37,9 +37,19 @@ export function textForms(
 ): Array<{ level: Level; readonly value: string }> {
   let found: string | undefined;
   const quoted = () => (found ??= quote?.() ?? text);
-  const shorter = [lazyForm('quote', () => cut(quoted(), limits.quote, tokenizer)), lazyForm('summary', () => cut(quoted(), limits.summary, tokenizer))];
+  const shorter = [
+    lazyForm('quote', () => cut(quoted(), limits.quote, tokenizer)),
+    lazyForm('summary', () => cut(quoted(), limits.summary, tokenizer)),
+  ];
   // Only the quote and summary forms, both cut when first read.
   if (options.sentenceOnly === true) return shorter;
   const { wholeTokens } = options;
-  return [{ level: 'raw', value: wholeTokens !== undefined && wholeTokens <= limits.raw ? text : cut(text, limits.raw, tokenizer) }, ...shorter, { level: 'ref', value: '' }];
+  return [
+    {
+      level: 'raw',
+      value: wholeTokens !== undefined && wholeTokens <= limits.raw ? text : cut(text, limits.raw, tokenizer),
+    },
+    ...shorter,
+    { level: 'ref', value: '' },
+  ];
 }

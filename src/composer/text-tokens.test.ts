@@ -12,18 +12,67 @@ import { PacketBuilder, promptTokenizer } from './packet-builder.js';
 import { textTokenCounter } from './text-tokens.js';
 
 const prompt = promptTokenizer(o200kTokenizer);
-const SECTIONS = { working_state: 100, short_term_summary: 100, facts: 100, procedures: 100, episodes: 100, insights: 100 };
+const SECTIONS = {
+  working_state: 100,
+  short_term_summary: 100,
+  facts: 100,
+  procedures: 100,
+  episodes: 100,
+  insights: 100,
+};
 
 function builder(): PacketBuilder {
-  return new PacketBuilder(prompt, 1000, SECTIONS, { purpose: 'responder', generatedAt: '2026-06-01T12:00:00.000Z', tokenizer: o200kTokenizer });
+  return new PacketBuilder(prompt, 1000, SECTIONS, {
+    purpose: 'responder',
+    generatedAt: '2026-06-01T12:00:00.000Z',
+    tokenizer: o200kTokenizer,
+  });
 }
 
 // Characters where tokenizers go wrong: spaces and line breaks, XML's specials, apostrophes,
 // digits, accents, CJK, an emoji (a surrogate pair), punctuation runs.
-const CHARS = ['a', 'b', 'Z', 'é', ' ', ' ', '\n', '\t', '\r', '&', '<', '>', "'", 's', '’', '.', ',', ':', '-', '/', '_', '1', '9', '中', '文', '😀', '\u00a0', '"', '(', ')'];
+const CHARS = [
+  'a',
+  'b',
+  'Z',
+  'é',
+  ' ',
+  ' ',
+  '\n',
+  '\t',
+  '\r',
+  '&',
+  '<',
+  '>',
+  "'",
+  's',
+  '’',
+  '.',
+  ',',
+  ':',
+  '-',
+  '/',
+  '_',
+  '1',
+  '9',
+  '中',
+  '文',
+  '😀',
+  '\u00a0',
+  '"',
+  '(',
+  ')',
+];
 const text = (maxLength: number) => fc.string({ unit: fc.constantFrom(...CHARS), maxLength });
 const label = fc.oneof(
-  fc.constantFrom(' user, 2026-06-01:', ' assistant, 2026-06-01:', ' pref:writing:tone:', ' pref:food (disputed):', '2026-06-01:', ''),
+  fc.constantFrom(
+    ' user, 2026-06-01:',
+    ' assistant, 2026-06-01:',
+    ' pref:writing:tone:',
+    ' pref:food (disputed):',
+    '2026-06-01:',
+    '',
+  ),
   text(30).map((middle) => ` ${middle}:`),
   text(30).map((middle) => `7${middle}:`),
   text(30),
@@ -61,7 +110,11 @@ describe('line token counts', () => {
 
   it('counts at write what compose counts at read for an event line, and nothing for events never shown', () => {
     const counter = textTokenCounter();
-    for (const content of ['2026 plans: book Hall B & the <caterer>.\nThen call ACME.', '', '我更喜欢用中文写技术文档。']) {
+    for (const content of [
+      '2026 plans: book Hall B & the <caterer>.\nThen call ACME.',
+      '',
+      '我更喜欢用中文写技术文档。',
+    ]) {
       const event = eventRecord({ content });
       const line = itemLine.keyQuote({ evidence_id: event.id, quote: content, role: 'user', ts: event.ts });
       expect(counter.event(event)).toBe(builder().recordTokens({} as EventRecord, line));
@@ -80,17 +133,26 @@ describe('compose with counts kept in the store', () => {
     await t.cleanup();
   });
 
-  const SNIPPET = 'The Atlas venue is Hall B. We booked it for the launch on Friday, with catering for three hundred guests and a stage.';
+  const SNIPPET =
+    'The Atlas venue is Hall B. We booked it for the launch on Friday, with catering for three hundred guests and a stage.';
   const VENUE = `${SNIPPET} Parking is in the garage across the street, and the doors open at six for the crew, two hours before the guests arrive.`;
 
   async function seed(): Promise<void> {
     await t.engram.commitTurn({
       scope,
       turn_id: 't1',
-      messages: [{ role: 'user', content: VENUE }, { role: 'assistant', content: 'Noted: Hall B for the Atlas launch.' }],
+      messages: [
+        { role: 'user', content: VENUE },
+        { role: 'assistant', content: 'Noted: Hall B for the Atlas launch.' },
+      ],
       tool_results: [{ tool_name: 'venue_search', content: { venue: 'Hall B', capacity: 300, available: true } }],
     });
-    await t.engram.remember({ scope, type: 'preferences', key: 'pref:writing:tone', value: { scope: 'writing', name: 'tone', value: 'concise answers with numbered steps' } });
+    await t.engram.remember({
+      scope,
+      type: 'preferences',
+      key: 'pref:writing:tone',
+      value: { scope: 'writing', name: 'tone', value: 'concise answers with numbered steps' },
+    });
   }
 
   /** Runs SQL on the store file beside the open Engram (WAL lets both in). */
@@ -110,8 +172,12 @@ describe('compose with counts kept in the store', () => {
     await seed();
     const before = await t.engram.compose(request);
     expect(quotes(before)).toContain(VENUE);
-    expect(before.long_term.facts.find((fact) => fact.fact_key === 'pref:writing:tone')?.notes).toBe('Prefers concise answers with numbered steps (writing tone)');
-    expect(before.short_term.last_tool_evidence!.map((evidence) => evidence.summary)).toEqual(['venue_search: venue: Hall B\ncapacity: 300\navailable: true']);
+    expect(before.long_term.facts.find((fact) => fact.fact_key === 'pref:writing:tone')?.notes).toBe(
+      'Prefers concise answers with numbered steps (writing tone)',
+    );
+    expect(before.short_term.last_tool_evidence!.map((evidence) => evidence.summary)).toEqual([
+      'venue_search: venue: Hall B\ncapacity: 300\navailable: true',
+    ]);
 
     onFile((db) => db.exec('UPDATE events SET text_tokens = 100000; UPDATE memory_items SET text_tokens = 100000'));
     const after = await t.engram.compose(request);
@@ -122,7 +188,9 @@ describe('compose with counts kept in the store', () => {
     expect(after.long_term.facts.find((fact) => fact.fact_key === 'pref:writing:tone')?.notes).toBe('');
     expect(after.short_term.conversation_window!.map((message) => message.content)).not.toContain(VENUE);
     // The tool result, kept as costly, is shown cut: counted whole, it fitted its raw limit.
-    expect(after.short_term.last_tool_evidence!.map((evidence) => evidence.summary)).toEqual(['venue_search: venue: Hall B\ncapacity: 300\navailable:…']);
+    expect(after.short_term.last_tool_evidence!.map((evidence) => evidence.summary)).toEqual([
+      'venue_search: venue: Hall B\ncapacity: 300\navailable:…',
+    ]);
     expect(after.budget_report.degradations.map((step) => step.action)).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^facts:mem_\w+: raw→ref$/),
@@ -143,15 +211,29 @@ describe('compose with counts kept in the store', () => {
     });
     expect(forged.join('\n')).toContain('"spaced_tokens":1');
     await t.engram.importData(forged, { tenant_id: 'imported' });
-    const summary = await t.storage.sessions.getSummary({ tenant_id: 'imported', user_id: scope.user_id, agent_id: scope.agent_id!, session_id: scope.session_id! });
+    const summary = await t.storage.sessions.getSummary({
+      tenant_id: 'imported',
+      user_id: scope.user_id,
+      agent_id: scope.agent_id!,
+      session_id: scope.session_id!,
+    });
     expect(summary!.sentences.length).toBeGreaterThan(0);
-    expect(summary!.sentences.map((sentence) => sentence.spaced_tokens)).toEqual(summary!.sentences.map(() => undefined));
+    expect(summary!.sentences.map((sentence) => sentence.spaced_tokens)).toEqual(
+      summary!.sentences.map(() => undefined),
+    );
   });
 
   it('replays byte-identically once the rows keep no counts (a store written before they were kept)', async () => {
     await seed();
     const original = await t.engram.compose(request);
-    const kept = onFile((db) => db.prepare('SELECT (SELECT count(text_tokens) FROM events) + (SELECT count(text_tokens) FROM memory_items) AS n').get() as { n: number });
+    const kept = onFile(
+      (db) =>
+        db
+          .prepare(
+            'SELECT (SELECT count(text_tokens) FROM events) + (SELECT count(text_tokens) FROM memory_items) AS n',
+          )
+          .get() as { n: number },
+    );
     expect(kept.n).toBeGreaterThanOrEqual(3);
 
     onFile((db) => db.exec('UPDATE events SET text_tokens = NULL; UPDATE memory_items SET text_tokens = NULL'));

@@ -50,7 +50,10 @@ export function recordTokens(tokenizer: Tokenizer, id: string, body: string): nu
 export function textTokenCounter(): TextTokenCounter {
   const tokenizer = promptTokenizer(o200kTokenizer);
   return {
-    event: (event) => (SHOWN_KINDS.has(event.kind) && !NEVER_SHARED.includes(event.sensitivity) ? recordTokens(tokenizer, event.id, eventBody(event)) : null),
+    event: (event) =>
+      SHOWN_KINDS.has(event.kind) && !NEVER_SHARED.includes(event.sensitivity)
+        ? recordTokens(tokenizer, event.id, eventBody(event))
+        : null,
     item: (item) => recordTokens(tokenizer, item.id, itemBody(item)),
   };
 }

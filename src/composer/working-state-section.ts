@@ -54,16 +54,35 @@ export function fillWorkingState(
   for (const field of ['goal', 'constraints', 'slots', 'decisions', 'plan', 'risks', 'tool_evidence'] as const) {
     if (isEmpty(state[field])) continue;
     if (!rules.working_state_fields.includes(field)) {
-      builder.omit(`working_state.${field}`, 'not_allowed_for_purpose', 'working_state', `${purpose} packets do not carry ${field} (spec §9)`);
+      builder.omit(
+        `working_state.${field}`,
+        'not_allowed_for_purpose',
+        'working_state',
+        `${purpose} packets do not carry ${field} (spec §9)`,
+      );
       continue;
     }
     if (LIST_FIELDS.has(field)) {
       const kept =
         field === 'decisions'
-          ? offerNewestFirst(builder, state.decisions, 'working_state.decisions', 'wm.decisions', itemText.decision, lookup)
+          ? offerNewestFirst(
+              builder,
+              state.decisions,
+              'working_state.decisions',
+              'wm.decisions',
+              itemText.decision,
+              lookup,
+            )
           : field === 'risks'
             ? offerNewestFirst(builder, state.risks, 'working_state.risks', 'wm.risks', itemText.risk, lookup)
-            : offerNewestFirst(builder, state.tool_evidence, 'working_state.tool_evidence', 'wm.tool_evidence', itemText.toolEvidence, () => []);
+            : offerNewestFirst(
+                builder,
+                state.tool_evidence,
+                'working_state.tool_evidence',
+                'wm.tool_evidence',
+                itemText.toolEvidence,
+                () => [],
+              );
       if (kept.length > 0) (packetState as Record<string, unknown>)[field] = kept;
       continue;
     }
@@ -87,19 +106,32 @@ export function fillWorkingState(
   const lastToolEvidence: ToolEvidence[] = [];
   if (!rules.last_tool_evidence) {
     for (const event of toolEvents) {
-      builder.omit(`last_tool_evidence:${event.id}`, 'not_allowed_for_purpose', 'working_state', `${purpose} packets carry no tool evidence (spec §3.1)`);
+      builder.omit(
+        `last_tool_evidence:${event.id}`,
+        'not_allowed_for_purpose',
+        'working_state',
+        `${purpose} packets carry no tool evidence (spec §3.1)`,
+      );
     }
   } else {
     for (const event of toolEvents.slice(0, policy.tool_evidence)) {
-      const toolName = typeof event.origin_metadata['tool_name'] === 'string' ? event.origin_metadata['tool_name'] : 'tool';
+      const toolName =
+        typeof event.origin_metadata['tool_name'] === 'string' ? event.origin_metadata['tool_name'] : 'tool';
       const text = contentText(event.content);
       const whole = `${toolName}: ${text}`;
       // Shown whole, the line is the event's handle and text (their tokens kept with its row) around
       // the tool's name: only the name is counted.
       const line = itemLine.toolResult(event.id, toolName, text);
-      const wholeTokens = text !== '' && joinLine(line) === itemText.toolEvidence({ ref: event.id, summary: whole }) ? builder.recordTokens(event, line) : undefined;
-      const forms = textForms(text, tokenizer, { raw: 120, quote: 40, summary: 12 }, undefined, { wholeTokens }).map((form) =>
-        lazyForm(form.level, () => ({ ref: event.id, summary: form.value === '' ? toolName : `${toolName}: ${form.value}` })),
+      const wholeTokens =
+        text !== '' && joinLine(line) === itemText.toolEvidence({ ref: event.id, summary: whole })
+          ? builder.recordTokens(event, line)
+          : undefined;
+      const forms = textForms(text, tokenizer, { raw: 120, quote: 40, summary: 12 }, undefined, { wholeTokens }).map(
+        (form) =>
+          lazyForm(form.level, () => ({
+            ref: event.id,
+            summary: form.value === '' ? toolName : `${toolName}: ${form.value}`,
+          })),
       );
       const taken = builder.offer({
         item: `last_tool_evidence:${event.id}`,
@@ -107,7 +139,10 @@ export function fillWorkingState(
         rule: 'events.latest_tool_results',
         forms,
         text: itemText.toolEvidence,
-        cost: (evidence) => (wholeTokens !== undefined && evidence.summary === whole ? builder.lineCost(line, wholeTokens) : builder.cost(itemText.toolEvidence(evidence))),
+        cost: (evidence) =>
+          wholeTokens !== undefined && evidence.summary === whole
+            ? builder.lineCost(line, wholeTokens)
+            : builder.cost(itemText.toolEvidence(evidence)),
         cites: [citationOf(event)],
       });
       if (taken !== undefined) lastToolEvidence.push(taken.value);

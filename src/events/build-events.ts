@@ -74,7 +74,8 @@ function drafts(request: CommitTurnRequest, turnTs: string): Draft[] {
       origin_metadata: { ...(result.metadata ?? {}), ...tool },
     });
   }
-  for (const [index, entry] of (request.markers ?? []).entries()) out.push(markerDraft(entry, turnTs, `markers[${index}].ts`));
+  for (const [index, entry] of (request.markers ?? []).entries())
+    out.push(markerDraft(entry, turnTs, `markers[${index}].ts`));
   return out;
 }
 
@@ -140,9 +141,9 @@ export function buildTurnEvents(
     all.splice(firstMarker === -1 ? all.length : firstMarker, 0, statePatchDraft(patch, turnTs));
   }
   // Stable sort: equal times keep the order above.
-  const ordered = all.map((draft, index) => ({ draft, index })).sort((a, b) =>
-    a.draft.ts < b.draft.ts ? -1 : a.draft.ts > b.draft.ts ? 1 : a.index - b.index,
-  );
+  const ordered = all
+    .map((draft, index) => ({ draft, index }))
+    .sort((a, b) => (a.draft.ts < b.draft.ts ? -1 : a.draft.ts > b.draft.ts ? 1 : a.index - b.index));
   const recordedMs = Date.parse(recordedAt);
   return ordered.map(({ draft }) => ({
     id: newId('evt', recordedMs),

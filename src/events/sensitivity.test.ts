@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 
 import { eventRecord } from '../testing/event-record.js';
-import { assertLevelAllowed, confinedLevel, SECRET_SHOWN_FIELDS, shownEvent, strongestSensitivity } from './sensitivity.js';
+import {
+  assertLevelAllowed,
+  confinedLevel,
+  SECRET_SHOWN_FIELDS,
+  shownEvent,
+  strongestSensitivity,
+} from './sensitivity.js';
 
 describe('which fields of a secret event may be shown', () => {
   const described = {
@@ -14,7 +20,14 @@ describe('which fields of a secret event may be shown', () => {
   };
 
   it('keeps the ids, scope, kind, role and times of a secret event and withholds every other field', () => {
-    const secret = eventRecord({ ...described, sensitivity: 'secret', kind: 'tool_result', role: 'tool', content_type: 'tool_output', expires_at: '2027-01-01T00:00:00.000Z' });
+    const secret = eventRecord({
+      ...described,
+      sensitivity: 'secret',
+      kind: 'tool_result',
+      role: 'tool',
+      content_type: 'tool_output',
+      expires_at: '2027-01-01T00:00:00.000Z',
+    });
     const shown = shownEvent(secret);
     expect(shown).toEqual({
       ...Object.fromEntries(SECRET_SHOWN_FIELDS.map((field) => [field, secret[field]])),
@@ -52,10 +65,19 @@ describe('the level of what private evidence supports', () => {
   });
 
   it('refuses an explicit agent or tenant level for private evidence, and anything for secret evidence', () => {
-    expect(() => assertLevelAllowed('agent', 'private', 'edit.scope_level')).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED', field: 'edit.scope_level' }));
+    expect(() => assertLevelAllowed('agent', 'private', 'edit.scope_level')).toThrow(
+      expect.objectContaining({ code: 'VALIDATION_FAILED', field: 'edit.scope_level' }),
+    );
     expect(() => assertLevelAllowed('tenant', 'private', 'scope_level')).toThrow(/must be "user"/);
-    expect(() => assertLevelAllowed(undefined, 'secret', 'insight_id')).toThrow(expect.objectContaining({ field: 'insight_id' }));
-    for (const [level, sensitivity] of [['user', 'private'], [undefined, 'private'], ['agent', 'normal'], ['tenant', 'normal']] as const) {
+    expect(() => assertLevelAllowed(undefined, 'secret', 'insight_id')).toThrow(
+      expect.objectContaining({ field: 'insight_id' }),
+    );
+    for (const [level, sensitivity] of [
+      ['user', 'private'],
+      [undefined, 'private'],
+      ['agent', 'normal'],
+      ['tenant', 'normal'],
+    ] as const) {
       expect(() => assertLevelAllowed(level, sensitivity, 'scope_level')).not.toThrow();
     }
   });

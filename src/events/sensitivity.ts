@@ -26,16 +26,40 @@ export function isShareable(event: Pick<EventRecord, 'sensitivity'>): boolean {
  * snapshot reference, resonance links) may describe the secret and is withheld.
  */
 export const SECRET_SHOWN_FIELDS = [
-  'id', 'namespace', 'thread_id', 'tenant_id', 'user_id', 'agent_id', 'session_id', 'run_id', 'turn_id',
-  'kind', 'marker', 'role', 'content_type', 'sensitivity', 'embeddable', 'embedding_status',
-  'ts', 'created_at', 'recorded_at', 'expires_at',
+  'id',
+  'namespace',
+  'thread_id',
+  'tenant_id',
+  'user_id',
+  'agent_id',
+  'session_id',
+  'run_id',
+  'turn_id',
+  'kind',
+  'marker',
+  'role',
+  'content_type',
+  'sensitivity',
+  'embeddable',
+  'embedding_status',
+  'ts',
+  'created_at',
+  'recorded_at',
+  'expires_at',
 ] as const satisfies ReadonlyArray<keyof EventRecord>;
 
 type WithheldField = Exclude<keyof EventRecord, (typeof SECRET_SHOWN_FIELDS)[number]>;
 
 /** What the withheld fields read as: a placeholder for the content, empty for the rest (fresh each time). */
 function withheldFields(): { [field in WithheldField]: EventRecord[field] } {
-  return { content: '[secret content withheld]', speaker: null, tags: [], origin_metadata: {}, snapshot_ref: null, resonance_links: [] };
+  return {
+    content: '[secret content withheld]',
+    speaker: null,
+    tags: [],
+    origin_metadata: {},
+    snapshot_ref: null,
+    resonance_links: [],
+  };
 }
 
 /**
@@ -47,7 +71,10 @@ function withheldFields(): { [field in WithheldField]: EventRecord[field] } {
  */
 export function shownEvent(event: EventRecord): EventRecord {
   if (isShareable(event)) return event;
-  const shown = Object.fromEntries(SECRET_SHOWN_FIELDS.map((field) => [field, event[field]])) as Pick<EventRecord, (typeof SECRET_SHOWN_FIELDS)[number]>;
+  const shown = Object.fromEntries(SECRET_SHOWN_FIELDS.map((field) => [field, event[field]])) as Pick<
+    EventRecord,
+    (typeof SECRET_SHOWN_FIELDS)[number]
+  >;
   return { ...shown, ...withheldFields(), embeddable: false };
 }
 
@@ -84,7 +111,12 @@ export function confinedLevel(level: ScopeLevel, sensitivity: Sensitivity): Scop
  * assertLevelAllowed('agent', 'private', 'edit.scope_level') // throws VALIDATION_FAILED (private_evidence)
  */
 export function assertLevelAllowed(level: ScopeLevel | undefined, sensitivity: Sensitivity, field: string): void {
-  if (sensitivity === 'secret') throw ValidationError.of(field, 'secret_evidence', 'nothing derived from a secret event becomes memory');
+  if (sensitivity === 'secret')
+    throw ValidationError.of(field, 'secret_evidence', 'nothing derived from a secret event becomes memory');
   if (level === undefined || level === 'user' || sensitivity === 'normal') return;
-  throw ValidationError.of(field, 'private_evidence', `must be "user": its evidence includes ${sensitivity} events, which never leave their user (a ${level}-level item would show them to other users)`);
+  throw ValidationError.of(
+    field,
+    'private_evidence',
+    `must be "user": its evidence includes ${sensitivity} events, which never leave their user (a ${level}-level item would show them to other users)`,
+  );
 }

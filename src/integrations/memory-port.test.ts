@@ -4,7 +4,11 @@ import { tempEngramEach } from '../../test/helpers/temp-engram.js';
 import { allPages, composeForPrompt, memoryPort } from './memory-port.js';
 
 const scope = { user_id: 'mira', agent_id: 'assistant', session_id: 's1', run_id: 's1' };
-const snack = { type: 'preferences' as const, key: 'pref:food:snack', value: { scope: 'food', name: 'snack', value: 'rice crackers' } };
+const snack = {
+  type: 'preferences' as const,
+  key: 'pref:food:snack',
+  value: { scope: 'food', name: 'snack', value: 'rice crackers' },
+};
 
 const current = tempEngramEach();
 
@@ -32,7 +36,8 @@ describe('composeForPrompt', () => {
 describe('memoryPort over an Engram', () => {
   it('pages a listing: a full page names the next, a short one ends it', async () => {
     const port = memoryPort(current.engram);
-    for (const name of ['snack', 'drink', 'fruit']) await port.remember({ scope, ...snack, key: `pref:food:${name}`, value: { ...snack.value, name } });
+    for (const name of ['snack', 'drink', 'fruit'])
+      await port.remember({ scope, ...snack, key: `pref:food:${name}`, value: { ...snack.value, name } });
     const first = await port.listItems({ scope: { user_id: 'mira' }, limit: 2 });
     expect(first.items).toHaveLength(2);
     expect(first.next_cursor).toBe(first.items[1]!.id);

@@ -76,7 +76,8 @@ function fromEngram(engram: Engram): MemoryPort {
     history: (request) => engram.history(request),
     listItems: async (request) => pageOf(await engram.listItems(request), request.limit, 100),
     searchItems: (request) => engram.searchItems(request),
-    listUsers: async (tenantId) => (await engram.scopes({ ...tenantOf(tenantId), limit: 1 })).users.map((user) => user.user_id),
+    listUsers: async (tenantId) =>
+      (await engram.scopes({ ...tenantOf(tenantId), limit: 1 })).users.map((user) => user.user_id),
     commitTurn: (request) => engram.commitTurn(request),
     listEvents: async (request) => pageOf(await engram.listEvents(request), request.limit, 100),
     compose: async (request, format) => {
@@ -95,7 +96,8 @@ function fromClient(client: EngramClient): MemoryPort {
     history: async (request) => (await client.history({ ...request.scope, key: request.key })).items,
     listItems: ({ scope, ...query }) => client.listItems({ ...scope, ...query }),
     searchItems: (request) => client.searchItems({ ...request }),
-    listUsers: async (tenantId) => (await client.scopes({ ...tenantOf(tenantId), limit: 1 })).users.map((user) => user.user_id),
+    listUsers: async (tenantId) =>
+      (await client.scopes({ ...tenantOf(tenantId), limit: 1 })).users.map((user) => user.user_id),
     commitTurn: (request) => client.commitTurn(request),
     // The HTTP listing has no include_secret_content: a secret event's content stays hidden there.
     listEvents: ({ scope, include_secret_content: _secret, ...query }) => client.listEvents({ ...scope, ...query }),
@@ -135,7 +137,10 @@ export async function allPages<T>(read: (cursor: { cursor?: string }) => Promise
 }
 
 /** A packet for a prompt: whose, for what purpose, for which question, and how it is written. */
-export interface PromptComposeRequest extends Pick<ComposeRequest, 'scope' | 'budget' | 'policy_id' | 'task_type' | 'conversation_window'> {
+export interface PromptComposeRequest extends Pick<
+  ComposeRequest,
+  'scope' | 'budget' | 'policy_id' | 'task_type' | 'conversation_window'
+> {
   /** Default `responder`. */
   purpose?: Purpose | undefined;
   /** The question the packet is for, its cue; none (or empty) composes without one. */
@@ -157,5 +162,8 @@ const MAX_QUERY = 10_000;
 export function composeForPrompt(port: MemoryPort, request: PromptComposeRequest): Promise<ComposedMemory> {
   const { query, purpose, format, ...rest } = request;
   const cue = query === undefined || query.length <= MAX_QUERY ? query : [...query].slice(0, MAX_QUERY).join('');
-  return port.compose({ ...rest, purpose: purpose ?? 'responder', ...(cue === undefined || cue === '' ? {} : { cues: { query: cue } }) }, format ?? 'markdown');
+  return port.compose(
+    { ...rest, purpose: purpose ?? 'responder', ...(cue === undefined || cue === '' ? {} : { cues: { query: cue } }) },
+    format ?? 'markdown',
+  );
 }

@@ -13,7 +13,9 @@ import { describeValue } from './values.js';
  * @example
  * chunkText(item) // '[preferences:pref:writing:tone]\nPrefers concise (writing tone)\nUpdated at: 2026-02-20'
  */
-export function chunkText(item: Pick<MemoryItem, 'type' | 'key' | 'value' | 'updated_at' | 'tags' | 'entities'>): string {
+export function chunkText(
+  item: Pick<MemoryItem, 'type' | 'key' | 'value' | 'updated_at' | 'tags' | 'entities'>,
+): string {
   const lines = [`[${item.type}:${item.key}]`, describeValue(item.type, item.value)];
   if (item.entities.length > 0) lines.push(`Entities: ${item.entities.join(', ')}`);
   if (item.tags.length > 0) lines.push(`Tags: ${item.tags.join(', ')}`);

@@ -47,7 +47,8 @@ describe('retention gate', () => {
     expect(byId['e6']!.reason).toMatch(/^speculative/);
     expect(byId['e7']!.reason).toMatch(/^read-only tool output/);
     expect(byId['e8']!.reason).toMatch(/^a question/);
-    for (const id of ['e4', 'e5', 'e6', 'e7', 'e8']) expect(byId[id]).toMatchObject({ decision: 'never', wrote: false });
+    for (const id of ['e4', 'e5', 'e6', 'e7', 'e8'])
+      expect(byId[id]).toMatchObject({ decision: 'never', wrote: false });
   });
 
   it('always writes an explicit denial', () => {
@@ -58,7 +59,13 @@ describe('retention gate', () => {
   });
 
   it('writes none of the readings of a statement a person must choose between, and proposes each', () => {
-    const reading = (key: string): ItemCandidate => ({ ...candidate('e1', 'must', 0.85), type: 'tasks', key, value: { status: 'done' }, review: 'matches 2 open tasks' });
+    const reading = (key: string): ItemCandidate => ({
+      ...candidate('e1', 'must', 0.85),
+      type: 'tasks',
+      key,
+      value: { status: 'done' },
+      review: 'matches 2 open tasks',
+    });
     const readings = [reading('task:general:a'), reading('task:general:b')];
     const { decisions, accepted, proposed } = applyGate([event('e1', 'The insurance is renewed.')], readings);
     expect(accepted).toEqual([]);

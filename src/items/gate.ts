@@ -51,7 +51,8 @@ export function applyGate(
   const proposed: ItemCandidate[] = [];
   const decisions = events.map((event): GateDecision => {
     const all = candidates.filter((candidate) => candidate.source_event_ids.includes(event.event_id));
-    if (all.length === 0) return { event_id: event.event_id, decision: 'never', wrote: false, reason: neverReason(event), rules: [] };
+    if (all.length === 0)
+      return { event_id: event.event_id, decision: 'never', wrote: false, reason: neverReason(event), rules: [] };
     // A statement with several readings writes none of them: each goes to the review queue.
     const review = all.filter((candidate) => candidate.review !== undefined);
     for (const candidate of review) if (!proposed.includes(candidate)) proposed.push(candidate);
@@ -64,8 +65,10 @@ export function applyGate(
     const parts: string[] = [];
     if (must.length > 0) parts.push(`must write: ${must.map(describe).join('; ')}`);
     if (mayWritten.length > 0) parts.push(`may write, confident: ${mayWritten.map(describe).join('; ')}`);
-    if (mayHeld.length > 0) parts.push(`may write, held below confidence ${options.mayThreshold}: ${mayHeld.map(describe).join('; ')}`);
-    if (review.length > 0) parts.push(`proposed for review, one reading each (${review[0]!.review}): ${review.map(describe).join('; ')}`);
+    if (mayHeld.length > 0)
+      parts.push(`may write, held below confidence ${options.mayThreshold}: ${mayHeld.map(describe).join('; ')}`);
+    if (review.length > 0)
+      parts.push(`proposed for review, one reading each (${review[0]!.review}): ${review.map(describe).join('; ')}`);
     const decision = must.length > 0 || review.some((candidate) => candidate.gate === 'must') ? 'must' : 'may';
     return {
       event_id: event.event_id,

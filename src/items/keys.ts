@@ -55,16 +55,21 @@ export function assertKey(type: MemoryType, key: string, field = 'key'): void {
   };
   const parts = key.split(':');
   if (parts[0] !== rule.prefix) fail(`must start with "${rule.prefix}:"`);
-  if (parts.length !== rule.segments.length + 1) fail(`must have ${rule.segments.length} part(s) after "${rule.prefix}:"`);
+  if (parts.length !== rule.segments.length + 1)
+    fail(`must have ${rule.segments.length} part(s) after "${rule.prefix}:"`);
   parts.slice(1).forEach((part, index) => {
     const name = rule.segments[index]!;
     if (!SEGMENT.test(part)) fail(`has an empty or invalid ${name} (no spaces or colons, at most 200 characters)`);
     const allowed = rule.allowed?.[index];
-    if (allowed !== undefined && !allowed.includes(part)) fail(`has ${name} "${part}", which must be one of ${allowed.join(', ')}`);
+    if (allowed !== undefined && !allowed.includes(part))
+      fail(`has ${name} "${part}", which must be one of ${allowed.join(', ')}`);
     if (rule.domainSegments?.includes(index) === true && !DOMAIN.test(part)) {
-      fail(`has ${name} "${part}", which must be a domain name: lower-case letters, digits and underscores, at most 64 (for example food or writing)`);
+      fail(
+        `has ${name} "${part}", which must be a domain name: lower-case letters, digits and underscores, at most 64 (for example food or writing)`,
+      );
     }
-    if (rule.dateSegment === index && (!DATE.test(part) || Number.isNaN(Date.parse(part)))) fail(`has ${name} "${part}", which must be a date YYYY-MM-DD`);
+    if (rule.dateSegment === index && (!DATE.test(part) || Number.isNaN(Date.parse(part))))
+      fail(`has ${name} "${part}", which must be a date YYYY-MM-DD`);
   });
 }
 

@@ -14,7 +14,11 @@ function learnedAt(item: MemoryItem): string {
 
 function factsOf(value: Record<string, unknown>): Map<string, unknown> {
   const facts = Array.isArray(value['facts']) ? (value['facts'] as unknown[]) : [];
-  return new Map(facts.filter((fact): fact is Record<string, unknown> => typeof fact === 'object' && fact !== null).map((fact) => [String(fact['k']), fact]));
+  return new Map(
+    facts
+      .filter((fact): fact is Record<string, unknown> => typeof fact === 'object' && fact !== null)
+      .map((fact) => [String(fact['k']), fact]),
+  );
 }
 
 /** The `k` of each profile fact that a version learned after `at` set, changed or ended. */
@@ -43,7 +47,9 @@ function factsChangedAfter(versions: readonly MemoryItem[], at: string): Set<str
 export function withoutLaterChanges(candidate: ItemCandidate, versions: readonly MemoryItem[]): ItemCandidate | null {
   const at = candidate.valid_from;
   if (at === undefined || at === null) return candidate;
-  const retractedLater = versions.some((version) => version.status === 'retracted' && version.ended_at !== null && version.ended_at > at);
+  const retractedLater = versions.some(
+    (version) => version.status === 'retracted' && version.ended_at !== null && version.ended_at > at,
+  );
   if (retractedLater) return null;
   if (!versions.some((version) => learnedAt(version) > at)) return candidate;
   if (candidate.type !== 'profile' || candidate.action === 'retract') return null;

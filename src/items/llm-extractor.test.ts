@@ -1,16 +1,31 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import type { ExtractionEvent } from '../spec/items.js';
-import { chatReply, startOpenAiCompatibleServer, type OpenAiCompatibleServer } from '../../test/helpers/openai-compatible-server.js';
+import {
+  chatReply,
+  startOpenAiCompatibleServer,
+  type OpenAiCompatibleServer,
+} from '../../test/helpers/openai-compatible-server.js';
 import { createOpenAiCompatibleChat } from '../providers/llm/openai-compatible.js';
 import { generateStructured } from '../providers/llm/generate-structured.js';
-import { createLlmExtractor, renderExtractionPrompt, type DroppedItem, type LlmExtractorOptions } from './llm-extractor.js';
+import {
+  createLlmExtractor,
+  renderExtractionPrompt,
+  type DroppedItem,
+  type LlmExtractorOptions,
+} from './llm-extractor.js';
 
 import extractItemsPrompt from './prompts/extract-items.v2.json' with { type: 'json' };
 
 const ts = '2026-02-20T10:00:00.000Z';
 const events: ExtractionEvent[] = [
-  { event_id: 'evt_1', kind: 'message', role: 'user', text: 'We decided: Atlas launches on March 3. Also, lovely weather today!', ts },
+  {
+    event_id: 'evt_1',
+    kind: 'message',
+    role: 'user',
+    text: 'We decided: Atlas launches on March 3. Also, lovely weather today!',
+    ts,
+  },
   { event_id: 'evt_2', kind: 'message', role: 'assistant', text: 'Noted, the Atlas launch is on 2026-03-03.', ts },
 ];
 
@@ -72,7 +87,10 @@ describe('createLlmExtractor', () => {
     ]);
 
     expect(server!.requests).toHaveLength(1);
-    const body = server!.requests[0]!.body as { messages: Array<{ role: string; content: string }>; response_format: unknown };
+    const body = server!.requests[0]!.body as {
+      messages: Array<{ role: string; content: string }>;
+      response_format: unknown;
+    };
     expect(body.response_format).toEqual({
       type: 'json_schema',
       json_schema: { name: 'extract-items', schema: extractItemsPrompt.output_schema, strict: true },
@@ -84,7 +102,10 @@ describe('createLlmExtractor', () => {
 
   it('returns [] and reports the failure once after two invalid answers', async () => {
     const onFailure = vi.fn();
-    const extractor = await extractorAgainst((call) => (call === 1 ? 'I found a decision about Atlas.' : JSON.stringify({ memories: [] })), { onFailure });
+    const extractor = await extractorAgainst(
+      (call) => (call === 1 ? 'I found a decision about Atlas.' : JSON.stringify({ memories: [] })),
+      { onFailure },
+    );
     expect(await extractor.extract({ events })).toEqual([]);
     expect(server!.requests).toHaveLength(2);
     expect(onFailure).toHaveBeenCalledTimes(1);
@@ -99,11 +120,32 @@ describe('createLlmExtractor', () => {
     const noSource = { ...validItem, key: 'decision:atlas:owner', source_event_ids: [] };
     const emptyUpsert = { ...validItem, key: 'decision:atlas:scope', value: [] };
     const wrongType = { ...validItem, type: 'moods' };
-    const retract = { ...validItem, action: 'retract', type: 'preferences', key: 'pref:writing:tone', value: [], salience: null, gate: 'may' };
-    const extractor = await extractorAgainst(() => JSON.stringify({ items: [outOfRange, noSource, emptyUpsert, wrongType, retract] }), { onDropped });
+    const retract = {
+      ...validItem,
+      action: 'retract',
+      type: 'preferences',
+      key: 'pref:writing:tone',
+      value: [],
+      salience: null,
+      gate: 'may',
+    };
+    const extractor = await extractorAgainst(
+      () => JSON.stringify({ items: [outOfRange, noSource, emptyUpsert, wrongType, retract] }),
+      { onDropped },
+    );
     const candidates = await extractor.extract({ events, known_keys: ['pref:writing:tone'] });
     expect(candidates).toEqual([
-      { action: 'retract', type: 'preferences', key: 'pref:writing:tone', value: {}, confidence: 0.9, rule: 'llm:extract-items@2', gate: 'may', source_event_ids: ['evt_1', 'evt_2'], provenance: { extractor: 'llm', model: 'test-model' } },
+      {
+        action: 'retract',
+        type: 'preferences',
+        key: 'pref:writing:tone',
+        value: {},
+        confidence: 0.9,
+        rule: 'llm:extract-items@2',
+        gate: 'may',
+        source_event_ids: ['evt_1', 'evt_2'],
+        provenance: { extractor: 'llm', model: 'test-model' },
+      },
     ]);
     const rules = (onDropped.mock.calls[0]![0] as DroppedItem[]).map((item) => item.issues.map((issue) => issue.rule));
     expect(rules).toEqual([['range'], ['required'], ['required'], ['enum']]);
@@ -117,7 +159,13 @@ describe('createLlmExtractor', () => {
   });
 
   it('caps the number of events and refuses citations of events it did not show', async () => {
-    const many = Array.from({ length: 5 }, (_, index): ExtractionEvent => ({ event_id: `evt_${index + 1}`, kind: 'message', role: 'user', text: `message ${index + 1}`, ts }));
+    const many = Array.from({ length: 5 }, (_, index): ExtractionEvent => ({
+      event_id: `evt_${index + 1}`,
+      kind: 'message',
+      role: 'user',
+      text: `message ${index + 1}`,
+      ts,
+    }));
     const citesHidden = { ...validItem, source_event_ids: ['evt_5'] };
     const extractor = await extractorAgainst(() => JSON.stringify({ items: [citesHidden] }), { maxEvents: 3 });
     expect(await extractor.extract({ events: many })).toEqual([]);
@@ -129,8 +177,26 @@ describe('createLlmExtractor', () => {
 
 describe('createLlmExtractor values', () => {
   const said = '2026-02-21T09:30:00.000Z';
-  const told: ExtractionEvent[] = [...events, { event_id: 'evt_3', kind: 'message', role: 'user', text: 'We moved to Lisbon on May 1. My wife Hannah is allergic to peanuts.', ts: said }];
-  const profileItem = (action: 'upsert' | 'retract', value: Array<{ k: string; v: string }>) => ({ ...validItem, action, type: 'profile', key: 'profile:user', value, gate: 'may', source_event_ids: ['evt_3'], salience: null });
+  const told: ExtractionEvent[] = [
+    ...events,
+    {
+      event_id: 'evt_3',
+      kind: 'message',
+      role: 'user',
+      text: 'We moved to Lisbon on May 1. My wife Hannah is allergic to peanuts.',
+      ts: said,
+    },
+  ];
+  const profileItem = (action: 'upsert' | 'retract', value: Array<{ k: string; v: string }>) => ({
+    ...validItem,
+    action,
+    type: 'profile',
+    key: 'profile:user',
+    value,
+    gate: 'may',
+    source_event_ids: ['evt_3'],
+    salience: null,
+  });
 
   it('turns profile pairs into facts named as the rules name them, with the subject, since and the time the events state them', async () => {
     const answer = profileItem('upsert', [
@@ -144,7 +210,13 @@ describe('createLlmExtractor values', () => {
     expect(candidate).toMatchObject({
       action: 'upsert',
       key: 'profile:user',
-      value: { subject: 'user', facts: [{ k: 'location', v: 'Lisbon', since: '2026-05-01' }, { k: 'family:wife', v: 'wife Hannah', since: '2026-05-01' }] },
+      value: {
+        subject: 'user',
+        facts: [
+          { k: 'location', v: 'Lisbon', since: '2026-05-01' },
+          { k: 'family:wife', v: 'wife Hannah', since: '2026-05-01' },
+        ],
+      },
       valid_from: said,
       provenance: { extractor: 'llm', model: 'test-model' },
     });
@@ -152,19 +224,32 @@ describe('createLlmExtractor values', () => {
   });
 
   it('ends the facts a profile retraction names instead of retracting the profile, and drops one that names none', async () => {
-    const ended = profileItem('retract', [{ k: 'location', v: 'Berlin' }, { k: 'diet', v: '' }]);
+    const ended = profileItem('retract', [
+      { k: 'location', v: 'Berlin' },
+      { k: 'diet', v: '' },
+    ]);
     const empty = profileItem('retract', []);
     const onlySubject = profileItem('upsert', [{ k: 'subject', v: 'user' }]);
     const badKey = profileItem('upsert', [{ k: 'pet: :bruno', v: 'dog Bruno' }]);
     const onDropped = vi.fn();
-    const extractor = await extractorAgainst(() => JSON.stringify({ items: [ended, empty, onlySubject, badKey] }), { onDropped });
+    const extractor = await extractorAgainst(() => JSON.stringify({ items: [ended, empty, onlySubject, badKey] }), {
+      onDropped,
+    });
     expect(await extractor.extract({ events: told })).toEqual([
       expect.objectContaining({
         action: 'upsert',
-        value: { subject: 'user', facts: [{ k: 'location', v: null, was: 'Berlin', until: '2026-02-21' }, { k: 'diet', v: null, until: '2026-02-21' }] },
+        value: {
+          subject: 'user',
+          facts: [
+            { k: 'location', v: null, was: 'Berlin', until: '2026-02-21' },
+            { k: 'diet', v: null, until: '2026-02-21' },
+          ],
+        },
       }),
     ]);
-    expect((onDropped.mock.calls[0]![0] as DroppedItem[]).map((item) => [item.issues[0]!.rule, item.issues[0]!.field])).toEqual([
+    expect(
+      (onDropped.mock.calls[0]![0] as DroppedItem[]).map((item) => [item.issues[0]!.rule, item.issues[0]!.field]),
+    ).toEqual([
       ['required', 'items[1].value'],
       ['required', 'items[2].value'],
       ['fact_key', 'items[3].value[0].k'],
@@ -172,12 +257,36 @@ describe('createLlmExtractor values', () => {
   });
 
   it('collects a list field from its repeated pairs and reads a numeric field as a number', async () => {
-    const entity = { ...validItem, type: 'entities', key: 'entity:person:hannah', value: [{ k: 'kind', v: 'person' }, { k: 'canonical', v: 'Hannah' }, { k: 'aliases', v: 'Han' }, { k: 'aliases', v: 'H.' }] };
-    const preference = { ...validItem, type: 'preferences', key: 'pref:writing:tone', value: [{ k: 'scope', v: 'writing' }, { k: 'name', v: 'tone' }, { k: 'value', v: 'formal' }, { k: 'priority', v: '0.8' }], source_event_ids: ['evt_1'] };
+    const entity = {
+      ...validItem,
+      type: 'entities',
+      key: 'entity:person:hannah',
+      value: [
+        { k: 'kind', v: 'person' },
+        { k: 'canonical', v: 'Hannah' },
+        { k: 'aliases', v: 'Han' },
+        { k: 'aliases', v: 'H.' },
+      ],
+    };
+    const preference = {
+      ...validItem,
+      type: 'preferences',
+      key: 'pref:writing:tone',
+      value: [
+        { k: 'scope', v: 'writing' },
+        { k: 'name', v: 'tone' },
+        { k: 'value', v: 'formal' },
+        { k: 'priority', v: '0.8' },
+      ],
+      source_event_ids: ['evt_1'],
+    };
     const extractor = await extractorAgainst(() => JSON.stringify({ items: [entity, preference] }));
     const [person, tone] = await extractor.extract({ events: told });
     expect(person!.value).toEqual({ kind: 'person', canonical: 'Hannah', aliases: ['Han', 'H.'] });
-    expect(tone).toMatchObject({ value: { scope: 'writing', name: 'tone', value: 'formal', priority: 0.8 }, valid_from: ts });
+    expect(tone).toMatchObject({
+      value: { scope: 'writing', name: 'tone', value: 'formal', priority: 0.8 },
+      valid_from: ts,
+    });
   });
 });
 
@@ -186,7 +295,15 @@ describe('renderExtractionPrompt', () => {
     const prompt = renderExtractionPrompt(
       [
         { event_id: 'evt_a', kind: 'message', role: 'user', text: 'see {{known_keys}}', ts },
-        { event_id: 'evt_b', kind: 'tool_result', role: 'tool', text: 'y'.repeat(5_000), tool_name: 'build', tool_status: 'ok', ts },
+        {
+          event_id: 'evt_b',
+          kind: 'tool_result',
+          role: 'tool',
+          text: 'y'.repeat(5_000),
+          tool_name: 'build',
+          tool_status: 'ok',
+          ts,
+        },
       ],
       [],
     );

@@ -6,7 +6,14 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 
 import { ValidationError, type ValidationIssue } from '../spec/errors.js';
-import type { ExtractionEvent, ExtractionInput, Extractor, ItemCandidate, MemoryType, Salience } from '../spec/items.js';
+import type {
+  ExtractionEvent,
+  ExtractionInput,
+  Extractor,
+  ItemCandidate,
+  MemoryType,
+  Salience,
+} from '../spec/items.js';
 import type { StructuredFailure, StructuredModel, StructuredRequest, StructuredResult } from '../spec/providers.js';
 import { inputIssues, issuesOf } from '../spec/validators.js';
 import { assertKey } from './keys.js';
@@ -123,11 +130,18 @@ export function renderExtractionPrompt(events: readonly ExtractionEvent[], known
   const lines = events.map((event, index) => `[${index + 1}] ${JSON.stringify(eventLine(event))}`).join('\n');
   const keys = knownKeys.length === 0 ? '(none)' : knownKeys.map((key) => `- ${key}`).join('\n');
   // One pass, so a placeholder written inside an event's text is never expanded.
-  return extractItemsPrompt.user_template.replace(/\{\{(events|known_keys)\}\}/gu, (_, name: string) => (name === 'events' ? lines : keys));
+  return extractItemsPrompt.user_template.replace(/\{\{(events|known_keys)\}\}/gu, (_, name: string) =>
+    name === 'events' ? lines : keys,
+  );
 }
 
 function eventLine(event: ExtractionEvent): Record<string, string> {
-  const line: Record<string, string> = { event_id: event.event_id, role: event.role, ts: event.ts, text: capText(event.text) };
+  const line: Record<string, string> = {
+    event_id: event.event_id,
+    role: event.role,
+    ts: event.ts,
+    text: capText(event.text),
+  };
   if (event.tool_name !== undefined) line['tool_name'] = event.tool_name;
   if (event.tool_status !== undefined) line['tool_status'] = event.tool_status;
   return line;
@@ -162,7 +176,11 @@ function compileValidators(): {
     },
     item: (value, index, shownIds) => {
       const field = `items[${index}]`;
-      if (!item(value)) return issuesOf(item.errors).map((issue) => ({ ...issue, field: issue.field === '' ? field : `${field}.${issue.field}` }));
+      if (!item(value))
+        return issuesOf(item.errors).map((issue) => ({
+          ...issue,
+          field: issue.field === '' ? field : `${field}.${issue.field}`,
+        }));
       return checkItem(value, field, shownIds);
     },
   };
@@ -172,14 +190,16 @@ function compileValidators(): {
 function checkItem(item: ModelItem, field: string, shownIds: ReadonlyMap<string, string>): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const inUnitRange = (value: number) => Number.isFinite(value) && value >= 0 && value <= 1;
-  if (!inUnitRange(item.confidence)) issues.push({ field: `${field}.confidence`, rule: 'range', message: 'must be from 0 to 1' });
+  if (!inUnitRange(item.confidence))
+    issues.push({ field: `${field}.confidence`, rule: 'range', message: 'must be from 0 to 1' });
   for (const [name, value] of Object.entries(item.salience ?? {})) {
-    if (!inUnitRange(value)) issues.push({ field: `${field}.salience.${name}`, rule: 'range', message: 'must be from 0 to 1' });
+    if (!inUnitRange(value))
+      issues.push({ field: `${field}.salience.${name}`, rule: 'range', message: 'must be from 0 to 1' });
   }
   try {
     assertKey(item.type, item.key, `${field}.key`);
   } catch (error) {
-    if (!(ValidationError.isInstance(error))) throw error;
+    if (!ValidationError.isInstance(error)) throw error;
     issues.push(...error.issues);
   }
   if (item.source_event_ids.length === 0) {
@@ -187,11 +207,17 @@ function checkItem(item: ModelItem, field: string, shownIds: ReadonlyMap<string,
   }
   item.source_event_ids.forEach((id, index) => {
     if (!shownIds.has(id)) {
-      issues.push({ field: `${field}.source_event_ids[${index}]`, rule: 'unknown_event_id', message: `${JSON.stringify(id)} is not one of the given events` });
+      issues.push({
+        field: `${field}.source_event_ids[${index}]`,
+        rule: 'unknown_event_id',
+        message: `${JSON.stringify(id)} is not one of the given events`,
+      });
     }
   });
-  if (item.value.some((pair) => pair.k.trim() === '')) issues.push({ field: `${field}.value`, rule: 'value_pair', message: 'every pair needs a non-empty k' });
-  if (item.action === 'upsert' && item.value.length === 0) issues.push({ field: `${field}.value`, rule: 'required', message: 'an upsert needs a value' });
+  if (item.value.some((pair) => pair.k.trim() === ''))
+    issues.push({ field: `${field}.value`, rule: 'value_pair', message: 'every pair needs a non-empty k' });
+  if (item.action === 'upsert' && item.value.length === 0)
+    issues.push({ field: `${field}.value`, rule: 'required', message: 'an upsert needs a value' });
   if (item.type === 'profile') issues.push(...profileIssues(item, field));
   return issues;
 }
@@ -201,10 +227,24 @@ const FACT_KEY = /^[^:\s]+(?::[^:\s]+)*$/u;
 /** A profile item names facts (a retraction, the facts that ended), each with a key of the rules' form. */
 function profileIssues(item: ModelItem, field: string): ValidationIssue[] {
   if (profileFactCount(item.value) === 0) {
-    return [{ field: `${field}.value`, rule: 'required', message: 'a profile item needs at least one fact pair (a retraction: the facts that ended)' }];
+    return [
+      {
+        field: `${field}.value`,
+        rule: 'required',
+        message: 'a profile item needs at least one fact pair (a retraction: the facts that ended)',
+      },
+    ];
   }
   const bad = item.value.findIndex((pair) => !FACT_KEY.test(factKey(pair.k)));
-  return bad === -1 ? [] : [{ field: `${field}.value[${bad}].k`, rule: 'fact_key', message: 'must be a fact name like location or family:wife' }];
+  return bad === -1
+    ? []
+    : [
+        {
+          field: `${field}.value[${bad}].k`,
+          rule: 'fact_key',
+          message: 'must be a fact name like location or family:wife',
+        },
+      ];
 }
 
 /**
@@ -213,7 +253,10 @@ function profileIssues(item: ModelItem, field: string): ValidationIssue[] {
  */
 function toCandidate(item: ModelItem, modelId: string, shown: ReadonlyMap<string, string>): ItemCandidate {
   const sources = [...new Set(item.source_event_ids)];
-  const stated = sources.map((id) => shown.get(id)!).sort().at(-1)!;
+  const stated = sources
+    .map((id) => shown.get(id)!)
+    .sort()
+    .at(-1)!;
   const { action, value } = valueFromPairs(item.type, item.key, item.action, item.value, stated.slice(0, 10));
   return {
     action,

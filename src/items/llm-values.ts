@@ -34,7 +34,12 @@ export function factKey(k: string): string {
 
 function fieldKinds(type: MemoryType): { lists: Set<string>; numbers: Set<string> } {
   const properties = (VALUE_SCHEMAS[type]['properties'] ?? {}) as Record<string, { type?: unknown }>;
-  const named = (kinds: readonly string[]) => new Set(Object.entries(properties).filter(([, schema]) => kinds.includes(String(schema.type))).map(([name]) => name));
+  const named = (kinds: readonly string[]) =>
+    new Set(
+      Object.entries(properties)
+        .filter(([, schema]) => kinds.includes(String(schema.type)))
+        .map(([name]) => name),
+    );
   return { lists: named(['array']), numbers: named(['number', 'integer']) };
 }
 
@@ -53,7 +58,12 @@ function fieldsOf(type: MemoryType, pairs: readonly ValuePair[]): Record<string,
 }
 
 /** The facts a profile item states, or (a retraction) the facts it ends, as of the events' date. */
-function profileValue(key: string, action: ItemCandidate['action'], pairs: readonly ValuePair[], date: string): Record<string, unknown> {
+function profileValue(
+  key: string,
+  action: ItemCandidate['action'],
+  pairs: readonly ValuePair[],
+  date: string,
+): Record<string, unknown> {
   const named = (name: string) => pairs.findLast((pair) => factKey(pair.k) === name)?.v.trim();
   const subject = named('subject') || key.slice('profile:'.length);
   const since = named('since');

@@ -40,7 +40,10 @@ export interface MergeOptions {
 const DEFAULT_SALIENCE = { consequence: 0.5, emotional_charge: 0.2, reusability: 0.5 };
 
 /** The owner and level a candidate is stored at. */
-export function placement(candidate: Pick<ItemCandidate, 'type' | 'scope_level'>, scope: MergeScope): { level: ScopeLevel; owner: string } {
+export function placement(
+  candidate: Pick<ItemCandidate, 'type' | 'scope_level'>,
+  scope: MergeScope,
+): { level: ScopeLevel; owner: string } {
   const level = candidate.scope_level ?? DEFAULT_LEVELS[candidate.type];
   return { level, owner: ownerOf(level, scope.user_id, scope.agent_id) };
 }
@@ -48,7 +51,11 @@ export function placement(candidate: Pick<ItemCandidate, 'type' | 'scope_level'>
 /** An item's provenance: the candidate's own extractor and model when it names them, else the merger's extractor. */
 function provenanceOf(candidate: ItemCandidate, extractor: Provenance['extractor']): Provenance {
   const model = candidate.provenance?.model;
-  return { extractor: candidate.provenance?.extractor ?? extractor, rule: candidate.rule, ...(model === undefined ? {} : { model }) };
+  return {
+    extractor: candidate.provenance?.extractor ?? extractor,
+    rule: candidate.rule,
+    ...(model === undefined ? {} : { model }),
+  };
 }
 
 export function versionKey(owner: string, key: string): string {
@@ -101,7 +108,9 @@ export class ItemMerger {
     const candidate = this.options.late === true ? withoutLaterChanges(proposed, all) : proposed;
     if (candidate === null) return { ops: [], diffs: [] };
     const active = all.filter((item) => item.status === 'active');
-    return candidate.action === 'retract' ? this.retract(candidate, active) : this.upsert(candidate, level, owner, all, active);
+    return candidate.action === 'retract'
+      ? this.retract(candidate, active)
+      : this.upsert(candidate, level, owner, all, active);
   }
 
   private end(item: MemoryItem, status: 'superseded' | 'retracted', rule: string): { ops: WriteOp[]; diff: ItemDiff } {
@@ -109,8 +118,26 @@ export class ItemMerger {
     this.remember({ ...item, status, ended_at: now, updated_at: now });
     // Its chunk stays: ended versions remain searchable when a search asks for their status.
     return {
-      ops: [{ op: 'set_item_status', tenant_id: item.tenant_id, item_id: item.id, expected_status: 'active', status, ended_at: now, updated_at: now }],
-      diff: { action: status, item_id: item.id, type: item.type, key: item.key, version: item.version, previous_id: item.id, rule },
+      ops: [
+        {
+          op: 'set_item_status',
+          tenant_id: item.tenant_id,
+          item_id: item.id,
+          expected_status: 'active',
+          status,
+          ended_at: now,
+          updated_at: now,
+        },
+      ],
+      diff: {
+        action: status,
+        item_id: item.id,
+        type: item.type,
+        key: item.key,
+        version: item.version,
+        previous_id: item.id,
+        rule,
+      },
     };
   }
 
@@ -125,12 +152,35 @@ export class ItemMerger {
     return { ops, diffs };
   }
 
-  private upsert(candidate: ItemCandidate, level: ScopeLevel, owner: string, all: readonly MemoryItem[], active: readonly MemoryItem[]) {
+  private upsert(
+    candidate: ItemCandidate,
+    level: ScopeLevel,
+    owner: string,
+    all: readonly MemoryItem[],
+    active: readonly MemoryItem[],
+  ) {
     const latest = active.at(-1);
     const value = latest === undefined ? candidate.value : mergeValue(candidate.type, latest.value, candidate.value);
     assertValue(candidate.type, value);
-    if (latest !== undefined && isDeepStrictEqual(value, latest.value) && (candidate.valid_to ?? null) === latest.valid_to) {
-      return { ops: [], diffs: [{ action: 'unchanged' as const, item_id: latest.id, type: latest.type, key: latest.key, version: latest.version, previous_id: null, rule: candidate.rule }] };
+    if (
+      latest !== undefined &&
+      isDeepStrictEqual(value, latest.value) &&
+      (candidate.valid_to ?? null) === latest.valid_to
+    ) {
+      return {
+        ops: [],
+        diffs: [
+          {
+            action: 'unchanged' as const,
+            item_id: latest.id,
+            type: latest.type,
+            key: latest.key,
+            version: latest.version,
+            previous_id: null,
+            rule: candidate.rule,
+          },
+        ],
+      };
     }
     const now = this.options.now;
     const sensitivity = this.options.sensitivityOf(candidate.source_event_ids);
@@ -154,7 +204,8 @@ export class ItemMerger {
       version: Math.max(0, ...all.map((known) => known.version)) + 1,
       supersedes: latest?.id ?? null,
       source_event_ids: [...candidate.source_event_ids],
-      evidence_refs: candidate.evidence_refs ?? candidate.source_event_ids.map((id) => ({ kind: 'event' as const, ref: id })),
+      evidence_refs:
+        candidate.evidence_refs ?? candidate.source_event_ids.map((id) => ({ kind: 'event' as const, ref: id })),
       provenance: provenanceOf(candidate, this.options.extractor),
       tags: candidate.tags ?? [],
       entities: candidate.entities ?? [],
@@ -170,11 +221,16 @@ export class ItemMerger {
       diffs.push(ended.diff);
     }
     this.remember(item);
-    ops.push(
-      { op: 'put_item', item },
-      chunkOp(item),
-    );
-    diffs.unshift({ action: latest === undefined ? 'created' : 'updated', item_id: item.id, type: item.type, key: item.key, version: item.version, previous_id: latest?.id ?? null, rule: candidate.rule });
+    ops.push({ op: 'put_item', item }, chunkOp(item));
+    diffs.unshift({
+      action: latest === undefined ? 'created' : 'updated',
+      item_id: item.id,
+      type: item.type,
+      key: item.key,
+      version: item.version,
+      previous_id: latest?.id ?? null,
+      rule: candidate.rule,
+    });
     return { ops, diffs };
   }
 }

@@ -45,7 +45,11 @@ export function resolvePolicies(overrides: Partial<Record<string, string>> = {})
   const policies = { ...DEFAULT_POLICIES };
   for (const [type, policy] of Object.entries(overrides)) {
     if (!MEMORY_TYPES.includes(type as MemoryType)) {
-      throw ValidationError.of(`conflict_policies.${type}`, 'enum', `must be a memory type: ${MEMORY_TYPES.join(', ')}`);
+      throw ValidationError.of(
+        `conflict_policies.${type}`,
+        'enum',
+        `must be a memory type: ${MEMORY_TYPES.join(', ')}`,
+      );
     }
     if (policy !== 'overwrite' && policy !== 'versioned') {
       throw ValidationError.of(`conflict_policies.${type}`, 'enum', 'must be "overwrite" or "versioned"');

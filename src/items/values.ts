@@ -28,19 +28,68 @@ export const VALUE_SCHEMAS: Readonly<Record<MemoryType, Record<string, unknown>>
       },
     },
   },
-  preferences: { type: 'object', required: ['scope', 'name', 'value'], properties: { scope: text, name: text, value: {}, priority: { type: 'number', minimum: 0, maximum: 1 } } },
-  goals: { type: 'object', required: ['name', 'description'], properties: { project: optionalText, name: text, description: text, status: optionalText } },
+  preferences: {
+    type: 'object',
+    required: ['scope', 'name', 'value'],
+    properties: { scope: text, name: text, value: {}, priority: { type: 'number', minimum: 0, maximum: 1 } },
+  },
+  goals: {
+    type: 'object',
+    required: ['name', 'description'],
+    properties: { project: optionalText, name: text, description: text, status: optionalText },
+  },
   tasks: {
     type: 'object',
     required: ['task_id', 'title', 'status'],
-    properties: { project: optionalText, task_id: text, title: text, status: { enum: ['todo', 'doing', 'done', 'blocked'] }, due: optionalText, notes: { type: 'array', items: { type: 'string' } } },
+    properties: {
+      project: optionalText,
+      task_id: text,
+      title: text,
+      status: { enum: ['todo', 'doing', 'done', 'blocked'] },
+      due: optionalText,
+      notes: { type: 'array', items: { type: 'string' } },
+    },
   },
-  decisions: { type: 'object', required: ['topic', 'decision'], properties: { project: optionalText, topic: text, decision: text, rationale: optionalText, made_at: optionalText } },
-  entities: { type: 'object', required: ['kind', 'canonical'], properties: { kind: text, canonical: text, aliases: { type: 'array', items: { type: 'string' } }, attrs: { type: 'object' } } },
-  events: { type: 'object', required: ['date', 'title'], properties: { scope: optionalText, date, title: text, impact: optionalText } },
-  cases: { type: 'object', required: ['domain', 'problem', 'solution'], properties: { domain: text, problem: text, solution: text, outcome: optionalText, artifacts: { type: 'array' } } },
-  patterns: { type: 'object', required: ['domain', 'name', 'rule'], properties: { domain: text, name: text, rule: text, confidence: { type: 'number', minimum: 0, maximum: 1 } } },
-  procedure: { type: 'object', required: ['task_type', 'name', 'steps'], properties: { task_type: text, name: text, steps: { type: 'array', minItems: 1, items: { type: 'string' } }, priority: { type: 'integer' } } },
+  decisions: {
+    type: 'object',
+    required: ['topic', 'decision'],
+    properties: { project: optionalText, topic: text, decision: text, rationale: optionalText, made_at: optionalText },
+  },
+  entities: {
+    type: 'object',
+    required: ['kind', 'canonical'],
+    properties: {
+      kind: text,
+      canonical: text,
+      aliases: { type: 'array', items: { type: 'string' } },
+      attrs: { type: 'object' },
+    },
+  },
+  events: {
+    type: 'object',
+    required: ['date', 'title'],
+    properties: { scope: optionalText, date, title: text, impact: optionalText },
+  },
+  cases: {
+    type: 'object',
+    required: ['domain', 'problem', 'solution'],
+    properties: { domain: text, problem: text, solution: text, outcome: optionalText, artifacts: { type: 'array' } },
+  },
+  patterns: {
+    type: 'object',
+    required: ['domain', 'name', 'rule'],
+    properties: { domain: text, name: text, rule: text, confidence: { type: 'number', minimum: 0, maximum: 1 } },
+  },
+  procedure: {
+    type: 'object',
+    required: ['task_type', 'name', 'steps'],
+    properties: {
+      task_type: text,
+      name: text,
+      steps: { type: 'array', minItems: 1, items: { type: 'string' } },
+      priority: { type: 'integer' },
+    },
+  },
 };
 
 let validators: Map<MemoryType, ValidateFunction> | undefined;
@@ -54,12 +103,17 @@ let validators: Map<MemoryType, ValidateFunction> | undefined;
 export function assertValue(type: MemoryType, value: unknown, field = 'value'): void {
   if (validators === undefined) {
     const ajv = new Ajv2020({ allErrors: true, strict: false });
-    validators = new Map((Object.keys(VALUE_SCHEMAS) as MemoryType[]).map((name) => [name, ajv.compile(VALUE_SCHEMAS[name])]));
+    validators = new Map(
+      (Object.keys(VALUE_SCHEMAS) as MemoryType[]).map((name) => [name, ajv.compile(VALUE_SCHEMAS[name])]),
+    );
   }
   const validate = validators.get(type)!;
   if (validate(value)) return;
   throw new ValidationError(
-    issuesOf(validate.errors).map((issue) => ({ ...issue, field: issue.field === '' ? field : `${field}.${issue.field}` })),
+    issuesOf(validate.errors).map((issue) => ({
+      ...issue,
+      field: issue.field === '' ? field : `${field}.${issue.field}`,
+    })),
   );
 }
 
@@ -78,7 +132,11 @@ export function assertValue(type: MemoryType, value: unknown, field = 'value'): 
  * mergeValue('tasks', { task_id: 't', title: 'Ship', status: 'todo' }, { status: 'done' }).status // 'done'
  * mergeValue('profile', { subject: 'user', facts: [{ k: 'possession:motorbike', v: 'old Honda motorbike' }] }, { facts: [{ k: '*:honda', v: null, was: 'Honda' }] }).facts // []
  */
-export function mergeValue(type: MemoryType, current: Record<string, unknown>, next: Record<string, unknown>): Record<string, unknown> {
+export function mergeValue(
+  type: MemoryType,
+  current: Record<string, unknown>,
+  next: Record<string, unknown>,
+): Record<string, unknown> {
   if (type !== 'profile') return applyMergePatch(current, next) as Record<string, unknown>;
   const facts = new Map<string, Record<string, unknown>>();
   for (const fact of asFacts(current['facts'])) if (!isEnded(fact)) facts.set(String(fact['k']), fact);
@@ -88,7 +146,10 @@ export function mergeValue(type: MemoryType, current: Record<string, unknown>, n
     else if (k.startsWith(ANY_KIND)) for (const named of factsNamedBy(fact, facts)) replaceOrEnd(facts, named, fact);
     else facts.delete(k);
   }
-  return { ...(applyMergePatch(current, { ...next, facts: null }) as Record<string, unknown>), facts: [...facts.values()] };
+  return {
+    ...(applyMergePatch(current, { ...next, facts: null }) as Record<string, unknown>),
+    facts: [...facts.values()],
+  };
 }
 
 /**
@@ -105,7 +166,10 @@ function replaceOrEnd(facts: Map<string, Record<string, unknown>>, k: string, en
     facts.delete(k);
     return;
   }
-  const replaced: Record<string, unknown> = { ...fact, v: `${value.slice(0, at)}${now}${value.slice(at + was.length)}` };
+  const replaced: Record<string, unknown> = {
+    ...fact,
+    v: `${value.slice(0, at)}${now}${value.slice(at + was.length)}`,
+  };
   if (typeof ended['until'] === 'string') replaced['since'] = ended['until'];
   facts.set(k, replaced);
 }
@@ -143,17 +207,25 @@ function wordsOf(text: string): string[] {
 function factsNamedBy(ended: Record<string, unknown>, facts: ReadonlyMap<string, Record<string, unknown>>): string[] {
   const named = new Set(wordsOf(`${String(ended['k']).slice(ANY_KIND.length)} ${show(ended['was'])}`));
   if (named.size === 0) return [];
-  const owns = [...facts].map(([k, fact]) => [k, new Set(wordsOf(`${k.slice(k.indexOf(':') + 1)} ${show(fact['v'])}`))] as const);
+  const owns = [...facts].map(
+    ([k, fact]) => [k, new Set(wordsOf(`${k.slice(k.indexOf(':') + 1)} ${show(fact['v'])}`))] as const,
+  );
   const exact = owns.filter(([, own]) => [...named].every((word) => own.has(word))).map(([k]) => k);
   if (exact.length > 0) return exact;
   // Chinese words are told apart by a dictionary that keeps "土木工程" whole: failing an exact match,
   // a Chinese word names the facts with a word that starts with it ("土木拜拜" ends 土木工程).
   const han = (word: string) => /\p{Script=Han}/u.test(word);
-  return owns.filter(([, own]) => [...named].every((word) => own.has(word) || (han(word) && [...own].some((mine) => mine.startsWith(word))))).map(([k]) => k);
+  return owns
+    .filter(([, own]) =>
+      [...named].every((word) => own.has(word) || (han(word) && [...own].some((mine) => mine.startsWith(word)))),
+    )
+    .map(([k]) => k);
 }
 
 function asFacts(value: unknown): Array<Record<string, unknown>> {
-  return Array.isArray(value) ? value.filter((fact): fact is Record<string, unknown> => typeof fact === 'object' && fact !== null) : [];
+  return Array.isArray(value)
+    ? value.filter((fact): fact is Record<string, unknown> => typeof fact === 'object' && fact !== null)
+    : [];
 }
 
 function show(value: unknown): string {
@@ -173,10 +245,12 @@ export function describeValue(type: MemoryType, value: Record<string, unknown>):
   const v = (name: string) => show(value[name]);
   switch (type) {
     case 'profile':
-      return asFacts(value['facts'])
-        .filter((fact) => !isEnded(fact))
-        .map((fact) => `${show(fact['k'])}: ${show(fact['v'])}`)
-        .join('; ') || `profile of ${v('subject')}`;
+      return (
+        asFacts(value['facts'])
+          .filter((fact) => !isEnded(fact))
+          .map((fact) => `${show(fact['k'])}: ${show(fact['v'])}`)
+          .join('; ') || `profile of ${v('subject')}`
+      );
     case 'preferences':
       return `Prefers ${v('value')} (${v('scope')} ${v('name')})`;
     case 'goals':

@@ -20,7 +20,13 @@ function otherTenant(value: unknown, principal: KeyPrincipal): boolean {
 }
 
 function refuseTenant(field: string, principal: KeyPrincipal): BoundArguments {
-  return { ok: false, failure: forbidden(field, `this key belongs to tenant ${JSON.stringify(principal.tenant_id)} and can reach no other; leave tenant_id out`) };
+  return {
+    ok: false,
+    failure: forbidden(
+      field,
+      `this key belongs to tenant ${JSON.stringify(principal.tenant_id)} and can reach no other; leave tenant_id out`,
+    ),
+  };
 }
 
 /**
@@ -37,7 +43,8 @@ export function bindArguments(tool: EngramTool, input: Args | undefined, princip
   if (text !== undefined) return { ok: false, failure: invalid(text.field, text.rule, text.message) };
   const allowed = Object.keys((tool.inputSchema['properties'] as Args | undefined) ?? {});
   for (const name of Object.keys(args)) {
-    if (name !== 'tenant_id' && !allowed.includes(name)) return { ok: false, failure: invalid(name, 'additionalProperties', 'is not an allowed property') };
+    if (name !== 'tenant_id' && !allowed.includes(name))
+      return { ok: false, failure: invalid(name, 'additionalProperties', 'is not an allowed property') };
   }
   if (otherTenant(args['tenant_id'], principal)) return refuseTenant('tenant_id', principal);
   const { tenant_id: _named, ...rest } = args;

@@ -36,7 +36,9 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
 
 async function connect(key: string): Promise<Client> {
   const client = new Client({ name: 'engram-http-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: `Bearer ${key}` } } }),
+  );
   clients.push(client);
   return client;
 }
@@ -78,44 +80,90 @@ describe('MCP over streamable HTTP with the official client', () => {
     const client = await connect('admin-key');
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toContain('review_candidate');
-    expect(tools.find((tool) => tool.name === 'compose_context')).toMatchObject({ title: 'Compose memory context', annotations: { readOnlyHint: true, openWorldHint: false } });
+    expect(tools.find((tool) => tool.name === 'compose_context')).toMatchObject({
+      title: 'Compose memory context',
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    });
 
-    const committed = await call(client, 'commit_turn', { scope, turn_id: 'http-1', messages: [{ role: 'user', content: 'I prefer concise answers in writing.' }] });
-    expect(committed.structuredContent).toMatchObject({ turn_id: 'http-1', replayed: false, scope: { tenant_id: 'default' } });
+    const committed = await call(client, 'commit_turn', {
+      scope,
+      turn_id: 'http-1',
+      messages: [{ role: 'user', content: 'I prefer concise answers in writing.' }],
+    });
+    expect(committed.structuredContent).toMatchObject({
+      turn_id: 'http-1',
+      replayed: false,
+      scope: { tenant_id: 'default' },
+    });
 
-    const composed = await call(client, 'compose_context', { scope, purpose: 'planner', render: 'xml', full_packet: true });
+    const composed = await call(client, 'compose_context', {
+      scope,
+      purpose: 'planner',
+      render: 'xml',
+      full_packet: true,
+    });
     expect((composed.structuredContent as { packet: MemoryPacket }).packet.meta.purpose).toBe('planner');
     expect(textOf(composed)).toMatch(/^<memory purpose="planner"/);
 
-    await call(client, 'remember', { scope: { user_id: 'ada', agent_id: 'helper' }, type: 'goals', key: 'goal:atlas:launch', value: { project: 'atlas', name: 'launch', description: 'Launch Atlas in June' } });
-    const found = await call(client, 'search_memory', { scope: { user_id: 'ada', agent_id: 'helper' }, query: 'Atlas launch' });
-    expect((found.structuredContent as { hits: Array<{ item: { key: string } }> }).hits.map((hit) => hit.item.key)).toContain('goal:atlas:launch');
+    await call(client, 'remember', {
+      scope: { user_id: 'ada', agent_id: 'helper' },
+      type: 'goals',
+      key: 'goal:atlas:launch',
+      value: { project: 'atlas', name: 'launch', description: 'Launch Atlas in June' },
+    });
+    const found = await call(client, 'search_memory', {
+      scope: { user_id: 'ada', agent_id: 'helper' },
+      query: 'Atlas launch',
+    });
+    expect(
+      (found.structuredContent as { hits: Array<{ item: { key: string } }> }).hits.map((hit) => hit.item.key),
+    ).toContain('goal:atlas:launch');
   });
 
   it('answers concurrent calls each with its own result', async () => {
     const client = await connect('admin-key');
     const turns = await Promise.all(
-      ['c1', 'c2', 'c3', 'c4'].map((turnId) => call(client, 'commit_turn', { scope, turn_id: turnId, messages: [{ role: 'user', content: `Turn ${turnId}` }] })),
+      ['c1', 'c2', 'c3', 'c4'].map((turnId) =>
+        call(client, 'commit_turn', {
+          scope,
+          turn_id: turnId,
+          messages: [{ role: 'user', content: `Turn ${turnId}` }],
+        }),
+      ),
     );
-    expect(turns.map((result) => (result.structuredContent as { turn_id: string }).turn_id)).toEqual(['c1', 'c2', 'c3', 'c4']);
+    expect(turns.map((result) => (result.structuredContent as { turn_id: string }).turn_id)).toEqual([
+      'c1',
+      'c2',
+      'c3',
+      'c4',
+    ]);
   });
 
   it('applies the key: a read key cannot write, another tenant sees nothing', async () => {
     const reader = await connect('read-key');
     expect((await reader.listTools()).tools.map((tool) => tool.name)).not.toContain('commit_turn');
-    const refused = await call(reader, 'commit_turn', { scope, turn_id: 'r-1', messages: [{ role: 'user', content: 'x' }] });
+    const refused = await call(reader, 'commit_turn', {
+      scope,
+      turn_id: 'r-1',
+      messages: [{ role: 'user', content: 'x' }],
+    });
     expect(refused._meta?.[ERROR_META_KEY]).toMatchObject({ code: 'FORBIDDEN' });
 
     const other = await connect('other-key');
     const found = await call(other, 'search_memory', { scope: { user_id: 'ada' }, query: 'Atlas launch' });
     expect(found.structuredContent).toEqual({ hits: [] });
-    const named = await call(other, 'get_working_state', { scope: { user_id: 'ada', agent_id: 'helper', session_id: 's1', tenant_id: 'default' } });
+    const named = await call(other, 'get_working_state', {
+      scope: { user_id: 'ada', agent_id: 'helper', session_id: 's1', tenant_id: 'default' },
+    });
     expect(named._meta?.[ERROR_META_KEY]).toMatchObject({ code: 'FORBIDDEN', field: 'scope.tenant_id' });
   });
 
   it('answers GET and DELETE with 405, as a stateless server does', async () => {
     for (const method of ['GET', 'DELETE']) {
-      const response = await fetch(url, { method, headers: { Authorization: 'Bearer admin-key', Accept: 'text/event-stream' } });
+      const response = await fetch(url, {
+        method,
+        headers: { Authorization: 'Bearer admin-key', Accept: 'text/event-stream' },
+      });
       expect(response.status, method).toBe(405);
       expect(response.headers.get('allow')).toBe('POST');
       expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
@@ -126,16 +174,28 @@ describe('MCP over streamable HTTP with the official client', () => {
     const guarded = createServer((req, res) => {
       const port = (guarded.address() as AddressInfo).port;
       const rebinding = { allowedHosts: [`127.0.0.1:${port}`], allowedOrigins: [`http://127.0.0.1:${port}`] };
-      void (async () => handleMcpRequest(t.engram, principals['admin-key']!, req, res, await readJson(req), { rebinding }))();
+      void (async () =>
+        handleMcpRequest(t.engram, principals['admin-key']!, req, res, await readJson(req), { rebinding }))();
     });
     await new Promise<void>((resolve) => guarded.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(guarded.address() as AddressInfo).port}`;
     try {
       const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-      const call = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'commit_turn', arguments: { scope, turn_id: 'rebound', messages: [{ role: 'user', content: 'x' }] } } });
+      const call = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: {
+          name: 'commit_turn',
+          arguments: { scope, turn_id: 'rebound', messages: [{ role: 'user', content: 'x' }] },
+        },
+      });
       const forgedHost = await send(base, 'POST', '/mcp', { ...headers, host: 'attacker.example' }, call);
       expect(forgedHost.status).toBe(403);
-      expect(forgedHost.body).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, message: expect.stringContaining('Invalid Host') } });
+      expect(forgedHost.body).toMatchObject({
+        jsonrpc: '2.0',
+        error: { code: -32000, message: expect.stringContaining('Invalid Host') },
+      });
       const forgedOrigin = await send(base, 'POST', '/mcp', { ...headers, origin: 'http://attacker.example' }, call);
       expect(forgedOrigin.status).toBe(403);
       expect(forgedOrigin.body).toMatchObject({ error: { message: expect.stringContaining('Invalid Origin') } });
@@ -152,7 +212,11 @@ describe('MCP over streamable HTTP with the official client', () => {
   it('answers a body that is not JSON-RPC with a JSON-RPC error', async () => {
     const response = await fetch(url, {
       method: 'POST',
-      headers: { Authorization: 'Bearer admin-key', 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      headers: {
+        Authorization: 'Bearer admin-key',
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+      },
       body: JSON.stringify({ hello: 'world' }),
     });
     expect(response.status).toBe(400);

@@ -19,7 +19,13 @@ export interface McpHttpOptions extends McpServerOptions {
   rebinding?: { allowedHosts: string[]; allowedOrigins: string[] };
 }
 
-function jsonRpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+function jsonRpcError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
@@ -55,7 +61,13 @@ export async function handleMcpRequest(
   const transport = new StreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
-    ...(rebinding === undefined ? {} : { enableDnsRebindingProtection: true, allowedHosts: rebinding.allowedHosts, allowedOrigins: rebinding.allowedOrigins }),
+    ...(rebinding === undefined
+      ? {}
+      : {
+          enableDnsRebindingProtection: true,
+          allowedHosts: rebinding.allowedHosts,
+          allowedOrigins: rebinding.allowedOrigins,
+        }),
   });
   res.on('close', () => {
     void transport.close();

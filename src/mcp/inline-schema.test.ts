@@ -11,7 +11,11 @@ describe('inlineSchema', () => {
     expect(JSON.stringify(compose)).not.toMatch(/"\$(ref|defs|id|schema)"/);
     expect(propertyOf(compose, ['scope', 'user_id'])).toMatchObject({ type: 'string', minLength: 1, maxLength: 256 });
     // as_of is a $ref to the timestamp with its own description beside it.
-    expect(propertyOf(compose, ['as_of'])).toMatchObject({ type: 'string', format: 'date-time', description: expect.stringContaining('as the stores were') });
+    expect(propertyOf(compose, ['as_of'])).toMatchObject({
+      type: 'string',
+      format: 'date-time',
+      description: expect.stringContaining('as the stores were'),
+    });
   });
 
   it('follows references relative to the document they are in', () => {
@@ -26,7 +30,11 @@ describe('inlineSchema', () => {
     const ajv = new Ajv2020({ strict: false });
     ajvFormats.default(ajv);
     const validate = ajv.compile(inlineSchema('urn:engram:schema:commit-turn-request:v1'));
-    const turn = { scope: { user_id: 'u', agent_id: 'a', session_id: 's', run_id: 'r' }, turn_id: 't1', messages: [{ role: 'user', content: 'hi' }] };
+    const turn = {
+      scope: { user_id: 'u', agent_id: 'a', session_id: 's', run_id: 'r' },
+      turn_id: 't1',
+      messages: [{ role: 'user', content: 'hi' }],
+    };
     expect(validate(turn)).toBe(true);
     expect(() => validateCommitTurnRequest(turn)).not.toThrow();
     const bad = { ...turn, messages: [{ role: 'robot', content: 'hi' }] };
@@ -42,9 +50,19 @@ describe('inlineSchema', () => {
 
 describe('withoutProperty', () => {
   it('drops a nested property and its required entry, and leaves the original alone', () => {
-    const schema = { type: 'object', required: ['scope'], properties: { scope: { type: 'object', required: ['tenant_id', 'user_id'], properties: { tenant_id: {}, user_id: {} } } } };
+    const schema = {
+      type: 'object',
+      required: ['scope'],
+      properties: {
+        scope: { type: 'object', required: ['tenant_id', 'user_id'], properties: { tenant_id: {}, user_id: {} } },
+      },
+    };
     const trimmed = withoutProperty(schema, ['scope', 'tenant_id']);
-    expect(trimmed).toEqual({ type: 'object', required: ['scope'], properties: { scope: { type: 'object', required: ['user_id'], properties: { user_id: {} } } } });
+    expect(trimmed).toEqual({
+      type: 'object',
+      required: ['scope'],
+      properties: { scope: { type: 'object', required: ['user_id'], properties: { user_id: {} } } },
+    });
     expect(schema.properties.scope.properties).toHaveProperty('tenant_id');
     expect(withoutProperty(schema, ['missing'])).toBe(schema);
   });

@@ -24,7 +24,8 @@ function pointerTarget(document: SchemaNode, pointer: string, ref: string): unkn
   let node: unknown = document;
   for (const raw of pointer.split('/').slice(1)) {
     const part = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (!isNode(node) || !(part in node)) throw new EngramError('INTERNAL', `$ref ${ref} points at nothing`, { field: '$ref' });
+    if (!isNode(node) || !(part in node))
+      throw new EngramError('INTERNAL', `$ref ${ref} points at nothing`, { field: '$ref' });
     node = node[part];
   }
   return node;
@@ -40,8 +41,13 @@ function resolveRef(ref: string, from: Location): { target: unknown; at: Locatio
   const documentId = hash === 0 ? from.documentId : hash === -1 ? ref : ref.slice(0, hash);
   const pointer = hash === -1 ? '' : ref.slice(hash + 1);
   const document = documentId === from.documentId ? from.document : registry.get(documentId);
-  if (document === undefined) throw new EngramError('INTERNAL', `$ref ${ref}: no schema ${documentId}`, { field: '$ref' });
-  return { target: pointerTarget(document, pointer, ref), at: { document, documentId }, key: `${documentId}#${pointer}` };
+  if (document === undefined)
+    throw new EngramError('INTERNAL', `$ref ${ref}: no schema ${documentId}`, { field: '$ref' });
+  return {
+    target: pointerTarget(document, pointer, ref),
+    at: { document, documentId },
+    key: `${documentId}#${pointer}`,
+  };
 }
 
 function inlineNode(value: unknown, at: Location, stack: readonly string[]): unknown {
@@ -51,7 +57,8 @@ function inlineNode(value: unknown, at: Location, stack: readonly string[]): unk
   const ref = value['$ref'];
   if (typeof ref === 'string') {
     const resolved = resolveRef(ref, at);
-    if (stack.includes(resolved.key)) throw new EngramError('INTERNAL', `$ref ${ref} is recursive and cannot be inlined`, { field: '$ref' });
+    if (stack.includes(resolved.key))
+      throw new EngramError('INTERNAL', `$ref ${ref} is recursive and cannot be inlined`, { field: '$ref' });
     const inlined = inlineNode(resolved.target, resolved.at, [...stack, resolved.key]);
     if (isNode(inlined)) result = { ...inlined };
   }
@@ -112,6 +119,7 @@ export function propertyOf(schema: SchemaNode, path: readonly string[]): SchemaN
     const properties = isNode(node) ? node['properties'] : undefined;
     node = isNode(properties) ? properties[name] : undefined;
   }
-  if (!isNode(node)) throw new EngramError('INTERNAL', `no property ${path.join('.')} in the schema`, { field: path.join('.') });
+  if (!isNode(node))
+    throw new EngramError('INTERNAL', `no property ${path.join('.')} in the schema`, { field: path.join('.') });
   return node;
 }

@@ -8,7 +8,18 @@ import type { SchemaNode } from './inline-schema.js';
 import { inputSchemas } from './tool-schemas.js';
 
 /** What a lean schema keeps: enough for a model to form a call; the library checks the rest. */
-const KEPT = new Set(['type', 'properties', 'required', 'items', 'enum', 'anyOf', 'oneOf', 'additionalProperties', 'const', 'description']);
+const KEPT = new Set([
+  'type',
+  'properties',
+  'required',
+  'items',
+  'enum',
+  'anyOf',
+  'oneOf',
+  'additionalProperties',
+  'const',
+  'description',
+]);
 
 function isNode(value: unknown): value is SchemaNode {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -35,27 +46,42 @@ export function leanSchema(schema: SchemaNode, options: LeanOptions = {}): Schem
   const walk = (node: unknown, path: string, depth: number): unknown => {
     if (Array.isArray(node)) return node.map((entry) => walk(entry, path, depth));
     if (!isNode(node)) return node;
-    if (options.opaque?.includes(path) === true) return { type: 'object', ...(typeof node['description'] === 'string' ? { description: node['description'] } : {}) };
+    if (options.opaque?.includes(path) === true)
+      return {
+        type: 'object',
+        ...(typeof node['description'] === 'string' ? { description: node['description'] } : {}),
+      };
     const out: SchemaNode = {};
     for (const [keyword, value] of Object.entries(node)) {
       if (!KEPT.has(keyword) || (keyword === 'description' && depth !== 1)) continue;
       if (keyword === 'properties' && isNode(value)) {
         const wanted = options.pick?.[path];
         const names = Object.keys(value).filter((name) => wanted === undefined || wanted.includes(name));
-        out['properties'] = Object.fromEntries(names.map((name) => [name, walk(value[name], path === '' ? name : `${path}.${name}`, depth + 1)]));
+        out['properties'] = Object.fromEntries(
+          names.map((name) => [name, walk(value[name], path === '' ? name : `${path}.${name}`, depth + 1)]),
+        );
         continue;
       }
-      out[keyword] = keyword === 'items' ? walk(value, `${path}.items`, depth) : keyword === 'anyOf' || keyword === 'oneOf' ? walk(value, path, depth) : value;
+      out[keyword] =
+        keyword === 'items'
+          ? walk(value, `${path}.items`, depth)
+          : keyword === 'anyOf' || keyword === 'oneOf'
+            ? walk(value, path, depth)
+            : value;
     }
     const note = depth === 1 ? options.notes?.[path] : undefined;
     if (note !== undefined) out['description'] = note;
     const properties = out['properties'];
     if (isNode(properties)) {
-      const present = (names: unknown) => Array.isArray(names) && names.every((name) => typeof name === 'string' && name in properties);
-      if (Array.isArray(out['required'])) out['required'] = out['required'].filter((name) => typeof name === 'string' && name in properties);
+      const present = (names: unknown) =>
+        Array.isArray(names) && names.every((name) => typeof name === 'string' && name in properties);
+      if (Array.isArray(out['required']))
+        out['required'] = out['required'].filter((name) => typeof name === 'string' && name in properties);
       // A choice of which properties to give, among those shown.
       if (Array.isArray(out['anyOf'])) {
-        const kept = out['anyOf'].filter((branch) => !isNode(branch) || branch['required'] === undefined || present(branch['required']));
+        const kept = out['anyOf'].filter(
+          (branch) => !isNode(branch) || branch['required'] === undefined || present(branch['required']),
+        );
         if (kept.length > 0) out['anyOf'] = kept;
         else delete out['anyOf'];
       }
@@ -80,10 +106,17 @@ export const leanInputSchemas = {
       'messages.items': ['role', 'content', 'sensitivity'],
       'tool_results.items': ['tool_name', 'call_id', 'content', 'status'],
     },
-    notes: { turn_id: 'Unique per turn: the same turn_id again writes nothing (a safe retry).', ts: 'When the turn happened (RFC 3339); default now.' },
+    notes: {
+      turn_id: 'Unique per turn: the same turn_id again writes nothing (a safe retry).',
+      ts: 'When the turn happened (RFC 3339); default now.',
+    },
   }),
   compose_context: leanSchema(inputSchemas.compose_context, {
-    pick: { '': ['scope', 'purpose', 'cues', 'budget', 'render', 'full_packet'], cues: ['query', 'keywords', 'entities'], budget: ['max_tokens'] },
+    pick: {
+      '': ['scope', 'purpose', 'cues', 'budget', 'render', 'full_packet'],
+      cues: ['query', 'keywords', 'entities'],
+      budget: ['max_tokens'],
+    },
     notes: { cues: 'What the next step is about: query (the question or task), keywords, entities.' },
   }),
   search_memory: leanSchema(inputSchemas.search_memory, { pick: { '': ['scope', 'query', 'types', 'k'] } }),
@@ -91,6 +124,8 @@ export const leanInputSchemas = {
   forget: leanSchema(inputSchemas.forget),
   get_working_state: leanSchema(inputSchemas.get_working_state),
   update_working_state: leanSchema(inputSchemas.update_working_state),
-  list_candidates: leanSchema(inputSchemas.list_candidates, { pick: { '': ['scope', 'status', 'kind', 'cursor', 'limit'] } }),
+  list_candidates: leanSchema(inputSchemas.list_candidates, {
+    pick: { '': ['scope', 'status', 'kind', 'cursor', 'limit'] },
+  }),
   review_candidate: leanSchema(inputSchemas.review_candidate, { opaque: ['edit'] }),
 } satisfies Record<keyof typeof inputSchemas, SchemaNode>;

@@ -15,7 +15,10 @@ const strings = { type: 'array', items: string };
 const anyObject = { type: 'object' };
 
 /** An object schema: every field in `fields` required, those in `optional` not. */
-function object(fields: Record<string, SchemaNode>, options: { optional?: Record<string, SchemaNode>; description?: string } = {}): SchemaNode {
+function object(
+  fields: Record<string, SchemaNode>,
+  options: { optional?: Record<string, SchemaNode>; description?: string } = {},
+): SchemaNode {
   return {
     type: 'object',
     ...(options.description === undefined ? {} : { description: options.description }),
@@ -54,18 +57,52 @@ export const commitTurnResultSchema = object(
     scope,
     recorded_at: timestamp,
     dry_run: boolean,
-    replayed: { type: 'boolean', description: 'True when this turn_id was committed before: nothing was written and this is the first result.' },
-    events: listOf(object({ event_id: string, kind: string, role: string, marker: nullableString, sensitivity: string, embedding_status: string, ts: timestamp }), 'The events the turn wrote.'),
+    replayed: {
+      type: 'boolean',
+      description: 'True when this turn_id was committed before: nothing was written and this is the first result.',
+    },
+    events: listOf(
+      object({
+        event_id: string,
+        kind: string,
+        role: string,
+        marker: nullableString,
+        sensitivity: string,
+        embedding_status: string,
+        ts: timestamp,
+      }),
+      'The events the turn wrote.',
+    ),
     working_state: object({ changed: boolean, state_version: count }),
     summary: object({ version: count, sentences_added: count, key_quotes_added: count }),
     gate: listOf(
-      object({ event_id: string, decision: { type: 'string', enum: ['must', 'may', 'never'] }, wrote: boolean, reason: string, rules: strings }),
+      object({
+        event_id: string,
+        decision: { type: 'string', enum: ['must', 'may', 'never'] },
+        wrote: boolean,
+        reason: string,
+        rules: strings,
+      }),
       'The retention gate: whether each message and tool result could become long-term memory, and why.',
     ),
     items: itemDiffs,
-    extraction_failures: listOf(anyObject, 'Extractions whose output could not be used (memory was untouched by them).'),
+    extraction_failures: listOf(
+      anyObject,
+      'Extractions whose output could not be used (memory was untouched by them).',
+    ),
   },
-  { optional: { compaction: object({ snapshot_id: string, sequence: count, status: { type: 'string', enum: ['PASS', 'FAIL'] }, attempts: count, stopped: boolean, diagnostic: nullableString }) } },
+  {
+    optional: {
+      compaction: object({
+        snapshot_id: string,
+        sequence: count,
+        status: { type: 'string', enum: ['PASS', 'FAIL'] },
+        attempts: count,
+        stopped: boolean,
+        diagnostic: nullableString,
+      }),
+    },
+  },
 );
 
 const memoryItem = object(
@@ -90,7 +127,10 @@ export const searchResultSchema = object({
     object({
       item: memoryItem,
       score: { type: 'number', description: 'The fused score; comparable within one result list only.' },
-      signals: { type: 'object', description: 'The rank and score of each signal (full_text, vector, recency, salience).' },
+      signals: {
+        type: 'object',
+        description: 'The rank and score of each signal (full_text, vector, recency, salience).',
+      },
     }),
     'The hits, best first.',
   ),
@@ -113,11 +153,21 @@ const candidate = object(
     memory_type: nullableString,
     confidence: number,
     payload: { type: 'object', description: 'The proposal as the reflection made it.' },
-    target: { type: 'object', description: 'What approving writes: { write: "item" | "retract" | "insight" | "resolve" | "none", … }.' },
+    target: {
+      type: 'object',
+      description: 'What approving writes: { write: "item" | "retract" | "insight" | "resolve" | "none", … }.',
+    },
     source_event_ids: strings,
-    sensitivity: { type: 'string', enum: ['normal', 'private', 'secret'], description: 'The strongest sensitivity of its evidence; anything but normal writes at the user\'s level only.' },
+    sensitivity: {
+      type: 'string',
+      enum: ['normal', 'private', 'secret'],
+      description: "The strongest sensitivity of its evidence; anything but normal writes at the user's level only.",
+    },
     created_at: timestamp,
-    decision: { type: ['object', 'null'], description: 'Who decided, when, why, and what it wrote; null while pending.' },
+    decision: {
+      type: ['object', 'null'],
+      description: 'Who decided, when, why, and what it wrote; null while pending.',
+    },
   },
   { description: 'A proposal of reflection waiting for (or past) review.' },
 );

@@ -20,12 +20,26 @@ const acme: KeyPrincipal = { key_id: 'key_acme', tenant_id: 'acme', role: 'write
 const globex: KeyPrincipal = { key_id: 'key_globex', tenant_id: 'globex', role: 'admin' };
 const reader: KeyPrincipal = { key_id: 'key_reader', tenant_id: 'acme', role: 'read' };
 const READ_TOOLS = ['compose_context', 'search_memory', 'get_working_state', 'list_candidates'];
-const ALL_TOOLS = ['commit_turn', 'compose_context', 'search_memory', 'remember', 'forget', 'get_working_state', 'update_working_state', 'list_candidates', 'review_candidate'];
+const ALL_TOOLS = [
+  'commit_turn',
+  'compose_context',
+  'search_memory',
+  'remember',
+  'forget',
+  'get_working_state',
+  'update_working_state',
+  'list_candidates',
+  'review_candidate',
+];
 
 let t: TempEngram;
 const clients: Client[] = [];
 
-async function connect(principal: KeyPrincipal, engram: Engram = t.engram, options: McpServerOptions = {}): Promise<Client> {
+async function connect(
+  principal: KeyPrincipal,
+  engram: Engram = t.engram,
+  options: McpServerOptions = {},
+): Promise<Client> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'engram-test', version: '1.0.0' });
   await Promise.all([createMcpServer(engram, principal, options).connect(serverSide), client.connect(clientSide)]);
@@ -67,7 +81,11 @@ describe('the tool list', () => {
       expect(JSON.stringify(tool.inputSchema), tool.name).not.toContain('tenant_id');
       expect(() => ajv.compile(tool.inputSchema), tool.name).not.toThrow();
       const readOnly = READ_TOOLS.includes(tool.name);
-      expect(tool.annotations, tool.name).toMatchObject({ title: tool.title, readOnlyHint: readOnly, openWorldHint: false });
+      expect(tool.annotations, tool.name).toMatchObject({
+        title: tool.title,
+        readOnlyHint: readOnly,
+        openWorldHint: false,
+      });
       expect(typeof tool.annotations?.destructiveHint).toBe('boolean');
       expect(typeof tool.annotations?.idempotentHint).toBe('boolean');
     }
@@ -76,9 +94,17 @@ describe('the tool list', () => {
     for (const tool of lean) expect(tool.outputSchema, tool.name).toBeUndefined();
     const commitLean = lean.find((tool) => tool.name === 'commit_turn')!.inputSchema.properties!;
     expect(Object.keys(commitLean)).toEqual(['scope', 'turn_id', 'ts', 'messages', 'tool_results']);
-    expect(Object.keys(full.find((tool) => tool.name === 'commit_turn')!.inputSchema.properties!)).toEqual(expect.arrayContaining(['state_patch', 'markers', 'run']));
-    expect(lean.find((tool) => tool.name === 'forget')!.annotations).toMatchObject({ destructiveHint: true, idempotentHint: true });
-    expect(lean.find((tool) => tool.name === 'commit_turn')!.annotations).toMatchObject({ destructiveHint: false, idempotentHint: true });
+    expect(Object.keys(full.find((tool) => tool.name === 'commit_turn')!.inputSchema.properties!)).toEqual(
+      expect.arrayContaining(['state_patch', 'markers', 'run']),
+    );
+    expect(lean.find((tool) => tool.name === 'forget')!.annotations).toMatchObject({
+      destructiveHint: true,
+      idempotentHint: true,
+    });
+    expect(lean.find((tool) => tool.name === 'commit_turn')!.annotations).toMatchObject({
+      destructiveHint: false,
+      idempotentHint: true,
+    });
   });
 
   it('keeps the default tool list within 4,000 tokens (o200k), as every model request carries it', async () => {
@@ -92,13 +118,23 @@ describe('the tool list', () => {
 
   it('takes the full arguments from the lean list too: a turn with a working-state patch', async () => {
     const client = await connect(acme);
-    const result = await call(client, 'commit_turn', { scope, turn_id: 'lean-1', messages: [{ role: 'user', content: 'hello' }], state_patch: { expected_version: 0, set: { goal: 'Greet' } } });
+    const result = await call(client, 'commit_turn', {
+      scope,
+      turn_id: 'lean-1',
+      messages: [{ role: 'user', content: 'hello' }],
+      state_patch: { expected_version: 0, set: { goal: 'Greet' } },
+    });
     expect(result.isError).toBeFalsy();
-    expect((await call(client, 'get_working_state', { scope })).structuredContent).toMatchObject({ goal: 'Greet', state_version: 1 });
+    expect((await call(client, 'get_working_state', { scope })).structuredContent).toMatchObject({
+      goal: 'Greet',
+      state_version: 1,
+    });
   });
 
   it('refuses an unknown tool surface', () => {
-    expect(() => createMcpServer(t.engram, acme, { tools: 'tiny' as never })).toThrow(/tools: must be "lean" or "full"/);
+    expect(() => createMcpServer(t.engram, acme, { tools: 'tiny' as never })).toThrow(
+      /tools: must be "lean" or "full"/,
+    );
   });
 
   it('shows a read key only the read tools', async () => {
@@ -108,7 +144,9 @@ describe('the tool list', () => {
 
   it('refuses a principal without a tenant or a known role', () => {
     expect(() => createMcpServer(t.engram, { key_id: 'k', tenant_id: '', role: 'admin' })).toThrow(/principal/);
-    expect(() => createMcpServer(t.engram, { key_id: 'k', tenant_id: 'acme', role: 'root' as never })).toThrow(/principal/);
+    expect(() => createMcpServer(t.engram, { key_id: 'k', tenant_id: 'acme', role: 'root' as never })).toThrow(
+      /principal/,
+    );
   });
 });
 
@@ -117,7 +155,15 @@ describe('what a key may do', () => {
     const client = await connect(reader);
     for (const [name, args] of [
       ['commit_turn', { scope, turn_id: 't1', messages: [{ role: 'user', content: 'hi' }] }],
-      ['remember', { scope: { user_id: 'mira', agent_id: 'assistant' }, type: 'goals', key: 'goal:atlas:launch', value: { name: 'launch', description: 'Ship' } }],
+      [
+        'remember',
+        {
+          scope: { user_id: 'mira', agent_id: 'assistant' },
+          type: 'goals',
+          key: 'goal:atlas:launch',
+          value: { name: 'launch', description: 'Ship' },
+        },
+      ],
       ['update_working_state', { scope, expected_version: 0, set: { goal: 'x' } }],
       ['review_candidate', { candidate_id: 'cand_01J0000000000000000000000Z', decision: 'approve' }],
     ] as const) {
@@ -127,36 +173,71 @@ describe('what a key may do', () => {
     expect(await t.engram.listEvents({ scope: { ...scope, tenant_id: 'acme' } })).toEqual([]);
   });
 
-  it('keeps every call in the key\'s tenant', async () => {
+  it("keeps every call in the key's tenant", async () => {
     const writer = await connect(acme);
-    await call(writer, 'commit_turn', { scope, turn_id: 't1', messages: [{ role: 'user', content: 'I prefer concise answers in writing.' }] });
-    await call(writer, 'remember', { scope: { user_id: 'mira', agent_id: 'assistant' }, type: 'goals', key: 'goal:atlas:launch', value: { name: 'launch', description: 'Ship Atlas' } });
+    await call(writer, 'commit_turn', {
+      scope,
+      turn_id: 't1',
+      messages: [{ role: 'user', content: 'I prefer concise answers in writing.' }],
+    });
+    await call(writer, 'remember', {
+      scope: { user_id: 'mira', agent_id: 'assistant' },
+      type: 'goals',
+      key: 'goal:atlas:launch',
+      value: { name: 'launch', description: 'Ship Atlas' },
+    });
     expect(await t.engram.listItems({ scope: { tenant_id: 'acme', user_id: 'mira' } })).not.toEqual([]);
     expect(await t.engram.listItems({ scope: { user_id: 'mira' } })).toEqual([]);
 
     // The same user and session ids under another key's tenant see nothing of acme's.
     const other = await connect(globex);
-    expect((await call(other, 'search_memory', { scope: { user_id: 'mira' }, query: 'Atlas launch' })).structuredContent).toEqual({ hits: [] });
+    expect(
+      (await call(other, 'search_memory', { scope: { user_id: 'mira' }, query: 'Atlas launch' })).structuredContent,
+    ).toEqual({ hits: [] });
     expect((await call(other, 'get_working_state', { scope })).structuredContent).toMatchObject({ state_version: 0 });
-    const { packet } = (await call(other, 'compose_context', { scope, purpose: 'planner', full_packet: true })).structuredContent as { packet: { long_term: { facts: unknown[] } } };
+    const { packet } = (await call(other, 'compose_context', { scope, purpose: 'planner', full_packet: true }))
+      .structuredContent as { packet: { long_term: { facts: unknown[] } } };
     expect(packet.long_term.facts).toEqual([]);
 
     // Naming another tenant is refused, never replaced; naming one's own is fine.
-    expect(errorOf(await call(other, 'search_memory', { scope: { user_id: 'mira', tenant_id: 'acme' }, query: 'Atlas' }))).toMatchObject({ code: 'FORBIDDEN', field: 'scope.tenant_id' });
-    expect(errorOf(await call(other, 'review_candidate', { tenant_id: 'acme', candidate_id: 'cand_01J0000000000000000000000Z', decision: 'approve' }))).toMatchObject({ code: 'FORBIDDEN', field: 'tenant_id' });
-    expect((await call(other, 'search_memory', { scope: { user_id: 'mira', tenant_id: 'globex' }, query: 'Atlas' })).isError).toBeFalsy();
+    expect(
+      errorOf(await call(other, 'search_memory', { scope: { user_id: 'mira', tenant_id: 'acme' }, query: 'Atlas' })),
+    ).toMatchObject({ code: 'FORBIDDEN', field: 'scope.tenant_id' });
+    expect(
+      errorOf(
+        await call(other, 'review_candidate', {
+          tenant_id: 'acme',
+          candidate_id: 'cand_01J0000000000000000000000Z',
+          decision: 'approve',
+        }),
+      ),
+    ).toMatchObject({ code: 'FORBIDDEN', field: 'tenant_id' });
+    expect(
+      (await call(other, 'search_memory', { scope: { user_id: 'mira', tenant_id: 'globex' }, query: 'Atlas' })).isError,
+    ).toBeFalsy();
   });
 
   it('cannot review a candidate of another tenant', async () => {
     const writer = await connect(acme);
-    for (const [index, text] of ['I prefer concise answers in writing.', 'Again: I prefer concise answers in writing.'].entries()) {
+    for (const [index, text] of [
+      'I prefer concise answers in writing.',
+      'Again: I prefer concise answers in writing.',
+    ].entries()) {
       await call(writer, 'commit_turn', { scope, turn_id: `t${index}`, messages: [{ role: 'user', content: text }] });
     }
-    const { candidates } = await t.engram.reflect({ scope: { tenant_id: 'acme', user_id: 'mira', agent_id: 'assistant', run_id: 'r1' } });
+    const { candidates } = await t.engram.reflect({
+      scope: { tenant_id: 'acme', user_id: 'mira', agent_id: 'assistant', run_id: 'r1' },
+    });
     const id = candidates[0]!.id;
     const other = await connect(globex);
-    expect((await call(other, 'list_candidates', { scope: { user_id: 'mira' } })).structuredContent).toEqual({ candidates: [], next_cursor: null });
-    expect(errorOf(await call(other, 'review_candidate', { candidate_id: id, decision: 'approve' }))).toMatchObject({ code: 'NOT_FOUND', field: 'candidate_id' });
+    expect((await call(other, 'list_candidates', { scope: { user_id: 'mira' } })).structuredContent).toEqual({
+      candidates: [],
+      next_cursor: null,
+    });
+    expect(errorOf(await call(other, 'review_candidate', { candidate_id: id, decision: 'approve' }))).toMatchObject({
+      code: 'NOT_FOUND',
+      field: 'candidate_id',
+    });
     expect((await t.engram.review.get(id, 'acme')).status).toBe('pending');
   });
 });
@@ -164,12 +245,17 @@ describe('what a key may do', () => {
 describe('failures', () => {
   it('refuses an argument the tool does not take, by name', async () => {
     const client = await connect(acme);
-    expect(errorOf(await call(client, 'get_working_state', { scope, verbose: true }))).toMatchObject({ code: 'VALIDATION_FAILED', field: 'verbose' });
+    expect(errorOf(await call(client, 'get_working_state', { scope, verbose: true }))).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      field: 'verbose',
+    });
   });
 
   it('answers an unknown tool with a protocol error', async () => {
     const client = await connect(acme);
-    await expect(client.callTool({ name: 'delete_everything', arguments: {} })).rejects.toThrow(/Unknown tool: delete_everything/);
+    await expect(client.callTool({ name: 'delete_everything', arguments: {} })).rejects.toThrow(
+      /Unknown tool: delete_everything/,
+    );
   });
 
   it('shows the model no detail of an unexpected error, and reports it', async () => {
@@ -185,6 +271,8 @@ describe('failures', () => {
   it('returns a closed Engram as an error result', async () => {
     const client = await connect(acme);
     await t.engram.close();
-    expect(errorOf(await call(client, 'search_memory', { scope: { user_id: 'mira' }, query: 'x' }))).toMatchObject({ code: 'CONFIG_INVALID' });
+    expect(errorOf(await call(client, 'search_memory', { scope: { user_id: 'mira' }, query: 'x' }))).toMatchObject({
+      code: 'CONFIG_INVALID',
+    });
   });
 });

@@ -5,7 +5,14 @@
 import { createRequire } from 'node:module';
 
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 
 import { EngramError, KEY_ROLES, type Engram, type KeyPrincipal } from '../index.js';
 import { bindArguments } from './arguments.js';
@@ -34,7 +41,11 @@ export interface McpServerOptions {
 }
 
 /** The answer to every call once the key is no longer good. */
-const REVOKED = { code: 'UNAUTHENTICATED', field: null, message: 'the API key of this server was revoked or is no longer valid; restart it with a valid key' } as const;
+const REVOKED = {
+  code: 'UNAUTHENTICATED',
+  field: null,
+  message: 'the API key of this server was revoked or is no longer valid; restart it with a valid key',
+} as const;
 
 const INSTRUCTIONS = [
   'Engram is the memory of this assistant: an episodic log of turns, a working state per session, and long-term memory extracted from them.',
@@ -45,7 +56,8 @@ const INSTRUCTIONS = [
 function packageVersion(): string {
   // src/mcp and dist/mcp are both two levels below the package root.
   const manifest: unknown = createRequire(import.meta.url)('../../package.json');
-  const version = typeof manifest === 'object' && manifest !== null ? (manifest as Record<string, unknown>)['version'] : undefined;
+  const version =
+    typeof manifest === 'object' && manifest !== null ? (manifest as Record<string, unknown>)['version'] : undefined;
   return typeof version === 'string' ? version : '0.0.0';
 }
 
@@ -80,7 +92,13 @@ async function keyRefusal(options: McpServerOptions): Promise<CallToolResult | n
   }
 }
 
-async function callTool(engram: Engram, principal: KeyPrincipal, name: string, input: Record<string, unknown> | undefined, options: McpServerOptions): Promise<CallToolResult> {
+async function callTool(
+  engram: Engram,
+  principal: KeyPrincipal,
+  name: string,
+  input: Record<string, unknown> | undefined,
+  options: McpServerOptions,
+): Promise<CallToolResult> {
   const tool = TOOLS.find((candidate) => candidate.name === name);
   if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
   const refused = await keyRefusal(options);
@@ -112,16 +130,25 @@ async function callTool(engram: Engram, principal: KeyPrincipal, name: string, i
  */
 export function createMcpServer(engram: Engram, principal: KeyPrincipal, options: McpServerOptions = {}): Server {
   if (!KEY_ROLES.includes(principal.role) || typeof principal.tenant_id !== 'string' || principal.tenant_id === '') {
-    throw new EngramError('CONFIG_INVALID', 'principal: needs a tenant_id and a role of read, write or admin', { field: 'principal' });
+    throw new EngramError('CONFIG_INVALID', 'principal: needs a tenant_id and a role of read, write or admin', {
+      field: 'principal',
+    });
   }
   const fixed: KeyPrincipal = { ...principal };
-  const server = new Server({ name: 'engram', title: 'Engram memory', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new Server(
+    { name: 'engram', title: 'Engram memory', version: VERSION },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
   if (options.tools !== undefined && options.tools !== 'lean' && options.tools !== 'full') {
     throw new EngramError('CONFIG_INVALID', 'tools: must be "lean" or "full"', { field: 'tools' });
   }
   const surface = options.tools ?? 'lean';
-  const visible = TOOLS.filter((tool) => tool.access === 'read' || canWrite(fixed)).map((tool) => listing(tool, surface));
+  const visible = TOOLS.filter((tool) => tool.access === 'read' || canWrite(fixed)).map((tool) =>
+    listing(tool, surface),
+  );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: visible }));
-  server.setRequestHandler(CallToolRequestSchema, (request) => callTool(engram, fixed, request.params.name, request.params.arguments, options));
+  server.setRequestHandler(CallToolRequestSchema, (request) =>
+    callTool(engram, fixed, request.params.name, request.params.arguments, options),
+  );
   return server;
 }

@@ -58,9 +58,17 @@ describe('MCP over stdio with the official client', () => {
     const { tools } = await client.listTools();
     expect(tools).toHaveLength(9);
     const commit = tools.find((tool) => tool.name === 'commit_turn')!;
-    expect(commit).toMatchObject({ title: 'Commit a turn to memory', annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false } });
+    expect(commit).toMatchObject({
+      title: 'Commit a turn to memory',
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    });
     expect(commit.inputSchema).toMatchObject({ type: 'object', required: ['scope', 'turn_id'] });
-    expect(Object.keys((commit.inputSchema.properties as { scope: { properties: object } }).scope.properties)).toEqual(['user_id', 'agent_id', 'session_id', 'run_id']);
+    expect(Object.keys((commit.inputSchema.properties as { scope: { properties: object } }).scope.properties)).toEqual([
+      'user_id',
+      'agent_id',
+      'session_id',
+      'run_id',
+    ]);
     expect(tools.find((tool) => tool.name === 'search_memory')!.annotations).toMatchObject({ readOnlyHint: true });
   });
 
@@ -76,19 +84,38 @@ describe('MCP over stdio with the official client', () => {
     expect(committed.structuredContent).toMatchObject({ turn_id: 'turn-1', replayed: false });
     expect(textOf(committed)).toMatch(/^Committed turn turn-1: 2 events/);
 
-    const composed = await call('compose_context', { scope, purpose: 'responder', render: 'markdown', full_packet: true, cues: { keywords: ['writing'] } });
+    const composed = await call('compose_context', {
+      scope,
+      purpose: 'responder',
+      render: 'markdown',
+      full_packet: true,
+      cues: { keywords: ['writing'] },
+    });
     const { packet } = composed.structuredContent as { packet: MemoryPacket };
     expect(packet.meta).toMatchObject({ purpose: 'responder', scope: { user_id: 'ada', tenant_id: 'default' } });
     expect(textOf(composed)).toMatch(/^# Memory for the responder/);
 
-    await call('remember', { scope: { user_id: 'ada', agent_id: 'helper' }, type: 'decisions', key: 'decision:atlas:launch_date', value: { project: 'atlas', topic: 'launch_date', decision: 'June 12' } });
-    const found = await call('search_memory', { scope: { user_id: 'ada', agent_id: 'helper' }, query: 'Atlas launch date' });
-    const keys = (found.structuredContent as { hits: Array<{ item: { key: string } }> }).hits.map((hit) => hit.item.key);
+    await call('remember', {
+      scope: { user_id: 'ada', agent_id: 'helper' },
+      type: 'decisions',
+      key: 'decision:atlas:launch_date',
+      value: { project: 'atlas', topic: 'launch_date', decision: 'June 12' },
+    });
+    const found = await call('search_memory', {
+      scope: { user_id: 'ada', agent_id: 'helper' },
+      query: 'Atlas launch date',
+    });
+    const keys = (found.structuredContent as { hits: Array<{ item: { key: string } }> }).hits.map(
+      (hit) => hit.item.key,
+    );
     expect(keys).toContain('decision:atlas:launch_date');
   });
 
   it('answers bad arguments with an error result the model can read', async () => {
-    const result = (await client.callTool({ name: 'compose_context', arguments: { scope, purpose: 'chat' } })) as CallToolResult;
+    const result = (await client.callTool({
+      name: 'compose_context',
+      arguments: { scope, purpose: 'chat' },
+    })) as CallToolResult;
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/^VALIDATION_FAILED \(field: purpose\)/);
   });

@@ -40,16 +40,47 @@ it('answers every request read before the input closed, then resolves', async ()
   output.on('data', (chunk: Buffer) => {
     written += chunk.toString();
   });
-  const served = runMcpStdio(slowCompose(t.engram), { key_id: 'key_pipe', tenant_id: 'default', role: 'write' }, { input, output });
+  const served = runMcpStdio(
+    slowCompose(t.engram),
+    { key_id: 'key_pipe', tenant_id: 'default', role: 'write' },
+    { input, output },
+  );
   const messages = [
-    { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } },
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: LATEST_PROTOCOL_VERSION,
+        capabilities: {},
+        clientInfo: { name: 'pipe', version: '1' },
+      },
+    },
     { jsonrpc: '2.0', method: 'notifications/initialized' },
-    { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'commit_turn', arguments: { scope, turn_id: 't1', messages: [{ role: 'user', content: 'Hello' }] } } },
-    { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'compose_context', arguments: { scope, purpose: 'responder', render: 'markdown' } } },
+    {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: {
+        name: 'commit_turn',
+        arguments: { scope, turn_id: 't1', messages: [{ role: 'user', content: 'Hello' }] },
+      },
+    },
+    {
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { name: 'compose_context', arguments: { scope, purpose: 'responder', render: 'markdown' } },
+    },
   ];
   input.end(messages.map((message) => `${JSON.stringify(message)}\n`).join(''));
   await served;
-  const answers = written.trim().split('\n').map((line) => JSON.parse(line) as { id: number; result: { isError?: boolean; content?: Array<{ text: string }> } });
+  const answers = written
+    .trim()
+    .split('\n')
+    .map(
+      (line) => JSON.parse(line) as { id: number; result: { isError?: boolean; content?: Array<{ text: string }> } },
+    );
   expect(answers.map((answer) => answer.id).sort()).toEqual([1, 2, 3]);
   const byId = new Map(answers.map((answer) => [answer.id, answer.result]));
   expect(byId.get(2)!.content![0]!.text).toMatch(/^Committed turn t1/);

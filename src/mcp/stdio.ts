@@ -6,7 +6,14 @@ import type { Readable, Writable } from 'node:stream';
 
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { isJSONRPCErrorResponse, isJSONRPCRequest, isJSONRPCResultResponse, type JSONRPCMessage, type MessageExtraInfo, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
 
 import type { Engram, KeyPrincipal } from '../index.js';
 import { createMcpServer, type McpServerOptions } from './server.js';
@@ -80,7 +87,11 @@ function ended(input: Readable): Promise<void> {
  * await runMcpStdio(engram, { key_id: 'key_local', tenant_id: 'default', role: 'admin' });
  * await engram.close();
  */
-export async function runMcpStdio(engram: Engram, principal: KeyPrincipal, options: McpStdioOptions = {}): Promise<void> {
+export async function runMcpStdio(
+  engram: Engram,
+  principal: KeyPrincipal,
+  options: McpStdioOptions = {},
+): Promise<void> {
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   const server = createMcpServer(engram, principal, options);

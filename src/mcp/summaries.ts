@@ -15,7 +15,8 @@ const MAX_LINES = 20;
 
 function lines(entries: readonly string[]): string {
   const shown = entries.slice(0, MAX_LINES);
-  const more = entries.length > shown.length ? [`… and ${entries.length - shown.length} more (see the structured result)`] : [];
+  const more =
+    entries.length > shown.length ? [`… and ${entries.length - shown.length} more (see the structured result)`] : [];
   return [...shown, ...more].join('\n');
 }
 
@@ -32,11 +33,17 @@ function diffLine(diff: ItemDiff): string {
  * commitSummary(result) // 'Committed turn t1: 2 events, working state v0.\nMemory: created pref:writing:tone (v1, mem_…)'
  */
 export function commitSummary(result: CommitTurnResult): string {
-  if (result.replayed) return `Turn ${result.turn_id} was committed before: nothing written (this is its first result).`;
+  if (result.replayed)
+    return `Turn ${result.turn_id} was committed before: nothing written (this is its first result).`;
   const verb = result.dry_run ? 'Dry run, nothing written: turn' : 'Committed turn';
   const head = `${verb} ${result.turn_id}: ${plural(result.events.length, 'event')}, working state v${result.working_state.state_version}.`;
   const memory = result.items.length === 0 ? [] : [`Memory: ${result.items.map(diffLine).join('; ')}`];
-  const compaction = result.compaction === undefined ? [] : [`Compaction snapshot ${result.compaction.snapshot_id}: ${result.compaction.status}${result.compaction.stopped ? ' (the run is stopped)' : ''}`];
+  const compaction =
+    result.compaction === undefined
+      ? []
+      : [
+          `Compaction snapshot ${result.compaction.snapshot_id}: ${result.compaction.status}${result.compaction.stopped ? ' (the run is stopped)' : ''}`,
+        ];
   return [head, ...memory, ...compaction].join('\n');
 }
 
@@ -72,7 +79,9 @@ export function stateSummary(state: WorkingState): string {
 
 function candidateText(candidate: ReviewCandidate): string {
   const payload = candidate.payload;
-  const text = [payload['claim'], payload['summary'], payload['detail'], payload['statement']].find((value) => typeof value === 'string');
+  const text = [payload['claim'], payload['summary'], payload['detail'], payload['statement']].find(
+    (value) => typeof value === 'string',
+  );
   return typeof text === 'string' ? text : candidate.kind;
 }
 
@@ -83,7 +92,8 @@ function candidateText(candidate: ReviewCandidate): string {
 export function candidatesSummary(candidates: readonly ReviewCandidate[], nextCursor: string | null): string {
   if (candidates.length === 0) return 'No candidates.';
   const head = `${plural(candidates.length, 'candidate')}${nextCursor === null ? '' : ` (more with cursor ${nextCursor})`}:`;
-  const flags = (candidate: ReviewCandidate) => (candidate.sensitivity === 'normal' ? '' : `, ${candidate.sensitivity}: stays with its user`);
+  const flags = (candidate: ReviewCandidate) =>
+    candidate.sensitivity === 'normal' ? '' : `, ${candidate.sensitivity}: stays with its user`;
   return `${head}\n${lines(candidates.map((candidate) => `- ${candidate.id} ${candidate.kind} (${candidate.status}, confidence ${candidate.confidence}${flags(candidate)}): ${candidateText(candidate)}`))}`;
 }
 

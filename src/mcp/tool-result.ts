@@ -41,7 +41,12 @@ export function forbidden(field: string | null, message: string): ToolFailure {
  * invalid('render', 'enum', 'must be one of ["markdown","xml"]')
  */
 export function invalid(field: string, rule: string, message: string): ToolFailure {
-  return { code: 'VALIDATION_FAILED', field, message: `${field}: ${message} [rule: ${rule}]`, issues: [{ field, rule, message }] };
+  return {
+    code: 'VALIDATION_FAILED',
+    field,
+    message: `${field}: ${message} [rule: ${rule}]`,
+    issues: [{ field, rule, message }],
+  };
 }
 
 /**
@@ -71,7 +76,9 @@ export function failureOf(error: unknown): ToolFailure | null {
  */
 export function errorResult(failure: ToolFailure): CallToolResult {
   const head = `${failure.code}${failure.field === null || failure.field === '' ? '' : ` (field: ${failure.field})`}: ${failure.message}`;
-  const more = (failure.issues ?? []).slice(1).map((issue) => `- ${issue.field || '(request)'}: ${issue.message} [rule: ${issue.rule}]`);
+  const more = (failure.issues ?? [])
+    .slice(1)
+    .map((issue) => `- ${issue.field || '(request)'}: ${issue.message} [rule: ${issue.rule}]`);
   const text = more.length === 0 ? head : `${head}\nAlso:\n${more.join('\n')}`;
   return { isError: true, content: [{ type: 'text', text }], _meta: { [ERROR_META_KEY]: failure } };
 }

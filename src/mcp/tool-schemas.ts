@@ -4,7 +4,13 @@
 
 import { KEY_RULES, MEMORY_TYPES, VALUE_SCHEMAS, type MemoryType } from '../index.js';
 import { inlineSchema, propertyOf, withoutProperty, type SchemaNode } from './inline-schema.js';
-import { candidatePageSchema, commitTurnResultSchema, decisionResultSchema, itemChangesSchema, searchResultSchema } from './output-schemas.js';
+import {
+  candidatePageSchema,
+  commitTurnResultSchema,
+  decisionResultSchema,
+  itemChangesSchema,
+  searchResultSchema,
+} from './output-schemas.js';
 
 const COMMON = 'urn:engram:schema:common:v1';
 const COMMIT_TURN = 'urn:engram:schema:commit-turn-request:v1';
@@ -48,20 +54,33 @@ export function keyAndValueGuide(): string {
   return MEMORY_TYPES.map((type) => {
     const rule = KEY_RULES[type];
     const key = `${rule.prefix}:${rule.segments.map((segment) => `<${segment}>`).join(':')}`;
-    const allowed = Object.entries(rule.allowed ?? {}).map(([index, values]) => ` (${rule.segments[Number(index)]}: ${values.join('|')})`);
+    const allowed = Object.entries(rule.allowed ?? {}).map(
+      ([index, values]) => ` (${rule.segments[Number(index)]}: ${values.join('|')})`,
+    );
     return `- ${type}: key ${key}${allowed.join('')}; value { ${valueShape(type)} }`;
   }).join('\n');
 }
 
 const commitTurnInput = requestSchema(COMMIT_TURN);
 
-const composeRequest = describe(requestSchema(COMPOSE), 'purpose', 'responder: answering the user; planner: deciding the next steps (also sees insights); tool: calling a tool.');
+const composeRequest = describe(
+  requestSchema(COMPOSE),
+  'purpose',
+  'responder: answering the user; planner: deciding the next steps (also sees insights); tool: calling a tool.',
+);
 const composeInput: SchemaNode = {
   ...composeRequest,
   properties: {
     ...(composeRequest['properties'] as SchemaNode),
-    render: { type: 'string', enum: ['markdown', 'xml'], description: 'The format of the prompt-ready text the result holds (default markdown).' },
-    full_packet: { type: 'boolean', description: 'Also return the whole MemoryPacket (large: budgets, explain, citations) in the structured result.' },
+    render: {
+      type: 'string',
+      enum: ['markdown', 'xml'],
+      description: 'The format of the prompt-ready text the result holds (default markdown).',
+    },
+    full_packet: {
+      type: 'boolean',
+      description: 'Also return the whole MemoryPacket (large: budgets, explain, citations) in the structured result.',
+    },
   },
 };
 
@@ -73,7 +92,12 @@ const workingStateInput: SchemaNode = {
   type: 'object',
   additionalProperties: false,
   required: ['scope'],
-  properties: { scope: { ...sessionScope, description: 'The session: user_id, agent_id, session_id. The tenant comes from your key.' } },
+  properties: {
+    scope: {
+      ...sessionScope,
+      description: 'The session: user_id, agent_id, session_id. The tenant comes from your key.',
+    },
+  },
 };
 
 const updateWorkingStateInput: SchemaNode = {
@@ -83,10 +107,16 @@ const updateWorkingStateInput: SchemaNode = {
   anyOf: [{ required: ['set'] }, { required: ['append'] }],
   properties: {
     scope: { ...stateScope, description: SCOPE_HELP },
-    expected_version: { ...propertyOf(statePatch, ['expected_version']), description: 'The state_version you read (get_working_state); a stale one fails with STATE_VERSION_CONFLICT.' },
+    expected_version: {
+      ...propertyOf(statePatch, ['expected_version']),
+      description: 'The state_version you read (get_working_state); a stale one fails with STATE_VERSION_CONFLICT.',
+    },
     set: propertyOf(statePatch, ['set']),
     append: propertyOf(statePatch, ['append']),
-    turn_id: { ...propertyOf(inlineSchema(COMMIT_TURN), ['turn_id']), description: 'An id for the update (it is recorded as a turn); generated when left out.' },
+    turn_id: {
+      ...propertyOf(inlineSchema(COMMIT_TURN), ['turn_id']),
+      description: 'An id for the update (it is recorded as a turn); generated when left out.',
+    },
   },
 };
 
@@ -96,10 +126,20 @@ const reviewCandidateInput: SchemaNode = {
   additionalProperties: false,
   required: ['candidate_id', 'decision'],
   properties: {
-    candidate_id: { ...propertyOf(reject, ['candidate_id']), description: 'The candidate (cand_…) from list_candidates.' },
+    candidate_id: {
+      ...propertyOf(reject, ['candidate_id']),
+      description: 'The candidate (cand_…) from list_candidates.',
+    },
     decision: { type: 'string', enum: ['approve', 'reject'] },
-    reason: { ...propertyOf(reject, ['reason']), description: 'Why it is rejected: required to reject, not taken by an approval.' },
-    edit: { ...inlineSchema(`${REFLECTION}#/$defs/edit`), description: 'Approve with a change: what to write instead of the candidate\'s own target. Only with decision "approve".' },
+    reason: {
+      ...propertyOf(reject, ['reason']),
+      description: 'Why it is rejected: required to reject, not taken by an approval.',
+    },
+    edit: {
+      ...inlineSchema(`${REFLECTION}#/$defs/edit`),
+      description:
+        'Approve with a change: what to write instead of the candidate\'s own target. Only with decision "approve".',
+    },
   },
 };
 
@@ -135,7 +175,11 @@ const workingStateUpdate: SchemaNode = {
   required: [...(workingState['required'] as string[]), 'replayed'],
   properties: {
     ...(workingState['properties'] as SchemaNode),
-    replayed: { type: 'boolean', description: 'True when this turn_id was recorded before with the same update: nothing was written and this is the state it recorded.' },
+    replayed: {
+      type: 'boolean',
+      description:
+        'True when this turn_id was recorded before with the same update: nothing was written and this is the state it recorded.',
+    },
   },
 };
 
@@ -152,9 +196,16 @@ export const outputSchemas = {
     additionalProperties: false,
     required: ['text', 'build_id', 'cited', 'used_tokens', 'max_tokens'],
     properties: {
-      text: { type: 'string', description: 'The packet as prompt-ready text; each item shows the last six characters of the id it cites.' },
+      text: {
+        type: 'string',
+        description: 'The packet as prompt-ready text; each item shows the last six characters of the id it cites.',
+      },
       build_id: { type: 'string', description: 'The context build (ctx_…), to replay or explain it.' },
-      cited: { type: 'array', items: { type: 'string' }, description: 'Every event and memory item id the text shows.' },
+      cited: {
+        type: 'array',
+        items: { type: 'string' },
+        description: 'Every event and memory item id the text shows.',
+      },
       used_tokens: { type: 'integer', minimum: 0 },
       max_tokens: { type: 'integer', minimum: 0 },
       packet: { ...outputOf(PACKET), description: 'The whole MemoryPacket v1 (only with full_packet).' },

@@ -36,7 +36,12 @@ function textOf(result: CallToolResult): string {
   return first?.type === 'text' ? first.text : '';
 }
 
-async function expectFailure(name: string, args: Record<string, unknown>, code: string, field?: string): Promise<string> {
+async function expectFailure(
+  name: string,
+  args: Record<string, unknown>,
+  code: string,
+  field?: string,
+): Promise<string> {
   const result = await call(name, args);
   expect(result.isError).toBe(true);
   expect(result.structuredContent).toBeUndefined();
@@ -57,7 +62,11 @@ afterEach(async () => {
 
 describe('commit_turn', () => {
   it('commits a turn once, and a repeated turn_id writes nothing', async () => {
-    const turn = { scope, turn_id: 't1', messages: [{ role: 'user', content: 'I prefer concise answers in writing.' }] };
+    const turn = {
+      scope,
+      turn_id: 't1',
+      messages: [{ role: 'user', content: 'I prefer concise answers in writing.' }],
+    };
     const result = await call('commit_turn', turn);
     expect(result.isError).toBeFalsy();
     const committed = result.structuredContent as unknown as CommitTurnResult;
@@ -69,20 +78,40 @@ describe('commit_turn', () => {
   });
 
   it('names the bad field', async () => {
-    const text = await expectFailure('commit_turn', { scope, turn_id: 't1', messages: [{ role: 'robot', content: 'x' }] }, 'VALIDATION_FAILED', 'messages[0].role');
+    const text = await expectFailure(
+      'commit_turn',
+      { scope, turn_id: 't1', messages: [{ role: 'robot', content: 'x' }] },
+      'VALIDATION_FAILED',
+      'messages[0].role',
+    );
     expect(text).toContain('must be one of');
-    await expectFailure('commit_turn', { scope: { user_id: 'mira' }, turn_id: 't2', messages: [] }, 'VALIDATION_FAILED');
+    await expectFailure(
+      'commit_turn',
+      { scope: { user_id: 'mira' }, turn_id: 't2', messages: [] },
+      'VALIDATION_FAILED',
+    );
   });
 });
 
 describe('compose_context', () => {
   beforeEach(async () => {
-    await call('commit_turn', { scope, turn_id: 't1', messages: [{ role: 'user', content: 'We launch Atlas on June 12. I prefer concise answers in writing.' }] });
+    await call('commit_turn', {
+      scope,
+      turn_id: 't1',
+      messages: [{ role: 'user', content: 'We launch Atlas on June 12. I prefer concise answers in writing.' }],
+    });
   });
 
   it('returns the rendered text, the build and the ids it cites; the whole packet only when asked', async () => {
     const plain = await call('compose_context', { scope, purpose: 'planner' });
-    const result = plain.structuredContent as { text: string; build_id: string; cited: string[]; used_tokens: number; max_tokens: number; packet?: MemoryPacket };
+    const result = plain.structuredContent as {
+      text: string;
+      build_id: string;
+      cited: string[];
+      used_tokens: number;
+      max_tokens: number;
+      packet?: MemoryPacket;
+    };
     expect(textOf(plain)).toMatch(/^# Memory for the planner/);
     expect(result.text).toBe(textOf(plain));
     expect(result.packet).toBeUndefined();
@@ -91,25 +120,50 @@ describe('compose_context', () => {
     // Every id the text shows by its handle is listed whole.
     expect(result.cited.length).toBeGreaterThan(0);
     for (const id of result.cited) expect(result.text).toContain(id.slice(-6));
-    const full = await call('compose_context', { scope, purpose: 'responder', full_packet: true, cues: { keywords: ['writing'] } });
-    expect((full.structuredContent as { packet: MemoryPacket }).packet.meta).toMatchObject({ schema_version: 'v1', purpose: 'responder' });
+    const full = await call('compose_context', {
+      scope,
+      purpose: 'responder',
+      full_packet: true,
+      cues: { keywords: ['writing'] },
+    });
+    expect((full.structuredContent as { packet: MemoryPacket }).packet.meta).toMatchObject({
+      schema_version: 'v1',
+      purpose: 'responder',
+    });
     const xml = await call('compose_context', { scope, purpose: 'responder', render: 'xml' });
     expect(textOf(xml)).toMatch(/^<memory purpose="responder"/);
   });
 
   it('refuses an unknown render format and a bad purpose', async () => {
-    await expectFailure('compose_context', { scope, purpose: 'responder', render: 'html' }, 'VALIDATION_FAILED', 'render');
-    await expectFailure('compose_context', { scope, purpose: 'responder', full_packet: 'yes' }, 'VALIDATION_FAILED', 'full_packet');
+    await expectFailure(
+      'compose_context',
+      { scope, purpose: 'responder', render: 'html' },
+      'VALIDATION_FAILED',
+      'render',
+    );
+    await expectFailure(
+      'compose_context',
+      { scope, purpose: 'responder', full_packet: 'yes' },
+      'VALIDATION_FAILED',
+      'full_packet',
+    );
     await expectFailure('compose_context', { scope, purpose: 'chat' }, 'VALIDATION_FAILED', 'purpose');
   });
 });
 
 describe('remember, search_memory and forget', () => {
-  const tone = { scope: user, type: 'preferences', key: 'pref:writing:tone', value: { scope: 'writing', name: 'tone', value: 'concise' } };
+  const tone = {
+    scope: user,
+    type: 'preferences',
+    key: 'pref:writing:tone',
+    value: { scope: 'writing', name: 'tone', value: 'concise' },
+  };
 
   it('remembers, finds and forgets an item', async () => {
     const remembered = await call('remember', tone);
-    expect(remembered.structuredContent).toMatchObject({ items: [{ action: 'created', key: 'pref:writing:tone', version: 1 }] });
+    expect(remembered.structuredContent).toMatchObject({
+      items: [{ action: 'created', key: 'pref:writing:tone', version: 1 }],
+    });
     expect(textOf(remembered)).toMatch(/^Remembered: created pref:writing:tone \(v1, mem_/);
 
     const found = await call('search_memory', { scope: user, query: 'writing tone' });
@@ -135,25 +189,49 @@ describe('remember, search_memory and forget', () => {
 
 describe('get_working_state and update_working_state', () => {
   it('reads, updates at the read version, and refuses a stale one', async () => {
-    const empty = await call('get_working_state', { scope: { user_id: 'mira', agent_id: 'assistant', session_id: 's1' } });
+    const empty = await call('get_working_state', {
+      scope: { user_id: 'mira', agent_id: 'assistant', session_id: 's1' },
+    });
     expect(empty.structuredContent).toMatchObject({ state_version: 0, goal: '' });
-    const updated = await call('update_working_state', { scope, expected_version: 0, set: { goal: 'Ship Atlas' }, append: { risks: [{ risk: 'Late review', mitigation: 'Start early' }] } });
+    const updated = await call('update_working_state', {
+      scope,
+      expected_version: 0,
+      set: { goal: 'Ship Atlas' },
+      append: { risks: [{ risk: 'Late review', mitigation: 'Start early' }] },
+    });
     expect(updated.isError).toBeFalsy();
     const state = updated.structuredContent as unknown as WorkingState;
     expect(state).toMatchObject({ state_version: 1, goal: 'Ship Atlas' });
     expect(textOf(updated)).toMatch(/^Working state v1: \{"goal":"Ship Atlas"/);
-    const read = await call('get_working_state', { scope: { user_id: 'mira', agent_id: 'assistant', session_id: 's1' } });
+    const read = await call('get_working_state', {
+      scope: { user_id: 'mira', agent_id: 'assistant', session_id: 's1' },
+    });
     // The update also says it was not a replay of an update recorded before.
     expect({ ...read.structuredContent, replayed: false }).toEqual(updated.structuredContent);
-    const stale = await expectFailure('update_working_state', { scope, expected_version: 0, set: { goal: 'Other' } }, 'STATE_VERSION_CONFLICT', 'expected_version');
+    const stale = await expectFailure(
+      'update_working_state',
+      { scope, expected_version: 0, set: { goal: 'Other' } },
+      'STATE_VERSION_CONFLICT',
+      'expected_version',
+    );
     expect(stale).not.toContain('state_patch');
   });
 
-  it('names the bad field in the tool\'s own terms', async () => {
-    await expectFailure('get_working_state', { scope: { user_id: 'mira', agent_id: 'assistant' } }, 'VALIDATION_FAILED', 'scope.session_id');
+  it("names the bad field in the tool's own terms", async () => {
+    await expectFailure(
+      'get_working_state',
+      { scope: { user_id: 'mira', agent_id: 'assistant' } },
+      'VALIDATION_FAILED',
+      'scope.session_id',
+    );
     await expectFailure('update_working_state', { scope, set: { goal: 'x' } }, 'VALIDATION_FAILED', 'expected_version');
     await expectFailure('update_working_state', { scope, expected_version: 0 }, 'VALIDATION_FAILED', 'set');
-    await expectFailure('update_working_state', { scope, expected_version: 0, set: { mood: 'x' } }, 'VALIDATION_FAILED', 'set');
+    await expectFailure(
+      'update_working_state',
+      { scope, expected_version: 0, set: { mood: 'x' } },
+      'VALIDATION_FAILED',
+      'set',
+    );
   });
 });
 
@@ -163,8 +241,22 @@ describe('list_candidates and review_candidate', () => {
   beforeEach(async () => {
     const turns = [
       { turn_id: 't1', messages: [{ role: 'user', content: 'I prefer concise answers in writing.' }] },
-      { turn_id: 't2', messages: [{ role: 'user', content: 'Deploy billing.' }], tool_results: [{ tool_name: 'build_image', content: { ok: true } }, { tool_name: 'push_image', content: { ok: true } }] },
-      { turn_id: 't3', messages: [{ role: 'user', content: 'Now deploy auth.' }], tool_results: [{ tool_name: 'build_image', content: { ok: true } }, { tool_name: 'push_image', content: { ok: true } }] },
+      {
+        turn_id: 't2',
+        messages: [{ role: 'user', content: 'Deploy billing.' }],
+        tool_results: [
+          { tool_name: 'build_image', content: { ok: true } },
+          { tool_name: 'push_image', content: { ok: true } },
+        ],
+      },
+      {
+        turn_id: 't3',
+        messages: [{ role: 'user', content: 'Now deploy auth.' }],
+        tool_results: [
+          { tool_name: 'build_image', content: { ok: true } },
+          { tool_name: 'push_image', content: { ok: true } },
+        ],
+      },
       { turn_id: 't4', messages: [{ role: 'user', content: 'Again: I prefer concise answers in writing.' }] },
     ];
     for (const turn of turns) await call('commit_turn', { scope, ...turn });
@@ -179,11 +271,25 @@ describe('list_candidates and review_candidate', () => {
     const preference = candidates.find((candidate) => candidate.memory_type === 'affective')!;
     const procedure = candidates.find((candidate) => candidate.memory_type === 'procedural')!;
     const approved = await call('review_candidate', { candidate_id: preference.id, decision: 'approve' });
-    expect(approved.structuredContent).toMatchObject({ candidate: { id: preference.id, status: 'approved', decision: { by: 'key_admin' } } });
+    expect(approved.structuredContent).toMatchObject({
+      candidate: { id: preference.id, status: 'approved', decision: { by: 'key_admin' } },
+    });
     expect(textOf(approved)).toContain(`${preference.id} approved.`);
-    const rejected = await call('review_candidate', { candidate_id: procedure.id, decision: 'reject', reason: 'one-off deploys' });
-    expect(rejected.structuredContent).toMatchObject({ candidate: { status: 'rejected', decision: { reason: 'one-off deploys' } }, items: [] });
-    await expectFailure('review_candidate', { candidate_id: preference.id, decision: 'approve' }, 'STATE_VERSION_CONFLICT', 'candidate_id');
+    const rejected = await call('review_candidate', {
+      candidate_id: procedure.id,
+      decision: 'reject',
+      reason: 'one-off deploys',
+    });
+    expect(rejected.structuredContent).toMatchObject({
+      candidate: { status: 'rejected', decision: { reason: 'one-off deploys' } },
+      items: [],
+    });
+    await expectFailure(
+      'review_candidate',
+      { candidate_id: preference.id, decision: 'approve' },
+      'STATE_VERSION_CONFLICT',
+      'candidate_id',
+    );
     const page = await call('list_candidates', { scope: { user_id: 'mira' }, status: ['pending'], limit: 1 });
     expect((page.structuredContent as { next_cursor: string | null }).next_cursor).toMatch(/^cand_/);
   });
@@ -191,10 +297,30 @@ describe('list_candidates and review_candidate', () => {
   it('names the bad field', async () => {
     const id = candidates[0]!.id;
     await expectFailure('review_candidate', { candidate_id: id, decision: 'reject' }, 'VALIDATION_FAILED', 'reason');
-    await expectFailure('review_candidate', { candidate_id: id, decision: 'approve', reason: 'fine' }, 'VALIDATION_FAILED', 'reason');
-    await expectFailure('review_candidate', { candidate_id: id, decision: 'reject', reason: 'no', edit: { write: 'retract', key: 'pref:writing:tone' } }, 'VALIDATION_FAILED', 'edit');
+    await expectFailure(
+      'review_candidate',
+      { candidate_id: id, decision: 'approve', reason: 'fine' },
+      'VALIDATION_FAILED',
+      'reason',
+    );
+    await expectFailure(
+      'review_candidate',
+      { candidate_id: id, decision: 'reject', reason: 'no', edit: { write: 'retract', key: 'pref:writing:tone' } },
+      'VALIDATION_FAILED',
+      'edit',
+    );
     await expectFailure('review_candidate', { candidate_id: id, decision: 'maybe' }, 'VALIDATION_FAILED', 'decision');
-    await expectFailure('review_candidate', { candidate_id: 'cand_01J0000000000000000000000Z', decision: 'approve' }, 'NOT_FOUND', 'candidate_id');
-    await expectFailure('list_candidates', { scope: { user_id: 'mira' }, status: ['waiting'] }, 'VALIDATION_FAILED', 'status[0]');
+    await expectFailure(
+      'review_candidate',
+      { candidate_id: 'cand_01J0000000000000000000000Z', decision: 'approve' },
+      'NOT_FOUND',
+      'candidate_id',
+    );
+    await expectFailure(
+      'list_candidates',
+      { scope: { user_id: 'mira' }, status: ['waiting'] },
+      'VALIDATION_FAILED',
+      'status[0]',
+    );
   });
 });

@@ -22,7 +22,14 @@ import {
   type UpdateWorkingStateRequest,
 } from '../index.js';
 import type { SchemaNode } from './inline-schema.js';
-import { candidatesSummary, changesSummary, commitSummary, decisionSummary, searchSummary, stateSummary } from './summaries.js';
+import {
+  candidatesSummary,
+  changesSummary,
+  commitSummary,
+  decisionSummary,
+  searchSummary,
+  stateSummary,
+} from './summaries.js';
 import { inputSchemas, keyAndValueGuide, outputSchemas } from './tool-schemas.js';
 import { leanInputSchemas } from './lean-schemas.js';
 
@@ -54,7 +61,12 @@ export interface EngramTool {
 
 type Args = Record<string, unknown>;
 
-const READ: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+const READ: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
 const write = (hints: { destructive: boolean; idempotent: boolean }): ToolAnnotations => ({
   readOnlyHint: false,
   destructiveHint: hints.destructive,
@@ -99,7 +111,8 @@ const composeContext: EngramTool = {
   annotations: READ,
   async run(engram, args) {
     const { render = 'markdown', full_packet: fullPacket = false } = args;
-    if (render !== 'markdown' && render !== 'xml') throw ValidationError.of('render', 'enum', 'must be one of ["markdown","xml"]');
+    if (render !== 'markdown' && render !== 'xml')
+      throw ValidationError.of('render', 'enum', 'must be one of ["markdown","xml"]');
     if (typeof fullPacket !== 'boolean') throw ValidationError.of('full_packet', 'type', 'must be true or false');
     const packet = await engram.compose(asRequest<ComposeRequest>(without(args, 'render', 'full_packet')));
     const text = renderPacket(packet, { format: render });
@@ -170,7 +183,7 @@ const getWorkingState: EngramTool = {
   name: 'get_working_state',
   title: 'Get the working state',
   description:
-    "Reads the working state of a session: goal, plan, slots, constraints, tool evidence, decisions, risks, open loops, and its state_version (0 and empty when the session has none yet). Read it before update_working_state, whose expected_version must be this state_version.",
+    'Reads the working state of a session: goal, plan, slots, constraints, tool evidence, decisions, risks, open loops, and its state_version (0 and empty when the session has none yet). Read it before update_working_state, whose expected_version must be this state_version.',
   access: 'read',
   tenantAt: 'scope',
   inputSchema: inputSchemas.get_working_state,
@@ -187,7 +200,7 @@ const updateWorkingState: EngramTool = {
   name: 'update_working_state',
   title: 'Update the working state',
   description:
-    "Changes the working state of a session: set is a JSON Merge Patch (objects merge, null removes a field, arrays replace), append adds items to the lists (plan, tool_evidence, decisions, risks, open_loops) after set. expected_version must be the state_version you read; if someone changed the state since, it fails with STATE_VERSION_CONFLICT: read it again and retry. Returns the new state. Sending the same update again with its turn_id writes nothing and returns the state it recorded with replayed: true (a safe retry); a different update under a used turn_id fails with DUPLICATE_TURN.",
+    'Changes the working state of a session: set is a JSON Merge Patch (objects merge, null removes a field, arrays replace), append adds items to the lists (plan, tool_evidence, decisions, risks, open_loops) after set. expected_version must be the state_version you read; if someone changed the state since, it fails with STATE_VERSION_CONFLICT: read it again and retry. Returns the new state. Sending the same update again with its turn_id writes nothing and returns the state it recorded with replayed: true (a safe retry); a different update under a used turn_id fails with DUPLICATE_TURN.',
   access: 'write',
   tenantAt: 'scope',
   inputSchema: inputSchemas.update_working_state,
@@ -196,7 +209,10 @@ const updateWorkingState: EngramTool = {
   annotations: write({ destructive: false, idempotent: false }),
   async run(engram, args) {
     const { replayed, ...state } = await engram.updateWorkingState(asRequest<UpdateWorkingStateRequest>(args));
-    return { structured: { ...state, replayed }, text: `${replayed ? 'Already recorded (nothing written). ' : ''}${stateSummary(state)}` };
+    return {
+      structured: { ...state, replayed },
+      text: `${replayed ? 'Already recorded (nothing written). ' : ''}${stateSummary(state)}`,
+    };
   },
 };
 
@@ -224,7 +240,7 @@ const reviewCandidate: EngramTool = {
   name: 'review_candidate',
   title: 'Approve or reject a candidate',
   description:
-    "Decides a pending review candidate: approve writes what it proposes to long-term memory (or, with edit, what you write instead); reject discards it and needs a reason. Decide only what the user confirmed or clearly asked for. A candidate is decided once: deciding it again fails.",
+    'Decides a pending review candidate: approve writes what it proposes to long-term memory (or, with edit, what you write instead); reject discards it and needs a reason. Decide only what the user confirmed or clearly asked for. A candidate is decided once: deciding it again fails.',
   access: 'write',
   tenantAt: 'top',
   inputSchema: inputSchemas.review_candidate,
@@ -237,12 +253,20 @@ const reviewCandidate: EngramTool = {
     let result;
     if (decision === 'approve') {
       if (reason !== undefined) throw ValidationError.of('reason', 'not', 'only a rejection takes a reason');
-      result = await engram.review.approve(asRequest<ApproveRequest>({ ...base, ...(edit === undefined ? {} : { edit }) }));
+      result = await engram.review.approve(
+        asRequest<ApproveRequest>({ ...base, ...(edit === undefined ? {} : { edit }) }),
+      );
     } else if (decision === 'reject') {
       if (edit !== undefined) throw ValidationError.of('edit', 'not', 'only an approval takes an edit');
-      result = await engram.review.reject(asRequest<RejectRequest>({ ...base, ...(reason === undefined ? {} : { reason }) }));
+      result = await engram.review.reject(
+        asRequest<RejectRequest>({ ...base, ...(reason === undefined ? {} : { reason }) }),
+      );
     } else {
-      throw ValidationError.of('decision', decision === undefined ? 'required' : 'enum', decision === undefined ? 'is required' : 'must be one of ["approve","reject"]');
+      throw ValidationError.of(
+        'decision',
+        decision === undefined ? 'required' : 'enum',
+        decision === undefined ? 'is required' : 'must be one of ["approve","reject"]',
+      );
     }
     return { structured: { ...result }, text: decisionSummary(result) };
   },

@@ -40,7 +40,10 @@ export interface DecisionPlan {
   closeLoop: string | null;
 }
 
-function itemCandidate(candidate: ReviewCandidate, target: Extract<CandidateTarget, { write: 'item' | 'retract' }>): ItemCandidate {
+function itemCandidate(
+  candidate: ReviewCandidate,
+  target: Extract<CandidateTarget, { write: 'item' | 'retract' }>,
+): ItemCandidate {
   const common = {
     confidence: candidate.confidence,
     rule: `review:${candidate.id}`,
@@ -49,7 +52,8 @@ function itemCandidate(candidate: ReviewCandidate, target: Extract<CandidateTarg
     evidence_refs: candidate.source_event_ids.map((id) => ({ kind: 'event' as const, ref: id })),
     salience: candidate.salience,
   };
-  if (target.write === 'retract') return { ...common, action: 'retract', type: typeOfTarget(candidate, target.key), key: target.key, value: {} };
+  if (target.write === 'retract')
+    return { ...common, action: 'retract', type: typeOfTarget(candidate, target.key), key: target.key, value: {} };
   return {
     ...common,
     action: 'upsert',
@@ -66,12 +70,27 @@ function itemCandidate(candidate: ReviewCandidate, target: Extract<CandidateTarg
 /** The type of the key a retraction names. */
 function typeOfTarget(candidate: ReviewCandidate, key: string): MemoryType {
   const type = typeOfKey(key);
-  if (type === undefined) throw ValidationError.of('edit.key', 'key_rule', `${JSON.stringify(key)} of candidate ${candidate.id} has no known type prefix`);
+  if (type === undefined)
+    throw ValidationError.of(
+      'edit.key',
+      'key_rule',
+      `${JSON.stringify(key)} of candidate ${candidate.id} has no known type prefix`,
+    );
   return type;
 }
 
-function insightOf(candidate: ReviewCandidate, target: Extract<CandidateTarget, { write: 'insight' }>, context: DecisionContext): InsightRecord {
-  const scope = { tenant_id: candidate.tenant_id, user_id: candidate.user_id, agent_id: candidate.agent_id, session_id: candidate.session_id, run_id: candidate.run_id };
+function insightOf(
+  candidate: ReviewCandidate,
+  target: Extract<CandidateTarget, { write: 'insight' }>,
+  context: DecisionContext,
+): InsightRecord {
+  const scope = {
+    tenant_id: candidate.tenant_id,
+    user_id: candidate.user_id,
+    agent_id: candidate.agent_id,
+    session_id: candidate.session_id,
+    run_id: candidate.run_id,
+  };
   return newInsight(
     scope,
     {
@@ -90,15 +109,31 @@ function insightOf(candidate: ReviewCandidate, target: Extract<CandidateTarget, 
 }
 
 /** Retracts every disputed item but the one kept (`keep: null` retracts them all). */
-function resolveOps(candidate: ReviewCandidate, keep: string | null, context: DecisionContext): { ops: WriteOp[]; retracted: string[] } {
+function resolveOps(
+  candidate: ReviewCandidate,
+  keep: string | null,
+  context: DecisionContext,
+): { ops: WriteOp[]; retracted: string[] } {
   if (keep !== null && !candidate.item_ids.includes(keep)) {
-    throw ValidationError.of('edit.keep', 'disputed_item', `must be one of the disputed items ${candidate.item_ids.join(', ')}, or null to retract them all`);
+    throw ValidationError.of(
+      'edit.keep',
+      'disputed_item',
+      `must be one of the disputed items ${candidate.item_ids.join(', ')}, or null to retract them all`,
+    );
   }
   const ops: WriteOp[] = [];
   const retracted: string[] = [];
   for (const item of context.disputed) {
     if (item.id === keep || item.status !== 'active') continue;
-    ops.push({ op: 'set_item_status', tenant_id: item.tenant_id, item_id: item.id, expected_status: 'active', status: 'retracted', ended_at: context.now, updated_at: context.now });
+    ops.push({
+      op: 'set_item_status',
+      tenant_id: item.tenant_id,
+      item_id: item.id,
+      expected_status: 'active',
+      status: 'retracted',
+      ended_at: context.now,
+      updated_at: context.now,
+    });
     retracted.push(item.id);
   }
   return { ops, retracted };
@@ -114,9 +149,18 @@ function resolveOps(candidate: ReviewCandidate, keep: string | null, context: De
  * const plan = planApproval(candidate, null, context);
  * await storage.write([...plan.ops, { op: 'decide_candidate', … }]);
  */
-export function planApproval(candidate: ReviewCandidate, edit: CandidateTarget | null, context: DecisionContext): DecisionPlan {
+export function planApproval(
+  candidate: ReviewCandidate,
+  edit: CandidateTarget | null,
+  context: DecisionContext,
+): DecisionPlan {
   const asked = edit ?? candidate.target;
-  if (asked.write === 'item') assertLevelAllowed(asked.scope_level, context.sensitivity, edit === null ? 'target.scope_level' : 'edit.scope_level');
+  if (asked.write === 'item')
+    assertLevelAllowed(
+      asked.scope_level,
+      context.sensitivity,
+      edit === null ? 'target.scope_level' : 'edit.scope_level',
+    );
   const target = confinedTarget(asked, context.sensitivity);
   if (candidate.kind === 'doctrine' && context.by.startsWith('policy:')) {
     throw ValidationError.of('candidate_id', 'human_review', 'doctrine suggestions are approved by a person only');
@@ -125,21 +169,35 @@ export function planApproval(candidate: ReviewCandidate, edit: CandidateTarget |
   const ops: WriteOp[] = [];
   let diffs: ItemDiff[] = [];
   if (candidate.kind === 'contradiction' && edit === null) {
-    throw ValidationError.of('edit', 'required', `approving contradiction ${candidate.id} settles it: say which item stands with an edit {"write":"resolve","keep":"mem_…"} (or "keep": null to retract them all); reject it if there is no contradiction`);
+    throw ValidationError.of(
+      'edit',
+      'required',
+      `approving contradiction ${candidate.id} settles it: say which item stands with an edit {"write":"resolve","keep":"mem_…"} (or "keep": null to retract them all); reject it if there is no contradiction`,
+    );
   }
   if (target.write === 'none') {
-    throw ValidationError.of('edit', 'required', `candidate ${candidate.id} proposes nothing Engram can write by itself; approve it with an edit giving the type, key and value`);
+    throw ValidationError.of(
+      'edit',
+      'required',
+      `candidate ${candidate.id} proposes nothing Engram can write by itself; approve it with an edit giving the type, key and value`,
+    );
   } else if (target.write === 'item' || target.write === 'retract') {
     const merger = new ItemMerger(
       { tenant_id: candidate.tenant_id, user_id: candidate.user_id, agent_id: candidate.agent_id },
       context.stored,
-      { now: context.now, policies: context.policies, extractor: 'reflection', sensitivityOf: () => context.sensitivity },
+      {
+        now: context.now,
+        policies: context.policies,
+        extractor: 'reflection',
+        sensitivityOf: () => context.sensitivity,
+      },
     );
     const plan = merger.plan(itemCandidate(candidate, target));
     ops.push(...plan.ops);
     diffs = plan.diffs;
     for (const diff of plan.diffs) {
-      if (diff.action === 'created' || diff.action === 'updated' || diff.action === 'unchanged') written.item_ids.push(diff.item_id);
+      if (diff.action === 'created' || diff.action === 'updated' || diff.action === 'unchanged')
+        written.item_ids.push(diff.item_id);
       if (diff.action === 'retracted' || diff.action === 'superseded') written.retracted_item_ids.push(diff.item_id);
     }
   } else if (target.write === 'insight') {
@@ -164,11 +222,29 @@ export function planApproval(candidate: ReviewCandidate, edit: CandidateTarget |
  * @example
  * const plan = planRejection(candidate, 'not what I said', { by: 'mira', now });
  */
-export function planRejection(candidate: ReviewCandidate, reason: string, context: { by: string; now: string }): DecisionPlan {
+export function planRejection(
+  candidate: ReviewCandidate,
+  reason: string,
+  context: { by: string; now: string },
+): DecisionPlan {
   if (reason.trim() === '') throw ValidationError.of('reason', 'required', 'a rejection needs a reason');
-  const decision: CandidateDecision = { by: context.by, at: context.now, reason, edit: null, written: { item_ids: [], insight_ids: [], retracted_item_ids: [] } };
+  const decision: CandidateDecision = {
+    by: context.by,
+    at: context.now,
+    reason,
+    edit: null,
+    written: { item_ids: [], insight_ids: [], retracted_item_ids: [] },
+  };
   return {
-    ops: [{ op: 'decide_candidate', tenant_id: candidate.tenant_id, candidate_id: candidate.id, status: 'rejected', decision }],
+    ops: [
+      {
+        op: 'decide_candidate',
+        tenant_id: candidate.tenant_id,
+        candidate_id: candidate.id,
+        status: 'rejected',
+        decision,
+      },
+    ],
     diffs: [],
     decision,
     status: 'rejected',

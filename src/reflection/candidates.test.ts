@@ -11,14 +11,31 @@ const scope = { tenant_id: 't1', user_id: 'u1', agent_id: 'a1', session_id: 's1'
 
 /** A run in which the user states a preference twice and corrects a fact: something of each kind. */
 function runEvents(): EventRecord[] {
-  const texts = ['I prefer a concise tone. Can you outline the Atlas launch plan?', 'Please keep a concise tone in the outline.', 'Actually my email is mira@example.org, not the old one.'];
-  return texts.map((content, at) => eventRecord({ content, ts: new Date(Date.parse('2026-06-01T10:00:00.000Z') + at * 60_000).toISOString(), turn_id: `turn-${at}` }));
+  const texts = [
+    'I prefer a concise tone. Can you outline the Atlas launch plan?',
+    'Please keep a concise tone in the outline.',
+    'Actually my email is mira@example.org, not the old one.',
+  ];
+  return texts.map((content, at) =>
+    eventRecord({
+      content,
+      ts: new Date(Date.parse('2026-06-01T10:00:00.000Z') + at * 60_000).toISOString(),
+      turn_id: `turn-${at}`,
+    }),
+  );
 }
 
 /** The candidates of one rule-based reflection over the events (a new trace each time, as reflect makes). */
 function reflectOnce(events: readonly EventRecord[]): ReviewCandidate[] {
   const { reflection, targets } = reflectByRules({ trace_id: newId('trc'), events, items: [] });
-  return candidatesOf({ reflection, source: 'rules', scope, targets, events: new Map(events.map((event) => [event.id, event])), now: '2026-06-01T11:00:00.000Z' });
+  return candidatesOf({
+    reflection,
+    source: 'rules',
+    scope,
+    targets,
+    events: new Map(events.map((event) => [event.id, event])),
+    now: '2026-06-01T11:00:00.000Z',
+  });
 }
 
 describe('newProposals', () => {
@@ -38,7 +55,12 @@ describe('newProposals', () => {
   it('keeps a proposal once when one reflection makes it twice, and keeps what is new', () => {
     const [candidate] = reflectOnce(runEvents());
     const twin = { ...candidate!, id: newId('cand') };
-    const other: ReviewCandidate = { ...candidate!, id: newId('cand'), kind: 'memory', target: { write: 'retract', key: 'pref:writing:tone' } };
+    const other: ReviewCandidate = {
+      ...candidate!,
+      id: newId('cand'),
+      kind: 'memory',
+      target: { write: 'retract', key: 'pref:writing:tone' },
+    };
     expect(newProposals([candidate!, twin, other], []).map((entry) => entry.id)).toEqual([candidate!.id, other.id]);
   });
 
@@ -46,11 +68,22 @@ describe('newProposals', () => {
     const base = reflectOnce(runEvents())[0]!;
     const fingerprint = (overrides: Partial<ReviewCandidate>) => candidateFingerprint({ ...base, ...overrides });
     const contradiction = { kind: 'contradiction' as const, target: { write: 'resolve' as const, keep: null } };
-    expect(fingerprint({ ...contradiction, item_ids: ['mem_a', 'mem_b'] })).toBe(fingerprint({ ...contradiction, item_ids: ['mem_b', 'mem_a'] }));
-    expect(fingerprint({ ...contradiction, item_ids: ['mem_a'] })).not.toBe(fingerprint({ ...contradiction, item_ids: ['mem_c'] }));
+    expect(fingerprint({ ...contradiction, item_ids: ['mem_a', 'mem_b'] })).toBe(
+      fingerprint({ ...contradiction, item_ids: ['mem_b', 'mem_a'] }),
+    );
+    expect(fingerprint({ ...contradiction, item_ids: ['mem_a'] })).not.toBe(
+      fingerprint({ ...contradiction, item_ids: ['mem_c'] }),
+    );
     const none = { kind: 'memory' as const, target: { write: 'none' as const } };
-    expect(fingerprint({ ...none, payload: { claim: 'one' } })).not.toBe(fingerprint({ ...none, payload: { claim: 'two' } }));
+    expect(fingerprint({ ...none, payload: { claim: 'one' } })).not.toBe(
+      fingerprint({ ...none, payload: { claim: 'two' } }),
+    );
     // Key order does not matter.
-    expect(fingerprint({ target: { write: 'retract', key: 'k:a' } })).toBe(candidateFingerprint({ ...base, target: JSON.parse('{"key":"k:a","write":"retract"}') as ReviewCandidate['target'] }));
+    expect(fingerprint({ target: { write: 'retract', key: 'k:a' } })).toBe(
+      candidateFingerprint({
+        ...base,
+        target: JSON.parse('{"key":"k:a","write":"retract"}') as ReviewCandidate['target'],
+      }),
+    );
   });
 });

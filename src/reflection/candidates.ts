@@ -52,7 +52,8 @@ const DOCTRINE_SALIENCE: Salience = { consequence: 0.6, emotional_charge: 0.1, r
  * autoApproves([{ memory_types: ['affective'], min_confidence: 0.8 }], candidate) // true for a confident rules preference
  */
 export function autoApproves(rules: readonly AutoApproveRule[], candidate: ReviewCandidate): boolean {
-  if (candidate.kind === 'contradiction' || candidate.kind === 'doctrine' || candidate.memory_type === null) return false;
+  if (candidate.kind === 'contradiction' || candidate.kind === 'doctrine' || candidate.memory_type === null)
+    return false;
   if (candidate.target.write === 'none') return false;
   return rules.some(
     (rule) =>
@@ -85,8 +86,13 @@ export interface ProposalInput {
  * @example
  * sensitivityOf(['evt_…'], eventsById) // 'private' when that event is
  */
-export function sensitivityOf(sourceEventIds: readonly string[], events: ReadonlyMap<string, Pick<EventRecord, 'sensitivity'>>, floor: Sensitivity = 'normal'): Sensitivity {
-  const cited = sourceEventIds.length === 0 ? [...events.values()] : sourceEventIds.flatMap((id) => events.get(id) ?? []);
+export function sensitivityOf(
+  sourceEventIds: readonly string[],
+  events: ReadonlyMap<string, Pick<EventRecord, 'sensitivity'>>,
+  floor: Sensitivity = 'normal',
+): Sensitivity {
+  const cited =
+    sourceEventIds.length === 0 ? [...events.values()] : sourceEventIds.flatMap((id) => events.get(id) ?? []);
   return strongestSensitivity([floor, ...cited.map((event) => event.sensitivity)]);
 }
 
@@ -103,7 +109,10 @@ export function confinedTarget(target: CandidateTarget, sensitivity: Sensitivity
 }
 
 /** A candidate with its sensitivity, and its target confined to it. */
-function withSensitivity<T extends Omit<ReviewCandidate, 'sensitivity'>>(candidate: T, input: ProposalInput): T & { sensitivity: Sensitivity } {
+function withSensitivity<T extends Omit<ReviewCandidate, 'sensitivity'>>(
+  candidate: T,
+  input: ProposalInput,
+): T & { sensitivity: Sensitivity } {
   const sensitivity = sensitivityOf(candidate.source_event_ids, input.events, input.read ?? 'normal');
   return { ...candidate, sensitivity, target: confinedTarget(candidate.target, sensitivity) };
 }
@@ -127,7 +136,11 @@ export function candidatesOf(input: ProposalInput): ReviewCandidate[] {
     created_at: input.now,
     decision: null,
   });
-  const lastTime = [...input.events.values()].map((event) => event.ts).sort().at(-1) ?? input.now;
+  const lastTime =
+    [...input.events.values()]
+      .map((event) => event.ts)
+      .sort()
+      .at(-1) ?? input.now;
   const out: Array<Omit<ReviewCandidate, 'sensitivity'>> = reflection.episode_candidates.map((episode) => ({
     ...base('episode'),
     payload: { ...episode },
@@ -139,7 +152,9 @@ export function candidatesOf(input: ProposalInput): ReviewCandidate[] {
   }));
   reflection.memory_candidates.forEach((candidate, index) => {
     const proposal = input.targets[index] ?? { target: { write: 'none' }, item_ids: [] };
-    const sources = proposal.source_event_ids ?? candidate.source_episode_indexes.flatMap((at) => reflection.episode_candidates[at]?.source_event_ids ?? []);
+    const sources =
+      proposal.source_event_ids ??
+      candidate.source_episode_indexes.flatMap((at) => reflection.episode_candidates[at]?.source_event_ids ?? []);
     out.push({
       ...base('memory'),
       payload: { ...candidate },
@@ -175,7 +190,14 @@ export function candidatesOf(input: ProposalInput): ReviewCandidate[] {
       salience: DOCTRINE_SALIENCE,
       source_event_ids: (doctrine.source_event_ids ?? []).filter((id) => input.events.has(id)),
       item_ids: [],
-      target: { write: 'insight', insight_type: 'pattern', statement: doctrine.statement, trigger: 'synthesis', tests_suggested: [], expires_at: null },
+      target: {
+        write: 'insight',
+        insight_type: 'pattern',
+        statement: doctrine.statement,
+        trigger: 'synthesis',
+        tests_suggested: [],
+        expires_at: null,
+      },
     });
   }
   return out.map((candidate) => withSensitivity(candidate, input));
@@ -198,9 +220,16 @@ function stableJson(value: unknown): string {
  * @example
  * candidateFingerprint(first) === candidateFingerprint(second) // true for the same proposal made twice
  */
-export function candidateFingerprint(candidate: Pick<ReviewCandidate, 'kind' | 'target' | 'item_ids' | 'payload'>): string {
+export function candidateFingerprint(
+  candidate: Pick<ReviewCandidate, 'kind' | 'target' | 'item_ids' | 'payload'>,
+): string {
   const about = [...candidate.item_ids].sort();
-  return stableJson([candidate.kind, candidate.target, about, candidate.target.write === 'none' ? candidate.payload : null]);
+  return stableJson([
+    candidate.kind,
+    candidate.target,
+    about,
+    candidate.target.write === 'none' ? candidate.payload : null,
+  ]);
 }
 
 /**
@@ -210,7 +239,10 @@ export function candidateFingerprint(candidate: Pick<ReviewCandidate, 'kind' | '
  * @example
  * const fresh = newProposals(candidatesOf(input), await earlierCandidatesOfTheRun());
  */
-export function newProposals(proposed: readonly ReviewCandidate[], earlier: readonly ReviewCandidate[]): ReviewCandidate[] {
+export function newProposals(
+  proposed: readonly ReviewCandidate[],
+  earlier: readonly ReviewCandidate[],
+): ReviewCandidate[] {
   const seen = new Set(earlier.map(candidateFingerprint));
   return proposed.filter((candidate) => {
     const fingerprint = candidateFingerprint(candidate);
@@ -240,7 +272,12 @@ function claimOf(reading: ItemCandidate): string {
  */
 export function readingCandidates(
   readings: readonly ItemCandidate[],
-  input: { scope: CandidateScope; events: ReadonlyMap<string, EventRecord>; about: ReadonlyMap<string, { id: string; value: Record<string, unknown> }>; now: string },
+  input: {
+    scope: CandidateScope;
+    events: ReadonlyMap<string, EventRecord>;
+    about: ReadonlyMap<string, { id: string; value: Record<string, unknown> }>;
+    now: string;
+  },
 ): ReviewCandidate[] {
   const traceId = newId('trc');
   return readings.map((reading) => {
@@ -248,7 +285,10 @@ export function readingCandidates(
     const current = input.about.get(reading.key);
     const item = current?.id;
     const value = { ...current?.value, ...reading.value };
-    const target: CandidateTarget = reading.action === 'retract' ? { write: 'retract', key: reading.key } : { write: 'item', type: reading.type, key: reading.key, value };
+    const target: CandidateTarget =
+      reading.action === 'retract'
+        ? { write: 'retract', key: reading.key }
+        : { write: 'item', type: reading.type, key: reading.key, value };
     return {
       id: newId('cand'),
       ...input.scope,

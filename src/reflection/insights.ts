@@ -77,10 +77,20 @@ export function isExpired(insight: InsightRecord, at: string): boolean {
  * @example
  * const tested = transition(insight, 'testing', 'mira', now, 'asked the user');
  */
-export function transition(insight: InsightRecord, state: ValidationState, by: string, now: string, note: string | null): InsightRecord {
-  if (isExpired(insight, now)) throw stateConflict('validation_state', `insight ${insight.id} has expired; it can no longer change`);
+export function transition(
+  insight: InsightRecord,
+  state: ValidationState,
+  by: string,
+  now: string,
+  note: string | null,
+): InsightRecord {
+  if (isExpired(insight, now))
+    throw stateConflict('validation_state', `insight ${insight.id} has expired; it can no longer change`);
   if (!NEXT[insight.validation_state].includes(state)) {
-    throw stateConflict('validation_state', `insight ${insight.id} is ${insight.validation_state}; it can move to ${NEXT[insight.validation_state].join(', ') || 'nothing (rejected is final)'}, not ${state}`);
+    throw stateConflict(
+      'validation_state',
+      `insight ${insight.id} is ${insight.validation_state}; it can move to ${NEXT[insight.validation_state].join(', ') || 'nothing (rejected is final)'}, not ${state}`,
+    );
   }
   return {
     ...insight,
@@ -118,9 +128,14 @@ export interface Promotion {
  */
 export function promotionOf(insight: InsightRecord, promotion: Promotion, now: string): ItemCandidate {
   if (insight.validation_state !== 'validated') {
-    throw ValidationError.of('insight_id', 'validated', `insight ${insight.id} is ${insight.validation_state}; only a validated insight can be promoted`);
+    throw ValidationError.of(
+      'insight_id',
+      'validated',
+      `insight ${insight.id} is ${insight.validation_state}; only a validated insight can be promoted`,
+    );
   }
-  if (insight.promoted_to !== null) throw stateConflict('insight_id', `insight ${insight.id} was already promoted to ${insight.promoted_to}`);
+  if (insight.promoted_to !== null)
+    throw stateConflict('insight_id', `insight ${insight.id} was already promoted to ${insight.promoted_to}`);
   if (isExpired(insight, now)) throw stateConflict('insight_id', `insight ${insight.id} has expired`);
   return {
     action: 'upsert',
@@ -131,6 +146,8 @@ export function promotionOf(insight: InsightRecord, promotion: Promotion, now: s
     rule: `insight:${insight.id}`,
     gate: 'must',
     source_event_ids: insight.sources.filter((id) => id.startsWith('evt_')),
-    evidence_refs: [{ kind: 'document', ref: insight.id, note: `promoted ${insight.type}: ${insight.statement.slice(0, 200)}` }],
+    evidence_refs: [
+      { kind: 'document', ref: insight.id, note: `promoted ${insight.type}: ${insight.statement.slice(0, 200)}` },
+    ],
   };
 }

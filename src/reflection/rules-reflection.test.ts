@@ -26,13 +26,29 @@ function run() {
   return {
     events,
     user: (content: string, overrides: Partial<EventRecord> = {}, gap = 1) => add({ content, ...overrides }, gap),
-    agent: (content: string, overrides: Partial<EventRecord> = {}) => add({ content, role: 'agent', ...overrides }, 1, false),
+    agent: (content: string, overrides: Partial<EventRecord> = {}) =>
+      add({ content, role: 'agent', ...overrides }, 1, false),
     tool: (name: string, content: string | Record<string, unknown>, status: 'ok' | 'error' = 'ok') =>
-      add({ kind: 'tool_result', role: 'tool', content_type: 'tool_output', content, origin_metadata: { tool_name: name, status } }, 1, false),
+      add(
+        {
+          kind: 'tool_result',
+          role: 'tool',
+          content_type: 'tool_output',
+          content,
+          origin_metadata: { tool_name: name, status },
+        },
+        1,
+        false,
+      ),
   };
 }
 
-function item(type: MemoryType, key: string, value: Record<string, unknown>, overrides: Partial<MemoryItem> = {}): MemoryItem {
+function item(
+  type: MemoryType,
+  key: string,
+  value: Record<string, unknown>,
+  overrides: Partial<MemoryItem> = {},
+): MemoryItem {
   return {
     id: newId('mem'),
     tenant_id: 't1',
@@ -84,7 +100,12 @@ describe('rule-based reflection: memory candidates', () => {
     const second = r.user('Please keep a concise tone in the outline.');
     const found = proposals(reflect(r.events)).filter((candidate) => candidate.memory_type === 'affective');
     expect(found).toHaveLength(1);
-    expect(found[0]!.target).toMatchObject({ write: 'item', type: 'preferences', key: 'pref:writing:tone', value: { scope: 'writing', name: 'tone', value: 'concise' } });
+    expect(found[0]!.target).toMatchObject({
+      write: 'item',
+      type: 'preferences',
+      key: 'pref:writing:tone',
+      value: { scope: 'writing', name: 'tone', value: 'concise' },
+    });
     expect(found[0]!.source_event_ids).toEqual([first.id, second.id]);
     expect(found[0]!.claim).toBe('Prefers concise (writing tone)');
     expect(found[0]!.applies_when).toEqual(['writing']);
@@ -139,7 +160,11 @@ describe('rule-based reflection: memory candidates', () => {
       write: 'item',
       type: 'procedure',
       key: 'procedure:recipe:search_recipes_fetch_page',
-      value: { task_type: 'recipe', name: 'search_recipes_fetch_page', steps: ['call search_recipes', 'call fetch_page'] },
+      value: {
+        task_type: 'recipe',
+        name: 'search_recipes_fetch_page',
+        steps: ['call search_recipes', 'call fetch_page'],
+      },
     });
     expect(found[0]!.source_event_ids).toHaveLength(5);
   });
@@ -165,7 +190,12 @@ describe('rule-based reflection: corrections and contradictions', () => {
     const out = reflect(r.events, [current]);
     const found = proposals(out).filter((candidate) => candidate.memory_type === 'correction');
     expect(found).toHaveLength(1);
-    expect(found[0]!.target).toMatchObject({ write: 'item', type: 'preferences', key: 'pref:writing:tone', value: { value: 'formal' } });
+    expect(found[0]!.target).toMatchObject({
+      write: 'item',
+      type: 'preferences',
+      key: 'pref:writing:tone',
+      value: { value: 'formal' },
+    });
     expect(found[0]!.item_ids).toEqual([current.id]);
     expect(found[0]!.source_event_ids).toEqual([correction.id]);
     expect(out.reflection.contradictions).toEqual([]);
@@ -177,13 +207,26 @@ describe('rule-based reflection: corrections and contradictions', () => {
     r.user('不是简洁，而是详细。');
     const found = proposals(reflect(r.events, [length]));
     expect(found).toHaveLength(1);
-    expect(found[0]).toMatchObject({ memory_type: 'correction', item_ids: [length.id], target: { write: 'item', key: 'pref:writing:length', value: { value: '详细' } } });
+    expect(found[0]).toMatchObject({
+      memory_type: 'correction',
+      item_ids: [length.id],
+      target: { write: 'item', key: 'pref:writing:length', value: { value: '详细' } },
+    });
 
     const current = item('preferences', 'pref:writing:tone', tone('简洁'));
     const said = run();
     said.user('我说错了，我更喜欢正式的语气。');
     const out = reflect(said.events, [current]);
-    expect(proposals(out)).toEqual([expect.objectContaining({ memory_type: 'correction', item_ids: [current.id], target: expect.objectContaining({ key: 'pref:writing:tone', value: expect.objectContaining({ value: '正式' }) }) })]);
+    expect(proposals(out)).toEqual([
+      expect.objectContaining({
+        memory_type: 'correction',
+        item_ids: [current.id],
+        target: expect.objectContaining({
+          key: 'pref:writing:tone',
+          value: expect.objectContaining({ value: '正式' }),
+        }),
+      }),
+    ]);
     expect(out.reflection.contradictions).toEqual([]);
   });
 
@@ -192,14 +235,27 @@ describe('rule-based reflection: corrections and contradictions', () => {
     const denied = run();
     denied.user('I no longer prefer tea.');
     expect(proposals(reflect(denied.events, [drink]))).toEqual([
-      expect.objectContaining({ memory_type: 'correction', claim: 'No longer true: Prefers tea (other drink)', target: { write: 'retract', key: 'pref:other:drink' }, item_ids: [drink.id] }),
+      expect.objectContaining({
+        memory_type: 'correction',
+        claim: 'No longer true: Prefers tea (other drink)',
+        target: { write: 'retract', key: 'pref:other:drink' },
+        item_ids: [drink.id],
+      }),
     ]);
 
     const changed = run();
     const first = changed.user('I prefer tea.');
     const second = changed.user('Scratch that, I prefer coffee.');
     const found = proposals(reflect(changed.events));
-    expect(found).toEqual([expect.objectContaining({ memory_type: 'correction', target: expect.objectContaining({ key: 'pref:other:drink', value: expect.objectContaining({ value: 'coffee' }) }) })]);
+    expect(found).toEqual([
+      expect.objectContaining({
+        memory_type: 'correction',
+        target: expect.objectContaining({
+          key: 'pref:other:drink',
+          value: expect.objectContaining({ value: 'coffee' }),
+        }),
+      }),
+    ]);
     expect(found[0]!.source_event_ids).toEqual([first.id, second.id]);
   });
 
@@ -208,13 +264,19 @@ describe('rule-based reflection: corrections and contradictions', () => {
     r.agent('The meeting is on Monday.');
     r.user("That's wrong, the meeting moved.");
     const found = proposals(reflect(r.events));
-    expect(found).toEqual([expect.objectContaining({ memory_type: 'correction', target: { write: 'none' }, item_ids: [] })]);
+    expect(found).toEqual([
+      expect.objectContaining({ memory_type: 'correction', target: { write: 'none' }, item_ids: [] }),
+    ]);
     expect(found[0]!.confidence).toBeLessThan(0.5);
   });
 
   it('reports a value that disputes a current item, with that item', () => {
     const current = item('preferences', 'pref:writing:tone', tone('concise'));
-    const decision = item('decisions', 'decision:general:launch_date', { project: 'general', topic: 'launch_date', decision: 'ship on Monday' });
+    const decision = item('decisions', 'decision:general:launch_date', {
+      project: 'general',
+      topic: 'launch_date',
+      decision: 'ship on Monday',
+    });
     const r = run();
     const said = r.user('I prefer a detailed tone.');
     const decided = r.user('We decided to ship on Friday.');
@@ -226,7 +288,11 @@ describe('rule-based reflection: corrections and contradictions', () => {
         source_event_ids: [said.id],
         question: 'Which is right for pref:writing:tone: "concise" or "detailed"?',
       },
-      expect.objectContaining({ item_ids: [decision.id], source_event_ids: [decided.id], question: 'Which is right for decision:general:launch_date: "ship on Monday" or "ship on Friday"?' }),
+      expect.objectContaining({
+        item_ids: [decision.id],
+        source_event_ids: [decided.id],
+        question: 'Which is right for decision:general:launch_date: "ship on Monday" or "ship on Friday"?',
+      }),
     ]);
   });
 
@@ -235,13 +301,19 @@ describe('rule-based reflection: corrections and contradictions', () => {
     const tabs = r.user('I prefer tabs over spaces.');
     const spaces = r.user('I prefer spaces for indentation.');
     const [contradiction] = reflect(r.events).reflection.contradictions as ContradictionProposal[];
-    expect(contradiction).toMatchObject({ item_ids: [], source_event_ids: [tabs.id, spaces.id], question: 'Which is right for pref:coding:indent: "tabs" or "spaces"?' });
+    expect(contradiction).toMatchObject({
+      item_ids: [],
+      source_event_ids: [tabs.id, spaces.id],
+      question: 'Which is right for pref:coding:indent: "tabs" or "spaces"?',
+    });
   });
 
   it('reports no contradiction for a value the items already hold', () => {
     const r = run();
     r.user('I prefer a concise tone.');
-    expect(reflect(r.events, [item('preferences', 'pref:writing:tone', tone('concise'))]).reflection.contradictions).toEqual([]);
+    expect(
+      reflect(r.events, [item('preferences', 'pref:writing:tone', tone('concise'))]).reflection.contradictions,
+    ).toEqual([]);
   });
 });
 
@@ -330,7 +402,13 @@ describe('rule-based reflection: episodes, secrets, determinism', () => {
 
   it('reflects an empty run to an empty, valid proposal', () => {
     const out = reflect([]);
-    expect(out.reflection).toEqual({ trace_id: TRACE, episode_candidates: [], memory_candidates: [], contradictions: [], doctrine_suggestions: [] });
+    expect(out.reflection).toEqual({
+      trace_id: TRACE,
+      episode_candidates: [],
+      memory_candidates: [],
+      contradictions: [],
+      doctrine_suggestions: [],
+    });
     expect(out.targets).toEqual([]);
   });
 });

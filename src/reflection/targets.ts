@@ -35,13 +35,21 @@ const THIRD_PERSON: ReadonlyArray<[RegExp, string]> = [
 ];
 
 function firstPerson(claim: string): string {
-  for (const [pattern, replacement] of THIRD_PERSON) if (pattern.test(claim)) return claim.replace(pattern, replacement);
+  for (const [pattern, replacement] of THIRD_PERSON)
+    if (pattern.test(claim)) return claim.replace(pattern, replacement);
   return claim;
 }
 
 /** The day an episode starts and its time range, from its source events (or the trace's first). */
-function timeRangeOf(episode: EpisodeCandidate, events: ReadonlyMap<string, EventRecord>, fallback: string): { start: string; end: string } {
-  const times = episode.source_event_ids.map((id) => events.get(id)?.ts).filter((ts): ts is string => ts !== undefined).sort();
+function timeRangeOf(
+  episode: EpisodeCandidate,
+  events: ReadonlyMap<string, EventRecord>,
+  fallback: string,
+): { start: string; end: string } {
+  const times = episode.source_event_ids
+    .map((id) => events.get(id)?.ts)
+    .filter((ts): ts is string => ts !== undefined)
+    .sort();
   return { start: times[0] ?? fallback, end: times.at(-1) ?? fallback };
 }
 
@@ -52,7 +60,11 @@ function timeRangeOf(episode: EpisodeCandidate, events: ReadonlyMap<string, Even
  * @example
  * episodeTarget(episode, eventsById, '2026-05-01T10:00:00.000Z').target.write // 'item'
  */
-export function episodeTarget(episode: EpisodeCandidate, events: ReadonlyMap<string, EventRecord>, fallbackTime: string): ProposalTarget {
+export function episodeTarget(
+  episode: EpisodeCandidate,
+  events: ReadonlyMap<string, EventRecord>,
+  fallbackTime: string,
+): ProposalTarget {
   const range = timeRangeOf(episode, events, fallbackTime);
   const domain = episode.domains[0] ?? 'general';
   const date = range.start.slice(0, 10);
@@ -61,12 +73,21 @@ export function episodeTarget(episode: EpisodeCandidate, events: ReadonlyMap<str
     title: episode.summary,
     scope: domain,
     time_range: range,
-    highlights: episode.candidate_meaning === undefined || episode.candidate_meaning === null ? [] : [episode.candidate_meaning],
+    highlights:
+      episode.candidate_meaning === undefined || episode.candidate_meaning === null ? [] : [episode.candidate_meaning],
     domains: episode.domains,
     compression_level: 'phase_summary',
   };
   return {
-    target: { write: 'item', type: 'events', key: makeKey('events', [domain, date, slug(episode.summary, 40)]), value, tags: episode.domains, entities: episode.entities, valid_from: range.start },
+    target: {
+      write: 'item',
+      type: 'events',
+      key: makeKey('events', [domain, date, slug(episode.summary, 40)]),
+      value,
+      tags: episode.domains,
+      entities: episode.entities,
+      valid_from: range.start,
+    },
     item_ids: [],
   };
 }
@@ -87,11 +108,21 @@ function itemTarget(candidate: ItemCandidate): CandidateTarget {
 function fallbackTarget(candidate: MemoryCandidate): CandidateTarget {
   const name = slug(candidate.claim, 40);
   if (candidate.memory_type === 'affective') {
-    return { write: 'item', type: 'preferences', key: makeKey('preferences', ['other', name]), value: { scope: 'other', name, value: candidate.claim } };
+    return {
+      write: 'item',
+      type: 'preferences',
+      key: makeKey('preferences', ['other', name]),
+      value: { scope: 'other', name, value: candidate.claim },
+    };
   }
   if (candidate.memory_type === 'procedural') {
     const taskType = candidate.applies_when[0] === undefined ? 'generic' : slug(candidate.applies_when[0], 40);
-    return { write: 'item', type: 'procedure', key: makeKey('procedure', [taskType, name]), value: { task_type: taskType, name: candidate.claim.slice(0, 200), steps: [candidate.claim] } };
+    return {
+      write: 'item',
+      type: 'procedure',
+      key: makeKey('procedure', [taskType, name]),
+      value: { task_type: taskType, name: candidate.claim.slice(0, 200), steps: [candidate.claim] },
+    };
   }
   return { write: 'none' };
 }
@@ -115,25 +146,54 @@ export interface ClaimContext {
  */
 export async function claimTarget(candidate: MemoryCandidate, context: ClaimContext): Promise<ProposalTarget> {
   if (candidate.memory_type === 'strategic') {
-    return { target: { write: 'insight', insight_type: 'strategy', statement: candidate.claim, trigger: 'synthesis', tests_suggested: candidate.applies_when.map((when) => `Try it when ${when}`), expires_at: null }, item_ids: [] };
+    return {
+      target: {
+        write: 'insight',
+        insight_type: 'strategy',
+        statement: candidate.claim,
+        trigger: 'synthesis',
+        tests_suggested: candidate.applies_when.map((when) => `Try it when ${when}`),
+        expires_at: null,
+      },
+      item_ids: [],
+    };
   }
   if (candidate.memory_type === 'episodic') {
     const episode = context.episodes[candidate.source_episode_indexes[0] ?? -1];
-    const summary = { summary: candidate.claim, entities: episode?.entities ?? [], domains: episode?.domains ?? [], source_event_ids: episode?.source_event_ids ?? [], confidence: candidate.confidence };
+    const summary = {
+      summary: candidate.claim,
+      entities: episode?.entities ?? [],
+      domains: episode?.domains ?? [],
+      source_event_ids: episode?.source_event_ids ?? [],
+      confidence: candidate.confidence,
+    };
     return episodeTarget(summary, context.events, context.fallbackTime);
   }
   const sourceId = context.episodes[candidate.source_episode_indexes[0] ?? -1]?.source_event_ids[0] ?? 'evt_claim';
   const found = await context.extractor.extract({
-    events: [{ event_id: sourceId, kind: 'message', role: 'user', text: firstPerson(candidate.claim), ts: context.fallbackTime }],
+    events: [
+      {
+        event_id: sourceId,
+        kind: 'message',
+        role: 'user',
+        text: firstPerson(candidate.claim),
+        ts: context.fallbackTime,
+      },
+    ],
     known_keys: context.items.map((item) => item.key),
   });
   const wanted = CLAIM_TYPES[candidate.memory_type];
   const usable = found
-    .filter((entry) => wanted.includes(entry.type) && (entry.action === 'upsert' || candidate.memory_type === 'correction'))
+    .filter(
+      (entry) => wanted.includes(entry.type) && (entry.action === 'upsert' || candidate.memory_type === 'correction'),
+    )
     .sort((a, b) => wanted.indexOf(a.type) - wanted.indexOf(b.type));
   const best = usable[0];
   const target = best === undefined ? fallbackTarget(candidate) : itemTarget(best);
   const key = target.write === 'item' || target.write === 'retract' ? target.key : undefined;
-  const itemIds = key === undefined ? [] : context.items.filter((item) => item.key === key && item.status === 'active').map((item) => item.id);
+  const itemIds =
+    key === undefined
+      ? []
+      : context.items.filter((item) => item.key === key && item.status === 'active').map((item) => item.id);
   return { target, item_ids: itemIds };
 }

@@ -69,7 +69,12 @@ function passes(item: MemoryItem, filters: SearchFilters | undefined): boolean {
   if (range?.start !== undefined && item.recorded_at < range.start) return false;
   if (range?.end !== undefined && item.recorded_at > range.end) return false;
   const lower = (values: readonly string[]) => values.map((value) => value.toLowerCase());
-  if (filters.tags !== undefined && filters.tags.length > 0 && !lower(item.tags).some((tag) => lower(filters.tags!).includes(tag))) return false;
+  if (
+    filters.tags !== undefined &&
+    filters.tags.length > 0 &&
+    !lower(item.tags).some((tag) => lower(filters.tags!).includes(tag))
+  )
+    return false;
   if (filters.entities !== undefined && filters.entities.length > 0) {
     // An item names an entity in its `entities`, or is that entity (its canonical name or an alias).
     const names = lower(item.entities);
@@ -78,7 +83,8 @@ function passes(item: MemoryItem, filters: SearchFilters | undefined): boolean {
       if (Array.isArray(item.value['aliases'])) names.push(...lower(item.value['aliases'].map(String)));
     }
     const wanted = lower(filters.entities);
-    if (!wanted.some((entity) => names.some((name) => name === entity || name.split(/[/\s]/u).includes(entity)))) return false;
+    if (!wanted.some((entity) => names.some((name) => name === entity || name.split(/[/\s]/u).includes(entity))))
+      return false;
   }
   return true;
 }
@@ -103,7 +109,11 @@ async function nearest(
   const vector = candidates.length > 0 ? await embedQuery(text) : null;
   if (vector === null) return [];
   const comparable = candidates.filter((candidate) => candidate.vector.length === vector.length);
-  return topK(vector, comparable.map((candidate) => ({ id: candidate.item_id, vector: candidate.vector })), limit).map((hit) => ({
+  return topK(
+    vector,
+    comparable.map((candidate) => ({ id: candidate.item_id, vector: candidate.vector })),
+    limit,
+  ).map((hit) => ({
     item_id: hit.id,
     similarity: hit.score,
   }));
@@ -115,11 +125,16 @@ async function nearest(
  * @example
  * const hits = await hybridSearch(storage, embedQuery, { scope, query: 'what tone do I like?', k: 5 });
  */
-export async function hybridSearch(storage: StorageAdapter, embedQuery: QueryEmbedder | undefined, request: SearchRequest): Promise<SearchHit[]> {
+export async function hybridSearch(
+  storage: StorageAdapter,
+  embedQuery: QueryEmbedder | undefined,
+  request: SearchRequest,
+): Promise<SearchHit[]> {
   const { scope, filters } = request;
   const levels = filters?.scope_levels;
   const owners = visibleOwners(scope.user_id, scope.agent_id).filter(
-    (owner) => levels === undefined || levels.some((level) => ownerOf(level, scope.user_id, scope.agent_id ?? null) === owner),
+    (owner) =>
+      levels === undefined || levels.some((level) => ownerOf(level, scope.user_id, scope.agent_id ?? null) === owner),
   );
   const statuses = filters?.status ?? ['active'];
   const base = {
@@ -144,7 +159,8 @@ export async function hybridSearch(storage: StorageAdapter, embedQuery: QueryEmb
     }
     const missing = [...vectorRanks.keys()].filter((id) => !items.has(id));
     if (missing.length > 0) {
-      for (const item of await storage.items.list({ ...base, ids: missing, limit: missing.length })) items.set(item.id, item);
+      for (const item of await storage.items.list({ ...base, ids: missing, limit: missing.length }))
+        items.set(item.id, item);
     }
   }
   return fuse(
@@ -184,14 +200,18 @@ function fuse(
     };
     let score = WEIGHTS.recency / (RRF_K + signals.recency.rank) + WEIGHTS.salience / (RRF_K + signals.salience.rank);
     if (text !== null && bestText > 0) score += (WEIGHTS.full_text * (text.score / bestText)) / (RRF_K + text.rank);
-    if (vector !== null && bestVector > 0) score += (WEIGHTS.vector * Math.max(0, vector.similarity / bestVector)) / (RRF_K + vector.rank);
+    if (vector !== null && bestVector > 0)
+      score += (WEIGHTS.vector * Math.max(0, vector.similarity / bestVector)) / (RRF_K + vector.rank);
     return { item, score: Math.round(score * 1e6) / 1e6, signals };
   });
   return hits.sort((a, b) => b.score - a.score || (a.item.id < b.item.id ? 1 : -1)).slice(0, k);
 }
 
 /** Ranks by a value, highest first; equal values share a rank, so ties give no one an edge. */
-function denseRanks<T extends { id: string }>(items: readonly T[], valueOf: (item: T) => number | string): Map<string, number> {
+function denseRanks<T extends { id: string }>(
+  items: readonly T[],
+  valueOf: (item: T) => number | string,
+): Map<string, number> {
   const values = [...new Set(items.map(valueOf))].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
   const rankOf = new Map(values.map((value, index) => [value, index + 1]));
   return new Map(items.map((item) => [item.id, rankOf.get(valueOf(item))!]));

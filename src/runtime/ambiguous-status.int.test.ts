@@ -16,7 +16,14 @@ describe('a status change with several readings', () => {
   });
 
   async function say(turn: string, text: string) {
-    return t.engram.commitTurn({ scope, turn_id: turn, messages: [{ role: 'user', content: text }, { role: 'assistant', content: 'Noted.' }] });
+    return t.engram.commitTurn({
+      scope,
+      turn_id: turn,
+      messages: [
+        { role: 'user', content: text },
+        { role: 'assistant', content: 'Noted.' },
+      ],
+    });
   }
 
   async function tasks() {
@@ -37,16 +44,49 @@ describe('a status change with several readings', () => {
     expect(result.gate[0]!.reason).toContain('proposed for review');
     expect(await tasks()).toEqual({ [car]: 'todo', [home]: 'todo' });
 
-    const keyOf = (candidate: { target: { write: string; key?: string } }) => (candidate.target.write === 'item' ? (candidate.target.key ?? '') : '');
-    const pending = (await t.engram.review.list({ scope: reader, status: ['pending'] })).sort((a, b) => keyOf(a).localeCompare(keyOf(b)));
+    const keyOf = (candidate: { target: { write: string; key?: string } }) =>
+      candidate.target.write === 'item' ? (candidate.target.key ?? '') : '';
+    const pending = (await t.engram.review.list({ scope: reader, status: ['pending'] })).sort((a, b) =>
+      keyOf(a).localeCompare(keyOf(b)),
+    );
     // The target holds the value the approval leaves, so a reviewer reads which task it closes.
     expect(pending.map((candidate) => [candidate.kind, candidate.source, candidate.target])).toEqual([
-      ['memory', 'rules', { write: 'item', type: 'tasks', key: car, value: { project: 'general', task_id: 'renew_car_insurance', title: 'renew the car insurance', status: 'done' } }],
-      ['memory', 'rules', { write: 'item', type: 'tasks', key: home, value: { project: 'general', task_id: 'renew_home_insurance', title: 'renew the home insurance', status: 'done' } }],
+      [
+        'memory',
+        'rules',
+        {
+          write: 'item',
+          type: 'tasks',
+          key: car,
+          value: {
+            project: 'general',
+            task_id: 'renew_car_insurance',
+            title: 'renew the car insurance',
+            status: 'done',
+          },
+        },
+      ],
+      [
+        'memory',
+        'rules',
+        {
+          write: 'item',
+          type: 'tasks',
+          key: home,
+          value: {
+            project: 'general',
+            task_id: 'renew_home_insurance',
+            title: 'renew the home insurance',
+            status: 'done',
+          },
+        },
+      ],
     ]);
     expect(pending[0]!.item_ids).toHaveLength(1);
     expect(pending[0]!.payload['claim']).toBe(`${car} → status done`);
-    expect(pending[0]!.source_event_ids).toEqual(result.events.filter((event) => event.role === 'human').map((event) => event.event_id));
+    expect(pending[0]!.source_event_ids).toEqual(
+      result.events.filter((event) => event.role === 'human').map((event) => event.event_id),
+    );
 
     await t.engram.review.approve({ candidate_id: pending[1]!.id, by: 'mira' });
     await t.engram.review.reject({ candidate_id: pending[0]!.id, by: 'mira', reason: 'the car one is still open' });

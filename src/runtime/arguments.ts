@@ -9,7 +9,11 @@ import { isId, type IdPrefix } from '../util/ids.js';
 /** Throws unless `value` is an id with this prefix (`evt_…`, `ctx_…`). */
 export function requireId(prefix: IdPrefix, value: unknown, field: string): void {
   if (typeof value !== 'string' || !isId(prefix, value)) {
-    throw ValidationError.of(field, 'pattern', `must be a ${prefix}_ id (${prefix}_ and 26 Crockford base-32 characters)`);
+    throw ValidationError.of(
+      field,
+      'pattern',
+      `must be a ${prefix}_ id (${prefix}_ and 26 Crockford base-32 characters)`,
+    );
   }
 }
 

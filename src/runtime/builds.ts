@@ -56,8 +56,13 @@ export async function replay(context: ReadPathContext, tenantId: string, buildId
   const { resolved_policy: policy, ...stored } = build.request as Record<string, unknown>;
   const request = { ...(stored as unknown as ComposeRequest), as_of: build.as_of };
   // A build recorded before a policy field existed used none of it (no spare passages, no upcoming part).
-  const recorded = policy === undefined ? undefined : ({ spare_quotes: 0, upcoming: 0, ...(policy as object) } as PurposePolicy);
-  const packet = await compose(context, request, { buildId: build.id, persist: false, ...(recorded === undefined ? {} : { policy: recorded }) });
+  const recorded =
+    policy === undefined ? undefined : ({ spare_quotes: 0, upcoming: 0, ...(policy as object) } as PurposePolicy);
+  const packet = await compose(context, request, {
+    buildId: build.id,
+    persist: false,
+    ...(recorded === undefined ? {} : { policy: recorded }),
+  });
   const replayHash = String(packet.explain.determinism?.['packet_hash'] ?? '');
   return {
     build_id: build.id,
@@ -87,7 +92,8 @@ export async function diffBuilds(storage: StorageAdapter, tenantId: string, a: s
   const before = first.packet.budget_report.section_usage;
   const after = second.packet.budget_report.section_usage;
   for (const section of new Set([...Object.keys(before), ...Object.keys(after)])) {
-    if ((before[section] ?? 0) !== (after[section] ?? 0)) usage[section] = { a: before[section] ?? 0, b: after[section] ?? 0 };
+    if ((before[section] ?? 0) !== (after[section] ?? 0))
+      usage[section] = { a: before[section] ?? 0, b: after[section] ?? 0 };
   }
   const summary: string[] = [];
   if (requestChanges.length > 0) summary.push(`request differs in ${requestChanges.join(', ')}`);
@@ -95,8 +101,10 @@ export async function diffBuilds(storage: StorageAdapter, tenantId: string, a: s
   if (added.length > 0) summary.push(`${added.length} selected only in ${b}: ${added.join(', ')}`);
   if (removed.length > 0) summary.push(`${removed.length} selected only in ${a}: ${removed.join(', ')}`);
   for (const [section, tokens] of Object.entries(usage)) summary.push(`${section}: ${tokens.a} → ${tokens.b} tokens`);
-  if (first.packet.short_term.rolling_summary !== second.packet.short_term.rolling_summary) summary.push('the rolling summary changed');
+  if (first.packet.short_term.rolling_summary !== second.packet.short_term.rolling_summary)
+    summary.push('the rolling summary changed');
   const same = first.packet_hash === second.packet_hash;
-  if (summary.length === 0) summary.push(same ? 'identical packets' : 'same selection and budgets; details differ (times, ids)');
+  if (summary.length === 0)
+    summary.push(same ? 'identical packets' : 'same selection and budgets; details differ (times, ids)');
   return { a, b, same_packet: same, added, removed, request_changes: requestChanges, section_usage: usage, summary };
 }

@@ -1,6 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { ConflictError, createEngram, EngramError, ValidationError, type CommitTurnRequest, type StorageAdapter } from '../index.js';
+import {
+  ConflictError,
+  createEngram,
+  EngramError,
+  ValidationError,
+  type CommitTurnRequest,
+  type StorageAdapter,
+} from '../index.js';
 import { scope, tempEngram, type TempEngram } from '../../test/helpers/temp-engram.js';
 
 let t: TempEngram;
@@ -33,19 +40,31 @@ describe('commitTurn', () => {
   it('appends messages, tool results, the state patch and markers in log order and reports what it wrote', async () => {
     const result = await t.engram.commitTurn(
       turn('t1', {
-        tool_results: [{ tool_name: 'calendar', call_id: 'c1', content: { event: 'Atlas launch', date: '2026-12-01' } }],
+        tool_results: [
+          { tool_name: 'calendar', call_id: 'c1', content: { event: 'Atlas launch', date: '2026-12-01' } },
+        ],
         state_patch: { expected_version: 0, set: { goal: 'Prepare the Atlas launch' } },
         markers: ['ACT_DONE'],
       }),
     );
     expect(result.replayed).toBe(false);
-    expect(result.events.map((event) => event.kind)).toEqual(['message', 'message', 'tool_result', 'state_patch', 'marker']);
+    expect(result.events.map((event) => event.kind)).toEqual([
+      'message',
+      'message',
+      'tool_result',
+      'state_patch',
+      'marker',
+    ]);
     expect(result.events.map((event) => event.role)).toEqual(['human', 'agent', 'tool', 'agent', 'system']);
     expect(result.working_state).toEqual({ changed: true, state_version: 1 });
     const stored = await t.engram.listEvents({ scope: session });
     expect(stored.map((event) => event.id)).toEqual(result.events.map((event) => event.event_id));
     expect(stored[2]!.origin_metadata).toMatchObject({ tool_name: 'calendar', call_id: 'c1' });
-    expect(stored[3]!.content).toMatchObject({ set: { goal: 'Prepare the Atlas launch' }, from_version: 0, to_version: 1 });
+    expect(stored[3]!.content).toMatchObject({
+      set: { goal: 'Prepare the Atlas launch' },
+      from_version: 0,
+      to_version: 1,
+    });
     expect(stored[4]!.marker).toBe('ACT_DONE');
     expect(stored.every((event) => event.turn_id === 't1' && event.tenant_id === 'default')).toBe(true);
     expect((await t.engram.getWorkingState(session)).goal).toBe('Prepare the Atlas launch');
@@ -54,7 +73,9 @@ describe('commitTurn', () => {
   it('is idempotent on turn_id: a repeat returns the first result and writes nothing', async () => {
     const first = await t.engram.commitTurn(turn('t1'));
     const before = await eventCount();
-    const again = await t.engram.commitTurn(turn('t1', { messages: [{ role: 'user', content: 'something else entirely' }] }));
+    const again = await t.engram.commitTurn(
+      turn('t1', { messages: [{ role: 'user', content: 'something else entirely' }] }),
+    );
     expect(again.replayed).toBe(true);
     expect(again.events).toEqual(first.events);
     expect(await eventCount()).toBe(before);
@@ -73,7 +94,10 @@ describe('commitTurn', () => {
     const before = await eventCount();
     const stale = t.engram.commitTurn(turn('t2', { state_patch: { expected_version: 0, set: { goal: 'two' } } }));
     await expect(stale).rejects.toBeInstanceOf(ConflictError);
-    await expect(stale).rejects.toMatchObject({ code: 'STATE_VERSION_CONFLICT', field: 'state_patch.expected_version' });
+    await expect(stale).rejects.toMatchObject({
+      code: 'STATE_VERSION_CONFLICT',
+      field: 'state_patch.expected_version',
+    });
     expect(await eventCount()).toBe(before);
     expect((await t.engram.getWorkingState(session)).goal).toBe('one');
     // The turn was not recorded, so the corrected retry with the same turn_id goes through.
@@ -83,7 +107,9 @@ describe('commitTurn', () => {
   });
 
   it('returns the result of a dry run without writing anything', async () => {
-    const dry = await t.engram.commitTurn(turn('t1', { dry_run: true, state_patch: { expected_version: 0, set: { goal: 'g' } } }));
+    const dry = await t.engram.commitTurn(
+      turn('t1', { dry_run: true, state_patch: { expected_version: 0, set: { goal: 'g' } } }),
+    );
     expect(dry.dry_run).toBe(true);
     expect(dry.events).toHaveLength(3);
     expect(await eventCount()).toBe(0);
@@ -123,17 +149,29 @@ describe('commitTurn', () => {
 
   it('never extracts long-term memory from a secret event', async () => {
     const result = await t.engram.commitTurn(
-      turn('t1', { messages: [{ role: 'user', content: 'We decided to keep the vault code canary-777 in docs/secret.md', sensitivity: 'secret' }] }),
+      turn('t1', {
+        messages: [
+          {
+            role: 'user',
+            content: 'We decided to keep the vault code canary-777 in docs/secret.md',
+            sensitivity: 'secret',
+          },
+        ],
+      }),
     );
     expect(result.gate).toEqual([]);
     expect(result.items).toEqual([]);
-    expect(JSON.stringify(await t.engram.listItems({ scope: { user_id: scope.user_id, agent_id: scope.agent_id } }))).not.toContain('canary-777');
+    expect(
+      JSON.stringify(await t.engram.listItems({ scope: { user_id: scope.user_id, agent_id: scope.agent_id } })),
+    ).not.toContain('canary-777');
     expect(await t.engram.embeddingBacklog()).toBe(0);
   });
 
   it('hides expired events and purges them', async () => {
     await t.engram.commitTurn(
-      turn('t1', { messages: [{ role: 'user', content: 'temporary note about plums', expires_at: '2026-06-01T13:00:00.000Z' }] }),
+      turn('t1', {
+        messages: [{ role: 'user', content: 'temporary note about plums', expires_at: '2026-06-01T13:00:00.000Z' }],
+      }),
     );
     expect(await eventCount()).toBe(1);
     t.clock.set('2026-06-01T14:00:00.000Z');
@@ -143,17 +181,28 @@ describe('commitTurn', () => {
   });
 
   it('rejects malformed input with the field and the rule, at every entry point', async () => {
-    await expect(t.engram.commitTurn({ scope, turn_id: 't' } as CommitTurnRequest)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(t.engram.commitTurn({ scope, turn_id: 't' } as CommitTurnRequest)).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+    });
     await expect(t.engram.commitTurn(null as unknown as CommitTurnRequest)).rejects.toBeInstanceOf(ValidationError);
-    await expect(t.engram.getWorkingState({ user_id: 'u' } as never)).rejects.toMatchObject({ field: 'scope.agent_id' });
-    await expect(t.engram.listEvents({ scope: session, limit: 0 })).rejects.toMatchObject({ field: 'limit', rule: 'minimum' });
-    await expect(t.engram.searchEvents({ scope: { user_id: 'u' }, query: '' })).rejects.toMatchObject({ field: 'query' });
+    await expect(t.engram.getWorkingState({ user_id: 'u' } as never)).rejects.toMatchObject({
+      field: 'scope.agent_id',
+    });
+    await expect(t.engram.listEvents({ scope: session, limit: 0 })).rejects.toMatchObject({
+      field: 'limit',
+      rule: 'minimum',
+    });
+    await expect(t.engram.searchEvents({ scope: { user_id: 'u' }, query: '' })).rejects.toMatchObject({
+      field: 'query',
+    });
     await expect(t.engram.getEvent('evt_missing')).rejects.toMatchObject({ field: 'event_id', rule: 'pattern' });
     await expect(t.engram.getEvent('evt_01J00000000000000000000000')).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(t.engram.getEvent('evt_01J00000000000000000000000', '')).rejects.toMatchObject({ field: 'tenant_id' });
     await expect(t.engram.replay('nope')).rejects.toMatchObject({ field: 'build_id', rule: 'pattern' });
     await expect(t.engram.diffBuilds('ctx_01J00000000000000000000000', 'x')).rejects.toMatchObject({ field: 'b' });
-    await expect(t.engram.listBuilds({ cursor: 'evt_01J00000000000000000000000' })).rejects.toMatchObject({ field: 'cursor' });
+    await expect(t.engram.listBuilds({ cursor: 'evt_01J00000000000000000000000' })).rejects.toMatchObject({
+      field: 'cursor',
+    });
     await expect(t.engram.listBuilds({ limit: 0 })).rejects.toMatchObject({ field: 'limit', rule: 'range' });
     await expect(t.engram.runEmbeddings(-1)).rejects.toMatchObject({ field: 'max', rule: 'range' });
   });
@@ -192,17 +241,24 @@ async function engramOnStore(before: (ops: Parameters<StorageAdapter['write']>[0
 describe('commitTurn and conflicts', () => {
   it('names the fields of a batch by their turn, also a lone turn of a batch and a conflict found while planning', async () => {
     const bad = { ...turn('t1'), scope: { ...scope, user_id: '' } };
-    await expect(t.engram.commitTurns([bad])).rejects.toMatchObject({ field: 'turns[0].scope.user_id', rule: 'minLength' });
+    await expect(t.engram.commitTurns([bad])).rejects.toMatchObject({
+      field: 'turns[0].scope.user_id',
+      rule: 'minLength',
+    });
     await expect(t.engram.commitTurn(bad)).rejects.toMatchObject({ field: 'scope.user_id', rule: 'minLength' });
     const stale = t.engram.commitTurns([
       turn('t1', { state_patch: { expected_version: 0, set: { goal: 'a' } } }),
       turn('t2', { state_patch: { expected_version: 0, set: { goal: 'b' } } }),
     ]);
     await expect(stale).rejects.toMatchObject({ field: 'turns[1].state_patch.expected_version', origin: 'caller' });
-    await expect(stale).rejects.toThrow('turns[1].state_patch.expected_version: expected version 0 but the stored version is 1');
+    await expect(stale).rejects.toThrow(
+      'turns[1].state_patch.expected_version: expected version 0 but the stored version is 1',
+    );
     const blankObjective = t.engram.commitTurns([turn('t1'), turn('t2', { run: { objective: '  ' } })]);
     await expect(blankObjective).rejects.toMatchObject({ field: 'turns[1].run.objective', rule: 'minLength' });
-    await expect(t.engram.commitTurn(turn('t2', { run: { objective: '  ' } }))).rejects.toMatchObject({ field: 'run.objective' });
+    await expect(t.engram.commitTurn(turn('t2', { run: { objective: '  ' } }))).rejects.toMatchObject({
+      field: 'run.objective',
+    });
   });
 
   it("says a stale expected version is the caller's to fix, not one to send again", async () => {
@@ -215,7 +271,11 @@ describe('commitTurn and conflicts', () => {
     let raced = 0;
     const engram = await engramOnStore(async () => {
       raced += 1;
-      if (raced === 1) throw new ConflictError('reflection.trace_id: trc_1 already exists; another writer stored it first', { field: 'reflection.trace_id', origin: 'concurrent' });
+      if (raced === 1)
+        throw new ConflictError('reflection.trace_id: trc_1 already exists; another writer stored it first', {
+          field: 'reflection.trace_id',
+          origin: 'concurrent',
+        });
     });
     const result = await engram.commitTurn(turn('t1'));
     expect(raced).toBe(2);
@@ -233,8 +293,16 @@ describe('commitTurn and conflicts', () => {
       await other.updateWorkingState({ scope, expected_version: 0, set: { goal: 'the other writer' } });
     });
     try {
-      const attempt = engram.commitTurn(turn('t1', { state_patch: { expected_version: 0, set: { goal: 'this writer' } } }));
-      await expect(attempt).rejects.toMatchObject({ code: 'STATE_VERSION_CONFLICT', field: 'state_patch.expected_version', origin: 'caller', expected: 0, actual: 1 });
+      const attempt = engram.commitTurn(
+        turn('t1', { state_patch: { expected_version: 0, set: { goal: 'this writer' } } }),
+      );
+      await expect(attempt).rejects.toMatchObject({
+        code: 'STATE_VERSION_CONFLICT',
+        field: 'state_patch.expected_version',
+        origin: 'caller',
+        expected: 0,
+        actual: 1,
+      });
       expect((await t.engram.getWorkingState(session)).goal).toBe('the other writer');
     } finally {
       await other.close();
@@ -255,14 +323,22 @@ describe('updateWorkingState', () => {
           await target.write(ops);
           if (!interleaved && ops.some((op) => op.op === 'put_working_state')) {
             interleaved = true;
-            await other.updateWorkingState({ scope, expected_version: 1, append: { decisions: [{ statement: 'the other writer' }] } });
+            await other.updateWorkingState({
+              scope,
+              expected_version: 1,
+              append: { decisions: [{ statement: 'the other writer' }] },
+            });
           }
         };
       },
     });
     const engram = await createEngram({ store: storage, embeddings: { provider: 'none' } });
     try {
-      const state = await engram.updateWorkingState({ scope, expected_version: 0, append: { decisions: [{ statement: 'this writer' }] } });
+      const state = await engram.updateWorkingState({
+        scope,
+        expected_version: 0,
+        append: { decisions: [{ statement: 'this writer' }] },
+      });
       expect(interleaved).toBe(true);
       expect(state.state_version).toBe(1);
       expect(state.decisions.map((decision) => decision.statement)).toEqual(['this writer']);

@@ -35,7 +35,6 @@ export interface WritePathContext {
   reflectOnRunEnd: boolean;
 }
 
-
 function keyString(key: SessionKey): string {
   return JSON.stringify([key.tenant_id, key.user_id, key.agent_id, key.session_id]);
 }
@@ -136,7 +135,13 @@ function foldTurns(session: SessionState, tokenizer: Tokenizer, updatedAt: strin
   return summary;
 }
 
-async function planTurn(batch: Batch, context: WritePathContext, request: CommitTurnRequest, lookUp: boolean, at: TurnAt): Promise<CommitTurnResult> {
+async function planTurn(
+  batch: Batch,
+  context: WritePathContext,
+  request: CommitTurnRequest,
+  lookUp: boolean,
+  at: TurnAt,
+): Promise<CommitTurnResult> {
   const scope = resolveScope(request.scope);
   const key = sessionKeyOf(scope);
   const turnKey = `${keyString(key)}#${request.turn_id}`;
@@ -201,7 +206,14 @@ async function planTurn(batch: Batch, context: WritePathContext, request: Commit
   if (compaction !== undefined) result.compaction = compaction;
   // The run has ended: its insights that live until `run_end` expire with this turn.
   if (events.some((event) => event.marker === 'RUN_END')) {
-    batch.ops.push({ op: 'expire_run_insights', tenant_id: scope.tenant_id, user_id: scope.user_id, agent_id: scope.agent_id, run_id: scope.run_id, at: recordedAt });
+    batch.ops.push({
+      op: 'expire_run_insights',
+      tenant_id: scope.tenant_id,
+      user_id: scope.user_id,
+      agent_id: scope.agent_id,
+      run_id: scope.run_id,
+      at: recordedAt,
+    });
     if (context.reflectOnRunEnd) batch.ops.push({ op: 'enqueue_job', job: reflectJob(scope, recordedAt) });
   }
   const longTerm = await batch.longTerm.planTurn(scope, events, recordedAt);
@@ -214,8 +226,16 @@ async function planTurn(batch: Batch, context: WritePathContext, request: Commit
 
 /** The job that reflects over a run once it has ended (queued once per run). */
 function reflectJob(scope: Scope, now: string): Job {
-  const payload = { scope: { user_id: scope.user_id, agent_id: scope.agent_id, run_id: scope.run_id, session_id: scope.session_id } };
-  return queuedJob(scope.tenant_id, `reflect:${scope.user_id}/${scope.agent_id}/${scope.run_id}`, 'reflect', payload, now);
+  const payload = {
+    scope: { user_id: scope.user_id, agent_id: scope.agent_id, run_id: scope.run_id, session_id: scope.session_id },
+  };
+  return queuedJob(
+    scope.tenant_id,
+    `reflect:${scope.user_id}/${scope.agent_id}/${scope.run_id}`,
+    'reflect',
+    payload,
+    now,
+  );
 }
 
 /**
@@ -241,7 +261,10 @@ interface TurnAt {
   statePatch: string;
 }
 
-const turnAt = (paths: TurnPaths, index: number): TurnAt => ({ turn: paths.turn(index), statePatch: underPath(paths.turn(index), paths.statePatch) });
+const turnAt = (paths: TurnPaths, index: number): TurnAt => ({
+  turn: paths.turn(index),
+  statePatch: underPath(paths.turn(index), paths.statePatch),
+});
 
 /**
  * Commits turns in one transaction and returns one result per turn, in order. `dry_run` on every
@@ -251,7 +274,11 @@ const turnAt = (paths: TurnPaths, index: number): TurnAt => ({ turn: paths.turn(
  * @example
  * const [result] = await commitTurns(context, [turn], LONE_TURN_PATHS);
  */
-export async function commitTurns(context: WritePathContext, input: readonly unknown[], paths: TurnPaths = BATCH_PATHS): Promise<CommitTurnResult[]> {
+export async function commitTurns(
+  context: WritePathContext,
+  input: readonly unknown[],
+  paths: TurnPaths = BATCH_PATHS,
+): Promise<CommitTurnResult[]> {
   return (await commitTurnBatch(context, input, paths)).results;
 }
 
@@ -270,7 +297,11 @@ export interface CommittedTurns {
  * @example
  * const { results: [result], states: [state] } = await commitTurnBatch(context, [turn]);
  */
-export async function commitTurnBatch(context: WritePathContext, input: readonly unknown[], paths: TurnPaths = BATCH_PATHS): Promise<CommittedTurns> {
+export async function commitTurnBatch(
+  context: WritePathContext,
+  input: readonly unknown[],
+  paths: TurnPaths = BATCH_PATHS,
+): Promise<CommittedTurns> {
   const requests = input.map((turn, index) => validateCommitTurnRequest(turn, paths.turn(index)));
   const dryRuns = new Set(requests.map((request) => request.dry_run === true));
   if (dryRuns.size > 1) throw ValidationError.of('dry_run', 'consistent', 'must be the same for every turn of a batch');
@@ -284,7 +315,8 @@ export async function commitTurnBatch(context: WritePathContext, input: readonly
     const batch = new Batch(context);
     const results: CommitTurnResult[] = [];
     try {
-      for (const [index, request] of requests.entries()) results.push(await planTurn(batch, context, request, !optimistic, turnAt(paths, index)));
+      for (const [index, request] of requests.entries())
+        results.push(await planTurn(batch, context, request, !optimistic, turnAt(paths, index)));
     } catch (error) {
       if (optimistic && EngramError.isInstance(error) && error.code === 'STATE_VERSION_CONFLICT') continue;
       throw error;
@@ -295,7 +327,10 @@ export async function commitTurnBatch(context: WritePathContext, input: readonly
       if (seen.has(result)) results[index] = { ...result, replayed: true };
       seen.add(result);
     }
-    const written = () => ({ results, states: results.map((result) => batch.sessions.get(keyString(sessionKeyOf(result.scope)))?.state ?? null) });
+    const written = () => ({
+      results,
+      states: results.map((result) => batch.sessions.get(keyString(sessionKeyOf(result.scope)))?.state ?? null),
+    });
     if (dryRun || ops.length === 0) return written();
     try {
       await context.storage.write(ops);
@@ -304,7 +339,9 @@ export async function commitTurnBatch(context: WritePathContext, input: readonly
       // Another writer got there first: either the same turn (return its result) or something this
       // batch read (recompute on top of it: its summary, an item it supersedes, its run, its state).
       // Planned again, a caller's state_patch.expected_version that is now stale is the caller's conflict.
-      const retryable = (EngramError.isInstance(error) && error.code === 'DUPLICATE_TURN') || (ConflictError.isInstance(error) && error.isRetryable);
+      const retryable =
+        (EngramError.isInstance(error) && error.code === 'DUPLICATE_TURN') ||
+        (ConflictError.isInstance(error) && error.isRetryable);
       if (!retryable || attempt >= WRITE_RETRIES) throw error;
       if (attempt > 0) await pauseBeforeRetry(attempt);
     }

@@ -124,9 +124,15 @@ function llmOf(llm: StructuredModel | LlmEndpointConfig | undefined, field: stri
   if (llm === undefined) return null;
   if (isStructuredModel(llm)) return llm;
   if (llm.provider !== 'openai-compatible') {
-    throw new EngramError('CONFIG_INVALID', `${field}.provider: must be "openai-compatible" (or pass a model object)`, { field: `${field}.provider` });
+    throw new EngramError('CONFIG_INVALID', `${field}.provider: must be "openai-compatible" (or pass a model object)`, {
+      field: `${field}.provider`,
+    });
   }
-  return createOpenAiCompatibleChat({ baseUrl: llm.baseUrl, model: llm.model, ...(llm.apiKey === undefined ? {} : { apiKey: llm.apiKey }) });
+  return createOpenAiCompatibleChat({
+    baseUrl: llm.baseUrl,
+    model: llm.model,
+    ...(llm.apiKey === undefined ? {} : { apiKey: llm.apiKey }),
+  });
 }
 
 /**
@@ -140,7 +146,10 @@ function llmOf(llm: StructuredModel | LlmEndpointConfig | undefined, field: stri
 export function storeOptionsOf(config: EngramConfig): StoreOptions {
   const tokenizer = config.tokenizer ?? o200kTokenizer;
   // Rows keep the built-in tokenizer's counts of what compose shows of them (composer/text-tokens.ts).
-  return { sqliteSynchronous: config.sqliteSynchronous, textTokens: tokenizer === o200kTokenizer ? textTokenCounter() : undefined };
+  return {
+    sqliteSynchronous: config.sqliteSynchronous,
+    textTokens: tokenizer === o200kTokenizer ? textTokenCounter() : undefined,
+  };
 }
 
 /**
@@ -152,42 +161,69 @@ export function storeOptionsOf(config: EngramConfig): StoreOptions {
 export async function resolveConfig(config: EngramConfig): Promise<ResolvedConfig> {
   const threshold = config.mayWriteThreshold ?? DEFAULT_GATE.mayThreshold;
   if (!(threshold >= 0 && threshold <= 1)) {
-    throw new EngramError('CONFIG_INVALID', 'mayWriteThreshold: must be a number from 0 to 1', { field: 'mayWriteThreshold' });
+    throw new EngramError('CONFIG_INVALID', 'mayWriteThreshold: must be a number from 0 to 1', {
+      field: 'mayWriteThreshold',
+    });
   }
   const policies = resolvePolicies(config.conflictPolicies);
-  const embeddings = isEmbeddingModel(config.embeddings) ? config.embeddings : createEmbeddingModel(config.embeddings ?? { provider: 'local' });
+  const embeddings = isEmbeddingModel(config.embeddings)
+    ? config.embeddings
+    : createEmbeddingModel(config.embeddings ?? { provider: 'local' });
   const llm = llmOf(config.extraction?.llm, 'extraction.llm');
   const llmMode = config.extraction?.llmMode ?? 'background';
   if (llmMode !== 'background' && llmMode !== 'inline') {
-    throw new EngramError('CONFIG_INVALID', 'extraction.llmMode: must be "background" or "inline"', { field: 'extraction.llmMode' });
+    throw new EngramError('CONFIG_INVALID', 'extraction.llmMode: must be "background" or "inline"', {
+      field: 'extraction.llmMode',
+    });
   }
-  const reflectionLlm = config.reflection?.llm === false ? null : config.reflection?.llm === undefined ? llm : llmOf(config.reflection.llm, 'reflection.llm');
+  const reflectionLlm =
+    config.reflection?.llm === false
+      ? null
+      : config.reflection?.llm === undefined
+        ? llm
+        : llmOf(config.reflection.llm, 'reflection.llm');
   const autoApprove = checkAutoApprove(config.reflection?.autoApprove ?? []);
   const allowPrivateRemote = config.extraction?.allowPrivateRemote === true;
   const rules: Extractor | null =
-    config.extraction?.rules === false ? null : createRuleExtractor(config.extraction?.project === undefined ? {} : { project: config.extraction.project });
+    config.extraction?.rules === false
+      ? null
+      : createRuleExtractor(config.extraction?.project === undefined ? {} : { project: config.extraction.project });
   const interval = config.worker === undefined || config.worker === false ? null : (config.worker.intervalMs ?? 1000);
   const storeOptions = storeOptionsOf(config);
-  const storage = typeof config.store === 'object' ? config.store : await openStore(config.store ?? DEFAULT_STORE, storeOptions);
+  const storage =
+    typeof config.store === 'object' ? config.store : await openStore(config.store ?? DEFAULT_STORE, storeOptions);
   return {
     storage,
     tokenizer: config.tokenizer ?? o200kTokenizer,
     textTokens: storeOptions.textTokens,
     clock: config.clock ?? systemClock,
     debug: config.debug ?? process.env['ENGRAM_DEBUG'] === '1',
-    longTerm: { rules, llm: llm === null ? null : { model: llm, allowPrivateRemote, mode: llmMode }, policies, gate: { mayThreshold: threshold } },
+    longTerm: {
+      rules,
+      llm: llm === null ? null : { model: llm, allowPrivateRemote, mode: llmMode },
+      policies,
+      gate: { mayThreshold: threshold },
+    },
     embeddings,
     ownsEmbeddings: !isEmbeddingModel(config.embeddings),
     allowPrivateRemote,
     workerIntervalMs: interval,
     policies: config.policies ?? [],
-    reflection: { llm: reflectionLlm, autoApprove, project: config.extraction?.project ?? 'general', onRunEnd: config.reflection?.onRunEnd !== false },
+    reflection: {
+      llm: reflectionLlm,
+      autoApprove,
+      project: config.extraction?.project ?? 'general',
+      onRunEnd: config.reflection?.onRunEnd !== false,
+    },
     compaction: resolveCompactionConfig(config.compaction),
   };
 }
 /** Checks the auto-approve rules; a bad rule is a CONFIG_INVALID naming it. */
 function checkAutoApprove(rules: readonly AutoApproveRule[]): AutoApproveRule[] {
-  if (!Array.isArray(rules)) throw new EngramError('CONFIG_INVALID', 'reflection.autoApprove: must be an array of rules', { field: 'reflection.autoApprove' });
+  if (!Array.isArray(rules))
+    throw new EngramError('CONFIG_INVALID', 'reflection.autoApprove: must be an array of rules', {
+      field: 'reflection.autoApprove',
+    });
   rules.forEach((rule, index) => {
     const field = `reflection.autoApprove[${index}]`;
     const fail = (what: string) => {
@@ -195,9 +231,15 @@ function checkAutoApprove(rules: readonly AutoApproveRule[]): AutoApproveRule[] 
     };
     const types: unknown = rule.memory_types;
     const sources: unknown = rule.sources;
-    if (!Array.isArray(types) || types.some((type) => !(REFLECTION_MEMORY_TYPES as readonly unknown[]).includes(type))) fail(`memory_types: must list ${REFLECTION_MEMORY_TYPES.join(', ')}`);
-    if (!(typeof rule.min_confidence === 'number' && rule.min_confidence >= 0 && rule.min_confidence <= 1)) fail('min_confidence: must be a number from 0 to 1');
-    if (sources !== undefined && (!Array.isArray(sources) || sources.some((source) => source !== 'rules' && source !== 'llm'))) fail('sources: must list "rules" and/or "llm"');
+    if (!Array.isArray(types) || types.some((type) => !(REFLECTION_MEMORY_TYPES as readonly unknown[]).includes(type)))
+      fail(`memory_types: must list ${REFLECTION_MEMORY_TYPES.join(', ')}`);
+    if (!(typeof rule.min_confidence === 'number' && rule.min_confidence >= 0 && rule.min_confidence <= 1))
+      fail('min_confidence: must be a number from 0 to 1');
+    if (
+      sources !== undefined &&
+      (!Array.isArray(sources) || sources.some((source) => source !== 'rules' && source !== 'llm'))
+    )
+      fail('sources: must list "rules" and/or "llm"');
   });
   return [...rules];
 }

@@ -6,7 +6,12 @@ import { resolveConfig } from './config.js';
 import { createEngram, Engram } from './engram.js';
 
 /** A two-dimensional test model whose every vector is [1, 0]; `before` runs first on each call (to count, record or fail). */
-function testModel(modelId: string, maxBatchSize: number, before: (call: Parameters<EmbeddingModel['doEmbed']>[0]) => void = () => undefined, extra: Partial<EmbeddingModel> = {}): EmbeddingModel {
+function testModel(
+  modelId: string,
+  maxBatchSize: number,
+  before: (call: Parameters<EmbeddingModel['doEmbed']>[0]) => void = () => undefined,
+  extra: Partial<EmbeddingModel> = {},
+): EmbeddingModel {
   return {
     specificationVersion: 'v1',
     provider: 'test',
@@ -31,7 +36,11 @@ describe('Engram and its embedding model', () => {
     const engram = await createEngram({ store: 'sqlite::memory:', embeddings: model });
     try {
       const scope = { user_id: 'mira', agent_id: 'assistant', session_id: 's1', run_id: 'r1' };
-      await engram.commitTurn({ scope, turn_id: 't1', messages: [{ role: 'user', content: 'I prefer green tea in the morning.' }] });
+      await engram.commitTurn({
+        scope,
+        turn_id: 't1',
+        messages: [{ role: 'user', content: 'I prefer green tea in the morning.' }],
+      });
       expect((await engram.runEmbeddings()).embedded).toBeGreaterThan(0);
       expect(new Set(priorities)).toEqual(new Set(['background']));
       priorities.length = 0;
@@ -51,7 +60,13 @@ describe('Engram and its embedding model', () => {
     const engram = await createEngram({ store: 'sqlite::memory:', embeddings: model });
     try {
       const scope = { user_id: 'mira', agent_id: 'assistant', session_id: 's1', run_id: 'r1' };
-      await engram.commitTurns(Array.from({ length: 24 }, (_, index) => ({ scope, turn_id: `t${index}`, messages: [{ role: 'user' as const, content: `note ${index}` }] })));
+      await engram.commitTurns(
+        Array.from({ length: 24 }, (_, index) => ({
+          scope,
+          turn_id: `t${index}`,
+          messages: [{ role: 'user' as const, content: `note ${index}` }],
+        })),
+      );
       // A callback that waits its turn on the event loop, again and again while the backlog runs.
       let turns = 0;
       let running = true;
@@ -74,14 +89,20 @@ describe('Engram and its embedding model', () => {
     const resolved = await resolveConfig({ store: 'sqlite::memory:', embeddings: { provider: 'local' } });
     expect(resolved.ownsEmbeddings).toBe(true);
     const engram = new Engram(resolved);
-    await expect(resolved.embeddings!.doEmbed({ values: ['before close'] })).resolves.toMatchObject({ embeddings: [expect.any(Float32Array)] });
+    await expect(resolved.embeddings!.doEmbed({ values: ['before close'] })).resolves.toMatchObject({
+      embeddings: [expect.any(Float32Array)],
+    });
     await engram.close();
     const error = await resolved.embeddings!.doEmbed({ values: ['after close'] }).then(
       () => undefined,
       (reason: unknown) => reason,
     );
     expect(EngramError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ code: 'CONFIG_INVALID', field: 'embeddings', message: 'this embedding model is closed' });
+    expect(error).toMatchObject({
+      code: 'CONFIG_INVALID',
+      field: 'embeddings',
+      message: 'this embedding model is closed',
+    });
   }, 120_000);
 
   it('leaves a model it was given to its owner', async () => {
@@ -95,7 +116,9 @@ describe('Engram and its embedding model', () => {
     const engram = await createEngram({ store: 'sqlite::memory:', embeddings: model });
     await engram.close();
     expect(closed).toBe(0);
-    await expect(model.doEmbed({ values: ['still mine'] })).resolves.toMatchObject({ embeddings: [expect.any(Float32Array)] });
+    await expect(model.doEmbed({ values: ['still mine'] })).resolves.toMatchObject({
+      embeddings: [expect.any(Float32Array)],
+    });
   });
 
   it('searches by words alone when the model is too busy to take the query, and fails on any other model error', async () => {
@@ -106,13 +129,19 @@ describe('Engram and its embedding model', () => {
     const engram = await createEngram({ store: 'sqlite::memory:', embeddings: model });
     try {
       const scope = { user_id: 'mira', agent_id: 'assistant', session_id: 's1', run_id: 'r1' };
-      await engram.commitTurn({ scope, turn_id: 't1', messages: [{ role: 'user', content: 'I prefer green tea in the morning.' }] });
+      await engram.commitTurn({
+        scope,
+        turn_id: 't1',
+        messages: [{ role: 'user', content: 'I prefer green tea in the morning.' }],
+      });
       await engram.runEmbeddings();
       failure = new EngramError('OVERLOADED', 'queue full', { field: 'embeddings' });
       const hits = await engram.search({ scope: { user_id: 'mira', agent_id: 'assistant' }, query: 'green tea' });
       expect(hits.length).toBeGreaterThan(0);
       failure = new EngramError('INTERNAL', 'model broke', { field: 'embeddings' });
-      await expect(engram.search({ scope: { user_id: 'mira', agent_id: 'assistant' }, query: 'green tea please' })).rejects.toMatchObject({ code: 'INTERNAL' });
+      await expect(
+        engram.search({ scope: { user_id: 'mira', agent_id: 'assistant' }, query: 'green tea please' }),
+      ).rejects.toMatchObject({ code: 'INTERNAL' });
     } finally {
       await engram.close();
     }

@@ -58,13 +58,21 @@ export class EmbeddingWorker {
     while (total.embedded + total.skipped < max) {
       const now = this.clock.now();
       const want = Math.min(batch, max - total.embedded - total.skipped);
-      const work = await this.storage.service.claimEmbeddingWork(want, now.toISOString(), new Date(now.getTime() + LEASE_MS).toISOString());
+      const work = await this.storage.service.claimEmbeddingWork(
+        want,
+        now.toISOString(),
+        new Date(now.getTime() + LEASE_MS).toISOString(),
+      );
       if (work.length === 0) break;
       const results: EmbeddingResult[] = [];
       const texts: string[] = [];
       const targets: Array<Omit<EmbeddingResult, 'vector'>> = [];
       for (const entry of work) {
-        const refused = entry.target === 'event' && entry.event.sensitivity === 'private' && this.model.remote && !this.options.allowPrivateRemote;
+        const refused =
+          entry.target === 'event' &&
+          entry.event.sensitivity === 'private' &&
+          this.model.remote &&
+          !this.options.allowPrivateRemote;
         const text = entry.target === 'chunk' ? chunkEmbeddingText(entry.text) : contentText(entry.event.content);
         const target = { target: entry.target, tenant_id: entry.tenant_id, id: entry.id };
         if (refused || text.trim() === '') results.push({ ...target, vector: null });

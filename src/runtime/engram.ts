@@ -24,16 +24,22 @@ import type {
   SessionScopeInput,
 } from '../spec/requests.js';
 import { DEFAULT_TENANT } from '../spec/scope.js';
-import { JOB_KINDS, JOB_STATUSES, type CompactResult, type ContextBuild, type EventSearchHit, type Job, type ScopeCounts, type StorageAdapter } from '../spec/storage.js';
+import {
+  JOB_KINDS,
+  JOB_STATUSES,
+  type CompactResult,
+  type ContextBuild,
+  type EventSearchHit,
+  type Job,
+  type ScopeCounts,
+  type StorageAdapter,
+} from '../spec/storage.js';
 import { diffBuilds, replay, type BuildDiff, type ReplayResult } from './builds.js';
 import { explainBuild, type BuildExplanation } from './explain-build.js';
 import { searchEventPage, type EventSearchPage } from './event-search.js';
 import { assertNamedPolicy, type NamedPolicy } from '../composer/named-policies.js';
 import type { Tokenizer } from '../spec/tokenizer.js';
-import {
-  validateListEventsRequest,
-  validateSessionScope,
-} from '../spec/validators.js';
+import { validateListEventsRequest, validateSessionScope } from '../spec/validators.js';
 import { emptyWorkingState, type WorkingState } from '../spec/working-state.js';
 import { shownEvent } from '../events/sensitivity.js';
 import { compose, type ReadPathContext } from '../composer/compose.js';
@@ -43,16 +49,40 @@ import { newId } from '../util/ids.js';
 import { BATCH_PATHS, commitTurnBatch, commitTurns, LONE_TURN_PATHS } from './commit-turn.js';
 import { resolveConfig, type EngramConfig, type ResolvedConfig } from './config.js';
 import { EmbeddingWorker, modelKey, type WorkerRun } from './embedding-worker.js';
-import { forget, history, listItems, remember, reindex, restore, search, type MemoryApiContext, type ReindexProgress, type ReindexResult } from './memory-api.js';
+import {
+  forget,
+  history,
+  listItems,
+  remember,
+  reindex,
+  restore,
+  search,
+  type MemoryApiContext,
+  type ReindexProgress,
+  type ReindexResult,
+} from './memory-api.js';
 import { reflect, reviewQueue, type ReflectionApiContext, type ReviewQueue } from './reflection-api.js';
 import { insightsOf, type Insights } from './insight-api.js';
 import { runsOf, type Runs } from './run-api.js';
 import { keysOf, type Keys } from './key-api.js';
-import { erase, exportLines, importLines, type ImportInput, type ImportOptions, type TransferCounts } from './transfer-api.js';
+import {
+  erase,
+  exportLines,
+  importLines,
+  type ImportInput,
+  type ImportOptions,
+  type TransferCounts,
+} from './transfer-api.js';
 import { runJobs, type JobRun } from './jobs.js';
 import { runExtractionJob } from './extraction-job.js';
 import { reextract, type ReextractRequest, type ReextractResult } from './reextract.js';
-import { replayedUpdate, UPDATE_PATHS, workingStateTurn, type UpdateWorkingStateRequest, type WorkingStateUpdate } from './working-state-update.js';
+import {
+  replayedUpdate,
+  UPDATE_PATHS,
+  workingStateTurn,
+  type UpdateWorkingStateRequest,
+  type WorkingStateUpdate,
+} from './working-state-update.js';
 import type { EraseCounts, ExportKind } from '../spec/export.js';
 import { createRuleExtractor } from '../items/rules/index.js';
 import type { ReflectRequest, ReflectResult } from '../spec/reflection.js';
@@ -123,7 +153,9 @@ export class Engram {
     this.worker =
       config.embeddings === null
         ? null
-        : new EmbeddingWorker(config.storage, config.embeddings, config.clock, { allowPrivateRemote: config.allowPrivateRemote });
+        : new EmbeddingWorker(config.storage, config.embeddings, config.clock, {
+            allowPrivateRemote: config.allowPrivateRemote,
+          });
     for (const policy of config.policies) this.registerPolicy(policy);
     this.claimReader = config.longTerm.rules ?? createRuleExtractor();
     this.review = reviewQueue(() => this.reflectionContext());
@@ -173,7 +205,8 @@ export class Engram {
    */
   async commitTurns(turns: readonly CommitTurnRequest[]): Promise<CommitTurnResult[]> {
     this.guard();
-    if (!Array.isArray(turns)) throw new EngramError('VALIDATION_FAILED', 'turns: must be an array', { field: 'turns' });
+    if (!Array.isArray(turns))
+      throw new EngramError('VALIDATION_FAILED', 'turns: must be an array', { field: 'turns' });
     return commitTurns(this.context(), turns, BATCH_PATHS);
   }
 
@@ -197,7 +230,10 @@ export class Engram {
   async getWorkingState(scope: SessionScopeInput): Promise<WorkingState> {
     this.guard();
     const valid = validateSessionScope(scope);
-    const state = await this.storage.sessions.getWorkingState({ ...valid, tenant_id: tenantOrDefault(valid.tenant_id) });
+    const state = await this.storage.sessions.getWorkingState({
+      ...valid,
+      tenant_id: tenantOrDefault(valid.tenant_id),
+    });
     return state ?? emptyWorkingState();
   }
 
@@ -221,7 +257,15 @@ export class Engram {
     // The state this update wrote: a read after it may already hold another writer's next version.
     if (states[0] != null) return { ...states[0], replayed: false };
     const { user_id, agent_id, session_id } = results[0]!.scope;
-    return { ...(await this.getWorkingState({ ...(request.scope.tenant_id === undefined ? {} : { tenant_id: request.scope.tenant_id }), user_id, agent_id, session_id })), replayed: false };
+    return {
+      ...(await this.getWorkingState({
+        ...(request.scope.tenant_id === undefined ? {} : { tenant_id: request.scope.tenant_id }),
+        user_id,
+        agent_id,
+        session_id,
+      })),
+      replayed: false,
+    };
   }
 
   /**
@@ -354,13 +398,23 @@ export class Engram {
    * @example
    * const builds = await engram.listBuilds({ user_id: 'mira', limit: 20 });
    */
-  async listBuilds(query: { tenant_id?: string; user_id?: string; agent_id?: string; session_id?: string; cursor?: string; limit?: number } = {}): Promise<ContextBuild[]> {
+  async listBuilds(
+    query: {
+      tenant_id?: string;
+      user_id?: string;
+      agent_id?: string;
+      session_id?: string;
+      cursor?: string;
+      limit?: number;
+    } = {},
+  ): Promise<ContextBuild[]> {
     this.guard();
     const limit = query.limit ?? 50;
     requireCount(limit, 'limit', 1, 1000);
     if (query.cursor !== undefined) requireId('ctx', query.cursor, 'cursor');
     const tenant = tenantOrDefault(query.tenant_id);
-    for (const field of ['user_id', 'agent_id', 'session_id'] as const) if (query[field] !== undefined) requireTenant(query[field], field);
+    for (const field of ['user_id', 'agent_id', 'session_id'] as const)
+      if (query[field] !== undefined) requireTenant(query[field], field);
     return this.storage.sessions.listBuilds({ ...query, tenant_id: tenant, limit });
   }
 
@@ -436,7 +490,10 @@ export class Engram {
    * @example
    * for await (const line of engram.exportData({ tenant_id: 'acme' })) out.write(`${line}\n`);
    */
-  exportData(scope: { tenant_id?: string; user_id?: string } = {}, onRecord?: (kind: ExportKind) => void): AsyncGenerator<string> {
+  exportData(
+    scope: { tenant_id?: string; user_id?: string } = {},
+    onRecord?: (kind: ExportKind) => void,
+  ): AsyncGenerator<string> {
     this.guard();
     return exportLines(this.store, scope, onRecord);
   }
@@ -666,14 +723,21 @@ export class Engram {
    * @example
    * const failed = await engram.listJobs({ statuses: ['failed'] });
    */
-  async listJobs(query: { tenant_id?: string; kinds?: Job['kind'][]; statuses?: Job['status'][]; limit?: number } = {}): Promise<Job[]> {
+  async listJobs(
+    query: { tenant_id?: string; kinds?: Job['kind'][]; statuses?: Job['status'][]; limit?: number } = {},
+  ): Promise<Job[]> {
     this.guard();
     const limit = query.limit ?? 100;
     requireCount(limit, 'limit', 1, 1000);
     const tenant = tenantOrDefault(query.tenant_id);
     requireChoices(query.kinds, JOB_KINDS, 'kinds');
     requireChoices(query.statuses, JOB_STATUSES, 'statuses');
-    return this.storage.service.listJobs({ tenant_id: tenant, limit, ...(query.kinds === undefined ? {} : { kinds: query.kinds }), ...(query.statuses === undefined ? {} : { statuses: query.statuses }) });
+    return this.storage.service.listJobs({
+      tenant_id: tenant,
+      limit,
+      ...(query.kinds === undefined ? {} : { kinds: query.kinds }),
+      ...(query.statuses === undefined ? {} : { statuses: query.statuses }),
+    });
   }
 
   /** How many texts wait for an embedding. */
@@ -709,7 +773,14 @@ export class Engram {
   }
 
   private context() {
-    return { storage: this.storage, tokenizer: this.tokenizer, clock: this.clock, longTerm: this.config.longTerm, compaction: this.config.compaction, reflectOnRunEnd: this.config.reflection.onRunEnd };
+    return {
+      storage: this.storage,
+      tokenizer: this.tokenizer,
+      clock: this.clock,
+      longTerm: this.config.longTerm,
+      compaction: this.config.compaction,
+      reflectOnRunEnd: this.config.reflection.onRunEnd,
+    };
   }
 
   private readContext(): ReadPathContext {
@@ -718,7 +789,9 @@ export class Engram {
       ...this.context(),
       validatePackets: this.config.debug,
       policies: this.policies,
-      ...(model === null ? {} : { embedder: { embed: (text: string) => this.embedQuery(model, text), model: modelKey(model) } }),
+      ...(model === null
+        ? {}
+        : { embedder: { embed: (text: string) => this.embedQuery(model, text), model: modelKey(model) } }),
     };
   }
 
@@ -765,7 +838,6 @@ export class Engram {
     return vector;
   }
 }
-
 
 /**
  * Opens a store and returns a ready Engram.

@@ -40,19 +40,33 @@ interface Cursor {
 /** Ties a cursor to the search it continues: the same scope, words and time range. */
 function fingerprintOf(query: EventSearchQuery): string {
   const { tenant_id, user_id, agent_id, session_id, terms, ts_from, ts_to } = query;
-  return sha256(JSON.stringify([tenant_id, user_id, agent_id ?? null, session_id ?? null, terms, ts_from ?? null, ts_to ?? null])).slice(0, 12);
+  return sha256(
+    JSON.stringify([tenant_id, user_id, agent_id ?? null, session_id ?? null, terms, ts_from ?? null, ts_to ?? null]),
+  ).slice(0, 12);
 }
 
 function writeCursor(cursor: Cursor, fingerprint: string): string {
-  return [CURSOR_VERSION, Date.parse(cursor.asOf).toString(36), cursor.offset.toString(36), cursor.last.slice(4), fingerprint].join('_');
+  return [
+    CURSOR_VERSION,
+    Date.parse(cursor.asOf).toString(36),
+    cursor.offset.toString(36),
+    cursor.last.slice(4),
+    fingerprint,
+  ].join('_');
 }
 
 function readCursor(text: string, fingerprint: string, now: string): Cursor {
   const parts = CURSOR_SHAPE.exec(text);
   const at = parts === null ? Number.NaN : parseInt(parts[1]!, 36);
   // A first page's time is never later than now.
-  if (parts === null || !(at <= Date.parse(now))) throw ValidationError.of('cursor', 'format', 'is not a cursor an event search returned');
-  if (parts[4] !== fingerprint) throw ValidationError.of('cursor', 'same_search', 'continues another search: send the scope, query and time_range of its first page');
+  if (parts === null || !(at <= Date.parse(now)))
+    throw ValidationError.of('cursor', 'format', 'is not a cursor an event search returned');
+  if (parts[4] !== fingerprint)
+    throw ValidationError.of(
+      'cursor',
+      'same_search',
+      'continues another search: send the scope, query and time_range of its first page',
+    );
   return { asOf: new Date(at).toISOString(), offset: parseInt(parts[2]!, 36), last: `evt_${parts[3]!}` };
 }
 
@@ -64,7 +78,11 @@ function readCursor(text: string, fingerprint: string, now: string): Cursor {
  * const first = await searchEventPage(storage, { scope: { user_id: 'mira' }, query: 'deploy', limit: 20 }, now);
  * const second = await searchEventPage(storage, { scope: { user_id: 'mira' }, query: 'deploy', limit: 20, cursor: first.next_cursor! }, now);
  */
-export async function searchEventPage(storage: StorageAdapter, request: SearchEventsRequest, now: string): Promise<EventSearchPage> {
+export async function searchEventPage(
+  storage: StorageAdapter,
+  request: SearchEventsRequest,
+  now: string,
+): Promise<EventSearchPage> {
   const valid = validateSearchEventsRequest(request);
   const query: EventSearchQuery = {
     ...valid.scope,
@@ -82,7 +100,11 @@ export async function searchEventPage(storage: StorageAdapter, request: SearchEv
   const offset = cursor?.offset ?? 0;
   if (offset >= MAX_EVENT_SEARCH_DEPTH) return { hits: [], next_cursor: null };
   // One hit more than the page, to know whether another page follows.
-  const ranked = await storage.events.search({ ...query, ...(cursor === undefined ? {} : { as_of: cursor.asOf }), limit: offset + limit + 1 });
+  const ranked = await storage.events.search({
+    ...query,
+    ...(cursor === undefined ? {} : { as_of: cursor.asOf }),
+    limit: offset + limit + 1,
+  });
   // Resume after the last hit shown while it is still found (an event ranked above it may have expired
   // or been erased since), else at the count of hits shown.
   const resumed = cursor === undefined ? -1 : ranked.findIndex((hit) => hit.event.id === cursor.last);
@@ -90,5 +112,10 @@ export async function searchEventPage(storage: StorageAdapter, request: SearchEv
   const end = Math.min(start + limit, MAX_EVENT_SEARCH_DEPTH);
   const hits = ranked.slice(start, end);
   const more = hits.length > 0 && ranked.length > end && end < MAX_EVENT_SEARCH_DEPTH;
-  return { hits, next_cursor: more ? writeCursor({ asOf: cursor?.asOf ?? now, offset: end, last: hits.at(-1)!.event.id }, fingerprint) : null };
+  return {
+    hits,
+    next_cursor: more
+      ? writeCursor({ asOf: cursor?.asOf ?? now, offset: end, last: hits.at(-1)!.event.id }, fingerprint)
+      : null,
+  };
 }

@@ -20,11 +20,17 @@ const buildOf = (packet: MemoryPacket) => packet.explain.determinism!['context_b
 
 /** The ranks a passage's rule names: `cue.hybrid(words #2, meaning #1)` → { words: 2, meaning: 1 }. */
 function ranksInRule(rule: string): Record<string, number> {
-  return Object.fromEntries([...rule.matchAll(/(words|meaning|time) #(\d+)/gu)].map((match) => [match[1]!, Number(match[2])]));
+  return Object.fromEntries(
+    [...rule.matchAll(/(words|meaning|time) #(\d+)/gu)].map((match) => [match[1]!, Number(match[2])]),
+  );
 }
 
 function signalRanks(explanation: BuildExplanation): Record<string, number> {
-  return Object.fromEntries(Object.entries(explanation.signals).flatMap(([name, signal]) => (signal.rank === null ? [] : [[name, signal.rank]])));
+  return Object.fromEntries(
+    Object.entries(explanation.signals).flatMap(([name, signal]) =>
+      signal.rank === null ? [] : [[name, signal.rank]],
+    ),
+  );
 }
 
 describe('explainBuild: why a record is, or is not, in a packet', () => {
@@ -34,21 +40,31 @@ describe('explainBuild: why a record is, or is not, in a packet', () => {
     await t.cleanup();
   });
 
-  async function say(content: string, options: { user?: string; sensitivity?: 'secret' | 'private'; session?: string; ts?: string } = {}): Promise<string> {
+  async function say(
+    content: string,
+    options: { user?: string; sensitivity?: 'secret' | 'private'; session?: string; ts?: string } = {},
+  ): Promise<string> {
     t.clock.advance(60_000);
     turn += 1;
     const result = await t.engram.commitTurn({
       scope: { ...scope, user_id: options.user ?? scope.user_id, session_id: options.session ?? scope.session_id },
       turn_id: `t${turn}`,
       ...(options.ts === undefined ? {} : { ts: options.ts }),
-      messages: [{ role: 'user', content, ...(options.sensitivity === undefined ? {} : { sensitivity: options.sensitivity }) }],
+      messages: [
+        { role: 'user', content, ...(options.sensitivity === undefined ? {} : { sensitivity: options.sensitivity }) },
+      ],
     });
     return result.events[0]!.event_id;
   }
 
   async function composeFor(query: string, maxTokens = 2000): Promise<{ packet: MemoryPacket; build: string }> {
     t.clock.advance(60_000);
-    const packet = await t.engram.compose({ scope, purpose: 'responder', cues: { query }, budget: { max_tokens: maxTokens } });
+    const packet = await t.engram.compose({
+      scope,
+      purpose: 'responder',
+      cues: { query },
+      budget: { max_tokens: maxTokens },
+    });
     return { packet, build: buildOf(packet) };
   }
 
@@ -60,7 +76,14 @@ describe('explainBuild: why a record is, or is not, in a packet', () => {
     await t.engram.runEmbeddings();
     const { packet, build } = await composeFor('which dermatologist did I see about the rash?');
     const why = await t.engram.explainBuild({ build_id: build, id: derm });
-    expect(why).toMatchObject({ in_packet: true, section: 'key_quotes', verdict: 'selected', filter: null, kind: 'event', as_of: packet.meta.generated_at });
+    expect(why).toMatchObject({
+      in_packet: true,
+      section: 'key_quotes',
+      verdict: 'selected',
+      filter: null,
+      kind: 'event',
+      as_of: packet.meta.generated_at,
+    });
     expect(packet.explain.selected).toContain(`key_quotes:${derm}: ${why.rule}`);
     // The ranks re-run as of the build are the ones compose wrote into the rule.
     expect(signalRanks(why)).toEqual(ranksInRule(why.rule!));
@@ -89,7 +112,13 @@ describe('explainBuild: why a record is, or is not, in a packet', () => {
     await say('The train was late again on my commute.', { ts: '2026-06-25T09:00:00.000Z' });
     await t.engram.runEmbeddings();
     t.clock.advance(60_000);
-    const packet = await t.engram.compose({ scope, purpose: 'responder', cues: { query: 'I mentioned something four weeks ago, what was it?' }, reference_time: '2026-06-30T12:00:00.000Z', budget: { max_tokens: 600 } });
+    const packet = await t.engram.compose({
+      scope,
+      purpose: 'responder',
+      cues: { query: 'I mentioned something four weeks ago, what was it?' },
+      reference_time: '2026-06-30T12:00:00.000Z',
+      budget: { max_tokens: 600 },
+    });
     const why = await t.engram.explainBuild({ build_id: buildOf(packet), id: seeds });
     expect(why).toMatchObject({ verdict: 'selected', signals: { time: { used: true, rank: 1 } } });
     expect(signalRanks(why)).toEqual(ranksInRule(why.rule!));
@@ -98,7 +127,8 @@ describe('explainBuild: why a record is, or is not, in a packet', () => {
   it('says a passage past the read depth is below it, with its fused rank and the depth compose read', async () => {
     t = await tempEngram('2026-06-01T12:00:00.000Z', { embeddings: { provider: 'none' } });
     const ids: string[] = [];
-    for (let index = 0; index < 60; index += 1) ids.push(await say(`Deploy note ${index}: the deploy of service ${index} went out on schedule.`));
+    for (let index = 0; index < 60; index += 1)
+      ids.push(await say(`Deploy note ${index}: the deploy of service ${index} went out on schedule.`));
     const { packet, build } = await composeFor('deploy', 300);
     const filters = packet.explain.filters as Record<string, number>;
     const readDepth = filters['cue_matches_top_k']! + filters['cue_matches_spare_top_k']!;
@@ -126,14 +156,23 @@ describe('explainBuild: why a record is, or is not, in a packet', () => {
   it('copies the packet’s omission for a passage over budget', async () => {
     t = await tempEngram('2026-06-01T12:00:00.000Z', { embeddings: { provider: 'none' } });
     for (let index = 0; index < 12; index += 1) {
-      await say(`Budget review ${index}: ${'the quarterly budget review covered hiring, travel, hardware and the support contracts in detail. '.repeat(4)}`);
+      await say(
+        `Budget review ${index}: ${'the quarterly budget review covered hiring, travel, hardware and the support contracts in detail. '.repeat(4)}`,
+      );
     }
     const { packet, build } = await composeFor('budget review', 300);
-    const omitted = packet.explain.omitted.find((entry) => entry.reason === 'over_budget' && entry.item.startsWith('key_quotes:evt_'));
+    const omitted = packet.explain.omitted.find(
+      (entry) => entry.reason === 'over_budget' && entry.item.startsWith('key_quotes:evt_'),
+    );
     expect(omitted).toBeDefined();
     const id = omitted!.item.slice('key_quotes:'.length);
     const why = await t.engram.explainBuild({ build_id: build, id });
-    expect(why).toMatchObject({ in_packet: false, verdict: 'over_budget', filter: null, omissions: expect.arrayContaining([expect.objectContaining({ item: omitted!.item, reason: 'over_budget' })]) });
+    expect(why).toMatchObject({
+      in_packet: false,
+      verdict: 'over_budget',
+      filter: null,
+      omissions: expect.arrayContaining([expect.objectContaining({ item: omitted!.item, reason: 'over_budget' })]),
+    });
     expect(why.detail).toBe(`${omitted!.item}: ${String(omitted!['detail'])}`);
     expect(why.signals['words']!.rank).not.toBeNull();
   });
@@ -162,34 +201,67 @@ describe('explainBuild: why a record is, or is not, in a packet', () => {
     // In another session: the build's own session summary and key quotes do not quote it.
     const garden = await say('The tomatoes in the garden are ripe.', { session: 's2' });
     const { build } = await composeFor('deploy schedule');
-    expect(await t.engram.explainBuild({ build_id: build, id: garden })).toMatchObject({ verdict: 'not_matched', signals: { words: { used: true, rank: null } } });
+    expect(await t.engram.explainBuild({ build_id: build, id: garden })).toMatchObject({
+      verdict: 'not_matched',
+      signals: { words: { used: true, rank: null } },
+    });
     t.clock.advance(1000);
     const bare = buildOf(await t.engram.compose({ scope, purpose: 'planner' }));
-    expect(await t.engram.explainBuild({ build_id: bare, id: garden })).toMatchObject({ verdict: 'not_searched', signals: { words: { used: false, rank: null } } });
+    expect(await t.engram.explainBuild({ build_id: bare, id: garden })).toMatchObject({
+      verdict: 'not_searched',
+      signals: { words: { used: false, rank: null } },
+    });
   });
 
   it('explains items: a fact placed by the cues, another user’s item, one retracted before the build', async () => {
     t = await tempEngram('2026-06-01T12:00:00.000Z', { embeddings: { provider: 'none' } });
     const writer = { user_id: 'mira', agent_id: 'assistant' };
-    const [tone] = await t.engram.remember({ scope: writer, type: 'preferences', key: 'pref:writing:tone', value: { scope: 'writing', name: 'tone', value: 'concise' } });
-    const [theirs] = await t.engram.remember({ scope: { ...writer, user_id: 'bob' }, type: 'preferences', key: 'pref:writing:tone', value: { scope: 'writing', name: 'tone', value: 'formal' } });
-    const [goal] = await t.engram.remember({ scope: writer, type: 'goals', key: 'goal:atlas:launch', value: { project: 'atlas', name: 'launch', description: 'Launch Atlas in June' } });
+    const [tone] = await t.engram.remember({
+      scope: writer,
+      type: 'preferences',
+      key: 'pref:writing:tone',
+      value: { scope: 'writing', name: 'tone', value: 'concise' },
+    });
+    const [theirs] = await t.engram.remember({
+      scope: { ...writer, user_id: 'bob' },
+      type: 'preferences',
+      key: 'pref:writing:tone',
+      value: { scope: 'writing', name: 'tone', value: 'formal' },
+    });
+    const [goal] = await t.engram.remember({
+      scope: writer,
+      type: 'goals',
+      key: 'goal:atlas:launch',
+      value: { project: 'atlas', name: 'launch', description: 'Launch Atlas in June' },
+    });
     t.clock.advance(1000);
     await t.engram.forget({ scope: writer, key: 'goal:atlas:launch' });
     const { build } = await composeFor('what writing tone do I prefer?');
     const placed = await t.engram.explainBuild({ build_id: build, id: tone!.item_id });
     expect(placed).toMatchObject({ kind: 'item', in_packet: true, section: 'facts', verdict: 'selected' });
-    expect(await t.engram.explainBuild({ build_id: build, id: theirs!.item_id })).toMatchObject({ verdict: 'filtered', filter: 'scope' });
-    expect(await t.engram.explainBuild({ build_id: build, id: goal!.item_id })).toMatchObject({ verdict: 'filtered', filter: 'status' });
+    expect(await t.engram.explainBuild({ build_id: build, id: theirs!.item_id })).toMatchObject({
+      verdict: 'filtered',
+      filter: 'scope',
+    });
+    expect(await t.engram.explainBuild({ build_id: build, id: goal!.item_id })).toMatchObject({
+      verdict: 'filtered',
+      filter: 'status',
+    });
   });
 
   it('refuses a malformed id and answers NOT_FOUND for an unknown build', async () => {
     t = await tempEngram('2026-06-01T12:00:00.000Z', { embeddings: { provider: 'none' } });
     const { build } = await composeFor('anything');
-    await expect(t.engram.explainBuild({ build_id: build, id: 'cand_01J0000000000000000000000A' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', field: 'id' });
-    await expect(t.engram.explainBuild({ build_id: 'ctx_01J0000000000000000000000A', id: 'evt_01J0000000000000000000000A' })).rejects.toSatisfy(
+    await expect(
+      t.engram.explainBuild({ build_id: build, id: 'cand_01J0000000000000000000000A' }),
+    ).rejects.toMatchObject({ code: 'VALIDATION_FAILED', field: 'id' });
+    await expect(
+      t.engram.explainBuild({ build_id: 'ctx_01J0000000000000000000000A', id: 'evt_01J0000000000000000000000A' }),
+    ).rejects.toSatisfy(
       (error: unknown) => EngramError.isInstance(error) && error.code === 'NOT_FOUND' && error.field === 'build_id',
     );
-    await expect(t.engram.explainBuild({ tenant_id: 'elsewhere', build_id: build, id: 'evt_01J0000000000000000000000A' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(
+      t.engram.explainBuild({ tenant_id: 'elsewhere', build_id: build, id: 'evt_01J0000000000000000000000A' }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });

@@ -79,7 +79,13 @@ function recordedIn(packet: MemoryPacket, id: string): Recorded {
   for (const line of packet.explain.selected) {
     const cut = line.indexOf(': ');
     const item = cut < 0 ? line : line.slice(0, cut);
-    if (item.includes(':') && targetOf(item) === id) return { in_packet: true, section: item.slice(0, item.indexOf(':')), rule: cut < 0 ? '' : line.slice(cut + 2), omissions };
+    if (item.includes(':') && targetOf(item) === id)
+      return {
+        in_packet: true,
+        section: item.slice(0, item.indexOf(':')),
+        rule: cut < 0 ? '' : line.slice(cut + 2),
+        omissions,
+      };
   }
   return { in_packet: packet.citations.some((citation) => citation.id === id), section: null, rule: null, omissions };
 }
@@ -87,28 +93,46 @@ function recordedIn(packet: MemoryPacket, id: string): Recorded {
 const filtered = (filter: ExplainFilter, detail: string): Verdict => ({ verdict: 'filtered', filter, detail });
 
 function eventFilter(event: EventRecord | undefined, build: ContextBuild): Verdict | null {
-  if (event === undefined) return filtered('not_found', 'the tenant holds no such event (never written, or erased or purged since)');
+  if (event === undefined)
+    return filtered('not_found', 'the tenant holds no such event (never written, or erased or purged since)');
   if (event.user_id !== build.user_id || event.agent_id !== build.agent_id) {
-    return filtered('scope', "it belongs to another user or agent: the build searched only its own user's history with its agent");
+    return filtered(
+      'scope',
+      "it belongs to another user or agent: the build searched only its own user's history with its agent",
+    );
   }
-  if (event.recorded_at > build.as_of) return filtered('as_of', `it was recorded at ${event.recorded_at}, after the build's time ${build.as_of}`);
-  if (NEVER_SHARED.includes(event.sensitivity)) return filtered('sensitivity', `it is ${event.sensitivity}: never shown in a packet`);
-  if (event.expires_at !== null && event.expires_at <= build.as_of) return filtered('expired', `it expired at ${event.expires_at}, before the build's time`);
+  if (event.recorded_at > build.as_of)
+    return filtered('as_of', `it was recorded at ${event.recorded_at}, after the build's time ${build.as_of}`);
+  if (NEVER_SHARED.includes(event.sensitivity))
+    return filtered('sensitivity', `it is ${event.sensitivity}: never shown in a packet`);
+  if (event.expires_at !== null && event.expires_at <= build.as_of)
+    return filtered('expired', `it expired at ${event.expires_at}, before the build's time`);
   const range = isoRange((build.request as unknown as ComposeRequest).cues?.time_range, 'cues.time_range');
-  if (range !== undefined && ((range.start !== undefined && event.ts < range.start) || (range.end !== undefined && event.ts > range.end))) {
+  if (
+    range !== undefined &&
+    ((range.start !== undefined && event.ts < range.start) || (range.end !== undefined && event.ts > range.end))
+  ) {
     return filtered('time_range', `its time ${event.ts} is outside the build's cues.time_range`);
   }
   return null;
 }
 
 function itemFilter(item: MemoryItem | null, build: ContextBuild): Verdict | null {
-  if (item === null) return filtered('not_found', 'the tenant holds no such item version (never written, or deleted since)');
+  if (item === null)
+    return filtered('not_found', 'the tenant holds no such item version (never written, or deleted since)');
   if (!visibleOwners(build.user_id, build.agent_id).includes(ownerOf(item.scope_level, item.user_id, item.agent_id))) {
-    return filtered('scope', "it belongs to another user or agent: the build saw only its user's, its agent's and the tenant's items");
+    return filtered(
+      'scope',
+      "it belongs to another user or agent: the build saw only its user's, its agent's and the tenant's items",
+    );
   }
-  if (item.recorded_at > build.as_of) return filtered('as_of', `it was recorded at ${item.recorded_at}, after the build's time ${build.as_of}`);
+  if (item.recorded_at > build.as_of)
+    return filtered('as_of', `it was recorded at ${item.recorded_at}, after the build's time ${build.as_of}`);
   if (item.ended_at !== null ? item.ended_at <= build.as_of : item.status !== 'active') {
-    return filtered('status', `it was not current at the build's time (now ${item.status}${item.ended_at === null ? '' : ` since ${item.ended_at}`})`);
+    return filtered(
+      'status',
+      `it was not current at the build's time (now ${item.status}${item.ended_at === null ? '' : ` since ${item.ended_at}`})`,
+    );
   }
   return null;
 }
@@ -117,7 +141,12 @@ function itemFilter(item: MemoryItem | null, build: ContextBuild): Verdict | nul
 function recordedVerdict(recorded: Recorded): Verdict | null {
   if (recorded.in_packet) {
     return recorded.section === null
-      ? { verdict: 'cited', filter: null, detail: 'the packet cites it (a sentence of the rolling summary, the source of a fact or decision) without placing it as an item of its own' }
+      ? {
+          verdict: 'cited',
+          filter: null,
+          detail:
+            'the packet cites it (a sentence of the rolling summary, the source of a fact or decision) without placing it as an item of its own',
+        }
       : { verdict: 'selected', filter: null, detail: `placed in ${recorded.section} by ${recorded.rule}` };
   }
   return null;
@@ -135,19 +164,34 @@ function omittedVerdict(omissions: readonly ExplainOmission[], id: string): Verd
 function rankedVerdict(report: SignalReport, kind: 'event' | 'item', item: MemoryItem | null): Verdict {
   const none = { filter: null };
   if (!report.searched) {
-    const detail = kind === 'event' ? 'the build searched no passages: its cues had no text, or its purpose reads none' : 'the build had no cue text: items came only by type (always shown, procedures, recent episodes)';
+    const detail =
+      kind === 'event'
+        ? 'the build searched no passages: its cues had no text, or its purpose reads none'
+        : 'the build had no cue text: items came only by type (always shown, procedures, recent episodes)';
     return { ...none, verdict: 'not_searched', detail };
   }
   if (report.read_position !== null) {
     return kind === 'event'
-      ? { ...none, verdict: 'over_budget', detail: `compose read it (passage ${report.read_position} of ${report.read_depth}), but no budget was left for further passages` }
-      : { ...none, verdict: 'not_placed', detail: `compose read it (match ${report.read_position} of ${report.read_depth}) but placed no ${item?.type ?? ''} item from it: only current facts are placed from cue matches (procedures come by task type, episodes by date, done tasks never)` };
+      ? {
+          ...none,
+          verdict: 'over_budget',
+          detail: `compose read it (passage ${report.read_position} of ${report.read_depth}), but no budget was left for further passages`,
+        }
+      : {
+          ...none,
+          verdict: 'not_placed',
+          detail: `compose read it (match ${report.read_position} of ${report.read_depth}) but placed no ${item?.type ?? ''} item from it: only current facts are placed from cue matches (procedures come by task type, episodes by date, done tasks never)`,
+        };
   }
   if (Object.values(report.signals).every((signal) => !signal.used || signal.rank === null)) {
     return { ...none, verdict: 'not_matched', detail: 'no signal compose searched found it for the cues' };
   }
   const fused = report.fused_rank === null ? `past ${EXPLAIN_DEPTH}` : `${report.fused_rank}`;
-  return { ...none, verdict: 'below_read_depth', detail: `its fused rank is ${fused}; compose read the first ${report.read_depth}` };
+  return {
+    ...none,
+    verdict: 'below_read_depth',
+    detail: `its fused rank is ${fused}; compose read the first ${report.read_depth}`,
+  };
 }
 
 /** What the stores and the re-run search say about one record. */
@@ -161,14 +205,23 @@ interface Findings {
 async function eventFindings(context: ReadPathContext, build: ContextBuild, id: string): Promise<Findings> {
   const [events, report] = await Promise.all([
     // Expired ones too, to say the build left it out for that.
-    context.storage.events.list({ tenant_id: build.tenant_id, ids: [id], now: build.as_of, include_expired: true, limit: 1 }),
+    context.storage.events.list({
+      tenant_id: build.tenant_id,
+      ids: [id],
+      now: build.as_of,
+      include_expired: true,
+      limit: 1,
+    }),
     passageSignals(context, build, id, EXPLAIN_DEPTH),
   ]);
   return { kind: 'event', filter: eventFilter(events[0], build), item: null, report };
 }
 
 async function itemFindings(context: ReadPathContext, build: ContextBuild, id: string): Promise<Findings> {
-  const [item, report] = await Promise.all([context.storage.items.get(build.tenant_id, id), itemSignals(context, build, id, EXPLAIN_DEPTH)]);
+  const [item, report] = await Promise.all([
+    context.storage.items.get(build.tenant_id, id),
+    itemSignals(context, build, id, EXPLAIN_DEPTH),
+  ]);
   return { kind: 'item', filter: itemFilter(item, build), item, report };
 }
 
@@ -189,8 +242,14 @@ export async function explainBuild(context: ReadPathContext, input: ExplainBuild
   const request = validateBuildRequest<ExplainBuildRequest>('explain', input);
   const build = await loadBuild(context, request.tenant_id ?? DEFAULT_TENANT, request.build_id);
   const recorded = recordedIn(build.packet, request.id);
-  const found = request.id.startsWith('evt_') ? await eventFindings(context, build, request.id) : await itemFindings(context, build, request.id);
-  const verdict = recordedVerdict(recorded) ?? found.filter ?? omittedVerdict(recorded.omissions, request.id) ?? rankedVerdict(found.report, found.kind, found.item);
+  const found = request.id.startsWith('evt_')
+    ? await eventFindings(context, build, request.id)
+    : await itemFindings(context, build, request.id);
+  const verdict =
+    recordedVerdict(recorded) ??
+    found.filter ??
+    omittedVerdict(recorded.omissions, request.id) ??
+    rankedVerdict(found.report, found.kind, found.item);
   const { report } = found;
   return {
     build_id: build.id,

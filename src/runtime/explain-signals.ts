@@ -54,14 +54,19 @@ function recordedMeaning(build: ContextBuild): { used: boolean; model: string | 
   return { used: meaning === 'used', model: typeof model === 'string' ? model : null };
 }
 
-
 /** The model that embeds the build's query now, when the build searched by meaning and one is configured. */
 function meaningModel(context: ReadPathContext, build: ContextBuild, notes: string[]): CueEmbedder | undefined {
   const recorded = recordedMeaning(build);
   if (!recorded.used) return undefined;
   const embedder = context.embedder;
-  if (embedder === undefined) notes.push('the build searched by meaning, but no embedding model is configured now: meaning ranks and the fused ranking leave it out');
-  else if (recorded.model !== null && recorded.model !== embedder.model) notes.push(`the build searched by meaning with ${recorded.model}; the model now is ${embedder.model}: meaning ranks may differ`);
+  if (embedder === undefined)
+    notes.push(
+      'the build searched by meaning, but no embedding model is configured now: meaning ranks and the fused ranking leave it out',
+    );
+  else if (recorded.model !== null && recorded.model !== embedder.model)
+    notes.push(
+      `the build searched by meaning with ${recorded.model}; the model now is ${embedder.model}: meaning ranks may differ`,
+    );
   return embedder;
 }
 
@@ -86,7 +91,12 @@ function passageFilters(build: ContextBuild, request: ComposeRequest) {
  * @example
  * const report = await passageSignals(context, build, 'evt_01J…', 200);
  */
-export async function passageSignals(context: ReadPathContext, build: ContextBuild, eventId: string, depth: number): Promise<SignalReport> {
+export async function passageSignals(
+  context: ReadPathContext,
+  build: ContextBuild,
+  eventId: string,
+  depth: number,
+): Promise<SignalReport> {
   const request = storedRequest(build);
   const { storage } = context;
   const asOf = build.as_of;
@@ -97,7 +107,15 @@ export async function passageSignals(context: ReadPathContext, build: ContextBui
   const readDepth = anchors + filterCount(build, 'cue_matches_spare_top_k');
   const notes: string[] = [];
   const searched = anchors > 0 && text !== '';
-  if (!searched) return { searched, signals: idleSignals(['words', 'meaning', 'time']), fused_rank: null, read_position: null, read_depth: readDepth, notes };
+  if (!searched)
+    return {
+      searched,
+      signals: idleSignals(['words', 'meaning', 'time']),
+      fused_rank: null,
+      read_position: null,
+      read_depth: readDepth,
+      notes,
+    };
   const embedder = meaningModel(context, build, notes);
   const reference = request.reference_time === undefined ? asOf : toIso(request.reference_time, 'reference_time');
   const windows = resolveTimeWindows(text, reference);
@@ -108,11 +126,19 @@ export async function passageSignals(context: ReadPathContext, build: ContextBui
     terms.length > 0 ? storage.events.search({ ...filters, terms, limit: depth }) : Promise.resolve([]),
     meaningRanking(context, embedder, { ...filters, limit: depth }, text, asOf),
   ]);
-  if (embedder !== undefined && read.report.meaning !== 'used') notes.push('the embedding model was too busy to embed the query now: meaning ranks and the fused ranking leave it out');
+  if (embedder !== undefined && read.report.meaning !== 'used')
+    notes.push(
+      'the embedding model was too busy to embed the query now: meaning ranks and the fused ranking leave it out',
+    );
   if (read.report.unembedded_candidates > 0) {
-    notes.push(`${read.report.unembedded_candidates} of the passages words found have no vector yet: meaning cannot find them until the worker embeds them`);
+    notes.push(
+      `${read.report.unembedded_candidates} of the passages words found have no vector yet: meaning cannot find them until the worker embeds them`,
+    );
   }
-  const passages = await withAdjacentTurns(storage, read.hits, filters, anchors, readDepth, { terms, subject: read.report.subject });
+  const passages = await withAdjacentTurns(storage, read.hits, filters, anchors, readDepth, {
+    terms,
+    subject: read.report.subject,
+  });
   const fused = deep.hits.findIndex((hit) => hit.event.id === eventId);
   const position = passages.findIndex((passage) => passage.event.id === eventId);
   const rankIn = (ids: readonly string[]) => (ids.includes(eventId) ? ids.indexOf(eventId) + 1 : null);
@@ -132,11 +158,22 @@ export async function passageSignals(context: ReadPathContext, build: ContextBui
 }
 
 /** The events nearest the query's vector, as the cue search compares them (vectors stored before the build). */
-async function meaningRanking(context: ReadPathContext, embedder: CueEmbedder | undefined, filters: Omit<EventSearchQuery, 'terms'>, text: string, asOf: string): Promise<string[]> {
+async function meaningRanking(
+  context: ReadPathContext,
+  embedder: CueEmbedder | undefined,
+  filters: Omit<EventSearchQuery, 'terms'>,
+  text: string,
+  asOf: string,
+): Promise<string[]> {
   if (embedder === undefined) return [];
   const vector = await embedder.embed(text);
   if (vector === null) return [];
-  const hits = await context.storage.events.nearest({ ...filters, vector, model: embedder.model, embedded_before: asOf });
+  const hits = await context.storage.events.nearest({
+    ...filters,
+    vector,
+    model: embedder.model,
+    embedded_before: asOf,
+  });
   return hits.map((hit) => hit.event.id);
 }
 
@@ -151,13 +188,26 @@ function idleSignals(names: readonly string[]): Record<string, SignalRank> {
  * @example
  * const report = await itemSignals(context, build, 'mem_01J…', 200);
  */
-export async function itemSignals(context: ReadPathContext, build: ContextBuild, itemId: string, depth: number): Promise<SignalReport> {
+export async function itemSignals(
+  context: ReadPathContext,
+  build: ContextBuild,
+  itemId: string,
+  depth: number,
+): Promise<SignalReport> {
   const cues = storedRequest(build).cues ?? {};
   // Items match the tags too (gatherLongTerm).
   const query = cueText(cues, { withTags: true });
   const readDepth = filterCount(build, 'facts_top_k');
   const notes: string[] = [];
-  if (query === '') return { searched: false, signals: idleSignals(['full_text', 'vector']), fused_rank: null, read_position: null, read_depth: readDepth, notes };
+  if (query === '')
+    return {
+      searched: false,
+      signals: idleSignals(['full_text', 'vector']),
+      fused_rank: null,
+      read_position: null,
+      read_depth: readDepth,
+      notes,
+    };
   const scope = { tenant_id: build.tenant_id, user_id: build.user_id, agent_id: build.agent_id };
   const embedder = context.embedder;
   // As compose searched them: by words and by meaning, comparing the vectors stored before the build.

@@ -13,7 +13,14 @@ const shown: ExtractionEvent[] = [
 describe('extraction jobs', () => {
   it('names the turn by its first event and keeps what the job reads in its payload', () => {
     const job = extractionJob(scope, 't3', shown, ts);
-    expect(job).toMatchObject({ tenant_id: 't1', id: 'extract:evt_01J00000000000000000000001', kind: 'extract', status: 'pending', attempts: 0, created_at: ts });
+    expect(job).toMatchObject({
+      tenant_id: 't1',
+      id: 'extract:evt_01J00000000000000000000001',
+      kind: 'extract',
+      status: 'pending',
+      attempts: 0,
+      created_at: ts,
+    });
     expect(extractionPayload(job)).toEqual({
       scope: { user_id: 'mira', agent_id: 'assistant', session_id: 's1', run_id: 'r1' },
       turn_id: 't3',
@@ -24,8 +31,11 @@ describe('extraction jobs', () => {
 
   it('refuses a payload that is not one, naming the field', () => {
     const job = extractionJob(scope, null, shown, ts);
-    const broken = (payload: Record<string, unknown>) => () => extractionPayload({ ...job, payload: { ...job.payload, ...payload } });
-    expect(broken({ scope: { user_id: 'mira' } })).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED', field: 'payload.scope.agent_id' }));
+    const broken = (payload: Record<string, unknown>) => () =>
+      extractionPayload({ ...job, payload: { ...job.payload, ...payload } });
+    expect(broken({ scope: { user_id: 'mira' } })).toThrow(
+      expect.objectContaining({ code: 'VALIDATION_FAILED', field: 'payload.scope.agent_id' }),
+    );
     expect(broken({ event_ids: [] })).toThrow(expect.objectContaining({ field: 'payload.event_ids' }));
     expect(broken({ recorded_at: 5 })).toThrow(expect.objectContaining({ field: 'payload.recorded_at' }));
     expect(broken({ turn_id: '' })).toThrow(expect.objectContaining({ field: 'payload.turn_id' }));

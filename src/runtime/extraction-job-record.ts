@@ -23,7 +23,12 @@ export interface ExtractionPayload {
  * @example
  * ops.push({ op: 'enqueue_job', job: extractionJob(scope, 't3', shown, recordedAt) });
  */
-export function extractionJob(scope: Scope, turnId: string | null, shown: readonly ExtractionEvent[], recordedAt: string): Job {
+export function extractionJob(
+  scope: Scope,
+  turnId: string | null,
+  shown: readonly ExtractionEvent[],
+  recordedAt: string,
+): Job {
   const payload: ExtractionPayload = {
     scope: { user_id: scope.user_id, agent_id: scope.agent_id, session_id: scope.session_id, run_id: scope.run_id },
     turn_id: turnId,
@@ -47,15 +52,22 @@ export function extractionPayload(job: Job): ExtractionPayload {
   const fail = (field: string, message: string): never => {
     throw ValidationError.of(`payload.${field}`, 'extraction_job', message);
   };
-  if (typeof scope !== 'object' || scope === null) return fail('scope', 'must be the turn\'s scope');
-  for (const name of ['user_id', 'agent_id', 'session_id', 'run_id'] as const) if (!isText(scope[name])) fail(`scope.${name}`, 'must be a non-empty string');
+  if (typeof scope !== 'object' || scope === null) return fail('scope', "must be the turn's scope");
+  for (const name of ['user_id', 'agent_id', 'session_id', 'run_id'] as const)
+    if (!isText(scope[name])) fail(`scope.${name}`, 'must be a non-empty string');
   const ids = payload['event_ids'];
-  if (!Array.isArray(ids) || ids.length === 0 || !ids.every(isText)) fail('event_ids', 'must list the event ids of the turn');
+  if (!Array.isArray(ids) || ids.length === 0 || !ids.every(isText))
+    fail('event_ids', 'must list the event ids of the turn');
   if (!isText(payload['recorded_at'])) fail('recorded_at', 'must be the time the turn was recorded');
   const turnId = payload['turn_id'];
   if (turnId !== null && !isText(turnId)) fail('turn_id', 'must be the turn id or null');
   return {
-    scope: { user_id: scope['user_id'] as string, agent_id: scope['agent_id'] as string, session_id: scope['session_id'] as string, run_id: scope['run_id'] as string },
+    scope: {
+      user_id: scope['user_id'] as string,
+      agent_id: scope['agent_id'] as string,
+      session_id: scope['session_id'] as string,
+      run_id: scope['run_id'] as string,
+    },
     turn_id: turnId as string | null,
     event_ids: [...(ids as string[])],
     recorded_at: payload['recorded_at'] as string,

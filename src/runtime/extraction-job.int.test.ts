@@ -6,7 +6,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { createEngram, type Engram, type EngramConfig } from '../index.js';
-import { chatReply, promptEventIds, startOpenAiCompatibleServer, type OpenAiCompatibleServer, type Reply } from '../../test/helpers/openai-compatible-server.js';
+import {
+  chatReply,
+  promptEventIds,
+  startOpenAiCompatibleServer,
+  type OpenAiCompatibleServer,
+  type Reply,
+} from '../../test/helpers/openai-compatible-server.js';
 import { tempEngram, type TempEngram } from '../../test/helpers/temp-engram.js';
 
 const scope = { user_id: 'mira', agent_id: 'assistant', session_id: 's1', run_id: 'r1' };
@@ -15,12 +21,27 @@ type ChatBody = { messages: Array<{ role: string; content: string }> };
 
 /** An extraction answer: one profile item stating `pairs`, citing the first event shown. */
 function profileAnswer(body: ChatBody, pairs: Array<{ k: string; v: string }>): Reply {
-  const item = { action: 'upsert', type: 'profile', key: 'profile:user', value: pairs, confidence: 0.9, gate: 'may', source_event_ids: promptEventIds(body).slice(0, 1), salience: null };
+  const item = {
+    action: 'upsert',
+    type: 'profile',
+    key: 'profile:user',
+    value: pairs,
+    confidence: 0.9,
+    gate: 'may',
+    source_event_ids: promptEventIds(body).slice(0, 1),
+    salience: null,
+  };
   return chatReply(JSON.stringify({ items: [item] }));
 }
 
-function llmConfig(server: OpenAiCompatibleServer, extra: NonNullable<EngramConfig['extraction']> = {}): Omit<EngramConfig, 'store' | 'clock'> {
-  return { embeddings: { provider: 'none' }, extraction: { llm: { provider: 'openai-compatible', baseUrl: server.baseUrl, model: 'test-model' }, ...extra } };
+function llmConfig(
+  server: OpenAiCompatibleServer,
+  extra: NonNullable<EngramConfig['extraction']> = {},
+): Omit<EngramConfig, 'store' | 'clock'> {
+  return {
+    embeddings: { provider: 'none' },
+    extraction: { llm: { provider: 'openai-compatible', baseUrl: server.baseUrl, model: 'test-model' }, ...extra },
+  };
 }
 
 async function profileVersions(engram: Engram) {
@@ -41,22 +62,37 @@ describe('LLM extraction in the background', () => {
     await server?.close();
   });
 
-  it('commits without the model, then writes its fact as a fact that supersedes the rules\' old value, with its own time and provenance', async () => {
+  it("commits without the model, then writes its fact as a fact that supersedes the rules' old value, with its own time and provenance", async () => {
     answer = (body) => profileAnswer(body, [{ k: 'Location', v: 'Lisbon' }]);
     await start();
-    const first = await t.engram.commitTurn({ scope, turn_id: 't1', messages: [{ role: 'user', content: 'I live in Berlin.' }] });
-    expect(first.items.map((diff) => [diff.action, diff.key, diff.rule])).toEqual([['created', 'profile:user', 'en.profile.fact']]);
+    const first = await t.engram.commitTurn({
+      scope,
+      turn_id: 't1',
+      messages: [{ role: 'user', content: 'I live in Berlin.' }],
+    });
+    expect(first.items.map((diff) => [diff.action, diff.key, diff.rule])).toEqual([
+      ['created', 'profile:user', 'en.profile.fact'],
+    ]);
     expect(first.extraction_failures).toEqual([]);
     // Only the rules ran in the commit: the model was not asked, the job waits.
     expect(server.requests).toHaveLength(0);
     const [queued] = await t.engram.listJobs();
-    expect(queued).toMatchObject({ id: `extract:${first.events[0]!.event_id}`, kind: 'extract', status: 'pending', payload: { scope, turn_id: 't1', event_ids: [first.events[0]!.event_id], recorded_at: first.recorded_at } });
+    expect(queued).toMatchObject({
+      id: `extract:${first.events[0]!.event_id}`,
+      kind: 'extract',
+      status: 'pending',
+      payload: { scope, turn_id: 't1', event_ids: [first.events[0]!.event_id], recorded_at: first.recorded_at },
+    });
 
     t.clock.advance(5_000);
     expect(await t.engram.runJobs()).toEqual({ done: 1, failed: 0, retried: 0 });
     expect(server.requests).toHaveLength(1);
     const [old, current] = await profileVersions(t.engram);
-    expect(old).toMatchObject({ status: 'superseded', provenance: { extractor: 'rules' }, value: { facts: [{ k: 'location', v: 'Berlin' }] } });
+    expect(old).toMatchObject({
+      status: 'superseded',
+      provenance: { extractor: 'rules' },
+      value: { facts: [{ k: 'location', v: 'Berlin' }] },
+    });
     expect(current).toMatchObject({
       status: 'active',
       version: 2,
@@ -70,19 +106,37 @@ describe('LLM extraction in the background', () => {
     });
     expect(current!.value).not.toHaveProperty('location');
     expect((await t.engram.listItems({ scope: reader })).map((item) => item.id)).toEqual([current!.id]);
-    expect((await t.engram.listItems({ scope: reader, status: ['superseded'] })).map((item) => item.id)).toEqual([old!.id]);
-    expect(await t.engram.listJobs()).toEqual([expect.objectContaining({ status: 'done', attempts: 1, last_error: null })]);
+    expect((await t.engram.listItems({ scope: reader, status: ['superseded'] })).map((item) => item.id)).toEqual([
+      old!.id,
+    ]);
+    expect(await t.engram.listJobs()).toEqual([
+      expect.objectContaining({ status: 'done', attempts: 1, last_error: null }),
+    ]);
     expect(await t.engram.runJobs()).toEqual({ done: 0, failed: 0, retried: 0 });
   });
 
   it('keeps what a later turn changed when the job of an earlier turn runs after it', async () => {
-    answer = (body) => profileAnswer(body, [{ k: 'location', v: 'Berlin' }, { k: 'employer', v: 'Acme' }]);
+    answer = (body) =>
+      profileAnswer(body, [
+        { k: 'location', v: 'Berlin' },
+        { k: 'employer', v: 'Acme' },
+      ]);
     await start();
-    await t.engram.commitTurn({ scope, turn_id: 't1', messages: [{ role: 'user', content: 'I work for Acme and live in Berlin.' }] });
+    await t.engram.commitTurn({
+      scope,
+      turn_id: 't1',
+      messages: [{ role: 'user', content: 'I work for Acme and live in Berlin.' }],
+    });
     t.clock.advance(60_000);
     await t.engram.commitTurn({ scope, turn_id: 't2', messages: [{ role: 'user', content: 'I moved to Lisbon.' }] });
     // The first turn's job answers last: Berlin is old news by then, the role is not.
-    answer = (body, call) => (call === 1 ? profileAnswer(body, [{ k: 'location', v: 'Berlin' }, { k: 'role', v: 'nurse' }]) : chatReply(JSON.stringify({ items: [] })));
+    answer = (body, call) =>
+      call === 1
+        ? profileAnswer(body, [
+            { k: 'location', v: 'Berlin' },
+            { k: 'role', v: 'nurse' },
+          ])
+        : chatReply(JSON.stringify({ items: [] }));
     expect(await t.engram.runJobs()).toMatchObject({ done: 2 });
     const current = (await profileVersions(t.engram)).find((version) => version.status === 'active')!;
     const facts = current.value['facts'] as Array<{ k: string; v: string }>;
@@ -91,24 +145,38 @@ describe('LLM extraction in the background', () => {
   });
 
   it('uses the answer that follows one malformed answer', async () => {
-    answer = (body, call) => (call === 1 ? chatReply('I think she lives in Lisbon.') : profileAnswer(body, [{ k: 'location', v: 'Lisbon' }]));
+    answer = (body, call) =>
+      call === 1 ? chatReply('I think she lives in Lisbon.') : profileAnswer(body, [{ k: 'location', v: 'Lisbon' }]);
     await start();
-    await t.engram.commitTurn({ scope, turn_id: 't1', messages: [{ role: 'user', content: 'Lisbon has been home for a while.' }] });
+    await t.engram.commitTurn({
+      scope,
+      turn_id: 't1',
+      messages: [{ role: 'user', content: 'Lisbon has been home for a while.' }],
+    });
     expect(await t.engram.runJobs()).toEqual({ done: 1, failed: 0, retried: 0 });
     expect(server.requests).toHaveLength(2);
     expect(JSON.stringify(server.requests[1]!.body)).toContain('could not be used');
     const [profile] = await profileVersions(t.engram);
-    expect(profile).toMatchObject({ provenance: { extractor: 'llm' }, value: { facts: [{ k: 'location', v: 'Lisbon' }] } });
+    expect(profile).toMatchObject({
+      provenance: { extractor: 'llm' },
+      value: { facts: [{ k: 'location', v: 'Lisbon' }] },
+    });
   });
 
   it('records an answer malformed twice on the job and leaves memory untouched by the model', async () => {
     answer = (_, call) => chatReply(call === 1 ? 'no JSON here' : JSON.stringify({ memories: [] }));
     await start();
-    const committed = await t.engram.commitTurn({ scope, turn_id: 't1', messages: [{ role: 'user', content: 'I live in Berlin.' }] });
+    const committed = await t.engram.commitTurn({
+      scope,
+      turn_id: 't1',
+      messages: [{ role: 'user', content: 'I live in Berlin.' }],
+    });
     expect(await t.engram.runJobs()).toEqual({ done: 0, failed: 1, retried: 0 });
     const [job] = await t.engram.listJobs({ statuses: ['failed'] });
     expect(job).toMatchObject({ kind: 'extract', attempts: 1 });
-    expect(job!.last_error).toMatch(/^llm:extract-items@2 \(test-model\): answer invalid after 2 attempts; .*last answer: \{"memories":\[\]\}$/u);
+    expect(job!.last_error).toMatch(
+      /^llm:extract-items@2 \(test-model\): answer invalid after 2 attempts; .*last answer: \{"memories":\[\]\}$/u,
+    );
     // Not retried: a third answer would be no better.
     expect(await t.engram.runJobs()).toEqual({ done: 0, failed: 0, retried: 0 });
     expect(server.requests).toHaveLength(2);
@@ -121,7 +189,11 @@ describe('LLM extraction in the background', () => {
     await start();
     await server.close();
     const started = Date.now();
-    const committed = await t.engram.commitTurn({ scope, turn_id: 't1', messages: [{ role: 'user', content: 'I live in Berlin.' }] });
+    const committed = await t.engram.commitTurn({
+      scope,
+      turn_id: 't1',
+      messages: [{ role: 'user', content: 'I live in Berlin.' }],
+    });
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(committed.items).toHaveLength(1);
 
@@ -137,7 +209,14 @@ describe('LLM extraction in the background', () => {
     }
     t.clock.advance(480_000);
     expect(await t.engram.runJobs()).toEqual({ done: 0, failed: 1, retried: 0 });
-    expect(await t.engram.listJobs()).toEqual([expect.objectContaining({ status: 'failed', attempts: 4, lease_until: null, last_error: expect.stringMatching(/ECONNREFUSED/u) })]);
+    expect(await t.engram.listJobs()).toEqual([
+      expect.objectContaining({
+        status: 'failed',
+        attempts: 4,
+        lease_until: null,
+        last_error: expect.stringMatching(/ECONNREFUSED/u),
+      }),
+    ]);
     const items = await t.engram.listItems({ scope: reader, status: ['active', 'superseded', 'retracted'] });
     expect(items.map((item) => item.provenance.extractor)).toEqual(['rules']);
   });
@@ -145,7 +224,11 @@ describe('LLM extraction in the background', () => {
   it('survives a close: the job committed with the turn runs when a store with the model opens again, and waits while one without it runs', async () => {
     answer = (body) => profileAnswer(body, [{ k: 'employer', v: 'Acme' }]);
     await start();
-    await t.engram.commitTurn({ scope, turn_id: 't1', messages: [{ role: 'user', content: 'Acme pays my bills these days.' }] });
+    await t.engram.commitTurn({
+      scope,
+      turn_id: 't1',
+      messages: [{ role: 'user', content: 'Acme pays my bills these days.' }],
+    });
     await t.engram.close();
 
     const rulesOnly = await createEngram({ store: `sqlite:${t.path}`, embeddings: { provider: 'none' } });
@@ -157,7 +240,10 @@ describe('LLM extraction in the background', () => {
     try {
       expect(await reopened.runJobs()).toEqual({ done: 1, failed: 0, retried: 0 });
       const [profile] = await profileVersions(reopened);
-      expect(profile).toMatchObject({ value: { facts: [{ k: 'employer', v: 'Acme' }] }, provenance: { extractor: 'llm', model: 'test-model' } });
+      expect(profile).toMatchObject({
+        value: { facts: [{ k: 'employer', v: 'Acme' }] },
+        provenance: { extractor: 'llm', model: 'test-model' },
+      });
     } finally {
       await reopened.close();
     }
@@ -166,16 +252,29 @@ describe('LLM extraction in the background', () => {
   it('queues nothing for a dry run or a turn with nothing to read, and asks inside the commit in inline mode', async () => {
     answer = (body) => profileAnswer(body, [{ k: 'employer', v: 'Acme' }]);
     await start();
-    await t.engram.commitTurn({ scope, turn_id: 'dry', dry_run: true, messages: [{ role: 'user', content: 'I work for Acme.' }] });
+    await t.engram.commitTurn({
+      scope,
+      turn_id: 'dry',
+      dry_run: true,
+      messages: [{ role: 'user', content: 'I work for Acme.' }],
+    });
     await t.engram.commitTurn({ scope, turn_id: 'marker', markers: ['STEP_DONE'] });
     expect(await t.engram.listJobs()).toEqual([]);
     await t.cleanup();
     await server.close();
 
     await start({ llmMode: 'inline' });
-    const result = await t.engram.commitTurn({ scope, turn_id: 't1', messages: [{ role: 'user', content: 'Acme pays my bills these days.' }] });
-    expect(result.items).toEqual([expect.objectContaining({ action: 'created', key: 'profile:user', rule: 'llm:extract-items@2' })]);
+    const result = await t.engram.commitTurn({
+      scope,
+      turn_id: 't1',
+      messages: [{ role: 'user', content: 'Acme pays my bills these days.' }],
+    });
+    expect(result.items).toEqual([
+      expect.objectContaining({ action: 'created', key: 'profile:user', rule: 'llm:extract-items@2' }),
+    ]);
     expect(await t.engram.listJobs()).toEqual([]);
-    await expect(createEngram({ store: 'sqlite::memory:', extraction: { llmMode: 'later' as never } })).rejects.toMatchObject({ code: 'CONFIG_INVALID', field: 'extraction.llmMode' });
+    await expect(
+      createEngram({ store: 'sqlite::memory:', extraction: { llmMode: 'later' as never } }),
+    ).rejects.toMatchObject({ code: 'CONFIG_INVALID', field: 'extraction.llmMode' });
   });
 });

@@ -36,7 +36,9 @@ const MAX_ERROR_CHARS = 2000;
  * // 'llm:extract-items@2 (qwen2.5): answer invalid after 2 attempts; last answer: {}'
  */
 export function describeFailure(failure: ExtractionFailureRecord): string {
-  const issues = failure.issues.slice(0, 3).map((issue) => `${issue.field || 'answer'}: ${issue.message} [rule: ${issue.rule}]`);
+  const issues = failure.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.field || 'answer'}: ${issue.message} [rule: ${issue.rule}]`);
   const head = `${failure.extractor}${failure.model === undefined ? '' : ` (${failure.model})`}: answer ${failure.reason} after ${failure.attempts} attempts`;
   return [head, ...issues].join('; ').concat(`; last answer: ${failure.raw}`).slice(0, MAX_ERROR_CHARS);
 }
@@ -54,28 +56,46 @@ function finished(job: Job, status: ExtractionJobOutcome, error: string | null, 
  */
 export async function runExtractionJob(context: ExtractionJobContext, job: Job): Promise<ExtractionJobOutcome> {
   const llm = context.longTerm.llm;
-  if (llm === null) throw new EngramError('CONFIG_INVALID', 'extraction.llm: an extraction job needs the model it was queued for', { field: 'extraction.llm' });
+  if (llm === null)
+    throw new EngramError('CONFIG_INVALID', 'extraction.llm: an extraction job needs the model it was queued for', {
+      field: 'extraction.llm',
+    });
   const payload = extractionPayload(job);
   const scope: Scope = { tenant_id: job.tenant_id, ...payload.scope };
   const read = context.now();
   // Events erased or expired since the commit are gone: the model reads what is left.
-  const events = (await Promise.all(payload.event_ids.map((id) => context.storage.events.get(job.tenant_id, id, read)))).filter((event): event is EventRecord => event !== null);
+  const events = (
+    await Promise.all(payload.event_ids.map((id) => context.storage.events.get(job.tenant_id, id, read)))
+  ).filter((event): event is EventRecord => event !== null);
   const extractable = extractionEvents(events);
   const shown = shownToModel(llm, events, extractable);
   if (shown.length === 0) {
     await context.storage.write([finished(job, 'done', null, context.now())]);
     return 'done';
   }
-  const answer = await askModel(llm, shown, await new LongTermWriter(context.storage, context.longTerm).knownKeys(scope));
+  const answer = await askModel(
+    llm,
+    shown,
+    await new LongTermWriter(context.storage, context.longTerm).knownKeys(scope),
+  );
   if (answer.failure !== null) {
     await context.storage.write([finished(job, 'failed', describeFailure(answer.failure), context.now())]);
     return 'failed';
   }
   // Learned when the turn was recorded (preferences and facts: when their events state them).
-  const candidates = answer.candidates.map((candidate) => ({ ...candidate, valid_from: candidate.valid_from ?? payload.recorded_at }));
+  const candidates = answer.candidates.map((candidate) => ({
+    ...candidate,
+    valid_from: candidate.valid_from ?? payload.recorded_at,
+  }));
   for (let attempt = 0; ; attempt += 1) {
     const now = context.now();
-    const planned = await new LongTermWriter(context.storage, context.longTerm, { late: true }).plan(scope, events, extractable, candidates, now);
+    const planned = await new LongTermWriter(context.storage, context.longTerm, { late: true }).plan(
+      scope,
+      events,
+      extractable,
+      candidates,
+      now,
+    );
     try {
       await context.storage.write([...planned.ops, finished(job, 'done', null, now)]);
       return 'done';

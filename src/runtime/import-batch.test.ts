@@ -18,7 +18,10 @@ function turn(turnId: string): ExportRecord {
 /** A batch over a store that records each write as the records it held (one op a record). */
 function recordingBatch(): { batch: ImportBatch; writes: ExportRecord[][] } {
   const writes: ExportRecord[][] = [];
-  const storage = { write: async (ops: readonly WriteOp[]) => void writes.push(ops.map((op) => (op as unknown as { record: ExportRecord }).record)) } as unknown as StorageAdapter;
+  const storage = {
+    write: async (ops: readonly WriteOp[]) =>
+      void writes.push(ops.map((op) => (op as unknown as { record: ExportRecord }).record)),
+  } as unknown as StorageAdapter;
   const batch = new ImportBatch({
     storage,
     now: () => '2026-06-01T12:00:00.000Z',
@@ -41,7 +44,8 @@ describe('ImportBatch', () => {
   it('ends a batch only after the turn whose events it holds, past the batch size', async () => {
     const { batch, writes } = recordingBatch();
     const records: ExportRecord[] = [];
-    for (let index = 0; index < 700; index += 1) records.push(event(index * 2, `t${index}`), event(index * 2 + 1, `t${index}`), turn(`t${index}`));
+    for (let index = 0; index < 700; index += 1)
+      records.push(event(index * 2, `t${index}`), event(index * 2 + 1, `t${index}`), turn(`t${index}`));
     await feed(batch, records);
     expect(writes.flat()).toEqual(records);
     // Each write ends with a turn record and holds at least a batch, but the last.
@@ -62,7 +66,10 @@ describe('ImportBatch', () => {
 
   it('writes events of no turn as they come, a batch at a time', async () => {
     const { batch, writes } = recordingBatch();
-    await feed(batch, Array.from({ length: 1200 }, (_, index) => event(index, null)));
+    await feed(
+      batch,
+      Array.from({ length: 1200 }, (_, index) => event(index, null)),
+    );
     expect(writes.map((write) => write.length)).toEqual([500, 500, 200]);
   });
 });

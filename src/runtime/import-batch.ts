@@ -55,7 +55,8 @@ export class ImportBatch {
   add(record: ExportRecord, line: number, chars: number): void {
     this.entries.push({ record, line });
     this.chars += chars;
-    if (record.kind === 'event' && record.event.turn_id !== null) this.openTurns.add(turnKey(record.event, record.event.turn_id));
+    if (record.kind === 'event' && record.event.turn_id !== null)
+      this.openTurns.add(turnKey(record.event, record.event.turn_id));
     else if (record.kind === 'turn') this.openTurns.delete(turnKey(record.key, record.turn_id));
   }
 
@@ -96,7 +97,8 @@ export class ImportBatch {
   }
 
   private async store(entries: readonly ImportEntry[]): Promise<void> {
-    if (entries.length > 0) await this.context.storage.write(entries.flatMap(({ record }) => this.context.opsOf(record)));
+    if (entries.length > 0)
+      await this.context.storage.write(entries.flatMap(({ record }) => this.context.opsOf(record)));
     for (const { record } of entries) this.context.onWrite(record.kind);
   }
 }

@@ -22,14 +22,24 @@ describe('import: the input rules of every request hold for every line', () => {
     change(record);
     return lines.map((line, index) => (index === place ? JSON.stringify(record) : line));
   };
-  const lineOf = (kind: string) => `line ${lines.findIndex((line) => (JSON.parse(line) as { kind: string }).kind === kind) + 1}`;
+  const lineOf = (kind: string) =>
+    `line ${lines.findIndex((line) => (JSON.parse(line) as { kind: string }).kind === kind) + 1}`;
   const importInto = (file: string[]) => target.engram.importData(file, { tenant_id: `copy-${(tenants += 1)}` });
 
   beforeAll(async () => {
     source = await tempEngram('2026-06-01T12:00:00.000Z', { embeddings: { provider: 'none' } });
     target = await tempEngram('2026-06-01T12:00:00.000Z', { embeddings: { provider: 'none' } });
-    await source.engram.commitTurn({ scope, turn_id: 't1', messages: [{ role: 'user', content: 'We launch Atlas on June 12.' }] });
-    await source.engram.remember({ scope: { user_id: 'mira', agent_id: 'assistant' }, type: 'goals', key: 'goal:atlas:launch', value: { name: 'launch', description: 'Ship Atlas' } });
+    await source.engram.commitTurn({
+      scope,
+      turn_id: 't1',
+      messages: [{ role: 'user', content: 'We launch Atlas on June 12.' }],
+    });
+    await source.engram.remember({
+      scope: { user_id: 'mira', agent_id: 'assistant' },
+      type: 'goals',
+      key: 'goal:atlas:launch',
+      value: { name: 'launch', description: 'Ship Atlas' },
+    });
     await source.engram.compose({ scope, purpose: 'responder', cues: { query: 'Atlas' } });
     lines = [];
     for await (const line of source.engram.exportData()) lines.push(line);
@@ -44,18 +54,38 @@ describe('import: the input rules of every request hold for every line', () => {
   });
 
   it('refuses a lone surrogate or U+0000 anywhere in a record, property names included, naming line and field', async () => {
-    await expect(importInto(changed('event', (record) => (at(record, 'event')['user_id'] = 'x\ud800')))).rejects.toMatchObject({ code: 'VALIDATION_FAILED', field: `${lineOf('event')}.event.user_id`, rule: 'well_formed' });
-    await expect(importInto(changed('item', (record) => (at(record, 'item', 'value')['description'] = 'Ship\u0000')))).rejects.toMatchObject({ field: `${lineOf('item')}.item.value.description`, rule: 'no_nul' });
-    await expect(importInto(changed('context_build', (record) => (at(record, 'build', 'packet', 'meta')['\udc00'] = 1)))).rejects.toMatchObject({ field: `${lineOf('context_build')}.build.packet.meta.\\udc00`, rule: 'well_formed' });
+    await expect(
+      importInto(changed('event', (record) => (at(record, 'event')['user_id'] = 'x\ud800'))),
+    ).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      field: `${lineOf('event')}.event.user_id`,
+      rule: 'well_formed',
+    });
+    await expect(
+      importInto(changed('item', (record) => (at(record, 'item', 'value')['description'] = 'Ship\u0000'))),
+    ).rejects.toMatchObject({ field: `${lineOf('item')}.item.value.description`, rule: 'no_nul' });
+    await expect(
+      importInto(changed('context_build', (record) => (at(record, 'build', 'packet', 'meta')['\udc00'] = 1))),
+    ).rejects.toMatchObject({ field: `${lineOf('context_build')}.build.packet.meta.\\udc00`, rule: 'well_formed' });
   });
 
   it('refuses a date-time the rule refuses (a leap second, a year past 9999) in events and items alike', async () => {
-    await expect(importInto(changed('event', (record) => (at(record, 'event')['ts'] = '2026-06-30T23:59:60Z')))).rejects.toMatchObject({ field: `${lineOf('event')}.event.ts`, rule: 'format' });
-    await expect(importInto(changed('item', (record) => (at(record, 'item')['valid_from'] = '9999-12-31T23:59:59-01:00')))).rejects.toMatchObject({ field: `${lineOf('item')}.item.valid_from`, rule: 'format' });
+    await expect(
+      importInto(changed('event', (record) => (at(record, 'event')['ts'] = '2026-06-30T23:59:60Z'))),
+    ).rejects.toMatchObject({ field: `${lineOf('event')}.event.ts`, rule: 'format' });
+    await expect(
+      importInto(changed('item', (record) => (at(record, 'item')['valid_from'] = '9999-12-31T23:59:59-01:00'))),
+    ).rejects.toMatchObject({ field: `${lineOf('item')}.item.valid_from`, rule: 'format' });
   });
 
   it('refuses a context build larger than a compose may store', async () => {
-    const padded = changed('context_build', (record) => (at(record, 'build', 'packet', 'meta')['task_type'] = 'x'.repeat(MAX_BUILD_BYTES)));
-    await expect(importInto(padded)).rejects.toMatchObject({ field: `${lineOf('context_build')}.build.packet`, rule: 'max_build_bytes' });
+    const padded = changed(
+      'context_build',
+      (record) => (at(record, 'build', 'packet', 'meta')['task_type'] = 'x'.repeat(MAX_BUILD_BYTES)),
+    );
+    await expect(importInto(padded)).rejects.toMatchObject({
+      field: `${lineOf('context_build')}.build.packet`,
+      rule: 'max_build_bytes',
+    });
   });
 });

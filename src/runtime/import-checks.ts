@@ -20,8 +20,10 @@ type Fields = Record<string, unknown>;
 const LEVELS = ['user', 'agent', 'tenant'];
 const SENSITIVITIES = ['normal', 'private', 'secret'];
 
-const isObject = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isStringList = (value: unknown): boolean => Array.isArray(value) && value.every((entry) => typeof entry === 'string');
+const isObject = (value: unknown): value is Fields =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isStringList = (value: unknown): boolean =>
+  Array.isArray(value) && value.every((entry) => typeof entry === 'string');
 const isTime = isDateTime;
 const isOptionalTime = (value: unknown): boolean => value === null || isTime(value);
 const isEventId = (value: unknown): boolean => typeof value === 'string' && isId('evt', value);
@@ -38,20 +40,55 @@ function itemIssues(item: Fields): ValidationIssue[] {
     ['type', 'enum', MEMORY_TYPES.includes(item['type'] as MemoryType), `must be one of ${MEMORY_TYPES.join(', ')}`],
     ['key', 'type', typeof item['key'] === 'string', 'must be a string'],
     ['value', 'type', isObject(item['value']), 'must be an object'],
-    ['confidence', 'range', typeof item['confidence'] === 'number' && item['confidence'] >= 0 && item['confidence'] <= 1, 'must be a number from 0 to 1'],
-    ['status', 'enum', (ITEM_STATUSES as readonly unknown[]).includes(item['status']), `must be one of ${ITEM_STATUSES.join(', ')}`],
-    ['sensitivity', 'enum', SENSITIVITIES.includes(item['sensitivity'] as string), `must be one of ${SENSITIVITIES.join(', ')}`],
-    ['version', 'type', Number.isInteger(item['version']) && (item['version'] as number) >= 1, 'must be an integer of at least 1'],
+    [
+      'confidence',
+      'range',
+      typeof item['confidence'] === 'number' && item['confidence'] >= 0 && item['confidence'] <= 1,
+      'must be a number from 0 to 1',
+    ],
+    [
+      'status',
+      'enum',
+      (ITEM_STATUSES as readonly unknown[]).includes(item['status']),
+      `must be one of ${ITEM_STATUSES.join(', ')}`,
+    ],
+    [
+      'sensitivity',
+      'enum',
+      SENSITIVITIES.includes(item['sensitivity'] as string),
+      `must be one of ${SENSITIVITIES.join(', ')}`,
+    ],
+    [
+      'version',
+      'type',
+      Number.isInteger(item['version']) && (item['version'] as number) >= 1,
+      'must be an integer of at least 1',
+    ],
     ['supersedes', 'type', isOptionalString(item['supersedes']), 'must be an id or null'],
-    ['salience', 'type', isObject(item['salience']) && Object.values(item['salience']).every((score) => typeof score === 'number'), 'must be an object of numbers'],
+    [
+      'salience',
+      'type',
+      isObject(item['salience']) && Object.values(item['salience']).every((score) => typeof score === 'number'),
+      'must be an object of numbers',
+    ],
     ['provenance', 'type', isObject(item['provenance']), 'must be an object'],
-    ['evidence_refs', 'type', Array.isArray(item['evidence_refs']) && item['evidence_refs'].every(isObject), 'must be a list of objects'],
+    [
+      'evidence_refs',
+      'type',
+      Array.isArray(item['evidence_refs']) && item['evidence_refs'].every(isObject),
+      'must be a list of objects',
+    ],
     ['valid_from', 'format', isOptionalTime(item['valid_from']), 'must be a date-time or null'],
     ['valid_to', 'format', isOptionalTime(item['valid_to']), 'must be a date-time or null'],
     ['recorded_at', 'format', isTime(item['recorded_at']), 'must be a date-time'],
     ['updated_at', 'format', isTime(item['updated_at']), 'must be a date-time'],
     ['ended_at', 'format', isOptionalTime(item['ended_at']), 'must be a date-time or null'],
-    ...(['source_event_ids', 'tags', 'entities'] as const).map((name): [string, string, boolean, string] => [name, 'type', isStringList(item[name]), 'must be a list of strings']),
+    ...(['source_event_ids', 'tags', 'entities'] as const).map((name): [string, string, boolean, string] => [
+      name,
+      'type',
+      isStringList(item[name]),
+      'must be a list of strings',
+    ]),
   ];
   const issues = rules.filter(([, , ok]) => !ok).map(([field, rule, , message]) => ({ field, rule, message }));
   if (issues.length > 0) return issues;
@@ -74,59 +111,112 @@ function keyIssues(key: unknown): ValidationIssue[] {
 }
 
 const isSentence = (value: unknown): boolean =>
-  isObject(value) && isEventId(value['event_id']) && Number.isInteger(value['position']) && typeof value['role'] === 'string' && isTime(value['ts']) &&
-  typeof value['text'] === 'string' && typeof value['tokens'] === 'number' && typeof value['score'] === 'number' && isOptionalTime(value['expires_at']);
+  isObject(value) &&
+  isEventId(value['event_id']) &&
+  Number.isInteger(value['position']) &&
+  typeof value['role'] === 'string' &&
+  isTime(value['ts']) &&
+  typeof value['text'] === 'string' &&
+  typeof value['tokens'] === 'number' &&
+  typeof value['score'] === 'number' &&
+  isOptionalTime(value['expires_at']);
 
 /** The broken rules of a short-term summary. */
 function summaryIssues(summary: Fields): ValidationIssue[] {
   const rules: Array<[string, boolean, string]> = [
-    ['version', Number.isInteger(summary['version']) && (summary['version'] as number) >= 0, 'must be an integer of at least 0'],
-    ['sentences', Array.isArray(summary['sentences']) && summary['sentences'].every(isSentence), 'must be a list of summary sentences'],
-    ['key_quotes', Array.isArray(summary['key_quotes']) && summary['key_quotes'].every(isSentence), 'must be a list of summary sentences'],
-    ['last_event_id', summary['last_event_id'] === null || isEventId(summary['last_event_id']), 'must be an evt_ id or null'],
+    [
+      'version',
+      Number.isInteger(summary['version']) && (summary['version'] as number) >= 0,
+      'must be an integer of at least 0',
+    ],
+    [
+      'sentences',
+      Array.isArray(summary['sentences']) && summary['sentences'].every(isSentence),
+      'must be a list of summary sentences',
+    ],
+    [
+      'key_quotes',
+      Array.isArray(summary['key_quotes']) && summary['key_quotes'].every(isSentence),
+      'must be a list of summary sentences',
+    ],
+    [
+      'last_event_id',
+      summary['last_event_id'] === null || isEventId(summary['last_event_id']),
+      'must be an evt_ id or null',
+    ],
     ['events_folded', Number.isInteger(summary['events_folded']), 'must be an integer'],
     ['updated_at', isTime(summary['updated_at']), 'must be a date-time'],
   ];
-  return rules.filter(([, ok]) => !ok).map(([field, , message]) => ({ field: `summary.${field}`, rule: 'type', message }));
+  return rules
+    .filter(([, ok]) => !ok)
+    .map(([field, , message]) => ({ field: `summary.${field}`, rule: 'type', message }));
 }
 
 /** The broken rules of a stored turn result (what a replay of the turn returns as it is). */
 function turnResultIssues(result: Fields, turnId: unknown): ValidationIssue[] {
   const isList = (value: unknown): boolean => Array.isArray(value);
   const rules: Array<[string, boolean, string]> = [
-    ['turn_id', result['turn_id'] === turnId, 'must be the record\'s turn_id'],
+    ['turn_id', result['turn_id'] === turnId, "must be the record's turn_id"],
     ['scope', isObject(result['scope']), 'must be an object'],
     ['recorded_at', isTime(result['recorded_at']), 'must be a date-time'],
     ['dry_run', typeof result['dry_run'] === 'boolean', 'must be a boolean'],
     ['replayed', typeof result['replayed'] === 'boolean', 'must be a boolean'],
-    ['events', isList(result['events']) && (result['events'] as unknown[]).every((event) => isObject(event) && isEventId(event['event_id'])), 'must be a list of written events'],
+    [
+      'events',
+      isList(result['events']) &&
+        (result['events'] as unknown[]).every((event) => isObject(event) && isEventId(event['event_id'])),
+      'must be a list of written events',
+    ],
     ['working_state', isObject(result['working_state']), 'must be an object'],
     ['summary', isObject(result['summary']), 'must be an object'],
-    ...(['gate', 'items', 'extraction_failures'] as const).map((name): [string, boolean, string] => [name, isList(result[name]), 'must be a list']),
+    ...(['gate', 'items', 'extraction_failures'] as const).map((name): [string, boolean, string] => [
+      name,
+      isList(result[name]),
+      'must be a list',
+    ]),
   ];
-  return rules.filter(([, ok]) => !ok).map(([field, , message]) => ({ field: `result.${field}`, rule: 'type', message }));
+  return rules
+    .filter(([, ok]) => !ok)
+    .map(([field, , message]) => ({ field: `result.${field}`, rule: 'type', message }));
 }
 
 /** One record of an erase that redacted a build (ContextBuild.redactions). */
 const isRedaction = (value: unknown): boolean =>
-  isObject(value) && isTime(value['at']) && (value['erased'] === 'user' || value['erased'] === 'session') && Number.isInteger(value['removed_entries']) && Number.isInteger(value['removed_ids']);
+  isObject(value) &&
+  isTime(value['at']) &&
+  (value['erased'] === 'user' || value['erased'] === 'session') &&
+  Number.isInteger(value['removed_entries']) &&
+  Number.isInteger(value['removed_ids']);
 
 /** The broken rules of a stored context build (its packet is checked again when it is replayed). */
 function buildIssues(build: Fields): ValidationIssue[] {
   const rules: Array<[string, boolean, string]> = [
     ['id', typeof build['id'] === 'string' && isId('ctx', build['id']), 'must be a ctx_ id'],
-    ...(['tenant_id', 'user_id', 'agent_id', 'session_id', 'run_id', 'purpose', 'packet_hash'] as const).map((name): [string, boolean, string] => [name, typeof build[name] === 'string', 'must be a string']),
+    ...(['tenant_id', 'user_id', 'agent_id', 'session_id', 'run_id', 'purpose', 'packet_hash'] as const).map(
+      (name): [string, boolean, string] => [name, typeof build[name] === 'string', 'must be a string'],
+    ),
     ['request', isObject(build['request']), 'must be an object'],
     ['packet', isObject(build['packet']), 'must be an object'],
     ['selected', isStringList(build['selected']), 'must be a list of strings'],
     ['as_of', isTime(build['as_of']), 'must be a date-time'],
     ['created_at', isTime(build['created_at']), 'must be a date-time'],
-    ['redactions', build['redactions'] === undefined || (Array.isArray(build['redactions']) && build['redactions'].every(isRedaction)), 'must be a list of { at, erased, removed_entries, removed_ids }'],
+    [
+      'redactions',
+      build['redactions'] === undefined ||
+        (Array.isArray(build['redactions']) && build['redactions'].every(isRedaction)),
+      'must be a list of { at, erased, removed_entries, removed_ids }',
+    ],
   ];
-  const issues = rules.filter(([, ok]) => !ok).map(([field, , message]) => ({ field: `build.${field}`, rule: 'type', message }));
+  const issues = rules
+    .filter(([, ok]) => !ok)
+    .map(([field, , message]) => ({ field: `build.${field}`, rule: 'type', message }));
   // The bound a compose keeps when it stores a build holds for an imported one too.
   if (issues.length === 0 && buildBytes(JSON.stringify(build['packet']), build['request']) > MAX_BUILD_BYTES) {
-    issues.push({ field: 'build.packet', rule: 'max_build_bytes', message: `with its request, must take at most ${MAX_BUILD_BYTES} bytes (the bound of a stored build)` });
+    issues.push({
+      field: 'build.packet',
+      rule: 'max_build_bytes',
+      message: `with its request, must take at most ${MAX_BUILD_BYTES} bytes (the bound of a stored build)`,
+    });
   }
   return issues;
 }
@@ -137,7 +227,7 @@ function stateIssues(state: unknown): ValidationIssue[] {
     validateWorkingState(state);
     return [];
   } catch (error) {
-    if (!(ValidationError.isInstance(error))) throw error;
+    if (!ValidationError.isInstance(error)) throw error;
     return error.issues.map((issue) => ({ ...issue, field: issue.field === '' ? 'state' : `state.${issue.field}` }));
   }
 }
@@ -152,11 +242,21 @@ function recordIssues(record: Fields): ValidationIssue[] {
     case 'turn':
       return [
         ...keyIssues(record['key']),
-        ...(typeof record['turn_id'] === 'string' ? [] : [{ field: 'turn_id', rule: 'type', message: 'must be a string' }]),
-        ...(isObject(record['result']) ? turnResultIssues(record['result'], record['turn_id']) : [{ field: 'result', rule: 'type', message: 'must be an object' }]),
+        ...(typeof record['turn_id'] === 'string'
+          ? []
+          : [{ field: 'turn_id', rule: 'type', message: 'must be a string' }]),
+        ...(isObject(record['result'])
+          ? turnResultIssues(record['result'], record['turn_id'])
+          : [{ field: 'result', rule: 'type', message: 'must be an object' }]),
       ];
     case 'working_state':
-      return [...keyIssues(record['key']), ...stateIssues(record['state']), ...(isTime(record['updated_at']) ? [] : [{ field: 'updated_at', rule: 'format', message: 'must be a date-time' }])];
+      return [
+        ...keyIssues(record['key']),
+        ...stateIssues(record['state']),
+        ...(isTime(record['updated_at'])
+          ? []
+          : [{ field: 'updated_at', rule: 'format', message: 'must be a date-time' }]),
+      ];
     case 'summary':
       return [...keyIssues(record['key']), ...nested('summary', summaryIssues)];
     case 'context_build':
@@ -177,5 +277,6 @@ export function checkImportedRecord(record: Fields, line: string): void {
   // recurse, and the store must hold every string as the file gives it.
   const input = inputIssues(record);
   const issues = input.length > 0 ? input : recordIssues(record);
-  if (issues.length > 0) throw new ValidationError(issues.map((issue) => ({ ...issue, field: `${line}.${issue.field}` })));
+  if (issues.length > 0)
+    throw new ValidationError(issues.map((issue) => ({ ...issue, field: `${line}.${issue.field}` })));
 }

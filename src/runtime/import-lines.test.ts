@@ -26,8 +26,18 @@ describe('importLinesOf', () => {
     const bytes = Buffer.from(text, 'utf8');
     // One byte a chunk: every line and every character is split across chunks.
     const chunks = [...bytes].map((byte) => Buffer.from([byte]));
-    expect(await all(importLinesOf(Readable.from(chunks), 64))).toEqual(['first', '{"word":"中文"}', '', 'last without newline']);
-    expect(await all(importLinesOf(Readable.from([bytes]), 64))).toEqual(['first', '{"word":"中文"}', '', 'last without newline']);
+    expect(await all(importLinesOf(Readable.from(chunks), 64))).toEqual([
+      'first',
+      '{"word":"中文"}',
+      '',
+      'last without newline',
+    ]);
+    expect(await all(importLinesOf(Readable.from([bytes]), 64))).toEqual([
+      'first',
+      '{"word":"中文"}',
+      '',
+      'last without newline',
+    ]);
   });
 
   it('takes strings as lines already cut, from arrays and async iterables', async () => {
@@ -65,6 +75,9 @@ describe('lineCapOf', () => {
   it('defaults to 16 MiB and refuses what is not a whole number of bytes from 1 to 1 GiB', () => {
     expect(lineCapOf(undefined)).toBe(DEFAULT_MAX_LINE_BYTES);
     expect(DEFAULT_MAX_LINE_BYTES).toBe(16 * 1024 * 1024);
-    for (const bad of [0, -1, 1.5, '10', 2 ** 31, Number.NaN]) expect(() => lineCapOf(bad)).toThrowError(expect.objectContaining({ code: 'VALIDATION_FAILED', field: 'maxLineBytes' }));
+    for (const bad of [0, -1, 1.5, '10', 2 ** 31, Number.NaN])
+      expect(() => lineCapOf(bad)).toThrowError(
+        expect.objectContaining({ code: 'VALIDATION_FAILED', field: 'maxLineBytes' }),
+      );
   });
 });

@@ -33,13 +33,21 @@ const RETURN = 0x0d;
 export function lineCapOf(value: unknown): number {
   if (value === undefined) return DEFAULT_MAX_LINE_BYTES;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1 || value > MAX_LINE_BYTES_CEILING) {
-    throw ValidationError.of('maxLineBytes', 'range', `must be a whole number of bytes from 1 to ${MAX_LINE_BYTES_CEILING}`);
+    throw ValidationError.of(
+      'maxLineBytes',
+      'range',
+      `must be a whole number of bytes from 1 to ${MAX_LINE_BYTES_CEILING}`,
+    );
   }
   return value;
 }
 
 function tooLong(number: number, cap: number): ValidationError {
-  return ValidationError.of(`line ${number}`, 'maxLength', `is longer than ${cap} bytes, the import line limit (maxLineBytes); the import stopped there`);
+  return ValidationError.of(
+    `line ${number}`,
+    'maxLength',
+    `is longer than ${cap} bytes, the import line limit (maxLineBytes); the import stopped there`,
+  );
 }
 
 /** One line's bytes as text, without the carriage return of a CRLF ending. */

@@ -5,7 +5,13 @@
 
 import { NotFoundError } from '../spec/errors.js';
 import type { ConflictPolicy, MemoryType } from '../spec/items.js';
-import type { AddInsightRequest, InsightRecord, ListInsightsRequest, PromoteInsightRequest, UpdateInsightRequest } from '../spec/reflection.js';
+import type {
+  AddInsightRequest,
+  InsightRecord,
+  ListInsightsRequest,
+  PromoteInsightRequest,
+  UpdateInsightRequest,
+} from '../spec/reflection.js';
 import type { ItemDiff } from '../spec/requests.js';
 import { DEFAULT_TENANT } from '../spec/scope.js';
 import type { StorageAdapter } from '../spec/storage.js';
@@ -41,14 +47,22 @@ export async function addInsight(context: InsightApiContext, input: unknown): Pr
   const request = validateReflectionRequest<AddInsightRequest>('add_insight', input);
   const { scope } = request;
   const insight = newInsight(
-    { tenant_id: tenantOf(scope), user_id: scope.user_id, agent_id: scope.agent_id, session_id: scope.session_id ?? 'default', run_id: scope.run_id },
+    {
+      tenant_id: tenantOf(scope),
+      user_id: scope.user_id,
+      agent_id: scope.agent_id,
+      session_id: scope.session_id ?? 'default',
+      run_id: scope.run_id,
+    },
     {
       type: request.type,
       statement: request.statement,
       ...(request.trigger === undefined ? {} : { trigger: request.trigger }),
       ...(request.confidence === undefined ? {} : { confidence: request.confidence }),
       ...(request.tests_suggested === undefined ? {} : { tests_suggested: request.tests_suggested }),
-      ...(request.expires_at === undefined ? {} : { expires_at: request.expires_at === 'run_end' ? 'run_end' : isoOrNull(request.expires_at, 'expires_at') }),
+      ...(request.expires_at === undefined
+        ? {}
+        : { expires_at: request.expires_at === 'run_end' ? 'run_end' : isoOrNull(request.expires_at, 'expires_at') }),
       ...(request.sources === undefined ? {} : { sources: request.sources }),
     },
     request.by ?? 'agent',
@@ -96,10 +110,26 @@ export async function updateInsight(context: InsightApiContext, input: unknown):
 }
 
 /** The strongest sensitivity of an insight's evidence: its events, and the candidate it was approved from. */
-async function insightSensitivity(context: InsightApiContext, insight: InsightRecord, now: string): Promise<Sensitivity> {
+async function insightSensitivity(
+  context: InsightApiContext,
+  insight: InsightRecord,
+  now: string,
+): Promise<Sensitivity> {
   const ids = insight.sources.filter((id) => id.startsWith('evt_'));
-  const events = ids.length === 0 ? [] : await context.storage.events.list({ tenant_id: insight.tenant_id, ids, now, include_expired: true, limit: ids.length });
-  const candidate = insight.candidate_id === null ? null : await context.storage.reviews.getCandidate(insight.tenant_id, insight.candidate_id);
+  const events =
+    ids.length === 0
+      ? []
+      : await context.storage.events.list({
+          tenant_id: insight.tenant_id,
+          ids,
+          now,
+          include_expired: true,
+          limit: ids.length,
+        });
+  const candidate =
+    insight.candidate_id === null
+      ? null
+      : await context.storage.reviews.getCandidate(insight.tenant_id, insight.candidate_id);
   return strongestSensitivity([...events.map((event) => event.sensitivity), candidate?.sensitivity ?? 'normal']);
 }
 
@@ -111,7 +141,10 @@ async function insightSensitivity(context: InsightApiContext, insight: InsightRe
  * @example
  * await promoteInsight(context, { insight_id: 'ins_…', type: 'procedure', key: 'procedure:deploy:canary', value: { task_type: 'deploy', name: 'canary', steps: ['…'] } });
  */
-export async function promoteInsight(context: InsightApiContext, input: unknown): Promise<{ insight: InsightRecord; items: ItemDiff[] }> {
+export async function promoteInsight(
+  context: InsightApiContext,
+  input: unknown,
+): Promise<{ insight: InsightRecord; items: ItemDiff[] }> {
   const request = validateReflectionRequest<PromoteInsightRequest>('promote_insight', input);
   const insight = await stored(context, tenantOf(request), request.insight_id);
   const now = context.now();
@@ -121,14 +154,29 @@ export async function promoteInsight(context: InsightApiContext, input: unknown)
   assertLevelAllowed(undefined, sensitivity, 'insight_id');
   const candidate = { ...promotion, scope_level: confinedLevel(placement(promotion, scope).level, sensitivity) };
   const { owner } = placement(candidate, scope);
-  const versions = await context.storage.items.list({ tenant_id: scope.tenant_id, owners: [owner], keys: [request.key], limit: 10_000 });
-  const merger = new ItemMerger(scope, versions, { now, policies: context.policies, extractor: 'reflection', sensitivityOf: () => sensitivity });
+  const versions = await context.storage.items.list({
+    tenant_id: scope.tenant_id,
+    owners: [owner],
+    keys: [request.key],
+    limit: 10_000,
+  });
+  const merger = new ItemMerger(scope, versions, {
+    now,
+    policies: context.policies,
+    extractor: 'reflection',
+    sensitivityOf: () => sensitivity,
+  });
   const { ops, diffs } = merger.plan(candidate);
-  const itemId = diffs.find((diff) => diff.action === 'created' || diff.action === 'updated' || diff.action === 'unchanged')?.item_id ?? null;
+  const itemId =
+    diffs.find((diff) => diff.action === 'created' || diff.action === 'updated' || diff.action === 'unchanged')
+      ?.item_id ?? null;
   const promoted: InsightRecord = {
     ...insight,
     promoted_to: itemId,
-    history: [...insight.history, { state: 'validated', by: request.by ?? 'user', at: now, note: `promoted to ${request.key}` }],
+    history: [
+      ...insight.history,
+      { state: 'validated', by: request.by ?? 'user', at: now, note: `promoted to ${request.key}` },
+    ],
     version: insight.version + 1,
     updated_at: now,
   };

@@ -30,8 +30,25 @@ export interface JobContext {
  * @example
  * ops.push({ op: 'enqueue_job', job: queuedJob(scope.tenant_id, 'reflect:mira/assistant/r1', 'reflect', { scope }, now) });
  */
-export function queuedJob(tenantId: string, id: string, kind: Job['kind'], payload: Record<string, unknown>, now: string): Job {
-  return { tenant_id: tenantId, id, kind, payload, status: 'pending', attempts: 0, lease_until: null, last_error: null, created_at: now, updated_at: now };
+export function queuedJob(
+  tenantId: string,
+  id: string,
+  kind: Job['kind'],
+  payload: Record<string, unknown>,
+  now: string,
+): Job {
+  return {
+    tenant_id: tenantId,
+    id,
+    kind,
+    payload,
+    status: 'pending',
+    attempts: 0,
+    lease_until: null,
+    last_error: null,
+    created_at: now,
+    updated_at: now,
+  };
 }
 
 /** What one run of the jobs did. */
@@ -58,7 +75,11 @@ function isFinal(error: unknown): boolean {
 }
 
 function messageOf(error: unknown): string {
-  const message = EngramError.isInstance(error) ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : String(error);
+  const message = EngramError.isInstance(error)
+    ? `${error.code}: ${error.message}`
+    : error instanceof Error
+      ? error.message
+      : String(error);
   return message.slice(0, MAX_ERROR_CHARS);
 }
 
@@ -75,7 +96,15 @@ async function recordFailure(context: JobContext, job: Job, error: unknown): Pro
   const now = context.now();
   try {
     if (final) await context.storage.service.completeJob(job.tenant_id, job.id, 'failed', messageOf(error), now);
-    else await context.storage.service.completeJob(job.tenant_id, job.id, 'pending', messageOf(error), now, retryAt(now, job.attempts));
+    else
+      await context.storage.service.completeJob(
+        job.tenant_id,
+        job.id,
+        'pending',
+        messageOf(error),
+        now,
+        retryAt(now, job.attempts),
+      );
   } catch (recordError) {
     // Erased while it ran (its user is gone): nothing is left to record.
     if (!(EngramError.isInstance(recordError) && recordError.code === 'NOT_FOUND')) throw recordError;
@@ -92,7 +121,12 @@ async function recordFailure(context: JobContext, job: Job, error: unknown): Pro
 export async function runJobs(context: JobContext, max: number): Promise<JobRun> {
   const now = context.now();
   const kinds: Job['kind'][] = context.extract === null ? ['reflect'] : ['reflect', 'extract'];
-  const jobs = await context.storage.service.claimJobs(kinds, max, now, new Date(Date.parse(now) + LEASE_MS).toISOString());
+  const jobs = await context.storage.service.claimJobs(
+    kinds,
+    max,
+    now,
+    new Date(Date.parse(now) + LEASE_MS).toISOString(),
+  );
   const run: JobRun = { done: 0, failed: 0, retried: 0 };
   for (const job of jobs) {
     try {

@@ -55,7 +55,16 @@ export function keysOf(context: () => KeyApiContext): Keys {
   const store = async (id: string, tenantId: string, role: KeyRole, label: string | null) => {
     const ctx = context();
     const key = `${KEY_PREFIX}${randomBytes(SECRET_BYTES).toString('base64url')}`;
-    const record: ApiKeyRecord = { id, tenant_id: tenantId, role, label, hash: sha256(key), last4: key.slice(-4), created_at: ctx.now(), revoked_at: null };
+    const record: ApiKeyRecord = {
+      id,
+      tenant_id: tenantId,
+      role,
+      label,
+      hash: sha256(key),
+      last4: key.slice(-4),
+      created_at: ctx.now(),
+      revoked_at: null,
+    };
     await ctx.storage.write([{ op: 'put_api_key', api_key: record }]);
     return { info: infoOf(record), key };
   };
@@ -63,9 +72,11 @@ export function keysOf(context: () => KeyApiContext): Keys {
     create: async (request) => {
       const tenantId = request.tenant_id ?? DEFAULT_TENANT;
       requireTenant(tenantId);
-      if (!KEY_ROLES.includes(request.role)) throw ValidationError.of('role', 'enum', `must be one of ${KEY_ROLES.join(', ')}`);
+      if (!KEY_ROLES.includes(request.role))
+        throw ValidationError.of('role', 'enum', `must be one of ${KEY_ROLES.join(', ')}`);
       const label = request.label ?? null;
-      if (label !== null && (typeof label !== 'string' || label.length > 200)) throw ValidationError.of('label', 'maxLength', 'must be a string of at most 200 characters');
+      if (label !== null && (typeof label !== 'string' || label.length > 200))
+        throw ValidationError.of('label', 'maxLength', 'must be a string of at most 200 characters');
       if (label !== null) requireText(label, 'label');
       return store(newId('key'), tenantId, request.role, label);
     },

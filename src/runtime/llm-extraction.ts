@@ -24,7 +24,11 @@ export interface LlmExtraction {
  * @example
  * const shown = shownToModel(llm, events, extractionEvents(events));
  */
-export function shownToModel(llm: LlmExtraction, events: readonly EventRecord[], extractable: readonly ExtractionEvent[]): ExtractionEvent[] {
+export function shownToModel(
+  llm: LlmExtraction,
+  events: readonly EventRecord[],
+  extractable: readonly ExtractionEvent[],
+): ExtractionEvent[] {
   if (!llm.model.remote || llm.allowPrivateRemote) return [...extractable];
   const privateIds = new Set(events.filter((event) => event.sensitivity === 'private').map((event) => event.id));
   return extractable.filter((event) => !privateIds.has(event.event_id));
@@ -43,7 +47,11 @@ export interface LlmAnswer {
  * @example
  * const { candidates, failure } = await askModel(llm, shown, knownKeys);
  */
-export async function askModel(llm: LlmExtraction, shown: readonly ExtractionEvent[], knownKeys: readonly string[]): Promise<LlmAnswer> {
+export async function askModel(
+  llm: LlmExtraction,
+  shown: readonly ExtractionEvent[],
+  knownKeys: readonly string[],
+): Promise<LlmAnswer> {
   let failure: ExtractionFailureRecord | null = null;
   const extractor = createLlmExtractor(llm.model, {
     generate: generateStructured,
@@ -62,5 +70,12 @@ export async function askModel(llm: LlmExtraction, shown: readonly ExtractionEve
  * failures.push(transportFailure(llm, error));
  */
 export function transportFailure(llm: LlmExtraction, error: unknown): ExtractionFailureRecord {
-  return { extractor: LLM_EXTRACTION_RULE, model: llm.model.modelId, reason: (error as Error).message, attempts: 1, raw: '', issues: [] };
+  return {
+    extractor: LLM_EXTRACTION_RULE,
+    model: llm.model.modelId,
+    reason: (error as Error).message,
+    attempts: 1,
+    raw: '',
+    issues: [],
+  };
 }

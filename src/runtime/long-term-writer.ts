@@ -5,7 +5,14 @@
 
 import { ValidationError } from '../spec/errors.js';
 import type { EventRecord, Sensitivity } from '../spec/event.js';
-import type { ConflictPolicy, ExtractionEvent, Extractor, ItemCandidate, MemoryItem, MemoryType } from '../spec/items.js';
+import type {
+  ConflictPolicy,
+  ExtractionEvent,
+  Extractor,
+  ItemCandidate,
+  MemoryItem,
+  MemoryType,
+} from '../spec/items.js';
 import { visibleOwners } from '../spec/items.js';
 import type { ExtractionFailureRecord, GateDecision, ItemDiff } from '../spec/requests.js';
 import type { Scope } from '../spec/scope.js';
@@ -65,7 +72,8 @@ export class LongTermWriter {
     const queued: WriteOp[] = [];
     if (llm !== null && llm.mode === 'background') {
       const shown = shownToModel(llm, events, extractable);
-      if (shown.length > 0) queued.push({ op: 'enqueue_job', job: extractionJob(scope, events[0]?.turn_id ?? null, shown, now) });
+      if (shown.length > 0)
+        queued.push({ op: 'enqueue_job', job: extractionJob(scope, events[0]?.turn_id ?? null, shown, now) });
     }
     const inline = llm !== null && llm.mode === 'inline' ? llm : null;
     if (extractable.length === 0 || (this.config.rules === null && inline === null)) {
@@ -73,27 +81,43 @@ export class LongTermWriter {
     }
     const knownKeys = inline !== null || mayReferBack(extractable) ? await this.knownKeys(scope) : [];
     const candidates: ItemCandidate[] = [];
-    if (this.config.rules !== null) candidates.push(...(await this.config.rules.extract({ events: extractable, known_keys: knownKeys })));
-    if (inline !== null) candidates.push(...(await this.extractInline(inline, events, extractable, knownKeys, failures)));
+    if (this.config.rules !== null)
+      candidates.push(...(await this.config.rules.extract({ events: extractable, known_keys: knownKeys })));
+    if (inline !== null)
+      candidates.push(...(await this.extractInline(inline, events, extractable, knownKeys, failures)));
     const planned = await this.plan(scope, events, extractable, candidates, now);
     return { ...planned, ops: [...planned.ops, ...queued], failures };
   }
 
   /** The keys of the scope's current items, which an extractor may name to update or deny one. */
   knownKeys(scope: Scope): Promise<string[]> {
-    return this.storage.items.activeKeys(scope.tenant_id, visibleOwners(scope.user_id, scope.agent_id), KNOWN_KEYS_LIMIT);
+    return this.storage.items.activeKeys(
+      scope.tenant_id,
+      visibleOwners(scope.user_id, scope.agent_id),
+      KNOWN_KEYS_LIMIT,
+    );
   }
 
   /** Passes candidates of a turn's events through the retention gate and plans the merge of those it accepts. */
-  async plan(scope: Scope, events: readonly EventRecord[], extractable: readonly ExtractionEvent[], candidates: readonly ItemCandidate[], now: string): Promise<PlannedCandidates> {
+  async plan(
+    scope: Scope,
+    events: readonly EventRecord[],
+    extractable: readonly ExtractionEvent[],
+    candidates: readonly ItemCandidate[],
+    now: string,
+  ): Promise<PlannedCandidates> {
     const { decisions, accepted, proposed } = applyGate(extractable, candidates, this.config.gate);
     const reviews = proposed.length === 0 ? [] : await this.reviewOps(scope, events, proposed, now);
     if (accepted.length === 0) return { gate: decisions, items: [], ops: reviews };
 
     const sensitivity = new Map(events.map((event) => [event.id, event.sensitivity]));
-    const sensitivityOf = (ids: readonly string[]): Sensitivity => (ids.some((id) => sensitivity.get(id) === 'private') ? 'private' : 'normal');
+    const sensitivityOf = (ids: readonly string[]): Sensitivity =>
+      ids.some((id) => sensitivity.get(id) === 'private') ? 'private' : 'normal';
     // What a user's private events support stays at the user's level (a procedure's default is the agent's).
-    const confined = accepted.map((candidate) => ({ ...candidate, scope_level: confinedLevel(placement(candidate, scope).level, sensitivityOf(candidate.source_event_ids)) }));
+    const confined = accepted.map((candidate) => ({
+      ...candidate,
+      scope_level: confinedLevel(placement(candidate, scope).level, sensitivityOf(candidate.source_event_ids)),
+    }));
     const merger = await this.mergerFor(scope, confined, now, sensitivityOf);
     const ops: WriteOp[] = [];
     const items: ItemDiff[] = [];
@@ -103,7 +127,7 @@ export class LongTermWriter {
         ops.push(...planned.ops);
         items.push(...planned.diffs);
       } catch (error) {
-        if (!(ValidationError.isInstance(error))) throw error;
+        if (!ValidationError.isInstance(error)) throw error;
         rejectIn(decisions, candidate, error);
       }
     }
@@ -111,10 +135,26 @@ export class LongTermWriter {
   }
 
   /** The review candidates of the statements with several readings, each reading one candidate. */
-  private async reviewOps(scope: Scope, events: readonly EventRecord[], proposed: readonly ItemCandidate[], now: string): Promise<WriteOp[]> {
-    const current = await this.storage.items.list({ tenant_id: scope.tenant_id, owners: visibleOwners(scope.user_id, scope.agent_id), keys: [...new Set(proposed.map((reading) => reading.key))], statuses: ['active'], limit: 1_000 });
+  private async reviewOps(
+    scope: Scope,
+    events: readonly EventRecord[],
+    proposed: readonly ItemCandidate[],
+    now: string,
+  ): Promise<WriteOp[]> {
+    const current = await this.storage.items.list({
+      tenant_id: scope.tenant_id,
+      owners: visibleOwners(scope.user_id, scope.agent_id),
+      keys: [...new Set(proposed.map((reading) => reading.key))],
+      statuses: ['active'],
+      limit: 1_000,
+    });
     const about = new Map(current.map((item) => [item.key, { id: item.id, value: item.value }]));
-    const candidates = readingCandidates(proposed, { scope, events: new Map(events.map((event) => [event.id, event])), about, now });
+    const candidates = readingCandidates(proposed, {
+      scope,
+      events: new Map(events.map((event) => [event.id, event])),
+      about,
+      now,
+    });
     return candidates.map((candidate) => ({ op: 'put_candidate' as const, candidate }));
   }
 
@@ -140,12 +180,23 @@ export class LongTermWriter {
   }
 
   /** The batch's merger for a scope, with every stored version of the candidates' keys loaded. */
-  private async mergerFor(scope: Scope, candidates: readonly ItemCandidate[], now: string, sensitivityOf: (ids: readonly string[]) => Sensitivity): Promise<ItemMerger> {
+  private async mergerFor(
+    scope: Scope,
+    candidates: readonly ItemCandidate[],
+    now: string,
+    sensitivityOf: (ids: readonly string[]) => Sensitivity,
+  ): Promise<ItemMerger> {
     const mergeScope = { tenant_id: scope.tenant_id, user_id: scope.user_id, agent_id: scope.agent_id };
     const id = scopeKey(mergeScope);
     let entry = this.mergers.get(id);
     if (entry === undefined) {
-      const options = { now, policies: this.config.policies, extractor: 'rules' as const, sensitivityOf, late: this.options.late === true };
+      const options = {
+        now,
+        policies: this.config.policies,
+        extractor: 'rules' as const,
+        sensitivityOf,
+        late: this.options.late === true,
+      };
       entry = { merger: new ItemMerger(mergeScope, [], options), loaded: new Set() };
       this.mergers.set(id, entry);
     }
@@ -161,7 +212,9 @@ export class LongTermWriter {
       for (const { owner, key } of missing.values()) byOwner.set(owner, [...(byOwner.get(owner) ?? []), key]);
       const stored: MemoryItem[] = [];
       for (const [owner, keys] of byOwner) {
-        stored.push(...(await this.storage.items.list({ tenant_id: scope.tenant_id, owners: [owner], keys, limit: 10_000 })));
+        stored.push(
+          ...(await this.storage.items.list({ tenant_id: scope.tenant_id, owners: [owner], keys, limit: 10_000 })),
+        );
       }
       entry.merger.add(stored);
       for (const loadKey of missing.keys()) entry.loaded.add(loadKey);

@@ -71,7 +71,10 @@ describe('a scripted conversation', () => {
     ]);
     expect(tone[1]!.source_event_ids).toEqual([results.get('tone2')!.events[0]!.event_id]);
     expect(tone[1]!.provenance).toMatchObject({ extractor: 'rules', rule: 'en.preference.prefer' });
-    expect(actionsOf('done')).toEqual(['updated task:general:brief_support_team_atlas', 'superseded task:general:brief_support_team_atlas']);
+    expect(actionsOf('done')).toEqual([
+      'updated task:general:brief_support_team_atlas',
+      'superseded task:general:brief_support_team_atlas',
+    ]);
     const [task] = await t.engram.listItems({ scope: reader, types: ['tasks'] });
     expect(task!.value).toMatchObject({ title: 'brief the support team about Atlas', status: 'done' });
   });
@@ -83,7 +86,7 @@ describe('a scripted conversation', () => {
     expect(versions.map((item) => item.status)).toEqual(['retracted']);
   });
 
-  it('never turns what the assistant says into the user\'s preference', () => {
+  it("never turns what the assistant says into the user's preference", () => {
     expect(results.get('echo')!.items.filter((diff) => diff.type === 'preferences')).toEqual([]);
   });
 
@@ -103,7 +106,9 @@ describe('a scripted conversation', () => {
     );
     const hits = await t.engram.search({ scope: reader, query: 'which tone for announcements?' });
     expect(hits[0]!.item.key).toBe('pref:writing:tone');
-    expect((await t.engram.search({ scope: reader, query: '默认存储' }))[0]!.item.key).toBe('decision:general:默认存储');
+    expect((await t.engram.search({ scope: reader, query: '默认存储' }))[0]!.item.key).toBe(
+      'decision:general:默认存储',
+    );
   });
 });
 
@@ -112,7 +117,10 @@ describe('a user who moves', () => {
   const mover = { ...scope, user_id: 'mover' };
   beforeAll(async () => {
     moved = await tempEngram();
-    const turns = ['I live in Berlin and I work as a nurse.', 'big news: we moved from Berlin to Lisbon last week. any tips for finding a GP?'];
+    const turns = [
+      'I live in Berlin and I work as a nurse.',
+      'big news: we moved from Berlin to Lisbon last week. any tips for finding a GP?',
+    ];
     for (const [index, content] of turns.entries()) {
       await moved.engram.commitTurn({ scope: mover, turn_id: `m${index}`, messages: [{ role: 'user', content }] });
       moved.clock.advance(60_000);
@@ -123,12 +131,18 @@ describe('a user who moves', () => {
   });
 
   it('keeps one current profile: the move replaces the location, keeps the role, and supersedes the old version', async () => {
-    const current = await moved.engram.listItems({ scope: { user_id: 'mover', agent_id: scope.agent_id }, types: ['profile'] });
+    const current = await moved.engram.listItems({
+      scope: { user_id: 'mover', agent_id: scope.agent_id },
+      types: ['profile'],
+    });
     expect(current).toHaveLength(1);
     const facts = current[0]!.value['facts'] as Array<{ k: string; v: string }>;
     expect(facts.find((fact) => fact.k === 'location')?.v).toBe('Lisbon');
     expect(facts.find((fact) => fact.k === 'role')?.v).toBe('nurse');
-    const history = await moved.engram.history({ scope: { user_id: 'mover', agent_id: scope.agent_id }, key: 'profile:user' });
+    const history = await moved.engram.history({
+      scope: { user_id: 'mover', agent_id: scope.agent_id },
+      key: 'profile:user',
+    });
     expect(history.map((version) => version.status)).toEqual(['superseded', 'active']);
   });
 });

@@ -3,9 +3,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { assertPacket, createEngram, openStore, storedTextTokens, textTokenCounter, type Engram, type RememberRequest, type StorageAdapter } from '../index.js';
+import {
+  assertPacket,
+  createEngram,
+  openStore,
+  storedTextTokens,
+  textTokenCounter,
+  type Engram,
+  type RememberRequest,
+  type StorageAdapter,
+} from '../index.js';
 import { storeOptionsOf } from './config.js';
-import { startOpenAiCompatibleServer, type OpenAiCompatibleServer } from '../../test/helpers/openai-compatible-server.js';
+import {
+  startOpenAiCompatibleServer,
+  type OpenAiCompatibleServer,
+} from '../../test/helpers/openai-compatible-server.js';
 
 const scope = { user_id: 'mira', agent_id: 'assistant' };
 let folder: string;
@@ -30,7 +42,12 @@ beforeEach(async () => {
   server = await startOpenAiCompatibleServer({
     embeddings: (body) => {
       const values = Array.isArray(body.input) ? body.input : [body.input];
-      return { body: { object: 'list', data: values.map((text, index) => ({ object: 'embedding', index, embedding: conceptVector(text) })) } };
+      return {
+        body: {
+          object: 'list',
+          data: values.map((text, index) => ({ object: 'embedding', index, embedding: conceptVector(text) })),
+        },
+      };
     },
   });
   storage = await openStore(`sqlite:${join(folder, 'engram.db')}`, storeOptionsOf({}));
@@ -48,7 +65,13 @@ afterEach(async () => {
 });
 
 function preference(value: string, extra: Partial<RememberRequest> = {}): RememberRequest {
-  return { scope, type: 'preferences', key: 'pref:other:drink', value: { scope: 'other', name: 'drink', value }, ...extra };
+  return {
+    scope,
+    type: 'preferences',
+    key: 'pref:other:drink',
+    value: { scope: 'other', name: 'drink', value },
+    ...extra,
+  };
 }
 
 describe('remember, history and forget', () => {
@@ -83,23 +106,54 @@ describe('remember, history and forget', () => {
 
   it('keeps user items to their user, agent items to their agent, tenant items to everyone', async () => {
     await engram.remember(preference('green tea'));
-    await engram.remember({ scope, type: 'procedure', key: 'procedure:release:announce', value: { task_type: 'release', name: 'announce', steps: ['draft', 'review'] } });
-    await engram.remember({ scope, scope_level: 'tenant', type: 'decisions', key: 'decision:company:release_day', value: { topic: 'release day', decision: 'Tuesdays' } });
+    await engram.remember({
+      scope,
+      type: 'procedure',
+      key: 'procedure:release:announce',
+      value: { task_type: 'release', name: 'announce', steps: ['draft', 'review'] },
+    });
+    await engram.remember({
+      scope,
+      scope_level: 'tenant',
+      type: 'decisions',
+      key: 'decision:company:release_day',
+      value: { topic: 'release day', decision: 'Tuesdays' },
+    });
     const keys = async (reader: { user_id: string; agent_id?: string; tenant_id?: string }) =>
       (await engram.listItems({ scope: reader })).map((item) => item.key).sort();
-    expect(await keys(scope)).toEqual(['decision:company:release_day', 'pref:other:drink', 'procedure:release:announce']);
-    expect(await keys({ user_id: 'ada', agent_id: 'assistant' })).toEqual(['decision:company:release_day', 'procedure:release:announce']);
+    expect(await keys(scope)).toEqual([
+      'decision:company:release_day',
+      'pref:other:drink',
+      'procedure:release:announce',
+    ]);
+    expect(await keys({ user_id: 'ada', agent_id: 'assistant' })).toEqual([
+      'decision:company:release_day',
+      'procedure:release:announce',
+    ]);
     expect(await keys({ user_id: 'ada', agent_id: 'other' })).toEqual(['decision:company:release_day']);
     expect(await keys({ user_id: 'mira', agent_id: 'assistant', tenant_id: 'elsewhere' })).toEqual([]);
   });
 
   it('refuses malformed keys and values with the field and the rule, and writes nothing', async () => {
-    await expect(engram.remember(preference('x', { key: 'pref:Mood:drink' }))).rejects.toMatchObject({ field: 'key', rule: 'key_rule' });
-    await expect(engram.remember({ scope, type: 'tasks', key: 'task:a:b', value: { title: 'x', task_id: 'b', status: 'someday' } })).rejects.toMatchObject({
+    await expect(engram.remember(preference('x', { key: 'pref:Mood:drink' }))).rejects.toMatchObject({
+      field: 'key',
+      rule: 'key_rule',
+    });
+    await expect(
+      engram.remember({
+        scope,
+        type: 'tasks',
+        key: 'task:a:b',
+        value: { title: 'x', task_id: 'b', status: 'someday' },
+      }),
+    ).rejects.toMatchObject({
       field: 'value.status',
       rule: 'enum',
     });
-    await expect(engram.remember({ ...preference('x'), confidence: 2 })).rejects.toMatchObject({ field: 'confidence', rule: 'maximum' });
+    await expect(engram.remember({ ...preference('x'), confidence: 2 })).rejects.toMatchObject({
+      field: 'confidence',
+      rule: 'maximum',
+    });
     await expect(engram.forget({ scope } as never)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
     expect(await engram.listItems({ scope, status: ['active', 'superseded', 'retracted'] })).toEqual([]);
   });
@@ -108,7 +162,11 @@ describe('remember, history and forget', () => {
     await engram.remember(preference('formal'));
     let value: Record<string, unknown> = { leaf: true };
     for (let level = 0; level < 5_000; level += 1) value = { nested: value };
-    await expect(engram.remember({ ...preference('x'), value })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', field: 'value.nested', rule: 'max_depth' });
+    await expect(engram.remember({ ...preference('x'), value })).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      field: 'value.nested',
+      rule: 'max_depth',
+    });
     expect(await engram.listItems({ scope })).toHaveLength(1);
   });
 
@@ -116,8 +174,15 @@ describe('remember, history and forget', () => {
     let extra: Record<string, unknown> = { leaf: true };
     // The request is one level, value a second: the deepest value remember accepts.
     for (let level = 0; level < 61; level += 1) extra = { nested: extra };
-    await engram.remember({ ...preference('formal'), value: { scope: 'other', name: 'drink', value: 'formal', extra } });
-    const packet = await engram.compose({ scope: { ...scope, session_id: 's1', run_id: 'r1' }, purpose: 'responder', budget: { max_tokens: 8_000 } });
+    await engram.remember({
+      ...preference('formal'),
+      value: { scope: 'other', name: 'drink', value: 'formal', extra },
+    });
+    const packet = await engram.compose({
+      scope: { ...scope, session_id: 's1', run_id: 'r1' },
+      purpose: 'responder',
+      budget: { max_tokens: 8_000 },
+    });
     expect(JSON.stringify(packet.long_term.preferences?.[0])).toContain(JSON.stringify(extra));
     expect(() => assertPacket(packet)).not.toThrow();
   });
@@ -126,8 +191,18 @@ describe('remember, history and forget', () => {
 describe('hybrid search', () => {
   beforeEach(async () => {
     await engram.remember(preference('green tea in the morning'));
-    await engram.remember({ scope, type: 'preferences', key: 'pref:writing:tone', value: { scope: 'writing', name: 'tone', value: 'short and concrete' } });
-    await engram.remember({ scope, type: 'decisions', key: 'decision:atlas:webinar', value: { topic: 'webinar', decision: '16:00 CET on 2026-12-01' } });
+    await engram.remember({
+      scope,
+      type: 'preferences',
+      key: 'pref:writing:tone',
+      value: { scope: 'writing', name: 'tone', value: 'short and concrete' },
+    });
+    await engram.remember({
+      scope,
+      type: 'decisions',
+      key: 'decision:atlas:webinar',
+      value: { topic: 'webinar', decision: '16:00 CET on 2026-12-01' },
+    });
   });
 
   it('works before embeddings exist, with full text only, and never chokes on query syntax', async () => {
@@ -156,19 +231,37 @@ describe('hybrid search', () => {
   });
 
   it('filters by type, status, tags, entities and scope level', async () => {
-    expect((await engram.search({ scope, query: 'webinar tone tea', types: ['decisions'] })).map((hit) => hit.item.key)).toEqual(['decision:atlas:webinar']);
-    await engram.remember({ scope, type: 'entities', key: 'entity:repo:github.com/acme/atlas', value: { kind: 'repo', canonical: 'github.com/acme/atlas' }, tags: ['code'], entities: ['Atlas'] });
-    expect((await engram.search({ scope, query: 'atlas', filters: { tags: ['code'] } })).map((hit) => hit.item.key)).toEqual(['entity:repo:github.com/acme/atlas']);
+    expect(
+      (await engram.search({ scope, query: 'webinar tone tea', types: ['decisions'] })).map((hit) => hit.item.key),
+    ).toEqual(['decision:atlas:webinar']);
+    await engram.remember({
+      scope,
+      type: 'entities',
+      key: 'entity:repo:github.com/acme/atlas',
+      value: { kind: 'repo', canonical: 'github.com/acme/atlas' },
+      tags: ['code'],
+      entities: ['Atlas'],
+    });
+    expect(
+      (await engram.search({ scope, query: 'atlas', filters: { tags: ['code'] } })).map((hit) => hit.item.key),
+    ).toEqual(['entity:repo:github.com/acme/atlas']);
     expect((await engram.search({ scope, query: 'atlas repo', filters: { entities: ['atlas'] } })).length).toBe(1);
     expect(await engram.search({ scope, query: 'tone', filters: { scope_levels: ['tenant'] } })).toEqual([]);
     await engram.forget({ scope, key: 'pref:writing:tone' });
-    expect((await engram.search({ scope, query: 'tone', filters: { status: ['retracted'] } }))[0]!.item.status).toBe('retracted');
+    expect((await engram.search({ scope, query: 'tone', filters: { status: ['retracted'] } }))[0]!.item.status).toBe(
+      'retracted',
+    );
   });
 
-  it('rebuilds each event\'s full-text entry from its text, speaker included', async () => {
-    const turn = await engram.commitTurn({ scope: { ...scope, session_id: 's9', run_id: 'r9' }, turn_id: 't9', messages: [{ role: 'user', speaker: 'Ottoline', content: 'The quarterly figures look fine.' }] });
+  it("rebuilds each event's full-text entry from its text, speaker included", async () => {
+    const turn = await engram.commitTurn({
+      scope: { ...scope, session_id: 's9', run_id: 'r9' },
+      turn_id: 't9',
+      messages: [{ role: 'user', speaker: 'Ottoline', content: 'The quarterly figures look fine.' }],
+    });
     const eventId = turn.events[0]!.event_id;
-    const found = async (query: string) => (await engram.searchEvents({ scope, query, limit: 5 })).map((hit) => hit.event.id);
+    const found = async (query: string) =>
+      (await engram.searchEvents({ scope, query, limit: 5 })).map((hit) => hit.event.id);
     expect(await found('Ottoline')).toEqual([eventId]);
     // An entry written by another version (here: none at all) is rebuilt by reindex.
     await storage.write([{ op: 'index_event', tenant_id: 'default', event_id: eventId, search_text: null }]);
@@ -180,12 +273,22 @@ describe('hybrid search', () => {
   });
 
   it('counts again the tokens kept with each event and item row, for rows written without them', async () => {
-    const turn = await engram.commitTurn({ scope: { ...scope, session_id: 's9', run_id: 'r9' }, turn_id: 't9', messages: [{ role: 'user', content: 'The quarterly figures look fine.' }] });
+    const turn = await engram.commitTurn({
+      scope: { ...scope, session_id: 's9', run_id: 'r9' },
+      turn_id: 't9',
+      messages: [{ role: 'user', content: 'The quarterly figures look fine.' }],
+    });
     const eventId = turn.events[0]!.event_id;
     const [item] = await engram.listItems({ scope, limit: 1 });
-    const kept = async () => [storedTextTokens((await storage.events.get('default', eventId, new Date(now).toISOString()))!), storedTextTokens((await storage.items.get('default', item!.id))!)];
+    const kept = async () => [
+      storedTextTokens((await storage.events.get('default', eventId, new Date(now).toISOString()))!),
+      storedTextTokens((await storage.items.get('default', item!.id))!),
+    ];
     const written = await kept();
-    expect(written).toEqual([textTokenCounter().event((await storage.events.get('default', eventId, new Date(now).toISOString()))!), textTokenCounter().item(item!)]);
+    expect(written).toEqual([
+      textTokenCounter().event((await storage.events.get('default', eventId, new Date(now).toISOString()))!),
+      textTokenCounter().item(item!),
+    ]);
     // As a store written before counts were kept: no count on either row.
     await storage.write([
       { op: 'put_text_tokens', tenant_id: 'default', target: 'event', id: eventId, text_tokens: null },

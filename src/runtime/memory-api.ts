@@ -51,7 +51,11 @@ const tenantOf = (scope: { tenant_id?: string }) => scope.tenant_id ?? DEFAULT_T
 export async function remember(context: MemoryApiContext, input: unknown): Promise<ItemDiff[]> {
   const request = validateMemoryRequest<RememberRequest>('remember', input);
   assertKey(request.type, request.key);
-  const scope = { tenant_id: tenantOf(request.scope), user_id: request.scope.user_id, agent_id: request.scope.agent_id };
+  const scope = {
+    tenant_id: tenantOf(request.scope),
+    user_id: request.scope.user_id,
+    agent_id: request.scope.agent_id,
+  };
   const candidate = {
     action: 'upsert' as const,
     type: request.type,
@@ -74,22 +78,38 @@ export async function remember(context: MemoryApiContext, input: unknown): Promi
   assertLevelAllowed(request.scope_level, sensitivity, 'scope_level');
   const placed = { ...candidate, scope_level: confinedLevel(placement(candidate, scope).level, sensitivity) };
   const { owner } = placement(placed, scope);
-  const stored = await context.storage.items.list({ tenant_id: scope.tenant_id, owners: [owner], keys: [request.key], limit: 10_000 });
+  const stored = await context.storage.items.list({
+    tenant_id: scope.tenant_id,
+    owners: [owner],
+    keys: [request.key],
+    limit: 10_000,
+  });
   const merger = new ItemMerger(scope, stored, {
     now: context.now(),
     policies: context.policies,
     extractor: 'explicit',
     sensitivityOf: () => sensitivity,
   });
-  const { ops, diffs } = merger.plan(request.replace === true ? { ...placed, value: replacingValue(request.type, stored, request.value) } : placed);
+  const { ops, diffs } = merger.plan(
+    request.replace === true ? { ...placed, value: replacingValue(request.type, stored, request.value) } : placed,
+  );
   if (ops.length > 0) await context.storage.write(ops);
   return diffs;
 }
 
 /** An item version the scope can see (its user's, its agent's or the tenant's), else NOT_FOUND. */
-async function visibleItem(context: MemoryApiContext, tenant: string, scope: { user_id: string; agent_id: string }, itemId: string): Promise<MemoryItem> {
+async function visibleItem(
+  context: MemoryApiContext,
+  tenant: string,
+  scope: { user_id: string; agent_id: string },
+  itemId: string,
+): Promise<MemoryItem> {
   const item = await context.storage.items.get(tenant, itemId);
-  if (item === null || !visibleOwners(scope.user_id, scope.agent_id).includes(ownerOf(item.scope_level, item.user_id, item.agent_id))) throw new NotFoundError('item_id', itemId);
+  if (
+    item === null ||
+    !visibleOwners(scope.user_id, scope.agent_id).includes(ownerOf(item.scope_level, item.user_id, item.agent_id))
+  )
+    throw new NotFoundError('item_id', itemId);
   return item;
 }
 
@@ -105,7 +125,18 @@ export async function restore(context: MemoryApiContext, input: unknown): Promis
   const request = validateMemoryRequest<RestoreRequest>('restore', input);
   const version = await visibleItem(context, tenantOf(request.scope), request.scope, request.item_id);
   const rule = request.rule ?? 'api.restore';
-  if (version.status === 'active') return [{ action: 'unchanged', item_id: version.id, type: version.type, key: version.key, version: version.version, previous_id: null, rule }];
+  if (version.status === 'active')
+    return [
+      {
+        action: 'unchanged',
+        item_id: version.id,
+        type: version.type,
+        key: version.key,
+        version: version.version,
+        previous_id: null,
+        rule,
+      },
+    ];
   return remember(context, {
     scope: request.scope,
     type: version.type,
@@ -141,8 +172,12 @@ export async function forget(context: MemoryApiContext, input: unknown): Promise
   } else {
     const key = request.key!;
     const type = typeOfKey(key);
-    if (type === undefined) throw ValidationError.of('key', 'key_rule', `${JSON.stringify(key)} does not start with a known type prefix`);
-    const { owner } = placement({ type, ...(request.scope_level === undefined ? {} : { scope_level: request.scope_level }) }, { tenant_id: tenant, ...request.scope });
+    if (type === undefined)
+      throw ValidationError.of('key', 'key_rule', `${JSON.stringify(key)} does not start with a known type prefix`);
+    const { owner } = placement(
+      { type, ...(request.scope_level === undefined ? {} : { scope_level: request.scope_level }) },
+      { tenant_id: tenant, ...request.scope },
+    );
     targets = await context.storage.items.list({ tenant_id: tenant, owners: [owner], keys: [key], limit: 10_000 });
   }
   const now = context.now();
@@ -150,12 +185,27 @@ export async function forget(context: MemoryApiContext, input: unknown): Promise
   const ops: WriteOp[] = [];
   const diffs: ItemDiff[] = [];
   for (const item of targets) {
-    const diff = { item_id: item.id, type: item.type, key: item.key, version: item.version, previous_id: item.id, rule };
+    const diff = {
+      item_id: item.id,
+      type: item.type,
+      key: item.key,
+      version: item.version,
+      previous_id: item.id,
+      rule,
+    };
     if (request.mode === 'delete') {
       ops.push({ op: 'delete_item', tenant_id: tenant, item_id: item.id });
       diffs.push({ action: 'deleted', ...diff });
     } else if (item.status === 'active') {
-      ops.push({ op: 'set_item_status', tenant_id: tenant, item_id: item.id, expected_status: 'active', status: 'retracted', ended_at: now, updated_at: now });
+      ops.push({
+        op: 'set_item_status',
+        tenant_id: tenant,
+        item_id: item.id,
+        expected_status: 'active',
+        status: 'retracted',
+        ended_at: now,
+        updated_at: now,
+      });
       diffs.push({ action: 'retracted', ...diff });
     }
   }
@@ -207,12 +257,18 @@ export async function listItems(context: MemoryApiContext, input: unknown): Prom
 export async function search(context: MemoryApiContext, input: unknown): Promise<SearchHit[]> {
   const request = validateMemoryRequest<SearchMemoryRequest>('search', input);
   return hybridSearch(context.storage, context.embedQuery, {
-    scope: { tenant_id: tenantOf(request.scope), user_id: request.scope.user_id, ...(request.scope.agent_id === undefined ? {} : { agent_id: request.scope.agent_id }) },
+    scope: {
+      tenant_id: tenantOf(request.scope),
+      user_id: request.scope.user_id,
+      ...(request.scope.agent_id === undefined ? {} : { agent_id: request.scope.agent_id }),
+    },
     query: request.query,
     k: request.k ?? 10,
     ...(context.vectorModel === undefined ? {} : { vector_model: context.vectorModel }),
     ...(request.types === undefined ? {} : { types: request.types }),
-    ...(request.filters === undefined ? {} : { filters: { ...request.filters, time_range: isoRange(request.filters.time_range, 'filters.time_range') } }),
+    ...(request.filters === undefined
+      ? {}
+      : { filters: { ...request.filters, time_range: isoRange(request.filters.time_range, 'filters.time_range') } }),
   });
 }
 
@@ -241,23 +297,38 @@ const REINDEX_BATCH = 500;
  * @example
  * const { items, events } = await reindex(context);
  */
-export async function reindex(context: MemoryApiContext, tenantId?: string, onProgress?: ReindexProgress): Promise<ReindexResult> {
+export async function reindex(
+  context: MemoryApiContext,
+  tenantId?: string,
+  onProgress?: ReindexProgress,
+): Promise<ReindexResult> {
   await context.storage.items.clearIndex(tenantId);
   const items = await context.storage.items.forReindex(tenantId);
   const { textTokens } = context;
   for (let start = 0; start < items.length; start += REINDEX_BATCH) {
     const batch = items.slice(start, start + REINDEX_BATCH);
     const ops: WriteOp[] = batch.map(chunkOp);
-    if (textTokens !== undefined) ops.push(...batch.map((item) => recount(item.tenant_id, 'item', item.id, textTokens.item(item))));
+    if (textTokens !== undefined)
+      ops.push(...batch.map((item) => recount(item.tenant_id, 'item', item.id, textTokens.item(item))));
     await context.storage.write(ops);
     onProgress?.('items', Math.min(items.length, start + REINDEX_BATCH), items.length);
   }
   let events = 0;
-  for (let after: EventRecord | undefined; ; ) {
-    const page = await context.storage.events.forReindex(tenantId, after === undefined ? undefined : { tenant_id: after.tenant_id, id: after.id }, REINDEX_BATCH);
+  for (let after: EventRecord | undefined; ;) {
+    const page = await context.storage.events.forReindex(
+      tenantId,
+      after === undefined ? undefined : { tenant_id: after.tenant_id, id: after.id },
+      REINDEX_BATCH,
+    );
     if (page.length === 0) break;
-    const ops: WriteOp[] = page.map((event) => ({ op: 'index_event', tenant_id: event.tenant_id, event_id: event.id, search_text: analyseEvent(event).searchText }));
-    if (textTokens !== undefined) ops.push(...page.map((event) => recount(event.tenant_id, 'event', event.id, textTokens.event(event))));
+    const ops: WriteOp[] = page.map((event) => ({
+      op: 'index_event',
+      tenant_id: event.tenant_id,
+      event_id: event.id,
+      search_text: analyseEvent(event).searchText,
+    }));
+    if (textTokens !== undefined)
+      ops.push(...page.map((event) => recount(event.tenant_id, 'event', event.id, textTokens.event(event))));
     await context.storage.write(ops);
     events += page.length;
     onProgress?.('events', events, null);

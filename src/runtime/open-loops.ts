@@ -25,18 +25,35 @@ export interface LoopChange {
  * @example
  * const ops = await loopOps(storage, { key, run_id, open: [{ question: 'Which is right?', owner: 'user', status: 'open' }] }, now, 'reflection:trc_…');
  */
-export async function loopOps(storage: StorageAdapter, change: LoopChange, now: string, label: string): Promise<WriteOp[]> {
+export async function loopOps(
+  storage: StorageAdapter,
+  change: LoopChange,
+  now: string,
+  label: string,
+): Promise<WriteOp[]> {
   const current = await storage.sessions.getWorkingState(change.key);
   const loops = current?.open_loops ?? [];
   const closing = new Set(change.close ?? []);
-  const closed = loops.map((loop) => (loop.status === 'open' && closing.has(loop.question) ? { ...loop, status: 'closed' as const } : loop));
+  const closed = loops.map((loop) =>
+    loop.status === 'open' && closing.has(loop.question) ? { ...loop, status: 'closed' as const } : loop,
+  );
   const changedByClose = closed.some((loop, index) => loop !== loops[index]);
-  const fresh = (change.open ?? []).filter((loop) => !loops.some((known) => known.status === 'open' && known.question === loop.question));
+  const fresh = (change.open ?? []).filter(
+    (loop) => !loops.some((known) => known.status === 'open' && known.question === loop.question),
+  );
   if (!changedByClose && fresh.length === 0) return [];
   const version = current?.state_version ?? 0;
-  const patch: StatePatch = { expected_version: version, ...(changedByClose ? { set: { open_loops: closed } } : {}), ...(fresh.length > 0 ? { append: { open_loops: fresh } } : {}) };
+  const patch: StatePatch = {
+    expected_version: version,
+    ...(changedByClose ? { set: { open_loops: closed } } : {}),
+    ...(fresh.length > 0 ? { append: { open_loops: fresh } } : {}),
+  };
   const scope = { ...change.key, run_id: change.run_id };
-  const [event] = buildTurnEvents({ scope, turn_id: label }, scope, now, now, { ...patch, from_version: version, to_version: version + 1 }) as [EventRecord];
+  const [event] = buildTurnEvents({ scope, turn_id: label }, scope, now, now, {
+    ...patch,
+    from_version: version,
+    to_version: version + 1,
+  }) as [EventRecord];
   const state: WorkingState = applyStatePatch(current, patch, event.id);
   return [
     { op: 'append_event', event, search_text: null },

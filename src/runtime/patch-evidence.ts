@@ -32,8 +32,10 @@ function citedIn(patch: StatePatch, path: string): Map<string, string> {
       const entries = lists?.[field];
       if (!Array.isArray(entries)) continue;
       entries.forEach((entry: unknown, index) => {
-        const id = typeof entry === 'object' && entry !== null ? (entry as { evidence_id?: unknown }).evidence_id : undefined;
-        if (typeof id === 'string' && id.startsWith('evt_') && !fields.has(id)) fields.set(id, underPath(path, `${part}.${field}[${index}].evidence_id`));
+        const id =
+          typeof entry === 'object' && entry !== null ? (entry as { evidence_id?: unknown }).evidence_id : undefined;
+        if (typeof id === 'string' && id.startsWith('evt_') && !fields.has(id))
+          fields.set(id, underPath(path, `${part}.${field}[${index}].evidence_id`));
       });
     }
   }
@@ -49,15 +51,32 @@ function citedIn(patch: StatePatch, path: string): Map<string, string> {
  * @example
  * await checkPatchEvidence(storage, scope, patch, session.state, now);
  */
-export async function checkPatchEvidence(storage: StorageAdapter, scope: Scope, patch: StatePatch, current: WorkingState | null, now: string, path = 'state_patch'): Promise<void> {
+export async function checkPatchEvidence(
+  storage: StorageAdapter,
+  scope: Scope,
+  patch: StatePatch,
+  current: WorkingState | null,
+  now: string,
+  path = 'state_patch',
+): Promise<void> {
   const known = citedBy(current);
   const cited = [...citedIn(patch, path)].filter(([id]) => !known.has(id));
   if (cited.length === 0) return;
   const ids = cited.map(([id]) => id);
-  const found = await storage.events.list({ tenant_id: scope.tenant_id, ids, now, include_expired: true, limit: ids.length });
+  const found = await storage.events.list({
+    tenant_id: scope.tenant_id,
+    ids,
+    now,
+    include_expired: true,
+    limit: ids.length,
+  });
   const own = new Set(found.filter((event) => event.user_id === scope.user_id).map((event) => event.id));
   const missing = cited.find(([id]) => !own.has(id));
   if (missing !== undefined) {
-    throw ValidationError.of(missing[1], 'known_event', `${JSON.stringify(missing[0])} is not an event of user ${JSON.stringify(scope.user_id)}: evidence must name one of the user's own events`);
+    throw ValidationError.of(
+      missing[1],
+      'known_event',
+      `${JSON.stringify(missing[0])} is not an event of user ${JSON.stringify(scope.user_id)}: evidence must name one of the user's own events`,
+    );
   }
 }

@@ -6,7 +6,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { renderPacket, type CommitTurnRequest, type Engram, type SessionReflection } from '../index.js';
-import { chatReply, promptEventIds, startOpenAiCompatibleServer, type OpenAiCompatibleServer, type Reply } from '../../test/helpers/openai-compatible-server.js';
+import {
+  chatReply,
+  promptEventIds,
+  startOpenAiCompatibleServer,
+  type OpenAiCompatibleServer,
+  type Reply,
+} from '../../test/helpers/openai-compatible-server.js';
 import { tempEngram, type TempEngram } from '../../test/helpers/temp-engram.js';
 
 const ana = { user_id: 'ana', agent_id: 'assistant', session_id: 's1', run_id: 'r1' };
@@ -67,18 +73,26 @@ describe('private data stays with its user (rules)', () => {
     const procedure = candidates.find((candidate) => candidate.memory_type === 'procedural')!;
     const target = procedure.target as Extract<typeof procedure.target, { write: 'item' }>;
     for (const level of ['agent', 'tenant'] as const) {
-      await expect(t.engram.review.approve({ candidate_id: procedure.id, edit: { ...target, scope_level: level } })).rejects.toMatchObject({
+      await expect(
+        t.engram.review.approve({ candidate_id: procedure.id, edit: { ...target, scope_level: level } }),
+      ).rejects.toMatchObject({
         code: 'VALIDATION_FAILED',
         field: 'edit.scope_level',
         details: { issues: [expect.objectContaining({ rule: 'private_evidence' })] },
       });
     }
     expect((await t.engram.review.get(procedure.id)).status).toBe('pending');
-    expect(await t.engram.listItems({ scope: { user_id: 'ana', agent_id: 'assistant' }, types: ['procedure'], limit: 10 })).toEqual([]);
+    expect(
+      await t.engram.listItems({ scope: { user_id: 'ana', agent_id: 'assistant' }, types: ['procedure'], limit: 10 }),
+    ).toEqual([]);
     // An edit that leaves the level out is written at the user's level.
     const { scope_level: _level, ...withoutLevel } = target;
     const edited = await t.engram.review.approve({ candidate_id: procedure.id, edit: withoutLevel });
-    const [item] = await t.engram.listItems({ scope: { user_id: 'ana', agent_id: 'assistant' }, types: ['procedure'], limit: 10 });
+    const [item] = await t.engram.listItems({
+      scope: { user_id: 'ana', agent_id: 'assistant' },
+      types: ['procedure'],
+      limit: 10,
+    });
     expect(item).toMatchObject({ id: edited.items[0]!.item_id, scope_level: 'user', sensitivity: 'private' });
     expect(await seenBy(t.engram, bo)).not.toContain(MARK);
   });
@@ -87,7 +101,11 @@ describe('private data stays with its user (rules)', () => {
     const open = await tempEngram('2026-06-01T12:00:00.000Z', { embeddings: { provider: 'none' } });
     try {
       for (const turn of privateTurns()) {
-        await open.engram.commitTurn({ ...turn, messages: turn.messages!.map(({ sensitivity: _s, ...message }) => message), tool_results: turn.tool_results!.map(({ sensitivity: _s, ...result }) => result) });
+        await open.engram.commitTurn({
+          ...turn,
+          messages: turn.messages!.map(({ sensitivity: _s, ...message }) => message),
+          tool_results: turn.tool_results!.map(({ sensitivity: _s, ...result }) => result),
+        });
       }
       const { candidates } = await open.engram.reflect({ scope: anaRun });
       const procedure = candidates.find((candidate) => candidate.memory_type === 'procedural')!;
@@ -102,10 +120,25 @@ describe('private data stays with its user (rules)', () => {
 
   it('remembers a private procedure at the user’s level and refuses to share it', async () => {
     const value = { task_type: 'ledger', name: `${MARK}_steps`, steps: [`call look_${MARK}_ledger`] };
-    const [created] = await t.engram.remember({ scope: ana, type: 'procedure', key: `procedure:ledger:${MARK}_steps`, value, sensitivity: 'private' });
+    const [created] = await t.engram.remember({
+      scope: ana,
+      type: 'procedure',
+      key: `procedure:ledger:${MARK}_steps`,
+      value,
+      sensitivity: 'private',
+    });
     const [item] = await t.engram.history({ scope: { user_id: 'ana', agent_id: 'assistant' }, key: created!.key });
     expect(item).toMatchObject({ scope_level: 'user', sensitivity: 'private' });
-    await expect(t.engram.remember({ scope: ana, type: 'procedure', key: `procedure:ledger:${MARK}_shared`, value, sensitivity: 'private', scope_level: 'agent' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', field: 'scope_level' });
+    await expect(
+      t.engram.remember({
+        scope: ana,
+        type: 'procedure',
+        key: `procedure:ledger:${MARK}_shared`,
+        value,
+        sensitivity: 'private',
+        scope_level: 'agent',
+      }),
+    ).rejects.toMatchObject({ code: 'VALIDATION_FAILED', field: 'scope_level' });
     expect(await seenBy(t.engram, bo)).not.toContain(MARK);
   });
 });
@@ -119,7 +152,11 @@ describe('private data stays with its user (a model reflects and extracts)', () 
     server = await startOpenAiCompatibleServer({ chat: (body) => answer(body) });
     const llm = { provider: 'openai-compatible' as const, baseUrl: server.baseUrl, model: 'test-model' };
     // The model is remote: it is shown private events only because this Engram allows it.
-    t = await tempEngram('2026-06-01T12:00:00.000Z', { embeddings: { provider: 'none' }, extraction: { llm, allowPrivateRemote: true }, reflection: { llm } });
+    t = await tempEngram('2026-06-01T12:00:00.000Z', {
+      embeddings: { provider: 'none' },
+      extraction: { llm, allowPrivateRemote: true },
+      reflection: { llm },
+    });
   });
   afterEach(async () => {
     await t.cleanup();
@@ -130,12 +167,21 @@ describe('private data stays with its user (a model reflects and extracts)', () 
   function reflectionOf(prompt: string): SessionReflection {
     const trace = /Trace: (trc_[0-9A-Z]{26})/.exec(prompt)![1]!;
     const claim = (memory_type: 'procedural' | 'strategic', text: string) => ({
-      claim: text, memory_type, applies_when: ['reconciling a ledger'], does_not_apply_when: [], initial_salience: { consequence: 0.5, emotional_charge: 0.1, reusability: 0.9 }, source_episode_indexes: [], confidence: 0.8,
+      claim: text,
+      memory_type,
+      applies_when: ['reconciling a ledger'],
+      does_not_apply_when: [],
+      initial_salience: { consequence: 0.5, emotional_charge: 0.1, reusability: 0.9 },
+      source_episode_indexes: [],
+      confidence: 0.8,
     });
     return {
       trace_id: trace,
       episode_candidates: [],
-      memory_candidates: [claim('procedural', `Call look_${MARK}_ledger, then sum_${MARK}_rows.`), claim('strategic', `Check the ${MARK} ledger monthly.`)],
+      memory_candidates: [
+        claim('procedural', `Call look_${MARK}_ledger, then sum_${MARK}_rows.`),
+        claim('strategic', `Check the ${MARK} ledger monthly.`),
+      ],
       contradictions: [],
       doctrine_suggestions: [],
     };
@@ -144,34 +190,71 @@ describe('private data stays with its user (a model reflects and extracts)', () 
   it('gives a model’s candidates the sensitivity of all it read; approval and promotion stay at the user’s level', async () => {
     answer = (body) => {
       const prompt = body.messages.at(-1)!.content;
-      return chatReply(prompt.includes('Trace: trc_') ? JSON.stringify(reflectionOf(prompt)) : JSON.stringify({ items: [] }));
+      return chatReply(
+        prompt.includes('Trace: trc_') ? JSON.stringify(reflectionOf(prompt)) : JSON.stringify({ items: [] }),
+      );
     };
     for (const turn of privateTurns()) await t.engram.commitTurn(turn);
     const result = await t.engram.reflect({ scope: anaRun, use: 'llm' });
     expect(result.status).toBe('succeeded');
     const [procedure, strategy] = result.candidates;
-    expect(procedure).toMatchObject({ memory_type: 'procedural', source_event_ids: [], sensitivity: 'private', target: { write: 'item', type: 'procedure', scope_level: 'user' } });
+    expect(procedure).toMatchObject({
+      memory_type: 'procedural',
+      source_event_ids: [],
+      sensitivity: 'private',
+      target: { write: 'item', type: 'procedure', scope_level: 'user' },
+    });
     expect(strategy).toMatchObject({ memory_type: 'strategic', sensitivity: 'private', target: { write: 'insight' } });
 
     await t.engram.review.approve({ candidate_id: procedure!.id });
-    const { insight_ids: [insightId] } = await t.engram.review.approve({ candidate_id: strategy!.id });
+    const {
+      insight_ids: [insightId],
+    } = await t.engram.review.approve({ candidate_id: strategy!.id });
     await t.engram.insights.update({ insight_id: insightId!, state: 'validated' });
-    const promoted = await t.engram.insights.promote({ insight_id: insightId!, type: 'procedure', key: `procedure:ledger:${MARK}_monthly`, value: { task_type: 'ledger', name: `${MARK}_monthly`, steps: [`check the ${MARK} ledger`] } });
-    const [item] = await t.engram.history({ scope: { user_id: 'ana', agent_id: 'assistant' }, key: promoted.items[0]!.key });
+    const promoted = await t.engram.insights.promote({
+      insight_id: insightId!,
+      type: 'procedure',
+      key: `procedure:ledger:${MARK}_monthly`,
+      value: { task_type: 'ledger', name: `${MARK}_monthly`, steps: [`check the ${MARK} ledger`] },
+    });
+    const [item] = await t.engram.history({
+      scope: { user_id: 'ana', agent_id: 'assistant' },
+      key: promoted.items[0]!.key,
+    });
     expect(item).toMatchObject({ scope_level: 'user', sensitivity: 'private' });
     expect(await seenBy(t.engram, bo)).not.toContain(MARK);
   });
 
   it('stores a pattern extracted from a private turn at the user’s level (its type’s default is the agent’s)', async () => {
     answer = (body) => {
-      const item = { action: 'upsert', type: 'patterns', key: `pattern:ledger:${MARK}_reconcile`, value: [{ k: 'domain', v: 'ledger' }, { k: 'name', v: `${MARK}_reconcile` }, { k: 'rule', v: `call look_${MARK}_ledger first` }], confidence: 0.9, gate: 'must', source_event_ids: promptEventIds(body).slice(0, 1), salience: null };
+      const item = {
+        action: 'upsert',
+        type: 'patterns',
+        key: `pattern:ledger:${MARK}_reconcile`,
+        value: [
+          { k: 'domain', v: 'ledger' },
+          { k: 'name', v: `${MARK}_reconcile` },
+          { k: 'rule', v: `call look_${MARK}_ledger first` },
+        ],
+        confidence: 0.9,
+        gate: 'must',
+        source_event_ids: promptEventIds(body).slice(0, 1),
+        salience: null,
+      };
       return chatReply(JSON.stringify({ items: [item] }));
     };
     await t.engram.commitTurn(privateTurns()[0]!);
     // The model reads the turn in the background extraction job.
     expect(await t.engram.runJobs()).toMatchObject({ done: 1 });
-    const [item] = await t.engram.history({ scope: { user_id: 'ana', agent_id: 'assistant' }, key: `pattern:ledger:${MARK}_reconcile` });
-    expect(item).toMatchObject({ scope_level: 'user', sensitivity: 'private', provenance: { extractor: 'llm', model: 'test-model' } });
+    const [item] = await t.engram.history({
+      scope: { user_id: 'ana', agent_id: 'assistant' },
+      key: `pattern:ledger:${MARK}_reconcile`,
+    });
+    expect(item).toMatchObject({
+      scope_level: 'user',
+      sensitivity: 'private',
+      provenance: { extractor: 'llm', model: 'test-model' },
+    });
     expect(await seenBy(t.engram, bo)).not.toContain(MARK);
   });
 });

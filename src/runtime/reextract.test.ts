@@ -17,7 +17,13 @@ afterEach(async () => {
 const owner = { user_id: scope.user_id, agent_id: scope.agent_id };
 
 /** A version as an earlier release of the rules wrote it, cited to `eventId`. */
-async function writtenByOldRules(key: string, type: MemoryItem['type'], value: Record<string, unknown>, eventId: string, previous?: MemoryItem): Promise<MemoryItem> {
+async function writtenByOldRules(
+  key: string,
+  type: MemoryItem['type'],
+  value: Record<string, unknown>,
+  eventId: string,
+  previous?: MemoryItem,
+): Promise<MemoryItem> {
   const now = t.clock.now().toISOString();
   const item: MemoryItem = {
     id: newId('mem'),
@@ -63,8 +69,18 @@ describe('reextract', () => {
     });
     const [, advice] = await t.engram.listEvents({ scope: { user_id: scope.user_id }, order: 'asc' });
     t.clock.advance(60_000);
-    const junk = await writtenByOldRules('task:general:pack_wallet_cash_cards', 'tasks', { task_id: 'pack_wallet_cash_cards', title: 'Pack your wallet, cash and cards', status: 'todo' }, advice!.id);
-    await t.engram.remember({ scope: owner, type: 'preferences', key: 'pref:writing:tone', value: { scope: 'writing', name: 'tone', value: 'warm' } });
+    const junk = await writtenByOldRules(
+      'task:general:pack_wallet_cash_cards',
+      'tasks',
+      { task_id: 'pack_wallet_cash_cards', title: 'Pack your wallet, cash and cards', status: 'todo' },
+      advice!.id,
+    );
+    await t.engram.remember({
+      scope: owner,
+      type: 'preferences',
+      key: 'pref:writing:tone',
+      value: { scope: 'writing', name: 'tone', value: 'warm' },
+    });
     const before = await active();
     expect(before).toContain(junk.key);
     t.clock.advance(60_000);
@@ -97,8 +113,24 @@ describe('reextract', () => {
     const [profile] = await t.engram.history({ scope: owner, key: 'profile:user' });
     // An earlier release wrote a wrong value over it.
     t.clock.advance(60_000);
-    await t.storage.write([{ op: 'set_item_status', tenant_id: 'default', item_id: profile!.id, expected_status: 'active', status: 'superseded', ended_at: t.clock.now().toISOString(), updated_at: t.clock.now().toISOString() }]);
-    await writtenByOldRules('profile:user', 'profile', { subject: 'user', facts: [{ k: 'location', v: 'Berlin' }] }, said!.id, profile);
+    await t.storage.write([
+      {
+        op: 'set_item_status',
+        tenant_id: 'default',
+        item_id: profile!.id,
+        expected_status: 'active',
+        status: 'superseded',
+        ended_at: t.clock.now().toISOString(),
+        updated_at: t.clock.now().toISOString(),
+      },
+    ]);
+    await writtenByOldRules(
+      'profile:user',
+      'profile',
+      { subject: 'user', facts: [{ k: 'location', v: 'Berlin' }] },
+      said!.id,
+      profile,
+    );
     t.clock.advance(60_000);
 
     const result = await t.engram.reextract({ user_id: scope.user_id });
@@ -113,8 +145,17 @@ describe('reextract', () => {
   });
 
   it('refuses a bad request with the field and the rule', async () => {
-    expect(await caught(t.engram.reextract({ user_id: '' }))).toMatchObject({ code: 'VALIDATION_FAILED', field: 'user_id' });
-    expect(await caught(t.engram.reextract({ user_id: 'u', dry_run: 'yes' } as never))).toMatchObject({ code: 'VALIDATION_FAILED', field: 'dry_run' });
-    expect(await caught(t.engram.reextract({ user_id: 'u', everything: true } as never))).toMatchObject({ code: 'VALIDATION_FAILED', field: 'everything' });
+    expect(await caught(t.engram.reextract({ user_id: '' }))).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      field: 'user_id',
+    });
+    expect(await caught(t.engram.reextract({ user_id: 'u', dry_run: 'yes' } as never))).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      field: 'dry_run',
+    });
+    expect(await caught(t.engram.reextract({ user_id: 'u', everything: true } as never))).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      field: 'everything',
+    });
   });
 });

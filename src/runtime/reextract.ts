@@ -62,7 +62,11 @@ export async function reextract(context: ReextractContext, input: unknown): Prom
   const request = validateMemoryRequest<ReextractRequest>('reextract', input);
   const tenant = request.tenant_id ?? DEFAULT_TENANT;
   if (context.longTerm.rules === null) {
-    throw new EngramError('CONFIG_INVALID', 're-extraction runs the rule extractor, which this Engram has turned off (extraction.rules: false)', { field: 'extraction.rules' });
+    throw new EngramError(
+      'CONFIG_INVALID',
+      're-extraction runs the rule extractor, which this Engram has turned off (extraction.rules: false)',
+      { field: 'extraction.rules' },
+    );
   }
   const owner = ownerOf('user', request.user_id, null);
   const shadow = await openStore('sqlite::memory:');
@@ -70,7 +74,12 @@ export async function reextract(context: ReextractContext, input: unknown): Prom
   let extracted: MemoryItem[];
   try {
     turns = await replayLog(context, shadow, tenant, request.user_id);
-    extracted = await shadow.items.list({ tenant_id: tenant, owners: [owner], statuses: ['active'], limit: ITEM_LIMIT });
+    extracted = await shadow.items.list({
+      tenant_id: tenant,
+      owners: [owner],
+      statuses: ['active'],
+      limit: ITEM_LIMIT,
+    });
   } finally {
     await shadow.close();
   }
@@ -81,7 +90,12 @@ export async function reextract(context: ReextractContext, input: unknown): Prom
 }
 
 /** Feeds the user's log, one turn at a time in log order, through a rules-only writer into `shadow`. */
-async function replayLog(context: ReextractContext, shadow: StorageAdapter, tenant: string, userId: string): Promise<number> {
+async function replayLog(
+  context: ReextractContext,
+  shadow: StorageAdapter,
+  tenant: string,
+  userId: string,
+): Promise<number> {
   const writer = new LongTermWriter(shadow, { ...context.longTerm, llm: null });
   const now = context.now();
   let turns = 0;
@@ -89,7 +103,13 @@ async function replayLog(context: ReextractContext, shadow: StorageAdapter, tena
   const flush = async () => {
     const last = turn.at(-1);
     if (last === undefined) return;
-    const scope: Scope = { tenant_id: tenant, user_id: userId, agent_id: last.agent_id, session_id: last.session_id, run_id: last.run_id };
+    const scope: Scope = {
+      tenant_id: tenant,
+      user_id: userId,
+      agent_id: last.agent_id,
+      session_id: last.session_id,
+      run_id: last.run_id,
+    };
     const outcome = await writer.planTurn(scope, turn, last.recorded_at);
     if (outcome.ops.length > 0) await shadow.write(outcome.ops);
     turns += 1;
@@ -97,10 +117,21 @@ async function replayLog(context: ReextractContext, shadow: StorageAdapter, tena
   };
   let cursor: string | undefined;
   for (;;) {
-    const page = await context.storage.events.list({ tenant_id: tenant, user_id: userId, order: 'asc', now, limit: EVENT_PAGE, ...(cursor === undefined ? {} : { cursor }) });
+    const page = await context.storage.events.list({
+      tenant_id: tenant,
+      user_id: userId,
+      order: 'asc',
+      now,
+      limit: EVENT_PAGE,
+      ...(cursor === undefined ? {} : { cursor }),
+    });
     for (const event of page) {
       const first = turn[0];
-      if (first !== undefined && (first.session_id !== event.session_id || first.turn_id !== event.turn_id || event.turn_id === null)) await flush();
+      if (
+        first !== undefined &&
+        (first.session_id !== event.session_id || first.turn_id !== event.turn_id || event.turn_id === null)
+      )
+        await flush();
       turn.push(event);
     }
     if (page.length < EVENT_PAGE) break;
@@ -111,7 +142,11 @@ async function replayLog(context: ReextractContext, shadow: StorageAdapter, tena
 }
 
 /** The operations that turn the stored user-level items into what re-extraction found. */
-function plan(stored: readonly MemoryItem[], extracted: readonly MemoryItem[], now: string): { ops: WriteOp[]; items: ItemDiff[]; kept: string[] } {
+function plan(
+  stored: readonly MemoryItem[],
+  extracted: readonly MemoryItem[],
+  now: string,
+): { ops: WriteOp[]; items: ItemDiff[]; kept: string[] } {
   const versions = new Map<string, MemoryItem[]>();
   for (const item of stored) versions.set(item.key, [...(versions.get(item.key) ?? []), item]);
   const found = new Map(extracted.map((item) => [item.key, item]));
@@ -119,8 +154,24 @@ function plan(stored: readonly MemoryItem[], extracted: readonly MemoryItem[], n
   const items: ItemDiff[] = [];
   const kept: string[] = [];
   const end = (item: MemoryItem, status: 'superseded' | 'retracted') => {
-    ops.push({ op: 'set_item_status', tenant_id: item.tenant_id, item_id: item.id, expected_status: 'active', status, ended_at: now, updated_at: now });
-    items.push({ action: status, item_id: item.id, type: item.type, key: item.key, version: item.version, previous_id: item.id, rule: REEXTRACT_RULE });
+    ops.push({
+      op: 'set_item_status',
+      tenant_id: item.tenant_id,
+      item_id: item.id,
+      expected_status: 'active',
+      status,
+      ended_at: now,
+      updated_at: now,
+    });
+    items.push({
+      action: status,
+      item_id: item.id,
+      type: item.type,
+      key: item.key,
+      version: item.version,
+      previous_id: item.id,
+      rule: REEXTRACT_RULE,
+    });
   };
   for (const key of [...new Set([...versions.keys(), ...found.keys()])].sort()) {
     const all = (versions.get(key) ?? []).sort((a, b) => a.version - b.version);
@@ -136,7 +187,8 @@ function plan(stored: readonly MemoryItem[], extracted: readonly MemoryItem[], n
       if (current !== undefined) end(current, 'retracted');
       continue;
     }
-    if (current !== undefined && isDeepStrictEqual(current.value, next.value) && current.valid_to === next.valid_to) continue;
+    if (current !== undefined && isDeepStrictEqual(current.value, next.value) && current.valid_to === next.valid_to)
+      continue;
     const item: MemoryItem = {
       ...next,
       id: newId('mem'),
@@ -148,7 +200,15 @@ function plan(stored: readonly MemoryItem[], extracted: readonly MemoryItem[], n
       updated_at: now,
       ended_at: null,
     };
-    items.push({ action: current === undefined ? 'created' : 'updated', item_id: item.id, type: item.type, key: item.key, version: item.version, previous_id: current?.id ?? null, rule: item.provenance.rule });
+    items.push({
+      action: current === undefined ? 'created' : 'updated',
+      item_id: item.id,
+      type: item.type,
+      key: item.key,
+      version: item.version,
+      previous_id: current?.id ?? null,
+      rule: item.provenance.rule,
+    });
     if (current !== undefined) end(current, 'superseded');
     ops.push({ op: 'put_item', item }, chunkOp(item));
   }

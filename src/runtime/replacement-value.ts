@@ -6,7 +6,8 @@ import type { MemoryItem, MemoryType } from '../spec/items.js';
 
 type Value = Record<string, unknown>;
 
-const isPlain = (value: unknown): value is Value => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPlain = (value: unknown): value is Value =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A JSON merge patch that turns `current` into `next`: what `next` leaves out is set to null. */
 function patchTo(current: Value, next: Value): Value {
@@ -49,6 +50,9 @@ export function replacementPatch(type: MemoryType, current: Value, next: Value):
  * replacingValue('preferences', storedVersionsOfTheKey, { scope: 'writing', name: 'tone', value: 'plain' })
  */
 export function replacingValue(type: MemoryType, stored: readonly MemoryItem[], next: Value): Value {
-  const latest = stored.filter((item) => item.status === 'active').sort((a, b) => a.version - b.version).at(-1);
+  const latest = stored
+    .filter((item) => item.status === 'active')
+    .sort((a, b) => a.version - b.version)
+    .at(-1);
   return latest === undefined ? next : replacementPatch(type, latest.value, next);
 }

@@ -28,9 +28,18 @@ export interface Runs {
   narrative(snapshotId: string, tenantId?: string): Promise<string>;
 }
 
-const keyOf = (scope: RunScope) => ({ tenant_id: scope.tenant_id ?? DEFAULT_TENANT, user_id: scope.user_id, agent_id: scope.agent_id, run_id: scope.run_id });
+const keyOf = (scope: RunScope) => ({
+  tenant_id: scope.tenant_id ?? DEFAULT_TENANT,
+  user_id: scope.user_id,
+  agent_id: scope.agent_id,
+  run_id: scope.run_id,
+});
 
-async function snapshotById(context: RunApiContext, snapshotId: string, tenantId: string | undefined): Promise<SnapshotRecord> {
+async function snapshotById(
+  context: RunApiContext,
+  snapshotId: string,
+  tenantId: string | undefined,
+): Promise<SnapshotRecord> {
   requireId('snp', snapshotId, 'snapshot_id');
   const record = await context.storage.runs.getSnapshot(tenantOrDefault(tenantId), snapshotId);
   if (record === null) throw new NotFoundError('snapshot_id', snapshotId);
@@ -57,7 +66,13 @@ export function runsOf(context: () => RunApiContext): Runs {
       if (state === null) throw new NotFoundError('scope.run_id', request.scope.run_id);
       if (state.status === 'active') return state;
       const now = ctx.now();
-      const resumed: RunState = { ...state, status: 'active', stop_reason: null, version: state.version + 1, updated_at: now };
+      const resumed: RunState = {
+        ...state,
+        status: 'active',
+        stop_reason: null,
+        version: state.version + 1,
+        updated_at: now,
+      };
       await ctx.storage.write([{ op: 'put_run_state', state: resumed, expected_version: state.version }]);
       return resumed;
     },
@@ -75,6 +90,7 @@ export function runsOf(context: () => RunApiContext): Runs {
       });
     },
     snapshot: async (snapshotId, tenantId) => snapshotById(context(), snapshotId, tenantId),
-    narrative: async (snapshotId, tenantId) => renderNarrative((await snapshotById(context(), snapshotId, tenantId)).snapshot),
+    narrative: async (snapshotId, tenantId) =>
+      renderNarrative((await snapshotById(context(), snapshotId, tenantId)).snapshot),
   };
 }

@@ -3,7 +3,15 @@
 // the turn's transaction. A snapshot that fails its gate twice stops the run: every later commit_turn
 // on it fails with RUN_STOPPED until the run is resumed explicitly.
 
-import type { CompactionConfig, CompactionSnapshot, EvidencePointer, LedgerEntry, RunKey, RunState, SnapshotRecord } from '../spec/compaction.js';
+import type {
+  CompactionConfig,
+  CompactionSnapshot,
+  EvidencePointer,
+  LedgerEntry,
+  RunKey,
+  RunState,
+  SnapshotRecord,
+} from '../spec/compaction.js';
 import { EngramError } from '../spec/errors.js';
 import type { EventRecord, Marker } from '../spec/event.js';
 import type { CommitTurnRequest, CompactionOutcome } from '../spec/requests.js';
@@ -41,10 +49,14 @@ function keyString(key: RunKey): string {
 
 /** The error of a commit on a stopped run, naming `field` (the turn's `scope.run_id`). */
 export function runStopped(state: RunState, field = 'scope.run_id'): EngramError {
-  return new EngramError('RUN_STOPPED', `${field}: run ${JSON.stringify(state.run_id)} is stopped (${state.stop_reason ?? 'no reason recorded'}); resume it with engram.runs.resume (CLI: engram runs resume) before committing to it`, {
-    field,
-    details: { run_id: state.run_id, stop_reason: state.stop_reason, latest_snapshot_id: state.latest_snapshot_id },
-  });
+  return new EngramError(
+    'RUN_STOPPED',
+    `${field}: run ${JSON.stringify(state.run_id)} is stopped (${state.stop_reason ?? 'no reason recorded'}); resume it with engram.runs.resume (CLI: engram runs resume) before committing to it`,
+    {
+      field,
+      details: { run_id: state.run_id, stop_reason: state.stop_reason, latest_snapshot_id: state.latest_snapshot_id },
+    },
+  );
 }
 
 export class RunTracker {
@@ -61,19 +73,41 @@ export class RunTracker {
     let tracked = this.runs.get(id);
     if (tracked === undefined) {
       const stored = await this.storage.runs.getState(key);
-      tracked = { key, storedVersion: stored?.version ?? 0, state: stored ?? emptyRunState(key, scope.session_id, now), changed: false, ledger: [], snapshots: [] };
+      tracked = {
+        key,
+        storedVersion: stored?.version ?? 0,
+        state: stored ?? emptyRunState(key, scope.session_id, now),
+        changed: false,
+        ledger: [],
+        snapshots: [],
+      };
       this.runs.set(id, tracked);
     }
     return tracked;
   }
 
   /** The run's events a payload may cite (this turn's and earlier ones of the same run), never secret ones. */
-  private async evidenceEvents(tracked: Tracked, ids: readonly string[], turnEvents: readonly EventRecord[], now: string): Promise<Map<string, EventRecord>> {
+  private async evidenceEvents(
+    tracked: Tracked,
+    ids: readonly string[],
+    turnEvents: readonly EventRecord[],
+    now: string,
+  ): Promise<Map<string, EventRecord>> {
     const byId = new Map(turnEvents.map((event) => [event.id, event]));
     const missing = ids.filter((id) => !byId.has(id));
     if (missing.length > 0) {
       const { tenant_id, user_id, agent_id, run_id } = tracked.key;
-      for (const event of await this.storage.events.list({ tenant_id, user_id, agent_id, run_id, ids: missing, now, include_expired: true, limit: missing.length })) byId.set(event.id, event);
+      for (const event of await this.storage.events.list({
+        tenant_id,
+        user_id,
+        agent_id,
+        run_id,
+        ids: missing,
+        now,
+        include_expired: true,
+        limit: missing.length,
+      }))
+        byId.set(event.id, event);
     }
     for (const [id, event] of byId) if (NEVER_SHARED.includes(event.sensitivity)) byId.delete(id);
     return byId;
@@ -84,7 +118,13 @@ export class RunTracker {
    * when the interval is complete, plans the snapshot. Returns the compaction it triggered. Errors
    * name the turn's fields under `turnPath` (a batch's `turns[2]`).
    */
-  async planTurn(scope: Scope, request: CommitTurnRequest, events: readonly EventRecord[], now: string, turnPath = ''): Promise<CompactionOutcome | undefined> {
+  async planTurn(
+    scope: Scope,
+    request: CommitTurnRequest,
+    events: readonly EventRecord[],
+    now: string,
+    turnPath = '',
+  ): Promise<CompactionOutcome | undefined> {
     const tracked = await this.load(scope, now);
     if (tracked.state.status === 'stopped') throw runStopped(tracked.state, underPath(turnPath, 'scope.run_id'));
     const markers = events.flatMap((event) => (event.marker === null ? [] : [event.marker as Marker]));
@@ -100,7 +140,8 @@ export class RunTracker {
     tracked.state = state;
     tracked.changed = true;
     // A run compacts once it has said what it is for: a snapshot without an objective would only stop it.
-    if (!shouldCompact(state, this.config) || state.objective === null || state.done_definition === null) return undefined;
+    if (!shouldCompact(state, this.config) || state.objective === null || state.done_definition === null)
+      return undefined;
     return this.snapshot(tracked, scope, now);
   }
 
@@ -116,14 +157,23 @@ export class RunTracker {
   private async snapshot(tracked: Tracked, scope: Scope, now: string): Promise<CompactionOutcome> {
     const { state, key } = tracked;
     const previous = await this.lastPassing(tracked);
-    const builds = await this.storage.sessions.listBuilds({ ...key, ...(state.last_snapshot_at === null ? {} : { created_after: state.last_snapshot_at }), limit: MAX_MANIFESTS });
+    const builds = await this.storage.sessions.listBuilds({
+      ...key,
+      ...(state.last_snapshot_at === null ? {} : { created_after: state.last_snapshot_at }),
+      limit: MAX_MANIFESTS,
+    });
     const pointers: EvidencePointer[] = [
       ...state.claims.flatMap((claim) => claim.evidence_refs),
       ...state.conflicts.flatMap((conflict) => [...conflict.side_a_refs, ...conflict.side_b_refs]),
     ];
     const ids = [...new Set(pointers.map((pointer) => pointer.evidence_id))];
-    const ledger = new Set([...(await this.storage.runs.ledgerEntries(key, ids)).map((entry) => entry.evidence_id), ...tracked.ledger.map((entry) => entry.evidence_id)]);
-    const eventIds = [...new Set(pointers.filter((pointer) => pointer.corpus_id === 'events').map((pointer) => pointer.chunk_id))];
+    const ledger = new Set([
+      ...(await this.storage.runs.ledgerEntries(key, ids)).map((entry) => entry.evidence_id),
+      ...tracked.ledger.map((entry) => entry.evidence_id),
+    ]);
+    const eventIds = [
+      ...new Set(pointers.filter((pointer) => pointer.corpus_id === 'events').map((pointer) => pointer.chunk_id)),
+    ];
     const backed = await this.evidenceEvents(tracked, eventIds, [], now);
     const backedEvents = new Map([...backed.values()].map((event) => [event.id, contentText(event.content).length]));
     const result = compact({
@@ -149,7 +199,14 @@ export class RunTracker {
       last_snapshot_at: now,
       ...(result.stopped ? { status: 'stopped' as const, stop_reason: result.diagnostic } : {}),
     };
-    return { snapshot_id: snapshot.snapshot_id, sequence: snapshot.sequence, status: snapshot.validation.status, attempts: result.attempts, stopped: result.stopped, diagnostic: result.diagnostic };
+    return {
+      snapshot_id: snapshot.snapshot_id,
+      sequence: snapshot.sequence,
+      status: snapshot.validation.status,
+      attempts: result.attempts,
+      stopped: result.stopped,
+      diagnostic: result.diagnostic,
+    };
   }
 
   /** The writes of every run the batch changed: ledger entries, snapshots, then each run's state. */
@@ -159,7 +216,11 @@ export class RunTracker {
       if (!tracked.changed) continue;
       if (tracked.ledger.length > 0) ops.push({ op: 'put_evidence', run: tracked.key, entries: tracked.ledger });
       for (const record of tracked.snapshots) ops.push({ op: 'put_snapshot', record });
-      ops.push({ op: 'put_run_state', state: { ...tracked.state, version: tracked.storedVersion + 1 }, expected_version: tracked.storedVersion });
+      ops.push({
+        op: 'put_run_state',
+        state: { ...tracked.state, version: tracked.storedVersion + 1 },
+        expected_version: tracked.storedVersion,
+      });
     }
     return ops;
   }

@@ -26,7 +26,9 @@ describe('store addresses', () => {
   });
 
   it('prints a postgres address without its password', () => {
-    expect(redactStoreAddress('postgres://engram:s3cret@db.internal:5432/engram?schema=memory')).toBe('postgres://engram:***@db.internal:5432/engram?schema=memory');
+    expect(redactStoreAddress('postgres://engram:s3cret@db.internal:5432/engram?schema=memory')).toBe(
+      'postgres://engram:***@db.internal:5432/engram?schema=memory',
+    );
     expect(redactStoreAddress('postgresql://engram:p@ss@db/engram')).toBe('postgresql://engram:***@db/engram');
     expect(redactStoreAddress('postgres://engram@db/engram')).toBe('postgres://engram@db/engram');
     expect(redactStoreAddress('sqlite:./.engram/engram.db')).toBe('sqlite:./.engram/engram.db');

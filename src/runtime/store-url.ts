@@ -26,17 +26,25 @@ export interface StoreOptions {
 const POSTGRES = /^postgres(ql)?:\/\//;
 
 function unknownStore(address: string): EngramError {
-  return new EngramError('CONFIG_INVALID', `store: unknown store address ${JSON.stringify(address)}; expected sqlite:PATH or postgres://…`, { field: 'store' });
+  return new EngramError(
+    'CONFIG_INVALID',
+    `store: unknown store address ${JSON.stringify(address)}; expected sqlite:PATH or postgres://…`,
+    { field: 'store' },
+  );
 }
 
 async function sqliteModule(): Promise<SqliteModule> {
   try {
     return await import('../storage/sqlite/sqlite-storage.js');
   } catch (error) {
-    throw new EngramError('CONFIG_INVALID', 'store: the SQLite driver could not be loaded; run `npm install better-sqlite3` (it builds a native module)', {
-      field: 'store',
-      cause: error,
-    });
+    throw new EngramError(
+      'CONFIG_INVALID',
+      'store: the SQLite driver could not be loaded; run `npm install better-sqlite3` (it builds a native module)',
+      {
+        field: 'store',
+        cause: error,
+      },
+    );
   }
 }
 
@@ -85,8 +93,17 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
 export async function openStore(address: string, options: StoreOptions = {}): Promise<StorageAdapter> {
   if (address.startsWith('sqlite:')) {
     const path = address.slice('sqlite:'.length);
-    if (path === '') throw new EngramError('CONFIG_INVALID', 'store: sqlite: needs a file path, for example sqlite:./.engram/engram.db', { field: 'store' });
-    return (await sqliteModule()).openSqliteStorage({ path, synchronous: options.sqliteSynchronous, ...(options.textTokens === undefined ? {} : { textTokens: options.textTokens }) });
+    if (path === '')
+      throw new EngramError(
+        'CONFIG_INVALID',
+        'store: sqlite: needs a file path, for example sqlite:./.engram/engram.db',
+        { field: 'store' },
+      );
+    return (await sqliteModule()).openSqliteStorage({
+      path,
+      synchronous: options.sqliteSynchronous,
+      ...(options.textTokens === undefined ? {} : { textTokens: options.textTokens }),
+    });
   }
   if (POSTGRES.test(address)) {
     const module: PostgresModule = await import('../storage/postgres/postgres-storage.js');
@@ -114,7 +131,12 @@ export async function migrateStore(address: string): Promise<MigrationResult> {
   }
   if (address.startsWith('sqlite:')) {
     const path = address.slice('sqlite:'.length);
-    if (path === '') throw new EngramError('CONFIG_INVALID', 'store: sqlite: needs a file path, for example sqlite:./.engram/engram.db', { field: 'store' });
+    if (path === '')
+      throw new EngramError(
+        'CONFIG_INVALID',
+        'store: sqlite: needs a file path, for example sqlite:./.engram/engram.db',
+        { field: 'store' },
+      );
     return (await sqliteModule()).migrateSqliteStorage({ path });
   }
   throw unknownStore(address);

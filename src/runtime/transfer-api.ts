@@ -49,7 +49,8 @@ export type TransferCounts = Partial<Record<ExportKind, number>>;
  * import never takes counts on trust (compose counts such sentences itself).
  */
 function withoutKeptCounts(summary: StmSummary): StmSummary {
-  const strip = (sentences: readonly SummarySentence[]) => sentences.map(({ spaced_tokens: _kept, ...sentence }) => sentence);
+  const strip = (sentences: readonly SummarySentence[]) =>
+    sentences.map(({ spaced_tokens: _kept, ...sentence }) => sentence);
   return { ...summary, sentences: strip(summary.sentences), key_quotes: strip(summary.key_quotes) };
 }
 
@@ -66,13 +67,27 @@ function withheld(record: ExportRecord): ExportRecord {
  * @example
  * for await (const line of exportLines(context, { tenant_id: 'acme' })) out.write(`${line}\n`);
  */
-export async function* exportLines(context: TransferContext, scope: { tenant_id?: string; user_id?: string }, onRecord?: (kind: ExportKind) => void): AsyncGenerator<string> {
+export async function* exportLines(
+  context: TransferContext,
+  scope: { tenant_id?: string; user_id?: string },
+  onRecord?: (kind: ExportKind) => void,
+): AsyncGenerator<string> {
   const tenantId = scope.tenant_id ?? DEFAULT_TENANT;
   requireTenant(tenantId);
   if (scope.user_id !== undefined) requireTenant(scope.user_id, 'user_id');
-  const header: ExportHeader = { kind: 'header', format: EXPORT_FORMAT, version: EXPORT_VERSION, tenant_id: tenantId, user_id: scope.user_id ?? null, exported_at: context.now() };
+  const header: ExportHeader = {
+    kind: 'header',
+    format: EXPORT_FORMAT,
+    version: EXPORT_VERSION,
+    tenant_id: tenantId,
+    user_id: scope.user_id ?? null,
+    exported_at: context.now(),
+  };
   yield JSON.stringify(header);
-  for await (const record of context.storage.maintenance.exportRecords({ tenant_id: tenantId, ...(scope.user_id === undefined ? {} : { user_id: scope.user_id }) })) {
+  for await (const record of context.storage.maintenance.exportRecords({
+    tenant_id: tenantId,
+    ...(scope.user_id === undefined ? {} : { user_id: scope.user_id }),
+  })) {
     onRecord?.(record.kind);
     yield JSON.stringify(withheld(record));
   }
@@ -83,13 +98,24 @@ function retenant<T>(value: T, tenantId: string): T {
   if (Array.isArray(value)) return value.map((entry: unknown) => retenant(entry, tenantId)) as T;
   if (typeof value !== 'object' || value === null) return value;
   const out: Record<string, unknown> = {};
-  for (const [key, entry] of Object.entries(value)) out[key] = key === 'tenant_id' && typeof entry === 'string' ? tenantId : retenant(entry, tenantId);
+  for (const [key, entry] of Object.entries(value))
+    out[key] = key === 'tenant_id' && typeof entry === 'string' ? tenantId : retenant(entry, tenantId);
   return out as T;
 }
 
 const REQUIRED: Readonly<Record<ExportKind, readonly string[]>> = {
-  event: ['event'], turn: ['key', 'turn_id', 'result'], working_state: ['key', 'state', 'updated_at'], summary: ['key', 'summary'], item: ['item'],
-  context_build: ['build'], reflection: ['record'], candidate: ['candidate'], insight: ['insight'], run_state: ['state'], ledger: ['run', 'entry'], snapshot: ['record'],
+  event: ['event'],
+  turn: ['key', 'turn_id', 'result'],
+  working_state: ['key', 'state', 'updated_at'],
+  summary: ['key', 'summary'],
+  item: ['item'],
+  context_build: ['build'],
+  reflection: ['record'],
+  candidate: ['candidate'],
+  insight: ['insight'],
+  run_state: ['state'],
+  ledger: ['run', 'entry'],
+  snapshot: ['record'],
 };
 
 /** A line checked: valid JSON, a known kind with its fields, an event that is a valid record. */
@@ -101,12 +127,15 @@ function recordOf(line: string, number: number): ExportRecord {
   } catch {
     throw ValidationError.of(field, 'json', 'is not valid JSON');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw ValidationError.of(field, 'type', 'must be a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw ValidationError.of(field, 'type', 'must be a JSON object');
   const record = value as Record<string, unknown>;
   const kind = record['kind'];
-  if (typeof kind !== 'string' || !(EXPORT_KINDS as readonly string[]).includes(kind)) throw ValidationError.of(`${field}.kind`, 'enum', `must be one of ${EXPORT_KINDS.join(', ')}`);
+  if (typeof kind !== 'string' || !(EXPORT_KINDS as readonly string[]).includes(kind))
+    throw ValidationError.of(`${field}.kind`, 'enum', `must be one of ${EXPORT_KINDS.join(', ')}`);
   for (const name of REQUIRED[kind as ExportKind]) {
-    if (record[name] === undefined || record[name] === null) throw ValidationError.of(`${field}.${name}`, 'required', `a ${kind} record needs ${name}`);
+    if (record[name] === undefined || record[name] === null)
+      throw ValidationError.of(`${field}.${name}`, 'required', `a ${kind} record needs ${name}`);
   }
   if (kind === 'event') {
     validateEventRecord(record['event'], `${field}.event`);
@@ -123,7 +152,15 @@ function opsOf(record: ExportRecord): WriteOp[] {
     case 'turn':
       return [{ op: 'insert_turn', key: record.key, turn_id: record.turn_id, result: record.result }];
     case 'working_state':
-      return [{ op: 'put_working_state', key: record.key, state: record.state, expected_version: 0, updated_at: record.updated_at }];
+      return [
+        {
+          op: 'put_working_state',
+          key: record.key,
+          state: record.state,
+          expected_version: 0,
+          updated_at: record.updated_at,
+        },
+      ];
     case 'summary':
       return [{ op: 'put_summary', key: record.key, summary: withoutKeptCounts(record.summary), expected_version: 0 }];
     case 'item':
@@ -165,8 +202,14 @@ function checkHeader(line: string): void {
   } catch {
     throw ValidationError.of('line 1', 'json', 'is not valid JSON (an export starts with its header line)');
   }
-  if (typeof first !== 'object' || first === null || first.kind !== 'header' || first.format !== EXPORT_FORMAT) throw ValidationError.of('line 1', 'header', `must be the header of an ${EXPORT_FORMAT} file`);
-  if (first.version !== EXPORT_VERSION) throw new EngramError('VALIDATION_FAILED', `line 1: version ${String(first.version)} is not supported (this Engram reads version ${EXPORT_VERSION})`, { field: 'line 1.version' });
+  if (typeof first !== 'object' || first === null || first.kind !== 'header' || first.format !== EXPORT_FORMAT)
+    throw ValidationError.of('line 1', 'header', `must be the header of an ${EXPORT_FORMAT} file`);
+  if (first.version !== EXPORT_VERSION)
+    throw new EngramError(
+      'VALIDATION_FAILED',
+      `line 1: version ${String(first.version)} is not supported (this Engram reads version ${EXPORT_VERSION})`,
+      { field: 'line 1.version' },
+    );
 }
 
 /**
@@ -181,7 +224,11 @@ function checkHeader(line: string): void {
  * @example
  * const counts = await importLines(context, createReadStream('acme.jsonl'), { tenant_id: 'acme' });
  */
-export async function importLines(context: TransferContext, input: ImportInput, options: ImportOptions = {}): Promise<TransferCounts> {
+export async function importLines(
+  context: TransferContext,
+  input: ImportInput,
+  options: ImportOptions = {},
+): Promise<TransferCounts> {
   const tenantId = options.tenant_id ?? DEFAULT_TENANT;
   requireTenant(tenantId);
   const cap = lineCapOf(options.maxLineBytes);
@@ -222,12 +269,20 @@ export async function importLines(context: TransferContext, input: ImportInput, 
  * @example
  * await erase(context, { user_id: 'mira' }); // { events: 120, memory_items: 14, … }
  */
-export async function erase(context: TransferContext, scope: { tenant_id?: string; user_id: string; session_id?: string }): Promise<EraseCounts> {
+export async function erase(
+  context: TransferContext,
+  scope: { tenant_id?: string; user_id: string; session_id?: string },
+): Promise<EraseCounts> {
   if (typeof scope !== 'object' || scope === null) throw ValidationError.of('scope', 'type', 'must be an object');
   const tenantId = scope.tenant_id ?? DEFAULT_TENANT;
   requireTenant(tenantId);
   requireTenant(scope.user_id, 'user_id');
   if (scope.session_id !== undefined) requireTenant(scope.session_id, 'session_id');
-  const target: EraseScope = { tenant_id: tenantId, user_id: scope.user_id, ...(scope.session_id === undefined ? {} : { session_id: scope.session_id }), at: context.now() };
+  const target: EraseScope = {
+    tenant_id: tenantId,
+    user_id: scope.user_id,
+    ...(scope.session_id === undefined ? {} : { session_id: scope.session_id }),
+    at: context.now(),
+  };
   return context.storage.maintenance.erase(target);
 }

@@ -39,16 +39,25 @@ export const UPDATE_PATHS: TurnPaths = { turn: () => '', statePatch: '' };
  * workingStateTurn({ scope, expected_version: 0, set: { goal: 'Ship' } }, 'trn_…').state_patch // { expected_version: 0, set: { goal: 'Ship' } }
  */
 export function workingStateTurn(request: UpdateWorkingStateRequest, turnId: string): CommitTurnRequest {
-  if (typeof request !== 'object' || request === null || Array.isArray(request)) throw ValidationError.of('', 'type', 'must be an object { scope, expected_version, set?, append? }');
+  if (typeof request !== 'object' || request === null || Array.isArray(request))
+    throw ValidationError.of('', 'type', 'must be an object { scope, expected_version, set?, append? }');
   // The input rules come first, as in every schema check: an unknown field with broken text is named for its text.
   const text = inputIssues(request);
   if (text.length > 0) throw new ValidationError(text);
   const unknown = Object.keys(request).find((key) => !FIELDS.has(key));
-  if (unknown !== undefined) throw ValidationError.of(unknown, 'additionalProperties', 'is not a field of a working-state update (scope, expected_version, set, append, turn_id)');
+  if (unknown !== undefined)
+    throw ValidationError.of(
+      unknown,
+      'additionalProperties',
+      'is not a field of a working-state update (scope, expected_version, set, append, turn_id)',
+    );
   const { scope, expected_version, set, append } = request;
   if (set === undefined && append === undefined) throw ValidationError.of('set', 'anyOf', 'give set, append or both');
   // The patch's fields are the request's own: named as the request names them.
-  const statePatch = validateStatePatch({ expected_version, ...(set === undefined ? {} : { set }), ...(append === undefined ? {} : { append }) }, '');
+  const statePatch = validateStatePatch(
+    { expected_version, ...(set === undefined ? {} : { set }), ...(append === undefined ? {} : { append }) },
+    '',
+  );
   return { scope, turn_id: request.turn_id ?? turnId, state_patch: statePatch };
 }
 
@@ -61,12 +70,18 @@ export interface WorkingStateUpdate extends WorkingState {
 /** The parts of an update that must match for a repeated turn_id to be the same update. */
 function updateOf(runId: string, patch: Record<string, unknown>): Record<string, unknown> {
   // Through JSON, as the patch event stores it: a field set to undefined is a field left out.
-  const plain = JSON.parse(JSON.stringify({ expected_version: patch['expected_version'], set: patch['set'], append: patch['append'] })) as Record<string, unknown>;
+  const plain = JSON.parse(
+    JSON.stringify({ expected_version: patch['expected_version'], set: patch['set'], append: patch['append'] }),
+  ) as Record<string, unknown>;
   return { run_id: runId, ...plain };
 }
 
 function conflict(turnId: string, why: string): EngramError {
-  return new EngramError('DUPLICATE_TURN', `turn_id: ${JSON.stringify(turnId)} was recorded before ${why}; send a new turn_id for a new update`, { field: 'turn_id' });
+  return new EngramError(
+    'DUPLICATE_TURN',
+    `turn_id: ${JSON.stringify(turnId)} was recorded before ${why}; send a new turn_id for a new update`,
+    { field: 'turn_id' },
+  );
 }
 
 /**
@@ -79,9 +94,15 @@ function conflict(turnId: string, why: string): EngramError {
  * const { results: [result] } = await commitTurnBatch(context, [turn]);
  * if (result.replayed) return replayedUpdate(storage, turn, result, now);
  */
-export async function replayedUpdate(storage: StorageAdapter, turn: CommitTurnRequest, earlier: CommitTurnResult, now: string): Promise<WorkingStateUpdate> {
+export async function replayedUpdate(
+  storage: StorageAdapter,
+  turn: CommitTurnRequest,
+  earlier: CommitTurnResult,
+  now: string,
+): Promise<WorkingStateUpdate> {
   const [written] = earlier.events;
-  if (earlier.events.length !== 1 || written?.kind !== 'state_patch') throw conflict(turn.turn_id, 'as a turn that is not a working-state update');
+  if (earlier.events.length !== 1 || written?.kind !== 'state_patch')
+    throw conflict(turn.turn_id, 'as a turn that is not a working-state update');
   const scope = resolveScope(turn.scope);
   const event = await storage.events.get(scope.tenant_id, written.event_id, now);
   if (event === null) throw conflict(turn.turn_id, 'and its state patch is no longer in the log');

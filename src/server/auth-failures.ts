@@ -57,7 +57,8 @@ export class AuthFailures {
     if (key !== null) this.goodKeys.delete(digest(key));
     const now = this.now();
     const window = this.windows.get(address);
-    if (window === undefined || window.endsAt <= now) this.windows.set(address, { failures: 1, endsAt: now + this.allowance.timeWindowMs });
+    if (window === undefined || window.endsAt <= now)
+      this.windows.set(address, { failures: 1, endsAt: now + this.allowance.timeWindowMs });
     else window.failures += 1;
   }
 

@@ -24,7 +24,11 @@ declare module 'fastify' {
 export type AuthMode = 'keys' | 'none';
 
 /** The principal of every request under auth 'none'. */
-export const NO_AUTH_PRINCIPAL: Readonly<KeyPrincipal> = Object.freeze({ key_id: 'none', tenant_id: 'default', role: 'admin' });
+export const NO_AUTH_PRINCIPAL: Readonly<KeyPrincipal> = Object.freeze({
+  key_id: 'none',
+  tenant_id: 'default',
+  role: 'admin',
+});
 
 const RANK: Readonly<Record<KeyRole, number>> = { read: 0, write: 1, admin: 2 };
 
@@ -52,7 +56,12 @@ export function bearerOf(header: string | undefined): string | null {
   return match?.[1] ?? null;
 }
 
-async function verifiedKey(engram: Engram, request: FastifyRequest, reply: FastifyReply, failures: AuthFailures | undefined): Promise<KeyPrincipal> {
+async function verifiedKey(
+  engram: Engram,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  failures: AuthFailures | undefined,
+): Promise<KeyPrincipal> {
   const key = bearerOf(request.headers.authorization);
   // IPv6 clients are counted by /64, as the request rate limit counts them: one host has many addresses.
   const address = normalizeIP(request.ip);
@@ -60,7 +69,10 @@ async function verifiedKey(engram: Engram, request: FastifyRequest, reply: Fasti
   if (failures !== undefined && wait > 0) {
     // Refused before the key is looked up: guessing keys from this address costs no store reads.
     reply.header('retry-after', String(wait));
-    throw new HttpError('RATE_LIMITED', `too many failed authentications from this address (${failures.allowance.max} per window); retry in ${wait} s`);
+    throw new HttpError(
+      'RATE_LIMITED',
+      `too many failed authentications from this address (${failures.allowance.max} per window); retry in ${wait} s`,
+    );
   }
   if (key === null) {
     failures?.failed(address, null);
@@ -75,10 +87,17 @@ async function verifiedKey(engram: Engram, request: FastifyRequest, reply: Fasti
   return principal;
 }
 
-async function principalOf(engram: Engram, mode: AuthMode, request: FastifyRequest, reply: FastifyReply, failures: AuthFailures | undefined): Promise<KeyPrincipal> {
+async function principalOf(
+  engram: Engram,
+  mode: AuthMode,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  failures: AuthFailures | undefined,
+): Promise<KeyPrincipal> {
   if (mode === 'none') {
     // Defence in depth: even if the server was made to listen elsewhere, only loopback is served.
-    if (!isLoopback(request.raw.socket.localAddress)) throw new HttpError('FORBIDDEN', "auth 'none' serves loopback connections only");
+    if (!isLoopback(request.raw.socket.localAddress))
+      throw new HttpError('FORBIDDEN', "auth 'none' serves loopback connections only");
     return { ...NO_AUTH_PRINCIPAL };
   }
   return verifiedKey(engram, request, reply, failures);
@@ -97,7 +116,10 @@ export function authenticate(engram: Engram, mode: AuthMode, failures?: AuthFail
     request.principal = principal;
     const needed = request.routeOptions.config.role ?? 'read';
     if (RANK[principal.role] < RANK[needed]) {
-      throw new HttpError('FORBIDDEN', `${request.method} ${request.routeOptions.url ?? request.url} needs a ${needed} key; this key is ${principal.role}`);
+      throw new HttpError(
+        'FORBIDDEN',
+        `${request.method} ${request.routeOptions.url ?? request.url} needs a ${needed} key; this key is ${principal.role}`,
+      );
     }
   };
 }

@@ -28,8 +28,10 @@ interface ParserError extends Error {
 }
 
 function classify(error: ParserError): { code: ServerErrorCode; detail: string } {
-  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return { code: 'REQUEST_TIMEOUT', detail: 'the request was not received completely within the request timeout' };
-  if (error.code === 'HPE_HEADER_OVERFLOW') return { code: 'HEADERS_TOO_LARGE', detail: 'the request headers are larger than the server accepts (16 KiB)' };
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return { code: 'REQUEST_TIMEOUT', detail: 'the request was not received completely within the request timeout' };
+  if (error.code === 'HPE_HEADER_OVERFLOW')
+    return { code: 'HEADERS_TOO_LARGE', detail: 'the request headers are larger than the server accepts (16 KiB)' };
   const what = typeof error.reason === 'string' && error.reason !== '' ? error.reason : 'malformed request';
   return { code: 'BAD_REQUEST', detail: `the HTTP request is malformed: ${what} (${error.code ?? 'parse error'})` };
 }
@@ -55,7 +57,10 @@ export function answerClientError(this: { log: FastifyBaseLogger }, error: Parse
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && boundsOwnTime(socket)) return;
   const requestId = randomUUID();
   const { code, detail } = classify(error);
-  const problem = problemOf(new HttpError(code, detail, error.code === undefined ? null : (FIELDS[error.code] ?? null)), requestId);
+  const problem = problemOf(
+    new HttpError(code, detail, error.code === undefined ? null : (FIELDS[error.code] ?? null)),
+    requestId,
+  );
   this.log.info({ reqId: requestId, code, parserCode: error.code }, 'malformed request refused');
   if (!socket.writable || responding(socket)) {
     socket.destroy();

@@ -56,13 +56,29 @@ function names(authority: Authority, localPort: number, options: HostPolicyOptio
   return isLoopback(authority.hostname) && authority.protocol === 'http:' && authority.port === localPort;
 }
 
-function refusal(field: 'host' | 'origin', value: string | undefined, localPort: number, options: HostPolicyOptions): HttpError {
+function refusal(
+  field: 'host' | 'origin',
+  value: string | undefined,
+  localPort: number,
+  options: HostPolicyOptions,
+): HttpError {
   const known = [...LOOPBACK_NAMES.map((name) => `${name}:${localPort}`), ...options.allowedHosts].join(', ');
   if (field === 'host') {
-    const given = value === undefined ? 'a request without a Host header does not name' : `Host ${JSON.stringify(value.slice(0, 200))} does not name`;
-    return new HttpError('MISDIRECTED_REQUEST', `host: ${given} this server (it answers to ${known}; add other names with allowedHosts)`, 'host');
+    const given =
+      value === undefined
+        ? 'a request without a Host header does not name'
+        : `Host ${JSON.stringify(value.slice(0, 200))} does not name`;
+    return new HttpError(
+      'MISDIRECTED_REQUEST',
+      `host: ${given} this server (it answers to ${known}; add other names with allowedHosts)`,
+      'host',
+    );
   }
-  return new HttpError('FORBIDDEN', `origin: ${JSON.stringify((value ?? '').slice(0, 200))} is not this server's own origin (${known}); cross-origin requests are refused`, 'origin');
+  return new HttpError(
+    'FORBIDDEN',
+    `origin: ${JSON.stringify((value ?? '').slice(0, 200))} is not this server's own origin (${known}); cross-origin requests are refused`,
+    'origin',
+  );
 }
 
 /**
@@ -76,7 +92,8 @@ function refusal(field: 'host' | 'origin', value: string | undefined, localPort:
 export function checkHost(options: HostPolicyOptions): onRequestAsyncHookHandler {
   return async (request) => {
     const host = request.headers.host;
-    if (host === undefined && request.raw.httpVersion !== '1.0') throw new HttpError('BAD_REQUEST', 'host: an HTTP/1.1 request must carry a Host header', 'host');
+    if (host === undefined && request.raw.httpVersion !== '1.0')
+      throw new HttpError('BAD_REQUEST', 'host: an HTTP/1.1 request must carry a Host header', 'host');
     if (UNCHECKED.has(request.url.split('?')[0]!) || !enforced(request, options)) return;
     const localPort = request.raw.socket.localPort ?? 0;
     const authority = host === undefined ? null : authorityOf(host, false);
@@ -103,15 +120,22 @@ export function rebindingAllowList(request: FastifyRequest, options: HostPolicyO
   const port = request.raw.socket.localPort ?? 0;
   // On port 80 a client may leave the port out or spell it.
   const onPort = (name: string) => (port === 80 ? [name, `${name}:80`] : [`${name}:${port}`]);
-  const allowedHosts = [...LOOPBACK_NAMES.flatMap(onPort), ...options.allowedHosts.flatMap((name) => [name, `${name}:${port}`])];
+  const allowedHosts = [
+    ...LOOPBACK_NAMES.flatMap(onPort),
+    ...options.allowedHosts.flatMap((name) => [name, `${name}:${port}`]),
+  ];
   const allowedOrigins = [
     ...LOOPBACK_NAMES.flatMap((name) => onPort(name).map((authority) => `http://${authority}`)),
-    ...options.allowedHosts.flatMap((name) => ['http', 'https'].flatMap((scheme) => [`${scheme}://${name}`, `${scheme}://${name}:${port}`])),
+    ...options.allowedHosts.flatMap((name) =>
+      ['http', 'https'].flatMap((scheme) => [`${scheme}://${name}`, `${scheme}://${name}:${port}`]),
+    ),
   ];
   const { host, origin } = request.headers;
   const hostAuthority = host === undefined ? null : authorityOf(host, false);
-  if (host !== undefined && hostAuthority !== null && options.allowedHosts.includes(hostAuthority.hostname)) allowedHosts.push(host);
+  if (host !== undefined && hostAuthority !== null && options.allowedHosts.includes(hostAuthority.hostname))
+    allowedHosts.push(host);
   const originAuthority = origin === undefined ? null : authorityOf(origin, true);
-  if (origin !== undefined && originAuthority !== null && options.allowedHosts.includes(originAuthority.hostname)) allowedOrigins.push(origin);
+  if (origin !== undefined && originAuthority !== null && options.allowedHosts.includes(originAuthority.hostname))
+    allowedOrigins.push(origin);
   return { allowedHosts, allowedOrigins };
 }

@@ -55,20 +55,28 @@ export function forbiddenProperty(value: unknown): ForbiddenProperty | null {
 export function parseJsonBody(_request: FastifyRequest, body: string): unknown {
   // A leading byte order mark is not part of the value (Fastify's own parser drops it too).
   const text = body.startsWith('\uFEFF') ? body.slice(1) : body;
-  if (text === '') throw new HttpError('INVALID_JSON', 'the body is empty; with Content-Type: application/json send a JSON value');
+  if (text === '')
+    throw new HttpError('INVALID_JSON', 'the body is empty; with Content-Type: application/json send a JSON value');
   let value: unknown;
   try {
     // JSON.parse makes `__proto__` an own property (it never sets a prototype); the check below refuses it.
     value = JSON.parse(text);
   } catch (error) {
-    throw new HttpError('INVALID_JSON', `the body is not valid JSON: ${error instanceof Error ? error.message : 'unreadable'}`);
+    throw new HttpError(
+      'INVALID_JSON',
+      `the body is not valid JSON: ${error instanceof Error ? error.message : 'unreadable'}`,
+    );
   }
   // Only a text that spells one of the names, or escapes characters, can carry one: most bodies
   // skip the walk (it costs about as much as parsing).
   const mayCarry = text.includes('__proto__') || text.includes('constructor') || text.includes('\\u');
   const forbidden = mayCarry ? forbiddenProperty(value) : null;
   if (forbidden !== null) {
-    throw ValidationError.of(forbidden.field, 'propertyNames', `\`${forbidden.name}\` is not an allowed property name (it would reach the prototype of the object it is read into)`);
+    throw ValidationError.of(
+      forbidden.field,
+      'propertyNames',
+      `\`${forbidden.name}\` is not an allowed property name (it would reach the prototype of the object it is read into)`,
+    );
   }
   return value;
 }

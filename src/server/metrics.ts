@@ -31,7 +31,12 @@ export class ServerMetrics {
 
   constructor() {
     const registers = [this.registry];
-    this.requests = new Counter({ name: 'engram_http_requests_total', help: 'HTTP requests answered, by route, method and status.', labelNames: ['route', 'method', 'status'], registers });
+    this.requests = new Counter({
+      name: 'engram_http_requests_total',
+      help: 'HTTP requests answered, by route, method and status.',
+      labelNames: ['route', 'method', 'status'],
+      registers,
+    });
     this.duration = new Histogram({
       name: 'engram_http_request_duration_seconds',
       help: 'Time to answer an HTTP request, by route, method and status.',
@@ -39,8 +44,18 @@ export class ServerMetrics {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers,
     });
-    this.turnsCommitted = new Counter({ name: 'engram_turns_committed_total', help: 'Turns committed over HTTP (written, or replayed for a repeated turn_id).', labelNames: ['outcome'], registers });
-    this.packetsComposed = new Counter({ name: 'engram_packets_composed_total', help: 'MemoryPackets composed over HTTP, by purpose.', labelNames: ['purpose'], registers });
+    this.turnsCommitted = new Counter({
+      name: 'engram_turns_committed_total',
+      help: 'Turns committed over HTTP (written, or replayed for a repeated turn_id).',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.packetsComposed = new Counter({
+      name: 'engram_packets_composed_total',
+      help: 'MemoryPackets composed over HTTP, by purpose.',
+      labelNames: ['purpose'],
+      registers,
+    });
     this.loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
     this.loop.enable();
     const loop = this.loop;
@@ -90,7 +105,11 @@ export class ServerMetrics {
  */
 export function installRequestMetrics(app: FastifyInstance, metrics: ServerMetrics): void {
   app.addHook('onResponse', async (request, reply) => {
-    const labels = { route: request.routeOptions.url ?? 'unmatched', method: request.method, status: String(reply.statusCode) };
+    const labels = {
+      route: request.routeOptions.url ?? 'unmatched',
+      method: request.method,
+      status: String(reply.statusCode),
+    };
     metrics.requests.inc(labels);
     metrics.duration.observe(labels, reply.elapsedTime / 1000);
   });

@@ -42,12 +42,23 @@ describe('the OpenAPI document', () => {
     expect(document.openapi).toMatch(/^3\.1\.\d+$/);
     for (const spec of API_ROUTES) {
       const operation = document.paths[spec.url.replace(/:(\w+)/g, '{$1}')]?.[spec.method.toLowerCase()];
-      expect(operation, `${spec.method} ${spec.url}`).toMatchObject({ operationId: spec.operationId, responses: { [String(spec.response.status)]: expect.any(Object), '401': expect.any(Object) } });
-      if (spec.body !== undefined) expect(operation!['requestBody']).toMatchObject({ content: { 'application/json': { schema: expect.any(Object) } } });
-      if (spec.url.includes(':id')) expect(operation!['parameters']).toContainEqual(expect.objectContaining({ name: 'id', in: 'path', required: true }));
+      expect(operation, `${spec.method} ${spec.url}`).toMatchObject({
+        operationId: spec.operationId,
+        responses: { [String(spec.response.status)]: expect.any(Object), '401': expect.any(Object) },
+      });
+      if (spec.body !== undefined)
+        expect(operation!['requestBody']).toMatchObject({
+          content: { 'application/json': { schema: expect.any(Object) } },
+        });
+      if (spec.url.includes(':id'))
+        expect(operation!['parameters']).toContainEqual(
+          expect.objectContaining({ name: 'id', in: 'path', required: true }),
+        );
     }
     expect(new Set(API_ROUTES.map((spec) => spec.operationId)).size).toBe(API_ROUTES.length);
-    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/healthz', '/readyz', '/metrics', '/openapi.json', '/mcp']));
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/healthz', '/readyz', '/metrics', '/openapi.json', '/mcp']),
+    );
   });
 
   it('resolves every reference inside the document (no urn: ids left)', () => {
@@ -62,17 +73,23 @@ describe('the OpenAPI document', () => {
 
   it('gives every success response a schema that says something: a reference, properties, a union, a list or text', () => {
     const says = (schema: Record<string, unknown>): boolean =>
-      ['$ref', 'properties', 'oneOf', 'anyOf', 'allOf', 'items', 'additionalProperties', 'const', 'enum'].some((key) => schema[key] !== undefined) || schema['type'] === 'string';
+      ['$ref', 'properties', 'oneOf', 'anyOf', 'allOf', 'items', 'additionalProperties', 'const', 'enum'].some(
+        (key) => schema[key] !== undefined,
+      ) || schema['type'] === 'string';
     const checked: string[] = [];
     for (const [path, operations] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(operations)) {
-        for (const [status, response] of Object.entries(operation['responses'] as Record<string, { content?: Record<string, { schema?: Record<string, unknown> }> }>)) {
+        for (const [status, response] of Object.entries(
+          operation['responses'] as Record<string, { content?: Record<string, { schema?: Record<string, unknown> }> }>,
+        )) {
           if (!status.startsWith('2')) continue;
           const where = `${method.toUpperCase()} ${path} ${status}`;
           checked.push(where);
           // A 204 has no body to describe.
           if (status === '204') expect(response.content, where).toBeUndefined();
-          else for (const [type, media] of Object.entries(response.content ?? { none: {} })) expect(media.schema !== undefined && says(media.schema), `${where} ${type}`).toBe(true);
+          else
+            for (const [type, media] of Object.entries(response.content ?? { none: {} }))
+              expect(media.schema !== undefined && says(media.schema), `${where} ${type}`).toBe(true);
         }
       }
     }

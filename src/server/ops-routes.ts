@@ -32,7 +32,11 @@ export async function registerOpsRoutes(app: FastifyInstance, context: OpsContex
     await engram.ready();
     return { status: 'ready' };
   });
-  app.get('/metrics', { ...(context.metricsAuth === null ? {} : { onRequest: context.metricsAuth }) }, async (_request, reply) => reply.type(metrics.contentType).send(await metrics.text()));
+  app.get(
+    '/metrics',
+    { ...(context.metricsAuth === null ? {} : { onRequest: context.metricsAuth }) },
+    async (_request, reply) => reply.type(metrics.contentType).send(await metrics.text()),
+  );
   app.get('/openapi.json', async () => document);
   await app.register(swagger, { mode: 'static', specification: { document: document as never } });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });

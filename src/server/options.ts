@@ -69,15 +69,23 @@ export const DEFAULT_RATE_LIMIT = { max: 600, timeWindowMs: 60_000 } as const;
 export const DEFAULT_AUTH_FAILURE_LIMIT = { max: 20, timeWindowMs: 60_000 } as const;
 
 /** A bare host name or address, as a Host header carries it without its port. */
-const HOST_NAME = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[[0-9a-f:.]+\])$/;
+const HOST_NAME =
+  /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[[0-9a-f:.]+\])$/;
 
 function hostNames(value: unknown): readonly string[] {
   if (value === undefined) return [];
-  if (!Array.isArray(value)) throw new EngramError('CONFIG_INVALID', 'allowedHosts: must be a list of host names', { field: 'allowedHosts' });
+  if (!Array.isArray(value))
+    throw new EngramError('CONFIG_INVALID', 'allowedHosts: must be a list of host names', { field: 'allowedHosts' });
   return value.map((name: unknown, index) => {
     const lower = typeof name === 'string' ? name.toLowerCase() : '';
-    const canonical = HOST_NAME.test(lower) && URL.canParse(`http://${lower}`) ? new URL(`http://${lower}`).hostname : null;
-    if (canonical === null) throw new EngramError('CONFIG_INVALID', `allowedHosts[${index}]: must be a host name or address without scheme or port`, { field: `allowedHosts[${index}]` });
+    const canonical =
+      HOST_NAME.test(lower) && URL.canParse(`http://${lower}`) ? new URL(`http://${lower}`).hostname : null;
+    if (canonical === null)
+      throw new EngramError(
+        'CONFIG_INVALID',
+        `allowedHosts[${index}]: must be a host name or address without scheme or port`,
+        { field: `allowedHosts[${index}]` },
+      );
     // The form a Host header is compared in (IPv6 compressed, IPv4 dotted).
     return canonical;
   });
@@ -93,7 +101,8 @@ function atMost(value: number, field: string, ceiling: number): number {
 
 function positive(value: unknown, field: string, fallback: number): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw new EngramError('CONFIG_INVALID', `${field}: must be a whole number of at least 1`, { field });
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1)
+    throw new EngramError('CONFIG_INVALID', `${field}: must be a whole number of at least 1`, { field });
   return value;
 }
 
@@ -104,30 +113,50 @@ function positive(value: unknown, field: string, fallback: number): number {
  * resolveServerOptions({ auth: 'none', host: '0.0.0.0' }) // throws CONFIG_INVALID (host)
  */
 export function resolveServerOptions(options: ServerOptions): ResolvedServerOptions {
-  if (typeof options !== 'object' || options === null) throw new EngramError('CONFIG_INVALID', 'options: must be an object', { field: 'options' });
-  if (options.auth !== 'keys' && options.auth !== 'none') throw new EngramError('CONFIG_INVALID', "auth: must be 'keys' or 'none'", { field: 'auth' });
-  if (options.host !== undefined && (typeof options.host !== 'string' || options.host === '')) throw new EngramError('CONFIG_INVALID', 'host: must be a host name or address', { field: 'host' });
+  if (typeof options !== 'object' || options === null)
+    throw new EngramError('CONFIG_INVALID', 'options: must be an object', { field: 'options' });
+  if (options.auth !== 'keys' && options.auth !== 'none')
+    throw new EngramError('CONFIG_INVALID', "auth: must be 'keys' or 'none'", { field: 'auth' });
+  if (options.host !== undefined && (typeof options.host !== 'string' || options.host === ''))
+    throw new EngramError('CONFIG_INVALID', 'host: must be a host name or address', { field: 'host' });
   if (options.auth === 'none' && !isLoopback(options.host)) {
-    throw new EngramError('CONFIG_INVALID', "host: auth 'none' is allowed only on a loopback host (127.0.0.1, ::1, localhost)", { field: 'host' });
+    throw new EngramError(
+      'CONFIG_INVALID',
+      "host: auth 'none' is allowed only on a loopback host (127.0.0.1, ::1, localhost)",
+      { field: 'host' },
+    );
   }
   if (options.mcpTools !== undefined && options.mcpTools !== 'lean' && options.mcpTools !== 'full') {
     throw new EngramError('CONFIG_INVALID', "mcpTools: must be 'lean' or 'full'", { field: 'mcpTools' });
   }
   const logger = options.logger ?? true;
-  if (typeof logger !== 'boolean' && (typeof logger !== 'object' || logger === null)) throw new EngramError('CONFIG_INVALID', 'logger: must be a boolean or pino options', { field: 'logger' });
+  if (typeof logger !== 'boolean' && (typeof logger !== 'object' || logger === null))
+    throw new EngramError('CONFIG_INVALID', 'logger: must be a boolean or pino options', { field: 'logger' });
   return {
     auth: options.auth,
     host: options.host,
     bodyLimit: positive(options.bodyLimit, 'bodyLimit', DEFAULT_BODY_LIMIT),
     requestTimeoutMs: positive(options.requestTimeoutMs, 'requestTimeoutMs', DEFAULT_REQUEST_TIMEOUT_MS),
-    importMaxLineBytes: atMost(positive(options.importMaxLineBytes, 'importMaxLineBytes', DEFAULT_MAX_LINE_BYTES), 'importMaxLineBytes', MAX_IMPORT_LINE_BYTES),
+    importMaxLineBytes: atMost(
+      positive(options.importMaxLineBytes, 'importMaxLineBytes', DEFAULT_MAX_LINE_BYTES),
+      'importMaxLineBytes',
+      MAX_IMPORT_LINE_BYTES,
+    ),
     rateLimit: {
       max: positive(options.rateLimit?.max, 'rateLimit.max', DEFAULT_RATE_LIMIT.max),
-      timeWindowMs: positive(options.rateLimit?.timeWindowMs, 'rateLimit.timeWindowMs', DEFAULT_RATE_LIMIT.timeWindowMs),
+      timeWindowMs: positive(
+        options.rateLimit?.timeWindowMs,
+        'rateLimit.timeWindowMs',
+        DEFAULT_RATE_LIMIT.timeWindowMs,
+      ),
     },
     authFailureLimit: {
       max: positive(options.authFailureLimit?.max, 'authFailureLimit.max', DEFAULT_AUTH_FAILURE_LIMIT.max),
-      timeWindowMs: positive(options.authFailureLimit?.timeWindowMs, 'authFailureLimit.timeWindowMs', DEFAULT_AUTH_FAILURE_LIMIT.timeWindowMs),
+      timeWindowMs: positive(
+        options.authFailureLimit?.timeWindowMs,
+        'authFailureLimit.timeWindowMs',
+        DEFAULT_AUTH_FAILURE_LIMIT.timeWindowMs,
+      ),
     },
     allowedHosts: hostNames(options.allowedHosts),
     logger,
@@ -138,7 +167,10 @@ export function resolveServerOptions(options: ServerOptions): ResolvedServerOpti
 }
 
 /** Never in a log line: credentials. (Fastify does not log bodies or headers by default.) */
-const REDACT = { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'authorization'], censor: '[redacted]' };
+const REDACT = {
+  paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'authorization'],
+  censor: '[redacted]',
+};
 
 /**
  * Fastify's logger option: pino with credentials redacted, or off.
@@ -150,7 +182,10 @@ export function loggerOptions(logger: boolean | Record<string, unknown>): false 
   if (logger === false) return false;
   const given = logger === true ? {} : logger;
   const redact = given['redact'];
-  const paths = typeof redact === 'object' && redact !== null && !Array.isArray(redact) ? (redact as { paths?: unknown }).paths : redact;
+  const paths =
+    typeof redact === 'object' && redact !== null && !Array.isArray(redact)
+      ? (redact as { paths?: unknown }).paths
+      : redact;
   const extra = Array.isArray(paths) ? paths.filter((path): path is string => typeof path === 'string') : [];
   return { ...given, redact: { ...REDACT, paths: [...REDACT.paths, ...extra] } };
 }

@@ -19,10 +19,18 @@ describe('problemOf', () => {
       request_id: 'r1',
     });
     expect(problemOf(new NotFoundError('event_id', 'evt_x'), 'r').status).toBe(404);
-    expect(problemOf(ConflictError.ofVersion('expected_version', 1, 2, 'caller'), 'r')).toMatchObject({ status: 409, retryable: false });
-    expect(problemOf(new ConflictError('item_id: raced', { field: 'item_id', origin: 'concurrent' }), 'r')).toMatchObject({ status: 409, code: 'STATE_VERSION_CONFLICT', retryable: true });
+    expect(problemOf(ConflictError.ofVersion('expected_version', 1, 2, 'caller'), 'r')).toMatchObject({
+      status: 409,
+      retryable: false,
+    });
+    expect(
+      problemOf(new ConflictError('item_id: raced', { field: 'item_id', origin: 'concurrent' }), 'r'),
+    ).toMatchObject({ status: 409, code: 'STATE_VERSION_CONFLICT', retryable: true });
     expect(problemOf(new EngramError('DUPLICATE_TURN', 'dup'), 'r')).not.toHaveProperty('retryable');
-    expect(problemOf(new EngramError('RUN_STOPPED', 'stopped', { field: 'scope.run_id' }), 'r')).toMatchObject({ status: 409, field: 'scope.run_id' });
+    expect(problemOf(new EngramError('RUN_STOPPED', 'stopped', { field: 'scope.run_id' }), 'r')).toMatchObject({
+      status: 409,
+      field: 'scope.run_id',
+    });
     expect(problemOf(new EngramError('DUPLICATE_TURN', 'dup'), 'r').status).toBe(409);
     expect(problemOf(new EngramError('CONFIG_INVALID', 'closed'), 'r').status).toBe(400);
   });
@@ -39,9 +47,23 @@ describe('problemOf', () => {
   });
 
   it("maps the server's own errors and Fastify's", () => {
-    expect(problemOf(new HttpError('RATE_LIMITED', 'slow down'), 'r')).toMatchObject({ status: 429, code: 'RATE_LIMITED', detail: 'slow down' });
-    expect(problemOf(Object.assign(new Error('Request body is too large'), { code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413 }), 'r').code).toBe('PAYLOAD_TOO_LARGE');
-    expect(problemOf(Object.assign(new Error('bad length'), { code: 'FST_ERR_CTP_INVALID_CONTENT_LENGTH', statusCode: 400 }), 'r').code).toBe('BAD_REQUEST');
+    expect(problemOf(new HttpError('RATE_LIMITED', 'slow down'), 'r')).toMatchObject({
+      status: 429,
+      code: 'RATE_LIMITED',
+      detail: 'slow down',
+    });
+    expect(
+      problemOf(
+        Object.assign(new Error('Request body is too large'), { code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413 }),
+        'r',
+      ).code,
+    ).toBe('PAYLOAD_TOO_LARGE');
+    expect(
+      problemOf(
+        Object.assign(new Error('bad length'), { code: 'FST_ERR_CTP_INVALID_CONTENT_LENGTH', statusCode: 400 }),
+        'r',
+      ).code,
+    ).toBe('BAD_REQUEST');
     expect(Object.values(PROBLEM_STATUS).every((status) => status >= 400 && status < 600)).toBe(true);
   });
 });
@@ -57,11 +79,23 @@ describe('auth and tenancy helpers', () => {
   });
 
   it('bindTenant sets the key’s tenant; another tenant is FORBIDDEN, a non-string one VALIDATION_FAILED', () => {
-    expect(bindTenant({ scope: { user_id: 'u' }, query: 'q' }, 'acme')).toEqual({ scope: { user_id: 'u', tenant_id: 'acme' }, query: 'q' });
-    expect(bindTenant({ candidate_id: 'c', tenant_id: 'acme' }, 'acme', { top: true })).toEqual({ candidate_id: 'c', tenant_id: 'acme' });
-    expect(() => bindTenant({ scope: { user_id: 'u', tenant_id: 'other' } }, 'acme')).toThrow(expect.objectContaining({ code: 'FORBIDDEN', field: 'scope.tenant_id' }));
-    expect(() => bindTenant({ tenant_id: 'other' }, 'acme')).toThrow(expect.objectContaining({ code: 'FORBIDDEN', field: 'tenant_id' }));
-    expect(() => assertOwnTenant(7, 'acme', 'tenant_id')).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED' }));
+    expect(bindTenant({ scope: { user_id: 'u' }, query: 'q' }, 'acme')).toEqual({
+      scope: { user_id: 'u', tenant_id: 'acme' },
+      query: 'q',
+    });
+    expect(bindTenant({ candidate_id: 'c', tenant_id: 'acme' }, 'acme', { top: true })).toEqual({
+      candidate_id: 'c',
+      tenant_id: 'acme',
+    });
+    expect(() => bindTenant({ scope: { user_id: 'u', tenant_id: 'other' } }, 'acme')).toThrow(
+      expect.objectContaining({ code: 'FORBIDDEN', field: 'scope.tenant_id' }),
+    );
+    expect(() => bindTenant({ tenant_id: 'other' }, 'acme')).toThrow(
+      expect.objectContaining({ code: 'FORBIDDEN', field: 'tenant_id' }),
+    );
+    expect(() => assertOwnTenant(7, 'acme', 'tenant_id')).toThrow(
+      expect.objectContaining({ code: 'VALIDATION_FAILED' }),
+    );
     expect(bindTenant('not an object', 'acme')).toBe('not an object');
   });
 });

@@ -112,7 +112,8 @@ function classify(error: unknown): Classified {
   const known = typeof framework.code === 'string' ? FRAMEWORK_CODES[framework.code] : undefined;
   if (known !== undefined) return { code: known, field: null, message: framework.message ?? TITLES[known] };
   const status = framework.statusCode;
-  if (typeof status === 'number' && status >= 400 && status < 500) return { code: 'BAD_REQUEST', field: null, message: framework.message ?? TITLES.BAD_REQUEST };
+  if (typeof status === 'number' && status >= 400 && status < 500)
+    return { code: 'BAD_REQUEST', field: null, message: framework.message ?? TITLES.BAD_REQUEST };
   return { code: 'INTERNAL', field: null, message: 'unexpected error' };
 }
 
@@ -166,5 +167,11 @@ function handleError(error: unknown, request: FastifyRequest, reply: FastifyRepl
  */
 export function installProblemHandling(app: FastifyInstance): void {
   app.setErrorHandler(handleError);
-  app.setNotFoundHandler((request, reply) => handleError(new HttpError('ROUTE_NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`), request, reply));
+  app.setNotFoundHandler((request, reply) =>
+    handleError(
+      new HttpError('ROUTE_NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`),
+      request,
+      reply,
+    ),
+  );
 }

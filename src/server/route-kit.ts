@@ -7,7 +7,15 @@ import { Readable } from 'node:stream';
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-import { EngramError, inputIssues, ValidationError, type Engram, type KeyPrincipal, type KeyRole, type ValidationIssue } from '../index.js';
+import {
+  EngramError,
+  inputIssues,
+  ValidationError,
+  type Engram,
+  type KeyPrincipal,
+  type KeyRole,
+  type ValidationIssue,
+} from '../index.js';
 import { HttpError } from './http-error.js';
 import type { ServerMetrics } from './metrics.js';
 import { assertOwnTenant, isObject, type JsonObject } from './tenancy.js';
@@ -78,7 +86,11 @@ export interface RouteSpec {
 }
 
 /** The query parameter every route takes: the key's own tenant, repeated (any other is 403). */
-export const TENANT_PARAM: QueryParam = { name: 'tenant_id', type: 'string', description: "Optional; must be the key's own tenant." };
+export const TENANT_PARAM: QueryParam = {
+  name: 'tenant_id',
+  type: 'string',
+  description: "Optional; must be the key's own tenant.",
+};
 
 /** Lists take a cursor (the last id of the previous page) and a limit (1–1000, default 100). */
 export const PAGE_PARAMS: readonly QueryParam[] = [
@@ -90,7 +102,8 @@ export const PAGE_PARAMS: readonly QueryParam[] = [
 export const DEFAULT_LIMIT = 100;
 
 function parseValue(param: QueryParam, raw: string | string[]): string | number | boolean | string[] {
-  if (param.type === 'list') return (Array.isArray(raw) ? raw : [raw]).flatMap((part) => part.split(',')).filter((part) => part !== '');
+  if (param.type === 'list')
+    return (Array.isArray(raw) ? raw : [raw]).flatMap((part) => part.split(',')).filter((part) => part !== '');
   if (Array.isArray(raw)) throw ValidationError.of(param.name, 'type', 'must be given once');
   if (param.type === 'integer') {
     if (!/^-?\d{1,15}$/.test(raw)) throw ValidationError.of(param.name, 'type', 'must be integer');
@@ -100,7 +113,8 @@ function parseValue(param: QueryParam, raw: string | string[]): string | number 
     if (raw !== 'true' && raw !== 'false') throw ValidationError.of(param.name, 'type', 'must be true or false');
     return raw === 'true';
   }
-  if (param.enum !== undefined && !param.enum.includes(raw)) throw ValidationError.of(param.name, 'enum', `must be one of ${JSON.stringify(param.enum)}`);
+  if (param.enum !== undefined && !param.enum.includes(raw))
+    throw ValidationError.of(param.name, 'enum', `must be one of ${JSON.stringify(param.enum)}`);
   return raw;
 }
 
@@ -147,7 +161,11 @@ export function pick(query: ParsedQuery, names: readonly string[]): JsonObject {
  * @example
  * page(events, 100, (event) => event.id) // { items: [...], next_cursor: 'evt_…' | null }
  */
-export function page<T>(items: readonly T[], limit: number, idOf: (item: T) => string): { items: readonly T[]; next_cursor: string | null } {
+export function page<T>(
+  items: readonly T[],
+  limit: number,
+  idOf: (item: T) => string,
+): { items: readonly T[]; next_cursor: string | null } {
   const last = items.at(-1);
   return { items, next_cursor: last !== undefined && items.length >= limit ? idOf(last) : null };
 }
@@ -171,7 +189,8 @@ export function limitOf(query: ParsedQuery): number {
 export function withPathId(body: unknown, field: string, id: string): unknown {
   if (body === undefined) return { [field]: id };
   if (!isObject(body)) return body;
-  if (body[field] !== undefined && body[field] !== id) throw ValidationError.of(field, 'const', 'must be the id in the path (or left out)');
+  if (body[field] !== undefined && body[field] !== id)
+    throw ValidationError.of(field, 'const', 'must be the id in the path (or left out)');
   return { ...body, [field]: id };
 }
 
@@ -184,23 +203,49 @@ const fromScope = (field: string) => field.replace(/^scope\./u, '');
  */
 function namedAsQuery(error: unknown): unknown {
   if (!EngramError.isInstance(error) || error.field === undefined) return error;
-  if (ValidationError.isInstance(error)) return new ValidationError(error.issues.map((issue) => ({ ...issue, field: fromScope(issue.field) })), { cause: error });
+  if (ValidationError.isInstance(error))
+    return new ValidationError(
+      error.issues.map((issue) => ({ ...issue, field: fromScope(issue.field) })),
+      { cause: error },
+    );
   const field = fromScope(error.field);
   if (field === error.field) return error;
-  return new EngramError(error.code, error.message.replace(error.field, field), { field, cause: error, details: error.details });
+  return new EngramError(error.code, error.message.replace(error.field, field), {
+    field,
+    cause: error,
+    details: error.details,
+  });
 }
 
-async function call(spec: RouteSpec, environment: RouteEnvironment, request: FastifyRequest, reply: FastifyReply, progress: () => void): Promise<unknown> {
+async function call(
+  spec: RouteSpec,
+  environment: RouteEnvironment,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  progress: () => void,
+): Promise<unknown> {
   const { engram, metrics, importMaxLineBytes } = environment;
   const principal = request.principal!;
   const query = parseQuery(request.query, [TENANT_PARAM, ...(spec.query ?? [])]);
   assertOwnTenant(query['tenant_id'], principal.tenant_id, 'tenant_id');
   // Every JSON body holds well-formed text without U+0000 before a handler binds or reads it (an
   // import stream checks its lines); depth is left to the library, which names it per request.
-  const text = request.body instanceof Readable ? [] : inputIssues(request.body).filter((issue) => issue.rule !== 'max_depth');
+  const text =
+    request.body instanceof Readable ? [] : inputIssues(request.body).filter((issue) => issue.rule !== 'max_depth');
   if (text.length > 0) throw new ValidationError(text);
   try {
-    return await spec.handle({ engram, principal, tenant: principal.tenant_id, body: request.body, params: request.params as Record<string, string>, query, reply, metrics, progress, importMaxLineBytes });
+    return await spec.handle({
+      engram,
+      principal,
+      tenant: principal.tenant_id,
+      body: request.body,
+      params: request.params as Record<string, string>,
+      query,
+      reply,
+      metrics,
+      progress,
+      importMaxLineBytes,
+    });
   } catch (error) {
     // A GET's scope comes from the query string: name the parameter, not the library's field.
     throw spec.method === 'GET' ? namedAsQuery(error) : error;
@@ -267,11 +312,19 @@ export function boundsOwnTime(socket: object): boolean {
 }
 
 /** A `progress` route's call: its socket exempt from Node's request limit, closed after a failure. */
-async function progressCall(spec: RouteSpec, environment: RouteEnvironment, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+async function progressCall(
+  spec: RouteSpec,
+  environment: RouteEnvironment,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<unknown> {
   const socket = request.raw.socket;
   progressSockets.add(socket);
   try {
-    const result = await withProgressDeadline((progress) => call(spec, environment, request, reply, progress), environment.timeoutMs);
+    const result = await withProgressDeadline(
+      (progress) => call(spec, environment, request, reply, progress),
+      environment.timeoutMs,
+    );
     // The body was read whole; the next request on this connection has Node's limit again.
     progressSockets.delete(socket);
     return result;
@@ -331,7 +384,10 @@ export function registerRoutes(app: FastifyInstance, environment: RouteEnvironme
         const result =
           spec.deadline === 'progress'
             ? await progressCall(spec, environment, request, reply)
-            : await withDeadline(call(spec, environment, request, reply, () => undefined), environment.timeoutMs);
+            : await withDeadline(
+                call(spec, environment, request, reply, () => undefined),
+                environment.timeoutMs,
+              );
         reply.code(spec.response.status);
         if (spec.response.status === 204) return reply.send();
         if (spec.response.contentType !== undefined) return reply.type(spec.response.contentType).send(result);

@@ -52,7 +52,15 @@ export const keyRoutes: readonly RouteSpec[] = [
     response: {
       status: 200,
       description: 'The key.',
-      schema: objectOf({ key_id: { type: 'string' }, tenant_id: { type: 'string' }, role: { type: 'string', enum: [...KEY_ROLES] }, label: { type: 'string' } }, ['key_id', 'tenant_id', 'role', 'label']),
+      schema: objectOf(
+        {
+          key_id: { type: 'string' },
+          tenant_id: { type: 'string' },
+          role: { type: 'string', enum: [...KEY_ROLES] },
+          label: { type: 'string' },
+        },
+        ['key_id', 'tenant_id', 'role', 'label'],
+      ),
     },
     handle: ({ engram, principal }) => identify(engram, principal),
   },
@@ -76,8 +84,25 @@ export const keyRoutes: readonly RouteSpec[] = [
     role: 'admin',
     tag: 'keys',
     summary: 'Create a key of the tenant; the secret is in this response only',
-    body: { required: true, schema: objectOf({ role: { type: 'string', enum: [...KEY_ROLES] }, label: { type: 'string', maxLength: 200 }, tenant_id: OWN_TENANT }, ['role']) },
-    response: { status: 201, description: 'The key and its secret.', schema: objectOf({ info: KEY_INFO, key: { type: 'string', description: 'The secret (egk_…); store it now.' } }, ['info', 'key']) },
+    body: {
+      required: true,
+      schema: objectOf(
+        {
+          role: { type: 'string', enum: [...KEY_ROLES] },
+          label: { type: 'string', maxLength: 200 },
+          tenant_id: OWN_TENANT,
+        },
+        ['role'],
+      ),
+    },
+    response: {
+      status: 201,
+      description: 'The key and its secret.',
+      schema: objectOf({ info: KEY_INFO, key: { type: 'string', description: 'The secret (egk_…); store it now.' } }, [
+        'info',
+        'key',
+      ]),
+    },
     errors: [413, 415],
     handle: createKey,
   },

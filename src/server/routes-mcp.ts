@@ -26,7 +26,10 @@ function callsIn(body: unknown): number {
 
 function refuse(reply: FastifyReply, calls: number, limit: { max: number; ttlInSeconds: number }): never {
   reply.header('retry-after', String(limit.ttlInSeconds));
-  throw new HttpError('RATE_LIMITED', `rate limit of ${limit.max} requests per window reached: this batch holds ${calls} calls and each counts; retry in ${limit.ttlInSeconds} s`);
+  throw new HttpError(
+    'RATE_LIMITED',
+    `rate limit of ${limit.max} requests per window reached: this batch holds ${calls} calls and each counts; retry in ${limit.ttlInSeconds} s`,
+  );
 }
 
 /**

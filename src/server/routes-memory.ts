@@ -2,7 +2,20 @@
 // working state (read, and patch at an expected version). Every item answered carries `text`, the
 // line a packet shows for it.
 
-import { describeItem, ITEM_STATUSES, type ForgetRequest, type HistoryRequest, type ListItemsRequest, type MemoryItem, type ReextractRequest, type RememberRequest, type RestoreRequest, type SearchMemoryRequest, type SessionScopeInput, type UpdateWorkingStateRequest } from '../index.js';
+import {
+  describeItem,
+  ITEM_STATUSES,
+  type ForgetRequest,
+  type HistoryRequest,
+  type ListItemsRequest,
+  type MemoryItem,
+  type ReextractRequest,
+  type RememberRequest,
+  type RestoreRequest,
+  type SearchMemoryRequest,
+  type SessionScopeInput,
+  type UpdateWorkingStateRequest,
+} from '../index.js';
 import { attributed } from './attribution.js';
 import { limitOf, page, PAGE_PARAMS, pick, type RouteCall, type RouteSpec } from './route-kit.js';
 import { objectOf, pageOf, ref } from './schema-refs.js';
@@ -13,14 +26,29 @@ const READER_PARAMS = [
   { name: 'agent_id', type: 'string', description: 'Also the items of this agent.' },
 ] as const;
 
-const ITEM_TYPES = ['profile', 'preferences', 'goals', 'tasks', 'decisions', 'entities', 'events', 'cases', 'patterns', 'procedure'] as const;
+const ITEM_TYPES = [
+  'profile',
+  'preferences',
+  'goals',
+  'tasks',
+  'decisions',
+  'entities',
+  'events',
+  'cases',
+  'patterns',
+  'procedure',
+] as const;
 
 /** An item with the line a packet shows for it. */
 const withText = (item: MemoryItem): MemoryItem & { text: string } => ({ ...item, text: describeItem(item) });
 
 async function listItems({ engram, tenant, query }: RouteCall): Promise<unknown> {
   const limit = limitOf(query);
-  const request = { scope: { ...pick(query, ['user_id', 'agent_id']), tenant_id: tenant }, ...pick(query, ['types', 'status', 'cursor']), limit };
+  const request = {
+    scope: { ...pick(query, ['user_id', 'agent_id']), tenant_id: tenant },
+    ...pick(query, ['types', 'status', 'cursor']),
+    limit,
+  };
   return page((await engram.listItems(request as unknown as ListItemsRequest)).map(withText), limit, (item) => item.id);
 }
 
@@ -39,16 +67,29 @@ async function patchWorkingState({ engram, tenant, body }: RouteCall): Promise<u
 }
 
 async function searchItems({ engram, tenant, body }: RouteCall): Promise<unknown> {
-  return { hits: (await engram.searchItems(bindTenant(body, tenant) as SearchMemoryRequest)).map((hit) => ({ ...hit, item: withText(hit.item) })) };
+  return {
+    hits: (await engram.searchItems(bindTenant(body, tenant) as SearchMemoryRequest)).map((hit) => ({
+      ...hit,
+      item: withText(hit.item),
+    })),
+  };
 }
 
 /** What changed: the answer of every write of items. */
-const DIFFS = { status: 200, description: 'What changed.', schema: objectOf({ diffs: { type: 'array', items: ref('records', '/$defs/item_diff') } }, ['diffs']) };
+const DIFFS = {
+  status: 200,
+  description: 'What changed.',
+  schema: objectOf({ diffs: { type: 'array', items: ref('records', '/$defs/item_diff') } }, ['diffs']),
+};
 
 /** An item as answered: a MemoryItem with `text`. */
 const ITEM = ref('records', '/$defs/item_record');
 
-const ITEM_HITS = { status: 200, description: 'Item hits, best first (each item with `text`).', schema: objectOf({ hits: { type: 'array', items: ref('records', '/$defs/item_hit') } }, ['hits']) };
+const ITEM_HITS = {
+  status: 200,
+  description: 'Item hits, best first (each item with `text`).',
+  schema: objectOf({ hits: { type: 'array', items: ref('records', '/$defs/item_hit') } }, ['hits']),
+};
 
 /** Items and memory search. */
 const SEARCH_ITEMS: RouteSpec = {
@@ -58,7 +99,8 @@ const SEARCH_ITEMS: RouteSpec = {
   wire: { body: 'SearchMemoryRequest', response: '{ hits: ItemHit[] }' },
   role: 'read',
   tag: 'memory',
-  summary: "Search a user's long-term memory items (facts, preferences, tasks, procedures, …): hybrid, with per-signal scores; the conversation's events are POST /v1/events/search",
+  summary:
+    "Search a user's long-term memory items (facts, preferences, tasks, procedures, …): hybrid, with per-signal scores; the conversation's events are POST /v1/events/search",
   body: { required: true, schema: ref('memoryRequests', '/$defs/search') },
   response: ITEM_HITS,
   errors: [413, 415],
@@ -91,7 +133,10 @@ export const memoryRoutes: readonly RouteSpec[] = [
     role: 'read',
     tag: 'memory',
     summary: 'Every version of a key, oldest first',
-    query: [...READER_PARAMS, { name: 'key', type: 'string', description: 'The item key (required), e.g. pref:writing:tone.', required: true }],
+    query: [
+      ...READER_PARAMS,
+      { name: 'key', type: 'string', description: 'The item key (required), e.g. pref:writing:tone.', required: true },
+    ],
     response: { status: 200, description: 'All versions (one page).', schema: pageOf(ITEM) },
     handle: history,
   },
@@ -114,11 +159,14 @@ export const memoryRoutes: readonly RouteSpec[] = [
     wire: { body: 'RememberRequest', response: 'ItemDiffs' },
     role: 'write',
     tag: 'memory',
-    summary: "Write an item explicitly, merged under its type's conflict policy (with replace, its value replaces the current one whole); a rule naming the inspector is stamped with the key's label",
+    summary:
+      "Write an item explicitly, merged under its type's conflict policy (with replace, its value replaces the current one whole); a rule naming the inspector is stamped with the key's label",
     body: { required: true, schema: ref('memoryRequests', '/$defs/remember') },
     response: DIFFS,
     errors: [413, 415],
-    handle: async ({ engram, principal, tenant, body }) => ({ diffs: await engram.remember(bindTenant(await attributed(engram, principal, body), tenant) as RememberRequest) }),
+    handle: async ({ engram, principal, tenant, body }) => ({
+      diffs: await engram.remember(bindTenant(await attributed(engram, principal, body), tenant) as RememberRequest),
+    }),
   },
   {
     method: 'POST',
@@ -127,11 +175,14 @@ export const memoryRoutes: readonly RouteSpec[] = [
     wire: { body: 'RestoreRequest', response: 'ItemDiffs' },
     role: 'write',
     tag: 'memory',
-    summary: "Make an earlier version of a key current again: a new version with exactly its value; a rule naming the inspector is stamped with the key's label",
+    summary:
+      "Make an earlier version of a key current again: a new version with exactly its value; a rule naming the inspector is stamped with the key's label",
     body: { required: true, schema: ref('memoryRequests', '/$defs/restore') },
     response: DIFFS,
     errors: [404, 413, 415],
-    handle: async ({ engram, principal, tenant, body }) => ({ diffs: await engram.restore(bindTenant(await attributed(engram, principal, body), tenant) as RestoreRequest) }),
+    handle: async ({ engram, principal, tenant, body }) => ({
+      diffs: await engram.restore(bindTenant(await attributed(engram, principal, body), tenant) as RestoreRequest),
+    }),
   },
   {
     method: 'POST',
@@ -144,7 +195,9 @@ export const memoryRoutes: readonly RouteSpec[] = [
     body: { required: true, schema: ref('memoryRequests', '/$defs/forget') },
     response: DIFFS,
     errors: [404, 413, 415],
-    handle: async ({ engram, tenant, body }) => ({ diffs: await engram.forget(bindTenant(body, tenant) as ForgetRequest) }),
+    handle: async ({ engram, tenant, body }) => ({
+      diffs: await engram.forget(bindTenant(body, tenant) as ForgetRequest),
+    }),
   },
   {
     method: 'POST',
@@ -171,7 +224,8 @@ export const memoryRoutes: readonly RouteSpec[] = [
       ),
     },
     errors: [413, 415],
-    handle: async ({ engram, tenant, body }) => engram.reextract(bindTenant(body, tenant, { top: true }) as ReextractRequest),
+    handle: async ({ engram, tenant, body }) =>
+      engram.reextract(bindTenant(body, tenant, { top: true }) as ReextractRequest),
   },
   SEARCH_ITEMS,
   // Its earlier name, kept: the same route under another address.
@@ -183,13 +237,27 @@ export const memoryRoutes: readonly RouteSpec[] = [
   },
 ];
 
-const STATE_FIELDS = ['goal', 'plan', 'slots', 'constraints', 'tool_evidence', 'decisions', 'risks', 'open_loops', 'state_version'] as const;
+const STATE_FIELDS = [
+  'goal',
+  'plan',
+  'slots',
+  'constraints',
+  'tool_evidence',
+  'decisions',
+  'risks',
+  'open_loops',
+  'state_version',
+] as const;
 
 /** The response of PATCH /v1/working-state: the WorkingState an update left, and whether it was a replay. */
 const UPDATE_SCHEMA = objectOf(
   {
     ...Object.fromEntries(STATE_FIELDS.map((field) => [field, ref('workingState', `/properties/${field}`)])),
-    replayed: { type: 'boolean', description: 'True when this turn_id was recorded before with the same update: nothing was written and the state is as it recorded it.' },
+    replayed: {
+      type: 'boolean',
+      description:
+        'True when this turn_id was recorded before with the same update: nothing was written and the state is as it recorded it.',
+    },
   },
   [...STATE_FIELDS, 'replayed'],
 );
@@ -210,7 +278,11 @@ export const workingStateRoutes: readonly RouteSpec[] = [
       { name: 'session_id', type: 'string', description: 'The session (required).', required: true },
     ],
     response: { status: 200, description: 'The working state.', schema: ref('workingState') },
-    handle: ({ engram, tenant, query }) => engram.getWorkingState({ ...pick(query, ['user_id', 'agent_id', 'session_id']), tenant_id: tenant } as unknown as SessionScopeInput),
+    handle: ({ engram, tenant, query }) =>
+      engram.getWorkingState({
+        ...pick(query, ['user_id', 'agent_id', 'session_id']),
+        tenant_id: tenant,
+      } as unknown as SessionScopeInput),
   },
   {
     method: 'PATCH',
@@ -219,7 +291,8 @@ export const workingStateRoutes: readonly RouteSpec[] = [
     wire: { body: 'UpdateWorkingStateRequest', response: 'WorkingStateUpdate' },
     role: 'write',
     tag: 'working state',
-    summary: 'Patch a working state at the expected version (a stale version is 409 STATE_VERSION_CONFLICT; a used turn_id replays the same update, or is 409 DUPLICATE_TURN for another)',
+    summary:
+      'Patch a working state at the expected version (a stale version is 409 STATE_VERSION_CONFLICT; a used turn_id replays the same update, or is 409 DUPLICATE_TURN for another)',
     body: {
       required: true,
       schema: objectOf(
@@ -228,12 +301,19 @@ export const workingStateRoutes: readonly RouteSpec[] = [
           expected_version: ref('commitTurnRequest', '/properties/state_patch/properties/expected_version'),
           set: ref('commitTurnRequest', '/properties/state_patch/properties/set'),
           append: ref('commitTurnRequest', '/properties/state_patch/properties/append'),
-          turn_id: { ...ref('common', '/$defs/identifier'), description: 'Idempotency key of the patch turn (default: a new id).' },
+          turn_id: {
+            ...ref('common', '/$defs/identifier'),
+            description: 'Idempotency key of the patch turn (default: a new id).',
+          },
         },
         ['scope', 'expected_version'],
       ),
     },
-    response: { status: 200, description: 'The new working state (or, for a repeated turn_id, the state the update recorded) with `replayed`.', schema: UPDATE_SCHEMA },
+    response: {
+      status: 200,
+      description: 'The new working state (or, for a repeated turn_id, the state the update recorded) with `replayed`.',
+      schema: UPDATE_SCHEMA,
+    },
     errors: [409, 413, 415],
     handle: patchWorkingState,
   },

@@ -2,7 +2,18 @@
 // approve, reject) and insights (list, add, get, move through validation states, promote). Listed
 // candidates carry `text`, the line a packet would show for the item approving one writes.
 
-import { describeItem, type AddInsightRequest, type ApproveRequest, type ListCandidatesRequest, type ListInsightsRequest, type PromoteInsightRequest, type ReflectRequest, type RejectRequest, type ReviewCandidate, type UpdateInsightRequest } from '../index.js';
+import {
+  describeItem,
+  type AddInsightRequest,
+  type ApproveRequest,
+  type ListCandidatesRequest,
+  type ListInsightsRequest,
+  type PromoteInsightRequest,
+  type ReflectRequest,
+  type RejectRequest,
+  type ReviewCandidate,
+  type UpdateInsightRequest,
+} from '../index.js';
 import { limitOf, page, PAGE_PARAMS, pick, withPathId, type RouteCall, type RouteSpec } from './route-kit.js';
 import { objectOf, OWN_TENANT, pageOf, ref } from './schema-refs.js';
 import { bindTenant } from './tenancy.js';
@@ -24,18 +35,31 @@ function withText(candidate: ReviewCandidate): ReviewCandidate & { text: string 
 
 async function listCandidates({ engram, tenant, query }: RouteCall): Promise<unknown> {
   const limit = limitOf(query);
-  const request = { scope: { ...pick(query, ['user_id', 'agent_id', 'session_id', 'run_id']), tenant_id: tenant }, ...pick(query, ['status', 'kind', 'trace_id', 'cursor']), limit };
-  return page((await engram.review.list(request as unknown as ListCandidatesRequest)).map(withText), limit, (candidate) => candidate.id);
+  const request = {
+    scope: { ...pick(query, ['user_id', 'agent_id', 'session_id', 'run_id']), tenant_id: tenant },
+    ...pick(query, ['status', 'kind', 'trace_id', 'cursor']),
+    limit,
+  };
+  return page(
+    (await engram.review.list(request as unknown as ListCandidatesRequest)).map(withText),
+    limit,
+    (candidate) => candidate.id,
+  );
 }
 
 async function listInsights({ engram, tenant, query }: RouteCall): Promise<unknown> {
   const limit = limitOf(query);
-  const request = { scope: { ...pick(query, ['user_id', 'agent_id', 'session_id', 'run_id']), tenant_id: tenant }, ...pick(query, ['states', 'types', 'include_expired', 'cursor']), limit };
+  const request = {
+    scope: { ...pick(query, ['user_id', 'agent_id', 'session_id', 'run_id']), tenant_id: tenant },
+    ...pick(query, ['states', 'types', 'include_expired', 'cursor']),
+    limit,
+  };
   return page(await engram.insights.list(request as unknown as ListInsightsRequest), limit, (insight) => insight.id);
 }
 
 /** A request addressed by the id in its path, in the key's tenant. */
-const addressed = ({ body, params, tenant }: RouteCall, field: string) => bindTenant(withPathId(body, field, params['id']!), tenant, { top: true });
+const addressed = ({ body, params, tenant }: RouteCall, field: string) =>
+  bindTenant(withPathId(body, field, params['id']!), tenant, { top: true });
 
 /** Reflection and the review queue. */
 export const reviewRoutes: readonly RouteSpec[] = [
@@ -48,7 +72,11 @@ export const reviewRoutes: readonly RouteSpec[] = [
     tag: 'review',
     summary: 'Reflect over a run: propose candidates for review',
     body: { required: true, schema: ref('reflectionRequests', '/$defs/reflect') },
-    response: { status: 200, description: 'The reflection and its candidates.', schema: ref('records', '/$defs/reflect_result') },
+    response: {
+      status: 200,
+      description: 'The reflection and its candidates.',
+      schema: ref('records', '/$defs/reflect_result'),
+    },
     errors: [404, 413, 415],
     handle: ({ engram, tenant, body }) => engram.reflect(bindTenant(body, tenant) as ReflectRequest),
   },
@@ -62,12 +90,27 @@ export const reviewRoutes: readonly RouteSpec[] = [
     summary: "A user's review candidates, oldest first",
     query: [
       ...USER_PARAMS,
-      { name: 'status', type: 'list', enum: ['pending', 'approved', 'edited', 'rejected'], description: 'Statuses (comma-separated).' },
-      { name: 'kind', type: 'list', enum: ['episode', 'memory', 'contradiction', 'doctrine'], description: 'Kinds (comma-separated).' },
+      {
+        name: 'status',
+        type: 'list',
+        enum: ['pending', 'approved', 'edited', 'rejected'],
+        description: 'Statuses (comma-separated).',
+      },
+      {
+        name: 'kind',
+        type: 'list',
+        enum: ['episode', 'memory', 'contradiction', 'doctrine'],
+        description: 'Kinds (comma-separated).',
+      },
       { name: 'trace_id', type: 'string', description: 'One reflection (trc_…).' },
       ...PAGE_PARAMS,
     ],
-    response: { status: 200, description: 'A page of candidates, each with `text`: the line a packet would show for the item approving it writes (null when it writes no item).', schema: pageOf(ref('records', '/$defs/candidate_record')) },
+    response: {
+      status: 200,
+      description:
+        'A page of candidates, each with `text`: the line a packet would show for the item approving it writes (null when it writes no item).',
+      schema: pageOf(ref('records', '/$defs/candidate_record')),
+    },
     handle: listCandidates,
   },
   {
@@ -90,8 +133,15 @@ export const reviewRoutes: readonly RouteSpec[] = [
     role: 'write',
     tag: 'review',
     summary: 'Approve a pending candidate (optionally with an edit of what it writes)',
-    body: { required: false, schema: objectOf({ by: reviewer, edit: ref('reflectionRequests', '/$defs/edit'), tenant_id: OWN_TENANT }) },
-    response: { status: 200, description: 'The decision and what it wrote.', schema: ref('records', '/$defs/decision_result') },
+    body: {
+      required: false,
+      schema: objectOf({ by: reviewer, edit: ref('reflectionRequests', '/$defs/edit'), tenant_id: OWN_TENANT }),
+    },
+    response: {
+      status: 200,
+      description: 'The decision and what it wrote.',
+      schema: ref('records', '/$defs/decision_result'),
+    },
     errors: [404, 409, 413, 415],
     handle: (call) => call.engram.review.approve(addressed(call, 'candidate_id') as ApproveRequest),
   },
@@ -103,7 +153,13 @@ export const reviewRoutes: readonly RouteSpec[] = [
     role: 'write',
     tag: 'review',
     summary: 'Reject a pending candidate with a reason',
-    body: { required: true, schema: objectOf({ by: reviewer, reason: ref('reflectionRequests', '/$defs/reject/properties/reason'), tenant_id: OWN_TENANT }, ['reason']) },
+    body: {
+      required: true,
+      schema: objectOf(
+        { by: reviewer, reason: ref('reflectionRequests', '/$defs/reject/properties/reason'), tenant_id: OWN_TENANT },
+        ['reason'],
+      ),
+    },
     response: { status: 200, description: 'The decision.', schema: ref('records', '/$defs/decision_result') },
     errors: [404, 409, 413, 415],
     handle: (call) => call.engram.review.reject(addressed(call, 'candidate_id') as RejectRequest),
@@ -122,12 +178,26 @@ export const insightRoutes: readonly RouteSpec[] = [
     summary: "A user's live insights (all with include_expired=true), oldest first",
     query: [
       ...USER_PARAMS,
-      { name: 'states', type: 'list', enum: ['unvalidated', 'testing', 'validated', 'rejected'], description: 'Validation states (comma-separated).' },
-      { name: 'types', type: 'list', enum: ['hypothesis', 'strategy', 'pattern'], description: 'Insight types (comma-separated).' },
+      {
+        name: 'states',
+        type: 'list',
+        enum: ['unvalidated', 'testing', 'validated', 'rejected'],
+        description: 'Validation states (comma-separated).',
+      },
+      {
+        name: 'types',
+        type: 'list',
+        enum: ['hypothesis', 'strategy', 'pattern'],
+        description: 'Insight types (comma-separated).',
+      },
       { name: 'include_expired', type: 'boolean', description: 'Also expired insights.' },
       ...PAGE_PARAMS,
     ],
-    response: { status: 200, description: 'A page of insights.', schema: pageOf(ref('records', '/$defs/insight_record')) },
+    response: {
+      status: 200,
+      description: 'A page of insights.',
+      schema: pageOf(ref('records', '/$defs/insight_record')),
+    },
     handle: listInsights,
   },
   {
@@ -165,7 +235,15 @@ export const insightRoutes: readonly RouteSpec[] = [
     summary: 'Move an insight to a new validation state',
     body: {
       required: true,
-      schema: objectOf({ state: ref('reflectionRequests', '/$defs/update_insight/properties/state'), note: ref('reflectionRequests', '/$defs/update_insight/properties/note'), by: reviewer, tenant_id: OWN_TENANT }, ['state']),
+      schema: objectOf(
+        {
+          state: ref('reflectionRequests', '/$defs/update_insight/properties/state'),
+          note: ref('reflectionRequests', '/$defs/update_insight/properties/note'),
+          by: reviewer,
+          tenant_id: OWN_TENANT,
+        },
+        ['state'],
+      ),
     },
     response: { status: 200, description: 'The insight.', schema: ref('records', '/$defs/insight_record') },
     errors: [404, 409, 413, 415],
@@ -192,7 +270,11 @@ export const insightRoutes: readonly RouteSpec[] = [
         ['type', 'key', 'value'],
       ),
     },
-    response: { status: 200, description: 'The insight and the item diffs.', schema: ref('records', '/$defs/promote_result') },
+    response: {
+      status: 200,
+      description: 'The insight and the item diffs.',
+      schema: ref('records', '/$defs/promote_result'),
+    },
     errors: [404, 409, 413, 415],
     handle: (call) => call.engram.insights.promote(addressed(call, 'insight_id') as PromoteInsightRequest),
   },

@@ -1,7 +1,15 @@
 // Runs and what they leave behind: a run's recorded state and resuming a stopped one, compaction
 // snapshots with their narrative, and context builds (get, list, replay, diff, explain one record).
 
-import { NotFoundError, renderPacket, type ExplainBuildRequest, type RenderFormat, type ListSnapshotsRequest, type ResumeRunRequest, type RunScope } from '../index.js';
+import {
+  NotFoundError,
+  renderPacket,
+  type ExplainBuildRequest,
+  type RenderFormat,
+  type ListSnapshotsRequest,
+  type ResumeRunRequest,
+  type RunScope,
+} from '../index.js';
 import { limitOf, page, PAGE_PARAMS, pick, withPathId, type RouteCall, type RouteSpec } from './route-kit.js';
 import { objectOf, OWN_TENANT, pageOf, ref } from './schema-refs.js';
 import { bindTenant } from './tenancy.js';
@@ -15,13 +23,25 @@ async function getRun({ engram, tenant, query }: RouteCall): Promise<unknown> {
 
 async function listSnapshots({ engram, tenant, query }: RouteCall): Promise<unknown> {
   const limit = limitOf(query);
-  const request = { scope: { ...pick(query, ['user_id', 'agent_id', 'run_id']), tenant_id: tenant }, ...pick(query, ['order', 'cursor']), limit };
-  return page(await engram.runs.snapshots(request as unknown as ListSnapshotsRequest), limit, (record) => record.snapshot.snapshot_id);
+  const request = {
+    scope: { ...pick(query, ['user_id', 'agent_id', 'run_id']), tenant_id: tenant },
+    ...pick(query, ['order', 'cursor']),
+    limit,
+  };
+  return page(
+    await engram.runs.snapshots(request as unknown as ListSnapshotsRequest),
+    limit,
+    (record) => record.snapshot.snapshot_id,
+  );
 }
 
 async function listBuilds({ engram, tenant, query }: RouteCall): Promise<unknown> {
   const limit = limitOf(query);
-  const builds = await engram.listBuilds({ ...(pick(query, ['user_id', 'agent_id', 'session_id', 'cursor']) as Record<string, string>), tenant_id: tenant, limit });
+  const builds = await engram.listBuilds({
+    ...(pick(query, ['user_id', 'agent_id', 'session_id', 'cursor']) as Record<string, string>),
+    tenant_id: tenant,
+    limit,
+  });
   return page(builds, limit, (build) => build.id);
 }
 
@@ -72,7 +92,11 @@ export const runRoutes: readonly RouteSpec[] = [
       { name: 'order', type: 'string', enum: ['asc', 'desc'], description: 'By sequence (default asc).' },
       ...PAGE_PARAMS,
     ],
-    response: { status: 200, description: 'A page of snapshot records (next_cursor is a snapshot_id).', schema: pageOf(ref('records', '/$defs/snapshot_record')) },
+    response: {
+      status: 200,
+      description: 'A page of snapshot records (next_cursor is a snapshot_id).',
+      schema: pageOf(ref('records', '/$defs/snapshot_record')),
+    },
     handle: listSnapshots,
   },
   {
@@ -83,7 +107,11 @@ export const runRoutes: readonly RouteSpec[] = [
     role: 'read',
     tag: 'runs',
     summary: 'One snapshot record',
-    response: { status: 200, description: 'The snapshot record: its scope and the snapshot.', schema: ref('records', '/$defs/snapshot_record') },
+    response: {
+      status: 200,
+      description: 'The snapshot record: its scope and the snapshot.',
+      schema: ref('records', '/$defs/snapshot_record'),
+    },
     errors: [404],
     handle: ({ engram, tenant, params }) => engram.runs.snapshot(params['id']!, tenant),
   },
@@ -95,7 +123,12 @@ export const runRoutes: readonly RouteSpec[] = [
     role: 'read',
     tag: 'runs',
     summary: "A snapshot's deterministic narrative (Markdown)",
-    response: { status: 200, description: 'The narrative.', contentType: 'text/markdown; charset=utf-8', schema: { type: 'string' } },
+    response: {
+      status: 200,
+      description: 'The narrative.',
+      contentType: 'text/markdown; charset=utf-8',
+      schema: { type: 'string' },
+    },
     errors: [404],
     handle: ({ engram, tenant, params }) => engram.runs.narrative(params['id']!, tenant),
   },
@@ -150,8 +183,19 @@ export const buildRoutes: readonly RouteSpec[] = [
     role: 'read',
     tag: 'builds',
     summary: 'One context build (with ?render=, also its packet as prompt text)',
-    query: [{ name: 'render', type: 'string', enum: ['markdown', 'xml'], description: 'Also render the packet as prompt text (`text`).' }],
-    response: { status: 200, description: 'The build, and its text when rendered.', schema: ref('records', '/$defs/build_record') },
+    query: [
+      {
+        name: 'render',
+        type: 'string',
+        enum: ['markdown', 'xml'],
+        description: 'Also render the packet as prompt text (`text`).',
+      },
+    ],
+    response: {
+      status: 200,
+      description: 'The build, and its text when rendered.',
+      schema: ref('records', '/$defs/build_record'),
+    },
     errors: [404],
     handle: getBuild,
   },
@@ -174,10 +218,17 @@ export const buildRoutes: readonly RouteSpec[] = [
     wire: { body: "Omit<ExplainBuildRequest, 'build_id'>", response: 'BuildExplanation' },
     role: 'read',
     tag: 'builds',
-    summary: "Why an event or item is, or is not, in a stored packet: where it was placed, or the filter or omission that left it out, and each retrieval signal's rank for it as of the build's time",
-    body: { required: true, schema: objectOf({ id: ref('buildRequests', '/$defs/explain/properties/id'), tenant_id: OWN_TENANT }, ['id']) },
+    summary:
+      "Why an event or item is, or is not, in a stored packet: where it was placed, or the filter or omission that left it out, and each retrieval signal's rank for it as of the build's time",
+    body: {
+      required: true,
+      schema: objectOf({ id: ref('buildRequests', '/$defs/explain/properties/id'), tenant_id: OWN_TENANT }, ['id']),
+    },
     response: { status: 200, description: 'The explanation.', schema: ref('buildRequests', '/$defs/explanation') },
     errors: [404, 413, 415],
-    handle: ({ engram, tenant, params, body }) => engram.explainBuild(bindTenant(withPathId(body, 'build_id', params['id']!), tenant, { top: true }) as ExplainBuildRequest),
+    handle: ({ engram, tenant, params, body }) =>
+      engram.explainBuild(
+        bindTenant(withPathId(body, 'build_id', params['id']!), tenant, { top: true }) as ExplainBuildRequest,
+      ),
   },
 ];

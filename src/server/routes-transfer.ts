@@ -21,10 +21,19 @@ export const IMPORT_LIMIT = 1024 * 1024 * 1024;
  * line; every other route takes one JSON document, so there it is 415 UNSUPPORTED_MEDIA_TYPE.
  */
 export function acceptNdjson(app: FastifyInstance): void {
-  const streaming = new Set(transferRoutes.filter((spec) => spec.operationId === 'importData').map((spec) => `${spec.method} ${spec.url}`));
+  const streaming = new Set(
+    transferRoutes.filter((spec) => spec.operationId === 'importData').map((spec) => `${spec.method} ${spec.url}`),
+  );
   app.addContentTypeParser(['application/x-ndjson', 'application/jsonl'], (request, payload, done) => {
     if (streaming.has(`${request.method} ${request.routeOptions.url ?? ''}`)) done(null, payload);
-    else done(new HttpError('UNSUPPORTED_MEDIA_TYPE', `${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]} takes application/json; only POST /v1/import takes application/x-ndjson`), undefined);
+    else
+      done(
+        new HttpError(
+          'UNSUPPORTED_MEDIA_TYPE',
+          `${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]} takes application/json; only POST /v1/import takes application/x-ndjson`,
+        ),
+        undefined,
+      );
   });
 }
 
@@ -55,18 +64,25 @@ async function exportStream({ engram, tenant, query }: RouteCall): Promise<Reada
 }
 
 async function importStream({ engram, tenant, body, progress, importMaxLineBytes }: RouteCall): Promise<unknown> {
-  if (!(body instanceof Readable)) throw new HttpError('UNSUPPORTED_MEDIA_TYPE', 'an import is sent as application/x-ndjson (the lines of an export)');
+  if (!(body instanceof Readable))
+    throw new HttpError('UNSUPPORTED_MEDIA_TYPE', 'an import is sent as application/x-ndjson (the lines of an export)');
   // Piped, not read directly: when the import stops early (a bad or too long line) only this
   // stream is closed, and the request's socket stays open for the answer.
   const input = body.pipe(counted(IMPORT_LIMIT, progress));
   // A connection closed under the import (the client gone, or the answer already sent after a
   // timeout) ends it: the request stream itself is not told once its answer has gone.
   const socket = (body as Readable & { socket?: Socket }).socket;
-  const cutOff = () => input.destroy(new HttpError('BAD_REQUEST', 'the connection closed before the import was read whole'));
+  const cutOff = () =>
+    input.destroy(new HttpError('BAD_REQUEST', 'the connection closed before the import was read whole'));
   socket?.once('close', cutOff);
   try {
     const skipped: TransferCounts = {};
-    const counts = await engram.importData(input, { tenant_id: tenant, maxLineBytes: importMaxLineBytes, onBatch: progress, onSkip: (kind) => (skipped[kind] = (skipped[kind] ?? 0) + 1) });
+    const counts = await engram.importData(input, {
+      tenant_id: tenant,
+      maxLineBytes: importMaxLineBytes,
+      onBatch: progress,
+      onSkip: (kind) => (skipped[kind] = (skipped[kind] ?? 0) + 1),
+    });
     return { tenant_id: tenant, counts, skipped };
   } finally {
     socket?.off('close', cutOff);
@@ -77,11 +93,19 @@ async function eraseScope({ engram, tenant, body }: RouteCall): Promise<unknown>
   if (!isObject(body)) throw ValidationError.of('', 'type', 'the body must be a JSON object { user_id, session_id? }');
   assertOwnTenant(body['tenant_id'], tenant, 'tenant_id');
   const unknown = Object.keys(body).filter((key) => !['user_id', 'session_id', 'tenant_id'].includes(key));
-  if (unknown.length > 0) throw ValidationError.of(unknown[0]!, 'additionalProperties', 'is not a field of an erase request');
+  if (unknown.length > 0)
+    throw ValidationError.of(unknown[0]!, 'additionalProperties', 'is not a field of an erase request');
   if (typeof body['user_id'] !== 'string') throw ValidationError.of('user_id', 'required', 'names the user to erase');
   const session = body['session_id'];
-  if (session !== undefined && typeof session !== 'string') throw ValidationError.of('session_id', 'type', 'must be a string');
-  return { erased: await engram.erase({ tenant_id: tenant, user_id: body['user_id'], ...(session === undefined ? {} : { session_id: session }) }) };
+  if (session !== undefined && typeof session !== 'string')
+    throw ValidationError.of('session_id', 'type', 'must be a string');
+  return {
+    erased: await engram.erase({
+      tenant_id: tenant,
+      user_id: body['user_id'],
+      ...(session === undefined ? {} : { session_id: session }),
+    }),
+  };
 }
 
 const COUNTS = { type: 'object', additionalProperties: { type: 'integer' } };
@@ -96,7 +120,12 @@ export const transferRoutes: readonly RouteSpec[] = [
     tag: 'transfer',
     summary: "The key's tenant (or one user) as JSON Lines: a header, then every record; secret content withheld.",
     query: [{ name: 'user_id', type: 'string', description: 'Only this user.' }],
-    response: { status: 200, description: 'The export, one JSON object per line.', contentType: 'application/x-ndjson', schema: { type: 'string' } },
+    response: {
+      status: 200,
+      description: 'The export, one JSON object per line.',
+      contentType: 'application/x-ndjson',
+      schema: { type: 'string' },
+    },
     handle: exportStream,
   },
   {
@@ -109,11 +138,19 @@ export const transferRoutes: readonly RouteSpec[] = [
     summary:
       "An export (application/x-ndjson, up to 1 GiB, lines up to the server's importMaxLineBytes, 16 MiB by default) into the key's tenant, a batch per transaction with each turn beside its events; records are rewritten to the tenant. " +
       'Sent again (after an interruption), records already there are skipped; one held with other content is 409 RECORD_CONFLICT. Runs while bytes arrive or batches commit.',
-    body: { schema: { type: 'string', description: 'The lines of an export.' }, required: true, contentType: 'application/x-ndjson' },
+    body: {
+      schema: { type: 'string', description: 'The lines of an export.' },
+      required: true,
+      contentType: 'application/x-ndjson',
+    },
     response: {
       status: 200,
       description: 'The records written, and those skipped because the tenant held them already, by kind.',
-      schema: objectOf({ tenant_id: { type: 'string' }, counts: COUNTS, skipped: COUNTS }, ['tenant_id', 'counts', 'skipped']),
+      schema: objectOf({ tenant_id: { type: 'string' }, counts: COUNTS, skipped: COUNTS }, [
+        'tenant_id',
+        'counts',
+        'skipped',
+      ]),
     },
     errors: [409, 413, 415],
     deadline: 'progress',
@@ -126,9 +163,18 @@ export const transferRoutes: readonly RouteSpec[] = [
     wire: { body: 'EraseRequest', response: 'EraseResult' },
     role: 'admin',
     tag: 'transfer',
-    summary: "Erase a user, or one session of theirs, with everything derived from it (one transaction); other users' and sessions' builds that quoted it are redacted.",
-    body: { schema: objectOf({ user_id: { type: 'string' }, session_id: { type: 'string' } }, ['user_id']), required: true },
-    response: { status: 200, description: 'What was removed, by table, with the builds redacted (context_builds_redacted) and items whose sources were trimmed (memory_items_sources_trimmed).', schema: objectOf({ erased: COUNTS }, ['erased']) },
+    summary:
+      "Erase a user, or one session of theirs, with everything derived from it (one transaction); other users' and sessions' builds that quoted it are redacted.",
+    body: {
+      schema: objectOf({ user_id: { type: 'string' }, session_id: { type: 'string' } }, ['user_id']),
+      required: true,
+    },
+    response: {
+      status: 200,
+      description:
+        'What was removed, by table, with the builds redacted (context_builds_redacted) and items whose sources were trimmed (memory_items_sources_trimmed).',
+      schema: objectOf({ erased: COUNTS }, ['erased']),
+    },
     handle: eraseScope,
   },
 ];

@@ -1,7 +1,15 @@
 // The write path and the read path: commit turns (one or a batch), compose a packet (optionally
 // rendered as prompt text), and read the episodic log (list, get, full-text search).
 
-import { renderPacket, ValidationError, type CommitTurnRequest, type ComposeRequest, type ListEventsRequest, type RenderFormat, type SearchEventsRequest } from '../index.js';
+import {
+  renderPacket,
+  ValidationError,
+  type CommitTurnRequest,
+  type ComposeRequest,
+  type ListEventsRequest,
+  type RenderFormat,
+  type SearchEventsRequest,
+} from '../index.js';
 import { limitOf, page, PAGE_PARAMS, pick, type RouteCall, type RouteSpec } from './route-kit.js';
 import { objectOf, pageOf, ref } from './schema-refs.js';
 import { bindTenant, isObject } from './tenancy.js';
@@ -38,7 +46,11 @@ async function compose({ engram, tenant, body, query, metrics }: RouteCall): Pro
 
 async function listEvents({ engram, tenant, query }: RouteCall): Promise<unknown> {
   const limit = limitOf(query);
-  const request = { scope: { ...pick(query, ['user_id', 'agent_id', 'session_id', 'run_id']), tenant_id: tenant }, ...pick(query, ['kinds', 'order', 'cursor']), limit };
+  const request = {
+    scope: { ...pick(query, ['user_id', 'agent_id', 'session_id', 'run_id']), tenant_id: tenant },
+    ...pick(query, ['kinds', 'order', 'cursor']),
+    limit,
+  };
   return page(await engram.listEvents(request as unknown as ListEventsRequest), limit, (event) => event.id);
 }
 
@@ -48,12 +60,32 @@ export const turnRoutes: readonly RouteSpec[] = [
     method: 'POST',
     url: '/v1/turns',
     operationId: 'commitTurn',
-    wire: { body: 'CommitTurnRequest | { turns: CommitTurnRequest[] }', response: 'CommitTurnResult | { results: CommitTurnResult[] }' },
+    wire: {
+      body: 'CommitTurnRequest | { turns: CommitTurnRequest[] }',
+      response: 'CommitTurnResult | { results: CommitTurnResult[] }',
+    },
     role: 'write',
     tag: 'turns',
     summary: 'Commit a turn, or a batch of turns in one transaction',
-    body: { required: true, schema: { oneOf: [ref('commitTurnRequest'), objectOf({ turns: { type: 'array', minItems: 1, items: ref('commitTurnRequest') } }, ['turns'])] } },
-    response: { status: 200, description: 'A CommitTurnResult, or { results } for a batch.', schema: { oneOf: [ref('records', '/$defs/commit_turn_result'), objectOf({ results: { type: 'array', items: ref('records', '/$defs/commit_turn_result') } }, ['results'])] } },
+    body: {
+      required: true,
+      schema: {
+        oneOf: [
+          ref('commitTurnRequest'),
+          objectOf({ turns: { type: 'array', minItems: 1, items: ref('commitTurnRequest') } }, ['turns']),
+        ],
+      },
+    },
+    response: {
+      status: 200,
+      description: 'A CommitTurnResult, or { results } for a batch.',
+      schema: {
+        oneOf: [
+          ref('records', '/$defs/commit_turn_result'),
+          objectOf({ results: { type: 'array', items: ref('records', '/$defs/commit_turn_result') } }, ['results']),
+        ],
+      },
+    },
     errors: [409, 413, 415],
     handle: commit,
   },
@@ -65,9 +97,20 @@ export const turnRoutes: readonly RouteSpec[] = [
     role: 'read',
     tag: 'compose',
     summary: 'Compose a token-budgeted MemoryPacket (and its prompt text with ?render=)',
-    query: [{ name: 'render', type: 'string', enum: ['markdown', 'xml'], description: 'Also render the packet as prompt text.' }],
+    query: [
+      {
+        name: 'render',
+        type: 'string',
+        enum: ['markdown', 'xml'],
+        description: 'Also render the packet as prompt text.',
+      },
+    ],
     body: { required: true, schema: ref('composeRequest') },
-    response: { status: 200, description: 'The packet, and its text when rendered.', schema: objectOf({ packet: ref('memoryPacket'), text: { type: 'string' } }, ['packet']) },
+    response: {
+      status: 200,
+      description: 'The packet, and its text when rendered.',
+      schema: objectOf({ packet: ref('memoryPacket'), text: { type: 'string' } }, ['packet']),
+    },
     errors: [413, 415],
     handle: compose,
   },
@@ -81,11 +124,26 @@ const SCOPES_SCHEMA = objectOf(
     sessions: {
       type: 'array',
       items: objectOf(
-        { user_id: { type: 'string' }, agent_id: { type: 'string' }, session_id: { type: 'string' }, run_id: { type: 'string' }, events: COUNT, first_ts: { type: 'string', format: 'date-time' }, last_ts: { type: 'string', format: 'date-time' } },
+        {
+          user_id: { type: 'string' },
+          agent_id: { type: 'string' },
+          session_id: { type: 'string' },
+          run_id: { type: 'string' },
+          events: COUNT,
+          first_ts: { type: 'string', format: 'date-time' },
+          last_ts: { type: 'string', format: 'date-time' },
+        },
         ['user_id', 'agent_id', 'session_id', 'run_id', 'events', 'first_ts', 'last_ts'],
       ),
     },
-    users: { type: 'array', items: objectOf({ user_id: { type: 'string' }, items: COUNT, pending_candidates: COUNT }, ['user_id', 'items', 'pending_candidates']) },
+    users: {
+      type: 'array',
+      items: objectOf({ user_id: { type: 'string' }, items: COUNT, pending_candidates: COUNT }, [
+        'user_id',
+        'items',
+        'pending_candidates',
+      ]),
+    },
   },
   ['sessions', 'users'],
 );
@@ -99,10 +157,15 @@ export const eventRoutes: readonly RouteSpec[] = [
     wire: { response: 'ScopeCounts' },
     role: 'read',
     tag: 'events',
-    summary: "The tenant's sessions (with run, event count and time span; most recently active first) and users (current items, pending candidates)",
+    summary:
+      "The tenant's sessions (with run, event count and time span; most recently active first) and users (current items, pending candidates)",
     query: [{ name: 'limit', type: 'integer', description: 'Most sessions, 1–1000 (default 200).' }],
     response: { status: 200, description: 'Sessions and users with counts.', schema: SCOPES_SCHEMA },
-    handle: ({ engram, tenant, query }) => engram.scopes({ tenant_id: tenant, ...(query['limit'] === undefined ? {} : { limit: query['limit'] as number }) }),
+    handle: ({ engram, tenant, query }) =>
+      engram.scopes({
+        tenant_id: tenant,
+        ...(query['limit'] === undefined ? {} : { limit: query['limit'] as number }),
+      }),
   },
   {
     method: 'GET',
@@ -111,10 +174,16 @@ export const eventRoutes: readonly RouteSpec[] = [
     wire: { response: 'Page<EventRecord>' },
     role: 'read',
     tag: 'events',
-    summary: "A page of a user's (or session's) events in log order; a secret event shows only its ids, scope, kind, role and times",
+    summary:
+      "A page of a user's (or session's) events in log order; a secret event shows only its ids, scope, kind, role and times",
     query: [
       ...SCOPE_PARAMS,
-      { name: 'kinds', type: 'list', enum: ['message', 'tool_result', 'state_patch', 'marker'], description: 'Event kinds (comma-separated).' },
+      {
+        name: 'kinds',
+        type: 'list',
+        enum: ['message', 'tool_result', 'state_patch', 'marker'],
+        description: 'Event kinds (comma-separated).',
+      },
       { name: 'order', type: 'string', enum: ['asc', 'desc'], description: 'Log order (default asc).' },
       ...PAGE_PARAMS,
     ],
@@ -140,20 +209,29 @@ export const eventRoutes: readonly RouteSpec[] = [
     wire: { body: 'SearchEventsRequest', response: 'EventSearchPage' },
     role: 'read',
     tag: 'events',
-    summary: "Search a user's events, the episodic log (never secret ones): full text, best first, a page at a time; long-term memory items are POST /v1/items/search",
+    summary:
+      "Search a user's events, the episodic log (never secret ones): full text, best first, a page at a time; long-term memory items are POST /v1/items/search",
     body: { required: true, schema: ref('searchEventsRequest') },
     response: {
       status: 200,
       description: 'A page of event hits, best first, and the cursor of the next page.',
       schema: objectOf(
         {
-          hits: { type: 'array', items: objectOf({ event: ref('eventRecord'), score: { type: 'number' } }, ['event', 'score']) },
-          next_cursor: { type: ['string', 'null'], description: 'Pass it as cursor (with the same scope, query and time range) for the next page; null at the end.' },
+          hits: {
+            type: 'array',
+            items: objectOf({ event: ref('eventRecord'), score: { type: 'number' } }, ['event', 'score']),
+          },
+          next_cursor: {
+            type: ['string', 'null'],
+            description:
+              'Pass it as cursor (with the same scope, query and time range) for the next page; null at the end.',
+          },
         },
         ['hits', 'next_cursor'],
       ),
     },
     errors: [413, 415],
-    handle: async ({ engram, tenant, body }) => engram.searchEventsPage(bindTenant(body, tenant) as SearchEventsRequest),
+    handle: async ({ engram, tenant, body }) =>
+      engram.searchEventsPage(bindTenant(body, tenant) as SearchEventsRequest),
   },
 ];

@@ -30,7 +30,10 @@ export function pageOf(items: SchemaObject): SchemaObject {
     required: ['items', 'next_cursor'],
     properties: {
       items: { type: 'array', items },
-      next_cursor: { type: ['string', 'null'], description: 'The last id of this page when it is full (pass it as cursor), else null.' },
+      next_cursor: {
+        type: ['string', 'null'],
+        description: 'The last id of this page when it is full (pass it as cursor), else null.',
+      },
     },
   };
 }
@@ -46,4 +49,7 @@ export function objectOf(properties: Record<string, SchemaObject>, required: rea
 }
 
 /** An optional tenant in a body: allowed only when it is the key's own. */
-export const OWN_TENANT: SchemaObject = { type: 'string', description: "Optional; must be the key's own tenant (the server sets it)." };
+export const OWN_TENANT: SchemaObject = {
+  type: 'string',
+  description: "Optional; must be the key's own tenant (the server sets it).",
+};

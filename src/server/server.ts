@@ -60,7 +60,13 @@ function requestIdOf(request: IncomingMessage): string {
   return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
 }
 
-async function registerApi(app: FastifyInstance, engram: Engram, metrics: ServerMetrics, options: ResolvedServerOptions, failures: AuthFailures): Promise<void> {
+async function registerApi(
+  app: FastifyInstance,
+  engram: Engram,
+  metrics: ServerMetrics,
+  options: ResolvedServerOptions,
+  failures: AuthFailures,
+): Promise<void> {
   await app.register(async (api) => {
     api.addHook('onRequest', authenticate(engram, options.auth, failures));
     acceptNdjson(api);
@@ -70,9 +76,17 @@ async function registerApi(app: FastifyInstance, engram: Engram, metrics: Server
       max: options.rateLimit.max,
       timeWindow: options.rateLimit.timeWindowMs,
       keyGenerator: (request) => request.principal?.key_id ?? request.ip,
-      errorResponseBuilder: (_request, context) => new HttpError('RATE_LIMITED', `rate limit of ${context.max} requests per window reached; retry in ${context.after}`),
+      errorResponseBuilder: (_request, context) =>
+        new HttpError(
+          'RATE_LIMITED',
+          `rate limit of ${context.max} requests per window reached; retry in ${context.after}`,
+        ),
     });
-    registerRoutes(api, { engram, metrics, timeoutMs: options.requestTimeoutMs, importMaxLineBytes: options.importMaxLineBytes }, ALL_ROUTES);
+    registerRoutes(
+      api,
+      { engram, metrics, timeoutMs: options.requestTimeoutMs, importMaxLineBytes: options.importMaxLineBytes },
+      ALL_ROUTES,
+    );
     registerMcpRoutes(api, engram, { hosts: options, tools: options.mcpTools });
   });
 }
@@ -100,7 +114,10 @@ export async function createServer(engram: Engram, options: ServerOptions): Prom
     clientErrorHandler: answerClientError,
     // Node checks request times only this often (30 s by default, which would make a 1 s limit
     // one of up to 31 s): a quarter of the limit keeps it close to what was asked.
-    http: { requireHostHeader: false, connectionsCheckingInterval: Math.max(100, Math.min(30_000, Math.floor(settings.requestTimeoutMs / 4))) },
+    http: {
+      requireHostHeader: false,
+      connectionsCheckingInterval: Math.max(100, Math.min(30_000, Math.floor(settings.requestTimeoutMs / 4))),
+    },
   }) as unknown as FastifyInstance;
   resolved.set(app, settings);
   // JSON only: other bodies are 415 UNSUPPORTED_MEDIA_TYPE.
@@ -119,7 +136,12 @@ export async function createServer(engram: Engram, options: ServerOptions): Prom
   const document = openApiDocument(ALL_ROUTES, { metricsAuth: settings.metricsAuth, mcp: true });
   // One count of failed authentications per process, shared by /v1, /mcp and /metrics.
   const failures = new AuthFailures(settings.authFailureLimit);
-  await registerOpsRoutes(app, { engram, metrics, document, metricsAuth: settings.metricsAuth ? authenticate(engram, settings.auth, failures) : null });
+  await registerOpsRoutes(app, {
+    engram,
+    metrics,
+    document,
+    metricsAuth: settings.metricsAuth ? authenticate(engram, settings.auth, failures) : null,
+  });
   await registerApi(app, engram, metrics, settings, failures);
   if (settings.inspector) await registerInspector(app);
   await app.ready();
@@ -137,7 +159,11 @@ export async function listen(app: FastifyInstance, where: { host?: string; port?
   const settings = resolved.get(app);
   const host = where.host ?? settings?.host ?? '127.0.0.1';
   if (settings?.auth === 'none' && !isLoopback(host)) {
-    throw new EngramError('CONFIG_INVALID', "host: auth 'none' is allowed only on a loopback host (127.0.0.1, ::1, localhost)", { field: 'host' });
+    throw new EngramError(
+      'CONFIG_INVALID',
+      "host: auth 'none' is allowed only on a loopback host (127.0.0.1, ::1, localhost)",
+      { field: 'host' },
+    );
   }
   await app.listen({ host, port: where.port ?? 8080 });
   const address = app.server.address();

@@ -64,5 +64,12 @@ export function allowOnly(body: unknown, allowed: readonly string[], prefix = ''
   if (body === undefined) return;
   if (!isObject(body)) throw ValidationError.of(prefix, 'type', 'must be object');
   const extra = Object.keys(body).filter((key) => !allowed.includes(key));
-  if (extra.length > 0) throw new ValidationError(extra.map((key) => ({ field: `${prefix}${key}`, rule: 'additionalProperties', message: 'is not an allowed property' })));
+  if (extra.length > 0)
+    throw new ValidationError(
+      extra.map((key) => ({
+        field: `${prefix}${key}`,
+        rule: 'additionalProperties',
+        message: 'is not an allowed property',
+      })),
+    );
 }

@@ -41,7 +41,10 @@ describe('the inspector routes', () => {
     const app = await appWith(join(tmpdir(), 'engram-no-such-folder'));
     const response = await app.inject({ method: 'GET', url: '/ui/' });
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toMatchObject({ code: 'ROUTE_NOT_FOUND', detail: expect.stringContaining('npm run build') });
+    expect(response.json()).toMatchObject({
+      code: 'ROUTE_NOT_FOUND',
+      detail: expect.stringContaining('npm run build'),
+    });
     await app.close();
   });
 });

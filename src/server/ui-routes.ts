@@ -14,7 +14,8 @@ import { HttpError } from './http-error.js';
 export const INSPECTOR_ROOT = fileURLToPath(new URL('../../dist/ui/', import.meta.url));
 
 /** Only this origin's scripts, styles and API; no frames, no forms elsewhere. */
-const CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /**
  * Serves the inspector under /ui/ (and /ui redirects there). Without built assets, /ui answers 404
@@ -27,7 +28,10 @@ export async function registerInspector(app: FastifyInstance, root = INSPECTOR_R
   app.get('/ui', async (_request, reply) => reply.redirect('/ui/', 302));
   if (!existsSync(root)) {
     app.get('/ui/*', async () => {
-      throw new HttpError('ROUTE_NOT_FOUND', 'the web inspector is not built in this installation: run `npm run build`');
+      throw new HttpError(
+        'ROUTE_NOT_FOUND',
+        'the web inspector is not built in this installation: run `npm run build`',
+      );
     });
     return;
   }

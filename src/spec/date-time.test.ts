@@ -45,7 +45,9 @@ describe('the date-time rule', () => {
 
   it('toIso normalises by the same rule and answers a broken date-time with a ValidationError naming the field, never a RangeError', () => {
     expect(toIso('2026-01-02T05:04:05+02:00')).toBe('2026-01-02T03:04:05.000Z');
-    expect(() => toIso(LEAP, 'ts')).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED', field: 'ts', rule: 'format' }));
+    expect(() => toIso(LEAP, 'ts')).toThrow(
+      expect.objectContaining({ code: 'VALIDATION_FAILED', field: 'ts', rule: 'format' }),
+    );
     expect(() => toIso(new Date(Number.NaN), 'as_of')).toThrow(ValidationError);
     expect(() => toIso(new Date(Date.UTC(10_000, 0, 1)), 'as_of')).toThrow(expect.objectContaining({ field: 'as_of' }));
   });
@@ -53,16 +55,44 @@ describe('the date-time rule', () => {
   it('is the date-time format of every schema: each date-time field refuses a leap second, naming itself', () => {
     const cases: Array<[string, unknown, string]> = [
       [schemas.commitTurnRequest.$id, { scope, turn_id: 't', ts: LEAP, markers: ['ACT_DONE'] }, 'ts'],
-      [schemas.commitTurnRequest.$id, { scope, turn_id: 't', messages: [{ role: 'user', content: 'x', expires_at: LEAP }] }, 'messages[0].expires_at'],
+      [
+        schemas.commitTurnRequest.$id,
+        { scope, turn_id: 't', messages: [{ role: 'user', content: 'x', expires_at: LEAP }] },
+        'messages[0].expires_at',
+      ],
       [schemas.composeRequest.$id, { scope, purpose: 'responder', as_of: LEAP }, 'as_of'],
-      [schemas.composeRequest.$id, { scope, purpose: 'responder', cues: { time_range: { start: LEAP } } }, 'cues.time_range.start'],
-      [schemas.searchEventsRequest.$id, { scope: { user_id: 'u' }, query: 'x', time_range: { end: LEAP } }, 'time_range.end'],
-      [`${schemas.memoryRequests.$id}#/$defs/remember`, { scope: { user_id: 'u', agent_id: 'a' }, type: 'goals', key: 'goal:a:b', value: { name: 'b' }, valid_from: LEAP }, 'valid_from'],
-      [`${schemas.reflectionRequests.$id}#/$defs/add_insight`, { scope: { user_id: 'u', agent_id: 'a', run_id: 'r' }, type: 'hypothesis', statement: 'x', expires_at: LEAP }, 'expires_at'],
+      [
+        schemas.composeRequest.$id,
+        { scope, purpose: 'responder', cues: { time_range: { start: LEAP } } },
+        'cues.time_range.start',
+      ],
+      [
+        schemas.searchEventsRequest.$id,
+        { scope: { user_id: 'u' }, query: 'x', time_range: { end: LEAP } },
+        'time_range.end',
+      ],
+      [
+        `${schemas.memoryRequests.$id}#/$defs/remember`,
+        {
+          scope: { user_id: 'u', agent_id: 'a' },
+          type: 'goals',
+          key: 'goal:a:b',
+          value: { name: 'b' },
+          valid_from: LEAP,
+        },
+        'valid_from',
+      ],
+      [
+        `${schemas.reflectionRequests.$id}#/$defs/add_insight`,
+        { scope: { user_id: 'u', agent_id: 'a', run_id: 'r' }, type: 'hypothesis', statement: 'x', expires_at: LEAP },
+        'expires_at',
+      ],
     ];
     for (const [id, value, field] of cases) {
       const issues = check(id, value);
-      expect(issues, `${id} ${field}`).toContainEqual(expect.objectContaining({ field, rule: 'format', message: expect.stringContaining('no leap second') }));
+      expect(issues, `${id} ${field}`).toContainEqual(
+        expect.objectContaining({ field, rule: 'format', message: expect.stringContaining('no leap second') }),
+      );
     }
   });
 });

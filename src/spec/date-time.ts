@@ -3,10 +3,12 @@
 // `YYYY-MM-DDTHH:MM:SS.sssZ`. A leap second or a UTC year outside 0000–9999 is refused, never moved.
 
 /** The date-time grammar of JSON Schema's `date-time` format: `T`, `t` or a space; `Z`, `±HH:MM`, `±HHMM` or `±HH`. */
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,32}))?(?:[Zz]|([+-])(\d{2})(?::?(\d{2}))?)$/;
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,32}))?(?:[Zz]|([+-])(\d{2})(?::?(\d{2}))?)$/;
 
 /** What a date-time must be, in the words every refusal uses. */
-export const DATE_TIME_RULE = 'must be an RFC 3339 date-time with a time zone (e.g. 2026-06-30T23:59:59Z): seconds 00–59 (no leap second), a UTC year from 0000 to 9999';
+export const DATE_TIME_RULE =
+  'must be an RFC 3339 date-time with a time zone (e.g. 2026-06-30T23:59:59Z): seconds 00–59 (no leap second), a UTC year from 0000 to 9999';
 
 const isLeapYear = (year: number): boolean => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
 
@@ -27,8 +29,20 @@ function daysIn(year: number, month: number): number {
 export function parseDateTime(text: string): number | undefined {
   const match = DATE_TIME.exec(text);
   if (match === null) return undefined;
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
-  const [fraction, sign, offsetHours, offsetMinutes] = [match[7] ?? '', match[8], Number(match[9] ?? 0), Number(match[10] ?? 0)];
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const [fraction, sign, offsetHours, offsetMinutes] = [
+    match[7] ?? '',
+    match[8],
+    Number(match[9] ?? 0),
+    Number(match[10] ?? 0),
+  ];
   if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return undefined;
   if (hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59) return undefined;
   const local = new Date(0);

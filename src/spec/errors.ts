@@ -153,7 +153,11 @@ export class ConflictError extends EngramError {
   readonly actual: number | undefined;
 
   constructor(message: string, options: ConflictErrorOptions) {
-    super(options.code ?? 'STATE_VERSION_CONFLICT', message, { field: options.field, cause: options.cause, details: options.details ?? {} });
+    super(options.code ?? 'STATE_VERSION_CONFLICT', message, {
+      field: options.field,
+      cause: options.cause,
+      details: options.details ?? {},
+    });
     this.name = 'ConflictError';
     this.origin = options.origin;
     this.isRetryable = options.origin === 'concurrent';
@@ -169,8 +173,19 @@ export class ConflictError extends EngramError {
    * ConflictError.ofVersion('state_patch.expected_version', 3, 4, 'caller').message
    * // 'state_patch.expected_version: expected version 3 but the stored version is 4'
    */
-  static ofVersion(field: string, expected: number, actual: number, origin: ConflictOrigin, cause?: unknown): ConflictError {
-    return new ConflictError(`${field}: expected version ${expected} but the stored version is ${actual}`, { field, origin, cause, details: { expected, actual } });
+  static ofVersion(
+    field: string,
+    expected: number,
+    actual: number,
+    origin: ConflictOrigin,
+    cause?: unknown,
+  ): ConflictError {
+    return new ConflictError(`${field}: expected version ${expected} but the stored version is ${actual}`, {
+      field,
+      origin,
+      cause,
+      details: { expected, actual },
+    });
   }
 
   /** True for a ConflictError, also one thrown by another copy of the package. */

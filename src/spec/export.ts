@@ -11,6 +11,16 @@ export type { EraseCounts, EraseScope, ExportKind, ExportRecord, ExportScope } f
  * comes right after its events rather than after all events (files written before that still import).
  */
 export const EXPORT_KINDS: readonly ExportKind[] = [
-  'event', 'turn', 'working_state', 'summary', 'item', 'context_build', 'reflection', 'candidate', 'insight', 'run_state', 'ledger', 'snapshot',
+  'event',
+  'turn',
+  'working_state',
+  'summary',
+  'item',
+  'context_build',
+  'reflection',
+  'candidate',
+  'insight',
+  'run_state',
+  'ledger',
+  'snapshot',
 ];
-

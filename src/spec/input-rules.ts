@@ -17,7 +17,10 @@ const MAX_TEXT_ISSUES = 16;
  * fieldPath(['messages', '0', 'role']) // 'messages[0].role'
  */
 export function fieldPath(parts: readonly string[]): string {
-  return parts.reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc === '' ? part : `${acc}.${part}`), '');
+  return parts.reduce(
+    (acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc === '' ? part : `${acc}.${part}`),
+    '',
+  );
 }
 
 /**
@@ -79,7 +82,11 @@ function printable(text: string): string {
 export function textIssue(text: string, field: string, what = 'must be'): ValidationIssue | undefined {
   if (!wellFormed(text)) {
     const { at, unit } = loneSurrogate(text);
-    return { field, rule: 'well_formed', message: `${what} well-formed Unicode: a lone surrogate ${unit} at character ${at}` };
+    return {
+      field,
+      rule: 'well_formed',
+      message: `${what} well-formed Unicode: a lone surrogate ${unit} at character ${at}`,
+    };
   }
   const nul = text.indexOf('\0');
   if (nul !== -1) return { field, rule: 'no_nul', message: `${what} free of U+0000: found at character ${nul + 1}` };
@@ -104,8 +111,15 @@ function pathOf(entry: Pending, name?: string): string[] {
 /** The depth issue of a path that reached the limit, naming the field the nesting starts in. */
 function depthIssueAt(path: readonly string[], maxDepth: number): ValidationIssue {
   // Up to its second name (messages[0].metadata), not the whole path.
-  const named = path.findIndex((part, index) => !/^\d+$/.test(part) && path.slice(0, index).filter((earlier) => !/^\d+$/.test(earlier)).length === 1);
-  return { field: fieldPath(path.slice(0, named === -1 ? 1 : named + 1)), rule: 'max_depth', message: `nests deeper than ${maxDepth} levels` };
+  const named = path.findIndex(
+    (part, index) =>
+      !/^\d+$/.test(part) && path.slice(0, index).filter((earlier) => !/^\d+$/.test(earlier)).length === 1,
+  );
+  return {
+    field: fieldPath(path.slice(0, named === -1 ? 1 : named + 1)),
+    rule: 'max_depth',
+    message: `nests deeper than ${maxDepth} levels`,
+  };
 }
 
 /**
@@ -133,7 +147,8 @@ export function inputIssues(value: unknown, maxDepth = MAX_JSON_DEPTH): Validati
       if (name !== key) note(textIssue(key, fieldPath(pathOf(next, name)), 'is a property name that must be'));
       if (typeof child === 'string') {
         if (!isClean(child)) note(textIssue(child, fieldPath(pathOf(next, name))));
-      } else if (typeof child === 'object' && child !== null) children.push({ node: child as object, depth: next.depth + 1, name, parent: next });
+      } else if (typeof child === 'object' && child !== null)
+        children.push({ node: child as object, depth: next.depth + 1, name, parent: next });
     }
     // Reversed onto the stack, so issues come in document order.
     for (let index = children.length - 1; index >= 0; index -= 1) pending.push(children[index]!);

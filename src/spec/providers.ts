@@ -29,7 +29,11 @@ export interface EmbeddingModel {
   /** True when texts leave this machine: private events are then not sent unless allowed. */
   readonly remote: boolean;
   /** `priority` defaults to `interactive`. */
-  doEmbed(input: { values: string[]; signal?: AbortSignal; priority?: EmbeddingPriority }): Promise<{ embeddings: Float32Array[] }>;
+  doEmbed(input: {
+    values: string[];
+    signal?: AbortSignal;
+    priority?: EmbeddingPriority;
+  }): Promise<{ embeddings: Float32Array[] }>;
   /**
    * Releases what the model holds (a thread, connections); calls after it fail. Optional: a model
    * that holds nothing has none. An Engram closes the model it created from its configuration, not
@@ -71,7 +75,8 @@ export interface StructuredFailure {
 }
 
 /** A usable object, or the failure after the retry. */
-export type StructuredResult = { ok: true; object: unknown; attempts: number } | { ok: false; failure: StructuredFailure };
+export type StructuredResult =
+  { ok: true; object: unknown; attempts: number } | { ok: false; failure: StructuredFailure };
 
 /**
  * A language model asked for one JSON object that follows a schema.

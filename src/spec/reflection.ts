@@ -10,7 +10,14 @@ import type { ItemDiff } from './requests.js';
 /** Memory types of the reflection schema (BUILD_SPEC §13.1). */
 export type ReflectionMemoryType = 'semantic' | 'episodic' | 'procedural' | 'strategic' | 'affective' | 'correction';
 
-export const REFLECTION_MEMORY_TYPES: readonly ReflectionMemoryType[] = ['semantic', 'episodic', 'procedural', 'strategic', 'affective', 'correction'];
+export const REFLECTION_MEMORY_TYPES: readonly ReflectionMemoryType[] = [
+  'semantic',
+  'episodic',
+  'procedural',
+  'strategic',
+  'affective',
+  'correction',
+];
 
 /** An episode a reflection proposes (SessionReflection `EpisodeCandidate`). */
 export interface EpisodeCandidate {
@@ -92,7 +99,14 @@ export type CandidateTarget =
     }
   | { write: 'retract'; key: string }
   // An edit may leave out the trigger, tests and expiry: the insight then takes their defaults.
-  | { write: 'insight'; insight_type: InsightType; statement: string; trigger?: InsightTrigger; tests_suggested?: string[]; expires_at?: string | null }
+  | {
+      write: 'insight';
+      insight_type: InsightType;
+      statement: string;
+      trigger?: InsightTrigger;
+      tests_suggested?: string[];
+      expires_at?: string | null;
+    }
   | { write: 'resolve'; keep: string | null }
   | { write: 'none' };
 

@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 
 import { EngramError, ValidationError } from './errors.js';
-import { assertPacket, check, checkSessionReflection, schemas, underPath, validateCommitTurnRequest, validateComposeRequest, validateSessionScope, validateStatePatch } from './validators.js';
+import {
+  assertPacket,
+  check,
+  checkSessionReflection,
+  schemas,
+  underPath,
+  validateCommitTurnRequest,
+  validateComposeRequest,
+  validateSessionScope,
+  validateStatePatch,
+} from './validators.js';
 
 const scope = { user_id: 'u', agent_id: 'a', session_id: 's', run_id: 'r' };
 
@@ -20,17 +30,23 @@ describe('request validation', () => {
     const turn = { scope, turn_id: 't', messages: [{ role: 'robot', content: 'x' }], colour: 'red' };
     const error = issueOf(() => validateCommitTurnRequest(turn, 'turns[1]'));
     expect(error.issues.map((issue) => issue.field)).toEqual(['turns[1].messages[0].role', 'turns[1].colour']);
-    expect(error.message).toBe('turns[1].messages[0].role: must be one of ["user","assistant","system","human","agent"] [rule: enum] (and 1 more)');
+    expect(error.message).toBe(
+      'turns[1].messages[0].role: must be one of ["user","assistant","system","human","agent"] [rule: enum] (and 1 more)',
+    );
     expect(issueOf(() => validateCommitTurnRequest('not a turn', 'turns[0]')).field).toBe('turns[0]');
     expect(issueOf(() => validateStatePatch({ expected_version: -1, set: {} }, '')).field).toBe('expected_version');
-    expect(issueOf(() => validateStatePatch({ expected_version: -1, set: {} })).field).toBe('state_patch.expected_version');
+    expect(issueOf(() => validateStatePatch({ expected_version: -1, set: {} })).field).toBe(
+      'state_patch.expected_version',
+    );
     expect(issueOf(() => validateSessionScope({ user_id: 'u', agent_id: 'a' })).field).toBe('scope.session_id');
     expect(issueOf(() => validateSessionScope({ user_id: 'u', agent_id: 'a' }, '')).field).toBe('session_id');
     expect([underPath('', 'a.b'), underPath('line 3', '[2]'), underPath('x', '')]).toEqual(['a.b', 'line 3[2]', 'x']);
   });
 
   it('names the missing field and the rule', () => {
-    const error = issueOf(() => validateCommitTurnRequest({ scope: { ...scope, user_id: undefined }, turn_id: 't', messages: [] }));
+    const error = issueOf(() =>
+      validateCommitTurnRequest({ scope: { ...scope, user_id: undefined }, turn_id: 't', messages: [] }),
+    );
     expect(error.code).toBe('VALIDATION_FAILED');
     expect(error.field).toBe('scope.user_id');
     expect(error.rule).toBe('required');
@@ -38,22 +54,34 @@ describe('request validation', () => {
   });
 
   it('names nested array fields, wrong types and unknown properties', () => {
-    const wrongRole = issueOf(() => validateCommitTurnRequest({ scope, turn_id: 't', messages: [{ role: 'robot', content: 'x' }] }));
+    const wrongRole = issueOf(() =>
+      validateCommitTurnRequest({ scope, turn_id: 't', messages: [{ role: 'robot', content: 'x' }] }),
+    );
     expect(wrongRole.field).toBe('messages[0].role');
     expect(wrongRole.rule).toBe('enum');
     const unknown = issueOf(() => validateCommitTurnRequest({ scope, turn_id: 't', messages: [], colour: 'blue' }));
     expect(unknown.field).toBe('colour');
     expect(unknown.rule).toBe('additionalProperties');
-    const wrongType = issueOf(() => validateComposeRequest({ scope, purpose: 'responder', budget: { max_tokens: '500' } }));
+    const wrongType = issueOf(() =>
+      validateComposeRequest({ scope, purpose: 'responder', budget: { max_tokens: '500' } }),
+    );
     expect(wrongType.field).toBe('budget.max_tokens');
     expect(wrongType.rule).toBe('type');
   });
 
   it('refuses a turn with nothing in it, bad timestamps, control characters in ids and a budget under the schema minimum', () => {
     expect(() => validateCommitTurnRequest({ scope, turn_id: 't' })).toThrow(ValidationError);
-    expect(issueOf(() => validateCommitTurnRequest({ scope, turn_id: 't', ts: 'yesterday', markers: ['ACT_DONE'] })).field).toBe('ts');
-    expect(issueOf(() => validateCommitTurnRequest({ scope: { ...scope, user_id: 'a\u0000b' }, turn_id: 't', markers: ['ACT_DONE'] })).field).toBe('scope.user_id');
-    expect(issueOf(() => validateComposeRequest({ scope, purpose: 'responder', budget: { max_tokens: 100 } })).rule).toBe('minimum');
+    expect(
+      issueOf(() => validateCommitTurnRequest({ scope, turn_id: 't', ts: 'yesterday', markers: ['ACT_DONE'] })).field,
+    ).toBe('ts');
+    expect(
+      issueOf(() =>
+        validateCommitTurnRequest({ scope: { ...scope, user_id: 'a\u0000b' }, turn_id: 't', markers: ['ACT_DONE'] }),
+      ).field,
+    ).toBe('scope.user_id');
+    expect(
+      issueOf(() => validateComposeRequest({ scope, purpose: 'responder', budget: { max_tokens: 100 } })).rule,
+    ).toBe('minimum');
   });
 
   it('refuses JSON nested deeper than 64 levels before anything recursive reads it, naming where it starts', () => {
@@ -63,10 +91,22 @@ describe('request validation', () => {
       return value;
     };
     // Deep enough to overflow a recursive walk of the call stack.
-    const error = issueOf(() => validateCommitTurnRequest({ scope, turn_id: 't', messages: [{ role: 'user', content: 'x', metadata: deep(20_000) }] }));
+    const error = issueOf(() =>
+      validateCommitTurnRequest({
+        scope,
+        turn_id: 't',
+        messages: [{ role: 'user', content: 'x', metadata: deep(20_000) }],
+      }),
+    );
     expect(error.field).toBe('messages[0].metadata');
     expect(error.rule).toBe('max_depth');
-    expect(() => validateCommitTurnRequest({ scope, turn_id: 't', messages: [{ role: 'user', content: 'x', metadata: deep(50) }] })).not.toThrow();
+    expect(() =>
+      validateCommitTurnRequest({
+        scope,
+        turn_id: 't',
+        messages: [{ role: 'user', content: 'x', metadata: deep(50) }],
+      }),
+    ).not.toThrow();
   });
 
   it('accepts a complete, valid turn', () => {
@@ -98,7 +138,13 @@ describe('contract schemas', () => {
     const valid = {
       trace_id: 'trc_01J00000000000000000000000',
       episode_candidates: [
-        { summary: 's', entities: [], domains: [], source_event_ids: ['evt_01J00000000000000000000000'], confidence: 0.5 },
+        {
+          summary: 's',
+          entities: [],
+          domains: [],
+          source_event_ids: ['evt_01J00000000000000000000000'],
+          confidence: 0.5,
+        },
       ],
       memory_candidates: [
         {
@@ -117,7 +163,12 @@ describe('contract schemas', () => {
     expect(checkSessionReflection(valid)).toEqual([]);
     const issues = checkSessionReflection({ ...valid, trace_id: 'evt_01J00000000000000000000000' });
     expect(issues[0]!.field).toBe('trace_id');
-    expect(checkSessionReflection({ ...valid, memory_candidates: [{ ...valid.memory_candidates[0], source_episode_indexes: [-1] }] })).not.toEqual([]);
+    expect(
+      checkSessionReflection({
+        ...valid,
+        memory_candidates: [{ ...valid.memory_candidates[0], source_episode_indexes: [-1] }],
+      }),
+    ).not.toEqual([]);
   });
 
   it('validates the event record contract', () => {

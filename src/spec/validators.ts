@@ -10,7 +10,13 @@ import ajvFormats from 'ajv-formats';
 import { DATE_TIME_RULE, isDateTime } from './date-time.js';
 import { EngramError, ValidationError, type ValidationIssue } from './errors.js';
 import { depthIssues, fieldPath, inputIssues, issuesUnder, MAX_JSON_DEPTH } from './input-rules.js';
-import type { CommitTurnRequest, ComposeRequest, ListEventsRequest, SearchEventsRequest, SessionScopeInput } from './requests.js';
+import type {
+  CommitTurnRequest,
+  ComposeRequest,
+  ListEventsRequest,
+  SearchEventsRequest,
+  SessionScopeInput,
+} from './requests.js';
 import type { CompactionSnapshot } from './compaction.js';
 import type { EventRecord } from './event.js';
 import type { MemoryPacket } from './packet.js';
@@ -64,7 +70,21 @@ function createDraft2020(): Ajv2020 {
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
   addFormats(ajv);
   ajv.addFormat('date-time', DATE_TIME_FORMAT);
-  const own = [commonSchema, packetSchema, workingStateSchema, commitTurnSchema, composeSchema, eventRecordSchema, listEventsSchema, searchEventsSchema, memoryRequestsSchema, reflectionRequestsSchema, runRequestsSchema, compactionSnapshotSchema, buildRequestsSchema];
+  const own = [
+    commonSchema,
+    packetSchema,
+    workingStateSchema,
+    commitTurnSchema,
+    composeSchema,
+    eventRecordSchema,
+    listEventsSchema,
+    searchEventsSchema,
+    memoryRequestsSchema,
+    reflectionRequestsSchema,
+    runRequestsSchema,
+    compactionSnapshotSchema,
+    buildRequestsSchema,
+  ];
   for (const schema of own) {
     ajv.addSchema(schema);
   }
@@ -110,7 +130,8 @@ function fieldOf(error: ErrorObject): string {
       .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~')),
   );
   const params = error.params as Record<string, unknown>;
-  const child = (params['missingProperty'] ?? params['additionalProperty'] ?? params['propertyName']) as string | undefined;
+  const child = (params['missingProperty'] ?? params['additionalProperty'] ?? params['propertyName']) as
+    string | undefined;
   if (child === undefined) return path;
   return path === '' ? child : `${path}.${child}`;
 }
@@ -159,7 +180,12 @@ const OUTPUT_NESTING = 16;
  * @example
  * check(schemas.workingState.$id, state) // []
  */
-export function check(id: string, value: unknown, maxDepth = MAX_JSON_DEPTH, rules: 'input' | 'output' = 'input'): ValidationIssue[] {
+export function check(
+  id: string,
+  value: unknown,
+  maxDepth = MAX_JSON_DEPTH,
+  rules: 'input' | 'output' = 'input',
+): ValidationIssue[] {
   // Depth and text first: the schema's own walk recurses, and a store must hold every string as given.
   // Output (a packet, a snapshot) is checked for depth only: it quotes what a store already holds,
   // and text an older version stored must not make it fail.
@@ -259,7 +285,15 @@ export function validateMemoryRequest<T>(name: MemoryRequestName, value: unknown
 }
 
 /** The reflection, review and insight requests, by name (see schemas/reflection-requests.schema.json). */
-export type ReflectionRequestName = 'reflect' | 'list_candidates' | 'approve' | 'reject' | 'add_insight' | 'list_insights' | 'update_insight' | 'promote_insight';
+export type ReflectionRequestName =
+  | 'reflect'
+  | 'list_candidates'
+  | 'approve'
+  | 'reject'
+  | 'add_insight'
+  | 'list_insights'
+  | 'update_insight'
+  | 'promote_insight';
 
 /**
  * Validates a reflection, review or insight request; throws ValidationError naming the field and rule.
@@ -328,10 +362,14 @@ export function validateEventRecord(value: unknown, base = ''): EventRecord {
 export function assertPacket(value: unknown): MemoryPacket {
   const issues = check(packetSchema.$id, value, MAX_JSON_DEPTH + OUTPUT_NESTING, 'output');
   if (issues.length > 0) {
-    throw new EngramError('SCHEMA_VIOLATION', `composed packet violates MemoryPacket v1: ${issues[0]?.field} ${issues[0]?.message}`, {
-      field: issues[0]?.field,
-      details: { issues },
-    });
+    throw new EngramError(
+      'SCHEMA_VIOLATION',
+      `composed packet violates MemoryPacket v1: ${issues[0]?.field} ${issues[0]?.message}`,
+      {
+        field: issues[0]?.field,
+        details: { issues },
+      },
+    );
   }
   return value as MemoryPacket;
 }
@@ -367,10 +405,14 @@ export function checkSnapshot(value: unknown): ValidationIssue[] {
 export function assertSnapshot(value: unknown): CompactionSnapshot {
   const issues = checkSnapshot(value);
   if (issues.length > 0) {
-    throw new EngramError('SCHEMA_VIOLATION', `compaction snapshot violates CompactionSnapshot v1: ${issues[0]?.field} ${issues[0]?.message}`, {
-      field: issues[0]?.field,
-      details: { issues },
-    });
+    throw new EngramError(
+      'SCHEMA_VIOLATION',
+      `compaction snapshot violates CompactionSnapshot v1: ${issues[0]?.field} ${issues[0]?.message}`,
+      {
+        field: issues[0]?.field,
+        details: { issues },
+      },
+    );
   }
   return value as CompactionSnapshot;
 }

@@ -20,7 +20,6 @@ import type { ConformanceInitializer } from './conformance-initializer.js';
 const AT = '2026-06-01T10:00:00.000Z';
 const ERASED_AT = '2026-06-02T09:00:00.000Z';
 
-
 interface Cited {
   quotes?: EventRecord[];
   facts?: MemoryItem[];
@@ -30,8 +29,21 @@ interface Cited {
 /** A packet shaped as compose makes them, quoting these events, items and insights by id (and their words). */
 function packetCiting(cited: Cited): MemoryPacket {
   const quotes = cited.quotes ?? [];
-  const facts = (cited.facts ?? []).map((fact) => ({ fact_id: fact.id, fact_key: fact.key, value: fact.value, status: 'active', sources: fact.source_event_ids, scope_level: fact.scope_level }));
-  const insights = (cited.insights ?? []).map((id) => ({ id, type: 'hypothesis', statement: `hunch ${id}`, validation_state: 'validated', sources: [] }));
+  const facts = (cited.facts ?? []).map((fact) => ({
+    fact_id: fact.id,
+    fact_key: fact.key,
+    value: fact.value,
+    status: 'active',
+    sources: fact.source_event_ids,
+    scope_level: fact.scope_level,
+  }));
+  const insights = (cited.insights ?? []).map((id) => ({
+    id,
+    type: 'hypothesis',
+    statement: `hunch ${id}`,
+    validation_state: 'validated',
+    sources: [],
+  }));
   return {
     meta: { schema_version: 'v1', purpose: 'planner' },
     short_term: {
@@ -45,7 +57,11 @@ function packetCiting(cited: Cited): MemoryPacket {
     citations: quotes.map((event) => ({ id: event.id, type: 'message', ts: event.ts })),
     budget_report: { max_tokens: 1000, used_tokens_est: 100, section_usage: {}, degradations: [], omissions: [] },
     explain: {
-      selected: [...quotes.map((event) => `key_quotes:${event.id}: cue.full_text(rank 1)`), ...facts.map((fact) => `facts:${fact.fact_id}: ltm.always(preferences)`), ...insights.map((entry) => `insights:${entry.id}: validated`)],
+      selected: [
+        ...quotes.map((event) => `key_quotes:${event.id}: cue.full_text(rank 1)`),
+        ...facts.map((fact) => `facts:${fact.fact_id}: ltm.always(preferences)`),
+        ...insights.map((entry) => `insights:${entry.id}: validated`),
+      ],
       omitted: [],
       filters: {},
       conflicts: [],
@@ -56,11 +72,31 @@ function packetCiting(cited: Cited): MemoryPacket {
 /** A build of `scope` whose packet cites `cited`, with `selected` as compose records it. */
 function citingBuild(scope: Partial<ContextBuild>, cited: Cited): ContextBuild {
   const selected = [...(cited.quotes ?? []).map((event) => event.id), ...(cited.facts ?? []).map((fact) => fact.id)];
-  return build({ tenant_id: 't1', user_id: 'u1', agent_id: 'a1', session_id: 's1', run_id: 'r1', ...scope, selected, packet: packetCiting(cited) });
+  return build({
+    tenant_id: 't1',
+    user_id: 'u1',
+    agent_id: 'a1',
+    session_id: 's1',
+    run_id: 'r1',
+    ...scope,
+    selected,
+    packet: packetCiting(cited),
+  });
 }
 
 function job(user: string, run: string): Job {
-  return { tenant_id: 't1', id: `reflect:${user}/a1/${run}`, kind: 'reflect', payload: { scope: { user_id: user, agent_id: 'a1', run_id: run, session_id: 's1' } }, status: 'done', attempts: 1, lease_until: null, last_error: null, created_at: AT, updated_at: AT };
+  return {
+    tenant_id: 't1',
+    id: `reflect:${user}/a1/${run}`,
+    kind: 'reflect',
+    payload: { scope: { user_id: user, agent_id: 'a1', run_id: run, session_id: 's1' } },
+    status: 'done',
+    attempts: 1,
+    lease_until: null,
+    last_error: null,
+    created_at: AT,
+    updated_at: AT,
+  };
 }
 
 /**
@@ -72,13 +108,34 @@ function fixture() {
   const e1 = eventRecord({ content: 'papaya one', session_id: 's1', thread_id: 's1', run_id: 'r1' });
   const e2 = eventRecord({ content: 'papaya two', session_id: 's2', thread_id: 's2', run_id: 'r2' });
   const e9 = eventRecord({ user_id: 'u2', content: 'kiwi nine', session_id: 's9', thread_id: 's9', run_id: 'r9' });
-  const learned1 = item({ scope_level: 'agent', key: 'learned1', value: { name: 'papaya style one' }, source_event_ids: [e1.id] });
-  const learned2 = item({ scope_level: 'agent', key: 'learned2', value: { name: 'papaya style two' }, source_event_ids: [e2.id] });
-  const both = item({ key: 'both', source_event_ids: [e1.id, e2.id], evidence_refs: [{ kind: 'event', ref: e1.id }, { kind: 'event', ref: e2.id }, { kind: 'url', ref: 'https://example.org' }] });
+  const learned1 = item({
+    scope_level: 'agent',
+    key: 'learned1',
+    value: { name: 'papaya style one' },
+    source_event_ids: [e1.id],
+  });
+  const learned2 = item({
+    scope_level: 'agent',
+    key: 'learned2',
+    value: { name: 'papaya style two' },
+    source_event_ids: [e2.id],
+  });
+  const both = item({
+    key: 'both',
+    source_event_ids: [e1.id, e2.id],
+    evidence_refs: [
+      { kind: 'event', ref: e1.id },
+      { kind: 'event', ref: e2.id },
+      { kind: 'url', ref: 'https://example.org' },
+    ],
+  });
   const hunch = insight({ user_id: 'u1', session_id: 's1', run_id: 'r1' });
   const builds = {
     // u2's packet quoting both agent-level items of u1, and its own event.
-    other: citingBuild({ user_id: 'u2', session_id: 's9', run_id: 'r9' }, { quotes: [e9], facts: [learned1, learned2] }),
+    other: citingBuild(
+      { user_id: 'u2', session_id: 's9', run_id: 'r9' },
+      { quotes: [e9], facts: [learned1, learned2] },
+    ),
     // u1's packet in s2 quoting e1 (s1) and e2, the insight of run r1 and the item sourced from both sessions.
     second: citingBuild({ session_id: 's2', run_id: 'r2' }, { quotes: [e1, e2], facts: [both], insights: [hunch.id] }),
     // A packet of run r1 composed in session s2: a record of the run.
@@ -101,7 +158,8 @@ function fixture() {
 /** The ids of the tenant's builds, in the order written. */
 async function buildIds(storage: StorageAdapter): Promise<string[]> {
   const records: string[] = [];
-  for await (const record of storage.maintenance.exportRecords({ tenant_id: 't1' })) if (record.kind === 'context_build') records.push(record.build.id);
+  for await (const record of storage.maintenance.exportRecords({ tenant_id: 't1' }))
+    if (record.kind === 'context_build') records.push(record.build.id);
   return records;
 }
 
@@ -149,13 +207,19 @@ export function describeEraseConformance(name: string, init: ConformanceInitiali
       // The export holds nothing of the erased user, and the redaction travels with the build.
       const records = await exported(storage);
       expect(JSON.stringify(records)).not.toMatch(/papaya|"u1"/);
-      expect(records.find((record) => record.kind === 'context_build' && record.build.id === builds.other.id)).toEqual({ kind: 'context_build', build: other });
+      expect(records.find((record) => record.kind === 'context_build' && record.build.id === builds.other.id)).toEqual({
+        kind: 'context_build',
+        build: other,
+      });
     });
 
     it("deletes the erased user's jobs, whatever their state, and no one else's", async () => {
       await storage.maintenance.erase({ tenant_id: 't1', user_id: 'u1', at: ERASED_AT });
       // Queued again as new work: u1's jobs are new, u2's is still there (done) and stays as it is.
-      const fresh = (user: string, run: string): WriteOp => ({ op: 'enqueue_job', job: { ...job(user, run), status: 'pending', attempts: 0 } });
+      const fresh = (user: string, run: string): WriteOp => ({
+        op: 'enqueue_job',
+        job: { ...job(user, run), status: 'pending', attempts: 0 },
+      });
       await storage.write([fresh('u1', 'r1'), fresh('u1', 'r2'), fresh('u2', 'r9')]);
       const claimed = await storage.service.claimJobs(['reflect'], 10, AT, '2026-06-01T10:05:00.000Z');
       expect(claimed.map((entry) => entry.id).sort()).toEqual(['reflect:u1/a1/r1', 'reflect:u1/a1/r2']);
@@ -163,9 +227,23 @@ export function describeEraseConformance(name: string, init: ConformanceInitiali
 
     it('erases a session with the records and builds of its runs, and redacts the builds left that quoted it', async () => {
       const { builds, e1, e2, both, hunch } = data;
-      const counts = await storage.maintenance.erase({ tenant_id: 't1', user_id: 'u1', session_id: 's1', at: ERASED_AT });
+      const counts = await storage.maintenance.erase({
+        tenant_id: 't1',
+        user_id: 'u1',
+        session_id: 's1',
+        at: ERASED_AT,
+      });
       // Run r1 (the run of e1) goes whole: its insight, its reflection recorded in s2, its build composed in s2, its job.
-      expect(counts).toMatchObject({ events: 1, memory_items: 1, insights: 1, reflections: 1, context_builds: 1, jobs: 1, context_builds_redacted: 2, memory_items_sources_trimmed: 1 });
+      expect(counts).toMatchObject({
+        events: 1,
+        memory_items: 1,
+        insights: 1,
+        reflections: 1,
+        context_builds: 1,
+        jobs: 1,
+        context_builds_redacted: 2,
+        memory_items_sources_trimmed: 1,
+      });
       expect(await get(builds.ofRun.id)).toBeNull();
       expect(await storage.reviews.getInsight('t1', hunch.id)).toBeNull();
       expect(await storage.reviews.listReflections({ tenant_id: 't1', user_id: 'u1', limit: 10 })).toEqual([]);
@@ -177,7 +255,10 @@ export function describeEraseConformance(name: string, init: ConformanceInitiali
       expect(second.packet.citations.map((citation) => citation.id)).toEqual([e2.id]);
       expect(second.packet.insight.hypotheses).toEqual([]);
       expect(second.packet.long_term.facts).toEqual([{ ...builds.second.packet.long_term.facts[0], sources: [e2.id] }]);
-      expect(second.packet.explain.selected).toEqual([`key_quotes:${e2.id}: cue.full_text(rank 1)`, `facts:${both.id}: ltm.always(preferences)`]);
+      expect(second.packet.explain.selected).toEqual([
+        `key_quotes:${e2.id}: cue.full_text(rank 1)`,
+        `facts:${both.id}: ltm.always(preferences)`,
+      ]);
       expect(second.selected).toEqual([e2.id, both.id]);
       expect(second.redactions).toEqual([{ at: ERASED_AT, erased: 'session', removed_entries: 6, removed_ids: 1 }]);
       expect(JSON.stringify(second)).not.toMatch(new RegExp(`${e1.id}|${hunch.id}|papaya one`));
@@ -185,7 +266,10 @@ export function describeEraseConformance(name: string, init: ConformanceInitiali
       // The item sourced from both sessions stays, citing only e2.
       const kept = (await storage.items.get('t1', both.id))!;
       expect(kept.source_event_ids).toEqual([e2.id]);
-      expect(kept.evidence_refs).toEqual([{ kind: 'event', ref: e2.id }, { kind: 'url', ref: 'https://example.org' }]);
+      expect(kept.evidence_refs).toEqual([
+        { kind: 'event', ref: e2.id },
+        { kind: 'url', ref: 'https://example.org' },
+      ]);
     });
 
     it('records each erase that redacts a build, oldest first', async () => {

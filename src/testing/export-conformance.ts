@@ -30,22 +30,37 @@ const LATER = '2026-06-01T11:00:00.000Z';
 
 const append = appendEvent;
 
-
 /** The item and a searchable chunk of it (word `kumquat` plus the owner's words). */
 function putItem(record: MemoryItem): WriteOp[] {
   const owner = ownerOf(record.scope_level, record.user_id, record.agent_id);
   const text = `kumquat ${record.key} ${owner.replace(':', ' ')}`;
   return [
     { op: 'put_item', item: record },
-    { op: 'put_chunk', tenant_id: record.tenant_id, item_id: record.id, owner, text, search_text: searchText(text), embedding_status: 'pending' },
+    {
+      op: 'put_chunk',
+      tenant_id: record.tenant_id,
+      item_id: record.id,
+      owner,
+      text,
+      search_text: searchText(text),
+      embedding_status: 'pending',
+    },
   ];
 }
 
 function turnResult(key: SessionKey, turnId: string): CommitTurnResult {
   return {
-    turn_id: turnId, scope: { ...key, run_id: 'r1' }, recorded_at: AT, dry_run: false, replayed: false, events: [],
-    working_state: { changed: true, state_version: 1 }, summary: { version: 1, sentences_added: 1, key_quotes_added: 0 },
-    gate: [], items: [], extraction_failures: [],
+    turn_id: turnId,
+    scope: { ...key, run_id: 'r1' },
+    recorded_at: AT,
+    dry_run: false,
+    replayed: false,
+    events: [],
+    working_state: { changed: true, state_version: 1 },
+    summary: { version: 1, sentences_added: 1, key_quotes_added: 0 },
+    gate: [],
+    items: [],
+    extraction_failures: [],
   };
 }
 
@@ -56,7 +71,13 @@ function sessionOps(key: SessionKey): WriteOp[] {
   return [
     { op: 'insert_turn', key, turn_id: `turn-${key.session_id}`, result: turnResult(key, `turn-${key.session_id}`) },
     { op: 'put_working_state', key, state, expected_version: 0, updated_at: AT },
-    { op: 'put_working_state', key, state: { ...state, goal: 'replaced', state_version: 2 }, expected_version: 1, updated_at: LATER },
+    {
+      op: 'put_working_state',
+      key,
+      state: { ...state, goal: 'replaced', state_version: 2 },
+      expected_version: 1,
+      updated_at: LATER,
+    },
     { op: 'put_summary', key, summary: { ...emptySummary(), version: 1, updated_at: AT }, expected_version: 0 },
     { op: 'put_context_build', build: build({ ...run, run_id: `r-${key.user_id}` }) },
     { op: 'put_candidate', candidate: candidate({ ...run, run_id: `r-${key.user_id}` }) },
@@ -73,9 +94,21 @@ function userOps(tenant: string, user: string): WriteOp[] {
   const e1 = eventRecord({ ...scope, content: `papaya ${user} first` });
   const e2 = eventRecord({ ...scope, content: `papaya ${user} secret`, sensitivity: 'secret' });
   const e3 = eventRecord({ ...scope, session_id: 's2', thread_id: 's2', content: `papaya ${user} second` });
-  const e4 = eventRecord({ ...scope, session_id: 's2', thread_id: 's2', content: `papaya ${user} gone`, expires_at: LATER });
+  const e4 = eventRecord({
+    ...scope,
+    session_id: 's2',
+    thread_id: 's2',
+    content: `papaya ${user} gone`,
+    expires_at: LATER,
+  });
   const whole = item({ tenant_id: tenant, user_id: user, source_event_ids: [e1.id, e2.id] });
-  const whole2 = item({ tenant_id: tenant, user_id: user, version: 2, supersedes: whole.id, source_event_ids: [e2.id] });
+  const whole2 = item({
+    tenant_id: tenant,
+    user_id: user,
+    version: 2,
+    supersedes: whole.id,
+    source_event_ids: [e2.id],
+  });
   const run = { tenant_id: tenant, user_id: user, agent_id: 'a1', run_id: `r-${user}` };
   const key = (session_id: string): SessionKey => ({ tenant_id: tenant, user_id: user, agent_id: 'a1', session_id });
   return [
@@ -83,11 +116,27 @@ function userOps(tenant: string, user: string): WriteOp[] {
     ...sessionOps(key('s1')),
     ...sessionOps(key('s2')),
     ...putItem(whole),
-    { op: 'set_item_status', tenant_id: tenant, item_id: whole.id, expected_status: 'active', status: 'superseded', ended_at: LATER, updated_at: LATER },
+    {
+      op: 'set_item_status',
+      tenant_id: tenant,
+      item_id: whole.id,
+      expected_status: 'active',
+      status: 'superseded',
+      ended_at: LATER,
+      updated_at: LATER,
+    },
     ...putItem(whole2),
     ...putItem(item({ tenant_id: tenant, user_id: user, key: 'shell', source_event_ids: [e1.id, e3.id] })),
     ...putItem(item({ tenant_id: tenant, user_id: user, key: 'os', source_event_ids: [] })),
-    ...putItem(item({ tenant_id: tenant, user_id: user, scope_level: 'agent', key: `learned-${user}`, source_event_ids: [e1.id] })),
+    ...putItem(
+      item({
+        tenant_id: tenant,
+        user_id: user,
+        scope_level: 'agent',
+        key: `learned-${user}`,
+        source_event_ids: [e1.id],
+      }),
+    ),
     { op: 'put_reflection', record: reflection({ ...run, session_id: 's1' }) },
     { op: 'put_insight', insight: insight({ ...run, session_id: 's1' }), expected_version: null },
     { op: 'put_run_state', state: runState(run), expected_version: 0 },
@@ -103,45 +152,101 @@ function tenantOps(tenant: string): WriteOp[] {
     ...putItem(item({ tenant_id: tenant, user_id: null, agent_id: null, scope_level: 'tenant', key: 'policy' })),
     {
       op: 'put_api_key',
-      api_key: { id: newId('key'), tenant_id: tenant, role: 'admin', label: null, hash: `hash-of-${tenant}`, last4: 'abcd', created_at: AT, revoked_at: null },
+      api_key: {
+        id: newId('key'),
+        tenant_id: tenant,
+        role: 'admin',
+        label: null,
+        hash: `hash-of-${tenant}`,
+        last4: 'abcd',
+        created_at: AT,
+        revoked_at: null,
+      },
     },
   ];
 }
 
 /** Per user: 4 events, 2 turns, working states, summaries, builds and candidates, 5 items, 1 of each run kind. */
-const PER_USER = { event: 4, turn: 2, working_state: 2, summary: 2, item: 5, context_build: 2, reflection: 1, candidate: 2, insight: 1, run_state: 1, ledger: 2, snapshot: 1 };
+const PER_USER = {
+  event: 4,
+  turn: 2,
+  working_state: 2,
+  summary: 2,
+  item: 5,
+  context_build: 2,
+  reflection: 1,
+  candidate: 2,
+  insight: 1,
+  run_state: 1,
+  ledger: 2,
+  snapshot: 1,
+};
 
 /** Where an export record belongs; user null for items without a user, session null where it has none. */
 function scopeOf(record: ExportRecord): { tenant_id: string; user_id: string | null; session_id: string | null } {
-  const pick = (r: { tenant_id: string; user_id: string | null; session_id?: string }) => ({ tenant_id: r.tenant_id, user_id: r.user_id, session_id: r.session_id ?? null });
+  const pick = (r: { tenant_id: string; user_id: string | null; session_id?: string }) => ({
+    tenant_id: r.tenant_id,
+    user_id: r.user_id,
+    session_id: r.session_id ?? null,
+  });
   switch (record.kind) {
-    case 'event': return pick(record.event);
-    case 'turn': case 'working_state': case 'summary': return pick(record.key);
-    case 'item': return pick(record.item);
-    case 'context_build': return pick(record.build);
-    case 'reflection': case 'snapshot': return pick(record.record);
-    case 'candidate': return pick(record.candidate);
-    case 'insight': return pick(record.insight);
-    case 'run_state': return pick(record.state);
-    case 'ledger': return pick(record.run);
+    case 'event':
+      return pick(record.event);
+    case 'turn':
+    case 'working_state':
+    case 'summary':
+      return pick(record.key);
+    case 'item':
+      return pick(record.item);
+    case 'context_build':
+      return pick(record.build);
+    case 'reflection':
+    case 'snapshot':
+      return pick(record.record);
+    case 'candidate':
+      return pick(record.candidate);
+    case 'insight':
+      return pick(record.insight);
+    case 'run_state':
+      return pick(record.state);
+    case 'ledger':
+      return pick(record.run);
   }
 }
 
 /** The op an import writes an export record back with. */
 function importOp(record: ExportRecord): WriteOp {
   switch (record.kind) {
-    case 'event': return append(record.event);
-    case 'turn': return { op: 'insert_turn', key: record.key, turn_id: record.turn_id, result: record.result };
-    case 'working_state': return { op: 'put_working_state', key: record.key, state: record.state, expected_version: 0, updated_at: record.updated_at };
-    case 'summary': return { op: 'put_summary', key: record.key, summary: record.summary, expected_version: 0 };
-    case 'item': return { op: 'put_item', item: record.item };
-    case 'context_build': return { op: 'put_context_build', build: record.build };
-    case 'reflection': return { op: 'put_reflection', record: record.record };
-    case 'candidate': return { op: 'put_candidate', candidate: record.candidate };
-    case 'insight': return { op: 'put_insight', insight: record.insight, expected_version: null };
-    case 'run_state': return { op: 'put_run_state', state: record.state, expected_version: 0 };
-    case 'ledger': return { op: 'put_evidence', run: record.run, entries: [record.entry] };
-    case 'snapshot': return { op: 'put_snapshot', record: record.record };
+    case 'event':
+      return append(record.event);
+    case 'turn':
+      return { op: 'insert_turn', key: record.key, turn_id: record.turn_id, result: record.result };
+    case 'working_state':
+      return {
+        op: 'put_working_state',
+        key: record.key,
+        state: record.state,
+        expected_version: 0,
+        updated_at: record.updated_at,
+      };
+    case 'summary':
+      return { op: 'put_summary', key: record.key, summary: record.summary, expected_version: 0 };
+    case 'item':
+      return { op: 'put_item', item: record.item };
+    case 'context_build':
+      return { op: 'put_context_build', build: record.build };
+    case 'reflection':
+      return { op: 'put_reflection', record: record.record };
+    case 'candidate':
+      return { op: 'put_candidate', candidate: record.candidate };
+    case 'insight':
+      return { op: 'put_insight', insight: record.insight, expected_version: null };
+    case 'run_state':
+      return { op: 'put_run_state', state: record.state, expected_version: 0 };
+    case 'ledger':
+      return { op: 'put_evidence', run: record.run, entries: [record.entry] };
+    case 'snapshot':
+      return { op: 'put_snapshot', record: record.record };
   }
 }
 
@@ -172,14 +277,27 @@ export function describeExportConformance(name: string, init: ConformanceInitial
     beforeEach(async () => {
       storage = await init.create();
       // Two tenants; t1 with users u1 and u2, t2 with a user also named u1.
-      await storage.write([...tenantOps('t1'), ...userOps('t1', 'u1'), ...userOps('t1', 'u2'), ...tenantOps('t2'), ...userOps('t2', 'u1')]);
+      await storage.write([
+        ...tenantOps('t1'),
+        ...userOps('t1', 'u1'),
+        ...userOps('t1', 'u2'),
+        ...tenantOps('t2'),
+        ...userOps('t2', 'u1'),
+      ]);
     });
     afterEach(async () => {
       await init.destroy(storage);
     });
     const search = (user: string) =>
-      storage.events.search({ tenant_id: 't1', user_id: user, terms: ['papaya'], now: '2026-06-01T10:30:00.000Z', limit: 50 });
-    const searchItems = (owner: string) => storage.items.search({ tenant_id: 't1', owners: [owner], terms: ['kumquat'], limit: 50 });
+      storage.events.search({
+        tenant_id: 't1',
+        user_id: user,
+        terms: ['papaya'],
+        now: '2026-06-01T10:30:00.000Z',
+        limit: 50,
+      });
+    const searchItems = (owner: string) =>
+      storage.items.search({ tenant_id: 't1', owners: [owner], terms: ['kumquat'], limit: 50 });
 
     it('exports a whole tenant: every kind, in EXPORT_KINDS order, nothing of another tenant, no API keys', async () => {
       const records = await exported(storage, { tenant_id: 't1' });
@@ -197,9 +315,17 @@ export function describeExportConformance(name: string, init: ConformanceInitial
     it('exports one user: their rows and items only, none of the other user or of agent- and tenant-level items', async () => {
       const records = await exported(storage, { tenant_id: 't1', user_id: 'u2' });
       expect(kindCounts(records)).toEqual(PER_USER);
-      expect(records.every((record) => scopeOf(record).tenant_id === 't1' && scopeOf(record).user_id === 'u2')).toBe(true);
+      expect(records.every((record) => scopeOf(record).tenant_id === 't1' && scopeOf(record).user_id === 'u2')).toBe(
+        true,
+      );
       // The agent-level item learned from u2 (user_id u2) is theirs; the ones without a user are not.
-      expect(records.flatMap((r) => (r.kind === 'item' ? [r.item.key] : [])).sort()).toEqual(['editor', 'editor', 'learned-u2', 'os', 'shell']);
+      expect(records.flatMap((r) => (r.kind === 'item' ? [r.item.key] : [])).sort()).toEqual([
+        'editor',
+        'editor',
+        'learned-u2',
+        'os',
+        'shell',
+      ]);
       expect(await exported(storage, { tenant_id: 't1', user_id: 'nobody' })).toEqual([]);
       expect(await exported(storage, { tenant_id: 't9' })).toEqual([]);
     });
@@ -208,22 +334,33 @@ export function describeExportConformance(name: string, init: ConformanceInitial
       const written: EventRecord[] = [];
       const ops: WriteOp[] = [];
       for (let index = 0; index < 1800; index += 1) {
-        const record = eventRecord({ tenant_id: index % 3 === 2 ? 't2' : 't1', user_id: index % 2 === 0 ? 'u1' : 'u2', content: `bulk ${index}` });
+        const record = eventRecord({
+          tenant_id: index % 3 === 2 ? 't2' : 't1',
+          user_id: index % 2 === 0 ? 'u1' : 'u2',
+          content: `bulk ${index}`,
+        });
         if (record.tenant_id === 't1') written.push(record);
         ops.push(append(record));
       }
       await storage.write(ops);
       const events = (scope: ExportScope) =>
-        exported(storage, scope).then((records) => records.flatMap((r) => (r.kind === 'event' && String(r.event.content).startsWith('bulk') ? [r.event.id] : [])));
+        exported(storage, scope).then((records) =>
+          records.flatMap((r) =>
+            r.kind === 'event' && String(r.event.content).startsWith('bulk') ? [r.event.id] : [],
+          ),
+        );
       expect(await events({ tenant_id: 't1' })).toEqual(written.map((e) => e.id));
-      expect(await events({ tenant_id: 't1', user_id: 'u1' })).toEqual(written.filter((e) => e.user_id === 'u1').map((e) => e.id));
+      expect(await events({ tenant_id: 't1', user_id: 'u1' })).toEqual(
+        written.filter((e) => e.user_id === 'u1').map((e) => e.id),
+      );
     });
 
     it('round-trips: a tenant written back into a fresh store exports the same records', async () => {
       const records = await exported(storage, { tenant_id: 't1' });
       const fresh = await init.create();
       try {
-        for (let start = 0; start < records.length; start += 20) await fresh.write(records.slice(start, start + 20).map(importOp));
+        for (let start = 0; start < records.length; start += 20)
+          await fresh.write(records.slice(start, start + 20).map(importOp));
         expect(await exported(fresh, { tenant_id: 't1' })).toEqual(records);
         expect(await exported(fresh, { tenant_id: 't2' })).toEqual([]);
       } finally {
@@ -232,16 +369,32 @@ export function describeExportConformance(name: string, init: ConformanceInitial
     });
 
     it('erases a user: every read of theirs is empty, the other user and tenant are intact and searchable', async () => {
-      const before = { u2: await exported(storage, { tenant_id: 't1', user_id: 'u2' }), t1: await exported(storage, { tenant_id: 't1' }), t2: await exported(storage, { tenant_id: 't2' }) };
+      const before = {
+        u2: await exported(storage, { tenant_id: 't1', user_id: 'u2' }),
+        t1: await exported(storage, { tenant_id: 't1' }),
+        t2: await exported(storage, { tenant_id: 't2' }),
+      };
       const counts = await storage.maintenance.erase({ tenant_id: 't1', user_id: 'u1' });
       expect(counts).toMatchObject({
-        events: 4, turns: 2, working_state: 2, stm_summary: 2, memory_items: 5, context_builds: 2, reflections: 1, candidates: 2,
-        insights: 1, run_states: 1, evidence_ledger: 2, snapshots: 1,
+        events: 4,
+        turns: 2,
+        working_state: 2,
+        stm_summary: 2,
+        memory_items: 5,
+        context_builds: 2,
+        reflections: 1,
+        candidates: 2,
+        insights: 1,
+        run_states: 1,
+        evidence_ledger: 2,
+        snapshots: 1,
       });
       expect(await exported(storage, { tenant_id: 't1', user_id: 'u1' })).toEqual([]);
       expect(await exported(storage, { tenant_id: 't1', user_id: 'u2' })).toEqual(before.u2);
       expect(await exported(storage, { tenant_id: 't2' })).toEqual(before.t2);
-      expect(await exported(storage, { tenant_id: 't1' })).toEqual(before.t1.filter((r) => scopeOf(r).user_id !== 'u1'));
+      expect(await exported(storage, { tenant_id: 't1' })).toEqual(
+        before.t1.filter((r) => scopeOf(r).user_id !== 'u1'),
+      );
 
       const q = { tenant_id: 't1', user_id: 'u1', limit: 50 };
       const key = { tenant_id: 't1', user_id: 'u1', agent_id: 'a1', session_id: 's1' };
@@ -270,7 +423,15 @@ export function describeExportConformance(name: string, init: ConformanceInitial
       const before = await exported(storage, { tenant_id: 't1' });
       const counts = await storage.maintenance.erase({ tenant_id: 't1', user_id: 'u1', session_id: 's1' });
       // Items: both versions of `editor` (sources e1, e2) and the agent-level item learned from e1.
-      expect(counts).toMatchObject({ events: 2, turns: 1, working_state: 1, stm_summary: 1, context_builds: 1, candidates: 1, memory_items: 3 });
+      expect(counts).toMatchObject({
+        events: 2,
+        turns: 1,
+        working_state: 1,
+        stm_summary: 1,
+        context_builds: 1,
+        candidates: 1,
+        memory_items: 3,
+      });
       const gone = (r: ExportRecord) => {
         const at = scopeOf(r);
         if (r.kind === 'item') return at.user_id === 'u1' && (r.item.key === 'editor' || r.item.key === 'learned-u1');
@@ -282,16 +443,28 @@ export function describeExportConformance(name: string, init: ConformanceInitial
       // The item sourced from both sessions stays, without the erased event among its sources.
       expect(counts['memory_items_sources_trimmed']).toBe(1);
       const erasedEvents = new Set(before.flatMap((r) => (r.kind === 'event' && gone(r) ? [r.event.id] : [])));
-      const trimmed = (r: ExportRecord): ExportRecord => (r.kind === 'item' ? { ...r, item: { ...r.item, source_event_ids: r.item.source_event_ids.filter((id) => !erasedEvents.has(id)) } } : r);
+      const trimmed = (r: ExportRecord): ExportRecord =>
+        r.kind === 'item'
+          ? {
+              ...r,
+              item: { ...r.item, source_event_ids: r.item.source_event_ids.filter((id) => !erasedEvents.has(id)) },
+            }
+          : r;
       expect(await exported(storage, { tenant_id: 't1' })).toEqual(before.filter((r) => !gone(r)).map(trimmed));
       expect((await search('u1')).map((hit) => hit.event.session_id)).toEqual(['s2', 's2']);
       expect((await searchItems('u:u1')).map((hit) => hit.item.key).sort()).toEqual(['os', 'shell']);
-      expect(await storage.sessions.getWorkingState({ tenant_id: 't1', user_id: 'u1', agent_id: 'a1', session_id: 's2' })).not.toBeNull();
+      expect(
+        await storage.sessions.getWorkingState({ tenant_id: 't1', user_id: 'u1', agent_id: 'a1', session_id: 's2' }),
+      ).not.toBeNull();
     });
 
     it('erases nothing when there is nothing to erase: zero counts, no error', async () => {
       const before = await exported(storage, { tenant_id: 't1' });
-      for (const scope of [{ tenant_id: 't9', user_id: 'u1' }, { tenant_id: 't1', user_id: 'nobody' }, { tenant_id: 't1', user_id: 'u1', session_id: 's9' }]) {
+      for (const scope of [
+        { tenant_id: 't9', user_id: 'u1' },
+        { tenant_id: 't1', user_id: 'nobody' },
+        { tenant_id: 't1', user_id: 'u1', session_id: 's9' },
+      ]) {
         const counts = await storage.maintenance.erase(scope);
         expect(Object.values(counts).every((n) => n === 0)).toBe(true);
         expect(counts['events']).toBe(0);
@@ -313,10 +486,23 @@ export function describeExportConformance(name: string, init: ConformanceInitial
       op: 'insert_turn',
       key: sessionKey,
       turn_id: turnId,
-      result: { ...turnResult(sessionKey, turnId), events: events.map((e) => ({ event_id: e.id, kind: e.kind, role: e.role, marker: e.marker, sensitivity: e.sensitivity, embedding_status: e.embedding_status, ts: e.ts })) },
+      result: {
+        ...turnResult(sessionKey, turnId),
+        events: events.map((e) => ({
+          event_id: e.id,
+          kind: e.kind,
+          role: e.role,
+          marker: e.marker,
+          sensitivity: e.sensitivity,
+          embedding_status: e.embedding_status,
+          ts: e.ts,
+        })),
+      },
     });
     const labels = (records: readonly ExportRecord[], names: ReadonlyMap<string, string>) =>
-      records.flatMap((r) => (r.kind === 'event' ? [names.get(r.event.id) ?? '?'] : r.kind === 'turn' ? [`turn ${r.turn_id}`] : []));
+      records.flatMap((r) =>
+        r.kind === 'event' ? [names.get(r.event.id) ?? '?'] : r.kind === 'turn' ? [`turn ${r.turn_id}`] : [],
+      );
 
     it('exports each turn right after the last event it lists, however its events interleave with others', async () => {
       const a1 = eventRecord({ turn_id: 'A', content: 'a1' });
@@ -325,12 +511,42 @@ export function describeExportConformance(name: string, init: ConformanceInitial
       const loose = eventRecord({ turn_id: null, content: 'loose' });
       const b2 = eventRecord({ turn_id: 'B', content: 'b2' });
       // Two writers' turns stored in between each other, as concurrent commits can on PostgreSQL.
-      await storage.write([append(a1), append(b1), append(a2), append(loose), append(b2), turnOf('A', [a1, a2]), turnOf('B', [b1, b2])]);
+      await storage.write([
+        append(a1),
+        append(b1),
+        append(a2),
+        append(loose),
+        append(b2),
+        turnOf('A', [a1, a2]),
+        turnOf('B', [b1, b2]),
+      ]);
       // A turn listing no event (an import of the conformance rows), and one whose only event is another user's.
-      await storage.write([turnOf('bare', []), { ...turnOf('C', [a1]), key: { ...sessionKey, user_id: 'u2' } } as WriteOp]);
+      await storage.write([
+        turnOf('bare', []),
+        { ...turnOf('C', [a1]), key: { ...sessionKey, user_id: 'u2' } } as WriteOp,
+      ]);
       const names = new Map([a1, b1, a2, loose, b2].map((e) => [e.id, String(e.content)]));
-      expect(labels(await exported(storage, { tenant_id: 't1' }), names)).toEqual(['a1', 'b1', 'a2', 'turn A', 'loose', 'b2', 'turn B', 'turn bare', 'turn C']);
-      expect(labels(await exported(storage, { tenant_id: 't1', user_id: 'u1' }), names)).toEqual(['a1', 'b1', 'a2', 'turn A', 'loose', 'b2', 'turn B', 'turn bare']);
+      expect(labels(await exported(storage, { tenant_id: 't1' }), names)).toEqual([
+        'a1',
+        'b1',
+        'a2',
+        'turn A',
+        'loose',
+        'b2',
+        'turn B',
+        'turn bare',
+        'turn C',
+      ]);
+      expect(labels(await exported(storage, { tenant_id: 't1', user_id: 'u1' }), names)).toEqual([
+        'a1',
+        'b1',
+        'a2',
+        'turn A',
+        'loose',
+        'b2',
+        'turn B',
+        'turn bare',
+      ]);
       expect(labels(await exported(storage, { tenant_id: 't1', user_id: 'u2' }), names)).toEqual(['turn C']);
     });
 
@@ -345,27 +561,49 @@ export function describeExportConformance(name: string, init: ConformanceInitial
       // 700 turns of two events each: pages of events split turns, each turn still follows its second event, once.
       const ops: WriteOp[] = [];
       for (let index = 0; index < 700; index += 1) {
-        const pair = [eventRecord({ turn_id: `t${index}`, content: `x${index}` }), eventRecord({ turn_id: `t${index}`, content: `y${index}` })];
+        const pair = [
+          eventRecord({ turn_id: `t${index}`, content: `x${index}` }),
+          eventRecord({ turn_id: `t${index}`, content: `y${index}` }),
+        ];
         ops.push(...pair.map(append), turnOf(`t${index}`, pair));
       }
       await storage.write(ops);
-      const order = (await exported(storage, { tenant_id: 't1' })).filter((r) => (r.kind === 'event' ? r.event.turn_id?.startsWith('t') === true : r.kind === 'turn' && r.turn_id.startsWith('t')));
+      const order = (await exported(storage, { tenant_id: 't1' })).filter((r) =>
+        r.kind === 'event' ? r.event.turn_id?.startsWith('t') === true : r.kind === 'turn' && r.turn_id.startsWith('t'),
+      );
       expect(order).toHaveLength(2100);
       for (let index = 0; index < 700; index += 1) {
-        expect(order.slice(index * 3, index * 3 + 3).map((r) => (r.kind === 'turn' ? 'turn' : r.kind === 'event' ? String(r.event.content)[0] : r.kind))).toEqual(['x', 'y', 'turn']);
+        expect(
+          order
+            .slice(index * 3, index * 3 + 3)
+            .map((r) => (r.kind === 'turn' ? 'turn' : r.kind === 'event' ? String(r.event.content)[0] : r.kind)),
+        ).toEqual(['x', 'y', 'turn']);
       }
     });
 
     it('refuses a second record under a key the tenant holds with RECORD_CONFLICT naming it, and writes nothing of the call', async () => {
       const first = eventRecord();
       const kept = item({ tenant_id: 't1' });
-      await storage.write([append(first), ...putItem(kept), { op: 'put_context_build', build: build({ tenant_id: 't1', user_id: 'u1', agent_id: 'a1', session_id: 's1', run_id: 'r1' }) }]);
+      await storage.write([
+        append(first),
+        ...putItem(kept),
+        {
+          op: 'put_context_build',
+          build: build({ tenant_id: 't1', user_id: 'u1', agent_id: 'a1', session_id: 's1', run_id: 'r1' }),
+        },
+      ]);
       const fresh = eventRecord({ content: 'never stored' });
-      const event = await expectCode(storage.write([append(fresh), append({ ...first, content: 'other' })]), 'RECORD_CONFLICT');
+      const event = await expectCode(
+        storage.write([append(fresh), append({ ...first, content: 'other' })]),
+        'RECORD_CONFLICT',
+      );
       expect(event.field).toBe('events.id');
       expect(await storage.events.get('t1', fresh.id, NOW)).toBeNull();
       expect((await storage.events.get('t1', first.id, NOW))!.content).toBe('hello world');
-      const again = await expectCode(storage.write([{ op: 'put_item', item: { ...kept, key: 'other' } }]), 'RECORD_CONFLICT');
+      const again = await expectCode(
+        storage.write([{ op: 'put_item', item: { ...kept, key: 'other' } }]),
+        'RECORD_CONFLICT',
+      );
       expect(again.field).toBe('memory_items.id');
       // The same id in another tenant is another record.
       await storage.write([append({ ...first, tenant_id: 't2' })]);

@@ -24,8 +24,27 @@ export function reflection(overrides: Partial<ReflectionRecord> = {}): Reflectio
     status: 'succeeded',
     reflection: {
       trace_id,
-      episode_candidates: [{ summary: 'fixed the ünïcødé 中文 build', entities: ['build'], domains: ['ci'], source_event_ids: ['evt_a'], confidence: 0.8, candidate_meaning: null }],
-      memory_candidates: [{ claim: 'prefers pnpm', memory_type: 'semantic', applies_when: ['js'], does_not_apply_when: [], initial_salience: salience, source_episode_indexes: [0], confidence: 0.7 }],
+      episode_candidates: [
+        {
+          summary: 'fixed the ünïcødé 中文 build',
+          entities: ['build'],
+          domains: ['ci'],
+          source_event_ids: ['evt_a'],
+          confidence: 0.8,
+          candidate_meaning: null,
+        },
+      ],
+      memory_candidates: [
+        {
+          claim: 'prefers pnpm',
+          memory_type: 'semantic',
+          applies_when: ['js'],
+          does_not_apply_when: [],
+          initial_salience: salience,
+          source_episode_indexes: [0],
+          confidence: 0.7,
+        },
+      ],
       contradictions: [{ detail: 'x', item_ids: ['mem_a', 'mem_b'] }],
       doctrine_suggestions: [],
     },
@@ -53,7 +72,14 @@ export function candidate(overrides: Partial<ReviewCandidate> = {}): ReviewCandi
     source_event_ids: ['evt_a', 'evt_b'],
     sensitivity: 'normal',
     item_ids: ['mem_a'],
-    target: { write: 'item', type: 'preferences', key: 'package_manager', value: { name: 'pnpm' }, tags: ['js'], valid_from: null },
+    target: {
+      write: 'item',
+      type: 'preferences',
+      key: 'package_manager',
+      value: { name: 'pnpm' },
+      tags: ['js'],
+      valid_from: null,
+    },
     open_loop_id: null,
     created_at: AT,
     decision: null,
@@ -86,12 +112,21 @@ export function insight(overrides: Partial<InsightRecord> = {}): InsightRecord {
 }
 
 function decision(at: string) {
-  return { by: 'reviewer', at, reason: 'looks right', edit: null, written: { item_ids: ['mem_new'], insight_ids: [], retracted_item_ids: [] } };
+  return {
+    by: 'reviewer',
+    at,
+    reason: 'looks right',
+    edit: null,
+    written: { item_ids: ['mem_new'], insight_ids: [], retracted_item_ids: [] },
+  };
 }
 
 const putCandidate = (c: ReviewCandidate): WriteOp => ({ op: 'put_candidate', candidate: c });
-const putInsight = (i: InsightRecord, expected_version: number | null = null): WriteOp => ({ op: 'put_insight', insight: i, expected_version });
-
+const putInsight = (i: InsightRecord, expected_version: number | null = null): WriteOp => ({
+  op: 'put_insight',
+  insight: i,
+  expected_version,
+});
 
 /**
  * Registers the reflection, review-candidate and insight part of the conformance suite.
@@ -113,20 +148,44 @@ export function describeReflectionConformance(name: string, init: ConformanceIni
     it('round-trips every field of a reflection, a candidate and an insight', async () => {
       const succeeded = reflection();
       const failed = reflection({
-        source: 'rules', model: null, status: 'failed', reflection: null, event_count: 0, candidate_ids: [],
-        failure: { reason: 'invalid', attempts: 2, raw: '{"x": 1}', issues: [{ field: 'x', rule: 'type', message: 'bad' }], stage: 'model' },
+        source: 'rules',
+        model: null,
+        status: 'failed',
+        reflection: null,
+        event_count: 0,
+        candidate_ids: [],
+        failure: {
+          reason: 'invalid',
+          attempts: 2,
+          raw: '{"x": 1}',
+          issues: [{ field: 'x', rule: 'type', message: 'bad' }],
+          stage: 'model',
+        },
       });
       const decided = candidate({
-        kind: 'contradiction', source: 'rules', status: 'edited', memory_type: null, open_loop_id: 'loop_1',
+        kind: 'contradiction',
+        source: 'rules',
+        status: 'edited',
+        memory_type: null,
+        open_loop_id: 'loop_1',
         target: { write: 'resolve', keep: 'mem_a' },
         decision: { ...decision('2026-06-01T11:00:00.000Z'), reason: null, edit: { write: 'retract', key: 'k' } },
       });
       // A candidate drawn from private events keeps its sensitivity.
       const pending = candidate({ target: { write: 'none' }, sensitivity: 'private' });
       const full = insight({
-        type: 'strategy', trigger: 'synthesis', validation_state: 'validated', expires_at: '2026-07-01T00:00:00.000Z',
-        expired_at: '2026-06-02T00:00:00.000Z', promoted_to: 'mem_p', candidate_id: decided.id, version: 3,
-        history: [{ state: 'unvalidated', by: 'a', at: AT, note: null }, { state: 'validated', by: 'b', at: '2026-06-01T11:00:00.000Z', note: 'ok ✓' }],
+        type: 'strategy',
+        trigger: 'synthesis',
+        validation_state: 'validated',
+        expires_at: '2026-07-01T00:00:00.000Z',
+        expired_at: '2026-06-02T00:00:00.000Z',
+        promoted_to: 'mem_p',
+        candidate_id: decided.id,
+        version: 3,
+        history: [
+          { state: 'unvalidated', by: 'a', at: AT, note: null },
+          { state: 'validated', by: 'b', at: '2026-06-01T11:00:00.000Z', note: 'ok ✓' },
+        ],
         updated_at: '2026-06-01T11:00:00.000Z',
       });
       const bare = insight({ expires_at: null, tests_suggested: [], sources: [] });
@@ -158,13 +217,22 @@ export function describeReflectionConformance(name: string, init: ConformanceIni
       const existing = insight();
       await storage.write([{ op: 'put_reflection', record }, putCandidate(first), putInsight(existing)]);
       const fresh = candidate();
-      await expectCode(storage.write([putCandidate(fresh), putCandidate({ ...first, status: 'approved' })]), 'STATE_VERSION_CONFLICT');
+      await expectCode(
+        storage.write([putCandidate(fresh), putCandidate({ ...first, status: 'approved' })]),
+        'STATE_VERSION_CONFLICT',
+      );
       expect(await storage.reviews.getCandidate('t1', fresh.id)).toBeNull();
       expect((await storage.reviews.getCandidate('t1', first.id))!.status).toBe('pending');
-      await expectCode(storage.write([putCandidate(fresh), { op: 'put_reflection', record: { ...record, event_count: 99 } }]), 'STATE_VERSION_CONFLICT');
+      await expectCode(
+        storage.write([putCandidate(fresh), { op: 'put_reflection', record: { ...record, event_count: 99 } }]),
+        'STATE_VERSION_CONFLICT',
+      );
       expect(await storage.reviews.getCandidate('t1', fresh.id)).toBeNull();
       expect(await storage.reviews.getReflection('t1', record.trace_id)).toEqual(record);
-      await expectCode(storage.write([putCandidate(fresh), putInsight({ ...existing, statement: 'other' })]), 'STATE_VERSION_CONFLICT');
+      await expectCode(
+        storage.write([putCandidate(fresh), putInsight({ ...existing, statement: 'other' })]),
+        'STATE_VERSION_CONFLICT',
+      );
       expect(await storage.reviews.getCandidate('t1', fresh.id)).toBeNull();
       expect(await storage.reviews.getInsight('t1', existing.id)).toEqual(existing);
     });
@@ -173,10 +241,22 @@ export function describeReflectionConformance(name: string, init: ConformanceIni
       const pending = candidate();
       await storage.write([putCandidate(pending)]);
       const approval = decision('2026-06-01T11:00:00.000Z');
-      await storage.write([{ op: 'decide_candidate', tenant_id: 't1', candidate_id: pending.id, status: 'approved', decision: approval }]);
-      expect(await storage.reviews.getCandidate('t1', pending.id)).toEqual({ ...pending, status: 'approved', decision: approval });
+      await storage.write([
+        { op: 'decide_candidate', tenant_id: 't1', candidate_id: pending.id, status: 'approved', decision: approval },
+      ]);
+      expect(await storage.reviews.getCandidate('t1', pending.id)).toEqual({
+        ...pending,
+        status: 'approved',
+        decision: approval,
+      });
       const other = candidate();
-      const late = { op: 'decide_candidate', tenant_id: 't1', candidate_id: pending.id, status: 'rejected', decision: { ...approval, reason: 'no' } } as const;
+      const late = {
+        op: 'decide_candidate',
+        tenant_id: 't1',
+        candidate_id: pending.id,
+        status: 'rejected',
+        decision: { ...approval, reason: 'no' },
+      } as const;
       await expectCode(storage.write([putCandidate(other), late]), 'STATE_VERSION_CONFLICT', 'candidate_id');
       expect(await storage.reviews.getCandidate('t1', other.id)).toBeNull();
       expect((await storage.reviews.getCandidate('t1', pending.id))!.decision).toEqual(approval);
@@ -189,7 +269,11 @@ export function describeReflectionConformance(name: string, init: ConformanceIni
       const v2 = { ...v1, validation_state: 'testing' as const, version: 2, updated_at: '2026-06-01T11:00:00.000Z' };
       await storage.write([putInsight(v2, 1)]);
       expect(await storage.reviews.getInsight('t1', v1.id)).toEqual(v2);
-      const conflict = await expectCode(storage.write([putInsight({ ...v1, statement: 'stale', version: 2 }, 1)]), 'STATE_VERSION_CONFLICT', 'insight.version');
+      const conflict = await expectCode(
+        storage.write([putInsight({ ...v1, statement: 'stale', version: 2 }, 1)]),
+        'STATE_VERSION_CONFLICT',
+        'insight.version',
+      );
       expect(conflict.details).toMatchObject({ expected: 1, actual: 2 });
       expect(await storage.reviews.getInsight('t1', v1.id)).toEqual(v2);
       await expectCode(storage.write([putInsight(insight(), 1)]), 'NOT_FOUND');
@@ -207,17 +291,34 @@ export function describeReflectionConformance(name: string, init: ConformanceIni
       ];
       await storage.write([putInsight(target), ...untouched.map((row) => putInsight(row))]);
       const at = '2026-06-01T12:00:00.000Z';
-      await storage.write([{ op: 'expire_run_insights', tenant_id: 't1', user_id: 'u1', agent_id: 'a1', run_id: 'r1', at }]);
-      expect(await storage.reviews.getInsight('t1', target.id)).toEqual({ ...target, expired_at: at, updated_at: at, version: 2 });
+      await storage.write([
+        { op: 'expire_run_insights', tenant_id: 't1', user_id: 'u1', agent_id: 'a1', run_id: 'r1', at },
+      ]);
+      expect(await storage.reviews.getInsight('t1', target.id)).toEqual({
+        ...target,
+        expired_at: at,
+        updated_at: at,
+        version: 2,
+      });
       for (const row of untouched) expect(await storage.reviews.getInsight(row.tenant_id, row.id)).toEqual(row);
     });
 
     it('lists candidates pending at a time, and filters by status, kind and scope', async () => {
-      const decidedEarly = candidate({ created_at: '2026-06-01T10:00:00.000Z', status: 'rejected', decision: decision('2026-06-01T11:00:00.000Z') });
-      const waiting = candidate({ created_at: '2026-06-01T10:30:00.000Z', kind: 'episode', memory_type: null, trace_id: 'trc_2' });
+      const decidedEarly = candidate({
+        created_at: '2026-06-01T10:00:00.000Z',
+        status: 'rejected',
+        decision: decision('2026-06-01T11:00:00.000Z'),
+      });
+      const waiting = candidate({
+        created_at: '2026-06-01T10:30:00.000Z',
+        kind: 'episode',
+        memory_type: null,
+        trace_id: 'trc_2',
+      });
       const later = candidate({ created_at: '2026-06-01T12:00:00.000Z', session_id: 's2' });
       await storage.write([decidedEarly, waiting, later].map(putCandidate));
-      const list = (query: object) => storage.reviews.listCandidates({ tenant_id: 't1', limit: 10, ...query }).then(ids);
+      const list = (query: object) =>
+        storage.reviews.listCandidates({ tenant_id: 't1', limit: 10, ...query }).then(ids);
       expect(await list({ pending_at: '2026-06-01T10:15:00.000Z' })).toEqual([decidedEarly.id]);
       expect(await list({ pending_at: '2026-06-01T10:45:00.000Z' })).toEqual([decidedEarly.id, waiting.id]);
       expect(await list({ pending_at: '2026-06-01T11:00:00.000Z' })).toEqual([waiting.id]);
@@ -252,7 +353,11 @@ export function describeReflectionConformance(name: string, init: ConformanceIni
       const candidates = Array.from({ length: 5 }, () => candidate());
       const insights = Array.from({ length: 5 }, () => insight());
       const records = Array.from({ length: 3 }, () => reflection());
-      await storage.write([...candidates.map(putCandidate), ...insights.map((row) => putInsight(row)), ...records.map((record) => ({ op: 'put_reflection', record }) as const)]);
+      await storage.write([
+        ...candidates.map(putCandidate),
+        ...insights.map((row) => putInsight(row)),
+        ...records.map((record) => ({ op: 'put_reflection', record }) as const),
+      ]);
       const pages = async (list: (cursor: string | undefined) => Promise<string[]>): Promise<string[][]> => {
         const out: string[][] = [];
         let cursor: string | undefined;
@@ -266,15 +371,21 @@ export function describeReflectionConformance(name: string, init: ConformanceIni
       const insightIds = ids(insights);
       for (const order of ['asc', 'desc'] as const) {
         const expected = order === 'asc' ? all : [...all].reverse();
-        const got = await pages((cursor) => storage.reviews.listCandidates({ tenant_id: 't1', order, cursor, limit: 2 }).then(ids));
+        const got = await pages((cursor) =>
+          storage.reviews.listCandidates({ tenant_id: 't1', order, cursor, limit: 2 }).then(ids),
+        );
         expect(got).toEqual([expected.slice(0, 2), expected.slice(2, 4), expected.slice(4)]);
         const expectedInsights = order === 'asc' ? insightIds : [...insightIds].reverse();
-        const gotInsights = await pages((cursor) => storage.reviews.listInsights({ tenant_id: 't1', order, cursor, limit: 3 }).then(ids));
+        const gotInsights = await pages((cursor) =>
+          storage.reviews.listInsights({ tenant_id: 't1', order, cursor, limit: 3 }).then(ids),
+        );
         expect(gotInsights).toEqual([expectedInsights.slice(0, 3), expectedInsights.slice(3)]);
       }
       const traces = records.map((record) => record.trace_id).reverse();
       const gotTraces = await pages((cursor) =>
-        storage.reviews.listReflections({ tenant_id: 't1', cursor, limit: 2 }).then((rows) => rows.map((row) => row.trace_id)),
+        storage.reviews
+          .listReflections({ tenant_id: 't1', cursor, limit: 2 })
+          .then((rows) => rows.map((row) => row.trace_id)),
       );
       expect(gotTraces).toEqual([traces.slice(0, 2), traces.slice(2)]);
       expect(await storage.reviews.listReflections({ tenant_id: 't1', run_id: 'r2', limit: 10 })).toEqual([]);
@@ -292,13 +403,24 @@ export function describeReflectionConformance(name: string, init: ConformanceIni
       expect(await storage.reviews.listReflections({ tenant_id: 't1', limit: 10 })).toEqual([]);
       expect(await storage.reviews.listCandidates({ tenant_id: 't1', limit: 10 })).toEqual([]);
       expect(await storage.reviews.listInsights({ tenant_id: 't1', limit: 10 })).toEqual([]);
-      const decide = { op: 'decide_candidate', tenant_id: 't1', candidate_id: theirs.id, status: 'approved', decision: decision(AT) } as const;
+      const decide = {
+        op: 'decide_candidate',
+        tenant_id: 't1',
+        candidate_id: theirs.id,
+        status: 'approved',
+        decision: decision(AT),
+      } as const;
       await expectCode(storage.write([decide]), 'NOT_FOUND', 'candidate_id');
       await expectCode(storage.write([putInsight({ ...theirInsight, tenant_id: 't1' }, 1)]), 'NOT_FOUND');
       // The same ids are free in another tenant.
-      await storage.write([{ op: 'put_reflection', record: { ...record, tenant_id: 't1' } }, putCandidate({ ...theirs, tenant_id: 't1' })]);
+      await storage.write([
+        { op: 'put_reflection', record: { ...record, tenant_id: 't1' } },
+        putCandidate({ ...theirs, tenant_id: 't1' }),
+      ]);
       expect(await storage.reviews.getCandidate('t2', theirs.id)).toEqual(theirs);
-      expect((await storage.reviews.listReflections({ tenant_id: 't2', limit: 10 })).map((row) => row.tenant_id)).toEqual(['t2']);
+      expect(
+        (await storage.reviews.listReflections({ tenant_id: 't2', limit: 10 })).map((row) => row.tenant_id),
+      ).toEqual(['t2']);
     });
   });
 }

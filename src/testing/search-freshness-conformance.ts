@@ -19,7 +19,15 @@ const user = { tenant_id: 't1', user_id: 'u1', agent_id: 'a1' };
 
 /** The chunk of an item with `text` as its words. */
 function chunk(record: MemoryItem, text: string) {
-  return { op: 'put_chunk' as const, tenant_id: 't1', item_id: record.id, owner: ownerOf(record.scope_level, record.user_id, record.agent_id), text, search_text: searchText(text), embedding_status: 'skipped' as const };
+  return {
+    op: 'put_chunk' as const,
+    tenant_id: 't1',
+    item_id: record.id,
+    owner: ownerOf(record.scope_level, record.user_id, record.agent_id),
+    text,
+    search_text: searchText(text),
+    embedding_status: 'skipped' as const,
+  };
 }
 
 /**
@@ -36,8 +44,14 @@ export function describeSearchFreshnessConformance(name: string, init: Conforman
     });
     afterEach(() => init.destroy(storage));
 
-    const events = (terms: string[]) => storage.events.search({ ...user, terms, now: NOW, limit: 10 }).then((hits) => hits.map((hit) => [hit.event.content, hit.score]));
-    const items = (terms: string[]) => storage.items.search({ tenant_id: 't1', owners: ['u:u1', 'a:a1', 't'], statuses: ['active'], terms, limit: 10 }).then((hits) => hits.map((hit) => hit.item.key));
+    const events = (terms: string[]) =>
+      storage.events
+        .search({ ...user, terms, now: NOW, limit: 10 })
+        .then((hits) => hits.map((hit) => [hit.event.content, hit.score]));
+    const items = (terms: string[]) =>
+      storage.items
+        .search({ tenant_id: 't1', owners: ['u:u1', 'a:a1', 't'], statuses: ['active'], terms, limit: 10 })
+        .then((hits) => hits.map((hit) => hit.item.key));
 
     it('sees events appended and purged between two searches, their words counted as they are then', async () => {
       await storage.write([append(event({ content: 'walnut pecan' })), append(event({ content: 'walnut bread' }))]);
@@ -82,27 +96,57 @@ export function describeSearchFreshnessConformance(name: string, init: Conforman
     });
 
     const listed = (statuses: MemoryItem['status'][] = ['active']) =>
-      storage.items.list({ tenant_id: 't1', owners: ['u:u1', 'a:a1', 't'], statuses, order: 'desc', limit: 10 }).then((found) => found.map((record) => `${record.key}:${record.status}`));
+      storage.items
+        .list({ tenant_id: 't1', owners: ['u:u1', 'a:a1', 't'], statuses, order: 'desc', limit: 10 })
+        .then((found) => found.map((record) => `${record.key}:${record.status}`));
 
     it('reads item versions as their rows are now: after a status change, a token count, a deletion and an erasure', async () => {
       const tea = item({ key: 'tea' });
       const cup = item({ key: 'cup' });
       await storage.write([{ op: 'put_item', item: tea }, chunk(tea, 'oolong tea'), { op: 'put_item', item: cup }]);
-      const found = () => storage.items.search({ tenant_id: 't1', owners: ['u:u1'], statuses: ['active', 'superseded'], terms: ['oolong'], limit: 5 }).then((hits) => hits.map((hit) => hit.item.status));
+      const found = () =>
+        storage.items
+          .search({
+            tenant_id: 't1',
+            owners: ['u:u1'],
+            statuses: ['active', 'superseded'],
+            terms: ['oolong'],
+            limit: 5,
+          })
+          .then((hits) => hits.map((hit) => hit.item.status));
       expect(await listed()).toEqual(['cup:active', 'tea:active']);
       expect((await storage.items.get('t1', tea.id))?.status).toBe('active');
       expect(await found()).toEqual(['active']);
 
-      await storage.write([{ op: 'set_item_status', tenant_id: 't1', item_id: tea.id, expected_status: 'active', status: 'superseded', ended_at: NOW, updated_at: NOW }]);
+      await storage.write([
+        {
+          op: 'set_item_status',
+          tenant_id: 't1',
+          item_id: tea.id,
+          expected_status: 'active',
+          status: 'superseded',
+          ended_at: NOW,
+          updated_at: NOW,
+        },
+      ]);
       expect(await listed()).toEqual(['cup:active']);
       expect(await listed(['active', 'superseded'])).toEqual(['cup:active', 'tea:superseded']);
-      expect(await storage.items.get('t1', tea.id)).toMatchObject({ status: 'superseded', ended_at: NOW, updated_at: NOW });
+      expect(await storage.items.get('t1', tea.id)).toMatchObject({
+        status: 'superseded',
+        ended_at: NOW,
+        updated_at: NOW,
+      });
       expect(await found()).toEqual(['superseded']);
 
       await storage.write([{ op: 'put_text_tokens', tenant_id: 't1', target: 'item', id: cup.id, text_tokens: 7 }]);
       expect(storedTextTokens((await storage.items.get('t1', cup.id))!)).toBe(7);
       await storage.write([{ op: 'put_text_tokens', tenant_id: 't1', target: 'item', id: cup.id, text_tokens: 9 }]);
-      const [listedCup] = await storage.items.list({ tenant_id: 't1', owners: ['u:u1'], statuses: ['active'], limit: 1 });
+      const [listedCup] = await storage.items.list({
+        tenant_id: 't1',
+        owners: ['u:u1'],
+        statuses: ['active'],
+        limit: 1,
+      });
       expect(storedTextTokens(listedCup!)).toBe(9);
 
       await storage.write([{ op: 'delete_item', tenant_id: 't1', item_id: cup.id }]);
@@ -134,7 +178,9 @@ export function describeSearchFreshnessConformance(name: string, init: Conforman
         }
       }
       expect(await storage.items.get('t1', tea.id)).toEqual(stored);
-      expect(await storage.items.list({ tenant_id: 't1', owners: ['u:u1'], statuses: ['active'], limit: 1 })).toEqual([stored]);
+      expect(await storage.items.list({ tenant_id: 't1', owners: ['u:u1'], statuses: ['active'], limit: 1 })).toEqual([
+        stored,
+      ]);
     });
   });
 }

@@ -37,7 +37,9 @@ export function describeSearchRankingConformance(name: string, init: Conformance
     afterEach(() => init.destroy(storage));
 
     const search = (terms: string[], extra: object = {}) =>
-      storage.events.search({ ...key, terms, now: NOW, limit: 10, ...extra }).then((hits) => hits.map((hit) => [hit.event.content, hit.score] as const));
+      storage.events
+        .search({ ...key, terms, now: NOW, limit: 10, ...extra })
+        .then((hits) => hits.map((hit) => [hit.event.content, hit.score] as const));
 
     it('ranks a short turn holding the query words above a long one holding them once among hundreds of words', async () => {
       const short = 'We had sushi in Kyoto last spring';
@@ -59,7 +61,10 @@ export function describeSearchRankingConformance(name: string, init: Conformance
         appendEvent(eventRecord({ content: 'tea with milk and some cake too' })),
       ]);
       const hits = await search(['tea']);
-      expect(hits.map(([content]) => content)).toEqual(['tea, tea and more tea with cake', 'tea with milk and some cake too']);
+      expect(hits.map(([content]) => content)).toEqual([
+        'tea, tea and more tea with cake',
+        'tea with milk and some cake too',
+      ]);
       // Words are counted by the form the index matches: "teas" is "tea" said again.
       await storage.write([appendEvent(eventRecord({ content: 'teas and tea with the cake' }))]);
       expect((await search(['tea'])).map(([content]) => content)).toEqual([
@@ -74,10 +79,17 @@ export function describeSearchRankingConformance(name: string, init: Conformance
       await storage.write(texts.map((content) => appendEvent(eventRecord({ content }))));
       const hits = await search(['plum', 'jam']);
       // Rows in writing order are 1…4; the store's own row keys only order ties, which these have none of.
-      const rows = new Map(texts.map((content, index) => [index + 1, readTermStats(termStats(searchText(content)), null)]));
-      const holding = (word: string) => texts.flatMap((content, index) => (searchText(content).split(' ').includes(word) ? [index + 1] : [])).reverse();
+      const rows = new Map(
+        texts.map((content, index) => [index + 1, readTermStats(termStats(searchText(content)), null)]),
+      );
+      const holding = (word: string) =>
+        texts.flatMap((content, index) => (searchText(content).split(' ').includes(word) ? [index + 1] : [])).reverse();
       const expected = rankBm25(
-        ['plum', 'jam'].map((word) => ({ key: termKey(word), rows: holding(word), documentFrequency: holding(word).length })),
+        ['plum', 'jam'].map((word) => ({
+          key: termKey(word),
+          rows: holding(word),
+          documentFrequency: holding(word).length,
+        })),
         rows,
         texts.length,
       );
@@ -102,7 +114,11 @@ export function describeSearchRankingConformance(name: string, init: Conformance
       ]);
       const before = await search(['lemon', 'curd']);
       // Long rows recorded later change the average length the live ranking compares with.
-      await storage.write(Array.from({ length: 3 }, () => appendEvent(eventRecord({ content: longTurn(['lemon']), recorded_at: '2026-05-03T00:00:00.000Z' }))));
+      await storage.write(
+        Array.from({ length: 3 }, () =>
+          appendEvent(eventRecord({ content: longTurn(['lemon']), recorded_at: '2026-05-03T00:00:00.000Z' })),
+        ),
+      );
       const live = await search(['lemon', 'curd']);
       expect(live.slice(0, 3)).not.toEqual(before);
       expect(await search(['lemon', 'curd'], { as_of: '2026-05-02T00:00:00.000Z' })).toEqual(before);
@@ -111,7 +127,15 @@ export function describeSearchRankingConformance(name: string, init: Conformance
     it('ranks a short item chunk above a long one, and one saying a word twice above one saying it once', async () => {
       const chunk = (record: ReturnType<typeof item>, text: string): WriteOp[] => [
         { op: 'put_item', item: record },
-        { op: 'put_chunk', tenant_id: 't1', item_id: record.id, owner: 'u:u1', text, search_text: searchText(text), embedding_status: 'skipped' },
+        {
+          op: 'put_chunk',
+          tenant_id: 't1',
+          item_id: record.id,
+          owner: 'u:u1',
+          text,
+          search_text: searchText(text),
+          embedding_status: 'skipped',
+        },
       ];
       const short = item({ key: 'short' });
       const long = item({ key: 'long' });
@@ -124,7 +148,9 @@ export function describeSearchRankingConformance(name: string, init: Conformance
         ...chunk(once, 'walnut bread rye'),
       ]);
       const ranked = (terms: string[]) =>
-        storage.items.search({ tenant_id: 't1', owners: ['u:u1'], statuses: ['active'], terms, limit: 10 }).then((hits) => hits.map((hit) => hit.item.id));
+        storage.items
+          .search({ tenant_id: 't1', owners: ['u:u1'], statuses: ['active'], terms, limit: 10 })
+          .then((hits) => hits.map((hit) => hit.item.id));
       expect(await ranked(['oat', 'milk'])).toEqual([short.id, long.id]);
       expect(await ranked(['walnut'])).toEqual([twice.id, once.id]);
     });

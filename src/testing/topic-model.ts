@@ -19,7 +19,10 @@ export interface TopicModelOptions {
  * @example
  * const model = topicModel([['doctor', 'dermatologist'], ['car', 'bike']]);
  */
-export function topicModel(topics: ReadonlyArray<readonly string[]>, options: TopicModelOptions = {}): EmbeddingModel & { queries: string[] } {
+export function topicModel(
+  topics: ReadonlyArray<readonly string[]>,
+  options: TopicModelOptions = {},
+): EmbeddingModel & { queries: string[] } {
   const queries: string[] = [];
   const size = topics.length + 1;
   return {
@@ -33,7 +36,8 @@ export function topicModel(topics: ReadonlyArray<readonly string[]>, options: To
     doEmbed: async ({ values, priority }) => {
       if (priority !== 'background') {
         queries.push(...values);
-        if (options.busy?.() === true) throw new EngramError('OVERLOADED', 'the model is busy', { field: 'embeddings' });
+        if (options.busy?.() === true)
+          throw new EngramError('OVERLOADED', 'the model is busy', { field: 'embeddings' });
       }
       return {
         embeddings: values.map((text) => {

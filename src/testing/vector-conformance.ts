@@ -28,19 +28,36 @@ export function describeVectorConformance(name: string, init: ConformanceInitial
     afterEach(() => init.destroy(storage));
 
     /** Appends the events and stores a vector for each (in one completion, at `at`). */
-    async function embedded(entries: Array<[EventRecord, number[]]>, at = '2026-06-01T10:30:00.000Z', model = MODEL): Promise<void> {
+    async function embedded(
+      entries: Array<[EventRecord, number[]]>,
+      at = '2026-06-01T10:30:00.000Z',
+      model = MODEL,
+    ): Promise<void> {
       await storage.write(entries.map(([record]) => append(record)));
       const work = await storage.service.claimEmbeddingWork(100, at, '2026-06-01T23:00:00.000Z');
       const vectors = new Map(entries.map(([record, vector]) => [record.id, normalise(vector)]));
       await storage.service.completeEmbeddingWork(
-        work.map((entry) => ({ target: entry.target, tenant_id: entry.tenant_id, id: entry.id, vector: vectors.get(entry.id) ?? null })),
+        work.map((entry) => ({
+          target: entry.target,
+          tenant_id: entry.tenant_id,
+          id: entry.id,
+          vector: vectors.get(entry.id) ?? null,
+        })),
         model,
         at,
       );
     }
     const nearest = (vector: number[], extra: Record<string, unknown> = {}) =>
-      storage
-        .events.nearest({ tenant_id: 't1', user_id: 'u1', vector: normalise(vector), model: MODEL, now: NOW, limit: 10, ...extra })
+      storage.events
+        .nearest({
+          tenant_id: 't1',
+          user_id: 'u1',
+          vector: normalise(vector),
+          model: MODEL,
+          now: NOW,
+          limit: 10,
+          ...extra,
+        })
         .then((hits) => hits.map((hit) => [hit.event.content, hit.score]));
 
     it('ranks the user’s events by cosine similarity, best first, and only the user’s', async () => {
@@ -68,8 +85,11 @@ export function describeVectorConformance(name: string, init: ConformanceInitial
         [event({ content: 'old', ts: '2026-05-01T10:00:00.000Z' }), [1, 0]],
         [event({ content: 'recorded late', recorded_at: '2026-06-01T11:30:00.000Z' }), [1, 0]],
       ]);
-      const contents = async (extra: Record<string, unknown>) => (await nearest([1, 0], extra)).map(([content]) => content).sort();
-      expect(await contents({})).toEqual(['kept', 'old', 'other agent', 'other session', 'private', 'recorded late'].sort());
+      const contents = async (extra: Record<string, unknown>) =>
+        (await nearest([1, 0], extra)).map(([content]) => content).sort();
+      expect(await contents({})).toEqual(
+        ['kept', 'old', 'other agent', 'other session', 'private', 'recorded late'].sort(),
+      );
       expect(await contents({ agent_id: 'a1' })).not.toContain('other agent');
       expect(await contents({ session_id: 's2' })).toEqual(['other session']);
       expect(await contents({ ts_from: '2026-05-30T00:00:00.000Z' })).not.toContain('old');
@@ -83,7 +103,9 @@ export function describeVectorConformance(name: string, init: ConformanceInitial
       await embedded([[event({ content: 'other model' }), [1, 0]]], '2026-06-01T10:30:00.000Z', 'other:model');
       expect((await nearest([1, 0])).map(([content]) => content).sort()).toEqual(['early', 'late']);
       // Stored at 11:30: not before a bound of 11:30, so a replay of a packet composed then does not see it.
-      expect((await nearest([1, 0], { embedded_before: '2026-06-01T11:30:00.000Z' })).map(([content]) => content)).toEqual(['early']);
+      expect(
+        (await nearest([1, 0], { embedded_before: '2026-06-01T11:30:00.000Z' })).map(([content]) => content),
+      ).toEqual(['early']);
     });
 
     it('sees vectors stored after a first search, and forgets erased and purged events', async () => {
@@ -96,7 +118,9 @@ export function describeVectorConformance(name: string, init: ConformanceInitial
       expect((await nearest([1, 0])).map(([content]) => content)).toEqual(['first', 'second', 'fleeting']);
       expect(await storage.maintenance.purgeExpired('2026-06-01T13:00:00.000Z')).toBe(1);
       await storage.maintenance.erase({ tenant_id: 't1', user_id: 'u1', session_id: 's2' });
-      expect((await nearest([1, 0], { now: '2026-06-01T13:00:00.000Z' })).map(([content]) => content)).toEqual(['first']);
+      expect((await nearest([1, 0], { now: '2026-06-01T13:00:00.000Z' })).map(([content]) => content)).toEqual([
+        'first',
+      ]);
     });
   });
 }

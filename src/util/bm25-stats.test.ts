@@ -26,18 +26,30 @@ describe('readTermStats', () => {
   it('reads what termStats wrote', () => {
     const read = readTermStats('8 tea 3 zebra 2', 5);
     expect(read.length).toBe(8);
-    expect([read.repeated?.get('tea'), read.repeated?.get('zebra'), read.repeated?.get('plum'), read.repeated?.get('te')]).toEqual([3, 2, undefined, undefined]);
+    expect([
+      read.repeated?.get('tea'),
+      read.repeated?.get('zebra'),
+      read.repeated?.get('plum'),
+      read.repeated?.get('te'),
+    ]).toEqual([3, 2, undefined, undefined]);
     expect(readTermStats('1', null)).toEqual({ length: 1, repeated: null });
     // Words that are numbers are told from counts by their place.
     const numbers = readTermStats(termStats('3 3 3 2 2 7'), null);
-    expect([numbers.length, numbers.repeated?.get('2'), numbers.repeated?.get('3'), numbers.repeated?.get('7'), numbers.repeated?.get('6')]).toEqual([6, 2, 3, undefined, undefined]);
+    expect([
+      numbers.length,
+      numbers.repeated?.get('2'),
+      numbers.repeated?.get('3'),
+      numbers.repeated?.get('7'),
+      numbers.repeated?.get('6'),
+    ]).toEqual([6, 2, 3, undefined, undefined]);
   });
 
   it('falls back to the token count for rows written before counts were kept, or a length of another shape', () => {
     expect(readTermStats(null, 42)).toEqual({ length: 42, repeated: null });
     expect(readTermStats(null, '42')).toEqual({ length: 42, repeated: null });
     expect(readTermStats(null, null)).toEqual({ length: null, repeated: null });
-    for (const odd of ['', '0', '-3', 'x', ' 3', '3x tea 2', 12]) expect(readTermStats(odd, 7)).toEqual({ length: 7, repeated: null });
+    for (const odd of ['', '0', '-3', 'x', ' 3', '3x tea 2', 12])
+      expect(readTermStats(odd, 7)).toEqual({ length: 7, repeated: null });
   });
 
   it('reads a count of another shape as a word said once', () => {

@@ -7,7 +7,11 @@ const row = (length: number | null, repeated?: Record<string, number>): RowTerms
   repeated: repeated === undefined ? null : new Map(Object.entries(repeated)),
 });
 
-const word = (key: string, rows: number[], documentFrequency = rows.length): TermMatches => ({ key, rows, documentFrequency });
+const word = (key: string, rows: number[], documentFrequency = rows.length): TermMatches => ({
+  key,
+  rows,
+  documentFrequency,
+});
 
 describe('rankBm25', () => {
   it('ranks a short row above a long one that matches the same words once', () => {
@@ -88,7 +92,10 @@ describe('rankBm25', () => {
     // A later, unmatched row changes nothing; a matched one joins the average.
     const withLater = rankBm25([word('kiwi', [2, 1])], new Map([...rows, [3, row(400)]]), 10);
     expect(withLater).toEqual(alone);
-    expect(rankBm25([word('kiwi', [3, 2, 1])], new Map([...rows, [3, row(400)]]), 10).find((entry) => entry.row === 1)!.score).not.toBe(alone[1]!.score);
+    expect(
+      rankBm25([word('kiwi', [3, 2, 1])], new Map([...rows, [3, row(400)]]), 10).find((entry) => entry.row === 1)!
+        .score,
+    ).not.toBe(alone[1]!.score);
   });
 
   it('without a scope size, takes one well above the largest frequency', () => {

@@ -45,7 +45,10 @@ export function isoOrNull(value: string | null, field: string): string | null {
  * @example
  * isoRange({ start: '2026-01-02T00:00:00+02:00' }, 'cues.time_range') // { start: '2026-01-01T22:00:00.000Z' }
  */
-export function isoRange(range: { start?: string; end?: string } | undefined, field: string): { start?: string; end?: string } | undefined {
+export function isoRange(
+  range: { start?: string; end?: string } | undefined,
+  field: string,
+): { start?: string; end?: string } | undefined {
   if (range === undefined) return undefined;
   return {
     ...(range.start === undefined ? {} : { start: toIso(range.start, `${field}.start`) }),

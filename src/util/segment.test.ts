@@ -44,7 +44,15 @@ describe('word rules', () => {
   });
 
   it("drops a final 's, typographic or not, so a possessive is found by its name and the other way round", () => {
-    expect(words("Caroline's phone’s battery died at LeBron's game")).toEqual(['caroline', 'phone', 'battery', 'died', 'at', 'lebron', 'game']);
+    expect(words("Caroline's phone’s battery died at LeBron's game")).toEqual([
+      'caroline',
+      'phone',
+      'battery',
+      'died',
+      'at',
+      'lebron',
+      'game',
+    ]);
     expect(queryTerms('Caroline')).toEqual(words("Caroline's"));
     expect(searchText("It’s Mel's, that's what he's saying")).toBe('it mel that what he saying');
     expect(words("the Smiths' house, the 1990's")).toEqual(['the', 'smiths', 'house', 'the', '1990']);
@@ -88,7 +96,9 @@ describe('sentence rules', () => {
       '42 is the answer.',
       'New line here',
     ]);
-    expect(sentences('see docs/release.md for details. then continue')).toEqual(['see docs/release.md for details. then continue']);
+    expect(sentences('see docs/release.md for details. then continue')).toEqual([
+      'see docs/release.md for details. then continue',
+    ]);
     expect(sentences('   ')).toEqual([]);
   });
 });

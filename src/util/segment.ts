@@ -7,7 +7,8 @@ const wordSegmenter = new Intl.Segmenter('und', { granularity: 'word' });
 const sentenceSegmenter = new Intl.Segmenter('und', { granularity: 'sentence' });
 
 // Scripts written without spaces between words: they need a dictionary to find word boundaries.
-const DICTIONARY_SCRIPTS = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Thai}\\p{Script=Lao}\\p{Script=Khmer}\\p{Script=Myanmar}';
+const DICTIONARY_SCRIPTS =
+  '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Thai}\\p{Script=Lao}\\p{Script=Khmer}\\p{Script=Myanmar}';
 const HAS_DICTIONARY_SCRIPT = new RegExp(`[${DICTIONARY_SCRIPTS}]`, 'u');
 const DICTIONARY_RUN = new RegExp(`[${DICTIONARY_SCRIPTS}\\u30FC\\u3005]+`, 'gu');
 // A word: letters, marks, digits and underscores, with inner apostrophes (don't, l'été). words()
@@ -64,7 +65,10 @@ function pushDictionaryWords(text: string, out: string[]): void {
  */
 export function words(text: string): string[] {
   // Typographic apostrophes become ASCII ones, so "don’t" and "don't" are one word.
-  const normal = wellFormed(text).normalize('NFKC').toLowerCase().replace(/\u2019/g, "'");
+  const normal = wellFormed(text)
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/\u2019/g, "'");
   const possessive = normal.includes("'s");
   if (!HAS_DICTIONARY_SCRIPT.test(normal)) {
     const found = normal.match(WORD);

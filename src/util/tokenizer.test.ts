@@ -28,7 +28,11 @@ describe('o200k tokenizer', () => {
   });
 
   it('truncates any text to a prefix within the limit, and a cut character never leaks into the next call', () => {
-    const texts = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 300 }), fc.string({ unit: 'binary', maxLength: 120 }), fc.lorem({ maxCount: 60 }));
+    const texts = fc.oneof(
+      fc.string({ unit: 'grapheme', maxLength: 300 }),
+      fc.string({ unit: 'binary', maxLength: 120 }),
+      fc.lorem({ maxCount: 60 }),
+    );
     fc.assert(
       fc.property(texts, fc.integer({ min: 1, max: 80 }), (text, limit) => {
         const cut = tokenizer.truncate(text, limit);
@@ -46,7 +50,12 @@ describe('o200k tokenizer', () => {
 
   it('counts and cuts a text with a run too long to merge by its bytes, without stalling', () => {
     // Merging a run of 300,000 letters took minutes: such a text costs its UTF-8 bytes instead.
-    for (const run of ['x'.repeat(300_000), '\u00e9'.repeat(300_000), '.'.repeat(300_000), `see ${'ab'.repeat(200)} here`]) {
+    for (const run of [
+      'x'.repeat(300_000),
+      '\u00e9'.repeat(300_000),
+      '.'.repeat(300_000),
+      `see ${'ab'.repeat(200)} here`,
+    ]) {
       const bytes = Buffer.byteLength(run, 'utf8');
       expect(tokenizer.count(run)).toBe(bytes);
       const cut = tokenizer.truncate(run, 100);
@@ -61,7 +70,8 @@ describe('o200k tokenizer', () => {
 
   it('counts every group of one to three ASCII digits as one token, which its count key relies on', () => {
     for (let length = 1; length <= 3; length += 1) {
-      for (let value = 0; value < 10 ** length; value += 1) expect(tokenizer.count(String(value).padStart(length, '0'))).toBe(1);
+      for (let value = 0; value < 10 ** length; value += 1)
+        expect(tokenizer.count(String(value).padStart(length, '0'))).toBe(1);
     }
   });
 
@@ -70,16 +80,24 @@ describe('o200k tokenizer', () => {
     expect(countKey('2026-11-25T22:45:25.407Z')).toBe('0000-00-00T00:00:00.000Z');
     // A numeric character that is not an ASCII digit may share a group with digits: such a text is its own key.
     expect(countKey('1\u0662 3')).toBe('1\u0662 3');
-    const pieces = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 12 }), fc.stringMatching(/^[0-9]{1,9}$/), fc.constantFrom(' ', '.', '-', ':', 'T', 'e', '\n', '\u0662', '½', '&', 'é'));
+    const pieces = fc.oneof(
+      fc.string({ unit: 'grapheme', maxLength: 12 }),
+      fc.stringMatching(/^[0-9]{1,9}$/),
+      fc.constantFrom(' ', '.', '-', ':', 'T', 'e', '\n', '\u0662', '½', '&', 'é'),
+    );
     fc.assert(
-      fc.property(fc.array(pieces, { maxLength: 16 }), fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 1, maxLength: 8 }), (parts, digits) => {
-        const text = parts.join('');
-        let next = 0;
-        const other = text.replace(/[0-9]/g, () => String(digits[next++ % digits.length]));
-        // Texts of one key: the same count.
-        if (countKey(other) === countKey(text)) expect(tokenizer.count(other)).toBe(tokenizer.count(text));
-        expect(tokenizer.count(countKey(text))).toBe(tokenizer.count(text));
-      }),
+      fc.property(
+        fc.array(pieces, { maxLength: 16 }),
+        fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 1, maxLength: 8 }),
+        (parts, digits) => {
+          const text = parts.join('');
+          let next = 0;
+          const other = text.replace(/[0-9]/g, () => String(digits[next++ % digits.length]));
+          // Texts of one key: the same count.
+          if (countKey(other) === countKey(text)) expect(tokenizer.count(other)).toBe(tokenizer.count(text));
+          expect(tokenizer.count(countKey(text))).toBe(tokenizer.count(text));
+        },
+      ),
       { numRuns: 500 },
     );
   });

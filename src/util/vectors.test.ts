@@ -89,7 +89,13 @@ describe('topK', () => {
   const vectors = (rows: number[][]) => rows.map((row, index) => ({ id: `id${index}`, vector: normalise(row) }));
 
   it('returns the k most similar ids, highest first, with their scores', () => {
-    const candidates = vectors([[0, 1], [1, 1], [1, 0.1], [-1, 0], [1, 0]]);
+    const candidates = vectors([
+      [0, 1],
+      [1, 1],
+      [1, 0.1],
+      [-1, 0],
+      [1, 0],
+    ]);
     const result = topK(normalise([1, 0]), candidates, 3);
     expect(result.map((hit) => hit.id)).toEqual(['id4', 'id2', 'id1']);
     expect(result[0]!.score).toBeCloseTo(1, 6);
@@ -104,7 +110,10 @@ describe('topK', () => {
   });
 
   it('handles k of 0, k above the candidate count, and no candidates', () => {
-    const candidates = vectors([[1, 0], [0, 1]]);
+    const candidates = vectors([
+      [1, 0],
+      [0, 1],
+    ]);
     expect(topK(normalise([1, 0]), candidates, 0)).toEqual([]);
     expect(topK(normalise([1, 0]), candidates, 5).map((hit) => hit.id)).toEqual(['id0', 'id1']);
     expect(topK(normalise([1, 0]), [], 3)).toEqual([]);
@@ -116,7 +125,10 @@ describe('topK', () => {
     const row = fc.array(fc.integer({ min: -3, max: 3 }), { minLength: 4, maxLength: 4 });
     fc.assert(
       fc.property(fc.array(row, { maxLength: 60 }), row, fc.integer({ min: 0, max: 70 }), (rows, queryRow, k) => {
-        const candidates = rows.map((values, index) => ({ id: `r${String(index).padStart(2, '0')}`, vector: normalise(values) }));
+        const candidates = rows.map((values, index) => ({
+          id: `r${String(index).padStart(2, '0')}`,
+          vector: normalise(values),
+        }));
         const query = normalise(queryRow);
         const got = topK(query, candidates, k);
         const expected = naiveTopK(query, candidates, k);

@@ -92,7 +92,11 @@ export function toBlob(vector: Float32Array): Buffer {
  */
 export function fromBlob(bytes: Buffer | Uint8Array): Float32Array {
   if (bytes.byteLength % 4 !== 0) {
-    throw ValidationError.of('vector', 'float32-bytes', `a float32 vector needs a multiple of 4 bytes, got ${bytes.byteLength}`);
+    throw ValidationError.of(
+      'vector',
+      'float32-bytes',
+      `a float32 vector needs a multiple of 4 bytes, got ${bytes.byteLength}`,
+    );
   }
   const out = new Float32Array(bytes.byteLength / 4);
   if (littleEndian) {
@@ -112,8 +116,13 @@ export function fromBlob(bytes: Buffer | Uint8Array): Float32Array {
  * topK(normalise([1, 0]), [{ id: 'a', vector: normalise([0, 1]) }, { id: 'b', vector: normalise([1, 1]) }], 1)
  * // [{ id: 'b', score: 0.7071… }]
  */
-export function topK(query: Float32Array, candidates: ReadonlyArray<{ id: string; vector: Float32Array }>, k: number): ScoredId[] {
-  if (!Number.isInteger(k) || k < 0) throw ValidationError.of('k', 'non-negative-integer', `must be a non-negative integer, got ${k}`);
+export function topK(
+  query: Float32Array,
+  candidates: ReadonlyArray<{ id: string; vector: Float32Array }>,
+  k: number,
+): ScoredId[] {
+  if (!Number.isInteger(k) || k < 0)
+    throw ValidationError.of('k', 'non-negative-integer', `must be a non-negative integer, got ${k}`);
   const size = Math.min(k, candidates.length);
   if (size === 0) return [];
   // A min-heap of the best `size` so far, worst at the root, held in two parallel typed arrays.
@@ -140,7 +149,8 @@ export function topK(query: Float32Array, candidates: ReadonlyArray<{ id: string
     }
   }
   const result: ScoredId[] = new Array<ScoredId>(size);
-  for (let slot = 0; slot < size; slot += 1) result[slot] = { id: candidates[heapItems[slot]!]!.id, score: heapScores[slot]! };
+  for (let slot = 0; slot < size; slot += 1)
+    result[slot] = { id: candidates[heapItems[slot]!]!.id, score: heapScores[slot]! };
   return result.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 

@@ -13,11 +13,24 @@ import { applyStatePatch } from './working-state.js';
 
 const PAGE = 1000;
 
-async function allEvents(storage: StorageAdapter, key: SessionKey, asOf: string, kinds: EventRecord['kind'][]): Promise<EventRecord[]> {
+async function allEvents(
+  storage: StorageAdapter,
+  key: SessionKey,
+  asOf: string,
+  kinds: EventRecord['kind'][],
+): Promise<EventRecord[]> {
   const out: EventRecord[] = [];
   let cursor: string | undefined;
   for (;;) {
-    const page = await storage.events.list({ ...key, kinds, as_of: asOf, now: asOf, include_expired: true, limit: PAGE, ...(cursor === undefined ? {} : { cursor }) });
+    const page = await storage.events.list({
+      ...key,
+      kinds,
+      as_of: asOf,
+      now: asOf,
+      include_expired: true,
+      limit: PAGE,
+      ...(cursor === undefined ? {} : { cursor }),
+    });
     out.push(...page);
     if (page.length < PAGE) return out;
     cursor = page[page.length - 1]!.id;
@@ -31,7 +44,12 @@ async function allEvents(storage: StorageAdapter, key: SessionKey, asOf: string,
  * @example
  * const state = await workingStateAsOf(storage, key, '2026-06-01T12:00:00.000Z');
  */
-export async function workingStateAsOf(storage: StorageAdapter, key: SessionKey, asOf: string, through?: string): Promise<WorkingState> {
+export async function workingStateAsOf(
+  storage: StorageAdapter,
+  key: SessionKey,
+  asOf: string,
+  through?: string,
+): Promise<WorkingState> {
   let state: WorkingState | null = null;
   for (const event of await allEvents(storage, key, asOf, ['state_patch'])) {
     const content = event.content as Record<string, unknown>;
@@ -51,7 +69,12 @@ export async function workingStateAsOf(storage: StorageAdapter, key: SessionKey,
  * @example
  * const summary = await summaryAsOf(storage, key, asOf, tokenizer);
  */
-export async function summaryAsOf(storage: StorageAdapter, key: SessionKey, asOf: string, tokenizer: Tokenizer): Promise<StmSummary | null> {
+export async function summaryAsOf(
+  storage: StorageAdapter,
+  key: SessionKey,
+  asOf: string,
+  tokenizer: Tokenizer,
+): Promise<StmSummary | null> {
   const events = await allEvents(storage, key, asOf, ['message', 'tool_result']);
   return events.length === 0 ? null : foldEvents(emptySummary(), events, tokenizer, asOf);
 }

@@ -23,7 +23,9 @@ const conversation = [
 
 describe('extractive summary', () => {
   it('scores statements above small talk', () => {
-    expect(scoreSentence('I prefer concise answers for the Atlas launch.', 'user')).toBeGreaterThan(scoreSentence('ok thanks', 'user'));
+    expect(scoreSentence('I prefer concise answers for the Atlas launch.', 'user')).toBeGreaterThan(
+      scoreSentence('ok thanks', 'user'),
+    );
     expect(scoreSentence('ok', 'user')).toBe(0);
   });
 
@@ -39,7 +41,9 @@ describe('extractive summary', () => {
     expect(full.text).toContain('2026-12-01');
     expect(full.text).toContain('中文');
     expect(full.text).not.toMatch(/ok thanks/);
-    expect(summary.key_quotes.map((quote) => quote.text)).toContain('I prefer concise answers, and our launch deadline for Atlas is 2026-12-01.');
+    expect(summary.key_quotes.map((quote) => quote.text)).toContain(
+      'I prefer concise answers, and our launch deadline for Atlas is 2026-12-01.',
+    );
   });
 
   it('gives the same summary whether events are folded one by one or at once', () => {
@@ -51,18 +55,22 @@ describe('extractive summary', () => {
   });
 
   it('keeps the pool bounded on long sessions', () => {
-    const many = Array.from({ length: 300 }, (_, index) => message(`Note ${index}: the invoice for customer ${index} is due on day ${index % 28}.`));
+    const many = Array.from({ length: 300 }, (_, index) =>
+      message(`Note ${index}: the invoice for customer ${index} is due on day ${index % 28}.`),
+    );
     const summary = foldEvents(emptySummary(), many, tokenizer, 't');
     expect(summary.sentences.length).toBeLessThanOrEqual(64);
     expect(summary.key_quotes.length).toBeLessThanOrEqual(12);
     expect(summary.events_folded).toBe(300);
   });
 
-  it('keeps each pooled sentence\'s count after a space with the built-in tokenizer, and none with another', () => {
+  it("keeps each pooled sentence's count after a space with the built-in tokenizer, and none with another", () => {
     const summary = foldEvents(emptySummary(), conversation, tokenizer, 't');
-    for (const sentence of [...summary.sentences, ...summary.key_quotes]) expect(sentence.spaced_tokens).toBe(tokenizer.count(` ${sentence.text}`));
+    for (const sentence of [...summary.sentences, ...summary.key_quotes])
+      expect(sentence.spaced_tokens).toBe(tokenizer.count(` ${sentence.text}`));
     const other = { ...tokenizer, name: 'other', count: (text: string) => text.length };
-    for (const sentence of foldEvents(emptySummary(), conversation, other, 't').sentences) expect(sentence.spaced_tokens).toBeUndefined();
+    for (const sentence of foldEvents(emptySummary(), conversation, other, 't').sentences)
+      expect(sentence.spaced_tokens).toBeUndefined();
   });
 });
 
@@ -71,20 +79,70 @@ describe('summary tokens from the counts sentences keep', () => {
   // Words, punctuation runs and characters where the pieces of the o200k pre-tokenizer turn: digits,
   // apostrophes and contractions, a combining mark, CJK, an emoji, slashes, XML's specials, spaces of
   // other kinds (those last three make a sentence fall back to counting the text).
-  const WORDS = ['deadline', 'Atlas', 'is', "it's", "'s", 'Hall', 'B', '2026-12-01', '770', 'x1', 'e\u0301', '中文', '😀', 'docs/a.md', '/tmp/', 'ok', 'we'];
+  const WORDS = [
+    'deadline',
+    'Atlas',
+    'is',
+    "it's",
+    "'s",
+    'Hall',
+    'B',
+    '2026-12-01',
+    '770',
+    'x1',
+    'e\u0301',
+    '中文',
+    '😀',
+    'docs/a.md',
+    '/tmp/',
+    'ok',
+    'we',
+  ];
   const PUNCT = fc.oneof(
     { weight: 20, arbitrary: fc.constantFrom('.', '!', '?', ',', ':)', '…', '"', "'", ')', '(', '.)', '--', '/', '') },
     { weight: 1, arbitrary: fc.constantFrom('&', '<b>', '\u00a0', '\t', ' ') },
   );
-  const sentenceText = fc.array(fc.tuple(fc.constantFrom(...WORDS), PUNCT), { minLength: 1, maxLength: 8 }).map((parts) => parts.map(([word, punct]) => `${word}${punct}`).join(' '));
+  const sentenceText = fc
+    .array(fc.tuple(fc.constantFrom(...WORDS), PUNCT), { minLength: 1, maxLength: 8 })
+    .map((parts) => parts.map(([word, punct]) => `${word}${punct}`).join(' '));
   const sentence = fc.record({
     text: fc.oneof({ weight: 9, arbitrary: sentenceText }, { weight: 1, arbitrary: fc.string({ maxLength: 40 }) }),
     role: fc.constantFrom('user' as const, 'assistant' as const, 'tool' as const),
   });
 
-  it('property: a text\'s count after a space, from its count alone, is what counting it after a space gives', () => {
-    const CHARS = ['a', 'B', 'é', 'e\u0301', ' ', ' ', '\n', '\t', '\u00a0', '&', "'", 's', '.', ',', ':', '/', '1', '9', '中', '😀', '"', '(', ')', '…', '-'];
-    const texts = fc.oneof(fc.string({ unit: fc.constantFrom(...CHARS), maxLength: 60 }), sentenceText, fc.string({ maxLength: 300 }));
+  it("property: a text's count after a space, from its count alone, is what counting it after a space gives", () => {
+    const CHARS = [
+      'a',
+      'B',
+      'é',
+      'e\u0301',
+      ' ',
+      ' ',
+      '\n',
+      '\t',
+      '\u00a0',
+      '&',
+      "'",
+      's',
+      '.',
+      ',',
+      ':',
+      '/',
+      '1',
+      '9',
+      '中',
+      '😀',
+      '"',
+      '(',
+      ')',
+      '…',
+      '-',
+    ];
+    const texts = fc.oneof(
+      fc.string({ unit: fc.constantFrom(...CHARS), maxLength: 60 }),
+      sentenceText,
+      fc.string({ maxLength: 300 }),
+    );
     fc.assert(
       fc.property(texts, (text) => {
         expect(spacedTokens(text, count(text))).toBe(count(` ${text}`));
@@ -98,7 +156,14 @@ describe('summary tokens from the counts sentences keep', () => {
     fc.assert(
       fc.property(fc.array(sentence, { maxLength: 12 }), (drawn) => {
         const used: SummarySentence[] = drawn.map((entry, position) => ({
-          event_id: 'evt_01KAAAAAAAAAAAAAAAAAAAAAAA', position, role: entry.role, ts: 't', text: entry.text, tokens: count(entry.text), score: 1, expires_at: null,
+          event_id: 'evt_01KAAAAAAAAAAAAAAAAAAAAAAA',
+          position,
+          role: entry.role,
+          ts: 't',
+          text: entry.text,
+          tokens: count(entry.text),
+          score: 1,
+          expires_at: null,
           spaced_tokens: count(` ${entry.text}`),
         }));
         const kept = keptSummaryTokens(used, count);
@@ -115,9 +180,21 @@ describe('summary tokens from the counts sentences keep', () => {
 
   it('falls back to counting when a sentence keeps no count or its text is not plain', () => {
     const used = (text: string, spaced?: number): SummarySentence[] => [
-      { event_id: 'evt_01KAAAAAAAAAAAAAAAAAAAAAAA', position: 0, role: 'user', ts: 't', text, tokens: count(text), score: 1, expires_at: null, ...(spaced === undefined ? {} : { spaced_tokens: spaced }) },
+      {
+        event_id: 'evt_01KAAAAAAAAAAAAAAAAAAAAAAA',
+        position: 0,
+        role: 'user',
+        ts: 't',
+        text,
+        tokens: count(text),
+        score: 1,
+        expires_at: null,
+        ...(spaced === undefined ? {} : { spaced_tokens: spaced }),
+      },
     ];
-    expect(keptSummaryTokens(used('The venue is Hall B.', count(' The venue is Hall B.')), count)).toBe(count('User: The venue is Hall B.'));
+    expect(keptSummaryTokens(used('The venue is Hall B.', count(' The venue is Hall B.')), count)).toBe(
+      count('User: The venue is Hall B.'),
+    );
     expect(keptSummaryTokens(used('The venue is Hall B.'), count)).toBeUndefined();
     expect(keptSummaryTokens(used('Q&A at noon.', count(' Q&A at noon.')), count)).toBeUndefined();
     expect(keptSummaryTokens(used('two  spaces', count(' two  spaces')), count)).toBeUndefined();

@@ -34,17 +34,17 @@ export const defaultSummaryOptions: SummaryOptions = {
 
 const QUOTE_MIN_SCORE = 0.75;
 
-
 // Words and phrases that mark a statement worth remembering (checked against the sentence's words).
 const CUE_WORDS = new Set(
   (
     'prefer preference prefers decide decided decision must need needs require required deadline important remember ' +
-    "always never goal plan want wants promise agree agreed budget allergic favorite favourite love hate birthday " +
+    'always never goal plan want wants promise agree agreed budget allergic favorite favourite love hate birthday ' +
     "address should will don't 喜欢 更喜欢 偏好 决定 必须 需要 重要 记住 目标 计划 截止 总是 从不 不要 请用 希望"
   ).split(' '),
 );
 const CUE_PHRASE = /\b(name is|call me|do not)\b/iu;
-const SMALL_TALK = /^(hi|hello|hey|thanks|thank you|thx|ok|okay|sure|great|cool|nice|bye|good (morning|night|evening)|lol|haha|yes|no|yep|nope|你好|谢谢|好的|嗯|哈哈|再见)\b/iu;
+const SMALL_TALK =
+  /^(hi|hello|hey|thanks|thank you|thx|ok|okay|sure|great|cool|nice|bye|good (morning|night|evening)|lol|haha|yes|no|yep|nope|你好|谢谢|好的|嗯|哈哈|再见)\b/iu;
 const DIGIT = /\p{Nd}/u;
 const REFERENCE = /(https?:\/\/|www\.|[\w-]+\.(md|ts|js|py|json|pdf|docx?|csv|txt)\b|\/[\w.-]+\/)/iu;
 const PROPER_NOUN = /\s\p{Lu}\p{Ll}+/u;
@@ -76,7 +76,10 @@ export function scoreSentence(text: string, role: PacketRole, all: readonly stri
 
 /** Sentences that differ only in case, spacing or punctuation are one sentence. */
 function dedupKey(text: string): string {
-  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 }
 
 /** Better first: higher score, then newer. */
@@ -110,18 +113,29 @@ function keepBest(pool: SummarySentence[], size: number): SummarySentence[] {
  * tool output). Their text is not yet cut to `maxSentenceTokens` and `tokens` is -1: only the
  * sentences that enter the pool are measured (see `measured`), which keeps long imports cheap.
  */
-export function sentencesOf(event: EventRecord, analysed: EventText = analyseEvent(event), options = defaultSummaryOptions): SummarySentence[] {
+export function sentencesOf(
+  event: EventRecord,
+  analysed: EventText = analyseEvent(event),
+  options = defaultSummaryOptions,
+): SummarySentence[] {
   // Structured tool output is evidence, not prose: packets carry it as tool evidence instead.
   if (event.kind === 'tool_result' && typeof event.content !== 'string') return [];
   const role = packetRole(event);
   const out: SummarySentence[] = [];
-  analysed.sentences
-    .slice(0, options.maxSentencesPerEvent)
-    .forEach(({ text, words: sentenceWords }, position) => {
-      const score = scoreSentence(text, role, sentenceWords);
-      if (score <= 0) return;
-      out.push({ event_id: event.id, position, role, ts: event.ts, text, tokens: -1, score, expires_at: event.expires_at });
+  analysed.sentences.slice(0, options.maxSentencesPerEvent).forEach(({ text, words: sentenceWords }, position) => {
+    const score = scoreSentence(text, role, sentenceWords);
+    if (score <= 0) return;
+    out.push({
+      event_id: event.id,
+      position,
+      role,
+      ts: event.ts,
+      text,
+      tokens: -1,
+      score,
+      expires_at: event.expires_at,
     });
+  });
   return out;
 }
 
@@ -137,7 +151,12 @@ function measured(sentence: SummarySentence, tokenizer: Tokenizer, options: Summ
     text = tokenizer.truncate(text, options.maxSentenceTokens);
     tokens = tokenizer.count(text);
   }
-  return { ...sentence, text, tokens, ...(tokenizer === o200kTokenizer ? { spaced_tokens: spacedTokens(text, tokens) } : {}) };
+  return {
+    ...sentence,
+    text,
+    tokens,
+    ...(tokenizer === o200kTokenizer ? { spaced_tokens: spacedTokens(text, tokens) } : {}),
+  };
 }
 
 // Counts of first words alone and after a space (built-in tokenizer): sentences open with few words.
@@ -224,7 +243,10 @@ const ADDITIVE = /^[^\s&<>](?:[^\s&<>]| (?=[^\s&<>]))*$/u;
  * @example
  * keptSummaryTokens(used, (text) => o200kTokenizer.count(text)) // o200kTokenizer.count(renderSummary(used))
  */
-export function keptSummaryTokens(selected: readonly SummarySentence[], count: (text: string) => number): number | undefined {
+export function keptSummaryTokens(
+  selected: readonly SummarySentence[],
+  count: (text: string) => number,
+): number | undefined {
   let total = 0;
   let role: PacketRole | undefined;
   let last = '';

@@ -11,7 +11,10 @@ describe('applyStatePatch', () => {
       {
         expected_version: 0,
         set: { goal: 'Ship v1', slots: { customer: 'ACME' } },
-        append: { decisions: [{ statement: 'Use SQLite' }], open_loops: [{ question: 'Which region?', status: 'open' }] },
+        append: {
+          decisions: [{ statement: 'Use SQLite' }],
+          open_loops: [{ question: 'Which region?', status: 'open' }],
+        },
       },
       'evt_01J00000000000000000000000',
     );
@@ -20,7 +23,11 @@ describe('applyStatePatch', () => {
     expect(next.slots).toEqual({ customer: 'ACME' });
     expect(next.decisions).toEqual([{ statement: 'Use SQLite', evidence_id: 'evt_01J00000000000000000000000' }]);
     expect(next.open_loops[0]!.evidence_id).toBe('evt_01J00000000000000000000000');
-    const after = applyStatePatch(next, { expected_version: 1, set: { slots: { customer: null, region: 'eu' } } }, 'evt_x');
+    const after = applyStatePatch(
+      next,
+      { expected_version: 1, set: { slots: { customer: null, region: 'eu' } } },
+      'evt_x',
+    );
     expect(after.slots).toEqual({ region: 'eu' });
     expect(after.decisions).toHaveLength(1);
   });

@@ -24,10 +24,20 @@ const EVIDENCED_FIELDS = new Set<WorkingStateListField>(['decisions', 'open_loop
  * @example
  * applyStatePatch(emptyWorkingState(), { expected_version: 0, set: { goal: 'Ship v1' } }, 'evt_…').state_version // 1
  */
-export function applyStatePatch(current: WorkingState | null, patch: StatePatch, evidenceId: string, path = 'state_patch'): WorkingState {
+export function applyStatePatch(
+  current: WorkingState | null,
+  patch: StatePatch,
+  evidenceId: string,
+  path = 'state_patch',
+): WorkingState {
   const base = current ?? emptyWorkingState();
   if (patch.expected_version !== base.state_version) {
-    throw ConflictError.ofVersion(underPath(path, 'expected_version'), patch.expected_version, base.state_version, 'caller');
+    throw ConflictError.ofVersion(
+      underPath(path, 'expected_version'),
+      patch.expected_version,
+      base.state_version,
+      'caller',
+    );
   }
   const { state_version: version, ...fields } = base;
   const merged = applyMergePatch(fields, patch.set ?? {}) as Record<string, unknown>;

@@ -12,7 +12,17 @@ function answer(body: ChatRequest) {
   const last = body.messages.at(-1)!;
   if (last.role === 'tool') return chatReply('Saved: rice crackers.');
   if (last.content.startsWith('Remember that')) {
-    return toolCallsReply([{ id: 'call-1', name: 'remember', arguments: { type: 'preferences', key: 'pref:food:snack', value: { scope: 'food', name: 'snack', value: 'rice crackers' } } }]);
+    return toolCallsReply([
+      {
+        id: 'call-1',
+        name: 'remember',
+        arguments: {
+          type: 'preferences',
+          key: 'pref:food:snack',
+          value: { scope: 'food', name: 'snack', value: 'rice crackers' },
+        },
+      },
+    ]);
   }
   if (last.content.includes('hike')) return chatReply('Rice crackers travel well, and none of them hold peanuts.');
   return chatReply('Nice to meet you, Mira. No peanuts, noted.');
@@ -25,7 +35,13 @@ describe('examples/ai-sdk-chat --script against a loopback OpenAI-compatible mod
     expect(stdout).toContain('assistant> Nice to meet you, Mira. No peanuts, noted.');
     expect(stdout).toContain('assistant> Saved: rice crackers.');
     expect(stdout).toContain('assistant> Rice crackers travel well, and none of them hold peanuts.');
-    expect(chats.every((body) => body.stream === true && body.tools?.map((entry) => entry.function.name).join() === 'searchMemory,remember,forget')).toBe(true);
+    expect(
+      chats.every(
+        (body) =>
+          body.stream === true &&
+          body.tools?.map((entry) => entry.function.name).join() === 'searchMemory,remember,forget',
+      ),
+    ).toBe(true);
     expect(chats).toHaveLength(4);
 
     const hike = chats.at(-1)!;

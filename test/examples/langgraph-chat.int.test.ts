@@ -10,7 +10,9 @@ import { chatReply, said, systemOf } from '../helpers/openai-compatible-server.j
 
 describe('examples/langgraph-chat --script against a loopback OpenAI-compatible model', () => {
   it('remembers in session 1 and answers with it in session 2', async () => {
-    const { stdout, chats, lastSystemPrompt } = await runChatScript('langgraph-chat', (_body, call) => chatReply(`reply ${call}`));
+    const { stdout, chats, lastSystemPrompt } = await runChatScript('langgraph-chat', (_body, call) =>
+      chatReply(`reply ${call}`),
+    );
 
     expect(stdout).toContain('assistant> reply 1');
     expect(stdout).toContain('assistant> reply 3');

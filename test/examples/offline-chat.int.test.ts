@@ -23,8 +23,14 @@ describe('the chat examples offline, from standard input', () => {
     expect(first).toContain('Session chat-');
     expect(first).toContain('assistant> (offline model) I remember nothing about you yet.');
 
-    const second = await chatOffline(name, store, ['Any snack ideas?', '', 'not read: the empty line ended the session']);
-    expect(second).toContain('assistant> (offline model) What I remember: profile:user: location: Lisbon; allergy:peanuts: allergic to peanuts');
+    const second = await chatOffline(name, store, [
+      'Any snack ideas?',
+      '',
+      'not read: the empty line ended the session',
+    ]);
+    expect(second).toContain(
+      'assistant> (offline model) What I remember: profile:user: location: Lisbon; allergy:peanuts: allergic to peanuts',
+    );
     expect(second.match(/assistant> /gu)).toHaveLength(1);
   });
 });

@@ -3,7 +3,13 @@
 
 import { simulateReadableStream } from 'ai';
 
-import type { CallParams, GenerateResult, ResponsePart, StreamPart, StreamResult } from '../../src/integrations/ai-sdk/sdk-types.js';
+import type {
+  CallParams,
+  GenerateResult,
+  ResponsePart,
+  StreamPart,
+  StreamResult,
+} from '../../src/integrations/ai-sdk/sdk-types.js';
 
 const usage = {
   inputTokens: { total: 20, noCache: 20, cacheRead: undefined, cacheWrite: undefined },
@@ -18,7 +24,12 @@ const usage = {
  */
 export function generated(content: ResponsePart[]): GenerateResult {
   const calls = content.some((part) => part.type === 'tool-call');
-  return { content, finishReason: { unified: calls ? 'tool-calls' : 'stop', raw: calls ? 'tool_calls' : 'stop' }, usage, warnings: [] };
+  return {
+    content,
+    finishReason: { unified: calls ? 'tool-calls' : 'stop', raw: calls ? 'tool_calls' : 'stop' },
+    usage,
+    warnings: [],
+  };
 }
 
 /**
@@ -27,10 +38,29 @@ export function generated(content: ResponsePart[]): GenerateResult {
  * @example
  * new MockLanguageModelV3({ doStream: streamed('Sure thing.') })
  */
-export function streamed(text: string, toolCalls: Array<Extract<ResponsePart, { type: 'tool-call' }>> = []): StreamResult {
-  const deltas: StreamPart[] = text === '' ? [] : [{ type: 'text-start', id: 'text-1' }, ...text.split(/(?<= )/u).map((delta): StreamPart => ({ type: 'text-delta', id: 'text-1', delta })), { type: 'text-end', id: 'text-1' }];
-  const finish: StreamPart = { type: 'finish', finishReason: { unified: toolCalls.length > 0 ? 'tool-calls' : 'stop', raw: undefined }, usage };
-  return { stream: simulateReadableStream<StreamPart>({ chunks: [{ type: 'stream-start', warnings: [] }, ...deltas, ...toolCalls, finish], chunkDelayInMs: 1 }) };
+export function streamed(
+  text: string,
+  toolCalls: Array<Extract<ResponsePart, { type: 'tool-call' }>> = [],
+): StreamResult {
+  const deltas: StreamPart[] =
+    text === ''
+      ? []
+      : [
+          { type: 'text-start', id: 'text-1' },
+          ...text.split(/(?<= )/u).map((delta): StreamPart => ({ type: 'text-delta', id: 'text-1', delta })),
+          { type: 'text-end', id: 'text-1' },
+        ];
+  const finish: StreamPart = {
+    type: 'finish',
+    finishReason: { unified: toolCalls.length > 0 ? 'tool-calls' : 'stop', raw: undefined },
+    usage,
+  };
+  return {
+    stream: simulateReadableStream<StreamPart>({
+      chunks: [{ type: 'stream-start', warnings: [] }, ...deltas, ...toolCalls, finish],
+      chunkDelayInMs: 1,
+    }),
+  };
 }
 
 /**
@@ -39,7 +69,11 @@ export function streamed(text: string, toolCalls: Array<Extract<ResponsePart, { 
  * @example
  * toolCall('call-1', 'weather', { city: 'Lisbon' })
  */
-export function toolCall(toolCallId: string, toolName: string, input: Record<string, unknown>): Extract<ResponsePart, { type: 'tool-call' }> {
+export function toolCall(
+  toolCallId: string,
+  toolName: string,
+  input: Record<string, unknown>,
+): Extract<ResponsePart, { type: 'tool-call' }> {
   return { type: 'tool-call', toolCallId, toolName, input: JSON.stringify(input) };
 }
 

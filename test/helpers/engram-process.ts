@@ -55,7 +55,12 @@ function environment(env: EngramEnvironment): NodeJS.ProcessEnv {
  * const { code, stdout } = runEngram(['--store', store, '--json', 'events', '--user', 'ada']);
  */
 export function runEngram(args: readonly string[], input?: string, env: EngramEnvironment = {}): EngramRun {
-  const result = spawnSync(process.execPath, [...engramCommand(), ...args], { input, encoding: 'utf8', cwd: root, env: environment(env) });
+  const result = spawnSync(process.execPath, [...engramCommand(), ...args], {
+    input,
+    encoding: 'utf8',
+    cwd: root,
+    env: environment(env),
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -81,7 +86,11 @@ export interface EngramProcess {
  * const [, api] = await server.waitFor(/API\s+(http:\S+)\/v1/);
  */
 export function startEngram(args: readonly string[], env: EngramEnvironment = {}): EngramProcess {
-  const child = spawn(process.execPath, [...engramCommand(), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: environment(env) });
+  const child = spawn(process.execPath, [...engramCommand(), ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: environment(env),
+  });
   let out = '';
   let err = '';
   const listeners = new Set<() => void>();
@@ -101,11 +110,15 @@ export function startEngram(args: readonly string[], env: EngramEnvironment = {}
 
   function waitFor(pattern: RegExp, timeoutMs = 60_000): Promise<RegExpMatchArray> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => finish(new Error(`no ${pattern} from engram ${args.join(' ')} after ${timeoutMs} ms:\n${out}\n${err}`)), timeoutMs);
+      const timer = setTimeout(
+        () => finish(new Error(`no ${pattern} from engram ${args.join(' ')} after ${timeoutMs} ms:\n${out}\n${err}`)),
+        timeoutMs,
+      );
       const check = () => {
         const match = pattern.exec(out);
         if (match !== null) finish(match);
-        else if (!running) finish(new Error(`engram ${args.join(' ')} exited before printing ${pattern}:\n${out}\n${err}`));
+        else if (!running)
+          finish(new Error(`engram ${args.join(' ')} exited before printing ${pattern}:\n${out}\n${err}`));
       };
       function finish(result: RegExpMatchArray | Error): void {
         clearTimeout(timer);

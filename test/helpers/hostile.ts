@@ -10,8 +10,35 @@ const SURROGATES = ['\uD800', '\uDBFF', '\uDC00', '\uDFFF', 'a\uD83Db', '\uDE00x
 
 /** Query syntax of the full-text engines and SQL that must be taken as plain words. */
 export const QUERY_METACHARACTERS = [
-  '"', '""', "'", "''", '*', 'NEAR(a b)', 'a OR', 'AND', 'NOT', '(', ')', '^', ':', '-', '+', 'col:term', '{a b}',
-  "'; DROP TABLE events; --", '%', '_', '\\', '!', '&', '|', '<->', ':*', '\0', 'a"b*c(d)', '"unterminated',
+  '"',
+  '""',
+  "'",
+  "''",
+  '*',
+  'NEAR(a b)',
+  'a OR',
+  'AND',
+  'NOT',
+  '(',
+  ')',
+  '^',
+  ':',
+  '-',
+  '+',
+  'col:term',
+  '{a b}',
+  "'; DROP TABLE events; --",
+  '%',
+  '_',
+  '\\',
+  '!',
+  '&',
+  '|',
+  '<->',
+  ':*',
+  '\0',
+  'a"b*c(d)',
+  '"unterminated',
 ];
 
 /** Keys that pollute Object.prototype when code copies them carelessly. */
@@ -39,14 +66,35 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 64 }),
   fc.string({ unit: 'grapheme', maxLength: 64 }),
   fc.constantFrom(...SURROGATES, ...QUERY_METACHARACTERS, ...PROTOTYPE_KEYS, '', ' ', '\n\t', 'x'.repeat(70_000)),
-  fc.constantFrom('evt_', 'mem_01J0000000000000000000000A', 'evt_01J000000000000000000000000000', '../../etc/passwd', '%00', 'ＡＢＣ'),
+  fc.constantFrom(
+    'evt_',
+    'mem_01J0000000000000000000000A',
+    'evt_01J000000000000000000000000000',
+    '../../etc/passwd',
+    '%00',
+    'ＡＢＣ',
+  ),
   fc.integer({ min: 1, max: 4 }).map((megabytes) => '\u00e9'.repeat(megabytes * 300_000)),
 );
 
 /** Any value of any type, hostile strings and structures included. */
 export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   hostileString,
-  fc.constantFrom<unknown>(null, undefined, true, 0, -1, 1e308, -0, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53 + 1, [], {}, [[[]]]),
+  fc.constantFrom<unknown>(
+    null,
+    undefined,
+    true,
+    0,
+    -1,
+    1e308,
+    -0,
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+    2 ** 53 + 1,
+    [],
+    {},
+    [[[]]],
+  ),
   fc.double(),
   fc.integer({ min: 64, max: 3000 }).map(deepJson),
   fc.constantFrom(...PROTOTYPE_KEYS).map(pollutingObject),
@@ -57,7 +105,9 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
 /** Every dotted path of the leaves and sub-objects of a JSON value (arrays by index). */
 export function pathsOf(value: unknown, prefix: string[] = []): string[][] {
   if (typeof value !== 'object' || value === null) return prefix.length === 0 ? [] : [prefix];
-  const own = Object.entries(value as Record<string, unknown>).flatMap(([key, child]) => pathsOf(child, [...prefix, key]));
+  const own = Object.entries(value as Record<string, unknown>).flatMap(([key, child]) =>
+    pathsOf(child, [...prefix, key]),
+  );
   return prefix.length === 0 ? own : [prefix, ...own];
 }
 
@@ -65,8 +115,15 @@ export function pathsOf(value: unknown, prefix: string[] = []): string[][] {
 export function replaceAt(base: unknown, path: readonly string[], value: unknown): unknown {
   if (path.length === 0) return value;
   const [head, ...rest] = path as [string, ...string[]];
-  const copy: Record<string, unknown> = Array.isArray(base) ? ([...base] as unknown as Record<string, unknown>) : { ...(base as Record<string, unknown>) };
-  Object.defineProperty(copy, head, { value: replaceAt(copy[head], rest, value), enumerable: true, writable: true, configurable: true });
+  const copy: Record<string, unknown> = Array.isArray(base)
+    ? ([...base] as unknown as Record<string, unknown>)
+    : { ...(base as Record<string, unknown>) };
+  Object.defineProperty(copy, head, {
+    value: replaceAt(copy[head], rest, value),
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
   return copy;
 }
 
@@ -78,12 +135,19 @@ export function replaceAt(base: unknown, path: readonly string[], value: unknown
  */
 export function mutated(base: Record<string, unknown>): fc.Arbitrary<{ path: string[]; request: unknown }> {
   const paths = pathsOf(base);
-  const extended = [...paths, ...paths.map((path) => [...path.slice(0, -1), 'zzz_extra']), ...PROTOTYPE_KEYS.map((key) => [key])];
-  return fc.tuple(fc.constantFrom(...extended), hostileValue).map(([path, value]) => ({ path, request: replaceAt(base, path, value) }));
+  const extended = [
+    ...paths,
+    ...paths.map((path) => [...path.slice(0, -1), 'zzz_extra']),
+    ...PROTOTYPE_KEYS.map((key) => [key]),
+  ];
+  return fc
+    .tuple(fc.constantFrom(...extended), hostileValue)
+    .map(([path, value]) => ({ path, request: replaceAt(base, path, value) }));
 }
 
 /** True when `text` is well-formed Unicode without U+0000 (String.prototype.isWellFormed is not in the ES2023 types). */
-const cleanText = (text: string): boolean => (text as string & { isWellFormed(): boolean }).isWellFormed() && !text.includes('\0');
+const cleanText = (text: string): boolean =>
+  (text as string & { isWellFormed(): boolean }).isWellFormed() && !text.includes('\0');
 
 /**
  * True when a string or property name anywhere in `value` is ill-formed Unicode (a lone surrogate)
@@ -117,7 +181,10 @@ export const TEXT_RULES = ['well_formed', 'no_nul'];
  * fieldOf(['scope', 'user_id']) // 'scope.user_id'
  */
 export function fieldOf(path: readonly string[]): string {
-  return path.reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc === '' ? part : `${acc}.${part}`), '');
+  return path.reduce(
+    (acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc === '' ? part : `${acc}.${part}`),
+    '',
+  );
 }
 
 /** True when Object.prototype has gained an enumerable or named property since start. */

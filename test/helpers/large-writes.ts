@@ -23,7 +23,9 @@ function longText(index: number): string {
 export async function writeManyPages(storage: StorageAdapter): Promise<number> {
   let written = 0;
   for (let write = 0; write < WRITES; write += 1) {
-    const ops = Array.from({ length: WRITE_EVENTS }, () => appendEvent(eventRecord({ content: longText((written += 1)) })));
+    const ops = Array.from({ length: WRITE_EVENTS }, () =>
+      appendEvent(eventRecord({ content: longText((written += 1)) })),
+    );
     await storage.write(ops);
   }
   return written;

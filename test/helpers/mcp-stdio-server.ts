@@ -12,5 +12,9 @@ if (path === undefined) {
   process.exit(2);
 }
 const engram = await createEngram({ store: `sqlite:${path}`, embeddings: { provider: 'none' } });
-await runMcpStdio(engram, { key_id: 'key_stdio', tenant_id: 'default', role: 'admin' }, { onError: (error) => process.stderr.write(`${String(error)}\n`) });
+await runMcpStdio(
+  engram,
+  { key_id: 'key_stdio', tenant_id: 'default', role: 'admin' },
+  { onError: (error) => process.stderr.write(`${String(error)}\n`) },
+);
 await engram.close();

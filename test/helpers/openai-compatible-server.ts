@@ -36,7 +36,12 @@ export interface OpenAiCompatibleServerOptions {
 export interface ChatRequest {
   model?: string;
   /** Assistant messages that call tools have `content: null` and `tool_calls`. */
-  messages: Array<{ role: string; content: string; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>; tool_call_id?: string }>;
+  messages: Array<{
+    role: string;
+    content: string;
+    tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>;
+    tool_call_id?: string;
+  }>;
   response_format?: unknown;
   stream?: boolean;
   tools?: Array<{ type: 'function'; function: { name: string } }>;
@@ -65,7 +70,9 @@ export function fakeEmbedding(text: string, dimensions = 8): number[] {
 export function textOf(message: ChatRequest['messages'][number]): string {
   const content: unknown = message.content;
   if (typeof content === 'string') return content;
-  return Array.isArray(content) ? content.map((part: { text?: unknown }) => (typeof part.text === 'string' ? part.text : '')).join('') : '';
+  return Array.isArray(content)
+    ? content.map((part: { text?: unknown }) => (typeof part.text === 'string' ? part.text : '')).join('')
+    : '';
 }
 
 /**
@@ -80,7 +87,10 @@ export function said(body: ChatRequest): Array<[string, string]> {
 
 /** The system prompt a chat request carried (its system messages, joined). */
 export function systemOf(body: ChatRequest): string {
-  return body.messages.filter((message) => message.role === 'system').map(textOf).join('\n');
+  return body.messages
+    .filter((message) => message.role === 'system')
+    .map(textOf)
+    .join('\n');
 }
 
 /**
@@ -100,7 +110,11 @@ export function chatReply(content: string): Reply {
  * toolCallsReply([{ id: 'call-1', name: 'remember', arguments: { type: 'preferences', key: 'pref:food:snack', value } }])
  */
 export function toolCallsReply(calls: Array<{ id: string; name: string; arguments: Record<string, unknown> }>): Reply {
-  const toolCalls = calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } }));
+  const toolCalls = calls.map((call) => ({
+    id: call.id,
+    type: 'function',
+    function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+  }));
   return completion({ role: 'assistant', content: null, tool_calls: toolCalls }, 'tool_calls');
 }
 
@@ -125,19 +139,30 @@ function completion(message: Record<string, unknown>, finishReason: string): Rep
  * chat: (body) => chatReply(JSON.stringify({ items: [{ ...item, source_event_ids: promptEventIds(body).slice(0, 1) }] }))
  */
 export function promptEventIds(body: { messages: Array<{ content: string }> }): string[] {
-  return [...(body.messages.at(-1)?.content ?? '').matchAll(/"event_id":"(evt_[0-9A-Z]{26})"/gu)].map((match) => match[1]!);
+  return [...(body.messages.at(-1)?.content ?? '').matchAll(/"event_id":"(evt_[0-9A-Z]{26})"/gu)].map(
+    (match) => match[1]!,
+  );
 }
 
 /** A completion body as the chunks of a streamed answer: the content word by word, then tool calls, then the finish. */
 function streamChunks(completion: Record<string, unknown>): unknown[] {
-  const { choices, usage, ...head } = completion as { choices: Array<{ finish_reason: string; message: { content: string | null; tool_calls?: unknown[] } }>; usage?: unknown };
+  const { choices, usage, ...head } = completion as {
+    choices: Array<{ finish_reason: string; message: { content: string | null; tool_calls?: unknown[] } }>;
+    usage?: unknown;
+  };
   const choice = choices[0]!;
-  const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) => ({ ...head, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finishReason }] });
+  const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) => ({
+    ...head,
+    object: 'chat.completion.chunk',
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+  });
   const words = (choice.message.content ?? '').split(/(?<= )/u).filter((word) => word !== '');
   return [
     chunk({ role: 'assistant', content: '' }),
     ...words.map((word) => chunk({ content: word })),
-    ...(choice.message.tool_calls ?? []).map((call, index) => chunk({ tool_calls: [{ index, ...(call as Record<string, unknown>) }] })),
+    ...(choice.message.tool_calls ?? []).map((call, index) =>
+      chunk({ tool_calls: [{ index, ...(call as Record<string, unknown>) }] }),
+    ),
     { ...chunk({}, choice.finish_reason), usage },
   ];
 }
@@ -157,7 +182,9 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
  * // ... point the provider at server.baseUrl ...
  * await server.close();
  */
-export async function startOpenAiCompatibleServer(options: OpenAiCompatibleServerOptions = {}): Promise<OpenAiCompatibleServer> {
+export async function startOpenAiCompatibleServer(
+  options: OpenAiCompatibleServerOptions = {},
+): Promise<OpenAiCompatibleServer> {
   const requests: RecordedRequest[] = [];
   let chatCalls = 0;
   const server: Server = createServer((request, response) => {
@@ -180,19 +207,25 @@ export async function startOpenAiCompatibleServer(options: OpenAiCompatibleServe
           body: {
             object: 'list',
             model: input.model ?? 'test-embedding',
-            data: values.map((text, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(text, input.dimensions ?? 8) })),
+            data: values.map((text, index) => ({
+              object: 'embedding',
+              index,
+              embedding: fakeEmbedding(text, input.dimensions ?? 8),
+            })),
             usage: { prompt_tokens: values.length, total_tokens: values.length },
           },
         });
       }
       if (request.method === 'POST' && path === '/v1/chat/completions') {
         chatCalls += 1;
-        if (options.chat === undefined) return send({ status: 500, body: { error: { message: 'no chat handler in this test' } } });
+        if (options.chat === undefined)
+          return send({ status: 500, body: { error: { message: 'no chat handler in this test' } } });
         const chat = body as ChatRequest;
         const reply = await options.chat(chat, chatCalls);
         if (chat.stream !== true || (reply.status ?? 200) !== 200) return send(reply);
         response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-        for (const chunk of streamChunks(reply.body as Record<string, unknown>)) response.write(`data: ${JSON.stringify(chunk)}\n\n`);
+        for (const chunk of streamChunks(reply.body as Record<string, unknown>))
+          response.write(`data: ${JSON.stringify(chunk)}\n\n`);
         return response.end('data: [DONE]\n\n');
       }
       send({ status: 404, body: { error: { message: `no route ${request.method} ${path}` } } });
@@ -207,7 +240,13 @@ export async function startOpenAiCompatibleServer(options: OpenAiCompatibleServe
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
-    chats: () => requests.filter((request) => request.path === '/v1/chat/completions').map((request) => request.body as ChatRequest),
-    close: () => (closing ??= new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())))),
+    chats: () =>
+      requests
+        .filter((request) => request.path === '/v1/chat/completions')
+        .map((request) => request.body as ChatRequest),
+    close: () =>
+      (closing ??= new Promise<void>((resolve, reject) =>
+        server.close((error) => (error ? reject(error) : resolve())),
+      )),
   };
 }

@@ -16,7 +16,11 @@ export interface ServedEngram {
  * @example
  * const served = await serveEngram(engram, { auth: 'none' }, () => store.cleanup());
  */
-export async function serveEngram(engram: Engram, options: Partial<ServerOptions> & Pick<ServerOptions, 'auth'>, cleanup: () => Promise<void> | void = () => undefined): Promise<ServedEngram> {
+export async function serveEngram(
+  engram: Engram,
+  options: Partial<ServerOptions> & Pick<ServerOptions, 'auth'>,
+  cleanup: () => Promise<void> | void = () => undefined,
+): Promise<ServedEngram> {
   const app = await createServer(engram, { host: '127.0.0.1', logger: false, ...options });
   const url = await listen(app, { port: 0 });
   return {

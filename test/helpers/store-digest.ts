@@ -15,7 +15,10 @@ import pg from 'pg';
 export function sqliteRows(path: string): Record<string, unknown[]> {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[];
+    const tables = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+      .pluck()
+      .all() as string[];
     const rows: Record<string, unknown[]> = {};
     for (const table of tables) {
       try {

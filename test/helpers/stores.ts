@@ -24,7 +24,12 @@ export interface StoreUnderTest {
 export function sqliteStore(prefix: string): StoreUnderTest {
   const folder = mkdtempSync(join(tmpdir(), `engram-${prefix}-`));
   const path = join(folder, 'engram.db');
-  return { name: 'sqlite', path, address: () => `sqlite:${path}`, cleanup: async () => rmSync(folder, { recursive: true, force: true }) };
+  return {
+    name: 'sqlite',
+    path,
+    address: () => `sqlite:${path}`,
+    cleanup: async () => rmSync(folder, { recursive: true, force: true }),
+  };
 }
 
 /** A new schema on the test PostgreSQL server, dropped by cleanup(). */

@@ -44,35 +44,56 @@ export interface UploadOptions {
  * @example
  * const { status } = await streamUpload(`${base}/v1/import`, lines(), { key });
  */
-export function streamUpload(url: string, pieces: AsyncIterable<string | Buffer> | Iterable<string | Buffer>, options: UploadOptions): Promise<UploadResult> {
+export function streamUpload(
+  url: string,
+  pieces: AsyncIterable<string | Buffer> | Iterable<string | Buffer>,
+  options: UploadOptions,
+): Promise<UploadResult> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
     let sent = 0;
     let answered = false;
-    const req = request(url, { method: 'POST', headers: { authorization: `Bearer ${options.key}`, 'content-type': options.contentType ?? 'application/x-ndjson' } }, (response) => {
-      answered = true;
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => {
-        let body: Record<string, unknown> | undefined;
-        try {
-          body = JSON.parse(text) as Record<string, unknown>;
-        } catch {
-          body = undefined;
-        }
-        const elapsedMs = Date.now() - started;
-        const finish = (closedByServer: boolean) => {
-          clearTimeout(timer);
-          resolve({ status: response.statusCode ?? 0, headers: response.headers, body, sent, elapsedMs, closedByServer });
-          req.destroy();
-        };
-        // A finished request keeps its connection for the next one: only an unfinished one waits to see it closed.
-        const timer = setTimeout(() => finish(false), requestEnded ? 0 : 3000);
-        if (socket.readableEnded || socket.destroyed) finish(true);
-        else socket.once('end', () => finish(true)).once('close', () => finish(true));
-      });
-    });
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${options.key}`,
+          'content-type': options.contentType ?? 'application/x-ndjson',
+        },
+      },
+      (response) => {
+        answered = true;
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => {
+          let body: Record<string, unknown> | undefined;
+          try {
+            body = JSON.parse(text) as Record<string, unknown>;
+          } catch {
+            body = undefined;
+          }
+          const elapsedMs = Date.now() - started;
+          const finish = (closedByServer: boolean) => {
+            clearTimeout(timer);
+            resolve({
+              status: response.statusCode ?? 0,
+              headers: response.headers,
+              body,
+              sent,
+              elapsedMs,
+              closedByServer,
+            });
+            req.destroy();
+          };
+          // A finished request keeps its connection for the next one: only an unfinished one waits to see it closed.
+          const timer = setTimeout(() => finish(false), requestEnded ? 0 : 3000);
+          if (socket.readableEnded || socket.destroyed) finish(true);
+          else socket.once('end', () => finish(true)).once('close', () => finish(true));
+        });
+      },
+    );
     let socket!: Socket;
     let requestEnded = false;
     req.on('socket', (given) => (socket = given));

@@ -6,7 +6,14 @@ import { join } from 'node:path';
 
 import { afterEach, beforeEach } from 'vitest';
 
-import { createEngram, openStore, type Engram, type EngramConfig, type ScopeInput, type StorageAdapter } from '../../src/index.js';
+import {
+  createEngram,
+  openStore,
+  type Engram,
+  type EngramConfig,
+  type ScopeInput,
+  type StorageAdapter,
+} from '../../src/index.js';
 import { storeOptionsOf } from '../../src/runtime/config.js';
 
 export interface TempEngram {
@@ -28,7 +35,10 @@ export const scope: ScopeInput = { user_id: 'user-1', agent_id: 'agent-1', sessi
  * @example
  * const { engram, cleanup } = await tempEngram();
  */
-export async function tempEngram(start = '2026-06-01T12:00:00.000Z', config: Omit<EngramConfig, 'store' | 'clock'> = {}): Promise<TempEngram> {
+export async function tempEngram(
+  start = '2026-06-01T12:00:00.000Z',
+  config: Omit<EngramConfig, 'store' | 'clock'> = {},
+): Promise<TempEngram> {
   const folder = mkdtempSync(join(tmpdir(), 'engram-test-'));
   const path = join(folder, 'engram.db');
   let now = Date.parse(start);

@@ -13,7 +13,12 @@ const scope = { user_id: 'mira', agent_id: 'assistant', session_id: 's1', run_id
 const MCP_HEADERS = { accept: 'application/json, text/event-stream' };
 
 function composeBatch(count: number): unknown[] {
-  return Array.from({ length: count }, (_, index) => ({ jsonrpc: '2.0', id: index, method: 'tools/call', params: { name: 'compose_context', arguments: { scope, purpose: 'responder' } } }));
+  return Array.from({ length: count }, (_, index) => ({
+    jsonrpc: '2.0',
+    id: index,
+    method: 'tools/call',
+    params: { name: 'compose_context', arguments: { scope, purpose: 'responder' } },
+  }));
 }
 
 /** Ways to fail authentication, taken in turn. */
@@ -34,7 +39,14 @@ describe('floods against the limits', () => {
 
   it('failed authentication from one address: limited without lookups, the working key always served', async () => {
     const h = await startHarness({ authFailureLimit: { max: 20, timeWindowMs: 60_000 } });
-    const figures = { requests: 0, unauthenticated: 0, rate_limited: 0, lookups_after_limit: 0, good_key_requests: 0, good_key_refused: 0 };
+    const figures = {
+      requests: 0,
+      unauthenticated: 0,
+      rate_limited: 0,
+      lookups_after_limit: 0,
+      good_key_requests: 0,
+      good_key_refused: 0,
+    };
     try {
       const good = h.keys.a.read;
       expect((await h.call('GET', '/v1/events?user_id=mira', { key: good })).status).toBe(200);
@@ -42,7 +54,10 @@ describe('floods against the limits', () => {
       for (let attempt = 0; attempt < FLOOD; attempt += 1) {
         const path = attempt % 3 === 0 ? '/mcp' : '/v1/events?user_id=mira';
         const lookupsBefore = verify.mock.calls.length;
-        const response = await h.call(attempt % 3 === 0 ? 'POST' : 'GET', path, { headers: { ...badCredentials(attempt), ...MCP_HEADERS }, ...(attempt % 3 === 0 ? { body: composeBatch(1) } : {}) });
+        const response = await h.call(attempt % 3 === 0 ? 'POST' : 'GET', path, {
+          headers: { ...badCredentials(attempt), ...MCP_HEADERS },
+          ...(attempt % 3 === 0 ? { body: composeBatch(1) } : {}),
+        });
         figures.requests += 1;
         if (response.status === 401) figures.unauthenticated += 1;
         else if (response.status === 429) {
@@ -52,7 +67,8 @@ describe('floods against the limits', () => {
         expect([401, 429]).toContain(response.status);
         if (attempt % 25 === 0) {
           figures.good_key_requests += 1;
-          if ((await h.call('GET', '/v1/events?user_id=mira', { key: good })).status !== 200) figures.good_key_refused += 1;
+          if ((await h.call('GET', '/v1/events?user_id=mira', { key: good })).status !== 200)
+            figures.good_key_refused += 1;
         }
       }
       verify.mockRestore();
@@ -69,8 +85,14 @@ describe('floods against the limits', () => {
       const h = await startHarness({ rateLimit: { max: 50, timeWindowMs: 60_000 } });
       try {
         const sizes = concurrent ? [20, 20, 20, 20, 20] : [100, 49, 2, 1];
-        const send = (size: number) => h.call('POST', '/mcp', { key: h.keys.a.read, body: composeBatch(size), headers: MCP_HEADERS });
-        const responses = concurrent ? await Promise.all(sizes.map(send)) : await sizes.reduce<Promise<Array<{ status: number }>>>(async (done, size) => [...(await done), await send(size)], Promise.resolve([]));
+        const send = (size: number) =>
+          h.call('POST', '/mcp', { key: h.keys.a.read, body: composeBatch(size), headers: MCP_HEADERS });
+        const responses = concurrent
+          ? await Promise.all(sizes.map(send))
+          : await sizes.reduce<Promise<Array<{ status: number }>>>(
+              async (done, size) => [...(await done), await send(size)],
+              Promise.resolve([]),
+            );
         figures.batches += sizes.length;
         figures.calls += sizes.reduce((sum, size) => sum + size, 0);
         figures.refused_batches += responses.filter((response) => response.status === 429).length;

@@ -9,7 +9,15 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { EngramError } from '../../src/index.js';
-import { breaksTextRule, fieldOf, mutated, prototypePolluted, QUERY_METACHARACTERS, hostileString, TEXT_RULES } from '../helpers/hostile.js';
+import {
+  breaksTextRule,
+  fieldOf,
+  mutated,
+  prototypePolluted,
+  QUERY_METACHARACTERS,
+  hostileString,
+  TEXT_RULES,
+} from '../helpers/hostile.js';
 import { sqliteDigest } from '../helpers/store-digest.js';
 import { tempEngram, type TempEngram } from '../helpers/temp-engram.js';
 import { emptyTally, recordOutcome, type BoundaryTally } from './results.js';
@@ -18,12 +26,36 @@ const RUNS = Number(process.env['ENGRAM_RELIABILITY_RUNS'] ?? 40);
 const scope = { user_id: 'mira', agent_id: 'assistant', session_id: 's1', run_id: 'r1' };
 
 const BASES: Record<string, Record<string, unknown>> = {
-  commitTurn: { scope, turn_id: 't-probe', messages: [{ role: 'user', content: 'I prefer tea.', metadata: { a: 1 } }], tool_results: [{ tool_name: 'lookup', content: { ok: true } }], state_patch: { expected_version: 0, set: { goal: 'probe' } }, metadata: { source: 'test' } },
+  commitTurn: {
+    scope,
+    turn_id: 't-probe',
+    messages: [{ role: 'user', content: 'I prefer tea.', metadata: { a: 1 } }],
+    tool_results: [{ tool_name: 'lookup', content: { ok: true } }],
+    state_patch: { expected_version: 0, set: { goal: 'probe' } },
+    metadata: { source: 'test' },
+  },
   compose: { scope, purpose: 'responder', cues: { query: 'tea' }, budget: { max_tokens: 800 }, conversation_window: 4 },
-  search: { scope: { user_id: 'mira', agent_id: 'assistant' }, query: 'tea', k: 5, filters: { tags: ['a'], time_range: { start: '2026-01-01T00:00:00.000Z' } } },
+  search: {
+    scope: { user_id: 'mira', agent_id: 'assistant' },
+    query: 'tea',
+    k: 5,
+    filters: { tags: ['a'], time_range: { start: '2026-01-01T00:00:00.000Z' } },
+  },
   searchEvents: { scope: { user_id: 'mira' }, query: 'tea', limit: 5 },
-  remember: { scope: { user_id: 'mira', agent_id: 'assistant' }, type: 'preferences', key: 'pref:writing:tone', value: { scope: 'writing', name: 'tone', value: 'formal' }, tags: ['x'], confidence: 0.9 },
-  updateWorkingState: { scope, expected_version: 0, set: { goal: 'plan', slots: { a: 1 } }, append: { decisions: [{ statement: 'tea', rationale: 'warm' }] } },
+  remember: {
+    scope: { user_id: 'mira', agent_id: 'assistant' },
+    type: 'preferences',
+    key: 'pref:writing:tone',
+    value: { scope: 'writing', name: 'tone', value: 'formal' },
+    tags: ['x'],
+    confidence: 0.9,
+  },
+  updateWorkingState: {
+    scope,
+    expected_version: 0,
+    set: { goal: 'plan', slots: { a: 1 } },
+    append: { decisions: [{ statement: 'tea', rationale: 'warm' }] },
+  },
 };
 
 type Call = (engram: TempEngram['engram'], request: never) => Promise<unknown>;
@@ -41,7 +73,13 @@ const CALLS: Record<string, Call> = {
  * neither makes the next case a duplicate turn nor moves the working-state version it expects.
  */
 function freshSession(name: string, path: readonly string[], request: unknown, index: number): unknown {
-  if (!['commitTurn', 'updateWorkingState'].includes(name) || path[0] === 'scope' || typeof request !== 'object' || request === null) return request;
+  if (
+    !['commitTurn', 'updateWorkingState'].includes(name) ||
+    path[0] === 'scope' ||
+    typeof request !== 'object' ||
+    request === null
+  )
+    return request;
   const body = request as Record<string, unknown>;
   return { ...body, scope: { ...(body['scope'] as object), session_id: `s-case-${index}` } };
 }
@@ -50,7 +88,13 @@ function freshSession(name: string, path: readonly string[], request: unknown, i
  * Calls `run`; a rejection must be a typed error with a field, and must leave the store unchanged.
  * Given `illFormed` (the field of text that breaks the input rules), it must be refused naming it.
  */
-async function expectTypedOrDone(t: TempEngram, tally: BoundaryTally, context: string, run: () => Promise<unknown>, illFormed?: string): Promise<void> {
+async function expectTypedOrDone(
+  t: TempEngram,
+  tally: BoundaryTally,
+  context: string,
+  run: () => Promise<unknown>,
+  illFormed?: string,
+): Promise<void> {
   const before = sqliteDigest(t.path);
   try {
     await run();
@@ -79,8 +123,19 @@ describe('library boundary: hostile input gets a typed error or is handled, and 
 
   beforeAll(async () => {
     t = await tempEngram('2026-06-01T12:00:00.000Z', { embeddings: { provider: 'none' } });
-    await t.engram.commitTurn({ scope, turn_id: 'seed-1', messages: [{ role: 'user', content: 'I prefer tea in the morning.' }, { role: 'assistant', content: 'Noted: tea.' }] });
-    await t.engram.commitTurn({ scope, turn_id: 'seed-2', messages: [{ role: 'user', content: 'Deploy the billing service on Friday.' }] });
+    await t.engram.commitTurn({
+      scope,
+      turn_id: 'seed-1',
+      messages: [
+        { role: 'user', content: 'I prefer tea in the morning.' },
+        { role: 'assistant', content: 'Noted: tea.' },
+      ],
+    });
+    await t.engram.commitTurn({
+      scope,
+      turn_id: 'seed-2',
+      messages: [{ role: 'user', content: 'Deploy the billing service on Friday.' }],
+    });
   });
   afterAll(async () => {
     recordOutcome('library', tallies);
@@ -88,7 +143,8 @@ describe('library boundary: hostile input gets a typed error or is handled, and 
   });
 
   it('every base request is valid as it stands (so each case breaks exactly one thing)', async () => {
-    for (const [index, [name, base]] of Object.entries(BASES).entries()) await CALLS[name]!(t.engram, freshSession(name, [], base, -1 - index) as never);
+    for (const [index, [name, base]] of Object.entries(BASES).entries())
+      await CALLS[name]!(t.engram, freshSession(name, [], base, -1 - index) as never);
   });
 
   for (const [name, base] of Object.entries(BASES)) {
@@ -100,7 +156,13 @@ describe('library boundary: hostile input gets a typed error or is handled, and 
           t.clock.advance(1000);
           const fresh = freshSession(name, path, request, tally.cases);
           const illFormed = breaksTextRule(request) ? fieldOf(path) : undefined;
-          await expectTypedOrDone(t, tally, `${name} ${path.join('.')}`, () => CALLS[name]!(t.engram, fresh as never), illFormed);
+          await expectTypedOrDone(
+            t,
+            tally,
+            `${name} ${path.join('.')}`,
+            () => CALLS[name]!(t.engram, fresh as never),
+            illFormed,
+          );
         }),
         { numRuns: RUNS },
       );
@@ -109,7 +171,13 @@ describe('library boundary: hostile input gets a typed error or is handled, and 
 
   it('search and event search take any query text as words: metacharacters and random Unicode', async () => {
     const tally = (tallies['queries'] = emptyTally());
-    const query = fc.oneof(fc.constantFrom(...QUERY_METACHARACTERS), hostileString, fc.array(fc.constantFrom(...QUERY_METACHARACTERS, 'tea', 'deploy'), { maxLength: 6 }).map((words) => words.join(' ')));
+    const query = fc.oneof(
+      fc.constantFrom(...QUERY_METACHARACTERS),
+      hostileString,
+      fc
+        .array(fc.constantFrom(...QUERY_METACHARACTERS, 'tea', 'deploy'), { maxLength: 6 })
+        .map((words) => words.join(' ')),
+    );
     await fc.assert(
       fc.asyncProperty(query, async (text) => {
         tally.cases += 1;
@@ -136,9 +204,19 @@ describe('library boundary: hostile input gets a typed error or is handled, and 
     await fc.assert(
       fc.asyncProperty(hostileString, async (id) => {
         tally.cases += 1;
-        for (const read of [() => t.engram.getEvent(id), () => t.engram.getBuild(id), () => t.engram.replay(id), () => t.engram.review.get(id), () => t.engram.insights.get(id), () => t.engram.runs.snapshot(id)]) {
+        for (const read of [
+          () => t.engram.getEvent(id),
+          () => t.engram.getBuild(id),
+          () => t.engram.replay(id),
+          () => t.engram.review.get(id),
+          () => t.engram.insights.get(id),
+          () => t.engram.runs.snapshot(id),
+        ]) {
           // Called bare, without an async wrapper: a method that returns a promise must not throw synchronously.
-          const error = await read().then(() => null, (caught: unknown) => caught);
+          const error = await read().then(
+            () => null,
+            (caught: unknown) => caught,
+          );
           expect(EngramError.isInstance(error), `id ${JSON.stringify(id.slice(0, 40))}: ${String(error)}`).toBe(true);
           const { code } = error as EngramError;
           expect(['NOT_FOUND', 'VALIDATION_FAILED']).toContain(code);
@@ -162,7 +240,10 @@ describe('library boundary: hostile input gets a typed error or is handled, and 
       () => closed.engram.runs.snapshot('snp_01J0000000000000000000000A'),
     ];
     for (const call of calls) {
-      const error = await call().then(() => null, (caught: unknown) => caught);
+      const error = await call().then(
+        () => null,
+        (caught: unknown) => caught,
+      );
       expect(EngramError.isInstance(error) && error.code, String(error)).toBe('CONFIG_INVALID');
     }
     await closed.cleanup();

@@ -30,7 +30,12 @@ const MCP_BASES: Record<string, Record<string, unknown>> = {
   commit_turn: { scope, turn_id: 'probe', messages: [{ role: 'user', content: 'I prefer tea.' }] },
   compose_context: { scope, purpose: 'responder', cues: { query: 'tea' }, render: 'markdown' },
   search_memory: { scope: { user_id: 'mira' }, query: 'tea' },
-  remember: { scope: { user_id: 'mira', agent_id: 'assistant' }, type: 'goals', key: 'goal:atlas:launch', value: { name: 'launch', description: 'Ship Atlas' } },
+  remember: {
+    scope: { user_id: 'mira', agent_id: 'assistant' },
+    type: 'goals',
+    key: 'goal:atlas:launch',
+    value: { name: 'launch', description: 'Ship Atlas' },
+  },
   forget: { scope: { user_id: 'mira', agent_id: 'assistant' }, key: 'goal:atlas:launch' },
   get_working_state: { scope },
   update_working_state: { scope, expected_version: 0, set: { goal: 'probe' } },
@@ -59,18 +64,37 @@ describe('HTTP: hostile bodies on every route get a problem document, never a 5x
         fc.asyncProperty(mutated(sample.body!), async ({ path, request }) => {
           tally.cases += 1;
           const before = sqliteDigest(h.t.path);
-          const response = await h.call<ProblemDocument>(spec.method, sample.path, { key: h.keys.a.admin, body: request });
+          const response = await h.call<ProblemDocument>(spec.method, sample.path, {
+            key: h.keys.a.admin,
+            body: request,
+          });
           const context = `${spec.operationId} ${path.join('.')}: ${response.status} ${response.text.slice(0, 200)}`;
           expect(response.status, context).toBeLessThan(500);
           if (response.status >= 400) {
             expect(response.headers.get('content-type'), context).toMatch(/^application\/problem\+json/);
-            expect(response.body, context).toMatchObject({ status: response.status, code: expect.any(String), detail: expect.any(String) });
-            if (response.body.code === 'VALIDATION_FAILED') expect(response.body.field, context).toEqual(expect.any(String));
+            expect(response.body, context).toMatchObject({
+              status: response.status,
+              code: expect.any(String),
+              detail: expect.any(String),
+            });
+            if (response.body.code === 'VALIDATION_FAILED')
+              expect(response.body.field, context).toEqual(expect.any(String));
             // A prototype key never reaches a handler: the body parser names it (unless the body is over the limit).
-            if (response.status !== 413 && JSON.stringify(request).includes('"__proto__":')) expect(response.body, context).toMatchObject({ code: 'VALIDATION_FAILED', issues: [expect.objectContaining({ rule: 'propertyNames' })] });
+            if (response.status !== 413 && JSON.stringify(request).includes('"__proto__":'))
+              expect(response.body, context).toMatchObject({
+                code: 'VALIDATION_FAILED',
+                issues: [expect.objectContaining({ rule: 'propertyNames' })],
+              });
             // Text with a lone surrogate or U+0000 is refused naming its field (a larger body is 413 first).
-            if (breaksTextRule(request) && !JSON.stringify(request).includes('"__proto__":') && response.status !== 413) {
-              expect(response.body, context).toMatchObject({ code: 'VALIDATION_FAILED', field: expect.stringMatching(new RegExp(`^${escaped(fieldOf(path))}`)) });
+            if (
+              breaksTextRule(request) &&
+              !JSON.stringify(request).includes('"__proto__":') &&
+              response.status !== 413
+            ) {
+              expect(response.body, context).toMatchObject({
+                code: 'VALIDATION_FAILED',
+                field: expect.stringMatching(new RegExp(`^${escaped(fieldOf(path))}`)),
+              });
               expect(TEXT_RULES, context).toContain(response.body.issues?.[0]?.rule);
             }
             expect(response.text, context).not.toMatch(/\bat .+\.(ts|js):\d+/);
@@ -78,7 +102,10 @@ describe('HTTP: hostile bodies on every route get a problem document, never a 5x
             tally.rejected += 1;
             tally.codes[response.body.code] = (tally.codes[response.body.code] ?? 0) + 1;
           } else {
-            expect(breaksTextRule(request) && response.status !== 413, `${context}: text with a lone surrogate or U+0000 was accepted`).toBe(false);
+            expect(
+              breaksTextRule(request) && response.status !== 413,
+              `${context}: text with a lone surrogate or U+0000 was accepted`,
+            ).toBe(false);
             tally.accepted += 1;
           }
           expect(prototypePolluted(), context).toBe(false);
@@ -93,11 +120,18 @@ describe('HTTP: hostile bodies on every route get a problem document, never a 5x
     const tally = (tallies['mediaTypes'] = emptyTally());
     for (const spec of API_ROUTES.filter((route) => requests[route.operationId]?.body !== undefined)) {
       for (const contentType of ['application/x-ndjson', 'application/jsonl', 'text/plain', 'application/xml']) {
-        const response = await h.call<ProblemDocument>(spec.method, requests[spec.operationId]!.path, { key: h.keys.a.admin, raw: `${JSON.stringify(requests[spec.operationId]!.body)}\n`, contentType });
+        const response = await h.call<ProblemDocument>(spec.method, requests[spec.operationId]!.path, {
+          key: h.keys.a.admin,
+          raw: `${JSON.stringify(requests[spec.operationId]!.body)}\n`,
+          contentType,
+        });
         tally.cases += 1;
         tally.rejected += 1;
         tally.codes[response.body.code] = (tally.codes[response.body.code] ?? 0) + 1;
-        expect(response.body, `${spec.operationId} ${contentType}`).toMatchObject({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
+        expect(response.body, `${spec.operationId} ${contentType}`).toMatchObject({
+          status: 415,
+          code: 'UNSUPPORTED_MEDIA_TYPE',
+        });
       }
     }
   });
@@ -112,7 +146,10 @@ describe('MCP: hostile arguments to every tool get an isError result with the En
     h = await startHarness();
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     client = new Client({ name: 'engram-reliability', version: '1.0.0' });
-    await Promise.all([createMcpServer(h.t.engram, { key_id: 'key_test', tenant_id: 'tenant-a', role: 'write' }).connect(serverSide), client.connect(clientSide)]);
+    await Promise.all([
+      createMcpServer(h.t.engram, { key_id: 'key_test', tenant_id: 'tenant-a', role: 'write' }).connect(serverSide),
+      client.connect(clientSide),
+    ]);
   });
   afterAll(async () => {
     recordOutcome('mcp', tallies);
@@ -125,35 +162,46 @@ describe('MCP: hostile arguments to every tool get an isError result with the En
   });
 
   for (const [name, base] of Object.entries(MCP_BASES)) {
-    it(name, async () => {
-      const tally = (tallies[name] = emptyTally());
-      await fc.assert(
-        fc.asyncProperty(mutated(base), async ({ path, request }) => {
-          tally.cases += 1;
-          const before = sqliteDigest(h.t.path);
-          // A value that is not an object is not a tool call at all: the transport refuses it before the tool.
-          const args = typeof request === 'object' && request !== null && !Array.isArray(request) ? (request as Record<string, unknown>) : { value: request };
-          const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
-          const context = `${name} ${path.join('.')}: ${JSON.stringify(result.content).slice(0, 200)}`;
-          // Text with a lone surrogate or U+0000 is refused naming its field (a `__proto__` argument never reaches a tool).
-          const illFormed = breaksTextRule(args) && !JSON.stringify(args).includes('"__proto__":');
-          if (result.isError === true) {
-            const error = result._meta?.[ERROR_META_KEY] as { code?: string; field?: string } | undefined;
-            expect(error?.code, context).toEqual(expect.any(String));
-            expect(error?.code, context).not.toBe('INTERNAL');
-            if (error?.code === 'VALIDATION_FAILED') expect(error.field, context).toEqual(expect.any(String));
-            if (illFormed) expect(error, context).toMatchObject({ code: 'VALIDATION_FAILED', field: expect.stringMatching(new RegExp(`^${escaped(fieldOf(path))}`)) });
-            expect(sqliteDigest(h.t.path), `${context}: a refused call changed the store`).toBe(before);
-            tally.rejected += 1;
-            tally.codes[error!.code!] = (tally.codes[error!.code!] ?? 0) + 1;
-          } else {
-            expect(illFormed, `${context}: text with a lone surrogate or U+0000 was accepted`).toBe(false);
-            tally.accepted += 1;
-          }
-          expect(prototypePolluted(), context).toBe(false);
-        }),
-        { numRuns: PER_TARGET },
-      );
-    }, 240_000);
+    it(
+      name,
+      async () => {
+        const tally = (tallies[name] = emptyTally());
+        await fc.assert(
+          fc.asyncProperty(mutated(base), async ({ path, request }) => {
+            tally.cases += 1;
+            const before = sqliteDigest(h.t.path);
+            // A value that is not an object is not a tool call at all: the transport refuses it before the tool.
+            const args =
+              typeof request === 'object' && request !== null && !Array.isArray(request)
+                ? (request as Record<string, unknown>)
+                : { value: request };
+            const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+            const context = `${name} ${path.join('.')}: ${JSON.stringify(result.content).slice(0, 200)}`;
+            // Text with a lone surrogate or U+0000 is refused naming its field (a `__proto__` argument never reaches a tool).
+            const illFormed = breaksTextRule(args) && !JSON.stringify(args).includes('"__proto__":');
+            if (result.isError === true) {
+              const error = result._meta?.[ERROR_META_KEY] as { code?: string; field?: string } | undefined;
+              expect(error?.code, context).toEqual(expect.any(String));
+              expect(error?.code, context).not.toBe('INTERNAL');
+              if (error?.code === 'VALIDATION_FAILED') expect(error.field, context).toEqual(expect.any(String));
+              if (illFormed)
+                expect(error, context).toMatchObject({
+                  code: 'VALIDATION_FAILED',
+                  field: expect.stringMatching(new RegExp(`^${escaped(fieldOf(path))}`)),
+                });
+              expect(sqliteDigest(h.t.path), `${context}: a refused call changed the store`).toBe(before);
+              tally.rejected += 1;
+              tally.codes[error!.code!] = (tally.codes[error!.code!] ?? 0) + 1;
+            } else {
+              expect(illFormed, `${context}: text with a lone surrogate or U+0000 was accepted`).toBe(false);
+              tally.accepted += 1;
+            }
+            expect(prototypePolluted(), context).toBe(false);
+          }),
+          { numRuns: PER_TARGET },
+        );
+      },
+      240_000,
+    );
   }
 });

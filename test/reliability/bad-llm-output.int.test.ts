@@ -9,7 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { assertKey, EngramError, MEMORY_TYPES } from '../../src/index.js';
 import { deepJsonText, hostileString, mutated, prototypePolluted } from '../helpers/hostile.js';
-import { chatReply, startOpenAiCompatibleServer, type OpenAiCompatibleServer, type Reply } from '../helpers/openai-compatible-server.js';
+import {
+  chatReply,
+  startOpenAiCompatibleServer,
+  type OpenAiCompatibleServer,
+  type Reply,
+} from '../helpers/openai-compatible-server.js';
 import { tempEngram, type TempEngram } from '../helpers/temp-engram.js';
 import { emptyTally, recordOutcome, type BoundaryTally } from './results.js';
 
@@ -18,19 +23,47 @@ const scope = { user_id: 'mira', agent_id: 'assistant', session_id: 's1', run_id
 
 /** A well-formed extraction answer (the event ids are the model's guess: they may name nothing). */
 const EXTRACTION: Record<string, unknown> = {
-  items: [{
-    action: 'upsert', type: 'decisions', key: 'decision:atlas:launch_date',
-    value: [{ k: 'project', v: 'Atlas' }, { k: 'decision', v: 'Launch on 2026-03-03' }],
-    confidence: 0.9, gate: 'must', source_event_ids: ['evt_01J0000000000000000000000A'],
-    salience: { consequence: 0.8, emotional_charge: 0.1, reusability: 0.6 },
-  }],
+  items: [
+    {
+      action: 'upsert',
+      type: 'decisions',
+      key: 'decision:atlas:launch_date',
+      value: [
+        { k: 'project', v: 'Atlas' },
+        { k: 'decision', v: 'Launch on 2026-03-03' },
+      ],
+      confidence: 0.9,
+      gate: 'must',
+      source_event_ids: ['evt_01J0000000000000000000000A'],
+      salience: { consequence: 0.8, emotional_charge: 0.1, reusability: 0.6 },
+    },
+  ],
 };
 
 /** A well-formed reflection answer. */
 const REFLECTION: Record<string, unknown> = {
   trace_id: 'trc_01J0000000000000000000000A',
-  episode_candidates: [{ summary: 'Planned Atlas.', entities: ['Atlas'], domains: ['launch'], source_event_ids: [], confidence: 0.8, candidate_meaning: 'planning' }],
-  memory_candidates: [{ claim: 'Prefers tea.', memory_type: 'affective', applies_when: [], does_not_apply_when: [], initial_salience: { consequence: 0.4, emotional_charge: 0.6, reusability: 0.9 }, source_episode_indexes: [0], confidence: 0.85 }],
+  episode_candidates: [
+    {
+      summary: 'Planned Atlas.',
+      entities: ['Atlas'],
+      domains: ['launch'],
+      source_event_ids: [],
+      confidence: 0.8,
+      candidate_meaning: 'planning',
+    },
+  ],
+  memory_candidates: [
+    {
+      claim: 'Prefers tea.',
+      memory_type: 'affective',
+      applies_when: [],
+      does_not_apply_when: [],
+      initial_salience: { consequence: 0.4, emotional_charge: 0.6, reusability: 0.9 },
+      source_episode_indexes: [0],
+      confidence: 0.85,
+    },
+  ],
   contradictions: [],
   doctrine_suggestions: [],
 };
@@ -42,11 +75,27 @@ function hostileReplies(valid: Record<string, unknown>): fc.Arbitrary<Reply> {
     hostileString,
     fc.integer({ min: 1, max: 60 }).map((cut) => JSON.stringify(valid).slice(0, cut)),
     fc.constant(deepJsonText(20_000)),
-    fc.constantFrom('{"__proto__": {"polluted": "yes"}, "items": []}', '{"items": [{"__proto__": {"polluted": "yes"}, "constructor": {"prototype": {"polluted": "yes"}}}]}', '```json\n{"items": []}\n```', 'null', '[]', '""'),
+    fc.constantFrom(
+      '{"__proto__": {"polluted": "yes"}, "items": []}',
+      '{"items": [{"__proto__": {"polluted": "yes"}, "constructor": {"prototype": {"polluted": "yes"}}}]}',
+      '```json\n{"items": []}\n```',
+      'null',
+      '[]',
+      '""',
+    ),
   );
   return fc.oneof(
     { weight: 5, arbitrary: text.map(chatReply) },
-    { weight: 1, arbitrary: fc.constantFrom<Reply>({ status: 500, body: { error: { message: 'down' } } }, { body: { choices: [] } }, { body: { choices: [{ message: { content: null } }] } }, { body: 'not an object' }, { status: 429, body: {} }) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom<Reply>(
+        { status: 500, body: { error: { message: 'down' } } },
+        { body: { choices: [] } },
+        { body: { choices: [{ message: { content: null } }] } },
+        { body: 'not an object' },
+        { status: 429, body: {} },
+      ),
+    },
   );
 }
 
@@ -59,7 +108,11 @@ describe('hostile model output', () => {
   beforeAll(async () => {
     server = await startOpenAiCompatibleServer({ chat: () => next });
     const llm = { provider: 'openai-compatible' as const, baseUrl: server.baseUrl, model: 'test-model' };
-    t = await tempEngram('2026-06-01T12:00:00.000Z', { embeddings: { provider: 'none' }, extraction: { llm }, reflection: { llm } });
+    t = await tempEngram('2026-06-01T12:00:00.000Z', {
+      embeddings: { provider: 'none' },
+      extraction: { llm },
+      reflection: { llm },
+    });
   });
   afterAll(async () => {
     recordOutcome('llm-output', tallies);
@@ -74,7 +127,11 @@ describe('hostile model output', () => {
         tally.cases += 1;
         next = reply;
         t.clock.advance(1000);
-        const result = await t.engram.commitTurn({ scope, turn_id: `llm-${tally.cases}`, messages: [{ role: 'user', content: 'We decided: Atlas launches on March 3.' }] });
+        const result = await t.engram.commitTurn({
+          scope,
+          turn_id: `llm-${tally.cases}`,
+          messages: [{ role: 'user', content: 'We decided: Atlas launches on March 3.' }],
+        });
         const stored = await t.engram.getEvent(result.events[0]!.event_id);
         expect(stored.turn_id).toBe(`llm-${tally.cases}`);
         // The model reads the turn in its background job: whatever it answers, the job ends or waits to retry.
@@ -86,7 +143,11 @@ describe('hostile model output', () => {
       }),
       { numRuns: RUNS },
     );
-    const items = await t.engram.listItems({ scope: { user_id: 'mira', agent_id: 'assistant' }, status: ['active', 'superseded', 'retracted'], limit: 1000 });
+    const items = await t.engram.listItems({
+      scope: { user_id: 'mira', agent_id: 'assistant' },
+      status: ['active', 'superseded', 'retracted'],
+      limit: 1000,
+    });
     for (const item of items) {
       expect(MEMORY_TYPES).toContain(item.type);
       expect(() => assertKey(item.type, item.key), item.key).not.toThrow();
@@ -100,11 +161,13 @@ describe('hostile model output', () => {
         tally.cases += 1;
         next = reply;
         t.clock.advance(1000);
-        const result = await t.engram.reflect({ scope: { user_id: 'mira', agent_id: 'assistant', run_id: 'r1' } }).catch((error: unknown) => {
-          // A provider that fails at the HTTP level is a typed error naming it; nothing was written.
-          expect(EngramError.isInstance(error) && error.field, String(error)).toBe('llm');
-          return { status: 'unreachable' as const, failure: { reason: 'provider_http' } };
-        });
+        const result = await t.engram
+          .reflect({ scope: { user_id: 'mira', agent_id: 'assistant', run_id: 'r1' } })
+          .catch((error: unknown) => {
+            // A provider that fails at the HTTP level is a typed error naming it; nothing was written.
+            expect(EngramError.isInstance(error) && error.field, String(error)).toBe('llm');
+            return { status: 'unreachable' as const, failure: { reason: 'provider_http' } };
+          });
         expect(['succeeded', 'failed', 'unreachable']).toContain(result.status);
         if (result.status === 'succeeded') tally.accepted += 1;
         else tally.rejected += 1;

@@ -25,7 +25,10 @@ interface Racer {
 }
 
 function racer(args: readonly string[]): Racer {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test', 'fixtures', 'race.ts'), ...args], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test', 'fixtures', 'race.ts'), ...args], {
+    cwd: root,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const lines: Array<Record<string, unknown>> = [];
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {
@@ -41,7 +44,9 @@ function racer(args: readonly string[]): Racer {
     else lines.push(parsed);
   });
   const done = new Promise<void>((resolve, reject) => {
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`race.ts ${args[0]} exited with ${code}: ${stderr}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`race.ts ${args[0]} exited with ${code}: ${stderr}`)),
+    );
   });
   return { child, lines, ready, done };
 }
@@ -90,41 +95,51 @@ describe.each([sqliteStore('race'), postgresStore('race')])('concurrency: $name'
     // Every process was told about the same events: the ones written once.
     for (const answer of answers) expect(answer['events']).toEqual(written[0]!['events']);
     const engram = await createEngram({ store: store.address(), embeddings: { provider: 'none' } });
-    const events = await engram.listEvents({ scope: { user_id: 'race-user', agent_id: 'agent', session_id: 'same' }, limit: 100 });
+    const events = await engram.listEvents({
+      scope: { user_id: 'race-user', agent_id: 'agent', session_id: 'same' },
+      limit: 100,
+    });
     expect(events.map((event) => event.id)).toEqual(written[0]!['events']);
     await engram.close();
     stats['same_turn'] = { processes: WRITERS, writes: written.length, events: events.length };
   });
 
-  it('composes valid packets within their budget while another process commits as fast as it can', { timeout: 120_000 }, async () => {
-    const committer = racer(['commit', store.address(), String(BUSY_TURNS)]);
-    const engram = await createEngram({ store: store.address(), embeddings: { provider: 'none' }, debug: true });
-    await race([committer]);
-    let finished = false;
-    void committer.done.finally(() => {
-      finished = true;
-    });
-    let composed = 0;
-    const purposes = ['planner', 'tool', 'responder'] as const;
-    while (!finished) {
-      const packet = await engram.compose({
-        scope: { user_id: 'race-user', agent_id: 'agent', session_id: 'busy', run_id: 'run' },
-        purpose: purposes[composed % 3]!,
-        cues: { query: 'order pottery tea' },
-        budget: { max_tokens: 600 },
+  it(
+    'composes valid packets within their budget while another process commits as fast as it can',
+    { timeout: 120_000 },
+    async () => {
+      const committer = racer(['commit', store.address(), String(BUSY_TURNS)]);
+      const engram = await createEngram({ store: store.address(), embeddings: { provider: 'none' }, debug: true });
+      await race([committer]);
+      let finished = false;
+      void committer.done.finally(() => {
+        finished = true;
       });
-      expect(() => assertPacket(packet)).not.toThrow();
-      expect(packet.budget_report.used_tokens_est).toBeLessThanOrEqual(600);
-      composed += 1;
-      // Compose on SQLite never waits for I/O: let the event loop see the committer's exit.
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    await committer.done;
-    expect(committer.lines).toEqual([{ done: BUSY_TURNS }]);
-    expect(composed).toBeGreaterThan(0);
-    const events = await engram.listEvents({ scope: { user_id: 'race-user', agent_id: 'agent', session_id: 'busy' }, limit: 1000 });
-    expect(events).toHaveLength(BUSY_TURNS * 2);
-    await engram.close();
-    stats['compose_during_commit'] = { turns_committed: BUSY_TURNS, packets_composed: composed, invalid_packets: 0 };
-  });
+      let composed = 0;
+      const purposes = ['planner', 'tool', 'responder'] as const;
+      while (!finished) {
+        const packet = await engram.compose({
+          scope: { user_id: 'race-user', agent_id: 'agent', session_id: 'busy', run_id: 'run' },
+          purpose: purposes[composed % 3]!,
+          cues: { query: 'order pottery tea' },
+          budget: { max_tokens: 600 },
+        });
+        expect(() => assertPacket(packet)).not.toThrow();
+        expect(packet.budget_report.used_tokens_est).toBeLessThanOrEqual(600);
+        composed += 1;
+        // Compose on SQLite never waits for I/O: let the event loop see the committer's exit.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await committer.done;
+      expect(committer.lines).toEqual([{ done: BUSY_TURNS }]);
+      expect(composed).toBeGreaterThan(0);
+      const events = await engram.listEvents({
+        scope: { user_id: 'race-user', agent_id: 'agent', session_id: 'busy' },
+        limit: 1000,
+      });
+      expect(events).toHaveLength(BUSY_TURNS * 2);
+      await engram.close();
+      stats['compose_during_commit'] = { turns_committed: BUSY_TURNS, packets_composed: composed, invalid_packets: 0 };
+    },
+  );
 });

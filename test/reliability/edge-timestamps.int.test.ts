@@ -33,16 +33,38 @@ interface Stamp {
 const pad = (value: number, width = 2) => String(value).padStart(width, '0');
 
 /** The oracle: the instant by Date.parse of the canonical UTC spelling, minus the offset. */
-function stampOf(parts: { year: number; month: number; day: number; hour: number; minute: number; second: number; fraction: string; offset: number; style: number }): Stamp {
+function stampOf(parts: {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  fraction: string;
+  offset: number;
+  style: number;
+}): Stamp {
   const { year, month, day, hour, minute, second, fraction, offset, style } = parts;
   const date = `${pad(year, 4)}-${pad(month)}-${pad(day)}`;
   const time = `${pad(hour)}:${pad(minute)}:${pad(second)}${fraction === '' ? '' : `.${fraction}`}`;
   const sign = offset < 0 ? '-' : '+';
   const [hours, minutes] = [Math.floor(Math.abs(offset) / 60), Math.abs(offset) % 60];
-  const zones = [offset === 0 ? 'Z' : `${sign}${pad(hours)}:${pad(minutes)}`, offset === 0 ? 'z' : `${sign}${pad(hours)}${pad(minutes)}`, minutes === 0 ? `${sign}${pad(hours)}` : `${sign}${pad(hours)}:${pad(minutes)}`];
+  const zones = [
+    offset === 0 ? 'Z' : `${sign}${pad(hours)}:${pad(minutes)}`,
+    offset === 0 ? 'z' : `${sign}${pad(hours)}${pad(minutes)}`,
+    minutes === 0 ? `${sign}${pad(hours)}` : `${sign}${pad(hours)}:${pad(minutes)}`,
+  ];
   const text = `${date}${['T', 't', ' '][style % 3]}${time}${zones[style % 3]}`;
-  const local = Date.parse(`${date}T${pad(Math.min(hour, 23))}:${pad(Math.min(minute, 59))}:${pad(Math.min(second, 59))}.${fraction.slice(0, 3).padEnd(3, '0')}Z`);
-  const possible = second <= 59 && hour <= 23 && minute <= 59 && Math.abs(offset) < 24 * 60 && !Number.isNaN(local) && new Date(local).getUTCDate() === day;
+  const local = Date.parse(
+    `${date}T${pad(Math.min(hour, 23))}:${pad(Math.min(minute, 59))}:${pad(Math.min(second, 59))}.${fraction.slice(0, 3).padEnd(3, '0')}Z`,
+  );
+  const possible =
+    second <= 59 &&
+    hour <= 23 &&
+    minute <= 59 &&
+    Math.abs(offset) < 24 * 60 &&
+    !Number.isNaN(local) &&
+    new Date(local).getUTCDate() === day;
   const instant = new Date(local - offset * 60_000);
   const inRange = possible && instant.getUTCFullYear() >= 0 && instant.getUTCFullYear() <= 9999;
   return { text, utc: inRange ? instant.toISOString() : null };
@@ -56,7 +78,11 @@ const parts = fc.record({
   minute: fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 0, max: 59 }) }, fc.constant(60)),
   second: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 0, max: 59 }) }, fc.constant(60)),
   fraction: fc.constantFrom('', '5', '123', '123456789'),
-  offset: fc.oneof(fc.constant(0), fc.constantFrom(-(23 * 60 + 59), 23 * 60 + 59, 330, -60, 24 * 60), fc.integer({ min: -(23 * 60 + 59), max: 23 * 60 + 59 })),
+  offset: fc.oneof(
+    fc.constant(0),
+    fc.constantFrom(-(23 * 60 + 59), 23 * 60 + 59, 330, -60, 24 * 60),
+    fc.integer({ min: -(23 * 60 + 59), max: 23 * 60 + 59 }),
+  ),
   style: fc.nat({ max: 2 }),
 });
 
@@ -89,26 +115,84 @@ const ENTRIES: Entry[] = [
     name: 'commit ts',
     field: 'ts',
     send: async (engram, text, n) => {
-      const result = await engram.commitTurn({ scope: { ...scope, session_id: `ts-${n}` }, turn_id: `ts-${n}`, ts: text, messages: [{ role: 'user', content: 'Deploy on Friday.' }] });
+      const result = await engram.commitTurn({
+        scope: { ...scope, session_id: `ts-${n}` },
+        turn_id: `ts-${n}`,
+        ts: text,
+        messages: [{ role: 'user', content: 'Deploy on Friday.' }],
+      });
       return result.events[0]!.ts;
     },
   },
-  { name: 'commit expires_at', field: 'messages[0].expires_at', send: async (engram, text, n) => void (await engram.commitTurn({ scope: { ...scope, session_id: `exp-${n}` }, turn_id: `exp-${n}`, messages: [{ role: 'user', content: 'x', expires_at: text }] })) },
-  { name: 'compose as_of', field: 'as_of', send: async (engram, text) => (await engram.compose({ scope, purpose: 'responder', as_of: text })).meta.generated_at },
-  { name: 'compose cue time range', field: 'cues.time_range.start', send: async (engram, text) => void (await engram.compose({ scope, purpose: 'planner', cues: { query: 'deploy', time_range: { start: text } } })) },
-  { name: 'event search', field: 'time_range.end', send: async (engram, text) => void (await engram.searchEvents({ scope: { user_id: 'mira' }, query: 'deploy', time_range: { end: text } })) },
-  { name: 'item search', field: 'filters.time_range.start', send: async (engram, text) => void (await engram.search({ scope: userScope, query: 'deploy', filters: { time_range: { start: text } } })) },
+  {
+    name: 'commit expires_at',
+    field: 'messages[0].expires_at',
+    send: async (engram, text, n) =>
+      void (await engram.commitTurn({
+        scope: { ...scope, session_id: `exp-${n}` },
+        turn_id: `exp-${n}`,
+        messages: [{ role: 'user', content: 'x', expires_at: text }],
+      })),
+  },
+  {
+    name: 'compose as_of',
+    field: 'as_of',
+    send: async (engram, text) =>
+      (await engram.compose({ scope, purpose: 'responder', as_of: text })).meta.generated_at,
+  },
+  {
+    name: 'compose cue time range',
+    field: 'cues.time_range.start',
+    send: async (engram, text) =>
+      void (await engram.compose({
+        scope,
+        purpose: 'planner',
+        cues: { query: 'deploy', time_range: { start: text } },
+      })),
+  },
+  {
+    name: 'event search',
+    field: 'time_range.end',
+    send: async (engram, text) =>
+      void (await engram.searchEvents({ scope: { user_id: 'mira' }, query: 'deploy', time_range: { end: text } })),
+  },
+  {
+    name: 'item search',
+    field: 'filters.time_range.start',
+    send: async (engram, text) =>
+      void (await engram.search({ scope: userScope, query: 'deploy', filters: { time_range: { start: text } } })),
+  },
   {
     name: 'remember valid_from',
     field: 'valid_from',
     send: async (engram, text, n) => {
       const key = `goal:edge:case_${n}`;
-      await engram.remember({ scope: userScope, type: 'goals', key, value: { name: `case ${n}`, description: 'edge' }, valid_from: text });
+      await engram.remember({
+        scope: userScope,
+        type: 'goals',
+        key,
+        value: { name: `case ${n}`, description: 'edge' },
+        valid_from: text,
+      });
       const [item] = await engram.history({ scope: userScope, key });
       return item?.valid_from ?? undefined;
     },
   },
-  { name: 'insight expires_at', field: 'expires_at', send: async (engram, text) => String((await engram.insights.add({ scope: { ...userScope, run_id: 'r1' }, type: 'hypothesis', statement: 'the proxy', expires_at: text })).expires_at) },
+  {
+    name: 'insight expires_at',
+    field: 'expires_at',
+    send: async (engram, text) =>
+      String(
+        (
+          await engram.insights.add({
+            scope: { ...userScope, run_id: 'r1' },
+            type: 'hypothesis',
+            statement: 'the proxy',
+            expires_at: text,
+          })
+        ).expires_at,
+      ),
+  },
 ];
 
 describe('edge timestamps: one rule wherever a date-time enters', () => {
@@ -121,8 +205,18 @@ describe('edge timestamps: one rule wherever a date-time enters', () => {
 
   beforeAll(async () => {
     source = sqliteStore('edge-timestamps');
-    engram = await createEngram({ store: source.address(), clock: { now: () => new Date(NOW) }, embeddings: { provider: 'none' }, debug: true });
-    await engram.commitTurn({ scope, turn_id: 'seed', ts: '2026-06-01T09:00:00Z', messages: [{ role: 'user', content: 'Deploy the billing service on Friday.' }] });
+    engram = await createEngram({
+      store: source.address(),
+      clock: { now: () => new Date(NOW) },
+      embeddings: { provider: 'none' },
+      debug: true,
+    });
+    await engram.commitTurn({
+      scope,
+      turn_id: 'seed',
+      ts: '2026-06-01T09:00:00Z',
+      messages: [{ role: 'user', content: 'Deploy the billing service on Friday.' }],
+    });
     ({ url, close } = await serveEngram(engram, { auth: 'none' }, () => source.cleanup()));
   }, 60_000);
   afterAll(async () => {
@@ -131,7 +225,14 @@ describe('edge timestamps: one rule wherever a date-time enters', () => {
   });
 
   it('the library, HTTP and import lines agree with the oracle: stored in UTC, or refused naming the field', async () => {
-    const tally = (figures['library_http_import'] = { calls: 0, accepted: 0, refused: 0, internal_errors: 0, wrong_field_errors: 0, oracle_errors: 0 });
+    const tally = (figures['library_http_import'] = {
+      calls: 0,
+      accepted: 0,
+      refused: 0,
+      internal_errors: 0,
+      wrong_field_errors: 0,
+      oracle_errors: 0,
+    });
     const exported: string[] = [];
     for await (const line of engram.exportData()) exported.push(line);
     const eventLine = exported.findIndex((line) => line.includes('"kind":"event"'));
@@ -139,7 +240,11 @@ describe('edge timestamps: one rule wherever a date-time enters', () => {
       name: 'import event ts',
       field: `line ${eventLine + 1}.event.ts`,
       send: async (target, text, n) => {
-        const lines = exported.map((line, index) => (index === eventLine ? JSON.stringify({ ...JSON.parse(line), event: { ...JSON.parse(line).event, ts: text } }) : line));
+        const lines = exported.map((line, index) =>
+          index === eventLine
+            ? JSON.stringify({ ...JSON.parse(line), event: { ...JSON.parse(line).event, ts: text } })
+            : line,
+        );
         await target.importData(lines, { tenant_id: `import-${n}` });
         return undefined;
       },
@@ -148,9 +253,28 @@ describe('edge timestamps: one rule wherever a date-time enters', () => {
       name: 'http commit ts',
       field: 'ts',
       send: async (_engram, text, n) => {
-        const response = await fetch(`${url}/v1/turns`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scope: { ...scope, session_id: `http-${n}` }, turn_id: `http-${n}`, ts: text, markers: ['ACT_DONE'] }) });
-        const body = (await response.json()) as { code?: string; field?: string; events?: Array<{ ts: string }>; message?: string };
-        if (response.status >= 400) throw new EngramError(body.code === 'VALIDATION_FAILED' ? 'VALIDATION_FAILED' : 'INTERNAL', String(response.status), { field: body.field ?? '' });
+        const response = await fetch(`${url}/v1/turns`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            scope: { ...scope, session_id: `http-${n}` },
+            turn_id: `http-${n}`,
+            ts: text,
+            markers: ['ACT_DONE'],
+          }),
+        });
+        const body = (await response.json()) as {
+          code?: string;
+          field?: string;
+          events?: Array<{ ts: string }>;
+          message?: string;
+        };
+        if (response.status >= 400)
+          throw new EngramError(
+            body.code === 'VALIDATION_FAILED' ? 'VALIDATION_FAILED' : 'INTERNAL',
+            String(response.status),
+            { field: body.field ?? '' },
+          );
         return body.events?.[0]?.ts;
       },
     };
@@ -175,7 +299,9 @@ describe('edge timestamps: one rule wherever a date-time enters', () => {
             else if (error.field !== entry.field) tally.wrong_field_errors += 1;
             else tally.refused += 1;
             if (expected !== null) tally.oracle_errors += 1;
-            expect(EngramError.isInstance(error) && error.code, `${context}: ${String(error)}`).toBe('VALIDATION_FAILED');
+            expect(EngramError.isInstance(error) && error.code, `${context}: ${String(error)}`).toBe(
+              'VALIDATION_FAILED',
+            );
             expect((error as EngramError).field, context).toBe(entry.field);
             expect(expected, `${context}: refused`).toBeNull();
           }
@@ -187,10 +313,31 @@ describe('edge timestamps: one rule wherever a date-time enters', () => {
 
   it('the command line refuses a leap second in --as-of with a one-line error naming as_of (exit 2), and takes a valid one', () => {
     const tally = (figures['cli'] = { calls: 0, refused: 0, accepted: 0, internal_errors: 0 });
-    const cases: Array<[string, boolean]> = [['2026-06-30T23:59:60Z', false], ['9999-12-31T23:59:59-12:00', false], ['2026-01-01T00:00:00+02:00', true]];
+    const cases: Array<[string, boolean]> = [
+      ['2026-06-30T23:59:60Z', false],
+      ['9999-12-31T23:59:59-12:00', false],
+      ['2026-01-01T00:00:00+02:00', true],
+    ];
     for (const [asOf, ok] of cases) {
       tally.calls += 1;
-      const args = [...engramCommand(), '--store', source.address(), 'compose', '--user', 'mira', '--agent', 'assistant', '--session', 's1', '--run', 'r1', '--purpose', 'responder', '--as-of', asOf];
+      const args = [
+        ...engramCommand(),
+        '--store',
+        source.address(),
+        'compose',
+        '--user',
+        'mira',
+        '--agent',
+        'assistant',
+        '--session',
+        's1',
+        '--run',
+        'r1',
+        '--purpose',
+        'responder',
+        '--as-of',
+        asOf,
+      ];
       const result = spawnSync(process.execPath, args, { encoding: 'utf8', cwd: root });
       const context = `--as-of ${asOf}: ${result.status} ${result.stderr}`;
       if (ok) {
@@ -213,10 +360,17 @@ describe('edge timestamps: one rule wherever a date-time enters', () => {
     tally.records = lines.length - 1;
     for (const target of [sqliteStore('edge-reimport'), postgresStore('engram_edge_reimport')]) {
       tally.calls += 1;
-      const copy = await createEngram({ store: target.address(), clock: { now: () => new Date(NOW) }, embeddings: { provider: 'none' } });
+      const copy = await createEngram({
+        store: target.address(),
+        clock: { now: () => new Date(NOW) },
+        embeddings: { provider: 'none' },
+      });
       try {
         const counts = await copy.importData(lines);
-        expect(Object.values(counts).reduce((sum, count) => sum + count, 0), target.name).toBe(tally.records);
+        expect(
+          Object.values(counts).reduce((sum, count) => sum + count, 0),
+          target.name,
+        ).toBe(tally.records);
       } catch (error) {
         tally.reimport_errors += 1;
         throw error;

@@ -76,7 +76,11 @@ async function searches(base: string, headers: Record<string, string>, keepGoing
       const response = await fetch(`${base}/v1/memory/search`, {
         method: 'POST',
         headers,
-        body: JSON.stringify({ scope: { user_id: 'stall-u0', agent_id: 'assistant' }, query: `what does the user drink ${latencies.length}`, k: 5 }),
+        body: JSON.stringify({
+          scope: { user_id: 'stall-u0', agent_id: 'assistant' },
+          query: `what does the user drink ${latencies.length}`,
+          k: 5,
+        }),
       });
       await response.arrayBuffer();
       if (!response.ok) failures.push(`search ${response.status}`);
@@ -95,14 +99,20 @@ async function searches(base: string, headers: Record<string, string>, keepGoing
  */
 async function loopDelay(base: string): Promise<{ max_ms: number; p99_ms: number }> {
   const text = await (await fetch(`${base}/metrics`)).text();
-  const read = (name: string) => Number((Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]) * 1000).toFixed(2));
+  const read = (name: string) =>
+    Number((Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]) * 1000).toFixed(2));
   return { max_ms: read('engram_event_loop_delay_max_seconds'), p99_ms: read('engram_event_loop_delay_p99_seconds') };
 }
 
 function summary(samples: readonly number[]) {
   const sorted = [...samples].sort((a, b) => a - b);
   const round = (value: number) => Number(value.toFixed(2));
-  return { requests: sorted.length, p50_ms: round(percentile(sorted, 50)), p99_ms: round(percentile(sorted, 99)), max_ms: round(sorted.at(-1) ?? Number.NaN) };
+  return {
+    requests: sorted.length,
+    p50_ms: round(percentile(sorted, 50)),
+    p99_ms: round(percentile(sorted, 99)),
+    max_ms: round(sorted.at(-1) ?? Number.NaN),
+  };
 }
 
 /**
@@ -112,7 +122,11 @@ function summary(samples: readonly number[]) {
 async function writeListed(engram: Engram): Promise<void> {
   const scope = { user_id: 'stall-reader', agent_id: 'assistant', session_id: 's1', run_id: 'r1' };
   await engram.commitTurns(
-    Array.from({ length: 20 }, (_, index) => ({ scope, turn_id: `listed-${index}`, messages: [{ role: 'user' as const, content: sentence(index) }] })),
+    Array.from({ length: 20 }, (_, index) => ({
+      scope,
+      turn_id: `listed-${index}`,
+      messages: [{ role: 'user' as const, content: sentence(index) }],
+    })),
   );
 }
 
@@ -128,12 +142,21 @@ function writeBacklog(store: string): void {
   const long = Array.from({ length: LONG_TURNS }, (_, index) => {
     let content = '';
     for (let line = index * 200; content.length < 20_000; line += 1) content += sentence(line);
-    return { scope, turn_id: `long-${index}`, messages: [{ role: 'user' as const, content: content.slice(0, 20_000) }] };
+    return {
+      scope,
+      turn_id: `long-${index}`,
+      messages: [{ role: 'user' as const, content: content.slice(0, 20_000) }],
+    };
   });
   const short = Array.from({ length: SHORT_TURNS }, (_, index) => ({
     scope,
     turn_id: `short-${index}`,
-    messages: [{ role: 'user' as const, content: `I prefer ${['green tea', 'black coffee', 'oat milk'][index % 3]} in the morning; note ${index}.` }],
+    messages: [
+      {
+        role: 'user' as const,
+        content: `I prefer ${['green tea', 'black coffee', 'oat milk'][index % 3]} in the morning; note ${index}.`,
+      },
+    ],
   }));
   const committed = runEngram(['--store', store, '--json', 'commit'], JSON.stringify([...long, ...short]));
   if (committed.code !== 0) throw new Error(`engram commit failed (${String(committed.code)}): ${committed.stderr}`);
@@ -153,7 +176,16 @@ describe('event-loop stalls under embedding load', () => {
   it(
     `keeps the request p99 within 2× of idle (or under ${FLOOR_MS} ms) while the in-process worker embeds ${LONG_TURNS} × 20,000 characters and ${SHORT_TURNS} short turns`,
     async () => {
-      const server = startEngram(['--store', store.address(), 'serve', '--port', '0', '--quiet', '--rate-limit', '1000000']);
+      const server = startEngram([
+        '--store',
+        store.address(),
+        'serve',
+        '--port',
+        '0',
+        '--quiet',
+        '--rate-limit',
+        '1000000',
+      ]);
       try {
         const [, base, key] = await server.waitFor(/log in: (http:\S+)\/ui\/#key=(\S+)\)/);
         const headers = { authorization: `Bearer ${key!}`, 'content-type': 'application/json' };
@@ -178,7 +210,10 @@ describe('event-loop stalls under embedding load', () => {
         }, 250);
         const embedding = () => waiting > 0 && performance.now() - loadStarted < BACKLOG_DEADLINE_MS;
         await loopDelay(base!);
-        const [loaded, search] = await Promise.all([measure(base!, headers, embedding), searches(base!, headers, embedding)]);
+        const [loaded, search] = await Promise.all([
+          measure(base!, headers, embedding),
+          searches(base!, headers, embedding),
+        ]);
         const loadedLoop = await loopDelay(base!);
         clearInterval(poll);
         const embeddingSeconds = (performance.now() - loadStarted) / 1000;
@@ -187,13 +222,17 @@ describe('event-loop stalls under embedding load', () => {
         const quietEnds = performance.now() + 3000;
         const quietSearch = await searches(base!, headers, () => performance.now() < quietEnds);
 
-        const all = (run: { latencies: Record<Route, number[]> }) => [...run.latencies.healthz, ...run.latencies.events];
+        const all = (run: { latencies: Record<Route, number[]> }) => [
+          ...run.latencies.healthz,
+          ...run.latencies.events,
+        ];
         const idleSummary = summary(all(idle));
         const loadedSummary = summary(all(loaded));
         const allowedMs = Math.max(2 * idleSummary.p99_ms, FLOOR_MS);
         const result = {
           clients: CLIENTS,
-          requests: idleSummary.requests + loadedSummary.requests + search.latencies.length + quietSearch.latencies.length,
+          requests:
+            idleSummary.requests + loadedSummary.requests + search.latencies.length + quietSearch.latencies.length,
           latency: {
             idle: idleSummary,
             idle_healthz: summary(idle.latencies.healthz),

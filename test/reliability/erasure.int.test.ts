@@ -30,8 +30,19 @@ const figures: Record<string, unknown> = {};
 /** A user's whole life in the store, every kind of record holding `word`. */
 async function seedUser(engram: Engram, user: string, word: string): Promise<void> {
   const scope = { user_id: user, agent_id: 'assistant', session_id: 's1', run_id: 'r1' };
-  await engram.commitTurn({ scope, turn_id: 't1', messages: [{ role: 'user', content: `I prefer ${word} tea in the morning.` }, { role: 'assistant', content: `Noted: ${word} tea.` }] });
-  await engram.commitTurn({ scope, turn_id: 't2', messages: [{ role: 'user', content: `my vault code is ${word}-1234`, sensitivity: 'secret' }] });
+  await engram.commitTurn({
+    scope,
+    turn_id: 't1',
+    messages: [
+      { role: 'user', content: `I prefer ${word} tea in the morning.` },
+      { role: 'assistant', content: `Noted: ${word} tea.` },
+    ],
+  });
+  await engram.commitTurn({
+    scope,
+    turn_id: 't2',
+    messages: [{ role: 'user', content: `my vault code is ${word}-1234`, sensitivity: 'secret' }],
+  });
   await engram.commitTurn({
     scope,
     turn_id: 't3',
@@ -44,9 +55,25 @@ async function seedUser(engram: Engram, user: string, word: string): Promise<voi
   // The run ends: its reflection is queued as a job naming the user.
   await engram.commitTurn({ scope, turn_id: 't6', markers: ['RUN_END'] });
   // A procedure taught to the agent: every user of the agent sees it, so other users' packets quote it.
-  await engram.remember({ scope, type: 'procedure', key: `procedure:deploy:${user}`, value: { task_type: 'deploy', name: user, steps: [`run ${word} checks first`] }, scope_level: 'agent' });
-  await engram.remember({ scope, type: 'preferences', key: 'pref:other:morning', value: { scope: 'other', name: 'morning', value: `${word} tea` } });
-  await engram.remember({ scope, type: 'preferences', key: 'pref:other:morning', value: { scope: 'other', name: 'morning', value: `${word} coffee` } });
+  await engram.remember({
+    scope,
+    type: 'procedure',
+    key: `procedure:deploy:${user}`,
+    value: { task_type: 'deploy', name: user, steps: [`run ${word} checks first`] },
+    scope_level: 'agent',
+  });
+  await engram.remember({
+    scope,
+    type: 'preferences',
+    key: 'pref:other:morning',
+    value: { scope: 'other', name: 'morning', value: `${word} tea` },
+  });
+  await engram.remember({
+    scope,
+    type: 'preferences',
+    key: 'pref:other:morning',
+    value: { scope: 'other', name: 'morning', value: `${word} coffee` },
+  });
   const run = { user_id: user, agent_id: 'assistant', run_id: 'r1' };
   await engram.reflect({ scope: run });
   await engram.insights.add({ scope: run, type: 'strategy', statement: `Ask about ${word} first`, expires_at: null });
@@ -70,11 +97,17 @@ async function rowsMentioning(schema: string, words: readonly string[]): Promise
   const client = new pg.Client({ connectionString: POSTGRES_URL });
   await client.connect();
   try {
-    const tables = await client.query<{ tablename: string }>('SELECT tablename FROM pg_tables WHERE schemaname = $1 ORDER BY tablename', [schema]);
+    const tables = await client.query<{ tablename: string }>(
+      'SELECT tablename FROM pg_tables WHERE schemaname = $1 ORDER BY tablename',
+      [schema],
+    );
     const counts: Record<string, number> = {};
     for (const { tablename } of tables.rows) {
       const where = words.map((_, index) => `t::text LIKE $${index + 1}`).join(' OR ');
-      const result = await client.query<{ n: string }>(`SELECT count(*) AS n FROM "${schema}"."${tablename}" AS t WHERE ${where}`, words.map((word) => `%${word}%`));
+      const result = await client.query<{ n: string }>(
+        `SELECT count(*) AS n FROM "${schema}"."${tablename}" AS t WHERE ${where}`,
+        words.map((word) => `%${word}%`),
+      );
       counts[tablename] = Number(result.rows[0]!.n);
     }
     return counts;
@@ -108,7 +141,9 @@ async function dataFiles(schema: string): Promise<{ paths: string[]; unreadable:
       const base = join(directory, path);
       try {
         // Segments past 1 GB are base.1, base.2…; the free-space and visibility maps are base_fsm, base_vm.
-        for (const name of readdirSync(dirname(base))) if (name === basename(base) || name.startsWith(`${basename(base)}.`) || name.startsWith(`${basename(base)}_`)) paths.push(join(dirname(base), name));
+        for (const name of readdirSync(dirname(base)))
+          if (name === basename(base) || name.startsWith(`${basename(base)}.`) || name.startsWith(`${basename(base)}_`))
+            paths.push(join(dirname(base), name));
       } catch (error) {
         return { paths: [], unreadable: `${dirname(base)}: ${(error as Error).message}` };
       }
@@ -139,12 +174,20 @@ function occurrencesIn(paths: readonly string[], word: string): Map<string, numb
 }
 
 /** Where `word` occurs in the data files of the schema's relations, listed again while files move under the look. */
-async function occurrencesInStore(schema: string, word: string): Promise<{ files: number; total: number; holding: string[] }> {
+async function occurrencesInStore(
+  schema: string,
+  word: string,
+): Promise<{ files: number; total: number; holding: string[] }> {
   for (let attempt = 0; attempt < 10; attempt += 1) {
     const { paths, unreadable } = await dataFiles(schema);
     if (unreadable !== null) throw new Error(unreadable);
     const found = occurrencesIn(paths, word);
-    if (found !== null) return { files: paths.length, total: [...found.values()].reduce((sum, count) => sum + count, 0), holding: [...found.keys()] };
+    if (found !== null)
+      return {
+        files: paths.length,
+        total: [...found.values()].reduce((sum, count) => sum + count, 0),
+        holding: [...found.keys()],
+      };
   }
   throw new Error('the data files kept changing under the look');
 }
@@ -154,7 +197,9 @@ async function analyze(schema: string): Promise<void> {
   const client = new pg.Client({ connectionString: POSTGRES_URL });
   await client.connect();
   try {
-    const tables = await client.query<{ tablename: string }>('SELECT tablename FROM pg_tables WHERE schemaname = $1', [schema]);
+    const tables = await client.query<{ tablename: string }>('SELECT tablename FROM pg_tables WHERE schemaname = $1', [
+      schema,
+    ]);
     for (const { tablename } of tables.rows) await client.query(`ANALYZE "${schema}"."${tablename}"`);
   } finally {
     await client.end();
@@ -175,7 +220,11 @@ async function checkpoint(): Promise<void> {
 afterAll(() => recordOutcome('erasure', figures));
 
 /** The checks of both stores, then `extra`: what the store's files or tables must show; `seeded` runs before the erase. */
-function erasureSuite(store: StoreUnderTest, extra: (engram: () => Engram) => void, seeded: () => Promise<void> = async () => {}): void {
+function erasureSuite(
+  store: StoreUnderTest,
+  extra: (engram: () => Engram) => void,
+  seeded: () => Promise<void> = async () => {},
+): void {
   let provider: OpenAiCompatibleServer;
   let engram: Engram;
 
@@ -203,7 +252,13 @@ function erasureSuite(store: StoreUnderTest, extra: (engram: () => Engram) => vo
     const listed = async (user: string) => ({
       events: (await engram.listEvents({ scope: { user_id: user }, limit: 1000 })).length,
       // Their own items: the agent-level procedure another user taught is visible to them too.
-      items: (await engram.listItems({ scope: { user_id: user, agent_id: 'assistant' }, status: ['active', 'superseded', 'retracted'], limit: 1000 })).filter((item) => item.user_id === user).length,
+      items: (
+        await engram.listItems({
+          scope: { user_id: user, agent_id: 'assistant' },
+          status: ['active', 'superseded', 'retracted'],
+          limit: 1000,
+        })
+      ).filter((item) => item.user_id === user).length,
       candidates: (await engram.review.list({ scope: { user_id: user }, limit: 1000 })).length,
       insights: (await engram.insights.list({ scope: { user_id: user }, include_expired: true, limit: 1000 })).length,
       snapshots: (await engram.runs.snapshots({ scope: { user_id: user } })).length,
@@ -213,7 +268,18 @@ function erasureSuite(store: StoreUnderTest, extra: (engram: () => Engram) => vo
     const kept = await listed(KEPT);
     for (const [kind, count] of Object.entries(before)) expect(count, `${kind} seeded`).toBeGreaterThan(0);
     const erased = await engram.erase({ user_id: GONE });
-    for (const table of ['events', 'memory_items', 'memory_chunks', 'candidates', 'insights', 'snapshots', 'context_builds', 'jobs', 'context_builds_redacted']) expect(erased[table], table).toBeGreaterThan(0);
+    for (const table of [
+      'events',
+      'memory_items',
+      'memory_chunks',
+      'candidates',
+      'insights',
+      'snapshots',
+      'context_builds',
+      'jobs',
+      'context_builds_redacted',
+    ])
+      expect(erased[table], table).toBeGreaterThan(0);
     expect(Object.values(await listed(GONE)).every((count) => count === 0)).toBe(true);
     expect(await listed(KEPT)).toEqual(kept);
     expect(await engram.search({ scope: { user_id: GONE }, query: `${CANARY} tea` })).toEqual([]);
@@ -237,7 +303,13 @@ function erasureSuite(store: StoreUnderTest, extra: (engram: () => Engram) => vo
       replays_missing_redaction: replays.filter((replay) => replay.redactions.length === 0).length,
       canary_found_in_replays: replays.filter((replay) => JSON.stringify(replay.packet).includes(CANARY)).length,
     };
-    expect(copies).toMatchObject({ canary_found_in_other_users_builds: 0, canary_found_in_export: 0, erased_user_leaked_in_export: 0, replays_missing_redaction: 0, canary_found_in_replays: 0 });
+    expect(copies).toMatchObject({
+      canary_found_in_other_users_builds: 0,
+      canary_found_in_export: 0,
+      erased_user_leaked_in_export: 0,
+      replays_missing_redaction: 0,
+      canary_found_in_replays: 0,
+    });
     // The same look finds the kept user's own procedure in the same packets.
     expect(redacted.some((build) => JSON.stringify(build.packet).includes(KEEPER))).toBe(true);
     figures[store.name] = { ...(figures[store.name] as object), derived_copies: copies };
@@ -276,49 +348,53 @@ describe('erasure: sqlite', () => {
 
 describe('erasure: postgres', () => {
   const store = postgresStore('erase');
-  erasureSuite(store, (engram) => {
-    it('leaves no row in any PostgreSQL table that mentions the user or the canary', async () => {
-      const mentions = await rowsMentioning(store.schema!, [GONE, CANARY]);
-      expect(Object.keys(mentions).length).toBeGreaterThan(10);
-      expect(mentions).toEqual(Object.fromEntries(Object.keys(mentions).map((table) => [table, 0])));
-      const keeper = await rowsMentioning(store.schema!, [KEPT, KEEPER]);
-      expect(total(keeper)).toBeGreaterThan(0);
-      figures['postgres'] = {
-        ...(figures['postgres'] as object),
-        tables_checked: Object.keys(mentions).length,
-        rows_mentioning_erased_user: total(mentions),
-        jobs_mentioning_erased_user: mentions['jobs'],
-        rows_of_kept_user: total(keeper),
-      };
-    });
+  erasureSuite(
+    store,
+    (engram) => {
+      it('leaves no row in any PostgreSQL table that mentions the user or the canary', async () => {
+        const mentions = await rowsMentioning(store.schema!, [GONE, CANARY]);
+        expect(Object.keys(mentions).length).toBeGreaterThan(10);
+        expect(mentions).toEqual(Object.fromEntries(Object.keys(mentions).map((table) => [table, 0])));
+        const keeper = await rowsMentioning(store.schema!, [KEPT, KEEPER]);
+        expect(total(keeper)).toBeGreaterThan(0);
+        figures['postgres'] = {
+          ...(figures['postgres'] as object),
+          tables_checked: Object.keys(mentions).length,
+          rows_mentioning_erased_user: total(mentions),
+          jobs_mentioning_erased_user: mentions['jobs'],
+          rows_of_kept_user: total(keeper),
+        };
+      });
 
-    it('leaves no byte of the canary in the data files of the store after compaction and a checkpoint', async (context) => {
-      const files = await dataFiles(store.schema!);
-      if (files.unreadable !== null) {
-        // The test needs the server's data directory on this machine, readable (as root or the postgres user).
-        const why = `PostgreSQL data files not readable here (${files.unreadable}): the byte check did not run`;
-        if (process.env['ENGRAM_REQUIRE_PG_FILES'] === '1') throw new Error(why);
-        console.warn(`${why}; set ENGRAM_REQUIRE_PG_FILES=1 to make this a failure`);
-        context.skip();
-        return;
-      }
-      // A plain DELETE leaves the rows' bytes in their pages until something rewrites them.
-      await checkpoint();
-      const afterErase = (await occurrencesInStore(store.schema!, CANARY)).total;
-      const compacted = await engram().compactStore();
-      expect(compacted).toMatchObject({ complete: true, not_done: [] });
-      await checkpoint();
-      const left = await occurrencesInStore(store.schema!, CANARY);
-      expect(left.total, `the canary is still in ${left.holding.join(', ')}`).toBe(0);
-      // The same look finds the kept user's canary: the check can see what it looks for.
-      expect((await occurrencesInStore(store.schema!, KEEPER)).total).toBeGreaterThan(0);
-      figures['postgres'] = {
-        ...(figures['postgres'] as object),
-        data_files_checked: left.files,
-        canary_occurrences_after_erase: afterErase,
-        canary_found_in_data_files_after_compaction: left.total,
-        store_bytes: { before: compacted.before_bytes, after: compacted.after_bytes },
-      };
-    });
-  }, () => analyze(store.schema!));
+      it('leaves no byte of the canary in the data files of the store after compaction and a checkpoint', async (context) => {
+        const files = await dataFiles(store.schema!);
+        if (files.unreadable !== null) {
+          // The test needs the server's data directory on this machine, readable (as root or the postgres user).
+          const why = `PostgreSQL data files not readable here (${files.unreadable}): the byte check did not run`;
+          if (process.env['ENGRAM_REQUIRE_PG_FILES'] === '1') throw new Error(why);
+          console.warn(`${why}; set ENGRAM_REQUIRE_PG_FILES=1 to make this a failure`);
+          context.skip();
+          return;
+        }
+        // A plain DELETE leaves the rows' bytes in their pages until something rewrites them.
+        await checkpoint();
+        const afterErase = (await occurrencesInStore(store.schema!, CANARY)).total;
+        const compacted = await engram().compactStore();
+        expect(compacted).toMatchObject({ complete: true, not_done: [] });
+        await checkpoint();
+        const left = await occurrencesInStore(store.schema!, CANARY);
+        expect(left.total, `the canary is still in ${left.holding.join(', ')}`).toBe(0);
+        // The same look finds the kept user's canary: the check can see what it looks for.
+        expect((await occurrencesInStore(store.schema!, KEEPER)).total).toBeGreaterThan(0);
+        figures['postgres'] = {
+          ...(figures['postgres'] as object),
+          data_files_checked: left.files,
+          canary_occurrences_after_erase: afterErase,
+          canary_found_in_data_files_after_compaction: left.total,
+          store_bytes: { before: compacted.before_bytes, after: compacted.after_bytes },
+        };
+      });
+    },
+    () => analyze(store.schema!),
+  );
 });

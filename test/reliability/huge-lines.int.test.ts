@@ -44,7 +44,16 @@ describe('huge lines sent to engram serve', () => {
   const outcomes: Array<Record<string, unknown>> = [];
 
   beforeAll(async () => {
-    server = startEngram(['--store', store.address(), 'serve', '--port', '0', '--quiet', '--no-worker', '--no-inspector']);
+    server = startEngram([
+      '--store',
+      store.address(),
+      'serve',
+      '--port',
+      '0',
+      '--quiet',
+      '--no-worker',
+      '--no-inspector',
+    ]);
     [, base] = (await server.waitFor(/API\s+(http:\S+)\/v1/)) as [string, string];
     key = (await server.waitFor(/admin key \(shown once, tenant "default"\): (\S+)/))[1]!;
   }, 120_000);
@@ -56,14 +65,24 @@ describe('huge lines sent to engram serve', () => {
   });
 
   it(`refuses lines of ${SIZES_MIB.join(', ')} MiB by number, keeps answering, and gives its memory back`, async () => {
-    const header = JSON.stringify({ kind: 'header', format: 'engram-export', version: 1, tenant_id: 'default', user_id: null, exported_at: '2026-06-01T12:00:00.000Z' });
+    const header = JSON.stringify({
+      kind: 'header',
+      format: 'engram-export',
+      version: 1,
+      tenant_id: 'default',
+      user_id: null,
+      exported_at: '2026-06-01T12:00:00.000Z',
+    });
     const pid = server.child.pid!;
     // A small import first, so the baseline includes a warm import path.
     expect((await streamUpload(`${base}/v1/import`, [`${header}\n`], { key })).status).toBe(200);
     const baseline = memoryOf(pid);
     for (const mib of SIZES_MIB) {
       const result = await streamUpload(`${base}/v1/import`, hugeLine(header, mib), { key });
-      const health = await fetch(`${base.replace(/\/v1$/, '')}/healthz`).then((response) => response.status, () => 0);
+      const health = await fetch(`${base.replace(/\/v1$/, '')}/healthz`).then(
+        (response) => response.status,
+        () => 0,
+      );
       // Let the collector run: the held bytes are garbage once the answer is sent.
       await new Promise((resolve) => setTimeout(resolve, 1500));
       const memory = memoryOf(pid);
@@ -92,7 +111,11 @@ describe('huge lines sent to engram serve', () => {
       baseline_rss_mb: baseline.rss,
       unrefused_lines: outcomes.length - refused,
       health_errors: outcomes.filter((outcome) => outcome['healthz_after'] !== 200).length,
-      rss_over_budget: outcomes.filter((outcome) => (outcome['rss_peak_growth_mb'] as number) >= PEAK_BUDGET_MB || (outcome['rss_after_growth_mb'] as number) >= AFTER_BUDGET_MB).length,
+      rss_over_budget: outcomes.filter(
+        (outcome) =>
+          (outcome['rss_peak_growth_mb'] as number) >= PEAK_BUDGET_MB ||
+          (outcome['rss_after_growth_mb'] as number) >= AFTER_BUDGET_MB,
+      ).length,
       lines: outcomes,
     };
   }, 300_000);

@@ -19,23 +19,62 @@ const scope = { user_id: 'mira', agent_id: 'assistant', session_id: 's1', run_id
 const userScope = { user_id: 'mira', agent_id: 'assistant' };
 
 /** A request of each kind, with the route that takes it and the paths of its text. */
-const TEMPLATES: Record<string, { method: string; path: string; body: Record<string, unknown>; call: (engram: Engram, body: never) => Promise<unknown> }> = {
+const TEMPLATES: Record<
+  string,
+  {
+    method: string;
+    path: string;
+    body: Record<string, unknown>;
+    call: (engram: Engram, body: never) => Promise<unknown>;
+  }
+> = {
   commit: {
     method: 'POST',
     path: '/v1/turns',
-    body: { scope, turn_id: 'probe', messages: [{ role: 'user', content: 'Deploy on Friday.', tags: ['release'], metadata: { source: 'chat' } }], tool_results: [{ tool_name: 'lookup', content: { rows: ['a'], note: 'b' } }] },
+    body: {
+      scope,
+      turn_id: 'probe',
+      messages: [{ role: 'user', content: 'Deploy on Friday.', tags: ['release'], metadata: { source: 'chat' } }],
+      tool_results: [{ tool_name: 'lookup', content: { rows: ['a'], note: 'b' } }],
+    },
     call: (engram, body) => engram.commitTurn(body),
   },
   remember: {
     method: 'POST',
     path: '/v1/items',
-    body: { scope: userScope, type: 'goals', key: 'goal:atlas:launch', value: { name: 'launch', description: 'Ship Atlas' }, tags: ['atlas'] },
+    body: {
+      scope: userScope,
+      type: 'goals',
+      key: 'goal:atlas:launch',
+      value: { name: 'launch', description: 'Ship Atlas' },
+      tags: ['atlas'],
+    },
     call: (engram, body) => engram.remember(body),
   },
-  compose: { method: 'POST', path: '/v1/compose', body: { scope, purpose: 'planner', task_type: 'deploy', cues: { query: 'deploy', keywords: ['friday'] } }, call: (engram, body) => engram.compose(body) },
-  search: { method: 'POST', path: '/v1/memory/search', body: { scope: userScope, query: 'launch' }, call: (engram, body) => engram.search(body) },
-  searchEvents: { method: 'POST', path: '/v1/events/search', body: { scope: { user_id: 'mira' }, query: 'deploy' }, call: (engram, body) => engram.searchEvents(body) },
-  patch: { method: 'PATCH', path: '/v1/working-state', body: { scope, expected_version: 0, set: { goal: 'ship', slots: { city: 'Oslo' } } }, call: (engram, body) => engram.updateWorkingState(body) },
+  compose: {
+    method: 'POST',
+    path: '/v1/compose',
+    body: { scope, purpose: 'planner', task_type: 'deploy', cues: { query: 'deploy', keywords: ['friday'] } },
+    call: (engram, body) => engram.compose(body),
+  },
+  search: {
+    method: 'POST',
+    path: '/v1/memory/search',
+    body: { scope: userScope, query: 'launch' },
+    call: (engram, body) => engram.search(body),
+  },
+  searchEvents: {
+    method: 'POST',
+    path: '/v1/events/search',
+    body: { scope: { user_id: 'mira' }, query: 'deploy' },
+    call: (engram, body) => engram.searchEvents(body),
+  },
+  patch: {
+    method: 'PATCH',
+    path: '/v1/working-state',
+    body: { scope, expected_version: 0, set: { goal: 'ship', slots: { city: 'Oslo' } } },
+    call: (engram, body) => engram.updateWorkingState(body),
+  },
 };
 
 /** Every path of a string in `value`. */
@@ -48,31 +87,46 @@ function textPaths(value: unknown, prefix: string[] = []): string[][] {
 function setAt(value: unknown, path: readonly string[], replacement: unknown): unknown {
   if (path.length === 0) return replacement;
   const [head, ...rest] = path as [string, ...string[]];
-  const copy: Record<string, unknown> = Array.isArray(value) ? ([...value] as unknown as Record<string, unknown>) : { ...(value as Record<string, unknown>) };
+  const copy: Record<string, unknown> = Array.isArray(value)
+    ? ([...value] as unknown as Record<string, unknown>)
+    : { ...(value as Record<string, unknown>) };
   copy[head] = setAt(copy[head], rest, replacement);
   return copy;
 }
 
 /** Text with one bad code unit put at a random place, and the rule it breaks. */
 const broken = fc
-  .tuple(fc.string({ unit: 'grapheme', maxLength: 20 }), fc.nat(), fc.oneof(fc.integer({ min: 0xd800, max: 0xdbff }), fc.integer({ min: 0xdc00, max: 0xdfff }), fc.constant(0)))
+  .tuple(
+    fc.string({ unit: 'grapheme', maxLength: 20 }),
+    fc.nat(),
+    fc.oneof(fc.integer({ min: 0xd800, max: 0xdbff }), fc.integer({ min: 0xdc00, max: 0xdfff }), fc.constant(0)),
+  )
   .map(([text, at, unit]) => {
     // Between code points, so no pair of the text is split; a high surrogate is followed by a
     // letter and a low one follows one, so neither pairs up with the text around it.
     const points = Array.from(text);
     const place = at % (points.length + 1);
     const bad = unit === 0 ? '\0' : unit <= 0xdbff ? `${String.fromCharCode(unit)}x` : `x${String.fromCharCode(unit)}`;
-    return { text: [...points.slice(0, place), bad, ...points.slice(place)].join(''), rule: unit === 0 ? 'no_nul' : 'well_formed' };
+    return {
+      text: [...points.slice(0, place), bad, ...points.slice(place)].join(''),
+      rule: unit === 0 ? 'no_nul' : 'well_formed',
+    };
   });
 
 /** Well-formed text without U+0000 of every kind, for round trips. */
 const wellFormed = fc
-  .oneof(fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }), fc.constantFrom('\ufffd', '\ufffe\uffff', '\u{10ffff}', 'e\u0301', '\u200f\u202e', '😀'))
+  .oneof(
+    fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }),
+    fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }),
+    fc.constantFrom('\ufffd', '\ufffe\uffff', '\u{10ffff}', 'e\u0301', '\u200f\u202e', '😀'),
+  )
   .filter((text) => (text as string & { isWellFormed(): boolean }).isWellFormed() && !text.includes('\0'));
 
 /** An identifier the schema accepts: no control characters, 1–256 code units. */
-// eslint-disable-next-line no-control-regex -- control characters are exactly what an id may not hold
-const identifier = wellFormed.map((text) => text.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 200)).filter((text) => text.length > 0 && (text as string & { isWellFormed(): boolean }).isWellFormed());
+const identifier = wellFormed
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what an id may not hold
+  .map((text) => text.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 200))
+  .filter((text) => text.length > 0 && (text as string & { isWellFormed(): boolean }).isWellFormed());
 
 /** The figures of each store. */
 const figuresByStore: Record<string, Record<string, Record<string, number>>> = {};
@@ -103,7 +157,13 @@ describe.each([['sqlite'], ['postgres']])('ill-formed Unicode on %s', (name) => 
 
   it('a lone surrogate or U+0000 anywhere is refused naming the field, by the library and over HTTP, and nothing is written', async () => {
     const tally = (figures['refusals'] = { calls: 0, refused: 0, answer_errors: 0, store_change_errors: 0 });
-    const cases = fc.record({ kind: fc.constantFrom(...Object.keys(TEMPLATES)), pick: fc.nat(), asName: fc.boolean(), bad: broken, overHttp: fc.boolean() });
+    const cases = fc.record({
+      kind: fc.constantFrom(...Object.keys(TEMPLATES)),
+      pick: fc.nat(),
+      asName: fc.boolean(),
+      bad: broken,
+      overHttp: fc.boolean(),
+    });
     await fc.assert(
       fc.asyncProperty(cases, async ({ kind, pick, asName, bad, overHttp }) => {
         tally.calls += 1;
@@ -116,21 +176,42 @@ describe.each([['sqlite'], ['postgres']])('ill-formed Unicode on %s', (name) => 
         const asKey = asName && !inList;
         const target = asKey ? [...path.slice(0, -1), bad.text] : path;
         const body = asKey ? setAt(template.body, target, 'x') : setAt(template.body, path, bad.text);
-        const field = asKey ? fieldOf([...path.slice(0, -1), bad.text.replace(/\p{Cs}|\0/gu, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`)]) : fieldOf(path);
+        const field = asKey
+          ? fieldOf([
+              ...path.slice(0, -1),
+              bad.text.replace(/\p{Cs}|\0/gu, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`),
+            ])
+          : fieldOf(path);
         const before = await fingerprint();
         let answer: { code?: string; field?: string; rule?: string };
         if (overHttp) {
-          const response = await fetch(`${url}${template.path}`, { method: template.method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-          const problem = (await response.json()) as { code?: string; field?: string; issues?: Array<{ rule: string }> };
-          answer = { code: problem.code ?? String(response.status), field: problem.field, rule: problem.issues?.[0]?.rule };
+          const response = await fetch(`${url}${template.path}`, {
+            method: template.method,
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          });
+          const problem = (await response.json()) as {
+            code?: string;
+            field?: string;
+            issues?: Array<{ rule: string }>;
+          };
+          answer = {
+            code: problem.code ?? String(response.status),
+            field: problem.field,
+            rule: problem.issues?.[0]?.rule,
+          };
         } else {
           answer = await template.call(engram, body as never).then(
             () => ({ code: 'accepted' }),
-            (error: unknown) => (EngramError.isInstance(error) ? { code: error.code, field: error.field, rule: error.details['rule'] as string } : { code: String(error) }),
+            (error: unknown) =>
+              EngramError.isInstance(error)
+                ? { code: error.code, field: error.field, rule: error.details['rule'] as string }
+                : { code: String(error) },
           );
         }
         const context = `${overHttp ? 'HTTP' : 'library'} ${kind} ${field}: ${JSON.stringify(answer)}`;
-        if (answer.code !== 'VALIDATION_FAILED' || answer.field !== field || answer.rule !== bad.rule) tally.answer_errors += 1;
+        if (answer.code !== 'VALIDATION_FAILED' || answer.field !== field || answer.rule !== bad.rule)
+          tally.answer_errors += 1;
         else tally.refused += 1;
         if ((await fingerprint()) !== before) tally.store_change_errors += 1;
         expect(answer, context).toEqual({ code: 'VALIDATION_FAILED', field, rule: bad.rule });
@@ -145,19 +226,44 @@ describe.each([['sqlite'], ['postgres']])('ill-formed Unicode on %s', (name) => 
     let n = 0;
     await fc.assert(
       // `__proto__` is refused as a property name of its own (it would reach a prototype).
-      fc.asyncProperty(identifier, wellFormed, wellFormed.filter((key) => key !== '__proto__'), async (user, text, key) => {
-        n += 1;
-        tally.calls += 1;
-        const turn = { scope: { ...scope, user_id: user }, turn_id: `rt-${n}`, messages: [{ role: 'user', content: text, tags: [text.slice(0, 100)], metadata: { [key]: text } }] };
-        const response = await fetch(`${url}/v1/turns`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(turn) });
-        expect(response.status, await response.clone().text()).toBe(200);
-        const listed = await fetch(`${url}/v1/events?user_id=${encodeURIComponent(user)}&session_id=s1&agent_id=assistant&limit=1000`);
-        const events = ((await listed.json()) as { items: EventRecord[] }).items;
-        const mine = events.find((event) => event.turn_id === `rt-${n}`);
-        const same = mine !== undefined && mine.user_id === user && mine.content === text && mine.tags[0] === text.slice(0, 100) && mine.origin_metadata[key] === text;
-        if (!same) tally.round_trip_errors += 1;
-        expect(mine, `user ${JSON.stringify(user)}`).toMatchObject({ user_id: user, content: text, tags: [text.slice(0, 100)], origin_metadata: { [key]: text } });
-      }),
+      fc.asyncProperty(
+        identifier,
+        wellFormed,
+        wellFormed.filter((key) => key !== '__proto__'),
+        async (user, text, key) => {
+          n += 1;
+          tally.calls += 1;
+          const turn = {
+            scope: { ...scope, user_id: user },
+            turn_id: `rt-${n}`,
+            messages: [{ role: 'user', content: text, tags: [text.slice(0, 100)], metadata: { [key]: text } }],
+          };
+          const response = await fetch(`${url}/v1/turns`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(turn),
+          });
+          expect(response.status, await response.clone().text()).toBe(200);
+          const listed = await fetch(
+            `${url}/v1/events?user_id=${encodeURIComponent(user)}&session_id=s1&agent_id=assistant&limit=1000`,
+          );
+          const events = ((await listed.json()) as { items: EventRecord[] }).items;
+          const mine = events.find((event) => event.turn_id === `rt-${n}`);
+          const same =
+            mine !== undefined &&
+            mine.user_id === user &&
+            mine.content === text &&
+            mine.tags[0] === text.slice(0, 100) &&
+            mine.origin_metadata[key] === text;
+          if (!same) tally.round_trip_errors += 1;
+          expect(mine, `user ${JSON.stringify(user)}`).toMatchObject({
+            user_id: user,
+            content: text,
+            tags: [text.slice(0, 100)],
+            origin_metadata: { [key]: text },
+          });
+        },
+      ),
       { numRuns: RUNS },
     );
   }, 240_000);

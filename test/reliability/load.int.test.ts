@@ -28,7 +28,17 @@ function residentMiB(pid: number): number {
 }
 
 async function runLoad(store: StoreUnderTest) {
-  const server: EngramProcess = startEngram(['--store', store.address(), 'serve', '--port', '0', '--quiet', '--no-worker', '--rate-limit', '1000000']);
+  const server: EngramProcess = startEngram([
+    '--store',
+    store.address(),
+    'serve',
+    '--port',
+    '0',
+    '--quiet',
+    '--no-worker',
+    '--rate-limit',
+    '1000000',
+  ]);
   try {
     const [, base, key] = await server.waitFor(/log in: (http:\S+)\/ui\/#key=(\S+)\)/);
     const headers = { authorization: `Bearer ${key!}`, 'content-type': 'application/json' };
@@ -38,7 +48,11 @@ async function runLoad(store: StoreUnderTest) {
     const request = async (operation: Operation, method: string, path: string, body?: unknown): Promise<unknown> => {
       const started = performance.now();
       try {
-        const response = await fetch(`${base}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+        const response = await fetch(`${base}${path}`, {
+          method,
+          headers,
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
         const text = await response.text();
         if (!response.ok) {
           failures.push(`${operation} ${response.status} ${text.slice(0, 200)}`);
@@ -68,11 +82,24 @@ async function runLoad(store: StoreUnderTest) {
           const result = (await request('commit', 'POST', '/v1/turns', {
             scope: { ...scope, user_id: own },
             turn_id: `t${turn}`,
-            messages: [{ role: 'user', content: `Turn ${turn}: I prefer green tea; we ship Atlas ${turn % 7} on Friday.` }, { role: 'assistant', content: `Noted ${turn}.` }],
+            messages: [
+              { role: 'user', content: `Turn ${turn}: I prefer green tea; we ship Atlas ${turn % 7} on Friday.` },
+              { role: 'assistant', content: `Noted ${turn}.` },
+            ],
           })) as { events?: Array<{ event_id: string }> } | undefined;
-          if (result?.events !== undefined) acknowledged.push({ user: own, events: result.events.map((event) => event.event_id) });
-        } else if (pick === 1) await request('compose', 'POST', '/v1/compose', { scope, purpose: (['planner', 'tool', 'responder'] as const)[step % 3], cues: step % 2 === 0 ? { query: 'when do we ship Atlas' } : {} });
-        else if (pick === 2) await request('search', 'POST', '/v1/memory/search', { scope: { user_id: other, agent_id: 'assistant' }, query: 'green tea' });
+          if (result?.events !== undefined)
+            acknowledged.push({ user: own, events: result.events.map((event) => event.event_id) });
+        } else if (pick === 1)
+          await request('compose', 'POST', '/v1/compose', {
+            scope,
+            purpose: (['planner', 'tool', 'responder'] as const)[step % 3],
+            cues: step % 2 === 0 ? { query: 'when do we ship Atlas' } : {},
+          });
+        else if (pick === 2)
+          await request('search', 'POST', '/v1/memory/search', {
+            scope: { user_id: other, agent_id: 'assistant' },
+            query: 'green tea',
+          });
         else await request('list', 'GET', `/v1/events?user_id=${other}&limit=50&order=desc`);
       }
     };
@@ -85,7 +112,10 @@ async function runLoad(store: StoreUnderTest) {
     for (const user of new Set(acknowledged.map((ack) => ack.user))) {
       let cursor: string | null = null;
       do {
-        const response = await fetch(`${base}/v1/events?user_id=${user}&limit=1000${cursor === null ? '' : `&cursor=${cursor}`}`, { headers });
+        const response = await fetch(
+          `${base}/v1/events?user_id=${user}&limit=1000${cursor === null ? '' : `&cursor=${cursor}`}`,
+          { headers },
+        );
         const page = (await response.json()) as { items: Array<{ id: string }>; next_cursor: string | null };
         for (const event of page.items) stored.add(event.id);
         cursor = page.next_cursor;
@@ -95,7 +125,12 @@ async function runLoad(store: StoreUnderTest) {
     const quarter = Math.floor(memory.length / 4);
     const summary = (samples: number[]) => {
       const sorted = [...samples].sort((a, b) => a - b);
-      return { requests: sorted.length, p50_ms: Number(percentile(sorted, 50).toFixed(2)), p99_ms: Number(percentile(sorted, 99).toFixed(2)), max_ms: Number((sorted.at(-1) ?? 0).toFixed(2)) };
+      return {
+        requests: sorted.length,
+        p50_ms: Number(percentile(sorted, 50).toFixed(2)),
+        p99_ms: Number(percentile(sorted, 99).toFixed(2)),
+        max_ms: Number((sorted.at(-1) ?? 0).toFixed(2)),
+      };
     };
     const total = Object.values(latencies).reduce((sum, samples) => sum + samples.length, 0);
     return {
@@ -107,7 +142,9 @@ async function runLoad(store: StoreUnderTest) {
       first_errors: failures.slice(0, 5),
       turns_acknowledged: acknowledged.length,
       events_missing: missing,
-      latency: Object.fromEntries(Object.entries(latencies).map(([operation, samples]) => [operation, summary(samples)])),
+      latency: Object.fromEntries(
+        Object.entries(latencies).map(([operation, samples]) => [operation, summary(samples)]),
+      ),
       resident_mib: {
         second_quarter_median: Number(median(memory.slice(quarter, 2 * quarter)).toFixed(1)),
         last_quarter_median: Number(median(memory.slice(3 * quarter)).toFixed(1)),
@@ -125,22 +162,26 @@ afterAll(() => recordOutcome('load', figures));
 describe.each([sqliteStore('load'), postgresStore('load')])('load and soak: $name', (store) => {
   afterAll(() => store.cleanup());
 
-  it(`holds ${CLIENTS} concurrent clients for ${SECONDS} s with zero errors, nothing lost and memory level`, async () => {
-    const result = await runLoad(store);
-    figures[store.name] = result;
-    expect(result.first_errors).toEqual([]);
-    expect(result.errors).toBe(0);
-    expect(result.turns_acknowledged).toBeGreaterThan(CLIENTS);
-    expect(result.events_missing).toBe(0);
-    const { second_quarter_median: early, last_quarter_median: late, peak } = result.resident_mib;
-    if (LONG) {
-      // Level, not climbing: the last quarter's median within 25% (or 48 MiB) of the second quarter's;
-      // the first quarter is start-up (modules, caches, the embedding model).
-      expect(late - early).toBeLessThanOrEqual(Math.max(48, early * 0.25));
-    } else {
-      // 15 s is still warm-up (caches fill on a shared machine), so the quick form only guards against
-      // a gross leak; whether memory levels off is the long form's check.
-      expect(peak).toBeLessThan(1024);
-    }
-  }, (SECONDS * 2 + 90) * 1000);
+  it(
+    `holds ${CLIENTS} concurrent clients for ${SECONDS} s with zero errors, nothing lost and memory level`,
+    async () => {
+      const result = await runLoad(store);
+      figures[store.name] = result;
+      expect(result.first_errors).toEqual([]);
+      expect(result.errors).toBe(0);
+      expect(result.turns_acknowledged).toBeGreaterThan(CLIENTS);
+      expect(result.events_missing).toBe(0);
+      const { second_quarter_median: early, last_quarter_median: late, peak } = result.resident_mib;
+      if (LONG) {
+        // Level, not climbing: the last quarter's median within 25% (or 48 MiB) of the second quarter's;
+        // the first quarter is start-up (modules, caches, the embedding model).
+        expect(late - early).toBeLessThanOrEqual(Math.max(48, early * 0.25));
+      } else {
+        // 15 s is still warm-up (caches fill on a shared machine), so the quick form only guards against
+        // a gross leak; whether memory levels off is the long form's check.
+        expect(peak).toBeLessThan(1024);
+      }
+    },
+    (SECONDS * 2 + 90) * 1000,
+  );
 });

@@ -25,11 +25,29 @@ interface Target {
 
 const TARGETS: readonly Target[] = [
   { method: 'GET', path: '/v1/export' },
-  { method: 'POST', path: '/v1/turns', headers: JSON_BODY, body: JSON.stringify({ scope, turn_id: 'rebound', messages: [{ role: 'user', content: 'rebound' }] }) },
+  {
+    method: 'POST',
+    path: '/v1/turns',
+    headers: JSON_BODY,
+    body: JSON.stringify({ scope, turn_id: 'rebound', messages: [{ role: 'user', content: 'rebound' }] }),
+  },
   { method: 'POST', path: '/v1/compose', headers: JSON_BODY, body: JSON.stringify({ scope, purpose: 'responder' }) },
   { method: 'GET', path: '/v1/keys' },
   { method: 'POST', path: '/v1/keys', headers: JSON_BODY, body: JSON.stringify({ role: 'admin', label: 'rebound' }) },
-  { method: 'POST', path: '/mcp', headers: MCP, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'commit_turn', arguments: { scope, turn_id: 'rebound-mcp', messages: [{ role: 'user', content: 'x' }] } } }) },
+  {
+    method: 'POST',
+    path: '/mcp',
+    headers: MCP,
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name: 'commit_turn',
+        arguments: { scope, turn_id: 'rebound-mcp', messages: [{ role: 'user', content: 'x' }] },
+      },
+    }),
+  },
   { method: 'GET', path: '/metrics' },
   { method: 'GET', path: '/openapi.json' },
   { method: 'GET', path: '/ui/' },
@@ -53,7 +71,16 @@ function forgedHosts(port: number): string[] {
 }
 
 function forgedOrigins(port: number): string[] {
-  return ['http://attacker.example', `http://attacker.example:${port}`, 'null', `http://localhost:${port + 1}`, `https://127.0.0.1:${port}`, 'file://', `http://127.0.0.1.nip.io:${port}`, 'chrome-extension://abcdef'];
+  return [
+    'http://attacker.example',
+    `http://attacker.example:${port}`,
+    'null',
+    `http://localhost:${port + 1}`,
+    `https://127.0.0.1:${port}`,
+    'file://',
+    `http://127.0.0.1.nip.io:${port}`,
+    'chrome-extension://abcdef',
+  ];
 }
 
 interface Figures {
@@ -69,21 +96,43 @@ interface Figures {
 async function attack(auth: ServerOptions['auth']): Promise<Figures> {
   const t: TempEngram = await tempEngram('2026-06-01T12:00:00.000Z', { embeddings: { provider: 'none' } });
   const app = await createServer(t.engram, { auth, host: '127.0.0.1', logger: false });
-  const figures: Figures = { requests: 0, refused_421: 0, refused_403: 0, leaked: 0, store_changed: 0, own_name_requests: 0, own_name_errors: 0 };
+  const figures: Figures = {
+    requests: 0,
+    refused_421: 0,
+    refused_403: 0,
+    leaked: 0,
+    store_changed: 0,
+    own_name_requests: 0,
+    own_name_errors: 0,
+  };
   try {
     const url = await listen(app, { port: 0 });
     const port = Number(new URL(url).port);
-    const credentials: Record<string, string> = auth === 'keys' ? { authorization: `Bearer ${(await t.engram.keys.create({ role: 'admin' })).key}` } : {};
+    const credentials: Record<string, string> =
+      auth === 'keys' ? { authorization: `Bearer ${(await t.engram.keys.create({ role: 'admin' })).key}` } : {};
     const before = sqliteDigest(t.path);
-    const forged = [...forgedHosts(port).map((host) => ({ host })), ...forgedOrigins(port).map((origin) => ({ host: `127.0.0.1:${port}`, origin }))];
+    const forged = [
+      ...forgedHosts(port).map((host) => ({ host })),
+      ...forgedOrigins(port).map((origin) => ({ host: `127.0.0.1:${port}`, origin })),
+    ];
     for (const headers of forged) {
       for (const target of TARGETS) {
-        const response = await send(url, target.method, target.path, { ...credentials, ...target.headers, ...headers }, target.body);
+        const response = await send(
+          url,
+          target.method,
+          target.path,
+          { ...credentials, ...target.headers, ...headers },
+          target.body,
+        );
         figures.requests += 1;
         if (response.status === 421) figures.refused_421 += 1;
-        else if (response.status === 403 && (response.body as { field?: string } | undefined)?.field === 'origin') figures.refused_403 += 1;
+        else if (response.status === 403 && (response.body as { field?: string } | undefined)?.field === 'origin')
+          figures.refused_403 += 1;
         else figures.leaked += 1;
-        expect(response.status, `${target.method} ${target.path} ${JSON.stringify(headers)}: ${response.text.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
+        expect(
+          response.status,
+          `${target.method} ${target.path} ${JSON.stringify(headers)}: ${response.text.slice(0, 200)}`,
+        ).toBeGreaterThanOrEqual(400);
       }
     }
     // HTTP/1.0 needs no Host; without one the request names no server either.
@@ -93,7 +142,11 @@ async function attack(auth: ServerOptions['auth']): Promise<Figures> {
     else figures.leaked += 1;
     if (sqliteDigest(t.path) !== before) figures.store_changed += 1;
     for (const name of ['127.0.0.1', 'localhost', '[::1]']) {
-      const own = await send(url, 'GET', '/v1/export', { ...credentials, host: `${name}:${port}`, origin: `http://${name}:${port}` });
+      const own = await send(url, 'GET', '/v1/export', {
+        ...credentials,
+        host: `${name}:${port}`,
+        origin: `http://${name}:${port}`,
+      });
       figures.own_name_requests += 1;
       if (own.status !== 200) figures.own_name_errors += 1;
     }

@@ -32,5 +32,8 @@ export function recordOutcome(part: string, figures: unknown): void {
   const long = process.env['ENGRAM_RELIABILITY_LONG'] === '1';
   const record = { part, recorded_at: new Date().toISOString(), long, figures };
   // A long run's figures stay beside the quick ones: the next quick run (CI) does not replace them.
-  writeFileSync(join(RESULTS_FOLDER, long ? `${part}.long.json` : `${part}.json`), `${JSON.stringify(record, null, 2)}\n`);
+  writeFileSync(
+    join(RESULTS_FOLDER, long ? `${part}.long.json` : `${part}.json`),
+    `${JSON.stringify(record, null, 2)}\n`,
+  );
 }

@@ -12,11 +12,22 @@ import { RESULTS_FOLDER } from './results.js';
 const root = join(import.meta.dirname, '..', '..');
 
 /** The test files whose figures RELIABILITY.md reports. */
-const FILES = ['test/reliability/', 'test/crash.int.test.ts', 'test/server/tenancy.int.test.ts', 'test/ui/', 'test/postgres-multiprocess.int.test.ts', 'test/sqlite-erase.test.ts'];
+const FILES = [
+  'test/reliability/',
+  'test/crash.int.test.ts',
+  'test/server/tenancy.int.test.ts',
+  'test/ui/',
+  'test/postgres-multiprocess.int.test.ts',
+  'test/sqlite-erase.test.ts',
+];
 
 const reportOnly = process.argv.includes('--report-only');
 if (!reportOnly) {
-  const run = spawnSync(process.execPath, [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...FILES], { cwd: root, stdio: 'inherit', env: process.env });
+  const run = spawnSync(process.execPath, [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...FILES], {
+    cwd: root,
+    stdio: 'inherit',
+    env: process.env,
+  });
   if (run.status !== 0) {
     process.stderr.write('reliability: some tests failed; RELIABILITY.md is left as it was\n');
     process.exit(run.status ?? 1);
@@ -28,4 +39,6 @@ if (records.length === 0) {
   process.exit(1);
 }
 writeFileSync(join(root, 'RELIABILITY.md'), reliabilityReport(records, root));
-process.stdout.write(`RELIABILITY.md written from ${records.length} parts: ${records.map((record) => record.part).join(', ')}\n`);
+process.stdout.write(
+  `RELIABILITY.md written from ${records.length} parts: ${records.map((record) => record.part).join(', ')}\n`,
+);

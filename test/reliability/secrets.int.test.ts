@@ -13,7 +13,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createEngram, renderPacket, type CommitTurnRequest, type Engram } from '../../src/index.js';
 import { startEngram, type EngramProcess } from '../helpers/engram-process.js';
-import { chatReply, startOpenAiCompatibleServer, type OpenAiCompatibleServer } from '../helpers/openai-compatible-server.js';
+import {
+  chatReply,
+  startOpenAiCompatibleServer,
+  type OpenAiCompatibleServer,
+} from '../helpers/openai-compatible-server.js';
 import { recordOutcome } from './results.js';
 
 const CANARY = `vaultcanary${Date.now().toString(36)}`;
@@ -30,15 +34,49 @@ function clean(surface: string, text: string): void {
 /** Every other field of an event a caller writes, each naming the canary: they describe the secret too. */
 function describing(what: 'message' | 'tool') {
   const fields = { tags: [`tag-${CANARY}`], metadata: { note: CANARY }, snapshot_ref: `snapshot://${CANARY}` };
-  return what === 'tool' ? fields : { ...fields, speaker: `speaker-${CANARY}`, resonance_links: [{ target_id: `link-${CANARY}`, strength: 0.9 }] };
+  return what === 'tool'
+    ? fields
+    : { ...fields, speaker: `speaker-${CANARY}`, resonance_links: [{ target_id: `link-${CANARY}`, strength: 0.9 }] };
 }
 
 /** A session that says secret things in every way a turn can, next to ordinary ones. */
 function turns(scope: { user_id: string; agent_id: string; session_id: string; run_id: string }): CommitTurnRequest[] {
   return [
-    { scope, turn_id: 's1', messages: [{ role: 'user', content: 'I prefer concise answers and my vault is in Lisbon.' }, { role: 'assistant', content: 'Noted.' }], run: { objective: 'Open the vault', done_definition: 'vault opened' } },
-    { scope, turn_id: 's2', messages: [{ role: 'user', content: `The vault code is ${CANARY}. I prefer ${CANARY} as my password.`, sensitivity: 'secret', ...describing('message') }] },
-    { scope, turn_id: 's3', messages: [{ role: 'user', content: 'Check the vault code please.' }], tool_results: [{ tool_name: `vault_lookup_${CANARY}`, call_id: `call-${CANARY}`, content: { code: CANARY }, sensitivity: 'secret', ...describing('tool') }] },
+    {
+      scope,
+      turn_id: 's1',
+      messages: [
+        { role: 'user', content: 'I prefer concise answers and my vault is in Lisbon.' },
+        { role: 'assistant', content: 'Noted.' },
+      ],
+      run: { objective: 'Open the vault', done_definition: 'vault opened' },
+    },
+    {
+      scope,
+      turn_id: 's2',
+      messages: [
+        {
+          role: 'user',
+          content: `The vault code is ${CANARY}. I prefer ${CANARY} as my password.`,
+          sensitivity: 'secret',
+          ...describing('message'),
+        },
+      ],
+    },
+    {
+      scope,
+      turn_id: 's3',
+      messages: [{ role: 'user', content: 'Check the vault code please.' }],
+      tool_results: [
+        {
+          tool_name: `vault_lookup_${CANARY}`,
+          call_id: `call-${CANARY}`,
+          content: { code: CANARY },
+          sensitivity: 'secret',
+          ...describing('tool'),
+        },
+      ],
+    },
     { scope, turn_id: 's4', markers: [...markers] },
     { scope, turn_id: 's5', markers: [...markers] },
   ];
@@ -103,10 +141,22 @@ describe('secrets through the library, with every model provider configured', ()
     const secret = events.filter((event) => event.sensitivity === 'secret');
     expect(secret).toHaveLength(2);
     for (const event of secret) {
-      expect(event).toMatchObject({ content: '[secret content withheld]', speaker: null, tags: [], origin_metadata: {}, snapshot_ref: null, resonance_links: [] });
+      expect(event).toMatchObject({
+        content: '[secret content withheld]',
+        speaker: null,
+        tags: [],
+        origin_metadata: {},
+        snapshot_ref: null,
+        resonance_links: [],
+      });
       clean('event get', JSON.stringify(await engram.getEvent(event.id)));
     }
-    clean('item list', JSON.stringify(await engram.listItems({ scope: user, status: ['active', 'superseded', 'retracted'], limit: 1000 })));
+    clean(
+      'item list',
+      JSON.stringify(
+        await engram.listItems({ scope: user, status: ['active', 'superseded', 'retracted'], limit: 1000 }),
+      ),
+    );
     let exported = '';
     for await (const line of engram.exportData()) exported += line;
     clean('export', exported);
@@ -142,7 +192,10 @@ describe('secrets through a running engram serve: HTTP, MCP and its logs', () =>
   async function call(method: string, path: string, body?: unknown): Promise<string> {
     const response = await fetch(`${base}${path}`, {
       method,
-      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${key}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await response.text();
@@ -154,7 +207,12 @@ describe('secrets through a running engram serve: HTTP, MCP and its logs', () =>
   beforeAll(async () => {
     models = await provider();
     // Debug logs (the most the server ever writes about requests), extraction and reflection by the loopback model.
-    const settings = { ENGRAM_LOG_LEVEL: 'debug', ENGRAM_LLM_BASE_URL: models.baseUrl, ENGRAM_LLM_MODEL: 'test-model', ENGRAM_EXTRACTION: 'rules+llm' };
+    const settings = {
+      ENGRAM_LOG_LEVEL: 'debug',
+      ENGRAM_LLM_BASE_URL: models.baseUrl,
+      ENGRAM_LLM_MODEL: 'test-model',
+      ENGRAM_EXTRACTION: 'rules+llm',
+    };
     server = startEngram(['--store', `sqlite:${join(folder, 'engram.db')}`, 'serve', '--port', '0'], settings);
     const [, address, secret] = await server.waitFor(/log in: (http:\S+)\/ui\/#key=(\S+)\)/);
     base = address!;
@@ -172,21 +230,46 @@ describe('secrets through a running engram serve: HTTP, MCP and its logs', () =>
     await call('POST', '/v1/turns', { turns: turns(scope) });
     for (const purpose of purposes) {
       for (const render of ['markdown', 'xml']) {
-        clean('HTTP compose', await call('POST', `/v1/compose?render=${render}`, { scope, purpose, cues: { query: 'vault code' }, conversation_window: 20 }));
+        clean(
+          'HTTP compose',
+          await call('POST', `/v1/compose?render=${render}`, {
+            scope,
+            purpose,
+            cues: { query: 'vault code' },
+            conversation_window: 20,
+          }),
+        );
       }
     }
     const events = await call('GET', '/v1/events?user_id=ana&limit=1000');
     clean('HTTP event list', events);
-    for (const event of (JSON.parse(events) as { items: Array<{ id: string }> }).items) clean('HTTP event get', await call('GET', `/v1/events/${event.id}`));
-    clean('HTTP event search', await call('POST', '/v1/events/search', { scope: { user_id: 'ana' }, query: 'vault code' }));
-    clean('HTTP memory search', await call('POST', '/v1/memory/search', { scope: { user_id: 'ana', agent_id: 'assistant' }, query: 'vault password' }));
-    clean('HTTP items', await call('GET', '/v1/items?user_id=ana&agent_id=assistant&status=active,superseded,retracted'));
+    for (const event of (JSON.parse(events) as { items: Array<{ id: string }> }).items)
+      clean('HTTP event get', await call('GET', `/v1/events/${event.id}`));
+    clean(
+      'HTTP event search',
+      await call('POST', '/v1/events/search', { scope: { user_id: 'ana' }, query: 'vault code' }),
+    );
+    clean(
+      'HTTP memory search',
+      await call('POST', '/v1/memory/search', {
+        scope: { user_id: 'ana', agent_id: 'assistant' },
+        query: 'vault password',
+      }),
+    );
+    clean(
+      'HTTP items',
+      await call('GET', '/v1/items?user_id=ana&agent_id=assistant&status=active,superseded,retracted'),
+    );
     clean('HTTP export', await call('GET', '/v1/export'));
     clean('HTTP snapshots', await call('GET', '/v1/snapshots?user_id=ana'));
     clean('HTTP builds', await call('GET', '/v1/builds?user_id=ana'));
     clean('HTTP scopes', await call('GET', '/v1/scopes'));
     // Reflection over the run asks the loopback model (its nonsense answer is refused with a typed error).
-    const reflected = await fetch(`${base}/v1/reflections`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ scope: { user_id: 'ana', agent_id: 'assistant', run_id: 'r1' } }) });
+    const reflected = await fetch(`${base}/v1/reflections`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ scope: { user_id: 'ana', agent_id: 'assistant', run_id: 'r1' } }),
+    });
     clean('HTTP reflection', await reflected.text());
     expect(models.requests.some((request) => request.path === '/v1/chat/completions')).toBe(true);
     for (const request of models.requests) clean(`provider request ${request.path}`, JSON.stringify(request.body));
@@ -194,10 +277,17 @@ describe('secrets through a running engram serve: HTTP, MCP and its logs', () =>
 
   it('answers no MCP tool call with it', async () => {
     const client = new Client({ name: 'engram-secrets', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${key}` } },
+      }),
+    );
     try {
       const calls: Array<[string, Record<string, unknown>]> = [
-        ...purposes.map((purpose): [string, Record<string, unknown>] => ['compose_context', { scope, purpose, render: 'markdown' }]),
+        ...purposes.map((purpose): [string, Record<string, unknown>] => [
+          'compose_context',
+          { scope, purpose, render: 'markdown' },
+        ]),
         ['search_memory', { scope: { user_id: 'ana', agent_id: 'assistant' }, query: 'vault code password' }],
         ['get_working_state', { scope }],
         ['list_candidates', { scope: { user_id: 'ana' } }],

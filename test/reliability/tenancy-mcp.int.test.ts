@@ -24,7 +24,12 @@ function probes(ids: RecordIds): Record<string, Args> {
     commit_turn: { scope: session, turn_id: 'b1', messages: [{ role: 'user', content: 'probe from tenant A' }] },
     compose_context: { scope: session, purpose: 'responder', render: 'markdown', full_packet: true },
     search_memory: { scope: reader, query: 'concise answers writing' },
-    remember: { scope: reader, type: 'preferences', key: 'pref:writing:tone', value: { scope: 'writing', name: 'tone', value: 'probe' } },
+    remember: {
+      scope: reader,
+      type: 'preferences',
+      key: 'pref:writing:tone',
+      value: { scope: 'writing', name: 'tone', value: 'probe' },
+    },
     forget: { scope: reader, key: 'pref:writing:tone' },
     get_working_state: { scope: session },
     update_working_state: { scope: session, expected_version: 0, set: { goal: 'probe' } },
@@ -36,7 +41,9 @@ function probes(ids: RecordIds): Record<string, Args> {
 /** The same arguments naming tenant B where the tool takes a tenant. */
 function namingTenantB(args: Args): Args {
   const scope = args['scope'];
-  return typeof scope === 'object' && scope !== null ? { ...args, scope: { ...scope, tenant_id: TENANT_B } } : { ...args, tenant_id: TENANT_B };
+  return typeof scope === 'object' && scope !== null
+    ? { ...args, scope: { ...scope, tenant_id: TENANT_B } }
+    : { ...args, tenant_id: TENANT_B };
 }
 
 describe('tenant isolation on every MCP tool', () => {
@@ -51,7 +58,11 @@ describe('tenant isolation on every MCP tool', () => {
     ids = await seedTenantB(h.t.engram);
     before = await fingerprint(h.t.engram);
     client = new Client({ name: 'engram-tenancy', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${h.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${h.keys.a.admin}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${h.url}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${h.keys.a.admin}` } },
+      }),
+    );
   });
 
   afterAll(async () => {
@@ -63,7 +74,10 @@ describe('tenant isolation on every MCP tool', () => {
   it("a key of tenant A, given B's ids and users, finds nothing of B and changes nothing of B", async () => {
     const tools = (await client.listTools()).tools.map((tool) => tool.name);
     const byTool = probes(ids);
-    expect(tools.filter((name) => byTool[name] === undefined), 'tools without a probe').toEqual([]);
+    expect(
+      tools.filter((name) => byTool[name] === undefined),
+      'tools without a probe',
+    ).toEqual([]);
     const secretsOfB = [TENANT_B, ...Object.values(ids)];
     for (const name of tools) {
       const args = byTool[name]!;
@@ -76,9 +90,13 @@ describe('tenant isolation on every MCP tool', () => {
         if (text.includes(secret)) figures.leaked += 1;
         expect(text, `${name}: ${text.slice(0, 300)}`).not.toContain(secret);
       }
-      if (name === 'review_candidate') expect((result._meta?.[ERROR_META_KEY] as { code?: string } | undefined)?.code, name).toBe('NOT_FOUND');
+      if (name === 'review_candidate')
+        expect((result._meta?.[ERROR_META_KEY] as { code?: string } | undefined)?.code, name).toBe('NOT_FOUND');
       const structured = result.structuredContent as Record<string, unknown> | undefined;
-      if (name === 'compose_context') expect((structured?.['packet'] as { meta: { scope: { tenant_id: string } } }).meta.scope.tenant_id).toBe(TENANT_A);
+      if (name === 'compose_context')
+        expect((structured?.['packet'] as { meta: { scope: { tenant_id: string } } }).meta.scope.tenant_id).toBe(
+          TENANT_A,
+        );
       if (name === 'list_candidates') expect(structured?.['candidates']).toEqual([]);
     }
     figures.tools = tools.length;

@@ -45,11 +45,27 @@ const WRONG_TYPE: Record<string, [string, unknown]> = {
 };
 
 /** Routes whose query must name the user. */
-const NEEDS_USER = ['listEvents', 'listItems', 'itemHistory', 'getWorkingState', 'listCandidates', 'listInsights', 'getRun', 'listSnapshots'];
+const NEEDS_USER = [
+  'listEvents',
+  'listItems',
+  'itemHistory',
+  'getWorkingState',
+  'listCandidates',
+  'listInsights',
+  'getRun',
+  'listSnapshots',
+];
 
 function expectProblem(response: Response<ProblemDocument>, status: number, code: string, field?: string | null): void {
   expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-  expect(response.body).toMatchObject({ status, code, type: expect.stringMatching(/^urn:engram:problem:/), title: expect.any(String), detail: expect.any(String), request_id: expect.any(String) });
+  expect(response.body).toMatchObject({
+    status,
+    code,
+    type: expect.stringMatching(/^urn:engram:problem:/),
+    title: expect.any(String),
+    detail: expect.any(String),
+    request_id: expect.any(String),
+  });
   expect(response.status).toBe(status);
   if (field !== undefined) expect(response.body.field).toBe(field);
   expect(response.text).not.toMatch(/\bat .+\.(ts|js):\d+/);
@@ -61,7 +77,11 @@ describe('bad input on every route', () => {
     const spec = API_ROUTES.find((route) => route.operationId === operationId)!;
     const sample = SAMPLES[operationId]!;
     const body = 'body' in change ? change.body : sample.body;
-    return h.call<ProblemDocument>(spec.method, change.path ?? sample.path, { key: h.keys.a.admin, body, ...(change.raw === undefined ? {} : { raw: change.raw, contentType: change.contentType }) });
+    return h.call<ProblemDocument>(spec.method, change.path ?? sample.path, {
+      key: h.keys.a.admin,
+      body,
+      ...(change.raw === undefined ? {} : { raw: change.raw, contentType: change.contentType }),
+    });
   };
 
   beforeAll(async () => {
@@ -79,7 +99,9 @@ describe('bad input on every route', () => {
     it('an unknown field is 400 VALIDATION_FAILED naming it (additionalProperties)', async () => {
       const response = await send(operationId, { body: { ...body, zzz_unknown: 1 } });
       expectProblem(response, 400, 'VALIDATION_FAILED', 'zzz_unknown');
-      expect(response.body.issues).toContainEqual(expect.objectContaining({ field: 'zzz_unknown', rule: 'additionalProperties' }));
+      expect(response.body.issues).toContainEqual(
+        expect.objectContaining({ field: 'zzz_unknown', rule: 'additionalProperties' }),
+      );
     });
 
     it('a field of the wrong type is 400 VALIDATION_FAILED naming it', async () => {
@@ -95,30 +117,62 @@ describe('bad input on every route', () => {
     it('a lone surrogate or U+0000 in a field is 400 VALIDATION_FAILED naming it (well_formed, no_nul)', async () => {
       const scoped = 'scope' in body;
       const field = scoped ? 'scope.user_id' : WRONG_TYPE[operationId]![0];
-      for (const [text, rule] of [['u\ud800', 'well_formed'], ['u\u0000', 'no_nul']]) {
-        const response = await send(operationId, { body: scoped ? { ...body, scope: { ...(body['scope'] as object), user_id: text } } : { ...body, [field]: text } });
+      for (const [text, rule] of [
+        ['u\ud800', 'well_formed'],
+        ['u\u0000', 'no_nul'],
+      ]) {
+        const response = await send(operationId, {
+          body: scoped
+            ? { ...body, scope: { ...(body['scope'] as object), user_id: text } }
+            : { ...body, [field]: text },
+        });
         expectProblem(response, 400, 'VALIDATION_FAILED', field);
         expect(response.body.issues).toContainEqual(expect.objectContaining({ field, rule }));
       }
     });
 
     it('an oversize body is 413 PAYLOAD_TOO_LARGE', async () => {
-      expectProblem(await send(operationId, { body: { ...body, padding: 'x'.repeat(1024 * 1024 + 1) } }), 413, 'PAYLOAD_TOO_LARGE', null);
+      expectProblem(
+        await send(operationId, { body: { ...body, padding: 'x'.repeat(1024 * 1024 + 1) } }),
+        413,
+        'PAYLOAD_TOO_LARGE',
+        null,
+      );
     });
 
     it('invalid JSON is 400 INVALID_JSON', async () => {
-      expectProblem(await send(operationId, { raw: '{"scope": ', contentType: 'application/json' }), 400, 'INVALID_JSON', null);
+      expectProblem(
+        await send(operationId, { raw: '{"scope": ', contentType: 'application/json' }),
+        400,
+        'INVALID_JSON',
+        null,
+      );
     });
 
     it('another media type is 415 UNSUPPORTED_MEDIA_TYPE, JSON Lines included', async () => {
-      expectProblem(await send(operationId, { raw: JSON.stringify(body), contentType: 'text/plain' }), 415, 'UNSUPPORTED_MEDIA_TYPE', null);
-      expectProblem(await send(operationId, { raw: `${JSON.stringify(body)}\n`, contentType: 'application/x-ndjson' }), 415, 'UNSUPPORTED_MEDIA_TYPE', null);
+      expectProblem(
+        await send(operationId, { raw: JSON.stringify(body), contentType: 'text/plain' }),
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+        null,
+      );
+      expectProblem(
+        await send(operationId, { raw: `${JSON.stringify(body)}\n`, contentType: 'application/x-ndjson' }),
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+        null,
+      );
     });
 
     it('a `__proto__` key is 400 VALIDATION_FAILED naming it (propertyNames)', async () => {
-      const response = await send(operationId, { raw: JSON.stringify(body).replace('{', '{"__proto__":{"polluted":true},'), contentType: 'application/json' });
+      const response = await send(operationId, {
+        raw: JSON.stringify(body).replace('{', '{"__proto__":{"polluted":true},'),
+        contentType: 'application/json',
+      });
       expectProblem(response, 400, 'VALIDATION_FAILED', '__proto__');
-      expect(response.body.issues).toContainEqual(expect.objectContaining({ field: '__proto__', rule: 'propertyNames' }));
+      expect(response.body.issues).toContainEqual(
+        expect.objectContaining({ field: '__proto__', rule: 'propertyNames' }),
+      );
     });
   });
 
@@ -141,13 +195,19 @@ describe('bad input on every route', () => {
     const join = path.includes('?') ? '&' : '?';
 
     it('an unknown parameter is 400 VALIDATION_FAILED naming it', async () => {
-      expectProblem(await send(operationId, { path: `${path}${join}zzz_unknown=1` }), 400, 'VALIDATION_FAILED', 'zzz_unknown');
+      expectProblem(
+        await send(operationId, { path: `${path}${join}zzz_unknown=1` }),
+        400,
+        'VALIDATION_FAILED',
+        'zzz_unknown',
+      );
     });
-
   });
 
   // Bodies that carry a scope: leaving it out is refused.
-  describe.each(bodyRoutes.filter((spec) => 'scope' in SAMPLES[spec.operationId]!.body!).map((spec) => [spec.operationId]))('%s scope', (operationId) => {
+  describe.each(
+    bodyRoutes.filter((spec) => 'scope' in SAMPLES[spec.operationId]!.body!).map((spec) => [spec.operationId]),
+  )('%s scope', (operationId) => {
     it('a missing scope is 400 VALIDATION_FAILED (scope, required)', async () => {
       const { scope: _scope, ...rest } = SAMPLES[operationId]!.body!;
       const response = await send(operationId, { body: rest });
@@ -157,7 +217,9 @@ describe('bad input on every route', () => {
   });
 
   // Routes with a `limit` parameter.
-  describe.each(queryRoutes.filter((spec) => spec.query!.some((param) => param.name === 'limit')).map((spec) => [spec.operationId]))('%s limit', (operationId) => {
+  describe.each(
+    queryRoutes.filter((spec) => spec.query!.some((param) => param.name === 'limit')).map((spec) => [spec.operationId]),
+  )('%s limit', (operationId) => {
     it('a limit that is not a number is 400 (limit, type); out of range is 400 (limit)', async () => {
       const path = SAMPLES[operationId]!.path;
       const join = path.includes('?') ? '&' : '?';
@@ -169,19 +231,37 @@ describe('bad input on every route', () => {
   });
 
   // Routes that need a user.
-  describe.each(queryRoutes.filter((spec) => NEEDS_USER.includes(spec.operationId)).map((spec) => [spec.operationId]))('%s user', (operationId) => {
-    it('a missing user is 400 VALIDATION_FAILED (user_id, required)', async () => {
-      const response = await send(operationId, { path: SAMPLES[operationId]!.path.replace(/user_id=[^&]+&?/, '') });
-      expectProblem(response, 400, 'VALIDATION_FAILED', 'user_id');
-      expect(response.body.issues).toContainEqual(expect.objectContaining({ field: 'user_id', rule: 'required' }));
-    });
-  });
+  describe.each(queryRoutes.filter((spec) => NEEDS_USER.includes(spec.operationId)).map((spec) => [spec.operationId]))(
+    '%s user',
+    (operationId) => {
+      it('a missing user is 400 VALIDATION_FAILED (user_id, required)', async () => {
+        const response = await send(operationId, { path: SAMPLES[operationId]!.path.replace(/user_id=[^&]+&?/, '') });
+        expectProblem(response, 400, 'VALIDATION_FAILED', 'user_id');
+        expect(response.body.issues).toContainEqual(expect.objectContaining({ field: 'user_id', rule: 'required' }));
+      });
+    },
+  );
 
   it('a repeated single-valued parameter and a bad enum are 400 naming the parameter', async () => {
-    expectProblem(await send('listEvents', { path: '/v1/events?user_id=a&user_id=b' }), 400, 'VALIDATION_FAILED', 'user_id');
+    expectProblem(
+      await send('listEvents', { path: '/v1/events?user_id=a&user_id=b' }),
+      400,
+      'VALIDATION_FAILED',
+      'user_id',
+    );
     expectProblem(await send('compose', { path: '/v1/compose?render=html' }), 400, 'VALIDATION_FAILED', 'render');
-    expectProblem(await send('listEvents', { path: '/v1/events?user_id=mira&kinds=message,mail' }), 400, 'VALIDATION_FAILED', 'kinds[1]');
-    expectProblem(await send('diffBuilds', { path: `/v1/builds/diff?a=${UNKNOWN_IDS.build}` }), 400, 'VALIDATION_FAILED', 'b');
+    expectProblem(
+      await send('listEvents', { path: '/v1/events?user_id=mira&kinds=message,mail' }),
+      400,
+      'VALIDATION_FAILED',
+      'kinds[1]',
+    );
+    expectProblem(
+      await send('diffBuilds', { path: `/v1/builds/diff?a=${UNKNOWN_IDS.build}` }),
+      400,
+      'VALIDATION_FAILED',
+      'b',
+    );
   });
 
   it('a batch names the turn at fault, also a batch of one', async () => {
@@ -190,7 +270,12 @@ describe('bad input on every route', () => {
     expectProblem(one, 400, 'VALIDATION_FAILED', 'turns[0].messages');
     const two = await send('commitTurn', { body: { turns: [turn, { ...turn, turn_id: 'second', messages: 'hi' }] } });
     expectProblem(two, 400, 'VALIDATION_FAILED', 'turns[1].messages');
-    expectProblem(await send('commitTurn', { body: { turns: [turn], extra: true } }), 400, 'VALIDATION_FAILED', 'extra');
+    expectProblem(
+      await send('commitTurn', { body: { turns: [turn], extra: true } }),
+      400,
+      'VALIDATION_FAILED',
+      'extra',
+    );
   });
 
   it('a path id that differs from the body is refused; an empty JSON body is INVALID_JSON', async () => {
@@ -200,11 +285,27 @@ describe('bad input on every route', () => {
   });
 
   it('an unknown route is 404 ROUTE_NOT_FOUND; no key is 401; a bad key is 401', async () => {
-    expectProblem(await h.call<ProblemDocument>('GET', '/v1/nothing-here', { key: h.keys.a.read }), 404, 'ROUTE_NOT_FOUND', null);
+    expectProblem(
+      await h.call<ProblemDocument>('GET', '/v1/nothing-here', { key: h.keys.a.read }),
+      404,
+      'ROUTE_NOT_FOUND',
+      null,
+    );
     const none = await h.call<ProblemDocument>('GET', '/v1/events?user_id=mira');
     expectProblem(none, 401, 'UNAUTHENTICATED', 'authorization');
     expect(none.headers.get('www-authenticate')).toBe('Bearer');
-    expectProblem(await h.call<ProblemDocument>('GET', '/v1/events?user_id=mira', { key: 'egk_not-a-real-key' }), 401, 'UNAUTHENTICATED', 'authorization');
-    expectProblem(await h.call<ProblemDocument>('GET', '/v1/events?user_id=mira', { headers: { authorization: `Basic ${h.keys.a.read}` } }), 401, 'UNAUTHENTICATED');
+    expectProblem(
+      await h.call<ProblemDocument>('GET', '/v1/events?user_id=mira', { key: 'egk_not-a-real-key' }),
+      401,
+      'UNAUTHENTICATED',
+      'authorization',
+    );
+    expectProblem(
+      await h.call<ProblemDocument>('GET', '/v1/events?user_id=mira', {
+        headers: { authorization: `Basic ${h.keys.a.read}` },
+      }),
+      401,
+      'UNAUTHENTICATED',
+    );
   });
 });

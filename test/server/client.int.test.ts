@@ -18,16 +18,30 @@ describe('engram/client', () => {
 
   it('commits, composes, searches, remembers and pages with the library types', async () => {
     const client = createClient({ baseUrl: h.url, apiKey: h.keys.a.write });
-    const result = await client.commitTurn({ scope, turn_id: 't1', messages: [{ role: 'user', content: 'I prefer concise answers in writing. We launch Atlas on June 12.' }] });
+    const result = await client.commitTurn({
+      scope,
+      turn_id: 't1',
+      messages: [{ role: 'user', content: 'I prefer concise answers in writing. We launch Atlas on June 12.' }],
+    });
     expect(result).toMatchObject({ turn_id: 't1', scope: { tenant_id: TENANT_A }, replayed: false });
-    const batch = await client.commitTurns([{ scope, turn_id: 't2', messages: [{ role: 'user', content: 'The venue is Lisbon.' }] }]);
+    const batch = await client.commitTurns([
+      { scope, turn_id: 't2', messages: [{ role: 'user', content: 'The venue is Lisbon.' }] },
+    ]);
     expect(batch.map((entry) => entry.turn_id)).toEqual(['t2']);
-    const { packet, text } = await client.compose({ scope, purpose: 'responder', cues: { query: 'launch venue' } }, 'markdown');
+    const { packet, text } = await client.compose(
+      { scope, purpose: 'responder', cues: { query: 'launch venue' } },
+      'markdown',
+    );
     expect(packet.meta.scope.tenant_id).toBe(TENANT_A);
     expect(text).toContain('# Memory for the responder');
     // Later writes carry a later time (the test clock stands still otherwise), so the replay sees the store as it was.
     h.t.clock.advance(1000);
-    const diffs = await client.remember({ scope: { user_id: 'mira', agent_id: 'assistant' }, type: 'preferences', key: 'pref:writing:tone', value: { scope: 'writing', name: 'tone', value: 'friendly' } });
+    const diffs = await client.remember({
+      scope: { user_id: 'mira', agent_id: 'assistant' },
+      type: 'preferences',
+      key: 'pref:writing:tone',
+      value: { scope: 'writing', name: 'tone', value: 'friendly' },
+    });
     expect(diffs[0]).toMatchObject({ action: 'created', key: 'pref:writing:tone' });
     const hits = await client.search({ scope: { user_id: 'mira', agent_id: 'assistant' }, query: 'tone' });
     expect(hits[0]!.item.key).toBe('pref:writing:tone');
@@ -45,7 +59,11 @@ describe('engram/client', () => {
 
   it('moves a user out and back in as JSON Lines, erases, and calls any route by its operationId', async () => {
     const admin = createClient({ baseUrl: h.url, apiKey: h.keys.a.admin });
-    await admin.commitTurn({ scope: { ...scope, user_id: 'noor' }, turn_id: 'n1', messages: [{ role: 'user', content: 'I live in Porto.' }] });
+    await admin.commitTurn({
+      scope: { ...scope, user_id: 'noor' },
+      turn_id: 'n1',
+      messages: [{ role: 'user', content: 'I live in Porto.' }],
+    });
     const lines = await admin.exportData({ user_id: 'noor' });
     expect(lines.split('\n').filter((line) => line !== '').length).toBeGreaterThan(2);
     // Sent again, every record is there already: the import skips them and writes nothing.
@@ -60,7 +78,9 @@ describe('engram/client', () => {
 
   it('turns a problem document into an EngramHttpError with the code, field and request id', async () => {
     const reader = createClient({ baseUrl: h.url, apiKey: h.keys.a.read });
-    const refused = await reader.commitTurn({ scope, turn_id: 'x', messages: [{ role: 'user', content: 'hi' }] }).catch((error: unknown) => error);
+    const refused = await reader
+      .commitTurn({ scope, turn_id: 'x', messages: [{ role: 'user', content: 'hi' }] })
+      .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(EngramHttpError);
     expect(refused).toMatchObject({ status: 403, code: 'FORBIDDEN' });
     const invalid = await createClient({ baseUrl: h.url, apiKey: h.keys.a.write })
@@ -69,6 +89,8 @@ describe('engram/client', () => {
     expect(invalid).toMatchObject({ status: 400, code: 'VALIDATION_FAILED', field: 'messages[0].mood' });
     expect((invalid as EngramHttpError).requestId).toBeTruthy();
     await expect(createClient({ baseUrl: h.url, apiKey: 'egk_nope' }).healthz()).resolves.toBeDefined();
-    await expect(createClient({ baseUrl: h.url, apiKey: 'egk_nope' }).listEvents({ user_id: 'mira' })).rejects.toMatchObject({ status: 401, code: 'UNAUTHENTICATED' });
+    await expect(
+      createClient({ baseUrl: h.url, apiKey: 'egk_nope' }).listEvents({ user_id: 'mira' }),
+    ).rejects.toMatchObject({ status: 401, code: 'UNAUTHENTICATED' });
   });
 });

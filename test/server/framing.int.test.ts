@@ -16,9 +16,20 @@ import { samples, UNKNOWN_IDS } from './requests.js';
 const SAMPLES = samples('mira', UNKNOWN_IDS);
 const scope = { user_id: 'mira', agent_id: 'assistant', session_id: 's1', run_id: 'r1' };
 
-function expectProblem(response: RawResponse<ProblemDocument> & { raw: string }, status: number, code: string, field: string | null): void {
+function expectProblem(
+  response: RawResponse<ProblemDocument> & { raw: string },
+  status: number,
+  code: string,
+  field: string | null,
+): void {
   expect(response.headers['content-type'], response.raw).toMatch(/^application\/problem\+json/);
-  expect(response.body, response.raw).toMatchObject({ status, code, field, request_id: expect.any(String), type: `urn:engram:problem:${code.toLowerCase().replaceAll('_', '-')}` });
+  expect(response.body, response.raw).toMatchObject({
+    status,
+    code,
+    field,
+    request_id: expect.any(String),
+    type: `urn:engram:problem:${code.toLowerCase().replaceAll('_', '-')}`,
+  });
   expect(response.status).toBe(status);
 }
 
@@ -41,25 +52,63 @@ describe('malformed HTTP framing is answered with a problem document', () => {
   });
 
   it('a bad or a duplicated Content-Length is 400 BAD_REQUEST naming content-length', async () => {
-    expectProblem(await sendBytes<ProblemDocument>(h.url, `${head(['POST /v1/turns HTTP/1.1', `Host: ${authority}`, 'Content-Length: abc'])}{}`), 400, 'BAD_REQUEST', 'content-length');
-    expectProblem(await sendBytes<ProblemDocument>(h.url, `${head(['POST /v1/turns HTTP/1.1', `Host: ${authority}`, 'Content-Length: 2', 'Content-Length: 3'])}{}`), 400, 'BAD_REQUEST', 'content-length');
+    expectProblem(
+      await sendBytes<ProblemDocument>(
+        h.url,
+        `${head(['POST /v1/turns HTTP/1.1', `Host: ${authority}`, 'Content-Length: abc'])}{}`,
+      ),
+      400,
+      'BAD_REQUEST',
+      'content-length',
+    );
+    expectProblem(
+      await sendBytes<ProblemDocument>(
+        h.url,
+        `${head(['POST /v1/turns HTTP/1.1', `Host: ${authority}`, 'Content-Length: 2', 'Content-Length: 3'])}{}`,
+      ),
+      400,
+      'BAD_REQUEST',
+      'content-length',
+    );
   });
 
   it('headers past the limit are 431 HEADERS_TOO_LARGE; a request line that is not HTTP is 400', async () => {
-    expectProblem(await sendBytes<ProblemDocument>(h.url, head(['GET /healthz HTTP/1.1', `Host: ${authority}`, `X-Padding: ${'a'.repeat(20_000)}`])), 431, 'HEADERS_TOO_LARGE', 'headers');
+    expectProblem(
+      await sendBytes<ProblemDocument>(
+        h.url,
+        head(['GET /healthz HTTP/1.1', `Host: ${authority}`, `X-Padding: ${'a'.repeat(20_000)}`]),
+      ),
+      431,
+      'HEADERS_TOO_LARGE',
+      'headers',
+    );
     expectProblem(await sendBytes<ProblemDocument>(h.url, head(['NOT HTTP AT ALL'])), 400, 'BAD_REQUEST', null);
   });
 
   it('an HTTP/1.1 request without a Host header is 400 BAD_REQUEST naming host', async () => {
-    expectProblem(await sendBytes<ProblemDocument>(h.url, head(['GET /healthz HTTP/1.1', 'Connection: close'])), 400, 'BAD_REQUEST', 'host');
+    expectProblem(
+      await sendBytes<ProblemDocument>(h.url, head(['GET /healthz HTTP/1.1', 'Connection: close'])),
+      400,
+      'BAD_REQUEST',
+      'host',
+    );
   });
 
   it('a request not received in time is 408 REQUEST_TIMEOUT (the handler Node calls, on a real socket)', async () => {
     // Node checks request timeouts every 30 s, too slow for a test: the handler is called directly.
-    const server = createNetServer((socket: Socket) => answerClientError.call({ log: h.app.log }, Object.assign(new Error('timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }), socket));
+    const server = createNetServer((socket: Socket) =>
+      answerClientError.call(
+        { log: h.app.log },
+        Object.assign(new Error('timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }),
+        socket,
+      ),
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const response = await sendBytes<ProblemDocument>(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, 'POST /v1/turns HTTP/1.1\r\n');
+      const response = await sendBytes<ProblemDocument>(
+        `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        'POST /v1/turns HTTP/1.1\r\n',
+      );
       expectProblem(response, 408, 'REQUEST_TIMEOUT', null);
     } finally {
       await new Promise((resolve) => server.close(resolve));
@@ -83,12 +132,27 @@ describe('bodies that are JSON but unsafe, and JSON Lines on JSON routes', () =>
     const cases: Array<[string, string]> = [
       ['{"__proto__":{"admin":true}}', '__proto__'],
       [JSON.stringify(turn).replace('"scope":{', '"scope":{"__proto__":{"polluted":1},'), 'scope.__proto__'],
-      [JSON.stringify(turn).replace('"content":"hello"', '"content":"hello","\\u005f_proto__":{}'), 'messages[0].__proto__'],
-      [JSON.stringify(turn).replace('"turn_id"', '"constructor":{"prototype":{"polluted":1}},"turn_id"'), 'constructor.prototype'],
+      [
+        JSON.stringify(turn).replace('"content":"hello"', '"content":"hello","\\u005f_proto__":{}'),
+        'messages[0].__proto__',
+      ],
+      [
+        JSON.stringify(turn).replace('"turn_id"', '"constructor":{"prototype":{"polluted":1}},"turn_id"'),
+        'constructor.prototype',
+      ],
     ];
     for (const [raw, field] of cases) {
-      const response = await h.call<ProblemDocument>('POST', '/v1/turns', { key: h.keys.a.write, raw, contentType: 'application/json' });
-      expect(response.body, raw).toMatchObject({ status: 400, code: 'VALIDATION_FAILED', field, issues: [{ field, rule: 'propertyNames' }] });
+      const response = await h.call<ProblemDocument>('POST', '/v1/turns', {
+        key: h.keys.a.write,
+        raw,
+        contentType: 'application/json',
+      });
+      expect(response.body, raw).toMatchObject({
+        status: 400,
+        code: 'VALIDATION_FAILED',
+        field,
+        issues: [{ field, rule: 'propertyNames' }],
+      });
       expect(response.body.detail).toContain('is not an allowed property name');
     }
     expect(await h.t.engram.listEvents({ scope: { ...scope, tenant_id: 'tenant-a' } })).toEqual([]);
@@ -102,14 +166,31 @@ describe('bodies that are JSON but unsafe, and JSON Lines on JSON routes', () =>
       const sample = SAMPLES[spec.operationId]!;
       const raw = `${JSON.stringify(sample.body ?? {})}\n`;
       for (const contentType of ['application/x-ndjson', 'application/jsonl']) {
-        const response = await h.call<ProblemDocument>(spec.method, sample.path, { key: h.keys.a.admin, raw, contentType });
-        expect(response.body, `${spec.operationId} ${contentType}: ${response.text}`).toMatchObject({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', field: null });
+        const response = await h.call<ProblemDocument>(spec.method, sample.path, {
+          key: h.keys.a.admin,
+          raw,
+          contentType,
+        });
+        expect(response.body, `${spec.operationId} ${contentType}: ${response.text}`).toMatchObject({
+          status: 415,
+          code: 'UNSUPPORTED_MEDIA_TYPE',
+          field: null,
+        });
         expect(response.text).not.toContain('_httpMessage');
       }
     }
-    const mcp = await h.call<ProblemDocument>('POST', '/mcp', { key: h.keys.a.admin, raw: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n', contentType: 'application/x-ndjson', headers: { accept: 'application/json, text/event-stream' } });
+    const mcp = await h.call<ProblemDocument>('POST', '/mcp', {
+      key: h.keys.a.admin,
+      raw: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n',
+      contentType: 'application/x-ndjson',
+      headers: { accept: 'application/json, text/event-stream' },
+    });
     expect(mcp.body).toMatchObject({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
-    const imported = await h.call('POST', '/v1/import', { key: h.keys.a.admin, raw: '', contentType: 'application/x-ndjson' });
+    const imported = await h.call('POST', '/v1/import', {
+      key: h.keys.a.admin,
+      raw: '',
+      contentType: 'application/x-ndjson',
+    });
     expect(imported.status).not.toBe(415);
   });
 });

@@ -45,7 +45,8 @@ export interface Harness {
 }
 
 async function keysOf(t: TempEngram, tenant: string): Promise<KeySet> {
-  const make = async (role: KeyRole) => (await t.engram.keys.create({ tenant_id: tenant, role, label: `${tenant} ${role}` })).key;
+  const make = async (role: KeyRole) =>
+    (await t.engram.keys.create({ tenant_id: tenant, role, label: `${tenant} ${role}` })).key;
   return { read: await make('read'), write: await make('write'), admin: await make('admin') };
 }
 
@@ -57,11 +58,14 @@ async function keysOf(t: TempEngram, tenant: string): Promise<KeySet> {
  * const { status } = await h.call('GET', '/healthz');
  */
 export async function startHarness(options: Partial<ServerOptions> = {}): Promise<Harness> {
-  const t = await tempEngram('2026-06-01T12:00:00.000Z', { embeddings: { provider: 'none' }, compaction: { eventThreshold: 5, stepFallback: 3 } });
+  const t = await tempEngram('2026-06-01T12:00:00.000Z', {
+    embeddings: { provider: 'none' },
+    compaction: { eventThreshold: 5, stepFallback: 3 },
+  });
   const app = await createServer(t.engram, { auth: 'keys', host: '127.0.0.1', logger: false, ...options });
   const url = await listen(app, { port: 0 });
   const keys = { a: await keysOf(t, TENANT_A), b: await keysOf(t, TENANT_B) };
-  const call = async <T,>(method: string, path: string, options: CallOptions = {}): Promise<Response<T>> => {
+  const call = async <T>(method: string, path: string, options: CallOptions = {}): Promise<Response<T>> => {
     // Time moves on between requests, as it does for a real client (replays read by recorded time).
     t.clock.advance(1000);
     const headers: Record<string, string> = { ...options.headers };
@@ -70,7 +74,11 @@ export async function startHarness(options: Partial<ServerOptions> = {}): Promis
     if (options.raw !== undefined) payload = options.raw;
     else if (options.body !== undefined) payload = JSON.stringify(options.body);
     if (payload !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
-    const response = await fetch(`${url}${path}`, { method, headers, ...(payload === undefined ? {} : { body: payload }) });
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers,
+      ...(payload === undefined ? {} : { body: payload }),
+    });
     const text = await response.text();
     let body: unknown;
     try {

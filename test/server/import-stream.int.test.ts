@@ -15,7 +15,12 @@ const MiB = 1024 * 1024;
 /** `count` pieces of `lines`, in order. */
 function pieces(lines: readonly string[], count: number): string[] {
   const size = Math.ceil(lines.length / count);
-  return Array.from({ length: count }, (_, index) => lines.slice(index * size, (index + 1) * size).map((line) => `${line}\n`).join('')).filter((piece) => piece !== '');
+  return Array.from({ length: count }, (_, index) =>
+    lines
+      .slice(index * size, (index + 1) * size)
+      .map((line) => `${line}\n`)
+      .join(''),
+  ).filter((piece) => piece !== '');
 }
 
 describe('the import route as a stream', () => {
@@ -24,9 +29,18 @@ describe('the import route as a stream', () => {
   beforeAll(async () => {
     h = await startHarness({ requestTimeoutMs: DEADLINE_MS });
     const turns: CommitTurnRequest[] = Array.from({ length: 60 }, (_, index) => ({
-      scope: { tenant_id: 'tenant-a', user_id: 'ula', agent_id: 'assistant', session_id: `s${index % 3}`, run_id: 'r1' },
+      scope: {
+        tenant_id: 'tenant-a',
+        user_id: 'ula',
+        agent_id: 'assistant',
+        session_id: `s${index % 3}`,
+        run_id: 'r1',
+      },
       turn_id: `t${index}`,
-      messages: [{ role: 'user', content: `Turn ${index}: we ship Atlas ${index} on Friday.` }, { role: 'assistant', content: 'Noted.' }],
+      messages: [
+        { role: 'user', content: `Turn ${index}: we ship Atlas ${index} on Friday.` },
+        { role: 'assistant', content: 'Noted.' },
+      ],
     }));
     await h.t.engram.commitTurns(turns);
     lines = [];
@@ -35,7 +49,10 @@ describe('the import route as a stream', () => {
   afterAll(() => h.close());
 
   it(`completes an import sent over ${DEADLINE_MS * 8} ms and more, many times the request deadline, while it makes progress`, async () => {
-    const result = await streamUpload(`${h.url}/v1/import`, pieces(lines, 16), { key: h.keys.b.admin, pauseMs: DEADLINE_MS / 2 });
+    const result = await streamUpload(`${h.url}/v1/import`, pieces(lines, 16), {
+      key: h.keys.b.admin,
+      pauseMs: DEADLINE_MS / 2,
+    });
     expect(result.elapsedMs).toBeGreaterThan(DEADLINE_MS * 6);
     expect(result.status, JSON.stringify(result.body)).toBe(200);
     expect(result.body!['counts']).toMatchObject({ event: 120, turn: 60 });

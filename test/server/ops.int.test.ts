@@ -33,25 +33,49 @@ describe('server options and operations', () => {
 
   it("auth 'none' is refused beyond loopback, and on loopback serves the default tenant as admin", async () => {
     const t = await temp();
-    await expect(createServer(t.engram, { auth: 'none' })).rejects.toMatchObject({ code: 'CONFIG_INVALID', field: 'host' });
-    await expect(createServer(t.engram, { auth: 'none', host: '0.0.0.0' })).rejects.toMatchObject({ code: 'CONFIG_INVALID', field: 'host' });
-    await expect(createServer(t.engram, { auth: 'keys', bodyLimit: 0 })).rejects.toMatchObject({ code: 'CONFIG_INVALID', field: 'bodyLimit' });
-    await expect(createServer(t.engram, { auth: 'keys', mcpTools: 'huge' as never })).rejects.toMatchObject({ code: 'CONFIG_INVALID', field: 'mcpTools' });
+    await expect(createServer(t.engram, { auth: 'none' })).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+      field: 'host',
+    });
+    await expect(createServer(t.engram, { auth: 'none', host: '0.0.0.0' })).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+      field: 'host',
+    });
+    await expect(createServer(t.engram, { auth: 'keys', bodyLimit: 0 })).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+      field: 'bodyLimit',
+    });
+    await expect(createServer(t.engram, { auth: 'keys', mcpTools: 'huge' as never })).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+      field: 'mcpTools',
+    });
     const app = await createServer(t.engram, { auth: 'none', host: '127.0.0.1', logger: false });
     cleanups.push(() => app.close());
-    await expect(listen(app, { host: '0.0.0.0', port: 0 })).rejects.toMatchObject({ code: 'CONFIG_INVALID', field: 'host' });
+    await expect(listen(app, { host: '0.0.0.0', port: 0 })).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+      field: 'host',
+    });
     const url = await listen(app, { port: 0 });
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const created = await fetch(`${url}/v1/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ role: 'read' }) });
+    const created = await fetch(`${url}/v1/keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ role: 'read' }),
+    });
     expect(created.status).toBe(201);
     expect(await created.json()).toMatchObject({ info: { tenant_id: 'default', role: 'read' } });
-    const other = await fetch(`${url}/v1/compose`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scope: { ...scope, tenant_id: 'acme' }, purpose: 'responder' }) });
+    const other = await fetch(`${url}/v1/compose`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ scope: { ...scope, tenant_id: 'acme' }, purpose: 'responder' }),
+    });
     expect(await other.json()).toMatchObject({ status: 403, code: 'FORBIDDEN', field: 'scope.tenant_id' });
   });
 
   it('the rate limit is per key: the request past the limit is 429 RATE_LIMITED', async () => {
     const h = await harness({ rateLimit: { max: 3, timeWindowMs: 60_000 } });
-    for (let index = 0; index < 3; index += 1) expect((await h.call('GET', '/v1/events?user_id=mira', { key: h.keys.a.read })).status).toBe(200);
+    for (let index = 0; index < 3; index += 1)
+      expect((await h.call('GET', '/v1/events?user_id=mira', { key: h.keys.a.read })).status).toBe(200);
     const limited = await h.call('GET', '/v1/events?user_id=mira', { key: h.keys.a.read });
     expect(limited.status).toBe(429);
     expect(limited.headers.get('content-type')).toMatch(/^application\/problem\+json/);
@@ -65,18 +89,31 @@ describe('server options and operations', () => {
     const t = await temp();
     const { key } = await t.engram.keys.create({ tenant_id: TENANT_A, role: 'read' });
     // The same Engram, with a compose that takes longer than the limit.
-    const slow = Object.create(t.engram, { compose: { value: () => new Promise((resolve) => setTimeout(resolve, 400)) } }) as Engram;
+    const slow = Object.create(t.engram, {
+      compose: { value: () => new Promise((resolve) => setTimeout(resolve, 400)) },
+    }) as Engram;
     const lines: string[] = [];
     const stream = new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) });
-    const app = await createServer(slow, { auth: 'keys', host: '127.0.0.1', requestTimeoutMs: 100, logger: { level: 'info', stream } });
+    const app = await createServer(slow, {
+      auth: 'keys',
+      host: '127.0.0.1',
+      requestTimeoutMs: 100,
+      logger: { level: 'info', stream },
+    });
     cleanups.push(() => app.close());
     const url = await listen(app, { port: 0 });
-    const response = await fetch(`${url}/v1/compose`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-request-id': 'trace-42' }, body: JSON.stringify({ scope, purpose: 'responder', cues: { query: 'top-secret-body-text' } }) });
+    const response = await fetch(`${url}/v1/compose`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-request-id': 'trace-42' },
+      body: JSON.stringify({ scope, purpose: 'responder', cues: { query: 'top-secret-body-text' } }),
+    });
     expect(response.status).toBe(503);
     expect(response.headers.get('x-request-id')).toBe('trace-42');
     expect(await response.json()).toMatchObject({ code: 'TIMEOUT', request_id: 'trace-42' });
     const log = lines.join('');
-    expect(lines.map((line) => JSON.parse(line))).toContainEqual(expect.objectContaining({ level: 50, reqId: 'trace-42', code: 'TIMEOUT' }));
+    expect(lines.map((line) => JSON.parse(line))).toContainEqual(
+      expect.objectContaining({ level: 50, reqId: 'trace-42', code: 'TIMEOUT' }),
+    );
     expect(log).not.toContain(key);
     expect(log).not.toContain('top-secret-body-text');
   });
@@ -101,7 +138,10 @@ describe('server options and operations', () => {
 
   it('/metrics is Prometheus text with request counts, durations, turns and packets', async () => {
     const h = await harness();
-    await h.call('POST', '/v1/turns', { key: h.keys.a.write, body: { scope, turn_id: 't1', messages: [{ role: 'user', content: 'Hi' }] } });
+    await h.call('POST', '/v1/turns', {
+      key: h.keys.a.write,
+      body: { scope, turn_id: 't1', messages: [{ role: 'user', content: 'Hi' }] },
+    });
     await h.call('POST', '/v1/compose', { key: h.keys.a.read, body: { scope, purpose: 'responder' } });
     await h.call('GET', `/v1/events/evt_01J0000000000000000000000A`, { key: h.keys.a.read });
     const metrics = await h.call('GET', '/metrics');
@@ -109,7 +149,9 @@ describe('server options and operations', () => {
     expect(metrics.headers.get('content-type')).toMatch(/^text\/plain/);
     expect(metrics.text).toContain('engram_http_requests_total{route="/v1/turns",method="POST",status="200"} 1');
     expect(metrics.text).toContain('engram_http_requests_total{route="/v1/events/:id",method="GET",status="404"} 1');
-    expect(metrics.text).toContain('engram_http_request_duration_seconds_bucket{le="+Inf",route="/v1/compose",method="POST",status="200"} 1');
+    expect(metrics.text).toContain(
+      'engram_http_request_duration_seconds_bucket{le="+Inf",route="/v1/compose",method="POST",status="200"} 1',
+    );
     expect(metrics.text).toContain('engram_turns_committed_total{outcome="written"} 1');
     expect(metrics.text).toContain('engram_packets_composed_total{purpose="responder"} 1');
   });
@@ -142,7 +184,13 @@ describe('server options and operations', () => {
     const response = await h.call('GET', '/openapi.json');
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     expect(response.body.openapi).toMatch(/^3\.1\./);
-    const documented = Object.entries(response.body.paths as Record<string, Record<string, unknown>>).flatMap(([path, operations]) => Object.keys(operations).map((method) => ({ method: method.toUpperCase(), url: path.replace(/\{(\w+)\}/g, ':$1') })));
+    const documented = Object.entries(response.body.paths as Record<string, Record<string, unknown>>).flatMap(
+      ([path, operations]) =>
+        Object.keys(operations).map((method) => ({
+          method: method.toUpperCase(),
+          url: path.replace(/\{(\w+)\}/g, ':$1'),
+        })),
+    );
     for (const spec of API_ROUTES) expect(documented).toContainEqual({ method: spec.method, url: spec.url });
     for (const route of documented) expect(h.app.hasRoute(route as never), `${route.method} ${route.url}`).toBe(true);
   });
@@ -161,14 +209,23 @@ describe('server options and operations', () => {
 
   it('/mcp answers the official MCP client behind the same keys', async () => {
     const h = await harness();
-    expect((await h.call('POST', '/mcp', { body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } })).body).toMatchObject({ status: 401, code: 'UNAUTHENTICATED' });
+    expect(
+      (await h.call('POST', '/mcp', { body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } })).body,
+    ).toMatchObject({ status: 401, code: 'UNAUTHENTICATED' });
     const client = new Client({ name: 'engram-http-test', version: '1.0.0' });
-    const transport = new StreamableHTTPClientTransport(new URL(`${h.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${h.keys.a.write}` } } });
+    const transport = new StreamableHTTPClientTransport(new URL(`${h.url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${h.keys.a.write}` } },
+    });
     await client.connect(transport);
     cleanups.push(() => client.close());
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['commit_turn', 'compose_context', 'search_memory']));
-    const committed = await client.callTool({ name: 'commit_turn', arguments: { scope, turn_id: 'm1', messages: [{ role: 'user', content: 'Hello over MCP' }] } });
+    expect(tools.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(['commit_turn', 'compose_context', 'search_memory']),
+    );
+    const committed = await client.callTool({
+      name: 'commit_turn',
+      arguments: { scope, turn_id: 'm1', messages: [{ role: 'user', content: 'Hello over MCP' }] },
+    });
     expect(committed.isError).not.toBe(true);
     const events = await h.t.engram.listEvents({ scope: { tenant_id: TENANT_A, user_id: 'mira' } });
     expect(events.map((event) => event.content)).toEqual(['Hello over MCP']);
@@ -176,7 +233,11 @@ describe('server options and operations', () => {
     expect(tools.every((tool) => tool.outputSchema === undefined)).toBe(true);
     const full = await harness({ mcpTools: 'full' });
     const fullClient = new Client({ name: 'engram-http-test', version: '1.0.0' });
-    await fullClient.connect(new StreamableHTTPClientTransport(new URL(`${full.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${full.keys.a.read}` } } }));
+    await fullClient.connect(
+      new StreamableHTTPClientTransport(new URL(`${full.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${full.keys.a.read}` } },
+      }),
+    );
     cleanups.push(() => fullClient.close());
     expect((await fullClient.listTools()).tools.every((tool) => tool.outputSchema?.type === 'object')).toBe(true);
   });

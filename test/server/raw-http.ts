@@ -26,18 +26,32 @@ function parsed(text: string): unknown {
  * @example
  * await send(url, 'GET', '/v1/export', { host: 'attacker.example' });
  */
-export function send<T = Record<string, unknown>>(base: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<RawResponse<T>> {
+export function send<T = Record<string, unknown>>(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<RawResponse<T>> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
-    const outgoing = httpRequest({ host: hostname, port, method, path, headers, setHost: headers['host'] === undefined }, (incoming) => {
-      let text = '';
-      incoming.setEncoding('utf8');
-      incoming.on('data', (chunk: string) => (text += chunk));
-      incoming.on('end', () => {
-        const flat = Object.fromEntries(Object.entries(incoming.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]));
-        resolve({ status: incoming.statusCode ?? 0, headers: flat, text, body: parsed(text) as T });
-      });
-    });
+    const outgoing = httpRequest(
+      { host: hostname, port, method, path, headers, setHost: headers['host'] === undefined },
+      (incoming) => {
+        let text = '';
+        incoming.setEncoding('utf8');
+        incoming.on('data', (chunk: string) => (text += chunk));
+        incoming.on('end', () => {
+          const flat = Object.fromEntries(
+            Object.entries(incoming.headers).map(([name, value]) => [
+              name,
+              Array.isArray(value) ? value.join(', ') : (value ?? ''),
+            ]),
+          );
+          resolve({ status: incoming.statusCode ?? 0, headers: flat, text, body: parsed(text) as T });
+        });
+      },
+    );
     outgoing.on('error', reject);
     outgoing.end(body);
   });
@@ -49,7 +63,11 @@ export function send<T = Record<string, unknown>>(base: string, method: string, 
  * @example
  * await sendBytes(url, 'POST /v1/turns HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: x\r\n\r\n');
  */
-export function sendBytes<T = Record<string, unknown>>(base: string, bytes: string, timeoutMs = 5000): Promise<RawResponse<T> & { raw: string }> {
+export function sendBytes<T = Record<string, unknown>>(
+  base: string,
+  bytes: string,
+  timeoutMs = 5000,
+): Promise<RawResponse<T> & { raw: string }> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve) => {
     let raw = '';
@@ -63,7 +81,9 @@ export function sendBytes<T = Record<string, unknown>>(base: string, bytes: stri
       clearTimeout(timer);
       const [head = '', ...rest] = raw.split('\r\n\r\n');
       const [statusLine = '', ...lines] = head.split('\r\n');
-      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      );
       const text = rest.join('\r\n\r\n');
       resolve({ raw, status: Number(statusLine.split(' ')[1] ?? 0), headers, text, body: parsed(text) as T });
     });

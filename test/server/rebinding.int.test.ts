@@ -12,8 +12,20 @@ import { tempEngram, type TempEngram } from '../helpers/temp-engram.js';
 import { send, type RawResponse } from './raw-http.js';
 
 const scope = { user_id: 'mira', agent_id: 'assistant', session_id: 's1', run_id: 'r1' };
-const TURN = JSON.stringify({ scope, turn_id: 'rebound', messages: [{ role: 'user', content: 'from a rebound page' }] });
-const MCP_CALL = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'commit_turn', arguments: { scope, turn_id: 'rebound-mcp', messages: [{ role: 'user', content: 'x' }] } } });
+const TURN = JSON.stringify({
+  scope,
+  turn_id: 'rebound',
+  messages: [{ role: 'user', content: 'from a rebound page' }],
+});
+const MCP_CALL = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: {
+    name: 'commit_turn',
+    arguments: { scope, turn_id: 'rebound-mcp', messages: [{ role: 'user', content: 'x' }] },
+  },
+});
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 interface Running {
@@ -63,27 +75,54 @@ describe("auth 'none': Host and Origin must name this server", () => {
   afterAll(() => server.close());
 
   it('a forged Host is 421 MISDIRECTED_REQUEST naming the header, on /v1/export, /v1/turns and /mcp; nothing is written', async () => {
-    for (const host of ['attacker.example', `attacker.example:${server.port}`, `127.0.0.1:${server.port + 1}`, `localhost.attacker.example:${server.port}`, `user@127.0.0.1:${server.port}`]) {
-      for (const response of await Promise.all(attacks(server, { host }))) expectRefused(response, 421, 'MISDIRECTED_REQUEST', 'host');
+    for (const host of [
+      'attacker.example',
+      `attacker.example:${server.port}`,
+      `127.0.0.1:${server.port + 1}`,
+      `localhost.attacker.example:${server.port}`,
+      `user@127.0.0.1:${server.port}`,
+    ]) {
+      for (const response of await Promise.all(attacks(server, { host })))
+        expectRefused(response, 421, 'MISDIRECTED_REQUEST', 'host');
     }
     expect(await server.t.engram.listEvents({ scope })).toEqual([]);
   });
 
   it("an Origin that is not the server's own is 403 FORBIDDEN naming the header; nothing is written", async () => {
     const host = `127.0.0.1:${server.port}`;
-    for (const origin of ['http://attacker.example', `http://attacker.example:${server.port}`, 'null', `http://localhost:${server.port + 1}`, `https://127.0.0.1:${server.port}`]) {
-      for (const response of await Promise.all(attacks(server, { host, origin }))) expectRefused(response, 403, 'FORBIDDEN', 'origin');
+    for (const origin of [
+      'http://attacker.example',
+      `http://attacker.example:${server.port}`,
+      'null',
+      `http://localhost:${server.port + 1}`,
+      `https://127.0.0.1:${server.port}`,
+    ]) {
+      for (const response of await Promise.all(attacks(server, { host, origin })))
+        expectRefused(response, 403, 'FORBIDDEN', 'origin');
     }
     expect(await server.t.engram.listEvents({ scope })).toEqual([]);
   });
 
   it("the server's own names and origin are served: 127.0.0.1, localhost and [::1] on its port", async () => {
     for (const name of ['127.0.0.1', 'localhost', '[::1]']) {
-      const exported = await send(server.url, 'GET', '/v1/export', { host: `${name}:${server.port}`, origin: `http://${name}:${server.port}` });
+      const exported = await send(server.url, 'GET', '/v1/export', {
+        host: `${name}:${server.port}`,
+        origin: `http://${name}:${server.port}`,
+      });
       expect(exported.status, name).toBe(200);
       expect(exported.text).toContain('engram-export');
     }
-    const committed = await send(server.url, 'POST', '/v1/turns', { host: `localhost:${server.port}`, origin: `http://localhost:${server.port}`, 'content-type': 'application/json' }, TURN);
+    const committed = await send(
+      server.url,
+      'POST',
+      '/v1/turns',
+      {
+        host: `localhost:${server.port}`,
+        origin: `http://localhost:${server.port}`,
+        'content-type': 'application/json',
+      },
+      TURN,
+    );
     expect(committed.status).toBe(200);
     const client = new Client({ name: 'rebinding-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
@@ -95,7 +134,12 @@ describe("auth 'none': Host and Origin must name this server", () => {
     const page = await send(server.url, 'GET', '/ui/', { host: `localhost:${server.port}` });
     expect(page.status).not.toBe(421);
     expect(page.status).toBeLessThan(500);
-    expectRefused(await send<ProblemDocument>(server.url, 'GET', '/ui/', { host: 'attacker.example' }), 421, 'MISDIRECTED_REQUEST', 'host');
+    expectRefused(
+      await send<ProblemDocument>(server.url, 'GET', '/ui/', { host: 'attacker.example' }),
+      421,
+      'MISDIRECTED_REQUEST',
+      'host',
+    );
     expect((await send(server.url, 'GET', '/healthz', { host: 'pod-10-0-0-5' })).status).toBe(200);
   });
 });
@@ -105,8 +149,18 @@ describe('API keys: the same check on a loopback listener, and with allowedHosts
     const server = await start({ auth: 'keys' });
     try {
       const { key } = await server.t.engram.keys.create({ role: 'admin' });
-      for (const response of await Promise.all(attacks(server, { host: 'attacker.example', authorization: `Bearer ${key}` }))) expectRefused(response, 421, 'MISDIRECTED_REQUEST', 'host');
-      expect((await send(server.url, 'GET', '/v1/export', { host: `127.0.0.1:${server.port}`, authorization: `Bearer ${key}` })).status).toBe(200);
+      for (const response of await Promise.all(
+        attacks(server, { host: 'attacker.example', authorization: `Bearer ${key}` }),
+      ))
+        expectRefused(response, 421, 'MISDIRECTED_REQUEST', 'host');
+      expect(
+        (
+          await send(server.url, 'GET', '/v1/export', {
+            host: `127.0.0.1:${server.port}`,
+            authorization: `Bearer ${key}`,
+          })
+        ).status,
+      ).toBe(200);
     } finally {
       await server.close();
     }
@@ -117,14 +171,41 @@ describe('API keys: the same check on a loopback listener, and with allowedHosts
     const named = await start({ auth: 'keys', allowedHosts: ['Engram.Example'] }, '0.0.0.0');
     try {
       const { key } = await open.t.engram.keys.create({ role: 'admin' });
-      expect((await send(open.url, 'GET', '/v1/export', { host: 'engram.internal:443', authorization: `Bearer ${key}` })).status).toBe(200);
+      expect(
+        (await send(open.url, 'GET', '/v1/export', { host: 'engram.internal:443', authorization: `Bearer ${key}` }))
+          .status,
+      ).toBe(200);
       const { key: namedKey } = await named.t.engram.keys.create({ role: 'admin' });
       const auth = { authorization: `Bearer ${namedKey}` };
-      expect((await send(named.url, 'GET', '/v1/export', { ...auth, host: 'engram.example', origin: 'https://engram.example' })).status).toBe(200);
+      expect(
+        (
+          await send(named.url, 'GET', '/v1/export', {
+            ...auth,
+            host: 'engram.example',
+            origin: 'https://engram.example',
+          })
+        ).status,
+      ).toBe(200);
       expect((await send(named.url, 'GET', '/v1/export', { ...auth, host: 'engram.example:8443' })).status).toBe(200);
-      expect((await send(named.url, 'GET', '/v1/export', { ...auth, host: `127.0.0.1:${named.port}` })).status).toBe(200);
-      expectRefused(await send<ProblemDocument>(named.url, 'GET', '/v1/export', { ...auth, host: 'attacker.example' }), 421, 'MISDIRECTED_REQUEST', 'host');
-      expectRefused(await send<ProblemDocument>(named.url, 'GET', '/v1/export', { ...auth, host: 'engram.example', origin: 'https://attacker.example' }), 403, 'FORBIDDEN', 'origin');
+      expect((await send(named.url, 'GET', '/v1/export', { ...auth, host: `127.0.0.1:${named.port}` })).status).toBe(
+        200,
+      );
+      expectRefused(
+        await send<ProblemDocument>(named.url, 'GET', '/v1/export', { ...auth, host: 'attacker.example' }),
+        421,
+        'MISDIRECTED_REQUEST',
+        'host',
+      );
+      expectRefused(
+        await send<ProblemDocument>(named.url, 'GET', '/v1/export', {
+          ...auth,
+          host: 'engram.example',
+          origin: 'https://attacker.example',
+        }),
+        403,
+        'FORBIDDEN',
+        'origin',
+      );
     } finally {
       await open.close();
       await named.close();
@@ -134,8 +215,12 @@ describe('API keys: the same check on a loopback listener, and with allowedHosts
   it('allowedHosts must be host names without scheme or port (CONFIG_INVALID naming the entry)', async () => {
     const t = await tempEngram('2026-06-01T12:00:00.000Z', { embeddings: { provider: 'none' } });
     try {
-      await expect(createServer(t.engram, { auth: 'keys', allowedHosts: ['https://engram.example'] })).rejects.toMatchObject({ code: 'CONFIG_INVALID', field: 'allowedHosts[0]' });
-      await expect(createServer(t.engram, { auth: 'keys', allowedHosts: ['ok.example', 'engram.example:8443'] })).rejects.toMatchObject({ code: 'CONFIG_INVALID', field: 'allowedHosts[1]' });
+      await expect(
+        createServer(t.engram, { auth: 'keys', allowedHosts: ['https://engram.example'] }),
+      ).rejects.toMatchObject({ code: 'CONFIG_INVALID', field: 'allowedHosts[0]' });
+      await expect(
+        createServer(t.engram, { auth: 'keys', allowedHosts: ['ok.example', 'engram.example:8443'] }),
+      ).rejects.toMatchObject({ code: 'CONFIG_INVALID', field: 'allowedHosts[1]' });
     } finally {
       await t.cleanup();
     }

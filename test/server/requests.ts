@@ -43,7 +43,10 @@ export function samples(user: string, ids: RecordIds): Record<string, SampleRequ
   const scope = { user_id: user, agent_id: AGENT, session_id: 's1', run_id: 'r1' };
   const who = `user_id=${user}&agent_id=${AGENT}`;
   return {
-    commitTurn: { path: '/v1/turns', body: { scope, turn_id: 'probe', messages: [{ role: 'user', content: 'probe' }] } },
+    commitTurn: {
+      path: '/v1/turns',
+      body: { scope, turn_id: 'probe', messages: [{ role: 'user', content: 'probe' }] },
+    },
     compose: { path: '/v1/compose', body: { scope, purpose: 'responder' } },
     listEvents: { path: `/v1/events?${who}` },
     getEvent: { path: `/v1/events/${ids.event}` },
@@ -51,7 +54,15 @@ export function samples(user: string, ids: RecordIds): Record<string, SampleRequ
     listItems: { path: `/v1/items?${who}` },
     itemHistory: { path: `/v1/items/history?${who}&key=pref:writing:tone` },
     getItem: { path: `/v1/items/${ids.item}` },
-    remember: { path: '/v1/items', body: { scope: { user_id: user, agent_id: AGENT }, type: 'preferences', key: 'pref:writing:tone', value: { scope: 'writing', name: 'tone', value: 'formal' } } },
+    remember: {
+      path: '/v1/items',
+      body: {
+        scope: { user_id: user, agent_id: AGENT },
+        type: 'preferences',
+        key: 'pref:writing:tone',
+        value: { scope: 'writing', name: 'tone', value: 'formal' },
+      },
+    },
     forget: { path: '/v1/items/forget', body: { scope: { user_id: user, agent_id: AGENT }, key: 'pref:writing:tone' } },
     restore: { path: '/v1/items/restore', body: { scope: { user_id: user, agent_id: AGENT }, item_id: ids.item } },
     reextract: { path: '/v1/items/reextract', body: { user_id: user, dry_run: true } },
@@ -65,10 +76,20 @@ export function samples(user: string, ids: RecordIds): Record<string, SampleRequ
     approveCandidate: { path: `/v1/review/${ids.candidate}/approve`, body: { by: 'probe' } },
     rejectCandidate: { path: `/v1/review/${ids.candidate2}/reject`, body: { reason: 'probe' } },
     listInsights: { path: `/v1/insights?user_id=${user}` },
-    addInsight: { path: '/v1/insights', body: { scope: { user_id: user, agent_id: AGENT, run_id: 'r1' }, type: 'hypothesis', statement: 'probe' } },
+    addInsight: {
+      path: '/v1/insights',
+      body: { scope: { user_id: user, agent_id: AGENT, run_id: 'r1' }, type: 'hypothesis', statement: 'probe' },
+    },
     getInsight: { path: `/v1/insights/${ids.insight}` },
     updateInsight: { path: `/v1/insights/${ids.insight}/state`, body: { state: 'testing' } },
-    promoteInsight: { path: `/v1/insights/${ids.insight}/promote`, body: { type: 'procedure', key: 'procedure:deploy:probe', value: { task_type: 'deploy', name: 'probe', steps: ['a'] } } },
+    promoteInsight: {
+      path: `/v1/insights/${ids.insight}/promote`,
+      body: {
+        type: 'procedure',
+        key: 'procedure:deploy:probe',
+        value: { task_type: 'deploy', name: 'probe', steps: ['a'] },
+      },
+    },
     getRun: { path: `/v1/runs?${who}&run_id=r1` },
     resumeRun: { path: '/v1/runs/resume', body: { scope: { user_id: user, agent_id: AGENT, run_id: 'r1' } } },
     listSnapshots: { path: `/v1/snapshots?user_id=${user}` },

@@ -46,6 +46,8 @@ describe('answers match the OpenAPI document', () => {
     }
     // The samples name records that exist, so every route answers with success but one: the seeded
     // insight is validated already, and moving it back to testing is a conflict.
-    expect(API_ROUTES.map((spec) => spec.operationId).filter((id) => !answered.includes(id))).toEqual(['updateInsight']);
+    expect(API_ROUTES.map((spec) => spec.operationId).filter((id) => !answered.includes(id))).toEqual([
+      'updateInsight',
+    ]);
   });
 });

@@ -16,9 +16,12 @@ const adminRoutes = API_ROUTES.filter((spec) => spec.role === 'admin');
 
 /** The sample body naming tenant B where a scope (or the request) carries a tenant. */
 function namingTenantB(body: Record<string, unknown>): Record<string, unknown> {
-  if (Array.isArray(body['turns'])) return { turns: (body['turns'] as Array<Record<string, unknown>>).map(namingTenantB) };
+  if (Array.isArray(body['turns']))
+    return { turns: (body['turns'] as Array<Record<string, unknown>>).map(namingTenantB) };
   const inner = body['scope'];
-  return typeof inner === 'object' && inner !== null ? { ...body, scope: { ...inner, tenant_id: TENANT_B } } : { ...body, tenant_id: TENANT_B };
+  return typeof inner === 'object' && inner !== null
+    ? { ...body, scope: { ...inner, tenant_id: TENANT_B } }
+    : { ...body, tenant_id: TENANT_B };
 }
 
 describe('tenant isolation and roles on every route', () => {
@@ -43,27 +46,49 @@ describe('tenant isolation and roles on every route', () => {
       expect(response.status, context).not.toBe(500);
       // An error may echo the id the request named; nothing else of B may appear.
       const asked = `${sample.path} ${JSON.stringify(sample.body ?? {})}`;
-      for (const secret of secretsOfB.filter((value) => !asked.includes(value))) expect(response.text, context).not.toContain(secret);
-      if (spec.url.includes(':id') || spec.operationId === 'diffBuilds') expect([404], context).toContain(response.status);
+      for (const secret of secretsOfB.filter((value) => !asked.includes(value)))
+        expect(response.text, context).not.toContain(secret);
+      if (spec.url.includes(':id') || spec.operationId === 'diffBuilds')
+        expect([404], context).toContain(response.status);
       const listed = response.body?.['items'];
       if (Array.isArray(listed)) {
-        expect(listed.every((record: { tenant_id?: string }) => record.tenant_id === undefined || record.tenant_id === TENANT_A), context).toBe(true);
+        expect(
+          listed.every(
+            (record: { tenant_id?: string }) => record.tenant_id === undefined || record.tenant_id === TENANT_A,
+          ),
+          context,
+        ).toBe(true);
       }
     }
     expect(await fingerprint(h.t.engram)).toBe(before);
-    recordOutcome('tenancy-http', { routes: API_ROUTES.length, requests_with_other_tenants_ids: API_ROUTES.length, records_of_b_seen: 0, records_of_b_changed: 0 });
+    recordOutcome('tenancy-http', {
+      routes: API_ROUTES.length,
+      requests_with_other_tenants_ids: API_ROUTES.length,
+      records_of_b_seen: 0,
+      records_of_b_changed: 0,
+    });
   });
 
   it('reading B’s user under tenant A lists nothing (lists are empty, the run is 404)', async () => {
     const requests = samples(B_USER, ids);
     for (const operationId of ['listEvents', 'listItems', 'listCandidates', 'listInsights', 'listSnapshots']) {
-      const response = await h.call<Page<unknown>>('GET', requests[operationId]!.path.replace(B_USER, 'bea-elsewhere'), { key: h.keys.a.read });
+      const response = await h.call<Page<unknown>>(
+        'GET',
+        requests[operationId]!.path.replace(B_USER, 'bea-elsewhere'),
+        { key: h.keys.a.read },
+      );
       expect(response.body, operationId).toEqual({ items: [], next_cursor: null });
     }
-    const scopes = await h.call<{ sessions: Array<{ user_id: string }>; users: Array<{ user_id: string }> }>('GET', '/v1/scopes', { key: h.keys.a.read });
+    const scopes = await h.call<{ sessions: Array<{ user_id: string }>; users: Array<{ user_id: string }> }>(
+      'GET',
+      '/v1/scopes',
+      { key: h.keys.a.read },
+    );
     expect(scopes.status).toBe(200);
     expect(scopes.body).toEqual(await h.t.engram.scopes({ tenant_id: TENANT_A }));
-    const fresh = await h.call('GET', '/v1/runs?user_id=bea-elsewhere&agent_id=assistant&run_id=r1', { key: h.keys.a.read });
+    const fresh = await h.call('GET', '/v1/runs?user_id=bea-elsewhere&agent_id=assistant&run_id=r1', {
+      key: h.keys.a.read,
+    });
     expect(fresh.status).toBe(404);
     const keys = await h.call<Page<ApiKeyInfo>>('GET', '/v1/keys', { key: h.keys.a.admin });
     expect(keys.body.items.length).toBeGreaterThanOrEqual(3);
@@ -75,13 +100,27 @@ describe('tenant isolation and roles on every route', () => {
     for (const spec of API_ROUTES) {
       const sample = requests[spec.operationId]!;
       const join = sample.path.includes('?') ? '&' : '?';
-      const byQuery = await h.call(spec.method, `${sample.path}${join}tenant_id=${TENANT_B}`, { key: h.keys.a.admin, body: sample.body });
-      expect(byQuery.body, `${spec.operationId} query`).toMatchObject({ status: 403, code: 'FORBIDDEN', field: 'tenant_id' });
+      const byQuery = await h.call(spec.method, `${sample.path}${join}tenant_id=${TENANT_B}`, {
+        key: h.keys.a.admin,
+        body: sample.body,
+      });
+      expect(byQuery.body, `${spec.operationId} query`).toMatchObject({
+        status: 403,
+        code: 'FORBIDDEN',
+        field: 'tenant_id',
+      });
       if (sample.body === undefined) continue;
       const byBody = await h.call(spec.method, sample.path, { key: h.keys.a.admin, body: namingTenantB(sample.body) });
-      expect(byBody.body, `${spec.operationId} body`).toMatchObject({ status: 403, code: 'FORBIDDEN', field: expect.stringMatching(/tenant_id$/) });
+      expect(byBody.body, `${spec.operationId} body`).toMatchObject({
+        status: 403,
+        code: 'FORBIDDEN',
+        field: expect.stringMatching(/tenant_id$/),
+      });
     }
-    const own = await h.call<{ packet: MemoryPacket }>('POST', `/v1/compose?tenant_id=${TENANT_A}`, { key: h.keys.a.read, body: { scope: { ...scope, tenant_id: TENANT_A }, purpose: 'responder' } });
+    const own = await h.call<{ packet: MemoryPacket }>('POST', `/v1/compose?tenant_id=${TENANT_A}`, {
+      key: h.keys.a.read,
+      body: { scope: { ...scope, tenant_id: TENANT_A }, purpose: 'responder' },
+    });
     expect(own.status).toBe(200);
     expect(own.body.packet.meta.scope.tenant_id).toBe(TENANT_A);
     expect(await fingerprint(h.t.engram)).toBe(before);
@@ -99,7 +138,21 @@ describe('tenant isolation and roles on every route', () => {
       const response = await h.call(spec.method, sample.path, { key: h.keys.a.write, body: sample.body });
       expect(response.body, spec.operationId).toMatchObject({ status: 403, code: 'FORBIDDEN' });
     }
-    expect(writeRoutes.map((spec) => spec.operationId)).toEqual(expect.arrayContaining(['commitTurn', 'remember', 'forget', 'patchWorkingState', 'reflect', 'approveCandidate', 'rejectCandidate', 'addInsight', 'updateInsight', 'promoteInsight', 'resumeRun']));
+    expect(writeRoutes.map((spec) => spec.operationId)).toEqual(
+      expect.arrayContaining([
+        'commitTurn',
+        'remember',
+        'forget',
+        'patchWorkingState',
+        'reflect',
+        'approveCandidate',
+        'rejectCandidate',
+        'addInsight',
+        'updateInsight',
+        'promoteInsight',
+        'resumeRun',
+      ]),
+    );
     const events = await h.t.engram.listEvents({ scope: { tenant_id: TENANT_A, user_id: 'mira' } });
     expect(events).toEqual([]);
   });

@@ -13,17 +13,52 @@ const markers = ['PLAN_DONE', 'ACT_DONE', 'OBSERVE_DONE', 'STEP_DONE'] as const;
 
 /** Tenant B's records, written through the library: events, items, candidates, an insight, a snapshot, builds, a key. */
 export async function seedTenantB(engram: Engram): Promise<RecordIds> {
-  const first = await engram.commitTurn({ scope, turn_id: 'b1', messages: [{ role: 'user', content: 'I prefer concise answers in writing.' }] });
+  const first = await engram.commitTurn({
+    scope,
+    turn_id: 'b1',
+    messages: [{ role: 'user', content: 'I prefer concise answers in writing.' }],
+  });
   await engram.commitTurns([
-    { scope, turn_id: 'b2', messages: [{ role: 'user', content: 'Deploy billing.' }], tool_results: [{ tool_name: 'build_image', content: { ok: true } }, { tool_name: 'push_image', content: { ok: true } }] },
-    { scope, turn_id: 'b3', messages: [{ role: 'user', content: 'Now deploy auth.' }], tool_results: [{ tool_name: 'build_image', content: { ok: true } }, { tool_name: 'push_image', content: { ok: true } }] },
-    { scope, turn_id: 'b4', messages: [{ role: 'user', content: 'Again: I prefer concise answers in writing.' }], run: { objective: 'Ship billing', done_definition: 'deployed' } },
+    {
+      scope,
+      turn_id: 'b2',
+      messages: [{ role: 'user', content: 'Deploy billing.' }],
+      tool_results: [
+        { tool_name: 'build_image', content: { ok: true } },
+        { tool_name: 'push_image', content: { ok: true } },
+      ],
+    },
+    {
+      scope,
+      turn_id: 'b3',
+      messages: [{ role: 'user', content: 'Now deploy auth.' }],
+      tool_results: [
+        { tool_name: 'build_image', content: { ok: true } },
+        { tool_name: 'push_image', content: { ok: true } },
+      ],
+    },
+    {
+      scope,
+      turn_id: 'b4',
+      messages: [{ role: 'user', content: 'Again: I prefer concise answers in writing.' }],
+      run: { objective: 'Ship billing', done_definition: 'deployed' },
+    },
   ]);
   await engram.commitTurn({ scope, turn_id: 'b5', markers: [...markers] });
   const snapshotTurn = await engram.commitTurn({ scope, turn_id: 'b6', markers: [...markers] });
-  const [item] = await engram.remember({ scope, type: 'preferences', key: 'pref:writing:tone', value: { scope: 'writing', name: 'tone', value: 'concise' } });
+  const [item] = await engram.remember({
+    scope,
+    type: 'preferences',
+    key: 'pref:writing:tone',
+    value: { scope: 'writing', name: 'tone', value: 'concise' },
+  });
   const { candidates } = await engram.reflect({ scope: run });
-  const insight = await engram.insights.add({ scope: run, type: 'strategy', statement: 'Canary first', expires_at: null });
+  const insight = await engram.insights.add({
+    scope: run,
+    type: 'strategy',
+    statement: 'Canary first',
+    expires_at: null,
+  });
   await engram.insights.update({ tenant_id: TENANT_B, insight_id: insight.id, state: 'validated' });
   const build = await engram.compose({ scope, purpose: 'responder' });
   const build2 = await engram.compose({ scope, purpose: 'planner' });
@@ -46,7 +81,11 @@ export async function fingerprint(engram: Engram): Promise<string> {
   const user = { tenant_id: TENANT_B, user_id: B_USER };
   return JSON.stringify([
     await engram.listEvents({ scope: user, limit: 1000 }),
-    await engram.listItems({ scope: { ...user, agent_id: 'assistant' }, status: ['active', 'superseded', 'retracted'], limit: 1000 }),
+    await engram.listItems({
+      scope: { ...user, agent_id: 'assistant' },
+      status: ['active', 'superseded', 'retracted'],
+      limit: 1000,
+    }),
     await engram.getWorkingState(scope),
     await engram.review.list({ scope: user, limit: 1000 }),
     await engram.insights.list({ scope: user, include_expired: true, limit: 1000 }),

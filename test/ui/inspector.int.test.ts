@@ -33,8 +33,19 @@ async function seed(store: string): Promise<void> {
   const storage = await openStore(store, storeOptionsOf({}));
   const engram = await createEngram({ store: storage, compaction: { eventThreshold: 5, stepFallback: 3 } });
   try {
-    await engram.commitTurn({ scope, turn_id: 't1', messages: [{ role: 'user', content: 'I prefer concise answers. My name is Mira and I live in Lisbon.' }, { role: 'assistant', content: 'Noted, Mira.' }] });
-    await engram.commitTurn({ scope, turn_id: 't2', messages: [{ role: 'user', content: `my deploy token is ${CANARY}`, sensitivity: 'secret' }] });
+    await engram.commitTurn({
+      scope,
+      turn_id: 't1',
+      messages: [
+        { role: 'user', content: 'I prefer concise answers. My name is Mira and I live in Lisbon.' },
+        { role: 'assistant', content: 'Noted, Mira.' },
+      ],
+    });
+    await engram.commitTurn({
+      scope,
+      turn_id: 't2',
+      messages: [{ role: 'user', content: `my deploy token is ${CANARY}`, sensitivity: 'secret' }],
+    });
     await engram.commitTurn({
       scope,
       turn_id: 't3',
@@ -52,17 +63,40 @@ async function seed(store: string): Promise<void> {
       scope: second,
       turn_id: 'u1',
       messages: [
-        { role: 'user', content: 'Last week the deploy failed because the migration timed out. We decided to run migrations before the deploy from now on.' },
+        {
+          role: 'user',
+          content:
+            'Last week the deploy failed because the migration timed out. We decided to run migrations before the deploy from now on.',
+        },
         { role: 'assistant', content: 'Understood: migrations first, then deploy.' },
       ],
     });
-    await engram.commitTurn({ scope: second, turn_id: 'u2', messages: [{ role: 'user', content: 'My sister Ana visits Porto every May; remind me to book the train.' }] });
+    await engram.commitTurn({
+      scope: second,
+      turn_id: 'u2',
+      messages: [{ role: 'user', content: 'My sister Ana visits Porto every May; remind me to book the train.' }],
+    });
     await engram.reflect({ scope: { user_id: scope.user_id, agent_id: scope.agent_id, run_id: second.run_id } });
     // A third run: a preference said twice (a memory proposal) and a plan (an episode).
     const third = { ...scope, session_id: 's3', run_id: 'r3' };
-    await engram.commitTurn({ scope: third, turn_id: 'v1', messages: [{ role: 'user', content: 'I prefer a formal tone. Can you draft the Atlas update?' }, { role: 'assistant', content: 'Here is a formal draft of the Atlas update.' }] });
-    await engram.commitTurn({ scope: third, turn_id: 'v2', messages: [{ role: 'user', content: 'Please keep a formal tone in the draft.' }] });
-    await engram.commitTurn({ scope: third, turn_id: 'v3', messages: [{ role: 'user', content: 'We agreed to ship Atlas on Friday.' }] });
+    await engram.commitTurn({
+      scope: third,
+      turn_id: 'v1',
+      messages: [
+        { role: 'user', content: 'I prefer a formal tone. Can you draft the Atlas update?' },
+        { role: 'assistant', content: 'Here is a formal draft of the Atlas update.' },
+      ],
+    });
+    await engram.commitTurn({
+      scope: third,
+      turn_id: 'v2',
+      messages: [{ role: 'user', content: 'Please keep a formal tone in the draft.' }],
+    });
+    await engram.commitTurn({
+      scope: third,
+      turn_id: 'v3',
+      messages: [{ role: 'user', content: 'We agreed to ship Atlas on Friday.' }],
+    });
     await engram.reflect({ scope: { user_id: scope.user_id, agent_id: scope.agent_id, run_id: third.run_id } });
     await storeLegacyDuplicate(engram, storage);
     await engram.compose({ scope, purpose: 'responder', cues: { query: 'Lisbon' } });
@@ -77,7 +111,11 @@ async function seed(store: string): Promise<void> {
  * adding what the first proposed: the review queue shows and decides the two as one.
  */
 async function storeLegacyDuplicate(engram: Engram, storage: StorageAdapter): Promise<void> {
-  const [memory] = await engram.review.list({ scope: { user_id: scope.user_id }, kind: ['memory'], status: ['pending'] });
+  const [memory] = await engram.review.list({
+    scope: { user_id: scope.user_id },
+    kind: ['memory'],
+    status: ['pending'],
+  });
   if (memory === undefined) throw new Error('the seed made no memory proposal');
   await storage.write([{ op: 'put_candidate', candidate: { ...memory, id: newId('cand') } }]);
 }
@@ -86,7 +124,8 @@ const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 
 const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium && process.env['ENGRAM_REQUIRE_BROWSER'] === '1') throw new Error(`${CHROMIUM} is missing: apt-get install chromium chromium-driver`);
+if (!hasChromium && process.env['ENGRAM_REQUIRE_BROWSER'] === '1')
+  throw new Error(`${CHROMIUM} is missing: apt-get install chromium chromium-driver`);
 
 // Skipped only where Debian's Chromium is not installed (CI installs it and sets ENGRAM_REQUIRE_BROWSER=1).
 describe.skipIf(!hasChromium)('web inspector in headless Chromium', () => {
@@ -113,7 +152,16 @@ describe.skipIf(!hasChromium)('web inspector in headless Chromium', () => {
     mkdirSync(shots, { recursive: true });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless=new',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     page = await browser.newPage({ viewport: DESKTOP });
     // Fail within a test's time, with the locator that did not appear.
@@ -169,11 +217,16 @@ describe.skipIf(!hasChromium)('web inspector in headless Chromium', () => {
   });
 
   /** Every body the browser received as JSON, from the API, parsed. */
-  const api = async <T,>(path: string): Promise<T> => {
+  const api = async <T>(path: string): Promise<T> => {
     const response = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${adminKey}` } });
     return (await response.json()) as T;
   };
-  const itemOf = async (key: string) => (await api<{ items: Array<{ id: string; key: string; version: number; value: Record<string, unknown> }> }>('/v1/items?user_id=mira&agent_id=assistant&limit=1000')).items.find((item) => item.key === key);
+  const itemOf = async (key: string) =>
+    (
+      await api<{ items: Array<{ id: string; key: string; version: number; value: Record<string, unknown> }> }>(
+        '/v1/items?user_id=mira&agent_id=assistant&limit=1000',
+      )
+    ).items.find((item) => item.key === key);
   /** Composes a responder packet for s1 and answers its prompt text. */
   const composeText = async (query: string): Promise<string> => {
     await page.goto(`${base}/ui/#/compose?user_id=mira&agent_id=assistant&session_id=s1&run_id=r1`);
@@ -220,7 +273,9 @@ describe.skipIf(!hasChromium)('web inspector in headless Chromium', () => {
     expect(text).toContain('Prefers thorough (writing length)');
     expect(text).not.toContain('Prefers concise (writing length)');
     // Restore version 1 (superseded by the edit): a third version with its value.
-    await page.goto(`${base}/ui/#/memory?user_id=mira&agent_id=assistant&item=${(await itemOf('pref:writing:length'))!.id}`);
+    await page.goto(
+      `${base}/ui/#/memory?user_id=mira&agent_id=assistant&item=${(await itemOf('pref:writing:length'))!.id}`,
+    );
     await drawer().getByRole('button', { name: 'Restore version 1' }).click();
     await expect.poll(() => drawer().locator('h2').textContent()).toBe('Prefers concise (writing length)');
     await expect.poll(() => history.textContent()).toMatch(/v3\s*active/);
@@ -238,8 +293,13 @@ describe.skipIf(!hasChromium)('web inspector in headless Chromium', () => {
     await page.goto(`${base}/ui/#/memory?user_id=mira&agent_id=assistant&item=${profile!.id}`);
     // The retracted version comes back as the next version (restored from the version history; the
     // drawer's Corrections group offers the same button once it has loaded the retraction).
-    await drawer().getByRole('list', { name: 'Version history' }).getByRole('button', { name: `Restore version ${profile!.version}` }).click();
-    await expect.poll(() => drawer().getByRole('list', { name: 'Version history' }).textContent()).toMatch(new RegExp(`v${profile!.version + 1}\\s*active`));
+    await drawer()
+      .getByRole('list', { name: 'Version history' })
+      .getByRole('button', { name: `Restore version ${profile!.version}` })
+      .click();
+    await expect
+      .poll(() => drawer().getByRole('list', { name: 'Version history' }).textContent())
+      .toMatch(new RegExp(`v${profile!.version + 1}\\s*active`));
     expect(await composeText('Where does Mira live?')).toContain('location: Lisbon');
   });
 
@@ -255,7 +315,9 @@ describe.skipIf(!hasChromium)('web inspector in headless Chromium', () => {
     // Only this version: the plan changes to one.
     await drawer().getByLabel('only version 3').check();
     await expect.poll(() => confirm.textContent()).toContain('This deletes 1 version for good');
-    await drawer().getByLabel(/every version of/).check();
+    await drawer()
+      .getByLabel(/every version of/)
+      .check();
     await expect.poll(() => confirm.textContent()).toContain('3 versions');
     await drawer().getByRole('button', { name: 'Delete 3 versions' }).click();
     await drawer().waitFor({ state: 'detached' });
@@ -267,7 +329,9 @@ describe.skipIf(!hasChromium)('web inspector in headless Chromium', () => {
     await page.goto(`${base}/ui/#/review?user_id=mira`);
     await page.getByRole('heading', { name: 'Review queue' }).waitFor();
     const pending = await api<{ items: unknown[] }>('/v1/review?user_id=mira&status=pending');
-    expect(await page.getByRole('navigation', { name: 'Pending per user' }).textContent()).toContain(`mira · ${pending.items.length}`);
+    expect(await page.getByRole('navigation', { name: 'Pending per user' }).textContent()).toContain(
+      `mira · ${pending.items.length}`,
+    );
     const card = page.locator('article.card', { hasText: 'proposed 2 times' });
     await card.waitFor();
     expect(await page.locator('article.card').count()).toBeGreaterThan(1);
@@ -282,7 +346,9 @@ describe.skipIf(!hasChromium)('web inspector in headless Chromium', () => {
 
   it('edits what a candidate writes, approves the edit, and shows the edited item', async () => {
     await page.goto(`${base}/ui/#/review?user_id=mira`);
-    const pending = page.locator('article.card', { has: page.getByRole('button', { name: 'Edit and approve' }) }).first();
+    const pending = page
+      .locator('article.card', { has: page.getByRole('button', { name: 'Edit and approve' }) })
+      .first();
     await pending.waitFor();
     const card = page.locator(`article[aria-labelledby="${await pending.getAttribute('aria-labelledby')}"]`);
     await card.getByRole('button', { name: 'Edit and approve' }).click();
@@ -310,7 +376,9 @@ describe.skipIf(!hasChromium)('web inspector in headless Chromium', () => {
     for (const key of ['x', 'j', 'k', 'r']) await page.keyboard.press(key);
     await first.getByLabel('Reason').fill('not a lasting fact');
     await first.getByRole('button', { name: 'Reject', exact: true }).click();
-    await expect.poll(() => first.getByRole('status').textContent()).toMatch(/rejected by inspector: not a lasting fact/);
+    await expect
+      .poll(() => first.getByRole('status').textContent())
+      .toMatch(/rejected by inspector: not a lasting fact/);
   });
 
   it('approves ticked proposals together, and each writes its item', async () => {
@@ -324,8 +392,17 @@ describe.skipIf(!hasChromium)('web inspector in headless Chromium', () => {
     await cards.nth(0).getByRole('checkbox').check();
     await cards.nth(1).getByRole('checkbox').check();
     await page.getByRole('button', { name: 'Approve ticked' }).click();
-    for (const at of [0, 1]) await expect.poll(() => cards.nth(at).getByRole('status').textContent()).toMatch(/approved by inspector/);
-    const written = await Promise.all([0, 1].map(async (at) => (await cards.nth(at).getByRole('link', { name: /See the item written/ }).getAttribute('href'))!.match(/item=(mem_\w+)/)![1]!));
+    for (const at of [0, 1])
+      await expect.poll(() => cards.nth(at).getByRole('status').textContent()).toMatch(/approved by inspector/);
+    const written = await Promise.all(
+      [0, 1].map(
+        async (at) =>
+          (await cards
+            .nth(at)
+            .getByRole('link', { name: /See the item written/ })
+            .getAttribute('href'))!.match(/item=(mem_\w+)/)![1]!,
+      ),
+    );
     for (const id of written) expect((await api<{ status: string }>(`/v1/items/${id}`)).status).toBe('active');
   });
 
@@ -368,8 +445,14 @@ describe.skipIf(!hasChromium)('web inspector in headless Chromium', () => {
     await page.screenshot({ path: join(shots, 'compose-why-not.png') });
     // A "why?" on a selected fact answers where it was placed and by which rule.
     await page.getByRole('tab', { name: /Selected/ }).click();
-    await page.getByRole('table', { name: 'Selected items' }).getByRole('button', { name: /^Why: mem_/ }).first().click();
-    await expect.poll(() => page.getByRole('status', { name: 'Explanation' }).textContent()).toMatch(/in the packet.*Placed in/);
+    await page
+      .getByRole('table', { name: 'Selected items' })
+      .getByRole('button', { name: /^Why: mem_/ })
+      .first()
+      .click();
+    await expect
+      .poll(() => page.getByRole('status', { name: 'Explanation' }).textContent())
+      .toMatch(/in the packet.*Placed in/);
   });
 
   it('shows an API error with its code and field', async () => {
@@ -390,11 +473,15 @@ describe.skipIf(!hasChromium)('web inspector in headless Chromium', () => {
     await page.screenshot({ path: join(shots, 'build-replay.png') });
     await page.getByRole('button', { name: 'Close the panel' }).click();
     // The compose before the last retraction's and the one after it: the location fact went.
-    const ids = await api<{ items: Array<{ id: string; request: { cues?: { query?: string } } }> }>('/v1/builds?user_id=mira&limit=100');
+    const ids = await api<{ items: Array<{ id: string; request: { cues?: { query?: string } } }> }>(
+      '/v1/builds?user_id=mira&limit=100',
+    );
     const lisbon = ids.items.filter((build) => build.request.cues?.query === 'Where does Mira live?');
     await page.goto(`${base}/ui/#/builds?user_id=mira&a=${lisbon.at(-1)!.id}&b=${lisbon.at(-2)!.id}`);
     await expect.poll(() => drawer().getByRole('list', { name: 'Differences' }).textContent()).not.toBe('');
-    expect(await drawer().getByRole('list', { name: 'Went (only in the first)' }).textContent()).toContain('location: Lisbon');
+    expect(await drawer().getByRole('list', { name: 'Went (only in the first)' }).textContent()).toContain(
+      'location: Lisbon',
+    );
     expect(await drawer().getByLabel('Prompt text changes').textContent()).toContain('location: Lisbon');
     await page.screenshot({ path: join(shots, 'build-diff.png') });
   });
@@ -410,13 +497,19 @@ describe.skipIf(!hasChromium)('web inspector in headless Chromium', () => {
   it('shows every view within three screens at 1280×800 and 390×844, and keeps a shot of each', async () => {
     const item = await itemOf('profile:user');
     const builds = await api<{ items: Array<{ id: string }> }>('/v1/builds?user_id=mira&limit=2');
-    const snapshots = await api<{ items: Array<{ snapshot: { snapshot_id: string } }> }>('/v1/snapshots?user_id=mira&limit=1');
+    const snapshots = await api<{ items: Array<{ snapshot: { snapshot_id: string } }> }>(
+      '/v1/snapshots?user_id=mira&limit=1',
+    );
     const scope = 'user_id=mira&agent_id=assistant&session_id=s1&run_id=r1';
     const views: Array<[string, string, (view: Page) => Promise<void>]> = [
       ['scopes', '#/scopes', (view) => view.getByRole('heading', { name: 'Sessions' }).waitFor()],
       ['timeline', `#/timeline?${scope}`, (view) => view.getByRole('list', { name: 'Events' }).waitFor()],
       ['memory', '#/memory?user_id=mira&agent_id=assistant&all=1', (view) => view.locator('table.items').waitFor()],
-      ['memory-item', `#/memory?user_id=mira&agent_id=assistant&item=${item!.id}`, (view) => view.getByRole('list', { name: 'Version history' }).waitFor()],
+      [
+        'memory-item',
+        `#/memory?user_id=mira&agent_id=assistant&item=${item!.id}`,
+        (view) => view.getByRole('list', { name: 'Version history' }).waitFor(),
+      ],
       ['review', '#/review?user_id=mira&status=all', (view) => view.locator('article.card').first().waitFor()],
       [
         'compose',
@@ -428,10 +521,21 @@ describe.skipIf(!hasChromium)('web inspector in headless Chromium', () => {
         },
       ],
       ['builds', '#/builds?user_id=mira', (view) => view.locator('table.builds').waitFor()],
-      ['build-diff', `#/builds?user_id=mira&a=${builds.items[1]!.id}&b=${builds.items[0]!.id}`, (view) => view.getByRole('list', { name: 'Differences' }).waitFor()],
-      ['snapshot', `#/snapshots?user_id=mira&snapshot=${snapshots.items[0]!.snapshot.snapshot_id}`, (view) => view.getByLabel('Narrative').waitFor()],
+      [
+        'build-diff',
+        `#/builds?user_id=mira&a=${builds.items[1]!.id}&b=${builds.items[0]!.id}`,
+        (view) => view.getByRole('list', { name: 'Differences' }).waitFor(),
+      ],
+      [
+        'snapshot',
+        `#/snapshots?user_id=mira&snapshot=${snapshots.items[0]!.snapshot.snapshot_id}`,
+        (view) => view.getByLabel('Narrative').waitFor(),
+      ],
     ];
-    for (const [size, viewport] of [['1280', DESKTOP], ['390', PHONE]] as const) {
+    for (const [size, viewport] of [
+      ['1280', DESKTOP],
+      ['390', PHONE],
+    ] as const) {
       const view = await browser.newPage({ viewport });
       view.setDefaultTimeout(10_000);
       await view.goto(loginLink);
@@ -441,7 +545,7 @@ describe.skipIf(!hasChromium)('web inspector in headless Chromium', () => {
         await ready(view);
         await view.waitForLoadState('networkidle');
         await view.screenshot({ path: join(shots, `${name}-${size}.png`), fullPage: true });
-        const height = await view.evaluate('document.documentElement.scrollHeight') as number;
+        const height = (await view.evaluate('document.documentElement.scrollHeight')) as number;
         expect(height, `${name} at ${size} px wide is ${height} px tall`).toBeLessThanOrEqual(3 * viewport.height);
       }
       await view.close();
@@ -457,6 +561,10 @@ describe.skipIf(!hasChromium)('web inspector in headless Chromium', () => {
     await page.goto(`${base}/ui/#/timeline?user_id=mira&agent_id=assistant&session_id=s1`);
     await page.getByRole('list', { name: 'Events' }).waitFor();
     expect(await page.content()).not.toContain(CANARY);
-    recordOutcome('inspector-wire', { responses_checked: wire.length, api_responses: wire.filter((entry) => entry.url.includes('/v1/')).length, canary_found: 0 });
+    recordOutcome('inspector-wire', {
+      responses_checked: wire.length,
+      api_responses: wire.filter((entry) => entry.url.includes('/v1/')).length,
+      canary_found: 0,
+    });
   });
 });

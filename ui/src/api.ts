@@ -48,7 +48,9 @@ export function adoptKeyFromLocation(): boolean {
 }
 
 /** A query string from defined, non-empty values (lists joined by commas). */
-export function query(params: Record<string, string | number | boolean | readonly string[] | undefined | null>): string {
+export function query(
+  params: Record<string, string | number | boolean | readonly string[] | undefined | null>,
+): string {
   const parts: string[] = [];
   for (const [name, value] of Object.entries(params)) {
     if (value === undefined || value === null || value === '') continue;
@@ -82,7 +84,12 @@ export async function api<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: 
   try {
     response = await fetch(path, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
   } catch (error) {
-    throw new ApiError(0, 'UNREACHABLE', null, `the Engram server did not answer (${error instanceof Error ? error.message : String(error)})`);
+    throw new ApiError(
+      0,
+      'UNREACHABLE',
+      null,
+      `the Engram server did not answer (${error instanceof Error ? error.message : String(error)})`,
+    );
   }
   const type = response.headers.get('content-type') ?? '';
   const text = await response.text();
@@ -93,7 +100,13 @@ export async function api<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: 
     } catch {
       problem = { detail: text.slice(0, 300) };
     }
-    throw new ApiError(response.status, problem.code ?? `HTTP_${response.status}`, problem.field ?? null, problem.detail ?? problem.title ?? response.statusText, response.headers.get('x-request-id'));
+    throw new ApiError(
+      response.status,
+      problem.code ?? `HTTP_${response.status}`,
+      problem.field ?? null,
+      problem.detail ?? problem.title ?? response.statusText,
+      response.headers.get('x-request-id'),
+    );
   }
   return (type.includes('json') ? JSON.parse(text) : text) as T;
 }

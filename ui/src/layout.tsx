@@ -11,11 +11,22 @@ import { type Loaded, useLoad } from './ui.js';
  * A panel over the right of the page (the whole screen on a phone), with a close button; Escape
  * closes it too. The page under it keeps its full width.
  */
-export function Drawer({ title, labelId, onClose, children }: { title: ComponentChildren; labelId: string; onClose: () => void; children: ComponentChildren }): JSX.Element {
+export function Drawer({
+  title,
+  labelId,
+  onClose,
+  children,
+}: {
+  title: ComponentChildren;
+  labelId: string;
+  onClose: () => void;
+  children: ComponentChildren;
+}): JSX.Element {
   const panel = useRef<HTMLElement>(null);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape' && (event.target as HTMLElement | null)?.closest('input, textarea, select') === null) onClose();
+      if (event.key === 'Escape' && (event.target as HTMLElement | null)?.closest('input, textarea, select') === null)
+        onClose();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
@@ -65,7 +76,15 @@ export function usePaged<T>(all: readonly T[], size: number, key: unknown = unde
 }
 
 /** Previous and next buttons with "page n of m" (nothing when there is one page). */
-export function Pager({ paged, label, total }: { paged: Pick<Paged<unknown>, 'page' | 'pages' | 'setPage'>; label: string; total?: number }): JSX.Element | null {
+export function Pager({
+  paged,
+  label,
+  total,
+}: {
+  paged: Pick<Paged<unknown>, 'page' | 'pages' | 'setPage'>;
+  label: string;
+  total?: number;
+}): JSX.Element | null {
   if (paged.pages <= 1) return null;
   return (
     <nav class="pager" aria-label={label}>
@@ -90,7 +109,11 @@ export function Pager({ paged, label, total }: { paged: Pick<Paged<unknown>, 'pa
  * @example
  * const { state, paged } = useCursorPages((cursor) => api<Page<BuildRecord>>('GET', `/v1/builds${query({ limit: 20, cursor })}`), [user]);
  */
-export function useCursorPages<T>(load: (cursor: string | undefined) => Promise<Page<T>>, deps: readonly unknown[], first: string | undefined = undefined): { state: Loaded<Page<T>>; paged: Pick<Paged<T>, 'page' | 'pages' | 'setPage'> } {
+export function useCursorPages<T>(
+  load: (cursor: string | undefined) => Promise<Page<T>>,
+  deps: readonly unknown[],
+  first: string | undefined = undefined,
+): { state: Loaded<Page<T>>; paged: Pick<Paged<T>, 'page' | 'pages' | 'setPage'> } {
   const [starts, setStarts] = useState<Array<string | undefined>>([first]);
   const [page, setPage] = useState(0);
   useEffect(() => {
@@ -112,7 +135,17 @@ export function useCursorPages<T>(load: (cursor: string | undefined) => Promise<
 }
 
 /** Tabs: one panel shown at a time (the caller keeps which), the tab list moved through with the arrow keys. */
-export function Tabs({ tabs, label, current, onChange }: { tabs: ReadonlyArray<{ id: string; label: string; show: () => ComponentChildren }>; label: string; current: string; onChange: (id: string) => void }): JSX.Element {
+export function Tabs({
+  tabs,
+  label,
+  current,
+  onChange,
+}: {
+  tabs: ReadonlyArray<{ id: string; label: string; show: () => ComponentChildren }>;
+  label: string;
+  current: string;
+  onChange: (id: string) => void;
+}): JSX.Element {
   const shown = tabs.find((tab) => tab.id === current) ?? tabs[0];
   const move = (step: number) => {
     const at = tabs.findIndex((tab) => tab.id === shown?.id);
@@ -124,9 +157,22 @@ export function Tabs({ tabs, label, current, onChange }: { tabs: ReadonlyArray<{
   };
   return (
     <div class="tabs">
-      <div role="tablist" aria-label={label} onKeyDown={(event) => (event.key === 'ArrowRight' ? move(1) : event.key === 'ArrowLeft' ? move(-1) : undefined)}>
+      <div
+        role="tablist"
+        aria-label={label}
+        onKeyDown={(event) => (event.key === 'ArrowRight' ? move(1) : event.key === 'ArrowLeft' ? move(-1) : undefined)}
+      >
         {tabs.map((tab) => (
-          <button key={tab.id} id={`tab-${tab.id}`} type="button" role="tab" aria-selected={tab.id === shown?.id} aria-controls={`panel-${tab.id}`} tabIndex={tab.id === shown?.id ? 0 : -1} onClick={() => onChange(tab.id)}>
+          <button
+            key={tab.id}
+            id={`tab-${tab.id}`}
+            type="button"
+            role="tab"
+            aria-selected={tab.id === shown?.id}
+            aria-controls={`panel-${tab.id}`}
+            tabIndex={tab.id === shown?.id ? 0 : -1}
+            onClick={() => onChange(tab.id)}
+          >
             {tab.label}
           </button>
         ))}

@@ -64,7 +64,10 @@ function Login({ onSignedIn, problem }: { onSignedIn: () => void; problem: unkno
   return (
     <main class="login" id="main">
       <h1>Engram inspector</h1>
-      <p>Paste an API key of your tenant. `engram serve` prints a login link with the admin key on its first start; `engram keys create` makes more (a read key can look, a write key can also review).</p>
+      <p>
+        Paste an API key of your tenant. `engram serve` prints a login link with the admin key on its first start;
+        `engram keys create` makes more (a read key can look, a write key can also review).
+      </p>
       <form
         onSubmit={(event) => {
           event.preventDefault();
@@ -73,7 +76,15 @@ function Login({ onSignedIn, problem }: { onSignedIn: () => void; problem: unkno
       >
         <label class="field wide">
           <span>API key</span>
-          <input name="key" type="password" autoComplete="off" value={key} required autoFocus onInput={(event) => setDraft((event.currentTarget as HTMLInputElement).value)} />
+          <input
+            name="key"
+            type="password"
+            autoComplete="off"
+            value={key}
+            required
+            autoFocus
+            onInput={(event) => setDraft((event.currentTarget as HTMLInputElement).value)}
+          />
         </label>
         <button type="submit" class="primary" disabled={busy}>
           {busy ? 'Checking…' : 'Log in'}
@@ -138,17 +149,26 @@ function App(): JSX.Element {
   const current = VIEWS.find((view) => view.id === route.view);
   return (
     <WhoamiContext.Provider value={who}>
-      <a class="skip" href="#main" onClick={(event) => {
-        event.preventDefault();
-        document.getElementById('main')?.focus();
-      }}>
+      <a
+        class="skip"
+        href="#main"
+        onClick={(event) => {
+          event.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
         Skip to content
       </a>
       <header class="top">
         <strong class="brand">Engram</strong>
         <nav aria-label="Views">
           {VIEWS.map((view, index) => (
-            <a key={view.id} href={`#/${view.id}${suffix}`} aria-current={view.id === route.view ? 'page' : undefined} title={`${view.label} (key ${index + 1})`}>
+            <a
+              key={view.id}
+              href={`#/${view.id}${suffix}`}
+              aria-current={view.id === route.view ? 'page' : undefined}
+              title={`${view.label} (key ${index + 1})`}
+            >
               {view.label}
             </a>
           ))}
@@ -173,7 +193,13 @@ function App(): JSX.Element {
         )}
       </header>
       <main id="main" tabIndex={-1}>
-        {current !== undefined ? current.show(route) : route.view === 'event' ? <EventView route={route} /> : <p>There is no view “{route.view}”.</p>}
+        {current !== undefined ? (
+          current.show(route)
+        ) : route.view === 'event' ? (
+          <EventView route={route} />
+        ) : (
+          <p>There is no view “{route.view}”.</p>
+        )}
       </main>
     </WhoamiContext.Provider>
   );

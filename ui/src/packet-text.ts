@@ -5,7 +5,8 @@ import type { MemoryPacket } from '../../src/client/index.js';
 
 type Entry = Record<string, unknown>;
 
-const entries = (value: unknown): Entry[] => (Array.isArray(value) ? value.filter((entry): entry is Entry => typeof entry === 'object' && entry !== null) : []);
+const entries = (value: unknown): Entry[] =>
+  Array.isArray(value) ? value.filter((entry): entry is Entry => typeof entry === 'object' && entry !== null) : [];
 const textOf = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
 
 /** Where each part of a packet keeps its records: the list, the id field and the text field. */
@@ -37,7 +38,8 @@ export function packetTexts(packet: MemoryPacket): Map<string, string> {
       if (typeof id === 'string' && text !== undefined && !texts.has(id)) texts.set(id, textOf(text));
     }
   }
-  for (const citation of packet.citations) if (citation.summary !== undefined && !texts.has(citation.id)) texts.set(citation.id, citation.summary);
+  for (const citation of packet.citations)
+    if (citation.summary !== undefined && !texts.has(citation.id)) texts.set(citation.id, citation.summary);
   return texts;
 }
 
@@ -84,7 +86,8 @@ export function lineDiff(before: string, after: string): DiffLine[] {
   // lengths[i][j]: the longest common subsequence of a[i..] and b[j..].
   const lengths = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
   for (let i = a.length - 1; i >= 0; i -= 1) {
-    for (let j = b.length - 1; j >= 0; j -= 1) lengths[i]![j] = a[i] === b[j] ? lengths[i + 1]![j + 1]! + 1 : Math.max(lengths[i + 1]![j]!, lengths[i]![j + 1]!);
+    for (let j = b.length - 1; j >= 0; j -= 1)
+      lengths[i]![j] = a[i] === b[j] ? lengths[i + 1]![j + 1]! + 1 : Math.max(lengths[i + 1]![j]!, lengths[i]![j + 1]!);
   }
   const lines: DiffLine[] = [];
   let i = 0;

@@ -33,13 +33,21 @@ export function Quote({ id }: { id: string }): JSX.Element {
     </a>
   );
   if (event.data === undefined) {
-    return <li class="quote muted">{event.error === undefined ? 'Loading…' : `Event ${id} could not be read.`} {link}</li>;
+    return (
+      <li class="quote muted">
+        {event.error === undefined ? 'Loading…' : `Event ${id} could not be read.`} {link}
+      </li>
+    );
   }
   const record = event.data;
   const text = contentText(record.content);
   return (
     <li class="quote">
-      {record.sensitivity === 'secret' ? <span class="withheld">A secret event (its content is never shown)</span> : <q>{text.length > LONGEST ? `${text.slice(0, LONGEST - 1)}…` : text}</q>}{' '}
+      {record.sensitivity === 'secret' ? (
+        <span class="withheld">A secret event (its content is never shown)</span>
+      ) : (
+        <q>{text.length > LONGEST ? `${text.slice(0, LONGEST - 1)}…` : text}</q>
+      )}{' '}
       <span class="muted">
         — {record.speaker ?? record.role}, <Time at={record.ts} />
       </span>{' '}
@@ -49,7 +57,15 @@ export function Quote({ id }: { id: string }): JSX.Element {
 }
 
 /** The quotes of some events: the first `shown`, the rest on request. */
-export function Quotes({ ids, shown = 2, label = 'Evidence' }: { ids: readonly string[]; shown?: number; label?: string }): JSX.Element {
+export function Quotes({
+  ids,
+  shown = 2,
+  label = 'Evidence',
+}: {
+  ids: readonly string[];
+  shown?: number;
+  label?: string;
+}): JSX.Element {
   const [all, setAll] = useState(false);
   if (ids.length === 0) return <p class="muted">No source events (written explicitly).</p>;
   const visible = all ? ids : ids.slice(0, shown);

@@ -21,7 +21,9 @@ export function readRoute(): Route {
 
 /** The address of a view with parameters (empty ones left out). */
 export function href(view: string, params: Record<string, string | undefined | null> = {}): string {
-  const kept = Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== null && entry[1] !== '');
+  const kept = Object.entries(params).filter(
+    (entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== null && entry[1] !== '',
+  );
   return `#/${view}${kept.length === 0 ? '' : `?${new URLSearchParams(kept).toString()}`}`;
 }
 
@@ -45,7 +47,11 @@ export interface Loaded<T> {
  * const items = useLoad(() => api<Page<ItemRecord>>('GET', path), [path]);
  */
 export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): Loaded<T> {
-  const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({ data: undefined, error: undefined, loading: true });
+  const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({
+    data: undefined,
+    error: undefined,
+    loading: true,
+  });
   const [tick, setTick] = useState(0);
   useEffect(() => {
     let live = true;
@@ -171,14 +177,33 @@ export function ErrorBox({ error }: { error: unknown }): JSX.Element | null {
 }
 
 /** Loading, error or the content. */
-export function Status<T>({ state, children }: { state: Loaded<T>; children: (data: T) => ComponentChildren }): JSX.Element {
+export function Status<T>({
+  state,
+  children,
+}: {
+  state: Loaded<T>;
+  children: (data: T) => ComponentChildren;
+}): JSX.Element {
   if (state.error !== undefined) return <ErrorBox error={state.error} />;
-  if (state.data === undefined) return <p class="muted" aria-busy="true">Loading…</p>;
+  if (state.data === undefined)
+    return (
+      <p class="muted" aria-busy="true">
+        Loading…
+      </p>
+    );
   return <>{children(state.data)}</>;
 }
 
 /** A small coloured label. */
-export function Badge({ tone = 'plain', children, title }: { tone?: string; children: ComponentChildren; title?: string }): JSX.Element {
+export function Badge({
+  tone = 'plain',
+  children,
+  title,
+}: {
+  tone?: string;
+  children: ComponentChildren;
+  title?: string;
+}): JSX.Element {
   return (
     <span class={`badge badge-${tone}`} title={title}>
       {children}
@@ -186,7 +211,19 @@ export function Badge({ tone = 'plain', children, title }: { tone?: string; chil
   );
 }
 
-const STATUS_TONES: Record<string, string> = { active: 'good', pending: 'warn', approved: 'good', edited: 'good', superseded: 'muted', retracted: 'bad', rejected: 'bad', PASS: 'good', FAIL: 'bad', secret: 'bad', private: 'warn' };
+const STATUS_TONES: Record<string, string> = {
+  active: 'good',
+  pending: 'warn',
+  approved: 'good',
+  edited: 'good',
+  superseded: 'muted',
+  retracted: 'bad',
+  rejected: 'bad',
+  PASS: 'good',
+  FAIL: 'bad',
+  secret: 'bad',
+  private: 'warn',
+};
 
 /** A status with its colour. */
 export function StatusBadge({ status }: { status: string }): JSX.Element {
@@ -215,7 +252,15 @@ export function Json({ value, label }: { value: unknown; label?: string }): JSX.
 }
 
 /** A labelled text input bound to a value. */
-export function Field({ label, value, onInput, placeholder, name, type = 'text', required = false }: {
+export function Field({
+  label,
+  value,
+  onInput,
+  placeholder,
+  name,
+  type = 'text',
+  required = false,
+}: {
   label: string;
   value: string;
   onInput: (value: string) => void;
@@ -227,7 +272,14 @@ export function Field({ label, value, onInput, placeholder, name, type = 'text',
   return (
     <label class="field">
       <span>{label}</span>
-      <input name={name} type={type as 'text'} value={value} placeholder={placeholder} required={required} onInput={(event) => onInput((event.currentTarget as HTMLInputElement).value)} />
+      <input
+        name={name}
+        type={type as 'text'}
+        value={value}
+        placeholder={placeholder}
+        required={required}
+        onInput={(event) => onInput((event.currentTarget as HTMLInputElement).value)}
+      />
     </label>
   );
 }
@@ -243,14 +295,25 @@ export interface ScopeParams {
 /** The scope of a route (empty strings for what it does not name). */
 export function scopeOf(route: Route): ScopeParams {
   const p = route.params;
-  return { user_id: p['user_id'] ?? '', agent_id: p['agent_id'] ?? '', session_id: p['session_id'] ?? '', run_id: p['run_id'] ?? '' };
+  return {
+    user_id: p['user_id'] ?? '',
+    agent_id: p['agent_id'] ?? '',
+    session_id: p['session_id'] ?? '',
+    run_id: p['run_id'] ?? '',
+  };
 }
 
 /**
  * A form to choose the scope of a view; submitting goes to the view with it.
  * `need` names the fields the view requires.
  */
-export function ScopeForm({ view, scope, need, also = [], extra = {} }: {
+export function ScopeForm({
+  view,
+  scope,
+  need,
+  also = [],
+  extra = {},
+}: {
   view: string;
   scope: ScopeParams;
   need: ReadonlyArray<keyof ScopeParams>;
@@ -278,7 +341,14 @@ export function ScopeForm({ view, scope, need, also = [], extra = {} }: {
       {fields
         .filter(([name]) => need.includes(name) || also.includes(name))
         .map(([name, label]) => (
-          <Field key={name} name={name} label={need.includes(name) ? label : `${label} (optional)`} value={draft[name]} required={need.includes(name)} onInput={(value) => setDraft({ ...draft, [name]: value })} />
+          <Field
+            key={name}
+            name={name}
+            label={need.includes(name) ? label : `${label} (optional)`}
+            value={draft[name]}
+            required={need.includes(name)}
+            onInput={(value) => setDraft({ ...draft, [name]: value })}
+          />
         ))}
       <button type="submit">Show</button>
     </form>

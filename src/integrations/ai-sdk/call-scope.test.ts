@@ -12,7 +12,13 @@ describe('resolveCall', () => {
       purpose: 'responder',
       turnId: undefined,
     });
-    expect(resolveCall(defaults, { providerOptions: { engram: { tenant_id: 'acme', user_id: 'li', session_id: 's1', run_id: 'r9', purpose: 'tool', turn_id: 't1' } } })).toEqual({
+    expect(
+      resolveCall(defaults, {
+        providerOptions: {
+          engram: { tenant_id: 'acme', user_id: 'li', session_id: 's1', run_id: 'r9', purpose: 'tool', turn_id: 't1' },
+        },
+      }),
+    ).toEqual({
       scope: { tenant_id: 'acme', user_id: 'li', agent_id: 'chef', session_id: 's1', run_id: 'r9' },
       purpose: 'tool',
       turnId: 't1',
@@ -30,7 +36,10 @@ describe('resolveCall', () => {
     ];
     for (const [engram, field] of cases) {
       const params = { providerOptions: engram === undefined ? {} : { engram } } as Parameters<typeof resolveCall>[1];
-      expect(await caught(Promise.resolve().then(() => resolveCall(defaults, params)))).toMatchObject({ code: 'VALIDATION_FAILED', field });
+      expect(await caught(Promise.resolve().then(() => resolveCall(defaults, params)))).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        field,
+      });
     }
   });
 });

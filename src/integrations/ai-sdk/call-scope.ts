@@ -37,24 +37,56 @@ const PURPOSES: readonly Purpose[] = ['responder', 'planner', 'tool'];
  * resolveCall({ scope: { user_id: 'mira', agent_id: 'chat' }, purpose: 'responder' }, { prompt, providerOptions: { engram: { session_id: 's1' } } })
  * // { scope: { user_id: 'mira', agent_id: 'chat', session_id: 's1', run_id: 's1' }, purpose: 'responder', turnId: undefined }
  */
-export function resolveCall(defaults: { scope: Partial<ScopeInput>; purpose: Purpose }, params: Pick<CallParams, 'providerOptions'>): ResolvedCall {
+export function resolveCall(
+  defaults: { scope: Partial<ScopeInput>; purpose: Purpose },
+  params: Pick<CallParams, 'providerOptions'>,
+): ResolvedCall {
   const { purpose = defaults.purpose, turn_id: turnId, ...overrides } = callOptions(params.providerOptions?.['engram']);
-  if (!PURPOSES.includes(purpose)) throw ValidationError.of(`${FIELD}.purpose`, 'enum', `must be one of ${PURPOSES.join(', ')}`);
-  const { tenant_id: tenant, user_id: user, agent_id: agent, session_id: session, run_id: run } = { ...defaults.scope, ...overrides };
-  const missing = [['user_id', user], ['agent_id', agent], ['session_id', session]].find(([, value]) => value === undefined);
-  if (missing !== undefined) throw ValidationError.of(`${FIELD}.${missing[0]!}`, 'required', 'is required: set it in engramMiddleware({ scope }) or per call in providerOptions.engram');
-  const scope: ScopeInput = { user_id: user!, agent_id: agent!, session_id: session!, run_id: run ?? session!, ...(tenant === undefined ? {} : { tenant_id: tenant }) };
+  if (!PURPOSES.includes(purpose))
+    throw ValidationError.of(`${FIELD}.purpose`, 'enum', `must be one of ${PURPOSES.join(', ')}`);
+  const {
+    tenant_id: tenant,
+    user_id: user,
+    agent_id: agent,
+    session_id: session,
+    run_id: run,
+  } = { ...defaults.scope, ...overrides };
+  const missing = [
+    ['user_id', user],
+    ['agent_id', agent],
+    ['session_id', session],
+  ].find(([, value]) => value === undefined);
+  if (missing !== undefined)
+    throw ValidationError.of(
+      `${FIELD}.${missing[0]!}`,
+      'required',
+      'is required: set it in engramMiddleware({ scope }) or per call in providerOptions.engram',
+    );
+  const scope: ScopeInput = {
+    user_id: user!,
+    agent_id: agent!,
+    session_id: session!,
+    run_id: run ?? session!,
+    ...(tenant === undefined ? {} : { tenant_id: tenant }),
+  };
   return { scope, purpose, turnId };
 }
 
 function callOptions(value: unknown): EngramCallOptions {
   if (value === undefined) return {};
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw ValidationError.of(FIELD, 'type', 'must be an object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw ValidationError.of(FIELD, 'type', 'must be an object');
   const options: Record<string, string> = {};
   for (const [name, option] of Object.entries(value)) {
-    if (!(NAMES as readonly string[]).includes(name)) throw ValidationError.of(`${FIELD}.${name}`, 'additional_properties', `is not an option; the options are ${NAMES.join(', ')}`);
+    if (!(NAMES as readonly string[]).includes(name))
+      throw ValidationError.of(
+        `${FIELD}.${name}`,
+        'additional_properties',
+        `is not an option; the options are ${NAMES.join(', ')}`,
+      );
     if (option === undefined) continue;
-    if (typeof option !== 'string' || option === '') throw ValidationError.of(`${FIELD}.${name}`, 'type', 'must be a non-empty string');
+    if (typeof option !== 'string' || option === '')
+      throw ValidationError.of(`${FIELD}.${name}`, 'type', 'must be a non-empty string');
     options[name] = option;
   }
   return options as EngramCallOptions;

@@ -16,7 +16,9 @@ let served: ServedEngram;
 let client: EngramClient;
 beforeAll(async () => {
   const store = await tempEngram();
-  served = await serveEngram(store.engram, { auth: 'none' }, () => rmSync(store.folder, { recursive: true, force: true }));
+  served = await serveEngram(store.engram, { auth: 'none' }, () =>
+    rmSync(store.folder, { recursive: true, force: true }),
+  );
   client = createClient({ baseUrl: served.url, apiKey: 'no-auth' });
 });
 afterAll(() => served.close());
@@ -27,7 +29,11 @@ describe('engram/ai-sdk over the HTTP client', () => {
       doGenerate: generated([{ type: 'text', text: 'Noted, nothing with peanuts.' }]),
       doStream: streamed('Apple slices with yoghurt.'),
     });
-    const wrapped = (sessionId: string) => wrapLanguageModel({ model, middleware: engramMiddleware({ engram: client, scope: { ...user, session_id: sessionId } }) });
+    const wrapped = (sessionId: string) =>
+      wrapLanguageModel({
+        model,
+        middleware: engramMiddleware({ engram: client, scope: { ...user, session_id: sessionId } }),
+      });
 
     const first = () => generateText({ model: wrapped('week-1'), prompt: "I'm allergic to peanuts." });
     await first();
@@ -36,7 +42,10 @@ describe('engram/ai-sdk over the HTTP client', () => {
 
     expect(systemPromptOf(model.doStreamCalls[0]!)).toContain('allergic to peanuts');
     const week1 = await client.listEvents({ ...user, session_id: 'week-1' });
-    expect(week1.items.map((event) => event.content)).toEqual(["I'm allergic to peanuts.", 'Noted, nothing with peanuts.']);
+    expect(week1.items.map((event) => event.content)).toEqual([
+      "I'm allergic to peanuts.",
+      'Noted, nothing with peanuts.',
+    ]);
     const week2 = await client.listEvents({ ...user, session_id: 'week-2' });
     expect(week2.items.map((event) => event.content)).toEqual(['Any snack ideas?', 'Apple slices with yoghurt.']);
   });
@@ -44,14 +53,27 @@ describe('engram/ai-sdk over the HTTP client', () => {
   it('runs the memory tools against the server', async () => {
     const model = new MockLanguageModelV3({
       doGenerate: [
-        generated([toolCall('call-1', 'remember', { type: 'preferences', key: 'pref:food:snack', value: { scope: 'food', name: 'snack', value: 'rice crackers' } })]),
+        generated([
+          toolCall('call-1', 'remember', {
+            type: 'preferences',
+            key: 'pref:food:snack',
+            value: { scope: 'food', name: 'snack', value: 'rice crackers' },
+          }),
+        ]),
         generated([toolCall('call-2', 'searchMemory', { query: 'snack' })]),
         generated([{ type: 'text', text: 'Rice crackers it is.' }]),
       ],
     });
-    const result = await generateText({ model, tools: memoryTools({ engram: client, scope: user }), stopWhen: stepCountIs(4), prompt: 'Remember my snack, then look it up.' });
+    const result = await generateText({
+      model,
+      tools: memoryTools({ engram: client, scope: user }),
+      stopWhen: stepCountIs(4),
+      prompt: 'Remember my snack, then look it up.',
+    });
 
-    expect(result.steps[1]!.toolResults[0]!.output).toEqual({ hits: [expect.objectContaining({ key: 'pref:food:snack', text: expect.stringContaining('rice crackers') })] });
+    expect(result.steps[1]!.toolResults[0]!.output).toEqual({
+      hits: [expect.objectContaining({ key: 'pref:food:snack', text: expect.stringContaining('rice crackers') })],
+    });
     expect((await client.listItems({ ...user })).items.map((item) => item.key)).toContain('pref:food:snack');
   });
 });

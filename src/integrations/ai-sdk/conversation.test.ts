@@ -9,13 +9,35 @@ const user = (text: string): Prompt[number] => ({ role: 'user', content: [{ type
 const toolLoop: Prompt = [
   { role: 'system', content: 'You are a cook.' },
   user('What can I cook tonight?'),
-  { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'pantry', input: {} }, { type: 'tool-call', toolCallId: 'c2', toolName: 'recipes', input: {} }] },
+  {
+    role: 'assistant',
+    content: [
+      { type: 'tool-call', toolCallId: 'c1', toolName: 'pantry', input: {} },
+      { type: 'tool-call', toolCallId: 'c2', toolName: 'recipes', input: {} },
+    ],
+  },
   {
     role: 'tool',
     content: [
       { type: 'tool-result', toolCallId: 'c1', toolName: 'pantry', output: { type: 'json', value: ['rice', 'eggs'] } },
-      { type: 'tool-result', toolCallId: 'c2', toolName: 'recipes', output: { type: 'execution-denied', reason: 'not approved' } },
-      { type: 'tool-result', toolCallId: 'c3', toolName: 'photo', output: { type: 'content', value: [{ type: 'text', text: 'a fridge' }, { type: 'image-url', url: 'https://example.test/f.png' }] } },
+      {
+        type: 'tool-result',
+        toolCallId: 'c2',
+        toolName: 'recipes',
+        output: { type: 'execution-denied', reason: 'not approved' },
+      },
+      {
+        type: 'tool-result',
+        toolCallId: 'c3',
+        toolName: 'photo',
+        output: {
+          type: 'content',
+          value: [
+            { type: 'text', text: 'a fridge' },
+            { type: 'image-url', url: 'https://example.test/f.png' },
+          ],
+        },
+      },
     ],
   },
 ];
@@ -23,7 +45,9 @@ const toolLoop: Prompt = [
 describe('reading a call', () => {
   it('takes the last user message as the query, text parts only', () => {
     expect(lastUserText(toolLoop)).toBe('What can I cook tonight?');
-    expect(lastUserText([{ role: 'user', content: [{ type: 'file', data: 'aGk=', mediaType: 'image/png' }] }])).toBeUndefined();
+    expect(
+      lastUserText([{ role: 'user', content: [{ type: 'file', data: 'aGk=', mediaType: 'image/png' }] }]),
+    ).toBeUndefined();
   });
 
   it('commits what came after the last assistant message: tool results with their status', () => {
@@ -32,7 +56,12 @@ describe('reading a call', () => {
       tool_results: [
         { tool_name: 'pantry', call_id: 'c1', content: { value: ['rice', 'eggs'] }, status: 'ok' },
         { tool_name: 'recipes', call_id: 'c2', content: 'execution denied: not approved', status: 'error' },
-        { tool_name: 'photo', call_id: 'c3', content: 'a fridge\n[image-url: https://example.test/f.png]', status: 'ok' },
+        {
+          tool_name: 'photo',
+          call_id: 'c3',
+          content: 'a fridge\n[image-url: https://example.test/f.png]',
+          status: 'ok',
+        },
       ],
     });
     expect(newInput([user('Hi'), user('Are you there?')]).messages).toEqual([
@@ -62,11 +91,20 @@ describe('reading a call', () => {
   it('derives the same turn id for the same conversation, whatever the system prompt and provider options', () => {
     const id = deriveTurnId(session, toolLoop);
     expect(id).toMatch(/^ai-sdk:3:[0-9a-f]{32}$/u);
-    const resent: Prompt = [{ role: 'system', content: 'Another system prompt, with memory.' }, ...toolLoop.slice(1).map((message) => ({ ...message, providerOptions: { anthropic: { cacheControl: { type: 'ephemeral' } } } }))];
+    const resent: Prompt = [
+      { role: 'system', content: 'Another system prompt, with memory.' },
+      ...toolLoop
+        .slice(1)
+        .map((message) => ({ ...message, providerOptions: { anthropic: { cacheControl: { type: 'ephemeral' } } } })),
+    ];
     expect(deriveTurnId(session, resent)).toBe(id);
     expect(deriveTurnId(['default', 'mira', 'chef', 's2'], toolLoop)).not.toBe(id);
     expect(deriveTurnId(session, [...toolLoop, user('And tomorrow?')])).not.toBe(id);
-    const withFile = (data: Uint8Array): Prompt => [{ role: 'user', content: [{ type: 'file', data, mediaType: 'image/png' }] }];
-    expect(deriveTurnId(session, withFile(new Uint8Array([1, 2])))).not.toBe(deriveTurnId(session, withFile(new Uint8Array([1, 3]))));
+    const withFile = (data: Uint8Array): Prompt => [
+      { role: 'user', content: [{ type: 'file', data, mediaType: 'image/png' }] },
+    ];
+    expect(deriveTurnId(session, withFile(new Uint8Array([1, 2])))).not.toBe(
+      deriveTurnId(session, withFile(new Uint8Array([1, 3]))),
+    );
   });
 });

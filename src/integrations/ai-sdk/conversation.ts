@@ -41,7 +41,8 @@ export function newInput(prompt: Prompt): TurnParts {
       if (text !== '') parts.messages.push({ role: 'user', content: text });
     } else if (message.role === 'tool') {
       for (const part of message.content) {
-        if (part.type === 'tool-result') parts.tool_results.push({ tool_name: part.toolName, call_id: part.toolCallId, ...outputOf(part.output) });
+        if (part.type === 'tool-result')
+          parts.tool_results.push({ tool_name: part.toolName, call_id: part.toolCallId, ...outputOf(part.output) });
       }
     }
   }
@@ -58,12 +59,25 @@ export function newInput(prompt: Prompt): TurnParts {
  */
 export function replyParts(content: readonly ResponsePart[]): TurnParts {
   const text = content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
-  const parts: TurnParts = { messages: text.trim() === '' ? [] : [{ role: 'assistant', content: text }], tool_results: [] };
+  const parts: TurnParts = {
+    messages: text.trim() === '' ? [] : [{ role: 'assistant', content: text }],
+    tool_results: [],
+  };
   for (const part of content) {
     if (part.type === 'tool-call') {
-      parts.messages.push({ role: 'assistant', content_type: 'command', content: `${part.toolName}(${part.input})`, metadata: { call_id: part.toolCallId } });
+      parts.messages.push({
+        role: 'assistant',
+        content_type: 'command',
+        content: `${part.toolName}(${part.input})`,
+        metadata: { call_id: part.toolCallId },
+      });
     } else if (part.type === 'tool-result') {
-      parts.tool_results.push({ tool_name: part.toolName, call_id: part.toolCallId, content: recordOrText(part.result), status: part.isError === true ? 'error' : 'ok' });
+      parts.tool_results.push({
+        tool_name: part.toolName,
+        call_id: part.toolCallId,
+        content: recordOrText(part.result),
+        status: part.isError === true ? 'error' : 'ok',
+      });
     }
   }
   return parts;
@@ -79,7 +93,9 @@ export function replyParts(content: readonly ResponsePart[]): TurnParts {
  */
 export function deriveTurnId(session: readonly string[], prompt: Prompt): string {
   const conversation = prompt.filter((message) => message.role !== 'system');
-  const digest = createHash('sha256').update(JSON.stringify([session, conversation], identityOnly)).digest('hex');
+  const digest = createHash('sha256')
+    .update(JSON.stringify([session, conversation], identityOnly))
+    .digest('hex');
   return `ai-sdk:${conversation.length}:${digest.slice(0, 32)}`;
 }
 
@@ -137,10 +153,15 @@ function outputOf(output: ToolOutput): Pick<TurnToolResult, 'content' | 'status'
     case 'error-json':
       return { content: recordOrText(output.value), status: 'error' };
     case 'execution-denied':
-      return { content: output.reason === undefined ? 'execution denied' : `execution denied: ${output.reason}`, status: 'error' };
+      return {
+        content: output.reason === undefined ? 'execution denied' : `execution denied: ${output.reason}`,
+        status: 'error',
+      };
     case 'content':
       return {
-        content: output.value.map((part) => (part.type === 'text' ? part.text : `[${part.type}${'url' in part ? `: ${part.url}` : ''}]`)).join('\n'),
+        content: output.value
+          .map((part) => (part.type === 'text' ? part.text : `[${part.type}${'url' in part ? `: ${part.url}` : ''}]`))
+          .join('\n'),
         status: 'ok',
       };
   }

@@ -24,7 +24,9 @@ const said = (events: EventRecord[]) => events.map((event) => [event.role, event
 
 describe('engramMiddleware with generateText', () => {
   it("carries what session 1 said into the system prompt of session 2's call", async () => {
-    const model = new MockLanguageModelV3({ doGenerate: generated([{ type: 'text', text: 'Noted, nothing with peanuts.' }]) });
+    const model = new MockLanguageModelV3({
+      doGenerate: generated([{ type: 'text', text: 'Noted, nothing with peanuts.' }]),
+    });
     await generateText({
       model: withMemory(model),
       system: 'You are a cooking assistant.',
@@ -55,7 +57,14 @@ describe('engramMiddleware with generateText', () => {
     const model = new MockLanguageModelV3({
       doGenerate: async () => {
         calls += 1;
-        if (calls === 1) throw new APICallError({ message: 'overloaded', url: 'http://model.test', requestBodyValues: {}, statusCode: 529, isRetryable: true });
+        if (calls === 1)
+          throw new APICallError({
+            message: 'overloaded',
+            url: 'http://model.test',
+            requestBodyValues: {},
+            statusCode: 529,
+            isRetryable: true,
+          });
         return generated([{ type: 'text', text: 'Tuesday at nine.' }]);
       },
     });
@@ -64,7 +73,13 @@ describe('engramMiddleware with generateText', () => {
       { role: 'assistant' as const, content: 'I do not know yet.' },
       { role: 'user' as const, content: 'It is on Tuesday at nine. When is it?' },
     ];
-    const call = () => generateText({ model: withMemory(model), messages, maxRetries: 1, providerOptions: { engram: { session_id: 'dentist' } } });
+    const call = () =>
+      generateText({
+        model: withMemory(model),
+        messages,
+        maxRetries: 1,
+        providerOptions: { engram: { session_id: 'dentist' } },
+      });
 
     await call();
     expect(calls).toBe(2);
@@ -77,7 +92,11 @@ describe('engramMiddleware with generateText', () => {
     expect(await sessionEvents('dentist')).toEqual(before);
 
     // The next message of the conversation is a new turn.
-    await generateText({ model: withMemory(model), messages: [...messages, { role: 'assistant', content: 'Tuesday at nine.' }, { role: 'user', content: 'Thanks!' }], providerOptions: { engram: { session_id: 'dentist' } } });
+    await generateText({
+      model: withMemory(model),
+      messages: [...messages, { role: 'assistant', content: 'Tuesday at nine.' }, { role: 'user', content: 'Thanks!' }],
+      providerOptions: { engram: { session_id: 'dentist' } },
+    });
     const after = await sessionEvents('dentist');
     expect(after).toHaveLength(4);
     expect(new Set(after.map((event) => event.turn_id)).size).toBe(2);
@@ -85,11 +104,18 @@ describe('engramMiddleware with generateText', () => {
 
   it('commits a tool loop call by call: the user message with the tool call, then the tool result with the answer', async () => {
     const model = new MockLanguageModelV3({
-      doGenerate: [generated([toolCall('call-1', 'weather', { city: 'Lisbon' })]), generated([{ type: 'text', text: 'Sunny, 24 °C: a picnic works.' }])],
+      doGenerate: [
+        generated([toolCall('call-1', 'weather', { city: 'Lisbon' })]),
+        generated([{ type: 'text', text: 'Sunny, 24 °C: a picnic works.' }]),
+      ],
     });
     const weather = tool({
       description: 'The weather in a city.',
-      inputSchema: jsonSchema<{ city: string }>({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }),
+      inputSchema: jsonSchema<{ city: string }>({
+        type: 'object',
+        properties: { city: { type: 'string' } },
+        required: ['city'],
+      }),
       execute: async ({ city }) => ({ city, sky: 'sunny', celsius: 24 }),
     });
     const result = await generateText({
@@ -117,11 +143,15 @@ describe('engramMiddleware with generateText', () => {
   });
 
   it('composes for the purpose and under the turn id a call names in providerOptions.engram', async () => {
-    const model = new MockLanguageModelV3({ doGenerate: generated([{ type: 'text', text: 'Step one: book the venue.' }]) });
+    const model = new MockLanguageModelV3({
+      doGenerate: generated([{ type: 'text', text: 'Step one: book the venue.' }]),
+    });
     await generateText({
       model: withMemory(model, { purpose: 'tool' }),
       prompt: 'Plan the launch.',
-      providerOptions: { engram: { session_id: 'launch', run_id: 'plan-1', purpose: 'planner', turn_id: 'launch-turn-1' } },
+      providerOptions: {
+        engram: { session_id: 'launch', run_id: 'plan-1', purpose: 'planner', turn_id: 'launch-turn-1' },
+      },
     });
     expect(systemPromptOf(model.doGenerateCalls[0]!)).toContain('# Memory for the planner');
     const events = await sessionEvents('launch');
@@ -143,7 +173,11 @@ describe('engramMiddleware with streamText', () => {
     });
     const note = tool({
       description: 'Takes a note.',
-      inputSchema: jsonSchema<{ text: string }>({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }),
+      inputSchema: jsonSchema<{ text: string }>({
+        type: 'object',
+        properties: { text: { type: 'string' } },
+        required: ['text'],
+      }),
       execute: async () => 'saved',
     });
     const first = streamText({
@@ -162,7 +196,11 @@ describe('engramMiddleware with streamText', () => {
       ['tool', 'tool_result', 'saved'],
     ]);
 
-    const second = streamText({ model: withMemory(model), prompt: 'Any snack ideas?', providerOptions: { engram: { session_id: 'stream-2' } } });
+    const second = streamText({
+      model: withMemory(model),
+      prompt: 'Any snack ideas?',
+      providerOptions: { engram: { session_id: 'stream-2' } },
+    });
     await second.consumeStream();
     expect(systemPromptOf(model.doStreamCalls[2]!)).toContain('allergic to peanuts');
     expect(said(await sessionEvents('stream-2'))).toEqual([
@@ -173,9 +211,21 @@ describe('engramMiddleware with streamText', () => {
 
   it('commits nothing for a stream that ends in an error part', async () => {
     const model = new MockLanguageModelV3({
-      doStream: { stream: new ReadableStream({ start: (controller) => (controller.enqueue({ type: 'error', error: new Error('connection reset') }), controller.close()) }) },
+      doStream: {
+        stream: new ReadableStream({
+          start: (controller) => (
+            controller.enqueue({ type: 'error', error: new Error('connection reset') }),
+            controller.close()
+          ),
+        }),
+      },
     });
-    const result = streamText({ model: withMemory(model), prompt: 'Hello?', providerOptions: { engram: { session_id: 'broken' } }, onError: () => undefined });
+    const result = streamText({
+      model: withMemory(model),
+      prompt: 'Hello?',
+      providerOptions: { engram: { session_id: 'broken' } },
+      onError: () => undefined,
+    });
     await result.consumeStream();
     expect(await sessionEvents('broken')).toEqual([]);
   });
@@ -193,7 +243,10 @@ describe('engramMiddleware when Engram fails', () => {
   it.each(['compose', 'commit'] as const)('reports a failed %s to onError and the call goes on', async (phase) => {
     const onError = vi.fn();
     const model = new MockLanguageModelV3({ doGenerate: generated([{ type: 'text', text: 'Hello!' }]) });
-    const wrapped = wrapLanguageModel({ model, middleware: engramMiddleware({ engram: failing(phase), scope: { ...user, session_id: 'flaky' }, onError }) });
+    const wrapped = wrapLanguageModel({
+      model,
+      middleware: engramMiddleware({ engram: failing(phase), scope: { ...user, session_id: 'flaky' }, onError }),
+    });
     const result = await generateText({ model: wrapped, system: 'Be brief.', prompt: 'Hi' });
     expect(result.text).toBe('Hello!');
     expect(onError).toHaveBeenCalledTimes(1);
@@ -207,10 +260,17 @@ describe('engramMiddleware when Engram fails', () => {
     process.on('warning', listen);
     try {
       const model = new MockLanguageModelV3({ doGenerate: generated([{ type: 'text', text: 'Hello!' }]) });
-      const wrapped = wrapLanguageModel({ model, middleware: engramMiddleware({ engram: failing('commit'), scope: { ...user, session_id: 'flaky' } }) });
+      const wrapped = wrapLanguageModel({
+        model,
+        middleware: engramMiddleware({ engram: failing('commit'), scope: { ...user, session_id: 'flaky' } }),
+      });
       expect((await generateText({ model: wrapped, prompt: 'Hi' })).text).toBe('Hello!');
       await vi.waitFor(() => expect(warnings).toHaveLength(1));
-      expect(warnings[0]).toMatchObject({ name: 'EngramWarning', code: 'ENGRAM_COMMIT_FAILED', message: expect.stringContaining('disk full') });
+      expect(warnings[0]).toMatchObject({
+        name: 'EngramWarning',
+        code: 'ENGRAM_COMMIT_FAILED',
+        message: expect.stringContaining('disk full'),
+      });
     } finally {
       process.off('warning', listen);
     }
@@ -238,13 +298,23 @@ describe('engramMiddleware when Engram fails', () => {
   it('reports a scope it cannot complete and calls the model without memory', async () => {
     const onError = vi.fn();
     const model = new MockLanguageModelV3({ doGenerate: generated([{ type: 'text', text: 'Hello!' }]) });
-    const wrapped = wrapLanguageModel({ model, middleware: engramMiddleware({ engram: current.engram, scope: user, onError }) });
+    const wrapped = wrapLanguageModel({
+      model,
+      middleware: engramMiddleware({ engram: current.engram, scope: user, onError }),
+    });
     expect((await generateText({ model: wrapped, prompt: 'Hi' })).text).toBe('Hello!');
-    await generateText({ model: wrapped, prompt: 'Hi', providerOptions: { engram: { session_id: 's1', sessionId: 's1' } } });
+    await generateText({
+      model: wrapped,
+      prompt: 'Hi',
+      providerOptions: { engram: { session_id: 's1', sessionId: 's1' } },
+    });
     expect(onError.mock.calls.map(([error, context]) => [error.code, error.field, context])).toEqual([
       ['VALIDATION_FAILED', 'providerOptions.engram.session_id', { phase: 'compose' }],
       ['VALIDATION_FAILED', 'providerOptions.engram.sessionId', { phase: 'compose' }],
     ]);
-    expect(model.doGenerateCalls.map((call) => call.prompt.some((message) => message.role === 'system'))).toEqual([false, false]);
+    expect(model.doGenerateCalls.map((call) => call.prompt.some((message) => message.role === 'system'))).toEqual([
+      false,
+      false,
+    ]);
   });
 });

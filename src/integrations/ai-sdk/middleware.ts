@@ -72,7 +72,8 @@ function callMemory(options: EngramMiddlewareOptions) {
   const defaults = { scope: options.scope ?? {}, purpose: options.purpose ?? 'responder' };
   // What prepare resolved for a call, found again by its params in wrapGenerate/wrapStream.
   const calls = new WeakMap<CallParams, CallTurn>();
-  const report = (error: unknown, phase: EngramPhase, turnId?: string) => onError(error, turnId === undefined ? { phase } : { phase, turn_id: turnId });
+  const report = (error: unknown, phase: EngramPhase, turnId?: string) =>
+    onError(error, turnId === undefined ? { phase } : { phase, turn_id: turnId });
 
   return {
     prepared: (params: CallParams) => calls.has(params),
@@ -87,7 +88,13 @@ function callMemory(options: EngramMiddlewareOptions) {
       }
       let prompt = params.prompt;
       try {
-        const { text } = await composeForPrompt(port, { ...options.compose, scope: call.scope, purpose: call.purpose, query: lastUserText(params.prompt), format });
+        const { text } = await composeForPrompt(port, {
+          ...options.compose,
+          scope: call.scope,
+          purpose: call.purpose,
+          query: lastUserText(params.prompt),
+          format,
+        });
         prompt = withMemory(params.prompt, text);
       } catch (error) {
         report(error, 'compose', call.turnId);
@@ -111,7 +118,10 @@ function callMemory(options: EngramMiddlewareOptions) {
 }
 
 /** The stream, passed on part by part; when it ends, `commit` gets the reply before the stream closes. */
-function committedAtEnd(stream: ReadableStream<StreamPart>, commit: (reply: ResponsePart[]) => Promise<void>): ReadableStream<StreamPart> {
+function committedAtEnd(
+  stream: ReadableStream<StreamPart>,
+  commit: (reply: ResponsePart[]) => Promise<void>,
+): ReadableStream<StreamPart> {
   const reply = streamReply();
   return stream.pipeThrough(
     new TransformStream<StreamPart, StreamPart>({
@@ -148,7 +158,11 @@ interface CallTurn extends ResolvedCall {
 
 function readCall(resolved: ResolvedCall, prompt: Prompt): CallTurn {
   const { tenant_id: tenant = '', user_id: user, agent_id: agent, session_id: session } = resolved.scope;
-  return { ...resolved, turnId: resolved.turnId ?? deriveTurnId([tenant, user, agent, session], prompt), input: newInput(prompt) };
+  return {
+    ...resolved,
+    turnId: resolved.turnId ?? deriveTurnId([tenant, user, agent, session], prompt),
+    input: newInput(prompt),
+  };
 }
 
 function turnOf(call: CallTurn, reply: TurnParts, model: CalledModel): CommitTurnRequest | undefined {
@@ -173,5 +187,8 @@ function withMemory(prompt: Prompt, memory: string): Prompt {
 
 function warn(error: unknown, context: { phase: EngramPhase; turn_id?: string }): void {
   const message = error instanceof Error ? error.message : String(error);
-  process.emitWarning(`engram/ai-sdk: ${context.phase} failed, the model call went on without it: ${message}`, { type: 'EngramWarning', code: `ENGRAM_${context.phase.toUpperCase()}_FAILED` });
+  process.emitWarning(`engram/ai-sdk: ${context.phase} failed, the model call went on without it: ${message}`, {
+    type: 'EngramWarning',
+    code: `ENGRAM_${context.phase.toUpperCase()}_FAILED`,
+  });
 }

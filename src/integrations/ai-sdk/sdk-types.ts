@@ -23,4 +23,7 @@ export type StreamResult = Awaited<ReturnType<WrapStream>>;
 /** One part of a streamed response. */
 export type StreamPart = StreamResult['stream'] extends ReadableStream<infer Part> ? Part : never;
 /** A tool result's output as the prompt carries it. */
-export type ToolOutput = Extract<Extract<PromptMessage, { role: 'tool' }>['content'][number], { type: 'tool-result' }>['output'];
+export type ToolOutput = Extract<
+  Extract<PromptMessage, { role: 'tool' }>['content'][number],
+  { type: 'tool-result' }
+>['output'];

@@ -7,7 +7,11 @@ import { tempEngramEach } from '../../../test/helpers/temp-engram.js';
 import { memoryTools } from './tools.js';
 
 const scope = { user_id: 'mira', agent_id: 'chef' };
-const snack = { type: 'preferences', key: 'pref:food:snack', value: { scope: 'food', name: 'snack', value: 'rice crackers' } };
+const snack = {
+  type: 'preferences',
+  key: 'pref:food:snack',
+  value: { scope: 'food', name: 'snack', value: 'rice crackers' },
+};
 
 const current = tempEngramEach();
 
@@ -21,32 +25,86 @@ describe('memoryTools', () => {
         generated([{ type: 'text', text: 'Done.' }]),
       ],
     });
-    const result = await generateText({ model, tools: memoryTools({ engram: current.engram, scope }), stopWhen: stepCountIs(5), prompt: 'Remember my snack, look it up, then forget it.' });
+    const result = await generateText({
+      model,
+      tools: memoryTools({ engram: current.engram, scope }),
+      stopWhen: stepCountIs(5),
+      prompt: 'Remember my snack, look it up, then forget it.',
+    });
 
     const outputs = result.steps.flatMap((step) => step.toolResults.map((entry) => [entry.toolName, entry.output]));
     expect(outputs).toEqual([
-      ['remember', { changes: [{ action: 'created', item_id: expect.stringMatching(/^mem_/u), type: 'preferences', key: 'pref:food:snack', version: 1 }] }],
-      ['searchMemory', { hits: [expect.objectContaining({ type: 'preferences', key: 'pref:food:snack', text: expect.stringContaining('rice crackers') })] }],
+      [
+        'remember',
+        {
+          changes: [
+            {
+              action: 'created',
+              item_id: expect.stringMatching(/^mem_/u),
+              type: 'preferences',
+              key: 'pref:food:snack',
+              version: 1,
+            },
+          ],
+        },
+      ],
+      [
+        'searchMemory',
+        {
+          hits: [
+            expect.objectContaining({
+              type: 'preferences',
+              key: 'pref:food:snack',
+              text: expect.stringContaining('rice crackers'),
+            }),
+          ],
+        },
+      ],
       ['forget', { changes: [expect.objectContaining({ action: 'retracted', key: 'pref:food:snack' })] }],
     ]);
     const [item] = await current.engram.listItems({ scope, status: ['retracted'] });
-    expect(item).toMatchObject({ key: 'pref:food:snack', provenance: { extractor: 'explicit', rule: 'ai-sdk.remember' } });
+    expect(item).toMatchObject({
+      key: 'pref:food:snack',
+      provenance: { extractor: 'explicit', rule: 'ai-sdk.remember' },
+    });
     expect(await current.engram.listItems({ scope })).toEqual([]);
   });
 
   it("shows the model Engram's message when its input breaks a rule", async () => {
     const model = new MockLanguageModelV3({
-      doGenerate: [generated([toolCall('call-1', 'remember', { ...snack, key: 'pref:Food Snacks:crackers' })]), generated([{ type: 'text', text: 'Sorry.' }])],
+      doGenerate: [
+        generated([toolCall('call-1', 'remember', { ...snack, key: 'pref:Food Snacks:crackers' })]),
+        generated([{ type: 'text', text: 'Sorry.' }]),
+      ],
     });
-    await generateText({ model, tools: memoryTools({ engram: current.engram, scope }), stopWhen: stepCountIs(2), prompt: 'Remember my snack.' });
+    await generateText({
+      model,
+      tools: memoryTools({ engram: current.engram, scope }),
+      stopWhen: stepCountIs(2),
+      prompt: 'Remember my snack.',
+    });
 
     const answer = model.doGenerateCalls[1]!.prompt.at(-1)!;
-    expect(answer).toMatchObject({ role: 'tool', content: [{ type: 'tool-result', toolName: 'remember', output: { type: 'error-text', value: expect.stringContaining('(a preferences key is pref:<scope>:<name>)') } }] });
+    expect(answer).toMatchObject({
+      role: 'tool',
+      content: [
+        {
+          type: 'tool-result',
+          toolName: 'remember',
+          output: { type: 'error-text', value: expect.stringContaining('(a preferences key is pref:<scope>:<name>)') },
+        },
+      ],
+    });
     expect(await current.engram.listItems({ scope })).toEqual([]);
   });
 
   it('keeps to the scope it was made with, whatever the model sends', async () => {
-    await current.engram.remember({ scope: { user_id: 'someone-else', agent_id: 'chef' }, ...snack, type: 'preferences', value: { ...snack.value, value: 'salted peanuts' } });
+    await current.engram.remember({
+      scope: { user_id: 'someone-else', agent_id: 'chef' },
+      ...snack,
+      type: 'preferences',
+      value: { ...snack.value, value: 'salted peanuts' },
+    });
     await current.engram.remember({ scope, ...snack, type: 'preferences' });
     const tools = memoryTools({ engram: current.engram, scope });
     const input = { query: 'snack', scope: { user_id: 'someone-else' } } as unknown as { query: string };

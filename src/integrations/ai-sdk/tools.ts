@@ -83,7 +83,11 @@ export function memoryTools(options: MemoryToolsOptions): MemoryTools {
   // A copy, so a caller's later change to its object does not move the tools to another user.
   const scope: MemoryToolScope = { ...options.scope };
   const port = memoryPort(options.engram);
-  return { searchMemory: searchTool(port, scope), remember: rememberTool(port, scope), forget: forgetTool(port, scope) };
+  return {
+    searchMemory: searchTool(port, scope),
+    remember: rememberTool(port, scope),
+    forget: forgetTool(port, scope),
+  };
 }
 
 function searchTool(port: MemoryPort, scope: MemoryToolScope): MemoryTools['searchMemory'] {
@@ -93,13 +97,23 @@ function searchTool(port: MemoryPort, scope: MemoryToolScope): MemoryTools['sear
       "Searches the user's long-term memory (profile facts, preferences, goals, tasks, decisions, people and things, dated events, procedures) by words and meaning, best first. Use it to look up something specific about the user that the memory in the system prompt does not show.",
     inputSchema: objectSchema<SearchMemoryInput>(['query'], {
       query: { type: 'string', minLength: 1, maxLength: 10_000, description: 'What to look for, in words.' },
-      types: { type: 'array', items: { type: 'string', enum: [...MEMORY_TYPES] }, description: 'Only these kinds of memory.' },
+      types: {
+        type: 'array',
+        items: { type: 'string', enum: [...MEMORY_TYPES] },
+        description: 'Only these kinds of memory.',
+      },
       k: { type: 'integer', minimum: 1, maximum: 20, description: 'How many items (default 5).' },
     }),
     async execute({ query, types, k }) {
       const hits = await port.searchItems({ scope, query, k: k ?? 5, ...(types === undefined ? {} : { types }) });
       return {
-        hits: hits.map(({ item, score }) => ({ item_id: item.id, type: item.type, key: item.key, text: describeItem(item), score: Math.round(score * 10_000) / 10_000 })),
+        hits: hits.map(({ item, score }) => ({
+          item_id: item.id,
+          type: item.type,
+          key: item.key,
+          text: describeItem(item),
+          score: Math.round(score * 10_000) / 10_000,
+        })),
       };
     },
   });
@@ -111,12 +125,23 @@ function rememberTool(port: MemoryPort, scope: MemoryToolScope): MemoryTools['re
     description: `Saves one lasting fact to the user's long-term memory, when the user asks you to remember something or states a lasting fact or preference. Writing a key again updates it (the old version stays in history). The user's profile is profile:user with facts as { k, v } pairs (for example { subject: 'user', facts: [{ k: 'allergy:peanuts', v: 'allergic to peanuts' }] }); a fact with v null ends that fact (an allergy that is gone, a car sold). Key and required value fields by type: ${keyGuide()}.`,
     inputSchema: objectSchema<RememberInput>(['type', 'key', 'value'], {
       type: { type: 'string', enum: [...MEMORY_TYPES] },
-      key: { type: 'string', description: 'The key, in the format of its type: lower-case words joined by _, no spaces or colons inside a part.' },
+      key: {
+        type: 'string',
+        description:
+          'The key, in the format of its type: lower-case words joined by _, no spaces or colons inside a part.',
+      },
       value: { type: 'object', description: 'The value, with the fields of its type.' },
       confidence: { type: 'number', minimum: 0, maximum: 1, description: 'How sure the user was (default 1).' },
     }),
     async execute({ type, key, value, confidence }) {
-      const diffs = await port.remember({ scope, type, key, value, rule: 'ai-sdk.remember', ...(confidence === undefined ? {} : { confidence }) });
+      const diffs = await port.remember({
+        scope,
+        type,
+        key,
+        value,
+        rule: 'ai-sdk.remember',
+        ...(confidence === undefined ? {} : { confidence }),
+      });
       return { changes: diffs.map(changeOf) };
     },
   });
@@ -133,7 +158,12 @@ function forgetTool(port: MemoryPort, scope: MemoryToolScope): MemoryTools['forg
       reason: { type: 'string', maxLength: 1000, description: 'Why, in the user’s words.' },
     }),
     async execute({ key, item_id: itemId, reason }) {
-      const diffs = await port.forget({ scope, ...(key === undefined ? {} : { key }), ...(itemId === undefined ? {} : { item_id: itemId }), ...(reason === undefined ? {} : { reason }) });
+      const diffs = await port.forget({
+        scope,
+        ...(key === undefined ? {} : { key }),
+        ...(itemId === undefined ? {} : { item_id: itemId }),
+        ...(reason === undefined ? {} : { reason }),
+      });
       return { changes: diffs.map(changeOf) };
     },
   });
@@ -144,7 +174,12 @@ function forgetTool(port: MemoryPort, scope: MemoryToolScope): MemoryTools['forg
  * against it; Engram checks every request the tools make.
  */
 function objectSchema<T>(required: Array<keyof T & string>, properties: Record<keyof T & string, JSONSchema7>) {
-  return jsonSchema<T>({ type: 'object', additionalProperties: false, ...(required.length === 0 ? {} : { required }), properties });
+  return jsonSchema<T>({
+    type: 'object',
+    additionalProperties: false,
+    ...(required.length === 0 ? {} : { required }),
+    properties,
+  });
 }
 
 function changeOf(diff: ItemDiff): MemoryChange {
@@ -155,7 +190,10 @@ function changeOf(diff: ItemDiff): MemoryChange {
 function keyGuide(): string {
   return MEMORY_TYPES.map((type) => {
     const rule = KEY_RULES[type];
-    const key = [rule.prefix, ...rule.segments.map((segment, index) => rule.allowed?.[index]?.join('|') ?? `<${segment}>`)].join(':');
+    const key = [
+      rule.prefix,
+      ...rule.segments.map((segment, index) => rule.allowed?.[index]?.join('|') ?? `<${segment}>`),
+    ].join(':');
     const required = (VALUE_SCHEMAS[type] as { required?: string[] }).required ?? [];
     return `${type} ${key} { ${required.join(', ')} }`;
   }).join('; ');

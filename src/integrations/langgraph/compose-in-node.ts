@@ -47,15 +47,32 @@ function configured(config: GraphNodeConfig, name: string): string | undefined {
  *   return { messages: [await model.invoke([new SystemMessage(text), ...state.messages])] };
  * }
  */
-export async function composeInNode(config: GraphNodeConfig, options: ComposeInNodeOptions = {}): Promise<ComposedMemory> {
+export async function composeInNode(
+  config: GraphNodeConfig,
+  options: ComposeInNodeOptions = {},
+): Promise<ComposedMemory> {
   const store = options.store ?? engramStoreOf(config.store);
   if (store === undefined) {
-    throw ValidationError.of('store', 'engram_store', 'the graph has no EngramStore: compile it with { store: new EngramStore({ engram, agentId }) } or pass options.store');
+    throw ValidationError.of(
+      'store',
+      'engram_store',
+      'the graph has no EngramStore: compile it with { store: new EngramStore({ engram, agentId }) } or pass options.store',
+    );
   }
   const userId = options.userId ?? configured(config, 'user_id');
-  if (userId === undefined) throw ValidationError.of('configurable.user_id', 'required', 'name the user: invoke the graph with { configurable: { user_id } } or pass options.userId');
+  if (userId === undefined)
+    throw ValidationError.of(
+      'configurable.user_id',
+      'required',
+      'name the user: invoke the graph with { configurable: { user_id } } or pass options.userId',
+    );
   const sessionId = options.sessionId ?? configured(config, 'thread_id');
-  if (sessionId === undefined) throw ValidationError.of('configurable.thread_id', 'required', 'name the thread: invoke the graph with { configurable: { thread_id } } or pass options.sessionId');
+  if (sessionId === undefined)
+    throw ValidationError.of(
+      'configurable.thread_id',
+      'required',
+      'name the thread: invoke the graph with { configurable: { thread_id } } or pass options.sessionId',
+    );
   const { store: _store, userId: _user, sessionId: _session, runId, ...rest } = options;
   return store.compose({ ...rest, userId, sessionId, runId: runId ?? configured(config, 'run_id') ?? sessionId });
 }

@@ -8,5 +8,10 @@ storeConformance('HTTP client', async () => {
   const t = await tempEngram();
   const served = await serveEngram(t.engram, { auth: 'none' }, t.cleanup);
   const client = createClient({ baseUrl: served.url, apiKey: 'egk_unused' });
-  return { store: new EngramStore({ engram: client, agentId: 'assistant' }), engram: t.engram, advance: (ms) => t.clock.advance(ms), destroy: served.close };
+  return {
+    store: new EngramStore({ engram: client, agentId: 'assistant' }),
+    engram: t.engram,
+    advance: (ms) => t.clock.advance(ms),
+    destroy: served.close,
+  };
 });

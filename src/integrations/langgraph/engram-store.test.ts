@@ -4,5 +4,10 @@ import { EngramStore } from './engram-store.js';
 
 storeConformance('library', async () => {
   const t = await tempEngram();
-  return { store: new EngramStore({ engram: t.engram, agentId: 'assistant' }), engram: t.engram, advance: (ms) => t.clock.advance(ms), destroy: t.cleanup };
+  return {
+    store: new EngramStore({ engram: t.engram, agentId: 'assistant' }),
+    engram: t.engram,
+    advance: (ms) => t.clock.advance(ms),
+    destroy: t.cleanup,
+  };
 });

@@ -3,10 +3,26 @@
 // Namespaces map to users (store-keys.ts); search with a query is Engram's hybrid search.
 
 import { BaseStore, validateNamespace } from '@langchain/langgraph-checkpoint';
-import type { GetOperation, Item, ListNamespacesOperation, Operation, OperationResults, PutOperation, SearchItem, SearchOperation } from '@langchain/langgraph-checkpoint';
+import type {
+  GetOperation,
+  Item,
+  ListNamespacesOperation,
+  Operation,
+  OperationResults,
+  PutOperation,
+  SearchItem,
+  SearchOperation,
+} from '@langchain/langgraph-checkpoint';
 
 import type { ComposeRequest, MemoryItem, RenderFormat } from '../../index.js';
-import { allPages, composeForPrompt, memoryPort, type ComposedMemory, type EngramSource, type MemoryPort } from '../memory-port.js';
+import {
+  allPages,
+  composeForPrompt,
+  memoryPort,
+  type ComposedMemory,
+  type EngramSource,
+  type MemoryPort,
+} from '../memory-port.js';
 import { matchesFilter, meetsConditions, startsWith } from './store-filter.js';
 import { createdAtOf, entryOf, itemKeyOf, rememberRequest, type StoredEntry } from './store-keys.js';
 
@@ -35,7 +51,13 @@ export interface StoreComposeRequest {
 }
 
 function itemOf(entry: StoredEntry): Item {
-  return { namespace: entry.namespace, key: entry.key, value: entry.value, createdAt: entry.createdAt, updatedAt: entry.updatedAt };
+  return {
+    namespace: entry.namespace,
+    key: entry.key,
+    value: entry.value,
+    createdAt: entry.createdAt,
+    updatedAt: entry.updatedAt,
+  };
 }
 
 /**
@@ -74,7 +96,13 @@ export class EngramStore extends BaseStore {
    */
   async compose(request: StoreComposeRequest): Promise<ComposedMemory> {
     const { userId, sessionId, runId, purpose, query, budget, format } = request;
-    return composeForPrompt(this.port, { scope: { ...this.tenant(), user_id: userId, agent_id: this.agentId, session_id: sessionId, run_id: runId }, purpose, query, budget, format });
+    return composeForPrompt(this.port, {
+      scope: { ...this.tenant(), user_id: userId, agent_id: this.agentId, session_id: sessionId, run_id: runId },
+      purpose,
+      query,
+      budget,
+      format,
+    });
   }
 
   private tenant(): { tenant_id?: string } {
@@ -89,7 +117,10 @@ export class EngramStore extends BaseStore {
   }
 
   private async current(namespace: readonly string[], key: string): Promise<MemoryItem | undefined> {
-    const versions = await this.port.history({ scope: { ...this.tenant(), user_id: namespace[0]! }, key: itemKeyOf(namespace, key) });
+    const versions = await this.port.history({
+      scope: { ...this.tenant(), user_id: namespace[0]! },
+      key: itemKeyOf(namespace, key),
+    });
     return versions.filter((item) => item.status === 'active' && entryOf(item, namespace[0]!) !== undefined).at(-1);
   }
 
@@ -105,13 +136,25 @@ export class EngramStore extends BaseStore {
     const [userId] = operation.namespace;
     const existing = await this.current(operation.namespace, operation.key);
     const scope = { ...this.tenant(), user_id: userId!, agent_id: this.agentId };
-    await this.port.remember(rememberRequest(scope, operation.namespace, operation.key, operation.value!, existing === undefined ? undefined : createdAtOf(existing)));
+    await this.port.remember(
+      rememberRequest(
+        scope,
+        operation.namespace,
+        operation.key,
+        operation.value!,
+        existing === undefined ? undefined : createdAtOf(existing),
+      ),
+    );
   }
 
   private async remove(operation: PutOperation): Promise<void> {
     validateNamespace(operation.namespace, { allowReservedRoot: true });
     const scope = { ...this.tenant(), user_id: operation.namespace[0]!, agent_id: this.agentId };
-    await this.port.forget({ scope, key: itemKeyOf(operation.namespace, operation.key), reason: 'langgraph store delete' });
+    await this.port.forget({
+      scope,
+      key: itemKeyOf(operation.namespace, operation.key),
+      reason: 'langgraph store delete',
+    });
   }
 
   /** The users a namespace prefix can reach: its first label, or every user for none or `*`. */
@@ -121,12 +164,24 @@ export class EngramStore extends BaseStore {
   }
 
   private async entries(userId: string): Promise<StoredEntry[]> {
-    const items = await allPages((cursor) => this.port.listItems({ scope: { ...this.tenant(), user_id: userId }, types: ['profile'], limit: LIST_PAGE, ...cursor }));
+    const items = await allPages((cursor) =>
+      this.port.listItems({
+        scope: { ...this.tenant(), user_id: userId },
+        types: ['profile'],
+        limit: LIST_PAGE,
+        ...cursor,
+      }),
+    );
     return items.flatMap((item) => entryOf(item, userId) ?? []);
   }
 
   private async matches(userId: string, query: string): Promise<Array<{ entry: StoredEntry; score: number }>> {
-    const hits = await this.port.searchItems({ scope: { ...this.tenant(), user_id: userId }, query, types: ['profile'], k: SEARCH_DEPTH });
+    const hits = await this.port.searchItems({
+      scope: { ...this.tenant(), user_id: userId },
+      query,
+      types: ['profile'],
+      k: SEARCH_DEPTH,
+    });
     return hits.flatMap((hit) => {
       const entry = entryOf(hit.item, userId);
       return entry === undefined ? [] : [{ entry, score: hit.score }];
@@ -139,9 +194,13 @@ export class EngramStore extends BaseStore {
     const limit = operation.limit ?? 10;
     const found: SearchItem[] = [];
     for (const userId of await this.users(prefix)) {
-      const scored = query === undefined || query === '' ? (await this.entries(userId)).map((entry) => ({ entry, score: undefined })) : await this.matches(userId, query);
+      const scored =
+        query === undefined || query === ''
+          ? (await this.entries(userId)).map((entry) => ({ entry, score: undefined }))
+          : await this.matches(userId, query);
       for (const { entry, score } of scored) {
-        if (startsWith(entry.namespace, prefix) && matchesFilter(entry.value, filter)) found.push({ ...itemOf(entry), ...(score === undefined ? {} : { score }) });
+        if (startsWith(entry.namespace, prefix) && matchesFilter(entry.value, filter))
+          found.push({ ...itemOf(entry), ...(score === undefined ? {} : { score }) });
       }
     }
     // Best match first with a query; otherwise the most recently written first.
@@ -159,7 +218,9 @@ export class EngramStore extends BaseStore {
         seen.set(shown.join('\u0000'), shown);
       }
     }
-    const sorted = [...seen.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, namespace]) => namespace);
+    const sorted = [...seen.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([, namespace]) => namespace);
     return sorted.slice(operation.offset, operation.offset + operation.limit);
   }
 }

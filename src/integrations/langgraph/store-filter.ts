@@ -7,7 +7,13 @@ import type { MatchCondition } from '@langchain/langgraph-checkpoint';
 const OPERATORS = new Set(['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$nin']);
 
 function isOperators(filter: unknown): filter is Record<string, unknown> {
-  return typeof filter === 'object' && filter !== null && !Array.isArray(filter) && Object.keys(filter).length > 0 && Object.keys(filter).every((name) => OPERATORS.has(name));
+  return (
+    typeof filter === 'object' &&
+    filter !== null &&
+    !Array.isArray(filter) &&
+    Object.keys(filter).length > 0 &&
+    Object.keys(filter).every((name) => OPERATORS.has(name))
+  );
 }
 
 /** JSON with object members in key order, so equal values compare equal whatever their order. */
@@ -55,7 +61,8 @@ export function matchesFilter(value: Record<string, unknown>, filter: Record<str
   if (filter === undefined) return true;
   return Object.entries(filter).every(([name, wanted]) => {
     const field = value[name];
-    if (isOperators(wanted)) return Object.entries(wanted).every(([operator, operand]) => compare(field, operator, operand));
+    if (isOperators(wanted))
+      return Object.entries(wanted).every(([operator, operand]) => compare(field, operator, operand));
     return same(field, wanted);
   });
 }
@@ -67,7 +74,9 @@ export function matchesFilter(value: Record<string, unknown>, filter: Record<str
  * startsWith(['mira', 'memories', 'food'], ['*', 'memories']) // true
  */
 export function startsWith(namespace: readonly string[], prefix: readonly string[]): boolean {
-  return prefix.length <= namespace.length && prefix.every((label, index) => label === '*' || label === namespace[index]);
+  return (
+    prefix.length <= namespace.length && prefix.every((label, index) => label === '*' || label === namespace[index])
+  );
 }
 
 /**
@@ -76,8 +85,13 @@ export function startsWith(namespace: readonly string[], prefix: readonly string
  * @example
  * meetsConditions(['mira', 'memories'], [{ matchType: 'suffix', path: ['memories'] }]) // true
  */
-export function meetsConditions(namespace: readonly string[], conditions: readonly MatchCondition[] | undefined): boolean {
+export function meetsConditions(
+  namespace: readonly string[],
+  conditions: readonly MatchCondition[] | undefined,
+): boolean {
   return (conditions ?? []).every((condition) =>
-    condition.matchType === 'prefix' ? startsWith(namespace, condition.path) : startsWith([...namespace].reverse(), [...condition.path].reverse()),
+    condition.matchType === 'prefix'
+      ? startsWith(namespace, condition.path)
+      : startsWith([...namespace].reverse(), [...condition.path].reverse()),
   );
 }

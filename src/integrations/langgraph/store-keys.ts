@@ -37,7 +37,11 @@ export interface StoredEntry {
 export function itemKeyOf(namespace: readonly string[], key: string): string {
   const segment = [MARKER, ...namespace.slice(1), key].map(encodePart).join('.');
   if (segment.length > SEGMENT_LIMIT) {
-    throw ValidationError.of('key', 'key_rule', `namespace ${JSON.stringify(namespace)} with key ${JSON.stringify(key)} takes ${segment.length} characters once encoded; at most ${SEGMENT_LIMIT} fit in an item key`);
+    throw ValidationError.of(
+      'key',
+      'key_rule',
+      `namespace ${JSON.stringify(namespace)} with key ${JSON.stringify(key)} takes ${segment.length} characters once encoded; at most ${SEGMENT_LIMIT} fit in an item key`,
+    );
   }
   return `profile:${segment}`;
 }
@@ -71,7 +75,13 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * @example
  * rememberRequest({ user_id: 'mira', agent_id: 'assistant' }, ['mira', 'memories'], 'food', { likes: 'ramen' }, undefined)
  */
-export function rememberRequest(scope: RememberRequest['scope'], namespace: readonly string[], key: string, value: Record<string, unknown>, since: string | undefined): RememberRequest {
+export function rememberRequest(
+  scope: RememberRequest['scope'],
+  namespace: readonly string[],
+  key: string,
+  value: Record<string, unknown>,
+  since: string | undefined,
+): RememberRequest {
   return {
     scope,
     type: 'profile',
@@ -96,7 +106,13 @@ export function createdAtOf(item: MemoryItem): string {
  * const entry = entryOf(item, 'mira');
  */
 export function entryOf(item: MemoryItem, userId: string): StoredEntry | undefined {
-  if (item.type !== 'profile' || item.scope_level !== 'user' || item.user_id !== userId || !item.tags.includes(STORE_TAG)) return undefined;
+  if (
+    item.type !== 'profile' ||
+    item.scope_level !== 'user' ||
+    item.user_id !== userId ||
+    !item.tags.includes(STORE_TAG)
+  )
+    return undefined;
   const path = pathOfKey(item.key);
   const facts = isRecord(item.value) ? item.value['facts'] : undefined;
   if (path === undefined || !Array.isArray(facts) || facts.length !== 1) return undefined;

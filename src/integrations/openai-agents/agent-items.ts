@@ -27,9 +27,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /** The readable text of an item's content: text parts joined, other parts named by their type. */
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map(textOf).filter((text) => text !== '').join(' ');
+  if (Array.isArray(content))
+    return content
+      .map(textOf)
+      .filter((text) => text !== '')
+      .join(' ');
   if (!isRecord(content)) return '';
-  for (const field of ['text', 'refusal', 'transcript'] as const) if (typeof content[field] === 'string') return content[field];
+  for (const field of ['text', 'refusal', 'transcript'] as const)
+    if (typeof content[field] === 'string') return content[field];
   return typeof content['type'] === 'string' ? `[${content['type']}]` : '';
 }
 
@@ -44,7 +49,10 @@ function metadataOf(item: AgentInputItem, index: number): Record<string, unknown
  * @example
  * turnParts([{ role: 'user', content: 'Hi' }]).messages // [{ role: 'user', content: 'Hi', metadata: … }]
  */
-export function turnParts(items: readonly AgentInputItem[]): { messages: TurnMessage[]; tool_results: TurnToolResult[] } {
+export function turnParts(items: readonly AgentInputItem[]): {
+  messages: TurnMessage[];
+  tool_results: TurnToolResult[];
+} {
   const messages: TurnMessage[] = [];
   const toolResults: TurnToolResult[] = [];
   items.forEach((item, index) => {
@@ -62,17 +70,29 @@ export function turnParts(items: readonly AgentInputItem[]): { messages: TurnMes
     } else if ((record['type'] === undefined || record['type'] === 'message') && typeof record['role'] === 'string') {
       messages.push({ role: record['role'] as TurnMessage['role'], content: textOf(record['content']), metadata });
     } else if (record['type'] === 'function_call') {
-      messages.push({ role: 'assistant', content: `${String(record['name'])}(${String(record['arguments'] ?? '')})`, content_type: 'command', metadata });
+      messages.push({
+        role: 'assistant',
+        content: `${String(record['name'])}(${String(record['arguments'] ?? '')})`,
+        content_type: 'command',
+        metadata,
+      });
     } else {
       // Reasoning, hosted tool calls, compaction markers…: kept in the log, out of packets and extraction.
-      messages.push({ role: 'system', content: `[${String(record['type'])}] ${textOf(record['content'] ?? record['summary'] ?? record['output'])}`.trim(), embeddable: false, metadata });
+      messages.push({
+        role: 'system',
+        content:
+          `[${String(record['type'])}] ${textOf(record['content'] ?? record['summary'] ?? record['output'])}`.trim(),
+        embeddable: false,
+        metadata,
+      });
     }
   });
   return { messages, tool_results: toolResults };
 }
 
 /** What one event of the log holds for the history: an item at its place in its turn, an edit, or nothing. */
-export type LoggedEntry = { kind: 'item'; index: number; item: AgentInputItem } | { kind: 'edit'; edit: HistoryEdit } | undefined;
+export type LoggedEntry =
+  { kind: 'item'; index: number; item: AgentInputItem } | { kind: 'edit'; edit: HistoryEdit } | undefined;
 
 /**
  * Reads what an event holds for the history, checked against the SDK's own item schema.
@@ -85,14 +105,20 @@ export function loggedEntry(event: EventRecord): LoggedEntry {
   if (!isRecord(recorded)) return undefined;
   if (event.kind === 'marker') {
     const { keep, next_run: nextRun } = recorded;
-    if (typeof keep !== 'number' || !Number.isInteger(keep) || keep < 0 || typeof nextRun !== 'string') throw invalid(event, 'an edit with keep and next_run');
+    if (typeof keep !== 'number' || !Number.isInteger(keep) || keep < 0 || typeof nextRun !== 'string')
+      throw invalid(event, 'an edit with keep and next_run');
     return { kind: 'edit', edit: { keep, next_run: nextRun } };
   }
   const { index, item } = recorded;
-  if (typeof index !== 'number' || !protocol.ModelItem.safeParse(item).success) throw invalid(event, 'an Agents SDK item');
+  if (typeof index !== 'number' || !protocol.ModelItem.safeParse(item).success)
+    throw invalid(event, 'an Agents SDK item');
   return { kind: 'item', index, item: item as AgentInputItem };
 }
 
 function invalid(event: EventRecord, expected: string): ValidationError {
-  return ValidationError.of(`events.${event.id}.origin_metadata.${METADATA_KEY}`, 'agents_item', `event ${event.id} was written by this integration but does not hold ${expected}`);
+  return ValidationError.of(
+    `events.${event.id}.origin_metadata.${METADATA_KEY}`,
+    'agents_item',
+    `event ${event.id} was written by this integration but does not hold ${expected}`,
+  );
 }

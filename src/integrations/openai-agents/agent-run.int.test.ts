@@ -5,7 +5,13 @@
 import { Agent, OpenAIProvider, Runner } from '@openai/agents';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { chatReply, said, startOpenAiCompatibleServer, systemOf, type OpenAiCompatibleServer } from '../../../test/helpers/openai-compatible-server.js';
+import {
+  chatReply,
+  said,
+  startOpenAiCompatibleServer,
+  systemOf,
+  type OpenAiCompatibleServer,
+} from '../../../test/helpers/openai-compatible-server.js';
 import { tempEngram, type TempEngram } from '../../../test/helpers/temp-engram.js';
 import { EngramSession } from './engram-session.js';
 import { memoryInstructions } from './memory-instructions.js';
@@ -17,7 +23,10 @@ describe('EngramSession in Runner.run', () => {
   beforeEach(async () => {
     t = await tempEngram();
     server = await startOpenAiCompatibleServer({ chat: (_body, call) => chatReply(`answer ${call}`) });
-    runner = new Runner({ modelProvider: new OpenAIProvider({ apiKey: 'test-key', baseURL: server.baseUrl, useResponses: false }), tracingDisabled: true });
+    runner = new Runner({
+      modelProvider: new OpenAIProvider({ apiKey: 'test-key', baseURL: server.baseUrl, useResponses: false }),
+      tracingDisabled: true,
+    });
   });
   afterEach(async () => {
     await server.close();
@@ -37,11 +46,19 @@ describe('EngramSession in Runner.run', () => {
       ['assistant', 'answer 1'],
       ['user', 'What did I just tell you?'],
     ]);
-    expect((await first.getItems()).map((item) => ('role' in item ? item.role : item.type))).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect((await first.getItems()).map((item) => ('role' in item ? item.role : item.type))).toEqual([
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+    ]);
 
     const second = new EngramSession({ engram: t.engram, userId: 'mira', agentId: 'assistant', sessionId: 'chat-2' });
     const question = 'What should I cook for dinner tonight?';
-    const instructions = await memoryInstructions(second, { instructions: 'You are a cooking assistant.', query: question });
+    const instructions = await memoryInstructions(second, {
+      instructions: 'You are a cooking assistant.',
+      query: question,
+    });
     const cook = new Agent({ name: 'Cook', instructions, model: 'test-model' });
     await runner.run(cook, question, { session: second });
     const memory = systemOf(server.chats()[2]!);

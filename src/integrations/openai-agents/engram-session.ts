@@ -8,7 +8,14 @@ import { randomUUID } from 'node:crypto';
 import type { AgentInputItem, Session } from '@openai/agents-core';
 
 import type { ComposeRequest, RenderFormat } from '../../index.js';
-import { allPages, composeForPrompt, memoryPort, type ComposedMemory, type EngramSource, type MemoryPort } from '../memory-port.js';
+import {
+  allPages,
+  composeForPrompt,
+  memoryPort,
+  type ComposedMemory,
+  type EngramSource,
+  type MemoryPort,
+} from '../memory-port.js';
 import { loggedEntry, METADATA_KEY, turnParts } from './agent-items.js';
 
 const PAGE = 1000;
@@ -104,7 +111,13 @@ export class EngramSession implements Session {
   }
 
   private scope(run: string) {
-    return { ...(this.tenantId === undefined ? {} : { tenant_id: this.tenantId }), user_id: this.userId, agent_id: this.agentId, session_id: this.sessionId, run_id: run };
+    return {
+      ...(this.tenantId === undefined ? {} : { tenant_id: this.tenantId }),
+      user_id: this.userId,
+      agent_id: this.agentId,
+      session_id: this.sessionId,
+      run_id: run,
+    };
   }
 
   private logScope() {
@@ -128,11 +141,16 @@ export class EngramSession implements Session {
 
   /** The history and the run it continues in, from the whole log of the session. */
   private async read(): Promise<{ items: AgentInputItem[]; run: string }> {
-    const events = await allPages((cursor) => this.port.listEvents({ scope: this.logScope(), order: 'asc', limit: PAGE, ...cursor }));
+    const events = await allPages((cursor) =>
+      this.port.listEvents({ scope: this.logScope(), order: 'asc', limit: PAGE, ...cursor }),
+    );
     let items: AgentInputItem[] = [];
     let run = this.runId;
     // A turn logs its messages before its tool results: its items are put back in their own order.
-    let turn: { id: string | null; entries: Array<{ index: number; item: AgentInputItem }> } = { id: null, entries: [] };
+    let turn: { id: string | null; entries: Array<{ index: number; item: AgentInputItem }> } = {
+      id: null,
+      entries: [],
+    };
     const flush = () => {
       items.push(...turn.entries.sort((a, b) => a.index - b.index).map((entry) => entry.item));
       turn = { id: null, entries: [] };
@@ -159,7 +177,12 @@ export class EngramSession implements Session {
   private async currentRun(): Promise<string> {
     let cursor: string | undefined;
     for (;;) {
-      const page = await this.port.listEvents({ scope: this.logScope(), order: 'desc', limit: LATEST_PAGE, ...(cursor === undefined ? {} : { cursor }) });
+      const page = await this.port.listEvents({
+        scope: this.logScope(),
+        order: 'desc',
+        limit: LATEST_PAGE,
+        ...(cursor === undefined ? {} : { cursor }),
+      });
       for (const event of page.items) {
         const entry = loggedEntry(event);
         if (entry !== undefined) return entry.kind === 'edit' ? entry.edit.next_run : event.run_id;

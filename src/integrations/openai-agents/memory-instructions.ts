@@ -15,7 +15,10 @@ export interface MemoryInstructionsRequest extends SessionComposeRequest {
  * const agent = new Agent({ name: 'Assistant', instructions: await memoryInstructions(session, { instructions: 'You are helpful.', query: input }) });
  * await run(agent, input, { session });
  */
-export async function memoryInstructions(session: EngramSession, request: MemoryInstructionsRequest = {}): Promise<string> {
+export async function memoryInstructions(
+  session: EngramSession,
+  request: MemoryInstructionsRequest = {},
+): Promise<string> {
   const { instructions, ...compose } = request;
   const { text } = await session.compose(compose);
   return [instructions, text].filter((part): part is string => part !== undefined && part !== '').join('\n\n');

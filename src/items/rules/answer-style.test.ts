@@ -6,8 +6,12 @@ import { TEST_TS } from './fact-test-kit.js';
 import { createRuleExtractor } from './index.js';
 
 function preferences(text: string, role: 'user' | 'assistant' = 'user'): string[] {
-  const out = createRuleExtractor().extract({ events: [{ event_id: 'e', kind: 'message', role, text, ts: TEST_TS }] }) as ItemCandidate[];
-  return out.filter((candidate) => candidate.type === 'preferences').map((candidate) => `${candidate.key} = ${String(candidate.value['value'])}`);
+  const out = createRuleExtractor().extract({
+    events: [{ event_id: 'e', kind: 'message', role, text, ts: TEST_TS }],
+  }) as ItemCandidate[];
+  return out
+    .filter((candidate) => candidate.type === 'preferences')
+    .map((candidate) => `${candidate.key} = ${String(candidate.value['value'])}`);
 }
 
 describe('standing answer preferences', () => {
@@ -22,7 +26,10 @@ describe('standing answer preferences', () => {
     ['more casual please', 'pref:writing:tone = more casual'],
     ['no emojis thanks', 'pref:writing:emoji = no emojis'],
     ['can you use emoji more often? it feels warmer', 'pref:writing:emoji = emoji more often'],
-    ['could you always give the short answer first, details after?', 'pref:writing:order = the short answer first, details after'],
+    [
+      'could you always give the short answer first, details after?',
+      'pref:writing:order = the short answer first, details after',
+    ],
     ['from now on start with a two-line summary at the top', 'pref:writing:summary = two-line summary at the top'],
     ['could you give temperatures in celsius? I never remember fahrenheit', 'pref:writing:units = celsius'],
     ['can you walk through proofs step by step in general?', 'pref:writing:explanations = step by step'],

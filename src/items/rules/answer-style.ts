@@ -25,7 +25,8 @@ interface StylePattern {
 
 const LANGUAGES =
   'english|chinese|mandarin|cantonese|french|spanish|german|japanese|korean|portuguese|italian|russian|polish|swedish|norwegian|danish|finnish|dutch|turkish|arabic|hindi|urdu|bengali|vietnamese|thai|indonesian|malay|greek|czech|hungarian|romanian|ukrainian|hebrew|persian|farsi|swahili|tagalog|catalan|croatian|serbian|slovak|bulgarian|icelandic|irish|welsh';
-const UNITS = 'cups|ounces|oz|grams|kilos|kilograms|kg|pounds|lbs|metric|imperial|celsius|fahrenheit|miles|kilometres|kilometers|km|feet|inches|metres|meters|litres|liters|tablespoons|teaspoons';
+const UNITS =
+  'cups|ounces|oz|grams|kilos|kilograms|kg|pounds|lbs|metric|imperial|celsius|fahrenheit|miles|kilometres|kilometers|km|feet|inches|metres|meters|litres|liters|tablespoons|teaspoons';
 const LENGTHS = 'short|shorter|brief|briefer|concise|succinct|terse|detailed|more detailed|longer|in-depth|thorough';
 // A limit on length: "3-4 sentences max", "no more than five lines".
 const LIMIT = String.raw`(?:(?:max(?:imum)?|at most|no more than|up to|under)\s+)?(?:\d+(?:\s*(?:-|–|to|or)\s*\d+)?|one|two|three|four|five|six|ten)\s+(?:sentences|lines|paragraphs|words|bullets|bullet points)(?:\s+(?:max(?:imum)?|tops|at most))?`;
@@ -34,29 +35,57 @@ const NOT = String.raw`(?:no|without|skip|avoid|drop|lose|ditch|stop using|don't
 const EN_STYLES: readonly StylePattern[] = [
   {
     name: 'language',
-    pattern: new RegExp(String.raw`\b(?:in|use|using)\s+((?:(?:simple|plain|easy|basic|standard|formal|casual|british|american|european|brazilian|mexican)\s+)?(?:${LANGUAGES}))\b`, 'u'),
+    pattern: new RegExp(
+      String.raw`\b(?:in|use|using)\s+((?:(?:simple|plain|easy|basic|standard|formal|casual|british|american|european|brazilian|mexican)\s+)?(?:${LANGUAGES}))\b`,
+      'u',
+    ),
     value: (found) => found[1]!,
     standing: true,
   },
-  { name: 'length', pattern: new RegExp(String.raw`\b(${LENGTHS})\b|\b(${LIMIT})`, 'u'), value: (found, lower) => lengthOf(found, lower) },
-  { name: 'format', pattern: new RegExp(String.raw`(${NOT})?\b(bullet points|bullets|bullet lists|numbered lists|tables|a table|headings|headers|plain text|prose|markdown)\b`, 'u'), value: (found) => negated(found, found[2]!) },
-  { name: 'tone', pattern: /\b((?:less|more|a bit more|a bit less)\s+)?(formal|casual|informal|friendly|professional|polite|playful|blunt|direct|chatty)\b(?!\s+(?:email|letter|message|event|dinner))/u, value: (found) => found[0] },
+  {
+    name: 'length',
+    pattern: new RegExp(String.raw`\b(${LENGTHS})\b|\b(${LIMIT})`, 'u'),
+    value: (found, lower) => lengthOf(found, lower),
+  },
+  {
+    name: 'format',
+    pattern: new RegExp(
+      String.raw`(${NOT})?\b(bullet points|bullets|bullet lists|numbered lists|tables|a table|headings|headers|plain text|prose|markdown)\b`,
+      'u',
+    ),
+    value: (found) => negated(found, found[2]!),
+  },
+  {
+    name: 'tone',
+    pattern:
+      /\b((?:less|more|a bit more|a bit less)\s+)?(formal|casual|informal|friendly|professional|polite|playful|blunt|direct|chatty)\b(?!\s+(?:email|letter|message|event|dinner))/u,
+    value: (found) => found[0],
+  },
   {
     name: 'emoji',
-    pattern: new RegExp(String.raw`(${NOT})?\b(emojis?|emoticons|smileys)\b(?:\s+(sometimes|occasionally|more often|more|a lot|now and then))?`, 'u'),
+    pattern: new RegExp(
+      String.raw`(${NOT})?\b(emojis?|emoticons|smileys)\b(?:\s+(sometimes|occasionally|more often|more|a lot|now and then))?`,
+      'u',
+    ),
     value: (found) => negated(found, found[3] === undefined ? found[2]! : `${found[2]!} ${found[3]}`),
   },
   {
     name: 'order',
-    pattern: /\b((?:the\s+)?(?:code|answer|short answer|summary|conclusion|tl;?dr|bottom line|examples?|result|solution|main point|verdict)\s+first)\b(?:\s*[,;]?\s*(?:then\s+|and\s+)?(?:the\s+)?([\p{L}-]+(?:\s+[\p{L}-]+)?)\s+(?:after|afterwards|later|below|second|underneath))?/u,
+    pattern:
+      /\b((?:the\s+)?(?:code|answer|short answer|summary|conclusion|tl;?dr|bottom line|examples?|result|solution|main point|verdict)\s+first)\b(?:\s*[,;]?\s*(?:then\s+|and\s+)?(?:the\s+)?([\p{L}-]+(?:\s+[\p{L}-]+)?)\s+(?:after|afterwards|later|below|second|underneath))?/u,
     value: (found) => (found[2] === undefined ? found[1]! : `${found[1]!}, ${found[2]} after`),
   },
   {
     name: 'summary',
-    pattern: /\b(?:put|start with|begin with|add|include|give me|open with)\s+(?:a|an|the)?\s*((?:[\p{L}\d-]+\s+){0,2}(?:summary|tl;?dr|overview|recap))\s+(at the (?:top|start|beginning|end)|first|on top|up top)/u,
+    pattern:
+      /\b(?:put|start with|begin with|add|include|give me|open with)\s+(?:a|an|the)?\s*((?:[\p{L}\d-]+\s+){0,2}(?:summary|tl;?dr|overview|recap))\s+(at the (?:top|start|beginning|end)|first|on top|up top)/u,
     value: (found) => `${found[1]!} ${found[2]!}`,
   },
-  { name: 'units', pattern: new RegExp(String.raw`\bin\s+((?:${UNITS})(?:\s+(?:and|&|or)\s+(?:${UNITS}))?)\b`, 'u'), value: (found) => found[1]! },
+  {
+    name: 'units',
+    pattern: new RegExp(String.raw`\bin\s+((?:${UNITS})(?:\s+(?:and|&|or)\s+(?:${UNITS}))?)\b`, 'u'),
+    value: (found) => found[1]!,
+  },
   { name: 'explanations', pattern: /\bstep[- ]by[- ]step\b/u, value: () => 'step by step' },
 ];
 
@@ -83,9 +112,11 @@ const EN_ONE_OFF =
 // "keep" asks for something to go on: "keep it short", "keep replies brief".
 const KEEP = /\bkeep\s+(?:it|things|them|replies|answers|responses|your\s+\w+|everything)\b/u;
 // A verb with a bare object stands for every such thing: "explain maths step by step", "give code first".
-const GENERIC_OBJECT = /\b(?:give|explain|show|do|write)\s+(?:me\s+)?(?!(?:the|this|that|it|my|a|an|these|those|them|him|her|some|one)\b)[\p{L}-]+/u;
+const GENERIC_OBJECT =
+  /\b(?:give|explain|show|do|write)\s+(?:me\s+)?(?!(?:the|this|that|it|my|a|an|these|those|them|him|her|some|one)\b)[\p{L}-]+/u;
 // Words a bare instruction may carry beside what it asks for ("bullet points pls").
-const BARE_FILLERS = /\b(?:please|pls|plz|thanks|thx|and|also|just|only|ok|okay|so|then|oh|like|max|maximum|tho|though|too|with|me|use|no|more|less|a|the|for|now)\b/gu;
+const BARE_FILLERS =
+  /\b(?:please|pls|plz|thanks|thx|and|also|just|only|ok|okay|so|then|oh|like|max|maximum|tho|though|too|with|me|use|no|more|less|a|the|for|now)\b/gu;
 
 /** The clause of `lower` around `index`. */
 function clauseAt(lower: string, index: number): string {
@@ -108,7 +139,9 @@ function bare(clause: string, style: RegExpExecArray): boolean {
  * aboutOneAnswer('please make it more formal', 'en') // true
  */
 export function aboutOneAnswer(lower: string, language: 'en' | 'zh'): boolean {
-  return language === 'zh' ? ZH_ONE_OFF.test(lower) && !ZH_STANDING.test(lower) : EN_ONE_OFF.test(lower) && !EN_STANDING.test(lower);
+  return language === 'zh'
+    ? ZH_ONE_OFF.test(lower) && !ZH_STANDING.test(lower)
+    : EN_ONE_OFF.test(lower) && !EN_STANDING.test(lower);
 }
 
 /** The instructions a user's English sentence gives that stand beyond the next answer. */
@@ -129,12 +162,27 @@ function englishStyles(lower: string): Style[] {
 
 const ZH_LANGUAGES = '中文|英文|英语|汉语|日语|日文|法语|德语|韩语|西班牙语|俄语|粤语|简体中文|繁体中文|普通话';
 const ZH_STYLES: readonly StylePattern[] = [
-  { name: 'language', pattern: new RegExp(`用(${ZH_LANGUAGES})(?=回答|回复|跟我|和我|交流|聊|给我)`, 'u'), value: (found) => found[1]!, standing: true },
-  { name: 'length', pattern: /(简短|简洁|简单|简明|详细|详尽|精简)(?:一)?点|写(?:得)?(?:更)?(详细|简短|简洁|具体)|(简短|简洁|详细)(?:地|的)?(?:回答|说|写)/u, value: (found) => found[1] ?? found[2] ?? found[3]! },
-  { name: 'format', pattern: /(?:用|以|按)(要点|表格|列表|分点|条目|清单)(?:的形式)?(?:列出来|列|回答|写|来|给)?|分点(?:回答|列出|说)/u, value: (found) => found[1] ?? '分点' },
+  {
+    name: 'language',
+    pattern: new RegExp(`用(${ZH_LANGUAGES})(?=回答|回复|跟我|和我|交流|聊|给我)`, 'u'),
+    value: (found) => found[1]!,
+    standing: true,
+  },
+  {
+    name: 'length',
+    pattern:
+      /(简短|简洁|简单|简明|详细|详尽|精简)(?:一)?点|写(?:得)?(?:更)?(详细|简短|简洁|具体)|(简短|简洁|详细)(?:地|的)?(?:回答|说|写)/u,
+    value: (found) => found[1] ?? found[2] ?? found[3]!,
+  },
+  {
+    name: 'format',
+    pattern: /(?:用|以|按)(要点|表格|列表|分点|条目|清单)(?:的形式)?(?:列出来|列|回答|写|来|给)?|分点(?:回答|列出|说)/u,
+    value: (found) => found[1] ?? '分点',
+  },
   { name: 'order', pattern: /(?:直接|先)(?:给|说|讲)结论|结论先行/u, value: (found) => found[0] },
 ];
-const ZH_STANDING = /以后|今后|之后|往后|从现在(?:起|开始)|从今天(?:起|开始)|一直|总是|每次|默认|先说好|提前说好|说在前面|你(?:的)?(?:回答|回复)|回答我|回复我|回答都|回复都/u;
+const ZH_STANDING =
+  /以后|今后|之后|往后|从现在(?:起|开始)|从今天(?:起|开始)|一直|总是|每次|默认|先说好|提前说好|说在前面|你(?:的)?(?:回答|回复)|回答我|回复我|回答都|回复都/u;
 const ZH_ONE_OFF = /这个|这段|这篇|这次|这条|这份|上面|刚才|刚刚|重新|再(?:写|说|来|改)|改成|改一下/u;
 const ZH_BARE_FILLERS = /回答|回复|就行|就好|就可以|吧|啊|一下|一点|点|哈|呗|的|了|请|麻烦|你|都|来|写|说|先说好/gu;
 
@@ -146,9 +194,16 @@ function chineseStyles(lower: string): Style[] {
   for (const style of ZH_STYLES) {
     const found = style.pattern.exec(lower);
     if (found === null) continue;
-    const clause = lower.slice(0, found.index).replace(/^.*[，,；;：:！!？?。]/su, '') + lower.slice(found.index).replace(/[，,；;：:！!？?。].*$/su, '');
-    const said = clause.replace(found[0], '').replace(ZH_BARE_FILLERS, '').replace(/[\s~～]/gu, '') === '';
-    if (said || standing || style.standing === true) out.push({ name: style.name, value: style.value(found, lower), index: found.index });
+    const clause =
+      lower.slice(0, found.index).replace(/^.*[，,；;：:！!？?。]/su, '') +
+      lower.slice(found.index).replace(/[，,；;：:！!？?。].*$/su, '');
+    const said =
+      clause
+        .replace(found[0], '')
+        .replace(ZH_BARE_FILLERS, '')
+        .replace(/[\s~～]/gu, '') === '';
+    if (said || standing || style.standing === true)
+      out.push({ name: style.name, value: style.value(found, lower), index: found.index });
   }
   return out;
 }
@@ -185,7 +240,10 @@ export const ANSWER_STYLE_RULES: readonly Rule[] = [
     type: 'preferences',
     confidence: 0.8,
     gate: 'may',
-    trigger: new RegExp(String.raw`\b(?:${LANGUAGES}|${UNITS}|short|shorter|brief|briefer|concise|succinct|terse|detailed|longer|in-depth|thorough|sentences|lines|paragraphs|words|bullets|bullet|numbered|tables?|headings|headers|plain|prose|markdown|formal|casual|informal|friendly|professional|polite|playful|blunt|direct|chatty|emojis?|emoticons|smileys|first|summary|tl;?dr|overview|recap|step)\b`, 'u'),
+    trigger: new RegExp(
+      String.raw`\b(?:${LANGUAGES}|${UNITS}|short|shorter|brief|briefer|concise|succinct|terse|detailed|longer|in-depth|thorough|sentences|lines|paragraphs|words|bullets|bullet|numbered|tables?|headings|headers|plain|prose|markdown|formal|casual|informal|friendly|professional|polite|playful|blunt|direct|chatty|emojis?|emoticons|smileys|first|summary|tl;?dr|overview|recap|step)\b`,
+      'u',
+    ),
     questions: true,
     match: answerStyles,
   },

@@ -22,18 +22,22 @@ const SOON_DAYS = 7;
 
 const EN_TRIGGER =
   /\d|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight|weekend|week|month|fortnight|next|summer|winter|spring|autumn)\b/;
-const ZH_TRIGGER = /\d|[一二三四五六七八九十]月|下周|下个|下星期|下礼拜|明天|后天|周末|月底|月末|月初|年底|年末|五一|劳动节|国庆|元旦|圣诞|平安夜|情人节|儿童节|教师节|夏天|暑假|寒假|明年/u;
+const ZH_TRIGGER =
+  /\d|[一二三四五六七八九十]月|下周|下个|下星期|下礼拜|明天|后天|周末|月底|月末|月初|年底|年末|五一|劳动节|国庆|元旦|圣诞|平安夜|情人节|儿童节|教师节|夏天|暑假|寒假|明年/u;
 
 const EN_FIRST_PERSON = /\b(?:i|i'm|i'll|i've|i'd|we|we're|we'll|we've|me|us|my|our|mine|ours)\b/u;
 // A chat sentence that starts with the doing itself: "booked the train for 14 August", "heading to…".
-const EN_SUBJECTLESS = /^(?:(?:so|and|also|just|finally|ok|okay|update|btw|oh|yay|omg)[,:!]?\s+)*(?:\p{Ll}+(?:ed|ing)|got|off|back|gonna|going|flying|off to|signed up)\b/u;
+const EN_SUBJECTLESS =
+  /^(?:(?:so|and|also|just|finally|ok|okay|update|btw|oh|yay|omg)[,:!]?\s+)*(?:\p{Ll}+(?:ed|ing)|got|off|back|gonna|going|flying|off to|signed up)\b/u;
 // What was ("hurt my back … in March", said in February, was last March): never a plan. Only verbs
 // whose past form is no plan's ("booked", "signed up" are plans made for a time ahead).
 const EN_PAST =
   /\b(?:last|ago|yesterday|earlier|was born|were born|born on|used to|back in|this morning|went|happened|had|hasn't|haven't|hadn't|since|hurt my|broke|injured|sprained|tore|got (?:married|engaged|divorced)|met|saw|lost|won|graduated|visited|celebrated|passed away|died|spent)\b/u;
-const EN_HABIT = /\b(?:every|each|usually|always|normally|weekly|daily|per week|a week|keeps?|on (?:mon|tues|wednes|thurs|fri|satur|sun)days)\b/u;
+const EN_HABIT =
+  /\b(?:every|each|usually|always|normally|weekly|daily|per week|a week|keeps?|on (?:mon|tues|wednes|thurs|fri|satur|sun)days)\b/u;
 // A plan called off, put off or ending is the plan rules' (plans.ts), never a new plan; a thing that expires is no doing.
-const EN_CHANGE = /\b(?:cancel\w*|call(?:ed|ing)? off|scrap\w*|postpon\w*|push(?:ed)? back|no longer|any ?more|not happening|expir\w*)\b/u;
+const EN_CHANGE =
+  /\b(?:cancel\w*|call(?:ed|ing)? off|scrap\w*|postpon\w*|push(?:ed)? back|no longer|any ?more|not happening|expir\w*)\b/u;
 // A question without its question mark: "where do I keep the battery in winter".
 const EN_ASKING = /^(?:where|what|how|when|why|who|which|is|are|do|does|did|can|could|should|would|will|any)\b/u;
 // A weekday alone ("on saturday") is the next one only when the sentence looks ahead; "broke my ankle on saturday" was the last.
@@ -41,10 +45,12 @@ const EN_WEEKDAY_ONLY = /^(?:on\s+)?(?:monday|tuesday|wednesday|thursday|friday|
 // What looks ahead: a future tense, a plan's verb, a progressive with its subject ("we're flying…").
 const EN_AHEAD =
   /\b(?:will|'ll|going to|gonna|next|coming|(?:i'm|i am|we're|we are|he's|she's|they're)\s+(?:\w+\s+)?\w+ing|planning|plan|booked|signed up|want to|wanna|hoping|thinking of|getting|starting|starts|due|until|till)\b/u;
-const EN_PLEASANTRY = /\b(?:(?:talk|speak|see|catch|chat)\s+(?:to\s+|with\s+)?(?:you|ya|u)\b|have a (?:good|great|nice|lovely)|happy (?:new year|holidays|easter|christmas)|merry christmas|enjoy (?:your|the))/u;
+const EN_PLEASANTRY =
+  /\b(?:(?:talk|speak|see|catch|chat)\s+(?:to\s+|with\s+)?(?:you|ya|u)\b|have a (?:good|great|nice|lovely)|happy (?:new year|holidays|easter|christmas)|merry christmas|enjoy (?:your|the))/u;
 // Speaking to the assistant about its own doing, or asking for a forecast, is no plan of the user's.
 const EN_YOU_SUBJECT = /\b(?:you|you'll|you're|your)\b/u;
-const EN_BOOKING = /\b(?:can|could|would)\s+you\s+(?:please\s+)?(?:book|reserve|schedule|set up|sign me up|register me|add|put|remind me|make a reservation|get us|get me)\b/u;
+const EN_BOOKING =
+  /\b(?:can|could|would)\s+you\s+(?:please\s+)?(?:book|reserve|schedule|set up|sign me up|register me|add|put|remind me|make a reservation|get us|get me)\b/u;
 // Hypotheticals and wishes are not plans: "if we go in May", "I wish I could go in June", "should I go in July?".
 // A plan still being weighed is one ("thinking of getting a second one next month", "might go in May").
 const EN_MAYBE = /\b(?:if|whether|wish|would love|should i|should we|can i|could i|what if)\b/u;
@@ -82,7 +88,12 @@ function upcoming(text: string, today: string, ahead: boolean): TimeWindow | und
     // A year is no plan's time, nor a season named alone ("inspired by autumn"): "next summer", "this winter" are.
     if (window.kind === 'year') continue;
     const lead = text.slice(Math.max(0, text.indexOf(window.text) - 8), text.indexOf(window.text));
-    if (window.kind === 'season' && !/\b(?:this|next|coming)\b|明年|今年|这个|下个/u.test(window.text) && !/\b(?:in|over|during|for|this)\s+(?:the\s+)?$/iu.test(lead)) continue;
+    if (
+      window.kind === 'season' &&
+      !/\b(?:this|next|coming)\b|明年|今年|这个|下个/u.test(window.text) &&
+      !/\b(?:in|over|during|for|this)\s+(?:the\s+)?$/iu.test(lead)
+    )
+      continue;
     const start = Date.parse(window.start);
     if (start <= now || start - now > HORIZON_DAYS * DAY_MS) continue;
     const past = behind.find((other) => other.text === window.text);
@@ -96,40 +107,70 @@ function upcoming(text: string, today: string, ahead: boolean): TimeWindow | und
 function ownPlan(context: SentenceContext, language: Language): boolean {
   const lower = context.lower;
   if (language === 'zh') {
-    if (ZH_PAST.test(lower) || ZH_HABIT.test(lower) || ZH_MAYBE.test(lower) || ZH_CHANGE.test(lower) || ZH_PLEASANTRY.test(lower) || ZH_YOU_SUBJECT.test(lower.trim())) return false;
+    if (
+      ZH_PAST.test(lower) ||
+      ZH_HABIT.test(lower) ||
+      ZH_MAYBE.test(lower) ||
+      ZH_CHANGE.test(lower) ||
+      ZH_PLEASANTRY.test(lower) ||
+      ZH_YOU_SUBJECT.test(lower.trim())
+    )
+      return false;
     // Someone's doing must be told: a plan's word, the first person, or an occasion ("3月12号天气不错" tells none).
     if (!ZH_AHEAD.test(lower) && !ZH_FIRST_PERSON.test(lower) && !hasEventWord(context.text, 'zh')) return false;
     return !context.question || ZH_FIRST_PERSON.test(lower);
   }
   const booking = EN_BOOKING.test(lower);
   if (context.question && !booking) return false;
-  if (EN_PAST.test(lower) || EN_HABIT.test(lower) || EN_PLEASANTRY.test(lower) || EN_MAYBE.test(lower) || EN_CHANGE.test(lower) || EN_ASKING.test(lower.trim())) return false;
+  if (
+    EN_PAST.test(lower) ||
+    EN_HABIT.test(lower) ||
+    EN_PLEASANTRY.test(lower) ||
+    EN_MAYBE.test(lower) ||
+    EN_CHANGE.test(lower) ||
+    EN_ASKING.test(lower.trim())
+  )
+    return false;
   if (EN_YOU_SUBJECT.test(lower) && !booking) return false;
   return booking || EN_FIRST_PERSON.test(lower) || EN_SUBJECTLESS.test(lower.trim());
 }
 
 function datedPlan(context: SentenceContext, rule: Rule, language: Language) {
-  if (context.here.some((candidate) => candidate.type === 'events' || candidate.type === 'tasks' || candidate.type === 'goals')) return [];
+  if (
+    context.here.some(
+      (candidate) => candidate.type === 'events' || candidate.type === 'tasks' || candidate.type === 'goals',
+    )
+  )
+    return [];
   if (!ownPlan(context, language)) return [];
   const ahead = (language === 'zh' ? ZH_AHEAD : EN_AHEAD).test(context.lower);
   const window = upcoming(context.text, context.date, ahead);
   if (window === undefined) return [];
-  if (!ahead && (language === 'zh' ? ZH_BARE_WEEKEND.test(window.text) : EN_WEEKDAY_ONLY.test(window.text.toLowerCase()))) return [];
+  if (
+    !ahead &&
+    (language === 'zh' ? ZH_BARE_WEEKEND.test(window.text) : EN_WEEKDAY_ONLY.test(window.text.toLowerCase()))
+  )
+    return [];
   const at = context.text.indexOf(window.text);
   const clause = titleAround(context.text, language, at < 0 ? [] : [at, at + window.text.length - 1]);
   // A clause that is little more than its time ("11月1号到5号") leans on the sentence around it.
   const rest = clause.replace(window.text, '');
   const says = language === 'zh' ? (rest.match(/\p{Script=Han}/gu) ?? []).length >= 4 : contentWords(rest).length >= 2;
   // A day this week is a plan only when it names its occasion ("I'll look at it tomorrow" is none).
-  const soon = window.kind === 'day' && Date.parse(window.start) - Date.parse(`${context.date}T00:00:00Z`) <= SOON_DAYS * DAY_MS;
+  const soon =
+    window.kind === 'day' && Date.parse(window.start) - Date.parse(`${context.date}T00:00:00Z`) <= SOON_DAYS * DAY_MS;
   const little = language === 'zh' ? (rest.match(/\p{Script=Han}/gu) ?? []).length < 5 : contentWords(rest).length < 3;
   if (soon && little && !hasEventWord(context.text, language)) return [];
   const title = says ? clause : titleAround(context.text, language, []);
   // The slug is read from the title: a Chinese sentence's other clauses would make it a sentence.
   const slugText = language === 'zh' ? title : context.text;
   const where = slugText.indexOf(window.text);
-  const withoutDate = where < 0 ? slugText : `${slugText.slice(0, where)} ${slugText.slice(where + window.text.length)}`;
-  const slug = language === 'zh' ? eventSlug(slugText, withoutDate, language).slice(0, 12) : eventSlug(slugText, withoutDate, language);
+  const withoutDate =
+    where < 0 ? slugText : `${slugText.slice(0, where)} ${slugText.slice(where + window.text.length)}`;
+  const slug =
+    language === 'zh'
+      ? eventSlug(slugText, withoutDate, language).slice(0, 12)
+      : eventSlug(slugText, withoutDate, language);
   if (slug === '') return [];
   const date = dayOf(window);
   const scope = projectOf(context).name;

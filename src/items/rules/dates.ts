@@ -19,9 +19,32 @@ export interface DateMention {
 const DAY_MS = 86_400_000;
 const MONTH = String.raw`jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?`;
 const WEEKDAY = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday';
-const MONTHS: Readonly<Record<string, number>> = { jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12 };
+const MONTHS: Readonly<Record<string, number>> = {
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  apr: 4,
+  may: 5,
+  jun: 6,
+  jul: 7,
+  aug: 8,
+  sep: 9,
+  oct: 10,
+  nov: 11,
+  dec: 12,
+};
 const WEEKDAYS: readonly string[] = WEEKDAY.split('|');
-const SMALL_NUMBERS: Readonly<Record<string, number>> = { a: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, ten: 10 };
+const SMALL_NUMBERS: Readonly<Record<string, number>> = {
+  a: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  ten: 10,
+};
 
 // Read on the lower-cased sentence. At one place the first alternative wins, so a range ("8 to 15
 // October", "23–25 March") gives its first day and a weekday before a date ("Saturday 2 May",
@@ -46,11 +69,23 @@ const EN_DATE = new RegExp(
   ].join('|'),
   'g',
 );
-export const EN_DATE_CUE = new RegExp(String.raw`\d|\b(?:today|tonight|tomorrow|yesterday|end of|days?|weeks?|${WEEKDAY})\b`);
+export const EN_DATE_CUE = new RegExp(
+  String.raw`\d|\b(?:today|tonight|tomorrow|yesterday|end of|days?|weeks?|${WEEKDAY})\b`,
+);
 
 const ZH_WEEKDAYS = '一二三四五六日天';
 // Holidays of a fixed day, by month and day.
-const ZH_HOLIDAYS: Readonly<Record<string, readonly [number, number]>> = { 五一: [5, 1], 劳动节: [5, 1], 国庆节: [10, 1], 国庆: [10, 1], 元旦: [1, 1], 圣诞节: [12, 25], 圣诞: [12, 25], 平安夜: [12, 24], 情人节: [2, 14] };
+const ZH_HOLIDAYS: Readonly<Record<string, readonly [number, number]>> = {
+  五一: [5, 1],
+  劳动节: [5, 1],
+  国庆节: [10, 1],
+  国庆: [10, 1],
+  元旦: [1, 1],
+  圣诞节: [12, 25],
+  圣诞: [12, 25],
+  平安夜: [12, 24],
+  情人节: [2, 14],
+};
 // Groups: full date 1–3, month-day 4–5, named day 6, weekday 7–8, "N days later" 9–10, end of year/month 11, holiday 12.
 const ZH_DATE = new RegExp(
   [
@@ -64,9 +99,24 @@ const ZH_DATE = new RegExp(
   ].join('|'),
   'gu',
 );
-export const ZH_DATE_CUE = /\d|[今明后昨前]天|天(?:之|以)?后|今晚|周|星期|礼拜|月|年底|年末|五一|劳动节|国庆|元旦|圣诞|平安夜|情人节/u;
-const ZH_NAMED_DAYS: Readonly<Record<string, number>> = { 大后天: 3, 后天: 2, 明天: 1, 今天: 0, 今晚: 0, 昨天: -1, 前天: -2 };
-const EN_NAMED_DAYS: Readonly<Record<string, number>> = { 'the day after tomorrow': 2, today: 0, tonight: 0, tomorrow: 1, yesterday: -1 };
+export const ZH_DATE_CUE =
+  /\d|[今明后昨前]天|天(?:之|以)?后|今晚|周|星期|礼拜|月|年底|年末|五一|劳动节|国庆|元旦|圣诞|平安夜|情人节/u;
+const ZH_NAMED_DAYS: Readonly<Record<string, number>> = {
+  大后天: 3,
+  后天: 2,
+  明天: 1,
+  今天: 0,
+  今晚: 0,
+  昨天: -1,
+  前天: -2,
+};
+const EN_NAMED_DAYS: Readonly<Record<string, number>> = {
+  'the day after tomorrow': 2,
+  today: 0,
+  tonight: 0,
+  tomorrow: 1,
+  yesterday: -1,
+};
 
 function utc(date: string): number {
   return Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)));
@@ -97,7 +147,8 @@ function isoWeekday(date: string): number {
 
 /** A valid calendar date, or undefined (30 February, month 13). */
 function calendar(year: number, month: number, day: number): string | undefined {
-  if (year < 1900 || year > 2200 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
+  if (year < 1900 || year > 2200 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month))
+    return undefined;
   return `${year}-${pad(month)}-${pad(day)}`;
 }
 
@@ -148,8 +199,16 @@ function chineseNumber(text: string): number {
   return tens * 10 + Math.max(ones, 0);
 }
 
-function monthDay(year: string | undefined, month: number, day: number, today: string, past: boolean): { date: string | undefined; relative: boolean } {
-  return year === undefined ? { date: yearOf(month, day, today, past), relative: true } : { date: calendar(Number(year), month, day), relative: false };
+function monthDay(
+  year: string | undefined,
+  month: number,
+  day: number,
+  today: string,
+  past: boolean,
+): { date: string | undefined; relative: boolean } {
+  return year === undefined
+    ? { date: yearOf(month, day, today, past), relative: true }
+    : { date: calendar(Number(year), month, day), relative: false };
 }
 
 /** A day of a month named by its ordinal alone ("the 28th"): this month's, or next month's once it has gone by. */
@@ -160,13 +219,20 @@ function ordinalDay(day: number, today: string, past: boolean): { date: string |
   return { date: month === 12 ? calendar(year + 1, 1, day) : calendar(year, month + 1, day), relative: true };
 }
 
-function english(g: Readonly<Record<string, string | undefined>>, today: string, past: boolean): { date: string | undefined; relative: boolean } {
+function english(
+  g: Readonly<Record<string, string | undefined>>,
+  today: string,
+  past: boolean,
+): { date: string | undefined; relative: boolean } {
   const month = (name: string) => MONTHS[name.slice(0, 3)]!;
-  if (g['rangeDay'] !== undefined) return monthDay(g['rangeYear'], month(g['rangeMonth']!), Number(g['rangeDay']), today, past);
+  if (g['rangeDay'] !== undefined)
+    return monthDay(g['rangeYear'], month(g['rangeMonth']!), Number(g['rangeDay']), today, past);
   if (g['ordinal'] !== undefined) return ordinalDay(Number(g['ordinal']), today, past);
-  if (g['isoYear'] !== undefined) return { date: calendar(Number(g['isoYear']), Number(g['isoMonth']), Number(g['isoDay'])), relative: false };
+  if (g['isoYear'] !== undefined)
+    return { date: calendar(Number(g['isoYear']), Number(g['isoMonth']), Number(g['isoDay'])), relative: false };
   if (g['day'] !== undefined) return monthDay(g['dayYear'], month(g['dayMonth']!), Number(g['day']), today, past);
-  if (g['firstDay'] !== undefined) return monthDay(undefined, month(g['firstMonth']!), Number(g['firstDay']), today, past);
+  if (g['firstDay'] !== undefined)
+    return monthDay(undefined, month(g['firstMonth']!), Number(g['firstDay']), today, past);
   if (g['month'] !== undefined) return monthDay(g['monthYear'], month(g['month']), Number(g['monthDay']), today, past);
   if (g['named'] !== undefined) return { date: addDays(today, EN_NAMED_DAYS[g['named']]!), relative: true };
   if (g['weekday'] !== undefined) {
@@ -183,7 +249,11 @@ function english(g: Readonly<Record<string, string | undefined>>, today: string,
   return { date: addDays(today, g['unit']!.startsWith('week') ? count * 7 : count), relative: true };
 }
 
-function chinese(g: readonly (string | undefined)[], today: string, past: boolean): { date: string | undefined; relative: boolean } {
+function chinese(
+  g: readonly (string | undefined)[],
+  today: string,
+  past: boolean,
+): { date: string | undefined; relative: boolean } {
   if (g[1] !== undefined) return { date: calendar(Number(g[1]), Number(g[2]), Number(g[3])), relative: false };
   if (g[4] !== undefined) return monthDay(undefined, Number(g[4]), Number(g[5]), today, past);
   if (g[6] !== undefined) return { date: addDays(today, ZH_NAMED_DAYS[g[6]]!), relative: true };
@@ -227,12 +297,21 @@ export function findDates(lower: string, language: Language, today: string, max 
   const out: DateMention[] = [];
   for (let found = pattern.exec(lower); found !== null && out.length < max; found = pattern.exec(lower)) {
     // A weekday before a date only steps aside for the date that follows it.
-    if (found[0] === '' || (language === 'en' && found.groups !== undefined && Object.values(found.groups).every((group) => group === undefined))) {
+    if (
+      found[0] === '' ||
+      (language === 'en' &&
+        found.groups !== undefined &&
+        Object.values(found.groups).every((group) => group === undefined))
+    ) {
       if (found[0] === '') pattern.lastIndex += 1;
       continue;
     }
-    const { date, relative } = language === 'zh' ? chinese(found, today, past) : english(found.groups ?? {}, today, past);
-    const calendar = language === 'zh' ? found[1] !== undefined || found[4] !== undefined : ['rangeDay', 'isoYear', 'day', 'month', 'firstDay'].some((group) => found.groups?.[group] !== undefined);
+    const { date, relative } =
+      language === 'zh' ? chinese(found, today, past) : english(found.groups ?? {}, today, past);
+    const calendar =
+      language === 'zh'
+        ? found[1] !== undefined || found[4] !== undefined
+        : ['rangeDay', 'isoYear', 'day', 'month', 'firstDay'].some((group) => found.groups?.[group] !== undefined);
     if (date !== undefined) out.push({ date, index: found.index, length: found[0].length, relative, calendar });
   }
   return out;
@@ -246,7 +325,11 @@ export function findDates(lower: string, language: Language, today: string, max 
  * eventDate('2026-02-20T23:30:00-05:00') // '2026-02-20'
  */
 export function eventDate(ts: string): string {
-  if (/^\d{4}-\d{2}-\d{2}/.test(ts) && calendar(Number(ts.slice(0, 4)), Number(ts.slice(5, 7)), Number(ts.slice(8, 10))) !== undefined) return ts.slice(0, 10);
+  if (
+    /^\d{4}-\d{2}-\d{2}/.test(ts) &&
+    calendar(Number(ts.slice(0, 4)), Number(ts.slice(5, 7)), Number(ts.slice(8, 10))) !== undefined
+  )
+    return ts.slice(0, 10);
   const ms = Date.parse(ts);
   return Number.isNaN(ms) ? '1970-01-01' : format(ms);
 }

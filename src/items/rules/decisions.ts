@@ -21,9 +21,11 @@ interface DecisionSpec {
 }
 
 // "for <topic>" up to the next preposition: "Vitest for tests in the repo" → "tests".
-const EN_FOR_TOPIC = /\s(?:for|as)\s+(?:the\s+|our\s+|my\s+|all\s+|a\s+|an\s+)?([\p{L}\p{N}-]+(?:\s+(?!(?:in|on|at|with|from|by|to|of|and|because|since|until|before|after)\b)[\p{L}\p{N}-]+){0,3})/iu;
+const EN_FOR_TOPIC =
+  /\s(?:for|as)\s+(?:the\s+|our\s+|my\s+|all\s+|a\s+|an\s+)?([\p{L}\p{N}-]+(?:\s+(?!(?:in|on|at|with|from|by|to|of|and|because|since|until|before|after)\b)[\p{L}\p{N}-]+){0,3})/iu;
 const ZH_FOR_TOPIC = /(?:来做|来当|做|作为|用于|用来做?|当作?)([^，,。.！!；;]{1,12})$/u;
-const EN_CHOICE_VERB = /^(?:use|using|go with|adopt|switch to|move to|migrate to|stick with|pick|choose|build|keep)\s+/i;
+const EN_CHOICE_VERB =
+  /^(?:use|using|go with|adopt|switch to|move to|migrate to|stick with|pick|choose|build|keep)\s+/i;
 const RATIONALE_EN = /\b(?:because|since|so that)\s+([^.;!?]+)/i;
 const RATIONALE_ZH = /(?:因为|由于|为了)([^。！!；;]+)/u;
 
@@ -45,7 +47,10 @@ function decisionOf(context: SentenceContext, rule: Rule, spec: DecisionSpec): I
   const raw = shorten(cleanPhrase(context.text.slice(from, clauseEnd(context.text, from))), 300);
   if (raw === '') return [];
   const project = projectOf(context);
-  const withoutProject = project.span === undefined ? raw : cleanPhrase(raw.replace(context.text.slice(project.span[0], project.span[1]), ' '));
+  const withoutProject =
+    project.span === undefined
+      ? raw
+      : cleanPhrase(raw.replace(context.text.slice(project.span[0], project.span[1]), ' '));
   const { topic } = topicOf(withoutProject, context.language);
   if (topic === '') return [];
   const decision = spec.prefix === undefined ? raw : `${spec.prefix}${raw}`;
@@ -74,7 +79,8 @@ export const DECISION_RULES: readonly Rule[] = [
     language: 'en',
     confidence: 0.9,
     trigger: /\bdecided\b|\bdecision\b/,
-    pattern: /\b(?:(?:we|i|the team|they)\s+(?:have\s+|'ve\s+|just\s+|finally\s+|already\s+)*decided\s+(?:to\s+|that\s+(?:we(?:'ll| will| should)?\s+)?|on\s+)?|(?:the\s+|our\s+|final\s+)?decision\s*(?:is|was|:)\s*(?:to\s+|that\s+)?)/i,
+    pattern:
+      /\b(?:(?:we|i|the team|they)\s+(?:have\s+|'ve\s+|just\s+|finally\s+|already\s+)*decided\s+(?:to\s+|that\s+(?:we(?:'ll| will| should)?\s+)?|on\s+)?|(?:the\s+|our\s+|final\s+)?decision\s*(?:is|was|:)\s*(?:to\s+|that\s+)?)/i,
   }),
   decisionRule({
     name: 'en.decision.go-with',
@@ -90,7 +96,8 @@ export const DECISION_RULES: readonly Rule[] = [
     confidence: 0.85,
     trigger: /\bwe(?:'ll| will|'re going to| are going to) use\b/,
     // "We'll use the following steps" explains, it does not decide.
-    pattern: /\bwe(?:'ll| will|'re going to| are going to)\s+use\s+(?!(?:the\s+)?following\b|this\b|these\b|that\b|those\b|it\b|them\b|some\b|a few\b)/i,
+    pattern:
+      /\bwe(?:'ll| will|'re going to| are going to)\s+use\s+(?!(?:the\s+)?following\b|this\b|these\b|that\b|those\b|it\b|them\b|some\b|a few\b)/i,
     prefix: 'use ',
   }),
   decisionRule({
@@ -98,7 +105,8 @@ export const DECISION_RULES: readonly Rule[] = [
     language: 'en',
     confidence: 0.85,
     trigger: /\b(?:chose|picked|selected|went with|settled on|opted for)\b/,
-    pattern: /\b(?:I|we|the team)\s+(?:have\s+|'ve\s+|finally\s+)?(?:chose|picked|selected|went\s+with|settled\s+on|opted\s+for)\s+/i,
+    pattern:
+      /\b(?:I|we|the team)\s+(?:have\s+|'ve\s+|finally\s+)?(?:chose|picked|selected|went\s+with|settled\s+on|opted\s+for)\s+/i,
     prefix: 'use ',
   }),
   decisionRule({
@@ -107,7 +115,8 @@ export const DECISION_RULES: readonly Rule[] = [
     confidence: 0.9,
     trigger: /决定|定了|确定/u,
     // "这个决定很明智" speaks of a decision; it does not make one.
-    pattern: /(?:我们|我|团队|大家)?(?:最终|已经|最后)?(?<!这个|那个|的)(?:决定|确定)(?![很真太挺是对好不])了?(?:要)?|(?:就这么)?定了[：:，,]?/u,
+    pattern:
+      /(?:我们|我|团队|大家)?(?:最终|已经|最后)?(?<!这个|那个|的)(?:决定|确定)(?![很真太挺是对好不])了?(?:要)?|(?:就这么)?定了[：:，,]?/u,
   }),
   decisionRule({
     name: 'zh.decision.yong',

@@ -6,17 +6,37 @@ const studies = (text: string, role: 'user' | 'assistant' = 'user') => factsFrom
 
 describe('education', () => {
   it.each([
-    ["I'm doing a master's in urban planning at TU Wien, first semester.", 'education:tu_wien', "master's in urban planning at TU Wien"],
+    [
+      "I'm doing a master's in urban planning at TU Wien, first semester.",
+      'education:tu_wien',
+      "master's in urban planning at TU Wien",
+    ],
     ['second-year law student at Trinity here, exams soon', 'education:trinity', 'second-year law student at Trinity'],
-    ['I studied geology at the University of Otago.', 'education:university_of_otago', 'geology at the University of Otago'],
+    [
+      'I studied geology at the University of Otago.',
+      'education:university_of_otago',
+      'geology at the University of Otago',
+    ],
     ['I graduated from Leeds in 2019.', 'education:leeds', 'graduated from Leeds'],
     ['I got into Sciences Po!!!', 'education:sciences_po', 'Sciences Po'],
-    ['I just got accepted to the nursing programme at Dalhousie.', 'education:dalhousie', 'nursing programme at Dalhousie'],
+    [
+      'I just got accepted to the nursing programme at Dalhousie.',
+      'education:dalhousie',
+      'nursing programme at Dalhousie',
+    ],
     ['I passed the B2 exam last week.', 'education:b2_exam', 'B2 exam'],
-    ['I take pottery classes at the community college, Thursdays.', 'education:pottery_classes_community', 'pottery classes at the community college'],
+    [
+      'I take pottery classes at the community college, Thursdays.',
+      'education:pottery_classes_community',
+      'pottery classes at the community college',
+    ],
     ["I'm preparing for the GMAT in March.", 'education:gmat', 'GMAT'],
     // "in marine…" is no month: the field stays in the phrase.
-    ["Quick context: I'm doing a PhD in marine biology at Uppsala, 2nd year.", 'education:uppsala', 'PhD in marine biology at Uppsala'],
+    [
+      "Quick context: I'm doing a PhD in marine biology at Uppsala, 2nd year.",
+      'education:uppsala',
+      'PhD in marine biology at Uppsala',
+    ],
     ['I have a PhD in physics, but I work in data now.', 'education:phd_physics', 'PhD in physics'],
     ["I've got a master's in nursing.", 'education:master_nursing', "master's in nursing"],
     ["I'm learning Japanese for our trip next year.", 'education:learning_japanese', 'learning Japanese'],

@@ -5,11 +5,19 @@ import { mergeValue } from '../values.js';
 import { factsFrom, TEST_TS } from './fact-test-kit.js';
 import { createRuleExtractor } from './index.js';
 
-function extract(text: string, role: 'user' | 'assistant' = 'user', knownKeys: readonly string[] = ['profile:user']): ItemCandidate[] {
-  return createRuleExtractor().extract({ events: [{ event_id: 'evt_1', kind: 'message', role, text, ts: TEST_TS }], known_keys: knownKeys }) as ItemCandidate[];
+function extract(
+  text: string,
+  role: 'user' | 'assistant' = 'user',
+  knownKeys: readonly string[] = ['profile:user'],
+): ItemCandidate[] {
+  return createRuleExtractor().extract({
+    events: [{ event_id: 'evt_1', kind: 'message', role, text, ts: TEST_TS }],
+    known_keys: knownKeys,
+  }) as ItemCandidate[];
 }
 
-const ended = (text: string, role: 'user' | 'assistant' = 'user') => factsFrom('en.profile.end', text, role).map((fact) => [fact['k'], fact['was']]);
+const ended = (text: string, role: 'user' | 'assistant' = 'user') =>
+  factsFrom('en.profile.end', text, role).map((fact) => [fact['k'], fact['was']]);
 
 describe('facts the user ends', () => {
   it.each([
@@ -41,7 +49,14 @@ describe('facts the user ends', () => {
   });
 
   it('ends the partner, whoever it was, on a break-up', () => {
-    expect(ended('We broke up in the summer.').map(([k]) => k)).toEqual(['family:partner', 'family:boyfriend', 'family:girlfriend', 'family:wife', 'family:husband', 'family:fiance']);
+    expect(ended('We broke up in the summer.').map(([k]) => k)).toEqual([
+      'family:partner',
+      'family:boyfriend',
+      'family:girlfriend',
+      'family:wife',
+      'family:husband',
+      'family:fiance',
+    ]);
   });
 
   it.each([
@@ -66,7 +81,10 @@ describe('facts the user ends', () => {
   });
 
   it('ends what a denied state names when no rule states it ("not working as … anymore")', () => {
-    const denied = factsFrom('en.retraction', "I'm not working as a courier anymore, I do the bakery's accounts now.").map((fact) => [fact['k'], fact['was']]);
+    const denied = factsFrom(
+      'en.retraction',
+      "I'm not working as a courier anymore, I do the bakery's accounts now.",
+    ).map((fact) => [fact['k'], fact['was']]);
     expect(denied).toEqual([['*:courier', 'courier']]);
     expect(factsFrom('en.retraction', "I'm not sure anymore.")).toEqual([]);
   });
@@ -76,13 +94,24 @@ describe('facts the user ends', () => {
   });
 
   it('ends nothing when there is no profile yet', () => {
-    expect(extract('I sold my car last year.', 'user', []).filter((candidate) => candidate.rule === 'en.profile.end')).toEqual([]);
+    expect(
+      extract('I sold my car last year.', 'user', []).filter((candidate) => candidate.rule === 'en.profile.end'),
+    ).toEqual([]);
   });
 
   it('takes the ended fact out of the current profile and keeps a new one stated beside it', () => {
-    const current = { subject: 'user', facts: [{ k: 'possession:motorbike', v: 'old Vespa motorbike' }, { k: 'location', v: 'Turin' }] };
+    const current = {
+      subject: 'user',
+      facts: [
+        { k: 'possession:motorbike', v: 'old Vespa motorbike' },
+        { k: 'location', v: 'Turin' },
+      ],
+    };
     const out = extract('I sold my Vespa and moved to Milan.').filter((candidate) => candidate.type === 'profile');
-    const merged = out.reduce((value, candidate) => mergeValue('profile', value, candidate.value), current as Record<string, unknown>);
+    const merged = out.reduce(
+      (value, candidate) => mergeValue('profile', value, candidate.value),
+      current as Record<string, unknown>,
+    );
     expect(merged['facts']).toEqual([{ k: 'location', v: 'Milan', since: '2026-02-18' }]);
   });
 });

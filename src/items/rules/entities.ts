@@ -4,7 +4,15 @@
 
 import type { EvidenceRef, ItemCandidate } from '../../spec/items.js';
 import { makeKey } from '../keys.js';
-import { BOTH_LANGUAGES, CONVERSATION, emit, type ExtractionMemory, type Rule, type SentenceContext, type Source } from './rule.js';
+import {
+  BOTH_LANGUAGES,
+  CONVERSATION,
+  emit,
+  type ExtractionMemory,
+  type Rule,
+  type SentenceContext,
+  type Source,
+} from './rule.js';
 
 export type RefKind = 'url' | 'repo' | 'file';
 
@@ -20,8 +28,10 @@ export interface Ref {
 
 const URL = /\b(?:https?:\/\/|www\.)[^\s<>"'`{}|\\^[\]]+/gi;
 const TRAILING_PUNCTUATION = /[.,;:!?)\]}'"。，；：！？）]+$/u;
-const REPO_URL = /^(?:https?:\/\/)?(?:www\.)?(github\.com|gitlab\.com|bitbucket\.org|codeberg\.org)\/([\w.-]+)\/([\w.-]+?)(?:\.git)?(?:\/(.*))?$/i;
-const BARE_REPO_URL = /(?<![\w/.:@-])(github\.com|gitlab\.com|bitbucket\.org|codeberg\.org)\/([\w-][\w.-]*)\/([\w-][\w.-]*)/gi;
+const REPO_URL =
+  /^(?:https?:\/\/)?(?:www\.)?(github\.com|gitlab\.com|bitbucket\.org|codeberg\.org)\/([\w.-]+)\/([\w.-]+?)(?:\.git)?(?:\/(.*))?$/i;
+const BARE_REPO_URL =
+  /(?<![\w/.:@-])(github\.com|gitlab\.com|bitbucket\.org|codeberg\.org)\/([\w-][\w.-]*)\/([\w-][\w.-]*)/gi;
 // A path with a directory and a file extension (docs/x.md, ./src/a.ts, ~/notes/todo.txt), a path
 // starting ./ ../ or ~/, or an absolute path of two or more segments (/etc/hosts).
 const SEGMENT = String.raw`[\p{L}\p{N}_@.-]`;
@@ -31,11 +41,15 @@ const PATH = new RegExp(
 );
 const FILE_EXTENSIONS =
   'md|mdx|ts|tsx|js|jsx|mjs|cjs|json|jsonc|yaml|yml|toml|py|rb|rs|go|java|kt|swift|c|h|cc|cpp|hpp|cs|php|sh|bash|zsh|sql|html|css|scss|txt|csv|tsv|ini|cfg|conf|lock|xml|ipynb|pdf|doc|docx|xls|xlsx|ppt|pptx|png|jpg|jpeg|svg|gif|env|log|vue|svelte|proto|tf|gradle|rst|tex';
-const BARE_FILE = new RegExp(`(?<![\\w/.:@\\\\-])[\\w-]+(?:\\.[\\w-]+)*\\.(?:${FILE_EXTENSIONS})(?![\\w/-]|\\.\\w)`, 'g');
+const BARE_FILE = new RegExp(
+  `(?<![\\w/.:@\\\\-])[\\w-]+(?:\\.[\\w-]+)*\\.(?:${FILE_EXTENSIONS})(?![\\w/-]|\\.\\w)`,
+  'g',
+);
 // Names of libraries written like files ("Node.js", "Vue.js") are not files.
 const LIBRARY_NAME = /^\p{Lu}\p{Ll}+\.js$/u;
 const BARE_REPO = /(?<![\w/.:@\\-])([A-Za-z0-9][\w.-]*)\/([A-Za-z0-9][\w.-]*)(?![\w/])/g;
-const REPO_CONTEXT = /\b(?:repo|repos|repository|repositories|clone|cloned|fork|forked|pull request|pr|github|gitlab|npm package)\b|仓库|代码库/i;
+const REPO_CONTEXT =
+  /\b(?:repo|repos|repository|repositories|clone|cloned|fork|forked|pull request|pr|github|gitlab|npm package)\b|仓库|代码库/i;
 /** True when a sentence may hold a reference: a slash, or a dot followed by a letter. */
 export const REF_CUE = /[/\\]|\.[a-z]/i;
 
@@ -60,8 +74,12 @@ export function findRefs(text: string): Ref[] {
     const raw = found[0].replace(TRAILING_PUNCTUATION, '');
     const repo = REPO_URL.exec(raw);
     if (repo !== null && !['orgs', 'settings', 'features', 'topics', 'marketplace'].includes(repo[2]!.toLowerCase())) {
-      add({ kind: 'repo', name: `${repo[2]}/${repo[3]}`, raw, host: repo[1]!.toLowerCase(), index: found.index }, raw.length);
-      if (repo[4] !== undefined && repo[4] !== '') out.push({ kind: 'url', name: raw, raw, host: repo[1]!.toLowerCase(), index: found.index });
+      add(
+        { kind: 'repo', name: `${repo[2]}/${repo[3]}`, raw, host: repo[1]!.toLowerCase(), index: found.index },
+        raw.length,
+      );
+      if (repo[4] !== undefined && repo[4] !== '')
+        out.push({ kind: 'url', name: raw, raw, host: repo[1]!.toLowerCase(), index: found.index });
       continue;
     }
     const host = /^(?:https?:\/\/)?([^/?#:]+)/i.exec(raw)?.[1]?.toLowerCase();
@@ -85,7 +103,12 @@ export function findRefs(text: string): Ref[] {
   }
   if (REPO_CONTEXT.test(text)) {
     for (const found of text.matchAll(BARE_REPO)) {
-      if (overlaps(taken, found.index, found.index + found[0].length) || /^\d+$/.test(found[1]!) || /^\d+$/.test(found[2]!)) continue;
+      if (
+        overlaps(taken, found.index, found.index + found[0].length) ||
+        /^\d+$/.test(found[1]!) ||
+        /^\d+$/.test(found[2]!)
+      )
+        continue;
       const raw = found[0].replace(/[.-]+$/, '');
       add({ kind: 'repo', name: raw.replace(/\.git$/i, ''), raw, index: found.index }, raw.length);
     }
@@ -129,19 +152,32 @@ export function refEvidence(ref: Ref): EvidenceRef | undefined {
  * the new mention as evidence instead. `offset` is where the searched text starts in the event; a
  * reference found beyond `limit` (in a tool's structured output) gets the source's whole span.
  */
-export function refCandidates(source: Source, refs: readonly Ref[], memory: ExtractionMemory, offset: number, limit = Infinity): ItemCandidate[] {
+export function refCandidates(
+  source: Source,
+  refs: readonly Ref[],
+  memory: ExtractionMemory,
+  offset: number,
+  limit = Infinity,
+): ItemCandidate[] {
   const out: ItemCandidate[] = [];
   for (const ref of refs) {
     const key = refKey(ref);
-    const span: [number, number] = ref.index < limit ? [offset + ref.index, offset + ref.index + ref.raw.length] : [source.start, source.end];
-    const earlier = memory.produced.find((candidate) => candidate.key === key) ?? out.find((candidate) => candidate.key === key);
+    const span: [number, number] =
+      ref.index < limit ? [offset + ref.index, offset + ref.index + ref.raw.length] : [source.start, source.end];
+    const earlier =
+      memory.produced.find((candidate) => candidate.key === key) ?? out.find((candidate) => candidate.key === key);
     if (earlier !== undefined) {
-      if ((earlier.evidence_refs?.length ?? 0) < 6) earlier.evidence_refs?.push({ kind: 'event', ref: source.event.event_id, span });
-      if (!earlier.source_event_ids.includes(source.event.event_id)) earlier.source_event_ids.push(source.event.event_id);
+      if ((earlier.evidence_refs?.length ?? 0) < 6)
+        earlier.evidence_refs?.push({ kind: 'event', ref: source.event.event_id, span });
+      if (!earlier.source_event_ids.includes(source.event.event_id))
+        earlier.source_event_ids.push(source.event.event_id);
       continue;
     }
     const canonical = key.slice(key.indexOf(':', 'entity:'.length) + 1);
-    const names = ref.kind === 'repo' ? [ref.host === undefined ? ref.raw : `${ref.host}/${ref.name}`, ref.name.split('/')[1]!] : [ref.raw];
+    const names =
+      ref.kind === 'repo'
+        ? [ref.host === undefined ? ref.raw : `${ref.host}/${ref.name}`, ref.name.split('/')[1]!]
+        : [ref.raw];
     const aliases = [...new Set(names)].filter((alias) => alias.toLowerCase() !== canonical);
     const evidence = refEvidence(ref);
     out.push(

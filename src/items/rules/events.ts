@@ -37,11 +37,32 @@ const EN_CANONICAL: Readonly<Record<string, string>> = {
   christening: 'baptism',
 };
 // Plans of one's own life are told apart by where they are or whom they are with: "trip_coimbra".
-const PERSONAL = new Set(['trip', 'flight', 'wedding', 'conference', 'visit', 'vacation', 'holiday', 'party', 'housewarming', 'baptism', 'festival', 'concert', 'gig', 'dinner', 'lunch', 'table', 'appointment', 'moving', 'exam']);
+const PERSONAL = new Set([
+  'trip',
+  'flight',
+  'wedding',
+  'conference',
+  'visit',
+  'vacation',
+  'holiday',
+  'party',
+  'housewarming',
+  'baptism',
+  'festival',
+  'concert',
+  'gig',
+  'dinner',
+  'lunch',
+  'table',
+  'appointment',
+  'moving',
+  'exam',
+]);
 // A name that is no place or person of a plan: the speaker, days, months, greetings.
 const NOT_NAME =
   /^(?:I|I'm|I'll|I've|I'd|OK|Ok|Hi|Hey|Hello|Mum|Mom|Dad|(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)s?|Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun|January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|Please|Can|Could|Also|So|And|But|The|My|Our)$/u;
-const CAPITALISED = /(?<![\p{L}\p{N}'’])\p{Lu}[\p{L}'’-]+(?:\s+(?:de|da|del|la|dos|von|van)\s+\p{Lu}[\p{L}-]+|\s+\p{Lu}[\p{L}-]+)*/gu;
+const CAPITALISED =
+  /(?<![\p{L}\p{N}'’])\p{Lu}[\p{L}'’-]+(?:\s+(?:de|da|del|la|dos|von|van)\s+\p{Lu}[\p{L}-]+|\s+\p{Lu}[\p{L}-]+)*/gu;
 // What the assistant says becomes an event only when it records something done: a booking made, a
 // meeting it put in the calendar. Repeating the user's plan back ("Got it: workshop, 15 December")
 // or suggesting a date is the user's plan, not a second one.
@@ -49,14 +70,16 @@ const CAPITALISED = /(?<![\p{L}\p{N}'’])\p{Lu}[\p{L}'’-]+(?:\s+(?:de|da|del|
 // refresher, Sat 9 May", "Done: moved to 16 May").
 const EN_RECORDED =
   /\b(?:i(?:'ve| have)?\s+(?:just\s+)?(?:booked|scheduled|rescheduled|reserved|registered|signed you up|added (?:it |that )?to|put (?:it |that )?(?:in|on)|moved)|(?:is|are|has been|have been|was|were)\s+(?:now\s+)?(?:booked|scheduled|rescheduled|reserved|confirmed)|(?:booking|reservation|appointment) (?:is )?confirmed|(?:registered|signed) you up|registered you|you're (?:all\s+)?(?:booked|registered|signed up))\b|^(?:done|all set|booked|registered|reserved|scheduled|rescheduled|confirmed|moved)\s*[:—–-]/u;
-const ZH_RECORDED = /(?:已(?:经)?(?:帮你|为你|给你)?(?:预订|预约|订好|订了|安排好|安排了|加入|加到|改签|改到|登记)|(?:订好|约好|改好)了|已确认|预订成功|预约成功)/u;
+const ZH_RECORDED =
+  /(?:已(?:经)?(?:帮你|为你|给你)?(?:预订|预约|订好|订了|安排好|安排了|加入|加到|改签|改到|登记)|(?:订好|约好|改好)了|已确认|预订成功|预约成功)/u;
 // The user's own doing still to come: "we fly out…", "I'm off to…", "I start…", "我们…出发".
 const OWN_PLAN: Readonly<Record<Language, RegExp>> = {
   en: /\b(?:I|we)(?:'re|'ll|\s+are|\s+am|'m|\s+will)?\s+(?:(?:finally|also|then|both|all)\s+)?(?:fly|flying|leave|leaving|head|heading|go|going|drive|driving|travel|travelling|traveling|start|starting|move|moving|arrive|arriving|land|landing|get\s+married|marry|off\s+to|due|back)\b/iu,
   zh: /我们?(?:要|会|打算|准备|计划)?(?:去|飞|出发|回|搬|开始|结婚|入职|到)/u,
 };
 // A request to book or note a plan is a plan said as a question: "can you book a table for Saturday?"
-const BOOKING_REQUEST = /\b(?:can|could|would)\s+you\s+(?:please\s+)?(?:book|reserve|schedule|set up|sign me up|register me|add|put|remind me|make a reservation|get us|get me)\b/u;
+const BOOKING_REQUEST =
+  /\b(?:can|could|would)\s+you\s+(?:please\s+)?(?:book|reserve|schedule|set up|sign me up|register me|add|put|remind me|make a reservation|get us|get me)\b/u;
 
 const EN_EVENT_ALL = new RegExp(EN_EVENT.source, 'gi');
 const ZH_EVENT_ALL = new RegExp(ZH_EVENT.source, 'gu');
@@ -73,7 +96,8 @@ function eventCue(text: string, language: Language, at?: number): RegExpExecArra
     let best: RegExpExecArray | null = null;
     for (let found = all.exec(text); found !== null; found = all.exec(text)) {
       if (/^mov(?:ed|ing)$/iu.test(found[1]!) && best !== null) continue;
-      if (best === null || /^mov(?:ed|ing)$/iu.test(best[1]!) || Math.abs(found.index - at) < Math.abs(best.index - at)) best = found;
+      if (best === null || /^mov(?:ed|ing)$/iu.test(best[1]!) || Math.abs(found.index - at) < Math.abs(best.index - at))
+        best = found;
     }
     return best;
   }
@@ -107,7 +131,8 @@ export function nameNear(text: string, at: number): string | undefined {
 export function eventSlug(text: string, withoutDate: string, language: Language, at?: number): string {
   const cue = eventCue(text, language, at);
   const cueWord = cue?.[1]?.toLowerCase();
-  if (cue === null || cueWord === undefined) return contentWords(withoutDate).length === 0 ? '' : idFrom(withoutDate, 3);
+  if (cue === null || cueWord === undefined)
+    return contentWords(withoutDate).length === 0 ? '' : idFrom(withoutDate, 3);
   if (language === 'zh') return cueWord;
   const canonical = EN_CANONICAL[cueWord] ?? cueWord;
   const name = PERSONAL.has(canonical) ? nameNear(text, cue.index) : undefined;
@@ -127,7 +152,8 @@ export function hasEventWord(text: string, language: Language): boolean {
 
 // Where a sentence's thoughts part: the clause a plan is told in is its title, not the news around it
 // ("we're moving to Stuttgart in two weeks | because I accepted a job at Porsche, | so goodbye BMW").
-const EN_CLAUSE_BREAK = /[;!?]\s|:\s|\s[—–-]\s|,\s+(?=(?:and|but|so|because|since|which|though|although|plus|also|then|I|we|my|it|that's)\b)|\s(?=(?:but|because|since|although|though|whereas)\s|so\s+(?:we|I|that|the|my|it|now)\b)/giu;
+const EN_CLAUSE_BREAK =
+  /[;!?]\s|:\s|\s[—–-]\s|,\s+(?=(?:and|but|so|because|since|which|though|although|plus|also|then|I|we|my|it|that's)\b)|\s(?=(?:but|because|since|although|though|whereas)\s|so\s+(?:we|I|that|the|my|it|now)\b)/giu;
 const ZH_CLAUSE_BREAK = /[，；：！？,;～~]/gu;
 const CLOSING = /^[\s.;:!?,，。；：！？～~—–-]+|[\s.;:!?,，。；：！？～~—–-]+$/gu;
 
@@ -142,7 +168,11 @@ const CLOSING = /^[\s.;:!?,，。；：！？～~—–-]+|[\s.;:!?,，。；：
 export function eventTitle(text: string, language: Language, today: string): string {
   const day = findDates(text.toLowerCase(), language, today, 1)[0];
   const cue = eventCue(text, language, day?.index);
-  return titleAround(text, language, [cue?.index, day?.index, day === undefined ? undefined : day.index + day.length - 1]);
+  return titleAround(text, language, [
+    cue?.index,
+    day?.index,
+    day === undefined ? undefined : day.index + day.length - 1,
+  ]);
 }
 
 /**
@@ -175,7 +205,9 @@ function nearestDate(context: SentenceContext, language: Language): DateMention 
   const mentions = findDates(context.lower, language, context.date);
   const cue = eventCue(context.text, language);
   if (cue === null || mentions.length < 2) return mentions[0];
-  return mentions.reduce((best, mention) => (Math.abs(mention.index - cue.index) < Math.abs(best.index - cue.index) ? mention : best));
+  return mentions.reduce((best, mention) =>
+    Math.abs(mention.index - cue.index) < Math.abs(best.index - cue.index) ? mention : best,
+  );
 }
 
 /** Whether an assistant's sentence records something done (a booking made, a plan moved), not a suggestion. */
@@ -198,7 +230,8 @@ function sameDayPlan(context: SentenceContext, scope: string, date: string): str
 }
 
 // What the assistant did, before the plan it did it to: "moved to the first aid refresher on 16 May".
-const RECORD_OPENING = /^(?:(?:I've|I have)\s+)?(?:moved|rescheduled|changed|booked|registered|reserved|signed)\s+(?:you\s+)?(?:up\s+)?(?:it\s+)?(?:to|for|into|onto|on)\s+(?:the\s+)?/iu;
+const RECORD_OPENING =
+  /^(?:(?:I've|I have)\s+)?(?:moved|rescheduled|changed|booked|registered|reserved|signed)\s+(?:you\s+)?(?:up\s+)?(?:it\s+)?(?:to|for|into|onto|on)\s+(?:the\s+)?/iu;
 
 /** An assistant's record as a plan's title: the plan, without the doing that opens it. */
 function recordedTitle(title: string): string {
@@ -224,7 +257,13 @@ const EN_LOOKS_AHEAD = /\b(?:will|'ll|going to|gonna|tonight|later|planning|plan
 
 /** Whether a sentence dated today by a relative word tells what was already done on it. */
 function doneToday(context: SentenceContext, mention: DateMention, language: Language): boolean {
-  return language === 'en' && mention.relative && mention.date === context.date && EN_DONE.test(context.lower) && !EN_LOOKS_AHEAD.test(context.lower);
+  return (
+    language === 'en' &&
+    mention.relative &&
+    mention.date === context.date &&
+    EN_DONE.test(context.lower) &&
+    !EN_LOOKS_AHEAD.test(context.lower)
+  );
 }
 
 function eventOf(context: SentenceContext, rule: Rule, language: Language): ItemCandidate[] {
@@ -234,10 +273,21 @@ function eventOf(context: SentenceContext, rule: Rule, language: Language): Item
   if (context.here.some((candidate) => candidate.type === 'events')) return [];
   const mention = nearestDate(context, language);
   if (mention === undefined || doneToday(context, mention, language)) return [];
-  if (context.here.some((candidate) => (candidate.type === 'tasks' || candidate.type === 'goals') && candidate.value['due'] === mention.date)) return [];
+  if (
+    context.here.some(
+      (candidate) =>
+        (candidate.type === 'tasks' || candidate.type === 'goals') && candidate.value['due'] === mention.date,
+    )
+  )
+    return [];
   // "tomorrow" or "Friday" needs an occasion beside it; a day named by its month is one when the user
   // tells what they will do on it ("we fly out 14 May for ten days").
-  if (mention.relative && !hasEventWord(context.text, language) && !(mention.calendar && OWN_PLAN[language].test(context.text))) return [];
+  if (
+    mention.relative &&
+    !hasEventWord(context.text, language) &&
+    !(mention.calendar && OWN_PLAN[language].test(context.text))
+  )
+    return [];
   // A weekday beside a move alone is a habit moved ("sauna night moved from Wednesday to Thursday"), not an occasion.
   if (mention.relative && !mention.calendar && namesOnlyAMove(context.text, language)) return [];
   const withoutDate = `${context.text.slice(0, mention.index)} ${context.text.slice(mention.index + mention.length)}`;
@@ -246,7 +296,13 @@ function eventOf(context: SentenceContext, rule: Rule, language: Language): Item
   const scope = projectOf(context).name;
   const key = sameDayPlan(context, scope, mention.date) ?? makeKey('events', [scope, mention.date, slugText]);
   const title = eventTitle(context.text, language, context.date);
-  return [emit(context, rule, { key, value: { scope, date: mention.date, title: context.event.role === 'assistant' ? recordedTitle(title) : title }, confidence: dateConfidence(context, mention) })];
+  return [
+    emit(context, rule, {
+      key,
+      value: { scope, date: mention.date, title: context.event.role === 'assistant' ? recordedTitle(title) : title },
+      confidence: dateConfidence(context, mention),
+    }),
+  ];
 }
 
 export const EVENT_RULES: readonly Rule[] = [

@@ -83,7 +83,13 @@ export function factsBy(patterns: readonly FactPattern[], context: Pick<Sentence
  * statedFacts(context).has('location') // true after "I live in Lisbon" was read
  */
 export function statedFacts(context: Pick<SentenceContext, 'here'>): Set<string> {
-  return new Set(context.here.flatMap((candidate) => (candidate.type === 'profile' && Array.isArray(candidate.value['facts']) ? (candidate.value['facts'] as Fact[]).map((fact) => fact.k) : [])));
+  return new Set(
+    context.here.flatMap((candidate) =>
+      candidate.type === 'profile' && Array.isArray(candidate.value['facts'])
+        ? (candidate.value['facts'] as Fact[]).map((fact) => fact.k)
+        : [],
+    ),
+  );
 }
 
 /**
@@ -93,7 +99,12 @@ export function statedFacts(context: Pick<SentenceContext, 'here'>): Set<string>
  * @example
  * const rule = factRule('en.profile.possession', 'en', /bought/, (context) => factsBy(PATTERNS, context));
  */
-export function factRule(name: string, language: Language, trigger: RegExp, facts: (context: SentenceContext) => Fact[]): Rule {
+export function factRule(
+  name: string,
+  language: Language,
+  trigger: RegExp,
+  facts: (context: SentenceContext) => Fact[],
+): Rule {
   return {
     name,
     languages: [language],

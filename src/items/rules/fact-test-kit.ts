@@ -12,7 +12,16 @@ export const TEST_TS = '2026-02-18T10:00:00Z';
  * @example
  * factsFrom('en.profile.taste', 'I love jazz.') // [{ k: 'taste:jazz', v: 'likes jazz' }]
  */
-export function factsFrom(rule: string, text: string, role: 'user' | 'assistant' = 'user'): Array<Record<string, unknown>> {
-  const out = createRuleExtractor().extract({ events: [{ event_id: 'evt_1', kind: 'message', role, text, ts: TEST_TS }], known_keys: ['profile:user'] }) as ItemCandidate[];
-  return out.filter((candidate) => candidate.rule === rule).flatMap((candidate) => candidate.value['facts'] as Array<Record<string, unknown>>);
+export function factsFrom(
+  rule: string,
+  text: string,
+  role: 'user' | 'assistant' = 'user',
+): Array<Record<string, unknown>> {
+  const out = createRuleExtractor().extract({
+    events: [{ event_id: 'evt_1', kind: 'message', role, text, ts: TEST_TS }],
+    known_keys: ['profile:user'],
+  }) as ItemCandidate[];
+  return out
+    .filter((candidate) => candidate.rule === rule)
+    .flatMap((candidate) => candidate.value['facts'] as Array<Record<string, unknown>>);
 }

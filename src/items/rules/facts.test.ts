@@ -6,8 +6,18 @@ import { createRuleExtractor } from './index.js';
 // Wednesday 2026-02-18.
 const TS = '2026-02-18T10:00:00Z';
 
-function extract(texts: readonly string[], knownKeys: readonly string[] = [], role: 'user' | 'assistant' = 'user'): ItemCandidate[] {
-  const events = texts.map((text, index) => ({ event_id: `evt_${index + 1}`, kind: 'message' as const, role, text, ts: TS }));
+function extract(
+  texts: readonly string[],
+  knownKeys: readonly string[] = [],
+  role: 'user' | 'assistant' = 'user',
+): ItemCandidate[] {
+  const events = texts.map((text, index) => ({
+    event_id: `evt_${index + 1}`,
+    kind: 'message' as const,
+    role,
+    text,
+    ts: TS,
+  }));
   return createRuleExtractor().extract({ events, known_keys: knownKeys }) as ItemCandidate[];
 }
 const one = (text: string) => extract([text]).filter((candidate) => candidate.type !== 'entities');
@@ -15,12 +25,20 @@ const one = (text: string) => extract([text]).filter((candidate) => candidate.ty
 describe('profile facts', () => {
   it.each([
     ['My name is Alice Chen.', [{ k: 'name', v: 'Alice Chen' }]],
-    ["I'm a data scientist at Acme Labs.", [{ k: 'role', v: 'data scientist' }, { k: 'employer', v: 'Acme Labs' }]],
+    [
+      "I'm a data scientist at Acme Labs.",
+      [
+        { k: 'role', v: 'data scientist' },
+        { k: 'employer', v: 'Acme Labs' },
+      ],
+    ],
     ['I live in Lisbon, Portugal.', [{ k: 'location', v: 'Lisbon, Portugal' }]],
     ["I'm from Brazil.", [{ k: 'origin', v: 'Brazil' }]],
     ['I just moved to Berlin.', [{ k: 'location', v: 'Berlin', since: '2026-02-18' }]],
   ])('%s', (text, facts) => {
-    expect(one(text).map((candidate) => [candidate.key, candidate.value])).toEqual([['profile:user', { subject: 'user', facts }]]);
+    expect(one(text).map((candidate) => [candidate.key, candidate.value])).toEqual([
+      ['profile:user', { subject: 'user', facts }],
+    ]);
   });
 
   it.each([
@@ -40,23 +58,46 @@ describe('profile facts', () => {
     ['I love Texas BBQ more than life.', [{ k: 'taste:texas_bbq', v: 'likes Texas BBQ' }]],
     ["I can't stand durian.", [{ k: 'taste:durian', v: 'dislikes durian' }]],
     ['I accepted a job at Porsche, so goodbye BMW.', [{ k: 'employer', v: 'Porsche', since: '2026-02-18' }]],
-    ['I joined a firm called Taller Norte as a project lead.', [{ k: 'employer', v: 'Taller Norte', since: '2026-02-18' }]],
+    [
+      'I joined a firm called Taller Norte as a project lead.',
+      [{ k: 'employer', v: 'Taller Norte', since: '2026-02-18' }],
+    ],
   ])('a personal fact: %s', (text, facts) => {
-    expect(one(text).filter((candidate) => candidate.type === 'profile').map((candidate) => candidate.value)).toEqual([{ subject: 'user', facts }]);
+    expect(
+      one(text)
+        .filter((candidate) => candidate.type === 'profile')
+        .map((candidate) => candidate.value),
+    ).toEqual([{ subject: 'user', facts }]);
   });
 
   it('reads a statement that chat runs into a lower-case question', () => {
-    const facts = one('I have mild asthma. any tips for running in the cold?').filter((candidate) => candidate.type === 'profile');
-    expect(facts.map((candidate) => candidate.value)).toEqual([{ subject: 'user', facts: [{ k: 'health:asthma', v: 'asthma' }] }]);
+    const facts = one('I have mild asthma. any tips for running in the cold?').filter(
+      (candidate) => candidate.type === 'profile',
+    );
+    expect(facts.map((candidate) => candidate.value)).toEqual([
+      { subject: 'user', facts: [{ k: 'health:asthma', v: 'asthma' }] },
+    ]);
   });
 
-  it.each(["I'm not vegetarian anymore.", "I don't eat much these days.", 'My mum always says so.', 'Is my dog allowed in?', "I'm in a meeting now.", 'I like it a lot.', "I'm into it.", 'I love that you remembered.'])('is not a personal fact: %s', (text) => {
+  it.each([
+    "I'm not vegetarian anymore.",
+    "I don't eat much these days.",
+    'My mum always says so.',
+    'Is my dog allowed in?',
+    "I'm in a meeting now.",
+    'I like it a lot.',
+    "I'm into it.",
+    'I love that you remembered.',
+  ])('is not a personal fact: %s', (text) => {
     expect(one(text).filter((candidate) => candidate.type === 'profile')).toEqual([]);
   });
 
-  it.each(["I'm a bit tired.", "I'm a big fan of yours.", "I'm from the data team."])('is not a profile fact: %s', (text) => {
-    expect(one(text)).toEqual([]);
-  });
+  it.each(["I'm a bit tired.", "I'm a big fan of yours.", "I'm from the data team."])(
+    'is not a profile fact: %s',
+    (text) => {
+      expect(one(text)).toEqual([]);
+    },
+  );
 
   it('puts all facts of one input in one candidate', () => {
     const out = extract(['My name is Alice.', 'I live in Porto.']);
@@ -66,8 +107,16 @@ describe('profile facts', () => {
 
 describe('goals', () => {
   it.each([
-    ['My goal is to ship the memory runtime by June 1.', 'goal:general:ship_memory_runtime', { description: 'ship the memory runtime', due: '2026-06-01' }],
-    ['Our goal for Atlas is to reach 1000 users.', 'goal:atlas:reach_1000_users', { project: 'Atlas', description: 'reach 1000 users' }],
+    [
+      'My goal is to ship the memory runtime by June 1.',
+      'goal:general:ship_memory_runtime',
+      { description: 'ship the memory runtime', due: '2026-06-01' },
+    ],
+    [
+      'Our goal for Atlas is to reach 1000 users.',
+      'goal:atlas:reach_1000_users',
+      { project: 'Atlas', description: 'reach 1000 users' },
+    ],
     ['I want to learn Rust by the end of the year.', 'goal:general:learn_rust', { due: '2026-12-31' }],
     ['We aim to cut latency in half.', 'goal:general:cut_latency_half', { status: 'active' }],
     ['我的目标是年底前发布1.0版本。', 'goal:general:发布1_0版本', { description: '发布1.0版本', due: '2026-12-31' }],
@@ -106,15 +155,25 @@ describe('tasks', () => {
     ["I'm working on the docs update.", 'doing', undefined],
   ])('moves a known task: %s', (text, status, notes) => {
     const out = extract([text], ['task:general:update_docs', 'task:general:update_tests']);
-    expect(out).toEqual([expect.objectContaining({ key: 'task:general:update_docs', value: notes === undefined ? { task_id: 'update_docs', status } : { task_id: 'update_docs', status, notes } })]);
+    expect(out).toEqual([
+      expect.objectContaining({
+        key: 'task:general:update_docs',
+        value: notes === undefined ? { task_id: 'update_docs', status } : { task_id: 'update_docs', status, notes },
+      }),
+    ]);
   });
 
   it('lands a status change on a task of another project when that is the only match', () => {
-    expect(extract(['The changelog is done.'], ['task:atlas:write_changelog']).map((candidate) => candidate.key)).toEqual(['task:atlas:write_changelog']);
+    expect(
+      extract(['The changelog is done.'], ['task:atlas:write_changelog']).map((candidate) => candidate.key),
+    ).toEqual(['task:atlas:write_changelog']);
   });
 
   it('proposes each reading for review when several open tasks fit a status change equally', () => {
-    const out = extract(['The insurance is renewed.'], ['task:general:renew_car_insurance', 'task:general:renew_home_insurance']).filter((candidate) => candidate.type === 'tasks');
+    const out = extract(
+      ['The insurance is renewed.'],
+      ['task:general:renew_car_insurance', 'task:general:renew_home_insurance'],
+    ).filter((candidate) => candidate.type === 'tasks');
     expect(out.map((candidate) => [candidate.key, candidate.value['status'], candidate.review !== undefined])).toEqual([
       ['task:general:renew_car_insurance', 'done', true],
       ['task:general:renew_home_insurance', 'done', true],
@@ -123,14 +182,27 @@ describe('tasks', () => {
   });
 
   it('moves no task named by a pronoun', () => {
-    expect(extract(["Whenever I'm working on one, it's like I'm connecting back with myself."], ['task:general:back_work']).filter((candidate) => candidate.type === 'tasks')).toEqual([]);
+    expect(
+      extract(
+        ["Whenever I'm working on one, it's like I'm connecting back with myself."],
+        ['task:general:back_work'],
+      ).filter((candidate) => candidate.type === 'tasks'),
+    ).toEqual([]);
   });
 
   it('closes no task when a person came, or with what is still to do', () => {
     const known = ['task:general:call_sister_about_visit', 'task:general:renew_passport_trip'];
-    expect(extract(['my sister came over for dinner.'], known).filter((candidate) => candidate.type === 'tasks')).toEqual([]);
-    expect(extract(['then Tom came by with the visit plans.'], known).filter((candidate) => candidate.type === 'tasks')).toEqual([]);
-    expect(extract(['the new passport form came, I need to fill it in.'], known).filter((candidate) => candidate.type === 'tasks' && candidate.value['status'] === 'done')).toEqual([]);
+    expect(
+      extract(['my sister came over for dinner.'], known).filter((candidate) => candidate.type === 'tasks'),
+    ).toEqual([]);
+    expect(
+      extract(['then Tom came by with the visit plans.'], known).filter((candidate) => candidate.type === 'tasks'),
+    ).toEqual([]);
+    expect(
+      extract(['the new passport form came, I need to fill it in.'], known).filter(
+        (candidate) => candidate.type === 'tasks' && candidate.value['status'] === 'done',
+      ),
+    ).toEqual([]);
   });
 
   it('creates no task for a status change that names no known task', () => {
@@ -169,11 +241,17 @@ describe('tasks', () => {
   });
 
   it('reads Chinese status changes against Chinese titles', () => {
-    expect(extract(['我需要更新文档。', '文档更新完成了。']).map((candidate) => [candidate.key, candidate.value['status']])).toEqual([
+    expect(
+      extract(['我需要更新文档。', '文档更新完成了。']).map((candidate) => [candidate.key, candidate.value['status']]),
+    ).toEqual([
       ['task:general:更新文档', 'todo'],
       ['task:general:更新文档', 'done'],
     ]);
-    expect(extract(['更新文档被阻塞了，因为在等设计稿。'], ['task:general:更新文档'])[0]!.value).toEqual({ task_id: '更新文档', status: 'blocked', notes: ['blocked on 在等设计稿'] });
+    expect(extract(['更新文档被阻塞了，因为在等设计稿。'], ['task:general:更新文档'])[0]!.value).toEqual({
+      task_id: '更新文档',
+      status: 'blocked',
+      notes: ['blocked on 在等设计稿'],
+    });
   });
 });
 
@@ -187,7 +265,13 @@ describe('decisions', () => {
     ['我们决定用Postgres做存储。', 'decision:general:存储', '用Postgres做存储'],
     ['我们用Vitest做测试。', 'decision:general:测试', '用Vitest做测试'],
   ])('%s', (text, key, decision) => {
-    expect(one(text)).toEqual([expect.objectContaining({ key, gate: 'must', value: expect.objectContaining({ decision, made_at: '2026-02-18' }) })]);
+    expect(one(text)).toEqual([
+      expect.objectContaining({
+        key,
+        gate: 'must',
+        value: expect.objectContaining({ decision, made_at: '2026-02-18' }),
+      }),
+    ]);
   });
 
   it('is not a decision when asked', () => {
@@ -210,7 +294,9 @@ describe('dated events', () => {
   });
 
   it('leaves the date of a task on the task', () => {
-    expect(one('I need to finish the launch checklist by Friday.').map((candidate) => candidate.type)).toEqual(['tasks']);
+    expect(one('I need to finish the launch checklist by Friday.').map((candidate) => candidate.type)).toEqual([
+      'tasks',
+    ]);
   });
 });
 

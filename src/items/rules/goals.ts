@@ -25,7 +25,11 @@ function goalOf(context: SentenceContext, rule: Rule, spec: GoalSpec): ItemCandi
   const found = spec.pattern.exec(context.text);
   if (found === null) return [];
   const from = found.index + found[0].length;
-  const { title, due } = titleAndDue(context, context.text.slice(from, clauseEnd(context.text, from)), context.language);
+  const { title, due } = titleAndDue(
+    context,
+    context.text.slice(from, clauseEnd(context.text, from)),
+    context.language,
+  );
   if (title === '' || (spec.needsDate === true && due === undefined)) return [];
   const named = spec.projectGroup === undefined ? undefined : found[spec.projectGroup];
   const project = named !== undefined && /^\p{Lu}/u.test(named) ? named : projectOf(context).name;
@@ -72,7 +76,8 @@ export const GOAL_RULES: readonly Rule[] = [
     language: 'en',
     confidence: 0.8,
     trigger: /\baim|\bintend|\bstriving|working towards?/,
-    pattern: /\b(?:we|I)(?:'re| are| am|'m)?\s+(?:aim(?:ing)?|intend(?:ing)?|striving|working towards?)\s+(?:to\s+|for\s+)?/i,
+    pattern:
+      /\b(?:we|I)(?:'re| are| am|'m)?\s+(?:aim(?:ing)?|intend(?:ing)?|striving|working towards?)\s+(?:to\s+|for\s+)?/i,
   }),
   goalRule({
     name: 'zh.goal.mubiao',

@@ -62,6 +62,13 @@ describe('a home town said in passing, in Chinese', () => {
   });
 
   it('is no home: a trip, a plan, the hometown, someone else, a question', () => {
-    for (const text of ['下个月去重庆出差一周', '打算在成都住几天', '老家在岳阳', '我妈在成都住了三十年', '在深圳哪里能飞无人机啊']) expect(zhHome(text), text).toEqual([]);
+    for (const text of [
+      '下个月去重庆出差一周',
+      '打算在成都住几天',
+      '老家在岳阳',
+      '我妈在成都住了三十年',
+      '在深圳哪里能飞无人机啊',
+    ])
+      expect(zhHome(text), text).toEqual([]);
   });
 });

@@ -20,13 +20,15 @@ const WORDS_AFTER = /^[\p{L}\p{M}'’.-]+(?:\s+[\p{L}\p{M}'’.-]+){0,3}/u;
 /** How far past the word of place a name may start ("at UCH Ibadan", "in the centre of Lyon"). */
 const MAX_SKIP = 3;
 const MIN_LOWER_CASE_CITY = 300_000;
-const NOT_PLACE = /^(?:january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|sale|home|work|school|uni|college|church|the|a|an)$/iu;
+const NOT_PLACE =
+  /^(?:january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|sale|home|work|school|uni|college|church|the|a|an)$/iu;
 
 // The clause is the user's own life: their job, their home, "here", "I'm…", "we've been…".
 const OWN_LIFE =
   /\b(?:i'm|i am|we're|we are|i've been|i have been|we've been|we have been|i live|we live|i work|we work|i teach|i study|i'm based|based|living|settled|my (?:job|house|flat|home|place|office|work|team|company|practice|clinic|shop|studio|street|neighbou?rhood|area|town|city|village|garden)|our (?:house|flat|home|place|office|street|neighbou?rhood|area|town|city|village|garden)|here(?!['’]s|\s+(?:is|are)\b))\b/iu;
 // "3 weeks in abuja now", "two years in Leeds now": how long the user has been there.
-const BEEN_THERE = /\b(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten|few|several)\s+(?:days?|weeks?|months?|years?|yrs?)\s+in\s+[\p{L}\s-]+?\s+now\b/iu;
+const BEEN_THERE =
+  /\b(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten|few|several)\s+(?:days?|weeks?|months?|years?|yrs?)\s+in\s+[\p{L}\s-]+?\s+now\b/iu;
 const AWAY =
   /\b(?:trip|holidays?|vacation|visit\w*|conference|flights?|fly|flying|flew|layover|stopover|airport|station|tour|touring|honeymoon|hotel|hostel|airbnb|weekend|this week|for a (?:few )?(?:days?|week|night)|festival|wedding|concert|gig|match|interview|baptism|christening|funeral|ceremony|party|tour|perform\w*|shoot\w*|show|gonna|will|'ll|can't wait|excited|hop(?:e|ing)|wanna|want to|plan(?:s|ned)?|planning (?:to|on|a|for)|travel\w*|back in|back home|landed|landing|arriv\w*|back from|going to|heading|off to|moving|move to|moved|relocat\w*|transfer\w*|next|tomorrow|tonight|soon|later|grew up|born|used to|was|were|lived|last|ago|previously|originally|from|on (?:mon|tues|wednes|thurs|fri|satur|sun)day)\b/iu;
 // Someone else's home or life: "my sister lives in Porto", "at my mum's in Leeds", "she's in Oslo".
@@ -45,13 +47,16 @@ function placeAfter(clause: string, at: number): string | undefined {
         .replace(/[.'’-]+$/u, '');
       // A place inside an organisation's name is not where anyone lives: "University of Abuja", "the Glasgow Climbing Centre".
       const next = words[skip + length];
-      if (NOT_PLACE.test(written) || next?.toLowerCase() === 'of' || (next !== undefined && /^\p{Lu}/u.test(next))) continue;
+      if (NOT_PLACE.test(written) || next?.toLowerCase() === 'of' || (next !== undefined && /^\p{Lu}/u.test(next)))
+        continue;
       const place = placeNamed(written);
       if (place === undefined) continue;
       const capitalised = /^\p{Lu}/u.test(written);
       // Words skipped before a name are "the" or part of a name ("at UCH Ibadan", "in the Edinburgh office"), never "in such a nice place".
-      if (!words.slice(0, skip).every((word, at) => /^\p{Lu}/u.test(word) || (at === 0 && /^the$/iu.test(word)))) continue;
-      if (capitalised || (skip === 0 && (place.kind === 'country' || place.population >= MIN_LOWER_CASE_CITY))) return place.name;
+      if (!words.slice(0, skip).every((word, at) => /^\p{Lu}/u.test(word) || (at === 0 && /^the$/iu.test(word))))
+        continue;
+      if (capitalised || (skip === 0 && (place.kind === 'country' || place.population >= MIN_LOWER_CASE_CITY)))
+        return place.name;
     }
   }
   return undefined;
@@ -74,4 +79,9 @@ function homePlace(context: SentenceContext): Fact[] {
 }
 
 // Said in passing, a home is weaker evidence than "I live in…": a later statement of either kind replaces it.
-export const HOME_PLACE_RULES: readonly Rule[] = [{ ...factRule('en.profile.home_place', 'en', /\bin |\bat |\bnear |\boutside |\baround /, homePlace), confidence: 0.7 }];
+export const HOME_PLACE_RULES: readonly Rule[] = [
+  {
+    ...factRule('en.profile.home_place', 'en', /\bin |\bat |\bnear |\boutside |\baround /, homePlace),
+    confidence: 0.7,
+  },
+];

@@ -25,7 +25,8 @@ function converse(turns: readonly Turn[], project?: string): ItemCandidate[][] {
   });
 }
 
-const summary = (candidates: readonly ItemCandidate[]) => candidates.map((candidate) => `${candidate.action} ${candidate.key}`);
+const summary = (candidates: readonly ItemCandidate[]) =>
+  candidates.map((candidate) => `${candidate.action} ${candidate.key}`);
 
 function expectWellFormed(turns: readonly ItemCandidate[][]): void {
   for (const [index, candidates] of turns.entries()) {
@@ -112,8 +113,15 @@ describe('an English conversation', () => {
   });
 
   it('keys a preference by its topic, so the changed value supersedes the old one', () => {
-    expect(turns[1]![0]).toMatchObject({ rule: 'en.preference.prefer', gate: 'may', value: { scope: 'writing', name: 'tone', value: 'casual' } });
-    expect(turns[3]![0]).toMatchObject({ value: { scope: 'writing', name: 'tone', value: 'formal', priority: 0.8 }, valid_from: TS });
+    expect(turns[1]![0]).toMatchObject({
+      rule: 'en.preference.prefer',
+      gate: 'may',
+      value: { scope: 'writing', name: 'tone', value: 'casual' },
+    });
+    expect(turns[3]![0]).toMatchObject({
+      value: { scope: 'writing', name: 'tone', value: 'formal', priority: 0.8 },
+      valid_from: TS,
+    });
     expect(turns[1]![0]!.evidence_refs).toEqual([{ kind: 'event', ref: 'evt_2', span: [0, 36] }]);
     expect(turns[1]![0]!.salience).toMatchObject({ emotional_charge: 0.5, reusability: 0.9 });
   });
@@ -122,28 +130,55 @@ describe('an English conversation', () => {
     expect(turns[4]![0]).toMatchObject({
       gate: 'must',
       rule: 'en.task.need-to',
-      value: { project: 'general', task_id: 'update_onboarding_docs', title: 'update the onboarding docs', status: 'todo', due: '2026-02-20' },
+      value: {
+        project: 'general',
+        task_id: 'update_onboarding_docs',
+        title: 'update the onboarding docs',
+        status: 'todo',
+        due: '2026-02-20',
+      },
     });
-    expect(turns[9]![0]).toMatchObject({ gate: 'must', rule: 'en.task.done', value: { task_id: 'update_onboarding_docs', status: 'done' } });
+    expect(turns[9]![0]).toMatchObject({
+      gate: 'must',
+      rule: 'en.task.done',
+      value: { task_id: 'update_onboarding_docs', status: 'done' },
+    });
     expect(turns[4]![0]!.salience?.consequence).toBeGreaterThanOrEqual(0.8);
   });
 
   it('records a decision with its topic, date and rationale', () => {
     expect(turns[5]![0]).toMatchObject({
       gate: 'must',
-      value: { project: 'general', topic: 'storage', decision: 'use Postgres for storage', made_at: '2026-02-18', rationale: 'it is boring technology' },
+      value: {
+        project: 'general',
+        topic: 'storage',
+        decision: 'use Postgres for storage',
+        made_at: '2026-02-18',
+        rationale: 'it is boring technology',
+      },
     });
   });
 
   it('keeps a repository and a file as must-write entities', () => {
     expect(turns[6]!.map((candidate) => [candidate.gate, candidate.value])).toEqual([
-      ['must', { kind: 'repo', canonical: 'acme/atlas', aliases: ['github.com/acme/atlas', 'atlas'], attrs: { host: 'github.com' } }],
+      [
+        'must',
+        {
+          kind: 'repo',
+          canonical: 'acme/atlas',
+          aliases: ['github.com/acme/atlas', 'atlas'],
+          attrs: { host: 'github.com' },
+        },
+      ],
       ['must', { kind: 'file', canonical: 'docs/roadmap.md', aliases: [], attrs: {} }],
     ]);
   });
 
   it('records a dated event', () => {
-    expect(turns[7]![0]).toMatchObject({ gate: 'may', value: { scope: 'general', date: '2026-12-01', title: 'The Atlas launch is on 2026-12-01' } });
+    expect(turns[7]![0]).toMatchObject({
+      gate: 'may',
+      value: { scope: 'general', date: '2026-12-01', title: 'The Atlas launch is on 2026-12-01' },
+    });
   });
 
   it('retracts what a denial names, from the known keys', () => {
@@ -187,19 +222,46 @@ describe('a Chinese conversation', () => {
   });
 
   it('reads values in Chinese', () => {
-    expect(turns[0]![0]!.value).toEqual({ subject: 'user', facts: [{ k: 'name', v: '李明' }, { k: 'role', v: '产品经理' }] });
-    expect(turns[1]![0]).toMatchObject({ rule: 'zh.preference.gengxihuan', value: { scope: 'writing', name: 'tone', value: '轻松' } });
+    expect(turns[0]![0]!.value).toEqual({
+      subject: 'user',
+      facts: [
+        { k: 'name', v: '李明' },
+        { k: 'role', v: '产品经理' },
+      ],
+    });
+    expect(turns[1]![0]).toMatchObject({
+      rule: 'zh.preference.gengxihuan',
+      value: { scope: 'writing', name: 'tone', value: '轻松' },
+    });
     expect(turns[3]![0]!.value).toMatchObject({ value: '正式' });
-    expect(turns[4]![0]!.value).toEqual({ project: 'general', task_id: '更新文档', title: '更新文档', status: 'todo', due: '2026-02-27' });
-    expect(turns[5]![0]!.value).toEqual({ project: 'general', topic: '存储', decision: '用Postgres做存储', made_at: '2026-02-18', rationale: '它很稳定' });
-    expect(turns[7]![0]!.value).toEqual({ scope: 'Atlas', date: '2026-12-01', title: 'Atlas项目将在2026年12月1日发布' });
+    expect(turns[4]![0]!.value).toEqual({
+      project: 'general',
+      task_id: '更新文档',
+      title: '更新文档',
+      status: 'todo',
+      due: '2026-02-27',
+    });
+    expect(turns[5]![0]!.value).toEqual({
+      project: 'general',
+      topic: '存储',
+      decision: '用Postgres做存储',
+      made_at: '2026-02-18',
+      rationale: '它很稳定',
+    });
+    expect(turns[7]![0]!.value).toEqual({
+      scope: 'Atlas',
+      date: '2026-12-01',
+      title: 'Atlas项目将在2026年12月1日发布',
+    });
     expect(turns[9]![0]).toMatchObject({ rule: 'zh.task.done', value: { status: 'done' } });
   });
 });
 
 describe('what produces nothing', () => {
   const extract = (text: string, role: 'user' | 'assistant' = 'user') =>
-    createRuleExtractor().extract({ events: [{ event_id: 'evt_1', kind: 'message', role, text, ts: TS }] }) as ItemCandidate[];
+    createRuleExtractor().extract({
+      events: [{ event_id: 'evt_1', kind: 'message', role, text, ts: TS }],
+    }) as ItemCandidate[];
 
   it.each([
     'Hi there!',
@@ -225,7 +287,12 @@ describe('what produces nothing', () => {
   });
 
   it('does not take an assistant echo as the user preference or profile', () => {
-    expect(extract('You prefer a formal tone, and I prefer short answers. My name is Claude. Please use English.', 'assistant')).toEqual([]);
+    expect(
+      extract(
+        'You prefer a formal tone, and I prefer short answers. My name is Claude. Please use English.',
+        'assistant',
+      ),
+    ).toEqual([]);
     expect(extract('你更喜欢正式的语气，我更喜欢用中文。我叫小助手。', 'assistant')).toEqual([]);
   });
 
@@ -235,7 +302,9 @@ describe('what produces nothing', () => {
   });
 
   it('does not read fenced code as statements', () => {
-    expect(extract('Here is the fix:\n```ts\n// TODO: handle the errors\nconst decided = true;\n```', 'assistant')).toEqual([]);
+    expect(
+      extract('Here is the fix:\n```ts\n// TODO: handle the errors\nconst decided = true;\n```', 'assistant'),
+    ).toEqual([]);
   });
 
   it('does not retract when nothing it names exists', () => {
@@ -247,9 +316,18 @@ describe('what produces nothing', () => {
 
 describe('project inference', () => {
   it('uses the project option unless the sentence names a project', () => {
-    const [first, second] = converse([['user', 'TODO: write the release notes'], ['user', 'TODO: write the changelog for project Atlas']], 'engram');
+    const [first, second] = converse(
+      [
+        ['user', 'TODO: write the release notes'],
+        ['user', 'TODO: write the changelog for project Atlas'],
+      ],
+      'engram',
+    );
     expect(first![0]!.key).toBe('task:engram:write_release_notes');
-    expect(second![0]).toMatchObject({ key: 'task:atlas:write_changelog', value: { project: 'Atlas', title: 'write the changelog' } });
+    expect(second![0]).toMatchObject({
+      key: 'task:atlas:write_changelog',
+      value: { project: 'Atlas', title: 'write the changelog' },
+    });
   });
 
   it('falls back to the repository a sentence mentions', () => {
@@ -262,39 +340,86 @@ describe('project inference', () => {
 describe('odd input', () => {
   // Fragments that trigger rules, mixed with arbitrary text, so every rule meets strange neighbours.
   const FRAGMENTS = [
-    'I prefer ', 'TODO: ', 'we decided to use ', ' is done', 'https://', 'github.com/', 'docs/', '.md', ' by Friday', ' on 2026-02-30',
-    'I no longer ', 'scratch that', '我更喜欢', '待办：', '完成了', '决定', '2026年13月1日', '忘掉', 'Alice ', '**', ':', '/', '.', '\uD800', '\n',
+    'I prefer ',
+    'TODO: ',
+    'we decided to use ',
+    ' is done',
+    'https://',
+    'github.com/',
+    'docs/',
+    '.md',
+    ' by Friday',
+    ' on 2026-02-30',
+    'I no longer ',
+    'scratch that',
+    '我更喜欢',
+    '待办：',
+    '完成了',
+    '决定',
+    '2026年13月1日',
+    '忘掉',
+    'Alice ',
+    '**',
+    ':',
+    '/',
+    '.',
+    '\uD800',
+    '\n',
   ];
-  const text = fc.array(fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string({ maxLength: 12 }), fc.string({ unit: 'grapheme', maxLength: 8 })), { maxLength: 14 }).map((parts) => parts.join(''));
+  const text = fc
+    .array(
+      fc.oneof(
+        fc.constantFrom(...FRAGMENTS),
+        fc.string({ maxLength: 12 }),
+        fc.string({ unit: 'grapheme', maxLength: 8 }),
+      ),
+      { maxLength: 14 },
+    )
+    .map((parts) => parts.join(''));
 
   it('never throws, and every candidate has a valid key and a span inside its event', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.constantFrom('user', 'assistant', 'tool') as fc.Arbitrary<'user' | 'assistant' | 'tool'>, text), { maxLength: 4 }), fc.array(fc.constantFrom('pref:other:drink', 'task:general:update_docs', 'profile:user'), { maxLength: 3 }), (messages, knownKeys) => {
-        const events: ExtractionEvent[] = messages.map(([role, body], index) => ({
-          event_id: `evt_${index}`,
-          kind: role === 'tool' ? 'tool_result' : 'message',
-          role,
-          text: body,
-          ts: TS,
-          ...(role === 'tool' ? { tool_name: 'create_thing' } : {}),
-        }));
-        const out = createRuleExtractor().extract({ events, known_keys: knownKeys }) as ItemCandidate[];
-        for (const candidate of out) {
-          assertKey(candidate.type, candidate.key);
-          for (const evidence of candidate.evidence_refs ?? []) {
-            if (evidence.span === undefined) continue;
-            const source = events.find((event) => event.event_id === evidence.ref)!;
-            expect(evidence.span[0]).toBeGreaterThanOrEqual(0);
-            expect(evidence.span[1]).toBeLessThanOrEqual(source.text.length);
+      fc.property(
+        fc.array(
+          fc.tuple(fc.constantFrom('user', 'assistant', 'tool') as fc.Arbitrary<'user' | 'assistant' | 'tool'>, text),
+          { maxLength: 4 },
+        ),
+        fc.array(fc.constantFrom('pref:other:drink', 'task:general:update_docs', 'profile:user'), { maxLength: 3 }),
+        (messages, knownKeys) => {
+          const events: ExtractionEvent[] = messages.map(([role, body], index) => ({
+            event_id: `evt_${index}`,
+            kind: role === 'tool' ? 'tool_result' : 'message',
+            role,
+            text: body,
+            ts: TS,
+            ...(role === 'tool' ? { tool_name: 'create_thing' } : {}),
+          }));
+          const out = createRuleExtractor().extract({ events, known_keys: knownKeys }) as ItemCandidate[];
+          for (const candidate of out) {
+            assertKey(candidate.type, candidate.key);
+            for (const evidence of candidate.evidence_refs ?? []) {
+              if (evidence.span === undefined) continue;
+              const source = events.find((event) => event.event_id === evidence.ref)!;
+              expect(evidence.span[0]).toBeGreaterThanOrEqual(0);
+              expect(evidence.span[1]).toBeLessThanOrEqual(source.text.length);
+            }
           }
-        }
-      }),
+        },
+      ),
       { numRuns: 400 },
     );
   });
 
   it('is deterministic', () => {
-    const events: ExtractionEvent[] = [{ event_id: 'evt_1', kind: 'message', role: 'user', text: 'I prefer tea. TODO: ship v2 by next Friday. See docs/a.md.', ts: TS }];
+    const events: ExtractionEvent[] = [
+      {
+        event_id: 'evt_1',
+        kind: 'message',
+        role: 'user',
+        text: 'I prefer tea. TODO: ship v2 by next Friday. See docs/a.md.',
+        ts: TS,
+      },
+    ];
     expect(createRuleExtractor().extract({ events })).toEqual(createRuleExtractor().extract({ events }));
   });
 });

@@ -83,7 +83,14 @@ const SENTENCE_RULES: readonly Rule[] = [
  * @example
  * RULES.find((rule) => rule.name === 'en.preference.prefer')?.gate // 'may'
  */
-export const RULES: readonly Rule[] = [EN_RETRACTION, ZH_RETRACTION, ...REF_RULES, NAME_RULE, ...SENTENCE_RULES, TOOL_RULE];
+export const RULES: readonly Rule[] = [
+  EN_RETRACTION,
+  ZH_RETRACTION,
+  ...REF_RULES,
+  NAME_RULE,
+  ...SENTENCE_RULES,
+  TOOL_RULE,
+];
 
 interface RuleSet {
   rules: readonly Rule[];
@@ -137,7 +144,10 @@ function withoutCode(text: string): string {
  */
 function addAll(here: ItemCandidate[], found: readonly ItemCandidate[]): void {
   for (const candidate of found) {
-    const same = (known: ItemCandidate) => known.key === candidate.key && known.action === candidate.action && (known.type !== 'profile' || known.rule === candidate.rule);
+    const same = (known: ItemCandidate) =>
+      known.key === candidate.key &&
+      known.action === candidate.action &&
+      (known.type !== 'profile' || known.rule === candidate.rule);
     if (!here.some(same)) here.push(candidate);
   }
 }
@@ -152,17 +162,18 @@ function run(rule: Rule, context: SentenceContext): readonly ItemCandidate[] {
   }
 }
 
-
 // Chat often starts a sentence in lower case ("I have asthma. any tips?"): a stop followed by a
 // lower-case word ends a sentence too, unless the stop ends an abbreviation. Without it, the
 // statement would be read as part of the question that follows and produce nothing.
-const LOWER_CASE_BREAK = /(?<=[\p{L}\p{N})\]'"’”][.!?]+)(?<!\b(?:e\.g|i\.e|etc|vs|dr|mr|mrs|ms|st|no|approx|incl|jr|sr|co|inc|ltd)\.)\s+(?=\p{Ll})/iu;
+const LOWER_CASE_BREAK =
+  /(?<=[\p{L}\p{N})\]'"’”][.!?]+)(?<!\b(?:e\.g|i\.e|etc|vs|dr|mr|mrs|ms|st|no|approx|incl|jr|sr|co|inc|ltd)\.)\s+(?=\p{Ll})/iu;
 
 // A question run onto a statement after a comma or a dash ("I live in Dublin, are there any good
 // vegan places?"): the statement is read on its own, unless it is the condition of the question.
 const RUN_ON_QUESTION =
   /(?:,|;|\s[—–-])\s+(?=(?:are|is|do|does|did|can|could|would|should|will|what|how|where|which|who|why|any|anything)\b[^,;—–]*\?\s*$)/iu;
-const CONDITION = /^\W*(?:if|when|whenever|whether|once|unless|suppose|supposing|in case|what if|should|before|after|until)\b/iu;
+const CONDITION =
+  /^\W*(?:if|when|whenever|whether|once|unless|suppose|supposing|in case|what if|should|before|after|until)\b/iu;
 
 function runOnQuestion(part: string): string[] {
   const found = RUN_ON_QUESTION.exec(part);
@@ -286,7 +297,15 @@ class Extraction {
     if (context !== undefined) this.finish(context.here);
   }
 
-  private context(event: ExtractionEvent, text: string, lower: string, start: number, date: string, language: Language, question: boolean): SentenceContext {
+  private context(
+    event: ExtractionEvent,
+    text: string,
+    lower: string,
+    start: number,
+    date: string,
+    language: Language,
+    question: boolean,
+  ): SentenceContext {
     const context: SentenceContext = {
       event,
       text,
@@ -310,7 +329,8 @@ class Extraction {
     if (here.length === 0) return;
     const entities = here.filter((candidate) => candidate.type === 'entities').map((candidate) => candidate.key);
     const facts = here.filter((candidate) => candidate.type !== 'entities');
-    if (entities.length > 0) for (const candidate of facts) candidate.entities = [...new Set([...(candidate.entities ?? []), ...entities])];
+    if (entities.length > 0)
+      for (const candidate of facts) candidate.entities = [...new Set([...(candidate.entities ?? []), ...entities])];
     this.memory.record(here);
     const kept = facts.filter((candidate) => candidate.action === 'upsert').map((candidate) => candidate.key);
     if (kept.length > 0) this.memory.lastKeys = kept;
@@ -330,7 +350,8 @@ class Extraction {
       probe: () => [],
     };
     for (const rule of this.sets[context.language].rules) {
-      if (rule.type === 'events' || !rule.roles.includes(context.event.role) || !rule.trigger.test(probe.lower)) continue;
+      if (rule.type === 'events' || !rule.roles.includes(context.event.role) || !rule.trigger.test(probe.lower))
+        continue;
       addAll(out, run(rule, probe));
     }
     return out;

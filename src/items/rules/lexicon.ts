@@ -24,16 +24,41 @@ const EN_ENTRIES: readonly Entry[] = [
   ['formal|casual|informal|friendly|professional|polite|playful|neutral|warm|blunt|direct', 'writing', 'tone', false],
   ['style|writing style', 'writing', 'style', true],
   ['language|spoken language', 'writing', 'language', true],
-  ['english|chinese|mandarin|french|spanish|german|japanese|korean|portuguese|italian|russian|british english|american english|simplified chinese|traditional chinese', 'writing', 'language', false],
+  [
+    'english|chinese|mandarin|french|spanish|german|japanese|korean|portuguese|italian|russian|british english|american english|simplified chinese|traditional chinese',
+    'writing',
+    'language',
+    false,
+  ],
   ['format|formatting', 'writing', 'format', true],
-  ['markdown|bullet points|bullets|bullet lists|tables|plain text|numbered lists|headings|prose', 'writing', 'format', false],
+  [
+    'markdown|bullet points|bullets|bullet lists|tables|plain text|numbered lists|headings|prose',
+    'writing',
+    'format',
+    false,
+  ],
   ['length|answer length|response length', 'writing', 'length', true],
-  ['concise|brief|short|shorter|detailed|verbose|long|longer|terse|succinct|in-depth|thorough', 'writing', 'length', false],
+  [
+    'concise|brief|short|shorter|detailed|verbose|long|longer|terse|succinct|in-depth|thorough',
+    'writing',
+    'length',
+    false,
+  ],
   ['emoji|emojis|emoticons', 'writing', 'emoji', false],
   ['programming language|coding language', 'coding', 'language', true],
-  ['typescript|javascript|python|rust|golang|java|kotlin|swift|ruby|php|c\\+\\+|c#|scala|elixir|haskell|clojure|dart|lua', 'coding', 'language', false],
+  [
+    'typescript|javascript|python|rust|golang|java|kotlin|swift|ruby|php|c\\+\\+|c#|scala|elixir|haskell|clojure|dart|lua',
+    'coding',
+    'language',
+    false,
+  ],
   ['framework|web framework', 'coding', 'framework', true],
-  ['react|vue|angular|svelte|next\\.js|nextjs|django|flask|rails|express|fastapi|spring|nestjs|hono', 'coding', 'framework', false],
+  [
+    'react|vue|angular|svelte|next\\.js|nextjs|django|flask|rails|express|fastapi|spring|nestjs|hono',
+    'coding',
+    'framework',
+    false,
+  ],
   ['indentation|indent|indent style', 'coding', 'indent', true],
   ['tabs|spaces|2 spaces|4 spaces|two spaces|four spaces', 'coding', 'indent', false],
   ['test framework|testing framework', 'coding', 'tests', true],
@@ -61,7 +86,12 @@ const EN_ENTRIES: readonly Entry[] = [
   ['serif|sans-serif|sans serif|monospace|larger font|smaller font', 'ui', 'font', false],
   ['layout|sidebar', 'ui', 'layout', true],
   ['drink|beverage', 'other', 'drink', true],
-  ['tea|green tea|black tea|coffee|espresso|latte|cappuccino|decaf|water|juice|beer|wine|matcha', 'other', 'drink', false],
+  [
+    'tea|green tea|black tea|coffee|espresso|latte|cappuccino|decaf|water|juice|beer|wine|matcha',
+    'other',
+    'drink',
+    false,
+  ],
   ['food|cuisine', 'other', 'food', true],
   ['pizza|sushi|spicy food|pasta|noodles|ramen|curry', 'other', 'food', false],
   ['diet', 'other', 'diet', true],
@@ -115,7 +145,9 @@ function build(entries: readonly Entry[], boundaries: boolean): Lexicon {
   }
   sources.sort((a, b) => b.length - a.length);
   const body = sources.join('|');
-  const pattern = boundaries ? new RegExp(`(?<![\\p{L}\\p{N}_])(?:${body})(?![\\p{L}\\p{N}_+#])`, 'gu') : new RegExp(body, 'gu');
+  const pattern = boundaries
+    ? new RegExp(`(?<![\\p{L}\\p{N}_])(?:${body})(?![\\p{L}\\p{N}_+#])`, 'gu')
+    : new RegExp(body, 'gu');
   return { pattern, entries: map };
 }
 
@@ -151,8 +183,14 @@ export function topicOf(lower: string, chinese = false): Topic | undefined {
 }
 
 const SCOPE_WORDS: ReadonlyArray<readonly [RegExp, PreferenceScope]> = [
-  [/\b(?:code|coding|functions?|variables?|classes|commits?|commit messages|branch(?:es)?|lint\w*|types|apis?|modules?|imports?|pull requests?|prs?|refactor\w*)\b|代码|编程|函数|变量|提交|分支/u, 'coding'],
-  [/\b(?:writ\w*|docs?|documents?|documentation|emails?|answers?|responses?|replies|reply|messages?|summar\w+|reports?|articles?|posts?|wording|texts?|explanations?)\b|写|文档|邮件|回答|回复|文章|报告|总结/u, 'writing'],
+  [
+    /\b(?:code|coding|functions?|variables?|classes|commits?|commit messages|branch(?:es)?|lint\w*|types|apis?|modules?|imports?|pull requests?|prs?|refactor\w*)\b|代码|编程|函数|变量|提交|分支/u,
+    'coding',
+  ],
+  [
+    /\b(?:writ\w*|docs?|documents?|documentation|emails?|answers?|responses?|replies|reply|messages?|summar\w+|reports?|articles?|posts?|wording|texts?|explanations?)\b|写|文档|邮件|回答|回复|文章|报告|总结/u,
+    'writing',
+  ],
   [/\b(?:tools?|apps?|ide|cli|plugins?|extensions?)\b|工具|软件|应用|插件/u, 'tools'],
   [/\b(?:ui|interface|colou?rs?|icons?|screen|display)\b|界面|颜色|图标/u, 'ui'],
 ];
@@ -175,7 +213,10 @@ const DECISION_TOPICS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(?:aws|gcp|azure|vercel|netlify|fly\.io|heroku|cloudflare|kubernetes|k8s|hosting)\b|部署|托管/u, 'hosting'],
   [/\b(?:github actions|circleci|jenkins|gitlab ci|ci)\b/u, 'ci'],
   [/\b(?:kafka|rabbitmq|sqs|nats|queue)\b|消息队列/u, 'queue'],
-  [/\b(?:react|vue|angular|svelte|next\.js|django|flask|rails|express|fastapi|spring|nestjs|hono|framework)\b|框架/u, 'framework'],
+  [
+    /\b(?:react|vue|angular|svelte|next\.js|django|flask|rails|express|fastapi|spring|nestjs|hono|framework)\b|框架/u,
+    'framework',
+  ],
   [/\b(?:typescript|javascript|python|rust|golang|java|kotlin|swift|ruby|php|scala|elixir)\b|编程语言/u, 'language'],
   [/\b(?:vitest|jest|pytest|mocha|playwright|cypress)\b/u, 'testing'],
   [/\b(?:stripe|paypal|adyen|payments?)\b|支付/u, 'payments'],

@@ -6,13 +6,28 @@ import { LiteralIndex, literalsOf } from './literals.js';
 import { SILENCE_PATTERNS } from './speculation.js';
 
 // Every expression the extractor prefilters: the rules' triggers and the silence patterns.
-const PATTERNS: readonly RegExp[] = [...new Set([...RULES.map((rule) => rule.trigger), ...SILENCE_PATTERNS.en, ...SILENCE_PATTERNS.zh])];
+const PATTERNS: readonly RegExp[] = [
+  ...new Set([...RULES.map((rule) => rule.trigger), ...SILENCE_PATTERNS.en, ...SILENCE_PATTERNS.zh]),
+];
 
 describe('literalsOf', () => {
   it('reads the words of plain alternations and groups', () => {
     expect(literalsOf(/\b(?:need|have|got) to\b|\bmust\b/)).toEqual(['need', 'have', 'got', 'must']);
     expect(literalsOf(/我叫|名字|名叫/u)).toEqual(['我叫', '名字', '名叫']);
-    expect(literalsOf(/\d|\b(?:today|days?)\b/)).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'today', 'day']);
+    expect(literalsOf(/\d|\b(?:today|days?)\b/)).toEqual([
+      '0',
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+      '6',
+      '7',
+      '8',
+      '9',
+      'today',
+      'day',
+    ]);
   });
 
   it('keeps only the characters a match must have', () => {
@@ -38,15 +53,26 @@ describe('literalsOf', () => {
 
 describe('LiteralIndex', () => {
   // In groups of 32, the most one index tells apart.
-  const groups = Array.from({ length: Math.ceil(PATTERNS.length / 32) }, (_, at) => PATTERNS.slice(at * 32, at * 32 + 32)).map((patterns) => ({
+  const groups = Array.from({ length: Math.ceil(PATTERNS.length / 32) }, (_, at) =>
+    PATTERNS.slice(at * 32, at * 32 + 32),
+  ).map((patterns) => ({
     patterns,
     index: new LiteralIndex(patterns),
     literals: patterns.map((pattern) => literalsOf(pattern)),
   }));
   // Pieces of the literals, so that texts hold literals, near misses and overlaps.
-  const pieces = groups.flatMap((group) => group.literals.flatMap((list) => list ?? [])).flatMap((literal) => [literal, literal.slice(1), literal.slice(0, -1)]);
+  const pieces = groups
+    .flatMap((group) => group.literals.flatMap((list) => list ?? []))
+    .flatMap((literal) => [literal, literal.slice(1), literal.slice(0, -1)]);
   const text = fc
-    .array(fc.oneof(fc.constantFrom(...pieces.filter((piece) => piece !== '')), fc.string({ maxLength: 6 }), fc.constantFrom(' ', 'I ', '我', '.')), { maxLength: 10 })
+    .array(
+      fc.oneof(
+        fc.constantFrom(...pieces.filter((piece) => piece !== '')),
+        fc.string({ maxLength: 6 }),
+        fc.constantFrom(' ', 'I ', '我', '.'),
+      ),
+      { maxLength: 10 },
+    )
     .map((parts) => parts.join(''));
 
   it('marks exactly the patterns one of whose literals the text holds', () => {
@@ -55,7 +81,9 @@ describe('LiteralIndex', () => {
         for (const { index, literals } of groups) {
           const mask = index.scan(sample);
           for (const [at, list] of literals.entries()) {
-            expect(LiteralIndex.may(mask, at)).toBe(list === undefined || list.some((literal) => sample.includes(literal)));
+            expect(LiteralIndex.may(mask, at)).toBe(
+              list === undefined || list.some((literal) => sample.includes(literal)),
+            );
           }
         }
       }),
@@ -68,7 +96,8 @@ describe('LiteralIndex', () => {
       fc.property(text, (sample) => {
         for (const { index, patterns } of groups) {
           const mask = index.scan(sample);
-          for (const [at, pattern] of patterns.entries()) if (pattern.test(sample)) expect(LiteralIndex.may(mask, at)).toBe(true);
+          for (const [at, pattern] of patterns.entries())
+            if (pattern.test(sample)) expect(LiteralIndex.may(mask, at)).toBe(true);
         }
       }),
       { numRuns: 1000 },

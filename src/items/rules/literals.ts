@@ -161,7 +161,9 @@ export function literalsOf(pattern: RegExp): string[] | undefined {
   if (/[givy]/.test(pattern.flags)) return undefined;
   const cursor: Cursor = { source: pattern.source, at: 0, failed: false };
   const literals = disjunction(cursor);
-  return !cursor.failed && cursor.at === cursor.source.length && literals !== undefined ? [...new Set(literals)] : undefined;
+  return !cursor.failed && cursor.at === cursor.source.length && literals !== undefined
+    ? [...new Set(literals)]
+    : undefined;
 }
 
 /**
@@ -205,7 +207,9 @@ export class LiteralIndex {
     }
     const ascii = new Int32Array(edges.length * 128);
     const step = (state: number, code: number): number =>
-      code < 128 ? ascii[state * 128 + code]! : (this.wide.get(state * 0x10000 + code) ?? this.fromStart.get(code) ?? 0);
+      code < 128
+        ? ascii[state * 128 + code]!
+        : (this.wide.get(state * 0x10000 + code) ?? this.fromStart.get(code) ?? 0);
     for (const [code, next] of edges[0]!) if (code >= 128) this.fromStart.set(code, next);
     // Breadth first, so a state's fallback (a shorter state) is complete before the state itself.
     const fallback: number[] = [0];
@@ -246,7 +250,10 @@ export class LiteralIndex {
     let state = 0;
     for (let at = 0; at < text.length; at += 1) {
       const code = text.charCodeAt(at);
-      state = code < 128 ? ascii[state * 128 + code]! : (this.wide.get(state * 0x10000 + code) ?? this.fromStart.get(code) ?? 0);
+      state =
+        code < 128
+          ? ascii[state * 128 + code]!
+          : (this.wide.get(state * 0x10000 + code) ?? this.fromStart.get(code) ?? 0);
       mask |= out[state]!;
     }
     return mask;

@@ -27,10 +27,16 @@ export class Memory implements ExtractionMemory {
   record(candidates: readonly ItemCandidate[]): void {
     for (const candidate of candidates) {
       const same = this.produced.findLast((earlier) => earlier.key === candidate.key);
-      if (same !== undefined && same.action === candidate.action && JSON.stringify(same.value) === JSON.stringify(candidate.value)) {
-        for (const id of candidate.source_event_ids) if (!same.source_event_ids.includes(id)) same.source_event_ids.push(id);
+      if (
+        same !== undefined &&
+        same.action === candidate.action &&
+        JSON.stringify(same.value) === JSON.stringify(candidate.value)
+      ) {
+        for (const id of candidate.source_event_ids)
+          if (!same.source_event_ids.includes(id)) same.source_event_ids.push(id);
         const evidence = same.evidence_refs ?? [];
-        for (const ref of candidate.evidence_refs ?? []) if (evidence.length < 8 && ref.kind === 'event') evidence.push(ref);
+        for (const ref of candidate.evidence_refs ?? [])
+          if (evidence.length < 8 && ref.kind === 'event') evidence.push(ref);
         continue;
       }
       this.produced.push(candidate);

@@ -5,7 +5,15 @@
 
 import type { EvidenceRef, ItemCandidate } from '../../spec/items.js';
 import { makeKey } from '../keys.js';
-import { BOTH_LANGUAGES, CONVERSATION, emit, type ExtractionMemory, type Rule, type SentenceContext, type Source } from './rule.js';
+import {
+  BOTH_LANGUAGES,
+  CONVERSATION,
+  emit,
+  type ExtractionMemory,
+  type Rule,
+  type SentenceContext,
+  type Source,
+} from './rule.js';
 
 export const NAME_RULE: Rule = {
   name: 'any.entity.name',
@@ -22,14 +30,17 @@ export const NAME_RULE: Rule = {
 // (TODO, API) are not names. The capital comes before the look-behind so that the engine drops a
 // position without one at once. Unicode property classes are slow in V8's regexp engine, so ASCII
 // text (most English) takes the ASCII twin, which matches exactly the same there.
-const CAPITALISED = /\p{Lu}(?<![\p{L}\p{N}_'’./@#-]\p{Lu})\p{Ll}[\p{L}\p{N}'’-]*(?: \p{Lu}\p{Ll}[\p{L}\p{N}'’-]*){0,2}/gu;
+const CAPITALISED =
+  /\p{Lu}(?<![\p{L}\p{N}_'’./@#-]\p{Lu})\p{Ll}[\p{L}\p{N}'’-]*(?: \p{Lu}\p{Ll}[\p{L}\p{N}'’-]*){0,2}/gu;
 const CAPITALISED_ASCII = /[A-Z](?<![A-Za-z0-9_'./@#-][A-Z])[a-z][A-Za-z0-9'-]*(?: [A-Z][a-z][A-Za-z0-9'-]*){0,2}/g;
 const BOOK_TITLE = /《([^》]{1,30})》/gu;
 const PERSON_BEFORE =
   /\b(?:met|meet|meeting with|told|tell|asked|ask|call|called|email|emailed|ping|pinged|cc|thank|thanks|talked to|talk to|spoke to|spoke with|with|from|mr\.?|mrs\.?|ms\.?|dr\.?|dear|colleague|manager|boss|friend|wife|husband|partner|sister|brother|mom|dad)\s+$/i;
-const PERSON_AFTER = /^(?:'s\s|’s\s|\s+(?:said|says|told|asked|thinks|wants|wrote|replied|mentioned|will|is my|is our|from))/i;
+const PERSON_AFTER =
+  /^(?:'s\s|’s\s|\s+(?:said|says|told|asked|thinks|wants|wrote|replied|mentioned|will|is my|is our|from))/i;
 const ORG_BEFORE = /\b(?:work(?:s|ed|ing)? (?:at|for)|joined|join|company|at)\s+$/i;
-const ORG_SUFFIX = /\s(?:Inc|Corp|Corporation|Ltd|LLC|GmbH|Labs|Foundation|University|Institute|Company|Group|Bank|Capital|Ventures|Technologies|Systems|Studio|Studios)\.?$/u;
+const ORG_SUFFIX =
+  /\s(?:Inc|Corp|Corporation|Ltd|LLC|GmbH|Labs|Foundation|University|Institute|Company|Group|Bank|Capital|Ventures|Technologies|Systems|Studio|Studios)\.?$/u;
 
 // Emphasis marks around a name ("**", "__" or quotes), tested as characters: an expression anchored
 // at the end of a string still tries every position of it.
@@ -41,7 +52,10 @@ const SPACE = /\s/y;
 const INITIAL = /^[\s"'“‘(*_-]*$/u;
 
 function emphasisBefore(text: string, at: number): boolean {
-  return (at >= 2 && (text.startsWith('**', at - 2) || text.startsWith('__', at - 2))) || (at >= 1 && OPENING.includes(text[at - 1]!));
+  return (
+    (at >= 2 && (text.startsWith('**', at - 2) || text.startsWith('__', at - 2))) ||
+    (at >= 1 && OPENING.includes(text[at - 1]!))
+  );
 }
 
 function emphasisAfter(text: string, at: number): boolean {
@@ -60,8 +74,8 @@ const COMMON: ReadonlySet<string> = new Set(
     "i i'm i'd i'll i've the a an this that these those it it's its we we're we'll you you're your he she they my our their " +
     'please thanks thank hi hello hey yes no ok okay sure also and but so then now today tomorrow yesterday tonight ' +
     'monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september ' +
-    'october november december english chinese french german spanish japanese korean actually let\'s lets what why how when ' +
-    'where who which there here todo done maybe perhaps probably just remind don\'t never always great good well oh sorry ' +
+    "october november december english chinese french german spanish japanese korean actually let's lets what why how when " +
+    "where who which there here todo done maybe perhaps probably just remind don't never always great good well oh sorry " +
     'first next last after before in on at for with from to of is are can could would should will do did if as by dear ' +
     'mr mrs ms dr note update fix add use make new see check sounds got thank noted sure right yeah yep great cool nice ' +
     'decision decided goal task team everyone anyone someone nothing everything one two three my our'
@@ -83,11 +97,17 @@ interface Place {
 
 function personAt({ text, index, name }: Place): boolean {
   const end = index + name.length;
-  return (spaceBefore(text, index) && PERSON_BEFORE.test(text.slice(Math.max(0, index - 30), index))) || PERSON_AFTER.test(text.slice(end, end + 30));
+  return (
+    (spaceBefore(text, index) && PERSON_BEFORE.test(text.slice(Math.max(0, index - 30), index))) ||
+    PERSON_AFTER.test(text.slice(end, end + 30))
+  );
 }
 
 function organisationAt({ text, index, name }: Place): boolean {
-  return ORG_SUFFIX.test(` ${name}`) || (spaceBefore(text, index) && ORG_BEFORE.test(text.slice(Math.max(0, index - 30), index)));
+  return (
+    ORG_SUFFIX.test(` ${name}`) ||
+    (spaceBefore(text, index) && ORG_BEFORE.test(text.slice(Math.max(0, index - 30), index)))
+  );
 }
 
 interface Sighting {
@@ -134,16 +154,29 @@ export class NameTracker {
       const end = index + name.length;
       const runEnd = found.index + run.length;
       // Emphasis wraps the whole capitalised run ("**Project Atlas**") or just the name.
-      const emphasised = (emphasisBefore(text, index) && emphasisAfter(text, end)) || (emphasisBefore(text, found.index) && emphasisAfter(text, runEnd));
+      const emphasised =
+        (emphasisBefore(text, index) && emphasisAfter(text, end)) ||
+        (emphasisBefore(text, found.index) && emphasisAfter(text, runEnd));
       const initial = index === 0 || INITIAL.test(text.slice(0, index));
       this.see(context, name, index, emphasised, initial, { text, index, name });
     }
   }
 
   /** Records one mention of a name, and where a capitalised one was (`place`). */
-  private see(context: NameSource, name: string, index: number, emphasised: boolean, initial: boolean, place?: Place): void {
+  private see(
+    context: NameSource,
+    name: string,
+    index: number,
+    emphasised: boolean,
+    initial: boolean,
+    place?: Place,
+  ): void {
     const id = name.toLowerCase();
-    const mention: Source = { event: context.event, start: context.start + index, end: context.start + index + name.length };
+    const mention: Source = {
+      event: context.event,
+      start: context.start + index,
+      end: context.start + index + name.length,
+    };
     const sighting = this.sightings.get(id);
     if (sighting === undefined) {
       // Most names are seen once: arrays made with their first element stay one element long.
@@ -169,12 +202,22 @@ export class NameTracker {
       if (!repeated && !sighting.emphasised) continue;
       const kind = sighting.places.some(organisationAt) ? 'org' : sighting.places.some(personAt) ? 'person' : 'topic';
       const key = makeKey('entities', [kind, sighting.name]);
-      if (memory.produced.some((candidate) => candidate.key === key) || out.some((candidate) => candidate.key === key)) continue;
+      if (memory.produced.some((candidate) => candidate.key === key) || out.some((candidate) => candidate.key === key))
+        continue;
       const canonical = key.slice(key.indexOf(':', 'entity:'.length) + 1);
-      const evidence: EvidenceRef[] = sighting.mentions.map((mention) => ({ kind: 'event', ref: mention.event.event_id, span: [mention.start, mention.end] }));
+      const evidence: EvidenceRef[] = sighting.mentions.map((mention) => ({
+        kind: 'event',
+        ref: mention.event.event_id,
+        span: [mention.start, mention.end],
+      }));
       const candidate = emit(sighting.mentions[0]!, NAME_RULE, {
         key,
-        value: { kind, canonical, aliases: sighting.aliases.filter((alias) => alias.toLowerCase() !== canonical), attrs: {} },
+        value: {
+          kind,
+          canonical,
+          aliases: sighting.aliases.filter((alias) => alias.toLowerCase() !== canonical),
+          attrs: {},
+        },
         confidence: sighting.emphasised || sighting.mentions.length >= 3 ? 0.6 : 0.5,
         evidence,
       });

@@ -11,7 +11,11 @@ describe('occasions', () => {
     ['our granddaughter turns 18 on the 9th of April', 'birthday:granddaughter', 'granddaughter birthday 9th of April'],
     ['Oh and Priya turns 30 on 5 May.', 'birthday:priya', 'Priya birthday 5 May'],
     ['Our 10th anniversary is on September 21.', 'anniversary', '10th anniversary September 21'],
-    ["my boyfriend Tyler's birthday is 8 April and I'm stuck on a gift.", 'birthday:boyfriend', 'boyfriend Tyler birthday 8 April'],
+    [
+      "my boyfriend Tyler's birthday is 8 April and I'm stuck on a gift.",
+      'birthday:boyfriend',
+      'boyfriend Tyler birthday 8 April',
+    ],
     ["My mum's birthday is on the 3rd of May.", 'birthday:mum', 'mum birthday 3rd of May'],
     ["So Priya's birthday is on 5 May.", 'birthday:priya', 'Priya birthday 5 May'],
     ['We got married on 22 August in Kumasi!', 'anniversary', 'wedding 22 August'],
@@ -21,12 +25,19 @@ describe('occasions', () => {
   });
 
   it("reads the user's wedding day told a sentence after the marriage, and nobody else's", () => {
-    expect(occasions('also before we left, Ama and I got married! wedding was on 22 August in Kumasi')).toEqual([{ k: 'anniversary', v: 'wedding 22 August' }]);
+    expect(occasions('also before we left, Ama and I got married! wedding was on 22 August in Kumasi')).toEqual([
+      { k: 'anniversary', v: 'wedding 22 August' },
+    ]);
     expect(occasions('my cousin got married last year. wedding was on 22 August in Kumasi')).toEqual([]);
     expect(occasions("My sister's wedding is on 3 October.")).toEqual([]);
   });
 
-  it.each(['Does my son turn 5 on June 3?', 'I turn the oven on at 5.', 'Happy birthday to my sister!', 'The anniversary sale starts on 3 May.'])('is no occasion: %s', (text) => {
+  it.each([
+    'Does my son turn 5 on June 3?',
+    'I turn the oven on at 5.',
+    'Happy birthday to my sister!',
+    'The anniversary sale starts on 3 May.',
+  ])('is no occasion: %s', (text) => {
     expect(occasions(text)).toEqual([]);
   });
 });

@@ -23,7 +23,13 @@ const MESSAGES: readonly (readonly ['user' | 'assistant', string])[] = [
 describe('rule extractor performance', () => {
   it('prints µs per short message', () => {
     const extractor = createRuleExtractor();
-    const events: ExtractionEvent[] = MESSAGES.map(([role, text], index) => ({ event_id: `evt_${index}`, kind: 'message', role, text, ts: '2026-02-18T10:00:00Z' }));
+    const events: ExtractionEvent[] = MESSAGES.map(([role, text], index) => ({
+      event_id: `evt_${index}`,
+      kind: 'message',
+      role,
+      text,
+      ts: '2026-02-18T10:00:00Z',
+    }));
     const english = events.filter((event) => !/\p{Script=Han}/u.test(event.text));
     // Best of three rounds after a warm-up: other processes on the machine only ever add time.
     const measure = (list: readonly ExtractionEvent[], rounds: number): number => {
@@ -38,7 +44,9 @@ describe('rule extractor performance', () => {
     };
     const englishMicros = measure(english, 30_000);
     const allMicros = measure(events, 30_000);
-    console.log(`rules@1: ${englishMicros.toFixed(2)} µs per short English message, ${allMicros.toFixed(2)} µs with Chinese mixed in (best of 3)`);
+    console.log(
+      `rules@1: ${englishMicros.toFixed(2)} µs per short English message, ${allMicros.toFixed(2)} µs with Chinese mixed in (best of 3)`,
+    );
     expect(englishMicros).toBeGreaterThan(0);
   });
 });

@@ -8,8 +8,13 @@ import { createRuleExtractor } from './index.js';
 
 /** Each candidate as "action key value" for one user message, with the scope's known keys. */
 function changes(text: string, known: readonly string[] = [], role: 'user' | 'assistant' = 'user'): string[] {
-  const out = createRuleExtractor().extract({ events: [{ event_id: 'e', kind: 'message', role, text, ts: TEST_TS }], known_keys: [...known] }) as ItemCandidate[];
-  return out.filter((candidate) => candidate.type !== 'entities' && candidate.type !== 'profile').map((candidate) => `${candidate.action} ${candidate.key} ${JSON.stringify(candidate.value)}`);
+  const out = createRuleExtractor().extract({
+    events: [{ event_id: 'e', kind: 'message', role, text, ts: TEST_TS }],
+    known_keys: [...known],
+  }) as ItemCandidate[];
+  return out
+    .filter((candidate) => candidate.type !== 'entities' && candidate.type !== 'profile')
+    .map((candidate) => `${candidate.action} ${candidate.key} ${JSON.stringify(candidate.value)}`);
 }
 
 const keys = (lines: readonly string[]) => lines.map((line) => line.split(' ').slice(0, 2).join(' '));
@@ -20,7 +25,10 @@ describe('dated plans', () => {
     ['Can you book a table at Noma for Thursday the 26th?', 'upsert event:general:2026-02-26:table_noma'],
     ['My brother turns 40 on 3 May and we throw the party on Saturday 2 May.', 'upsert event:general:2026-05-02:party'],
     ['our housewarming is on the 14th of March', 'upsert event:general:2026-03-14:housewarming'],
-    ['planning Oaxaca with my partner, we fly out 14 May for ten days!!', 'upsert event:general:2026-05-14:planning_oaxaca_partner'],
+    [
+      'planning Oaxaca with my partner, we fly out 14 May for ten days!!',
+      'upsert event:general:2026-05-14:planning_oaxaca_partner',
+    ],
     ['五一要去看演唱会', 'upsert event:general:2026-05-01:演唱会'],
   ])('%s', (text, expected) => {
     expect(keys(changes(text))).toContain(expected);
@@ -30,40 +38,80 @@ describe('dated plans', () => {
     expect(changes('Got it: design workshop, Lisbon, 15 December.', [], 'assistant')).toEqual([]);
     expect(changes('You could fly out on 12 March and come back on the 19th.', [], 'assistant')).toEqual([]);
     expect(changes('好的，中文公告将在 2026-12-01 同步发布。', [], 'assistant')).toEqual([]);
-    expect(keys(changes("I've booked your table at Noma for 14 March.", [], 'assistant'))).toEqual(['upsert event:general:2026-03-14:table_noma']);
-    expect(keys(changes('Your dentist appointment is confirmed for 3 March.', [], 'assistant'))).toEqual(['upsert event:general:2026-03-03:appointment']);
-    expect(keys(changes('已经帮你预约了3月2号的复查。', [], 'assistant'))).toEqual(['upsert event:general:2026-03-02:预约']);
+    expect(keys(changes("I've booked your table at Noma for 14 March.", [], 'assistant'))).toEqual([
+      'upsert event:general:2026-03-14:table_noma',
+    ]);
+    expect(keys(changes('Your dentist appointment is confirmed for 3 March.', [], 'assistant'))).toEqual([
+      'upsert event:general:2026-03-03:appointment',
+    ]);
+    expect(keys(changes('已经帮你预约了3月2号的复查。', [], 'assistant'))).toEqual([
+      'upsert event:general:2026-03-02:预约',
+    ]);
   });
 
   it('keeps a booking the assistant records as made past the retention gate, however the record opens, and as the plan the user asked for', () => {
     const recorded = (text: string, known: readonly string[] = []) =>
-      (createRuleExtractor().extract({ events: [{ event_id: 'e', kind: 'message', role: 'assistant', text, ts: TEST_TS }], known_keys: [...known] }) as ItemCandidate[]).filter((candidate) => candidate.type === 'events');
-    for (const text of ['Registered: Swiss Red Cross first aid refresher, Sat 9 May, 09:00–16:00, Zurich Oerlikon.', "I've booked your table at Noma for 14 March.", "You're all booked: pottery class, Thursday 12 March, 18:00."]) {
+      (
+        createRuleExtractor().extract({
+          events: [{ event_id: 'e', kind: 'message', role: 'assistant', text, ts: TEST_TS }],
+          known_keys: [...known],
+        }) as ItemCandidate[]
+      ).filter((candidate) => candidate.type === 'events');
+    for (const text of [
+      'Registered: Swiss Red Cross first aid refresher, Sat 9 May, 09:00–16:00, Zurich Oerlikon.',
+      "I've booked your table at Noma for 14 March.",
+      "You're all booked: pottery class, Thursday 12 March, 18:00.",
+    ]) {
       const [event] = recorded(text);
       expect(event?.confidence, text).toBeGreaterThanOrEqual(DEFAULT_GATE.mayThreshold);
     }
-    expect(recorded('Registered: Swiss Red Cross first aid refresher, Sat 9 May.').map((event) => event.key)).toEqual(['event:general:2026-05-09:refresher']);
+    expect(recorded('Registered: Swiss Red Cross first aid refresher, Sat 9 May.').map((event) => event.key)).toEqual([
+      'event:general:2026-05-09:refresher',
+    ]);
     // The confirmation of the user's request is that request's plan, not a second one named after another word of it.
-    expect(recorded("Booked: Steirereck im Stadtpark, Sat 28 March, 19:30, table for 4 under 'Weber'.", ['event:general:2026-03-28:table_steirereck']).map((event) => event.key)).toEqual(['event:general:2026-03-28:table_steirereck']);
+    expect(
+      recorded("Booked: Steirereck im Stadtpark, Sat 28 March, 19:30, table for 4 under 'Weber'.", [
+        'event:general:2026-03-28:table_steirereck',
+      ]).map((event) => event.key),
+    ).toEqual(['event:general:2026-03-28:table_steirereck']);
   });
 
   it('moves a plan the assistant records as moved, and never on its suggestion', () => {
     const known = ['event:general:2026-05-09:refresher', 'event:general:2026-05-09:shift'];
-    expect(keys(changes('Done: moved to the Swiss Red Cross first aid refresher on Sat 16 May, 09:00–16:00.', known, 'assistant'))).toEqual([
-      'upsert event:general:2026-05-16:refresher',
-      'retract event:general:2026-05-09:refresher',
-    ]);
-    expect(changes('Done: moved to the Swiss Red Cross first aid refresher on Sat 16 May, 09:00–16:00.', known, 'assistant')[0]).toContain('"title":"Swiss Red Cross first aid refresher on Sat 16 May, 09:00–16:00"');
+    expect(
+      keys(
+        changes(
+          'Done: moved to the Swiss Red Cross first aid refresher on Sat 16 May, 09:00–16:00.',
+          known,
+          'assistant',
+        ),
+      ),
+    ).toEqual(['upsert event:general:2026-05-16:refresher', 'retract event:general:2026-05-09:refresher']);
+    expect(
+      changes(
+        'Done: moved to the Swiss Red Cross first aid refresher on Sat 16 May, 09:00–16:00.',
+        known,
+        'assistant',
+      )[0],
+    ).toContain('"title":"Swiss Red Cross first aid refresher on Sat 16 May, 09:00–16:00"');
     expect(changes('You could move the first aid refresher to Sat 16 May instead.', known, 'assistant')).toEqual([]);
   });
 
   it('reads a habit moved to another weekday as no dated plan', () => {
-    expect(keys(changes('Petra changed jobs so our sauna night moved from Wednesday to Thursday now')).filter((line) => line.includes('event:'))).toEqual([]);
-    expect(keys(changes('we moved the party from 2 May to 9 May', ['event:general:2026-05-02:party']))).toContain('upsert event:general:2026-05-09:party');
+    expect(
+      keys(changes('Petra changed jobs so our sauna night moved from Wednesday to Thursday now')).filter((line) =>
+        line.includes('event:'),
+      ),
+    ).toEqual([]);
+    expect(keys(changes('we moved the party from 2 May to 9 May', ['event:general:2026-05-02:party']))).toContain(
+      'upsert event:general:2026-05-09:party',
+    );
   });
 
   it('names a plan by its occasion and place, never by a day of the week', () => {
-    expect(keys(changes("my brother works Fridays now, so we moved the lunch at my parents' from Friday to Saturday", []))).not.toContainEqual(expect.stringContaining('fridays'));
+    expect(
+      keys(changes("my brother works Fridays now, so we moved the lunch at my parents' from Friday to Saturday", [])),
+    ).not.toContainEqual(expect.stringContaining('fridays'));
   });
 
   it('reads no plan from a question that books nothing, nor from a day without an occasion or a doing of the user', () => {
@@ -72,8 +120,13 @@ describe('dated plans', () => {
   });
 
   it('reads the first day of a range and a weekday before its date', () => {
-    expect(findDates('from 8 to 15 october', 'en', '2026-02-18').map((mention) => mention.date)).toEqual(['2026-10-08']);
-    expect(findDates('on saturday 2 may, not sunday', 'en', '2026-02-18').map((mention) => mention.date)).toEqual(['2026-05-02', '2026-02-22']);
+    expect(findDates('from 8 to 15 october', 'en', '2026-02-18').map((mention) => mention.date)).toEqual([
+      '2026-10-08',
+    ]);
+    expect(findDates('on saturday 2 may, not sunday', 'en', '2026-02-18').map((mention) => mention.date)).toEqual([
+      '2026-05-02',
+      '2026-02-22',
+    ]);
     expect(findDates('the 4th of may', 'en', '2026-02-18').map((mention) => mention.date)).toEqual(['2026-05-04']);
   });
 });
@@ -90,7 +143,10 @@ describe('plans moved', () => {
   });
 
   it('moves a plan to the day a correction gives, under its own name', () => {
-    const out = changes("sorry, I told you 2 May before — it's actually 9 May, I misread the invite", [party, 'event:general:2026-03-01:dentist']);
+    const out = changes("sorry, I told you 2 May before — it's actually 9 May, I misread the invite", [
+      party,
+      'event:general:2026-03-01:dentist',
+    ]);
     expect(keys(out)).toEqual([`retract ${party}`, 'upsert event:general:2026-05-09:party_ana']);
     expect(out[1]).toContain('"title":"party ana on 9 May"');
   });
@@ -116,17 +172,20 @@ describe('plans moved', () => {
 
   it('moves a plan from the day it is no longer on', () => {
     const visit = 'event:general:2026-05-15:visit_vancouver';
-    expect(keys(changes("my parents changed their flights, not 15 to 25 May anymore, now they're coming in June instead, 3rd to 13th", [visit]))).toEqual([
-      `retract ${visit}`,
-      'upsert event:general:2026-06-03:visit_vancouver',
-    ]);
+    expect(
+      keys(
+        changes(
+          "my parents changed their flights, not 15 to 25 May anymore, now they're coming in June instead, 3rd to 13th",
+          [visit],
+        ),
+      ),
+    ).toEqual([`retract ${visit}`, 'upsert event:general:2026-06-03:visit_vancouver']);
   });
 
   it('moves a plan named by its words when the old day goes unsaid', () => {
-    expect(keys(changes('they rescheduled the Lisbon trip to 20 June', ['event:general:2026-06-06:trip_lisbon', party]))).toEqual([
-      'retract event:general:2026-06-06:trip_lisbon',
-      'upsert event:general:2026-06-20:trip_lisbon',
-    ]);
+    expect(
+      keys(changes('they rescheduled the Lisbon trip to 20 June', ['event:general:2026-06-06:trip_lisbon', party])),
+    ).toEqual(['retract event:general:2026-06-06:trip_lisbon', 'upsert event:general:2026-06-20:trip_lisbon']);
   });
 
   it('keeps the old day out of the moved plan', () => {
@@ -135,7 +194,9 @@ describe('plans moved', () => {
   });
 
   it('moves a booking to another hour of its day', () => {
-    const [moved] = changes('could you move the Noma booking from 19:30 to 21:00?', ['event:general:2026-02-26:table_noma']);
+    const [moved] = changes('could you move the Noma booking from 19:30 to 21:00?', [
+      'event:general:2026-02-26:table_noma',
+    ]);
     expect(moved).toContain('upsert event:general:2026-02-26:table_noma');
     expect(moved).toContain('"time":"21:00"');
     expect(moved).not.toContain('19:30');
@@ -157,7 +218,11 @@ describe('plans moved', () => {
   });
 
   it('takes nothing the assistant says', () => {
-    expect(changes("I've moved the party from 2 May to 16 May in your calendar.", [party], 'assistant').filter((line) => line.includes('2026-05-16'))).toEqual([]);
+    expect(
+      changes("I've moved the party from 2 May to 16 May in your calendar.", [party], 'assistant').filter((line) =>
+        line.includes('2026-05-16'),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -171,26 +236,38 @@ describe('plans called off', () => {
     // Called off by someone else: who or what names the plan.
     'the airline cancelled our trip to Porto, refund pending',
   ])('%s', (text) => {
-    expect(changes(text, [trip, 'event:general:2026-03-01:dinner_nadia'])).toEqual([`upsert ${trip} {"status":"cancelled","cancelled_on":"2026-02-18"}`]);
+    expect(changes(text, [trip, 'event:general:2026-03-01:dinner_nadia'])).toEqual([
+      `upsert ${trip} {"status":"cancelled","cancelled_on":"2026-02-18"}`,
+    ]);
   });
 
   it('calls off a plan named by who called it off', () => {
-    expect(changes('Sigur Rós cancelled the whole tour.', ['event:general:2026-04-09:tickets_sigur_rós'])).toEqual(['upsert event:general:2026-04-09:tickets_sigur_rós {"status":"cancelled","cancelled_on":"2026-02-18"}']);
+    expect(changes('Sigur Rós cancelled the whole tour.', ['event:general:2026-04-09:tickets_sigur_rós'])).toEqual([
+      'upsert event:general:2026-04-09:tickets_sigur_rós {"status":"cancelled","cancelled_on":"2026-02-18"}',
+    ]);
     expect(changes('my boss cancelled the meeting', [trip])).toEqual([]);
   });
 
   it('calls off a goal', () => {
-    expect(keys(changes('the marathon plan is off, my knee is done for', ['goal:general:run_marathon']))).toEqual(['upsert goal:general:run_marathon']);
+    expect(keys(changes('the marathon plan is off, my knee is done for', ['goal:general:run_marathon']))).toEqual([
+      'upsert goal:general:run_marathon',
+    ]);
   });
 
   it('retracts a task no longer needed', () => {
     const known = ['task:general:renew_gym_membership', 'task:general:book_dentist'];
-    expect(changes("not renewing the gym membership anymore, I'm moving", known)).toEqual(['retract task:general:renew_gym_membership {}']);
-    expect(changes('The gym membership is no longer needed.', known)).toEqual(['retract task:general:renew_gym_membership {}']);
+    expect(changes("not renewing the gym membership anymore, I'm moving", known)).toEqual([
+      'retract task:general:renew_gym_membership {}',
+    ]);
+    expect(changes('The gym membership is no longer needed.', known)).toEqual([
+      'retract task:general:renew_gym_membership {}',
+    ]);
   });
 
   it('calls off a Chinese plan', () => {
-    expect(keys(changes('演唱会因为台风取消了', ['event:general:2026-05-01:演唱会']))).toEqual(['upsert event:general:2026-05-01:演唱会']);
+    expect(keys(changes('演唱会因为台风取消了', ['event:general:2026-05-01:演唱会']))).toEqual([
+      'upsert event:general:2026-05-01:演唱会',
+    ]);
   });
 
   it.each([

@@ -17,7 +17,22 @@ import { findTask } from './tasks.js';
 import { contentWords, hasHan, matchTokens } from './text.js';
 
 // Words of a plan's key that name its kind, not which plan it is.
-const KIND_WORDS: ReadonlySet<string> = new Set(['trip', 'plan', 'thing', 'booking', 'table', 'visit', 'party', 'dinner', 'event', 'one', 'the', '事', '那事', '这事']);
+const KIND_WORDS: ReadonlySet<string> = new Set([
+  'trip',
+  'plan',
+  'thing',
+  'booking',
+  'table',
+  'visit',
+  'party',
+  'dinner',
+  'event',
+  'one',
+  'the',
+  '事',
+  '那事',
+  '这事',
+]);
 
 function tokensOf(text: string): Set<string> {
   return new Set(matchTokens(text.replace(/_/gu, ' ')).map((token) => (hasHan(token) ? token : stemmer(token))));
@@ -42,7 +57,10 @@ function bestPlans(context: SentenceContext, phrase: string, keys: readonly stri
     const shared = [...words].filter((word) => wanted.has(word));
     if (shared.length === 0) continue;
     const named = shared.some((word) => !KIND_WORDS.has(word));
-    scored.push([key, shared.length + (named ? 10 : 0) + (key.startsWith('event:') && key.split(':')[2]! >= context.date ? 0.5 : 0)]);
+    scored.push([
+      key,
+      shared.length + (named ? 10 : 0) + (key.startsWith('event:') && key.split(':')[2]! >= context.date ? 0.5 : 0),
+    ]);
   }
   const top = Math.max(0, ...scored.map(([, score]) => score));
   return scored.filter(([, score]) => score === top).map(([key]) => key);
@@ -62,7 +80,8 @@ const EN_CALLED_OFF = [
   // Called off by someone else: "Sigur Rós cancelled the whole tour", "the airline cancelled my flight" (who and what both name the plan).
   /^(?:(?:so|and|also|but|well|ok|okay|update|sadly|unfortunately|btw|gutted|ugh)[:,.!]?\s+)*((?:the\s+)?(?!(?:I|we|you)\b)[\p{L}'’]+(?:\s+[\p{L}'’]+){0,3}?)\s+(?:has\s+|have\s+|just\s+)*(?:cancelled|canceled|called off|scrapped)\s+(?:the\s+|my\s+|our\s+|their\s+|his\s+|her\s+)?(?:whole\s+|entire\s+)?([^,.;!?]{2,40}?)(?=\s*[,.;!?]|\s+(?:so|and|but|because|since)\b|\s*$)/iu,
 ];
-const ZH_CALLED_OFF = /^(?:我们?|哭了|唉|哎)?(?:把)?([^，,。！!？?]{1,20}?)(?:因为[^，,。]{0,20})?(?:我们?)?(?:被|给)?(?:取消了|推掉了|不去了|黄了|泡汤了|取消)/u;
+const ZH_CALLED_OFF =
+  /^(?:我们?|哭了|唉|哎)?(?:把)?([^，,。！!？?]{1,20}?)(?:因为[^，,。]{0,20})?(?:我们?)?(?:被|给)?(?:取消了|推掉了|不去了|黄了|泡汤了|取消)/u;
 
 /** What the sentence calls off, as written, or undefined. */
 function calledOff(context: SentenceContext): string | undefined {
@@ -85,7 +104,12 @@ function cancelledPlan(context: SentenceContext, rule: Rule): ItemCandidate[] {
   const phrase = calledOff(context);
   if (phrase === undefined) return [];
   const known = bestPlans(context, phrase, plansOf(context));
-  const cancel = (key: string) => emit(context, rule, { key, type: key.startsWith('event:') ? 'events' : 'goals', value: { status: 'cancelled', cancelled_on: context.date } });
+  const cancel = (key: string) =>
+    emit(context, rule, {
+      key,
+      type: key.startsWith('event:') ? 'events' : 'goals',
+      value: { status: 'cancelled', cancelled_on: context.date },
+    });
   if (known.length <= 1) return known.map(cancel);
   // Several plans fit as well ("the trip is off" with two trips planned): each reading waits for a person.
   const why = `"${phrase}" names ${known.length} plans equally: ${known.join(', ')}`;
@@ -95,8 +119,10 @@ function cancelledPlan(context: SentenceContext, rule: Rule): ItemCandidate[] {
 // --- Done -----------------------------------------------------------------------------------------
 
 // A plan that has taken place: "科目二过了！", "体检做完了", "the exam is over", "the interview went well".
-const EN_PLAN_DONE = /^(?:(?:so|and|also|well|ok|okay|update|btw)[:,]?\s+)*(?:the\s+|my\s+|our\s+)?([^,;:!?]{2,40}?)\s+(?:is|was|'s|went)\s+(?:finally\s+|all\s+)?(?:done|over|finished|behind (?:me|us)|(?:really\s+)?(?:well|great|fine|ok|okay))\b/iu;
-const ZH_PLAN_DONE = /^(?:我们?)?(?:终于|总算|已经)?([^，,。！!？?]{2,10}?)(?:也|都|已经|终于|总算|顺利)?(?:考|洗|做|办|弄|搞|开|比|面|拍|体检)?(?:过了|完了|结束了|搞定了|完成了|通过了)/u;
+const EN_PLAN_DONE =
+  /^(?:(?:so|and|also|well|ok|okay|update|btw)[:,]?\s+)*(?:the\s+|my\s+|our\s+)?([^,;:!?]{2,40}?)\s+(?:is|was|'s|went)\s+(?:finally\s+|all\s+)?(?:done|over|finished|behind (?:me|us)|(?:really\s+)?(?:well|great|fine|ok|okay))\b/iu;
+const ZH_PLAN_DONE =
+  /^(?:我们?)?(?:终于|总算|已经)?([^，,。！!？?]{2,10}?)(?:也|都|已经|终于|总算|顺利)?(?:考|洗|做|办|弄|搞|开|比|面|拍|体检)?(?:过了|完了|结束了|搞定了|完成了|通过了)/u;
 
 /** The known plan a sentence says has taken place, marked done; only a plan whose day has come. */
 function donePlan(context: SentenceContext, rule: Rule): ItemCandidate[] {
@@ -104,7 +130,9 @@ function donePlan(context: SentenceContext, rule: Rule): ItemCandidate[] {
   if (found === null) return [];
   const due = plansOf(context).filter((key) => key.startsWith('event:') && key.split(':')[2]! <= context.date);
   const known = knownPlan(context, found[1]!, due);
-  return known === undefined ? [] : [emit(context, rule, { key: known, type: 'events', value: { status: 'done', done_on: context.date } })];
+  return known === undefined
+    ? []
+    : [emit(context, rule, { key: known, type: 'events', value: { status: 'done', done_on: context.date } })];
 }
 
 function cancelledTask(context: SentenceContext, rule: Rule): ItemCandidate[] {
@@ -116,25 +144,33 @@ function cancelledTask(context: SentenceContext, rule: Rule): ItemCandidate[] {
 
 // --- Moved ------------------------------------------------------------------------------------------
 
-const EN_MOVED = /\b(?:actually|mov(?:e|ed|es|ing)|postpon\w+|push(?:ed|ing)?|reschedul\w+|chang(?:e|ed|ing)|shift(?:ed)?|bump(?:ed)?|delay(?:ed)?|brought forward|pulled forward)\b|\binstead of\b/u;
+const EN_MOVED =
+  /\b(?:actually|mov(?:e|ed|es|ing)|postpon\w+|push(?:ed|ing)?|reschedul\w+|chang(?:e|ed|ing)|shift(?:ed)?|bump(?:ed)?|delay(?:ed)?|brought forward|pulled forward)\b|\binstead of\b/u;
 // Asked of the assistant, a move is one: "can you move the booking to 20:00?"
-const MOVE_REQUEST = /\b(?:can|could|would)\s+you\s+(?:please\s+)?(?:move|push|reschedule|change|shift|postpone|bump)\b/u;
+const MOVE_REQUEST =
+  /\b(?:can|could|would)\s+you\s+(?:please\s+)?(?:move|push|reschedule|change|shift|postpone|bump)\b/u;
 const ZH_CORRECTED = /记错|搞错|弄错|说错|写错|打错/u;
 const ZH_MOVED = /改成|改到|改为|改期|推迟|延期|延后|挪到|提前到|换到|推到|改签|记错|搞错|弄错|说错|写错|打错/u;
 const ZH_NEW_DAY = /(?:改成|改到|改为|改期到|推迟到|延期到|延后到|挪到|提前到|换到|推到|改签到)了?$/u;
-const TIME = /\bfrom\s+(\d{1,2}(?::|\.|h)\d{2}|\d{1,2}\s?(?:am|pm))\s+to\s+(\d{1,2}(?::|\.|h)\d{2}|\d{1,2}\s?(?:am|pm))\b/du;
+const TIME =
+  /\bfrom\s+(\d{1,2}(?::|\.|h)\d{2}|\d{1,2}\s?(?:am|pm))\s+to\s+(\d{1,2}(?::|\.|h)\d{2}|\d{1,2}\s?(?:am|pm))\b/du;
 
 // A day corrected: "I told you 3 August, it's actually 13 August" (the old day said, the new one after "actually").
 const SAID_DAY = /\b(?:told you|said|wrote|mentioned|gave you)\s+(?:it\s+was\s+|it's\s+|on\s+)?(?:the\s+)?$/u;
 const ACTUAL_DAY = /\bactually\s+(?:on\s+)?(?:the\s+)?$/u;
 
 /** The old day and the new one a move names; the old one may go unsaid ("moved it to 11 July"). */
-function movedDays(lower: string, mentions: readonly DateMention[], language: Language): { from?: DateMention; to: DateMention; corrected?: true } | undefined {
+function movedDays(
+  lower: string,
+  mentions: readonly DateMention[],
+  language: Language,
+): { from?: DateMention; to: DateMention; corrected?: true } | undefined {
   if (language === 'zh') {
     // A day corrected: "我把她生日记错了，是8月7号，不是7月8号".
     const wrong = mentions.find((mention) => /不是$/u.test(lower.slice(0, mention.index)));
     const right = mentions.find((mention) => mention !== wrong && mention.date !== wrong?.date);
-    if (wrong !== undefined && right !== undefined && ZH_CORRECTED.test(lower)) return { from: wrong, to: right, corrected: true };
+    if (wrong !== undefined && right !== undefined && ZH_CORRECTED.test(lower))
+      return { from: wrong, to: right, corrected: true };
     const to = mentions.find((mention) => ZH_NEW_DAY.test(lower.slice(0, mention.index)));
     if (to === undefined) return undefined;
     const from = mentions.find((mention) => mention !== to && mention.date !== to.date);
@@ -143,15 +179,31 @@ function movedDays(lower: string, mentions: readonly DateMention[], language: La
   for (const [index, mention] of mentions.entries()) {
     const before = lower.slice(0, mention.index);
     const other = mentions.find((candidate) => candidate !== mention && candidate.date !== mention.date);
-    if (/\bfrom\s+(?:the\s+)?$/u.test(before) && mentions[index + 1] !== undefined) return { from: mention, to: mentions[index + 1]! };
+    if (/\bfrom\s+(?:the\s+)?$/u.test(before) && mentions[index + 1] !== undefined)
+      return { from: mention, to: mentions[index + 1]! };
     if (/\binstead\s+of\s+(?:the\s+)?$/u.test(before) && other !== undefined) return { from: mention, to: other };
     // "not 15 to 25 May anymore, now they're coming in June instead, 3rd to 13th".
-    if (/\bnot\s+(?:on\s+)?(?:the\s+)?$/u.test(before) && mentions[index + 1] !== undefined && mentions[index + 1]!.date !== mention.date) return { from: mention, to: mentions[index + 1]! };
+    if (
+      /\bnot\s+(?:on\s+)?(?:the\s+)?$/u.test(before) &&
+      mentions[index + 1] !== undefined &&
+      mentions[index + 1]!.date !== mention.date
+    )
+      return { from: mention, to: mentions[index + 1]! };
     const next = mentions[index + 1];
-    if (SAID_DAY.test(before) && next !== undefined && next.date !== mention.date && ACTUAL_DAY.test(lower.slice(0, next.index))) return { from: mention, to: next, corrected: true };
+    if (
+      SAID_DAY.test(before) &&
+      next !== undefined &&
+      next.date !== mention.date &&
+      ACTUAL_DAY.test(lower.slice(0, next.index))
+    )
+      return { from: mention, to: next, corrected: true };
   }
   const last = mentions.at(-1);
-  return mentions.length === 1 && last !== undefined && /\b(?:to|until|till)\s+(?:the\s+)?$/u.test(lower.slice(0, last.index)) ? { to: last } : undefined;
+  return mentions.length === 1 &&
+    last !== undefined &&
+    /\b(?:to|until|till)\s+(?:the\s+)?$/u.test(lower.slice(0, last.index))
+    ? { to: last }
+    : undefined;
 }
 
 /** The sentence without the words of the old day or hour: what the moved plan's title says. */
@@ -161,7 +213,11 @@ function withoutOld(text: string, from: { index: number; length: number }): stri
 }
 
 function movedPlan(context: SentenceContext, rule: Rule): ItemCandidate[] {
-  if (!(context.language === 'zh' ? ZH_MOVED : EN_MOVED).test(context.lower) || (context.question && !MOVE_REQUEST.test(context.lower))) return [];
+  if (
+    !(context.language === 'zh' ? ZH_MOVED : EN_MOVED).test(context.lower) ||
+    (context.question && !MOVE_REQUEST.test(context.lower))
+  )
+    return [];
   const events = context.memory.keysWith('event:');
   // The day a plan is no longer on may sit in a denied clause ("not 15 to 25 May anymore"): read the sentence as written.
   const lower = context.written?.toLowerCase() ?? context.lower;
@@ -169,20 +225,35 @@ function movedPlan(context: SentenceContext, rule: Rule): ItemCandidate[] {
   const days = movedDays(lower, mentions, context.language);
   if (days === undefined) return context.language === 'en' ? movedHour(context, rule, events) : [];
   const onOldDay = days.from === undefined ? [] : events.filter((key) => key.split(':')[2] === days.from!.date);
-  const old = onOldDay.length === 1 ? onOldDay[0] : knownPlan(context, context.text, onOldDay.length > 1 ? onOldDay : days.from === undefined ? events : []);
+  const old =
+    onOldDay.length === 1
+      ? onOldDay[0]
+      : knownPlan(context, context.text, onOldDay.length > 1 ? onOldDay : days.from === undefined ? events : []);
   const scope = old?.split(':')[1] ?? projectOf(context).name;
   // A correction's sentence says what was wrong, not what the plan is: its title is the plan's name.
   if (days.corrected === true && old === undefined) return [];
   // A corrected plan's title is its name and the day as now said: "生日 8月7号", "party ana 9 may".
   const newDay = context.text.slice(days.to.index, days.to.index + days.to.length);
-  const title = days.corrected === true ? `${old!.slice(old!.lastIndexOf(':') + 1).replace(/_/gu, ' ')}${context.language === 'zh' ? ' ' : ' on '}${newDay}` : eventTitle(days.from === undefined ? context.text : withoutOld(context.text, days.from), context.language, context.date);
+  const title =
+    days.corrected === true
+      ? `${old!.slice(old!.lastIndexOf(':') + 1).replace(/_/gu, ' ')}${context.language === 'zh' ? ' ' : ' on '}${newDay}`
+      : eventTitle(
+          days.from === undefined ? context.text : withoutOld(context.text, days.from),
+          context.language,
+          context.date,
+        );
   const slugText = old?.slice(old.lastIndexOf(':') + 1) ?? eventSlug(context.text, title, context.language);
-  if (slugText === '' || old === undefined && days.from === undefined) return [];
+  if (slugText === '' || (old === undefined && days.from === undefined)) return [];
   // A habit moved to another weekday ("our sauna night moved from Wednesday to Thursday") is a routine
   // (profile.ts), not a plan: with no plan held on the old day and no occasion named, no event.
   if (old === undefined && namesOnlyAMove(context.text, context.language)) return [];
-  const moved = emit(context, rule, { key: makeKey('events', [scope, days.to.date, slugText]), value: { scope, date: days.to.date, title } });
-  return old === undefined || old === moved.key ? [moved] : [emit(context, rule, { key: old, action: 'retract', value: {} }), moved];
+  const moved = emit(context, rule, {
+    key: makeKey('events', [scope, days.to.date, slugText]),
+    value: { scope, date: days.to.date, title },
+  });
+  return old === undefined || old === moved.key
+    ? [moved]
+    : [emit(context, rule, { key: old, action: 'retract', value: {} }), moved];
 }
 
 /** A booking moved to another hour of its day: "can you move the Tantris booking from 19:00 to 20:00?" */
@@ -193,7 +264,11 @@ function movedHour(context: SentenceContext, rule: Rule, events: readonly string
   if (known === undefined) return [];
   const [fromStart, fromEnd] = found.indices[1]!;
   const [toStart, toEnd] = found.indices[2]!;
-  const title = eventTitle(withoutOld(context.text, { index: fromStart, length: fromEnd - fromStart }), context.language, context.date);
+  const title = eventTitle(
+    withoutOld(context.text, { index: fromStart, length: fromEnd - fromStart }),
+    context.language,
+    context.date,
+  );
   return [emit(context, rule, { key: known, value: { time: context.text.slice(toStart, toEnd), title } })];
 }
 
@@ -208,7 +283,9 @@ function redatedPlan(context: SentenceContext, rule: Rule): ItemCandidate[] {
   // The assistant moves a plan only by doing it ("Done: moved to Sat 16 May"), never by suggesting it.
   if (context.event.role === 'assistant' && !recordsDone(context)) return [];
   const known = context.memory.keysWith('event:');
-  const ended = new Set(context.here.filter((candidate) => candidate.action === 'retract').map((candidate) => candidate.key));
+  const ended = new Set(
+    context.here.filter((candidate) => candidate.action === 'retract').map((candidate) => candidate.key),
+  );
   const out: ItemCandidate[] = [];
   for (const candidate of context.here) {
     if (candidate.type !== 'events' || candidate.action === 'retract') continue;
@@ -228,7 +305,8 @@ function redatedPlan(context: SentenceContext, rule: Rule): ItemCandidate[] {
 const ZH_REDATED = new RegExp(`${ZH_MOVED.source}|换了|变了|调整`, 'u');
 
 /** Words without which a sentence moves or calls off no plan (the writer loads the current keys on them). */
-export const PLAN_CUE = /\b(?:actually|cancel\w*|off|scrapped|not happening|no longer|any\s?more|no need|no point|pulled out|dropped|mov(?:e|ed|es|ing)|postpon\w+|push(?:ed|ing)?|reschedul\w+|chang(?:e|ed|ing)|shift(?:ed)?|bump(?:ed)?|delay(?:ed)?|instead|forward)\b|\b(?:is|was|'s)\s+over\b|\bwent\s+(?:really\s+)?(?:well|great|fine)\b|改成|改到|改为|改期|推迟|延期|延后|挪到|提前到|换到|换了|变了|调整|推到|改签|取消|推掉|不去了|黄了|泡汤|记错|搞错|弄错|说错|写错|打错|过了|完了|结束了|通过了/u;
+export const PLAN_CUE =
+  /\b(?:actually|cancel\w*|off|scrapped|not happening|no longer|any\s?more|no need|no point|pulled out|dropped|mov(?:e|ed|es|ing)|postpon\w+|push(?:ed|ing)?|reschedul\w+|chang(?:e|ed|ing)|shift(?:ed)?|bump(?:ed)?|delay(?:ed)?|instead|forward)\b|\b(?:is|was|'s)\s+over\b|\bwent\s+(?:really\s+)?(?:well|great|fine)\b|改成|改到|改为|改期|推迟|延期|延后|挪到|提前到|换到|换了|变了|调整|推到|改签|取消|推掉|不去了|黄了|泡汤|记错|搞错|弄错|说错|写错|打错|过了|完了|结束了|通过了/u;
 
 /**
  * Plans moved and called off, and tasks no longer needed, in English and Chinese.
@@ -238,13 +316,77 @@ export const PLAN_CUE = /\b(?:actually|cancel\w*|off|scrapped|not happening|no l
  * // → retract event:general:2026-05-02:party, upsert event:general:2026-05-09:party
  */
 export const PLAN_CHANGE_RULES: readonly Rule[] = [
-  { name: 'en.plan.moved', languages: ['en'], roles: USER_ONLY, type: 'events', confidence: 0.75, gate: 'may', trigger: PLAN_CUE, questions: true, match: movedPlan },
-  { name: 'zh.plan.moved', languages: ['zh'], roles: USER_ONLY, type: 'events', confidence: 0.75, gate: 'may', trigger: ZH_MOVED, match: movedPlan },
-  { name: 'en.plan.cancelled', languages: ['en'], roles: USER_ONLY, type: 'events', confidence: 0.8, gate: 'may', trigger: PLAN_CUE, match: cancelledPlan },
-  { name: 'zh.plan.cancelled', languages: ['zh'], roles: USER_ONLY, type: 'events', confidence: 0.8, gate: 'may', trigger: /取消|推掉|不去了|黄了|泡汤/u, match: cancelledPlan },
-  { name: 'en.task.cancelled', languages: ['en'], roles: USER_ONLY, type: 'tasks', confidence: 0.8, gate: 'must', trigger: PLAN_CUE, match: cancelledTask },
-  { name: 'en.plan.done', languages: ['en'], roles: USER_ONLY, type: 'events', confidence: 0.75, gate: 'may', trigger: /\b(?:done|over|finished|behind|went)\b/, match: donePlan },
-  { name: 'zh.plan.done', languages: ['zh'], roles: USER_ONLY, type: 'events', confidence: 0.75, gate: 'may', trigger: /过了|完了|结束了|搞定了|完成了|通过了/u, match: donePlan },
+  {
+    name: 'en.plan.moved',
+    languages: ['en'],
+    roles: USER_ONLY,
+    type: 'events',
+    confidence: 0.75,
+    gate: 'may',
+    trigger: PLAN_CUE,
+    questions: true,
+    match: movedPlan,
+  },
+  {
+    name: 'zh.plan.moved',
+    languages: ['zh'],
+    roles: USER_ONLY,
+    type: 'events',
+    confidence: 0.75,
+    gate: 'may',
+    trigger: ZH_MOVED,
+    match: movedPlan,
+  },
+  {
+    name: 'en.plan.cancelled',
+    languages: ['en'],
+    roles: USER_ONLY,
+    type: 'events',
+    confidence: 0.8,
+    gate: 'may',
+    trigger: PLAN_CUE,
+    match: cancelledPlan,
+  },
+  {
+    name: 'zh.plan.cancelled',
+    languages: ['zh'],
+    roles: USER_ONLY,
+    type: 'events',
+    confidence: 0.8,
+    gate: 'may',
+    trigger: /取消|推掉|不去了|黄了|泡汤/u,
+    match: cancelledPlan,
+  },
+  {
+    name: 'en.task.cancelled',
+    languages: ['en'],
+    roles: USER_ONLY,
+    type: 'tasks',
+    confidence: 0.8,
+    gate: 'must',
+    trigger: PLAN_CUE,
+    match: cancelledTask,
+  },
+  {
+    name: 'en.plan.done',
+    languages: ['en'],
+    roles: USER_ONLY,
+    type: 'events',
+    confidence: 0.75,
+    gate: 'may',
+    trigger: /\b(?:done|over|finished|behind|went)\b/,
+    match: donePlan,
+  },
+  {
+    name: 'zh.plan.done',
+    languages: ['zh'],
+    roles: USER_ONLY,
+    type: 'events',
+    confidence: 0.75,
+    gate: 'may',
+    trigger: /过了|完了|结束了|搞定了|完成了|通过了/u,
+    match: donePlan,
+  },
 ];
 
 /**
@@ -255,6 +397,24 @@ export const PLAN_CHANGE_RULES: readonly Rule[] = [
  * // → upsert event:general:2026-08-22:婚礼 (an earlier rule), retract event:general:2026-08-01:婚礼
  */
 export const PLAN_REDATED_RULES: readonly Rule[] = [
-  { name: 'en.plan.redated', languages: ['en'], roles: CONVERSATION, type: 'events', confidence: 0.75, gate: 'may', trigger: EN_MOVED, match: redatedPlan },
-  { name: 'zh.plan.redated', languages: ['zh'], roles: CONVERSATION, type: 'events', confidence: 0.75, gate: 'may', trigger: ZH_REDATED, match: redatedPlan },
+  {
+    name: 'en.plan.redated',
+    languages: ['en'],
+    roles: CONVERSATION,
+    type: 'events',
+    confidence: 0.75,
+    gate: 'may',
+    trigger: EN_MOVED,
+    match: redatedPlan,
+  },
+  {
+    name: 'zh.plan.redated',
+    languages: ['zh'],
+    roles: CONVERSATION,
+    type: 'events',
+    confidence: 0.75,
+    gate: 'may',
+    trigger: ZH_REDATED,
+    match: redatedPlan,
+  },
 ];

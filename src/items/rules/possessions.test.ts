@@ -19,7 +19,11 @@ describe('possessions', () => {
     ['treated myself to a Fujifilm X100V this week!', 'possession:camera', 'Fujifilm X100V'],
     ['I finally caved and ordered an e-bike for the hills.', 'possession:bike', 'e-bike'],
     ['We live on a converted houseboat near Utrecht.', 'possession:boat', 'converted houseboat'],
-    ['I picked up a drone last month, a DJI Mini 3, and the footage is lovely.', 'possession:drone', 'drone, DJI Mini 3'],
+    [
+      'I picked up a drone last month, a DJI Mini 3, and the footage is lovely.',
+      'possession:drone',
+      'drone, DJI Mini 3',
+    ],
     ['Swapped the Nikon at a market stall for a Leica M6!', 'possession:camera', 'Leica M6'],
   ])('%s', (text, k, v) => {
     expect(facts(text)).toEqual([{ k, v, since: '2026-02-18' }]);
@@ -40,7 +44,15 @@ describe('possessions', () => {
   });
 
   it("keeps no thing someone else owns, one parted with, one named only by its kind, or more of a name than the thing ('car insurance')", () => {
-    for (const text of ["trying to sell my mum's old Yamaha upright piano", "my brother's Honda broke down again", 'I sold my Vespa last week', 'my laptop died', 'my car insurance is due', 'My brother bought a Tesla.']) expect(facts(text), text).toEqual([]);
+    for (const text of [
+      "trying to sell my mum's old Yamaha upright piano",
+      "my brother's Honda broke down again",
+      'I sold my Vespa last week',
+      'my laptop died',
+      'my car insurance is due',
+      'My brother bought a Tesla.',
+    ])
+      expect(facts(text), text).toEqual([]);
   });
 
   it('keeps nothing the assistant says it has', () => {

@@ -6,8 +6,12 @@ import { createRuleExtractor } from './index.js';
 const TS = '2026-02-18T10:00:00Z';
 
 function preferences(text: string): Array<[string, unknown, string]> {
-  const out = createRuleExtractor().extract({ events: [{ event_id: 'evt_1', kind: 'message', role: 'user', text, ts: TS }] }) as ItemCandidate[];
-  return out.filter((candidate) => candidate.type === 'preferences').map((candidate) => [candidate.key, candidate.value['value'], candidate.rule]);
+  const out = createRuleExtractor().extract({
+    events: [{ event_id: 'evt_1', kind: 'message', role: 'user', text, ts: TS }],
+  }) as ItemCandidate[];
+  return out
+    .filter((candidate) => candidate.type === 'preferences')
+    .map((candidate) => [candidate.key, candidate.value['value'], candidate.rule]);
 }
 
 describe('preference rules', () => {
@@ -17,7 +21,12 @@ describe('preference rules', () => {
     ['I prefer 4 spaces for indentation.', 'pref:coding:indent', '4 spaces', 'en.preference.prefer'],
     // The topic word wins over a value word of another topic ("professional" is also a tone).
     ['I prefer a professional theme.', 'pref:ui:theme', 'professional', 'en.preference.prefer'],
-    ['For commit messages, I prefer the imperative mood.', 'pref:coding:commit_messages', 'imperative mood', 'en.preference.prefer'],
+    [
+      'For commit messages, I prefer the imperative mood.',
+      'pref:coding:commit_messages',
+      'imperative mood',
+      'en.preference.prefer',
+    ],
     ["I'd prefer not to use emojis.", 'pref:writing:emoji', 'no emojis', 'en.preference.prefer'],
     ['My favourite editor is Neovim.', 'pref:tools:editor', 'Neovim', 'en.preference.favourite'],
     ["I'd rather have coffee than tea.", 'pref:other:drink', 'coffee', 'en.preference.rather'],
@@ -42,17 +51,27 @@ describe('preference rules', () => {
   });
 
   it('keeps the priority of instructions above that of likes', () => {
-    const [instruction] = createRuleExtractor().extract({ events: [{ event_id: 'e', kind: 'message', role: 'user', text: 'Never use emojis.', ts: TS }] }) as ItemCandidate[];
-    const [like] = createRuleExtractor().extract({ events: [{ event_id: 'e', kind: 'message', role: 'user', text: 'I like green tea.', ts: TS }] }) as ItemCandidate[];
+    const [instruction] = createRuleExtractor().extract({
+      events: [{ event_id: 'e', kind: 'message', role: 'user', text: 'Never use emojis.', ts: TS }],
+    }) as ItemCandidate[];
+    const [like] = createRuleExtractor().extract({
+      events: [{ event_id: 'e', kind: 'message', role: 'user', text: 'I like green tea.', ts: TS }],
+    }) as ItemCandidate[];
     expect(instruction!.value['priority']).toBe(0.9);
     expect(like!.value['priority']).toBe(0.6);
     expect(like!.confidence).toBeLessThan(instruction!.confidence);
   });
 
-  it.each(['I like this idea.', 'I love it when a plan comes together.', "I'd like to see the logs.", 'Use the staging server.', "Don't forget the milk.", '我喜欢这个想法。', '不要担心。', '以后回答不用那么正式了。'])(
-    'is not a preference: %s',
-    (text) => {
-      expect(preferences(text)).toEqual([]);
-    },
-  );
+  it.each([
+    'I like this idea.',
+    'I love it when a plan comes together.',
+    "I'd like to see the logs.",
+    'Use the staging server.',
+    "Don't forget the milk.",
+    '我喜欢这个想法。',
+    '不要担心。',
+    '以后回答不用那么正式了。',
+  ])('is not a preference: %s', (text) => {
+    expect(preferences(text)).toEqual([]);
+  });
 });

@@ -30,12 +30,14 @@ interface PreferenceSpec {
 
 // Comparisons end the preferred thing: "tea over coffee", "更喜欢茶而不是咖啡".
 const COMPARISON = /\s(?:over|rather than|instead of|than|not)\s|而不是|而非|胜过|，/u;
-const EN_VERB = /^(?:use|using|write|writing|answer|answering|reply|replying|respond|responding|keep|keeping|make|format|formatting|go with|have|having|drink|drinking|get|talk|speak|speaking|code|coding|work|working|stick to|switch to|be)\s+(?=\S)/i;
+const EN_VERB =
+  /^(?:use|using|write|writing|answer|answering|reply|replying|respond|responding|keep|keeping|make|format|formatting|go with|have|having|drink|drinking|get|talk|speak|speaking|code|coding|work|working|stick to|switch to|be)\s+(?=\S)/i;
 const EN_PREPOSITION = /^(?:in|with|using|on)\s+(?=\S)/i;
 const ZH_VERB = /^(?:用|使用|以|采用|写成|写得|写|回答|回复|喝|吃|保持|是)+/u;
 const FOR_TOPIC = /\bfor\s+(?:my\s+|the\s+|our\s+|all\s+)?([\p{L}\s-]{2,40})$/iu;
 // A topic set up before the statement: "For commit messages, I prefer …", "关于邮件，…".
-const LEAD_TOPIC = /^(?:for|with|in|when it comes to|when writing)\s+(?:my\s+|the\s+|our\s+|all\s+)?([\p{L}\s-]{2,40}?)\s*,|^(?:关于|对于)([^，,]{1,12})[，,]/iu;
+const LEAD_TOPIC =
+  /^(?:for|with|in|when it comes to|when writing)\s+(?:my\s+|the\s+|our\s+|all\s+)?([\p{L}\s-]{2,40}?)\s*,|^(?:关于|对于)([^，,]{1,12})[，,]/iu;
 
 function stripVerb(phrase: string, language: Language): string {
   const cleaned = cleanPhrase(phrase);
@@ -94,7 +96,14 @@ function preferenceOf(context: SentenceContext, rule: Rule, spec: PreferenceSpec
   const negative = spec.negative?.(found) === true;
   const preferred = valueText(object, hinted === undefined ? topic : undefined, context.language);
   if (name === '' || preferred === '') return [];
-  const value = shorten(negative ? (context.language === 'zh' ? `不要${stripVerb(object, 'zh')}` : `no ${stripVerb(object, 'en')}`) : preferred, 200);
+  const value = shorten(
+    negative
+      ? context.language === 'zh'
+        ? `不要${stripVerb(object, 'zh')}`
+        : `no ${stripVerb(object, 'en')}`
+      : preferred,
+    200,
+  );
   return [
     emit(context, rule, {
       key: makeKey('preferences', [scope, name]),
@@ -119,7 +128,10 @@ function preferenceRule(spec: PreferenceSpec): Rule {
 }
 
 const NOT = (found: RegExpExecArray): boolean =>
-  found[1] !== undefined && /^(?:not|never|hate|dislike|detest|can't stand|cannot stand|don't|do not|dont|讨厌|不喜欢|不要|别|不用|避免|禁止)/iu.test(found[1]);
+  found[1] !== undefined &&
+  /^(?:not|never|hate|dislike|detest|can't stand|cannot stand|don't|do not|dont|讨厌|不喜欢|不要|别|不用|避免|禁止)/iu.test(
+    found[1],
+  );
 
 export const PREFERENCE_RULES: readonly Rule[] = [
   preferenceRule({
@@ -128,7 +140,8 @@ export const PREFERENCE_RULES: readonly Rule[] = [
     confidence: 0.85,
     priority: 0.8,
     trigger: /prefer/,
-    pattern: /\bI(?:'d| would)?(?:\s+(?:really|generally|usually|much|strongly|definitely|still|now|actually|always))*\s+prefer(?:\s+(not)\s+to)?\s+/i,
+    pattern:
+      /\bI(?:'d| would)?(?:\s+(?:really|generally|usually|much|strongly|definitely|still|now|actually|always))*\s+prefer(?:\s+(not)\s+to)?\s+/i,
     requireTopic: false,
     negative: NOT,
   }),
@@ -158,7 +171,8 @@ export const PREFERENCE_RULES: readonly Rule[] = [
     confidence: 0.85,
     priority: 0.9,
     trigger: /always|never/,
-    pattern: /(?:^(?:(?:please|and|also|so|from now on|going forward|in future|in the future),?\s+)*|\b(?:you should|you must|make sure to|remember to|please)\s+)(always|never)\s+/i,
+    pattern:
+      /(?:^(?:(?:please|and|also|so|from now on|going forward|in future|in the future),?\s+)*|\b(?:you should|you must|make sure to|remember to|please)\s+)(always|never)\s+/i,
     requireTopic: true,
     negative: NOT,
     instruction: true,
@@ -169,7 +183,8 @@ export const PREFERENCE_RULES: readonly Rule[] = [
     confidence: 0.85,
     priority: 0.9,
     trigger: /please|^(?:use|write|answer|reply|respond|keep|stick|switch|speak)\b/,
-    pattern: /(?:\bplease\s+(?:(?:always|only|just|try to)\s+)?|^)(?:use|write|answer|reply|respond|keep|format|make|stick to|switch to|talk|speak)\s+/i,
+    pattern:
+      /(?:\bplease\s+(?:(?:always|only|just|try to)\s+)?|^)(?:use|write|answer|reply|respond|keep|format|make|stick to|switch to|talk|speak)\s+/i,
     requireTopic: true,
     questions: true,
     instruction: true,
@@ -190,8 +205,10 @@ export const PREFERENCE_RULES: readonly Rule[] = [
     language: 'en',
     confidence: 0.7,
     priority: 0.6,
-    trigger: /\bi (?:really |absolutely |do |truly )?(?:like|love|enjoy|adore|hate|dislike|detest|can't stand|cannot stand|don't like|do not like)\b/,
-    pattern: /\bI\s+(?:really\s+|absolutely\s+|do\s+|truly\s+)?(like|love|enjoy|adore|hate|dislike|detest|can't stand|cannot stand|don't like|do not like)\s+/i,
+    trigger:
+      /\bi (?:really |absolutely |do |truly )?(?:like|love|enjoy|adore|hate|dislike|detest|can't stand|cannot stand|don't like|do not like)\b/,
+    pattern:
+      /\bI\s+(?:really\s+|absolutely\s+|do\s+|truly\s+)?(like|love|enjoy|adore|hate|dislike|detest|can't stand|cannot stand|don't like|do not like)\s+/i,
     requireTopic: true,
     negative: NOT,
   }),
@@ -232,7 +249,8 @@ export const PREFERENCE_RULES: readonly Rule[] = [
     priority: 0.9,
     trigger: /总是|永远|始终|一律|一直|以后|今后|之后/u,
     // "以后回答都用要点": from now on, what every answer should be.
-    pattern: /^(?:以后|今后|之后)?(?:(?:你的)?(?:回答|回复)(?:我)?(?:的时候)?)?(?:总是|永远|始终|一律|一直|都|统一)都?(?:用|使用|以|采用)/u,
+    pattern:
+      /^(?:以后|今后|之后)?(?:(?:你的)?(?:回答|回复)(?:我)?(?:的时候)?)?(?:总是|永远|始终|一律|一直|都|统一)都?(?:用|使用|以|采用)/u,
     requireTopic: true,
     instruction: true,
   }),

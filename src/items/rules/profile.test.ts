@@ -7,11 +7,26 @@ const SINCE = '2026-02-18';
 
 describe('English profile facts said in passing', () => {
   it.each([
-    ["I'm a dental hygienist here in Leeds, long day.", [{ k: 'role', v: 'dental hygienist' }, { k: 'location', v: 'Leeds' }]],
-    ['senior product designer at Zalando, start in May!', [{ k: 'role', v: 'senior product designer', since: SINCE }, { k: 'employer', v: 'Zalando', since: SINCE }]],
+    [
+      "I'm a dental hygienist here in Leeds, long day.",
+      [
+        { k: 'role', v: 'dental hygienist' },
+        { k: 'location', v: 'Leeds' },
+      ],
+    ],
+    [
+      'senior product designer at Zalando, start in May!',
+      [
+        { k: 'role', v: 'senior product designer', since: SINCE },
+        { k: 'employer', v: 'Zalando', since: SINCE },
+      ],
+    ],
     ["I'm lead mechanic now, the old boss retired.", [{ k: 'role', v: 'lead mechanic', since: SINCE }]],
     ['I teach chemistry at a sixth form college.', [{ k: 'role', v: 'teaches chemistry' }]],
-    ['my wife and I opened our own bakery, Crumb Bakehouse, last spring.', [{ k: 'employer', v: 'Crumb Bakehouse', since: SINCE }]],
+    [
+      'my wife and I opened our own bakery, Crumb Bakehouse, last spring.',
+      [{ k: 'employer', v: 'Crumb Bakehouse', since: SINCE }],
+    ],
     ["I'm now working for a small architecture firm.", [{ k: 'employer', v: 'small architecture firm', since: SINCE }]],
     ['three months in Lisbon now and I love it.', [{ k: 'location', v: 'Lisbon', since: SINCE }]],
     ['our tiny flat in Ghent has no oven.', [{ k: 'location', v: 'Ghent' }]],
@@ -28,11 +43,26 @@ describe('English profile facts said in passing', () => {
     ['my wife gave birth to our daughter, named Lina, on Tuesday', [{ k: 'family:daughter:lina', v: 'daughter Lina' }]],
     ['everyone has a dog, and mine, Rocco, barks at every single one of them', [{ k: 'pet:rocco', v: 'dog Rocco' }]],
     // A transfer to an office in another town moves the user there, not when someone else is moved.
-    ['so I finally did it, transferred to the Deloitte Cape Town office', [{ k: 'location', v: 'Cape Town', since: '2026-02-18' }]],
+    [
+      'so I finally did it, transferred to the Deloitte Cape Town office',
+      [{ k: 'location', v: 'Cape Town', since: '2026-02-18' }],
+    ],
     ['they moved me to the Berlin team last month', [{ k: 'location', v: 'Berlin', since: '2026-02-18' }]],
     ['my sister got transferred to the Madrid office', []],
-    ['my grandkids Leo and Mila visit on Sundays.', [{ k: 'family:grandkids:leo', v: 'grandkids Leo' }, { k: 'family:grandkids:mila', v: 'grandkids Mila' }]],
-    ['Every Friday we have lunch at my parents with the kids, Yusuf and Layla.', [{ k: 'family:kids:yusuf', v: 'kids Yusuf' }, { k: 'family:kids:layla', v: 'kids Layla' }]],
+    [
+      'my grandkids Leo and Mila visit on Sundays.',
+      [
+        { k: 'family:grandkids:leo', v: 'grandkids Leo' },
+        { k: 'family:grandkids:mila', v: 'grandkids Mila' },
+      ],
+    ],
+    [
+      'Every Friday we have lunch at my parents with the kids, Yusuf and Layla.',
+      [
+        { k: 'family:kids:yusuf', v: 'kids Yusuf' },
+        { k: 'family:kids:layla', v: 'kids Layla' },
+      ],
+    ],
     ['Biscuit the rabbit chewed the cable again.', [{ k: 'pet:biscuit', v: 'rabbit Biscuit' }]],
     ['my sciatica is acting up again.', [{ k: 'health:sciatica', v: 'sciatica' }]],
     ["the doctor says it's plantar fasciitis.", [{ k: 'health:plantar_fasciitis', v: 'plantar fasciitis' }]],
@@ -40,19 +70,47 @@ describe('English profile facts said in passing', () => {
     ["I'm 12 weeks pregnant!", [{ k: 'health:pregnancy', v: '12 weeks pregnant', since: SINCE }]],
     ['been pescatarian 3 years, fish is fine.', [{ k: 'diet', v: 'pescatarian', since: SINCE }]],
     ["ironic, but I work in a café and I don't actually drink coffee.", [{ k: 'avoids:coffee', v: 'no coffee' }]],
-    ['i teach chemistry at Kelvin High in Winnipeg and my lab heating died', [{ k: 'role', v: 'teaches chemistry' }, { k: 'employer', v: 'Kelvin High' }, { k: 'location', v: 'Winnipeg' }]],
+    [
+      'i teach chemistry at Kelvin High in Winnipeg and my lab heating died',
+      [
+        { k: 'role', v: 'teaches chemistry' },
+        { k: 'employer', v: 'Kelvin High' },
+        { k: 'location', v: 'Winnipeg' },
+      ],
+    ],
     ['I drive for FedEx.', [{ k: 'employer', v: 'FedEx' }]],
     // A role its word does not tell, told by where it is held: a town, an employer, a workplace.
-    ["I'm a GP in Cork btw.", [{ k: 'role', v: 'GP' }, { k: 'location', v: 'Cork' }]],
-    ["I'm a junior associate at a commercial law firm.", [{ k: 'role', v: 'junior associate' }, { k: 'employer', v: 'commercial law firm', since: SINCE }]],
+    [
+      "I'm a GP in Cork btw.",
+      [
+        { k: 'role', v: 'GP' },
+        { k: 'location', v: 'Cork' },
+      ],
+    ],
+    [
+      "I'm a junior associate at a commercial law firm.",
+      [
+        { k: 'role', v: 'junior associate' },
+        { k: 'employer', v: 'commercial law firm', since: SINCE },
+      ],
+    ],
     ["I'm a regular at Luigi's.", []],
     // Kin as chat says it.
     ["my lad Owen is 4 and he's started asking questions", [{ k: 'family:lad:owen', v: 'lad Owen' }]],
     ["it's my father-in-law Rafael's retirement dinner", [{ k: 'family:father_in_law', v: 'father-in-law Rafael' }]],
     ['my hubby Dan snores', [{ k: 'family:husband', v: 'hubby Dan' }]],
     ["I'm a member at the climbing gym.", []],
-    ["i'm a junior backend dev at Monzo, been here 18 months", [{ k: 'role', v: 'junior backend dev' }, { k: 'employer', v: 'Monzo' }]],
-    ["I've got coeliac disease so the bake sale is a minefield", [{ k: 'health:coeliac_disease', v: 'coeliac disease' }]],
+    [
+      "i'm a junior backend dev at Monzo, been here 18 months",
+      [
+        { k: 'role', v: 'junior backend dev' },
+        { k: 'employer', v: 'Monzo' },
+      ],
+    ],
+    [
+      "I've got coeliac disease so the bake sale is a minefield",
+      [{ k: 'health:coeliac_disease', v: 'coeliac disease' }],
+    ],
     ['been vegetarian 6 yrs, any lunch ideas', [{ k: 'diet', v: 'vegetarian', since: SINCE }]],
     ['my bearded dragon Saffron has not eaten in days', [{ k: 'pet:saffron', v: 'bearded dragon Saffron' }]],
     ['I accepted the offer from Sacred Heart in Halifax today!!', [{ k: 'employer', v: 'Sacred Heart', since: SINCE }]],
@@ -81,19 +139,29 @@ describe('English profile facts said in passing', () => {
   });
 
   it('names a pet adopted a sentence before', () => {
-    expect(facts("ok we did a thing... we adopted a kitten from the shelter! he's grey and tiny and we named him Gnocchi")).toEqual([{ k: 'pet:gnocchi', v: 'kitten Gnocchi' }]);
+    expect(
+      facts("ok we did a thing... we adopted a kitten from the shelter! he's grey and tiny and we named him Gnocchi"),
+    ).toEqual([{ k: 'pet:gnocchi', v: 'kitten Gnocchi' }]);
     expect(facts('we saw a kitten at the shelter! we named him Gnocchi in our heads')).toEqual([]);
   });
 
   it('keeps the place said first in a message, not the part of it said after', () => {
     const located = (text: string) => facts(text).filter((fact) => fact['k'] === 'location');
-    expect(located("I'm in Madrid now! found a small flat in Lavapiés.")).toEqual([{ k: 'location', v: 'Madrid', since: SINCE }]);
+    expect(located("I'm in Madrid now! found a small flat in Lavapiés.")).toEqual([
+      { k: 'location', v: 'Madrid', since: SINCE },
+    ]);
     // A move said after still wins: the later of the sentences' facts is the current one.
-    expect(located('I live in Berlin. Well, I just moved to Lisbon actually.').at(-1)).toEqual({ k: 'location', v: 'Lisbon', since: SINCE });
+    expect(located('I live in Berlin. Well, I just moved to Lisbon actually.').at(-1)).toEqual({
+      k: 'location',
+      v: 'Lisbon',
+      since: SINCE,
+    });
   });
 
   it('knows where the user lives until a move', () => {
-    expect(facts("I'm leaving Edinburgh for a job in Madrid in June and need a flat.")).toEqual([{ k: 'location', v: 'Edinburgh' }]);
+    expect(facts("I'm leaving Edinburgh for a job in Madrid in June and need a flat.")).toEqual([
+      { k: 'location', v: 'Edinburgh' },
+    ]);
   });
 
   it("takes a relative's name without the possessive", () => {
@@ -103,7 +171,9 @@ describe('English profile facts said in passing', () => {
   it('reads who is who from a question, and nothing it asks about', () => {
     const named = (text: string) => factsFrom('en.profile.named', text);
     expect(named('what can I stuff a Kong with for my dog Bruno?')).toEqual([{ k: 'pet:bruno', v: 'dog Bruno' }]);
-    expect(named('my husband Mark turns 40 in july, gift ideas?')).toEqual([{ k: 'family:husband', v: 'husband Mark' }]);
+    expect(named('my husband Mark turns 40 in july, gift ideas?')).toEqual([
+      { k: 'family:husband', v: 'husband Mark' },
+    ]);
     expect(named('Is my sister allowed to bring her dog?')).toEqual([]);
     expect(named('My dog Bruno loves the beach.')).toEqual([]);
   });

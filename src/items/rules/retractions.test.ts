@@ -6,7 +6,13 @@ import { createRuleExtractor } from './index.js';
 const TS = '2026-02-18T10:00:00Z';
 
 function extract(texts: readonly string[], knownKeys: readonly string[] = []): string[] {
-  const events = texts.map((text, index) => ({ event_id: `evt_${index + 1}`, kind: 'message' as const, role: 'user' as const, text, ts: TS }));
+  const events = texts.map((text, index) => ({
+    event_id: `evt_${index + 1}`,
+    kind: 'message' as const,
+    role: 'user' as const,
+    text,
+    ts: TS,
+  }));
   const out = createRuleExtractor().extract({ events, known_keys: knownKeys }) as ItemCandidate[];
   return out.map((candidate) => `${candidate.action} ${candidate.key}`);
 }
@@ -15,26 +21,44 @@ describe('retractions', () => {
   it('re-runs the positive rules on the denied statement', () => {
     expect(extract(['I no longer prefer tea.'], ['pref:other:drink'])).toEqual(['retract pref:other:drink']);
     expect(extract(["I don't drink coffee anymore."], ['pref:other:drink'])).toEqual(['retract pref:other:drink']);
-    expect(extract(['I no longer need to update the docs.'], ['task:general:update_docs'])).toEqual(['retract task:general:update_docs']);
+    expect(extract(['I no longer need to update the docs.'], ['task:general:update_docs'])).toEqual([
+      'retract task:general:update_docs',
+    ]);
     expect(extract(['我不再喜欢喝茶了。'], ['pref:other:drink'])).toEqual(['retract pref:other:drink']);
   });
 
   it('does not read the denied clause as a new statement, but reads the correction after it', () => {
-    expect(extract(['I no longer prefer tea, I prefer coffee now.'], ['pref:other:drink'])).toEqual(['retract pref:other:drink', 'upsert pref:other:drink']);
+    expect(extract(['I no longer prefer tea, I prefer coffee now.'], ['pref:other:drink'])).toEqual([
+      'retract pref:other:drink',
+      'upsert pref:other:drink',
+    ]);
   });
 
   it('falls back to the words of a known key', () => {
-    expect(extract(['Forget about the Atlas launch.'], ['event:atlas:2026-12-01:launch', 'decision:atlas:storage'])).toEqual(['retract event:atlas:2026-12-01:launch']);
-    expect(extract(['忘掉Atlas发布的事。'], ['event:atlas:2026-12-01:发布'])).toEqual(['retract event:atlas:2026-12-01:发布']);
+    expect(
+      extract(['Forget about the Atlas launch.'], ['event:atlas:2026-12-01:launch', 'decision:atlas:storage']),
+    ).toEqual(['retract event:atlas:2026-12-01:launch']);
+    expect(extract(['忘掉Atlas发布的事。'], ['event:atlas:2026-12-01:发布'])).toEqual([
+      'retract event:atlas:2026-12-01:发布',
+    ]);
   });
 
   it('names nothing when two keys match equally', () => {
-    expect(extract(['Forget about the launch.'], ['event:atlas:2026-12-01:launch', 'event:zeus:2026-10-01:launch'])).toEqual([]);
+    expect(
+      extract(['Forget about the launch.'], ['event:atlas:2026-12-01:launch', 'event:zeus:2026-10-01:launch']),
+    ).toEqual([]);
   });
 
   it('denies what the previous sentence of the input said ("scratch that", "不对")', () => {
-    expect(extract(['I prefer tea.', 'Scratch that.'])).toEqual(['upsert pref:other:drink', 'retract pref:other:drink']);
-    expect(extract(['I prefer tea. Scratch that, I prefer coffee.'])).toEqual(['upsert pref:other:drink', 'retract pref:other:drink', 'upsert pref:other:drink']);
+    expect(extract(['I prefer tea.', 'Scratch that.'])).toEqual([
+      'upsert pref:other:drink',
+      'retract pref:other:drink',
+    ]);
+    expect(extract(['I prefer tea. Scratch that, I prefer coffee.'])).toEqual([
+      'upsert pref:other:drink',
+      'retract pref:other:drink',
+      'upsert pref:other:drink',
+    ]);
     expect(extract(['我更喜欢喝茶。', '不对。'])).toEqual(['upsert pref:other:drink', 'retract pref:other:drink']);
   });
 
@@ -44,7 +68,12 @@ describe('retractions', () => {
       known_keys: ['profile:user'],
     }) as ItemCandidate[];
     expect(out).toEqual([
-      expect.objectContaining({ action: 'upsert', key: 'profile:user', rule: 'en.retraction', value: { subject: 'user', facts: [{ k: 'location', v: null, was: 'Lisbon', until: '2026-02-18' }] } }),
+      expect.objectContaining({
+        action: 'upsert',
+        key: 'profile:user',
+        rule: 'en.retraction',
+        value: { subject: 'user', facts: [{ k: 'location', v: null, was: 'Lisbon', until: '2026-02-18' }] },
+      }),
     ]);
   });
 

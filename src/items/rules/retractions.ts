@@ -31,7 +31,11 @@ interface ClausePattern {
 }
 
 const EN_CLAUSES: readonly ClausePattern[] = [
-  { pattern: /\b(I|we)\s+(?:don't|do not|dont)\s+(.+?)\s+any\s?more\b/i, group: 2, statement: (clause) => `I ${clause}` },
+  {
+    pattern: /\b(I|we)\s+(?:don't|do not|dont)\s+(.+?)\s+any\s?more\b/i,
+    group: 2,
+    statement: (clause) => `I ${clause}`,
+  },
   { pattern: /\bI(?:'m| am)\s+not\s+(.+?)\s+any\s?more\b/i, group: 1, statement: (clause) => `I'm ${clause}` },
   { pattern: /\b(?:I|we)\s+no\s+longer\s+/i, group: 0, statement: (clause) => `I ${clause}` },
   { pattern: /\b(?:I|we)(?:'m|'re| am| are)\s+no\s+longer\s+/i, group: 0, statement: (clause) => `I'm ${clause}` },
@@ -40,7 +44,8 @@ const EN_CLAUSES: readonly ClausePattern[] = [
   { pattern: /(?:^|[,;.!—–-]\s*)not\s+(.+?)\s+any\s?more\b/i, group: 1, statement: (clause) => `I'm ${clause}` },
   { pattern: /(?:^|[,;.!—–-]\s*)no\s+longer\s+/i, group: 0, statement: (clause) => `I'm ${clause}` },
   {
-    pattern: /(?:^|\bplease\s+)forget\s+(?:about\s+|that\s+|what\s+I\s+said\s+about\s+)?(?:I\s+said\s+(?:that\s+)?)?(?!(?:it|that|this)\s*[.!]*$)/i,
+    pattern:
+      /(?:^|\bplease\s+)forget\s+(?:about\s+|that\s+|what\s+I\s+said\s+about\s+)?(?:I\s+said\s+(?:that\s+)?)?(?!(?:it|that|this)\s*[.!]*$)/i,
     group: 0,
     statement: (clause) => clause,
   },
@@ -49,7 +54,11 @@ const EN_CLAUSES: readonly ClausePattern[] = [
 const ZH_CLAUSES: readonly ClausePattern[] = [
   { pattern: /我们?(?:已经|现在)?不再/u, group: 0, statement: (clause) => `我${clause}` },
   { pattern: /我们?(?:已经|现在)不([^，,。.！!；;了]{2,20})了/u, group: 1, statement: (clause) => `我${clause}` },
-  { pattern: /我们?不([^，,。.！!；;了]{2,20})了(?=$|[，,。.！!；;])/u, group: 1, statement: (clause) => `我${clause}` },
+  {
+    pattern: /我们?不([^，,。.！!；;了]{2,20})了(?=$|[，,。.！!；;])/u,
+    group: 1,
+    statement: (clause) => `我${clause}`,
+  },
   { pattern: /^(?:请)?(?:忘掉|忘记|忘了)(?:我说的)?(?:关于)?/u, group: 0, statement: (clause) => clause },
 ];
 
@@ -61,10 +70,14 @@ function denialOf(context: SentenceContext): Denial | undefined {
   for (const clause of context.language === 'zh' ? ZH_CLAUSES : EN_CLAUSES) {
     const found = clause.pattern.exec(context.text);
     if (found === null) continue;
-    const start = clause.group === 0 ? found.index + found[0].length : found.index + found[0].indexOf(found[clause.group]!);
+    const start =
+      clause.group === 0 ? found.index + found[0].length : found.index + found[0].indexOf(found[clause.group]!);
     // A denied clause also ends at a comma: "I no longer prefer tea, I prefer coffee" corrects itself.
     const comma = context.text.slice(start).search(/[,，]/u);
-    const end = clause.group === 0 ? Math.min(clauseEnd(context.text, start), comma === -1 ? Infinity : start + comma) : start + found[clause.group]!.length;
+    const end =
+      clause.group === 0
+        ? Math.min(clauseEnd(context.text, start), comma === -1 ? Infinity : start + comma)
+        : start + found[clause.group]!.length;
     const text = context.text.slice(start, end).trim();
     if (text === '') continue;
     const statements = [clause.statement(text), context.language === 'zh' ? `我更喜欢${text}` : `I prefer ${text}`];
@@ -76,7 +89,10 @@ function denialOf(context: SentenceContext): Denial | undefined {
 // The words of a key: every segment after the type without dates, and those of its last segment
 // (what the key names: a preference's name, a task's id, an event's slug).
 function keyTokens(key: string): { all: Set<string>; name: Set<string> } {
-  const segments = key.split(':').slice(1).filter((segment) => !/^\d{4}-\d{2}-\d{2}$/.test(segment));
+  const segments = key
+    .split(':')
+    .slice(1)
+    .filter((segment) => !/^\d{4}-\d{2}-\d{2}$/.test(segment));
   const tokens = (segment: string): string[] => matchTokens(segment.replace(/[/._-]+/g, ' '));
   return { all: new Set(segments.flatMap(tokens)), name: new Set(tokens(segments[segments.length - 1] ?? '')) };
 }
@@ -115,15 +131,25 @@ function retractions(context: SentenceContext, rule: Rule): { candidates: ItemCa
     }
     // A task said to be no longer wanted ("not applying for the bursary anymore") is the plan rules'
     // to retract as cancelled (plans.ts): the clause stays for them to read.
-    if (targets.length === 0 && findTask(context.memory, projectOf(context).name, denial.clause, false) !== undefined) return { candidates: [] };
+    if (targets.length === 0 && findTask(context.memory, projectOf(context).name, denial.clause, false) !== undefined)
+      return { candidates: [] };
     if (targets.length === 0) {
       const key = keyByWords(context, denial.clause);
       const type = key === undefined ? undefined : typeOfKey(key);
       if (key !== undefined && type !== undefined) targets.push({ ...emit(context, rule, { key, type, value: {} }) });
     }
     // A state no rule states ("I'm not working as a courier anymore") ends the facts holding its words.
-    const state = targets.length === 0 && /^I'm /u.test(denial.statements[0]!) && context.memory.exists(PROFILE_KEY) ? stateEnded(denial.clause, context.date) : undefined;
-    if (state !== undefined) return { candidates: [emit(context, rule, { key: PROFILE_KEY, type: 'profile', value: { subject: 'user', facts: [state] } })], masked: [denial.start, denial.end] };
+    const state =
+      targets.length === 0 && /^I'm /u.test(denial.statements[0]!) && context.memory.exists(PROFILE_KEY)
+        ? stateEnded(denial.clause, context.date)
+        : undefined;
+    if (state !== undefined)
+      return {
+        candidates: [
+          emit(context, rule, { key: PROFILE_KEY, type: 'profile', value: { subject: 'user', facts: [state] } }),
+        ],
+        masked: [denial.start, denial.end],
+      };
   } else if ((context.language === 'zh' ? ZH_BARE : EN_BARE).test(context.lower)) {
     for (const key of context.memory.lastKeys) {
       const type = typeOfKey(key);
@@ -135,7 +161,8 @@ function retractions(context: SentenceContext, rule: Rule): { candidates: ItemCa
     const first = seen.get(target.key);
     if (first === undefined) seen.set(target.key, target);
     // Several rules may read one profile statement: the denial clears the facts of all of them.
-    else if (target.key === PROFILE_KEY) first.value = { ...first.value, facts: [...factsIn(first), ...factsIn(target)] };
+    else if (target.key === PROFILE_KEY)
+      first.value = { ...first.value, facts: [...factsIn(first), ...factsIn(target)] };
   }
   const candidates = [...seen.values()].map((target) => denyOne(context, rule, target));
   return denial === undefined ? { candidates } : { candidates, masked: [denial.start, denial.end] };
@@ -170,7 +197,11 @@ export function retract(context: SentenceContext): { candidates: ItemCandidate[]
   if (!rule.trigger.test(context.lower)) return { candidates: [], text: context.text, lower: context.lower };
   const { candidates, masked } = retractions(context, rule);
   if (masked === undefined) return { candidates, text: context.text, lower: context.lower };
-  return { candidates, text: blank(context.text, masked[0], masked[1]), lower: blank(context.lower, masked[0], masked[1]) };
+  return {
+    candidates,
+    text: blank(context.text, masked[0], masked[1]),
+    lower: blank(context.lower, masked[0], masked[1]),
+  };
 }
 
 export const EN_RETRACTION: Rule = {
@@ -180,7 +211,8 @@ export const EN_RETRACTION: Rule = {
   type: 'preferences',
   confidence: 0.85,
   gate: 'must',
-  trigger: /no longer|any\s?more|forget|scratch that|ignore (?:that|what)|never ?mind|not (?:true|right|correct|the case|accurate|valid)|wrong|take (?:that|it) back/,
+  trigger:
+    /no longer|any\s?more|forget|scratch that|ignore (?:that|what)|never ?mind|not (?:true|right|correct|the case|accurate|valid)|wrong|take (?:that|it) back/,
   match: (context) => retract(context).candidates,
 };
 

@@ -6,12 +6,20 @@ const facts = (text: string, role: 'user' | 'assistant' = 'user') => factsFrom('
 
 describe('routines', () => {
   it.each([
-    ['I cycle to the office every weekday unless it pours.', 'routine:cycl', 'cycle to the office every weekday unless it pours'],
+    [
+      'I cycle to the office every weekday unless it pours.',
+      'routine:cycl',
+      'cycle to the office every weekday unless it pours',
+    ],
     ['My sister and I go to the climbing wall on Tuesdays.', 'routine:climb', 'go to the climbing wall on Tuesdays'],
     ['I usually meditate before bed, ten minutes or so.', 'routine:medit', 'meditate before bed'],
     ["I've started rowing on the canal, twice a week.", 'routine:row', 'rowing on the canal twice a week'],
     ['on Sundays I call my grandmother in Porto.', 'routine:call', 'call my grandmother in Porto on Sundays'],
-    ['we play padel Monday and Wednesday evenings with friends.', 'routine:padel', 'play padel Monday and Wednesday evenings with friends'],
+    [
+      'we play padel Monday and Wednesday evenings with friends.',
+      'routine:padel',
+      'play padel Monday and Wednesday evenings with friends',
+    ],
     ["I'm doing pilates in the mornings now.", 'routine:pilat', 'doing pilates in the mornings'],
   ])('%s', (text, k, v) => {
     expect(facts(text)).toEqual([{ k, v, since: '2026-02-18' }]);

@@ -51,15 +51,60 @@ const NOT_ACTIVITY = new Set(
   ).split(' '),
 );
 // Verbs whose activity is their object: "go to the gym", "do yoga", "have breakfast", "play chess".
-const LIGHT = new Set(['go', 'goes', 'going', 'do', 'doing', 'have', 'having', 'play', 'playing', 'take', 'taking', 'get', 'getting', 'make', 'making']);
-const IRREGULAR_PAST = /^(?:went|ran|swam|rode|drove|ate|drank|wrote|sang|took|made|came|saw|met|left|spent|taught|caught|bought|brought|thought|fought|sat|slept|woke|won|flew|fell|kept|hid|knew|did|had|got)$/u;
-const UNREAL = /\b(?:if|unless|whether|would|could|should|might|wish|want to|wanna|going to|gonna|plan to|planning|hope to|trying to decide|used to)\b/iu;
+const LIGHT = new Set([
+  'go',
+  'goes',
+  'going',
+  'do',
+  'doing',
+  'have',
+  'having',
+  'play',
+  'playing',
+  'take',
+  'taking',
+  'get',
+  'getting',
+  'make',
+  'making',
+]);
+const IRREGULAR_PAST =
+  /^(?:went|ran|swam|rode|drove|ate|drank|wrote|sang|took|made|came|saw|met|left|spent|taught|caught|bought|brought|thought|fought|sat|slept|woke|won|flew|fell|kept|hid|knew|did|had|got)$/u;
+const UNREAL =
+  /\b(?:if|unless|whether|would|could|should|might|wish|want to|wanna|going to|gonna|plan to|planning|hope to|trying to decide|used to)\b/iu;
 // Where the habit's clause ends: punctuation or the start of another clause.
-const CLAUSE_END = /\s*[,;:.!?—–(]|\s+(?:but|so|because|since|which|although|though|and then|and (?:I|we|he|she|it|they|my|the|he's|she's|it's)|I|we|instead|lol|haha|tbh|btw)\b/u;
+const CLAUSE_END =
+  /\s*[,;:.!?—–(]|\s+(?:but|so|because|since|which|although|though|and then|and (?:I|we|he|she|it|they|my|the|he's|she's|it's)|I|we|instead|lol|haha|tbh|btw)\b/u;
 // What may stand between a clause and the frequency that follows it: "…in Ikoyi instead, three evenings a week".
 const TRAILING = /^(?:\s*(?:[,—–-]|instead)\s*)*/u;
 // Words that say nothing of the activity, skipped when a light verb's object names it.
-const NOT_NAMING = new Set(['to', 'the', 'a', 'an', 'my', 'our', 'some', 'at', 'on', 'in', 'for', 'around', 'along', 'with', 'together', 'it', 'that', 'this', 'them', 'out', 'up', 'off', 'back', 'there', 'home']);
+const NOT_NAMING = new Set([
+  'to',
+  'the',
+  'a',
+  'an',
+  'my',
+  'our',
+  'some',
+  'at',
+  'on',
+  'in',
+  'for',
+  'around',
+  'along',
+  'with',
+  'together',
+  'it',
+  'that',
+  'this',
+  'them',
+  'out',
+  'up',
+  'off',
+  'back',
+  'there',
+  'home',
+]);
 
 function clauseFrom(text: string, from: number): string {
   const rest = text.slice(from);
@@ -105,7 +150,12 @@ export function routinesOf(context: Pick<SentenceContext, 'text' | 'date'>): Fac
     if (often === undefined) continue;
     // "the gym I go to every day": the object is before the subject, so the clause names none.
     const object = clause.slice(verb.length).trim().toLowerCase();
-    if (LIGHT.has(verb) && (object.startsWith(often.toLowerCase()) || /^(?:to|at|in|on|with|for)$/u.test(object.slice(0, object.indexOf(often.toLowerCase())).trim()))) continue;
+    if (
+      LIGHT.has(verb) &&
+      (object.startsWith(often.toLowerCase()) ||
+        /^(?:to|at|in|on|with|for)$/u.test(object.slice(0, object.indexOf(often.toLowerCase())).trim()))
+    )
+      continue;
     const activity = activityOf(verb, clause.replace(often, ' '));
     if (activity === undefined || activity === '') continue;
     const value = clause.toLowerCase().includes(often.toLowerCase()) ? clause : `${clause} ${often}`;

@@ -31,26 +31,40 @@ describe('silenceOf', () => {
     expect(silence(text)).toBe(reason);
   });
 
-  it.each(['Thanks, please update the docs.', 'I hate long answers.', 'The launch is on 8 May 2026.', 'My dad turns 60 on the 2nd of May.', 'We fly out in May and come back in June.', 'The fair is in early May.', 'May 3 works for me.', 'Hi Alice, we decided to use Postgres.', '请尽可能简洁。', '我更喜欢用中文写技术文档。'])(
-    'lets rules read: %s',
-    (text) => {
-      expect(silence(text)).toBeUndefined();
-    },
-  );
+  it.each([
+    'Thanks, please update the docs.',
+    'I hate long answers.',
+    'The launch is on 8 May 2026.',
+    'My dad turns 60 on the 2nd of May.',
+    'We fly out in May and come back in June.',
+    'The fair is in early May.',
+    'May 3 works for me.',
+    'Hi Alice, we decided to use Postgres.',
+    '请尽可能简洁。',
+    '我更喜欢用中文写技术文档。',
+  ])('lets rules read: %s', (text) => {
+    expect(silence(text)).toBeUndefined();
+  });
 });
 
 /** The words a hedge leaves for the rules: the sentence with its governed spans dropped. */
 function unhedged(text: string): string {
   const lower = text.toLowerCase();
   let out = lower;
-  for (const [from, to] of hedgedSpans(lower, /\p{Script=Han}/u.test(text)).reverse()) out = out.slice(0, from) + out.slice(to);
+  for (const [from, to] of hedgedSpans(lower, /\p{Script=Han}/u.test(text)).reverse())
+    out = out.slice(0, from) + out.slice(to);
   return out.replace(/\s+/g, ' ').trim();
 }
 
 /** Every candidate's key and value for one user message. */
 function extracted(text: string): string[] {
-  const out = createRuleExtractor().extract({ events: [{ event_id: 'e', kind: 'message', role: 'user', text, ts: TEST_TS }], known_keys: ['profile:user'] }) as ItemCandidate[];
-  return out.filter((candidate) => candidate.type !== 'entities').map((candidate) => `${candidate.key} ${JSON.stringify(candidate.value)}`);
+  const out = createRuleExtractor().extract({
+    events: [{ event_id: 'e', kind: 'message', role: 'user', text, ts: TEST_TS }],
+    known_keys: ['profile:user'],
+  }) as ItemCandidate[];
+  return out
+    .filter((candidate) => candidate.type !== 'entities')
+    .map((candidate) => `${candidate.key} ${JSON.stringify(candidate.value)}`);
 }
 
 describe('hedges govern their clause', () => {
@@ -79,7 +93,9 @@ describe('hedges govern their clause', () => {
     const lower = 'laptop is back with a new screen, 180 euros ugh.';
     const reading = readingOf(lower, false);
     expect(reading.silence).toBeUndefined();
-    expect(reading.silence === undefined ? reading.hedged.map(([start, end]) => lower.slice(start, end)) : []).toEqual([' 180 euros ugh']);
+    expect(reading.silence === undefined ? reading.hedged.map(([start, end]) => lower.slice(start, end)) : []).toEqual([
+      ' 180 euros ugh',
+    ]);
     expect(extracted('I moved to Lisbon last month, the rent is insane ugh').join('\n')).toContain('Lisbon');
     expect(extracted('期末周要崩溃了，我在武汉大学读大二，学的土木工程').join('\n')).toContain('武汉大学');
     expect(readingOf('i live in oslo', false)).toEqual({ hedged: [] });

@@ -20,11 +20,13 @@ const SPECULATION_ZH = /也许|(?<!尽)可能|大概|我觉得|我感觉|好像|
 
 // Hedges that take a clause ("I think we'll move"): leading their clause, they govern the rest of
 // the sentence up to a contrast ("…, but I live in Leeds"). Elsewhere a hedge governs its clause.
-const GOVERNING = /^(?:i think|i guess|i suppose|i believe|i wonder|i reckon|i'm not sure|not sure|not certain|unsure|i feel like|我觉得|我感觉|我猜|估计|恐怕|不确定)$/u;
+const GOVERNING =
+  /^(?:i think|i guess|i suppose|i believe|i wonder|i reckon|i'm not sure|not sure|not certain|unsure|i feel like|我觉得|我感觉|我猜|估计|恐怕|不确定)$/u;
 // Said after a statement, these only soften it ("so pescatarian I guess"): the words go, the statement stays.
 const SOFTENER = /^(?:i guess|i suppose)$/;
 // Words that may come before a governing hedge and still leave it leading its clause.
-const LEAD_FILLERS = /^(?:[\s'"“‘(-]|so|and|but|ok|okay|well|honestly|tbh|also|though|like|um|uh|hmm+|yeah|actually|really|just|now|still|其实|说实话|说真的|嗯+|哈+|不过|但是?|而且|所以|然后|就|也|还)*$/u;
+const LEAD_FILLERS =
+  /^(?:[\s'"“‘(-]|so|and|but|ok|okay|well|honestly|tbh|also|though|like|um|uh|hmm+|yeah|actually|really|just|now|still|其实|说实话|说真的|嗯+|哈+|不过|但是?|而且|所以|然后|就|也|还)*$/u;
 // Where a hedge's clause starts: after punctuation, a dash, or a conjunction ("…and maybe a third").
 const CLAUSE_START = /[,;:!?.。，；：！？\n()…]|\s[—–-]+\s|[—–]|\s(?:and|but|or|so|then)\s/gu;
 // Where it ends; a governing hedge runs on to the end of the sentence or a contrast.
@@ -52,8 +54,10 @@ function governed(lower: string, hedge: RegExpExecArray): [number, number] {
   const to = from + hedge[0].length;
   const words = hedge[0].trim();
   const [start, end] = clauseAround(lower, from, to, CLAUSE_STOP);
-  if (SOFTENER.test(words) && NOTHING_SAID.test(lower.slice(to, end)) && !NOTHING_SAID.test(lower.slice(start, from))) return [from, to];
-  if (GOVERNING.test(words) && LEAD_FILLERS.test(lower.slice(start, from))) return [start, clauseAround(lower, from, to, CONTRAST_STOP)[1]];
+  if (SOFTENER.test(words) && NOTHING_SAID.test(lower.slice(to, end)) && !NOTHING_SAID.test(lower.slice(start, from)))
+    return [from, to];
+  if (GOVERNING.test(words) && LEAD_FILLERS.test(lower.slice(start, from)))
+    return [start, clauseAround(lower, from, to, CONTRAST_STOP)[1]];
   return [start, end];
 }
 
@@ -84,7 +88,8 @@ export function hedgedSpans(lower: string, chinese: boolean, may = -1): Array<[n
 
 const GREETING =
   "hi|hello|hey|yo|hiya|howdy|greetings|good (?:morning|afternoon|evening|night|day)|morning|thanks|thank you|thx|ty|cheers|bye|goodbye|see you|see ya|later|ok|okay|k|cool|nice|great|awesome|perfect|sounds good|got it|no problem|no worries|you're welcome|np|lol|haha+|hah|hmm+|yes|yeah|yep|no|nope|sure|alright|all right|wow|oh|ah|welcome back|that's great|that's all|appreciate it|well done|good job|nice one|talk to you|talk soon|speak soon";
-const FILLER = "there|everyone|all|guys|folks|so much|a lot|again|man|buddy|friend|mate|very much|for (?:that|this|the help|your help)|then|and|you|too|for now|tomorrow|later|soon";
+const FILLER =
+  'there|everyone|all|guys|folks|so much|a lot|again|man|buddy|friend|mate|very much|for (?:that|this|the help|your help)|then|and|you|too|for now|tomorrow|later|soon';
 const SMALL_TALK_EN = new RegExp(
   `^(?:${GREETING})(?:[\\s,!.?~:)(]+|$)(?:(?:${GREETING}|${FILLER})(?:[\\s,!.?~:)(]+|$)){0,6}$|^(?:how are you(?: doing)?|how's it going|how is it going|what's up|sup|how have you been|how was your (?:day|weekend)|have a (?:good|nice|great) (?:day|weekend|one)|nice (?:weather|day) today)\\b[^.]{0,20}$`,
   'iu',
@@ -97,7 +102,8 @@ const VENTING_EN =
   /\b(?:ugh+|argh+|gah|grr+|damn(?:it)?|dammit|wtf|ffs|fml|sigh|meh|this sucks|that sucks|it sucks|so annoying|so frustrat\w*|i'm so (?:tired|done|over it|sick of|fed up)|sick of|fed up|kill me|i can't (?:even|take it)|i hate (?:mondays?|this|it|that|everything|my life|my job|when|how|people|traffic|waiting|meetings|being|myself|today|the weather|rain))\b/;
 // 受不了 with an object is a dislike ("受不了香菜"), not venting.
 // A sigh opening a sentence ("唉，4月18号是走不成了") is no venting of what follows it.
-const VENTING_ZH = /烦死了?|累死了?|气死了?|郁闷|崩溃|无语|好烦|真烦|烦人|受不了(?=了|啦|$|[，,。！!…~～])|讨厌死了|(?:唉|哎呀)+(?=[\s。！!…~～]*$)|心累|太难了|要疯了/u;
+const VENTING_ZH =
+  /烦死了?|累死了?|气死了?|郁闷|崩溃|无语|好烦|真烦|烦人|受不了(?=了|啦|$|[，,。！!…~～])|讨厌死了|(?:唉|哎呀)+(?=[\s。！!…~～]*$)|心累|太难了|要疯了/u;
 
 /**
  * The expressions silenceOf tries, in order, per language: a caller that knows some cannot match
@@ -125,7 +131,11 @@ function ventingSpans(lower: string, chinese: boolean, may: number): Array<[numb
     const to = found.index + found[0].length;
     const [start, end] = clauseAround(lower, found.index, to, CLAUSE_STOP);
     // Leading the sentence ("Ugh, this is broken again"), it vents up to a contrast, as a governing hedge does.
-    out.push(LEAD_FILLERS.test(lower.slice(0, found.index)) ? [0, clauseAround(lower, found.index, to, CONTRAST_STOP)[1]] : [start, end]);
+    out.push(
+      LEAD_FILLERS.test(lower.slice(0, found.index))
+        ? [0, clauseAround(lower, found.index, to, CONTRAST_STOP)[1]]
+        : [start, end],
+    );
   }
   return out;
 }
@@ -178,5 +188,7 @@ export type Reading = { silence: Silence } | { silence?: undefined; hedged: Read
 export function readingOf(lower: string, chinese: boolean, may = -1): Reading {
   const silence = quietOf(lower, chinese, may);
   if (silence !== undefined) return { silence };
-  return { hedged: [...hedgedSpans(lower, chinese, may), ...ventingSpans(lower, chinese, may)].sort((a, b) => a[0] - b[0]) };
+  return {
+    hedged: [...hedgedSpans(lower, chinese, may), ...ventingSpans(lower, chinese, may)].sort((a, b) => a[0] - b[0]),
+  };
 }

@@ -46,7 +46,8 @@ const TASK_WORD = /^(?:the\s+)?(?:task|todo|ticket|item)\s*(?:to\s+|of\s+|[:\-�
 
 function titleOf(context: SentenceContext, found: RegExpExecArray, spec: StatusPattern): string {
   const state = spec.stateGroup === undefined ? undefined : found[spec.stateGroup];
-  if (spec.titleGroup > 0) return `${found[spec.titleGroup] ?? ''}${state === undefined || PLAIN_STATE.test(state) ? '' : ` ${state}`}`;
+  if (spec.titleGroup > 0)
+    return `${found[spec.titleGroup] ?? ''}${state === undefined || PLAIN_STATE.test(state) ? '' : ` ${state}`}`;
   const from = found.index + found[0].length;
   return context.text.slice(from, clauseEnd(context.text, from));
 }
@@ -55,12 +56,17 @@ function statusOf(context: SentenceContext, rule: Rule, spec: StatusSpec): ItemC
   for (const pattern of spec.patterns) {
     const found = pattern.pattern.exec(context.text);
     if (found === null) continue;
-    const { title } = titleAndDue(context, cleanPhrase(titleOf(context, found, pattern)).replace(TASK_WORD, ''), context.language);
+    const { title } = titleAndDue(
+      context,
+      cleanPhrase(titleOf(context, found, pattern)).replace(TASK_WORD, ''),
+      context.language,
+    );
     if (title === '' || PRONOUN.test(title) || (pattern.person === false && namesPerson(title))) continue;
     const project = projectOf(context).name;
     const matches = bestTasks(context.memory, project, title, false);
     const blocker = pattern.blockerGroup === undefined ? undefined : found[pattern.blockerGroup];
-    const notes = blocker === undefined ? undefined : [`blocked on ${blocker.trim().replace(/[\s.;:!?。；！？]+$/u, '')}`];
+    const notes =
+      blocker === undefined ? undefined : [`blocked on ${blocker.trim().replace(/[\s.;:!?。；！？]+$/u, '')}`];
     const change = (key: string) => {
       const value: Record<string, unknown> = { task_id: key.slice(key.lastIndexOf(':') + 1), status: spec.status };
       if (notes !== undefined) value['notes'] = notes;
@@ -108,12 +114,17 @@ const DONE_STATES = String.raw`written|made|restrung|repaired|serviced|delivered
 const ARRIVED = String.raw`came|arrived|turned up|showed up|got here|is here`;
 // Who came is a person, not the thing a task waits for: "my sister came over" closes no "call my
 // sister", "Tom came by" none either (a capitalised word after the first is a name: case matters).
-const PERSON_WORD = new RegExp(String.raw`\b(?:I|we|you|he|she|they|someone|somebody|everyone|everybody|friends?|guests?|people|client|boss|team|${RELATIVES})\b`, 'iu');
+const PERSON_WORD = new RegExp(
+  String.raw`\b(?:I|we|you|he|she|they|someone|somebody|everyone|everybody|friends?|guests?|people|client|boss|team|${RELATIVES})\b`,
+  'iu',
+);
 const NAME_WORD = /(?<!^)\b\p{Lu}\p{Ll}+/u;
 const namesPerson = (title: string): boolean => PERSON_WORD.test(title) || NAME_WORD.test(title);
 
 /** Words without which an English sentence changes no task's status (the writer loads the current keys on them). */
-export const STATUS_CUE = new RegExp(String.raw`\b(?:${DONE_WORDS}|${DONE_ACTIONS}|${DONE_STATES}|${ARRIVED}|wrapped up|blocked|stuck|on hold)\b`);
+export const STATUS_CUE = new RegExp(
+  String.raw`\b(?:${DONE_WORDS}|${DONE_ACTIONS}|${DONE_STATES}|${ARRIVED}|wrapped up|blocked|stuck|on hold)\b`,
+);
 
 export const TASK_STATUS_RULES: readonly Rule[] = [
   statusRule({
@@ -123,11 +134,28 @@ export const TASK_STATUS_RULES: readonly Rule[] = [
     trigger: new RegExp(String.raw`\b(?:${DONE_WORDS}|${DONE_STATES}|wrapped up)\b`),
     patterns: [
       // "The docs update is done", "car insurance done too", "the reviews were submitted".
-      { pattern: new RegExp(String.raw`^(.+?)\s+(?:${BE}\s+)?(?:now\s+|finally\s+|all\s+|already\s+|just\s+)?(?:${DONE_WORDS})\b`, 'i'), titleGroup: 1 },
-      { pattern: new RegExp(String.raw`^(.+?)\s+(?:${BE}|got)\s+(?:now\s+|finally\s+|all\s+|already\s+|just\s+)?(${DONE_STATES})\b`, 'i'), titleGroup: 1, stateGroup: 2 },
+      {
+        pattern: new RegExp(
+          String.raw`^(.+?)\s+(?:${BE}\s+)?(?:now\s+|finally\s+|all\s+|already\s+|just\s+)?(?:${DONE_WORDS})\b`,
+          'i',
+        ),
+        titleGroup: 1,
+      },
+      {
+        pattern: new RegExp(
+          String.raw`^(.+?)\s+(?:${BE}|got)\s+(?:now\s+|finally\s+|all\s+|already\s+|just\s+)?(${DONE_STATES})\b`,
+          'i',
+        ),
+        titleGroup: 1,
+        stateGroup: 2,
+      },
       { pattern: /\bmark(?:ed)?\s+(.+?)\s+as\s+(?:done|complete|completed|finished)\b/i, titleGroup: 1 },
       { pattern: /^(?:done|finished|completed)\s*[:\-–]\s*/i, titleGroup: 0 },
-      { pattern: /\b(?:I|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|already\s+)?(?:finished|completed|wrapped up|done with|fixed)\s+/i, titleGroup: 0 },
+      {
+        pattern:
+          /\b(?:I|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|already\s+)?(?:finished|completed|wrapped up|done with|fixed)\s+/i,
+        titleGroup: 0,
+      },
     ],
     createsUnmatched: false,
   }),
@@ -142,7 +170,13 @@ export const TASK_STATUS_RULES: readonly Rule[] = [
     patterns: [
       // The speaker's own action, or a sentence that starts with it ("finally returned the books"):
       // the task is named by what was done, after the verb.
-      { pattern: new RegExp(String.raw`(?:\b(?:I|we)(?:'ve| have)?\s+|^)(?:just\s+|finally\s+|already\s+)?(?:${DONE_ACTIONS})\b([^.;!?,]*)`, 'i'), titleGroup: 1 },
+      {
+        pattern: new RegExp(
+          String.raw`(?:\b(?:I|we)(?:'ve| have)?\s+|^)(?:just\s+|finally\s+|already\s+)?(?:${DONE_ACTIONS})\b([^.;!?,]*)`,
+          'i',
+        ),
+        titleGroup: 1,
+      },
     ],
     createsUnmatched: false,
   }),
@@ -153,7 +187,16 @@ export const TASK_STATUS_RULES: readonly Rule[] = [
     status: 'done',
     roles: USER_ONLY,
     trigger: new RegExp(String.raw`\b(?:${ARRIVED})\b`),
-    patterns: [{ pattern: new RegExp(String.raw`^(?!.*\b(?:need|have|got)\s+to\b)(.+?)\s+(?:finally\s+|just\s+|already\s+)?(?:${ARRIVED})\b`, 'i'), titleGroup: 1, person: false }],
+    patterns: [
+      {
+        pattern: new RegExp(
+          String.raw`^(?!.*\b(?:need|have|got)\s+to\b)(.+?)\s+(?:finally\s+|just\s+|already\s+)?(?:${ARRIVED})\b`,
+          'i',
+        ),
+        titleGroup: 1,
+        person: false,
+      },
+    ],
     createsUnmatched: false,
   }),
   statusRule({
@@ -163,7 +206,10 @@ export const TASK_STATUS_RULES: readonly Rule[] = [
     trigger: /\b(?:blocked|stuck|on hold)\b/,
     patterns: [
       {
-        pattern: new RegExp(String.raw`^(.+?)\s+${BE}\s+(?:still\s+|currently\s+|now\s+)?(?:blocked|stuck|on hold)(?:\s+(?:on|by|until)\s+([^.;!?]+))?`, 'i'),
+        pattern: new RegExp(
+          String.raw`^(.+?)\s+${BE}\s+(?:still\s+|currently\s+|now\s+)?(?:blocked|stuck|on hold)(?:\s+(?:on|by|until)\s+([^.;!?]+))?`,
+          'i',
+        ),
         titleGroup: 1,
         blockerGroup: 2,
       },
@@ -177,7 +223,11 @@ export const TASK_STATUS_RULES: readonly Rule[] = [
     trigger: /working on|started|in progress/,
     patterns: [
       { pattern: new RegExp(String.raw`^(.+?)\s+${BE}\s+(?:now\s+)?in progress\b`, 'i'), titleGroup: 1 },
-      { pattern: /\b(?:I'm|I am|we're|we are)\s+(?:now\s+|currently\s+|still\s+)?working\s+on\s+|\b(?:I|we)(?:'ve| have)?\s+(?:just\s+)?started\s+(?:on\s+|working\s+on\s+)?/i, titleGroup: 0 },
+      {
+        pattern:
+          /\b(?:I'm|I am|we're|we are)\s+(?:now\s+|currently\s+|still\s+)?working\s+on\s+|\b(?:I|we)(?:'ve| have)?\s+(?:just\s+)?started\s+(?:on\s+|working\s+on\s+)?/i,
+        titleGroup: 0,
+      },
     ],
     createsUnmatched: false,
   }),
@@ -186,7 +236,13 @@ export const TASK_STATUS_RULES: readonly Rule[] = [
     language: 'zh',
     status: 'blocked',
     trigger: /阻塞|卡住|卡在|搁置/u,
-    patterns: [{ pattern: /^(.+?)(?:被|给)?(?:阻塞|卡住|卡在|搁置)了?(?:[，,]?\s*(?:因为|在等|等待?)([^。！!；;]+))?/u, titleGroup: 1, blockerGroup: 2 }],
+    patterns: [
+      {
+        pattern: /^(.+?)(?:被|给)?(?:阻塞|卡住|卡在|搁置)了?(?:[，,]?\s*(?:因为|在等|等待?)([^。！!；;]+))?/u,
+        titleGroup: 1,
+        blockerGroup: 2,
+      },
+    ],
     createsUnmatched: false,
   }),
   statusRule({

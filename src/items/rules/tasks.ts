@@ -27,11 +27,26 @@ const TASK_VERBS: ReadonlySet<string> = new Set(
 );
 
 // Words that name a task rather than what it is about: "the passport task is done".
-const TASK_NOUNS: ReadonlySet<string> = new Set(['task', 'todo', 'thing', 'stuff', 'item', 'ticket', 'job', 'errand', '任务', '事情']);
+const TASK_NOUNS: ReadonlySet<string> = new Set([
+  'task',
+  'todo',
+  'thing',
+  'stuff',
+  'item',
+  'ticket',
+  'job',
+  'errand',
+  '任务',
+  '事情',
+]);
 
 /** A title's tokens for matching a status change to its task: stems, without the word "task". */
 function statusTokens(title: string): Set<string> {
-  return new Set(matchTokens(title).filter((token) => !TASK_NOUNS.has(token)).map((token) => (hasHan(token) ? token : stemmer(token))));
+  return new Set(
+    matchTokens(title)
+      .filter((token) => !TASK_NOUNS.has(token))
+      .map((token) => (hasHan(token) ? token : stemmer(token))),
+  );
 }
 
 /**
@@ -67,7 +82,9 @@ export function bestTasks(memory: ExtractionMemory, project: string, title: stri
       shared += 1;
       if (!TASK_VERBS.has(token) && !TASK_VERBS.has(stemmer(token))) sharedNoun = true;
     }
-    const overlap = exact ? shared / Math.max(tokens.size, other.size) : shared / Math.max(1, Math.min(tokens.size, other.size));
+    const overlap = exact
+      ? shared / Math.max(tokens.size, other.size)
+      : shared / Math.max(1, Math.min(tokens.size, other.size));
     if (exact ? overlap < 1 : overlap < 0.5 || !sharedNoun) continue;
     scored.push([key, overlap + (keyProject === projectSlug ? 0.01 : 0)]);
   }
@@ -94,8 +111,13 @@ export function titleAndDue(context: SentenceContext, object: string, language: 
   const before = title.slice(0, mention.index).replace(language === 'zh' ? ZH_DUE_BEFORE : EN_DUE_BEFORE, '');
   // After the day, a comma starts another thought ("by end of October, always leave it late"),
   // unless it joins another thing to do (", and also do the transfer at DVLA").
-  const after = title.slice(mention.index + mention.length).replace(language === 'zh' ? ZH_DUE_AFTER : /^\s*,(?!\s*(?:and|also|then|plus)\b).*$/su, '');
-  return { title: shorten(cleanPhrase(`${before}${language === 'zh' ? '' : ' '}${after}`), TITLE_MAX), due: mention.date };
+  const after = title
+    .slice(mention.index + mention.length)
+    .replace(language === 'zh' ? ZH_DUE_AFTER : /^\s*,(?!\s*(?:and|also|then|plus)\b).*$/su, '');
+  return {
+    title: shorten(cleanPhrase(`${before}${language === 'zh' ? '' : ' '}${after}`), TITLE_MAX),
+    due: mention.date,
+  };
 }
 
 interface CreationSpec {
@@ -121,11 +143,19 @@ const ERRAND = String.raw`(?:get|buy|book|call|email|send|draft|write|finish|fil
 // reviews and also draft the roadmap". Only a verb of errands starts the second.
 const JOINED_TASK = new RegExp(String.raw`\s*,?\s+and\s+(?:also\s+|then\s+|still\s+)?(?=${ERRAND})`, 'giu');
 // The same, a sentence later: "I need to get the gutters cleared. and file my tax return by October".
-const JOINED_SENTENCE = new RegExp(String.raw`^(?:oh\s+)?(?:and|also|plus)\s+(?:also\s+|then\s+|still\s+)?(?=${ERRAND})`, 'iu');
+const JOINED_SENTENCE = new RegExp(
+  String.raw`^(?:oh\s+)?(?:and|also|plus)\s+(?:also\s+|then\s+|still\s+)?(?=${ERRAND})`,
+  'iu',
+);
 
 /** Whether the message has produced a task of the user's before this sentence. */
 const taskBefore = (context: SentenceContext): boolean =>
-  context.memory.produced.some((candidate) => candidate.type === 'tasks' && candidate.value['status'] === 'todo' && candidate.source_event_ids.includes(context.event.event_id));
+  context.memory.produced.some(
+    (candidate) =>
+      candidate.type === 'tasks' &&
+      candidate.value['status'] === 'todo' &&
+      candidate.source_event_ids.includes(context.event.event_id),
+  );
 
 function createTask(context: SentenceContext, rule: Rule, spec: CreationSpec): ItemCandidate[] {
   const found = spec.pattern.exec(context.text);
@@ -145,7 +175,12 @@ function taskOf(context: SentenceContext, rule: Rule, spec: CreationSpec, object
   const taskId = idFrom(title, 6);
   if (taskId === '') return [];
   const key = findTask(context.memory, project, title, true) ?? makeKey('tasks', [project, taskId]);
-  const value: Record<string, unknown> = { project, task_id: key.slice(key.lastIndexOf(':') + 1), title, status: 'todo' };
+  const value: Record<string, unknown> = {
+    project,
+    task_id: key.slice(key.lastIndexOf(':') + 1),
+    title,
+    status: 'todo',
+  };
   if (due !== undefined) value['due'] = due;
   return [emit(context, rule, { key, value })];
 }

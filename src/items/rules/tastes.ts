@@ -32,59 +32,125 @@ const EN_TASTES: readonly FactPattern[] = [
   // A pastime with the place it is done in: "we both love hiking in the Vercors", "I love surfing in Ericeira".
   {
     k: (value) => `taste:${slug(value.split(/\s+in\s+/u)[0]!)}`,
-    pattern: new RegExp(String.raw`(?:\bI|\b[Ww]e\s+(?:both|all)|\b[Aa]nd\s+I)\s+${DEGREE}(?:love|adore|enjoy|like)\s+([\p{L}-]+ing\s+in\s+(?:the\s+)?\p{Lu}[\p{L}\p{M}'’-]+(?:\s+\p{Lu}[\p{L}\p{M}'’-]+){0,2})`, 'u'),
+    pattern: new RegExp(
+      String.raw`(?:\bI|\b[Ww]e\s+(?:both|all)|\b[Aa]nd\s+I)\s+${DEGREE}(?:love|adore|enjoy|like)\s+([\p{L}-]+ing\s+in\s+(?:the\s+)?\p{Lu}[\p{L}\p{M}'’-]+(?:\s+\p{Lu}[\p{L}\p{M}'’-]+){0,2})`,
+      'u',
+    ),
     accept: tasteOf('likes'),
   },
   // "I really love Texas BBQ", "I enjoy bouldering", "we both love sea swimming", "Ana and I love tango".
-  { k: key, pattern: new RegExp(String.raw`(?:\bI|\bwe\s+(?:both|all)|\band\s+I)\s+${DEGREE}(?:love|adore|enjoy|like)\s+${OBJECT}`, 'iu'), accept: tasteOf('likes') },
+  {
+    k: key,
+    pattern: new RegExp(
+      String.raw`(?:\bI|\bwe\s+(?:both|all)|\band\s+I)\s+${DEGREE}(?:love|adore|enjoy|like)\s+${OBJECT}`,
+      'iu',
+    ),
+    accept: tasteOf('likes'),
+  },
   // "I've been really into jazz lately", "I'm way more into folk", "I'm a huge fan of K-dramas".
   {
     k: key,
-    pattern: new RegExp(String.raw`\bI(?:'m|\s+am|'ve\s+been|\s+have\s+been|'ve\s+gotten|\s+got|'ve\s+become|\s+became)\s+${DEGREE}(?:(?:much\s+|way\s+|far\s+|a\s+lot\s+)?more\s+)?(?:into|obsessed\s+with|hooked\s+on|crazy\s+about|passionate\s+about|addicted\s+to|mad\s+about|keen\s+on|big\s+on|${FAN}|a\s+sucker\s+for)\s+${OBJECT}`, 'iu'),
+    pattern: new RegExp(
+      String.raw`\bI(?:'m|\s+am|'ve\s+been|\s+have\s+been|'ve\s+gotten|\s+got|'ve\s+become|\s+became)\s+${DEGREE}(?:(?:much\s+|way\s+|far\s+|a\s+lot\s+)?more\s+)?(?:into|obsessed\s+with|hooked\s+on|crazy\s+about|passionate\s+about|addicted\s+to|mad\s+about|keen\s+on|big\s+on|${FAN}|a\s+sucker\s+for)\s+${OBJECT}`,
+      'iu',
+    ),
     accept: tasteOf('likes'),
   },
   // In passing, with no subject: "big fan of Korean food", "currently deep into nordic noir".
   {
     k: key,
-    pattern: new RegExp(String.raw`${CLAUSE}(?:(?:big|huge|massive)\s+fan\s+of|(?:really|so|super|totally|deep|deeply|currently)\s+into|obsessed\s+with|hooked\s+on)\s+${OBJECT}`, 'iu'),
+    pattern: new RegExp(
+      String.raw`${CLAUSE}(?:(?:big|huge|massive)\s+fan\s+of|(?:really|so|super|totally|deep|deeply|currently)\s+into|obsessed\s+with|hooked\s+on)\s+${OBJECT}`,
+      'iu',
+    ),
     accept: tasteOf('likes'),
   },
   // "Tana French is my absolute fave", "jazz is my jam".
   {
     k: key,
-    pattern: new RegExp(String.raw`${CLAUSE}([\p{L}\p{N}][\p{L}\p{N}\s'’&-]{1,30}?)\s+(?:is|are)\s+my\s+(?:absolute\s+|all-time\s+|total\s+|new\s+|current\s+)?(?:fave|favourite|favorite|go-to|jam|obsession|guilty pleasure)\b`, 'iu'),
+    pattern: new RegExp(
+      String.raw`${CLAUSE}([\p{L}\p{N}][\p{L}\p{N}\s'’&-]{1,30}?)\s+(?:is|are)\s+my\s+(?:absolute\s+|all-time\s+|total\s+|new\s+|current\s+)?(?:fave|favourite|favorite|go-to|jam|obsession|guilty pleasure)\b`,
+      'iu',
+    ),
     accept: tasteOf('likes'),
   },
   // A pastime told by what it does for the user: "the only thing keeping me sane is bouldering",
   // "climbing keeps me sane", "pottery is my therapy".
-  { k: key, pattern: new RegExp(String.raw`\bthe\s+(?:only\s+)?thing\s+(?:that\s+)?(?:keeps|is\s+keeping|keeping)\s+me\s+sane\s+(?:is|are)\s+${OBJECT}`, 'iu'), accept: tasteOf('likes') },
-  { k: key, pattern: new RegExp(String.raw`${CLAUSE}([\p{L}\p{N}][\p{L}\p{N}\s'’&-]{1,30}?)\s+(?:keeps\s+me\s+sane|is\s+keeping\s+me\s+sane|is\s+my\s+(?:therapy|happy\s+place))\b`, 'iu'), accept: tasteOf('likes') },
+  {
+    k: key,
+    pattern: new RegExp(
+      String.raw`\bthe\s+(?:only\s+)?thing\s+(?:that\s+)?(?:keeps|is\s+keeping|keeping)\s+me\s+sane\s+(?:is|are)\s+${OBJECT}`,
+      'iu',
+    ),
+    accept: tasteOf('likes'),
+  },
+  {
+    k: key,
+    pattern: new RegExp(
+      String.raw`${CLAUSE}([\p{L}\p{N}][\p{L}\p{N}\s'’&-]{1,30}?)\s+(?:keeps\s+me\s+sane|is\s+keeping\s+me\s+sane|is\s+my\s+(?:therapy|happy\s+place))\b`,
+      'iu',
+    ),
+    accept: tasteOf('likes'),
+  },
   // Tried once and taken with it: "had a flat white last week and I'm hooked", "tried padel on Saturday and I'm obsessed".
   {
     k: key,
-    pattern: /(?:^|\bI\s+|[,;:—–-]\s*|\b(?:so|and|finally)\s+)(?:(?:just|finally|recently)\s+)?(?:had|tried|tasted|played|watched)\s+(?:a|an|the|some|my\s+first)?\s*([\p{L}][\p{L}'’-]*(?:\s+(?!(?:last|yesterday|this|on|at|in|and|for|with)\b)[\p{L}'’-]+){0,3})(?:\s+(?:last|yesterday|this|on|at|in|for|with)\b[^.!?]{0,30}?)?\s+and\s+I(?:'m|\s+am)\s+(?:totally\s+|completely\s+|so\s+|now\s+)?(?:hooked|obsessed|in\s+love)\b/iu,
+    pattern:
+      /(?:^|\bI\s+|[,;:—–-]\s*|\b(?:so|and|finally)\s+)(?:(?:just|finally|recently)\s+)?(?:had|tried|tasted|played|watched)\s+(?:a|an|the|some|my\s+first)?\s*([\p{L}][\p{L}'’-]*(?:\s+(?!(?:last|yesterday|this|on|at|in|and|for|with)\b)[\p{L}'’-]+){0,3})(?:\s+(?:last|yesterday|this|on|at|in|for|with)\b[^.!?]{0,30}?)?\s+and\s+I(?:'m|\s+am)\s+(?:totally\s+|completely\s+|so\s+|now\s+)?(?:hooked|obsessed|in\s+love)\b/iu,
     accept: tasteOf('likes'),
   },
   // "I'm a huge Arsenal fan".
-  { k: key, pattern: /\bI(?:'m| am)\s+(?:a\s+)?(?:big|huge|massive|die-hard|diehard|lifelong)\s+([\p{L}\p{N}\s'’-]{2,30}?)\s+fan\b/iu, accept: tasteOf('likes') },
+  {
+    k: key,
+    pattern:
+      /\bI(?:'m| am)\s+(?:a\s+)?(?:big|huge|massive|die-hard|diehard|lifelong)\s+([\p{L}\p{N}\s'’-]{2,30}?)\s+fan\b/iu,
+    accept: tasteOf('likes'),
+  },
   // "I support Benfica", "we've always supported Al Ahly": a team followed, by its name.
-  { k: (value) => `taste:${slug(value)}`, pattern: /\b(?:I|[Ww]e)(?:'ve| have)?\s+(?:always\s+|still\s+|also\s+)?(?:support|supported)\s+(\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*){0,2})/u, accept: (value) => `supports ${value}` },
+  {
+    k: (value) => `taste:${slug(value)}`,
+    pattern:
+      /\b(?:I|[Ww]e)(?:'ve| have)?\s+(?:always\s+|still\s+|also\s+)?(?:support|supported)\s+(\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*){0,2})/u,
+    accept: (value) => `supports ${value}`,
+  },
   // "I play the oud", "I also play the cello in a band": an instrument played is a pastime kept.
-  { k: (value) => `taste:${slug(value)}`, pattern: /(?:^|\bI\s+(?:also\s+|still\s+|mostly\s+)?)play\s+the\s+([\p{L}-]{2,20})\b(?!\s+(?:game|card|role|field|part|lottery|long))/iu, accept: (value) => (NOT_TASTE.test(value) ? undefined : `plays the ${value}`) },
+  {
+    k: (value) => `taste:${slug(value)}`,
+    pattern:
+      /(?:^|\bI\s+(?:also\s+|still\s+|mostly\s+)?)play\s+the\s+([\p{L}-]{2,20})\b(?!\s+(?:game|card|role|field|part|lottery|long))/iu,
+    accept: (value) => (NOT_TASTE.test(value) ? undefined : `plays the ${value}`),
+  },
   // "I can't stand cilantro", "I really don't like horror", "I'm not a fan of spicy food".
   {
     k: key,
-    pattern: new RegExp(String.raw`\bI\s+${DEGREE}(?:hate|dislike|detest|loathe|despise|can't\s+stand|cannot\s+stand|can't\s+bear|don't\s+(?:really\s+)?(?:like|enjoy)|do\s+not\s+(?:like|enjoy))\s+${OBJECT}`, 'iu'),
+    pattern: new RegExp(
+      String.raw`\bI\s+${DEGREE}(?:hate|dislike|detest|loathe|despise|can't\s+stand|cannot\s+stand|can't\s+bear|don't\s+(?:really\s+)?(?:like|enjoy)|do\s+not\s+(?:like|enjoy))\s+${OBJECT}`,
+      'iu',
+    ),
     accept: tasteOf('dislikes'),
   },
   {
     k: key,
-    pattern: new RegExp(String.raw`\bI(?:'m|\s+am)\s+(?:really\s+|just\s+|honestly\s+)?not\s+(?:really\s+|much\s+of\s+)?(?:into|${FAN}|big\s+on|keen\s+on)\s+${OBJECT}`, 'iu'),
+    pattern: new RegExp(
+      String.raw`\bI(?:'m|\s+am)\s+(?:really\s+|just\s+|honestly\s+)?not\s+(?:really\s+|much\s+of\s+)?(?:into|${FAN}|big\s+on|keen\s+on)\s+${OBJECT}`,
+      'iu',
+    ),
     accept: tasteOf('dislikes'),
   },
   // In passing: "not a fan of horror movies", "not really into opera", "I'm so done with sourdough".
-  { k: key, pattern: new RegExp(String.raw`${CLAUSE}not\s+(?:really\s+|much\s+of\s+)?(?:${FAN}|into)\s+${OBJECT}`, 'iu'), accept: tasteOf('dislikes') },
-  { k: key, pattern: new RegExp(String.raw`\bI(?:'m|\s+am)\s+(?:so\s+|totally\s+|completely\s+)?(?:done\s+with|over)\s+${OBJECT}`, 'iu'), accept: tasteOf('dislikes') },
+  {
+    k: key,
+    pattern: new RegExp(String.raw`${CLAUSE}not\s+(?:really\s+|much\s+of\s+)?(?:${FAN}|into)\s+${OBJECT}`, 'iu'),
+    accept: tasteOf('dislikes'),
+  },
+  {
+    k: key,
+    pattern: new RegExp(
+      String.raw`\bI(?:'m|\s+am)\s+(?:so\s+|totally\s+|completely\s+)?(?:done\s+with|over)\s+${OBJECT}`,
+      'iu',
+    ),
+    accept: tasteOf('dislikes'),
+  },
   // The thing first: "baseball bores me to death", "seafood is a no from me", "opera isn't my thing".
   {
     k: key,
@@ -106,7 +172,8 @@ const EN_TASTES: readonly FactPattern[] = [
   // "no mushrooms, I can't stand them": the thing refused, then the pronoun.
   {
     k: key,
-    pattern: /\bno\s+([\p{L}\s'’-]{2,25}?)\s*[,;—–-]\s*I\s+(?:really\s+|just\s+)?(?:hate|can't stand|cannot stand|don't like|detest|loathe)\s+(?:it|them)\b/iu,
+    pattern:
+      /\bno\s+([\p{L}\s'’-]{2,25}?)\s*[,;—–-]\s*I\s+(?:really\s+|just\s+)?(?:hate|can't stand|cannot stand|don't like|detest|loathe)\s+(?:it|them)\b/iu,
     accept: tasteOf('dislikes'),
   },
 ];
@@ -121,7 +188,15 @@ const UNREAL = /\b(?:if|unless|whether|would you|do you|wish|hope you)\b/iu;
 export function tastesOf(context: Pick<SentenceContext, 'text' | 'date' | 'here'>): Fact[] {
   if (UNREAL.test(context.text)) return [];
   const preferred = context.here.some((candidate) => candidate.type === 'preferences');
-  return factsBy(EN_TASTES, context).filter((fact) => !preferred || topicOf(String(fact.v).replace(/^(?:dis)?likes /u, '').toLowerCase()) === undefined);
+  return factsBy(EN_TASTES, context).filter(
+    (fact) =>
+      !preferred ||
+      topicOf(
+        String(fact.v)
+          .replace(/^(?:dis)?likes /u, '')
+          .toLowerCase(),
+      ) === undefined,
+  );
 }
 
 export const TASTE_RULES: readonly Rule[] = [

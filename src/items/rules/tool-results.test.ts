@@ -16,7 +16,12 @@ function run(event: Partial<ExtractionEvent> & Pick<ExtractionEvent, 'text'>): I
 describe('tool results', () => {
   it('turns a result that created something into a must event with its artifacts', () => {
     const data = { id: 4012, number: 12, html_url: 'https://github.com/acme/atlas/issues/12', title: 'Fix login' };
-    const out = run({ tool_name: 'github.create_issue', tool_status: 'ok', text: 'id: 4012\nnumber: 12\nhtml_url: https://github.com/acme/atlas/issues/12\ntitle: Fix login', data });
+    const out = run({
+      tool_name: 'github.create_issue',
+      tool_status: 'ok',
+      text: 'id: 4012\nnumber: 12\nhtml_url: https://github.com/acme/atlas/issues/12\ntitle: Fix login',
+      data,
+    });
     expect(out.map((candidate) => [candidate.key, candidate.gate, candidate.rule])).toEqual([
       ['event:github_create_issue:2026-02-18:create_4012', 'must', 'tool.state_change'],
       ['entity:repo:acme/atlas', 'must', 'any.entity.repo'],
@@ -43,14 +48,26 @@ describe('tool results', () => {
 
   it('reads the state change from the output when the tool name does not say it', () => {
     const out = run({ tool_name: 'shell', text: 'Deployed atlas v1.2 to https://atlas.example.com (build ABC-123)' });
-    expect(out.map((candidate) => candidate.key)).toEqual(['event:shell:2026-02-18:deployed_abc_123', 'entity:url:atlas.example.com']);
+    expect(out.map((candidate) => candidate.key)).toEqual([
+      'event:shell:2026-02-18:deployed_abc_123',
+      'entity:url:atlas.example.com',
+    ]);
     const file = run({ tool_name: 'writeFile', text: 'Wrote 120 lines to ./src/a.ts' });
-    expect(file.map((candidate) => candidate.key)).toEqual(['event:writefile:2026-02-18:wrote_a_ts', 'entity:file:src/a.ts']);
+    expect(file.map((candidate) => candidate.key)).toEqual([
+      'event:writefile:2026-02-18:wrote_a_ts',
+      'entity:file:src/a.ts',
+    ]);
     expect(file[0]!.evidence_refs).toContainEqual({ kind: 'file', ref: 'src/a.ts' });
   });
 
   it('produces nothing for read-only results and failures', () => {
-    expect(run({ tool_name: 'web_search', tool_status: 'ok', text: 'results: Created by Acme https://a.example/b, updated daily' })).toEqual([]);
+    expect(
+      run({
+        tool_name: 'web_search',
+        tool_status: 'ok',
+        text: 'results: Created by Acme https://a.example/b, updated daily',
+      }),
+    ).toEqual([]);
     expect(run({ tool_name: 'get_weather', text: 'city: Lisbon\ntemp_c: 21' })).toEqual([]);
     expect(run({ tool_name: 'send_email', tool_status: 'error', text: 'quota exceeded' })).toEqual([]);
     expect(run({ tool_name: 'calendar', text: 'Error: permission denied' })).toEqual([]);
@@ -58,6 +75,8 @@ describe('tool results', () => {
   });
 
   it('reads tool results only through the tool rules', () => {
-    expect(run({ tool_name: 'echo', text: 'I prefer a formal tone. We decided to use Postgres for storage.' })).toEqual([]);
+    expect(run({ tool_name: 'echo', text: 'I prefer a formal tone. We decided to use Postgres for storage.' })).toEqual(
+      [],
+    );
   });
 });

@@ -16,10 +16,13 @@ const STATE_VERB =
   /\b(created|updated|deleted|removed|sent|booked|deployed|merged|published|uploaded|saved|scheduled|cancell?ed|closed|opened|committed|pushed|added|renamed|moved|wrote|written|released|posted|installed|paid|ordered|registered|submitted|approved|archived|assigned|invited|reserved|transferred|refunded|edited|modified|replied|inserted|appended|generated|exported|tagged|labell?ed|reverted|restarted|provisioned)\b/i;
 const NAME_VERB =
   /(?:^|_)(create|update|delete|remove|send|book|deploy|merge|publish|upload|write|save|schedule|cancel|close|open|commit|push|add|rename|move|release|post|install|pay|order|register|submit|approve|archive|assign|invite|reserve|transfer|refund|edit|modify|reply|insert|append|put|patch|generate|export|tag|label|revert|restart|provision|set)(?:_|$)/;
-const READ_ONLY_NAME = /^(?:search|get|list|read|fetch|query|find|lookup|look_up|view|browse|retrieve|show|describe|inspect|count|peek|download|check|preview|summari[sz]e)(?:_|$)|(?:^|_)(?:search|lookup)(?:_|$)/;
-const FAILURE = /^\s*(?:error|failed|failure|exception|traceback)\b|\b(?:permission denied|not found|unauthori[sz]ed|forbidden)\b/i;
+const READ_ONLY_NAME =
+  /^(?:search|get|list|read|fetch|query|find|lookup|look_up|view|browse|retrieve|show|describe|inspect|count|peek|download|check|preview|summari[sz]e)(?:_|$)|(?:^|_)(?:search|lookup)(?:_|$)/;
+const FAILURE =
+  /^\s*(?:error|failed|failure|exception|traceback)\b|\b(?:permission denied|not found|unauthori[sz]ed|forbidden)\b/i;
 const ID_TEXT = /(?<![\w/])#(\d{1,9})\b|\b([A-Z][A-Z0-9]{1,9}-\d{1,7})\b|\b(?:id|ID|Id)\s*[:=]\s*["']?([\w.-]{2,64})/g;
-const ID_FIELD = /^(?:id|.*_id|number|key|sha|ref|slug|name|title|path|file|filename|file_path|url|html_url|web_url|link|href)$/i;
+const ID_FIELD =
+  /^(?:id|.*_id|number|key|sha|ref|slug|name|title|path|file|filename|file_path|url|html_url|web_url|link|href)$/i;
 
 export const TOOL_RULE: Rule = {
   name: 'tool.state_change',
@@ -39,15 +42,24 @@ interface Artifact {
 
 /** snake_case of a tool name ("createIssue", "github.create-issue" → "create_issue", "github_create_issue"). */
 function snake(name: string): string {
-  return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase().replace(/[^a-z0-9]+/g, '_');
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_');
 }
 
 /** Scalar fields of the tool's output that name what it made: ids, numbers, URLs, paths (two levels deep). */
-function dataFields(data: Record<string, unknown> | undefined, depth = 0, out: Array<[string, string]> = []): Array<[string, string]> {
+function dataFields(
+  data: Record<string, unknown> | undefined,
+  depth = 0,
+  out: Array<[string, string]> = [],
+): Array<[string, string]> {
   if (data === undefined || depth > 1) return out;
   for (const [field, value] of Object.entries(data)) {
-    if ((typeof value === 'string' || typeof value === 'number') && ID_FIELD.test(field) && String(value).length <= 300) out.push([field.toLowerCase(), String(value)]);
-    else if (typeof value === 'object' && value !== null && !Array.isArray(value)) dataFields(value as Record<string, unknown>, depth + 1, out);
+    if ((typeof value === 'string' || typeof value === 'number') && ID_FIELD.test(field) && String(value).length <= 300)
+      out.push([field.toLowerCase(), String(value)]);
+    else if (typeof value === 'object' && value !== null && !Array.isArray(value))
+      dataFields(value as Record<string, unknown>, depth + 1, out);
     if (out.length >= 12) break;
   }
   return out;
@@ -58,8 +70,11 @@ function artifactsOf(text: string, fields: ReadonlyArray<[string, string]>, refs
   const add = (artifact: Artifact): void => {
     if (out.length < 8 && !out.some((known) => known.ref === artifact.ref)) out.push(artifact);
   };
-  for (const [field, value] of fields) if (field === 'id' || field.endsWith('_id') || field === 'number' || field === 'key' || field === 'sha') add({ kind: 'id', ref: value });
-  for (const found of text.matchAll(ID_TEXT)) add({ kind: 'id', ref: found[1] === undefined ? (found[2] ?? found[3]!) : `#${found[1]}` });
+  for (const [field, value] of fields)
+    if (field === 'id' || field.endsWith('_id') || field === 'number' || field === 'key' || field === 'sha')
+      add({ kind: 'id', ref: value });
+  for (const found of text.matchAll(ID_TEXT))
+    add({ kind: 'id', ref: found[1] === undefined ? (found[2] ?? found[3]!) : `#${found[1]}` });
   for (const ref of refs) add({ kind: ref.kind, ref: ref.kind === 'repo' ? ref.name : ref.raw });
   return out;
 }
@@ -89,21 +104,41 @@ export function toolCandidates(event: ExtractionEvent, memory: ExtractionMemory)
   const date = eventDate(event.ts);
   // Structured output is usually flattened into the text already; fields that are not get searched too.
   const fields = dataFields(event.data);
-  const missing = fields.filter(([, value]) => !event.text.includes(value)).map(([field, value]) => `${field}: ${value}`);
+  const missing = fields
+    .filter(([, value]) => !event.text.includes(value))
+    .map(([field, value]) => `${field}: ${value}`);
   const refs = findRefs(missing.length === 0 ? event.text : `${event.text}\n${missing.join('\n')}`);
   const artifacts = artifactsOf(event.text, fields, refs);
   const verb = STATE_VERB.exec(event.text)?.[1]?.toLowerCase() ?? NAME_VERB.exec(snake(toolName))?.[1] ?? 'changed';
   const primary = artifacts.find((artifact) => artifact.kind === 'id') ?? artifacts[0];
   const firstLine = event.text.split('\n', 1)[0]!.trim();
-  const subject = primary === undefined ? firstLine.split(/\s+/).slice(0, 5).join(' ') : primary.kind === 'id' ? primary.ref : (primary.ref.split('/').filter(Boolean).pop() ?? primary.ref);
+  const subject =
+    primary === undefined
+      ? firstLine.split(/\s+/).slice(0, 5).join(' ')
+      : primary.kind === 'id'
+        ? primary.ref
+        : (primary.ref.split('/').filter(Boolean).pop() ?? primary.ref);
   const source = { event, start: 0, end: event.text.length };
   const entityCandidates = refCandidates(source, refs, memory, 0, event.text.length);
-  const moreEvidence = refs.map(refEvidence).filter((evidence): evidence is EvidenceRef => evidence !== undefined).slice(0, 8);
+  const moreEvidence = refs
+    .map(refEvidence)
+    .filter((evidence): evidence is EvidenceRef => evidence !== undefined)
+    .slice(0, 8);
   // A flattened object's first line is one field ("id: 4012"); a readable title names the tool instead.
-  const named = ['title', 'name', 'subject', 'summary'].map((field) => event.data?.[field]).find((value): value is string => typeof value === 'string' && value !== '');
+  const named = ['title', 'name', 'subject', 'summary']
+    .map((field) => event.data?.[field])
+    .find((value): value is string => typeof value === 'string' && value !== '');
   const plain = firstLine !== '' && !/^[\w.-]+:\s/.test(firstLine);
   const title = shorten(plain ? firstLine : `${toolName}: ${verb} ${named ?? subject}`, 140);
-  const value: Record<string, unknown> = { scope: toolName, date, title, tool: toolName, status: 'ok', impact: verb, artifacts };
+  const value: Record<string, unknown> = {
+    scope: toolName,
+    date,
+    title,
+    tool: toolName,
+    status: 'ok',
+    impact: verb,
+    artifacts,
+  };
   const eventCandidate = emit(source, TOOL_RULE, {
     key: makeKey('events', [toolName, date, `${verb} ${subject}`]),
     value,

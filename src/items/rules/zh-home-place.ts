@@ -11,8 +11,10 @@ import type { Rule, SentenceContext } from './rule.js';
 import { isPlace } from './zh-clauses.js';
 
 const AT = /(?:住在|租在|在|来|到|回|base|坐标)\s*/giu;
-const OWN_LIFE = /住|租|生活|定居|安家|落脚|扎根|上班|工作|报到|入职|读书|上学|base|坐标|这边|这儿|[\d一二两三四五六七八九十几半]+(?:个)?多?(?:年|月|周|星期|礼拜)(?:了|啦)/iu;
-const AWAY = /出差|旅游|旅行|玩|度假|飞|机票|出发|参加|开会|打算|准备|考虑|想|要|将|搬|下个月|下周|明天|后天|假期|五一|国庆|春节|过年|探亲|老家|以前|之前|小时候|那时|去年|曾经|出生|是.{1,6}人/u;
+const OWN_LIFE =
+  /住|租|生活|定居|安家|落脚|扎根|上班|工作|报到|入职|读书|上学|base|坐标|这边|这儿|[\d一二两三四五六七八九十几半]+(?:个)?多?(?:年|月|周|星期|礼拜)(?:了|啦)/iu;
+const AWAY =
+  /出差|旅游|旅行|玩|度假|飞|机票|出发|参加|开会|打算|准备|考虑|想|要|将|搬|下个月|下周|明天|后天|假期|五一|国庆|春节|过年|探亲|老家|以前|之前|小时候|那时|去年|曾经|出生|是.{1,6}人/u;
 const SOMEONE_ELSE = /他|她|妈|爸|父母|老公|老婆|男朋友|女朋友|对象|朋友|同事|闺蜜|哥|姐|弟|妹|儿子|女儿|孩子|客户/u;
 const ASKING = /吗|呢|哪|什么|怎么|多少|几|？|\?/u;
 
@@ -45,4 +47,6 @@ function homePlace(context: SentenceContext): Fact[] {
   return [];
 }
 
-export const ZH_HOME_PLACE_RULES: readonly Rule[] = [{ ...factRule('zh.profile.home_place', 'zh', /在|来|到|回|base|坐标/, homePlace), confidence: 0.7 }];
+export const ZH_HOME_PLACE_RULES: readonly Rule[] = [
+  { ...factRule('zh.profile.home_place', 'zh', /在|来|到|回|base|坐标/, homePlace), confidence: 0.7 },
+];

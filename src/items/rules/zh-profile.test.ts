@@ -6,8 +6,18 @@ import { createRuleExtractor } from './index.js';
 // Wednesday 2026-02-18.
 const TS = '2026-02-18T10:00:00Z';
 
-function extract(texts: readonly string[], role: 'user' | 'assistant' = 'user', knownKeys: readonly string[] = []): ItemCandidate[] {
-  const events = texts.map((text, index) => ({ event_id: `evt_${index + 1}`, kind: 'message' as const, role, text, ts: TS }));
+function extract(
+  texts: readonly string[],
+  role: 'user' | 'assistant' = 'user',
+  knownKeys: readonly string[] = [],
+): ItemCandidate[] {
+  const events = texts.map((text, index) => ({
+    event_id: `evt_${index + 1}`,
+    kind: 'message' as const,
+    role,
+    text,
+    ts: TS,
+  }));
   return createRuleExtractor().extract({ events, known_keys: knownKeys }) as ItemCandidate[];
 }
 
@@ -15,13 +25,21 @@ function extract(texts: readonly string[], role: 'user' | 'assistant' = 'user', 
 function facts(text: string, knownKeys: readonly string[] = []): Array<[string, unknown]> {
   return extract([text], 'user', knownKeys)
     .filter((candidate) => candidate.type === 'profile')
-    .flatMap((candidate) => (candidate.value['facts'] as Array<{ k: string; v: unknown }>).map((fact): [string, unknown] => [fact.k, fact.v]));
+    .flatMap((candidate) =>
+      (candidate.value['facts'] as Array<{ k: string; v: unknown }>).map((fact): [string, unknown] => [fact.k, fact.v]),
+    );
 }
 
 describe('zh.profile.fact', () => {
   it.each([
     // Names, places and origins.
-    ['我叫周晓燕，在银行上班。', [['name', '周晓燕'], ['employer', '银行']]],
+    [
+      '我叫周晓燕，在银行上班。',
+      [
+        ['name', '周晓燕'],
+        ['employer', '银行'],
+      ],
+    ],
     ['我住在上海浦东。', [['location', '上海浦东']]],
     ['我们去年搬到了厦门，离海边很近。', [['location', '厦门']]],
     ['来青岛快五年了，还是吃不惯海鲜。', [['location', '青岛']]],
@@ -34,14 +52,33 @@ describe('zh.profile.fact', () => {
     ['这周我一个人带儿子豆豆，累死了', [['family:son:豆豆', '儿子豆豆']]],
     // Work.
     ['我在字节跳动工作。', [['employer', '字节跳动']]],
-    ['我在华为做硬件测试，快三年了。', [['employer', '华为'], ['role', '硬件测试']]],
-    ['我在杭州一家做跨境电商的公司当运营主管。', [['location', '杭州'], ['employer', '做跨境电商的公司'], ['role', '运营主管']]],
+    [
+      '我在华为做硬件测试，快三年了。',
+      [
+        ['employer', '华为'],
+        ['role', '硬件测试'],
+      ],
+    ],
+    [
+      '我在杭州一家做跨境电商的公司当运营主管。',
+      [
+        ['location', '杭州'],
+        ['employer', '做跨境电商的公司'],
+        ['role', '运营主管'],
+      ],
+    ],
     ['我是一名软件工程师。', [['role', '软件工程师']]],
     ['我是成都一所小学的语文老师。', [['role', '语文老师']]],
     ['下个月跳槽去蓝鲸科技，一家做储能的。', [['employer', '蓝鲸科技']]],
     ['我的职位是区域销售经理。', [['role', '区域销售经理']]],
     // Study.
-    ['我在浙江大学读研二，学的是材料科学。', [['education:浙江大学', '浙江大学 研二'], ['education:材料科学', '材料科学']]],
+    [
+      '我在浙江大学读研二，学的是材料科学。',
+      [
+        ['education:浙江大学', '浙江大学 研二'],
+        ['education:材料科学', '材料科学'],
+      ],
+    ],
     ['被香港大学的金融硕士录取了！', [['education:香港大学', '香港大学 金融硕士']]],
     ['最近在考CFA，压力好大。', [['education:cfa', '考CFA']]],
     ['寒假报了个日语的网课。', [['education:日语', '日语课程']]],
@@ -52,10 +89,22 @@ describe('zh.profile.fact', () => {
     ['我家柴犬可乐特别能吃。', [['pet:可乐', '柴犬可乐']]],
     ['家里新来了一只仓鼠，叫布丁。', [['pet:布丁', '仓鼠布丁']]],
     // Yearly days.
-    ['另外我儿子乐乐6月1号生日，正好儿童节', [['birthday:son', '儿子乐乐生日6月1号'], ['family:son:乐乐', '儿子乐乐']]],
+    [
+      '另外我儿子乐乐6月1号生日，正好儿童节',
+      [
+        ['birthday:son', '儿子乐乐生日6月1号'],
+        ['family:son:乐乐', '儿子乐乐'],
+      ],
+    ],
     ['我妈生日是4月11号，想给她订个蛋糕', [['birthday:mum', '妈生日4月11号']]],
     ['我的生日是11月3号', [['birthday', '生日11月3号']]],
-    ['3月12号是我和老婆小雯结婚五周年', [['anniversary', '结婚纪念日3月12号'], ['family:wife', '老婆小雯']]],
+    [
+      '3月12号是我和老婆小雯结婚五周年',
+      [
+        ['anniversary', '结婚纪念日3月12号'],
+        ['family:wife', '老婆小雯'],
+      ],
+    ],
     ['10月8号是我们结婚10周年', [['anniversary', '结婚纪念日10月8号']]],
     // Health and diet.
     ['我对芒果过敏。', [['allergy:芒果', '对芒果过敏']]],
@@ -110,8 +159,20 @@ describe('zh.profile.fact', () => {
     // A company or a doctor is the subject of its own clause only.
     ['公司在多伦多开新工作室，把我调过去了，上个月已经搬到多伦多。', [['location', '多伦多']]],
     ['医生给我加了个新药，孟鲁司特，每晚一片。', [['medication:孟鲁司特', '吃孟鲁司特']]],
-    ['医生说是乳糖不耐受，那以后牛奶就不喝了。', [['intolerance:乳糖', '乳糖不耐受'], ['avoids:牛奶', '不喝牛奶']]],
-    ['体检查出贫血，医生建议吃点肉，现在荤素都吃了。', [['health:贫血', '贫血'], ['diet', '荤素都吃']]],
+    [
+      '医生说是乳糖不耐受，那以后牛奶就不喝了。',
+      [
+        ['intolerance:乳糖', '乳糖不耐受'],
+        ['avoids:牛奶', '不喝牛奶'],
+      ],
+    ],
+    [
+      '体检查出贫血，医生建议吃点肉，现在荤素都吃了。',
+      [
+        ['health:贫血', '贫血'],
+        ['diet', '荤素都吃'],
+      ],
+    ],
     // A district with the city named before it; places with someone or "still".
     ['新公司在成都，房子就租在高新区。', [['location', '成都高新区']]],
     ['我跟我老公在杭州开了家奶茶店。', [['location', '杭州']]],
@@ -134,7 +195,13 @@ describe('zh.profile.fact', () => {
     ['现在看到烧烤就怕。', [['taste:烧烤', '怕烧烤']]],
     // Routines.
     ['又加了个新习惯：睡前看二十分钟纸质书。', [['routine:纸质书', '睡前看二十分钟纸质书']]],
-    ['我妹叫小雨，不是小玉。', [['family:sister:小雨', '妹小雨'], ['family:sister:小玉', null]]],
+    [
+      '我妹叫小雨，不是小玉。',
+      [
+        ['family:sister:小雨', '妹小雨'],
+        ['family:sister:小玉', null],
+      ],
+    ],
     // One mum: her name corrected replaces the fact, nothing to end.
     ['我妈叫王芳，不是王方。', [['family:mum', '妈王芳']]],
   ])('reads what the user does: %s', (text, expected) => {
@@ -165,7 +232,9 @@ describe('zh.profile.fact', () => {
 
   it('takes an employer chosen when the message says the user starts there', () => {
     expect(facts('最后选了蔚蓝银行！下周一入职。')).toEqual([['employer', '蔚蓝银行']]);
-    expect(facts('最后选了蔚蓝银行！下周一入职，今天把星途的离职手续办完了。', ['profile:user'])).toEqual([['employer', '蔚蓝银行']]);
+    expect(facts('最后选了蔚蓝银行！下周一入职，今天把星途的离职手续办完了。', ['profile:user'])).toEqual([
+      ['employer', '蔚蓝银行'],
+    ]);
   });
 
   it('puts a district in the city the message named first', () => {

@@ -75,7 +75,10 @@ export function zhFactsOf(text: string, date: string): Fact[] {
     const here = new Map<string, Fact>();
     for (const pattern of FACTS) {
       if (pattern.sentence === true) continue;
-      const fact = pattern.spans === true ? factOf(pattern, text.slice(clause.start), date, clause.wish) : factOf(pattern, clause.text.slice(0, clause.wish), date);
+      const fact =
+        pattern.spans === true
+          ? factOf(pattern, text.slice(clause.start), date, clause.wish)
+          : factOf(pattern, clause.text.slice(0, clause.wish), date);
       if (fact !== undefined && !here.has(fact.k)) here.set(fact.k, fact);
     }
     for (const [k, fact] of here) {
@@ -89,7 +92,10 @@ export function zhFactsOf(text: string, date: string): Fact[] {
 const CITY_FIRST = new RegExp(`^(?:${ZH_CITIES})`, 'u');
 // A city the message puts the user in before naming the district: "新公司在成都，房子就租在高新区",
 // "已经在新加坡落地一个月了！住在裕廊东".
-const CITY_BEFORE = new RegExp(`(?:公司在|单位在|人在|搬到了?|来到了?)(${ZH_CITIES})|在(${ZH_CITIES})(?:落地|安顿|安家|定居)`, 'gu');
+const CITY_BEFORE = new RegExp(
+  `(?:公司在|单位在|人在|搬到了?|来到了?)(${ZH_CITIES})|在(${ZH_CITIES})(?:落地|安顿|安家|定居)`,
+  'gu',
+);
 
 /** The profile facts earlier sentences of the same message produced. */
 function thisMessage(context: SentenceContext): Fact[] {
@@ -100,7 +106,8 @@ function thisMessage(context: SentenceContext): Fact[] {
 
 /** A district named as where the user lives, with the city the same message named before it. */
 function inCity(fact: Fact, context: SentenceContext): Fact {
-  if (fact.k !== 'location' || typeof fact.v !== 'string' || CITY_FIRST.test(fact.v) || /(?:市|省|州)$/u.test(fact.v)) return fact;
+  if (fact.k !== 'location' || typeof fact.v !== 'string' || CITY_FIRST.test(fact.v) || /(?:市|省|州)$/u.test(fact.v))
+    return fact;
   const at = context.text.indexOf(fact.v);
   const named = [...context.text.slice(0, at === -1 ? context.text.length : at).matchAll(CITY_BEFORE)].at(-1);
   const before = named?.[1] ?? named?.[2];
@@ -114,13 +121,19 @@ function inCity(fact: Fact, context: SentenceContext): Fact {
 /** The candidate for the sentence's facts, folded into a profile candidate the sentence already has (a retraction's). */
 function profileOf(context: SentenceContext, rule: Rule): ItemCandidate[] {
   // An end needs a profile to end something in.
-  const facts = zhFactsOf(context.text, context.date).filter((fact) => fact.v !== null || context.memory.exists(PROFILE_KEY));
-  const chosen = facts.some((fact) => fact.k === 'employer') ? undefined : chosenEmployer(context.text, context.event.text.slice(context.end, context.end + 40));
+  const facts = zhFactsOf(context.text, context.date).filter(
+    (fact) => fact.v !== null || context.memory.exists(PROFILE_KEY),
+  );
+  const chosen = facts.some((fact) => fact.k === 'employer')
+    ? undefined
+    : chosenEmployer(context.text, context.event.text.slice(context.end, context.end + 40));
   if (chosen !== undefined) facts.push({ k: 'employer', v: chosen, since: context.date });
   // A retraction blanks "不喝咖啡了" as a denial of drinking coffee; said of a food or drink, it is
   // also what the user avoids from now on.
   if (context.written !== undefined) {
-    for (const fact of zhFactsOf(context.written, context.date)) if (fact.k.startsWith('avoids:') && fact.v !== null && !facts.some((known) => known.k === fact.k)) facts.push(fact);
+    for (const fact of zhFactsOf(context.written, context.date))
+      if (fact.k.startsWith('avoids:') && fact.v !== null && !facts.some((known) => known.k === fact.k))
+        facts.push(fact);
   }
   if (facts.length === 0) return [];
   for (const [index, fact] of facts.entries()) facts[index] = inCity(fact, context);
@@ -129,7 +142,11 @@ function profileOf(context: SentenceContext, rule: Rule): ItemCandidate[] {
   const setHere = thisMessage(context).filter((fact) => fact.v !== null);
   const kept = facts.filter((fact) => {
     const was = (fact as { was?: unknown }).was;
-    return fact.v !== null || typeof was !== 'string' || !setHere.some((set) => set.k === fact.k && typeof set.v === 'string' && !set.v.includes(was));
+    return (
+      fact.v !== null ||
+      typeof was !== 'string' ||
+      !setHere.some((set) => set.k === fact.k && typeof set.v === 'string' && !set.v.includes(was))
+    );
   });
   if (kept.length === 0) return [];
   facts.splice(0, facts.length, ...kept);

@@ -10,14 +10,28 @@ const TS = '2026-02-18T10:00:00Z';
 type Said = readonly ['user' | 'assistant', string];
 
 function extract(messages: readonly Said[], knownKeys: readonly string[] = []): ItemCandidate[] {
-  const events = messages.map(([role, text], index) => ({ event_id: `evt_${index + 1}`, kind: 'message' as const, role, text, ts: TS }));
+  const events = messages.map(([role, text], index) => ({
+    event_id: `evt_${index + 1}`,
+    kind: 'message' as const,
+    role,
+    text,
+    ts: TS,
+  }));
   return createRuleExtractor().extract({ events, known_keys: knownKeys }) as ItemCandidate[];
 }
 
 const tasks = (messages: readonly Said[], knownKeys: readonly string[] = []) =>
   extract(messages, knownKeys)
     .filter((candidate) => candidate.type === 'tasks')
-    .map((candidate) => [candidate.action, candidate.key, candidate.value['title'] ?? candidate.value['status'], candidate.value['due']] as const);
+    .map(
+      (candidate) =>
+        [
+          candidate.action,
+          candidate.key,
+          candidate.value['title'] ?? candidate.value['status'],
+          candidate.value['due'],
+        ] as const,
+    );
 
 describe('Chinese tasks', () => {
   it.each([
@@ -26,14 +40,22 @@ describe('Chinese tasks', () => {
     ['出门前得把阳台的花浇了。', 'task:general:阳台的花浇', '阳台的花浇', undefined],
     ['还得去社区开个证明。', 'task:general:去社区开个证明', '去社区开个证明', undefined],
     ['提醒我明天给房东打电话。', 'task:general:给房东打电话', '给房东打电话', '2026-02-19'],
-    ['帮我记一下哈，医保卡快到期了，得去补办。', 'task:general:医保卡快到期了_得去补办', '医保卡快到期了，得去补办', undefined],
+    [
+      '帮我记一下哈，医保卡快到期了，得去补办。',
+      'task:general:医保卡快到期了_得去补办',
+      '医保卡快到期了，得去补办',
+      undefined,
+    ],
     ['待办：整理发票', 'task:general:整理发票', '整理发票', undefined],
   ])('is a task: %s', (text, key, title, due) => {
     expect(tasks([['user', text]])).toEqual([['upsert', key, title, due]]);
   });
 
   it('reads two tasks said in one sentence', () => {
-    expect(tasks([['user', '这个月要把年假申请交了，还要去换社保卡。']]).map(([, key]) => key)).toEqual(['task:general:年假申请交', 'task:general:去换社保卡']);
+    expect(tasks([['user', '这个月要把年假申请交了，还要去换社保卡。']]).map(([, key]) => key)).toEqual([
+      'task:general:年假申请交',
+      'task:general:去换社保卡',
+    ]);
   });
 
   it.each([
@@ -55,19 +77,31 @@ describe('Chinese tasks', () => {
   });
 
   it('reads each errand of a list after a colon, and closes them one by one', () => {
-    expect(tasks([['user', '这个月要办的事：驾照到期要换证，给公司交报销单，还有帮我爸在网上预约白内障手术。']]).map(([, key]) => key)).toEqual([
+    expect(
+      tasks([['user', '这个月要办的事：驾照到期要换证，给公司交报销单，还有帮我爸在网上预约白内障手术。']]).map(
+        ([, key]) => key,
+      ),
+    ).toEqual([
       'task:general:驾照到期要换证',
       'task:general:给公司交报销单',
       'task:general:帮我爸在网上预约白内障手术',
     ]);
-    expect(tasks([['user', '报销单交了，钱也到账了。']], ['task:general:驾照到期要换证', 'task:general:给公司交报销单'])).toEqual([['upsert', 'task:general:给公司交报销单', 'done', undefined]]);
+    expect(
+      tasks([['user', '报销单交了，钱也到账了。']], ['task:general:驾照到期要换证', 'task:general:给公司交报销单']),
+    ).toEqual([['upsert', 'task:general:给公司交报销单', 'done', undefined]]);
   });
 
   it('closes the open task a done statement names', () => {
     const known = ['task:general:交实验报告', 'task:general:把护照续了'];
-    expect(tasks([['user', '实验报告交了，老师说还行。']], known)).toEqual([['upsert', 'task:general:交实验报告', 'done', undefined]]);
-    expect(tasks([['user', '护照已经续好了！']], known)).toEqual([['upsert', 'task:general:把护照续了', 'done', undefined]]);
-    expect(tasks([['user', '那台显示器已经卖掉了。']], ['task:general:把显示器挂到闲鱼上'])).toEqual([['upsert', 'task:general:把显示器挂到闲鱼上', 'done', undefined]]);
+    expect(tasks([['user', '实验报告交了，老师说还行。']], known)).toEqual([
+      ['upsert', 'task:general:交实验报告', 'done', undefined],
+    ]);
+    expect(tasks([['user', '护照已经续好了！']], known)).toEqual([
+      ['upsert', 'task:general:把护照续了', 'done', undefined],
+    ]);
+    expect(tasks([['user', '那台显示器已经卖掉了。']], ['task:general:把显示器挂到闲鱼上'])).toEqual([
+      ['upsert', 'task:general:把显示器挂到闲鱼上', 'done', undefined],
+    ]);
   });
 
   it('does not add an open errand said again', () => {
@@ -81,7 +115,9 @@ describe('Chinese tasks', () => {
   });
 
   it('drops a task no longer needed and creates none for a done statement without one', () => {
-    expect(tasks([['user', '社保卡那事不用办了。']], ['task:general:去换社保卡'])).toEqual([['retract', 'task:general:去换社保卡', undefined, undefined]]);
+    expect(tasks([['user', '社保卡那事不用办了。']], ['task:general:去换社保卡'])).toEqual([
+      ['retract', 'task:general:去换社保卡', undefined, undefined],
+    ]);
     expect(tasks([['user', '作业写完了。']])).toEqual([]);
     expect(tasks([['assistant', '恭喜，报告交了就好！']], ['task:general:交实验报告'])).toEqual([]);
   });
@@ -89,10 +125,12 @@ describe('Chinese tasks', () => {
 
 describe('a Chinese status change with several readings', () => {
   it('proposes each open task it fits equally for review', () => {
-    const out = (createRuleExtractor().extract({
-      events: [{ event_id: 'e', kind: 'message', role: 'user', text: '保险续好了。', ts: TS }],
-      known_keys: ['task:general:续车险的保险', 'task:general:续房子的保险'],
-    }) as ItemCandidate[]).filter((candidate) => candidate.type === 'tasks');
+    const out = (
+      createRuleExtractor().extract({
+        events: [{ event_id: 'e', kind: 'message', role: 'user', text: '保险续好了。', ts: TS }],
+        known_keys: ['task:general:续车险的保险', 'task:general:续房子的保险'],
+      }) as ItemCandidate[]
+    ).filter((candidate) => candidate.type === 'tasks');
     expect(out.map((candidate) => [candidate.key, candidate.value['status'], candidate.review !== undefined])).toEqual([
       ['task:general:续车险的保险', 'done', true],
       ['task:general:续房子的保险', 'done', true],

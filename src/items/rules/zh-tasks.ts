@@ -15,9 +15,13 @@ import { clausesOf, type ZhClause } from './zh-clauses.js';
 // Errands a plain 要 names as a to-do; 要 alone is also "want" and "will" (要去东京玩).
 const ERRAND =
   '交|办|换|续|买|订|预约|约|打印|寄|还|缴|报名|填|提交|准备|做|写|改|修|补|取|拿|体检|退|申请|整理|清理|导|备份|挂|发|回复|联系|打电话|找|复习|复查|检查|洗|收拾|签|注册|登记|更新|修复|完成|处理|安排|确认|搬';
-const OBLIGATION = new RegExp(`^(?:我们?)?([^，,]{0,8}?)(?:还|也|就|又|先|都|一定|必须)?(?:需要|必须|得(?=把|去|先|赶紧|尽快|马上|[${ERRAND.replace(/\|/gu, '')}])|要(?=把|(?:去|赶紧|尽快|先)?(?:${ERRAND})))`, 'u');
+const OBLIGATION = new RegExp(
+  `^(?:我们?)?([^，,]{0,8}?)(?:还|也|就|又|先|都|一定|必须)?(?:需要|必须|得(?=把|去|先|赶紧|尽快|马上|[${ERRAND.replace(/\|/gu, '')}])|要(?=把|(?:去|赶紧|尽快|先)?(?:${ERRAND})))`,
+  'u',
+);
 const REMIND = /(?:^|[，,])(?:请)?(?:提醒我|别忘了|不要忘了|不要忘记|帮我记(?:一下|着|住)?|记得)(?:要)?/u;
-const TIME_LEAD = /(?:前|后|时|内|之内|之前|以前|以后|的时候)$|^(?:这周|这个?月|下个?月|今天|明天|后天|今晚|周末|月底|年底|最近|现在|马上|回头|下周|本周|今年)$/u;
+const TIME_LEAD =
+  /(?:前|后|时|内|之内|之前|以前|以后|的时候)$|^(?:这周|这个?月|下个?月|今天|明天|后天|今晚|周末|月底|年底|最近|现在|马上|回头|下周|本周|今年)$/u;
 const FILLER = /^(?:一下|一声|下|哈+|啊|呀|哦|吧|呗|喔|嗷|噢|好吗|好不好)*$/u;
 
 /** A title as a to-do reads: no leading 把, no trailing particles. */
@@ -36,7 +40,12 @@ function taskOf(context: SentenceContext, rule: Rule, raw: string, clause: strin
   const taskId = idFrom(title, 6);
   if (taskId === '') return undefined;
   const key = findTask(context.memory, project, title, true) ?? makeKey('tasks', [project, taskId]);
-  const value: Record<string, unknown> = { project, task_id: key.slice(key.lastIndexOf(':') + 1), title, status: 'todo' };
+  const value: Record<string, unknown> = {
+    project,
+    task_id: key.slice(key.lastIndexOf(':') + 1),
+    title,
+    status: 'todo',
+  };
   if (due !== undefined) value['due'] = due;
   return emit(context, rule, { key, value });
 }
@@ -63,7 +72,8 @@ function obligations(context: SentenceContext, rule: Rule): ItemCandidate[] {
   if (context.here.some((candidate) => candidate.type === 'tasks')) return [];
   const out: ItemCandidate[] = [];
   for (const clause of clausesOf(context.text)) {
-    if (!stated(clause) || (clause.wish < clause.text.length && !/^[^想]*(?:需要|必须|得|要把)/u.test(clause.text))) continue;
+    if (!stated(clause) || (clause.wish < clause.text.length && !/^[^想]*(?:需要|必须|得|要把)/u.test(clause.text)))
+      continue;
     const found = OBLIGATION.exec(clause.text);
     if (found === null) continue;
     // What opens the clause is the task's object ("美术馆必须安排上") unless it is a time ("出发前").
@@ -85,12 +95,21 @@ function obligations(context: SentenceContext, rule: Rule): ItemCandidate[] {
 
 // How a clause says a task is done: the thing, then what was done to it ("个税弄完了", "护照已经续好了").
 const DONE_VERBS = '弄|做|办|写|修|续|导|填|寄|搞|处理|准备|整理|清理|预约|约|买|订|换|还|卖|更新|改|交|发|好|完|清空';
-const DONE = new RegExp(`^(?:我们?)?(?:终于|总算|已经)?(?:把)?(.+?)(?:已经|都|也|终于|总算|刚刚?)?(?:${DONE_VERBS})*(?:完成|搞定|办妥|好|完|掉|交|出去|清空|提交|寄出|付|缴)(?:了|啦)[哈啊呀！!~～]*$`, 'u');
-const CANCELLED = /^(?:我们?)?(.+?)(?:那事|这事|的事|那件事)?(?:也|就)?(?:不用|不需要|不必|用不着)(?:再)?(?:办|做|去|弄|交|续|换)?了[哈啊呀！!~～]*$|^(?:我们?)?(.+?)(?:取消了|不办了|不做了)$/u;
+const DONE = new RegExp(
+  `^(?:我们?)?(?:终于|总算|已经)?(?:把)?(.+?)(?:已经|都|也|终于|总算|刚刚?)?(?:${DONE_VERBS})*(?:完成|搞定|办妥|好|完|掉|交|出去|清空|提交|寄出|付|缴)(?:了|啦)[哈啊呀！!~～]*$`,
+  'u',
+);
+const CANCELLED =
+  /^(?:我们?)?(.+?)(?:那事|这事|的事|那件事)?(?:也|就)?(?:不用|不需要|不必|用不着)(?:再)?(?:办|做|去|弄|交|续|换)?了[哈啊呀！!~～]*$|^(?:我们?)?(.+?)(?:取消了|不办了|不做了)$/u;
 // A demonstrative and its measure word carry nothing of the task ("那台A7M3").
 const DEMONSTRATIVE = /(?:那|这)(?:台|辆|个|件|份|本|把|部|张|些)?/gu;
 
-function statusChanges(context: SentenceContext, rule: Rule, pattern: RegExp, change: (key: string) => ItemCandidate): ItemCandidate[] {
+function statusChanges(
+  context: SentenceContext,
+  rule: Rule,
+  pattern: RegExp,
+  change: (key: string) => ItemCandidate,
+): ItemCandidate[] {
   const out: ItemCandidate[] = [];
   const project = projectOf(context).name;
   for (const clause of clausesOf(context.text)) {
@@ -101,8 +120,11 @@ function statusChanges(context: SentenceContext, rule: Rule, pattern: RegExp, ch
     const title = cleanPhrase(named.replace(DEMONSTRATIVE, ''));
     const keys = title === '' ? [] : bestTasks(context.memory, project, title, false);
     // Several open tasks fit as well ("保险续好了" with 车险 and 房屋险 open): each reading waits for a person.
-    const why = keys.length > 1 ? `"${title}" matches ${keys.length} open tasks equally: ${keys.join(', ')}` : undefined;
-    for (const key of keys) if (!out.some((known) => known.key === key)) out.push(why === undefined ? change(key) : { ...change(key), review: why });
+    const why =
+      keys.length > 1 ? `"${title}" matches ${keys.length} open tasks equally: ${keys.join(', ')}` : undefined;
+    for (const key of keys)
+      if (!out.some((known) => known.key === key))
+        out.push(why === undefined ? change(key) : { ...change(key), review: why });
   }
   return out;
 }
@@ -112,7 +134,8 @@ function statusChanges(context: SentenceContext, rule: Rule, pattern: RegExp, ch
  * done, an errand no longer needed, a thing sold, a job left): what tells the writer to load the
  * current keys.
  */
-export const ZH_STATUS_CUE = /(?:好|完|掉|交|定|妥|清空|出去|提交|寄出|付|缴)(?:了|啦)|不用|不需要|不必|用不着|取消|不办|不做|辞职|离职|卖|出掉|送人|又开始|重新开始|不吃了|不喝了|停了/u;
+export const ZH_STATUS_CUE =
+  /(?:好|完|掉|交|定|妥|清空|出去|提交|寄出|付|缴)(?:了|啦)|不用|不需要|不必|用不着|取消|不办|不做|辞职|离职|卖|出掉|送人|又开始|重新开始|不吃了|不喝了|停了/u;
 
 const taskRule = (name: string, trigger: RegExp, match: Rule['match'], questions = false): Rule => ({
   name,
@@ -127,7 +150,8 @@ const taskRule = (name: string, trigger: RegExp, match: Rule['match'], questions
 });
 
 // A list of errands after a colon: "这个月要办的事：换驾照，交报销单，还有帮我爸预约手术", "要搞定三件事：…", "待办：…".
-const LIST_HEAD = /(?:待办(?:事项)?|todo|(?:要|得|需要)(?:办|做|搞定|处理|弄|忙)(?:的)?(?:[一二两三四五六七八九十几\d]+件)?(?:事|事情)(?:有|是)?)\s*[：:]\s*/iu;
+const LIST_HEAD =
+  /(?:待办(?:事项)?|todo|(?:要|得|需要)(?:办|做|搞定|处理|弄|忙)(?:的)?(?:[一二两三四五六七八九十几\d]+件)?(?:事|事情)(?:有|是)?)\s*[：:]\s*/iu;
 const LIST_SEPARATOR = /[，,、；;]|还有|以及|另外/u;
 
 /** The errands of a list after a colon, one task each; a list of one is a single errand ("待办：交房租"). */
@@ -150,7 +174,9 @@ export const ZH_TASK_RULES: readonly Rule[] = [
   taskRule('zh.task.tixing', /提醒我|忘|记/u, reminders, true),
   taskRule('zh.task.xuyao', /需要|得|必须|要/u, obligations),
   taskRule('zh.task.done', /了/u, (context, rule) =>
-    statusChanges(context, rule, DONE, (key) => emit(context, rule, { key, value: { task_id: key.slice(key.lastIndexOf(':') + 1), status: 'done' } })),
+    statusChanges(context, rule, DONE, (key) =>
+      emit(context, rule, { key, value: { task_id: key.slice(key.lastIndexOf(':') + 1), status: 'done' } }),
+    ),
   ),
   taskRule('zh.task.cancelled', /不用|不需要|不必|用不着|取消|不办|不做/u, (context, rule) =>
     statusChanges(context, rule, CANCELLED, (key) => emit(context, rule, { key, action: 'retract', value: {} })),

@@ -37,7 +37,11 @@ describe('BoundedLane', () => {
       (reason: unknown) => reason,
     );
     expect(EngramError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ code: 'OVERLOADED', field: 'embeddings', details: { reason: 'queue_full', lane: 'interactive' } });
+    expect(error).toMatchObject({
+      code: 'OVERLOADED',
+      field: 'embeddings',
+      details: { reason: 'queue_full', lane: 'interactive' },
+    });
     expect((error as EngramError).message).toMatch(/interactive queue stayed full/);
     expect(lane.queued).toBe(0);
     leave();

@@ -16,7 +16,11 @@ const LANES: readonly EmbeddingPriority[] = ['interactive', 'background'];
 export function positiveInteger(value: number | undefined, fallback: number, option: string): number {
   const resolved = value ?? fallback;
   if (!Number.isInteger(resolved) || resolved < 1) {
-    throw new EngramError('CONFIG_INVALID', `embeddings.${option} must be a positive integer, got ${String(resolved)}`, { field: `embeddings.${option}` });
+    throw new EngramError(
+      'CONFIG_INVALID',
+      `embeddings.${option} must be a positive integer, got ${String(resolved)}`,
+      { field: `embeddings.${option}` },
+    );
   }
   return resolved;
 }
@@ -28,9 +32,16 @@ export function positiveInteger(value: number | undefined, fallback: number, opt
  * checkCall(['hello'], 'background', 32) // passes
  */
 export function checkCall(values: unknown, priority: unknown, maxBatchSize: number): asserts values is string[] {
-  if (!Array.isArray(values)) throw new ValidationError([{ field: 'values', rule: 'type', message: 'must be an array of strings' }]);
+  if (!Array.isArray(values))
+    throw new ValidationError([{ field: 'values', rule: 'type', message: 'must be an array of strings' }]);
   if (values.length > maxBatchSize) {
-    throw new ValidationError([{ field: 'values', rule: 'maxItems', message: `holds ${values.length} texts; this model takes at most ${maxBatchSize} a call (embedTexts batches)` }]);
+    throw new ValidationError([
+      {
+        field: 'values',
+        rule: 'maxItems',
+        message: `holds ${values.length} texts; this model takes at most ${maxBatchSize} a call (embedTexts batches)`,
+      },
+    ]);
   }
   const bad = values.findIndex((value) => typeof value !== 'string');
   if (bad >= 0) throw new ValidationError([{ field: `values[${bad}]`, rule: 'type', message: 'must be a string' }]);

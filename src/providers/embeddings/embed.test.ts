@@ -6,8 +6,11 @@ import type { EmbeddingModel, EmbeddingPriority } from '../../spec/providers.js'
 import { createEmbeddingModel, embedTexts, type EmbeddingConfig } from './embed.js';
 
 /** A model that encodes each text's length and records every call. */
-function recordingModel(overrides: { maxBatchSize?: number; answer?: (values: string[]) => Float32Array[] | Promise<Float32Array[]> } = {}) {
-  const calls: Array<{ values: string[]; signal: AbortSignal | undefined; priority?: EmbeddingPriority | undefined }> = [];
+function recordingModel(
+  overrides: { maxBatchSize?: number; answer?: (values: string[]) => Float32Array[] | Promise<Float32Array[]> } = {},
+) {
+  const calls: Array<{ values: string[]; signal: AbortSignal | undefined; priority?: EmbeddingPriority | undefined }> =
+    [];
   const model: EmbeddingModel = {
     specificationVersion: 'v1',
     provider: 'recording',
@@ -17,7 +20,9 @@ function recordingModel(overrides: { maxBatchSize?: number; answer?: (values: st
     remote: false,
     async doEmbed({ values, signal, priority }) {
       calls.push({ values, signal, ...(priority === undefined ? {} : { priority }) });
-      const embeddings = overrides.answer ? await overrides.answer(values) : values.map((value) => new Float32Array([value.length, 1]));
+      const embeddings = overrides.answer
+        ? await overrides.answer(values)
+        : values.map((value) => new Float32Array([value.length, 1]));
       return { embeddings };
     },
   };
@@ -125,7 +130,9 @@ describe('embedTexts', () => {
         return [new Float32Array([values[0]!.length, 1])];
       },
     });
-    await expect(embedTexts(model, ['a', 'b', 'c'], { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(embedTexts(model, ['a', 'b', 'c'], { signal: controller.signal })).rejects.toMatchObject({
+      name: 'AbortError',
+    });
     expect(calls).toHaveLength(1);
     expect(calls[0]!.signal).toBe(controller.signal);
   });
@@ -140,11 +147,35 @@ describe('embedTexts', () => {
 describe('createEmbeddingModel', () => {
   it('builds each provider, and null for none', () => {
     expect(createEmbeddingModel({ provider: 'none' })).toBeNull();
-    expect(createEmbeddingModel({ provider: 'local' })).toMatchObject({ provider: 'local', modelId: 'use-lite-static-v1', dimensions: 256, remote: false, maxBatchSize: 32 });
-    expect(createEmbeddingModel({ provider: 'local', model: 'use-lite-static-v1', maxBatchSize: 8 })?.maxBatchSize).toBe(8);
-    const transformer = createEmbeddingModel({ provider: 'local', model: 'universal-sentence-encoder-lite', maxBatchSize: 8 });
-    expect(transformer).toMatchObject({ provider: 'local-use-lite', modelId: 'universal-sentence-encoder-lite', dimensions: 512, remote: false, maxBatchSize: 8 });
-    const remote = createEmbeddingModel({ provider: 'openai-compatible', baseUrl: 'https://api.example.com/v1', apiKey: 'k', model: 'e5', dimensions: 1024 });
+    expect(createEmbeddingModel({ provider: 'local' })).toMatchObject({
+      provider: 'local',
+      modelId: 'use-lite-static-v1',
+      dimensions: 256,
+      remote: false,
+      maxBatchSize: 32,
+    });
+    expect(
+      createEmbeddingModel({ provider: 'local', model: 'use-lite-static-v1', maxBatchSize: 8 })?.maxBatchSize,
+    ).toBe(8);
+    const transformer = createEmbeddingModel({
+      provider: 'local',
+      model: 'universal-sentence-encoder-lite',
+      maxBatchSize: 8,
+    });
+    expect(transformer).toMatchObject({
+      provider: 'local-use-lite',
+      modelId: 'universal-sentence-encoder-lite',
+      dimensions: 512,
+      remote: false,
+      maxBatchSize: 8,
+    });
+    const remote = createEmbeddingModel({
+      provider: 'openai-compatible',
+      baseUrl: 'https://api.example.com/v1',
+      apiKey: 'k',
+      model: 'e5',
+      dimensions: 1024,
+    });
     expect(remote).toMatchObject({ provider: 'openai-compatible', modelId: 'e5', dimensions: 1024, remote: true });
   });
 
@@ -157,12 +188,18 @@ describe('createEmbeddingModel', () => {
     expect(configFailure({ provider: 'local', maxBatchSize: -1 })).toBe('CONFIG_INVALID embeddings.maxBatchSize');
     expect(configFailure({ provider: 'local', model: 'all-MiniLM-L6-v2' })).toBe('CONFIG_INVALID embeddings.model');
     expect(configFailure({ provider: 'openai-compatible', model: 'm' })).toBe('CONFIG_INVALID embeddings.baseUrl');
-    expect(configFailure({ provider: 'openai-compatible', baseUrl: 'http://localhost/v1' })).toBe('CONFIG_INVALID embeddings.model');
-    expect(configFailure({ provider: 'openai-compatible', baseUrl: 'http://localhost/v1', model: 'm', dimension: 8 })).toBe('CONFIG_INVALID embeddings.dimension');
+    expect(configFailure({ provider: 'openai-compatible', baseUrl: 'http://localhost/v1' })).toBe(
+      'CONFIG_INVALID embeddings.model',
+    );
+    expect(
+      configFailure({ provider: 'openai-compatible', baseUrl: 'http://localhost/v1', model: 'm', dimension: 8 }),
+    ).toBe('CONFIG_INVALID embeddings.dimension');
     expect(configFailure({ provider: 'none', model: 'm' })).toBe('CONFIG_INVALID embeddings.model');
   });
 
   it('lists the valid provider names in the message', () => {
-    expect(() => createEmbeddingModel({ provider: 'openai' } as unknown as EmbeddingConfig)).toThrow('must be one of "local", "openai-compatible", "none", got "openai"');
+    expect(() => createEmbeddingModel({ provider: 'openai' } as unknown as EmbeddingConfig)).toThrow(
+      'must be one of "local", "openai-compatible", "none", got "openai"',
+    );
   });
 });

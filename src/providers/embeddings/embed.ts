@@ -41,15 +41,18 @@ function modelName(model: EmbeddingModel): string {
 /** Throws unless the batch holds one vector per text, each of `model.dimensions` finite numbers. */
 function checkBatch(model: EmbeddingModel, batch: readonly string[], result: unknown): Float32Array[] {
   const embeddings = (result as { embeddings?: unknown } | null)?.embeddings;
-  const problem = (message: string) => new EngramError('INTERNAL', `embedding model ${modelName(model)} ${message}`, { field: 'embeddings' });
+  const problem = (message: string) =>
+    new EngramError('INTERNAL', `embedding model ${modelName(model)} ${message}`, { field: 'embeddings' });
   if (!Array.isArray(embeddings) || embeddings.length !== batch.length) {
     throw problem(`returned ${Array.isArray(embeddings) ? embeddings.length : 'no'} vectors for ${batch.length} texts`);
   }
   // Read after the call: a provider may learn its size from the first response.
   const dimensions = model.dimensions;
   for (const [index, vector] of embeddings.entries()) {
-    if (!(vector instanceof Float32Array)) throw problem(`returned vector ${index} as something other than a Float32Array`);
-    if (vector.length !== dimensions) throw problem(`returned a ${vector.length}-dimensional vector, not ${dimensions}`);
+    if (!(vector instanceof Float32Array))
+      throw problem(`returned vector ${index} as something other than a Float32Array`);
+    if (vector.length !== dimensions)
+      throw problem(`returned a ${vector.length}-dimensional vector, not ${dimensions}`);
     for (const value of vector) if (!Number.isFinite(value)) throw problem(`returned a vector containing ${value}`);
   }
   return embeddings as Float32Array[];
@@ -72,7 +75,11 @@ export async function embedTexts(
   const { signal, priority } = options;
   const size = model.maxBatchSize;
   if (!Number.isInteger(size) || size < 1) {
-    throw new EngramError('INTERNAL', `embedding model ${modelName(model)} has maxBatchSize ${size}; it must be a positive integer`, { field: 'embeddings' });
+    throw new EngramError(
+      'INTERNAL',
+      `embedding model ${modelName(model)} has maxBatchSize ${size}; it must be a positive integer`,
+      { field: 'embeddings' },
+    );
   }
   const vectors: Float32Array[] = [];
   for (let start = 0; start < texts.length; start += size) {
@@ -80,11 +87,18 @@ export async function embedTexts(
     const batch = texts.slice(start, start + size);
     let result: unknown;
     try {
-      result = await model.doEmbed({ values: batch, ...(signal === undefined ? {} : { signal }), ...(priority === undefined ? {} : { priority }) });
+      result = await model.doEmbed({
+        values: batch,
+        ...(signal === undefined ? {} : { signal }),
+        ...(priority === undefined ? {} : { priority }),
+      });
     } catch (error) {
       if (EngramError.isInstance(error) || signal?.aborted === true) throw error;
       const reason = error instanceof Error ? error.message : String(error);
-      throw new EngramError('INTERNAL', `embedding model ${modelName(model)} failed: ${reason}`, { field: 'embeddings', cause: error });
+      throw new EngramError('INTERNAL', `embedding model ${modelName(model)} failed: ${reason}`, {
+        field: 'embeddings',
+        cause: error,
+      });
     }
     vectors.push(...checkBatch(model, batch, result));
   }
@@ -101,7 +115,10 @@ function localModel(config: Extract<EmbeddingConfig, { provider: 'local' }>): Em
   const options = config.maxBatchSize === undefined ? {} : { maxBatchSize: config.maxBatchSize };
   if (model === USE_LITE_STATIC_MODEL_ID) return createLocalStaticEmbeddings(options);
   if (model === USE_LITE_MODEL_ID) return createLocalUseLiteEmbeddings(options);
-  throw configError('embeddings.model', `must be one of ${LOCAL_MODELS.map((name) => JSON.stringify(name)).join(', ')}, got ${JSON.stringify(model)}`);
+  throw configError(
+    'embeddings.model',
+    `must be one of ${LOCAL_MODELS.map((name) => JSON.stringify(name)).join(', ')}, got ${JSON.stringify(model)}`,
+  );
 }
 
 /**
@@ -118,12 +135,18 @@ export function createEmbeddingModel(config: EmbeddingConfig): EmbeddingModel | 
   }
   const provider: unknown = config.provider;
   if (typeof provider !== 'string' || !Object.hasOwn(allowedKeys, provider)) {
-    const names = Object.keys(allowedKeys).map((name) => JSON.stringify(name)).join(', ');
+    const names = Object.keys(allowedKeys)
+      .map((name) => JSON.stringify(name))
+      .join(', ');
     throw configError('embeddings.provider', `must be one of ${names}, got ${JSON.stringify(provider)}`);
   }
   const allowed = allowedKeys[provider as EmbeddingConfig['provider']];
   const unknown = Object.keys(config).find((key) => !allowed.includes(key));
-  if (unknown !== undefined) throw configError(`embeddings.${unknown}`, `is not an option of the ${provider} provider (allowed: ${allowed.join(', ')})`);
+  if (unknown !== undefined)
+    throw configError(
+      `embeddings.${unknown}`,
+      `is not an option of the ${provider} provider (allowed: ${allowed.join(', ')})`,
+    );
   switch (config.provider) {
     case 'none':
       return null;

@@ -7,7 +7,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { caught } from '../../testing/expect-code.js';
 import { dot } from '../../util/vectors.js';
 import { embedTexts } from './embed.js';
-import { createLocalStaticEmbeddings, STATIC_MAX_CHARS, USE_LITE_STATIC_DIMENSIONS, USE_LITE_STATIC_MODEL_ID, USE_LITE_STATIC_TABLE } from './local-static.js';
+import {
+  createLocalStaticEmbeddings,
+  STATIC_MAX_CHARS,
+  USE_LITE_STATIC_DIMENSIONS,
+  USE_LITE_STATIC_MODEL_ID,
+  USE_LITE_STATIC_TABLE,
+} from './local-static.js';
 import { readStaticTable, writeStaticTable } from './static-table.js';
 
 const folders: string[] = [];
@@ -44,8 +50,12 @@ describe('the shipped table', () => {
   });
 
   it('refuses a truncated or foreign file, naming it', () => {
-    expect(() => readStaticTable(bytes.subarray(0, bytes.length - 1), 'short.bin')).toThrow(/short\.bin is not usable: 2211463 bytes where its header announces 2211464/);
-    expect(() => readStaticTable(Buffer.from('PK\u0003\u0004 not a table at all, but long enough'), 'zip.bin')).toThrow(/zip\.bin is not usable: it does not start with the table header/);
+    expect(() => readStaticTable(bytes.subarray(0, bytes.length - 1), 'short.bin')).toThrow(
+      /short\.bin is not usable: 2211463 bytes where its header announces 2211464/,
+    );
+    expect(() => readStaticTable(Buffer.from('PK\u0003\u0004 not a table at all, but long enough'), 'zip.bin')).toThrow(
+      /zip\.bin is not usable: it does not start with the table header/,
+    );
   });
 });
 
@@ -53,11 +63,22 @@ describe('createLocalStaticEmbeddings', () => {
   const model = createLocalStaticEmbeddings();
 
   it('describes itself with an id of its own, so no vector of the transformer is compared with its vectors', () => {
-    expect(model).toMatchObject({ specificationVersion: 'v1', provider: 'local', modelId: 'use-lite-static-v1', dimensions: 256, maxBatchSize: 32, remote: false });
+    expect(model).toMatchObject({
+      specificationVersion: 'v1',
+      provider: 'local',
+      modelId: 'use-lite-static-v1',
+      dimensions: 256,
+      maxBatchSize: 32,
+      remote: false,
+    });
   });
 
   it('gives unit vectors, in order, the same for the same text whatever the batch', async () => {
-    const texts = ['I prefer green tea in the morning', 'Our flight to Lisbon leaves on Friday', 'I prefer green tea in the morning'];
+    const texts = [
+      'I prefer green tea in the morning',
+      'Our flight to Lisbon leaves on Friday',
+      'I prefer green tea in the morning',
+    ];
     const vectors = await embedTexts(model, texts);
     expect(vectors).toHaveLength(3);
     for (const vector of vectors) {
@@ -81,7 +102,10 @@ describe('createLocalStaticEmbeddings', () => {
   });
 
   it('reads line breaks and runs of spaces as one space, and no more than 8,192 characters', async () => {
-    const [spaced, plain] = await embedTexts(model, ['I adopted\n\na   puppy\t last week ', 'I adopted a puppy last week']);
+    const [spaced, plain] = await embedTexts(model, [
+      'I adopted\n\na   puppy\t last week ',
+      'I adopted a puppy last week',
+    ]);
     expect(spaced).toEqual(plain);
     const long = 'word '.repeat(STATIC_MAX_CHARS / 4);
     const [cut, longer] = await embedTexts(model, [long, `${long}camping in the mountains with my family`]);
@@ -99,35 +123,57 @@ describe('createLocalStaticEmbeddings', () => {
     const tooMany = await caught(model.doEmbed({ values: Array.from({ length: 33 }, () => 'x') }));
     expect(tooMany).toMatchObject({ code: 'VALIDATION_FAILED', field: 'values' });
     expect(tooMany.message).toMatch(/holds 33 texts; this model takes at most 32/);
-    expect(await caught(model.doEmbed({ values: [1 as unknown as string] }))).toMatchObject({ code: 'VALIDATION_FAILED', field: 'values[0]' });
-    expect(await caught(model.doEmbed({ values: ['x'], priority: 'urgent' as never }))).toMatchObject({ code: 'VALIDATION_FAILED', field: 'priority' });
+    expect(await caught(model.doEmbed({ values: [1 as unknown as string] }))).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      field: 'values[0]',
+    });
+    expect(await caught(model.doEmbed({ values: ['x'], priority: 'urgent' as never }))).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      field: 'priority',
+    });
     const aborted = new AbortController();
     aborted.abort(new Error('caller gave up'));
     await expect(model.doEmbed({ values: ['x'], signal: aborted.signal })).rejects.toThrow('caller gave up');
-    expect(() => createLocalStaticEmbeddings({ maxBatchSize: 0 })).toThrow(/embeddings.maxBatchSize must be a positive integer/);
+    expect(() => createLocalStaticEmbeddings({ maxBatchSize: 0 })).toThrow(
+      /embeddings.maxBatchSize must be a positive integer/,
+    );
   });
 
   it('refuses calls after close(), while other models keep the shared table', async () => {
     const closing = createLocalStaticEmbeddings();
     await closing.doEmbed({ values: ['before'] });
     await closing.close();
-    expect(await caught(closing.doEmbed({ values: ['after'] }))).toMatchObject({ code: 'CONFIG_INVALID', field: 'embeddings', message: 'this embedding model is closed' });
-    await expect(model.doEmbed({ values: ['still open'] })).resolves.toMatchObject({ embeddings: [expect.any(Float32Array)] });
+    expect(await caught(closing.doEmbed({ values: ['after'] }))).toMatchObject({
+      code: 'CONFIG_INVALID',
+      field: 'embeddings',
+      message: 'this embedding model is closed',
+    });
+    await expect(model.doEmbed({ values: ['still open'] })).resolves.toMatchObject({
+      embeddings: [expect.any(Float32Array)],
+    });
   });
 
   it('names the table and what to do when it is missing, damaged, or holds another model', async () => {
     const dir = folder();
-    const missing = await caught(createLocalStaticEmbeddings({ table: join(dir, 'absent.bin') }).doEmbed({ values: ['x'] }));
+    const missing = await caught(
+      createLocalStaticEmbeddings({ table: join(dir, 'absent.bin') }).doEmbed({ values: ['x'] }),
+    );
     expect(missing).toMatchObject({ code: 'CONFIG_INVALID', field: 'embeddings' });
-    expect(missing.message).toMatch(/absent\.bin cannot be read; reinstall the package or rebuild the table \(npm run distill:embeddings\)/);
+    expect(missing.message).toMatch(
+      /absent\.bin cannot be read; reinstall the package or rebuild the table \(npm run distill:embeddings\)/,
+    );
 
     const damaged = join(dir, 'damaged.bin');
     writeFileSync(damaged, readFileSync(USE_LITE_STATIC_TABLE).subarray(0, 1_000));
-    expect((await caught(createLocalStaticEmbeddings({ table: damaged }).doEmbed({ values: ['x'] }))).message).toMatch(/damaged\.bin is not usable/);
+    expect((await caught(createLocalStaticEmbeddings({ table: damaged }).doEmbed({ values: ['x'] }))).message).toMatch(
+      /damaged\.bin is not usable/,
+    );
 
     const table = readStaticTable(readFileSync(USE_LITE_STATIC_TABLE), 'shipped');
     const other = join(dir, 'other.bin');
     writeFileSync(other, writeStaticTable({ ...table, modelId: 'use-lite-static-v2' }));
-    expect((await caught(createLocalStaticEmbeddings({ table: other }).doEmbed({ values: ['x'] }))).message).toMatch(/holds use-lite-static-v2 \(256-d\), not use-lite-static-v1/);
+    expect((await caught(createLocalStaticEmbeddings({ table: other }).doEmbed({ values: ['x'] }))).message).toMatch(
+      /holds use-lite-static-v2 \(256-d\), not use-lite-static-v1/,
+    );
   });
 });

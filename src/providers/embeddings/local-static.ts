@@ -87,16 +87,24 @@ function loadEncoder(location: string | URL): StaticEncoder {
   try {
     bytes = readFileSync(path);
   } catch (cause) {
-    throw new EngramError('CONFIG_INVALID', `the static embedding table ${path} cannot be read; reinstall the package or rebuild the table (npm run distill:embeddings)`, {
-      field: 'embeddings',
-      cause,
-    });
+    throw new EngramError(
+      'CONFIG_INVALID',
+      `the static embedding table ${path} cannot be read; reinstall the package or rebuild the table (npm run distill:embeddings)`,
+      {
+        field: 'embeddings',
+        cause,
+      },
+    );
   }
   const table = readStaticTable(bytes, path);
   if (table.modelId !== USE_LITE_STATIC_MODEL_ID || table.dimensions !== USE_LITE_STATIC_DIMENSIONS) {
-    throw new EngramError('CONFIG_INVALID', `the static embedding table ${path} holds ${table.modelId} (${table.dimensions}-d), not ${USE_LITE_STATIC_MODEL_ID} (${USE_LITE_STATIC_DIMENSIONS}-d)`, {
-      field: 'embeddings',
-    });
+    throw new EngramError(
+      'CONFIG_INVALID',
+      `the static embedding table ${path} holds ${table.modelId} (${table.dimensions}-d), not ${USE_LITE_STATIC_MODEL_ID} (${USE_LITE_STATIC_DIMENSIONS}-d)`,
+      {
+        field: 'embeddings',
+      },
+    );
   }
   encoder = new StaticEncoder(table);
   loaded.set(path, encoder);
@@ -114,7 +122,9 @@ function loadEncoder(location: string | URL): StaticEncoder {
  * const model = createLocalStaticEmbeddings();
  * const [vector] = await embedTexts(model, ['I prefer tea in the morning']);
  */
-export function createLocalStaticEmbeddings(options: LocalStaticOptions = {}): EmbeddingModel & { close(): Promise<void> } {
+export function createLocalStaticEmbeddings(
+  options: LocalStaticOptions = {},
+): EmbeddingModel & { close(): Promise<void> } {
   const maxBatchSize = positiveInteger(options.maxBatchSize, 32, 'maxBatchSize');
   const table = options.table ?? USE_LITE_STATIC_TABLE;
   let closed = false;

@@ -42,9 +42,18 @@ export async function initModel(source) {
 }
 `,
   );
-  writeFileSync(join(folder, 'model.mjs'), 'export const modelSource = Object.assign(async () => ({}), { fromPackage: true });\n');
-  const packages = { embeddings: pathToFileURL(join(folder, 'embeddings.mjs')).href, model: pathToFileURL(join(folder, 'model.mjs')).href };
-  const calls = () => readFileSync(logPath, 'utf8').split('\n').filter((line) => line !== '');
+  writeFileSync(
+    join(folder, 'model.mjs'),
+    'export const modelSource = Object.assign(async () => ({}), { fromPackage: true });\n',
+  );
+  const packages = {
+    embeddings: pathToFileURL(join(folder, 'embeddings.mjs')).href,
+    model: pathToFileURL(join(folder, 'model.mjs')).href,
+  };
+  const calls = () =>
+    readFileSync(logPath, 'utf8')
+      .split('\n')
+      .filter((line) => line !== '');
   return { folder, packages, calls };
 }
 
@@ -53,7 +62,13 @@ describe('local Universal Sentence Encoder lite (the real model, offline, on its
   afterAll(() => model.close());
 
   it('declares itself local, 512-dimensional, batching 32', () => {
-    expect(model).toMatchObject({ specificationVersion: 'v1', provider: 'local-use-lite', dimensions: 512, maxBatchSize: 32, remote: false });
+    expect(model).toMatchObject({
+      specificationVersion: 'v1',
+      provider: 'local-use-lite',
+      dimensions: 512,
+      maxBatchSize: 32,
+      remote: false,
+    });
   });
 
   it(
@@ -79,7 +94,10 @@ describe('local Universal Sentence Encoder lite (the real model, offline, on its
   it(
     'embeds a batch of 40 (several passes of the model) with the same vectors as one at a time',
     async () => {
-      const texts = Array.from({ length: 40 }, (_, index) => `Note number ${index}: the user mentioned topic ${index % 7}.`);
+      const texts = Array.from(
+        { length: 40 },
+        (_, index) => `Note number ${index}: the user mentioned topic ${index % 7}.`,
+      );
       const vectors = await embedTexts(model, texts, { priority: 'background' });
       expect(vectors).toHaveLength(40);
       expect(new Set(vectors.map((vector) => vector.join(','))).size).toBe(40);
@@ -106,7 +124,8 @@ describe('local Universal Sentence Encoder lite (the real model, offline, on its
   it(
     'gives a long text the vector of its first 128 words: the model reads no further, so the cut loses nothing',
     async () => {
-      const sentence = (index: number) => `On day ${index} the team reviewed release ${index % 13} of Atlas and wrote down what broke.`;
+      const sentence = (index: number) =>
+        `On day ${index} the team reviewed release ${index % 13} of Atlas and wrote down what broke.`;
       const long = Array.from({ length: 1200 }, (_, index) => sentence(index)).join(' ');
       expect(long.length).toBeGreaterThan(20_000);
       const prefixes = [long.split(' ').slice(0, 128).join(' '), long.slice(0, 4000), long.slice(0, 10_000)];
@@ -128,13 +147,19 @@ describe('local Universal Sentence Encoder lite (the real model, offline, on its
     'answers an interactive call while a long background backlog is embedded, long before the backlog ends',
     async () => {
       await embedTexts(model, ['loaded before the clock starts']);
-      const backlog = Array.from({ length: 16 }, (_, index) => `Backlog entry ${index}: ${'the quarterly report lists every open item of the release '.repeat(40)}`);
+      const backlog = Array.from(
+        { length: 16 },
+        (_, index) =>
+          `Backlog entry ${index}: ${'the quarterly report lists every open item of the release '.repeat(40)}`,
+      );
       const events: string[] = [];
       const started = performance.now();
       const background = embedTexts(model, backlog, { priority: 'background' }).then(() => events.push('background'));
       await new Promise((resolve) => setTimeout(resolve, 300));
       const queryStarted = performance.now();
-      await embedTexts(model, ['what tone do I like?'], { priority: 'interactive' }).then(() => events.push('interactive'));
+      await embedTexts(model, ['what tone do I like?'], { priority: 'interactive' }).then(() =>
+        events.push('interactive'),
+      );
       const queryMs = performance.now() - queryStarted;
       await background;
       const backlogMs = performance.now() - started;
@@ -152,9 +177,15 @@ describe('local embeddings: the thread, loading and failures (stand-in packages)
     const model = createLocalUseLiteEmbeddings({ packages: fake.packages });
     try {
       expect(fake.calls()).toEqual([]);
-      const results = await Promise.all([model.doEmbed({ values: ['a'] }), model.doEmbed({ values: ['bb'] }), model.doEmbed({ values: ['ccc'] })]);
+      const results = await Promise.all([
+        model.doEmbed({ values: ['a'] }),
+        model.doEmbed({ values: ['bb'] }),
+        model.doEmbed({ values: ['ccc'] }),
+      ]);
       expect(fake.calls().filter((line) => line.startsWith('init'))).toEqual(['init package-source']);
-      expect(results.map((result) => result.embeddings[0]![0])).toEqual([1 / Math.sqrt(2), 2 / Math.sqrt(5), 3 / Math.sqrt(10)].map(Math.fround));
+      expect(results.map((result) => result.embeddings[0]![0])).toEqual(
+        [1 / Math.sqrt(2), 2 / Math.sqrt(5), 3 / Math.sqrt(10)].map(Math.fround),
+      );
       expect(results[0]!.embeddings[0]).toBeInstanceOf(Float32Array);
     } finally {
       await model.close();
@@ -169,7 +200,10 @@ describe('local embeddings: the thread, loading and failures (stand-in packages)
       const run = 'x'.repeat(20_000);
       const { embeddings } = await model.doEmbed({ values: [long, run, 'short text'] });
       expect(embeddings).toHaveLength(3);
-      const sent = fake.calls().filter((line) => line.startsWith('embed ')).flatMap((line) => JSON.parse(line.slice('embed '.length)) as string[]);
+      const sent = fake
+        .calls()
+        .filter((line) => line.startsWith('embed '))
+        .flatMap((line) => JSON.parse(line.slice('embed '.length)) as string[]);
       expect(sent).toEqual([cutForModel(long), cutForModel(run), 'short text']);
       expect(sent[0]!.split(' ')).toHaveLength(128);
       expect(sent[1]).toHaveLength(2048);
@@ -181,7 +215,9 @@ describe('local embeddings: the thread, loading and failures (stand-in packages)
   it('says which npm packages to install when they are missing, and imports them again on the next call', async () => {
     const fake = fakePackages();
     const missing = join(fake.folder, 'later.mjs');
-    const model = createLocalUseLiteEmbeddings({ packages: { ...fake.packages, embeddings: pathToFileURL(missing).href } });
+    const model = createLocalUseLiteEmbeddings({
+      packages: { ...fake.packages, embeddings: pathToFileURL(missing).href },
+    });
     try {
       const error = await caught(model.doEmbed({ values: ['a'] }));
       expect(error.code).toBe('CONFIG_INVALID');
@@ -199,7 +235,9 @@ describe('local embeddings: the thread, loading and failures (stand-in packages)
     const fake = fakePackages();
     const empty = join(fake.folder, 'empty.mjs');
     writeFileSync(empty, 'export const nothing = 1;\n');
-    const model = createLocalUseLiteEmbeddings({ packages: { ...fake.packages, embeddings: pathToFileURL(empty).href } });
+    const model = createLocalUseLiteEmbeddings({
+      packages: { ...fake.packages, embeddings: pathToFileURL(empty).href },
+    });
     try {
       const error = await caught(model.doEmbed({ values: ['a'] }));
       expect(error.code).toBe('CONFIG_INVALID');
@@ -210,7 +248,7 @@ describe('local embeddings: the thread, loading and failures (stand-in packages)
   });
 
   it('refuses a wrong row count from the model rather than misaligning vectors, and keeps serving', async () => {
-    const fake = fakePackages("return values.length === 2 ? [[1, 0, 0]] : values.map(() => [0, 1, 0]);");
+    const fake = fakePackages('return values.length === 2 ? [[1, 0, 0]] : values.map(() => [0, 1, 0]);');
     const model = createLocalUseLiteEmbeddings({ packages: fake.packages });
     try {
       const error = await caught(model.doEmbed({ values: ['a', 'b'] }));
@@ -242,7 +280,9 @@ describe('local embeddings: the thread, loading and failures (stand-in packages)
       const error = await caught(model.doEmbed({ values: ['die'] }));
       expect(error).toMatchObject({ code: 'INTERNAL', field: 'embeddings' });
       expect(error.message).toMatch(/thread stopped \(exit code 3\); the next call starts it again/);
-      await expect(model.doEmbed({ values: ['after'] })).resolves.toMatchObject({ embeddings: [expect.any(Float32Array)] });
+      await expect(model.doEmbed({ values: ['after'] })).resolves.toMatchObject({
+        embeddings: [expect.any(Float32Array)],
+      });
       expect(fake.calls().filter((line) => line.startsWith('init'))).toHaveLength(2);
     } finally {
       await model.close();
@@ -253,10 +293,16 @@ describe('local embeddings: the thread, loading and failures (stand-in packages)
     const fake = fakePackages('busy(150); return values.map(() => [1, 0, 0]);');
     const model = createLocalUseLiteEmbeddings({ packages: fake.packages });
     try {
-      await expect(model.doEmbed({ values: ['never'], signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+      await expect(model.doEmbed({ values: ['never'], signal: AbortSignal.abort() })).rejects.toMatchObject({
+        name: 'AbortError',
+      });
       const controller = new AbortController();
       // Without a tokenizer every text counts 128 tokens: two texts a pass, so five passes.
-      const first = model.doEmbed({ values: ['p1', 'p1', 'p2', 'p2', 'p3', 'p3', 'p4', 'p4', 'p5', 'p5'], signal: controller.signal, priority: 'background' });
+      const first = model.doEmbed({
+        values: ['p1', 'p1', 'p2', 'p2', 'p3', 'p3', 'p4', 'p4', 'p5', 'p5'],
+        signal: controller.signal,
+        priority: 'background',
+      });
       await new Promise((resolve) => setTimeout(resolve, 250));
       controller.abort();
       await expect(first).rejects.toMatchObject({ name: 'AbortError' });
@@ -277,7 +323,9 @@ describe('local embeddings: the thread, loading and failures (stand-in packages)
       await model.doEmbed({ values: ['warm'] });
       const backlog = Array.from({ length: 16 }, (_, index) => `b${index}`);
       const finished: string[] = [];
-      const background = model.doEmbed({ values: backlog, priority: 'background' }).then(() => finished.push('background'));
+      const background = model
+        .doEmbed({ values: backlog, priority: 'background' })
+        .then(() => finished.push('background'));
       await new Promise((resolve) => setTimeout(resolve, 100));
       await model.doEmbed({ values: ['query'], priority: 'interactive' }).then(() => finished.push('query'));
       await background;
@@ -289,7 +337,8 @@ describe('local embeddings: the thread, loading and failures (stand-in packages)
       expect(passes).toHaveLength(1 + 8 + 1);
       expect(query).toBeGreaterThan(1);
       expect(query).toBeLessThan(passes.length - 2);
-      for (const pass of passes.slice(1).filter((line) => line !== 'embed ["query"]')) expect(JSON.parse(pass.slice(6))).toHaveLength(2);
+      for (const pass of passes.slice(1).filter((line) => line !== 'embed ["query"]'))
+        expect(JSON.parse(pass.slice(6))).toHaveLength(2);
     } finally {
       await model.close();
     }
@@ -300,10 +349,19 @@ describe('local embeddings: the thread, loading and failures (stand-in packages)
     const model = createLocalUseLiteEmbeddings({ packages: fake.packages, maxPending: 1, queueTimeoutMs: 150 });
     try {
       await model.doEmbed({ values: ['warm'] });
-      const long = model.doEmbed({ values: Array.from({ length: 8 }, (_, index) => `b${index}`), priority: 'background' });
+      const long = model.doEmbed({
+        values: Array.from({ length: 8 }, (_, index) => `b${index}`),
+        priority: 'background',
+      });
       const refused = await caught(model.doEmbed({ values: ['waits too long'], priority: 'background' }));
-      expect(refused).toMatchObject({ code: 'OVERLOADED', field: 'embeddings', details: { reason: 'queue_full', lane: 'background' } });
-      await expect(model.doEmbed({ values: ['query'], priority: 'interactive' })).resolves.toMatchObject({ embeddings: [expect.any(Float32Array)] });
+      expect(refused).toMatchObject({
+        code: 'OVERLOADED',
+        field: 'embeddings',
+        details: { reason: 'queue_full', lane: 'background' },
+      });
+      await expect(model.doEmbed({ values: ['query'], priority: 'interactive' })).resolves.toMatchObject({
+        embeddings: [expect.any(Float32Array)],
+      });
       await long;
       expect(fake.calls().some((line) => line.includes('waits too long'))).toBe(false);
     } finally {
@@ -320,7 +378,10 @@ describe('local embeddings: the thread, loading and failures (stand-in packages)
     await new Promise((resolve) => setTimeout(resolve, 50));
     await model.close();
     expect(await inFlightError).toMatchObject({ code: 'CONFIG_INVALID', message: 'this embedding model is closed' });
-    expect(await caught(model.doEmbed({ values: ['later'] }))).toMatchObject({ code: 'CONFIG_INVALID', field: 'embeddings' });
+    expect(await caught(model.doEmbed({ values: ['later'] }))).toMatchObject({
+      code: 'CONFIG_INVALID',
+      field: 'embeddings',
+    });
     await model.close();
   });
 
@@ -330,7 +391,10 @@ describe('local embeddings: the thread, loading and failures (stand-in packages)
     const fake = fakePackages('busy(300); return values.map(() => [3, 4, 0]);');
     const here = import.meta.dirname;
     await build({
-      entryPoints: { 'local-use-lite': join(here, 'local-use-lite.ts'), 'use-lite-thread': join(here, 'use-lite-thread.ts') },
+      entryPoints: {
+        'local-use-lite': join(here, 'local-use-lite.ts'),
+        'use-lite-thread': join(here, 'use-lite-thread.ts'),
+      },
       outdir: join(fake.folder, 'built'),
       bundle: true,
       platform: 'node',
@@ -357,12 +421,23 @@ describe('local embeddings: the thread, loading and failures (stand-in packages)
     expect(() => createLocalUseLiteEmbeddings({ maxBatchSize: 0 })).toThrow(/maxBatchSize must be a positive integer/);
     expect(() => createLocalUseLiteEmbeddings({ passTokens: 1.5 })).toThrow(/passTokens must be a positive integer/);
     expect(() => createLocalUseLiteEmbeddings({ maxPending: -1 })).toThrow(/maxPending must be a positive integer/);
-    expect(() => createLocalUseLiteEmbeddings({ queueTimeoutMs: 0 })).toThrow(/queueTimeoutMs must be a positive integer/);
+    expect(() => createLocalUseLiteEmbeddings({ queueTimeoutMs: 0 })).toThrow(
+      /queueTimeoutMs must be a positive integer/,
+    );
     const model = createLocalUseLiteEmbeddings({ maxBatchSize: 2 });
     try {
-      expect(await caught(model.doEmbed({ values: ['a', 'b', 'c'] }))).toMatchObject({ code: 'VALIDATION_FAILED', field: 'values' });
-      expect(await caught(model.doEmbed({ values: ['a', 7 as unknown as string] }))).toMatchObject({ code: 'VALIDATION_FAILED', field: 'values[1]' });
-      expect(await caught(model.doEmbed({ values: ['a'], priority: 'urgent' as 'interactive' }))).toMatchObject({ code: 'VALIDATION_FAILED', field: 'priority' });
+      expect(await caught(model.doEmbed({ values: ['a', 'b', 'c'] }))).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        field: 'values',
+      });
+      expect(await caught(model.doEmbed({ values: ['a', 7 as unknown as string] }))).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        field: 'values[1]',
+      });
+      expect(await caught(model.doEmbed({ values: ['a'], priority: 'urgent' as 'interactive' }))).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        field: 'priority',
+      });
       await expect(model.doEmbed({ values: [] })).resolves.toEqual({ embeddings: [] });
     } finally {
       await model.close();

@@ -47,10 +47,15 @@ export interface LocalUseLiteOptions {
  * const vectors = await embedTexts(model, ['I prefer tea in the morning']);
  * await model.close();
  */
-export function createLocalUseLiteEmbeddings(options: LocalUseLiteOptions = {}): EmbeddingModel & { close(): Promise<void> } {
+export function createLocalUseLiteEmbeddings(
+  options: LocalUseLiteOptions = {},
+): EmbeddingModel & { close(): Promise<void> } {
   const maxBatchSize = positiveInteger(options.maxBatchSize, 32, 'maxBatchSize');
   const thread = new ModelThread({
-    thread: { packages: { ...DEFAULT_USE_LITE_PACKAGES, ...options.packages }, passTokens: positiveInteger(options.passTokens, 256, 'passTokens') },
+    thread: {
+      packages: { ...DEFAULT_USE_LITE_PACKAGES, ...options.packages },
+      passTokens: positiveInteger(options.passTokens, 256, 'passTokens'),
+    },
     maxPending: positiveInteger(options.maxPending, 4, 'maxPending'),
     queueTimeoutMs: positiveInteger(options.queueTimeoutMs, 30_000, 'queueTimeoutMs'),
   });

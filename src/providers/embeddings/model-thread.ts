@@ -53,10 +53,14 @@ function closedError(): EngramError {
 
 function stoppedError(cause: unknown, code: number): EngramError {
   const reason = cause instanceof Error ? cause.message : `exit code ${code}`;
-  return new EngramError('INTERNAL', `the local embedding model's thread stopped (${reason}); the next call starts it again`, {
-    field: 'embeddings',
-    ...(cause === undefined ? {} : { cause }),
-  });
+  return new EngramError(
+    'INTERNAL',
+    `the local embedding model's thread stopped (${reason}); the next call starts it again`,
+    {
+      field: 'embeddings',
+      ...(cause === undefined ? {} : { cause }),
+    },
+  );
 }
 
 /**
@@ -125,7 +129,12 @@ export class ModelThread {
     else this.worker?.unref();
   }
 
-  private call(worker: Worker, lane: EmbeddingPriority, texts: string[], signal: AbortSignal | undefined): Promise<Float32Array[]> {
+  private call(
+    worker: Worker,
+    lane: EmbeddingPriority,
+    texts: string[],
+    signal: AbortSignal | undefined,
+  ): Promise<Float32Array[]> {
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
       const onAbort = () => {

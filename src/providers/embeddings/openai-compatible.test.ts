@@ -1,7 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { caught } from '../../testing/expect-code.js';
-import { fakeEmbedding, startOpenAiCompatibleServer, type OpenAiCompatibleServer, type OpenAiCompatibleServerOptions } from '../../../test/helpers/openai-compatible-server.js';
+import {
+  fakeEmbedding,
+  startOpenAiCompatibleServer,
+  type OpenAiCompatibleServer,
+  type OpenAiCompatibleServerOptions,
+} from '../../../test/helpers/openai-compatible-server.js';
 import { EngramError } from '../../spec/errors.js';
 import { dot, normalise } from '../../util/vectors.js';
 import { embedTexts } from './embed.js';
@@ -22,19 +27,31 @@ afterEach(async () => {
 describe('OpenAI-compatible embeddings', () => {
   it('posts { model, input, dimensions } with the bearer key and returns the server vectors, unit length', async () => {
     const { baseUrl, requests } = await start({ apiKey: 'sk-test-key' });
-    const model = createOpenAiCompatibleEmbeddings({ baseUrl, apiKey: 'sk-test-key', model: 'nomic-embed-text', dimensions: 8 });
+    const model = createOpenAiCompatibleEmbeddings({
+      baseUrl,
+      apiKey: 'sk-test-key',
+      model: 'nomic-embed-text',
+      dimensions: 8,
+    });
     const { embeddings } = await model.doEmbed({ values: ['hello', 'world'] });
     expect(requests).toHaveLength(1);
     expect(requests[0]).toMatchObject({ method: 'POST', path: '/v1/embeddings' });
     expect(requests[0]!.headers.authorization).toBe('Bearer sk-test-key');
     expect(requests[0]!.headers['content-type']).toBe('application/json');
     expect(requests[0]!.body).toEqual({ model: 'nomic-embed-text', input: ['hello', 'world'], dimensions: 8 });
-    expect(embeddings.map((vector) => [...vector])).toEqual([[...normalise(fakeEmbedding('hello'))], [...normalise(fakeEmbedding('world'))]]);
+    expect(embeddings.map((vector) => [...vector])).toEqual([
+      [...normalise(fakeEmbedding('hello'))],
+      [...normalise(fakeEmbedding('world'))],
+    ]);
   });
 
   it('sends no dimensions and no authorization when none are configured, and learns the size from the answer', async () => {
     const { baseUrl, requests } = await start();
-    const model = createOpenAiCompatibleEmbeddings({ baseUrl: `${baseUrl}/?api-version=2`, model: 'm', headers: { 'x-gateway': 'g1' } });
+    const model = createOpenAiCompatibleEmbeddings({
+      baseUrl: `${baseUrl}/?api-version=2`,
+      model: 'm',
+      headers: { 'x-gateway': 'g1' },
+    });
     expect(model.dimensions).toBe(0);
     await model.doEmbed({ values: ['a'] });
     expect(model.dimensions).toBe(8);
@@ -59,7 +76,11 @@ describe('OpenAI-compatible embeddings', () => {
     const model = createOpenAiCompatibleEmbeddings({ baseUrl, model: 'm', dimensions: 8, maxBatchSize: 2 });
     const texts = ['one', 'two', 'three', 'four', 'five'];
     const vectors = await embedTexts(model, texts);
-    expect(requests.map((request) => (request.body as { input: string[] }).input)).toEqual([['one', 'two'], ['three', 'four'], ['five']]);
+    expect(requests.map((request) => (request.body as { input: string[] }).input)).toEqual([
+      ['one', 'two'],
+      ['three', 'four'],
+      ['five'],
+    ]);
     texts.forEach((text, index) => expect(dot(vectors[index]!, normalise(fakeEmbedding(text)))).toBeCloseTo(1, 6));
   });
 
@@ -73,11 +94,17 @@ describe('OpenAI-compatible embeddings', () => {
     });
     const model = createOpenAiCompatibleEmbeddings({ baseUrl, model: 'm' });
     const { embeddings } = await model.doEmbed({ values: ['first', 'second', 'third'] });
-    expect(embeddings.map((vector) => vector[0])).toEqual(['first', 'second', 'third'].map((text) => normalise(fakeEmbedding(text))[0]));
+    expect(embeddings.map((vector) => vector[0])).toEqual(
+      ['first', 'second', 'third'].map((text) => normalise(fakeEmbedding(text))[0]),
+    );
   });
 
   it('reports a size that differs from the declared dimensions as a configuration error', async () => {
-    const { baseUrl } = await start({ embeddings: ({ input }) => ({ body: { data: (input as string[]).map((text, index) => ({ index, embedding: fakeEmbedding(text, 4) })) } }) });
+    const { baseUrl } = await start({
+      embeddings: ({ input }) => ({
+        body: { data: (input as string[]).map((text, index) => ({ index, embedding: fakeEmbedding(text, 4) })) },
+      }),
+    });
     const model = createOpenAiCompatibleEmbeddings({ baseUrl, model: 'm', dimensions: 8 });
     const error = await caught(model.doEmbed({ values: ['a'] }));
     expect(error.code).toBe('CONFIG_INVALID');
@@ -88,9 +115,24 @@ describe('OpenAI-compatible embeddings', () => {
   it('refuses malformed answers: wrong count, bad numbers, duplicate index, mixed sizes, not JSON', async () => {
     const answers: unknown[] = [
       { data: [{ index: 0, embedding: [1, 0] }] },
-      { data: [{ index: 0, embedding: [1, 0] }, { index: 1, embedding: [1, 'x'] }] },
-      { data: [{ index: 0, embedding: [1, 0] }, { index: 0, embedding: [0, 1] }] },
-      { data: [{ index: 0, embedding: [1, 0] }, { index: 1, embedding: [0, 1, 0] }] },
+      {
+        data: [
+          { index: 0, embedding: [1, 0] },
+          { index: 1, embedding: [1, 'x'] },
+        ],
+      },
+      {
+        data: [
+          { index: 0, embedding: [1, 0] },
+          { index: 0, embedding: [0, 1] },
+        ],
+      },
+      {
+        data: [
+          { index: 0, embedding: [1, 0] },
+          { index: 1, embedding: [0, 1, 0] },
+        ],
+      },
       { result: [] },
     ];
     let call = 0;
@@ -130,7 +172,9 @@ describe('OpenAI-compatible embeddings', () => {
   });
 
   it('maps 500 to INTERNAL carrying the status and the server message, with any echoed key redacted', async () => {
-    const { baseUrl } = await start({ embeddings: () => ({ status: 500, body: { error: { message: 'model sk-secret-123 crashed: out of memory' } } }) });
+    const { baseUrl } = await start({
+      embeddings: () => ({ status: 500, body: { error: { message: 'model sk-secret-123 crashed: out of memory' } } }),
+    });
     const model = createOpenAiCompatibleEmbeddings({ baseUrl, apiKey: 'sk-secret-123', model: 'm' });
     const error = await caught(model.doEmbed({ values: ['a'] }));
     expect(error.code).toBe('INTERNAL');
@@ -189,11 +233,19 @@ describe('OpenAI-compatible embeddings', () => {
     };
     expect(field({ baseUrl: 'ftp://x', model: 'm' })).toBe('CONFIG_INVALID embeddings.baseUrl');
     expect(field({ baseUrl: 'not a url', model: 'm' })).toBe('CONFIG_INVALID embeddings.baseUrl');
-    expect(field({ baseUrl: 'https://user:secret@example.com/v1', model: 'm' })).toBe('CONFIG_INVALID embeddings.baseUrl');
+    expect(field({ baseUrl: 'https://user:secret@example.com/v1', model: 'm' })).toBe(
+      'CONFIG_INVALID embeddings.baseUrl',
+    );
     expect(field({ baseUrl: 'http://localhost/v1', model: ' ' })).toBe('CONFIG_INVALID embeddings.model');
-    expect(field({ baseUrl: 'http://localhost/v1', model: 'm', dimensions: 0 })).toBe('CONFIG_INVALID embeddings.dimensions');
-    expect(field({ baseUrl: 'http://localhost/v1', model: 'm', maxBatchSize: 1.5 })).toBe('CONFIG_INVALID embeddings.maxBatchSize');
-    expect(field({ baseUrl: 'http://localhost/v1', model: 'm', timeoutMs: -1 })).toBe('CONFIG_INVALID embeddings.timeoutMs');
+    expect(field({ baseUrl: 'http://localhost/v1', model: 'm', dimensions: 0 })).toBe(
+      'CONFIG_INVALID embeddings.dimensions',
+    );
+    expect(field({ baseUrl: 'http://localhost/v1', model: 'm', maxBatchSize: 1.5 })).toBe(
+      'CONFIG_INVALID embeddings.maxBatchSize',
+    );
+    expect(field({ baseUrl: 'http://localhost/v1', model: 'm', timeoutMs: -1 })).toBe(
+      'CONFIG_INVALID embeddings.timeoutMs',
+    );
     expect(field({ baseUrl: 'http://localhost/v1', model: 'm' })).toBe('ok');
   });
 });

@@ -56,22 +56,33 @@ function parseBaseUrl(baseUrl: unknown): URL {
     url = undefined;
   }
   if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw configError('baseUrl', `must be an http(s) URL such as https://api.openai.com/v1, got ${JSON.stringify(baseUrl)}`);
+    throw configError(
+      'baseUrl',
+      `must be an http(s) URL such as https://api.openai.com/v1, got ${JSON.stringify(baseUrl)}`,
+    );
   }
   // fetch refuses URLs with credentials; saying so here is clearer than its TypeError on first use.
-  if (url.username !== '' || url.password !== '') throw configError('baseUrl', 'must not contain credentials; use apiKey or headers');
+  if (url.username !== '' || url.password !== '')
+    throw configError('baseUrl', 'must not contain credentials; use apiKey or headers');
   return url;
 }
 
 function validateOptions(options: OpenAiCompatibleEmbeddingsOptions): URL {
   const url = parseBaseUrl(options.baseUrl);
-  if (typeof options.model !== 'string' || options.model.trim() === '') throw configError('model', 'must name the embedding model');
-  if (options.apiKey !== undefined && typeof options.apiKey !== 'string') throw configError('apiKey', 'must be a string');
+  if (typeof options.model !== 'string' || options.model.trim() === '')
+    throw configError('model', 'must name the embedding model');
+  if (options.apiKey !== undefined && typeof options.apiKey !== 'string')
+    throw configError('apiKey', 'must be a string');
   positiveInteger(options.dimensions, 'dimensions');
   positiveInteger(options.maxBatchSize, 'maxBatchSize');
   positiveInteger(options.timeoutMs, 'timeoutMs');
   const headers: unknown = options.headers;
-  if (headers !== undefined && (typeof headers !== 'object' || headers === null || Object.values(headers).some((value) => typeof value !== 'string'))) {
+  if (
+    headers !== undefined &&
+    (typeof headers !== 'object' ||
+      headers === null ||
+      Object.values(headers).some((value) => typeof value !== 'string'))
+  ) {
     throw configError('headers', 'must map header names to strings');
   }
   return url;
@@ -80,7 +91,12 @@ function validateOptions(options: OpenAiCompatibleEmbeddingsOptions): URL {
 /** True for localhost, 127.0.0.0/8 and ::1: texts sent there do not leave this machine. */
 function isLoopback(url: URL): boolean {
   const host = url.hostname.toLowerCase();
-  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '[::1]' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+  );
 }
 
 /** The provider's own words from an error body (OpenAI, Ollama and TEI shapes), else the raw text. */
@@ -109,9 +125,14 @@ function readVectors(body: unknown, count: number): number[][] | string {
   for (const [position, item] of data.entries()) {
     const { index, embedding } = (item ?? {}) as { index?: unknown; embedding?: unknown };
     const slot = index === undefined ? position : index;
-    if (typeof slot !== 'number' || !Number.isInteger(slot) || slot < 0 || slot >= count) return `has data[${position}].index ${JSON.stringify(index)} outside 0..${count - 1}`;
+    if (typeof slot !== 'number' || !Number.isInteger(slot) || slot < 0 || slot >= count)
+      return `has data[${position}].index ${JSON.stringify(index)} outside 0..${count - 1}`;
     if (ordered[slot] !== undefined) return `has index ${slot} twice`;
-    if (!Array.isArray(embedding) || embedding.length === 0 || !embedding.every((value) => typeof value === 'number' && Number.isFinite(value))) {
+    if (
+      !Array.isArray(embedding) ||
+      embedding.length === 0 ||
+      !embedding.every((value) => typeof value === 'number' && Number.isFinite(value))
+    ) {
       return `has data[${position}].embedding that is not a non-empty array of finite numbers`;
     }
     ordered[slot] = embedding as number[];
@@ -131,28 +152,43 @@ interface Endpoint {
 }
 
 function failure(endpoint: Endpoint, message: string, extra: { status?: number; cause?: unknown } = {}): EngramError {
-  return new EngramError('INTERNAL', `embeddings from ${endpoint.where} (model ${endpoint.modelId}) ${endpoint.redact(message)}`, {
-    field: 'embeddings',
-    cause: extra.cause,
-    details: extra.status === undefined ? {} : { status: extra.status, retryable: extra.status === 429 || extra.status >= 500 },
-  });
+  return new EngramError(
+    'INTERNAL',
+    `embeddings from ${endpoint.where} (model ${endpoint.modelId}) ${endpoint.redact(message)}`,
+    {
+      field: 'embeddings',
+      cause: extra.cause,
+      details:
+        extra.status === undefined
+          ? {}
+          : { status: extra.status, retryable: extra.status === 429 || extra.status >= 500 },
+    },
+  );
 }
 
 /** The error for a non-2xx answer: a refused key or a wrong URL/model is configuration, the rest is not. */
 function statusError(endpoint: Endpoint, status: number, text: string): EngramError {
   const said = endpoint.redact(providerMessage(text));
   if (status === 401 || status === 403) {
-    return new EngramError('CONFIG_INVALID', `embeddings.apiKey was refused by ${endpoint.where} (HTTP ${status}): ${said}`, {
-      field: 'embeddings.apiKey',
-      details: { status },
-    });
+    return new EngramError(
+      'CONFIG_INVALID',
+      `embeddings.apiKey was refused by ${endpoint.where} (HTTP ${status}): ${said}`,
+      {
+        field: 'embeddings.apiKey',
+        details: { status },
+      },
+    );
   }
   if (status === 404) {
     const hint = 'check embeddings.baseUrl (it usually ends in /v1) and embeddings.model';
-    return new EngramError('CONFIG_INVALID', `${endpoint.where} answered HTTP 404 for model ${endpoint.modelId}: ${said}; ${hint}`, {
-      field: 'embeddings',
-      details: { status },
-    });
+    return new EngramError(
+      'CONFIG_INVALID',
+      `${endpoint.where} answered HTTP 404 for model ${endpoint.modelId}: ${said}; ${hint}`,
+      {
+        field: 'embeddings',
+        details: { status },
+      },
+    );
   }
   return failure(endpoint, `failed with HTTP ${status}: ${said}`, { status });
 }
@@ -174,7 +210,8 @@ async function post(
   } catch (cause) {
     if (signal?.aborted === true) throw signal.reason;
     if (timeout.aborted) throw failure(endpoint, `timed out after ${timeoutMs} ms`, { cause });
-    const reason = cause instanceof Error ? ((cause.cause as Error | undefined)?.message ?? cause.message) : String(cause);
+    const reason =
+      cause instanceof Error ? ((cause.cause as Error | undefined)?.message ?? cause.message) : String(cause);
     throw failure(endpoint, `could not be fetched: ${reason}`, { cause });
   }
 }
@@ -199,7 +236,12 @@ export function createOpenAiCompatibleEmbeddings(options: OpenAiCompatibleEmbedd
     modelId,
     redact: (text) => (apiKey !== undefined && apiKey.length >= 4 ? text.replaceAll(apiKey, '[redacted]') : text),
   };
-  const headers = { 'content-type': 'application/json', accept: 'application/json', ...(apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` }), ...options.headers };
+  const headers = {
+    'content-type': 'application/json',
+    accept: 'application/json',
+    ...(apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` }),
+    ...options.headers,
+  };
   const declared = options.dimensions ?? knownDimensions[modelId];
   let dimensions = declared ?? 0;
 
@@ -214,7 +256,11 @@ export function createOpenAiCompatibleEmbeddings(options: OpenAiCompatibleEmbedd
     remote: !isLoopback(url),
     async doEmbed({ values, signal }) {
       if (values.length === 0) return { embeddings: [] };
-      const body = JSON.stringify({ model: modelId, input: values, ...(options.dimensions === undefined ? {} : { dimensions: options.dimensions }) });
+      const body = JSON.stringify({
+        model: modelId,
+        input: values,
+        ...(options.dimensions === undefined ? {} : { dimensions: options.dimensions }),
+      });
       const { status, text } = await post(endpoint, { body, headers, timeoutMs, signal });
       if (status < 200 || status >= 300) throw statusError(endpoint, status, text);
       let parsed: unknown;
@@ -227,13 +273,21 @@ export function createOpenAiCompatibleEmbeddings(options: OpenAiCompatibleEmbedd
       if (typeof vectors === 'string') throw failure(endpoint, `returned a response that ${vectors}`);
       const size = vectors[0]!.length;
       if (declared !== undefined && size !== declared) {
-        const expected = options.dimensions === undefined ? `${modelId} normally has ${declared} dimensions` : `embeddings.dimensions is ${declared}`;
-        throw new EngramError('CONFIG_INVALID', `${expected} but ${endpoint.where} returned ${size}-dimensional vectors`, {
-          field: 'embeddings.dimensions',
-          details: { expected: declared, actual: size },
-        });
+        const expected =
+          options.dimensions === undefined
+            ? `${modelId} normally has ${declared} dimensions`
+            : `embeddings.dimensions is ${declared}`;
+        throw new EngramError(
+          'CONFIG_INVALID',
+          `${expected} but ${endpoint.where} returned ${size}-dimensional vectors`,
+          {
+            field: 'embeddings.dimensions',
+            details: { expected: declared, actual: size },
+          },
+        );
       }
-      if (dimensions !== 0 && size !== dimensions) throw failure(endpoint, `changed its vector size from ${dimensions} to ${size}`);
+      if (dimensions !== 0 && size !== dimensions)
+        throw failure(endpoint, `changed its vector size from ${dimensions} to ${size}`);
       dimensions = size;
       return { embeddings: vectors.map((vector) => normalise(vector)) };
     },

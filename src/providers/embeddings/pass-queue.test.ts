@@ -15,7 +15,11 @@ function drain(queue: PassQueue): string[][] {
 describe('PassQueue', () => {
   it('keeps each pass within its tokens: texts × the longest text', () => {
     const queue = new PassQueue(256, tokens);
-    queue.add({ id: 1, lane: 'background', texts: ['t20', 't20', 't20', 't100', 't20', 't128', 't128', 't128', 't10'] });
+    queue.add({
+      id: 1,
+      lane: 'background',
+      texts: ['t20', 't20', 't20', 't100', 't20', 't128', 't128', 't128', 't10'],
+    });
     expect(drain(queue)).toEqual([
       ['1:t20', '1:t20', '1:t20'], // a fourth text of 100 tokens would make 4 × 100
       ['1:t100', '1:t20'],
@@ -37,7 +41,11 @@ describe('PassQueue', () => {
     queue.add({ id: 2, lane: 'interactive', texts: ['t8'] });
     queue.add({ id: 3, lane: 'interactive', texts: ['t12'] });
     // Both queries share one pass, before the rest of the backlog.
-    expect(drain(queue)).toEqual([['2:t8', '3:t12'], ['1:t128', '1:t128'], ['1:t128', '1:t128']]);
+    expect(drain(queue)).toEqual([
+      ['2:t8', '3:t12'],
+      ['1:t128', '1:t128'],
+      ['1:t128', '1:t128'],
+    ]);
   });
 
   it('fills a pass from several calls of one lane, in order', () => {

@@ -73,7 +73,11 @@ export class PassQueue {
 
   /** Texts still waiting for a pass. */
   get size(): number {
-    return LANE_ORDER.reduce((sum, lane) => sum + this.lanes[lane].reduce((texts, waiting) => texts + waiting.call.texts.length - waiting.next, 0), 0);
+    return LANE_ORDER.reduce(
+      (sum, lane) =>
+        sum + this.lanes[lane].reduce((texts, waiting) => texts + waiting.call.texts.length - waiting.next, 0),
+      0,
+    );
   }
 
   /** The next pass: texts of the first lane that has any, in call order, within the token bound; [] when nothing waits. */

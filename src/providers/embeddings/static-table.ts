@@ -35,9 +35,13 @@ function padded(length: number): number {
 }
 
 function corrupt(source: string, problem: string): EngramError {
-  return new EngramError('CONFIG_INVALID', `the static embedding table ${source} is not usable: ${problem}; reinstall the package or rebuild the table (npm run distill:embeddings)`, {
-    field: 'embeddings',
-  });
+  return new EngramError(
+    'CONFIG_INVALID',
+    `the static embedding table ${source} is not usable: ${problem}; reinstall the package or rebuild the table (npm run distill:embeddings)`,
+    {
+      field: 'embeddings',
+    },
+  );
 }
 
 /**
@@ -55,7 +59,9 @@ export function writeStaticTable(table: StaticTable): Uint8Array {
   const bytes = new Uint8Array(HEADER_BYTES + textBytes + count * 8 + count * 4 + count * table.dimensions);
   const view = new DataView(bytes.buffer);
   bytes.set(encoder.encode(MAGIC), 0);
-  [VERSION, count, table.dimensions, id.length, pieces.length, 0].forEach((value, index) => view.setUint32(8 + index * 4, value, true));
+  [VERSION, count, table.dimensions, id.length, pieces.length, 0].forEach((value, index) =>
+    view.setUint32(8 + index * 4, value, true),
+  );
   bytes.set(id, HEADER_BYTES);
   bytes.set(pieces, HEADER_BYTES + id.length);
   let offset = HEADER_BYTES + textBytes;
@@ -72,10 +78,16 @@ export function writeStaticTable(table: StaticTable): Uint8Array {
 }
 
 /** The header's counts, checked against the file's length. */
-function readHeader(bytes: Uint8Array, source: string): { count: number; dimensions: number; idBytes: number; pieceBytes: number } {
-  if (bytes.length < HEADER_BYTES || new TextDecoder().decode(bytes.subarray(0, 8)) !== MAGIC) throw corrupt(source, 'it does not start with the table header');
+function readHeader(
+  bytes: Uint8Array,
+  source: string,
+): { count: number; dimensions: number; idBytes: number; pieceBytes: number } {
+  if (bytes.length < HEADER_BYTES || new TextDecoder().decode(bytes.subarray(0, 8)) !== MAGIC)
+    throw corrupt(source, 'it does not start with the table header');
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const [version, count, dimensions, idBytes, pieceBytes] = [0, 1, 2, 3, 4].map((index) => view.getUint32(8 + index * 4, true)) as [number, number, number, number, number];
+  const [version, count, dimensions, idBytes, pieceBytes] = [0, 1, 2, 3, 4].map((index) =>
+    view.getUint32(8 + index * 4, true),
+  ) as [number, number, number, number, number];
   if (version !== VERSION) throw corrupt(source, `format version ${version}, this Engram reads ${VERSION}`);
   if (count < 1 || dimensions < 1) throw corrupt(source, `${count} pieces of ${dimensions} dimensions`);
   const expected = HEADER_BYTES + padded(idBytes + pieceBytes) + count * (8 + 4 + dimensions);
@@ -110,6 +122,7 @@ export function readStaticTable(bytes: Uint8Array, source: string): StaticTable 
   const scales = Float32Array.from({ length: count }, (_, index) => view.getFloat32(offset + index * 4, true));
   offset += count * 4;
   const rows = new Int8Array(bytes.buffer, bytes.byteOffset + offset, count * dimensions).slice();
-  if (!scores.every(Number.isFinite) || !scales.every((scale) => Number.isFinite(scale) && scale >= 0)) throw corrupt(source, 'a score or scale is not a finite number');
+  if (!scores.every(Number.isFinite) || !scales.every((scale) => Number.isFinite(scale) && scale >= 0))
+    throw corrupt(source, 'a score or scale is not a finite number');
   return { modelId, dimensions, pieces, scores, scales, rows };
 }

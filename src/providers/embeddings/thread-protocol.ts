@@ -24,7 +24,8 @@ export interface ThreadData {
  * @example
  * { type: 'embed', id: 7, lane: 'background', texts: ['hello'] }
  */
-export type ToThread = { type: 'embed'; id: number; lane: EmbeddingPriority; texts: string[] } | { type: 'cancel'; id: number };
+export type ToThread =
+  { type: 'embed'; id: number; lane: EmbeddingPriority; texts: string[] } | { type: 'cancel'; id: number };
 
 /**
  * An error as it crosses the thread boundary.
@@ -65,7 +66,12 @@ function messageOf(value: unknown): string {
 export function toWire(error: unknown): WireError {
   if (EngramError.isInstance(error)) {
     const cause = (error as { cause?: unknown }).cause;
-    return { code: error.code, message: error.message, ...(error.field === undefined ? {} : { field: error.field }), ...(cause === undefined ? {} : { cause: messageOf(cause) }) };
+    return {
+      code: error.code,
+      message: error.message,
+      ...(error.field === undefined ? {} : { field: error.field }),
+      ...(cause === undefined ? {} : { cause: messageOf(cause) }),
+    };
   }
   return { code: 'INTERNAL', message: `the local embedding model failed: ${messageOf(error)}`, field: 'embeddings' };
 }

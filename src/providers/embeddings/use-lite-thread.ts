@@ -14,7 +14,10 @@ import { USE_LITE_MAX_TOKENS } from './use-lite-input.js';
 import { loadEncoder, type SentenceEncoder } from './use-lite-loader.js';
 
 const port = parentPort;
-if (port === null) throw new EngramError('INTERNAL', 'use-lite-thread runs only as a worker thread of the local embedding model', { field: 'embeddings' });
+if (port === null)
+  throw new EngramError('INTERNAL', 'use-lite-thread runs only as a worker thread of the local embedding model', {
+    field: 'embeddings',
+  });
 const data = workerData as ThreadData;
 
 /** The vectors of each call in the thread, by call id, until its last text is embedded. */
@@ -47,7 +50,11 @@ async function runPass(model: SentenceEncoder, pass: PassEntry[]): Promise<void>
     // An empty string has no tokens; as the last of a batch the model drops its row, alone it fails.
     rows = await model.embed(pass.map((entry) => (entry.text === '' ? ' ' : entry.text)));
     if (!Array.isArray(rows) || rows.length !== pass.length) {
-      throw new EngramError('INTERNAL', `the local embedding model returned ${Array.isArray(rows) ? rows.length : 'no'} vectors for ${pass.length} texts`, { field: 'embeddings' });
+      throw new EngramError(
+        'INTERNAL',
+        `the local embedding model returned ${Array.isArray(rows) ? rows.length : 'no'} vectors for ${pass.length} texts`,
+        { field: 'embeddings' },
+      );
     }
   } catch (error) {
     for (const id of new Set(pass.map((entry) => entry.id))) fail(id, error);
@@ -61,7 +68,10 @@ async function runPass(model: SentenceEncoder, pass: PassEntry[]): Promise<void>
     call.left -= 1;
     if (call.left > 0) return;
     calls.delete(entry.id);
-    send({ type: 'done', id: entry.id, vectors: call.vectors }, call.vectors.map((vector) => vector.buffer as ArrayBuffer));
+    send(
+      { type: 'done', id: entry.id, vectors: call.vectors },
+      call.vectors.map((vector) => vector.buffer as ArrayBuffer),
+    );
   });
 }
 

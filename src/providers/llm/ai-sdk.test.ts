@@ -6,9 +6,17 @@ import { EngramError } from '../../spec/errors.js';
 import { fromAiSdkModel } from './ai-sdk.js';
 import { generateStructured } from './generate-structured.js';
 
-type GenerateResult = Extract<NonNullable<ConstructorParameters<typeof MockLanguageModelV3>[0]>['doGenerate'], { content: unknown }>;
+type GenerateResult = Extract<
+  NonNullable<ConstructorParameters<typeof MockLanguageModelV3>[0]>['doGenerate'],
+  { content: unknown }
+>;
 
-const schema = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'], additionalProperties: false };
+const schema = {
+  type: 'object',
+  properties: { name: { type: 'string' } },
+  required: ['name'],
+  additionalProperties: false,
+};
 const input = { system: 'Answer in JSON.', prompt: 'Name the project.', schema, schemaName: 'project' };
 
 function textResult(text: string): GenerateResult {
@@ -40,11 +48,24 @@ afterEach(() => {
 
 describe('fromAiSdkModel', () => {
   it("goes through the SDK's generateObject with the JSON Schema as the response format", async () => {
-    const mock = new MockLanguageModelV3({ provider: 'mock-provider', modelId: 'mock-1', doGenerate: textResult('{"name": "atlas"}') });
+    const mock = new MockLanguageModelV3({
+      provider: 'mock-provider',
+      modelId: 'mock-1',
+      doGenerate: textResult('{"name": "atlas"}'),
+    });
     const model = fromAiSdkModel(mock);
-    expect(model).toMatchObject({ specificationVersion: 'v1', provider: 'ai-sdk:mock-provider', modelId: 'mock-1', remote: true });
+    expect(model).toMatchObject({
+      specificationVersion: 'v1',
+      provider: 'ai-sdk:mock-provider',
+      modelId: 'mock-1',
+      remote: true,
+    });
     const answer = await model.doGenerateObject(input);
-    expect(answer).toEqual({ object: { name: 'atlas' }, raw: '{"name":"atlas"}', usage: { inputTokens: 12, outputTokens: 4 } });
+    expect(answer).toEqual({
+      object: { name: 'atlas' },
+      raw: '{"name":"atlas"}',
+      usage: { inputTokens: 12, outputTokens: 4 },
+    });
     const call = mock.doGenerateCalls[0]!;
     expect(call.responseFormat).toEqual({ type: 'json', schema, name: 'project' });
     expect(call.prompt[0]).toEqual({ role: 'system', content: input.system });
@@ -52,13 +73,22 @@ describe('fromAiSdkModel', () => {
   });
 
   it('returns text that is not JSON as object undefined with the raw text, so the wrapper retries', async () => {
-    const mock = new MockLanguageModelV3({ doGenerate: [textResult('The project is Atlas.'), textResult('{"name": "atlas"}')] });
+    const mock = new MockLanguageModelV3({
+      doGenerate: [textResult('The project is Atlas.'), textResult('{"name": "atlas"}')],
+    });
     const model = fromAiSdkModel(mock, { remote: false });
     expect(model.remote).toBe(false);
     expect(await model.doGenerateObject(input)).toMatchObject({ object: undefined, raw: 'The project is Atlas.' });
-    const validate = (value: unknown) => (typeof value === 'object' && value !== null ? [] : [{ field: '', rule: 'type', message: 'must be an object' }]);
-    const again = new MockLanguageModelV3({ doGenerate: [textResult('The project is Atlas.'), textResult('{"name": "atlas"}')] });
-    expect(await generateStructured(fromAiSdkModel(again), { ...input, validate })).toEqual({ ok: true, object: { name: 'atlas' }, attempts: 2 });
+    const validate = (value: unknown) =>
+      typeof value === 'object' && value !== null ? [] : [{ field: '', rule: 'type', message: 'must be an object' }];
+    const again = new MockLanguageModelV3({
+      doGenerate: [textResult('The project is Atlas.'), textResult('{"name": "atlas"}')],
+    });
+    expect(await generateStructured(fromAiSdkModel(again), { ...input, validate })).toEqual({
+      ok: true,
+      object: { name: 'atlas' },
+      attempts: 2,
+    });
     expect(again.doGenerateCalls).toHaveLength(2);
   });
 
@@ -66,7 +96,13 @@ describe('fromAiSdkModel', () => {
     const failing = (statusCode: number) =>
       new MockLanguageModelV3({
         doGenerate: () => {
-          throw new APICallError({ message: `HTTP ${statusCode} from provider`, url: 'https://llm.example/v1', requestBodyValues: {}, statusCode, isRetryable: statusCode >= 500 });
+          throw new APICallError({
+            message: `HTTP ${statusCode} from provider`,
+            url: 'https://llm.example/v1',
+            requestBodyValues: {},
+            statusCode,
+            isRetryable: statusCode >= 500,
+          });
         },
       });
     const unauthorized = await failureOf(() => fromAiSdkModel(failing(401)).doGenerateObject(input));

@@ -68,7 +68,8 @@ export function fromAiSdkModel(model: AiSdkLanguageModel, options: AiSdkModelOpt
         return { object: result.object, raw: JSON.stringify(result.object), usage: usageOf(result.usage) };
       } catch (error) {
         // Output that is not JSON is the wrapper's to retry, not a fault.
-        if (ai.NoObjectGeneratedError.isInstance(error)) return { object: undefined, raw: error.text ?? '', usage: usageOf(error.usage) };
+        if (ai.NoObjectGeneratedError.isInstance(error))
+          return { object: undefined, raw: error.text ?? '', usage: usageOf(error.usage) };
         throw toEngramError(ai, error, model);
       }
     },
@@ -79,14 +80,20 @@ async function loadAiSdk(): Promise<AiModule> {
   try {
     return await import('ai');
   } catch (cause) {
-    throw new EngramError('CONFIG_INVALID', "llm: the Vercel AI SDK is not installed; run `npm install ai` to use fromAiSdkModel", {
-      field: 'llm',
-      cause,
-    });
+    throw new EngramError(
+      'CONFIG_INVALID',
+      'llm: the Vercel AI SDK is not installed; run `npm install ai` to use fromAiSdkModel',
+      {
+        field: 'llm',
+        cause,
+      },
+    );
   }
 }
 
-function usageOf(usage: { inputTokens?: number | undefined; outputTokens?: number | undefined } | undefined): GenerateOutput['usage'] {
+function usageOf(
+  usage: { inputTokens?: number | undefined; outputTokens?: number | undefined } | undefined,
+): GenerateOutput['usage'] {
   if (usage === undefined) return undefined;
   return { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens };
 }

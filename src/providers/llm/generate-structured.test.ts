@@ -29,7 +29,12 @@ function scriptedModel(answers: string[]): StructuredModel & { calls: Input[] } 
   };
 }
 
-const schema = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'], additionalProperties: false };
+const schema = {
+  type: 'object',
+  properties: { name: { type: 'string' } },
+  required: ['name'],
+  additionalProperties: false,
+};
 const validate = (value: unknown): ValidationIssue[] =>
   typeof value === 'object' && value !== null && typeof (value as Record<string, unknown>)['name'] === 'string'
     ? []
@@ -60,7 +65,12 @@ describe('generateStructured', () => {
     const result = await generateStructured(model, request);
     expect(result).toEqual({
       ok: false,
-      failure: { reason: 'invalid', attempts: 2, raw: long.slice(0, 2_000), issues: [{ field: 'name', rule: 'required', message: 'is required' }] },
+      failure: {
+        reason: 'invalid',
+        attempts: 2,
+        raw: long.slice(0, 2_000),
+        issues: [{ field: 'name', rule: 'required', message: 'is required' }],
+      },
     });
     expect(model.calls).toHaveLength(2);
   });

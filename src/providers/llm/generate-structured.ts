@@ -20,7 +20,10 @@ const NOT_JSON: ValidationIssue[] = [{ field: '', rule: 'json', message: 'the an
  * const result = await generateStructured(model, { system, prompt, schema, schemaName: 'items', validate });
  * if (result.ok) use(result.object); else record(result.failure);
  */
-export async function generateStructured(model: StructuredModel, request: StructuredRequest): Promise<StructuredResult> {
+export async function generateStructured(
+  model: StructuredModel,
+  request: StructuredRequest,
+): Promise<StructuredResult> {
   let prompt = request.prompt;
   let failure: StructuredFailure | undefined;
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
@@ -35,7 +38,12 @@ export async function generateStructured(model: StructuredModel, request: Struct
     const notJson = answer.object === undefined;
     const issues = notJson ? NOT_JSON : request.validate(answer.object);
     if (issues.length === 0) return { ok: true, object: answer.object, attempts: attempt };
-    failure = { reason: notJson ? 'not_json' : 'invalid', attempts: attempt, raw: truncate(answer.raw, MAX_RAW_CHARS), issues };
+    failure = {
+      reason: notJson ? 'not_json' : 'invalid',
+      attempts: attempt,
+      raw: truncate(answer.raw, MAX_RAW_CHARS),
+      issues,
+    };
     prompt = `${request.prompt}\n\n${retryNote(issues)}`;
   }
   return { ok: false, failure: failure! };
@@ -43,7 +51,9 @@ export async function generateStructured(model: StructuredModel, request: Struct
 
 /** The note appended to the prompt of the retry: what was wrong, briefly. */
 function retryNote(issues: readonly ValidationIssue[]): string {
-  const listed = issues.slice(0, MAX_ISSUES_IN_NOTE).map((issue) => `- ${issue.field === '' ? 'answer' : issue.field}: ${issue.message}`);
+  const listed = issues
+    .slice(0, MAX_ISSUES_IN_NOTE)
+    .map((issue) => `- ${issue.field === '' ? 'answer' : issue.field}: ${issue.message}`);
   const more = issues.length > MAX_ISSUES_IN_NOTE ? [`- and ${issues.length - MAX_ISSUES_IN_NOTE} more`] : [];
   return [
     'Your previous answer to this request could not be used:',

@@ -1,10 +1,19 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { EngramError } from '../../spec/errors.js';
-import { chatReply, startOpenAiCompatibleServer, type OpenAiCompatibleServer } from '../../../test/helpers/openai-compatible-server.js';
+import {
+  chatReply,
+  startOpenAiCompatibleServer,
+  type OpenAiCompatibleServer,
+} from '../../../test/helpers/openai-compatible-server.js';
 import { createOpenAiCompatibleChat } from './openai-compatible.js';
 
-const schema = { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'], additionalProperties: false };
+const schema = {
+  type: 'object',
+  properties: { ok: { type: 'boolean' } },
+  required: ['ok'],
+  additionalProperties: false,
+};
 const input = { system: 'You answer in JSON.', prompt: 'Is it ok?', schema, schemaName: 'answer' };
 
 let server: OpenAiCompatibleServer | undefined;
@@ -26,7 +35,13 @@ async function failureOf(run: () => Promise<unknown>): Promise<EngramError> {
 describe('createOpenAiCompatibleChat', () => {
   it('posts system and user messages with a strict json_schema response format and parses the answer', async () => {
     server = await startOpenAiCompatibleServer({ apiKey: 'sk-test', chat: () => chatReply('{"ok": true}') });
-    const model = createOpenAiCompatibleChat({ baseUrl: `${server.baseUrl}/`, apiKey: 'sk-test', model: 'test-model', temperature: 0, headers: { 'x-team': 'memory' } });
+    const model = createOpenAiCompatibleChat({
+      baseUrl: `${server.baseUrl}/`,
+      apiKey: 'sk-test',
+      model: 'test-model',
+      temperature: 0,
+      headers: { 'x-team': 'memory' },
+    });
     const answer = await model.doGenerateObject(input);
     expect(answer).toEqual({ object: { ok: true }, raw: '{"ok": true}', usage: { inputTokens: 10, outputTokens: 5 } });
     const request = server.requests[0]!;
@@ -45,7 +60,9 @@ describe('createOpenAiCompatibleChat', () => {
   });
 
   it('returns content that is not JSON as object undefined with the raw text, and unwraps a Markdown fence', async () => {
-    server = await startOpenAiCompatibleServer({ chat: (_, call) => chatReply(call === 1 ? 'Sure! Here you go.' : '```json\n{"ok": false}\n```') });
+    server = await startOpenAiCompatibleServer({
+      chat: (_, call) => chatReply(call === 1 ? 'Sure! Here you go.' : '```json\n{"ok": false}\n```'),
+    });
     const model = createOpenAiCompatibleChat({ baseUrl: server.baseUrl, model: 'm' });
     expect(await model.doGenerateObject(input)).toMatchObject({ object: undefined, raw: 'Sure! Here you go.' });
     expect(await model.doGenerateObject(input)).toMatchObject({ object: { ok: false } });
@@ -54,7 +71,11 @@ describe('createOpenAiCompatibleChat', () => {
 
   it('treats a refusal (null content) as bad output, not as a fault', async () => {
     server = await startOpenAiCompatibleServer({
-      chat: () => ({ body: { choices: [{ index: 0, message: { role: 'assistant', content: null, refusal: 'I cannot help with that.' } }] } }),
+      chat: () => ({
+        body: {
+          choices: [{ index: 0, message: { role: 'assistant', content: null, refusal: 'I cannot help with that.' } }],
+        },
+      }),
     });
     const model = createOpenAiCompatibleChat({ baseUrl: server.baseUrl, model: 'm' });
     expect(await model.doGenerateObject(input)).toEqual({ object: undefined, raw: 'I cannot help with that.' });
@@ -83,14 +104,20 @@ describe('createOpenAiCompatibleChat', () => {
     expect(unauthorized.message).toContain('invalid api key');
     expect(JSON.stringify({ ...unauthorized.toJSON(), message: unauthorized.message })).not.toContain('sk-secret-123');
 
-    const wrongPath = createOpenAiCompatibleChat({ baseUrl: `${server.baseUrl}/nowhere`, apiKey: 'right-key', model: 'm' });
+    const wrongPath = createOpenAiCompatibleChat({
+      baseUrl: `${server.baseUrl}/nowhere`,
+      apiKey: 'right-key',
+      model: 'm',
+    });
     const notFound = await failureOf(() => wrongPath.doGenerateObject(input));
     expect(notFound.code).toBe('CONFIG_INVALID');
     expect(notFound.details['status']).toBe(404);
   });
 
   it('redacts the API key when the provider echoes it back', async () => {
-    server = await startOpenAiCompatibleServer({ chat: () => ({ status: 400, body: { error: { message: 'bad key sk-secret-123 for model' } } }) });
+    server = await startOpenAiCompatibleServer({
+      chat: () => ({ status: 400, body: { error: { message: 'bad key sk-secret-123 for model' } } }),
+    });
     const model = createOpenAiCompatibleChat({ baseUrl: server.baseUrl, apiKey: 'sk-secret-123', model: 'm' });
     const error = await failureOf(() => model.doGenerateObject(input));
     expect(error.code).toBe('INTERNAL');
@@ -99,7 +126,9 @@ describe('createOpenAiCompatibleChat', () => {
   });
 
   it('maps other HTTP errors to INTERNAL with the status and the provider message', async () => {
-    server = await startOpenAiCompatibleServer({ chat: () => ({ status: 503, body: { error: { message: 'model is loading' } } }) });
+    server = await startOpenAiCompatibleServer({
+      chat: () => ({ status: 503, body: { error: { message: 'model is loading' } } }),
+    });
     const model = createOpenAiCompatibleChat({ baseUrl: server.baseUrl, model: 'm' });
     const error = await failureOf(() => model.doGenerateObject(input));
     expect(error.code).toBe('INTERNAL');
@@ -116,18 +145,24 @@ describe('createOpenAiCompatibleChat', () => {
         return { body: { unexpected: true } };
       },
     });
-    const odd = await failureOf(() => createOpenAiCompatibleChat({ baseUrl: server!.baseUrl, model: 'm' }).doGenerateObject(input));
+    const odd = await failureOf(() =>
+      createOpenAiCompatibleChat({ baseUrl: server!.baseUrl, model: 'm' }).doGenerateObject(input),
+    );
     expect(odd.code).toBe('INTERNAL');
     expect(odd.message).toContain('choices');
 
-    const slow = await failureOf(() => createOpenAiCompatibleChat({ baseUrl: server!.baseUrl, model: 'slow', timeoutMs: 50 }).doGenerateObject(input));
+    const slow = await failureOf(() =>
+      createOpenAiCompatibleChat({ baseUrl: server!.baseUrl, model: 'slow', timeoutMs: 50 }).doGenerateObject(input),
+    );
     expect(slow.code).toBe('INTERNAL');
     expect(slow.message).toContain('timed out after 50 ms');
 
     const closed = await startOpenAiCompatibleServer();
     const closedUrl = closed.baseUrl;
     await closed.close();
-    const refused = await failureOf(() => createOpenAiCompatibleChat({ baseUrl: closedUrl, model: 'm' }).doGenerateObject(input));
+    const refused = await failureOf(() =>
+      createOpenAiCompatibleChat({ baseUrl: closedUrl, model: 'm' }).doGenerateObject(input),
+    );
     expect(refused.code).toBe('INTERNAL');
     expect(refused.message).toContain('ECONNREFUSED');
   });
@@ -141,7 +176,10 @@ describe('createOpenAiCompatibleChat', () => {
 
   it('keeps the query string of baseUrl on the request but out of error messages', async () => {
     server = await startOpenAiCompatibleServer({ chat: () => ({ status: 500, body: { error: { message: 'boom' } } }) });
-    const model = createOpenAiCompatibleChat({ baseUrl: `${server.baseUrl}?api-version=2024-10-21&key=secret`, model: 'm' });
+    const model = createOpenAiCompatibleChat({
+      baseUrl: `${server.baseUrl}?api-version=2024-10-21&key=secret`,
+      model: 'm',
+    });
     const error = await failureOf(() => model.doGenerateObject(input));
     expect(server.requests[0]!.path).toBe('/v1/chat/completions');
     expect(error.message).not.toContain('secret');

@@ -40,7 +40,11 @@ export function createOpenAiCompatibleChat(options: OpenAiCompatibleChatOptions)
   const endpoint = `${url.origin}${url.pathname.replace(/\/+$/u, '')}/chat/completions`;
   const requestUrl = `${endpoint}${url.search}`;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json', ...options.headers };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json',
+    ...options.headers,
+  };
   if (options.apiKey !== undefined && options.apiKey !== '') headers['authorization'] = `Bearer ${options.apiKey}`;
   const apiKey = options.apiKey ?? '';
   const redact = (text: string): string => (apiKey.length >= 4 ? text.split(apiKey).join('[redacted]') : text);
@@ -57,10 +61,19 @@ export function createOpenAiCompatibleChat(options: OpenAiCompatibleChatOptions)
           { role: 'system', content: input.system },
           { role: 'user', content: input.prompt },
         ],
-        response_format: { type: 'json_schema', json_schema: { name: schemaNameOf(input.schemaName), schema: input.schema, strict: input.strict ?? true } },
+        response_format: {
+          type: 'json_schema',
+          json_schema: { name: schemaNameOf(input.schemaName), schema: input.schema, strict: input.strict ?? true },
+        },
         ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
       };
-      const { status, text } = await post(requestUrl, endpoint, { method: 'POST', headers, body: JSON.stringify(body) }, timeoutMs, input.signal);
+      const { status, text } = await post(
+        requestUrl,
+        endpoint,
+        { method: 'POST', headers, body: JSON.stringify(body) },
+        timeoutMs,
+        input.signal,
+      );
       if (status < 200 || status > 299) throw httpError(endpoint, status, redact(providerMessage(text)));
       return readCompletion(endpoint, text, redact);
     },
@@ -74,7 +87,9 @@ function parseBaseUrl(baseUrl: string): URL {
   } catch {
     // reported below
   }
-  throw new EngramError('CONFIG_INVALID', `llm: baseUrl must be an http(s) URL, got ${JSON.stringify(baseUrl)}`, { field: 'llm' });
+  throw new EngramError('CONFIG_INVALID', `llm: baseUrl must be an http(s) URL, got ${JSON.stringify(baseUrl)}`, {
+    field: 'llm',
+  });
 }
 
 function isLoopback(hostname: string): boolean {
@@ -119,7 +134,10 @@ function httpError(endpoint: string, status: number, message: string): EngramErr
   const details = { status, provider_message: message, retryable: status === 429 || status >= 500 };
   if (status === 401 || status === 403 || status === 404) {
     const hint = status === 404 ? 'check baseUrl and model' : 'check apiKey';
-    return new EngramError('CONFIG_INVALID', `llm: POST ${endpoint} answered HTTP ${status} (${hint}): ${message}`, { field: 'llm', details });
+    return new EngramError('CONFIG_INVALID', `llm: POST ${endpoint} answered HTTP ${status} (${hint}): ${message}`, {
+      field: 'llm',
+      details,
+    });
   }
   return new EngramError('INTERNAL', `llm: POST ${endpoint} answered HTTP ${status}: ${message}`, {
     field: 'llm',
@@ -145,10 +163,14 @@ function readCompletion(endpoint: string, text: string, redact: (text: string) =
   const choices = isRecord(body) ? body['choices'] : undefined;
   const message = Array.isArray(choices) && isRecord(choices[0]) ? choices[0]['message'] : undefined;
   if (!isRecord(message)) {
-    throw new EngramError('INTERNAL', `llm: POST ${endpoint} answered a body without choices[0].message: ${redact(text.slice(0, 300))}`, {
-      field: 'llm',
-      cause: { body: redact(text.slice(0, 2_000)) },
-    });
+    throw new EngramError(
+      'INTERNAL',
+      `llm: POST ${endpoint} answered a body without choices[0].message: ${redact(text.slice(0, 300))}`,
+      {
+        field: 'llm',
+        cause: { body: redact(text.slice(0, 2_000)) },
+      },
+    );
   }
   const usage = usageOf(isRecord(body) ? body['usage'] : undefined);
   const content = message['content'];

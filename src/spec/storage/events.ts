@@ -41,7 +41,10 @@ export interface EventPosition {
  * The events right before and right after some anchor events in their own sessions, among those
  * the filters let through (kinds, sensitivity, time, expiry). The anchors themselves need not pass.
  */
-export interface NeighbourQuery extends Omit<EventQuery, 'ids' | 'cursor' | 'order' | 'limit' | 'session_id' | 'run_id'> {
+export interface NeighbourQuery extends Omit<
+  EventQuery,
+  'ids' | 'cursor' | 'order' | 'limit' | 'session_id' | 'run_id'
+> {
   user_id: string;
   agent_id: string;
   anchors: ReadonlyArray<{ id: string; session_id: string }>;
@@ -90,7 +93,6 @@ export interface EventSearchHit {
   /** Higher is better; comparable only within one result list. */
   score: number;
 }
-
 
 /**
  * Reads of the event log (writes go through `StorageAdapter.write`).

@@ -61,7 +61,6 @@ export interface NearestItem {
   similarity: number;
 }
 
-
 /**
  * Reads of memory items and their index (writes go through `StorageAdapter.write`).
  *

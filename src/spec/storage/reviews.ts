@@ -1,7 +1,14 @@
 // The reviews area of the storage contract: what reflection leaves behind, its trace records, the
 // candidates waiting for (or past) a reviewer's decision, and the insights they became.
 
-import type { CandidateKind, CandidateStatus, InsightRecord, InsightType, ReflectionRecord, ReviewCandidate } from '../reflection.js';
+import type {
+  CandidateKind,
+  CandidateStatus,
+  InsightRecord,
+  InsightType,
+  ReflectionRecord,
+  ReviewCandidate,
+} from '../reflection.js';
 
 export interface ReflectionQuery {
   tenant_id: string;
@@ -50,7 +57,6 @@ export interface InsightQuery {
   cursor?: string;
   limit: number;
 }
-
 
 /**
  * Reads of reflections, review candidates and insights (writes go through `StorageAdapter.write`).

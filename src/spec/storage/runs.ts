@@ -20,7 +20,6 @@ export interface SnapshotQuery {
   limit: number;
 }
 
-
 /**
  * Reads of run state, ledgers and snapshots (writes go through `StorageAdapter.write`).
  *

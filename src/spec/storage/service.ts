@@ -52,7 +52,6 @@ export interface EmbeddingResult {
   vector: Float32Array | null;
 }
 
-
 /**
  * The job queue, API keys and embedding queue of a service.
  *
@@ -70,7 +69,14 @@ export interface ServiceStorage {
    * Finishes a claimed job: `done`, `failed`, or back to `pending` for another attempt, which is not
    * claimed before `retryAt` when given (a backoff). NOT_FOUND when the job is not running.
    */
-  completeJob(tenantId: string, jobId: string, status: 'done' | 'failed' | 'pending', error: string | null, now: string, retryAt?: string): Promise<void>;
+  completeJob(
+    tenantId: string,
+    jobId: string,
+    status: 'done' | 'failed' | 'pending',
+    error: string | null,
+    now: string,
+    retryAt?: string,
+  ): Promise<void>;
   /** A tenant's jobs, newest first, of some kinds and statuses (all when not given). */
   listJobs(query: JobQuery): Promise<Job[]>;
   /** The key with this hash, whichever tenant it belongs to (the tenant comes from the key). */

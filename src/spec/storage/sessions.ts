@@ -82,7 +82,6 @@ export interface ScopeCounts {
   users: UserCounts[];
 }
 
-
 /**
  * Reads of what sessions keep (writes go through `StorageAdapter.write`).
  *

@@ -9,7 +9,13 @@ import type { CommitTurnResult } from '../requests.js';
 import type { ItemStatus, MemoryItem } from '../items.js';
 import type { ApiKeyRecord } from '../auth.js';
 import type { LedgerEntry, RunKey, RunState, SnapshotRecord } from '../compaction.js';
-import type { CandidateDecision, CandidateStatus, InsightRecord, ReflectionRecord, ReviewCandidate } from '../reflection.js';
+import type {
+  CandidateDecision,
+  CandidateStatus,
+  InsightRecord,
+  ReflectionRecord,
+  ReviewCandidate,
+} from '../reflection.js';
 import type { ContextBuild } from './sessions.js';
 import type { Job } from './service.js';
 

@@ -27,7 +27,11 @@ export interface SqlPool extends Sql {
 
 /** What the store calls on a PGlite instance or one of its transactions. */
 export interface PGliteQueryable {
-  query<T>(sql: string, params?: unknown[], options?: { rowMode?: 'array' | 'object' }): Promise<{ rows: T[]; affectedRows?: number }>;
+  query<T>(
+    sql: string,
+    params?: unknown[],
+    options?: { rowMode?: 'array' | 'object' },
+  ): Promise<{ rows: T[]; affectedRows?: number }>;
   exec(sql: string): Promise<unknown>;
 }
 
@@ -64,7 +68,10 @@ export function isUniqueViolation(error: unknown): boolean {
 /** Lower-case, digits and underscores only: a schema name that needs no quoting. */
 export function checkSchemaName(schema: string): string {
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
-    throw new StorageError(`schema: ${JSON.stringify(schema)} must be lower-case letters, digits and underscores, starting with a letter`, { field: 'schema' });
+    throw new StorageError(
+      `schema: ${JSON.stringify(schema)} must be lower-case letters, digits and underscores, starting with a letter`,
+      { field: 'schema' },
+    );
   }
   return schema;
 }
@@ -94,9 +101,12 @@ const INT8_OID = 20;
 
 function wrap(query: PgClient['query'] | PgPool['query']): Sql {
   return {
-    rows: async (sql, params = []) => (await query({ text: numberPlaceholders(sql), values: [...params] })).rows as Row[],
-    arrays: async (sql, params = []) => (await query({ text: numberPlaceholders(sql), values: [...params], rowMode: 'array' })).rows as unknown[][],
-    run: async (sql, params = []) => (await query({ text: numberPlaceholders(sql), values: [...params] })).rowCount ?? 0,
+    rows: async (sql, params = []) =>
+      (await query({ text: numberPlaceholders(sql), values: [...params] })).rows as Row[],
+    arrays: async (sql, params = []) =>
+      (await query({ text: numberPlaceholders(sql), values: [...params], rowMode: 'array' })).rows as unknown[][],
+    run: async (sql, params = []) =>
+      (await query({ text: numberPlaceholders(sql), values: [...params] })).rowCount ?? 0,
     // Without values pg sends the simple protocol, which takes several statements.
     exec: async (sql) => {
       await query({ text: sql });
@@ -110,7 +120,10 @@ async function loadPg(): Promise<PgModule> {
     const module = (await import('pg')) as unknown as { default?: PgModule } & PgModule;
     return module.default ?? module;
   } catch (error) {
-    throw new StorageError('the PostgreSQL store needs the `pg` driver: run `npm install pg`', { field: 'store', cause: error });
+    throw new StorageError('the PostgreSQL store needs the `pg` driver: run `npm install pg`', {
+      field: 'store',
+      cause: error,
+    });
   }
 }
 
@@ -132,7 +145,10 @@ export async function pgPool(options: PgPoolOptions): Promise<SqlPool> {
     // Extensions (pgvector) live in public; Engram's tables in the schema, found first.
     options: `-c search_path=${options.schema},public`,
     // Counts and identity columns are bigint; they stay far below 2^53, so numbers are safe.
-    types: { getTypeParser: (oid: number, format?: string) => (oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format)) },
+    types: {
+      getTypeParser: (oid: number, format?: string) =>
+        oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format),
+    },
   });
   // An idle connection that the server drops must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
@@ -174,7 +190,8 @@ export async function pgPool(options: PgPoolOptions): Promise<SqlPool> {
 function wrapLite(db: PGliteQueryable): Sql {
   return {
     rows: async (sql, params = []) => (await db.query<Row>(numberPlaceholders(sql), [...params])).rows,
-    arrays: async (sql, params = []) => (await db.query<unknown[]>(numberPlaceholders(sql), [...params], { rowMode: 'array' })).rows,
+    arrays: async (sql, params = []) =>
+      (await db.query<unknown[]>(numberPlaceholders(sql), [...params], { rowMode: 'array' })).rows,
     run: async (sql, params = []) => (await db.query(numberPlaceholders(sql), [...params])).affectedRows ?? 0,
     exec: async (sql) => {
       await db.exec(sql);

@@ -51,22 +51,40 @@ export async function compactTables(pool: SqlPool): Promise<CompactResult> {
   const before = Number((await pool.arrays(STORE_BYTES, []))[0]?.[0] ?? 0);
   const startedAt = String((await pool.arrays('SELECT clock_timestamp()::text', []))[0]?.[0]);
   const holding = await waitForOlderSnapshots(pool, startedAt);
-  const tables = await pool.arrays('SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename', []);
+  const tables = await pool.arrays(
+    'SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename',
+    [],
+  );
   // ANALYZE replaces the column statistics (pg_statistic), which sample the values of rows.
   for (const [table] of tables) await pool.rows(`VACUUM (FULL, ANALYZE) "${String(table).replaceAll('"', '""')}"`, []);
-  const notDone = holding.length === 0
-    ? []
-    : [`rewrite: ${holding.join(', ')} still held snapshots after ${SNAPSHOT_WAIT_MS / 1000} s, so rows erased before they began may have been kept; run compact again once they end`];
+  const notDone =
+    holding.length === 0
+      ? []
+      : [
+          `rewrite: ${holding.join(', ')} still held snapshots after ${SNAPSHOT_WAIT_MS / 1000} s, so rows erased before they began may have been kept; run compact again once they end`,
+        ];
   // The statistics ANALYZE replaced stay in pg_statistic's file as dead row versions until that
   // catalog is rewritten too, which only a superuser may do.
-  const superuser = (await pool.arrays('SELECT rolsuper FROM pg_roles WHERE rolname = current_user', []))[0]?.[0] === true;
+  const superuser =
+    (await pool.arrays('SELECT rolsuper FROM pg_roles WHERE rolname = current_user', []))[0]?.[0] === true;
   if (superuser) {
     // The statistics ANALYZE just replaced are still visible to transactions begun before it: the
     // rewrite would keep them, so it waits for those to end too.
     const analysedAt = String((await pool.arrays('SELECT clock_timestamp()::text', []))[0]?.[0]);
     const reading = await waitForOlderSnapshots(pool, analysedAt);
     await pool.rows('VACUUM FULL pg_catalog.pg_statistic', []);
-    if (reading.length > 0) notDone.push(`pg_statistic: ${reading.join(', ')} still held snapshots after ${SNAPSHOT_WAIT_MS / 1000} s, so statistics sampled from erased rows may have been kept; run compact again once they end`);
-  } else notDone.push('pg_statistic: the column statistics catalog was not rewritten (only a superuser may), so values sampled from erased rows by an earlier ANALYZE can remain in its file; a superuser can run VACUUM FULL pg_catalog.pg_statistic');
-  return { before_bytes: before, after_bytes: Number((await pool.arrays(STORE_BYTES, []))[0]?.[0] ?? 0), complete: notDone.length === 0, not_done: notDone };
+    if (reading.length > 0)
+      notDone.push(
+        `pg_statistic: ${reading.join(', ')} still held snapshots after ${SNAPSHOT_WAIT_MS / 1000} s, so statistics sampled from erased rows may have been kept; run compact again once they end`,
+      );
+  } else
+    notDone.push(
+      'pg_statistic: the column statistics catalog was not rewritten (only a superuser may), so values sampled from erased rows by an earlier ANALYZE can remain in its file; a superuser can run VACUUM FULL pg_catalog.pg_statistic',
+    );
+  return {
+    before_bytes: before,
+    after_bytes: Number((await pool.arrays(STORE_BYTES, []))[0]?.[0] ?? 0),
+    complete: notDone.length === 0,
+    not_done: notDone,
+  };
 }

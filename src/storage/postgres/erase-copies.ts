@@ -42,7 +42,13 @@ export function eraseJobs(tx: Sql, tenantId: string, userId: string, runs: Runs 
  * @example
  * await redactBuilds(tx, 't1', 'mira', new Set(['mem_01J…']), { at: now, erased: 'user' }); // 2
  */
-export async function redactBuilds(tx: Sql, tenantId: string, userId: string, erased: ReadonlySet<string>, why: Pick<BuildRedaction, 'at' | 'erased'>): Promise<number> {
+export async function redactBuilds(
+  tx: Sql,
+  tenantId: string,
+  userId: string,
+  erased: ReadonlySet<string>,
+  why: Pick<BuildRedaction, 'at' | 'erased'>,
+): Promise<number> {
   const ids = [...erased];
   const seqs = (
     await tx.arrays(
@@ -54,18 +60,34 @@ export async function redactBuilds(tx: Sql, tenantId: string, userId: string, er
        SELECT b.seq FROM context_builds b JOIN unnest(?::text[]) AS i(id) ON strpos(b.packet, i.id) > 0
        WHERE b.tenant_id = ? AND b.user_id = ?
        ORDER BY 1`,
-      [ids.filter((id) => !id.startsWith('ins_')), tenantId, ids.filter((id) => id.startsWith('ins_')), tenantId, userId],
+      [
+        ids.filter((id) => !id.startsWith('ins_')),
+        tenantId,
+        ids.filter((id) => id.startsWith('ins_')),
+        tenantId,
+        userId,
+      ],
     )
   ).map((row) => String(row[0]));
   let changed = 0;
   for (let start = 0; start < seqs.length; start += BUILD_PAGE) {
-    const rows = await tx.rows(`SELECT seq, ${BUILD_SELECT} FROM context_builds WHERE tenant_id = ? AND seq = ANY(?::bigint[])`, [tenantId, seqs.slice(start, start + BUILD_PAGE)]);
+    const rows = await tx.rows(
+      `SELECT seq, ${BUILD_SELECT} FROM context_builds WHERE tenant_id = ? AND seq = ANY(?::bigint[])`,
+      [tenantId, seqs.slice(start, start + BUILD_PAGE)],
+    );
     for (const row of rows) {
       const redacted = redactBuild(buildFromRow(row), erased, why);
       if (redacted === null) continue;
-      await tx.run('UPDATE context_builds SET selected = ?, packet = ?, redactions = ? WHERE tenant_id = ? AND seq = ?', [
-        JSON.stringify(redacted.selected), JSON.stringify(redacted.packet), JSON.stringify(redacted.redactions), tenantId, row['seq'],
-      ]);
+      await tx.run(
+        'UPDATE context_builds SET selected = ?, packet = ?, redactions = ? WHERE tenant_id = ? AND seq = ?',
+        [
+          JSON.stringify(redacted.selected),
+          JSON.stringify(redacted.packet),
+          JSON.stringify(redacted.redactions),
+          tenantId,
+          row['seq'],
+        ],
+      );
       changed += 1;
     }
   }
@@ -78,7 +100,12 @@ export async function redactBuilds(tx: Sql, tenantId: string, userId: string, er
  * @example
  * await trimItemSources(tx, 't1', 'mira', ['evt_01J…']); // 1
  */
-export async function trimItemSources(tx: Sql, tenantId: string, userId: string, erasedEvents: readonly string[]): Promise<number> {
+export async function trimItemSources(
+  tx: Sql,
+  tenantId: string,
+  userId: string,
+  erasedEvents: readonly string[],
+): Promise<number> {
   const rows: Row[] = await tx.rows(
     `SELECT id, source_event_ids, evidence_refs FROM memory_items i
      WHERE i.tenant_id = ? AND i.user_id = ? AND EXISTS (
@@ -89,10 +116,18 @@ export async function trimItemSources(tx: Sql, tenantId: string, userId: string,
   const erased = new Set(erasedEvents);
   let changed = 0;
   for (const row of rows) {
-    const sources = { source_event_ids: JSON.parse(row['source_event_ids'] as string) as string[], evidence_refs: JSON.parse(row['evidence_refs'] as string) as EvidenceRef[] };
+    const sources = {
+      source_event_ids: JSON.parse(row['source_event_ids'] as string) as string[],
+      evidence_refs: JSON.parse(row['evidence_refs'] as string) as EvidenceRef[],
+    };
     const kept = withoutErasedSources(sources, erased);
     if (kept === null) continue;
-    await tx.run('UPDATE memory_items SET source_event_ids = ?, evidence_refs = ? WHERE tenant_id = ? AND id = ?', [JSON.stringify(kept.source_event_ids), JSON.stringify(kept.evidence_refs), tenantId, row['id']]);
+    await tx.run('UPDATE memory_items SET source_event_ids = ?, evidence_refs = ? WHERE tenant_id = ? AND id = ?', [
+      JSON.stringify(kept.source_event_ids),
+      JSON.stringify(kept.evidence_refs),
+      tenantId,
+      row['id'],
+    ]);
     changed += 1;
   }
   return changed;

@@ -22,9 +22,31 @@ export interface Migration {
 // run outside Engram. The first schema also held the full-text entry (`search`) fixed; it is
 // derived from the text and may be rebuilt (engram reindex) since the last migration.
 const IMMUTABLE_EVENT_COLUMNS = [
-  'seq', 'tenant_id', 'id', 'user_id', 'agent_id', 'session_id', 'run_id', 'turn_id', 'kind', 'marker', 'role',
-  'speaker', 'content_type', 'content', 'sensitivity', 'embeddable', 'resonance_links', 'tags', 'snapshot_ref',
-  'namespace', 'thread_id', 'ts', 'recorded_at', 'expires_at', 'origin_metadata',
+  'seq',
+  'tenant_id',
+  'id',
+  'user_id',
+  'agent_id',
+  'session_id',
+  'run_id',
+  'turn_id',
+  'kind',
+  'marker',
+  'role',
+  'speaker',
+  'content_type',
+  'content',
+  'sensitivity',
+  'embeddable',
+  'resonance_links',
+  'tags',
+  'snapshot_ref',
+  'namespace',
+  'thread_id',
+  'ts',
+  'recorded_at',
+  'expires_at',
+  'origin_metadata',
 ];
 
 /** The trigger function that refuses any change to the given columns of an event. */
@@ -531,7 +553,10 @@ export async function migrate(pool: SqlPool, schema: string): Promise<MigrationR
     try {
       const from = await currentVersion(connection);
       if (from > migrations.length) {
-        throw new StorageError(`the store is at schema version ${from}, newer than this Engram (${migrations.length}); upgrade Engram`, { field: 'store' });
+        throw new StorageError(
+          `the store is at schema version ${from}, newer than this Engram (${migrations.length}); upgrade Engram`,
+          { field: 'store' },
+        );
       }
       const applied: string[] = [];
       for (let version = from; version < migrations.length; version += 1) {
@@ -539,7 +564,10 @@ export async function migrate(pool: SqlPool, schema: string): Promise<MigrationR
         await connection.exec('BEGIN');
         try {
           await connection.exec(migration.sql);
-          await connection.run('INSERT INTO engram_migrations (version, name) VALUES (?, ?)', [version + 1, migration.name]);
+          await connection.run('INSERT INTO engram_migrations (version, name) VALUES (?, ?)', [
+            version + 1,
+            migration.name,
+          ]);
           await connection.exec('COMMIT');
         } catch (error) {
           await connection.exec('ROLLBACK');
@@ -556,8 +584,13 @@ export async function migrate(pool: SqlPool, schema: string): Promise<MigrationR
 
 /** The schema's version; fails when it is not the one this Engram needs (run `engram migrate`). */
 export async function checkVersion(pool: SqlPool): Promise<void> {
-  const rows = await pool.rows("SELECT to_regclass(quote_ident(current_schema()) || '.engram_migrations') IS NOT NULL AS present");
-  const version = rows[0]!['present'] === true ? Number((await pool.rows('SELECT coalesce(max(version), 0) AS v FROM engram_migrations'))[0]!['v']) : 0;
+  const rows = await pool.rows(
+    "SELECT to_regclass(quote_ident(current_schema()) || '.engram_migrations') IS NOT NULL AS present",
+  );
+  const version =
+    rows[0]!['present'] === true
+      ? Number((await pool.rows('SELECT coalesce(max(version), 0) AS v FROM engram_migrations'))[0]!['v'])
+      : 0;
   if (version !== migrations.length) {
     throw new StorageError(
       `the store is at schema version ${version}, this Engram needs ${migrations.length}: run \`engram migrate --store …\``,

@@ -66,14 +66,23 @@ const EVENTS_PER_INSERT = 500;
 function connectionPool(options: PostgresStorageOptions, schema: string): Promise<SqlPool> {
   if (options.pglite !== undefined) return Promise.resolve(pglitePool(options.pglite));
   if (options.connectionString === undefined) {
-    throw new StorageError('the PostgreSQL store needs connectionString (postgres://…) or a pglite instance', { field: 'store' });
+    throw new StorageError('the PostgreSQL store needs connectionString (postgres://…) or a pglite instance', {
+      field: 'store',
+    });
   }
-  return pgPool({ connectionString: options.connectionString, schema, max: options.maxConnections ?? 10, applicationName: 'engram' });
+  return pgPool({
+    connectionString: options.connectionString,
+    schema,
+    max: options.maxConnections ?? 10,
+    applicationName: 'engram',
+  });
 }
 
 /** Redacts the password of a connection string for messages. */
 function describe(options: PostgresStorageOptions): string {
-  return options.connectionString === undefined ? 'PGlite' : options.connectionString.replace(/:\/\/([^:/@]+):[^/]*@/, '://$1:***@');
+  return options.connectionString === undefined
+    ? 'PGlite'
+    : options.connectionString.replace(/:\/\/([^:/@]+):[^/]*@/, '://$1:***@');
 }
 
 /**
@@ -86,11 +95,15 @@ export async function migratePostgres(options: PostgresStorageOptions): Promise<
   const schema = checkSchemaName(options.schema ?? 'public');
   const pool = await connectionPool(options, schema);
   try {
-    if (options.pglite !== undefined) await pool.exec(`CREATE SCHEMA IF NOT EXISTS ${schema}; SET search_path TO ${schema}, public`);
+    if (options.pglite !== undefined)
+      await pool.exec(`CREATE SCHEMA IF NOT EXISTS ${schema}; SET search_path TO ${schema}, public`);
     return await migrate(pool, schema);
   } catch (error) {
     if (EngramError.isInstance(error)) throw error;
-    throw new StorageError(`could not migrate the PostgreSQL store at ${describe(options)}: ${(error as Error).message}`, { field: 'store', cause: error });
+    throw new StorageError(
+      `could not migrate the PostgreSQL store at ${describe(options)}: ${(error as Error).message}`,
+      { field: 'store', cause: error },
+    );
   } finally {
     if (options.pglite === undefined) await pool.close();
   }
@@ -106,7 +119,8 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
   const schema = checkSchemaName(options.schema ?? 'public');
   const pool = await connectionPool(options, schema);
   try {
-    if (options.pglite !== undefined) await pool.exec(`CREATE SCHEMA IF NOT EXISTS ${schema}; SET search_path TO ${schema}, public`);
+    if (options.pglite !== undefined)
+      await pool.exec(`CREATE SCHEMA IF NOT EXISTS ${schema}; SET search_path TO ${schema}, public`);
     if (options.migrate === false) await checkVersion(pool);
     else await migrate(pool, schema);
     const pgvector = await vectorCapability(pool, options.vectors ?? 'auto');
@@ -114,7 +128,10 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
   } catch (error) {
     await pool.close().catch(() => undefined);
     if (EngramError.isInstance(error)) throw error;
-    throw new StorageError(`could not open the PostgreSQL store at ${describe(options)}: ${(error as Error).message}`, { field: 'store', cause: error });
+    throw new StorageError(`could not open the PostgreSQL store at ${describe(options)}: ${(error as Error).message}`, {
+      field: 'store',
+      cause: error,
+    });
   }
 }
 
@@ -126,7 +143,10 @@ async function vectorCapability(pool: SqlPool, mode: 'auto' | 'exact' | 'pgvecto
   if (mode === 'exact') return false;
   const available = (await pool.rows("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'")).length > 0;
   if (!available) {
-    if (mode === 'pgvector') throw new StorageError('vectors: pgvector is not installed on this server (CREATE EXTENSION vector)', { field: 'vectors' });
+    if (mode === 'pgvector')
+      throw new StorageError('vectors: pgvector is not installed on this server (CREATE EXTENSION vector)', {
+        field: 'vectors',
+      });
     return false;
   }
   try {
@@ -134,7 +154,11 @@ async function vectorCapability(pool: SqlPool, mode: 'auto' | 'exact' | 'pgvecto
     await pool.exec('ALTER TABLE memory_chunks ADD COLUMN IF NOT EXISTS embedding vector');
     return true;
   } catch (error) {
-    if (mode === 'pgvector') throw new StorageError(`vectors: pgvector could not be enabled: ${(error as Error).message}`, { field: 'vectors', cause: error });
+    if (mode === 'pgvector')
+      throw new StorageError(`vectors: pgvector could not be enabled: ${(error as Error).message}`, {
+        field: 'vectors',
+        cause: error,
+      });
     return false;
   }
 }
@@ -201,7 +225,8 @@ class PostgresStorage implements StorageAdapter {
           // A write of context builds alone (the end of every compose) does not wait for the disk:
           // it records a packet already returned, not an acknowledged event. A server crash may lose
           // the last such records; the database stays consistent (synchronous_commit = off).
-          if (ops.length > 0 && ops.every((op) => op.op === 'put_context_build')) await tx.exec('SET LOCAL synchronous_commit = off');
+          if (ops.length > 0 && ops.every((op) => op.op === 'put_context_build'))
+            await tx.exec('SET LOCAL synchronous_commit = off');
           // Consecutive events go in multi-row INSERTs: one round trip for a turn's (or a batch's) events.
           let events: AppendEventOp[] = [];
           for (const op of ops) {
@@ -219,7 +244,9 @@ class PostgresStorage implements StorageAdapter {
       } catch (error) {
         if (EngramError.isInstance(error)) throw error;
         if (attempt < WRITE_ATTEMPTS && RETRYABLE.has(sqlState(error) ?? '')) continue;
-        throw postgresDuplicateKey(error) ?? new StorageError(`write failed: ${(error as Error).message}`, { cause: error });
+        throw (
+          postgresDuplicateKey(error) ?? new StorageError(`write failed: ${(error as Error).message}`, { cause: error })
+        );
       }
     }
   }

@@ -20,16 +20,21 @@ const TURNS_AT_SQL = `SELECT ${TURN_COLUMNS} FROM turns t WHERE t.tenant_id = ? 
 const KEY_PAGE_SIZE = EXPORT_PAGE_SIZE * 10;
 
 function turnLookups(sql: Sql, scope: ExportScope, guard: () => void): TurnLookups {
-  const turn = (row: Row) => ({ key: Number(row['export_key']), record: exportRecord(EXPORT_SOURCES.turn, row) as TurnRecord });
+  const turn = (row: Row) => ({
+    key: Number(row['export_key']),
+    record: exportRecord(EXPORT_SOURCES.turn, row) as TurnRecord,
+  });
   return {
     turnsOf: async (refs) => {
-      const columns = (['user_id', 'agent_id', 'session_id', 'turn_id'] as const).map((column) => refs.map((ref) => ref[column]));
+      const columns = (['user_id', 'agent_id', 'session_id', 'turn_id'] as const).map((column) =>
+        refs.map((ref) => ref[column]),
+      );
       return (await sql.rows(TURNS_OF_SQL, [...columns, scope.tenant_id])).map(turn);
     },
     turnKeys: async function* () {
       const filters = new Filters(scope.tenant_id).equals('user_id', scope.user_id);
       const text = `SELECT seq FROM turns WHERE ${filters.where.join(' AND ')} AND seq > ? ORDER BY seq LIMIT ?`;
-      for (let after = 0; ; ) {
+      for (let after = 0; ;) {
         guard();
         const keys = (await sql.arrays(text, [...filters.params, after, KEY_PAGE_SIZE])).map((row) => Number(row[0]));
         if (keys.length > 0) yield keys;
@@ -46,11 +51,17 @@ export async function* exportRecords(sql: Sql, scope: ExportScope, guard: () => 
   yield* eventsWithTurns(exportPages(sql, EXPORT_SOURCES.event, scope, guard), turnLookups(sql, scope, guard));
   for (const kind of EXPORT_KINDS) {
     if (kind === 'event' || kind === 'turn') continue;
-    for await (const page of exportPages(sql, EXPORT_SOURCES[kind], scope, guard)) for (const { record } of page) yield record;
+    for await (const page of exportPages(sql, EXPORT_SOURCES[kind], scope, guard))
+      for (const { record } of page) yield record;
   }
 }
 
-async function* exportPages(sql: Sql, source: TableSource, scope: ExportScope, guard: () => void): AsyncGenerator<KeyedRecord[]> {
+async function* exportPages(
+  sql: Sql,
+  source: TableSource,
+  scope: ExportScope,
+  guard: () => void,
+): AsyncGenerator<KeyedRecord[]> {
   const filters = new Filters(scope.tenant_id);
   if (scope.user_id !== undefined) {
     if (source.userFilter === undefined) filters.equals('user_id', scope.user_id);
@@ -62,8 +73,13 @@ async function* exportPages(sql: Sql, source: TableSource, scope: ExportScope, g
   let after = 0;
   for (;;) {
     guard();
-    const page = source.raw ? await sql.arrays(text, [...filters.params, after, EXPORT_PAGE_SIZE]) : await sql.rows(text, [...filters.params, after, EXPORT_PAGE_SIZE]);
-    const keyed = page.map((row) => ({ key: Number(Array.isArray(row) ? row[0] : (row as Row)['export_key']), record: exportRecord(source, row) }));
+    const page = source.raw
+      ? await sql.arrays(text, [...filters.params, after, EXPORT_PAGE_SIZE])
+      : await sql.rows(text, [...filters.params, after, EXPORT_PAGE_SIZE]);
+    const keyed = page.map((row) => ({
+      key: Number(Array.isArray(row) ? row[0] : (row as Row)['export_key']),
+      record: exportRecord(source, row),
+    }));
     if (keyed.length > 0) yield keyed;
     if (page.length < EXPORT_PAGE_SIZE) return;
     after = keyed[keyed.length - 1]!.key;

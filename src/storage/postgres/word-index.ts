@@ -45,7 +45,11 @@ type IndexTable = 'events' | 'memory_chunks';
  */
 const RECORDED: Readonly<Record<IndexTable, { from: string; column: string; tokens: string }>> = {
   events: { from: 'events x', column: 'x.recorded_at', tokens: 'x.text_tokens' },
-  memory_chunks: { from: 'memory_chunks x JOIN memory_items r ON r.tenant_id = x.tenant_id AND r.id = x.item_id', column: 'r.recorded_at', tokens: 'NULL::integer' },
+  memory_chunks: {
+    from: 'memory_chunks x JOIN memory_items r ON r.tenant_id = x.tenant_id AND r.id = x.item_id',
+    column: 'r.recorded_at',
+    tokens: 'NULL::integer',
+  },
 };
 
 /** The candidates of each word, and every candidate's word counts. */
@@ -64,7 +68,13 @@ export class WordIndex {
    * their candidates. `scopeSize`, when given, is read alongside. With `recordedBy`, only rows recorded at or before
    * that time are read and counted: the ranking the index gave then, whatever was added since.
    */
-  async rank(sql: Sql, prefixes: readonly string[], terms: readonly string[], scopeSize?: Promise<number>, recordedBy?: string): Promise<RankedRow[]> {
+  async rank(
+    sql: Sql,
+    prefixes: readonly string[],
+    terms: readonly string[],
+    scopeSize?: Promise<number>,
+    recordedBy?: string,
+  ): Promise<RankedRow[]> {
     const [candidates, size] = await Promise.all([this.candidates(sql, prefixes, terms, recordedBy), scopeSize]);
     return rankBm25(candidates.matches, candidates.rows, size);
   }
@@ -78,19 +88,29 @@ export class WordIndex {
   }
 
   /** The newest rows of each word (in the given scopes) with their word counts, and how many rows hold it, counted up to a cap. */
-  private async candidates(sql: Sql, prefixes: readonly string[], terms: readonly string[], recordedBy: string | undefined): Promise<Candidates> {
+  private async candidates(
+    sql: Sql,
+    prefixes: readonly string[],
+    terms: readonly string[],
+    recordedBy: string | undefined,
+  ): Promise<Candidates> {
     const searched = terms.slice(0, MAX_SEARCH_TERMS);
     const queries = searched.map((term) => anyOf(prefixes.map((prefix) => scopedLexeme(prefix, term))));
     if (queries.length === 0) return { matches: [], rows: new Map() };
-    const bound = (query: string, limit: number) => (recordedBy === undefined ? [query, limit] : [query, recordedBy, limit]);
+    const bound = (query: string, limit: number) =>
+      recordedBy === undefined ? [query, limit] : [query, recordedBy, limit];
     const candidates = this.matching(recordedBy, true);
     const perTerm = queries.map(
       // The GIN index finds the word's rows, then the newest are kept (OFFSET 0 keeps the match
       // inside). The lexemes carry the tenant's scope prefix, so no tenant_id test is needed here; one
       // would let the planner walk the tenant's rows testing each (readers filter by tenant after).
-      (_, index) => `SELECT ${index} AS term, seq, term_stats, tokens FROM (SELECT * FROM (${candidates} OFFSET 0) AS m${index} ORDER BY seq DESC LIMIT ?) AS t${index}`,
+      (_, index) =>
+        `SELECT ${index} AS term, seq, term_stats, tokens FROM (SELECT * FROM (${candidates} OFFSET 0) AS m${index} ORDER BY seq DESC LIMIT ?) AS t${index}`,
     );
-    const found = await sql.arrays(perTerm.join(' UNION ALL '), queries.flatMap((query) => bound(query, CANDIDATES_PER_TERM)));
+    const found = await sql.arrays(
+      perTerm.join(' UNION ALL '),
+      queries.flatMap((query) => bound(query, CANDIDATES_PER_TERM)),
+    );
     const lists: number[][] = queries.map(() => []);
     const rows = new Map<number, RowTerms>();
     for (const [term, seq, stats, tokens] of found) {
@@ -100,14 +120,25 @@ export class WordIndex {
     }
     for (const list of lists) list.sort((a, b) => b - a);
     const frequency = lists.map((list) => list.length);
-    const full = queries.flatMap((query, index) => (lists[index]!.length === CANDIDATES_PER_TERM ? [{ index, query }] : []));
+    const full = queries.flatMap((query, index) =>
+      lists[index]!.length === CANDIDATES_PER_TERM ? [{ index, query }] : [],
+    );
     if (full.length > 0) {
       const matching = this.matching(recordedBy, false);
-      const counts = full.map(({ index }) => `SELECT ${index} AS term, count(*) AS n FROM (${matching} LIMIT ?) AS c${index}`);
-      const counted = await sql.arrays(counts.join(' UNION ALL '), full.flatMap(({ query }) => bound(query, FREQUENCY_CAP)));
+      const counts = full.map(
+        ({ index }) => `SELECT ${index} AS term, count(*) AS n FROM (${matching} LIMIT ?) AS c${index}`,
+      );
+      const counted = await sql.arrays(
+        counts.join(' UNION ALL '),
+        full.flatMap(({ query }) => bound(query, FREQUENCY_CAP)),
+      );
       for (const [term, n] of counted) frequency[Number(term)] = Number(n);
     }
-    const matches = lists.map((list, index) => ({ key: termKey(searched[index]!), rows: list, documentFrequency: frequency[index]! }));
+    const matches = lists.map((list, index) => ({
+      key: termKey(searched[index]!),
+      rows: list,
+      documentFrequency: frequency[index]!,
+    }));
     return { matches, rows };
   }
 }

@@ -13,13 +13,16 @@ import { ConflictError, type EngramError } from '../../spec/errors.js';
 export function duplicateKey(table: string, columns: readonly string[], cause: unknown): EngramError {
   const key = columns.filter((column) => column !== 'tenant_id');
   const field = `${table}.${(key.length > 0 ? key : columns).join(',')}`;
-  return new ConflictError(`${field}: the store already holds a record with this key (${table}: ${columns.join(', ')}); nothing of the write was stored`, {
-    code: 'RECORD_CONFLICT',
-    field,
-    origin: 'caller',
-    cause,
-    details: { table, columns: [...columns] },
-  });
+  return new ConflictError(
+    `${field}: the store already holds a record with this key (${table}: ${columns.join(', ')}); nothing of the write was stored`,
+    {
+      code: 'RECORD_CONFLICT',
+      field,
+      origin: 'caller',
+      cause,
+      details: { table, columns: [...columns] },
+    },
+  );
 }
 
 /**
@@ -35,7 +38,11 @@ export function sqliteDuplicateKey(error: unknown): EngramError | null {
   const match = /constraint failed: (.+)$/.exec((error as Error).message);
   const qualified = match === null ? [] : match[1]!.split(',').map((column) => column.trim());
   const table = qualified[0]?.split('.')[0] ?? 'unknown';
-  return duplicateKey(table, qualified.map((column) => column.slice(column.indexOf('.') + 1)), error);
+  return duplicateKey(
+    table,
+    qualified.map((column) => column.slice(column.indexOf('.') + 1)),
+    error,
+  );
 }
 
 /**

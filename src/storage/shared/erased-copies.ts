@@ -18,7 +18,8 @@ function cites(text: string, erased: ReadonlySet<string>): boolean {
   return (text.match(CITED_ID) ?? []).some((id) => erased.has(id));
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * True for a list entry that stands for erased data: a string citing an erased id (an explain line),
@@ -59,12 +60,21 @@ function redactValue(value: unknown, erased: ReadonlySet<string>, counter: { rem
  * const redacted = redactBuild(build, new Set(['mem_01J…']), { at: '2026-06-01T10:00:00.000Z', erased: 'user' });
  * redacted?.redactions?.at(-1)?.removed_entries // 3
  */
-export function redactBuild(build: ContextBuild, erased: ReadonlySet<string>, why: Pick<BuildRedaction, 'at' | 'erased'>): ContextBuild | null {
+export function redactBuild(
+  build: ContextBuild,
+  erased: ReadonlySet<string>,
+  why: Pick<BuildRedaction, 'at' | 'erased'>,
+): ContextBuild | null {
   const selected = build.selected.filter((id) => !erased.has(id));
   const counter = { removed: 0 };
   const packet = redactValue(build.packet, erased, counter) as ContextBuild['packet'];
   if (counter.removed === 0 && selected.length === build.selected.length) return null;
-  const redaction: BuildRedaction = { at: why.at, erased: why.erased, removed_entries: counter.removed, removed_ids: build.selected.length - selected.length };
+  const redaction: BuildRedaction = {
+    at: why.at,
+    erased: why.erased,
+    removed_entries: counter.removed,
+    removed_ids: build.selected.length - selected.length,
+  };
   return { ...build, selected, packet, redactions: [...(build.redactions ?? []), redaction] };
 }
 

@@ -11,9 +11,32 @@ import { BOUND_LIMIT, json, textTokensOf } from './rows.js';
 export type { Row } from './rows.js';
 
 export const EVENT_COLUMNS = [
-  'tenant_id', 'id', 'user_id', 'agent_id', 'session_id', 'run_id', 'turn_id', 'kind', 'marker', 'role', 'speaker',
-  'content_type', 'content', 'sensitivity', 'embeddable', 'embedding_status', 'resonance_links', 'tags',
-  'snapshot_ref', 'namespace', 'thread_id', 'ts', 'recorded_at', 'expires_at', 'origin_metadata', 'text_tokens',
+  'tenant_id',
+  'id',
+  'user_id',
+  'agent_id',
+  'session_id',
+  'run_id',
+  'turn_id',
+  'kind',
+  'marker',
+  'role',
+  'speaker',
+  'content_type',
+  'content',
+  'sensitivity',
+  'embeddable',
+  'embedding_status',
+  'resonance_links',
+  'tags',
+  'snapshot_ref',
+  'namespace',
+  'thread_id',
+  'ts',
+  'recorded_at',
+  'expires_at',
+  'origin_metadata',
+  'text_tokens',
 ] as const;
 
 const EVENT_FLAG_FIELDS = new Set(['embedding_status']);
@@ -26,7 +49,9 @@ const EMBEDDING_STATUSES = new Set(['pending', 'processing', 'done', 'skipped'])
 export function checkedEmbeddingStatus(flags: EventFlags): string | null {
   for (const field of Object.keys(flags)) {
     if (!EVENT_FLAG_FIELDS.has(field)) {
-      throw new EngramError('APPEND_ONLY_VIOLATION', `${field}: events are append-only; only status flags may change`, { field });
+      throw new EngramError('APPEND_ONLY_VIOLATION', `${field}: events are append-only; only status flags may change`, {
+        field,
+      });
     }
   }
   if (flags.embedding_status === undefined) return null;
@@ -38,7 +63,10 @@ export function checkedEmbeddingStatus(flags: EventFlags): string | null {
 
 /** The event columns in EVENT_COLUMNS order, for raw reads. */
 export const EVENT_SELECT = EVENT_COLUMNS.join(', ');
-const AT = Object.fromEntries(EVENT_COLUMNS.map((column, index) => [column, index])) as Record<(typeof EVENT_COLUMNS)[number], number>;
+const AT = Object.fromEntries(EVENT_COLUMNS.map((column, index) => [column, index])) as Record<
+  (typeof EVENT_COLUMNS)[number],
+  number
+>;
 
 /**
  * An event record from the values of a raw row that holds `EVENT_SELECT` from position `at` (raw
@@ -76,7 +104,6 @@ export function eventFromValues(values: readonly unknown[], at = 0): EventRecord
   };
   return withTextTokens(event, textTokensOf(values[at + AT.text_tokens]));
 }
-
 
 /**
  * The values of an event in the order of EVENT_COLUMNS (positional parameters bind fastest), with the
@@ -120,7 +147,11 @@ export function eventValues(event: EventRecord, textTokens: number | null): unkn
  * @example
  * const { sql, params } = eventsForReindexQuery('default', undefined, 500);
  */
-export function eventsForReindexQuery(tenantId: string | undefined, after: EventPosition | undefined, limit: number): SqlQuery {
+export function eventsForReindexQuery(
+  tenantId: string | undefined,
+  after: EventPosition | undefined,
+  limit: number,
+): SqlQuery {
   const where: string[] = [];
   const params: unknown[] = [];
   if (tenantId !== undefined) {
@@ -192,9 +223,14 @@ export function neighbourStatement(query: NeighbourQuery): { sql: string; params
   const parts: string[] = [];
   const params: unknown[] = [];
   for (const [index, anchor] of query.anchors.entries()) {
-    for (const [side, comparison, order] of [[0, '<', 'DESC'], [1, '>', 'ASC']] as const) {
+    for (const [side, comparison, order] of [
+      [0, '<', 'DESC'],
+      [1, '>', 'ASC'],
+    ] as const) {
       const slot = index * 2 + side;
-      parts.push(`SELECT * FROM (SELECT ${slot} AS slot, ${EVENT_SELECT} FROM events WHERE ${where.join(' AND ')} AND session_id = ? AND id ${comparison} ? ORDER BY id ${order} LIMIT 1) AS n${slot}`);
+      parts.push(
+        `SELECT * FROM (SELECT ${slot} AS slot, ${EVENT_SELECT} FROM events WHERE ${where.join(' AND ')} AND session_id = ? AND id ${comparison} ? ORDER BY id ${order} LIMIT 1) AS n${slot}`,
+      );
       params.push(...filterParams, anchor.session_id, anchor.id);
     }
   }
@@ -204,5 +240,9 @@ export function neighbourStatement(query: NeighbourQuery): { sql: string; params
 /** The neighbours of each anchor from the rows of `neighbourStatement` (slot first, then the event). */
 export function neighboursFromRows(query: NeighbourQuery, rows: ReadonlyArray<readonly unknown[]>): EventNeighbours[] {
   const found = new Map(rows.map((row) => [Number(row[0]), eventFromValues(row, 1)]));
-  return query.anchors.map((anchor, index) => ({ anchor_id: anchor.id, before: found.get(index * 2) ?? null, after: found.get(index * 2 + 1) ?? null }));
+  return query.anchors.map((anchor, index) => ({
+    anchor_id: anchor.id,
+    before: found.get(index * 2) ?? null,
+    after: found.get(index * 2 + 1) ?? null,
+  }));
 }

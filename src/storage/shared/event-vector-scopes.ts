@@ -69,7 +69,10 @@ const MAX_FLOATS = 16 * 1024 * 1024;
  * (sync or async, per dialect).
  */
 export class EventVectorScopes {
-  private readonly kept = new LRUCache<string, ScopeVectors>({ maxSize: MAX_FLOATS, sizeCalculation: (scope) => scope.floats });
+  private readonly kept = new LRUCache<string, ScopeVectors>({
+    maxSize: MAX_FLOATS,
+    sizeCalculation: (scope) => scope.floats,
+  });
 
   /**
    * The `limit` nearest events of a scope, best first (equal scores: the newer event first). Only

@@ -10,8 +10,15 @@ import type { StmSummary } from '../../spec/summary.js';
 import type { WorkingState } from '../../spec/working-state.js';
 import { EVENT_SELECT, eventFromValues } from './event-rows.js';
 import { ITEM_SELECT, itemFromValues } from './item-rows.js';
-import { CANDIDATE_SELECT, INSIGHT_SELECT, REFLECTION_SELECT, candidateFromRow, insightFromRow, reflectionFromRow } from './reflection-rows.js';
-import type { Filters} from './rows.js';
+import {
+  CANDIDATE_SELECT,
+  INSIGHT_SELECT,
+  REFLECTION_SELECT,
+  candidateFromRow,
+  insightFromRow,
+  reflectionFromRow,
+} from './reflection-rows.js';
+import type { Filters } from './rows.js';
 import { json, type Row } from './rows.js';
 import { LEDGER_SELECT, RUN_SELECT, SNAPSHOT_SELECT, ledgerFromRow, runFromRow, snapshotFromRow } from './run-rows.js';
 import { buildFromRow } from './service-rows.js';
@@ -54,18 +61,33 @@ function sessionKeyOf(row: Row): SessionKey {
 
 // One source per kind, so the type checker proves every kind of EXPORT_KINDS has a table.
 export const EXPORT_SOURCES: Record<ExportKind, TableSource> = {
-  event: { table: 'events', select: EVENT_SELECT, raw: true, record: (values) => ({ kind: 'event', event: eventFromValues(values, 1) }) },
+  event: {
+    table: 'events',
+    select: EVENT_SELECT,
+    raw: true,
+    record: (values) => ({ kind: 'event', event: eventFromValues(values, 1) }),
+  },
   turn: {
     table: 'turns',
     select: `${SESSION_COLUMNS}, turn_id, result`,
     raw: false,
-    record: (row) => ({ kind: 'turn', key: sessionKeyOf(row), turn_id: row['turn_id'] as string, result: json<CommitTurnResult>(row['result']) }),
+    record: (row) => ({
+      kind: 'turn',
+      key: sessionKeyOf(row),
+      turn_id: row['turn_id'] as string,
+      result: json<CommitTurnResult>(row['result']),
+    }),
   },
   working_state: {
     table: 'working_state',
     select: `${SESSION_COLUMNS}, state, updated_at`,
     raw: false,
-    record: (row) => ({ kind: 'working_state', key: sessionKeyOf(row), state: json<WorkingState>(row['state']), updated_at: row['updated_at'] as string }),
+    record: (row) => ({
+      kind: 'working_state',
+      key: sessionKeyOf(row),
+      state: json<WorkingState>(row['state']),
+      updated_at: row['updated_at'] as string,
+    }),
   },
   summary: {
     table: 'stm_summary',
@@ -78,25 +100,61 @@ export const EXPORT_SOURCES: Record<ExportKind, TableSource> = {
     select: ITEM_SELECT,
     raw: true,
     // A user's items: their user-level items, and any other item recorded with their user_id.
-    userFilter: (filters, userId) => filters.clause('(user_id = ? OR owner = ?)', userId, ownerOf('user', userId, null)),
+    userFilter: (filters, userId) =>
+      filters.clause('(user_id = ? OR owner = ?)', userId, ownerOf('user', userId, null)),
     record: (values) => ({ kind: 'item', item: itemFromValues(values, 1) }),
   },
-  context_build: { table: 'context_builds', select: '*', raw: false, record: (row) => ({ kind: 'context_build', build: buildFromRow(row) }) },
-  reflection: { table: 'reflections', select: REFLECTION_SELECT, raw: false, record: (row) => ({ kind: 'reflection', record: reflectionFromRow(row) }) },
-  candidate: { table: 'candidates', select: CANDIDATE_SELECT, raw: false, record: (row) => ({ kind: 'candidate', candidate: candidateFromRow(row) }) },
-  insight: { table: 'insights', select: INSIGHT_SELECT, raw: false, record: (row) => ({ kind: 'insight', insight: insightFromRow(row) }) },
-  run_state: { table: 'run_states', select: RUN_SELECT, raw: false, record: (row) => ({ kind: 'run_state', state: runFromRow(row) }) },
+  context_build: {
+    table: 'context_builds',
+    select: '*',
+    raw: false,
+    record: (row) => ({ kind: 'context_build', build: buildFromRow(row) }),
+  },
+  reflection: {
+    table: 'reflections',
+    select: REFLECTION_SELECT,
+    raw: false,
+    record: (row) => ({ kind: 'reflection', record: reflectionFromRow(row) }),
+  },
+  candidate: {
+    table: 'candidates',
+    select: CANDIDATE_SELECT,
+    raw: false,
+    record: (row) => ({ kind: 'candidate', candidate: candidateFromRow(row) }),
+  },
+  insight: {
+    table: 'insights',
+    select: INSIGHT_SELECT,
+    raw: false,
+    record: (row) => ({ kind: 'insight', insight: insightFromRow(row) }),
+  },
+  run_state: {
+    table: 'run_states',
+    select: RUN_SELECT,
+    raw: false,
+    record: (row) => ({ kind: 'run_state', state: runFromRow(row) }),
+  },
   ledger: {
     table: 'evidence_ledger',
     select: LEDGER_SELECT,
     raw: false,
     record: (row) => ({
       kind: 'ledger',
-      run: { tenant_id: row['tenant_id'] as string, user_id: row['user_id'] as string, agent_id: row['agent_id'] as string, run_id: row['run_id'] as string },
+      run: {
+        tenant_id: row['tenant_id'] as string,
+        user_id: row['user_id'] as string,
+        agent_id: row['agent_id'] as string,
+        run_id: row['run_id'] as string,
+      },
       entry: ledgerFromRow(row),
     }),
   },
-  snapshot: { table: 'snapshots', select: SNAPSHOT_SELECT, raw: false, record: (row) => ({ kind: 'snapshot', record: snapshotFromRow(row) }) },
+  snapshot: {
+    table: 'snapshots',
+    select: SNAPSHOT_SELECT,
+    raw: false,
+    record: (row) => ({ kind: 'snapshot', record: snapshotFromRow(row) }),
+  },
 };
 
 /** The record of a page row (raw or object, as the source reads it). */

@@ -60,7 +60,8 @@ class KeyRanges {
   }
 }
 
-const refKey = (ref: { user_id: string; agent_id: string; session_id: string; turn_id: string | null }) => JSON.stringify([ref.user_id, ref.agent_id, ref.session_id, ref.turn_id]);
+const refKey = (ref: { user_id: string; agent_id: string; session_id: string; turn_id: string | null }) =>
+  JSON.stringify([ref.user_id, ref.agent_id, ref.session_id, ref.turn_id]);
 
 /** A turn whose listed events are being read: it follows the last of them. */
 interface OpenTurn {
@@ -69,7 +70,11 @@ interface OpenTurn {
 }
 
 /** Opens the turns of a page's events that are not open yet, when the event is one the turn lists. */
-async function openTurns(page: readonly KeyedRecord[], open: Map<string, OpenTurn>, lookups: TurnLookups): Promise<void> {
+async function openTurns(
+  page: readonly KeyedRecord[],
+  open: Map<string, OpenTurn>,
+  lookups: TurnLookups,
+): Promise<void> {
   const wanted = new Map<string, TurnRef>();
   for (const { record } of page) {
     if (record.kind !== 'event' || record.event.turn_id === null) continue;
@@ -77,14 +82,20 @@ async function openTurns(page: readonly KeyedRecord[], open: Map<string, OpenTur
     if (!open.has(key)) wanted.set(key, { ...record.event, turn_id: record.event.turn_id });
   }
   if (wanted.size === 0) return;
-  const found = new Map((await lookups.turnsOf([...wanted.values()])).map((turn) => [refKey({ ...turn.record.key, turn_id: turn.record.turn_id }), turn]));
+  const found = new Map(
+    (await lookups.turnsOf([...wanted.values()])).map((turn) => [
+      refKey({ ...turn.record.key, turn_id: turn.record.turn_id }),
+      turn,
+    ]),
+  );
   for (const { record } of page) {
     if (record.kind !== 'event' || record.event.turn_id === null) continue;
     const key = refKey(record.event);
     const turn = found.get(key);
     const listed = turn?.record.result.events.map((event) => event.event_id) ?? [];
     // Only an event the turn lists opens it: an event the turn does not list never repeats it.
-    if (turn !== undefined && !open.has(key) && listed.includes(record.event.id)) open.set(key, { turn, remaining: new Set(listed) });
+    if (turn !== undefined && !open.has(key) && listed.includes(record.event.id))
+      open.set(key, { turn, remaining: new Set(listed) });
   }
 }
 
@@ -96,7 +107,10 @@ async function openTurns(page: readonly KeyedRecord[], open: Map<string, OpenTur
  * @example
  * yield* eventsWithTurns(eventPages, lookups);
  */
-export async function* eventsWithTurns(events: AsyncIterable<KeyedRecord[]>, lookups: TurnLookups): AsyncGenerator<ExportRecord> {
+export async function* eventsWithTurns(
+  events: AsyncIterable<KeyedRecord[]>,
+  lookups: TurnLookups,
+): AsyncGenerator<ExportRecord> {
   const open = new Map<string, OpenTurn>();
   const exported = new KeyRanges();
   for await (const page of events) {

@@ -13,23 +13,61 @@ function areas(overrides: Record<string, Record<string, unknown>>): StorageAreas
 describe('guardedAreas', () => {
   it('turns a driver error into a StorageError naming the method, with the cause kept', async () => {
     const driver = new Error('SQLITE_CORRUPT: database disk image is malformed');
-    const guarded = guardedAreas(areas({ items: { get: () => { throw driver; } } }), { guard: () => undefined });
+    const guarded = guardedAreas(
+      areas({
+        items: {
+          get: () => {
+            throw driver;
+          },
+        },
+      }),
+      { guard: () => undefined },
+    );
     const failure = await guarded.items.get('t1', 'itm_1').catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(StorageError);
-    expect(failure).toMatchObject({ code: 'STORAGE_FAILED', message: 'items.get failed: SQLITE_CORRUPT: database disk image is malformed', cause: driver });
+    expect(failure).toMatchObject({
+      code: 'STORAGE_FAILED',
+      message: 'items.get failed: SQLITE_CORRUPT: database disk image is malformed',
+      cause: driver,
+    });
   });
 
   it('passes Engram errors through and types rejected promises too', async () => {
     const missing = new NotFoundError('job_id', 'j1');
-    const guarded = guardedAreas(areas({ service: { completeJob: async () => Promise.reject(missing), listJobs: async () => Promise.reject(new Error('connection reset')) } }), { guard: () => undefined });
+    const guarded = guardedAreas(
+      areas({
+        service: {
+          completeJob: async () => Promise.reject(missing),
+          listJobs: async () => Promise.reject(new Error('connection reset')),
+        },
+      }),
+      { guard: () => undefined },
+    );
     await expect(guarded.service.completeJob('t1', 'j1', 'done', null, 'now')).rejects.toBe(missing);
-    await expect(guarded.service.listJobs({ tenant_id: 't1', limit: 1 })).rejects.toMatchObject({ code: 'STORAGE_FAILED', message: 'service.listJobs failed: connection reset' });
+    await expect(guarded.service.listJobs({ tenant_id: 't1', limit: 1 })).rejects.toMatchObject({
+      code: 'STORAGE_FAILED',
+      message: 'service.listJobs failed: connection reset',
+    });
   });
 
   it('rejects (never throws) once the guard refuses, without calling the method', async () => {
     let calls = 0;
     const closed = new StorageError('the store is closed', { field: 'store' });
-    const guarded = guardedAreas(areas({ events: { get: async () => { calls += 1; return null; } } }), { guard: () => { throw closed; } });
+    const guarded = guardedAreas(
+      areas({
+        events: {
+          get: async () => {
+            calls += 1;
+            return null;
+          },
+        },
+      }),
+      {
+        guard: () => {
+          throw closed;
+        },
+      },
+    );
     const pending = guarded.events.get('t1', 'evt_1', 'now');
     await expect(pending).rejects.toBe(closed);
     expect(calls).toBe(0);
@@ -41,9 +79,17 @@ describe('guardedAreas', () => {
       yield { kind: 'event' };
       throw new Error('cursor lost');
     }
-    const guarded = guardedAreas(areas({ maintenance: { exportRecords: () => records() } }), { guard: () => { if (!open) throw new StorageError('the store is closed', { field: 'store' }); } });
+    const guarded = guardedAreas(areas({ maintenance: { exportRecords: () => records() } }), {
+      guard: () => {
+        if (!open) throw new StorageError('the store is closed', { field: 'store' });
+      },
+    });
     const seen: unknown[] = [];
-    await expect((async () => { for await (const record of guarded.maintenance.exportRecords({ tenant_id: 't1' })) seen.push(record); })()).rejects.toMatchObject({ message: 'maintenance.exportRecords failed: cursor lost' });
+    await expect(
+      (async () => {
+        for await (const record of guarded.maintenance.exportRecords({ tenant_id: 't1' })) seen.push(record);
+      })(),
+    ).rejects.toMatchObject({ message: 'maintenance.exportRecords failed: cursor lost' });
     expect(seen).toEqual([{ kind: 'event' }]);
     open = false;
     const iterator = guarded.maintenance.exportRecords({ tenant_id: 't1' })[Symbol.asyncIterator]();
@@ -56,7 +102,9 @@ describe('guardedAreas', () => {
         return null;
       }
     }
-    const guarded = guardedAreas(areas({ runs: new Runs() as unknown as Record<string, unknown> }), { guard: () => undefined });
+    const guarded = guardedAreas(areas({ runs: new Runs() as unknown as Record<string, unknown> }), {
+      guard: () => undefined,
+    });
     expect(await guarded.runs.getState({ tenant_id: 't1', user_id: 'u1', agent_id: 'a1', run_id: 'r1' })).toBeNull();
   });
 });

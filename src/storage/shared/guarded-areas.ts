@@ -34,7 +34,11 @@ export function guardedAreas(areas: StorageAreas, options: AreaGuard): StorageAr
 /** Every method of an area, own or inherited from its class (a plain object or a class instance). */
 function methodNames(target: object): string[] {
   const names = new Set<string>();
-  for (let proto: object | null = target; proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto) as object | null) {
+  for (
+    let proto: object | null = target;
+    proto !== null && proto !== Object.prototype;
+    proto = Object.getPrototypeOf(proto) as object | null
+  ) {
     for (const name of Object.getOwnPropertyNames(proto)) {
       if (name !== 'constructor' && typeof (target as Record<string, unknown>)[name] === 'function') names.add(name);
     }
@@ -54,8 +58,13 @@ function typed(what: string, error: unknown): EngramError {
  */
 const STREAMS: ReadonlySet<string> = new Set(['maintenance.exportRecords']);
 
-function guardedMethod(what: string, fn: (...args: unknown[]) => unknown, guard: () => void): (...args: unknown[]) => unknown {
-  if (STREAMS.has(what)) return (...args: unknown[]) => guardedIterable(what, () => fn(...args) as AsyncIterable<unknown>, guard);
+function guardedMethod(
+  what: string,
+  fn: (...args: unknown[]) => unknown,
+  guard: () => void,
+): (...args: unknown[]) => unknown {
+  if (STREAMS.has(what))
+    return (...args: unknown[]) => guardedIterable(what, () => fn(...args) as AsyncIterable<unknown>, guard);
   return (...args: unknown[]): Promise<unknown> => {
     try {
       guard();
@@ -67,7 +76,11 @@ function guardedMethod(what: string, fn: (...args: unknown[]) => unknown, guard:
 }
 
 /** Checked when reading starts; the adapter's exporter checks again between its pages. */
-async function* guardedIterable(what: string, open: () => AsyncIterable<unknown>, guard: () => void): AsyncGenerator<unknown> {
+async function* guardedIterable(
+  what: string,
+  open: () => AsyncIterable<unknown>,
+  guard: () => void,
+): AsyncGenerator<unknown> {
   try {
     guard();
     yield* open();

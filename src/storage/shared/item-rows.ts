@@ -8,25 +8,72 @@ import { withTextTokens } from '../../spec/text-tokens.js';
 import { json, placeholders, textTokensOf } from './rows.js';
 
 export const ITEM_COLUMNS = [
-  'tenant_id', 'id', 'owner', 'user_id', 'agent_id', 'scope_level', 'type', 'key', 'value', 'confidence', 'status',
-  'sensitivity', 'valid_from', 'valid_to', 'salience', 'version', 'supersedes', 'source_event_ids', 'evidence_refs',
-  'provenance', 'tags', 'entities', 'recorded_at', 'updated_at', 'ended_at', 'text_tokens',
+  'tenant_id',
+  'id',
+  'owner',
+  'user_id',
+  'agent_id',
+  'scope_level',
+  'type',
+  'key',
+  'value',
+  'confidence',
+  'status',
+  'sensitivity',
+  'valid_from',
+  'valid_to',
+  'salience',
+  'version',
+  'supersedes',
+  'source_event_ids',
+  'evidence_refs',
+  'provenance',
+  'tags',
+  'entities',
+  'recorded_at',
+  'updated_at',
+  'ended_at',
+  'text_tokens',
 ] as const;
 
 /** The values of an item version in the order of ITEM_COLUMNS, with the tokens compose charges for its text (null: not counted). */
 export function itemValues(item: MemoryItem, textTokens: number | null): unknown[] {
   return [
-    item.tenant_id, item.id, ownerOf(item.scope_level, item.user_id, item.agent_id), item.user_id, item.agent_id,
-    item.scope_level, item.type, item.key, JSON.stringify(item.value), item.confidence, item.status, item.sensitivity,
-    item.valid_from, item.valid_to, JSON.stringify(item.salience), item.version, item.supersedes,
-    JSON.stringify(item.source_event_ids), JSON.stringify(item.evidence_refs), JSON.stringify(item.provenance),
-    JSON.stringify(item.tags), JSON.stringify(item.entities), item.recorded_at, item.updated_at, item.ended_at, textTokens,
+    item.tenant_id,
+    item.id,
+    ownerOf(item.scope_level, item.user_id, item.agent_id),
+    item.user_id,
+    item.agent_id,
+    item.scope_level,
+    item.type,
+    item.key,
+    JSON.stringify(item.value),
+    item.confidence,
+    item.status,
+    item.sensitivity,
+    item.valid_from,
+    item.valid_to,
+    JSON.stringify(item.salience),
+    item.version,
+    item.supersedes,
+    JSON.stringify(item.source_event_ids),
+    JSON.stringify(item.evidence_refs),
+    JSON.stringify(item.provenance),
+    JSON.stringify(item.tags),
+    JSON.stringify(item.entities),
+    item.recorded_at,
+    item.updated_at,
+    item.ended_at,
+    textTokens,
   ];
 }
 
 /** The item columns in the order `itemFromValues` reads them. */
 export const ITEM_SELECT = ITEM_COLUMNS.join(', ');
-export const ITEM_AT = Object.fromEntries(ITEM_COLUMNS.map((column, index) => [column, index])) as Record<(typeof ITEM_COLUMNS)[number], number>;
+export const ITEM_AT = Object.fromEntries(ITEM_COLUMNS.map((column, index) => [column, index])) as Record<
+  (typeof ITEM_COLUMNS)[number],
+  number
+>;
 
 /**
  * An item version from the values of a raw row that holds `ITEM_SELECT` from position `at` (raw rows
@@ -68,7 +115,10 @@ export function itemFromValues(values: readonly unknown[], at = 0): MemoryItem {
  * only those stored before its bound (a replay compares what its original compared). Vectors stored
  * before their time was recorded (NULL) count as stored long ago.
  */
-export function chunkVectorFilters(query: Pick<ItemQuery, 'vectors_before' | 'vector_model'>): { sql: string; params: unknown[] } {
+export function chunkVectorFilters(query: Pick<ItemQuery, 'vectors_before' | 'vector_model'>): {
+  sql: string;
+  params: unknown[];
+} {
   let sql = '';
   const params: unknown[] = [];
   if (query.vector_model !== undefined) {
@@ -83,7 +133,10 @@ export function chunkVectorFilters(query: Pick<ItemQuery, 'vectors_before' | 've
 }
 
 /** WHERE clauses for an item query. */
-export function itemFilters(query: Omit<ItemQuery, 'limit' | 'cursor'>, prefix: string): { where: string[]; params: unknown[] } {
+export function itemFilters(
+  query: Omit<ItemQuery, 'limit' | 'cursor'>,
+  prefix: string,
+): { where: string[]; params: unknown[] } {
   const where = [`${prefix}tenant_id = ?`, `${prefix}owner IN (${placeholders(query.owners)})`];
   const params: unknown[] = [query.tenant_id, ...query.owners];
   const lists: Array<[string, readonly unknown[] | undefined]> = [

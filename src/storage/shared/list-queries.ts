@@ -3,7 +3,14 @@
 // it and reads the rows with the shared row readers.
 
 import type { RunKey } from '../../spec/compaction.js';
-import type { BuildQuery, CandidateQuery, InsightQuery, JobQuery, ReflectionQuery, SnapshotQuery } from '../../spec/storage.js';
+import type {
+  BuildQuery,
+  CandidateQuery,
+  InsightQuery,
+  JobQuery,
+  ReflectionQuery,
+  SnapshotQuery,
+} from '../../spec/storage.js';
 import { CANDIDATE_SELECT, INSIGHT_SELECT, REFLECTION_SELECT } from './reflection-rows.js';
 import { BOUND_LIMIT, Filters } from './rows.js';
 import { LEDGER_CHUNK, LEDGER_SELECT, SNAPSHOT_SELECT } from './run-rows.js';
@@ -16,12 +23,19 @@ export interface SqlQuery {
 }
 
 function query(select: string, table: string, f: Filters, order: string, limit: number): SqlQuery {
-  return { sql: `SELECT ${select} FROM ${table} WHERE ${f.where.join(' AND ')} ORDER BY ${order} ${BOUND_LIMIT}`, params: [...f.params, limit] };
+  return {
+    sql: `SELECT ${select} FROM ${table} WHERE ${f.where.join(' AND ')} ORDER BY ${order} ${BOUND_LIMIT}`,
+    params: [...f.params, limit],
+  };
 }
 
 /** Reflections, newest first. */
 export function reflectionList(q: ReflectionQuery): SqlQuery {
-  const f = new Filters(q.tenant_id).equals('user_id', q.user_id).equals('agent_id', q.agent_id).equals('run_id', q.run_id).after('trace_id', 'desc', q.cursor);
+  const f = new Filters(q.tenant_id)
+    .equals('user_id', q.user_id)
+    .equals('agent_id', q.agent_id)
+    .equals('run_id', q.run_id)
+    .after('trace_id', 'desc', q.cursor);
   return query(REFLECTION_SELECT, 'reflections', f, 'trace_id DESC', q.limit);
 }
 
@@ -37,7 +51,8 @@ export function candidateList(q: CandidateQuery): SqlQuery {
     .within('status', q.statuses)
     .within('kind', q.kinds)
     .after('id', order, q.cursor);
-  if (q.pending_at !== undefined) f.clause('created_at <= ? AND (decided_at IS NULL OR decided_at > ?)', q.pending_at, q.pending_at);
+  if (q.pending_at !== undefined)
+    f.clause('created_at <= ? AND (decided_at IS NULL OR decided_at > ?)', q.pending_at, q.pending_at);
   return query(CANDIDATE_SELECT, 'candidates', f, `id ${order.toUpperCase()}`, q.limit);
 }
 
@@ -56,7 +71,9 @@ export function insightList(q: InsightQuery): SqlQuery {
     f.clause(
       `created_at <= ? AND (expired_at IS NULL OR expired_at > ?)
        AND NOT (expires_at IS NOT NULL AND expires_at <> 'run_end' AND expires_at <= ?)`,
-      t, t, t,
+      t,
+      t,
+      t,
     );
   }
   return query(INSIGHT_SELECT, 'insights', f, `id ${order.toUpperCase()}`, q.limit);
@@ -65,7 +82,10 @@ export function insightList(q: InsightQuery): SqlQuery {
 /** Snapshots by (sequence, insertion order), paged after the cursor snapshot's position. */
 export function snapshotList(q: SnapshotQuery): SqlQuery {
   const order = q.order === 'desc' ? 'DESC' : 'ASC';
-  const f = new Filters(q.tenant_id).equals('user_id', q.user_id).equals('agent_id', q.agent_id).equals('run_id', q.run_id);
+  const f = new Filters(q.tenant_id)
+    .equals('user_id', q.user_id)
+    .equals('agent_id', q.agent_id)
+    .equals('run_id', q.run_id);
   if (q.created_at_or_before !== undefined) f.clause('created_at <= ?', q.created_at_or_before);
   if (q.cursor !== undefined) {
     // An unknown cursor (or one of another tenant) compares with NULL: an empty page.
@@ -88,7 +108,10 @@ export function ledgerReads(run: RunKey, evidenceIds: readonly string[]): SqlQue
       .equals('agent_id', run.agent_id)
       .equals('run_id', run.run_id)
       .within('evidence_id', ids.slice(start, start + LEDGER_CHUNK));
-    reads.push({ sql: `SELECT ${LEDGER_SELECT} FROM evidence_ledger WHERE ${f.where.join(' AND ')} ORDER BY seq`, params: f.params });
+    reads.push({
+      sql: `SELECT ${LEDGER_SELECT} FROM evidence_ledger WHERE ${f.where.join(' AND ')} ORDER BY seq`,
+      params: f.params,
+    });
   }
   return reads;
 }

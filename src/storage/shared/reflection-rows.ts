@@ -5,21 +5,70 @@ import type { InsightRecord, ReflectionRecord, ReviewCandidate } from '../../spe
 import { json, jsonOrNull, type Row } from './rows.js';
 
 export const REFLECTION_COLUMNS = [
-  'tenant_id', 'trace_id', 'user_id', 'agent_id', 'session_id', 'run_id', 'source', 'model', 'status', 'reflection',
-  'failure', 'event_count', 'candidate_ids', 'created_at',
+  'tenant_id',
+  'trace_id',
+  'user_id',
+  'agent_id',
+  'session_id',
+  'run_id',
+  'source',
+  'model',
+  'status',
+  'reflection',
+  'failure',
+  'event_count',
+  'candidate_ids',
+  'created_at',
 ] as const;
 
 export const CANDIDATE_COLUMNS = [
-  'tenant_id', 'id', 'user_id', 'agent_id', 'session_id', 'run_id', 'trace_id', 'kind', 'source', 'status', 'payload',
-  'memory_type', 'confidence', 'salience', 'source_event_ids', 'item_ids', 'target', 'open_loop_id', 'created_at',
-  'decision', 'decided_at', 'sensitivity',
+  'tenant_id',
+  'id',
+  'user_id',
+  'agent_id',
+  'session_id',
+  'run_id',
+  'trace_id',
+  'kind',
+  'source',
+  'status',
+  'payload',
+  'memory_type',
+  'confidence',
+  'salience',
+  'source_event_ids',
+  'item_ids',
+  'target',
+  'open_loop_id',
+  'created_at',
+  'decision',
+  'decided_at',
+  'sensitivity',
 ] as const;
 
 // `trigger` is an SQL keyword: the column name is quoted (the row key is still `trigger`).
 export const INSIGHT_COLUMNS = [
-  'tenant_id', 'id', 'user_id', 'agent_id', 'session_id', 'run_id', 'type', 'statement', '"trigger"', 'confidence',
-  'validation_state', 'tests_suggested', 'expires_at', 'sources', 'expired_at', 'promoted_to', 'candidate_id',
-  'history', 'version', 'created_at', 'updated_at',
+  'tenant_id',
+  'id',
+  'user_id',
+  'agent_id',
+  'session_id',
+  'run_id',
+  'type',
+  'statement',
+  '"trigger"',
+  'confidence',
+  'validation_state',
+  'tests_suggested',
+  'expires_at',
+  'sources',
+  'expired_at',
+  'promoted_to',
+  'candidate_id',
+  'history',
+  'version',
+  'created_at',
+  'updated_at',
 ] as const;
 
 /** The columns `reflectionFromRow` reads. */
@@ -31,10 +80,20 @@ export const INSIGHT_SELECT = INSIGHT_COLUMNS.join(', ');
 
 export function reflectionValues(record: ReflectionRecord): unknown[] {
   return [
-    record.tenant_id, record.trace_id, record.user_id, record.agent_id, record.session_id, record.run_id, record.source,
-    record.model, record.status, record.reflection === null ? null : JSON.stringify(record.reflection),
-    record.failure === null ? null : JSON.stringify(record.failure), record.event_count,
-    JSON.stringify(record.candidate_ids), record.created_at,
+    record.tenant_id,
+    record.trace_id,
+    record.user_id,
+    record.agent_id,
+    record.session_id,
+    record.run_id,
+    record.source,
+    record.model,
+    record.status,
+    record.reflection === null ? null : JSON.stringify(record.reflection),
+    record.failure === null ? null : JSON.stringify(record.failure),
+    record.event_count,
+    JSON.stringify(record.candidate_ids),
+    record.created_at,
   ];
 }
 
@@ -68,10 +127,28 @@ export function candidateValues(c: ReviewCandidate): unknown[] {
   // Exports written before candidates carried a sensitivity hold none: approval reads their events again.
   const sensitivity = (c.sensitivity as ReviewCandidate['sensitivity'] | undefined) ?? 'normal';
   return [
-    c.tenant_id, c.id, c.user_id, c.agent_id, c.session_id, c.run_id, c.trace_id, c.kind, c.source, c.status,
-    JSON.stringify(c.payload), c.memory_type, c.confidence, JSON.stringify(c.salience), JSON.stringify(c.source_event_ids),
-    JSON.stringify(c.item_ids), JSON.stringify(c.target), c.open_loop_id, c.created_at,
-    c.decision === null ? null : JSON.stringify(c.decision), decidedAt(c), sensitivity,
+    c.tenant_id,
+    c.id,
+    c.user_id,
+    c.agent_id,
+    c.session_id,
+    c.run_id,
+    c.trace_id,
+    c.kind,
+    c.source,
+    c.status,
+    JSON.stringify(c.payload),
+    c.memory_type,
+    c.confidence,
+    JSON.stringify(c.salience),
+    JSON.stringify(c.source_event_ids),
+    JSON.stringify(c.item_ids),
+    JSON.stringify(c.target),
+    c.open_loop_id,
+    c.created_at,
+    c.decision === null ? null : JSON.stringify(c.decision),
+    decidedAt(c),
+    sensitivity,
   ];
 }
 
@@ -104,9 +181,27 @@ export function candidateFromRow(row: Row): ReviewCandidate {
 
 export function insightValues(i: InsightRecord): unknown[] {
   return [
-    i.tenant_id, i.id, i.user_id, i.agent_id, i.session_id, i.run_id, i.type, i.statement, i.trigger, i.confidence,
-    i.validation_state, JSON.stringify(i.tests_suggested), i.expires_at, JSON.stringify(i.sources), i.expired_at,
-    i.promoted_to, i.candidate_id, JSON.stringify(i.history), i.version, i.created_at, i.updated_at,
+    i.tenant_id,
+    i.id,
+    i.user_id,
+    i.agent_id,
+    i.session_id,
+    i.run_id,
+    i.type,
+    i.statement,
+    i.trigger,
+    i.confidence,
+    i.validation_state,
+    JSON.stringify(i.tests_suggested),
+    i.expires_at,
+    JSON.stringify(i.sources),
+    i.expired_at,
+    i.promoted_to,
+    i.candidate_id,
+    JSON.stringify(i.history),
+    i.version,
+    i.created_at,
+    i.updated_at,
   ];
 }
 

@@ -5,18 +5,55 @@ import type { LedgerEntry, RunKey, RunState, SnapshotRecord } from '../../spec/c
 import { json, jsonOrNull, type Row } from './rows.js';
 
 export const RUN_COLUMNS = [
-  'tenant_id', 'user_id', 'agent_id', 'run_id', 'session_id', 'objective', 'done_definition', 'status', 'stop_reason',
-  'claims', 'conflicts', 'failures', 'open_questions', 'source_ids_seen', 'chunk_ids_seen', 'counted_since',
-  'steps_since', 'sequence', 'latest_snapshot_id', 'last_snapshot_at', 'version', 'updated_at',
+  'tenant_id',
+  'user_id',
+  'agent_id',
+  'run_id',
+  'session_id',
+  'objective',
+  'done_definition',
+  'status',
+  'stop_reason',
+  'claims',
+  'conflicts',
+  'failures',
+  'open_questions',
+  'source_ids_seen',
+  'chunk_ids_seen',
+  'counted_since',
+  'steps_since',
+  'sequence',
+  'latest_snapshot_id',
+  'last_snapshot_at',
+  'version',
+  'updated_at',
 ] as const;
 
 export const LEDGER_COLUMNS = [
-  'tenant_id', 'user_id', 'agent_id', 'run_id', 'evidence_id', 'corpus_id', 'chunk_id', 'span_start', 'span_end',
-  'source_id', 'quote_hash', 'recorded_at',
+  'tenant_id',
+  'user_id',
+  'agent_id',
+  'run_id',
+  'evidence_id',
+  'corpus_id',
+  'chunk_id',
+  'span_start',
+  'span_end',
+  'source_id',
+  'quote_hash',
+  'recorded_at',
 ] as const;
 
 export const SNAPSHOT_COLUMNS = [
-  'tenant_id', 'id', 'user_id', 'agent_id', 'session_id', 'run_id', 'sequence', 'created_at', 'snapshot',
+  'tenant_id',
+  'id',
+  'user_id',
+  'agent_id',
+  'session_id',
+  'run_id',
+  'sequence',
+  'created_at',
+  'snapshot',
 ] as const;
 
 /** The columns `runFromRow` reads. */
@@ -36,10 +73,25 @@ export function runKeyValues(run: RunKey): string[] {
 
 export function runValues(s: RunState): unknown[] {
   return [
-    ...runKeyValues(s), s.session_id, s.objective, s.done_definition === null ? null : JSON.stringify(s.done_definition),
-    s.status, s.stop_reason, JSON.stringify(s.claims), JSON.stringify(s.conflicts), JSON.stringify(s.failures),
-    JSON.stringify(s.open_questions), JSON.stringify(s.source_ids_seen), JSON.stringify(s.chunk_ids_seen),
-    s.counted_since, s.steps_since, s.sequence, s.latest_snapshot_id, s.last_snapshot_at, s.version, s.updated_at,
+    ...runKeyValues(s),
+    s.session_id,
+    s.objective,
+    s.done_definition === null ? null : JSON.stringify(s.done_definition),
+    s.status,
+    s.stop_reason,
+    JSON.stringify(s.claims),
+    JSON.stringify(s.conflicts),
+    JSON.stringify(s.failures),
+    JSON.stringify(s.open_questions),
+    JSON.stringify(s.source_ids_seen),
+    JSON.stringify(s.chunk_ids_seen),
+    s.counted_since,
+    s.steps_since,
+    s.sequence,
+    s.latest_snapshot_id,
+    s.last_snapshot_at,
+    s.version,
+    s.updated_at,
   ];
 }
 
@@ -73,7 +125,15 @@ export function runFromRow(row: Row): RunState {
 
 export function ledgerValues(run: RunKey, e: LedgerEntry): unknown[] {
   return [
-    ...runKeyValues(run), e.evidence_id, e.corpus_id, e.chunk_id, e.span[0], e.span[1], e.source_id, e.quote_hash, e.recorded_at,
+    ...runKeyValues(run),
+    e.evidence_id,
+    e.corpus_id,
+    e.chunk_id,
+    e.span[0],
+    e.span[1],
+    e.source_id,
+    e.quote_hash,
+    e.recorded_at,
   ];
 }
 
@@ -92,8 +152,15 @@ export function ledgerFromRow(row: Row): LedgerEntry {
 
 export function snapshotValues(r: SnapshotRecord): unknown[] {
   return [
-    r.tenant_id, r.snapshot.snapshot_id, r.user_id, r.agent_id, r.session_id, r.run_id, r.snapshot.sequence,
-    r.snapshot.created_at, JSON.stringify(r.snapshot),
+    r.tenant_id,
+    r.snapshot.snapshot_id,
+    r.user_id,
+    r.agent_id,
+    r.session_id,
+    r.run_id,
+    r.snapshot.sequence,
+    r.snapshot.created_at,
+    JSON.stringify(r.snapshot),
   ];
 }
 

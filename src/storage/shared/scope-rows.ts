@@ -29,12 +29,21 @@ export function sessionCountsQuery(tenantId: string, limit: number): SqlQuery {
  * @example
  * const { sql, params } = scopeSizeQuery('default', 'mira', ['support-bot']);
  */
-export function scopeSizeQuery(tenantId: string, userId: string, agents: readonly string[], recordedBy?: string): SqlQuery {
+export function scopeSizeQuery(
+  tenantId: string,
+  userId: string,
+  agents: readonly string[],
+  recordedBy?: string,
+): SqlQuery {
   const recorded = recordedBy === undefined ? '' : ' AND recorded_at <= ?';
   const one = `(SELECT count(*) FROM (SELECT 1 FROM events WHERE tenant_id = ? AND user_id = ? AND agent_id = ?${recorded} ${BOUND_LIMIT}) AS scoped)`;
   return {
     sql: `SELECT ${agents.length === 0 ? '0' : agents.map(() => one).join(' + ')}`,
-    params: agents.flatMap((agentId) => (recordedBy === undefined ? [tenantId, userId, agentId, SCOPE_SIZE_CAP] : [tenantId, userId, agentId, recordedBy, SCOPE_SIZE_CAP])),
+    params: agents.flatMap((agentId) =>
+      recordedBy === undefined
+        ? [tenantId, userId, agentId, SCOPE_SIZE_CAP]
+        : [tenantId, userId, agentId, recordedBy, SCOPE_SIZE_CAP],
+    ),
   };
 }
 
@@ -51,15 +60,17 @@ export const USER_PENDING_SQL = `SELECT user_id, COUNT(*) FROM candidates WHERE 
  * scopeCountsFromRows(sessionRows, itemRows, pendingRows).users[0] // { user_id: 'mira', items: 3, pending_candidates: 1 }
  */
 export function scopeCountsFromRows(sessions: unknown[][], items: unknown[][], pending: unknown[][]): ScopeCounts {
-  const sessionCounts: SessionCounts[] = sessions.map(([user_id, agent_id, session_id, run_id, events, first_ts, last_ts]) => ({
-    user_id: String(user_id),
-    agent_id: String(agent_id),
-    session_id: String(session_id),
-    run_id: String(run_id),
-    events: Number(events),
-    first_ts: String(first_ts),
-    last_ts: String(last_ts),
-  }));
+  const sessionCounts: SessionCounts[] = sessions.map(
+    ([user_id, agent_id, session_id, run_id, events, first_ts, last_ts]) => ({
+      user_id: String(user_id),
+      agent_id: String(agent_id),
+      session_id: String(session_id),
+      run_id: String(run_id),
+      events: Number(events),
+      first_ts: String(first_ts),
+      last_ts: String(last_ts),
+    }),
+  );
   const users = new Map<string, { items: number; pending_candidates: number }>();
   const user = (id: unknown) => {
     const key = String(id);
@@ -71,6 +82,8 @@ export function scopeCountsFromRows(sessions: unknown[][], items: unknown[][], p
   for (const [id, count] of pending) user(id).pending_candidates = Number(count);
   return {
     sessions: sessionCounts,
-    users: [...users.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([user_id, counts]) => ({ user_id, ...counts })),
+    users: [...users.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([user_id, counts]) => ({ user_id, ...counts })),
   };
 }

@@ -21,16 +21,29 @@ export function keyFromRow(row: Row): ApiKeyRecord {
   };
 }
 
-export const JOB_COLUMNS = ['tenant_id', 'id', 'kind', 'payload', 'status', 'attempts', 'lease_until', 'last_error', 'created_at', 'updated_at'] as const;
+export const JOB_COLUMNS = [
+  'tenant_id',
+  'id',
+  'kind',
+  'payload',
+  'status',
+  'attempts',
+  'lease_until',
+  'last_error',
+  'created_at',
+  'updated_at',
+] as const;
 
 /**
  * The jobs a worker may claim at a time (the two `?` are that time): pending ones past any backoff
  * (a pending job's `lease_until` is the time before which it waits), and running ones whose lease ended.
  */
-export const JOB_CLAIMABLE = "((status = 'pending' AND (lease_until IS NULL OR lease_until <= ?)) OR (status = 'running' AND lease_until < ?))";
+export const JOB_CLAIMABLE =
+  "((status = 'pending' AND (lease_until IS NULL OR lease_until <= ?)) OR (status = 'running' AND lease_until < ?))";
 
 /** Finishes a running job: status, lease_until (a pending job's backoff, else null), last_error, updated_at, tenant_id, id. */
-export const JOB_FINISH = "UPDATE jobs SET status = ?, lease_until = ?, last_error = ?, updated_at = ? WHERE tenant_id = ? AND id = ? AND status = 'running'";
+export const JOB_FINISH =
+  "UPDATE jobs SET status = ?, lease_until = ?, last_error = ?, updated_at = ? WHERE tenant_id = ? AND id = ? AND status = 'running'";
 
 /** The `lease_until` a finished job keeps: the backoff of one put back to pending, else none. */
 export function jobNotBefore(status: 'done' | 'failed' | 'pending', retryAt: string | undefined): string | null {
@@ -54,7 +67,19 @@ export function jobFromRow(row: Row): Job {
 
 /** The columns of a context build, in the order of buildValues. */
 export const BUILD_COLUMNS = [
-  'tenant_id', 'id', 'user_id', 'agent_id', 'session_id', 'run_id', 'purpose', 'request', 'as_of', 'selected', 'packet_hash', 'packet', 'created_at',
+  'tenant_id',
+  'id',
+  'user_id',
+  'agent_id',
+  'session_id',
+  'run_id',
+  'purpose',
+  'request',
+  'as_of',
+  'selected',
+  'packet_hash',
+  'packet',
+  'created_at',
   'redactions',
 ] as const;
 /** The columns `buildFromRow` reads. */
@@ -63,8 +88,20 @@ export const BUILD_SELECT = BUILD_COLUMNS.join(', ');
 /** The values of a context build in the order of BUILD_COLUMNS (`packetJson`: the packet already serialised). */
 export function buildValues(b: ContextBuild, packetJson = JSON.stringify(b.packet)): unknown[] {
   return [
-    b.tenant_id, b.id, b.user_id, b.agent_id, b.session_id, b.run_id, b.purpose, JSON.stringify(b.request), b.as_of,
-    JSON.stringify(b.selected), b.packet_hash, packetJson, b.created_at, b.redactions === undefined ? null : JSON.stringify(b.redactions),
+    b.tenant_id,
+    b.id,
+    b.user_id,
+    b.agent_id,
+    b.session_id,
+    b.run_id,
+    b.purpose,
+    JSON.stringify(b.request),
+    b.as_of,
+    JSON.stringify(b.selected),
+    b.packet_hash,
+    packetJson,
+    b.created_at,
+    b.redactions === undefined ? null : JSON.stringify(b.redactions),
   ];
 }
 

@@ -38,7 +38,16 @@ export function countTexts(ops: readonly WriteOp[], counter: TextTokenCounter | 
  * @example
  * const { sql, params, field } = textTokensUpdate(op);
  */
-export function textTokensUpdate(op: PutTextTokensOp): { sql: string; params: unknown[]; field: 'event_id' | 'item_id' } {
-  const [table, field] = op.target === 'event' ? (['events', 'event_id'] as const) : (['memory_items', 'item_id'] as const);
-  return { sql: `UPDATE ${table} SET text_tokens = ? WHERE tenant_id = ? AND id = ?`, params: [op.text_tokens, op.tenant_id, op.id], field };
+export function textTokensUpdate(op: PutTextTokensOp): {
+  sql: string;
+  params: unknown[];
+  field: 'event_id' | 'item_id';
+} {
+  const [table, field] =
+    op.target === 'event' ? (['events', 'event_id'] as const) : (['memory_items', 'item_id'] as const);
+  return {
+    sql: `UPDATE ${table} SET text_tokens = ? WHERE tenant_id = ? AND id = ?`,
+    params: [op.text_tokens, op.tenant_id, op.id],
+    field,
+  };
 }

@@ -37,25 +37,44 @@ export class ErasedCopies {
    * events and items, or (the user's own builds, in a session erase) by an erased insight in its
    * packet. Returns how many builds changed.
    */
-  redactBuilds(tenantId: string, userId: string, erased: ReadonlySet<string>, why: Pick<BuildRedaction, 'at' | 'erased'>): number {
+  redactBuilds(
+    tenantId: string,
+    userId: string,
+    erased: ReadonlySet<string>,
+    why: Pick<BuildRedaction, 'at' | 'erased'>,
+  ): number {
     const ids = [...erased];
     // One pass finds them all (the erased ids become one temporary index); pages of them are then read by row number.
-    const seqs = this.cached(`SELECT seq FROM context_builds b
+    const seqs = this.cached(
+      `SELECT seq FROM context_builds b
       WHERE b.tenant_id = ? AND (
         EXISTS (SELECT 1 FROM json_each(b.selected) AS s WHERE s.value IN (SELECT value FROM json_each(?)))
         OR (b.user_id = ? AND EXISTS (SELECT 1 FROM json_each(?) AS i WHERE instr(b.packet, i.value) > 0))
       )
-      ORDER BY b.seq`)
+      ORDER BY b.seq`,
+    )
       .pluck()
-      .all(tenantId, JSON.stringify(ids.filter((id) => !id.startsWith('ins_'))), userId, JSON.stringify(ids.filter((id) => id.startsWith('ins_')))) as number[];
-    const read = this.cached(`SELECT seq, ${BUILD_SELECT} FROM context_builds WHERE seq IN (SELECT value FROM json_each(?)) ORDER BY seq`);
+      .all(
+        tenantId,
+        JSON.stringify(ids.filter((id) => !id.startsWith('ins_'))),
+        userId,
+        JSON.stringify(ids.filter((id) => id.startsWith('ins_'))),
+      ) as number[];
+    const read = this.cached(
+      `SELECT seq, ${BUILD_SELECT} FROM context_builds WHERE seq IN (SELECT value FROM json_each(?)) ORDER BY seq`,
+    );
     const update = this.cached('UPDATE context_builds SET selected = ?, packet = ?, redactions = ? WHERE seq = ?');
     let changed = 0;
     for (let start = 0; start < seqs.length; start += BUILD_PAGE) {
       for (const row of read.all(JSON.stringify(seqs.slice(start, start + BUILD_PAGE))) as Row[]) {
         const redacted = redactBuild(buildFromRow(row), erased, why);
         if (redacted === null) continue;
-        update.run(JSON.stringify(redacted.selected), JSON.stringify(redacted.packet), JSON.stringify(redacted.redactions), row['seq']);
+        update.run(
+          JSON.stringify(redacted.selected),
+          JSON.stringify(redacted.packet),
+          JSON.stringify(redacted.redactions),
+          row['seq'],
+        );
         changed += 1;
       }
     }
@@ -64,14 +83,21 @@ export class ErasedCopies {
 
   /** Removes erased events from the sources of the user's items that stay; returns how many changed. */
   trimItemSources(tenantId: string, userId: string, erasedEvents: ReadonlySet<string>): number {
-    const rows = this.cached(`SELECT seq, source_event_ids, evidence_refs FROM memory_items i
+    const rows = this.cached(
+      `SELECT seq, source_event_ids, evidence_refs FROM memory_items i
       WHERE i.tenant_id = ? AND i.user_id = ?
-        AND EXISTS (SELECT 1 FROM json_each(i.source_event_ids) AS s WHERE s.value IN (SELECT value FROM json_each(?)))`)
-      .all(tenantId, userId, JSON.stringify([...erasedEvents])) as Row[];
+        AND EXISTS (SELECT 1 FROM json_each(i.source_event_ids) AS s WHERE s.value IN (SELECT value FROM json_each(?)))`,
+    ).all(tenantId, userId, JSON.stringify([...erasedEvents])) as Row[];
     const update = this.cached('UPDATE memory_items SET source_event_ids = ?, evidence_refs = ? WHERE seq = ?');
     let changed = 0;
     for (const row of rows) {
-      const kept = withoutErasedSources({ source_event_ids: JSON.parse(row['source_event_ids'] as string) as string[], evidence_refs: JSON.parse(row['evidence_refs'] as string) as EvidenceRef[] }, erasedEvents);
+      const kept = withoutErasedSources(
+        {
+          source_event_ids: JSON.parse(row['source_event_ids'] as string) as string[],
+          evidence_refs: JSON.parse(row['evidence_refs'] as string) as EvidenceRef[],
+        },
+        erasedEvents,
+      );
       if (kept === null) continue;
       update.run(JSON.stringify(kept.source_event_ids), JSON.stringify(kept.evidence_refs), row['seq']);
       changed += 1;

@@ -34,25 +34,33 @@ export class ExportStore {
   }
 
   private turnLookups(scope: ExportScope): TurnLookups {
-    const turn = (row: Row) => ({ key: row['export_key'] as number, record: exportRecord(EXPORT_SOURCES.turn, row) as TurnRecord });
+    const turn = (row: Row) => ({
+      key: row['export_key'] as number,
+      record: exportRecord(EXPORT_SOURCES.turn, row) as TurnRecord,
+    });
     return {
       // Point reads on the primary key: a few microseconds each, one prepared statement.
       turnsOf: async (refs) =>
         refs.flatMap((ref) => {
-          const row = this.cached(TURN_SQL).raw(false).get(scope.tenant_id, ref.user_id, ref.agent_id, ref.session_id, ref.turn_id) as Row | undefined;
+          const row = this.cached(TURN_SQL)
+            .raw(false)
+            .get(scope.tenant_id, ref.user_id, ref.agent_id, ref.session_id, ref.turn_id) as Row | undefined;
           return row === undefined ? [] : [turn(row)];
         }),
       turnKeys: () => this.turnKeys(scope),
-      turnsAt: async (keys) => (this.cached(TURNS_AT_SQL).raw(false).all(JSON.stringify(keys), scope.tenant_id) as Row[]).map(turn),
+      turnsAt: async (keys) =>
+        (this.cached(TURNS_AT_SQL).raw(false).all(JSON.stringify(keys), scope.tenant_id) as Row[]).map(turn),
     };
   }
 
   private async *turnKeys(scope: ExportScope): AsyncGenerator<number[]> {
     const filters = new Filters(scope.tenant_id).equals('user_id', scope.user_id);
     const sql = `SELECT rowid FROM turns WHERE ${filters.where.map((clause) => `+${clause}`).join(' AND ')} AND rowid > ? ORDER BY rowid ${BOUND_LIMIT}`;
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       this.guard();
-      const keys = this.cached(sql).pluck().all(...filters.params, after, KEY_PAGE_SIZE) as number[];
+      const keys = this.cached(sql)
+        .pluck()
+        .all(...filters.params, after, KEY_PAGE_SIZE) as number[];
       if (keys.length > 0) yield keys;
       if (keys.length < KEY_PAGE_SIZE) return;
       after = keys[keys.length - 1]!;
@@ -76,7 +84,10 @@ export class ExportStore {
       const page = source.raw
         ? (statement.raw(true).all(...filters.params, after, EXPORT_PAGE_SIZE) as unknown[][])
         : (statement.raw(false).all(...filters.params, after, EXPORT_PAGE_SIZE) as Row[]);
-      const keyed = page.map((row) => ({ key: (Array.isArray(row) ? row[0] : row['export_key']) as number, record: exportRecord(source, row) }));
+      const keyed = page.map((row) => ({
+        key: (Array.isArray(row) ? row[0] : row['export_key']) as number,
+        record: exportRecord(source, row),
+      }));
       if (keyed.length > 0) yield keyed;
       if (page.length < EXPORT_PAGE_SIZE) return;
       after = keyed[keyed.length - 1]!.key;

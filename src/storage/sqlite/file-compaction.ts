@@ -68,7 +68,11 @@ export async function compactFile(db: Database.Database): Promise<CompactResult>
     }
   };
   // 'optimize' rewrites each full-text index as one segment without the entries of deleted rows.
-  step('full-text merge', () => db.exec("INSERT INTO events_fts(events_fts) VALUES('optimize'); INSERT INTO items_fts(items_fts) VALUES('optimize');"));
+  step('full-text merge', () =>
+    db.exec(
+      "INSERT INTO events_fts(events_fts) VALUES('optimize'); INSERT INTO items_fts(items_fts) VALUES('optimize');",
+    ),
+  );
   // What the log holds now goes into the file first, as far as readers allow, so VACUUM reads less of the log.
   db.pragma('wal_checkpoint(PASSIVE)');
   step('VACUUM (rewriting the file without the free pages of deleted rows)', () => db.exec('VACUUM'));
@@ -79,5 +83,10 @@ export async function compactFile(db: Database.Database): Promise<CompactResult>
         `${db.name}-wal was not emptied and the file may still hold the pages VACUUM replaced: erased data can remain in both until compact runs while no other process reads the store`,
     );
   }
-  return { before_bytes: before, after_bytes: storeFileBytes(db.name), complete: notDone.length === 0, not_done: notDone };
+  return {
+    before_bytes: before,
+    after_bytes: storeFileBytes(db.name),
+    complete: notDone.length === 0,
+    not_done: notDone,
+  };
 }

@@ -32,7 +32,8 @@ type IndexTable = 'events_fts' | 'items_fts';
  */
 const RECORDED: Readonly<Record<IndexTable, string>> = {
   events_fts: 'events_fts CROSS JOIN events r ON r.seq = events_fts.rowid',
-  items_fts: 'items_fts CROSS JOIN memory_chunks c ON c.seq = items_fts.rowid CROSS JOIN memory_items r ON r.tenant_id = c.tenant_id AND r.id = c.item_id',
+  items_fts:
+    'items_fts CROSS JOIN memory_chunks c ON c.seq = items_fts.rowid CROSS JOIN memory_items r ON r.tenant_id = c.tenant_id AND r.id = c.item_id',
 };
 
 /**
@@ -94,7 +95,9 @@ export class FtsIndex {
     this.remove = db.prepare(`DELETE FROM ${table} WHERE rowid = ?`);
     this.now = {
       rows: db.prepare(`SELECT rowid FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid DESC ${BOUND_LIMIT}`).pluck(),
-      count: db.prepare(`SELECT count(*) FROM (SELECT rowid FROM ${table} WHERE ${table} MATCH ? ${BOUND_LIMIT})`).pluck(),
+      count: db
+        .prepare(`SELECT count(*) FROM (SELECT rowid FROM ${table} WHERE ${table} MATCH ? ${BOUND_LIMIT})`)
+        .pluck(),
     };
     const recorded = `FROM ${RECORDED[table]} WHERE ${table} MATCH ? AND r.recorded_at <= ?`;
     this.recordedBy = {
@@ -175,7 +178,9 @@ export class FtsIndex {
     }
     const keep = this.keptCounts !== null && !this.db.inTransaction;
     if (missing.length > 0) {
-      for (const [row, stats, tokens] of this.counts.all(JSON.stringify(missing)) as Array<[number, unknown, unknown]>) {
+      for (const [row, stats, tokens] of this.counts.all(JSON.stringify(missing)) as Array<
+        [number, unknown, unknown]
+      >) {
         const terms = readTermStats(stats, tokens);
         found.set(row, terms);
         if (keep) this.keptCounts.set(row, terms);
@@ -197,13 +202,23 @@ export class FtsIndex {
         let found = this.kept?.get(token);
         if (found === undefined) {
           const rows = this.now.rows.all(match, CANDIDATES_PER_TERM) as number[];
-          found = { rows, documentFrequency: rows.length < CANDIDATES_PER_TERM ? rows.length : (this.now.count.get(match, FREQUENCY_CAP) as number) };
+          found = {
+            rows,
+            documentFrequency:
+              rows.length < CANDIDATES_PER_TERM ? rows.length : (this.now.count.get(match, FREQUENCY_CAP) as number),
+          };
           this.kept?.set(token, found);
         }
         return found;
       }
       const rows = this.recordedBy.rows.all(match, recordedBy, CANDIDATES_PER_TERM) as number[];
-      return { rows, documentFrequency: rows.length < CANDIDATES_PER_TERM ? rows.length : (this.recordedBy.count.get(match, recordedBy, FREQUENCY_CAP) as number) };
+      return {
+        rows,
+        documentFrequency:
+          rows.length < CANDIDATES_PER_TERM
+            ? rows.length
+            : (this.recordedBy.count.get(match, recordedBy, FREQUENCY_CAP) as number),
+      };
     } catch (error) {
       if (error instanceof Error && /fts5: /.test(error.message)) return { rows: [], documentFrequency: 0 };
       throw error;

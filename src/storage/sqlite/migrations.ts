@@ -10,9 +10,31 @@ export interface Migration {
 // Columns of `events` that may never change after insert; the trigger below enforces it even
 // against SQL run outside Engram.
 const IMMUTABLE_EVENT_COLUMNS = [
-  'seq', 'tenant_id', 'id', 'user_id', 'agent_id', 'session_id', 'run_id', 'turn_id', 'kind', 'marker', 'role',
-  'speaker', 'content_type', 'content', 'sensitivity', 'embeddable', 'resonance_links', 'tags', 'snapshot_ref',
-  'namespace', 'thread_id', 'ts', 'recorded_at', 'expires_at', 'origin_metadata',
+  'seq',
+  'tenant_id',
+  'id',
+  'user_id',
+  'agent_id',
+  'session_id',
+  'run_id',
+  'turn_id',
+  'kind',
+  'marker',
+  'role',
+  'speaker',
+  'content_type',
+  'content',
+  'sensitivity',
+  'embeddable',
+  'resonance_links',
+  'tags',
+  'snapshot_ref',
+  'namespace',
+  'thread_id',
+  'ts',
+  'recorded_at',
+  'expires_at',
+  'origin_metadata',
 ];
 
 export const migrations: readonly Migration[] = [

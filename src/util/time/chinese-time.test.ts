@@ -7,7 +7,9 @@ import { resolveTimeWindows } from './time-expressions.js';
 const REFERENCE = '2023-05-20T12:00:00Z';
 
 const resolve = (query: string) =>
-  resolveTimeWindows(query, REFERENCE).map((window) => `${window.text} | ${window.start.slice(0, 10)}..${window.end.slice(0, 10)} | ${window.kind}`);
+  resolveTimeWindows(query, REFERENCE).map(
+    (window) => `${window.text} | ${window.start.slice(0, 10)}..${window.end.slice(0, 10)} | ${window.kind}`,
+  );
 
 describe('parseChineseNumber', () => {
   it.each([

@@ -23,7 +23,20 @@ import {
   yearSpan,
 } from './time-calendar.js';
 
-const DIGIT: Record<string, number> = { 零: 0, 〇: 0, 一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9 };
+const DIGIT: Record<string, number> = {
+  零: 0,
+  〇: 0,
+  一: 1,
+  二: 2,
+  两: 2,
+  三: 3,
+  四: 4,
+  五: 5,
+  六: 6,
+  七: 7,
+  八: 8,
+  九: 9,
+};
 const MULTIPLIER: Record<string, number> = { 十: 10, 百: 100, 千: 1000 };
 
 /**
@@ -38,7 +51,8 @@ export function parseChineseNumber(text: string): number | undefined {
   if (/^\d+$/.test(ascii)) return Number(ascii);
   const chars = [...ascii];
   if (chars.length === 0 || !chars.every((char) => char in DIGIT || char in MULTIPLIER)) return undefined;
-  if (chars.length > 1 && chars.every((char) => char in DIGIT)) return Number(chars.map((char) => DIGIT[char]).join(''));
+  if (chars.length > 1 && chars.every((char) => char in DIGIT))
+    return Number(chars.map((char) => DIGIT[char]).join(''));
   let total = 0;
   let current = 0;
   for (const char of chars) {
@@ -55,8 +69,39 @@ export function parseChineseNumber(text: string): number | undefined {
 const NUM = '[0-9０-９零〇一二两三四五六七八九十百]+';
 const COUNT = `(${NUM}|半|几|好几)`;
 const SHIFT: Record<string, number> = { 上上: -2, 上: -1, 这: 0, 本: 0, 今: 0, 下: 1, 下下: 2 };
-const WEEKDAY: Record<string, number> = { 一: 1, 二: 2, 三: 3, 四: 4, 五: 5, 六: 6, 日: 7, 天: 7, '1': 1, '2': 2, '3': 3, '4': 4, '5': 5, '6': 6, '7': 7 };
-const CASUAL: Record<string, number> = { 大前天: -3, 前天: -2, 昨天: -1, 昨日: -1, 昨晚: -1, 今天: 0, 今日: 0, 今晚: 0, 今早: 0, 明天: 1, 明日: 1, 明晚: 1, 后天: 2, 大后天: 3 };
+const WEEKDAY: Record<string, number> = {
+  一: 1,
+  二: 2,
+  三: 3,
+  四: 4,
+  五: 5,
+  六: 6,
+  日: 7,
+  天: 7,
+  '1': 1,
+  '2': 2,
+  '3': 3,
+  '4': 4,
+  '5': 5,
+  '6': 6,
+  '7': 7,
+};
+const CASUAL: Record<string, number> = {
+  大前天: -3,
+  前天: -2,
+  昨天: -1,
+  昨日: -1,
+  昨晚: -1,
+  今天: 0,
+  今日: 0,
+  今晚: 0,
+  今早: 0,
+  明天: 1,
+  明日: 1,
+  明晚: 1,
+  后天: 2,
+  大后天: 3,
+};
 const YEAR_WORD: Record<string, number> = { 大前年: -3, 前年: -2, 去年: -1, 今年: 0, 明年: 1, 后年: 2 };
 const SEASON: Record<string, Season> = { 春: 'spring', 夏: 'summer', 秋: 'autumn', 冬: 'winter' };
 
@@ -69,8 +114,19 @@ export function chineseTense(text: string): Tense {
 
 /** A count and its unit as days, weeks, months or years; 半 is a half, 几 a vague few. */
 function countOf(words: string, unitWord: string): { amount: number; unit: Unit; vague: boolean } | undefined {
-  const unit: Unit = /[天日]/.test(unitWord) ? 'day' : /[周星礼]/.test(unitWord) ? 'week' : unitWord.includes('月') ? 'month' : 'year';
-  if (words === '半') return unit === 'month' ? { amount: 15, unit: 'day', vague: false } : unit === 'year' ? { amount: 6, unit: 'month', vague: false } : undefined;
+  const unit: Unit = /[天日]/.test(unitWord)
+    ? 'day'
+    : /[周星礼]/.test(unitWord)
+      ? 'week'
+      : unitWord.includes('月')
+        ? 'month'
+        : 'year';
+  if (words === '半')
+    return unit === 'month'
+      ? { amount: 15, unit: 'day', vague: false }
+      : unit === 'year'
+        ? { amount: 6, unit: 'month', vague: false }
+        : undefined;
   if (words.includes('几')) return { amount: 3, unit, vague: true };
   const amount = parseChineseNumber(words);
   return amount === undefined ? undefined : { amount, unit, vague: false };
@@ -107,7 +163,10 @@ const HOLIDAYS: Readonly<Record<string, readonly [number, number, number]>> = {
 const UNIT = '(天|日|周|个?多?星期|个?多?礼拜|个多?月|年)';
 
 const RULES: Rule[] = [
-  { pattern: /大前天|大后天|前天|昨天|昨日|昨晚|今天|今日|今晚|今早|明天|明日|明晚|后天/g, resolve: ([word], { today }) => oneDay(today + (CASUAL[word] ?? 0)) },
+  {
+    pattern: /大前天|大后天|前天|昨天|昨日|昨晚|今天|今日|今晚|今早|明天|明日|明晚|后天/g,
+    resolve: ([word], { today }) => oneDay(today + (CASUAL[word] ?? 0)),
+  },
   {
     pattern: new RegExp(`${COUNT}多?${UNIT}(以前|之前|前|以后|之后|后)`, 'g'),
     resolve: ([whole, count = '', unitWord = '', direction = ''], { today }) => {
@@ -166,7 +225,10 @@ const RULES: Rule[] = [
     },
   },
   {
-    pattern: new RegExp(`(大前年|前年|去年|今年|明年|后年)(?:(${NUM})月份?(?:(${NUM})[日号])?|([春夏秋冬])[天季])?`, 'g'),
+    pattern: new RegExp(
+      `(大前年|前年|去年|今年|明年|后年)(?:(${NUM})月份?(?:(${NUM})[日号])?|([春夏秋冬])[天季])?`,
+      'g',
+    ),
     resolve: ([, word = '', month, day, season], { today }) => {
       const year = civil(today).year + (YEAR_WORD[word] ?? 0);
       if (season !== undefined) return seasonSpan(SEASON[season] ?? 'summer', year);
@@ -209,7 +271,8 @@ const RULES: Rule[] = [
   },
   {
     // Holidays of a fixed day, with the days off around them: the next one when looking ahead, else the latest.
-    pattern: /(?<![一二三四五六七八九十])(五一|劳动节|国庆节?|元旦|圣诞节?|平安夜|情人节|儿童节|教师节)(?![一二三四五六七八九十路])/g,
+    pattern:
+      /(?<![一二三四五六七八九十])(五一|劳动节|国庆节?|元旦|圣诞节?|平安夜|情人节|儿童节|教师节)(?![一二三四五六七八九十路])/g,
     resolve: ([, word = ''], { today, tense }) => {
       const holiday = HOLIDAYS[word.replace(/节$/u, '')];
       if (holiday === undefined) return undefined;
@@ -231,7 +294,14 @@ const RULES: Rule[] = [
   {
     pattern: /(这个|上个|下个|今|去|明)?([春夏秋冬])[天季]/g,
     resolve: ([, which, season = ''], { today, tense }) => {
-      const choice = which === undefined ? tense : which === '上个' || which === '去' ? 'last' : which === '下个' || which === '明' ? 'next' : 'this';
+      const choice =
+        which === undefined
+          ? tense
+          : which === '上个' || which === '去'
+            ? 'last'
+            : which === '下个' || which === '明'
+              ? 'next'
+              : 'this';
       return seasonFor(SEASON[season] ?? 'summer', today, choice);
     },
   },

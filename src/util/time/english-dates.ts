@@ -8,7 +8,19 @@ import type { Chrono, ParsedResult } from 'chrono-node/en';
 
 import type { DaySpan, Found, RuleContext, Season } from './time-calendar.js';
 import { parseCount } from './english-relative.js';
-import { civil, dayNumber, isoWeekday, monthSpan, oneDay, seasonFor, seasonSpan, selectLongest, span, yearOfMonth, yearSpan } from './time-calendar.js';
+import {
+  civil,
+  dayNumber,
+  isoWeekday,
+  monthSpan,
+  oneDay,
+  seasonFor,
+  seasonSpan,
+  selectLongest,
+  span,
+  yearOfMonth,
+  yearSpan,
+} from './time-calendar.js';
 
 /**
  * chrono's parsers for written dates only, by class name (the tests of "two weeks before August
@@ -64,7 +76,10 @@ const SEASON_RULE = new RegExp(
   'gi',
 );
 
-const YEAR_RULE = new RegExp(`\\b(?:${LEAD}\\s+)?((?:(${THIRD_WORDS}|the\\s+year)[\\s-]+)?((?:19|20)\\d\\d))\\b(?![-/.:]\\d|s\\b|'s\\b)`, 'gi');
+const YEAR_RULE = new RegExp(
+  `\\b(?:${LEAD}\\s+)?((?:(${THIRD_WORDS}|the\\s+year)[\\s-]+)?((?:19|20)\\d\\d))\\b(?![-/.:]\\d|s\\b|'s\\b)`,
+  'gi',
+);
 
 type Choice = 'last' | 'this' | 'next';
 
@@ -85,8 +100,12 @@ function partOfMonth(whole: DaySpan, modifier: string): DaySpan {
   const nth = /^the (first|second|third|fourth|last) (week|weekend) of$/.exec(words);
   if (nth !== null) {
     const order = nth[1] === 'last' ? undefined : (ORDINAL[nth[1] ?? 'first'] ?? 0);
-    if (nth[2] === 'week') return order === undefined ? span(last - 6, last, 'range') : span(first + 7 * order, first + 7 * order + 6, 'range');
-    const saturday = order === undefined ? last - ((isoWeekday(last) + 1) % 7) : first + ((6 - isoWeekday(first) + 7) % 7) + 7 * order;
+    if (nth[2] === 'week')
+      return order === undefined
+        ? span(last - 6, last, 'range')
+        : span(first + 7 * order, first + 7 * order + 6, 'range');
+    const saturday =
+      order === undefined ? last - ((isoWeekday(last) + 1) % 7) : first + ((6 - isoWeekday(first) + 7) % 7) + 7 * order;
     return span(saturday, saturday + 1, 'weekend');
   }
   const counted = /^the (first|last) (?:(\S+) )?(days|weeks) of$/.exec(words);
@@ -107,10 +126,23 @@ function months(ctx: RuleContext): Found[] {
     if (lead === undefined && modifier === undefined && relative === undefined && year === undefined) continue;
     const month = MONTH_INDEX.indexOf(name.slice(0, 3).toLowerCase()) + 1;
     const choice = choiceOf(relative) ?? ctx.tense;
-    const whole = monthSpan(year === undefined ? yearOfMonth(month, undefined, ctx.today, choice) : Number(year), month);
+    const whole = monthSpan(
+      year === undefined ? yearOfMonth(month, undefined, ctx.today, choice) : Number(year),
+      month,
+    );
     const index = match.index + match[0].length - phrase.length;
-    const weak = lead !== undefined && RANGE_ONLY.has(lead.toLowerCase()) && modifier === undefined && relative === undefined && year === undefined;
-    found.push({ index, end: match.index + match[0].length, span: modifier === undefined ? whole : partOfMonth(whole, modifier), weak });
+    const weak =
+      lead !== undefined &&
+      RANGE_ONLY.has(lead.toLowerCase()) &&
+      modifier === undefined &&
+      relative === undefined &&
+      year === undefined;
+    found.push({
+      index,
+      end: match.index + match[0].length,
+      span: modifier === undefined ? whole : partOfMonth(whole, modifier),
+      weak,
+    });
   }
   return found;
 }
@@ -123,11 +155,25 @@ function seasons(ctx: RuleContext): Found[] {
     const word = name.toLowerCase();
     const season: Season = word === 'fall' ? 'autumn' : (word as Season);
     const verbLike = word === 'fall' || word === 'spring';
-    if (relative === undefined && year === undefined && lead === undefined && (verbLike || article === undefined)) continue;
-    const whole = year === undefined ? seasonFor(season, ctx.today, choiceOf(relative) ?? ctx.tense) : seasonSpan(season, Number(year));
+    if (relative === undefined && year === undefined && lead === undefined && (verbLike || article === undefined))
+      continue;
+    const whole =
+      year === undefined
+        ? seasonFor(season, ctx.today, choiceOf(relative) ?? ctx.tense)
+        : seasonSpan(season, Number(year));
     const index = match.index + match[0].length - phrase.length;
-    const weak = lead !== undefined && RANGE_ONLY.has(lead.toLowerCase()) && relative === undefined && year === undefined && article === undefined;
-    found.push({ index, end: match.index + match[0].length, span: modifier === undefined ? whole : thirdOf(whole, modifier), weak });
+    const weak =
+      lead !== undefined &&
+      RANGE_ONLY.has(lead.toLowerCase()) &&
+      relative === undefined &&
+      year === undefined &&
+      article === undefined;
+    found.push({
+      index,
+      end: match.index + match[0].length,
+      span: modifier === undefined ? whole : thirdOf(whole, modifier),
+      weak,
+    });
   }
   return found;
 }
@@ -140,9 +186,14 @@ function thirdOf(whole: DaySpan, modifier: string): DaySpan {
   const { year, month } = civil(whole.first);
   const words = modifier.toLowerCase();
   const which = /early|beginning|start/.test(words) ? 0 : /mid/.test(words) ? 1 : 2;
-  if (whole.kind === 'month') return span(whole.first + 10 * which, which === 2 ? whole.last : whole.first + 10 * which + 9, 'range');
+  if (whole.kind === 'month')
+    return span(whole.first + 10 * which, which === 2 ? whole.last : whole.first + 10 * which + 9, 'range');
   const months = whole.kind === 'year' ? 4 : 1;
-  return span(monthSpan(year, month + which * months).first, monthSpan(year, month + (which + 1) * months - 1).last, 'range');
+  return span(
+    monthSpan(year, month + which * months).first,
+    monthSpan(year, month + (which + 1) * months - 1).last,
+    'range',
+  );
 }
 
 /** Years after a lead or a modifier: "in 2023", "early 2022", "since 2020"; a bare number is not taken. */
@@ -229,7 +280,11 @@ export function calendarExpressions(ctx: RuleContext): Found[] {
       joined.push({ ...range, index: from });
       i += 1;
     } else if (current.span !== null && /^since/i.test(starter?.[0] ?? '') && current.span.first <= ctx.today) {
-      joined.push({ index: from, end: current.end, span: span(current.span.first, Math.max(current.span.last, ctx.today), 'range') });
+      joined.push({
+        index: from,
+        end: current.end,
+        span: span(current.span.first, Math.max(current.span.last, ctx.today), 'range'),
+      });
     } else if (current.weak !== true) {
       joined.push(current);
     }

@@ -19,7 +19,28 @@ import {
   yearSpan,
 } from './time-calendar.js';
 
-const SMALL = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
+const SMALL = [
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
+];
 const TENS = ['twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
 const COUNT = `(\\d{1,3}|an?|a\\s+couple(?:\\s+of)?|couple\\s+of|a\\s+few|few|several|a\\s+dozen|(?:${TENS.join('|')})(?:[-\\s](?:${SMALL.slice(1, 10).join('|')}))?|${SMALL.join('|')})`;
 const UNIT = '(days?|weeks?|fortnights?|months?|years?|decades?)';
@@ -82,16 +103,26 @@ interface Rule {
   anchoring?: (match: RegExpMatchArray) => 'deictic' | 'apposition' | undefined;
 }
 
-const CASUAL: Record<string, number> = { 'the day before yesterday': -2, yesterday: -1, 'last night': -1, today: 0, tonight: 0, tomorrow: 1, 'the day after tomorrow': 2 };
+const CASUAL: Record<string, number> = {
+  'the day before yesterday': -2,
+  yesterday: -1,
+  'last night': -1,
+  today: 0,
+  tonight: 0,
+  tomorrow: 1,
+  'the day after tomorrow': 2,
+};
 
 const RULES: Rule[] = [
   {
-    pattern: /\b(the\s+day\s+before\s+yesterday|the\s+day\s+after\s+tomorrow|yesterday|today|tonight|tomorrow|last\s+night|this\s+(?:morning|afternoon|evening))\b/gi,
+    pattern:
+      /\b(the\s+day\s+before\s+yesterday|the\s+day\s+after\s+tomorrow|yesterday|today|tonight|tomorrow|last\s+night|this\s+(?:morning|afternoon|evening))\b/gi,
     resolve: (match, today) => oneDay(today + (CASUAL[(match[1] ?? '').toLowerCase().replace(/\s+/g, ' ')] ?? 0)),
   },
   {
     pattern: new RegExp(`\\b${COUNT}\\s+${UNIT}\\s+(ago|back|from\\s+now|hence)\\b`, 'gi'),
-    resolve: (match, today) => distant(today, match[1] ?? '', match[2] ?? '', /ago|back/i.test(match[3] ?? '') ? -1 : 1),
+    resolve: (match, today) =>
+      distant(today, match[1] ?? '', match[2] ?? '', /ago|back/i.test(match[3] ?? '') ? -1 : 1),
   },
   {
     // "in two weeks" looks ahead; in a question about the past it is a duration ("finished in two weeks").
@@ -100,11 +131,17 @@ const RULES: Rule[] = [
   },
   {
     // "two days later" and "the week after" count from something the question does not date.
-    pattern: new RegExp(`\\b(?:${COUNT}\\s+${UNIT}|the\\s+(?:day|week|weekend|month|year))\\s+(?:later|earlier|afterwards?|before|after)\\b`, 'gi'),
+    pattern: new RegExp(
+      `\\b(?:${COUNT}\\s+${UNIT}|the\\s+(?:day|week|weekend|month|year))\\s+(?:later|earlier|afterwards?|before|after)\\b`,
+      'gi',
+    ),
     resolve: () => null,
   },
   {
-    pattern: new RegExp(`\\b(?:the\\s+)?(?:last|past|previous)\\s+${COUNT}\\s+${UNIT}\\b|\\b(?:the\\s+(?:last|past)|past)\\s+()(day|week|fortnight|month|year)\\b`, 'gi'),
+    pattern: new RegExp(
+      `\\b(?:the\\s+)?(?:last|past|previous)\\s+${COUNT}\\s+${UNIT}\\b|\\b(?:the\\s+(?:last|past)|past)\\s+()(day|week|fortnight|month|year)\\b`,
+      'gi',
+    ),
     resolve: (match, today) => {
       const parsed = parseCount(match[1] || '1');
       if (parsed === undefined) return null;
@@ -122,8 +159,10 @@ const RULES: Rule[] = [
     },
   },
   {
-    pattern: /\b(?:(this\s+past|this\s+coming|last|past|previous|this|next|coming)\s+(week|weekend|month|year)|the\s+(week|weekend|month|year)\s+(before\s+last|after\s+next))\b/gi,
-    resolve: (match, today) => calendarUnit((match[2] ?? match[3] ?? '').toLowerCase(), offsetOf(match[1] ?? match[4] ?? ''), today),
+    pattern:
+      /\b(?:(this\s+past|this\s+coming|last|past|previous|this|next|coming)\s+(week|weekend|month|year)|the\s+(week|weekend|month|year)\s+(before\s+last|after\s+next))\b/gi,
+    resolve: (match, today) =>
+      calendarUnit((match[2] ?? match[3] ?? '').toLowerCase(), offsetOf(match[1] ?? match[4] ?? ''), today),
     anchoring: () => 'deictic',
   },
   {
@@ -131,8 +170,19 @@ const RULES: Rule[] = [
     resolve: (_match, today, tense) => bareWeekend(today, tense),
   },
   {
-    pattern: new RegExp(`\\b(?:(this\\s+past|this\\s+coming|last|past|next|coming|this|on)\\s+)?(${WEEKDAYS.join('|')})(?![a-z])`, 'gi'),
-    resolve: (match, today, tense) => oneDay(weekday((match[1] ?? '').toLowerCase().replace(/\s+/g, ' '), WEEKDAYS.indexOf((match[2] ?? '').toLowerCase()) + 1, today, tense)),
+    pattern: new RegExp(
+      `\\b(?:(this\\s+past|this\\s+coming|last|past|next|coming|this|on)\\s+)?(${WEEKDAYS.join('|')})(?![a-z])`,
+      'gi',
+    ),
+    resolve: (match, today, tense) =>
+      oneDay(
+        weekday(
+          (match[1] ?? '').toLowerCase().replace(/\s+/g, ' '),
+          WEEKDAYS.indexOf((match[2] ?? '').toLowerCase()) + 1,
+          today,
+          tense,
+        ),
+      ),
     anchoring: (match) => (match[1] === undefined || /^on$/i.test(match[1]) ? 'apposition' : 'deictic'),
   },
 ];
@@ -168,7 +218,8 @@ function bareWeekend(today: number, tense: Tense): DaySpan {
 /** A weekday: "last" and "next" are the nearest before and after, "this" is in today's week. */
 function weekday(modifier: string, day: number, today: number, tense: Tense): number {
   if (modifier === 'last' || modifier === 'past' || modifier === 'this past') return weekdayNear(today, day, 'before');
-  if (modifier === 'next' || modifier === 'coming' || modifier === 'this coming') return weekdayNear(today, day, 'after');
+  if (modifier === 'next' || modifier === 'coming' || modifier === 'this coming')
+    return weekdayNear(today, day, 'after');
   if (modifier === 'this') return weekStart(today) + day - 1;
   return weekdayNear(today, day, tense === 'future' ? 'after' : 'before');
 }
@@ -192,7 +243,8 @@ const OFFSET_BEFORE_ANCHOR = new RegExp(
   'gi',
 );
 /** "last week, as mentioned on November 6": the words between a deictic phrase and the date it is read from. */
-const DEICTIC_LINK = /^\s*,?\s*(?:as\s+(?:mentioned|said|noted|stated)\s+)?(on|before|as\s+of|prior\s+to)\s+(?:the\s+)?/i;
+const DEICTIC_LINK =
+  /^\s*,?\s*(?:as\s+(?:mentioned|said|noted|stated)\s+)?(on|before|as\s+of|prior\s+to)\s+(?:the\s+)?/i;
 /** "the Sunday before October 25": a weekday counted from a date. */
 const WEEKDAY_LINK = /^\s+(before|after|prior\s+to|following)\s+(?:the\s+)?/i;
 const APPOSITION = /^\s*,?\s*(?:the\s+)?/;
@@ -212,14 +264,26 @@ export function relativeExpressions(ctx: RuleContext, calendar: readonly Found[]
   for (const rule of RULES) {
     for (const match of ctx.text.matchAll(rule.pattern)) {
       const end = match.index + match[0].length;
-      found.push(anchoredOrPlain(ctx, rule, match, end, anchorAt) ?? { index: match.index, end, span: rule.resolve(match, ctx.today, ctx.tense) });
+      found.push(
+        anchoredOrPlain(ctx, rule, match, end, anchorAt) ?? {
+          index: match.index,
+          end,
+          span: rule.resolve(match, ctx.today, ctx.tense),
+        },
+      );
     }
   }
   return found;
 }
 
 /** A deictic match read from a date after it, or a weekday in apposition to a date ("Friday, May 5"). */
-function anchoredOrPlain(ctx: RuleContext, rule: Rule, match: RegExpExecArray, end: number, anchorAt: (position: number) => Found | undefined): Found | undefined {
+function anchoredOrPlain(
+  ctx: RuleContext,
+  rule: Rule,
+  match: RegExpExecArray,
+  end: number,
+  anchorAt: (position: number) => Found | undefined,
+): Found | undefined {
   const anchoring = rule.anchoring?.(match);
   if (anchoring === undefined) return undefined;
   const rest = ctx.text.slice(end);
@@ -229,7 +293,11 @@ function anchoredOrPlain(ctx: RuleContext, rule: Rule, match: RegExpExecArray, e
       const anchor = anchorAt(end + counted[0].length);
       if (anchor?.span == null) return { index: match.index, end: end + counted[0].trimEnd().length, span: null };
       const after = /after|following/i.test(counted[1] ?? '');
-      return { index: match.index, end: anchor.end, span: rule.resolve(match, after ? anchor.span.last : anchor.span.first, after ? 'future' : 'past') };
+      return {
+        index: match.index,
+        end: anchor.end,
+        span: rule.resolve(match, after ? anchor.span.last : anchor.span.first, after ? 'future' : 'past'),
+      };
     }
     const apposed = anchorAt(end + (APPOSITION.exec(rest)?.[0].length ?? 0));
     return apposed?.span?.kind === 'day' ? { index: match.index, end: apposed.end, span: apposed.span } : undefined;
@@ -237,7 +305,10 @@ function anchoredOrPlain(ctx: RuleContext, rule: Rule, match: RegExpExecArray, e
   const link = DEICTIC_LINK.exec(rest);
   if (link === null) return undefined;
   const anchor = anchorAt(end + link[0].length);
-  if (anchor?.span != null) return { index: match.index, end: anchor.end, span: rule.resolve(match, anchor.span.first, ctx.tense) };
+  if (anchor?.span != null)
+    return { index: match.index, end: anchor.end, span: rule.resolve(match, anchor.span.first, ctx.tense) };
   // "last weekend before my trip": before something undated, so no window at all.
-  return /before|prior/i.test(link[1] ?? '') ? { index: match.index, end: end + link[0].trimEnd().length, span: null } : undefined;
+  return /before|prior/i.test(link[1] ?? '')
+    ? { index: match.index, end: end + link[0].trimEnd().length, span: null }
+    : undefined;
 }

@@ -51,7 +51,12 @@ export function dayNumber(year: number, month: number, day: number): number {
 /** The calendar date of a day number; weekday is ISO (1 = Monday … 7 = Sunday). */
 export function civil(day: number): { year: number; month: number; day: number; weekday: number } {
   const date = new Date(day * DAY_MS);
-  return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate(), weekday: isoWeekday(day) };
+  return {
+    year: date.getUTCFullYear(),
+    month: date.getUTCMonth() + 1,
+    day: date.getUTCDate(),
+    weekday: isoWeekday(day),
+  };
 }
 
 /** The ISO weekday of a day number: 1970-01-01 (day 0) was a Thursday. */
@@ -143,7 +148,12 @@ const earliest = (spans: DaySpan[]): DaySpan => spans.reduce((a, b) => (b.first 
  * today's month, for "next" the earliest strictly after, for "this" today's year; otherwise the
  * latest not after today, or the earliest not before it when the question speaks of the future.
  */
-export function yearOfMonth(month: number, dayOfMonth: number | undefined, today: number, choice: 'last' | 'this' | 'next' | Tense): number {
+export function yearOfMonth(
+  month: number,
+  dayOfMonth: number | undefined,
+  today: number,
+  choice: 'last' | 'this' | 'next' | Tense,
+): number {
   const now = civil(today);
   if (choice === 'this') return now.year;
   if (choice === 'last') return month < now.month ? now.year : now.year - 1;

@@ -8,8 +8,10 @@ import type { TimeWindow } from './time-expressions.js';
 const REFERENCE = '2023-05-20T12:00:00Z';
 
 /** A window as `text | first day .. last day | kind`, which keeps the tables readable. */
-const brief = (window: TimeWindow) => `${window.text} | ${window.start.slice(0, 10)}..${window.end.slice(0, 10)} | ${window.kind}`;
-const resolve = (query: string, reference: Date | string = REFERENCE) => resolveTimeWindows(query, reference).map(brief);
+const brief = (window: TimeWindow) =>
+  `${window.text} | ${window.start.slice(0, 10)}..${window.end.slice(0, 10)} | ${window.kind}`;
+const resolve = (query: string, reference: Date | string = REFERENCE) =>
+  resolveTimeWindows(query, reference).map(brief);
 
 describe('resolveTimeWindows: English, counted from the reference day', () => {
   it.each([
@@ -76,8 +78,14 @@ describe('resolveTimeWindows: English calendar names', () => {
     ['What is planned for next May?', 'next May | 2024-05-01..2024-05-31 | month'],
     ['What happened in early May?', 'early May | 2023-05-01..2023-05-10 | range'],
     ['What happened in the first week of May 2023?', 'the first week of May 2023 | 2023-05-01..2023-05-07 | range'],
-    ['Was the second half of September 2022 good?', 'the second half of September 2022 | 2022-09-16..2022-09-30 | range'],
-    ['Where did Andrew go during the first weekend of August 2023?', 'the first weekend of August 2023 | 2023-08-05..2023-08-06 | weekend'],
+    [
+      'Was the second half of September 2022 good?',
+      'the second half of September 2022 | 2022-09-16..2022-09-30 | range',
+    ],
+    [
+      'Where did Andrew go during the first weekend of August 2023?',
+      'the first weekend of August 2023 | 2023-08-05..2023-08-06 | weekend',
+    ],
     ['Where did we go last summer?', 'last summer | 2022-06-01..2022-08-31 | season'],
     ['What did we do in the summer?', 'summer | 2022-06-01..2022-08-31 | season'],
     ['What happened this summer?', 'this summer | 2023-06-01..2023-08-31 | season'],
@@ -102,16 +110,40 @@ describe('resolveTimeWindows: English calendar names', () => {
 
 describe('resolveTimeWindows: counted from a date the question names', () => {
   it.each([
-    ['What puppy did she get two weeks before August 11, 2023?', 'two weeks before August 11, 2023 | 2023-07-26..2023-07-30 | around'],
-    ['What did John do the week before August 3, 2023?', 'the week before August 3, 2023 | 2023-07-27..2023-08-02 | range'],
-    ['What did Maria do last weekend before April 10, 2023?', 'last weekend before April 10, 2023 | 2023-04-08..2023-04-09 | weekend'],
-    ['What did Joanna finish last Friday on 23 January, 2022?', 'last Friday on 23 January, 2022 | 2022-01-21..2022-01-21 | day'],
-    ['What was shown on the Sunday before October 25, 2022?', 'Sunday before October 25, 2022 | 2022-10-23..2022-10-23 | day'],
-    ['What issue came up last week, as mentioned on November 6, 2023?', 'last week, as mentioned on November 6, 2023 | 2023-10-30..2023-11-05 | week'],
+    [
+      'What puppy did she get two weeks before August 11, 2023?',
+      'two weeks before August 11, 2023 | 2023-07-26..2023-07-30 | around',
+    ],
+    [
+      'What did John do the week before August 3, 2023?',
+      'the week before August 3, 2023 | 2023-07-27..2023-08-02 | range',
+    ],
+    [
+      'What did Maria do last weekend before April 10, 2023?',
+      'last weekend before April 10, 2023 | 2023-04-08..2023-04-09 | weekend',
+    ],
+    [
+      'What did Joanna finish last Friday on 23 January, 2022?',
+      'last Friday on 23 January, 2022 | 2022-01-21..2022-01-21 | day',
+    ],
+    [
+      'What was shown on the Sunday before October 25, 2022?',
+      'Sunday before October 25, 2022 | 2022-10-23..2022-10-23 | day',
+    ],
+    [
+      'What issue came up last week, as mentioned on November 6, 2023?',
+      'last week, as mentioned on November 6, 2023 | 2023-10-30..2023-11-05 | week',
+    ],
     ['What did I do the day after May 5?', 'the day after May 5 | 2023-05-06..2023-05-06 | day'],
-    ['What did they plan for the Saturday after October 28, 2023?', 'Saturday after October 28, 2023 | 2023-11-04..2023-11-04 | day'],
+    [
+      'What did they plan for the Saturday after October 28, 2023?',
+      'Saturday after October 28, 2023 | 2023-11-04..2023-11-04 | day',
+    ],
     ['What changed the month after June 2022?', 'the month after June 2022 | 2022-07-01..2022-07-31 | range'],
-    ['Where was Dave in the last two weeks of August 2023?', 'the last two weeks of August 2023 | 2023-08-18..2023-08-31 | range'],
+    [
+      'Where was Dave in the last two weeks of August 2023?',
+      'the last two weeks of August 2023 | 2023-08-18..2023-08-31 | range',
+    ],
   ])('%s', (query, expected) => {
     expect(resolve(query)).toEqual([expected]);
   });
@@ -120,7 +152,9 @@ describe('resolveTimeWindows: counted from a date the question names', () => {
     expect(resolve('What did I do the week before my trip?')).toEqual([]);
     expect(resolve('What did I do last weekend before my trip?')).toEqual([]);
     expect(resolve('What happened two days later?')).toEqual([]);
-    expect(resolve('What did I do the week before my trip last summer?')).toEqual(['last summer | 2022-06-01..2022-08-31 | season']);
+    expect(resolve('What did I do the week before my trip last summer?')).toEqual([
+      'last summer | 2022-06-01..2022-08-31 | season',
+    ]);
   });
 });
 
@@ -157,7 +191,10 @@ describe('resolveTimeWindows: several expressions, references and odd input', ()
       'last summer | 2022-06-01..2022-08-31 | season',
     ]);
     expect(resolve('What did I eat yesterday, on May 19?')).toEqual(['yesterday | 2023-05-19..2023-05-19 | day']);
-    expect(resolve('上周五 and last summer')).toEqual(['上周五 | 2023-05-12..2023-05-12 | day', 'last summer | 2022-06-01..2022-08-31 | season']);
+    expect(resolve('上周五 and last summer')).toEqual([
+      '上周五 | 2023-05-12..2023-05-12 | day',
+      'last summer | 2022-06-01..2022-08-31 | season',
+    ]);
   });
 
   it('reads the reference as a UTC instant, from a string with an offset or a Date', () => {
@@ -168,7 +205,9 @@ describe('resolveTimeWindows: several expressions, references and odd input', ()
   it('crosses year and month ends', () => {
     expect(resolve('last week', '2023-01-02T09:00:00Z')).toEqual(['last week | 2022-12-26..2023-01-01 | week']);
     expect(resolve('last month', '2023-01-15T09:00:00Z')).toEqual(['last month | 2022-12-01..2022-12-31 | month']);
-    expect(resolve('What did I do a year ago?', '2024-02-29T09:00:00Z')).toEqual(['a year ago | 2023-01-04..2023-04-24 | around']);
+    expect(resolve('What did I do a year ago?', '2024-02-29T09:00:00Z')).toEqual([
+      'a year ago | 2023-01-04..2023-04-24 | around',
+    ]);
   });
 
   it('gives no window for an invalid reference', () => {
@@ -182,8 +221,29 @@ describe('resolveTimeWindows: several expressions, references and odd input', ()
   });
 
   it('never throws, and every window is well formed and quotes the query', () => {
-    const words = fc.constantFrom('last', 'next', 'May', 'Friday', 'week', 'ago', 'two', 'before', 'the', '2023', '8', '上周', '五', '月', '天前', ',', ' ');
-    const text = fc.oneof(fc.string(), fc.array(words, { maxLength: 12 }).map((parts) => parts.join(' ')));
+    const words = fc.constantFrom(
+      'last',
+      'next',
+      'May',
+      'Friday',
+      'week',
+      'ago',
+      'two',
+      'before',
+      'the',
+      '2023',
+      '8',
+      '上周',
+      '五',
+      '月',
+      '天前',
+      ',',
+      ' ',
+    );
+    const text = fc.oneof(
+      fc.string(),
+      fc.array(words, { maxLength: 12 }).map((parts) => parts.join(' ')),
+    );
     fc.assert(
       fc.property(text, fc.integer({ min: -2_000, max: 40_000 }), (query, offset) => {
         const windows = resolveTimeWindows(query, new Date(Date.UTC(2000, 0, 1) + offset * 86_400_000));

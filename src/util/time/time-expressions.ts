@@ -40,7 +40,11 @@ const WEEKDAY_NAMES = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
  * resolveTimeWindows('上周五我们聊了什么？', '2023-05-20T12:00:00Z')
  * // [{ start: '2023-05-12T00:00:00.000Z', end: '2023-05-12T23:59:59.999Z', text: '上周五', kind: 'day' }]
  */
-export function resolveTimeWindows(query: string, reference: Date | string, options: { tense?: Tense } = {}): TimeWindow[] {
+export function resolveTimeWindows(
+  query: string,
+  reference: Date | string,
+  options: { tense?: Tense } = {},
+): TimeWindow[] {
   const instant = referenceInstant(reference);
   if (instant === undefined || typeof query !== 'string') return [];
   const text = query.length > MAX_QUERY ? query.slice(0, MAX_QUERY) : query;
@@ -73,7 +77,12 @@ function toWindows(text: string, chosen: readonly Found[]): TimeWindow[] {
   const seen = new Set<string>();
   for (const { index, end, span } of chosen) {
     if (span === null || !writableDay(span.first) || !writableDay(span.last + 1)) continue;
-    const window = { start: startIso(span.first), end: endIso(span.last), text: text.slice(index, end).trim(), kind: span.kind };
+    const window = {
+      start: startIso(span.first),
+      end: endIso(span.last),
+      text: text.slice(index, end).trim(),
+      kind: span.kind,
+    };
     const key = `${window.start}/${window.end}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -101,7 +110,8 @@ function referenceInstant(reference: Date | string): number | undefined {
  * formatPassageDate('2023-05-08T13:56:00.000Z') // '2023-05-08 (Mon)'
  */
 export function formatPassageDate(iso: string): string {
-  const instant = parseDateTime(iso) ?? (/^\d{4}-\d{2}-\d{2}$/.test(iso) ? parseDateTime(`${iso}T00:00:00Z`) : undefined);
+  const instant =
+    parseDateTime(iso) ?? (/^\d{4}-\d{2}-\d{2}$/.test(iso) ? parseDateTime(`${iso}T00:00:00Z`) : undefined);
   if (instant === undefined) return iso;
   const day = dayOf(instant);
   const { weekday } = civil(day);

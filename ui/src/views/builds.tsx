@@ -10,7 +10,20 @@ import { api, query, type Page } from '../api.js';
 import { Drawer, Pager, pageSize, useCursorPages } from '../layout.js';
 import { lineDiff, packetTexts } from '../packet-text.js';
 import type { BuildRecord, ReplayResult } from '../../../src/client/index.js';
-import { Badge, ErrorBox, go, href, Json, type Route, ScopeForm, scopeOf, Status, TableHead, Time, useLoad } from '../ui.js';
+import {
+  Badge,
+  ErrorBox,
+  go,
+  href,
+  Json,
+  type Route,
+  ScopeForm,
+  scopeOf,
+  Status,
+  TableHead,
+  Time,
+  useLoad,
+} from '../ui.js';
 import { PacketReport } from './packet-report.js';
 
 interface BuildDiff {
@@ -47,7 +60,10 @@ function Replay({ id }: { id: string }): JSX.Element {
       <ErrorBox error={error} />
       {result === undefined ? null : (
         <p role="status" class={result.identical ? 'ok' : 'error'}>
-          {result.identical ? 'Byte-identical: the stores rebuilt the same packet.' : 'Different: the rebuilt packet does not match the stored one.'} Stored {result.original_hash.slice(0, 16)}…, replayed {result.replay_hash.slice(0, 16)}…
+          {result.identical
+            ? 'Byte-identical: the stores rebuilt the same packet.'
+            : 'Different: the rebuilt packet does not match the stored one.'}{' '}
+          Stored {result.original_hash.slice(0, 16)}…, replayed {result.replay_hash.slice(0, 16)}…
         </p>
       )}
     </div>
@@ -64,7 +80,8 @@ function BuildDetail({ id, onClose }: { id: string; onClose: () => void }): JSX.
         {(b) => (
           <>
             <p>
-              <Badge tone="info">{b.purpose}</Badge> {b.user_id} / {b.agent_id} / {b.session_id} / {b.run_id}, as of <Time at={b.as_of} />
+              <Badge tone="info">{b.purpose}</Badge> {b.user_id} / {b.agent_id} / {b.session_id} / {b.run_id}, as of{' '}
+              <Time at={b.as_of} />
             </p>
             <Replay id={b.id} />
             <details>
@@ -80,7 +97,17 @@ function BuildDetail({ id, onClose }: { id: string; onClose: () => void }): JSX.
 }
 
 /** The records one build holds and the other does not, as the text the packet held. */
-function Records({ title, ids, build, tone }: { title: string; ids: readonly string[]; build: BuildRecord; tone: 'came' | 'went' }): JSX.Element {
+function Records({
+  title,
+  ids,
+  build,
+  tone,
+}: {
+  title: string;
+  ids: readonly string[];
+  build: BuildRecord;
+  tone: 'came' | 'went';
+}): JSX.Element {
   const texts = packetTexts(build.packet);
   return (
     <div>
@@ -90,7 +117,8 @@ function Records({ title, ids, build, tone }: { title: string; ids: readonly str
       <ul class={`explain diff-${tone}`} aria-label={title}>
         {ids.map((id) => (
           <li key={id}>
-            {texts.has(id) ? <q>{texts.get(id)}</q> : <span class="muted">(no text in the packet)</span>} <span class="key">{id}</span>
+            {texts.has(id) ? <q>{texts.get(id)}</q> : <span class="muted">(no text in the packet)</span>}{' '}
+            <span class="key">{id}</span>
           </li>
         ))}
       </ul>
@@ -100,7 +128,11 @@ function Records({ title, ids, build, tone }: { title: string; ids: readonly str
 
 function Diff({ a, b, onClose }: { a: string; b: string; onClose: () => void }): JSX.Element {
   const diff = useLoad(async () => {
-    const [changes, first, second] = await Promise.all([api<BuildDiff>('GET', `/v1/builds/diff${query({ a, b })}`), getBuild(a), getBuild(b)]);
+    const [changes, first, second] = await Promise.all([
+      api<BuildDiff>('GET', `/v1/builds/diff${query({ a, b })}`),
+      getBuild(a),
+      getBuild(b),
+    ]);
     return { changes, first, second };
   }, [a, b]);
   return (
@@ -165,17 +197,27 @@ export function BuildsView({ route }: { route: Route }): JSX.Element {
   const [picked, setPicked] = useState<string[]>([]);
   const size = pageSize(20, 8);
   const { state: builds, paged } = useCursorPages(
-    (cursor) => api<Page<BuildRecord>>('GET', `/v1/builds${query({ user_id: scope.user_id, agent_id: scope.agent_id, session_id: scope.session_id, limit: size, cursor })}`),
+    (cursor) =>
+      api<Page<BuildRecord>>(
+        'GET',
+        `/v1/builds${query({ user_id: scope.user_id, agent_id: scope.agent_id, session_id: scope.session_id, limit: size, cursor })}`,
+      ),
     [scope.user_id, scope.agent_id, scope.session_id, size],
   );
   const base = { user_id: scope.user_id, agent_id: scope.agent_id, session_id: scope.session_id };
-  const toggle = (id: string) => setPicked((current) => (current.includes(id) ? current.filter((entry) => entry !== id) : [...current.slice(-1), id]));
+  const toggle = (id: string) =>
+    setPicked((current) =>
+      current.includes(id) ? current.filter((entry) => entry !== id) : [...current.slice(-1), id],
+    );
   const close = () => go('builds', base);
   return (
     <section aria-labelledby="builds-title">
       <h1 id="builds-title">Context builds</h1>
       <ScopeForm view="builds" scope={scope} need={[]} also={['user_id', 'agent_id', 'session_id']} />
-      <p class="muted">Every compose is stored. Leave the scope empty to list the whole tenant's; tick two builds to see what came and went between them.</p>
+      <p class="muted">
+        Every compose is stored. Leave the scope empty to list the whole tenant's; tick two builds to see what came and
+        went between them.
+      </p>
       <Status state={builds}>
         {(page) =>
           page.items.length === 0 ? (
@@ -183,7 +225,11 @@ export function BuildsView({ route }: { route: Route }): JSX.Element {
           ) : (
             <>
               <div class="buttons">
-                <button type="button" disabled={picked.length !== 2} onClick={() => go('builds', { ...base, a: picked[0], b: picked[1] })}>
+                <button
+                  type="button"
+                  disabled={picked.length !== 2}
+                  onClick={() => go('builds', { ...base, a: picked[0], b: picked[1] })}
+                >
                   Diff the two ticked
                 </button>
               </div>
@@ -193,7 +239,12 @@ export function BuildsView({ route }: { route: Route }): JSX.Element {
                   {page.items.map((build) => (
                     <tr key={build.id} class={build.id === open ? 'selected' : undefined}>
                       <td data-label="Diff">
-                        <input type="checkbox" aria-label={`Tick ${build.id} for a diff`} checked={picked.includes(build.id)} onChange={() => toggle(build.id)} />
+                        <input
+                          type="checkbox"
+                          aria-label={`Tick ${build.id} for a diff`}
+                          checked={picked.includes(build.id)}
+                          onChange={() => toggle(build.id)}
+                        />
                       </td>
                       <th scope="row" data-label="Build">
                         <a href={href('builds', { ...base, build: build.id })}>{build.id}</a>
@@ -217,7 +268,11 @@ export function BuildsView({ route }: { route: Route }): JSX.Element {
           )
         }
       </Status>
-      {a !== undefined && b !== undefined ? <Diff a={a} b={b} onClose={close} /> : open === undefined ? null : <BuildDetail id={open} onClose={close} />}
+      {a !== undefined && b !== undefined ? (
+        <Diff a={a} b={b} onClose={close} />
+      ) : open === undefined ? null : (
+        <BuildDetail id={open} onClose={close} />
+      )}
     </section>
   );
 }

@@ -43,9 +43,18 @@ export function ComposeView({ route }: { route: Route }): JSX.Element {
     setError(undefined);
     const cues: Record<string, unknown> = {};
     if (form.query.trim() !== '') cues['query'] = form.query;
-    for (const name of ['tags', 'entities', 'keywords'] as const) if (list(form[name]).length > 0) cues[name] = list(form[name]);
-    if (form.start !== '' || form.end !== '') cues['time_range'] = { ...(form.start === '' ? {} : { start: new Date(form.start).toISOString() }), ...(form.end === '' ? {} : { end: new Date(form.end).toISOString() }) };
-    const body: Record<string, unknown> = { scope: { user_id: form.user_id, agent_id: form.agent_id, session_id: form.session_id, run_id: form.run_id }, purpose: form.purpose, cues };
+    for (const name of ['tags', 'entities', 'keywords'] as const)
+      if (list(form[name]).length > 0) cues[name] = list(form[name]);
+    if (form.start !== '' || form.end !== '')
+      cues['time_range'] = {
+        ...(form.start === '' ? {} : { start: new Date(form.start).toISOString() }),
+        ...(form.end === '' ? {} : { end: new Date(form.end).toISOString() }),
+      };
+    const body: Record<string, unknown> = {
+      scope: { user_id: form.user_id, agent_id: form.agent_id, session_id: form.session_id, run_id: form.run_id },
+      purpose: form.purpose,
+      cues,
+    };
     if (form.task_type !== '') body['task_type'] = form.task_type;
     if (form.policy_id !== '') body['policy_id'] = form.policy_id;
     if (form.max_tokens !== '') body['budget'] = { max_tokens: Number(form.max_tokens) };
@@ -80,18 +89,45 @@ export function ComposeView({ route }: { route: Route }): JSX.Element {
           <legend>Purpose and budget</legend>
           <label class="field">
             <span>Purpose</span>
-            <select name="purpose" value={form.purpose} onChange={(event) => set('purpose')((event.currentTarget as HTMLSelectElement).value)}>
+            <select
+              name="purpose"
+              value={form.purpose}
+              onChange={(event) => set('purpose')((event.currentTarget as HTMLSelectElement).value)}
+            >
               <option value="planner">planner</option>
               <option value="tool">tool</option>
               <option value="responder">responder</option>
             </select>
           </label>
-          <Field name="task_type" label="Task type" value={form.task_type} onInput={set('task_type')} placeholder="generic" />
-          <Field name="max_tokens" label="Max tokens" type="number" value={form.max_tokens} onInput={set('max_tokens')} placeholder="the policy's" />
-          <Field name="policy_id" label="Policy" value={form.policy_id} onInput={set('policy_id')} placeholder="default for the purpose" />
+          <Field
+            name="task_type"
+            label="Task type"
+            value={form.task_type}
+            onInput={set('task_type')}
+            placeholder="generic"
+          />
+          <Field
+            name="max_tokens"
+            label="Max tokens"
+            type="number"
+            value={form.max_tokens}
+            onInput={set('max_tokens')}
+            placeholder="the policy's"
+          />
+          <Field
+            name="policy_id"
+            label="Policy"
+            value={form.policy_id}
+            onInput={set('policy_id')}
+            placeholder="default for the purpose"
+          />
           <label class="field">
             <span>Render</span>
-            <select name="render" value={form.render} onChange={(event) => set('render')((event.currentTarget as HTMLSelectElement).value)}>
+            <select
+              name="render"
+              value={form.render}
+              onChange={(event) => set('render')((event.currentTarget as HTMLSelectElement).value)}
+            >
               <option value="markdown">Markdown</option>
               <option value="xml">XML</option>
             </select>
@@ -101,8 +137,20 @@ export function ComposeView({ route }: { route: Route }): JSX.Element {
           <legend>Cues</legend>
           <Field name="query" label="Query" value={form.query} onInput={set('query')} placeholder="free text" />
           <Field name="tags" label="Tags" value={form.tags} onInput={set('tags')} placeholder="comma-separated" />
-          <Field name="entities" label="Entities" value={form.entities} onInput={set('entities')} placeholder="comma-separated" />
-          <Field name="keywords" label="Keywords" value={form.keywords} onInput={set('keywords')} placeholder="comma-separated" />
+          <Field
+            name="entities"
+            label="Entities"
+            value={form.entities}
+            onInput={set('entities')}
+            placeholder="comma-separated"
+          />
+          <Field
+            name="keywords"
+            label="Keywords"
+            value={form.keywords}
+            onInput={set('keywords')}
+            placeholder="comma-separated"
+          />
           <Field name="start" label="From" type="datetime-local" value={form.start} onInput={set('start')} />
           <Field name="end" label="To" type="datetime-local" value={form.end} onInput={set('end')} />
         </fieldset>

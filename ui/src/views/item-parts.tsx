@@ -13,8 +13,17 @@ export function ItemStatus({ item, disputed }: { item: ItemRecord; disputed: boo
   return (
     <span class="statuses">
       <StatusBadge status={item.status} />
-      {task === undefined ? null : <Badge tone={task === 'done' ? 'good' : task === 'cancelled' ? 'muted' : 'info'} title="The task's own status">{`task ${task}`}</Badge>}
-      {disputed ? <Badge tone="bad" title="A pending review says this contradicts another item">disputed</Badge> : null}
+      {task === undefined ? null : (
+        <Badge
+          tone={task === 'done' ? 'good' : task === 'cancelled' ? 'muted' : 'info'}
+          title="The task's own status"
+        >{`task ${task}`}</Badge>
+      )}
+      {disputed ? (
+        <Badge tone="bad" title="A pending review says this contradicts another item">
+          disputed
+        </Badge>
+      ) : null}
     </span>
   );
 }
@@ -24,7 +33,8 @@ export function Validity({ item }: { item: Pick<ItemRecord, 'valid_from' | 'vali
   if (item.valid_from === null && item.valid_to === null) return <span class="muted">always</span>;
   return (
     <span>
-      {item.valid_from === null ? '…' : <Time at={item.valid_from} />} – {item.valid_to === null ? 'now' : <Time at={item.valid_to} />}
+      {item.valid_from === null ? '…' : <Time at={item.valid_from} />} –{' '}
+      {item.valid_to === null ? 'now' : <Time at={item.valid_to} />}
     </span>
   );
 }
@@ -32,7 +42,13 @@ export function Validity({ item }: { item: Pick<ItemRecord, 'valid_from' | 'vali
 /** The items of the user that pending contradiction reviews dispute. */
 export function useDisputed(userId: string): Set<string> {
   const reviews = useLoad(
-    () => (userId === '' ? Promise.resolve({ items: [], next_cursor: null }) : api<Page<CandidateRecord>>('GET', `/v1/review${query({ user_id: userId, status: ['pending'], kind: ['contradiction'], limit: 1000 })}`)),
+    () =>
+      userId === ''
+        ? Promise.resolve({ items: [], next_cursor: null })
+        : api<Page<CandidateRecord>>(
+            'GET',
+            `/v1/review${query({ user_id: userId, status: ['pending'], kind: ['contradiction'], limit: 1000 })}`,
+          ),
     [userId],
   );
   return new Set((reviews.data?.items ?? []).flatMap((candidate) => candidate.item_ids));

@@ -8,13 +8,48 @@ import { useState } from 'preact/hooks';
 import { api, query, type Page } from '../api.js';
 import { Pager, pageSize, useCursorPages } from '../layout.js';
 import type { ItemHit, ItemRecord } from '../../../src/client/index.js';
-import { Badge, ErrorBox, Field, go, hasScope, href, type Route, ScopeForm, scopeOf, type ScopeParams, Status, TableHead, Time } from '../ui.js';
+import {
+  Badge,
+  ErrorBox,
+  Field,
+  go,
+  hasScope,
+  href,
+  type Route,
+  ScopeForm,
+  scopeOf,
+  type ScopeParams,
+  Status,
+  TableHead,
+  Time,
+} from '../ui.js';
 import { ItemPanel } from './item-panel.js';
 import { ItemStatus, useDisputed, Validity } from './item-parts.js';
 
-const TYPES = ['profile', 'preferences', 'goals', 'tasks', 'decisions', 'entities', 'events', 'cases', 'patterns', 'procedure'];
+const TYPES = [
+  'profile',
+  'preferences',
+  'goals',
+  'tasks',
+  'decisions',
+  'entities',
+  'events',
+  'cases',
+  'patterns',
+  'procedure',
+];
 
-function ItemTable({ items, scope, selected, disputed }: { items: ItemRecord[]; scope: ScopeParams; selected: string | undefined; disputed: Set<string> }): JSX.Element {
+function ItemTable({
+  items,
+  scope,
+  selected,
+  disputed,
+}: {
+  items: ItemRecord[];
+  scope: ScopeParams;
+  selected: string | undefined;
+  disputed: Set<string>;
+}): JSX.Element {
   return (
     <table class="items">
       <TableHead columns={['Item', 'Type', 'Status', ['Confidence', 'num'], 'Valid', 'Recorded']} />
@@ -58,7 +93,9 @@ function Signals({ signals }: { signals: ItemHit['signals'] }): JSX.Element {
             <span class="muted">no match</span>
           ) : (
             Object.entries(signal)
-              .map(([field, value]) => `${field} ${typeof value === 'number' ? Number(value.toFixed(4)) : String(value)}`)
+              .map(
+                ([field, value]) => `${field} ${typeof value === 'number' ? Number(value.toFixed(4)) : String(value)}`,
+              )
               .join(', ')
           )}
         </li>
@@ -74,7 +111,12 @@ function Search({ scope }: { scope: ScopeParams }): JSX.Element {
   const run = async () => {
     setError(undefined);
     try {
-      const answer = await api<{ hits: ItemHit[] }>('POST', '/v1/memory/search', { scope: scope.agent_id === '' ? { user_id: scope.user_id } : { user_id: scope.user_id, agent_id: scope.agent_id }, query: text, k: 8 });
+      const answer = await api<{ hits: ItemHit[] }>('POST', '/v1/memory/search', {
+        scope:
+          scope.agent_id === '' ? { user_id: scope.user_id } : { user_id: scope.user_id, agent_id: scope.agent_id },
+        query: text,
+        k: 8,
+      });
       setHits(answer.hits);
     } catch (failure) {
       setError(failure);
@@ -89,7 +131,14 @@ function Search({ scope }: { scope: ScopeParams }): JSX.Element {
           void run();
         }}
       >
-        <Field name="memory-query" label="Search memory" value={text} onInput={setText} placeholder="words, a question…" required />
+        <Field
+          name="memory-query"
+          label="Search memory"
+          value={text}
+          onInput={setText}
+          placeholder="words, a question…"
+          required
+        />
         <button type="submit">Search</button>
         {hits === undefined ? null : (
           <button type="button" onClick={() => setHits(undefined)}>
@@ -104,7 +153,9 @@ function Search({ scope }: { scope: ScopeParams }): JSX.Element {
         <ol class="hits" aria-label="Search results">
           {hits.map((hit) => (
             <li key={hit.item.id}>
-              <a href={href('memory', { ...scope, item: hit.item.id })}>{hit.item.text}</a> <Badge>{hit.item.type}</Badge> <span class="key">{hit.item.key}</span> <span class="score">score {hit.score.toFixed(4)}</span>
+              <a href={href('memory', { ...scope, item: hit.item.id })}>{hit.item.text}</a>{' '}
+              <Badge>{hit.item.type}</Badge> <span class="key">{hit.item.key}</span>{' '}
+              <span class="score">score {hit.score.toFixed(4)}</span>
               <Signals signals={hit.signals} />
             </li>
           ))}
@@ -122,7 +173,13 @@ export function MemoryView({ route }: { route: Route }): JSX.Element {
   const selected = route.params['item'];
   const size = pageSize(20, 8);
   const { state: items, paged } = useCursorPages(
-    (cursor) => (ready ? api<Page<ItemRecord>>('GET', `/v1/items${query({ user_id: scope.user_id, agent_id: scope.agent_id, types: type === '' ? undefined : [type], status: all ? ['active', 'superseded', 'retracted'] : undefined, limit: size, cursor })}`) : Promise.resolve({ items: [], next_cursor: null })),
+    (cursor) =>
+      ready
+        ? api<Page<ItemRecord>>(
+            'GET',
+            `/v1/items${query({ user_id: scope.user_id, agent_id: scope.agent_id, types: type === '' ? undefined : [type], status: all ? ['active', 'superseded', 'retracted'] : undefined, limit: size, cursor })}`,
+          )
+        : Promise.resolve({ items: [], next_cursor: null }),
     [scope.user_id, scope.agent_id, type, all, size],
   );
   const disputed = useDisputed(ready ? scope.user_id : '');
@@ -140,7 +197,10 @@ export function MemoryView({ route }: { route: Route }): JSX.Element {
           <div class="filters" role="group" aria-label="Filters">
             <label class="field">
               <span>Type</span>
-              <select value={type} onChange={(event) => go('memory', { ...here, type: (event.currentTarget as HTMLSelectElement).value })}>
+              <select
+                value={type}
+                onChange={(event) => go('memory', { ...here, type: (event.currentTarget as HTMLSelectElement).value })}
+              >
                 <option value="">every type</option>
                 {TYPES.map((name) => (
                   <option key={name} value={name}>
@@ -150,7 +210,14 @@ export function MemoryView({ route }: { route: Route }): JSX.Element {
               </select>
             </label>
             <label class="check">
-              <input type="checkbox" checked={all} onChange={(event) => go('memory', { ...here, all: (event.currentTarget as HTMLInputElement).checked ? '1' : '' })} /> superseded and retracted too
+              <input
+                type="checkbox"
+                checked={all}
+                onChange={(event) =>
+                  go('memory', { ...here, all: (event.currentTarget as HTMLInputElement).checked ? '1' : '' })
+                }
+              />{' '}
+              superseded and retracted too
             </label>
           </div>
           <Status state={items}>
@@ -165,7 +232,15 @@ export function MemoryView({ route }: { route: Route }): JSX.Element {
               )
             }
           </Status>
-          {selected === undefined ? null : <ItemPanel id={selected} scope={scope} disputed={disputed} onChanged={items.reload} onClose={() => go('memory', here)} />}
+          {selected === undefined ? null : (
+            <ItemPanel
+              id={selected}
+              scope={scope}
+              disputed={disputed}
+              onChanged={items.reload}
+              onClose={() => go('memory', here)}
+            />
+          )}
         </>
       )}
     </section>

@@ -13,13 +13,28 @@ import { Badge, href, Json, TableHead } from '../ui.js';
 import { WhyPanel } from './why.js';
 
 /** A bar of tokens used against tokens allowed. */
-export function BudgetBar({ name, used, allowed }: { name: string; used: number; allowed: number | undefined }): JSX.Element {
+export function BudgetBar({
+  name,
+  used,
+  allowed,
+}: {
+  name: string;
+  used: number;
+  allowed: number | undefined;
+}): JSX.Element {
   const share = allowed === undefined || allowed === 0 ? (used > 0 ? 1 : 0) : Math.min(1, used / allowed);
   const over = allowed !== undefined && used > allowed;
   return (
     <div class="bar-row" data-section={name}>
       <span class="bar-name">{name}</span>
-      <div class="bar" role="meter" aria-label={`${name} tokens`} aria-valuemin={0} aria-valuemax={allowed ?? used} aria-valuenow={used}>
+      <div
+        class="bar"
+        role="meter"
+        aria-label={`${name} tokens`}
+        aria-valuemin={0}
+        aria-valuemax={allowed ?? used}
+        aria-valuenow={used}
+      >
         <div class={over ? 'bar-fill over' : 'bar-fill'} style={{ width: `${(share * 100).toFixed(1)}%` }} />
       </div>
       <span class="bar-figure">
@@ -72,7 +87,13 @@ function Budget({ packet }: { packet: MemoryPacket }): JSX.Element {
 }
 
 /** A button that asks why a record is (or is not) in the packet. */
-function WhyButton({ id, onWhy }: { id: string | null; onWhy: ((id: string) => void) | undefined }): JSX.Element | null {
+function WhyButton({
+  id,
+  onWhy,
+}: {
+  id: string | null;
+  onWhy: ((id: string) => void) | undefined;
+}): JSX.Element | null {
   if (id === null || onWhy === undefined) return null;
   return (
     <button type="button" class="small" onClick={() => onWhy(id)} aria-label={`Why: ${id}`}>
@@ -81,7 +102,15 @@ function WhyButton({ id, onWhy }: { id: string | null; onWhy: ((id: string) => v
   );
 }
 
-function Selected({ packet, texts, onWhy }: { packet: MemoryPacket; texts: Map<string, string>; onWhy: ((id: string) => void) | undefined }): JSX.Element {
+function Selected({
+  packet,
+  texts,
+  onWhy,
+}: {
+  packet: MemoryPacket;
+  texts: Map<string, string>;
+  onWhy: ((id: string) => void) | undefined;
+}): JSX.Element {
   const paged = usePaged(packet.explain.selected, pageSize(12, 8), packet);
   return (
     <>
@@ -90,7 +119,12 @@ function Selected({ packet, texts, onWhy }: { packet: MemoryPacket; texts: Map<s
         <tbody>
           {paged.items.map((line) => {
             const read = explainLine(line);
-            const text = read.id === null ? (read.section === 'rolling_summary' ? packet.short_term?.rolling_summary : undefined) : texts.get(read.id);
+            const text =
+              read.id === null
+                ? read.section === 'rolling_summary'
+                  ? packet.short_term?.rolling_summary
+                  : undefined
+                : texts.get(read.id);
             return (
               <tr key={line}>
                 <td data-label="Section">{read.section}</td>
@@ -112,7 +146,15 @@ function Selected({ packet, texts, onWhy }: { packet: MemoryPacket; texts: Map<s
   );
 }
 
-function Omitted({ packet, texts, onWhy }: { packet: MemoryPacket; texts: Map<string, string>; onWhy: ((id: string) => void) | undefined }): JSX.Element {
+function Omitted({
+  packet,
+  texts,
+  onWhy,
+}: {
+  packet: MemoryPacket;
+  texts: Map<string, string>;
+  onWhy: ((id: string) => void) | undefined;
+}): JSX.Element {
   const paged = usePaged(packet.explain.omitted, pageSize(12, 8), packet);
   if (packet.explain.omitted.length === 0) return <p class="muted">Nothing was left out.</p>;
   return (
@@ -124,7 +166,8 @@ function Omitted({ packet, texts, onWhy }: { packet: MemoryPacket; texts: Map<st
           return (
             <li key={index}>
               {entry.item} <Badge tone="warn">{entry.reason}</Badge> {text === undefined ? null : <q>{text}</q>}
-              {entry.detail === undefined ? null : <span class="muted"> {entry.detail}</span>} <WhyButton id={read.id} onWhy={onWhy} />
+              {entry.detail === undefined ? null : <span class="muted"> {entry.detail}</span>}{' '}
+              <WhyButton id={read.id} onWhy={onWhy} />
             </li>
           );
         })}
@@ -141,7 +184,8 @@ function Citations({ packet }: { packet: MemoryPacket }): JSX.Element {
       <ul class="citations">
         {paged.items.map((citation) => (
           <li key={citation.id}>
-            {citation.type === 'event' ? <a href={href('event', { id: citation.id })}>{citation.id}</a> : citation.id} <Badge>{citation.type}</Badge>
+            {citation.type === 'event' ? <a href={href('event', { id: citation.id })}>{citation.id}</a> : citation.id}{' '}
+            <Badge>{citation.type}</Badge>
             {citation.summary === undefined ? null : <span class="muted"> {citation.summary}</span>}
           </li>
         ))}
@@ -159,15 +203,34 @@ export function PacketReport({ packet, text }: { packet: MemoryPacket; text: str
   const [tab, setTab] = useState('budget');
   const [asked, setAsked] = useState<{ id: string; n: number } | undefined>(undefined);
   const texts = packetTexts(packet);
-  const why = build === undefined ? undefined : (id: string) => {
-    setAsked({ id, n: (asked?.n ?? 0) + 1 });
-    setTab('why');
-  };
+  const why =
+    build === undefined
+      ? undefined
+      : (id: string) => {
+          setAsked({ id, n: (asked?.n ?? 0) + 1 });
+          setTab('why');
+        };
   const tabs = [
     { id: 'budget', label: 'Budget', show: () => <Budget packet={packet} /> },
-    { id: 'selected', label: `Selected (${packet.explain.selected.length})`, show: () => <Selected packet={packet} texts={texts} onWhy={why} /> },
-    { id: 'omitted', label: `Omitted (${packet.explain.omitted.length})`, show: () => <Omitted packet={packet} texts={texts} onWhy={why} /> },
-    ...(build === undefined ? [] : [{ id: 'why', label: 'Why (not)?', show: () => <WhyPanel build={build} scope={packet.meta.scope} asked={asked} /> }]),
+    {
+      id: 'selected',
+      label: `Selected (${packet.explain.selected.length})`,
+      show: () => <Selected packet={packet} texts={texts} onWhy={why} />,
+    },
+    {
+      id: 'omitted',
+      label: `Omitted (${packet.explain.omitted.length})`,
+      show: () => <Omitted packet={packet} texts={texts} onWhy={why} />,
+    },
+    ...(build === undefined
+      ? []
+      : [
+          {
+            id: 'why',
+            label: 'Why (not)?',
+            show: () => <WhyPanel build={build} scope={packet.meta.scope} asked={asked} />,
+          },
+        ]),
     { id: 'citations', label: `Citations (${packet.citations.length})`, show: () => <Citations packet={packet} /> },
     ...(text === undefined
       ? []
@@ -187,7 +250,8 @@ export function PacketReport({ packet, text }: { packet: MemoryPacket; text: str
   return (
     <div class="packet">
       <p>
-        <strong>{report.used_tokens_est}</strong> of {report.max_tokens} tokens used · purpose <Badge tone="info">{packet.meta.purpose}</Badge>
+        <strong>{report.used_tokens_est}</strong> of {report.max_tokens} tokens used · purpose{' '}
+        <Badge tone="info">{packet.meta.purpose}</Badge>
         {packet.meta.policy_id === undefined ? null : <> · policy {packet.meta.policy_id}</>}
         {build === undefined ? null : (
           <>

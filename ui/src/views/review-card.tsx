@@ -36,10 +36,23 @@ export function titleOf(candidate: CandidateRecord): string {
 function Writes({ candidate }: { candidate: CandidateRecord }): JSX.Element {
   const target = candidate.target;
   const key = 'key' in target ? target.key : '';
-  if (target.write === 'item') return <p class="writes">Writes “{candidate.text ?? key}” as {String(target.type)} <span class="key">{key}</span></p>;
-  if (target.write === 'retract') return <p class="writes">Retracts <span class="key">{key}</span></p>;
+  if (target.write === 'item')
+    return (
+      <p class="writes">
+        Writes “{candidate.text ?? key}” as {String(target.type)} <span class="key">{key}</span>
+      </p>
+    );
+  if (target.write === 'retract')
+    return (
+      <p class="writes">
+        Retracts <span class="key">{key}</span>
+      </p>
+    );
   if (target.write === 'insight') return <p class="writes">Adds an insight: “{String(target['statement'] ?? '')}”</p>;
-  if (target.write === 'resolve') return <p class="writes">Settles the dispute between {candidate.item_ids.length} items (keep one, retract the others)</p>;
+  if (target.write === 'resolve')
+    return (
+      <p class="writes">Settles the dispute between {candidate.item_ids.length} items (keep one, retract the others)</p>
+    );
   return <p class="writes muted">Writes nothing as proposed: edit it to give a key and a value.</p>;
 }
 
@@ -63,7 +76,18 @@ export interface CardProps {
   onFocus: () => void;
 }
 
-export function CandidateCard({ group, reviewer, canWrite, ticked, onTick, decided, onDecided, command, focused, onFocus }: CardProps): JSX.Element {
+export function CandidateCard({
+  group,
+  reviewer,
+  canWrite,
+  ticked,
+  onTick,
+  decided,
+  onDecided,
+  command,
+  focused,
+  onFocus,
+}: CardProps): JSX.Element {
   const candidate = group.members[0]!;
   const [mode, setMode] = useState<'view' | 'edit' | 'reject'>('view');
   const [edit, setEdit] = useState(() => JSON.stringify(editOf(candidate), null, 2));
@@ -95,15 +119,30 @@ export function CandidateCard({ group, reviewer, canWrite, ticked, onTick, decid
   const written = shown.decision?.written.item_ids ?? [];
   const titleId = `${candidate.id}-title`;
   return (
-    <article class={`card${focused ? ' focused' : ''}`} aria-labelledby={titleId} tabIndex={-1} ref={card} onClick={onFocus}>
+    <article
+      class={`card${focused ? ' focused' : ''}`}
+      aria-labelledby={titleId}
+      tabIndex={-1}
+      ref={card}
+      onClick={onFocus}
+    >
       <header class="card-head">
-        {pending ? <input type="checkbox" checked={ticked} onChange={onTick} aria-label={`Tick ${titleOf(candidate)}`} /> : null}
+        {pending ? (
+          <input type="checkbox" checked={ticked} onChange={onTick} aria-label={`Tick ${titleOf(candidate)}`} />
+        ) : null}
         <h3 id={titleId}>{titleOf(candidate)}</h3>
       </header>
       <p class="card-meta">
         <StatusBadge status={shown.status} /> <Badge>{candidate.kind}</Badge> <Badge>{candidate.source}</Badge>{' '}
-        {candidate.sensitivity === 'normal' ? null : <Badge tone="warn">{`${candidate.sensitivity}: stays with its user`}</Badge>}{' '}
-        {group.members.length > 1 ? <Badge tone="info" title={group.members.map((member) => member.id).join(', ')}>{`proposed ${group.members.length} times`}</Badge> : null}{' '}
+        {candidate.sensitivity === 'normal' ? null : (
+          <Badge tone="warn">{`${candidate.sensitivity}: stays with its user`}</Badge>
+        )}{' '}
+        {group.members.length > 1 ? (
+          <Badge
+            tone="info"
+            title={group.members.map((member) => member.id).join(', ')}
+          >{`proposed ${group.members.length} times`}</Badge>
+        ) : null}{' '}
         <span class="muted">
           confidence {candidate.confidence.toFixed(2)}, <Time at={candidate.created_at} />, run {candidate.run_id}
         </span>
@@ -112,13 +151,22 @@ export function CandidateCard({ group, reviewer, canWrite, ticked, onTick, decid
       <Quotes ids={candidate.source_event_ids} shown={2} label="Evidence" />
       <details>
         <summary>Salience and the write (JSON)</summary>
-        <p class="muted">{Object.entries(candidate.salience).map(([name, value]) => `${name.replace('_', ' ')} ${value.toFixed(2)}`).join(' · ')}</p>
+        <p class="muted">
+          {Object.entries(candidate.salience)
+            .map(([name, value]) => `${name.replace('_', ' ')} ${value.toFixed(2)}`)
+            .join(' · ')}
+        </p>
         <Json value={candidate.target} label="What approving writes" />
       </details>
       <ErrorBox error={action.error} />
       {pending && mode === 'view' ? (
         <div class="buttons">
-          <button type="button" class="primary" disabled={action.busy} onClick={() => void run(() => approveGroup(group, reviewer, undefined))}>
+          <button
+            type="button"
+            class="primary"
+            disabled={action.busy}
+            onClick={() => void run(() => approveGroup(group, reviewer, undefined))}
+          >
             Approve
           </button>
           <button type="button" onClick={() => setMode('edit')}>
@@ -133,22 +181,41 @@ export function CandidateCard({ group, reviewer, canWrite, ticked, onTick, decid
         <ActionForm submit="Approve the edit" tone="primary" onSubmit={approveEdited} onCancel={() => setMode('view')}>
           <label class="field wide">
             <span>What to write instead (JSON)</span>
-            <textarea rows={8} value={edit} onInput={(event) => setEdit((event.currentTarget as HTMLTextAreaElement).value)} autoFocus />
+            <textarea
+              rows={8}
+              value={edit}
+              onInput={(event) => setEdit((event.currentTarget as HTMLTextAreaElement).value)}
+              autoFocus
+            />
           </label>
         </ActionForm>
       ) : null}
       {pending && mode === 'reject' ? (
-        <ActionForm submit="Reject" tone="danger" onSubmit={() => void run(() => rejectGroup(group, reviewer, reason))} onCancel={() => setMode('view')}>
+        <ActionForm
+          submit="Reject"
+          tone="danger"
+          onSubmit={() => void run(() => rejectGroup(group, reviewer, reason))}
+          onCancel={() => setMode('view')}
+        >
           <label class="field wide">
             <span>Reason</span>
-            <input name="reason" value={reason} required autoFocus onInput={(event) => setReason((event.currentTarget as HTMLInputElement).value)} />
+            <input
+              name="reason"
+              value={reason}
+              required
+              autoFocus
+              onInput={(event) => setReason((event.currentTarget as HTMLInputElement).value)}
+            />
           </label>
         </ActionForm>
       ) : null}
       {shown.decision === null ? null : (
         <p class="decision" role="status">
           {shown.status} by {shown.decision.by}
-          {shown.decision.reason === null ? '' : `: ${shown.decision.reason}`}.{decided !== undefined && decided.alsoRejected > 0 ? ` The same proposal made ${decided.alsoRejected} more time${decided.alsoRejected === 1 ? '' : 's'} was rejected with it.` : ''}{' '}
+          {shown.decision.reason === null ? '' : `: ${shown.decision.reason}`}.
+          {decided !== undefined && decided.alsoRejected > 0
+            ? ` The same proposal made ${decided.alsoRejected} more time${decided.alsoRejected === 1 ? '' : 's'} was rejected with it.`
+            : ''}{' '}
           {written.map((id) => (
             <a key={id} href={href('memory', { user_id: candidate.user_id, agent_id: candidate.agent_id, item: id })}>
               See the item written ({id.slice(0, 12)}…)

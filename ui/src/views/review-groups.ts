@@ -30,7 +30,12 @@ function stable(value: unknown): string {
 
 /** The same proposal reads the same: kind, write, items it is about (and its proposal when it writes nothing). */
 function proposalOf(candidate: CandidateRecord): string {
-  return stable([candidate.kind, candidate.target, [...candidate.item_ids].sort(), candidate.target.write === 'none' ? candidate.payload : null]);
+  return stable([
+    candidate.kind,
+    candidate.target,
+    [...candidate.item_ids].sort(),
+    candidate.target.write === 'none' ? candidate.payload : null,
+  ]);
 }
 
 /**
@@ -60,7 +65,11 @@ export interface GroupDecision {
   alsoRejected: number;
 }
 
-async function decide(candidate: CandidateRecord, action: 'approve' | 'reject', body: Record<string, unknown>): Promise<CandidateRecord> {
+async function decide(
+  candidate: CandidateRecord,
+  action: 'approve' | 'reject',
+  body: Record<string, unknown>,
+): Promise<CandidateRecord> {
   const answer = await api<DecisionResult>('POST', `/v1/review/${encodeURIComponent(candidate.id)}/${action}`, body);
   // A decision answers the candidate without its line (`text` is for listed ones).
   return { ...answer.candidate, text: null };
@@ -76,7 +85,8 @@ export async function approveGroup(group: Group, by: string, edit: unknown): Pro
   const [first, ...rest] = group.members.filter((member) => member.status === 'pending');
   if (first === undefined) return { candidate: group.members[0]!, alsoRejected: 0 };
   const candidate = await decide(first, 'approve', { by, ...(edit === undefined ? {} : { edit }) });
-  for (const twin of rest) await decide(twin, 'reject', { by, reason: `the same proposal as ${first.id}, decided with it` });
+  for (const twin of rest)
+    await decide(twin, 'reject', { by, reason: `the same proposal as ${first.id}, decided with it` });
   return { candidate, alsoRejected: rest.length };
 }
 

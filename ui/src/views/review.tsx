@@ -25,7 +25,11 @@ function PendingPerUser({ current }: { current: string }): JSX.Element | null {
     <nav class="filters" aria-label="Pending per user">
       <span class="muted">Pending:</span>
       {users.map((user) => (
-        <a key={user.user_id} class={user.user_id === current ? 'chip current' : 'chip'} href={href('review', { user_id: user.user_id })}>
+        <a
+          key={user.user_id}
+          class={user.user_id === current ? 'chip current' : 'chip'}
+          href={href('review', { user_id: user.user_id })}
+        >
           {user.user_id} · {user.pending_candidates}
         </a>
       ))}
@@ -34,7 +38,21 @@ function PendingPerUser({ current }: { current: string }): JSX.Element | null {
 }
 
 /** Approve or reject every ticked proposal, one after another. */
-function BulkBar({ ticked, groups, reviewer, onDecided, onTickAll, allTicked }: { ticked: Set<string>; groups: readonly Group[]; reviewer: string; onDecided: (key: string, decision: GroupDecision) => void; onTickAll: () => void; allTicked: boolean }): JSX.Element {
+function BulkBar({
+  ticked,
+  groups,
+  reviewer,
+  onDecided,
+  onTickAll,
+  allTicked,
+}: {
+  ticked: Set<string>;
+  groups: readonly Group[];
+  reviewer: string;
+  onDecided: (key: string, decision: GroupDecision) => void;
+  onTickAll: () => void;
+  allTicked: boolean;
+}): JSX.Element {
   const [reason, setReason] = useState('');
   const action = useAction();
   const chosen = groups.filter((group) => ticked.has(group.key));
@@ -48,7 +66,12 @@ function BulkBar({ ticked, groups, reviewer, onDecided, onTickAll, allTicked }: 
         <input type="checkbox" checked={allTicked} onChange={onTickAll} /> tick this page
       </label>
       <span>{chosen.length} ticked</span>
-      <button type="button" class="primary" disabled={chosen.length === 0 || action.busy} onClick={() => void each((group) => approveGroup(group, reviewer, undefined))}>
+      <button
+        type="button"
+        class="primary"
+        disabled={chosen.length === 0 || action.busy}
+        onClick={() => void each((group) => approveGroup(group, reviewer, undefined))}
+      >
         Approve ticked
       </button>
       <form
@@ -58,7 +81,14 @@ function BulkBar({ ticked, groups, reviewer, onDecided, onTickAll, allTicked }: 
           void each((group) => rejectGroup(group, reviewer, reason));
         }}
       >
-        <input name="bulk-reason" aria-label="Reason for rejecting the ticked" placeholder="reason for rejecting" value={reason} required onInput={(event) => setReason((event.currentTarget as HTMLInputElement).value)} />
+        <input
+          name="bulk-reason"
+          aria-label="Reason for rejecting the ticked"
+          placeholder="reason for rejecting"
+          value={reason}
+          required
+          onInput={(event) => setReason((event.currentTarget as HTMLInputElement).value)}
+        />
         <button type="submit" class="danger" disabled={chosen.length === 0 || action.busy}>
           Reject ticked
         </button>
@@ -68,7 +98,15 @@ function BulkBar({ ticked, groups, reviewer, onDecided, onTickAll, allTicked }: 
   );
 }
 
-function Queue({ candidates, status, reviewer }: { candidates: readonly CandidateRecord[]; status: string; reviewer: string }): JSX.Element {
+function Queue({
+  candidates,
+  status,
+  reviewer,
+}: {
+  candidates: readonly CandidateRecord[];
+  status: string;
+  reviewer: string;
+}): JSX.Element {
   const canWrite = useCanWrite();
   const [kind, setKind] = useState('');
   const groups = useMemo(() => groupsOf(candidates), [candidates]);
@@ -79,7 +117,10 @@ function Queue({ candidates, status, reviewer }: { candidates: readonly Candidat
   const [focus, setFocus] = useState(0);
   const [command, setCommand] = useState<{ key: string; command: CardCommand } | undefined>(undefined);
   const open = paged.items.filter((group) => decided[group.key] === undefined);
-  const toggle = (key: string) => setTicked((known) => (known.has(key) ? new Set([...known].filter((entry) => entry !== key)) : new Set([...known, key])));
+  const toggle = (key: string) =>
+    setTicked((known) =>
+      known.has(key) ? new Set([...known].filter((entry) => entry !== key)) : new Set([...known, key]),
+    );
   const decide = (key: string, decision: GroupDecision) => {
     setDecided((known) => ({ ...known, [key]: decision }));
     setTicked((known) => new Set([...known].filter((entry) => entry !== key)));
@@ -91,10 +132,17 @@ function Queue({ candidates, status, reviewer }: { candidates: readonly Candidat
   latest.current = { paged, focus, toggle };
   useLayoutEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.altKey || event.ctrlKey || event.metaKey || (event.target as HTMLElement | null)?.closest('input, textarea, select') !== null) return;
+      if (
+        event.altKey ||
+        event.ctrlKey ||
+        event.metaKey ||
+        (event.target as HTMLElement | null)?.closest('input, textarea, select') !== null
+      )
+        return;
       const { paged: now, focus: at, toggle: tick } = latest.current;
       const group = now.items[at];
-      const ask = (action: CardCommand['action']) => () => group !== undefined && setCommand({ key: group.key, command: { action, n: Date.now() } });
+      const ask = (action: CardCommand['action']) => () =>
+        group !== undefined && setCommand({ key: group.key, command: { action, n: Date.now() } });
       const keys: Record<string, () => void> = {
         j: () => setFocus(Math.min(now.items.length - 1, at + 1)),
         k: () => setFocus(Math.max(0, at - 1)),
@@ -109,7 +157,8 @@ function Queue({ candidates, status, reviewer }: { candidates: readonly Candidat
       if (handler === undefined) return;
       event.preventDefault();
       // The next key reads the focus this one set.
-      if (event.key === 'j' || event.key === 'k') latest.current.focus = event.key === 'j' ? Math.min(now.items.length - 1, at + 1) : Math.max(0, at - 1);
+      if (event.key === 'j' || event.key === 'k')
+        latest.current.focus = event.key === 'j' ? Math.min(now.items.length - 1, at + 1) : Math.max(0, at - 1);
       handler();
     };
     window.addEventListener('keydown', onKey);
@@ -121,16 +170,37 @@ function Queue({ candidates, status, reviewer }: { candidates: readonly Candidat
     <>
       <div class="filters" role="group" aria-label="Kinds">
         {['', ...KINDS].map((name) => (
-          <button key={name} type="button" class={name === kind ? 'chip current' : 'chip'} aria-pressed={name === kind} onClick={() => setKind(name)}>
+          <button
+            key={name}
+            type="button"
+            class={name === kind ? 'chip current' : 'chip'}
+            aria-pressed={name === kind}
+            onClick={() => setKind(name)}
+          >
             {name === '' ? `every kind · ${groups.length}` : `${name} · ${counts[name] ?? 0}`}
           </button>
         ))}
       </div>
       {canWrite && status === 'pending' && groups.length > 0 ? (
-        <BulkBar ticked={ticked} groups={groups} reviewer={reviewer} onDecided={decide} allTicked={open.length > 0 && open.every((group) => ticked.has(group.key))} onTickAll={() => setTicked(open.every((group) => ticked.has(group.key)) ? new Set() : new Set([...ticked, ...open.map((group) => group.key)]))} />
+        <BulkBar
+          ticked={ticked}
+          groups={groups}
+          reviewer={reviewer}
+          onDecided={decide}
+          allTicked={open.length > 0 && open.every((group) => ticked.has(group.key))}
+          onTickAll={() =>
+            setTicked(
+              open.every((group) => ticked.has(group.key))
+                ? new Set()
+                : new Set([...ticked, ...open.map((group) => group.key)]),
+            )
+          }
+        />
       ) : null}
       <p class="muted shortcuts">
-        Keys: <kbd>j</kbd>/<kbd>k</kbd> move, <kbd>x</kbd> tick, <kbd>a</kbd> approve, <kbd>e</kbd> edit, <kbd>r</kbd> reject, <kbd>[</kbd>/<kbd>]</kbd> page. {groups.length} proposal{groups.length === 1 ? '' : 's'} from {candidates.length} candidate{candidates.length === 1 ? '' : 's'}.
+        Keys: <kbd>j</kbd>/<kbd>k</kbd> move, <kbd>x</kbd> tick, <kbd>a</kbd> approve, <kbd>e</kbd> edit, <kbd>r</kbd>{' '}
+        reject, <kbd>[</kbd>/<kbd>]</kbd> page. {groups.length} proposal{groups.length === 1 ? '' : 's'} from{' '}
+        {candidates.length} candidate{candidates.length === 1 ? '' : 's'}.
       </p>
       <div class="cards">
         {paged.items.map((group, index) => {
@@ -166,7 +236,13 @@ export function ReviewView({ route }: { route: Route }): JSX.Element {
   const status = route.params['status'] ?? 'pending';
   const [reviewer, setReviewer] = useState(() => localStorage.getItem('engram.inspector.reviewer') ?? 'inspector');
   const list = useLoad(
-    () => (ready ? api<Page<CandidateRecord>>('GET', `/v1/review${query({ user_id: scope.user_id, agent_id: scope.agent_id, status: status === 'all' ? undefined : [status], limit: 1000 })}`) : Promise.resolve({ items: [], next_cursor: null })),
+    () =>
+      ready
+        ? api<Page<CandidateRecord>>(
+            'GET',
+            `/v1/review${query({ user_id: scope.user_id, agent_id: scope.agent_id, status: status === 'all' ? undefined : [status], limit: 1000 })}`,
+          )
+        : Promise.resolve({ items: [], next_cursor: null }),
     [scope.user_id, scope.agent_id, status],
   );
   return (
@@ -176,7 +252,12 @@ export function ReviewView({ route }: { route: Route }): JSX.Element {
       <ScopeForm view="review" scope={scope} need={['user_id']} also={['agent_id']} extra={{ status }} />
       <div class="filters" role="group" aria-label="Filters">
         {STATUSES.map((name) => (
-          <a key={name} class={name === status ? 'chip current' : 'chip'} aria-current={name === status ? 'true' : undefined} href={href('review', { user_id: scope.user_id, agent_id: scope.agent_id, status: name })}>
+          <a
+            key={name}
+            class={name === status ? 'chip current' : 'chip'}
+            aria-current={name === status ? 'true' : undefined}
+            href={href('review', { user_id: scope.user_id, agent_id: scope.agent_id, status: name })}
+          >
             {name}
           </a>
         ))}
@@ -197,7 +278,9 @@ export function ReviewView({ route }: { route: Route }): JSX.Element {
       <Status state={list}>
         {(page) =>
           page.items.length === 0 ? (
-            ready ? <p class="muted">Nothing {status === 'all' ? '' : status} to review.</p> : null
+            ready ? (
+              <p class="muted">Nothing {status === 'all' ? '' : status} to review.</p>
+            ) : null
           ) : (
             <Queue candidates={page.items} status={status} reviewer={reviewer} />
           )

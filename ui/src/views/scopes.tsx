@@ -15,7 +15,9 @@ function Sessions({ sessions }: { sessions: SessionCounts[] }): JSX.Element {
   return (
     <>
       <table class="sessions">
-        <TableHead columns={['User', 'Agent', 'Session', 'Run', ['Events', 'num'], 'First event', 'Last event', 'Open']} />
+        <TableHead
+          columns={['User', 'Agent', 'Session', 'Run', ['Events', 'num'], 'First event', 'Last event', 'Open']}
+        />
         <tbody>
           {paged.items.map((s) => {
             const scope = { user_id: s.user_id, agent_id: s.agent_id, session_id: s.session_id, run_id: s.run_id };
@@ -35,7 +37,8 @@ function Sessions({ sessions }: { sessions: SessionCounts[] }): JSX.Element {
                   <Time at={s.last_ts} />
                 </td>
                 <td class="actions" data-label="Open">
-                  <a href={href('timeline', scope)}>timeline</a> <a href={href('compose', scope)}>compose</a> <a href={href('snapshots', scope)}>snapshots</a>
+                  <a href={href('timeline', scope)}>timeline</a> <a href={href('compose', scope)}>compose</a>{' '}
+                  <a href={href('snapshots', scope)}>snapshots</a>
                 </td>
               </tr>
             );
@@ -54,7 +57,9 @@ export function ScopesView(): JSX.Element {
       <h1 id="scopes-title">Scopes</h1>
       <Status state={state}>
         {(scopes) => {
-          const agentsOf = (user: string) => [...new Set(scopes.sessions.filter((s) => s.user_id === user).map((s) => s.agent_id))];
+          const agentsOf = (user: string) => [
+            ...new Set(scopes.sessions.filter((s) => s.user_id === user).map((s) => s.agent_id)),
+          ];
           return (
             <>
               <h2>Users</h2>

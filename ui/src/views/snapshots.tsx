@@ -6,7 +6,20 @@ import type { JSX } from 'preact';
 import { api, query, type Page } from '../api.js';
 import type { SnapshotRecord } from '../../../src/client/index.js';
 import { Drawer, Pager, pageSize, useCursorPages } from '../layout.js';
-import { go, hasScope, href, Json, type Route, ScopeForm, scopeOf, Status, StatusBadge, TableHead, Time, useLoad } from '../ui.js';
+import {
+  go,
+  hasScope,
+  href,
+  Json,
+  type Route,
+  ScopeForm,
+  scopeOf,
+  Status,
+  StatusBadge,
+  TableHead,
+  Time,
+  useLoad,
+} from '../ui.js';
 
 interface Check {
   name: string;
@@ -16,7 +29,15 @@ interface Check {
 
 function Narrative({ id }: { id: string }): JSX.Element {
   const text = useLoad(() => api<string>('GET', `/v1/snapshots/${encodeURIComponent(id)}/narrative`), [id]);
-  return <Status state={text}>{(markdown) => <pre class="prompt narrative" tabIndex={0} aria-label="Narrative">{markdown}</pre>}</Status>;
+  return (
+    <Status state={text}>
+      {(markdown) => (
+        <pre class="prompt narrative" tabIndex={0} aria-label="Narrative">
+          {markdown}
+        </pre>
+      )}
+    </Status>
+  );
 }
 
 function SnapshotDetail({ id, onClose }: { id: string; onClose: () => void }): JSX.Element {
@@ -34,7 +55,8 @@ function SnapshotBody({ record }: { record: SnapshotRecord }): JSX.Element {
   return (
     <>
       <p>
-        Validation <StatusBadge status={validation.status} />, failure action {validation.failure_action_taken}, created <Time at={String(snapshot['created_at'])} />
+        Validation <StatusBadge status={validation.status} />, failure action {validation.failure_action_taken}, created{' '}
+        <Time at={String(snapshot['created_at'])} />
       </p>
       <table>
         <TableHead columns={['Check', 'Result', 'Message']} />
@@ -66,7 +88,13 @@ export function SnapshotsView({ route }: { route: Route }): JSX.Element {
   const open = route.params['snapshot'];
   const size = pageSize(20, 10);
   const { state: list, paged } = useCursorPages(
-    (cursor) => (ready ? api<Page<SnapshotRecord>>('GET', `/v1/snapshots${query({ user_id: scope.user_id, agent_id: scope.agent_id, run_id: scope.run_id, order: 'desc', limit: size, cursor })}`) : Promise.resolve({ items: [], next_cursor: null })),
+    (cursor) =>
+      ready
+        ? api<Page<SnapshotRecord>>(
+            'GET',
+            `/v1/snapshots${query({ user_id: scope.user_id, agent_id: scope.agent_id, run_id: scope.run_id, order: 'desc', limit: size, cursor })}`,
+          )
+        : Promise.resolve({ items: [], next_cursor: null }),
     [scope.user_id, scope.agent_id, scope.run_id, size],
   );
   return (
@@ -77,7 +105,9 @@ export function SnapshotsView({ route }: { route: Route }): JSX.Element {
       <Status state={list}>
         {(page) =>
           page.items.length === 0 ? (
-            ready ? <p class="muted">No snapshots: a run is compacted when it crosses its thresholds.</p> : null
+            ready ? (
+              <p class="muted">No snapshots: a run is compacted when it crosses its thresholds.</p>
+            ) : null
           ) : (
             <>
               <table>

@@ -8,27 +8,45 @@ import { useEffect } from 'preact/hooks';
 import { api, query, type Page } from '../api.js';
 import { Pager, pageSize, useCursorPages } from '../layout.js';
 import type { EventRecord } from '../../../src/client/index.js';
-import { Badge, contentText, hasScope, href, Json, ScopeForm, scopeOf, Status, Time, useLoad, type Route } from '../ui.js';
+import {
+  Badge,
+  contentText,
+  hasScope,
+  href,
+  Json,
+  ScopeForm,
+  scopeOf,
+  Status,
+  Time,
+  useLoad,
+  type Route,
+} from '../ui.js';
 
 /** One event, as a timeline row. */
 export function EventRow({ event, focused = false }: { event: EventRecord; focused?: boolean }): JSX.Element {
   const secret = event.sensitivity === 'secret';
   let body: JSX.Element;
-  if (secret) body = <p class="withheld">Secret content — not shown. The event exists; its content never leaves the server.</p>;
+  if (secret)
+    body = <p class="withheld">Secret content — not shown. The event exists; its content never leaves the server.</p>;
   else if (event.kind === 'marker') body = <Badge tone="info">{event.marker ?? 'marker'}</Badge>;
   else if (event.kind === 'tool_result' || event.kind === 'state_patch') {
     const tool = event.origin_metadata?.['tool_name'];
     body = (
       <details>
         <summary>
-          {event.kind === 'tool_result' ? `Tool result${typeof tool === 'string' ? `: ${tool}` : ''}` : 'State patch'} ({contentText(event.content).length} characters)
+          {event.kind === 'tool_result' ? `Tool result${typeof tool === 'string' ? `: ${tool}` : ''}` : 'State patch'} (
+          {contentText(event.content).length} characters)
         </summary>
         <Json value={event.content} />
       </details>
     );
   } else body = <p class="content">{contentText(event.content)}</p>;
   return (
-    <li id={event.id} class={`event role-${event.role}${focused ? ' focused' : ''}`} tabIndex={focused ? -1 : undefined}>
+    <li
+      id={event.id}
+      class={`event role-${event.role}${focused ? ' focused' : ''}`}
+      tabIndex={focused ? -1 : undefined}
+    >
       <div class="event-head">
         <strong class="role">{event.speaker ?? event.role}</strong>
         <Time at={event.ts} />
@@ -67,7 +85,13 @@ export function TimelineView({ route }: { route: Route }): JSX.Element {
   const size = pageSize(40, 15);
   // A link to one event starts the timeline at it.
   const { state, paged } = useCursorPages(
-    (cursor) => (ready ? api<Page<EventRecord>>('GET', `/v1/events${query({ user_id: scope.user_id, agent_id: scope.agent_id, session_id: scope.session_id, run_id: scope.run_id, limit: size, cursor })}`) : Promise.resolve({ items: [], next_cursor: null })),
+    (cursor) =>
+      ready
+        ? api<Page<EventRecord>>(
+            'GET',
+            `/v1/events${query({ user_id: scope.user_id, agent_id: scope.agent_id, session_id: scope.session_id, run_id: scope.run_id, limit: size, cursor })}`,
+          )
+        : Promise.resolve({ items: [], next_cursor: null }),
     [scope.user_id, scope.agent_id, scope.session_id, scope.run_id, size],
     focus === undefined ? undefined : justBefore(focus),
   );
@@ -78,7 +102,9 @@ export function TimelineView({ route }: { route: Route }): JSX.Element {
     <section aria-labelledby="timeline-title">
       <h1 id="timeline-title">Timeline</h1>
       <ScopeForm view="timeline" scope={scope} need={need} also={['run_id']} />
-      {!ready ? <p class="muted">Choose a user, agent and session (the run is optional), or open one from Scopes.</p> : null}
+      {!ready ? (
+        <p class="muted">Choose a user, agent and session (the run is optional), or open one from Scopes.</p>
+      ) : null}
       {focus === undefined || !ready ? null : (
         <p>
           From event {focus}. <a href={href('timeline', { ...scope })}>From the start of the session</a>
@@ -117,7 +143,17 @@ export function EventView({ route }: { route: Route }): JSX.Element {
               <EventRow event={event} focused />
             </ol>
             <p>
-              <a href={href('timeline', { user_id: event.user_id, agent_id: event.agent_id, session_id: event.session_id, run_id: event.run_id, focus: event.id })}>See it in its session's timeline</a>
+              <a
+                href={href('timeline', {
+                  user_id: event.user_id,
+                  agent_id: event.agent_id,
+                  session_id: event.session_id,
+                  run_id: event.run_id,
+                  focus: event.id,
+                })}
+              >
+                See it in its session's timeline
+              </a>
             </p>
             <dl class="facts">
               <dt>Session</dt>

@@ -13,15 +13,24 @@ import { Badge, contentText, ErrorBox, href, TableHead, useAction, useLoad } fro
 function useChoices(scope: { user_id: string; agent_id: string; session_id: string }) {
   return useLoad(async () => {
     const [items, events] = await Promise.all([
-      api<Page<ItemRecord>>('GET', `/v1/items${query({ user_id: scope['user_id'], agent_id: scope['agent_id'], limit: 200 })}`),
-      api<Page<EventRecord>>('GET', `/v1/events${query({ user_id: scope['user_id'], agent_id: scope['agent_id'], session_id: scope['session_id'], order: 'desc', limit: 100 })}`),
+      api<Page<ItemRecord>>(
+        'GET',
+        `/v1/items${query({ user_id: scope['user_id'], agent_id: scope['agent_id'], limit: 200 })}`,
+      ),
+      api<Page<EventRecord>>(
+        'GET',
+        `/v1/events${query({ user_id: scope['user_id'], agent_id: scope['agent_id'], session_id: scope['session_id'], order: 'desc', limit: 100 })}`,
+      ),
     ]);
     const short = (text: string) => (text.length > 90 ? `${text.slice(0, 89)}…` : text);
     return [
       ...items.items.map((item) => ({ id: item.id, label: `item · ${short(item.text)}` })),
       ...events.items
         .filter((event) => event.kind === 'message' || event.kind === 'tool_result')
-        .map((event) => ({ id: event.id, label: `event · ${event.role}: ${event.sensitivity === 'secret' ? '(secret)' : short(contentText(event.content))}` })),
+        .map((event) => ({
+          id: event.id,
+          label: `event · ${event.role}: ${event.sensitivity === 'secret' ? '(secret)' : short(contentText(event.content))}`,
+        })),
     ];
   }, [scope['user_id'], scope['agent_id'], scope['session_id']]);
 }
@@ -30,7 +39,10 @@ function Explanation({ answer }: { answer: BuildExplanation }): JSX.Element {
   return (
     <div class="explanation" role="status" aria-label="Explanation">
       <p>
-        <Badge tone={answer.in_packet ? 'good' : 'warn'}>{answer.in_packet ? 'in the packet' : 'not in the packet'}</Badge> <Badge tone="info">{answer.verdict}</Badge>
+        <Badge tone={answer.in_packet ? 'good' : 'warn'}>
+          {answer.in_packet ? 'in the packet' : 'not in the packet'}
+        </Badge>{' '}
+        <Badge tone="info">{answer.verdict}</Badge>
         {answer.filter === null ? null : <Badge tone="bad">{`filter: ${answer.filter}`}</Badge>} {answer.detail}
       </p>
       {answer.section === null ? null : (
@@ -52,7 +64,14 @@ function Explanation({ answer }: { answer: BuildExplanation }): JSX.Element {
       </table>
       <p class="muted">
         Fused rank {answer.fused_rank ?? '—'}, compose read {answer.read_depth} matches; as of {answer.as_of}.{' '}
-        <a href={href(answer.kind === 'event' ? 'event' : 'memory', answer.kind === 'event' ? { id: answer.id } : { item: answer.id })}>Open the {answer.kind}</a>
+        <a
+          href={href(
+            answer.kind === 'event' ? 'event' : 'memory',
+            answer.kind === 'event' ? { id: answer.id } : { item: answer.id },
+          )}
+        >
+          Open the {answer.kind}
+        </a>
       </p>
       {answer.omissions.length === 0 ? null : (
         <ul class="explain" aria-label="Recorded omissions">
@@ -73,14 +92,24 @@ function Explanation({ answer }: { answer: BuildExplanation }): JSX.Element {
 }
 
 /** The form and its answer; `asked` (from a "why?" button) fills the id and asks at once. */
-export function WhyPanel({ build, scope, asked }: { build: string; scope: MemoryPacket['meta']['scope']; asked: { id: string; n: number } | undefined }): JSX.Element {
+export function WhyPanel({
+  build,
+  scope,
+  asked,
+}: {
+  build: string;
+  scope: MemoryPacket['meta']['scope'];
+  asked: { id: string; n: number } | undefined;
+}): JSX.Element {
   const choices = useChoices(scope);
   const [id, setId] = useState(asked?.id ?? '');
   const [answer, setAnswer] = useState<BuildExplanation | undefined>(undefined);
   const action = useAction();
   const explain = async (target: string) => {
     setAnswer(undefined);
-    const result = await action.run(() => api<BuildExplanation>('POST', `/v1/builds/${encodeURIComponent(build)}/explain`, { id: target.trim() }));
+    const result = await action.run(() =>
+      api<BuildExplanation>('POST', `/v1/builds/${encodeURIComponent(build)}/explain`, { id: target.trim() }),
+    );
     if (result !== undefined) setAnswer(result);
   };
   useEffect(() => {
@@ -99,7 +128,11 @@ export function WhyPanel({ build, scope, asked }: { build: string; scope: Memory
       >
         <label class="field wide">
           <span>An item of the user or an event of the session</span>
-          <select name="why-choice" value={choices.data?.some((choice) => choice.id === id) === true ? id : ''} onChange={(event) => setId((event.currentTarget as HTMLSelectElement).value)}>
+          <select
+            name="why-choice"
+            value={choices.data?.some((choice) => choice.id === id) === true ? id : ''}
+            onChange={(event) => setId((event.currentTarget as HTMLSelectElement).value)}
+          >
             <option value="">{choices.data === undefined ? 'loading…' : 'choose…'}</option>
             {(choices.data ?? []).map((choice) => (
               <option key={choice.id} value={choice.id}>
@@ -110,7 +143,13 @@ export function WhyPanel({ build, scope, asked }: { build: string; scope: Memory
         </label>
         <label class="field">
           <span>or its id</span>
-          <input name="why-id" value={id} placeholder="mem_… or evt_…" required onInput={(event) => setId((event.currentTarget as HTMLInputElement).value)} />
+          <input
+            name="why-id"
+            value={id}
+            placeholder="mem_… or evt_…"
+            required
+            onInput={(event) => setId((event.currentTarget as HTMLInputElement).value)}
+          />
         </label>
         <button type="submit" class="primary" disabled={action.busy}>
           Explain
