@@ -10,9 +10,9 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import type { EventRecord, StorageAdapter, WriteOp } from '../src/index.js';
-import { newId, openSqliteStorage } from '../src/index.js';
-import type { MemoryItem } from '../src/spec/items.js';
+import { openSqliteStorage } from '../src/index.js';
 import { eventRecord } from '../src/testing/event-record.js';
+import { item as itemRecord } from '../src/testing/item-records.js';
 
 const AT = '2026-06-01T10:00:00.000Z';
 
@@ -22,32 +22,12 @@ function append(event: EventRecord, indexed = true): WriteOp {
 
 /** A user-level item of `user` sourced from `events`, with a searchable chunk. */
 function itemOps(user: string, events: readonly EventRecord[]): WriteOp[] {
-  const item: MemoryItem = {
-    id: newId('mem'),
-    tenant_id: 't1',
+  const item = itemRecord({
     user_id: user,
-    agent_id: 'a1',
-    scope_level: 'user',
-    type: 'preferences',
-    key: 'editor',
-    value: { name: 'vim' },
-    confidence: 0.9,
-    status: 'active',
-    sensitivity: 'normal',
-    valid_from: null,
-    valid_to: null,
-    salience: { consequence: 0.2, emotional_charge: 0.1, reusability: 0.8 },
-    version: 1,
-    supersedes: null,
     source_event_ids: events.map((event) => event.id),
-    evidence_refs: [],
-    provenance: { extractor: 'rules', rule: 'test' },
-    tags: [],
-    entities: [],
     recorded_at: AT,
     updated_at: AT,
-    ended_at: null,
-  };
+  });
   const owner = `u:${user}`;
   return [
     { op: 'put_item', item },
