@@ -56,7 +56,7 @@ export interface ComposeShapeResult {
   /** The median of memoryProbeMs taken every PROBE_EVERY composes of that pass, and of the merged pass. */
   memory_probe_before_merge_ms: number;
   memory_probe_ms: number;
-  /** The merge steps (engram.mergeIndexes, the worker's step) until nothing was left, and their time. */
+  /** The merge steps (engram.maintenance.mergeIndexes, the worker's step) until nothing was left, and their time. */
   index_merge: { steps: number; seconds: number };
   /** Seconds to read the store file once into the OS page cache, before the measurements that follow the merge. */
   page_cache_read_s: number;
@@ -72,7 +72,7 @@ export interface ComposeShapeResult {
   compose_no_persist_with_query: LatencySummary;
   /** One put_context_build write of a stored build (a packet of this run), on its own. */
   build_write: LatencySummary;
-  /** engram.replay of builds of this run (every tenth), and how many came back byte-identical. */
+  /** engram.builds.replay of builds of this run (every tenth), and how many came back byte-identical. */
   replay: LatencySummary;
   replays_identical: number;
   mean_build_kib: number;
@@ -242,7 +242,7 @@ async function composeOnly(
 export async function mergeAll(engram: Engram): Promise<{ steps: number; seconds: number }> {
   const start = nowMs();
   let steps = 1;
-  while (await engram.mergeIndexes()) steps += 1;
+  while (await engram.maintenance.mergeIndexes()) steps += 1;
   return { steps, seconds: round((nowMs() - start) / 1000, 1) };
 }
 
@@ -328,7 +328,7 @@ async function measure(path: string, sessions: readonly SessionPlan[], sizes: Sh
 
   // The builds this run stored, written again under new ids: the write compose ends with, alone.
   const builds: ContextBuild[] = [];
-  for (const id of buildIds) builds.push(await engram.getBuild(id));
+  for (const id of buildIds) builds.push(await engram.builds.get(id));
   const writes: number[] = [];
   const storage = storeOf(engram);
   let bytes = 0;
@@ -341,7 +341,7 @@ async function measure(path: string, sessions: readonly SessionPlan[], sizes: Sh
   const replays: number[] = [];
   let identical = 0;
   for (const id of buildIds.filter((_, index) => index % REPLAY_STRIDE === 0)) {
-    const replayed = await timed(() => engram.replay(id), replays);
+    const replayed = await timed(() => engram.builds.replay(id), replays);
     if (replayed.identical) identical += 1;
   }
   const queries = Math.max(1, reads.total.length);

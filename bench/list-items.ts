@@ -17,7 +17,7 @@ export async function listAllItems(
   const items: MemoryItem[] = [];
   let cursor: string | undefined;
   for (;;) {
-    const page = await engram.listItems({ scope, limit: 1000, status, ...(cursor === undefined ? {} : { cursor }) });
+    const page = await engram.items.list({ scope, limit: 1000, status, ...(cursor === undefined ? {} : { cursor }) });
     items.push(...page);
     if (page.length < 1000) return items;
     cursor = page.at(-1)!.id;

@@ -138,7 +138,7 @@ async function ingest(engram: Engram, conversation: LocomoConversation): Promise
   const ms = nowMs() - start;
   // Questions are asked once the turns have their vectors, as in a store whose worker keeps up.
   const embedStart = nowMs();
-  await engram.runEmbeddings();
+  await engram.maintenance.runEmbeddings();
   const embedMs = nowMs() - embedStart;
   await checkMetadata(engram, user_id, diaOfEvent);
   const items = await listAllItems(engram, { user_id, agent_id: AGENT });
@@ -170,7 +170,7 @@ async function checkMetadata(engram: Engram, user_id: string, diaOfEvent: Readon
   let cursor: string | undefined;
   let seen = 0;
   for (;;) {
-    const page = await engram.listEvents({
+    const page = await engram.events.list({
       scope: { user_id, agent_id: AGENT },
       limit: 1000,
       ...(cursor === undefined ? {} : { cursor }),
@@ -256,8 +256,8 @@ async function evaluateQuestion(
   // The rank of every event in the event search of the question: read once, when a packet misses.
   let searched: Promise<ReadonlyMap<string, number>> | undefined;
   const ranks = () =>
-    (searched ??= engram
-      .searchEvents({
+    (searched ??= engram.events
+      .search({
         scope: { user_id: ingested.user_id, agent_id: AGENT },
         query: question.question,
         limit: SEARCH_DEPTH,
@@ -381,7 +381,7 @@ export async function benchLocomo(sizes: LocomoSizes, log: (message: string) => 
         `${conversation.sample_id}: ${conversation.turns.length} turns in ${(ingested.ms / 1000).toFixed(1)} s, ${ingested.items} items; ${composeMs.length} composes, p50 ${latency.at(-1)!.compose.p50_ms} ms`,
       );
     }
-    backlog = await engram.embeddingBacklog();
+    backlog = await engram.maintenance.embeddingBacklog();
   });
   return assemble(
     conversations,

@@ -150,7 +150,7 @@ async function runConversation(
       });
       for (const event of result.events) if (event.role === 'human') userEvents.add(event.event_id);
       // The model's extraction of the turn runs as a background job: the worker has run it before the next turn.
-      while ((await engram.runJobs(16)).done > 0);
+      while ((await engram.maintenance.runJobs(16)).done > 0);
       tally.turns += 1;
       if (turn.expect.length === 0 && turn.stale.length === 0) continue;
       const items = await held();
@@ -187,7 +187,7 @@ async function runConversation(
   const asked = Date.parse(conversation.sessions.at(-1)!.start) + DAY_MS;
   // The background worker has embedded the turns by the time the questions come.
   setNow(new Date(asked - 60_000).toISOString());
-  await engram.runEmbeddings();
+  await engram.maintenance.runEmbeddings();
   setNow(new Date(asked).toISOString());
   const answering = {
     asked: new Date(asked).toISOString().slice(0, 10),

@@ -59,7 +59,7 @@ async function composeOnce(engram: Engram, sample: Sample): Promise<number> {
 
 async function searchOnce(engram: Engram, sample: Sample, query: string): Promise<number> {
   const { user_id, agent_id } = sample.plan.scope;
-  const hits = await engram.searchEvents({ scope: { user_id, agent_id }, query, limit: QUERY_QUOTES[sample.purpose] });
+  const hits = await engram.events.search({ scope: { user_id, agent_id }, query, limit: QUERY_QUOTES[sample.purpose] });
   return hits.length;
 }
 

@@ -356,12 +356,12 @@ export function searchLatencyTable(result: SearchLatencyResult): string {
       '—',
     ],
     searchRow(
-      'engram.search, query seen first (embeds it)',
+      'engram.items.search, query seen first (embeds it)',
       result.search_first,
       `${result.search_first.samples} queries, ${result.mean_hits} hits avg`,
     ),
     searchRow(
-      'engram.search, same query again (cached vector)',
+      'engram.items.search, same query again (cached vector)',
       result.search_cached,
       `${result.embeddings.vectors_per_search} vectors scanned/search`,
     ),
@@ -460,7 +460,7 @@ export function composeShapesTable(results: readonly ComposeShapeResult[]): stri
         `${result.compose_before_merge.samples} samples, store file as the import left it; memory probe ${result.memory_probe_before_merge_ms} ms`,
       ),
       [
-        `${shape}: engram.mergeIndexes until done (the worker's step)`,
+        `${shape}: engram.maintenance.mergeIndexes until done (the worker's step)`,
         store,
         `${count(result.index_merge.steps)} steps, ${result.index_merge.seconds} s`,
         '—',
@@ -505,7 +505,7 @@ export function composeShapesTable(results: readonly ComposeShapeResult[]): stri
       ),
       plain('put_context_build write alone', result.build_write, `~${result.mean_build_kib} KiB/build`),
       plain(
-        'engram.replay of a stored build (every tenth)',
+        'engram.builds.replay of a stored build (every tenth)',
         result.replay,
         `${result.replays_identical} of ${result.replay.samples} byte-identical`,
       ),

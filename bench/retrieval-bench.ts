@@ -1,4 +1,4 @@
-// Retrieval quality of engram.search on the labelled set bench/data/retrieval-set.json: hybrid search
+// Retrieval quality of engram.items.search on the labelled set bench/data/retrieval-set.json: hybrid search
 // (full text + local vectors + recency + salience) against full text alone on the same store, for
 // paraphrased and lexical queries, with per-signal ranks of every query that misses.
 
@@ -155,7 +155,7 @@ interface QueryOutcome {
 
 async function timedSearch(engram: Engram, query: LabelledQuery): Promise<Run> {
   const start = nowMs();
-  const top10 = await engram.search({ scope: query.scope, query: query.query, k: 10 });
+  const top10 = await engram.items.search({ scope: query.scope, query: query.query, k: 10 });
   return { top10, ms: nowMs() - start };
 }
 
@@ -204,7 +204,7 @@ async function searchBoth(hybrid: Engram, fullText: Engram, query: LabelledQuery
   if (hybridRun.top10.some((hit) => hit.signals.vector === null))
     throw new RangeError(`hybrid search returned a hit without a vector for ${query.id}`);
   // Every visible candidate with its signals (fusion sorts all candidates, then cuts to k).
-  const all = await hybrid.search({ scope: query.scope, query: query.query, k: 100 });
+  const all = await hybrid.items.search({ scope: query.scope, query: query.query, k: 100 });
   const ranks = { hybrid: rankOf(hybridRun.top10, query.expected), full_text: rankOf(textRun.top10, query.expected) };
   const target = all.find((hit) => query.expected.includes(hit.item.key));
   const top = all[0]!;
@@ -234,10 +234,10 @@ async function searchBoth(hybrid: Engram, fullText: Engram, query: LabelledQuery
 /** Loads the set into a fresh store through `remember` (seeded shuffle) and embeds it; returns the embedding time. */
 async function load(engram: Engram, items: readonly RememberRequest[]): Promise<number> {
   // Recency ranks the order of writes: shuffled, it carries no trace of how the file is laid out.
-  for (const item of shuffled(items, seededRandom(SEED))) await engram.remember(item);
+  for (const item of shuffled(items, seededRandom(SEED))) await engram.items.remember(item);
   const start = nowMs();
-  const run = await engram.runEmbeddings();
-  const backlog = await engram.embeddingBacklog();
+  const run = await engram.maintenance.runEmbeddings();
+  const backlog = await engram.maintenance.embeddingBacklog();
   if (backlog !== 0 || run.embedded !== items.length)
     throw new RangeError(`expected ${items.length} embedded items, got ${run.embedded} (backlog ${backlog})`);
   return (nowMs() - start) / 1000;

@@ -1,5 +1,5 @@
 // Search latency over one large tenant: long-term items of many users (100 each, generated from the
-// seeded PRNG) plus shared agent know-how; engram.search p50/p95 beside the raw full-text query, the
+// seeded PRNG) plus shared agent know-how; engram.items.search p50/p95 beside the raw full-text query, the
 // vector candidates read and the query-embedding time, all on the same queries in the same run.
 
 import type { Engram, RememberRequest } from '../src/index.js';
@@ -90,7 +90,7 @@ async function rememberAll(engram: Engram, requests: readonly RememberRequest[])
   const start = nowMs();
   for (const request of requests) {
     const before = nowMs();
-    await engram.remember(request);
+    await engram.items.remember(request);
     latencies.push(nowMs() - before);
   }
   return {
@@ -193,9 +193,10 @@ async function measureQueries(engram: Engram, raw: Engram, queries: readonly Pla
   for (let start = 0; start < queries.length; start += BLOCK) {
     const block = queries.slice(start, start + BLOCK);
     for (const { user, query } of block)
-      hits += (await timed(() => engram.search({ scope: { user_id: user, agent_id: AGENT }, query }), first)).length;
+      hits += (await timed(() => engram.items.search({ scope: { user_id: user, agent_id: AGENT }, query }), first))
+        .length;
     for (const { user, query } of block)
-      await timed(() => engram.search({ scope: { user_id: user, agent_id: AGENT }, query }), cached);
+      await timed(() => engram.items.search({ scope: { user_id: user, agent_id: AGENT }, query }), cached);
     // The terms and candidate limit hybridSearch uses (src/retrieval/hybrid-search.ts).
     for (const { user, query } of block) {
       textHits += (
@@ -227,7 +228,7 @@ export async function benchSearchLatency(
     const embedStart = nowMs();
     // The worker embeds the oldest chunks first: the shared items and the first users' items (and at
     // most one batch more: a run claims whole batches).
-    const run = await engram.runEmbeddings(toEmbed);
+    const run = await engram.maintenance.runEmbeddings(toEmbed);
     const embedSeconds = (nowMs() - embedStart) / 1000;
 
     const warmup = planQueries(30, sizes.embeddedUsers, SEED + 2);

@@ -1,7 +1,12 @@
 // The public API of Engram. Everything a user imports comes from here; the CLI and (later) the
 // HTTP and MCP layers use nothing else.
 
-export { createEngram, Engram, type EngramConfig, type SessionSummary } from './runtime/engram.js';
+export { createEngram, Engram, type EngramConfig } from './runtime/engram.js';
+export type { Sessions, SessionSummary } from './runtime/session-api.js';
+export type { Events } from './runtime/event-api.js';
+export type { Items } from './runtime/item-api.js';
+export type { Builds, ListBuildsQuery } from './runtime/build-api.js';
+export type { ListJobsQuery, Maintenance } from './runtime/maintenance-api.js';
 export type { LlmEndpointConfig, LlmMode } from './runtime/config.js';
 export type { WorkerRun } from './runtime/embedding-worker.js';
 export type { BuildDiff, ReplayResult } from './runtime/builds.js';

@@ -53,7 +53,7 @@ describe('engram mcp re-checks its key on every call', () => {
   it('writes while the key is good', async () => {
     const result = (await client.callTool({ name: 'commit_turn', arguments: turn('before') })) as CallToolResult;
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-    expect(await engram.listEvents({ scope })).toHaveLength(1);
+    expect(await engram.events.list({ scope })).toHaveLength(1);
   });
 
   it('refuses the next write and read once the key is revoked, writing nothing', async () => {
@@ -65,6 +65,6 @@ describe('engram mcp re-checks its key on every call', () => {
     expect(text?.type === 'text' ? text.text : '').toMatch(/^UNAUTHENTICATED: the API key of this server was revoked/);
     const read = (await client.callTool({ name: 'get_working_state', arguments: { scope } })) as CallToolResult;
     expect(read._meta?.[ERROR_META_KEY]).toMatchObject({ code: 'UNAUTHENTICATED' });
-    expect(await engram.listEvents({ scope })).toHaveLength(1);
+    expect(await engram.events.list({ scope })).toHaveLength(1);
   });
 });

@@ -52,7 +52,7 @@ describe('crash safety', () => {
       for (const killAfter of [1, 7, 23, 40]) acknowledged.push(...(await runAndKill(path, killAfter)));
       const engram = await createEngram({ store: `sqlite:${path}` });
       const scope = { user_id: 'crash-user', agent_id: 'agent', session_id: 'session' };
-      const events = await engram.listEvents({ scope, limit: 1000, kinds: ['message', 'state_patch'] });
+      const events = await engram.events.list({ scope, limit: 1000, kinds: ['message', 'state_patch'] });
       const ids = new Set(events.map((event) => event.id));
       for (const ack of acknowledged) for (const id of ack.events) expect(ids.has(id)).toBe(true);
       // No half-written turn: every stored turn has its two messages and its state patch.

@@ -37,7 +37,7 @@ function parsed(line: string): { kind: string; turn: string | null; user: string
 
 async function exportOf(engram: Engram): Promise<string[]> {
   const lines: string[] = [];
-  for await (const line of engram.exportData()) lines.push(line);
+  for await (const line of engram.maintenance.exportData()) lines.push(line);
   return lines.slice(1);
 }
 
@@ -81,7 +81,7 @@ describe('interrupted and repeated imports', () => {
         purpose: 'responder',
       });
       file = [];
-      for await (const line of source.exportData()) file.push(line);
+      for await (const line of source.maintenance.exportData()) file.push(line);
     } finally {
       await source.close();
     }
@@ -116,7 +116,7 @@ describe('interrupted and repeated imports', () => {
           for (const line of file.slice(0, cut)) yield Buffer.from(`${line}\n`);
           throw new Error('connection lost');
         })();
-        await expect(engram.importData(broken)).rejects.toThrow('connection lost');
+        await expect(engram.maintenance.importData(broken)).rejects.toThrow('connection lost');
         const partial = await exportOf(engram);
         expect(partial.length).toBeGreaterThan(500);
         expect(partial.length).toBeLessThan(cut);
@@ -131,7 +131,7 @@ describe('interrupted and repeated imports', () => {
         expect(await exportOf(engram)).toEqual(partial);
 
         let skipped = 0;
-        const counts = await engram.importData(Readable.from(file.map((line) => `${line}\n`)), {
+        const counts = await engram.maintenance.importData(Readable.from(file.map((line) => `${line}\n`)), {
           onSkip: () => (skipped += 1),
         });
         expect(skipped).toBe(partial.length);
@@ -141,7 +141,7 @@ describe('interrupted and repeated imports', () => {
         // An imported turn committed again is its first result, replayed: nothing more is written.
         const replay = await engram.commitTurn(turn(7));
         expect(replay.replayed).toBe(true);
-        const events = await engram.listEvents({
+        const events = await engram.events.list({
           scope: { user_id: 'u3', agent_id: 'assistant', session_id: 's1' },
           limit: 1000,
         });
@@ -154,7 +154,7 @@ describe('interrupted and repeated imports', () => {
         const item = JSON.parse(file[at]!) as { item: { id: string; value: Record<string, unknown> } };
         const changed = [...file];
         changed[at] = JSON.stringify({ ...item, item: { ...item.item, value: { ...item.item.value, changed: true } } });
-        const error = await engram.importData(changed).then(
+        const error = await engram.maintenance.importData(changed).then(
           () => null,
           (caught: unknown) => caught,
         );
@@ -205,10 +205,10 @@ describe('interrupted and repeated imports', () => {
             .map(({ line }) => line),
         ];
         expect(old).not.toEqual(file);
-        const counts = await engram.importData(old, { tenant_id: 'old-file' });
+        const counts = await engram.maintenance.importData(old, { tenant_id: 'old-file' });
         expect(counts.turn).toBe(TURNS);
         const lines: string[] = [];
-        for await (const line of engram.exportData({ tenant_id: 'old-file' })) lines.push(line);
+        for await (const line of engram.maintenance.exportData({ tenant_id: 'old-file' })) lines.push(line);
         expect(lines.slice(1).map((line) => line.replaceAll('"old-file"', '"default"'))).toEqual(records);
       }, 120_000);
     });

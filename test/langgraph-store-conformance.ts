@@ -67,7 +67,10 @@ export function storeConformance(name: string, create: () => Promise<StoreUnderT
       expect(second!.value).toStrictEqual({ likes: 'pho' });
       expect(second!.createdAt.getTime()).toBe(first!.createdAt.getTime());
       expect(second!.updatedAt.getTime()).toBe(first!.updatedAt.getTime() + 60_000);
-      const versions = await t.engram.history({ scope: { user_id: 'mira' }, key: 'profile:langgraph.memories.food' });
+      const versions = await t.engram.items.history({
+        scope: { user_id: 'mira' },
+        key: 'profile:langgraph.memories.food',
+      });
       expect(versions.map((version) => version.status)).toEqual(['superseded', 'active']);
     });
 
@@ -77,7 +80,10 @@ export function storeConformance(name: string, create: () => Promise<StoreUnderT
       await t.store.delete(['mira', 'memories'], 'never-written');
       expect(await t.store.get(['mira', 'memories'], 'food')).toBeNull();
       expect(await t.store.search(['mira'])).toEqual([]);
-      const versions = await t.engram.history({ scope: { user_id: 'mira' }, key: 'profile:langgraph.memories.food' });
+      const versions = await t.engram.items.history({
+        scope: { user_id: 'mira' },
+        key: 'profile:langgraph.memories.food',
+      });
       expect(versions.map((version) => version.status)).toEqual(['retracted']);
       t.advance(1000);
       await t.store.put(['mira', 'memories'], 'food', { likes: 'udon' });
@@ -187,7 +193,7 @@ export function storeConformance(name: string, create: () => Promise<StoreUnderT
         messages: [{ role: 'user', content: 'I live in Lisbon.' }],
       });
       await t.store.put(['mira', 'memories'], 'food', { likes: 'spicy ramen' });
-      const items = await t.engram.listItems({ scope: { user_id: 'mira' }, types: ['profile'] });
+      const items = await t.engram.items.list({ scope: { user_id: 'mira' }, types: ['profile'] });
       expect(items.map((item) => item.key).sort()).toEqual(['profile:langgraph.memories.food', 'profile:user']);
       expect(await t.store.listNamespaces()).toEqual([['mira', 'memories']]);
       const { text, packet } = await t.store.compose({

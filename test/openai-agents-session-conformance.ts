@@ -126,7 +126,7 @@ export function sessionConformance(name: string, create: () => Promise<SessionBa
       expect(afterClear).toStrictEqual(expectedAfterClear);
 
       // Nothing was deleted: each edit ended a run, and the history went on in the next.
-      const events = await t.engram.listEvents({ scope: { user_id: 'mira', session_id: 'chat-1' }, limit: 1000 });
+      const events = await t.engram.events.list({ scope: { user_id: 'mira', session_id: 'chat-1' }, limit: 1000 });
       expect(events.map((event) => [event.run_id, event.marker ?? event.kind])).toEqual([
         ['chat-1', 'message'],
         ['chat-1', 'message'],
@@ -140,7 +140,7 @@ export function sessionConformance(name: string, create: () => Promise<SessionBa
 
     it('commits what the user says as turns Engram learns from, for the next session to compose', async () => {
       await session.addItems([ITEMS[0]!, ITEMS[4]!]);
-      const events = await t.engram.listEvents({ scope: { user_id: 'mira', session_id: 'chat-1' } });
+      const events = await t.engram.events.list({ scope: { user_id: 'mira', session_id: 'chat-1' } });
       expect(events.map((event) => [event.role, event.content])).toEqual([
         ['human', 'I am vegetarian. What is the weather in Porto?'],
         ['agent', 'It is sunny in Porto, 24 °C.'],

@@ -102,16 +102,16 @@ describe('PostgreSQL migrations', () => {
         messages: [{ role: 'user', content: 'The quince order ships on Friday.' }],
       });
       // gin_clean_pending_list is the index owner's: this role's step does nothing, and says so.
-      expect(await engram.mergeIndexes()).toBe(false);
-      expect(await engram.searchEvents({ scope: { user_id: 'u' }, query: 'quince', limit: 5 })).toHaveLength(1);
+      expect(await engram.maintenance.mergeIndexes()).toBe(false);
+      expect(await engram.events.search({ scope: { user_id: 'u' }, query: 'quince', limit: 5 })).toHaveLength(1);
     } finally {
       await engram.close();
     }
     // The owner's step moves the pending entries into the index.
     const owner = await createEngram({ store: `${POSTGRES_URL}?schema=${name}`, embeddings: { provider: 'none' } });
     try {
-      expect(await owner.mergeIndexes()).toBe(true);
-      expect(await owner.mergeIndexes()).toBe(false);
+      expect(await owner.maintenance.mergeIndexes()).toBe(true);
+      expect(await owner.maintenance.mergeIndexes()).toBe(false);
     } finally {
       await owner.close();
     }

@@ -96,7 +96,7 @@ async function collect(lines: AsyncIterable<string>): Promise<string[]> {
 
 /** The records of an export (its header aside) and the header without its time. */
 async function exportOf(engram: Engram): Promise<{ header: Record<string, unknown>; records: string[] }> {
-  const [header, ...records] = await collect(engram.exportData({ tenant_id: TENANT }));
+  const [header, ...records] = await collect(engram.maintenance.exportData({ tenant_id: TENANT }));
   const { exported_at: _time, ...rest } = JSON.parse(header!) as Record<string, unknown>;
   return { header: rest, records };
 }
@@ -179,7 +179,7 @@ async function followUp({ engram, compose, commit }: Writer): Promise<void> {
     ];
     await commit({ scope: FOLLOW_UP, turn_id: turnId, messages: [{ role: 'user', content }], tool_results: tools });
   }
-  await engram.updateWorkingState({
+  await engram.sessions.updateWorkingState({
     scope: FOLLOW_UP,
     expected_version: 0,
     set: { goal: 'Publish the Atlas 2.0 announcements' },
@@ -199,7 +199,7 @@ async function followUp({ engram, compose, commit }: Writer): Promise<void> {
     note: 'trying it',
   });
   tick();
-  await engram.remember({
+  await engram.items.remember({
     scope: FOLLOW_UP,
     type: 'preferences',
     key: 'pref:writing:tone',
@@ -217,7 +217,7 @@ async function followUp({ engram, compose, commit }: Writer): Promise<void> {
     cues: { query: 'dark mode dashboard' },
   });
   tick();
-  await engram.forget({ scope: FOLLOW_UP, key: 'pref:writing:tone', reason: 'no tone rule after all' });
+  await engram.items.forget({ scope: FOLLOW_UP, key: 'pref:writing:tone', reason: 'no tone rule after all' });
   await commit({
     scope: FOLLOW_UP,
     turn_id: 'end',
@@ -402,7 +402,7 @@ async function buildTenant(engram: Engram): Promise<Map<string, string>> {
   });
   const w = writer(engram);
   for (const part of [planning, followUp, research, support]) await part(w);
-  await engram.runEmbeddings();
+  await engram.maintenance.runEmbeddings();
   return w.packets;
 }
 
@@ -418,12 +418,12 @@ async function reads(engram: Engram): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const scope of SESSIONS) {
     const name = `${scope.user_id}/${scope.session_id}`;
-    out[`events ${name}`] = (await engram.listEvents({ scope, limit: 1000 })).map(asExported);
-    out[`working state ${name}`] = await engram.getWorkingState(scope);
-    out[`summary ${name}`] = await engram.getSummary(scope);
+    out[`events ${name}`] = (await engram.events.list({ scope, limit: 1000 })).map(asExported);
+    out[`working state ${name}`] = await engram.sessions.workingState(scope);
+    out[`summary ${name}`] = await engram.sessions.summary(scope);
   }
   out['events of mira, newest first, messages'] = (
-    await engram.listEvents({
+    await engram.events.list({
       scope: { tenant_id: TENANT, user_id: 'mira' },
       kinds: ['message', 'tool_result'],
       order: 'desc',
@@ -448,19 +448,19 @@ async function reads(engram: Engram): Promise<Record<string, unknown>> {
   for (const user of users) {
     const scope = { tenant_id: TENANT, ...user };
     for (const query of queries) {
-      out[`search events ${user.user_id} "${query}"`] = await engram.searchEvents({
+      out[`search events ${user.user_id} "${query}"`] = await engram.events.search({
         scope: { tenant_id: TENANT, user_id: user.user_id },
         query,
         limit: 50,
       });
-      out[`search items ${user.user_id} "${query}"`] = await engram.search({
+      out[`search items ${user.user_id} "${query}"`] = await engram.items.search({
         scope,
         query,
         k: 20,
         filters: { status: ['active', 'superseded', 'retracted'] },
       });
     }
-    out[`items ${user.user_id}`] = await engram.listItems({
+    out[`items ${user.user_id}`] = await engram.items.list({
       scope,
       status: ['active', 'superseded', 'retracted'],
       limit: 1000,
@@ -473,7 +473,7 @@ async function reads(engram: Engram): Promise<Record<string, unknown>> {
     out[`insights ${user.user_id}`] = await engram.insights.list({ scope, include_expired: true, limit: 1000 });
   }
   for (const key of ['pref:writing:length', 'pref:writing:tone'])
-    out[`history ${key}`] = await engram.history({
+    out[`history ${key}`] = await engram.items.history({
       scope: { tenant_id: TENANT, user_id: 'mira', agent_id: 'launch-assistant' },
       key,
     });
@@ -484,19 +484,19 @@ async function reads(engram: Engram): Promise<Record<string, unknown>> {
   out['narratives'] = await Promise.all(
     snapshots.map((record) => engram.runs.narrative(record.snapshot.snapshot_id, TENANT)),
   );
-  out['builds'] = await engram.listBuilds({ tenant_id: TENANT, limit: 1000 });
+  out['builds'] = await engram.builds.list({ tenant_id: TENANT, limit: 1000 });
   return out;
 }
 
 /** Replays every stored build on each store: identical to the stored packet, the same bytes everywhere. */
 async function expectReplays(stores: Engram[], originals: ReadonlyMap<string, string>): Promise<void> {
-  const builds = await stores[0]!.listBuilds({ tenant_id: TENANT, limit: 1000 });
+  const builds = await stores[0]!.builds.list({ tenant_id: TENANT, limit: 1000 });
   expect(builds.map((build) => build.id).sort()).toEqual([...originals.keys()].sort());
   for (const build of builds) {
     for (const store of stores) {
-      const stored = await store.getBuild(build.id, TENANT);
+      const stored = await store.builds.get(build.id, TENANT);
       expect(JSON.stringify(stored.packet), `stored packet of ${build.id}`).toBe(originals.get(build.id));
-      const replayed = await store.replay(build.id, TENANT);
+      const replayed = await store.builds.replay(build.id, TENANT);
       expect(JSON.stringify(replayed.packet), `replay of ${build.id} (${build.purpose})`).toBe(originals.get(build.id));
       expect(replayed).toMatchObject({
         identical: true,
@@ -591,13 +591,13 @@ describe('an export → import round trip between SQLite and PostgreSQL', () => 
   });
 
   it('imports into PostgreSQL, which exports the same records in the same order', async () => {
-    const counts = await postgres.importData(
+    const counts = await postgres.maintenance.importData(
       [JSON.stringify({ ...exported.header, exported_at: clock.now().toISOString() }), ...exported.records],
       { tenant_id: TENANT },
     );
     expect(counts).toEqual(kindCounts(exported.records));
-    await postgres.runEmbeddings();
-    expect(await postgres.embeddingBacklog()).toBe(0);
+    await postgres.maintenance.runEmbeddings();
+    expect(await postgres.maintenance.embeddingBacklog()).toBe(0);
     const again = await exportOf(postgres);
     expect(again.header).toEqual(exported.header);
     expect(again.records).toEqual(exported.records);
@@ -626,10 +626,10 @@ describe('an export → import round trip between SQLite and PostgreSQL', () => 
   });
 
   it('moves back into a fresh SQLite file without a difference', async () => {
-    const fromPostgres = await collect(postgres.exportData({ tenant_id: TENANT }));
+    const fromPostgres = await collect(postgres.maintenance.exportData({ tenant_id: TENANT }));
     back = await open(`sqlite:${join(folder, 'back.db')}`);
-    await back.importData(fromPostgres, { tenant_id: TENANT });
-    await back.runEmbeddings();
+    await back.maintenance.importData(fromPostgres, { tenant_id: TENANT });
+    await back.maintenance.runEmbeddings();
     const returned = await exportOf(back);
     expect(returned.records).toEqual(exported.records);
     const [expected, actual] = [await reads(source), await reads(back)];
@@ -653,13 +653,13 @@ describe('an export → import round trip between SQLite and PostgreSQL', () => 
         },
       ],
     });
-    await source.remember({
+    await source.items.remember({
       scope,
       type: 'procedure',
       key: 'procedure:ops:rotation',
       value: { task_type: 'ops', name: 'rotation', steps: ['revoke the old api_keys', 'drain the H100s'] },
     });
-    await source.remember({
+    await source.items.remember({
       scope,
       type: 'decisions',
       key: 'decision:ops:keys',
@@ -676,23 +676,28 @@ describe('an export → import round trip between SQLite and PostgreSQL', () => 
       purpose: 'responder',
       cues: { query: 'api_key h100' },
     });
-    await source.runEmbeddings();
-    await postgres.importData(await collect(source.exportData({ tenant_id: scope.tenant_id })), {
-      tenant_id: scope.tenant_id,
-    });
-    await postgres.runEmbeddings();
+    await source.maintenance.runEmbeddings();
+    await postgres.maintenance.importData(
+      await collect(source.maintenance.exportData({ tenant_id: scope.tenant_id })),
+      {
+        tenant_id: scope.tenant_id,
+      },
+    );
+    await postgres.maintenance.runEmbeddings();
     for (const query of ['api_key', 'h100', '1990', 'œuvre']) {
       const request = { scope: { tenant_id: scope.tenant_id, user_id: 'ana' }, query };
       expect
-        .soft(await postgres.searchEvents(request), `search events "${query}"`)
-        .toStrictEqual(await source.searchEvents(request));
+        .soft(await postgres.events.search(request), `search events "${query}"`)
+        .toStrictEqual(await source.events.search(request));
       const items = { scope: { tenant_id: scope.tenant_id, user_id: 'ana', agent_id: 'ops' }, query };
-      expect.soft(await postgres.search(items), `search items "${query}"`).toStrictEqual(await source.search(items));
+      expect
+        .soft(await postgres.items.search(items), `search items "${query}"`)
+        .toStrictEqual(await source.items.search(items));
     }
     const buildId = String(packet.explain.determinism!['context_build_id']);
-    expect((await source.replay(buildId, scope.tenant_id)).identical).toBe(true);
+    expect((await source.builds.replay(buildId, scope.tenant_id)).identical).toBe(true);
     expect
-      .soft(JSON.stringify((await postgres.replay(buildId, scope.tenant_id)).packet), 'replay on PostgreSQL')
+      .soft(JSON.stringify((await postgres.builds.replay(buildId, scope.tenant_id)).packet), 'replay on PostgreSQL')
       .toBe(JSON.stringify(packet));
   });
 });

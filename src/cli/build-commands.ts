@@ -21,7 +21,7 @@ export function registerBuildCommands(program: Command): void {
     .action(
       (flags: { tenant: string; user?: string; agent?: string; session?: string; limit?: number; cursor?: string }) =>
         withEngram(async (engram, global) => {
-          const builds = await engram.listBuilds({
+          const builds = await engram.builds.list({
             tenant_id: flags.tenant,
             ...(flags.user === undefined ? {} : { user_id: flags.user }),
             ...(flags.agent === undefined ? {} : { agent_id: flags.agent }),
@@ -47,7 +47,7 @@ export function registerBuildCommands(program: Command): void {
     .option('--tenant <id>', 'tenant id', 'default')
     .action((buildId: string, flags: { tenant: string }) =>
       withEngram(async (engram, global) => {
-        const result = await engram.replay(buildId, flags.tenant);
+        const result = await engram.builds.replay(buildId, flags.tenant);
         if (global.json === true) return printJson(result);
         printLines([
           `${result.build_id}: ${result.identical ? 'identical' : 'DIFFERENT'} (hash ${result.replay_hash.slice(0, 16)}…, stored ${result.original_hash.slice(0, 16)}…)`,
@@ -63,7 +63,7 @@ export function registerBuildCommands(program: Command): void {
     .option('--tenant <id>', 'tenant id', 'default')
     .action((a: string, b: string, flags: { tenant: string }) =>
       withEngram(async (engram, global) => {
-        const diff = await engram.diffBuilds(a, b, flags.tenant);
+        const diff = await engram.builds.diff(a, b, flags.tenant);
         if (global.json === true) printJson(diff);
         else printLines(diff.summary);
       }),
@@ -77,7 +77,7 @@ export function registerBuildCommands(program: Command): void {
     .option('--tenant <id>', 'tenant id', 'default')
     .action((buildId: string, id: string, flags: { tenant: string }) =>
       withEngram(async (engram, global) => {
-        const explanation = await engram.explainBuild({ tenant_id: flags.tenant, build_id: buildId, id });
+        const explanation = await engram.builds.explain({ tenant_id: flags.tenant, build_id: buildId, id });
         if (global.json === true) printJson(explanation);
         else printLines(explanationLines(explanation));
       }),

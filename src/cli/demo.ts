@@ -62,7 +62,7 @@ export async function runDemo(engram: Engram, json: boolean): Promise<void> {
     for (const decision of result.gate.filter((entry) => !entry.wrote))
       lines.push(`      not kept: ${decision.reason}`);
   }
-  const items = await engram.listItems({
+  const items = await engram.items.list({
     scope: { tenant_id: scope.tenant_id, user_id: scope.user_id, agent_id: scope.agent_id },
   });
   lines.push(

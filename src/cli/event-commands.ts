@@ -57,14 +57,14 @@ export function registerEventCommands(program: Command): void {
         const scope = scopeOf(flags);
         const found =
           flags.query === undefined
-            ? await engram.listEvents({
+            ? await engram.events.list({
                 scope,
                 ...(flags.limit === undefined ? {} : { limit: flags.limit }),
                 ...(flags.kinds === undefined ? {} : { kinds: flags.kinds as EventKind[] }),
                 ...(flags.cursor === undefined ? {} : { cursor: flags.cursor }),
               })
             : (
-                await engram.searchEvents({
+                await engram.events.search({
                   scope,
                   query: flags.query,
                   ...(flags.limit === undefined ? {} : { limit: flags.limit }),
@@ -86,7 +86,7 @@ export function registerEventCommands(program: Command): void {
         const flags = events.opts<EventFlags>();
         if (flags.query === undefined)
           throw ValidationError.of('query', 'required', "required option '--query <text>' not specified");
-        const page = await engram.searchEventsPage({
+        const page = await engram.events.searchPage({
           scope: scopeOf(flags),
           query: flags.query,
           ...(flags.limit === undefined ? {} : { limit: flags.limit }),

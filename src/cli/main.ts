@@ -126,7 +126,7 @@ program
   .action((options: Record<string, string>) =>
     withEngram(async (engram) => {
       printJson(
-        await engram.getWorkingState({
+        await engram.sessions.workingState({
           tenant_id: options['tenant']!,
           user_id: options['user']!,
           agent_id: options['agent']!,

@@ -58,7 +58,7 @@ export function registerMemoryCommands(program: Command): void {
     .option('-f, --file <path>', 'JSON file; - or omitted reads stdin')
     .action((options: { file?: string }) =>
       withEngram(async (engram, global) => {
-        const diffs = await engram.remember((await readJson(options.file)) as never);
+        const diffs = await engram.items.remember((await readJson(options.file)) as never);
         if (global.json === true) printJson(diffs);
         else printLines(diffLines(diffs));
       }),
@@ -71,7 +71,7 @@ export function registerMemoryCommands(program: Command): void {
     .option('--reason <text>', 'why, kept in the provenance')
     .action((flags: ScopeFlags & { key?: string; id?: string; delete?: boolean; reason?: string }) =>
       withEngram(async (engram, global) => {
-        const diffs = await engram.forget({
+        const diffs = await engram.items.forget({
           scope: { tenant_id: flags.tenant, user_id: flags.user, agent_id: flags.agent! },
           ...(flags.key === undefined ? {} : { key: flags.key }),
           ...(flags.id === undefined ? {} : { item_id: flags.id }),
@@ -90,7 +90,7 @@ export function registerMemoryCommands(program: Command): void {
     .option('--cursor <item_id>', 'continue after this item')
     .action((flags: ScopeFlags & { types?: string[]; status?: string[]; limit?: number; cursor?: string }) =>
       withEngram(async (engram, global) => {
-        const items = await engram.listItems({
+        const items = await engram.items.list({
           scope: readerScope(flags),
           ...(flags.types === undefined ? {} : { types: flags.types as MemoryType[] }),
           ...(flags.status === undefined ? {} : { status: flags.status as MemoryItem['status'][] }),
@@ -106,7 +106,7 @@ export function registerMemoryCommands(program: Command): void {
     .requiredOption('--key <key>', 'the item key')
     .action((flags: ScopeFlags & { key: string }) =>
       withEngram(async (engram, global) => {
-        const versions = await engram.history({ scope: readerScope(flags), key: flags.key });
+        const versions = await engram.items.history({ scope: readerScope(flags), key: flags.key });
         if (global.json === true) return printJson(versions);
         printLines(
           versions.length === 0
@@ -132,7 +132,7 @@ export function registerMemoryCommands(program: Command): void {
     .option('-k, --k <n>', 'how many hits', positiveInteger('k'))
     .action((flags: ScopeFlags & { query: string; types?: string[]; k?: number }) =>
       withEngram(async (engram, global) => {
-        const hits = await engram.searchItems({
+        const hits = await engram.items.search({
           scope: readerScope(flags),
           query: flags.query,
           ...(flags.types === undefined ? {} : { types: flags.types as MemoryType[] }),
@@ -150,7 +150,7 @@ export function registerMemoryCommands(program: Command): void {
     )
     .action(() =>
       withEngram(async (engram, global) => {
-        const result = await engram.compactStore();
+        const result = await engram.maintenance.compact();
         // A step other processes kept from finishing is an outcome to act on (run it again), not a crash.
         if (!result.complete) process.exitCode = 5;
         if (global.json === true) return printJson(result);
@@ -178,7 +178,7 @@ export function registerMemoryCommands(program: Command): void {
           'reindex |{bar}| {percentage}% | {value}/{total} items | {rate}/s | ETA {eta_formatted}',
         );
         const started = Date.now();
-        const result = await engram.reindex(flags.tenant, (part, done, total) => {
+        const result = await engram.maintenance.reindex(flags.tenant, (part, done, total) => {
           // The bar follows the items (their total is known); events follow in pages of 500.
           if (bar === null || part !== 'items' || total === null) return;
           if (done <= 500) bar.start(total, 0, { rate: 0 });
@@ -203,7 +203,7 @@ export function registerMemoryCommands(program: Command): void {
     .option('--dry-run', 'show the changes without writing them')
     .action((flags: { user: string; tenant?: string; dryRun?: boolean }) =>
       withEngram(async (engram, global) => {
-        const result = await engram.reextract({
+        const result = await engram.items.reextract({
           user_id: flags.user,
           ...(flags.tenant === undefined ? {} : { tenant_id: flags.tenant }),
           dry_run: flags.dryRun === true,
@@ -226,8 +226,8 @@ export function registerMemoryCommands(program: Command): void {
     .option('--max <n>', 'at most this many', positiveInteger('max'))
     .action((flags: { max?: number }) =>
       withEngram(async (engram, global) => {
-        const run = await engram.runEmbeddings(flags.max);
-        const left = await engram.embeddingBacklog();
+        const run = await engram.maintenance.runEmbeddings(flags.max);
+        const left = await engram.maintenance.embeddingBacklog();
         if (global.json === true) printJson({ ...run, backlog: left });
         else printLines([`embedded ${run.embedded}, skipped ${run.skipped}, ${left} waiting`]);
       }),

@@ -160,7 +160,7 @@ export function registerServiceCommands(program: Command): void {
     .option('--limit <n>', 'at most this many', positiveInteger('limit'))
     .action((options: { tenant: string; kind?: string[]; status?: string[]; limit?: number }) =>
       withEngram(async (engram, global) => {
-        const jobs = await engram.listJobs({
+        const jobs = await engram.maintenance.listJobs({
           tenant_id: options.tenant,
           ...(options.kind === undefined ? {} : { kinds: options.kind as Job['kind'][] }),
           ...(options.status === undefined ? {} : { statuses: options.status as Job['status'][] }),

@@ -42,7 +42,7 @@ export function registerTransferCommands(program: Command): void {
         let written = 0;
         const started = Date.now();
         bar?.start(0, 0, { rate: 0 });
-        for await (const line of engram.exportData(
+        for await (const line of engram.maintenance.exportData(
           { tenant_id: options.tenant, ...(options.user === undefined ? {} : { user_id: options.user }) },
           (kind) => (counts[kind] = (counts[kind] ?? 0) + 1),
         )) {
@@ -96,7 +96,7 @@ export function registerTransferCommands(program: Command): void {
         bar?.start(total, 0);
         const skipped: TransferCounts = {};
         const onSkip = (kind: ExportKind) => (skipped[kind] = (skipped[kind] ?? 0) + 1);
-        const counts = await engram.importData(input, {
+        const counts = await engram.maintenance.importData(input, {
           tenant_id: options.tenant,
           onSkip,
           ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
@@ -119,7 +119,7 @@ export function registerTransferCommands(program: Command): void {
     .option('--tenant <id>', 'tenant id', 'default')
     .action((options: { user: string; session?: string; tenant: string }) =>
       withEngram(async (engram, global) => {
-        const counts = await engram.erase({
+        const counts = await engram.maintenance.erase({
           tenant_id: options.tenant,
           user_id: options.user,
           ...(options.session === undefined ? {} : { session_id: options.session }),

@@ -20,7 +20,7 @@ export interface ClientOptions {
  * An error answered by the server (`application/problem+json`).
  *
  * @example
- * try { await engram.getItem('mem_…'); } catch (error) { if (error instanceof EngramHttpError && error.status === 404) … }
+ * try { await engram.items.get('mem_…'); } catch (error) { if (error instanceof EngramHttpError && error.status === 404) … }
  */
 export class EngramHttpError extends Error {
   constructor(

@@ -78,27 +78,33 @@ export function createClient(options: ClientOptions) {
       ((await request('commitTurn', { body: { turns } })) as { results: CommitTurnResult[] }).results,
     compose: (body: ComposeRequest, render?: 'markdown' | 'xml') =>
       request('compose', { body, ...(render === undefined ? {} : { query: { render } }) }),
-    listEvents: (query: RouteQuery<'listEvents'>) => request('listEvents', { query }),
-    getEvent: (eventId: string) => request('getEvent', byId(eventId)),
-    /** Full-text search over a user's events (the episodic log): the hits of one page. */
-    searchEvents: async (body: Body<'searchEvents'>) => (await request('searchEvents', { body })).hits,
-    /** One page of an event search and the cursor of the next (pass it as `cursor`; null at the end). */
-    searchEventsPage: (body: Body<'searchEvents'>) => request('searchEvents', { body }),
-    listItems: (query: RouteQuery<'listItems'>) => request('listItems', { query }),
-    getItem: (itemId: string) => request('getItem', byId(itemId)),
-    history: (query: RouteQuery<'itemHistory'>) => request('itemHistory', { query }),
-    remember: (body: Body<'remember'>) => diffs(request('remember', { body })),
-    forget: (body: Body<'forget'>) => diffs(request('forget', { body })),
-    /** Makes an earlier version of a key current again (`{ scope, item_id, rule? }`): a new version with exactly its value. */
-    restore: (body: Body<'restore'>) => diffs(request('restore', { body })),
-    /** Re-runs rule extraction over a user's log (an admin key); `dry_run` plans without writing. */
-    reextract: (body: Body<'reextract'>) => request('reextract', { body }),
-    /** Hybrid search over a user's long-term memory items. */
-    searchItems: async (body: Body<'searchItems'>) => (await request('searchItems', { body })).hits,
-    /** The same as `searchItems` (its earlier name). */
-    search: async (body: Body<'searchMemory'>) => (await request('searchMemory', { body })).hits,
-    getWorkingState: (query: RouteQuery<'getWorkingState'>) => request('getWorkingState', { query }),
-    updateWorkingState: (body: Body<'patchWorkingState'>) => request('patchWorkingState', { body }),
+    sessions: {
+      workingState: (query: RouteQuery<'getWorkingState'>) => request('getWorkingState', { query }),
+      updateWorkingState: (body: Body<'patchWorkingState'>) => request('patchWorkingState', { body }),
+      /** The tenant's sessions (most recently active first, at most `limit`) and its users with their current items. */
+      scopes: (query: RouteQuery<'listScopes'> = {}) => request('listScopes', { query }),
+    },
+    events: {
+      list: (query: RouteQuery<'listEvents'>) => request('listEvents', { query }),
+      get: (eventId: string) => request('getEvent', byId(eventId)),
+      /** Full-text search over a user's events (the episodic log): the hits of one page. */
+      search: async (body: Body<'searchEvents'>) => (await request('searchEvents', { body })).hits,
+      /** One page of an event search and the cursor of the next (pass it as `cursor`; null at the end). */
+      searchPage: (body: Body<'searchEvents'>) => request('searchEvents', { body }),
+    },
+    items: {
+      list: (query: RouteQuery<'listItems'>) => request('listItems', { query }),
+      get: (itemId: string) => request('getItem', byId(itemId)),
+      history: (query: RouteQuery<'itemHistory'>) => request('itemHistory', { query }),
+      remember: (body: Body<'remember'>) => diffs(request('remember', { body })),
+      forget: (body: Body<'forget'>) => diffs(request('forget', { body })),
+      /** Makes an earlier version of a key current again (`{ scope, item_id, rule? }`): a new version with exactly its value. */
+      restore: (body: Body<'restore'>) => diffs(request('restore', { body })),
+      /** Hybrid search over a user's long-term memory items. */
+      search: async (body: Body<'searchItems'>) => (await request('searchItems', { body })).hits,
+      /** Re-runs rule extraction over a user's log (an admin key); `dry_run` plans without writing. */
+      reextract: (body: Body<'reextract'>) => request('reextract', { body }),
+    },
     reflect: (body: Body<'reflect'>) => request('reflect', { body }),
     review: {
       list: (query: RouteQuery<'listCandidates'>) => request('listCandidates', { query }),
@@ -144,14 +150,14 @@ export function createClient(options: ClientOptions) {
         await request('revokeKey', byId(keyId));
       },
     },
-    /** The tenant's sessions (most recently active first, at most `limit`) and its users with their current items. */
-    scopes: (query: RouteQuery<'listScopes'> = {}) => request('listScopes', { query }),
-    /** The key's tenant (or one user) as JSON Lines (an admin key): the text of an export. */
-    exportData: (query: RouteQuery<'exportData'> = {}) => request('exportData', { query }),
-    /** An export's lines into the key's tenant (an admin key); sent again, records already there are skipped. */
-    importData: (lines: string) => request('importData', { body: lines }),
-    /** Erases a user, or one session of theirs, with everything derived from it (an admin key). */
-    erase: (body: Body<'erase'>) => request('erase', { body }),
+    maintenance: {
+      /** The key's tenant (or one user) as JSON Lines (an admin key): the text of an export. */
+      exportData: (query: RouteQuery<'exportData'> = {}) => request('exportData', { query }),
+      /** An export's lines into the key's tenant (an admin key); sent again, records already there are skipped. */
+      importData: (lines: string) => request('importData', { body: lines }),
+      /** Erases a user, or one session of theirs, with everything derived from it (an admin key). */
+      erase: (body: Body<'erase'>) => request('erase', { body }),
+    },
     healthz: async () => (await send(options, 'GET', '/healthz')) as { status: 'ok' },
   };
 }

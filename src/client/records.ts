@@ -19,8 +19,8 @@ import type {
  * One page of a list and the cursor of the next (null at the end).
  *
  * @example
- * const page: Page<EventRecord> = await engram.listEvents({ user_id: 'mira' });
- * if (page.next_cursor !== null) await engram.listEvents({ user_id: 'mira', cursor: page.next_cursor });
+ * const page: Page<EventRecord> = await engram.events.list({ user_id: 'mira' });
+ * if (page.next_cursor !== null) await engram.events.list({ user_id: 'mira', cursor: page.next_cursor });
  */
 export interface Page<T> {
   items: T[];
@@ -31,7 +31,7 @@ export interface Page<T> {
  * A memory item as the API answers it, with `text`: the line a packet shows for it.
  *
  * @example
- * const item: ItemRecord = await engram.getItem('mem_…'); // item.text: 'Prefers a concise tone'
+ * const item: ItemRecord = await engram.items.get('mem_…'); // item.text: 'Prefers a concise tone'
  */
 export type ItemRecord = MemoryItem & { text: string };
 
@@ -39,7 +39,7 @@ export type ItemRecord = MemoryItem & { text: string };
  * An item search hit whose item carries `text`.
  *
  * @example
- * const [best]: ItemHit[] = await engram.searchItems({ scope: { user_id: 'mira' }, query: 'tone' });
+ * const [best]: ItemHit[] = await engram.items.search({ scope: { user_id: 'mira' }, query: 'tone' });
  */
 export type ItemHit = Omit<SearchHit, 'item'> & { item: ItemRecord };
 
@@ -111,7 +111,7 @@ export interface EraseRequest {
  * The answer of POST /v1/erase: what was removed, by table.
  *
  * @example
- * const { erased }: EraseResult = await engram.erase({ user_id: 'mira' });
+ * const { erased }: EraseResult = await engram.maintenance.erase({ user_id: 'mira' });
  */
 export interface EraseResult {
   erased: EraseCounts;
@@ -121,7 +121,7 @@ export interface EraseResult {
  * The answer of POST /v1/import: the records written, and those skipped because the tenant held them already, by kind.
  *
  * @example
- * const { counts }: ImportResult = await engram.importData(lines);
+ * const { counts }: ImportResult = await engram.maintenance.importData(lines);
  */
 export interface ImportResult {
   tenant_id: string;

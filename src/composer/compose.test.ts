@@ -216,7 +216,7 @@ describe('compose', () => {
     const original = await t.engram.compose({ scope, purpose: 'planner', cues: { query: 'Atlas venue' } });
     const buildId = original.explain.determinism!['context_build_id'] as string;
     expect(buildId).toMatch(/^ctx_/);
-    expect((await t.engram.getBuild(buildId)).packet_hash).toBe(original.explain.determinism!['packet_hash']);
+    expect((await t.engram.builds.get(buildId)).packet_hash).toBe(original.explain.determinism!['packet_hash']);
     // The world changes: more turns, a new working state, a superseded preference, an expired note.
     t.clock.advance(60_000);
     await t.engram.commitTurn({
@@ -228,25 +228,25 @@ describe('compose', () => {
       ],
       state_patch: { expected_version: 1, set: { goal: 'Prepare the Atlas launch in Hall C' } },
     });
-    await t.engram.remember({
+    await t.engram.items.remember({
       scope,
       type: 'preferences',
       key: 'pref:other:venue',
       value: { scope: 'other', name: 'venue', value: 'Hall C' },
     });
     t.clock.advance(10 * 60_000);
-    const replayed = await t.engram.replay(buildId);
+    const replayed = await t.engram.builds.replay(buildId);
     expect(replayed.identical).toBe(true);
     expect(replayed.replay_hash).toBe(replayed.original_hash);
     expect(JSON.stringify(replayed.packet)).toBe(JSON.stringify(original));
     const later = await t.engram.compose({ scope, purpose: 'planner', cues: { query: 'Atlas venue' } });
     expect(later.short_term.working_state.goal).toBe('Prepare the Atlas launch in Hall C');
-    const diff = await t.engram.diffBuilds(buildId, later.explain.determinism!['context_build_id'] as string);
+    const diff = await t.engram.builds.diff(buildId, later.explain.determinism!['context_build_id'] as string);
     expect(diff.same_packet).toBe(false);
     expect(diff.added.length).toBeGreaterThan(0);
     expect(diff.summary.join(' ')).toMatch(/selected only in/);
-    expect((await t.engram.listBuilds({ user_id: scope.user_id })).map((build) => build.id)).toContain(buildId);
-    await expect(t.engram.replay('ctx_01J00000000000000000000000')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect((await t.engram.builds.list({ user_id: scope.user_id })).map((build) => build.id)).toContain(buildId);
+    await expect(t.engram.builds.replay('ctx_01J00000000000000000000000')).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('replays a cue search byte-identically after later turns change how rare its words are', async () => {
@@ -269,7 +269,7 @@ describe('compose', () => {
     }));
     await t.engram.commitTurn({ scope, turn_id: 't2', messages: later });
     t.clock.advance(60_000);
-    const replayed = await t.engram.replay(buildId);
+    const replayed = await t.engram.builds.replay(buildId);
     expect(replayed.packet.short_term.key_quotes!.map((quote) => quote.quote)).toEqual(
       original.short_term.key_quotes!.map((quote) => quote.quote),
     );
@@ -277,19 +277,19 @@ describe('compose', () => {
   });
 
   it('replays a cue match of long-term memory byte-identically after later items change how rare its words are', async () => {
-    await t.engram.remember({
+    await t.engram.items.remember({
       scope,
       type: 'preferences',
       key: 'pref:other:pet',
       value: { scope: 'other', name: 'pet', value: 'a walrus called Wally' },
     });
-    await t.engram.remember({
+    await t.engram.items.remember({
       scope,
       type: 'preferences',
       key: 'pref:other:bird',
       value: { scope: 'other', name: 'bird', value: 'a pelican called Pete' },
     });
-    await t.engram.remember({
+    await t.engram.items.remember({
       scope,
       type: 'preferences',
       key: 'pref:other:logo',
@@ -300,7 +300,7 @@ describe('compose', () => {
     const buildId = original.explain.determinism!['context_build_id'] as string;
     t.clock.advance(60_000);
     for (let index = 0; index < 6; index += 1) {
-      await t.engram.remember({
+      await t.engram.items.remember({
         scope,
         type: 'preferences',
         key: `pref:other:walrus_${index}`,
@@ -308,7 +308,7 @@ describe('compose', () => {
       });
     }
     t.clock.advance(60_000);
-    const replayed = await t.engram.replay(buildId);
+    const replayed = await t.engram.builds.replay(buildId);
     expect(replayed.packet.explain.selected).toEqual(original.explain.selected);
     expect(replayed.identical).toBe(true);
   });
@@ -356,7 +356,7 @@ describe('compose', () => {
     await expect(t.engram.compose({ scope, purpose: 'tool', as_of: '2026-06-01T12:00:00.001Z' })).rejects.toMatchObject(
       { code: 'VALIDATION_FAILED', field: 'as_of', rule: 'not_future' },
     );
-    expect(await t.engram.listBuilds({ user_id: scope.user_id })).toEqual([]);
+    expect(await t.engram.builds.list({ user_id: scope.user_id })).toEqual([]);
     expect(
       (await t.engram.compose({ scope, purpose: 'tool', as_of: '2026-06-01T12:00:00.000Z' })).meta.generated_at,
     ).toBe('2026-06-01T12:00:00.000Z');
@@ -384,7 +384,7 @@ describe('compose', () => {
     const writer = { user_id: scope.user_id, agent_id: scope.agent_id };
     for (let index = 0; index < 25; index += 1) {
       t.clock.advance(1000);
-      await t.engram.remember({
+      await t.engram.items.remember({
         scope: writer,
         type: 'profile',
         key: `profile:notes.n${index}`,
@@ -406,19 +406,19 @@ describe('compose', () => {
       ],
     });
     const writer = { user_id: scope.user_id, agent_id: scope.agent_id };
-    await t.engram.remember({
+    await t.engram.items.remember({
       scope: writer,
       type: 'tasks',
       key: 'task:general:renew_passport',
       value: { task_id: 'renew_passport', title: 'Renew my passport', status: 'todo', due: '2026-06-15' },
     });
-    await t.engram.remember({
+    await t.engram.items.remember({
       scope: writer,
       type: 'tasks',
       key: 'task:general:book_hotel',
       value: { task_id: 'book_hotel', title: 'Book the hotel', status: 'done', due: '2026-06-12' },
     });
-    await t.engram.remember({
+    await t.engram.items.remember({
       scope: writer,
       type: 'events',
       key: 'event:general:2026-05-20:standup',
@@ -633,11 +633,13 @@ describe('compose', () => {
           // Replays byte-identically after the session moved on (later turns may make cue words common).
           t.clock.advance(1000);
           if (later.length > 0) await t.engram.commitTurns(turnsOf(later, 'later'));
-          const replayed = await t.engram.replay(packet.explain.determinism!['context_build_id'] as string);
+          const replayed = await t.engram.builds.replay(packet.explain.determinism!['context_build_id'] as string);
           expect(replayed.identical).toBe(true);
           // The stored packet is the returned one, hash and all.
           expect(
-            JSON.stringify((await t.engram.getBuild(packet.explain.determinism!['context_build_id'] as string)).packet),
+            JSON.stringify(
+              (await t.engram.builds.get(packet.explain.determinism!['context_build_id'] as string)).packet,
+            ),
           ).toBe(JSON.stringify(packet));
           // Each selected text's real token count matches what was charged for the summary.
           expect(o200kTokenizer.count(packet.short_term.rolling_summary)).toBeLessThanOrEqual(
@@ -672,7 +674,9 @@ describe('named policies', () => {
     );
     // Replay uses the policy the build recorded, even after the policy changes.
     t.engram.registerPolicy({ policy_id: 'tight', purposes: { responder: { budget: { max_tokens: 300 } } } });
-    expect((await t.engram.replay(packet.explain.determinism!['context_build_id'] as string)).identical).toBe(true);
+    expect((await t.engram.builds.replay(packet.explain.determinism!['context_build_id'] as string)).identical).toBe(
+      true,
+    );
     await expect(t.engram.compose({ scope, purpose: 'responder', policy_id: 'nope' })).rejects.toMatchObject({
       field: 'policy_id',
       rule: 'registered',

@@ -180,7 +180,7 @@ describe('cue passages next to the best matches', () => {
     });
     const now = await t.engram.compose({ scope: later, purpose: 'responder', cues: { query: 'pottery' } });
     expect((now.short_term.key_quotes ?? []).map((quote) => quote.evidence_id)).toContain(reply.events[0]!.event_id);
-    const replayed = await t.engram.replay(String(packet.explain.determinism?.['context_build_id']));
+    const replayed = await t.engram.builds.replay(String(packet.explain.determinism?.['context_build_id']));
     expect(replayed.identical).toBe(true);
     expect(JSON.stringify(replayed.packet)).not.toContain(reply.events[0]!.event_id);
   });

@@ -51,7 +51,7 @@ describe('compose finds passages by words, meaning and time', () => {
   it('finds a turn that shares no word with the question by meaning, and says which signals found each passage', async () => {
     const model = conceptModel();
     const store = await seeded(model);
-    await store.runEmbeddings();
+    await store.maintenance.runEmbeddings();
     const packet = await store.compose({
       scope,
       purpose: 'responder',
@@ -79,7 +79,7 @@ describe('compose finds passages by words, meaning and time', () => {
     expect(passages(packet).some((quote) => quote.includes('dermatologist'))).toBe(true);
     expect((packet.explain.filters['retrieval'] as Record<string, unknown>)['meaning']).toBe('used');
     const derm = packet.short_term.key_quotes!.find((quote) => quote.quote.includes('dermatologist'))!;
-    const explained = await store.explainBuild({
+    const explained = await store.builds.explain({
       build_id: packet.explain.determinism!['context_build_id'] as string,
       id: derm.evidence_id,
     });
@@ -89,7 +89,7 @@ describe('compose finds passages by words, meaning and time', () => {
 
   it('goes on by words when the model is too busy for the query, and says so', async () => {
     const store = await seeded(conceptModel({ busy: () => true }));
-    await store.runEmbeddings();
+    await store.maintenance.runEmbeddings();
     const packet = await store.compose({
       scope,
       purpose: 'responder',
@@ -102,7 +102,7 @@ describe('compose finds passages by words, meaning and time', () => {
 
   it('resolves "four weeks ago" against the reference time and brings that window’s turns in', async () => {
     const store = await seeded(conceptModel());
-    await store.runEmbeddings();
+    await store.maintenance.runEmbeddings();
     const packet = await store.compose({
       scope,
       purpose: 'responder',
@@ -136,9 +136,9 @@ describe('compose finds passages by words, meaning and time', () => {
     });
     // Before any vector: nothing found by meaning.
     expect(packet.explain.selected.some((line) => line.includes('meaning #'))).toBe(false);
-    await store.runEmbeddings();
+    await store.maintenance.runEmbeddings();
     const buildId = packet.explain.determinism!['context_build_id'] as string;
-    const replayed = await store.replay(buildId);
+    const replayed = await store.builds.replay(buildId);
     expect(replayed.identical).toBe(true);
   });
 
@@ -153,7 +153,7 @@ describe('compose finds passages by words, meaning and time', () => {
     expect(EngramError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ code: 'VALIDATION_FAILED' });
     expect(JSON.stringify((error as EngramError).details ?? error)).toContain('reference_time');
-    expect(await store.listBuilds({ user_id: scope.user_id })).toEqual([]);
+    expect(await store.builds.list({ user_id: scope.user_id })).toEqual([]);
   });
 
   it('names each signal and its rank in the rule, and what lowered or raised it', () => {

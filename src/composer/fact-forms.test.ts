@@ -78,7 +78,12 @@ describe('a rich profile in a packet', () => {
   });
 
   it('shows the fact a question asks about when the whole profile does not fit, and says it shortened it', async () => {
-    await t.engram.remember({ scope, type: 'profile', key: 'profile:user', value: { subject: 'user', facts: FACTS } });
+    await t.engram.items.remember({
+      scope,
+      type: 'profile',
+      key: 'profile:user',
+      value: { subject: 'user', facts: FACTS },
+    });
     for (const [question, shown] of [
       ['What is my dog called?', 'dog Bolt'],
       ['Which evening do I go swimming?', 'go swimming every Tuesday'],
@@ -104,7 +109,7 @@ describe('a rich profile in a packet', () => {
 
   it('never shows a responder a fact as a bare reference; a planner may get one', async () => {
     for (const [index, fact] of FACTS.entries()) {
-      await t.engram.remember({
+      await t.engram.items.remember({
         scope,
         type: 'preferences',
         key: `pref:writing:rule_${index}`,

@@ -147,7 +147,7 @@ describe('compose with counts kept in the store', () => {
       ],
       tool_results: [{ tool_name: 'venue_search', content: { venue: 'Hall B', capacity: 300, available: true } }],
     });
-    await t.engram.remember({
+    await t.engram.items.remember({
       scope,
       type: 'preferences',
       key: 'pref:writing:tone',
@@ -203,14 +203,14 @@ describe('compose with counts kept in the store', () => {
   it('takes no kept count from an import file: a summary sentence claiming one token is counted', async () => {
     await seed();
     const lines: string[] = [];
-    for await (const line of t.engram.exportData()) lines.push(line);
+    for await (const line of t.engram.maintenance.exportData()) lines.push(line);
     const forged = lines.map((line) => {
       const record = JSON.parse(line) as { kind: string; summary?: { sentences: Array<Record<string, unknown>> } };
       if (record.kind === 'summary') for (const sentence of record.summary!.sentences) sentence['spaced_tokens'] = 1;
       return JSON.stringify(record);
     });
     expect(forged.join('\n')).toContain('"spaced_tokens":1');
-    await t.engram.importData(forged, { tenant_id: 'imported' });
+    await t.engram.maintenance.importData(forged, { tenant_id: 'imported' });
     const summary = await t.storage.sessions.getSummary({
       tenant_id: 'imported',
       user_id: scope.user_id,
@@ -237,7 +237,7 @@ describe('compose with counts kept in the store', () => {
     expect(kept.n).toBeGreaterThanOrEqual(3);
 
     onFile((db) => db.exec('UPDATE events SET text_tokens = NULL; UPDATE memory_items SET text_tokens = NULL'));
-    const replayed = await t.engram.replay(original.explain.determinism!['context_build_id'] as string);
+    const replayed = await t.engram.builds.replay(original.explain.determinism!['context_build_id'] as string);
     expect(replayed.identical).toBe(true);
     expect(JSON.stringify(replayed.packet)).toBe(JSON.stringify(original));
   });

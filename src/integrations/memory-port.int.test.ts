@@ -93,6 +93,6 @@ describe('memoryPort over the HTTP client', () => {
       () => http.listUsers('acme'),
     ];
     for (const call of refused) await expect(call()).rejects.toMatchObject({ status: 403, code: 'FORBIDDEN' });
-    expect(await engram.listItems({ scope: { tenant_id: 'acme', user_id: 'mira' } })).toEqual([]);
+    expect(await engram.items.list({ scope: { tenant_id: 'acme', user_id: 'mira' } })).toEqual([]);
   });
 });

@@ -71,15 +71,15 @@ function pageOf<T extends { id: string }>(items: T[], limit: number | undefined,
 
 function fromEngram(engram: Engram): MemoryPort {
   return {
-    remember: (request) => engram.remember(request),
-    forget: (request) => engram.forget(request),
-    history: (request) => engram.history(request),
-    listItems: async (request) => pageOf(await engram.listItems(request), request.limit, 100),
-    searchItems: (request) => engram.searchItems(request),
+    remember: (request) => engram.items.remember(request),
+    forget: (request) => engram.items.forget(request),
+    history: (request) => engram.items.history(request),
+    listItems: async (request) => pageOf(await engram.items.list(request), request.limit, 100),
+    searchItems: (request) => engram.items.search(request),
     listUsers: async (tenantId) =>
-      (await engram.scopes({ ...tenantOf(tenantId), limit: 1 })).users.map((user) => user.user_id),
+      (await engram.sessions.scopes({ ...tenantOf(tenantId), limit: 1 })).users.map((user) => user.user_id),
     commitTurn: (request) => engram.commitTurn(request),
-    listEvents: async (request) => pageOf(await engram.listEvents(request), request.limit, 100),
+    listEvents: async (request) => pageOf(await engram.events.list(request), request.limit, 100),
     compose: async (request, format) => {
       const packet = await engram.compose(request);
       return { packet, text: renderPacket(packet, { format }) };
@@ -91,16 +91,16 @@ function fromEngram(engram: Engram): MemoryPort {
 // is not: a spread copy is. Listings take their scope as query parameters beside the others.
 function fromClient(client: EngramClient): MemoryPort {
   return {
-    remember: (request) => client.remember({ ...request }),
-    forget: (request) => client.forget({ ...request }),
-    history: async (request) => (await client.history({ ...request.scope, key: request.key })).items,
-    listItems: ({ scope, ...query }) => client.listItems({ ...scope, ...query }),
-    searchItems: (request) => client.searchItems({ ...request }),
+    remember: (request) => client.items.remember({ ...request }),
+    forget: (request) => client.items.forget({ ...request }),
+    history: async (request) => (await client.items.history({ ...request.scope, key: request.key })).items,
+    listItems: ({ scope, ...query }) => client.items.list({ ...scope, ...query }),
+    searchItems: (request) => client.items.search({ ...request }),
     listUsers: async (tenantId) =>
-      (await client.scopes({ ...tenantOf(tenantId), limit: 1 })).users.map((user) => user.user_id),
+      (await client.sessions.scopes({ ...tenantOf(tenantId), limit: 1 })).users.map((user) => user.user_id),
     commitTurn: (request) => client.commitTurn(request),
     // The HTTP listing has no include_secret_content: a secret event's content stays hidden there.
-    listEvents: ({ scope, include_secret_content: _secret, ...query }) => client.listEvents({ ...scope, ...query }),
+    listEvents: ({ scope, include_secret_content: _secret, ...query }) => client.events.list({ ...scope, ...query }),
     compose: async (request, format) => {
       const { packet, text } = await client.compose(request, format);
       return { packet, text: text ?? '' };

@@ -62,7 +62,7 @@ describe('MCP arguments and the input rules', () => {
     expect(await call('search_memory', { scope: { user_id: 'mira' }, query: '\udfff' })).toMatchObject({
       field: 'query',
     });
-    expect(await t.engram.listEvents({ scope: { tenant_id: 'acme', user_id: 'mira' } })).toEqual([]);
+    expect(await t.engram.events.list({ scope: { tenant_id: 'acme', user_id: 'mira' } })).toEqual([]);
   });
 
   it('compose_context takes a closed set of cues: its schema says so and an unknown cue is refused by name', async () => {
@@ -79,7 +79,7 @@ describe('MCP arguments and the input rules', () => {
     expect(
       await call('compose_context', { scope, purpose: 'responder', cues: { query: 'tea', junk: 'x'.repeat(10_000) } }),
     ).toMatchObject({ code: 'VALIDATION_FAILED', field: 'cues.junk' });
-    expect(await t.engram.listBuilds({ tenant_id: 'acme' })).toEqual([]);
+    expect(await t.engram.builds.list({ tenant_id: 'acme' })).toEqual([]);
     const tagged = (await client.callTool({
       name: 'compose_context',
       arguments: { scope, purpose: 'responder', cues: { query: 'tea', tags: ['drinks'] } },

@@ -199,7 +199,7 @@ describe('MCP over streamable HTTP with the official client', () => {
       const forgedOrigin = await send(base, 'POST', '/mcp', { ...headers, origin: 'http://attacker.example' }, call);
       expect(forgedOrigin.status).toBe(403);
       expect(forgedOrigin.body).toMatchObject({ error: { message: expect.stringContaining('Invalid Origin') } });
-      expect((await t.engram.listEvents({ scope })).map((event) => event.turn_id)).not.toContain('rebound');
+      expect((await t.engram.events.list({ scope })).map((event) => event.turn_id)).not.toContain('rebound');
       const client = new Client({ name: 'engram-http-test', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
       clients.push(client);

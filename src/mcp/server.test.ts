@@ -170,7 +170,7 @@ describe('what a key may do', () => {
       expect(errorOf(await call(client, name, args)), name).toMatchObject({ code: 'FORBIDDEN' });
     }
     expect((await call(client, 'compose_context', { scope, purpose: 'responder' })).isError).toBeFalsy();
-    expect(await t.engram.listEvents({ scope: { ...scope, tenant_id: 'acme' } })).toEqual([]);
+    expect(await t.engram.events.list({ scope: { ...scope, tenant_id: 'acme' } })).toEqual([]);
   });
 
   it("keeps every call in the key's tenant", async () => {
@@ -186,8 +186,8 @@ describe('what a key may do', () => {
       key: 'goal:atlas:launch',
       value: { name: 'launch', description: 'Ship Atlas' },
     });
-    expect(await t.engram.listItems({ scope: { tenant_id: 'acme', user_id: 'mira' } })).not.toEqual([]);
-    expect(await t.engram.listItems({ scope: { user_id: 'mira' } })).toEqual([]);
+    expect(await t.engram.items.list({ scope: { tenant_id: 'acme', user_id: 'mira' } })).not.toEqual([]);
+    expect(await t.engram.items.list({ scope: { user_id: 'mira' } })).toEqual([]);
 
     // The same user and session ids under another key's tenant see nothing of acme's.
     const other = await connect(globex);

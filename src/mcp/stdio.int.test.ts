@@ -128,7 +128,7 @@ describe('MCP over stdio with the official client', () => {
     expect(stderr).toBe('');
     const engram = await createEngram({ store: `sqlite:${path}`, embeddings: { provider: 'none' } });
     try {
-      expect(await engram.listEvents({ scope })).toHaveLength(2);
+      expect(await engram.events.list({ scope })).toHaveLength(2);
     } finally {
       await engram.close();
     }

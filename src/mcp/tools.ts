@@ -141,7 +141,7 @@ const searchMemory: EngramTool = {
   annotations: READ,
   async run(engram, args) {
     const request = asRequest<SearchMemoryRequest>(args);
-    const hits = await engram.search(request);
+    const hits = await engram.items.search(request);
     return { structured: { hits }, text: searchSummary(request.query, hits) };
   },
 };
@@ -157,7 +157,7 @@ const remember: EngramTool = {
   outputSchema: outputSchemas.remember,
   annotations: write({ destructive: false, idempotent: true }),
   async run(engram, args) {
-    const items = await engram.remember(asRequest<RememberRequest>(args));
+    const items = await engram.items.remember(asRequest<RememberRequest>(args));
     return { structured: { items }, text: changesSummary('Remembered', items) };
   },
 };
@@ -174,7 +174,7 @@ const forget: EngramTool = {
   outputSchema: outputSchemas.forget,
   annotations: write({ destructive: true, idempotent: true }),
   async run(engram, args) {
-    const items = await engram.forget(asRequest<ForgetRequest>(args));
+    const items = await engram.items.forget(asRequest<ForgetRequest>(args));
     return { structured: { items }, text: changesSummary('Forgot', items) };
   },
 };
@@ -191,7 +191,7 @@ const getWorkingState: EngramTool = {
   outputSchema: outputSchemas.get_working_state,
   annotations: READ,
   async run(engram, args) {
-    const state = await engram.getWorkingState(asRequest<{ scope: SessionScopeInput }>(args).scope);
+    const state = await engram.sessions.workingState(asRequest<{ scope: SessionScopeInput }>(args).scope);
     return { structured: { ...state }, text: stateSummary(state) };
   },
 };
@@ -208,7 +208,7 @@ const updateWorkingState: EngramTool = {
   outputSchema: outputSchemas.update_working_state,
   annotations: write({ destructive: false, idempotent: false }),
   async run(engram, args) {
-    const { replayed, ...state } = await engram.updateWorkingState(asRequest<UpdateWorkingStateRequest>(args));
+    const { replayed, ...state } = await engram.sessions.updateWorkingState(asRequest<UpdateWorkingStateRequest>(args));
     return {
       structured: { ...state, replayed },
       text: `${replayed ? 'Already recorded (nothing written). ' : ''}${stateSummary(state)}`,

@@ -27,7 +27,7 @@ describe('a status change with several readings', () => {
   }
 
   async function tasks() {
-    const items = await t.engram.listItems({ scope: reader, types: ['tasks'] });
+    const items = await t.engram.items.list({ scope: reader, types: ['tasks'] });
     return Object.fromEntries(items.map((item) => [item.key, item.value['status']]));
   }
 

@@ -31,7 +31,7 @@ describe('background worker', () => {
         { role: 'user', content: 'temporary note', expires_at: '2026-06-01T12:00:01.000Z' },
       ],
     });
-    expect(await t.engram.embeddingBacklog()).toBeGreaterThan(0);
+    expect(await t.engram.maintenance.embeddingBacklog()).toBeGreaterThan(0);
     t.clock.advance(10_000);
     const ticks: number[] = [];
     const worker = startBackgroundWorker(t.engram, {
@@ -41,12 +41,12 @@ describe('background worker', () => {
     });
     for (
       let waited = 0;
-      waited < 5000 && (worker.totals.purged === 0 || (await t.engram.embeddingBacklog()) > 0);
+      waited < 5000 && (worker.totals.purged === 0 || (await t.engram.maintenance.embeddingBacklog()) > 0);
       waited += 50
     )
       await new Promise((resolve) => setTimeout(resolve, 50));
     await worker.stop();
-    expect(await t.engram.embeddingBacklog()).toBe(0);
+    expect(await t.engram.maintenance.embeddingBacklog()).toBe(0);
     expect(worker.totals).toMatchObject({ purged: 1, errors: 0 });
     expect(worker.totals.embedded).toBeGreaterThan(0);
     expect(server.requests.some((request) => request.path.endsWith('/embeddings'))).toBe(true);
@@ -65,7 +65,7 @@ describe('background worker', () => {
       });
     }
     const found = async () =>
-      (await t.engram.searchEvents({ scope: { user_id: 'u' }, query: 'quince order', limit: 10 })).map(
+      (await t.engram.events.search({ scope: { user_id: 'u' }, query: 'quince order', limit: 10 })).map(
         (hit) => hit.event.id,
       );
     const before = await found();
@@ -83,8 +83,11 @@ describe('background worker', () => {
     expect(worker.totals.errors).toBe(0);
     expect(await found()).toEqual(before);
     // Merged: a step has nothing left to do.
-    expect(await t.engram.mergeIndexes()).toBe(false);
-    await expect(t.engram.mergeIndexes(0)).rejects.toMatchObject({ code: 'VALIDATION_FAILED', field: 'pages' });
+    expect(await t.engram.maintenance.mergeIndexes()).toBe(false);
+    await expect(t.engram.maintenance.mergeIndexes(0)).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      field: 'pages',
+    });
     expect(() => startBackgroundWorker(t.engram, { mergePages: 1.5 })).toThrow(
       expect.objectContaining({ code: 'VALIDATION_FAILED', field: 'mergePages' }),
     );
@@ -104,8 +107,8 @@ describe('background worker', () => {
       markers: ['RUN_END'],
     });
     await t.engram.commitTurn({ scope, turn_id: 't3', markers: ['RUN_END'] });
-    expect(await t.engram.runJobs()).toEqual({ done: 1, failed: 0, retried: 0 });
-    expect(await t.engram.runJobs()).toEqual({ done: 0, failed: 0, retried: 0 });
+    expect(await t.engram.maintenance.runJobs()).toEqual({ done: 1, failed: 0, retried: 0 });
+    expect(await t.engram.maintenance.runJobs()).toEqual({ done: 0, failed: 0, retried: 0 });
     const candidates = await t.engram.review.list({ scope: { user_id: 'u' } });
     expect(candidates.some((candidate) => candidate.memory_type === 'affective')).toBe(true);
     expect(new Set(candidates.map((candidate) => candidate.trace_id)).size).toBe(1);
@@ -117,8 +120,8 @@ describe('background worker', () => {
       markers: ['RUN_END'],
     });
     t.clock.advance(60_000);
-    await t.engram.purgeExpired();
-    const markerOnly = await t.engram.runJobs();
+    await t.engram.maintenance.purgeExpired();
+    const markerOnly = await t.engram.maintenance.runJobs();
     expect(markerOnly.done + markerOnly.failed).toBe(1);
   });
 });

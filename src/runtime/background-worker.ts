@@ -4,7 +4,8 @@
 // is finished; work claimed by a process that died is claimed again when its lease ends.
 
 import { requireCount } from './arguments.js';
-import { DEFAULT_MERGE_PAGES, type Engram } from './engram.js';
+import type { Engram } from './engram.js';
+import { DEFAULT_MERGE_PAGES } from './maintenance-api.js';
 
 export interface BackgroundWorkerOptions {
   /** Milliseconds between embedding ticks (default 1,000). */
@@ -62,14 +63,14 @@ export function startBackgroundWorker(engram: Engram, options: BackgroundWorkerO
   async function tick(): Promise<void> {
     const report: TickReport = { embedded: 0, skipped: 0, purged: 0, jobs: 0, merged: 0 };
     try {
-      const jobs = await engram.runJobs();
+      const jobs = await engram.maintenance.runJobs();
       report.jobs = jobs.done + jobs.failed;
     } catch (error) {
       totals.errors += 1;
       options.onError?.(error, 'jobs');
     }
     try {
-      const run = await engram.runEmbeddings(options.batch ?? 256);
+      const run = await engram.maintenance.runEmbeddings(options.batch ?? 256);
       report.embedded = run.embedded;
       report.skipped = run.skipped;
     } catch (error) {
@@ -79,7 +80,7 @@ export function startBackgroundWorker(engram: Engram, options: BackgroundWorkerO
     if (purgeEveryMs > 0 && Date.now() - lastPurge >= purgeEveryMs) {
       lastPurge = Date.now();
       try {
-        report.purged = await engram.purgeExpired();
+        report.purged = await engram.maintenance.purgeExpired();
       } catch (error) {
         totals.errors += 1;
         options.onError?.(error, 'purge');
@@ -88,7 +89,7 @@ export function startBackgroundWorker(engram: Engram, options: BackgroundWorkerO
     // Index upkeep waits for a quiet tick: it is never more urgent than the work above.
     if (mergePages > 0 && report.embedded + report.skipped + report.purged + report.jobs === 0) {
       try {
-        if (await engram.mergeIndexes(mergePages)) report.merged = 1;
+        if (await engram.maintenance.mergeIndexes(mergePages)) report.merged = 1;
       } catch (error) {
         totals.errors += 1;
         options.onError?.(error, 'indexes');

@@ -33,7 +33,7 @@ function turn(turnId: string, overrides: Partial<CommitTurnRequest> = {}): Commi
 }
 
 async function eventCount(): Promise<number> {
-  return (await t.engram.listEvents({ scope: session, limit: 1000 })).length;
+  return (await t.engram.events.list({ scope: session, limit: 1000 })).length;
 }
 
 describe('commitTurn', () => {
@@ -57,7 +57,7 @@ describe('commitTurn', () => {
     ]);
     expect(result.events.map((event) => event.role)).toEqual(['human', 'agent', 'tool', 'agent', 'system']);
     expect(result.working_state).toEqual({ changed: true, state_version: 1 });
-    const stored = await t.engram.listEvents({ scope: session });
+    const stored = await t.engram.events.list({ scope: session });
     expect(stored.map((event) => event.id)).toEqual(result.events.map((event) => event.event_id));
     expect(stored[2]!.origin_metadata).toMatchObject({ tool_name: 'calendar', call_id: 'c1' });
     expect(stored[3]!.content).toMatchObject({
@@ -67,7 +67,7 @@ describe('commitTurn', () => {
     });
     expect(stored[4]!.marker).toBe('ACT_DONE');
     expect(stored.every((event) => event.turn_id === 't1' && event.tenant_id === 'default')).toBe(true);
-    expect((await t.engram.getWorkingState(session)).goal).toBe('Prepare the Atlas launch');
+    expect((await t.engram.sessions.workingState(session)).goal).toBe('Prepare the Atlas launch');
   });
 
   it('is idempotent on turn_id: a repeat returns the first result and writes nothing', async () => {
@@ -99,11 +99,11 @@ describe('commitTurn', () => {
       field: 'state_patch.expected_version',
     });
     expect(await eventCount()).toBe(before);
-    expect((await t.engram.getWorkingState(session)).goal).toBe('one');
+    expect((await t.engram.sessions.workingState(session)).goal).toBe('one');
     // The turn was not recorded, so the corrected retry with the same turn_id goes through.
     const retry = await t.engram.commitTurn(turn('t2', { state_patch: { expected_version: 1, set: { goal: 'two' } } }));
     expect(retry.replayed).toBe(false);
-    expect((await t.engram.getWorkingState(session)).state_version).toBe(2);
+    expect((await t.engram.sessions.workingState(session)).state_version).toBe(2);
   });
 
   it('returns the result of a dry run without writing anything', async () => {
@@ -113,7 +113,7 @@ describe('commitTurn', () => {
     expect(dry.dry_run).toBe(true);
     expect(dry.events).toHaveLength(3);
     expect(await eventCount()).toBe(0);
-    expect((await t.engram.getWorkingState(session)).state_version).toBe(0);
+    expect((await t.engram.sessions.workingState(session)).state_version).toBe(0);
     expect((await t.engram.commitTurn(turn('t1'))).replayed).toBe(false);
   });
 
@@ -137,13 +137,15 @@ describe('commitTurn', () => {
     await t.engram.commitTurn(
       turn('t1', { messages: [{ role: 'user', content: 'my vault code is canary-90210', sensitivity: 'secret' }] }),
     );
-    const [event] = await t.engram.listEvents({ scope: session });
+    const [event] = await t.engram.events.list({ scope: session });
     expect(event!.sensitivity).toBe('secret');
     expect(event!.embedding_status).toBe('skipped');
     expect(JSON.stringify(event)).not.toContain('canary-90210');
-    expect(await t.engram.searchEvents({ scope: { user_id: scope.user_id }, query: 'canary-90210 vault' })).toEqual([]);
-    expect(JSON.stringify(await t.engram.getSummary(session))).not.toContain('canary');
-    const withContent = await t.engram.listEvents({ scope: session, include_secret_content: true });
+    expect(await t.engram.events.search({ scope: { user_id: scope.user_id }, query: 'canary-90210 vault' })).toEqual(
+      [],
+    );
+    expect(JSON.stringify(await t.engram.sessions.summary(session))).not.toContain('canary');
+    const withContent = await t.engram.events.list({ scope: session, include_secret_content: true });
     expect(withContent[0]!.content).toContain('canary-90210');
   });
 
@@ -162,9 +164,9 @@ describe('commitTurn', () => {
     expect(result.gate).toEqual([]);
     expect(result.items).toEqual([]);
     expect(
-      JSON.stringify(await t.engram.listItems({ scope: { user_id: scope.user_id, agent_id: scope.agent_id } })),
+      JSON.stringify(await t.engram.items.list({ scope: { user_id: scope.user_id, agent_id: scope.agent_id } })),
     ).not.toContain('canary-777');
-    expect(await t.engram.embeddingBacklog()).toBe(0);
+    expect(await t.engram.maintenance.embeddingBacklog()).toBe(0);
   });
 
   it('hides expired events and purges them', async () => {
@@ -176,8 +178,8 @@ describe('commitTurn', () => {
     expect(await eventCount()).toBe(1);
     t.clock.set('2026-06-01T14:00:00.000Z');
     expect(await eventCount()).toBe(0);
-    expect(await t.engram.searchEvents({ scope: { user_id: scope.user_id }, query: 'plums' })).toEqual([]);
-    expect(await t.engram.purgeExpired()).toBe(1);
+    expect(await t.engram.events.search({ scope: { user_id: scope.user_id }, query: 'plums' })).toEqual([]);
+    expect(await t.engram.maintenance.purgeExpired()).toBe(1);
   });
 
   it('rejects malformed input with the field and the rule, at every entry point', async () => {
@@ -185,26 +187,28 @@ describe('commitTurn', () => {
       code: 'VALIDATION_FAILED',
     });
     await expect(t.engram.commitTurn(null as unknown as CommitTurnRequest)).rejects.toBeInstanceOf(ValidationError);
-    await expect(t.engram.getWorkingState({ user_id: 'u' } as never)).rejects.toMatchObject({
+    await expect(t.engram.sessions.workingState({ user_id: 'u' } as never)).rejects.toMatchObject({
       field: 'scope.agent_id',
     });
-    await expect(t.engram.listEvents({ scope: session, limit: 0 })).rejects.toMatchObject({
+    await expect(t.engram.events.list({ scope: session, limit: 0 })).rejects.toMatchObject({
       field: 'limit',
       rule: 'minimum',
     });
-    await expect(t.engram.searchEvents({ scope: { user_id: 'u' }, query: '' })).rejects.toMatchObject({
+    await expect(t.engram.events.search({ scope: { user_id: 'u' }, query: '' })).rejects.toMatchObject({
       field: 'query',
     });
-    await expect(t.engram.getEvent('evt_missing')).rejects.toMatchObject({ field: 'event_id', rule: 'pattern' });
-    await expect(t.engram.getEvent('evt_01J00000000000000000000000')).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(t.engram.getEvent('evt_01J00000000000000000000000', '')).rejects.toMatchObject({ field: 'tenant_id' });
-    await expect(t.engram.replay('nope')).rejects.toMatchObject({ field: 'build_id', rule: 'pattern' });
-    await expect(t.engram.diffBuilds('ctx_01J00000000000000000000000', 'x')).rejects.toMatchObject({ field: 'b' });
-    await expect(t.engram.listBuilds({ cursor: 'evt_01J00000000000000000000000' })).rejects.toMatchObject({
+    await expect(t.engram.events.get('evt_missing')).rejects.toMatchObject({ field: 'event_id', rule: 'pattern' });
+    await expect(t.engram.events.get('evt_01J00000000000000000000000')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(t.engram.events.get('evt_01J00000000000000000000000', '')).rejects.toMatchObject({
+      field: 'tenant_id',
+    });
+    await expect(t.engram.builds.replay('nope')).rejects.toMatchObject({ field: 'build_id', rule: 'pattern' });
+    await expect(t.engram.builds.diff('ctx_01J00000000000000000000000', 'x')).rejects.toMatchObject({ field: 'b' });
+    await expect(t.engram.builds.list({ cursor: 'evt_01J00000000000000000000000' })).rejects.toMatchObject({
       field: 'cursor',
     });
-    await expect(t.engram.listBuilds({ limit: 0 })).rejects.toMatchObject({ field: 'limit', rule: 'range' });
-    await expect(t.engram.runEmbeddings(-1)).rejects.toMatchObject({ field: 'max', rule: 'range' });
+    await expect(t.engram.builds.list({ limit: 0 })).rejects.toMatchObject({ field: 'limit', rule: 'range' });
+    await expect(t.engram.maintenance.runEmbeddings(-1)).rejects.toMatchObject({ field: 'max', rule: 'range' });
   });
 
   it('fails with a typed error after close', async () => {
@@ -290,7 +294,7 @@ describe('commitTurn and conflicts', () => {
     const engram = await engramOnStore(async (ops) => {
       if (raced || !ops.some((op) => op.op === 'put_working_state')) return;
       raced = true;
-      await other.updateWorkingState({ scope, expected_version: 0, set: { goal: 'the other writer' } });
+      await other.sessions.updateWorkingState({ scope, expected_version: 0, set: { goal: 'the other writer' } });
     });
     try {
       const attempt = engram.commitTurn(
@@ -303,7 +307,7 @@ describe('commitTurn and conflicts', () => {
         expected: 0,
         actual: 1,
       });
-      expect((await t.engram.getWorkingState(session)).goal).toBe('the other writer');
+      expect((await t.engram.sessions.workingState(session)).goal).toBe('the other writer');
     } finally {
       await other.close();
     }
@@ -323,7 +327,7 @@ describe('updateWorkingState', () => {
           await target.write(ops);
           if (!interleaved && ops.some((op) => op.op === 'put_working_state')) {
             interleaved = true;
-            await other.updateWorkingState({
+            await other.sessions.updateWorkingState({
               scope,
               expected_version: 1,
               append: { decisions: [{ statement: 'the other writer' }] },
@@ -334,7 +338,7 @@ describe('updateWorkingState', () => {
     });
     const engram = await createEngram({ store: storage, embeddings: { provider: 'none' } });
     try {
-      const state = await engram.updateWorkingState({
+      const state = await engram.sessions.updateWorkingState({
         scope,
         expected_version: 0,
         append: { decisions: [{ statement: 'this writer' }] },
@@ -342,7 +346,7 @@ describe('updateWorkingState', () => {
       expect(interleaved).toBe(true);
       expect(state.state_version).toBe(1);
       expect(state.decisions.map((decision) => decision.statement)).toEqual(['this writer']);
-      expect((await t.engram.getWorkingState(session)).state_version).toBe(2);
+      expect((await t.engram.sessions.workingState(session)).state_version).toBe(2);
     } finally {
       await other.close();
     }

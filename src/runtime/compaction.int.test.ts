@@ -232,7 +232,9 @@ describe('compaction of a long run', () => {
     expect(packet.short_term.open_loops).toContainEqual(
       expect.objectContaining({ question: 'Is the date confirmed by QA?', status: 'open' }),
     );
-    expect((await t.engram.replay(String(packet.explain.determinism!['context_build_id']))).identical).toBe(true);
+    expect((await t.engram.builds.replay(String(packet.explain.determinism!['context_build_id']))).identical).toBe(
+      true,
+    );
   });
 
   it('refuses evidence that is not an event of the run, and never keeps a half-written turn', async () => {
@@ -242,14 +244,14 @@ describe('compaction of a long run', () => {
       tool_results: [{ tool_name: 'search', content: 'their data' }],
     });
     const foreign = other.events[0]!.event_id;
-    const events = (await t.engram.listEvents({ scope, limit: 100 })).length;
+    const events = (await t.engram.events.list({ scope, limit: 100 })).length;
     await expect(
       commit({
         run: { objective: 'o', done_definition: 'd', evidence: [{ event_id: foreign }] },
         messages: [{ role: 'user', content: 'x' }],
       }),
     ).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
-    expect((await t.engram.listEvents({ scope, limit: 100 })).length).toBe(events);
+    expect((await t.engram.events.list({ scope, limit: 100 })).length).toBe(events);
     expect(await t.engram.runs.get(run)).toBeNull();
   });
 });

@@ -52,7 +52,7 @@ export interface EngramConfig {
    * or any EmbeddingModel.
    */
   embeddings?: EmbeddingConfig | EmbeddingModel;
-  /** Run the embedding worker in the background of this process (default off; see `runEmbeddings`). */
+  /** Run the embedding worker in the background of this process (default off; see `maintenance.runEmbeddings`). */
   worker?: { intervalMs?: number } | false;
   /** Extraction of a turn's items: rules (default on, at commit), an optional LLM (off by default). */
   extraction?: {
@@ -62,7 +62,7 @@ export interface EngramConfig {
     llm?: StructuredModel | LlmEndpointConfig;
     /**
      * When the LLM reads a turn: `background` (default) in a job the commit queues with the turn,
-     * run by the background worker (`runJobs`), so a commit never waits for the model; `inline`
+     * run by the background worker (`maintenance.runJobs`), so a commit never waits for the model; `inline`
      * inside the commit, whose result then lists the model's items and failures.
      */
     llmMode?: LlmMode;

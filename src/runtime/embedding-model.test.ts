@@ -41,10 +41,10 @@ describe('Engram and its embedding model', () => {
         turn_id: 't1',
         messages: [{ role: 'user', content: 'I prefer green tea in the morning.' }],
       });
-      expect((await engram.runEmbeddings()).embedded).toBeGreaterThan(0);
+      expect((await engram.maintenance.runEmbeddings()).embedded).toBeGreaterThan(0);
       expect(new Set(priorities)).toEqual(new Set(['background']));
       priorities.length = 0;
-      await engram.search({ scope: { user_id: 'mira', agent_id: 'assistant' }, query: 'what do I drink?' });
+      await engram.items.search({ scope: { user_id: 'mira', agent_id: 'assistant' }, query: 'what do I drink?' });
       expect(priorities).toEqual(['interactive (default)']);
     } finally {
       await engram.close();
@@ -75,7 +75,7 @@ describe('Engram and its embedding model', () => {
         if (running) setImmediate(spin);
       };
       setImmediate(spin);
-      const run = await engram.runEmbeddings();
+      const run = await engram.maintenance.runEmbeddings();
       running = false;
       expect(run.embedded).toBeGreaterThanOrEqual(24);
       expect(batches).toBeGreaterThanOrEqual(6);
@@ -134,13 +134,13 @@ describe('Engram and its embedding model', () => {
         turn_id: 't1',
         messages: [{ role: 'user', content: 'I prefer green tea in the morning.' }],
       });
-      await engram.runEmbeddings();
+      await engram.maintenance.runEmbeddings();
       failure = new EngramError('OVERLOADED', 'queue full', { field: 'embeddings' });
-      const hits = await engram.search({ scope: { user_id: 'mira', agent_id: 'assistant' }, query: 'green tea' });
+      const hits = await engram.items.search({ scope: { user_id: 'mira', agent_id: 'assistant' }, query: 'green tea' });
       expect(hits.length).toBeGreaterThan(0);
       failure = new EngramError('INTERNAL', 'model broke', { field: 'embeddings' });
       await expect(
-        engram.search({ scope: { user_id: 'mira', agent_id: 'assistant' }, query: 'green tea please' }),
+        engram.items.search({ scope: { user_id: 'mira', agent_id: 'assistant' }, query: 'green tea please' }),
       ).rejects.toMatchObject({ code: 'INTERNAL' });
     } finally {
       await engram.close();

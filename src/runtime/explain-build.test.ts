@@ -73,9 +73,9 @@ describe('explainBuild: why a record is, or is not, in a packet', () => {
     await say('The garden needs new seeds for the tomatoes.');
     const derm = await say('Saw the dermatologist about the rash on my arm.');
     await say('The train was late again on my commute.');
-    await t.engram.runEmbeddings();
+    await t.engram.maintenance.runEmbeddings();
     const { packet, build } = await composeFor('which dermatologist did I see about the rash?');
-    const why = await t.engram.explainBuild({ build_id: build, id: derm });
+    const why = await t.engram.builds.explain({ build_id: build, id: derm });
     expect(why).toMatchObject({
       in_packet: true,
       section: 'key_quotes',
@@ -95,9 +95,9 @@ describe('explainBuild: why a record is, or is not, in a packet', () => {
     t = await tempEngram('2026-06-01T12:00:00.000Z', { embeddings: topics() });
     const derm = await say('Saw the dermatologist about the rash on my arm.');
     await say('The train was late again on my commute.');
-    await t.engram.runEmbeddings();
+    await t.engram.maintenance.runEmbeddings();
     const { build } = await composeFor('Which physicians have I visited?');
-    const why = await t.engram.explainBuild({ build_id: build, id: derm });
+    const why = await t.engram.builds.explain({ build_id: build, id: derm });
     expect(why.verdict).toBe('selected');
     expect(why.signals['words']).toEqual({ used: true, rank: null });
     expect(why.signals['meaning']).toEqual({ used: true, rank: 1 });
@@ -110,7 +110,7 @@ describe('explainBuild: why a record is, or is not, in a packet', () => {
     await say('Saw the dermatologist about the rash on my arm.', { ts: '2026-05-10T09:00:00.000Z' });
     const seeds = await say('Bought seeds for the garden.', { ts: '2026-06-02T09:00:00.000Z' });
     await say('The train was late again on my commute.', { ts: '2026-06-25T09:00:00.000Z' });
-    await t.engram.runEmbeddings();
+    await t.engram.maintenance.runEmbeddings();
     t.clock.advance(60_000);
     const packet = await t.engram.compose({
       scope,
@@ -119,7 +119,7 @@ describe('explainBuild: why a record is, or is not, in a packet', () => {
       reference_time: '2026-06-30T12:00:00.000Z',
       budget: { max_tokens: 600 },
     });
-    const why = await t.engram.explainBuild({ build_id: buildOf(packet), id: seeds });
+    const why = await t.engram.builds.explain({ build_id: buildOf(packet), id: seeds });
     expect(why).toMatchObject({ verdict: 'selected', signals: { time: { used: true, rank: 1 } } });
     expect(signalRanks(why)).toEqual(ranksInRule(why.rule!));
   });
@@ -133,7 +133,7 @@ describe('explainBuild: why a record is, or is not, in a packet', () => {
     const filters = packet.explain.filters as Record<string, number>;
     const readDepth = filters['cue_matches_top_k']! + filters['cue_matches_spare_top_k']!;
     expect(readDepth).toBeLessThan(60);
-    const explanations = await Promise.all(ids.map((id) => t.engram.explainBuild({ build_id: build, id })));
+    const explanations = await Promise.all(ids.map((id) => t.engram.builds.explain({ build_id: build, id })));
     // Every passage matches by words alone, so its fused rank is its words rank, and all 60 are ranked.
     expect(explanations.map((why) => why.fused_rank).sort((a, b) => a! - b!)).toEqual(ids.map((_, index) => index + 1));
     for (const why of explanations) expect(why.signals['words']!.rank).toBe(why.fused_rank);
@@ -166,7 +166,7 @@ describe('explainBuild: why a record is, or is not, in a packet', () => {
     );
     expect(omitted).toBeDefined();
     const id = omitted!.item.slice('key_quotes:'.length);
-    const why = await t.engram.explainBuild({ build_id: build, id });
+    const why = await t.engram.builds.explain({ build_id: build, id });
     expect(why).toMatchObject({
       in_packet: false,
       verdict: 'over_budget',
@@ -184,7 +184,7 @@ describe('explainBuild: why a record is, or is not, in a packet', () => {
     const other = await say('My vault code reminder: ask Lee.', { user: 'bob' });
     const { build } = await composeFor('vault code');
     const later = await say('New vault code from Lee tomorrow.');
-    const explain = (id: string) => t.engram.explainBuild({ build_id: build, id });
+    const explain = (id: string) => t.engram.builds.explain({ build_id: build, id });
     expect(await explain(secret)).toMatchObject({ in_packet: false, verdict: 'filtered', filter: 'sensitivity' });
     expect(await explain(other)).toMatchObject({ in_packet: false, verdict: 'filtered', filter: 'scope' });
     expect(await explain(later)).toMatchObject({ in_packet: false, verdict: 'filtered', filter: 'as_of' });
@@ -192,7 +192,7 @@ describe('explainBuild: why a record is, or is not, in a packet', () => {
     // A turn of another session of the same user is searched, and matched.
     const elsewhere = await say('The vault code list lives in the safe.', { session: 's2' });
     const { build: second } = await composeFor('vault code list safe');
-    expect((await t.engram.explainBuild({ build_id: second, id: elsewhere })).verdict).toBe('selected');
+    expect((await t.engram.builds.explain({ build_id: second, id: elsewhere })).verdict).toBe('selected');
   });
 
   it('says no signal matched an unrelated passage, and that a build without cue text searched nothing', async () => {
@@ -201,13 +201,13 @@ describe('explainBuild: why a record is, or is not, in a packet', () => {
     // In another session: the build's own session summary and key quotes do not quote it.
     const garden = await say('The tomatoes in the garden are ripe.', { session: 's2' });
     const { build } = await composeFor('deploy schedule');
-    expect(await t.engram.explainBuild({ build_id: build, id: garden })).toMatchObject({
+    expect(await t.engram.builds.explain({ build_id: build, id: garden })).toMatchObject({
       verdict: 'not_matched',
       signals: { words: { used: true, rank: null } },
     });
     t.clock.advance(1000);
     const bare = buildOf(await t.engram.compose({ scope, purpose: 'planner' }));
-    expect(await t.engram.explainBuild({ build_id: bare, id: garden })).toMatchObject({
+    expect(await t.engram.builds.explain({ build_id: bare, id: garden })).toMatchObject({
       verdict: 'not_searched',
       signals: { words: { used: false, rank: null } },
     });
@@ -216,34 +216,34 @@ describe('explainBuild: why a record is, or is not, in a packet', () => {
   it('explains items: a fact placed by the cues, another user’s item, one retracted before the build', async () => {
     t = await tempEngram('2026-06-01T12:00:00.000Z', { embeddings: { provider: 'none' } });
     const writer = { user_id: 'mira', agent_id: 'assistant' };
-    const [tone] = await t.engram.remember({
+    const [tone] = await t.engram.items.remember({
       scope: writer,
       type: 'preferences',
       key: 'pref:writing:tone',
       value: { scope: 'writing', name: 'tone', value: 'concise' },
     });
-    const [theirs] = await t.engram.remember({
+    const [theirs] = await t.engram.items.remember({
       scope: { ...writer, user_id: 'bob' },
       type: 'preferences',
       key: 'pref:writing:tone',
       value: { scope: 'writing', name: 'tone', value: 'formal' },
     });
-    const [goal] = await t.engram.remember({
+    const [goal] = await t.engram.items.remember({
       scope: writer,
       type: 'goals',
       key: 'goal:atlas:launch',
       value: { project: 'atlas', name: 'launch', description: 'Launch Atlas in June' },
     });
     t.clock.advance(1000);
-    await t.engram.forget({ scope: writer, key: 'goal:atlas:launch' });
+    await t.engram.items.forget({ scope: writer, key: 'goal:atlas:launch' });
     const { build } = await composeFor('what writing tone do I prefer?');
-    const placed = await t.engram.explainBuild({ build_id: build, id: tone!.item_id });
+    const placed = await t.engram.builds.explain({ build_id: build, id: tone!.item_id });
     expect(placed).toMatchObject({ kind: 'item', in_packet: true, section: 'facts', verdict: 'selected' });
-    expect(await t.engram.explainBuild({ build_id: build, id: theirs!.item_id })).toMatchObject({
+    expect(await t.engram.builds.explain({ build_id: build, id: theirs!.item_id })).toMatchObject({
       verdict: 'filtered',
       filter: 'scope',
     });
-    expect(await t.engram.explainBuild({ build_id: build, id: goal!.item_id })).toMatchObject({
+    expect(await t.engram.builds.explain({ build_id: build, id: goal!.item_id })).toMatchObject({
       verdict: 'filtered',
       filter: 'status',
     });
@@ -253,15 +253,15 @@ describe('explainBuild: why a record is, or is not, in a packet', () => {
     t = await tempEngram('2026-06-01T12:00:00.000Z', { embeddings: { provider: 'none' } });
     const { build } = await composeFor('anything');
     await expect(
-      t.engram.explainBuild({ build_id: build, id: 'cand_01J0000000000000000000000A' }),
+      t.engram.builds.explain({ build_id: build, id: 'cand_01J0000000000000000000000A' }),
     ).rejects.toMatchObject({ code: 'VALIDATION_FAILED', field: 'id' });
     await expect(
-      t.engram.explainBuild({ build_id: 'ctx_01J0000000000000000000000A', id: 'evt_01J0000000000000000000000A' }),
+      t.engram.builds.explain({ build_id: 'ctx_01J0000000000000000000000A', id: 'evt_01J0000000000000000000000A' }),
     ).rejects.toSatisfy(
       (error: unknown) => EngramError.isInstance(error) && error.code === 'NOT_FOUND' && error.field === 'build_id',
     );
     await expect(
-      t.engram.explainBuild({ tenant_id: 'elsewhere', build_id: build, id: 'evt_01J0000000000000000000000A' }),
+      t.engram.builds.explain({ tenant_id: 'elsewhere', build_id: build, id: 'evt_01J0000000000000000000000A' }),
     ).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });

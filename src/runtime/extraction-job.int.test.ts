@@ -45,7 +45,7 @@ function llmConfig(
 }
 
 async function profileVersions(engram: Engram) {
-  return engram.history({ scope: reader, key: 'profile:user' });
+  return engram.items.history({ scope: reader, key: 'profile:user' });
 }
 
 describe('LLM extraction in the background', () => {
@@ -76,7 +76,7 @@ describe('LLM extraction in the background', () => {
     expect(first.extraction_failures).toEqual([]);
     // Only the rules ran in the commit: the model was not asked, the job waits.
     expect(server.requests).toHaveLength(0);
-    const [queued] = await t.engram.listJobs();
+    const [queued] = await t.engram.maintenance.listJobs();
     expect(queued).toMatchObject({
       id: `extract:${first.events[0]!.event_id}`,
       kind: 'extract',
@@ -85,7 +85,7 @@ describe('LLM extraction in the background', () => {
     });
 
     t.clock.advance(5_000);
-    expect(await t.engram.runJobs()).toEqual({ done: 1, failed: 0, retried: 0 });
+    expect(await t.engram.maintenance.runJobs()).toEqual({ done: 1, failed: 0, retried: 0 });
     expect(server.requests).toHaveLength(1);
     const [old, current] = await profileVersions(t.engram);
     expect(old).toMatchObject({
@@ -105,14 +105,14 @@ describe('LLM extraction in the background', () => {
       valid_from: first.recorded_at,
     });
     expect(current!.value).not.toHaveProperty('location');
-    expect((await t.engram.listItems({ scope: reader })).map((item) => item.id)).toEqual([current!.id]);
-    expect((await t.engram.listItems({ scope: reader, status: ['superseded'] })).map((item) => item.id)).toEqual([
+    expect((await t.engram.items.list({ scope: reader })).map((item) => item.id)).toEqual([current!.id]);
+    expect((await t.engram.items.list({ scope: reader, status: ['superseded'] })).map((item) => item.id)).toEqual([
       old!.id,
     ]);
-    expect(await t.engram.listJobs()).toEqual([
+    expect(await t.engram.maintenance.listJobs()).toEqual([
       expect.objectContaining({ status: 'done', attempts: 1, last_error: null }),
     ]);
-    expect(await t.engram.runJobs()).toEqual({ done: 0, failed: 0, retried: 0 });
+    expect(await t.engram.maintenance.runJobs()).toEqual({ done: 0, failed: 0, retried: 0 });
   });
 
   it('keeps what a later turn changed when the job of an earlier turn runs after it', async () => {
@@ -137,7 +137,7 @@ describe('LLM extraction in the background', () => {
             { k: 'role', v: 'nurse' },
           ])
         : chatReply(JSON.stringify({ items: [] }));
-    expect(await t.engram.runJobs()).toMatchObject({ done: 2 });
+    expect(await t.engram.maintenance.runJobs()).toMatchObject({ done: 2 });
     const current = (await profileVersions(t.engram)).find((version) => version.status === 'active')!;
     const facts = current.value['facts'] as Array<{ k: string; v: string }>;
     expect(facts.find((fact) => fact.k === 'location')?.v).toBe('Lisbon');
@@ -153,7 +153,7 @@ describe('LLM extraction in the background', () => {
       turn_id: 't1',
       messages: [{ role: 'user', content: 'Lisbon has been home for a while.' }],
     });
-    expect(await t.engram.runJobs()).toEqual({ done: 1, failed: 0, retried: 0 });
+    expect(await t.engram.maintenance.runJobs()).toEqual({ done: 1, failed: 0, retried: 0 });
     expect(server.requests).toHaveLength(2);
     expect(JSON.stringify(server.requests[1]!.body)).toContain('could not be used');
     const [profile] = await profileVersions(t.engram);
@@ -171,16 +171,16 @@ describe('LLM extraction in the background', () => {
       turn_id: 't1',
       messages: [{ role: 'user', content: 'I live in Berlin.' }],
     });
-    expect(await t.engram.runJobs()).toEqual({ done: 0, failed: 1, retried: 0 });
-    const [job] = await t.engram.listJobs({ statuses: ['failed'] });
+    expect(await t.engram.maintenance.runJobs()).toEqual({ done: 0, failed: 1, retried: 0 });
+    const [job] = await t.engram.maintenance.listJobs({ statuses: ['failed'] });
     expect(job).toMatchObject({ kind: 'extract', attempts: 1 });
     expect(job!.last_error).toMatch(
       /^llm:extract-items@2 \(test-model\): answer invalid after 2 attempts; .*last answer: \{"memories":\[\]\}$/u,
     );
     // Not retried: a third answer would be no better.
-    expect(await t.engram.runJobs()).toEqual({ done: 0, failed: 0, retried: 0 });
+    expect(await t.engram.maintenance.runJobs()).toEqual({ done: 0, failed: 0, retried: 0 });
     expect(server.requests).toHaveLength(2);
-    const items = await t.engram.listItems({ scope: reader, status: ['active', 'superseded', 'retracted'] });
+    const items = await t.engram.items.list({ scope: reader, status: ['active', 'superseded', 'retracted'] });
     expect(items.map((item) => [item.id, item.provenance.extractor])).toEqual([[committed.items[0]!.item_id, 'rules']]);
   });
 
@@ -197,19 +197,19 @@ describe('LLM extraction in the background', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(committed.items).toHaveLength(1);
 
-    expect(await t.engram.runJobs()).toEqual({ done: 0, failed: 0, retried: 1 });
-    const [waiting] = await t.engram.listJobs();
+    expect(await t.engram.maintenance.runJobs()).toEqual({ done: 0, failed: 0, retried: 1 });
+    const [waiting] = await t.engram.maintenance.listJobs();
     expect(waiting).toMatchObject({ status: 'pending', attempts: 1, lease_until: '2026-06-01T12:00:30.000Z' });
     expect(waiting!.last_error).toMatch(/ECONNREFUSED/u);
     // Not before its backoff ends.
-    expect(await t.engram.runJobs()).toEqual({ done: 0, failed: 0, retried: 0 });
+    expect(await t.engram.maintenance.runJobs()).toEqual({ done: 0, failed: 0, retried: 0 });
     for (const pause of [30_000, 120_000]) {
       t.clock.advance(pause);
-      expect(await t.engram.runJobs()).toEqual({ done: 0, failed: 0, retried: 1 });
+      expect(await t.engram.maintenance.runJobs()).toEqual({ done: 0, failed: 0, retried: 1 });
     }
     t.clock.advance(480_000);
-    expect(await t.engram.runJobs()).toEqual({ done: 0, failed: 1, retried: 0 });
-    expect(await t.engram.listJobs()).toEqual([
+    expect(await t.engram.maintenance.runJobs()).toEqual({ done: 0, failed: 1, retried: 0 });
+    expect(await t.engram.maintenance.listJobs()).toEqual([
       expect.objectContaining({
         status: 'failed',
         attempts: 4,
@@ -217,7 +217,7 @@ describe('LLM extraction in the background', () => {
         last_error: expect.stringMatching(/ECONNREFUSED/u),
       }),
     ]);
-    const items = await t.engram.listItems({ scope: reader, status: ['active', 'superseded', 'retracted'] });
+    const items = await t.engram.items.list({ scope: reader, status: ['active', 'superseded', 'retracted'] });
     expect(items.map((item) => item.provenance.extractor)).toEqual(['rules']);
   });
 
@@ -232,13 +232,15 @@ describe('LLM extraction in the background', () => {
     await t.engram.close();
 
     const rulesOnly = await createEngram({ store: `sqlite:${t.path}`, embeddings: { provider: 'none' } });
-    expect(await rulesOnly.runJobs()).toEqual({ done: 0, failed: 0, retried: 0 });
-    expect(await rulesOnly.listJobs()).toEqual([expect.objectContaining({ kind: 'extract', status: 'pending' })]);
+    expect(await rulesOnly.maintenance.runJobs()).toEqual({ done: 0, failed: 0, retried: 0 });
+    expect(await rulesOnly.maintenance.listJobs()).toEqual([
+      expect.objectContaining({ kind: 'extract', status: 'pending' }),
+    ]);
     await rulesOnly.close();
 
     const reopened = await createEngram({ store: `sqlite:${t.path}`, ...llmConfig(server) });
     try {
-      expect(await reopened.runJobs()).toEqual({ done: 1, failed: 0, retried: 0 });
+      expect(await reopened.maintenance.runJobs()).toEqual({ done: 1, failed: 0, retried: 0 });
       const [profile] = await profileVersions(reopened);
       expect(profile).toMatchObject({
         value: { facts: [{ k: 'employer', v: 'Acme' }] },
@@ -259,7 +261,7 @@ describe('LLM extraction in the background', () => {
       messages: [{ role: 'user', content: 'I work for Acme.' }],
     });
     await t.engram.commitTurn({ scope, turn_id: 'marker', markers: ['STEP_DONE'] });
-    expect(await t.engram.listJobs()).toEqual([]);
+    expect(await t.engram.maintenance.listJobs()).toEqual([]);
     await t.cleanup();
     await server.close();
 
@@ -272,7 +274,7 @@ describe('LLM extraction in the background', () => {
     expect(result.items).toEqual([
       expect.objectContaining({ action: 'created', key: 'profile:user', rule: 'llm:extract-items@2' }),
     ]);
-    expect(await t.engram.listJobs()).toEqual([]);
+    expect(await t.engram.maintenance.listJobs()).toEqual([]);
     await expect(
       createEngram({ store: 'sqlite::memory:', extraction: { llmMode: 'later' as never } }),
     ).rejects.toMatchObject({ code: 'CONFIG_INVALID', field: 'extraction.llmMode' });

@@ -24,7 +24,8 @@ describe('import: the input rules of every request hold for every line', () => {
   };
   const lineOf = (kind: string) =>
     `line ${lines.findIndex((line) => (JSON.parse(line) as { kind: string }).kind === kind) + 1}`;
-  const importInto = (file: string[]) => target.engram.importData(file, { tenant_id: `copy-${(tenants += 1)}` });
+  const importInto = (file: string[]) =>
+    target.engram.maintenance.importData(file, { tenant_id: `copy-${(tenants += 1)}` });
 
   beforeAll(async () => {
     source = await tempEngram('2026-06-01T12:00:00.000Z', { embeddings: { provider: 'none' } });
@@ -34,7 +35,7 @@ describe('import: the input rules of every request hold for every line', () => {
       turn_id: 't1',
       messages: [{ role: 'user', content: 'We launch Atlas on June 12.' }],
     });
-    await source.engram.remember({
+    await source.engram.items.remember({
       scope: { user_id: 'mira', agent_id: 'assistant' },
       type: 'goals',
       key: 'goal:atlas:launch',
@@ -42,7 +43,7 @@ describe('import: the input rules of every request hold for every line', () => {
     });
     await source.engram.compose({ scope, purpose: 'responder', cues: { query: 'Atlas' } });
     lines = [];
-    for await (const line of source.engram.exportData()) lines.push(line);
+    for await (const line of source.engram.maintenance.exportData()) lines.push(line);
   });
   afterAll(async () => {
     await source.cleanup();

@@ -49,7 +49,7 @@ describe('API keys', () => {
 
   it('patches a working state at its version through a state_patch event', async () => {
     const scope = { user_id: 'u', agent_id: 'a', session_id: 's', run_id: 'r' };
-    const state = await t.engram.updateWorkingState({
+    const state = await t.engram.sessions.updateWorkingState({
       scope,
       expected_version: 0,
       set: { goal: 'Ship Atlas' },
@@ -60,29 +60,29 @@ describe('API keys', () => {
       state_version: 1,
       open_loops: [{ question: 'When?', status: 'open' }],
     });
-    await expect(t.engram.updateWorkingState({ scope, expected_version: 0, set: { goal: 'x' } })).rejects.toMatchObject(
-      { code: 'STATE_VERSION_CONFLICT' },
-    );
-    const events = await t.engram.listEvents({ scope, limit: 10 });
+    await expect(
+      t.engram.sessions.updateWorkingState({ scope, expected_version: 0, set: { goal: 'x' } }),
+    ).rejects.toMatchObject({ code: 'STATE_VERSION_CONFLICT' });
+    const events = await t.engram.events.list({ scope, limit: 10 });
     expect(events.map((event) => event.kind)).toEqual(['state_patch']);
     // Checked as a request of its own: unknown fields, no change, and errors named by its fields.
     await expect(
-      t.engram.updateWorkingState({ scope, expected_version: 1, set: { goal: 'x' }, mood: 'happy' } as never),
+      t.engram.sessions.updateWorkingState({ scope, expected_version: 1, set: { goal: 'x' }, mood: 'happy' } as never),
     ).rejects.toMatchObject({ code: 'VALIDATION_FAILED', field: 'mood' });
-    await expect(t.engram.updateWorkingState({ scope, expected_version: 1 })).rejects.toMatchObject({
+    await expect(t.engram.sessions.updateWorkingState({ scope, expected_version: 1 })).rejects.toMatchObject({
       code: 'VALIDATION_FAILED',
       field: 'set',
     });
-    await expect(t.engram.updateWorkingState({ scope, expected_version: 0, set: { goal: 'x' } })).rejects.toMatchObject(
-      { code: 'STATE_VERSION_CONFLICT', field: 'expected_version' },
-    );
     await expect(
-      t.engram.updateWorkingState({
+      t.engram.sessions.updateWorkingState({ scope, expected_version: 0, set: { goal: 'x' } }),
+    ).rejects.toMatchObject({ code: 'STATE_VERSION_CONFLICT', field: 'expected_version' });
+    await expect(
+      t.engram.sessions.updateWorkingState({
         scope,
         expected_version: 1,
         set: JSON.parse('{"mood":"x"}') as Record<string, unknown>,
       }),
     ).rejects.toMatchObject({ code: 'VALIDATION_FAILED', field: expect.stringMatching(/^set/) });
-    expect((await t.engram.listEvents({ scope, limit: 10 })).length).toBe(1);
+    expect((await t.engram.events.list({ scope, limit: 10 })).length).toBe(1);
   });
 });

@@ -64,7 +64,7 @@ describe('a scripted conversation', () => {
   it('supersedes a changed preference and moves a task to done on the same key, keeping history', async () => {
     expect(gateOf('tone')).toMatchObject({ decision: 'may', wrote: true });
     expect(actionsOf('tone2')).toEqual(['updated pref:writing:tone', 'superseded pref:writing:tone']);
-    const tone = await t.engram.history({ scope: reader, key: 'pref:writing:tone' });
+    const tone = await t.engram.items.history({ scope: reader, key: 'pref:writing:tone' });
     expect(tone.map((item) => [item.version, item.status, item.value['value']])).toEqual([
       [1, 'superseded', 'casual'],
       [2, 'active', 'formal'],
@@ -75,14 +75,14 @@ describe('a scripted conversation', () => {
       'updated task:general:brief_support_team_atlas',
       'superseded task:general:brief_support_team_atlas',
     ]);
-    const [task] = await t.engram.listItems({ scope: reader, types: ['tasks'] });
+    const [task] = await t.engram.items.list({ scope: reader, types: ['tasks'] });
     expect(task!.value).toMatchObject({ title: 'brief the support team about Atlas', status: 'done' });
   });
 
   it('retracts a Chinese preference that the user denies', async () => {
     expect(actionsOf('zh-pref')).toEqual(['created pref:writing:language']);
     expect(actionsOf('zh-retract')).toEqual(['retracted pref:writing:language']);
-    const versions = await t.engram.history({ scope: reader, key: 'pref:writing:language' });
+    const versions = await t.engram.items.history({ scope: reader, key: 'pref:writing:language' });
     expect(versions.map((item) => item.status)).toEqual(['retracted']);
   });
 
@@ -91,7 +91,7 @@ describe('a scripted conversation', () => {
   });
 
   it('leaves exactly the expected current items, and finds them by search', async () => {
-    const keys = (await t.engram.listItems({ scope: reader })).map((item) => item.key).sort();
+    const keys = (await t.engram.items.list({ scope: reader })).map((item) => item.key).sort();
     expect(keys).toEqual(
       [
         'decision:general:launch_date',
@@ -104,9 +104,9 @@ describe('a scripted conversation', () => {
         'task:general:brief_support_team_atlas',
       ].sort(),
     );
-    const hits = await t.engram.search({ scope: reader, query: 'which tone for announcements?' });
+    const hits = await t.engram.items.search({ scope: reader, query: 'which tone for announcements?' });
     expect(hits[0]!.item.key).toBe('pref:writing:tone');
-    expect((await t.engram.search({ scope: reader, query: '默认存储' }))[0]!.item.key).toBe(
+    expect((await t.engram.items.search({ scope: reader, query: '默认存储' }))[0]!.item.key).toBe(
       'decision:general:默认存储',
     );
   });
@@ -131,7 +131,7 @@ describe('a user who moves', () => {
   });
 
   it('keeps one current profile: the move replaces the location, keeps the role, and supersedes the old version', async () => {
-    const current = await moved.engram.listItems({
+    const current = await moved.engram.items.list({
       scope: { user_id: 'mover', agent_id: scope.agent_id },
       types: ['profile'],
     });
@@ -139,7 +139,7 @@ describe('a user who moves', () => {
     const facts = current[0]!.value['facts'] as Array<{ k: string; v: string }>;
     expect(facts.find((fact) => fact.k === 'location')?.v).toBe('Lisbon');
     expect(facts.find((fact) => fact.k === 'role')?.v).toBe('nurse');
-    const history = await moved.engram.history({
+    const history = await moved.engram.items.history({
       scope: { user_id: 'mover', agent_id: scope.agent_id },
       key: 'profile:user',
     });

@@ -76,11 +76,11 @@ function preference(value: string, extra: Partial<RememberRequest> = {}): Rememb
 
 describe('remember, history and forget', () => {
   it('overwrites with history, and history returns every version with its provenance', async () => {
-    const [created] = await engram.remember(preference('green tea'));
+    const [created] = await engram.items.remember(preference('green tea'));
     now += 1000;
-    const diffs = await engram.remember(preference('black coffee', { rule: 'settings.page' }));
+    const diffs = await engram.items.remember(preference('black coffee', { rule: 'settings.page' }));
     expect(diffs.map((diff) => diff.action)).toEqual(['updated', 'superseded']);
-    const versions = await engram.history({ scope: { user_id: 'mira' }, key: 'pref:other:drink' });
+    const versions = await engram.items.history({ scope: { user_id: 'mira' }, key: 'pref:other:drink' });
     expect(versions.map((item) => [item.version, item.status, item.value['value']])).toEqual([
       [1, 'superseded', 'green tea'],
       [2, 'active', 'black coffee'],
@@ -88,31 +88,33 @@ describe('remember, history and forget', () => {
     expect(versions[1]!.supersedes).toBe(created!.item_id);
     expect(versions[1]!.provenance).toEqual({ extractor: 'explicit', rule: 'settings.page' });
     expect(versions[0]!.ended_at).not.toBeNull();
-    const current = await engram.listItems({ scope });
+    const current = await engram.items.list({ scope });
     expect(current.map((item) => item.value['value'])).toEqual(['black coffee']);
   });
 
   it('retracts (history kept) or deletes (gone, with chunks and vectors)', async () => {
-    await engram.remember(preference('green tea'));
-    await engram.runEmbeddings();
-    expect((await engram.forget({ scope, key: 'pref:other:drink' })).map((diff) => diff.action)).toEqual(['retracted']);
-    expect(await engram.listItems({ scope })).toEqual([]);
-    expect(await engram.search({ scope, query: 'tea' })).toEqual([]);
-    expect((await engram.history({ scope, key: 'pref:other:drink' }))[0]!.status).toBe('retracted');
-    const deleted = await engram.forget({ scope, key: 'pref:other:drink', mode: 'delete' });
+    await engram.items.remember(preference('green tea'));
+    await engram.maintenance.runEmbeddings();
+    expect((await engram.items.forget({ scope, key: 'pref:other:drink' })).map((diff) => diff.action)).toEqual([
+      'retracted',
+    ]);
+    expect(await engram.items.list({ scope })).toEqual([]);
+    expect(await engram.items.search({ scope, query: 'tea' })).toEqual([]);
+    expect((await engram.items.history({ scope, key: 'pref:other:drink' }))[0]!.status).toBe('retracted');
+    const deleted = await engram.items.forget({ scope, key: 'pref:other:drink', mode: 'delete' });
     expect(deleted.map((diff) => diff.action)).toEqual(['deleted']);
-    expect(await engram.history({ scope, key: 'pref:other:drink' })).toEqual([]);
+    expect(await engram.items.history({ scope, key: 'pref:other:drink' })).toEqual([]);
   });
 
   it('keeps user items to their user, agent items to their agent, tenant items to everyone', async () => {
-    await engram.remember(preference('green tea'));
-    await engram.remember({
+    await engram.items.remember(preference('green tea'));
+    await engram.items.remember({
       scope,
       type: 'procedure',
       key: 'procedure:release:announce',
       value: { task_type: 'release', name: 'announce', steps: ['draft', 'review'] },
     });
-    await engram.remember({
+    await engram.items.remember({
       scope,
       scope_level: 'tenant',
       type: 'decisions',
@@ -120,7 +122,7 @@ describe('remember, history and forget', () => {
       value: { topic: 'release day', decision: 'Tuesdays' },
     });
     const keys = async (reader: { user_id: string; agent_id?: string; tenant_id?: string }) =>
-      (await engram.listItems({ scope: reader })).map((item) => item.key).sort();
+      (await engram.items.list({ scope: reader })).map((item) => item.key).sort();
     expect(await keys(scope)).toEqual([
       'decision:company:release_day',
       'pref:other:drink',
@@ -135,12 +137,12 @@ describe('remember, history and forget', () => {
   });
 
   it('refuses malformed keys and values with the field and the rule, and writes nothing', async () => {
-    await expect(engram.remember(preference('x', { key: 'pref:Mood:drink' }))).rejects.toMatchObject({
+    await expect(engram.items.remember(preference('x', { key: 'pref:Mood:drink' }))).rejects.toMatchObject({
       field: 'key',
       rule: 'key_rule',
     });
     await expect(
-      engram.remember({
+      engram.items.remember({
         scope,
         type: 'tasks',
         key: 'task:a:b',
@@ -150,31 +152,31 @@ describe('remember, history and forget', () => {
       field: 'value.status',
       rule: 'enum',
     });
-    await expect(engram.remember({ ...preference('x'), confidence: 2 })).rejects.toMatchObject({
+    await expect(engram.items.remember({ ...preference('x'), confidence: 2 })).rejects.toMatchObject({
       field: 'confidence',
       rule: 'maximum',
     });
-    await expect(engram.forget({ scope } as never)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
-    expect(await engram.listItems({ scope, status: ['active', 'superseded', 'retracted'] })).toEqual([]);
+    await expect(engram.items.forget({ scope } as never)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect(await engram.items.list({ scope, status: ['active', 'superseded', 'retracted'] })).toEqual([]);
   });
 
   it('refuses a value nested thousands deep for a key that exists (it once overflowed the stack merging it)', async () => {
-    await engram.remember(preference('formal'));
+    await engram.items.remember(preference('formal'));
     let value: Record<string, unknown> = { leaf: true };
     for (let level = 0; level < 5_000; level += 1) value = { nested: value };
-    await expect(engram.remember({ ...preference('x'), value })).rejects.toMatchObject({
+    await expect(engram.items.remember({ ...preference('x'), value })).rejects.toMatchObject({
       code: 'VALIDATION_FAILED',
       field: 'value.nested',
       rule: 'max_depth',
     });
-    expect(await engram.listItems({ scope })).toHaveLength(1);
+    expect(await engram.items.list({ scope })).toHaveLength(1);
   });
 
   it('composes a packet holding a value nested as deep as a request may nest', async () => {
     let extra: Record<string, unknown> = { leaf: true };
     // The request is one level, value a second: the deepest value remember accepts.
     for (let level = 0; level < 61; level += 1) extra = { nested: extra };
-    await engram.remember({
+    await engram.items.remember({
       ...preference('formal'),
       value: { scope: 'other', name: 'drink', value: 'formal', extra },
     });
@@ -190,14 +192,14 @@ describe('remember, history and forget', () => {
 
 describe('hybrid search', () => {
   beforeEach(async () => {
-    await engram.remember(preference('green tea in the morning'));
-    await engram.remember({
+    await engram.items.remember(preference('green tea in the morning'));
+    await engram.items.remember({
       scope,
       type: 'preferences',
       key: 'pref:writing:tone',
       value: { scope: 'writing', name: 'tone', value: 'short and concrete' },
     });
-    await engram.remember({
+    await engram.items.remember({
       scope,
       type: 'decisions',
       key: 'decision:atlas:webinar',
@@ -206,22 +208,22 @@ describe('hybrid search', () => {
   });
 
   it('works before embeddings exist, with full text only, and never chokes on query syntax', async () => {
-    const hits = await engram.search({ scope, query: 'tone' });
+    const hits = await engram.items.search({ scope, query: 'tone' });
     expect(hits[0]!.item.key).toBe('pref:writing:tone');
     expect(hits[0]!.signals.full_text).toMatchObject({ rank: 1 });
     expect(hits[0]!.signals.vector).toBeNull();
     expect(server.requests.filter((request) => request.path === '/v1/embeddings')).toHaveLength(0);
     for (const query of ['"unbalanced', 'NEAR(tone', 'tone AND OR', '*', "'; DROP TABLE memory_items; --"]) {
-      await expect(engram.search({ scope, query })).resolves.toBeInstanceOf(Array);
+      await expect(engram.items.search({ scope, query })).resolves.toBeInstanceOf(Array);
     }
   });
 
   it('finds paraphrases through vectors once embedded, with per-signal scores', async () => {
-    expect(await engram.search({ scope, query: 'what beverage do I like?' })).toEqual([]);
-    expect(await engram.embeddingBacklog()).toBe(3);
-    expect(await engram.runEmbeddings()).toEqual({ embedded: 3, skipped: 0 });
-    expect(await engram.embeddingBacklog()).toBe(0);
-    const hits = await engram.search({ scope, query: 'what beverage do I like?', k: 2 });
+    expect(await engram.items.search({ scope, query: 'what beverage do I like?' })).toEqual([]);
+    expect(await engram.maintenance.embeddingBacklog()).toBe(3);
+    expect(await engram.maintenance.runEmbeddings()).toEqual({ embedded: 3, skipped: 0 });
+    expect(await engram.maintenance.embeddingBacklog()).toBe(0);
+    const hits = await engram.items.search({ scope, query: 'what beverage do I like?', k: 2 });
     expect(hits[0]!.item.key).toBe('pref:other:drink');
     expect(hits[0]!.signals.vector!.rank).toBe(1);
     expect(hits[0]!.signals.full_text).toBeNull();
@@ -232,9 +234,11 @@ describe('hybrid search', () => {
 
   it('filters by type, status, tags, entities and scope level', async () => {
     expect(
-      (await engram.search({ scope, query: 'webinar tone tea', types: ['decisions'] })).map((hit) => hit.item.key),
+      (await engram.items.search({ scope, query: 'webinar tone tea', types: ['decisions'] })).map(
+        (hit) => hit.item.key,
+      ),
     ).toEqual(['decision:atlas:webinar']);
-    await engram.remember({
+    await engram.items.remember({
       scope,
       type: 'entities',
       key: 'entity:repo:github.com/acme/atlas',
@@ -243,14 +247,16 @@ describe('hybrid search', () => {
       entities: ['Atlas'],
     });
     expect(
-      (await engram.search({ scope, query: 'atlas', filters: { tags: ['code'] } })).map((hit) => hit.item.key),
+      (await engram.items.search({ scope, query: 'atlas', filters: { tags: ['code'] } })).map((hit) => hit.item.key),
     ).toEqual(['entity:repo:github.com/acme/atlas']);
-    expect((await engram.search({ scope, query: 'atlas repo', filters: { entities: ['atlas'] } })).length).toBe(1);
-    expect(await engram.search({ scope, query: 'tone', filters: { scope_levels: ['tenant'] } })).toEqual([]);
-    await engram.forget({ scope, key: 'pref:writing:tone' });
-    expect((await engram.search({ scope, query: 'tone', filters: { status: ['retracted'] } }))[0]!.item.status).toBe(
-      'retracted',
+    expect((await engram.items.search({ scope, query: 'atlas repo', filters: { entities: ['atlas'] } })).length).toBe(
+      1,
     );
+    expect(await engram.items.search({ scope, query: 'tone', filters: { scope_levels: ['tenant'] } })).toEqual([]);
+    await engram.items.forget({ scope, key: 'pref:writing:tone' });
+    expect(
+      (await engram.items.search({ scope, query: 'tone', filters: { status: ['retracted'] } }))[0]!.item.status,
+    ).toBe('retracted');
   });
 
   it("rebuilds each event's full-text entry from its text, speaker included", async () => {
@@ -261,12 +267,12 @@ describe('hybrid search', () => {
     });
     const eventId = turn.events[0]!.event_id;
     const found = async (query: string) =>
-      (await engram.searchEvents({ scope, query, limit: 5 })).map((hit) => hit.event.id);
+      (await engram.events.search({ scope, query, limit: 5 })).map((hit) => hit.event.id);
     expect(await found('Ottoline')).toEqual([eventId]);
     // An entry written by another version (here: none at all) is rebuilt by reindex.
     await storage.write([{ op: 'index_event', tenant_id: 'default', event_id: eventId, search_text: null }]);
     expect(await found('quarterly')).toEqual([]);
-    const rebuilt = await engram.reindex();
+    const rebuilt = await engram.maintenance.reindex();
     expect(rebuilt).toEqual({ items: 3, events: 1 });
     expect(await found('Ottoline')).toEqual([eventId]);
     expect(await found('quarterly')).toEqual([eventId]);
@@ -279,7 +285,7 @@ describe('hybrid search', () => {
       messages: [{ role: 'user', content: 'The quarterly figures look fine.' }],
     });
     const eventId = turn.events[0]!.event_id;
-    const [item] = await engram.listItems({ scope, limit: 1 });
+    const [item] = await engram.items.list({ scope, limit: 1 });
     const kept = async () => [
       storedTextTokens((await storage.events.get('default', eventId, new Date(now).toISOString()))!),
       storedTextTokens((await storage.items.get('default', item!.id))!),
@@ -295,16 +301,18 @@ describe('hybrid search', () => {
       { op: 'put_text_tokens', tenant_id: 'default', target: 'item', id: item!.id, text_tokens: null },
     ]);
     expect(await kept()).toEqual([undefined, undefined]);
-    await engram.reindex();
+    await engram.maintenance.reindex();
     expect(await kept()).toEqual(written);
   });
 
   it('rebuilds the derived index from the items alone', async () => {
-    await engram.runEmbeddings();
-    expect((await engram.reindex()).items).toBe(3);
-    expect(await engram.embeddingBacklog()).toBe(3);
-    expect((await engram.search({ scope, query: 'tone' }))[0]!.item.key).toBe('pref:writing:tone');
-    await engram.runEmbeddings();
-    expect((await engram.search({ scope, query: 'what beverage do I like?' }))[0]!.item.key).toBe('pref:other:drink');
+    await engram.maintenance.runEmbeddings();
+    expect((await engram.maintenance.reindex()).items).toBe(3);
+    expect(await engram.maintenance.embeddingBacklog()).toBe(3);
+    expect((await engram.items.search({ scope, query: 'tone' }))[0]!.item.key).toBe('pref:writing:tone');
+    await engram.maintenance.runEmbeddings();
+    expect((await engram.items.search({ scope, query: 'what beverage do I like?' }))[0]!.item.key).toBe(
+      'pref:other:drink',
+    );
   });
 });

@@ -36,7 +36,7 @@ function privateTurns(): CommitTurnRequest[] {
 /** What user `who` of the same agent is shown: a planner packet's prompt text and every item listed. */
 async function seenBy(engram: Engram, who: typeof bo): Promise<string> {
   const packet = await engram.compose({ scope: who, purpose: 'planner', cues: { query: 'reconcile the ledger' } });
-  const items = await engram.listItems({ scope: { user_id: who.user_id, agent_id: who.agent_id }, limit: 1000 });
+  const items = await engram.items.list({ scope: { user_id: who.user_id, agent_id: who.agent_id }, limit: 1000 });
   return `${renderPacket(packet, { format: 'markdown' })}\n${JSON.stringify(items)}`;
 }
 
@@ -59,7 +59,7 @@ describe('private data stays with its user (rules)', () => {
 
     const approved = await t.engram.review.approve({ candidate_id: procedure.id, by: 'ana' });
     const written = approved.items.find((diff) => diff.action === 'created')!;
-    const [item] = await t.engram.history({ scope: { user_id: 'ana', agent_id: 'assistant' }, key: written.key });
+    const [item] = await t.engram.items.history({ scope: { user_id: 'ana', agent_id: 'assistant' }, key: written.key });
     expect(item).toMatchObject({ scope_level: 'user', user_id: 'ana', sensitivity: 'private' });
 
     expect(await seenBy(t.engram, bo)).not.toContain(MARK);
@@ -83,12 +83,12 @@ describe('private data stays with its user (rules)', () => {
     }
     expect((await t.engram.review.get(procedure.id)).status).toBe('pending');
     expect(
-      await t.engram.listItems({ scope: { user_id: 'ana', agent_id: 'assistant' }, types: ['procedure'], limit: 10 }),
+      await t.engram.items.list({ scope: { user_id: 'ana', agent_id: 'assistant' }, types: ['procedure'], limit: 10 }),
     ).toEqual([]);
     // An edit that leaves the level out is written at the user's level.
     const { scope_level: _level, ...withoutLevel } = target;
     const edited = await t.engram.review.approve({ candidate_id: procedure.id, edit: withoutLevel });
-    const [item] = await t.engram.listItems({
+    const [item] = await t.engram.items.list({
       scope: { user_id: 'ana', agent_id: 'assistant' },
       types: ['procedure'],
       limit: 10,
@@ -120,17 +120,20 @@ describe('private data stays with its user (rules)', () => {
 
   it('remembers a private procedure at the user’s level and refuses to share it', async () => {
     const value = { task_type: 'ledger', name: `${MARK}_steps`, steps: [`call look_${MARK}_ledger`] };
-    const [created] = await t.engram.remember({
+    const [created] = await t.engram.items.remember({
       scope: ana,
       type: 'procedure',
       key: `procedure:ledger:${MARK}_steps`,
       value,
       sensitivity: 'private',
     });
-    const [item] = await t.engram.history({ scope: { user_id: 'ana', agent_id: 'assistant' }, key: created!.key });
+    const [item] = await t.engram.items.history({
+      scope: { user_id: 'ana', agent_id: 'assistant' },
+      key: created!.key,
+    });
     expect(item).toMatchObject({ scope_level: 'user', sensitivity: 'private' });
     await expect(
-      t.engram.remember({
+      t.engram.items.remember({
         scope: ana,
         type: 'procedure',
         key: `procedure:ledger:${MARK}_shared`,
@@ -217,7 +220,7 @@ describe('private data stays with its user (a model reflects and extracts)', () 
       key: `procedure:ledger:${MARK}_monthly`,
       value: { task_type: 'ledger', name: `${MARK}_monthly`, steps: [`check the ${MARK} ledger`] },
     });
-    const [item] = await t.engram.history({
+    const [item] = await t.engram.items.history({
       scope: { user_id: 'ana', agent_id: 'assistant' },
       key: promoted.items[0]!.key,
     });
@@ -245,8 +248,8 @@ describe('private data stays with its user (a model reflects and extracts)', () 
     };
     await t.engram.commitTurn(privateTurns()[0]!);
     // The model reads the turn in the background extraction job.
-    expect(await t.engram.runJobs()).toMatchObject({ done: 1 });
-    const [item] = await t.engram.history({
+    expect(await t.engram.maintenance.runJobs()).toMatchObject({ done: 1 });
+    const [item] = await t.engram.items.history({
       scope: { user_id: 'ana', agent_id: 'assistant' },
       key: `pattern:ledger:${MARK}_reconcile`,
     });

@@ -55,7 +55,7 @@ async function writtenByOldRules(
   return item;
 }
 
-const active = async () => (await t.engram.listItems({ scope: owner })).map((item) => item.key).sort();
+const active = async () => (await t.engram.items.list({ scope: owner })).map((item) => item.key).sort();
 
 describe('reextract', () => {
   it("retracts what earlier rules wrote from the assistant's advice, keeps deliberate writes, and is a no-op the second time", async () => {
@@ -67,7 +67,7 @@ describe('reextract', () => {
         { role: 'assistant', content: 'Pack your wallet, cash and cards the night before.' },
       ],
     });
-    const [, advice] = await t.engram.listEvents({ scope: { user_id: scope.user_id }, order: 'asc' });
+    const [, advice] = await t.engram.events.list({ scope: { user_id: scope.user_id }, order: 'asc' });
     t.clock.advance(60_000);
     const junk = await writtenByOldRules(
       'task:general:pack_wallet_cash_cards',
@@ -75,7 +75,7 @@ describe('reextract', () => {
       { task_id: 'pack_wallet_cash_cards', title: 'Pack your wallet, cash and cards', status: 'todo' },
       advice!.id,
     );
-    await t.engram.remember({
+    await t.engram.items.remember({
       scope: owner,
       type: 'preferences',
       key: 'pref:writing:tone',
@@ -87,30 +87,30 @@ describe('reextract', () => {
     const beforeReextract = t.clock.now().toISOString();
     t.clock.advance(60_000);
 
-    const planned = await t.engram.reextract({ user_id: scope.user_id, dry_run: true });
+    const planned = await t.engram.items.reextract({ user_id: scope.user_id, dry_run: true });
     expect(planned).toMatchObject({ turns: 1, dry_run: true, kept: ['pref:writing:tone'] });
     expect(planned.items).toEqual([expect.objectContaining({ action: 'retracted', key: junk.key, rule: 'reextract' })]);
     expect(await active()).toEqual(before);
 
-    const done = await t.engram.reextract({ user_id: scope.user_id });
+    const done = await t.engram.items.reextract({ user_id: scope.user_id });
     expect(done.items).toEqual(planned.items.map((diff) => ({ ...diff })));
     const after = await active();
     expect(after).not.toContain(junk.key);
     expect(after).toContain('pref:writing:tone');
     expect(after.some((key) => key.startsWith('task:') && key.includes('passport'))).toBe(true);
     // History keeps the retracted version; a packet as of before still sees memory as it was then.
-    const [version] = await t.engram.history({ scope: owner, key: junk.key });
+    const [version] = await t.engram.items.history({ scope: owner, key: junk.key });
     expect(version).toMatchObject({ status: 'retracted' });
     const then = await t.engram.compose({ scope, purpose: 'planner', as_of: beforeReextract });
     expect(then.long_term.facts.map((fact) => fact.fact_key)).toContain(junk.key);
 
-    expect((await t.engram.reextract({ user_id: scope.user_id })).items).toEqual([]);
+    expect((await t.engram.items.reextract({ user_id: scope.user_id })).items).toEqual([]);
   });
 
   it('writes a changed value as a new version with provenance, citing the turn that said it', async () => {
     await t.engram.commitTurn({ scope, turn_id: 't1', messages: [{ role: 'user', content: 'I live in Lisbon now.' }] });
-    const [said] = await t.engram.listEvents({ scope: { user_id: scope.user_id }, order: 'asc' });
-    const [profile] = await t.engram.history({ scope: owner, key: 'profile:user' });
+    const [said] = await t.engram.events.list({ scope: { user_id: scope.user_id }, order: 'asc' });
+    const [profile] = await t.engram.items.history({ scope: owner, key: 'profile:user' });
     // An earlier release wrote a wrong value over it.
     t.clock.advance(60_000);
     await t.storage.write([
@@ -133,10 +133,10 @@ describe('reextract', () => {
     );
     t.clock.advance(60_000);
 
-    const result = await t.engram.reextract({ user_id: scope.user_id });
+    const result = await t.engram.items.reextract({ user_id: scope.user_id });
     const updated = result.items.find((diff) => diff.action === 'updated');
     expect(updated).toMatchObject({ key: 'profile:user', rule: expect.stringMatching(/^reextract:/) });
-    const versions = await t.engram.history({ scope: owner, key: 'profile:user' });
+    const versions = await t.engram.items.history({ scope: owner, key: 'profile:user' });
     const current = versions.filter((item) => item.status === 'active');
     expect(current).toHaveLength(1);
     expect(current[0]!.value['facts']).toEqual([expect.objectContaining({ k: 'location', v: 'Lisbon' })]);
@@ -145,15 +145,15 @@ describe('reextract', () => {
   });
 
   it('refuses a bad request with the field and the rule', async () => {
-    expect(await caught(t.engram.reextract({ user_id: '' }))).toMatchObject({
+    expect(await caught(t.engram.items.reextract({ user_id: '' }))).toMatchObject({
       code: 'VALIDATION_FAILED',
       field: 'user_id',
     });
-    expect(await caught(t.engram.reextract({ user_id: 'u', dry_run: 'yes' } as never))).toMatchObject({
+    expect(await caught(t.engram.items.reextract({ user_id: 'u', dry_run: 'yes' } as never))).toMatchObject({
       code: 'VALIDATION_FAILED',
       field: 'dry_run',
     });
-    expect(await caught(t.engram.reextract({ user_id: 'u', everything: true } as never))).toMatchObject({
+    expect(await caught(t.engram.items.reextract({ user_id: 'u', everything: true } as never))).toMatchObject({
       code: 'VALIDATION_FAILED',
       field: 'everything',
     });

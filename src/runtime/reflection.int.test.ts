@@ -120,7 +120,7 @@ describe('reflection with a model (OpenAI-compatible server on loopback)', () =>
       ['memory', 'semantic', 'pending'],
       ['memory', 'strategic', 'pending'],
     ]);
-    const runEvents = new Set((await t.engram.listEvents({ scope, limit: 100 })).map((event) => event.id));
+    const runEvents = new Set((await t.engram.events.list({ scope, limit: 100 })).map((event) => event.id));
     const [episode, preference, semantic, strategic] = result.candidates;
     expect(preference!.target).toMatchObject({
       write: 'item',
@@ -129,12 +129,15 @@ describe('reflection with a model (OpenAI-compatible server on loopback)', () =>
       value: { value: 'bullet points' },
     });
     expect(semantic!.target).toMatchObject({ write: 'item', type: 'profile', key: 'profile:user' });
-    const before = await t.engram.listItems({ scope: { user_id: 'mira', agent_id: 'assistant' }, limit: 100 });
+    const before = await t.engram.items.list({ scope: { user_id: 'mira', agent_id: 'assistant' }, limit: 100 });
 
     const approved = await t.engram.review.approve({ candidate_id: preference!.id, by: 'mira' });
     expect(approved.candidate).toMatchObject({ status: 'approved', decision: { by: 'mira', reason: null } });
     const written = approved.items.find((diff) => diff.action === 'created' || diff.action === 'updated')!;
-    const [item] = await t.engram.history({ scope: { user_id: 'mira', agent_id: 'assistant' }, key: written.key });
+    const [item] = await t.engram.items.history({
+      scope: { user_id: 'mira', agent_id: 'assistant' },
+      key: written.key,
+    });
     expect(item!.provenance).toMatchObject({ extractor: 'reflection', rule: `review:${preference!.id}` });
     expect(item!.source_event_ids.length).toBeGreaterThan(0);
     expect(item!.source_event_ids.every((id) => runEvents.has(id))).toBe(true);
@@ -160,7 +163,7 @@ describe('reflection with a model (OpenAI-compatible server on loopback)', () =>
       ['strategy', 'unvalidated', strategic!.id],
     ]);
 
-    const after = await t.engram.listItems({ scope: { user_id: 'mira', agent_id: 'assistant' }, limit: 100 });
+    const after = await t.engram.items.list({ scope: { user_id: 'mira', agent_id: 'assistant' }, limit: 100 });
     expect(after.length).toBe(before.length + 2);
     expect(
       after.some((entry) => entry.key.startsWith('profile:') && JSON.stringify(entry.value).includes('Acme')),
@@ -181,7 +184,7 @@ describe('reflection with a model (OpenAI-compatible server on loopback)', () =>
     ['truncated JSON', () => chatReply('{"trace_id": "trc_01J0000000000000000000000A", "episode_candi'), 'not_json'],
   ])('records %s as a failed reflection after one retry and writes no memory', async (_name, reply, reason) => {
     answer = reply;
-    const items = await t.engram.listItems({ scope: { user_id: 'mira', agent_id: 'assistant' }, limit: 100 });
+    const items = await t.engram.items.list({ scope: { user_id: 'mira', agent_id: 'assistant' }, limit: 100 });
     const result = await t.engram.reflect({ scope: run });
     expect(result).toMatchObject({
       status: 'failed',
@@ -190,7 +193,7 @@ describe('reflection with a model (OpenAI-compatible server on loopback)', () =>
     });
     expect(server.requests.filter((request) => request.path.endsWith('/chat/completions'))).toHaveLength(2);
     expect(await t.engram.review.list({ scope: { user_id: 'mira' } })).toEqual([]);
-    expect(await t.engram.listItems({ scope: { user_id: 'mira', agent_id: 'assistant' }, limit: 100 })).toEqual(items);
+    expect(await t.engram.items.list({ scope: { user_id: 'mira', agent_id: 'assistant' }, limit: 100 })).toEqual(items);
     expect(await t.storage.reviews.getReflection('default', result.trace_id)).toMatchObject({
       status: 'failed',
       reflection: null,
@@ -219,7 +222,7 @@ describe('reflection with a model (OpenAI-compatible server on loopback)', () =>
   });
 
   it('marks disputed facts and opens a question until the contradiction is decided; a replay still shows the dispute', async () => {
-    await t.engram.remember({
+    await t.engram.items.remember({
       scope,
       type: 'preferences',
       key: 'pref:writing:tone',
@@ -246,7 +249,7 @@ describe('reflection with a model (OpenAI-compatible server on loopback)', () =>
     };
     const result = await t.engram.reflect({ scope: run });
     const dispute = result.candidates.find((candidate) => candidate.kind === 'contradiction')!;
-    expect((await t.engram.getWorkingState(scope)).open_loops).toEqual([
+    expect((await t.engram.sessions.workingState(scope)).open_loops).toEqual([
       expect.objectContaining({ question: 'Should writing be formal or friendly?', status: 'open', owner: 'user' }),
     ]);
     const packet = await t.engram.compose({ scope, purpose: 'planner' });
@@ -270,12 +273,14 @@ describe('reflection with a model (OpenAI-compatible server on loopback)', () =>
       }),
     ).rejects.toMatchObject({ code: 'VALIDATION_FAILED', field: 'edit.keep' });
     await t.engram.review.reject({ candidate_id: dispute.id, reason: 'formal is right' });
-    expect((await t.engram.getWorkingState(scope)).open_loops).toEqual([expect.objectContaining({ status: 'closed' })]);
+    expect((await t.engram.sessions.workingState(scope)).open_loops).toEqual([
+      expect.objectContaining({ status: 'closed' }),
+    ]);
     const settled = await t.engram.compose({ scope, purpose: 'planner' });
     expect(settled.long_term.facts.find((fact) => fact.fact_key === 'pref:writing:tone')).toMatchObject({
       status: 'active',
     });
-    const replayed = await t.engram.replay(String(packet.explain.determinism!['context_build_id']));
+    const replayed = await t.engram.builds.replay(String(packet.explain.determinism!['context_build_id']));
     expect(replayed.identical).toBe(true);
   });
 });
@@ -326,7 +331,7 @@ describe('reflection without a model', () => {
     await t.engram.review.reject({ candidate_id: procedure.id, reason: 'one-off deploys' });
     const approved = await t.engram.review.approve({ candidate_id: preference.id });
     expect(approved.candidate.status).toBe('approved');
-    const procedures = await t.engram.listItems({
+    const procedures = await t.engram.items.list({
       scope: { user_id: 'mira', agent_id: 'assistant' },
       types: ['procedure'],
       limit: 10,
@@ -419,7 +424,9 @@ describe('insights', () => {
     expect(expired!.expired_at).not.toBeNull();
     expect((await t.engram.compose({ scope, purpose: 'planner' })).insight.hypotheses).toEqual([]);
     // A packet composed before the run ended still replays with the insight.
-    expect((await t.engram.replay(String(planner.explain.determinism!['context_build_id']))).identical).toBe(true);
+    expect((await t.engram.builds.replay(String(planner.explain.determinism!['context_build_id']))).identical).toBe(
+      true,
+    );
   });
 
   it('promotes a validated insight to a procedure that names it as provenance', async () => {

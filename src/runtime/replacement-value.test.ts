@@ -53,24 +53,24 @@ describe('remember with replace, restore, and forget with dry_run', () => {
     await engram?.close();
   });
 
-  const current = async (key: string) => (await engram.listItems({ scope })).filter((item) => item.key === key);
+  const current = async (key: string) => (await engram.items.list({ scope })).filter((item) => item.key === key);
 
   it('replaces a value whole where remember would merge', async () => {
     const key = 'task:life:passport';
-    await engram.remember({
+    await engram.items.remember({
       scope,
       type: 'tasks',
       key,
       value: { task_id: 'passport', title: 'Renew passport', status: 'todo', due: '2026-07-01' },
     });
-    await engram.remember({
+    await engram.items.remember({
       scope,
       type: 'tasks',
       key,
       value: { task_id: 'passport', title: 'Renew passport', status: 'todo' },
     });
     expect((await current(key))[0]!.value['due']).toBe('2026-07-01');
-    const diffs = await engram.remember({
+    const diffs = await engram.items.remember({
       scope,
       type: 'tasks',
       key,
@@ -86,13 +86,13 @@ describe('remember with replace, restore, and forget with dry_run', () => {
 
   it('restores a superseded version as a new version with exactly its value, and a retracted one too', async () => {
     const key = 'profile:user';
-    await engram.remember({
+    await engram.items.remember({
       scope,
       type: 'profile',
       key,
       value: { subject: 'user', facts: [{ k: 'location', v: 'Berlin' }] },
     });
-    await engram.remember({
+    await engram.items.remember({
       scope,
       type: 'profile',
       key,
@@ -104,34 +104,34 @@ describe('remember with replace, restore, and forget with dry_run', () => {
         ],
       },
     });
-    const [first] = await engram.history({ scope, key });
-    const diffs = await engram.restore({ scope, item_id: first!.id, rule: 'inspector:ops' });
+    const [first] = await engram.items.history({ scope, key });
+    const diffs = await engram.items.restore({ scope, item_id: first!.id, rule: 'inspector:ops' });
     expect(diffs[0]).toMatchObject({ action: 'updated', version: 3, rule: 'inspector:ops' });
     const [restored] = await current(key);
     expect(restored!.value).toEqual({ subject: 'user', facts: [{ k: 'location', v: 'Berlin' }] });
     expect(restored!.valid_from).toBe(first!.valid_from);
-    expect((await engram.history({ scope, key })).map((item) => item.status)).toEqual([
+    expect((await engram.items.history({ scope, key })).map((item) => item.status)).toEqual([
       'superseded',
       'superseded',
       'active',
     ]);
     // Restoring the current version changes nothing.
-    expect((await engram.restore({ scope, item_id: restored!.id }))[0]!.action).toBe('unchanged');
-    await engram.forget({ scope, key });
+    expect((await engram.items.restore({ scope, item_id: restored!.id }))[0]!.action).toBe('unchanged');
+    await engram.items.forget({ scope, key });
     expect(await current(key)).toEqual([]);
-    await engram.restore({ scope, item_id: restored!.id });
+    await engram.items.restore({ scope, item_id: restored!.id });
     expect((await current(key))[0]!.value).toEqual(restored!.value);
   });
 
   it('refuses to restore an item the scope cannot see', async () => {
-    await engram.remember({
+    await engram.items.remember({
       scope: { user_id: 'ana', agent_id: 'assistant' },
       type: 'preferences',
       key: 'pref:food:diet',
       value: { scope: 'food', name: 'diet', value: 'vegetarian' },
     });
-    const [item] = await engram.listItems({ scope: { user_id: 'ana' } });
-    await expect(engram.restore({ scope, item_id: item!.id })).rejects.toMatchObject({
+    const [item] = await engram.items.list({ scope: { user_id: 'ana' } });
+    await expect(engram.items.restore({ scope, item_id: item!.id })).rejects.toMatchObject({
       code: 'NOT_FOUND',
       field: 'item_id',
     });
@@ -139,25 +139,25 @@ describe('remember with replace, restore, and forget with dry_run', () => {
 
   it('answers what a forget would delete, and deletes nothing on a dry run', async () => {
     const key = 'pref:writing:tone';
-    await engram.remember({
+    await engram.items.remember({
       scope,
       type: 'preferences',
       key,
       value: { scope: 'writing', name: 'tone', value: 'concise' },
     });
-    await engram.remember({
+    await engram.items.remember({
       scope,
       type: 'preferences',
       key,
       value: { scope: 'writing', name: 'tone', value: 'plain' },
     });
-    const planned = await engram.forget({ scope, key, mode: 'delete', dry_run: true });
+    const planned = await engram.items.forget({ scope, key, mode: 'delete', dry_run: true });
     expect(planned.map((diff) => [diff.action, diff.version])).toEqual([
       ['deleted', 1],
       ['deleted', 2],
     ]);
-    expect(await engram.history({ scope, key })).toHaveLength(2);
-    await engram.forget({ scope, key, mode: 'delete' });
-    expect(await engram.history({ scope, key })).toHaveLength(0);
+    expect(await engram.items.history({ scope, key })).toHaveLength(2);
+    await engram.items.forget({ scope, key, mode: 'delete' });
+    expect(await engram.items.history({ scope, key })).toHaveLength(0);
   });
 });

@@ -49,26 +49,30 @@ async function listItems({ engram, tenant, query }: RouteCall): Promise<unknown>
     ...pick(query, ['types', 'status', 'cursor']),
     limit,
   };
-  return page((await engram.listItems(request as unknown as ListItemsRequest)).map(withText), limit, (item) => item.id);
+  return page(
+    (await engram.items.list(request as unknown as ListItemsRequest)).map(withText),
+    limit,
+    (item) => item.id,
+  );
 }
 
 async function getItem({ engram, tenant, params }: RouteCall): Promise<unknown> {
-  return withText(await engram.getItem(params['id']!, tenant));
+  return withText(await engram.items.get(params['id']!, tenant));
 }
 
 async function history({ engram, tenant, query }: RouteCall): Promise<unknown> {
   const request = { scope: { ...pick(query, ['user_id', 'agent_id']), tenant_id: tenant }, ...pick(query, ['key']) };
-  const versions = await engram.history(request as unknown as HistoryRequest);
+  const versions = await engram.items.history(request as unknown as HistoryRequest);
   return { items: versions.map(withText), next_cursor: null };
 }
 
 async function patchWorkingState({ engram, tenant, body }: RouteCall): Promise<unknown> {
-  return engram.updateWorkingState(bindTenant(body, tenant) as UpdateWorkingStateRequest);
+  return engram.sessions.updateWorkingState(bindTenant(body, tenant) as UpdateWorkingStateRequest);
 }
 
 async function searchItems({ engram, tenant, body }: RouteCall): Promise<unknown> {
   return {
-    hits: (await engram.searchItems(bindTenant(body, tenant) as SearchMemoryRequest)).map((hit) => ({
+    hits: (await engram.items.search(bindTenant(body, tenant) as SearchMemoryRequest)).map((hit) => ({
       ...hit,
       item: withText(hit.item),
     })),
@@ -165,7 +169,9 @@ export const memoryRoutes: readonly RouteSpec[] = [
     response: DIFFS,
     errors: [413, 415],
     handle: async ({ engram, principal, tenant, body }) => ({
-      diffs: await engram.remember(bindTenant(await attributed(engram, principal, body), tenant) as RememberRequest),
+      diffs: await engram.items.remember(
+        bindTenant(await attributed(engram, principal, body), tenant) as RememberRequest,
+      ),
     }),
   },
   {
@@ -181,7 +187,9 @@ export const memoryRoutes: readonly RouteSpec[] = [
     response: DIFFS,
     errors: [404, 413, 415],
     handle: async ({ engram, principal, tenant, body }) => ({
-      diffs: await engram.restore(bindTenant(await attributed(engram, principal, body), tenant) as RestoreRequest),
+      diffs: await engram.items.restore(
+        bindTenant(await attributed(engram, principal, body), tenant) as RestoreRequest,
+      ),
     }),
   },
   {
@@ -196,7 +204,7 @@ export const memoryRoutes: readonly RouteSpec[] = [
     response: DIFFS,
     errors: [404, 413, 415],
     handle: async ({ engram, tenant, body }) => ({
-      diffs: await engram.forget(bindTenant(body, tenant) as ForgetRequest),
+      diffs: await engram.items.forget(bindTenant(body, tenant) as ForgetRequest),
     }),
   },
   {
@@ -225,7 +233,7 @@ export const memoryRoutes: readonly RouteSpec[] = [
     },
     errors: [413, 415],
     handle: async ({ engram, tenant, body }) =>
-      engram.reextract(bindTenant(body, tenant, { top: true }) as ReextractRequest),
+      engram.items.reextract(bindTenant(body, tenant, { top: true }) as ReextractRequest),
   },
   SEARCH_ITEMS,
   // Its earlier name, kept: the same route under another address.
@@ -279,7 +287,7 @@ export const workingStateRoutes: readonly RouteSpec[] = [
     ],
     response: { status: 200, description: 'The working state.', schema: ref('workingState') },
     handle: ({ engram, tenant, query }) =>
-      engram.getWorkingState({
+      engram.sessions.workingState({
         ...pick(query, ['user_id', 'agent_id', 'session_id']),
         tenant_id: tenant,
       } as unknown as SessionScopeInput),

@@ -37,7 +37,7 @@ async function listSnapshots({ engram, tenant, query }: RouteCall): Promise<unkn
 
 async function listBuilds({ engram, tenant, query }: RouteCall): Promise<unknown> {
   const limit = limitOf(query);
-  const builds = await engram.listBuilds({
+  const builds = await engram.builds.list({
     ...(pick(query, ['user_id', 'agent_id', 'session_id', 'cursor']) as Record<string, string>),
     tenant_id: tenant,
     limit,
@@ -135,7 +135,7 @@ export const runRoutes: readonly RouteSpec[] = [
 ];
 
 async function getBuild({ engram, tenant, params, query }: RouteCall): Promise<unknown> {
-  const build = await engram.getBuild(params['id']!, tenant);
+  const build = await engram.builds.get(params['id']!, tenant);
   const format = query['render'] as RenderFormat | undefined;
   return format === undefined ? build : { ...build, text: renderPacket(build.packet, { format }) };
 }
@@ -173,7 +173,7 @@ export const buildRoutes: readonly RouteSpec[] = [
     ],
     response: { status: 200, description: 'The diff.', schema: ref('records', '/$defs/build_diff') },
     errors: [404],
-    handle: ({ engram, tenant, query }) => engram.diffBuilds(query['a'] as string, query['b'] as string, tenant),
+    handle: ({ engram, tenant, query }) => engram.builds.diff(query['a'] as string, query['b'] as string, tenant),
   },
   {
     method: 'GET',
@@ -209,7 +209,7 @@ export const buildRoutes: readonly RouteSpec[] = [
     summary: 'Rebuild a stored packet as of its time and tell whether it is byte-identical',
     response: { status: 200, description: 'The replay.', schema: ref('records', '/$defs/replay_result') },
     errors: [404],
-    handle: ({ engram, tenant, params }) => engram.replay(params['id']!, tenant),
+    handle: ({ engram, tenant, params }) => engram.builds.replay(params['id']!, tenant),
   },
   {
     method: 'POST',
@@ -227,7 +227,7 @@ export const buildRoutes: readonly RouteSpec[] = [
     response: { status: 200, description: 'The explanation.', schema: ref('buildRequests', '/$defs/explanation') },
     errors: [404, 413, 415],
     handle: ({ engram, tenant, params, body }) =>
-      engram.explainBuild(
+      engram.builds.explain(
         bindTenant(withPathId(body, 'build_id', params['id']!), tenant, { top: true }) as ExplainBuildRequest,
       ),
   },

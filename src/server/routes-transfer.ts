@@ -52,7 +52,10 @@ function counted(limit: number, progress: () => void): Transform {
 
 async function exportStream({ engram, tenant, query }: RouteCall): Promise<Readable> {
   const user = pick(query, ['user_id'])['user_id'];
-  const lines = engram.exportData({ tenant_id: tenant, ...(typeof user === 'string' ? { user_id: user } : {}) });
+  const lines = engram.maintenance.exportData({
+    tenant_id: tenant,
+    ...(typeof user === 'string' ? { user_id: user } : {}),
+  });
   // The first line is read before answering, so a bad scope is a problem document, not a broken stream.
   const first = await lines.next();
   return Readable.from(
@@ -77,7 +80,7 @@ async function importStream({ engram, tenant, body, progress, importMaxLineBytes
   socket?.once('close', cutOff);
   try {
     const skipped: TransferCounts = {};
-    const counts = await engram.importData(input, {
+    const counts = await engram.maintenance.importData(input, {
       tenant_id: tenant,
       maxLineBytes: importMaxLineBytes,
       onBatch: progress,
@@ -100,7 +103,7 @@ async function eraseScope({ engram, tenant, body }: RouteCall): Promise<unknown>
   if (session !== undefined && typeof session !== 'string')
     throw ValidationError.of('session_id', 'type', 'must be a string');
   return {
-    erased: await engram.erase({
+    erased: await engram.maintenance.erase({
       tenant_id: tenant,
       user_id: body['user_id'],
       ...(session === undefined ? {} : { session_id: session }),

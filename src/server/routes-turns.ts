@@ -51,7 +51,7 @@ async function listEvents({ engram, tenant, query }: RouteCall): Promise<unknown
     ...pick(query, ['kinds', 'order', 'cursor']),
     limit,
   };
-  return page(await engram.listEvents(request as unknown as ListEventsRequest), limit, (event) => event.id);
+  return page(await engram.events.list(request as unknown as ListEventsRequest), limit, (event) => event.id);
 }
 
 /** Commit and compose. */
@@ -162,7 +162,7 @@ export const eventRoutes: readonly RouteSpec[] = [
     query: [{ name: 'limit', type: 'integer', description: 'Most sessions, 1–1000 (default 200).' }],
     response: { status: 200, description: 'Sessions and users with counts.', schema: SCOPES_SCHEMA },
     handle: ({ engram, tenant, query }) =>
-      engram.scopes({
+      engram.sessions.scopes({
         tenant_id: tenant,
         ...(query['limit'] === undefined ? {} : { limit: query['limit'] as number }),
       }),
@@ -200,7 +200,7 @@ export const eventRoutes: readonly RouteSpec[] = [
     summary: 'One event by id (a secret one shows only its ids, scope, kind, role and times)',
     response: { status: 200, description: 'The event.', schema: ref('eventRecord') },
     errors: [404],
-    handle: ({ engram, tenant, params }) => engram.getEvent(params['id']!, tenant),
+    handle: ({ engram, tenant, params }) => engram.events.get(params['id']!, tenant),
   },
   {
     method: 'POST',
@@ -232,6 +232,6 @@ export const eventRoutes: readonly RouteSpec[] = [
     },
     errors: [413, 415],
     handle: async ({ engram, tenant, body }) =>
-      engram.searchEventsPage(bindTenant(body, tenant) as SearchEventsRequest),
+      engram.events.searchPage(bindTenant(body, tenant) as SearchEventsRequest),
   },
 ];

@@ -96,7 +96,7 @@ describe('floods against the limits', () => {
         figures.batches += sizes.length;
         figures.calls += sizes.reduce((sum, size) => sum + size, 0);
         figures.refused_batches += responses.filter((response) => response.status === 429).length;
-        const run = (await h.t.engram.listBuilds({ tenant_id: TENANT_A, limit: 1000 })).length;
+        const run = (await h.t.engram.builds.list({ tenant_id: TENANT_A, limit: 1000 })).length;
         figures.calls_run += run;
         figures.calls_past_limit += Math.max(0, run - 50);
         for (const response of responses) expect([200, 429]).toContain(response.status);

@@ -43,7 +43,7 @@ describe('import files and the command line', () => {
       messages: [{ role: 'user', content: 'I prefer concise answers in writing. We launch Atlas on June 12.' }],
     });
     await source.engram.compose({ scope, purpose: 'responder' });
-    lines = await collect(source.engram.exportData());
+    lines = await collect(source.engram.maintenance.exportData());
   });
   afterAll(async () => {
     recordOutcome('import-cli', tallies);
@@ -94,25 +94,25 @@ describe('import files and the command line', () => {
           const before = sqliteDigest(target.path);
           let imported = false;
           try {
-            await target.engram.importData(file, { tenant_id: tenant });
+            await target.engram.maintenance.importData(file, { tenant_id: tenant });
             expect(illFormed, `${label}: text with a lone surrogate or U+0000 was imported`).toBeUndefined();
             imported = true;
             tally.accepted += 1;
             // What an import accepted, the store can serve: lists, search and a packet for the user.
             const user = { tenant_id: tenant, user_id: 'mira' };
-            await target.engram.listItems({
+            await target.engram.items.list({
               scope: { ...user, agent_id: 'assistant' },
               status: ['active', 'superseded', 'retracted'],
               limit: 100,
             });
-            await target.engram.listEvents({ scope: user, limit: 100 });
-            await target.engram.search({ scope: user, query: 'concise writing' });
+            await target.engram.events.list({ scope: user, limit: 100 });
+            await target.engram.items.search({ scope: user, query: 'concise writing' });
             await target.engram.compose({
               scope: { ...scope, tenant_id: tenant },
               purpose: 'responder',
               cues: { query: 'Atlas' },
             });
-            await target.engram.getWorkingState({ ...scope, tenant_id: tenant });
+            await target.engram.sessions.workingState({ ...scope, tenant_id: tenant });
           } catch (error) {
             expect(imported, `${label}: the imported data could not be read back: ${String(error)}`).toBe(false);
             expect(EngramError.isInstance(error), `${label}: ${String(error)}`).toBe(true);

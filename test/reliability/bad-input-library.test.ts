@@ -62,10 +62,10 @@ type Call = (engram: TempEngram['engram'], request: never) => Promise<unknown>;
 const CALLS: Record<string, Call> = {
   commitTurn: (engram, request) => engram.commitTurn(request),
   compose: (engram, request) => engram.compose(request),
-  search: (engram, request) => engram.search(request),
-  searchEvents: (engram, request) => engram.searchEvents(request),
-  remember: (engram, request) => engram.remember(request),
-  updateWorkingState: (engram, request) => engram.updateWorkingState(request),
+  search: (engram, request) => engram.items.search(request),
+  searchEvents: (engram, request) => engram.events.search(request),
+  remember: (engram, request) => engram.items.remember(request),
+  updateWorkingState: (engram, request) => engram.sessions.updateWorkingState(request),
 };
 
 /**
@@ -186,8 +186,8 @@ describe('library boundary: hostile input gets a typed error or is handled, and 
           tally,
           `query ${JSON.stringify(text.slice(0, 40))}`,
           async () => {
-            await t.engram.search({ scope: { user_id: 'mira', agent_id: 'assistant' }, query: text });
-            await t.engram.searchEvents({ scope: { user_id: 'mira' }, query: text });
+            await t.engram.items.search({ scope: { user_id: 'mira', agent_id: 'assistant' }, query: text });
+            await t.engram.events.search({ scope: { user_id: 'mira' }, query: text });
           },
           breaksTextRule(text) ? 'query' : undefined,
         );
@@ -195,7 +195,7 @@ describe('library boundary: hostile input gets a typed error or is handled, and 
       { numRuns: RUNS * 2 },
     );
     // A metacharacter query that names a stored word still finds it.
-    const hits = await t.engram.searchEvents({ scope: { user_id: 'mira' }, query: '"billing" OR (deploy* NEAR' });
+    const hits = await t.engram.events.search({ scope: { user_id: 'mira' }, query: '"billing" OR (deploy* NEAR' });
     expect(hits.length).toBeGreaterThan(0);
   }, 240_000);
 
@@ -205,9 +205,9 @@ describe('library boundary: hostile input gets a typed error or is handled, and 
       fc.asyncProperty(hostileString, async (id) => {
         tally.cases += 1;
         for (const read of [
-          () => t.engram.getEvent(id),
-          () => t.engram.getBuild(id),
-          () => t.engram.replay(id),
+          () => t.engram.events.get(id),
+          () => t.engram.builds.get(id),
+          () => t.engram.builds.replay(id),
           () => t.engram.review.get(id),
           () => t.engram.insights.get(id),
           () => t.engram.runs.snapshot(id),

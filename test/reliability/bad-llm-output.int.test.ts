@@ -132,10 +132,10 @@ describe('hostile model output', () => {
           turn_id: `llm-${tally.cases}`,
           messages: [{ role: 'user', content: 'We decided: Atlas launches on March 3.' }],
         });
-        const stored = await t.engram.getEvent(result.events[0]!.event_id);
+        const stored = await t.engram.events.get(result.events[0]!.event_id);
         expect(stored.turn_id).toBe(`llm-${tally.cases}`);
         // The model reads the turn in its background job: whatever it answers, the job ends or waits to retry.
-        const jobs = await t.engram.runJobs();
+        const jobs = await t.engram.maintenance.runJobs();
         const outcome = jobs.failed > 0 ? 'job_failed' : jobs.retried > 0 ? 'job_retried' : 'job_done';
         tally.codes[outcome] = (tally.codes[outcome] ?? 0) + 1;
         tally.accepted += 1;
@@ -143,7 +143,7 @@ describe('hostile model output', () => {
       }),
       { numRuns: RUNS },
     );
-    const items = await t.engram.listItems({
+    const items = await t.engram.items.list({
       scope: { user_id: 'mira', agent_id: 'assistant' },
       status: ['active', 'superseded', 'retracted'],
       limit: 1000,

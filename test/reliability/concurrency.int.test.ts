@@ -78,7 +78,7 @@ describe.each([sqliteStore('race'), postgresStore('race')])('concurrency: $name'
     const won = writers.flatMap((one) => one.lines.map((line) => line['won'] as number)).sort((a, b) => a - b);
     expect(won).toEqual(Array.from({ length: WRITERS * UPDATES_EACH }, (_, index) => index + 1));
     const engram = await createEngram({ store: store.address(), embeddings: { provider: 'none' } });
-    const state = await engram.getWorkingState({ user_id: 'race-user', agent_id: 'agent', session_id: 'race' });
+    const state = await engram.sessions.workingState({ user_id: 'race-user', agent_id: 'agent', session_id: 'race' });
     expect(state.state_version).toBe(WRITERS * UPDATES_EACH);
     expect(new Set(state.decisions.map((decision) => decision.statement)).size).toBe(WRITERS * UPDATES_EACH);
     await engram.close();
@@ -95,7 +95,7 @@ describe.each([sqliteStore('race'), postgresStore('race')])('concurrency: $name'
     // Every process was told about the same events: the ones written once.
     for (const answer of answers) expect(answer['events']).toEqual(written[0]!['events']);
     const engram = await createEngram({ store: store.address(), embeddings: { provider: 'none' } });
-    const events = await engram.listEvents({
+    const events = await engram.events.list({
       scope: { user_id: 'race-user', agent_id: 'agent', session_id: 'same' },
       limit: 100,
     });
@@ -133,7 +133,7 @@ describe.each([sqliteStore('race'), postgresStore('race')])('concurrency: $name'
       await committer.done;
       expect(committer.lines).toEqual([{ done: BUSY_TURNS }]);
       expect(composed).toBeGreaterThan(0);
-      const events = await engram.listEvents({
+      const events = await engram.events.list({
         scope: { user_id: 'race-user', agent_id: 'agent', session_id: 'busy' },
         limit: 1000,
       });

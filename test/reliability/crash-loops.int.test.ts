@@ -108,7 +108,7 @@ function crashLoops(store: StoreUnderTest): void {
         const perTurn = new Map<string, number>();
         const stored = new Set<string>();
         for (let index = 0; index < CLIENTS; index += 1) {
-          const events = await engram.listEvents({
+          const events = await engram.events.list({
             scope: { user_id: `crash-u${index}` },
             kinds: ['message'],
             limit: 1000,
@@ -121,7 +121,7 @@ function crashLoops(store: StoreUnderTest): void {
             page =
               page.length < 1000
                 ? []
-                : await engram.listEvents({
+                : await engram.events.list({
                     scope: { user_id: `crash-u${index}` },
                     kinds: ['message'],
                     limit: 1000,
@@ -136,10 +136,10 @@ function crashLoops(store: StoreUnderTest): void {
         expect(halfWritten).toEqual([]);
         // The derived search index, rebuilt from the items alone, answers as the one the crashes left.
         const search = { scope: { user_id: 'crash-u0', agent_id: 'assistant' }, query: 'oolong tea' };
-        const before = (await engram.search(search)).map((hit) => hit.item.id);
+        const before = (await engram.items.search(search)).map((hit) => hit.item.id);
         expect(before.length).toBeGreaterThan(0);
-        await engram.reindex();
-        expect((await engram.search(search)).map((hit) => hit.item.id)).toEqual(before);
+        await engram.maintenance.reindex();
+        expect((await engram.items.search(search)).map((hit) => hit.item.id)).toEqual(before);
         figures[store.name] = {
           ...figures[store.name],
           server_kills: SERVER_KILLS,

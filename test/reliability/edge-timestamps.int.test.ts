@@ -154,27 +154,27 @@ const ENTRIES: Entry[] = [
     name: 'event search',
     field: 'time_range.end',
     send: async (engram, text) =>
-      void (await engram.searchEvents({ scope: { user_id: 'mira' }, query: 'deploy', time_range: { end: text } })),
+      void (await engram.events.search({ scope: { user_id: 'mira' }, query: 'deploy', time_range: { end: text } })),
   },
   {
     name: 'item search',
     field: 'filters.time_range.start',
     send: async (engram, text) =>
-      void (await engram.search({ scope: userScope, query: 'deploy', filters: { time_range: { start: text } } })),
+      void (await engram.items.search({ scope: userScope, query: 'deploy', filters: { time_range: { start: text } } })),
   },
   {
     name: 'remember valid_from',
     field: 'valid_from',
     send: async (engram, text, n) => {
       const key = `goal:edge:case_${n}`;
-      await engram.remember({
+      await engram.items.remember({
         scope: userScope,
         type: 'goals',
         key,
         value: { name: `case ${n}`, description: 'edge' },
         valid_from: text,
       });
-      const [item] = await engram.history({ scope: userScope, key });
+      const [item] = await engram.items.history({ scope: userScope, key });
       return item?.valid_from ?? undefined;
     },
   },
@@ -234,7 +234,7 @@ describe('edge timestamps: one rule wherever a date-time enters', () => {
       oracle_errors: 0,
     });
     const exported: string[] = [];
-    for await (const line of engram.exportData()) exported.push(line);
+    for await (const line of engram.maintenance.exportData()) exported.push(line);
     const eventLine = exported.findIndex((line) => line.includes('"kind":"event"'));
     const imports: Entry = {
       name: 'import event ts',
@@ -245,7 +245,7 @@ describe('edge timestamps: one rule wherever a date-time enters', () => {
             ? JSON.stringify({ ...JSON.parse(line), event: { ...JSON.parse(line).event, ts: text } })
             : line,
         );
-        await target.importData(lines, { tenant_id: `import-${n}` });
+        await target.maintenance.importData(lines, { tenant_id: `import-${n}` });
         return undefined;
       },
     };
@@ -356,7 +356,7 @@ describe('edge timestamps: one rule wherever a date-time enters', () => {
   it("the tenant's export, with everything accepted above, imports into a fresh SQLite file and a fresh PostgreSQL schema", async () => {
     const tally = (figures['reimport'] = { calls: 0, records: 0, reimport_errors: 0 });
     const lines: string[] = [];
-    for await (const line of engram.exportData()) lines.push(line);
+    for await (const line of engram.maintenance.exportData()) lines.push(line);
     tally.records = lines.length - 1;
     for (const target of [sqliteStore('edge-reimport'), postgresStore('engram_edge_reimport')]) {
       tally.calls += 1;
@@ -366,7 +366,7 @@ describe('edge timestamps: one rule wherever a date-time enters', () => {
         embeddings: { provider: 'none' },
       });
       try {
-        const counts = await copy.importData(lines);
+        const counts = await copy.maintenance.importData(lines);
         expect(
           Object.values(counts).reduce((sum, count) => sum + count, 0),
           target.name,

@@ -200,11 +200,11 @@ describe('event-loop stalls under embedding load', () => {
         const idleLoop = await loopDelay(base!);
 
         writeBacklog(store.address());
-        const backlogAtStart = await reader.embeddingBacklog();
+        const backlogAtStart = await reader.maintenance.embeddingBacklog();
         const loadStarted = performance.now();
         let waiting = backlogAtStart;
         const poll = setInterval(() => {
-          void reader!.embeddingBacklog().then((count) => {
+          void reader!.maintenance.embeddingBacklog().then((count) => {
             waiting = count;
           });
         }, 250);
@@ -217,7 +217,7 @@ describe('event-loop stalls under embedding load', () => {
         const loadedLoop = await loopDelay(base!);
         clearInterval(poll);
         const embeddingSeconds = (performance.now() - loadStarted) / 1000;
-        const backlogLeft = await reader.embeddingBacklog();
+        const backlogLeft = await reader.maintenance.embeddingBacklog();
         // The same searches with the model idle (and loaded): what the query's own pass costs.
         const quietEnds = performance.now() + 3000;
         const quietSearch = await searches(base!, headers, () => performance.now() < quietEnds);

@@ -55,20 +55,20 @@ async function seedUser(engram: Engram, user: string, word: string): Promise<voi
   // The run ends: its reflection is queued as a job naming the user.
   await engram.commitTurn({ scope, turn_id: 't6', markers: ['RUN_END'] });
   // A procedure taught to the agent: every user of the agent sees it, so other users' packets quote it.
-  await engram.remember({
+  await engram.items.remember({
     scope,
     type: 'procedure',
     key: `procedure:deploy:${user}`,
     value: { task_type: 'deploy', name: user, steps: [`run ${word} checks first`] },
     scope_level: 'agent',
   });
-  await engram.remember({
+  await engram.items.remember({
     scope,
     type: 'preferences',
     key: 'pref:other:morning',
     value: { scope: 'other', name: 'morning', value: `${word} tea` },
   });
-  await engram.remember({
+  await engram.items.remember({
     scope,
     type: 'preferences',
     key: 'pref:other:morning',
@@ -239,7 +239,7 @@ function erasureSuite(
     await seedUser(engram, KEPT, KEEPER);
     await seeded();
     // Vectors for every embeddable event and chunk of both users.
-    while ((await engram.runEmbeddings(500)).embedded > 0);
+    while ((await engram.maintenance.runEmbeddings(500)).embedded > 0);
   }, 120_000);
 
   afterAll(async () => {
@@ -250,10 +250,10 @@ function erasureSuite(
 
   it("erases every kind of record of the user, and nothing of another user's", async () => {
     const listed = async (user: string) => ({
-      events: (await engram.listEvents({ scope: { user_id: user }, limit: 1000 })).length,
+      events: (await engram.events.list({ scope: { user_id: user }, limit: 1000 })).length,
       // Their own items: the agent-level procedure another user taught is visible to them too.
       items: (
-        await engram.listItems({
+        await engram.items.list({
           scope: { user_id: user, agent_id: 'assistant' },
           status: ['active', 'superseded', 'retracted'],
           limit: 1000,
@@ -262,12 +262,12 @@ function erasureSuite(
       candidates: (await engram.review.list({ scope: { user_id: user }, limit: 1000 })).length,
       insights: (await engram.insights.list({ scope: { user_id: user }, include_expired: true, limit: 1000 })).length,
       snapshots: (await engram.runs.snapshots({ scope: { user_id: user } })).length,
-      builds: (await engram.listBuilds({ user_id: user, limit: 1000 })).length,
+      builds: (await engram.builds.list({ user_id: user, limit: 1000 })).length,
     });
     const before = await listed(GONE);
     const kept = await listed(KEPT);
     for (const [kind, count] of Object.entries(before)) expect(count, `${kind} seeded`).toBeGreaterThan(0);
-    const erased = await engram.erase({ user_id: GONE });
+    const erased = await engram.maintenance.erase({ user_id: GONE });
     for (const table of [
       'events',
       'memory_items',
@@ -282,18 +282,18 @@ function erasureSuite(
       expect(erased[table], table).toBeGreaterThan(0);
     expect(Object.values(await listed(GONE)).every((count) => count === 0)).toBe(true);
     expect(await listed(KEPT)).toEqual(kept);
-    expect(await engram.search({ scope: { user_id: GONE }, query: `${CANARY} tea` })).toEqual([]);
+    expect(await engram.items.search({ scope: { user_id: GONE }, query: `${CANARY} tea` })).toEqual([]);
     figures[store.name] = { ...(figures[store.name] as object), records_erased: erased, records_seeded: before };
   });
 
   it("redacts the other user's packets that quoted what the erased user taught, and a replay says so", async () => {
-    const builds = await engram.listBuilds({ user_id: KEPT, limit: 1000 });
+    const builds = await engram.builds.list({ user_id: KEPT, limit: 1000 });
     const redacted = builds.filter((build) => build.redactions !== undefined);
     // The kept user's planner packet quoted the erased user's procedure: it is redacted, not gone.
     expect(redacted.length).toBeGreaterThan(0);
-    const replays = await Promise.all(redacted.map((build) => engram.replay(build.id)));
+    const replays = await Promise.all(redacted.map((build) => engram.builds.replay(build.id)));
     let exported = '';
-    for await (const line of engram.exportData({})) exported += `${line}\n`;
+    for await (const line of engram.maintenance.exportData({})) exported += `${line}\n`;
     const copies = {
       builds_of_other_users: builds.length,
       builds_redacted: redacted.length,
@@ -325,7 +325,7 @@ describe('erasure: sqlite', () => {
       const path = store.path!;
       // Deleted rows still hold their bytes in free pages and old index segments until the store is compacted.
       const afterErase = occurrences(path, CANARY);
-      const compacted = await engram().compactStore();
+      const compacted = await engram().maintenance.compact();
       expect(compacted).toMatchObject({ complete: true, not_done: [] });
       const left = occurrences(path, CANARY);
       expect(left).toBe(0);
@@ -379,7 +379,7 @@ describe('erasure: postgres', () => {
         // A plain DELETE leaves the rows' bytes in their pages until something rewrites them.
         await checkpoint();
         const afterErase = (await occurrencesInStore(store.schema!, CANARY)).total;
-        const compacted = await engram().compactStore();
+        const compacted = await engram().maintenance.compact();
         expect(compacted).toMatchObject({ complete: true, not_done: [] });
         await checkpoint();
         const left = await occurrencesInStore(store.schema!, CANARY);

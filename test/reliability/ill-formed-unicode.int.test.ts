@@ -49,7 +49,7 @@ const TEMPLATES: Record<
       value: { name: 'launch', description: 'Ship Atlas' },
       tags: ['atlas'],
     },
-    call: (engram, body) => engram.remember(body),
+    call: (engram, body) => engram.items.remember(body),
   },
   compose: {
     method: 'POST',
@@ -61,19 +61,19 @@ const TEMPLATES: Record<
     method: 'POST',
     path: '/v1/memory/search',
     body: { scope: userScope, query: 'launch' },
-    call: (engram, body) => engram.search(body),
+    call: (engram, body) => engram.items.search(body),
   },
   searchEvents: {
     method: 'POST',
     path: '/v1/events/search',
     body: { scope: { user_id: 'mira' }, query: 'deploy' },
-    call: (engram, body) => engram.searchEvents(body),
+    call: (engram, body) => engram.events.search(body),
   },
   patch: {
     method: 'PATCH',
     path: '/v1/working-state',
     body: { scope, expected_version: 0, set: { goal: 'ship', slots: { city: 'Oslo' } } },
-    call: (engram, body) => engram.updateWorkingState(body),
+    call: (engram, body) => engram.sessions.updateWorkingState(body),
   },
 };
 
@@ -142,10 +142,11 @@ describe.each([['sqlite'], ['postgres']])('ill-formed Unicode on %s', (name) => 
   /** What a refused call must leave as it was: the user's events, items, builds and working state. */
   const fingerprint = async () =>
     JSON.stringify([
-      (await engram.listEvents({ scope: { user_id: 'mira' }, limit: 1000 })).length,
-      (await engram.listItems({ scope: userScope, status: ['active', 'superseded', 'retracted'], limit: 1000 })).length,
-      (await engram.listBuilds({ limit: 1000 })).length,
-      (await engram.getWorkingState(scope)).state_version,
+      (await engram.events.list({ scope: { user_id: 'mira' }, limit: 1000 })).length,
+      (await engram.items.list({ scope: userScope, status: ['active', 'superseded', 'retracted'], limit: 1000 }))
+        .length,
+      (await engram.builds.list({ limit: 1000 })).length,
+      (await engram.sessions.workingState(scope)).state_version,
     ]);
 
   beforeAll(async () => {

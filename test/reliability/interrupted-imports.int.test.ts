@@ -44,7 +44,7 @@ const turnRequest = (user: number, turn: number): CommitTurnRequest => ({
 
 async function exportOf(engram: Engram): Promise<string[]> {
   const lines: string[] = [];
-  for await (const line of engram.exportData()) lines.push(line.trimEnd());
+  for await (const line of engram.maintenance.exportData()) lines.push(line.trimEnd());
   return lines.slice(1);
 }
 
@@ -107,7 +107,7 @@ describe('interrupted imports', () => {
       for (let start = 0; start < turns.length; start += 200) await engram.commitTurns(turns.slice(start, start + 200));
       records = await exportOf(engram);
       file = join(source.path!, '..', 'export.jsonl');
-      const header = (await engram.exportData().next()).value as string;
+      const header = (await engram.maintenance.exportData().next()).value as string;
       writeFileSync(file, `${[header, ...records].join('\n')}\n`);
     } finally {
       await engram.close();
@@ -168,10 +168,10 @@ describe('interrupted imports', () => {
               expect(after).toEqual(records);
 
               const search = { scope: { user_id: 'imp-u3', agent_id: 'assistant' }, query: 'tea Atlas' };
-              const before = (await engram.search(search)).map((hit) => hit.item.id);
+              const before = (await engram.items.search(search)).map((hit) => hit.item.id);
               expect(before.length).toBeGreaterThan(0);
-              await engram.reindex();
-              expect((await engram.search(search)).map((hit) => hit.item.id)).toEqual(before);
+              await engram.maintenance.reindex();
+              expect((await engram.items.search(search)).map((hit) => hit.item.id)).toEqual(before);
               rounds.push({
                 killed_ms_after_first_batch: killAfter,
                 records_left: left.length,
@@ -210,7 +210,7 @@ describe('interrupted imports', () => {
       // by the check Node runs every 250 ms here, as a server with its defaults cuts them at 60 s.
       app.server.headersTimeout = 500;
       const { key } = await target.keys.create({ tenant_id: 'default', role: 'admin' });
-      const lines = [(await target.exportData().next()).value as string, ...records.slice(0, 2000)].map(
+      const lines = [(await target.maintenance.exportData().next()).value as string, ...records.slice(0, 2000)].map(
         (line) => `${line}\n`,
       );
       const pieces = 100;

@@ -77,7 +77,7 @@ describe('read-key storage growth: cues are closed and size-limited, stored buil
     builds_over_bound: 0,
   };
 
-  const builds = async () => (await engram.listBuilds({ limit: 1000 })) as ContextBuild[];
+  const builds = async () => (await engram.builds.list({ limit: 1000 })) as ContextBuild[];
 
   beforeAll(async () => {
     store = sqliteStore('read-key-growth');

@@ -107,8 +107,8 @@ describe('secrets through the library, with every model provider configured', ()
     });
     for (const turn of turns(scope)) await engram.commitTurn(turn);
     // The model reads each turn in a background job (and reflects over the run that ended).
-    while ((await engram.runJobs(100)).done > 0);
-    while ((await engram.runEmbeddings(500)).embedded > 0);
+    while ((await engram.maintenance.runJobs(100)).done > 0);
+    while ((await engram.maintenance.runEmbeddings(500)).embedded > 0);
     // A model that answers nonsense makes reflection fail with a typed error; what it was sent still counts.
     await engram.reflect({ scope: { user_id: 'mira', agent_id: 'assistant', run_id: 'r1' } }).catch(() => undefined);
   }, 60_000);
@@ -132,10 +132,10 @@ describe('secrets through the library, with every model provider configured', ()
 
   it('keeps it out of searches, lists, exports, snapshots and candidates', async () => {
     const user = { user_id: 'mira', agent_id: 'assistant' };
-    clean('event search', JSON.stringify(await engram.searchEvents({ scope: user, query: `vault code ${CANARY}` })));
+    clean('event search', JSON.stringify(await engram.events.search({ scope: user, query: `vault code ${CANARY}` })));
     // Memory search embeds its query: a query naming the canary would send the caller's own words.
-    clean('memory search', JSON.stringify(await engram.search({ scope: user, query: 'vault password code' })));
-    const events = await engram.listEvents({ scope: user, limit: 1000 });
+    clean('memory search', JSON.stringify(await engram.items.search({ scope: user, query: 'vault password code' })));
+    const events = await engram.events.list({ scope: user, limit: 1000 });
     clean('event list', JSON.stringify(events));
     // A secret event shows where it sits and when, nothing that may describe it.
     const secret = events.filter((event) => event.sensitivity === 'secret');
@@ -149,16 +149,16 @@ describe('secrets through the library, with every model provider configured', ()
         snapshot_ref: null,
         resonance_links: [],
       });
-      clean('event get', JSON.stringify(await engram.getEvent(event.id)));
+      clean('event get', JSON.stringify(await engram.events.get(event.id)));
     }
     clean(
       'item list',
       JSON.stringify(
-        await engram.listItems({ scope: user, status: ['active', 'superseded', 'retracted'], limit: 1000 }),
+        await engram.items.list({ scope: user, status: ['active', 'superseded', 'retracted'], limit: 1000 }),
       ),
     );
     let exported = '';
-    for await (const line of engram.exportData()) exported += line;
+    for await (const line of engram.maintenance.exportData()) exported += line;
     clean('export', exported);
     const snapshots = await engram.runs.snapshots({ scope: { user_id: 'mira' } });
     expect(snapshots.length).toBeGreaterThan(0);
@@ -167,7 +167,7 @@ describe('secrets through the library, with every model provider configured', ()
       clean('snapshot narrative', await engram.runs.narrative(record.snapshot.snapshot_id));
     }
     clean('review candidates', JSON.stringify(await engram.review.list({ scope: { user_id: 'mira' }, limit: 1000 })));
-    clean('working state', JSON.stringify(await engram.getWorkingState(scope)));
+    clean('working state', JSON.stringify(await engram.sessions.workingState(scope)));
   });
 
   it('never sends it to a model provider, embedding or LLM', () => {

@@ -36,21 +36,21 @@ describe('engram/client', () => {
     expect(text).toContain('# Memory for the responder');
     // Later writes carry a later time (the test clock stands still otherwise), so the replay sees the store as it was.
     h.t.clock.advance(1000);
-    const diffs = await client.remember({
+    const diffs = await client.items.remember({
       scope: { user_id: 'mira', agent_id: 'assistant' },
       type: 'preferences',
       key: 'pref:writing:tone',
       value: { scope: 'writing', name: 'tone', value: 'friendly' },
     });
     expect(diffs[0]).toMatchObject({ action: 'created', key: 'pref:writing:tone' });
-    const hits = await client.search({ scope: { user_id: 'mira', agent_id: 'assistant' }, query: 'tone' });
+    const hits = await client.items.search({ scope: { user_id: 'mira', agent_id: 'assistant' }, query: 'tone' });
     expect(hits[0]!.item.key).toBe('pref:writing:tone');
-    const events = await client.listEvents({ user_id: 'mira', limit: 1 });
+    const events = await client.events.list({ user_id: 'mira', limit: 1 });
     expect(events.items).toHaveLength(1);
     expect(events.next_cursor).toBe(events.items[0]!.id);
-    const next = await client.listEvents({ user_id: 'mira', limit: 1, cursor: events.next_cursor! });
+    const next = await client.events.list({ user_id: 'mira', limit: 1, cursor: events.next_cursor! });
     expect(next.items[0]!.id > events.items[0]!.id).toBe(true);
-    const state = await client.updateWorkingState({ scope, expected_version: 0, set: { goal: 'Ship Atlas' } });
+    const state = await client.sessions.updateWorkingState({ scope, expected_version: 0, set: { goal: 'Ship Atlas' } });
     expect(state).toMatchObject({ goal: 'Ship Atlas', state_version: 1 });
     const build = await client.builds.get(String(packet.explain.determinism!['context_build_id']));
     expect(build.packet_hash).toBe(packet.explain.determinism!['packet_hash']);
@@ -64,13 +64,13 @@ describe('engram/client', () => {
       turn_id: 'n1',
       messages: [{ role: 'user', content: 'I live in Porto.' }],
     });
-    const lines = await admin.exportData({ user_id: 'noor' });
+    const lines = await admin.maintenance.exportData({ user_id: 'noor' });
     expect(lines.split('\n').filter((line) => line !== '').length).toBeGreaterThan(2);
     // Sent again, every record is there already: the import skips them and writes nothing.
-    const imported = await admin.importData(lines);
+    const imported = await admin.maintenance.importData(lines);
     expect(imported).toMatchObject({ tenant_id: TENANT_A, counts: {} });
     expect(Object.values(imported.skipped).reduce((sum, count) => sum + (count ?? 0), 0)).toBeGreaterThan(0);
-    const { erased } = await admin.erase({ user_id: 'noor' });
+    const { erased } = await admin.maintenance.erase({ user_id: 'noor' });
     expect(erased['events']).toBeGreaterThan(0);
     expect((await admin.request('listEvents', { query: { user_id: 'noor' } })).items).toEqual([]);
     expect(await admin.request('whoami', {})).toMatchObject({ tenant_id: TENANT_A, role: 'admin' });
@@ -90,7 +90,7 @@ describe('engram/client', () => {
     expect((invalid as EngramHttpError).requestId).toBeTruthy();
     await expect(createClient({ baseUrl: h.url, apiKey: 'egk_nope' }).healthz()).resolves.toBeDefined();
     await expect(
-      createClient({ baseUrl: h.url, apiKey: 'egk_nope' }).listEvents({ user_id: 'mira' }),
+      createClient({ baseUrl: h.url, apiKey: 'egk_nope' }).events.list({ user_id: 'mira' }),
     ).rejects.toMatchObject({ status: 401, code: 'UNAUTHENTICATED' });
   });
 });

@@ -135,14 +135,14 @@ describe('correcting memory over HTTP', () => {
     const client = createClient({ baseUrl: h.url, apiKey: h.keys.a.write });
     expect(await client.keys.whoami()).toMatchObject({ role: 'write', label: 'tenant-a write' });
     const diet = { user_id: 'mira', agent_id: 'assistant', key: 'pref:food:diet' };
-    await client.remember({
+    await client.items.remember({
       scope,
       type: 'preferences',
       key: diet.key,
       value: { scope: 'food', name: 'diet', value: 'vegan' },
     });
-    const [first] = (await client.history(diet)).items;
-    expect((await client.restore({ scope, item_id: first!.id, rule: 'inspector' }))[0]).toMatchObject({
+    const [first] = (await client.items.history(diet)).items;
+    expect((await client.items.restore({ scope, item_id: first!.id, rule: 'inspector' }))[0]).toMatchObject({
       action: 'updated',
       rule: 'inspector:tenant-a write',
     });

@@ -155,7 +155,7 @@ describe('bodies that are JSON but unsafe, and JSON Lines on JSON routes', () =>
       });
       expect(response.body.detail).toContain('is not an allowed property name');
     }
-    expect(await h.t.engram.listEvents({ scope: { ...scope, tenant_id: 'tenant-a' } })).toEqual([]);
+    expect(await h.t.engram.events.list({ scope: { ...scope, tenant_id: 'tenant-a' } })).toEqual([]);
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });
 

@@ -44,7 +44,7 @@ describe('the import route as a stream', () => {
     }));
     await h.t.engram.commitTurns(turns);
     lines = [];
-    for await (const line of h.t.engram.exportData({ tenant_id: 'tenant-a' })) lines.push(line);
+    for await (const line of h.t.engram.maintenance.exportData({ tenant_id: 'tenant-a' })) lines.push(line);
   }, 60_000);
   afterAll(() => h.close());
 

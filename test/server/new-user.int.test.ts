@@ -173,7 +173,7 @@ describe('a new user, over HTTP', () => {
 
   it("lets an admin re-extract the user over HTTP: nothing to change where today's rules wrote everything", async () => {
     const admin = createClient({ baseUrl: h.url, apiKey: h.keys.a.admin });
-    const result = await admin.reextract({ user_id: user.user_id, dry_run: true });
+    const result = await admin.items.reextract({ user_id: user.user_id, dry_run: true });
     expect(result).toMatchObject({ user_id: user.user_id, turns: WEEK.length, dry_run: true, items: [] });
     const denied = await h.call('POST', '/v1/items/reextract', {
       key: h.keys.a.write,

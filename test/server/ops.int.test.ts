@@ -227,7 +227,7 @@ describe('server options and operations', () => {
       arguments: { scope, turn_id: 'm1', messages: [{ role: 'user', content: 'Hello over MCP' }] },
     });
     expect(committed.isError).not.toBe(true);
-    const events = await h.t.engram.listEvents({ scope: { tenant_id: TENANT_A, user_id: 'mira' } });
+    const events = await h.t.engram.events.list({ scope: { tenant_id: TENANT_A, user_id: 'mira' } });
     expect(events.map((event) => event.content)).toEqual(['Hello over MCP']);
     // The lean list by default; the server's mcpTools option shows the full one.
     expect(tools.every((tool) => tool.outputSchema === undefined)).toBe(true);

@@ -39,12 +39,12 @@ describe('the rate limit counts calls, not HTTP requests', () => {
     expect(response.body).toMatchObject({ status: 429, code: 'RATE_LIMITED', field: null });
     expect(response.body.detail).toContain('100 calls');
     expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(await h.t.engram.listBuilds({ tenant_id: TENANT_A })).toHaveLength(0);
+    expect(await h.t.engram.builds.list({ tenant_id: TENANT_A })).toHaveLength(0);
     // The refused batch cost one request: 49 calls still fit.
     expect(
       (await h.call('POST', '/mcp', { key: h.keys.a.read, body: composeBatch(49), headers: MCP_HEADERS })).status,
     ).toBe(200);
-    expect(await h.t.engram.listBuilds({ tenant_id: TENANT_A, limit: 1000 })).toHaveLength(49);
+    expect(await h.t.engram.builds.list({ tenant_id: TENANT_A, limit: 1000 })).toHaveLength(49);
     expect(
       (
         await h.call<ProblemDocument>('POST', '/mcp', {
@@ -72,7 +72,7 @@ describe('the rate limit counts calls, not HTTP requests', () => {
       headers: MCP_HEADERS,
     });
     expect(rest.status).toBe(200);
-    expect(await h.t.engram.listBuilds({ tenant_id: TENANT_A, limit: 1000 })).toHaveLength(50);
+    expect(await h.t.engram.builds.list({ tenant_id: TENANT_A, limit: 1000 })).toHaveLength(50);
     expect(
       (await h.call<ProblemDocument>('GET', '/v1/events?user_id=mira', { key: h.keys.a.read })).body,
     ).toMatchObject({ status: 429, code: 'RATE_LIMITED' });

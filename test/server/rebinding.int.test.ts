@@ -85,7 +85,7 @@ describe("auth 'none': Host and Origin must name this server", () => {
       for (const response of await Promise.all(attacks(server, { host })))
         expectRefused(response, 421, 'MISDIRECTED_REQUEST', 'host');
     }
-    expect(await server.t.engram.listEvents({ scope })).toEqual([]);
+    expect(await server.t.engram.events.list({ scope })).toEqual([]);
   });
 
   it("an Origin that is not the server's own is 403 FORBIDDEN naming the header; nothing is written", async () => {
@@ -100,7 +100,7 @@ describe("auth 'none': Host and Origin must name this server", () => {
       for (const response of await Promise.all(attacks(server, { host, origin })))
         expectRefused(response, 403, 'FORBIDDEN', 'origin');
     }
-    expect(await server.t.engram.listEvents({ scope })).toEqual([]);
+    expect(await server.t.engram.events.list({ scope })).toEqual([]);
   });
 
   it("the server's own names and origin are served: 127.0.0.1, localhost and [::1] on its port", async () => {

@@ -85,7 +85,7 @@ describe('tenant isolation and roles on every route', () => {
       { key: h.keys.a.read },
     );
     expect(scopes.status).toBe(200);
-    expect(scopes.body).toEqual(await h.t.engram.scopes({ tenant_id: TENANT_A }));
+    expect(scopes.body).toEqual(await h.t.engram.sessions.scopes({ tenant_id: TENANT_A }));
     const fresh = await h.call('GET', '/v1/runs?user_id=bea-elsewhere&agent_id=assistant&run_id=r1', {
       key: h.keys.a.read,
     });
@@ -153,7 +153,7 @@ describe('tenant isolation and roles on every route', () => {
         'resumeRun',
       ]),
     );
-    const events = await h.t.engram.listEvents({ scope: { tenant_id: TENANT_A, user_id: 'mira' } });
+    const events = await h.t.engram.events.list({ scope: { tenant_id: TENANT_A, user_id: 'mira' } });
     expect(events).toEqual([]);
   });
 });

@@ -46,7 +46,7 @@ export async function seedTenantB(engram: Engram): Promise<RecordIds> {
   ]);
   await engram.commitTurn({ scope, turn_id: 'b5', markers: [...markers] });
   const snapshotTurn = await engram.commitTurn({ scope, turn_id: 'b6', markers: [...markers] });
-  const [item] = await engram.remember({
+  const [item] = await engram.items.remember({
     scope,
     type: 'preferences',
     key: 'pref:writing:tone',
@@ -80,18 +80,18 @@ export async function seedTenantB(engram: Engram): Promise<RecordIds> {
 export async function fingerprint(engram: Engram): Promise<string> {
   const user = { tenant_id: TENANT_B, user_id: B_USER };
   return JSON.stringify([
-    await engram.listEvents({ scope: user, limit: 1000 }),
-    await engram.listItems({
+    await engram.events.list({ scope: user, limit: 1000 }),
+    await engram.items.list({
       scope: { ...user, agent_id: 'assistant' },
       status: ['active', 'superseded', 'retracted'],
       limit: 1000,
     }),
-    await engram.getWorkingState(scope),
+    await engram.sessions.workingState(scope),
     await engram.review.list({ scope: user, limit: 1000 }),
     await engram.insights.list({ scope: user, include_expired: true, limit: 1000 }),
     await engram.runs.get(run),
     await engram.runs.snapshots({ scope: user }),
-    await engram.listBuilds({ tenant_id: TENANT_B, limit: 1000 }),
+    await engram.builds.list({ tenant_id: TENANT_B, limit: 1000 }),
     await engram.keys.list(TENANT_B),
   ]);
 }

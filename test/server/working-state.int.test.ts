@@ -89,10 +89,10 @@ describe('PATCH /v1/working-state with a turn_id used before', () => {
       set: { goal: 'Plan' },
       turn_id: 'l1',
     };
-    const written = await h.t.engram.updateWorkingState(library);
+    const written = await h.t.engram.sessions.updateWorkingState(library);
     expect(written.replayed).toBe(false);
-    expect(await h.t.engram.updateWorkingState(library)).toEqual({ ...written, replayed: true });
-    await expect(h.t.engram.updateWorkingState({ ...library, set: { goal: 'Other' } })).rejects.toMatchObject({
+    expect(await h.t.engram.sessions.updateWorkingState(library)).toEqual({ ...written, replayed: true });
+    await expect(h.t.engram.sessions.updateWorkingState({ ...library, set: { goal: 'Other' } })).rejects.toMatchObject({
       code: 'DUPLICATE_TURN',
       field: 'turn_id',
     });

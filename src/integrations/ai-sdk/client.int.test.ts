@@ -41,12 +41,12 @@ describe('engram/ai-sdk over the HTTP client', () => {
     await streamText({ model: wrapped('week-2'), prompt: 'Any snack ideas?' }).consumeStream();
 
     expect(systemPromptOf(model.doStreamCalls[0]!)).toContain('allergic to peanuts');
-    const week1 = await client.listEvents({ ...user, session_id: 'week-1' });
+    const week1 = await client.events.list({ ...user, session_id: 'week-1' });
     expect(week1.items.map((event) => event.content)).toEqual([
       "I'm allergic to peanuts.",
       'Noted, nothing with peanuts.',
     ]);
-    const week2 = await client.listEvents({ ...user, session_id: 'week-2' });
+    const week2 = await client.events.list({ ...user, session_id: 'week-2' });
     expect(week2.items.map((event) => event.content)).toEqual(['Any snack ideas?', 'Apple slices with yoghurt.']);
   });
 
@@ -74,6 +74,6 @@ describe('engram/ai-sdk over the HTTP client', () => {
     expect(result.steps[1]!.toolResults[0]!.output).toEqual({
       hits: [expect.objectContaining({ key: 'pref:food:snack', text: expect.stringContaining('rice crackers') })],
     });
-    expect((await client.listItems({ ...user })).items.map((item) => item.key)).toContain('pref:food:snack');
+    expect((await client.items.list({ ...user })).items.map((item) => item.key)).toContain('pref:food:snack');
   });
 });

@@ -16,7 +16,7 @@ function withMemory(model: MockLanguageModelV3, options: Partial<EngramMiddlewar
 }
 
 async function sessionEvents(sessionId: string): Promise<EventRecord[]> {
-  return current.engram.listEvents({ scope: { ...user, session_id: sessionId } });
+  return current.engram.events.list({ scope: { ...user, session_id: sessionId } });
 }
 
 // The log keeps the stored role names: human for the user, agent for the assistant.

@@ -62,12 +62,12 @@ describe('memoryTools', () => {
       ],
       ['forget', { changes: [expect.objectContaining({ action: 'retracted', key: 'pref:food:snack' })] }],
     ]);
-    const [item] = await current.engram.listItems({ scope, status: ['retracted'] });
+    const [item] = await current.engram.items.list({ scope, status: ['retracted'] });
     expect(item).toMatchObject({
       key: 'pref:food:snack',
       provenance: { extractor: 'explicit', rule: 'ai-sdk.remember' },
     });
-    expect(await current.engram.listItems({ scope })).toEqual([]);
+    expect(await current.engram.items.list({ scope })).toEqual([]);
   });
 
   it("shows the model Engram's message when its input breaks a rule", async () => {
@@ -95,17 +95,17 @@ describe('memoryTools', () => {
         },
       ],
     });
-    expect(await current.engram.listItems({ scope })).toEqual([]);
+    expect(await current.engram.items.list({ scope })).toEqual([]);
   });
 
   it('keeps to the scope it was made with, whatever the model sends', async () => {
-    await current.engram.remember({
+    await current.engram.items.remember({
       scope: { user_id: 'someone-else', agent_id: 'chef' },
       ...snack,
       type: 'preferences',
       value: { ...snack.value, value: 'salted peanuts' },
     });
-    await current.engram.remember({ scope, ...snack, type: 'preferences' });
+    await current.engram.items.remember({ scope, ...snack, type: 'preferences' });
     const tools = memoryTools({ engram: current.engram, scope });
     const input = { query: 'snack', scope: { user_id: 'someone-else' } } as unknown as { query: string };
     const output = await tools.searchMemory.execute!(input, { toolCallId: 'call-1', messages: [] });

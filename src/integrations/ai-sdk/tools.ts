@@ -45,7 +45,7 @@ export interface SearchMemoryInput {
   k?: number;
 }
 
-/** What the model sends to remember: an item as `engram.remember` takes it. */
+/** What the model sends to remember: an item as `engram.items.remember` takes it. */
 export interface RememberInput {
   type: MemoryType;
   key: string;

@@ -58,7 +58,7 @@ describe('composeInNode in a compiled StateGraph', () => {
       { configurable: { thread_id: 'thread-3', user_id: 'ana' } },
     );
     expect(someoneElse.memory).not.toContain('peanuts');
-    const builds = await t.engram.listBuilds({ user_id: 'mira' });
+    const builds = await t.engram.builds.list({ user_id: 'mira' });
     expect(builds.map((build) => build.session_id)).toContain('thread-2');
   });
 

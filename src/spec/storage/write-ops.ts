@@ -35,7 +35,7 @@ export interface AppendEventOp {
 }
 
 /**
- * Replace the full-text entry of a stored event (derived from its text: `reindex` rebuilds it);
+ * Replace the full-text entry of a stored event (derived from its text: `maintenance.reindex` rebuilds it);
  * `search_text` null removes it. Fails with NOT_FOUND for an event the tenant does not hold.
  */
 export interface IndexEventOp {
@@ -47,7 +47,7 @@ export interface IndexEventOp {
 
 /**
  * Replace the token count kept with a stored event or item version (derived from its text, like a
- * full-text entry: `reindex` counts it again); null clears it. Fails with NOT_FOUND for a row the
+ * full-text entry: `maintenance.reindex` counts it again); null clears it. Fails with NOT_FOUND for a row the
  * tenant does not hold.
  */
 export interface PutTextTokensOp {
