@@ -18,7 +18,7 @@ import {
 } from '../index.js';
 import { HttpError } from './http-error.js';
 import type { ServerMetrics } from './metrics.js';
-import { assertOwnTenant, isObject, type JsonObject } from './tenancy.js';
+import { assertOwnTenant, bindTenant, isObject, type JsonObject } from './tenancy.js';
 
 /** A JSON Schema fragment (for the OpenAPI document). */
 export type SchemaObject = Record<string, unknown>;
@@ -193,6 +193,15 @@ export function withPathId(body: unknown, field: string, id: string): unknown {
     throw ValidationError.of(field, 'const', 'must be the id in the path (or left out)');
   return { ...body, [field]: id };
 }
+
+/**
+ * A request addressed by the id in its path, in the key's tenant (approve, reject, insight changes).
+ *
+ * @example
+ * addressed(call, 'candidate_id') // { by: 'mira', candidate_id: 'cand_…', tenant_id: 'acme' }
+ */
+export const addressed = ({ body, params, tenant }: RouteCall, field: string): unknown =>
+  bindTenant(withPathId(body, field, params['id']!), tenant, { top: true });
 
 const fromScope = (field: string) => field.replace(/^scope\./u, '');
 
@@ -370,7 +379,7 @@ export interface RouteEnvironment {
  * Registers routes on an (authenticated) Fastify context.
  *
  * @example
- * registerRoutes(api, { engram, metrics, timeoutMs: 30_000, importMaxLineBytes: DEFAULT_MAX_LINE_BYTES }, [...turnRoutes, ...memoryRoutes]);
+ * registerRoutes(api, { engram, metrics, timeoutMs: 30_000, importMaxLineBytes: DEFAULT_MAX_LINE_BYTES }, [...turnRoutes, ...itemRoutes]);
  */
 export function registerRoutes(app: FastifyInstance, environment: RouteEnvironment, specs: readonly RouteSpec[]): void {
   for (const spec of specs) {

@@ -1,5 +1,6 @@
-// API keys of the key's own tenant (admin keys only): list, create (the secret is shown once) and
-// revoke. A key of one tenant never sees or revokes another tenant's keys. Any key may ask what it is.
+// API keys of the key's own tenant (engram.keys; admin keys only): list, create (the secret is
+// shown once) and revoke. A key of one tenant never sees or revokes another tenant's keys. Any key
+// may ask what it is.
 
 import { isId, KEY_ROLES, ValidationError, type ApiKeyInfo, type KeyRole } from '../index.js';
 import { identify } from './attribution.js';

@@ -1,9 +1,9 @@
-// Schema fragments the route table uses to describe bodies and responses in the OpenAPI document:
-// references into the library's JSON Schemas (components named after `schemas`, records among
-// them), pages, and closed objects.
+// Schema fragments the route table uses to describe queries, bodies and responses in the OpenAPI
+// document: references into the library's JSON Schemas (components named after `schemas`, records
+// among them), pages, closed objects, and the fragments more than one route file shares.
 
 import type { schemas } from '../index.js';
-import type { SchemaObject } from './route-kit.js';
+import type { QueryParam, SchemaObject } from './route-kit.js';
 
 /** The name of one of the library's schemas (a key of `schemas`). */
 export type LibrarySchema = keyof typeof schemas;
@@ -53,3 +53,14 @@ export const OWN_TENANT: SchemaObject = {
   type: 'string',
   description: "Optional; must be the key's own tenant (the server sets it).",
 };
+
+/** Who decided, in a review decision or an insight change. */
+export const REVIEWER: SchemaObject = ref('reflectionRequests', '/$defs/reviewer');
+
+/** The scope of a list of a user's reflection records (review candidates, insights). */
+export const USER_PARAMS: readonly QueryParam[] = [
+  { name: 'user_id', type: 'string', description: 'The user (required).', required: true },
+  { name: 'agent_id', type: 'string', description: 'One agent.' },
+  { name: 'session_id', type: 'string', description: 'One session.' },
+  { name: 'run_id', type: 'string', description: 'One run.' },
+];

@@ -22,22 +22,27 @@ import { registerOpsRoutes } from './ops-routes.js';
 import { loggerOptions, resolveServerOptions, type ResolvedServerOptions, type ServerOptions } from './options.js';
 import { installProblemHandling } from './problem.js';
 import { registerRoutes, type RouteSpec } from './route-kit.js';
+import { buildRoutes } from './routes-builds.js';
+import { eventRoutes } from './routes-events.js';
+import { insightRoutes } from './routes-insights.js';
+import { itemRoutes } from './routes-items.js';
 import { keyRoutes } from './routes-keys.js';
-import { acceptNdjson, transferRoutes } from './routes-transfer.js';
+import { acceptNdjson, maintenanceRoutes } from './routes-maintenance.js';
 import { registerMcpRoutes } from './routes-mcp.js';
-import { insightRoutes, reviewRoutes } from './routes-review.js';
-import { memoryRoutes, workingStateRoutes } from './routes-memory.js';
-import { buildRoutes, runRoutes } from './routes-runs.js';
-import { eventRoutes, turnRoutes } from './routes-turns.js';
+import { reviewRoutes } from './routes-review.js';
+import { runRoutes } from './routes-runs.js';
+import { scopeRoutes, workingStateRoutes } from './routes-sessions.js';
+import { turnRoutes } from './routes-turns.js';
 import { registerInspector } from './ui-routes.js';
 
 export type { ServerOptions } from './options.js';
 
-/** Every /v1 route, in the order of the docs. */
+/** Every /v1 route, in the order of the docs: a route file per area of the library's Engram. */
 export const API_ROUTES: readonly RouteSpec[] = [
   ...turnRoutes,
+  ...scopeRoutes,
   ...eventRoutes,
-  ...memoryRoutes,
+  ...itemRoutes,
   ...workingStateRoutes,
   ...reviewRoutes,
   ...insightRoutes,
@@ -47,10 +52,10 @@ export const API_ROUTES: readonly RouteSpec[] = [
 ];
 
 /**
- * Every route the server registers and documents: API_ROUTES (JSON in and out) and the transfer
+ * Every route the server registers and documents: API_ROUTES (JSON in and out) and the maintenance
  * routes (JSON Lines export and import, erase), which their own tests cover.
  */
-export const ALL_ROUTES: readonly RouteSpec[] = [...API_ROUTES, ...transferRoutes];
+export const ALL_ROUTES: readonly RouteSpec[] = [...API_ROUTES, ...maintenanceRoutes];
 
 const resolved = new WeakMap<FastifyInstance, ResolvedServerOptions>();
 

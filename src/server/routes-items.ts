@@ -1,6 +1,6 @@
-// Long-term memory (items: list, get, history, remember, restore, forget, search) and a session's
-// working state (read, and patch at an expected version). Every item answered carries `text`, the
-// line a packet shows for it.
+// Long-term memory (engram.items): list, get, history, remember, restore, forget, reextract and
+// search, with POST /v1/memory/search kept as the earlier name of the search. Every item answered
+// carries `text`, the line a packet shows for it.
 
 import {
   describeItem,
@@ -13,8 +13,6 @@ import {
   type RememberRequest,
   type RestoreRequest,
   type SearchMemoryRequest,
-  type SessionScopeInput,
-  type UpdateWorkingStateRequest,
 } from '../index.js';
 import { attributed } from './attribution.js';
 import { limitOf, page, PAGE_PARAMS, pick, type RouteCall, type RouteSpec } from './route-kit.js';
@@ -66,10 +64,6 @@ async function history({ engram, tenant, query }: RouteCall): Promise<unknown> {
   return { items: versions.map(withText), next_cursor: null };
 }
 
-async function patchWorkingState({ engram, tenant, body }: RouteCall): Promise<unknown> {
-  return engram.sessions.updateWorkingState(bindTenant(body, tenant) as UpdateWorkingStateRequest);
-}
-
 async function searchItems({ engram, tenant, body }: RouteCall): Promise<unknown> {
   return {
     hits: (await engram.items.search(bindTenant(body, tenant) as SearchMemoryRequest)).map((hit) => ({
@@ -95,7 +89,7 @@ const ITEM_HITS = {
   schema: objectOf({ hits: { type: 'array', items: ref('records', '/$defs/item_hit') } }, ['hits']),
 };
 
-/** Items and memory search. */
+/** The item search: listed under its own address and its earlier one. */
 const SEARCH_ITEMS: RouteSpec = {
   method: 'POST',
   url: '/v1/items/search',
@@ -111,7 +105,8 @@ const SEARCH_ITEMS: RouteSpec = {
   handle: searchItems,
 };
 
-export const memoryRoutes: readonly RouteSpec[] = [
+/** Long-term memory items. */
+export const itemRoutes: readonly RouteSpec[] = [
   {
     method: 'GET',
     url: '/v1/items',
@@ -242,87 +237,5 @@ export const memoryRoutes: readonly RouteSpec[] = [
     url: '/v1/memory/search',
     operationId: 'searchMemory',
     summary: 'The same as POST /v1/items/search (its earlier name): long-term memory items, not events',
-  },
-];
-
-const STATE_FIELDS = [
-  'goal',
-  'plan',
-  'slots',
-  'constraints',
-  'tool_evidence',
-  'decisions',
-  'risks',
-  'open_loops',
-  'state_version',
-] as const;
-
-/** The response of PATCH /v1/working-state: the WorkingState an update left, and whether it was a replay. */
-const UPDATE_SCHEMA = objectOf(
-  {
-    ...Object.fromEntries(STATE_FIELDS.map((field) => [field, ref('workingState', `/properties/${field}`)])),
-    replayed: {
-      type: 'boolean',
-      description:
-        'True when this turn_id was recorded before with the same update: nothing was written and the state is as it recorded it.',
-    },
-  },
-  [...STATE_FIELDS, 'replayed'],
-);
-
-/** A session's working state. */
-export const workingStateRoutes: readonly RouteSpec[] = [
-  {
-    method: 'GET',
-    url: '/v1/working-state',
-    operationId: 'getWorkingState',
-    wire: { response: 'WorkingState' },
-    role: 'read',
-    tag: 'working state',
-    summary: "A session's working state (version 0 and empty when it has none yet)",
-    query: [
-      { name: 'user_id', type: 'string', description: 'The user (required).', required: true },
-      { name: 'agent_id', type: 'string', description: 'The agent (required).', required: true },
-      { name: 'session_id', type: 'string', description: 'The session (required).', required: true },
-    ],
-    response: { status: 200, description: 'The working state.', schema: ref('workingState') },
-    handle: ({ engram, tenant, query }) =>
-      engram.sessions.workingState({
-        ...pick(query, ['user_id', 'agent_id', 'session_id']),
-        tenant_id: tenant,
-      } as unknown as SessionScopeInput),
-  },
-  {
-    method: 'PATCH',
-    url: '/v1/working-state',
-    operationId: 'patchWorkingState',
-    wire: { body: 'UpdateWorkingStateRequest', response: 'WorkingStateUpdate' },
-    role: 'write',
-    tag: 'working state',
-    summary:
-      'Patch a working state at the expected version (a stale version is 409 STATE_VERSION_CONFLICT; a used turn_id replays the same update, or is 409 DUPLICATE_TURN for another)',
-    body: {
-      required: true,
-      schema: objectOf(
-        {
-          scope: ref('common', '/$defs/scope'),
-          expected_version: ref('commitTurnRequest', '/properties/state_patch/properties/expected_version'),
-          set: ref('commitTurnRequest', '/properties/state_patch/properties/set'),
-          append: ref('commitTurnRequest', '/properties/state_patch/properties/append'),
-          turn_id: {
-            ...ref('common', '/$defs/identifier'),
-            description: 'Idempotency key of the patch turn (default: a new id).',
-          },
-        },
-        ['scope', 'expected_version'],
-      ),
-    },
-    response: {
-      status: 200,
-      description: 'The new working state (or, for a repeated turn_id, the state the update recorded) with `replayed`.',
-      schema: UPDATE_SCHEMA,
-    },
-    errors: [409, 413, 415],
-    handle: patchWorkingState,
   },
 ];

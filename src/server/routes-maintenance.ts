@@ -1,7 +1,8 @@
-// Moving data over HTTP (admin keys): export a tenant or one user as a JSON Lines stream, import an
-// export into the key's tenant (the body is read as a stream, line by line, a batch per
-// transaction, for as long as it makes progress), and erase a user or one session with everything
-// derived from it.
+// Maintenance over HTTP (engram.maintenance, admin keys): export a tenant or one user as a JSON
+// Lines stream, import an export into the key's tenant (the body is read as a stream, line by line,
+// a batch per transaction, for as long as it makes progress), and erase a user or one session with
+// everything derived from it. The other maintenance calls (purging, compaction, indexes,
+// embeddings, jobs) have no route.
 
 import type { Socket } from 'node:net';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
@@ -22,7 +23,7 @@ export const IMPORT_LIMIT = 1024 * 1024 * 1024;
  */
 export function acceptNdjson(app: FastifyInstance): void {
   const streaming = new Set(
-    transferRoutes.filter((spec) => spec.operationId === 'importData').map((spec) => `${spec.method} ${spec.url}`),
+    maintenanceRoutes.filter((spec) => spec.operationId === 'importData').map((spec) => `${spec.method} ${spec.url}`),
   );
   app.addContentTypeParser(['application/x-ndjson', 'application/jsonl'], (request, payload, done) => {
     if (streaming.has(`${request.method} ${request.routeOptions.url ?? ''}`)) done(null, payload);
@@ -113,7 +114,7 @@ async function eraseScope({ engram, tenant, body }: RouteCall): Promise<unknown>
 
 const COUNTS = { type: 'object', additionalProperties: { type: 'integer' } };
 
-export const transferRoutes: readonly RouteSpec[] = [
+export const maintenanceRoutes: readonly RouteSpec[] = [
   {
     method: 'GET',
     url: '/v1/export',
