@@ -8,8 +8,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-import type { QueryParam, RouteSpec } from '../src/server/route-kit.js';
-import { TENANT_PARAM } from '../src/server/route-kit.js';
+import type { RouteSpec } from '../src/server/route-kit.js';
+import type { QueryParam } from '../src/server/route-query.js';
+import { TENANT_PARAM } from '../src/server/route-query.js';
 import { ALL_ROUTES } from '../src/server/server.js';
 
 const TARGET = fileURLToPath(new URL('../src/client/routes.ts', import.meta.url));

@@ -3,8 +3,9 @@
 // (urn:engram:schema:…#/$defs/…) are rewritten to JSON pointers into those components.
 
 import { EngramError, schemas } from '../index.js';
-import type { QueryParam, RouteSpec, SchemaObject } from './route-kit.js';
-import { TENANT_PARAM } from './route-kit.js';
+import type { RouteSpec, SchemaObject } from './route-kit.js';
+import type { QueryParam } from './route-query.js';
+import { TENANT_PARAM } from './route-query.js';
 
 /** An OpenAPI document (the parts this server writes). */
 export interface OpenApiDocument {

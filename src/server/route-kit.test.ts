@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
 import { HttpError } from './http-error.js';
-import { page, parseQuery, withDeadline, withPathId, type QueryParam } from './route-kit.js';
+import { withDeadline, withPathId } from './route-kit.js';
+import { page, parseQuery, type QueryParam } from './route-query.js';
 
 const params: QueryParam[] = [
   { name: 'user_id', type: 'string', description: '' },

@@ -2,7 +2,8 @@
 // rendered as prompt text), replayed as of their time, compared, and explained for one record.
 
 import { renderPacket, type ExplainBuildRequest, type RenderFormat } from '../index.js';
-import { limitOf, page, PAGE_PARAMS, pick, withPathId, type RouteCall, type RouteSpec } from './route-kit.js';
+import { withPathId, type RouteCall, type RouteSpec } from './route-kit.js';
+import { limitOf, page, PAGE_PARAMS, pick } from './route-query.js';
 import { objectOf, OWN_TENANT, pageOf, ref } from './schema-refs.js';
 import { bindTenant } from './tenancy.js';
 

@@ -2,7 +2,8 @@
 // by full text a page at a time.
 
 import type { ListEventsRequest, SearchEventsRequest } from '../index.js';
-import { limitOf, page, PAGE_PARAMS, pick, type RouteCall, type RouteSpec } from './route-kit.js';
+import { type RouteCall, type RouteSpec } from './route-kit.js';
+import { limitOf, page, PAGE_PARAMS, pick } from './route-query.js';
 import { objectOf, pageOf, ref } from './schema-refs.js';
 import { bindTenant } from './tenancy.js';
 

@@ -15,7 +15,8 @@ import {
   type SearchMemoryRequest,
 } from '../index.js';
 import { attributed } from './attribution.js';
-import { limitOf, page, PAGE_PARAMS, pick, type RouteCall, type RouteSpec } from './route-kit.js';
+import { type RouteCall, type RouteSpec } from './route-kit.js';
+import { limitOf, page, PAGE_PARAMS, pick } from './route-query.js';
 import { objectOf, pageOf, ref } from './schema-refs.js';
 import { bindTenant } from './tenancy.js';
 

@@ -4,7 +4,8 @@
 
 import { isId, KEY_ROLES, ValidationError, type ApiKeyInfo, type KeyRole } from '../index.js';
 import { identify } from './attribution.js';
-import { limitOf, PAGE_PARAMS, page, type RouteCall, type RouteSpec } from './route-kit.js';
+import { type RouteCall, type RouteSpec } from './route-kit.js';
+import { limitOf, PAGE_PARAMS, page } from './route-query.js';
 import { objectOf, OWN_TENANT, pageOf } from './schema-refs.js';
 import { allowOnly, bindTenant, type JsonObject } from './tenancy.js';
 

@@ -10,7 +10,8 @@ import type { FastifyInstance } from 'fastify';
 
 import { ValidationError, type TransferCounts } from '../index.js';
 import { HttpError } from './http-error.js';
-import { pick, type RouteCall, type RouteSpec } from './route-kit.js';
+import { type RouteCall, type RouteSpec } from './route-kit.js';
+import { pick } from './route-query.js';
 import { objectOf } from './schema-refs.js';
 import { assertOwnTenant, isObject } from './tenancy.js';
 

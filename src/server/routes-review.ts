@@ -12,7 +12,8 @@ import {
   type RejectRequest,
   type ReviewCandidate,
 } from '../index.js';
-import { addressed, limitOf, page, PAGE_PARAMS, pick, type RouteCall, type RouteSpec } from './route-kit.js';
+import { addressed, type RouteCall, type RouteSpec } from './route-kit.js';
+import { limitOf, page, PAGE_PARAMS, pick } from './route-query.js';
 import { objectOf, OWN_TENANT, pageOf, ref, REVIEWER, USER_PARAMS } from './schema-refs.js';
 import { bindTenant } from './tenancy.js';
 

@@ -2,7 +2,8 @@
 // one, and compaction snapshots with their narrative.
 
 import { NotFoundError, type ListSnapshotsRequest, type ResumeRunRequest, type RunScope } from '../index.js';
-import { limitOf, page, PAGE_PARAMS, pick, type RouteCall, type RouteSpec } from './route-kit.js';
+import { type RouteCall, type RouteSpec } from './route-kit.js';
+import { limitOf, page, PAGE_PARAMS, pick } from './route-query.js';
 import { pageOf, ref } from './schema-refs.js';
 import { bindTenant } from './tenancy.js';
 

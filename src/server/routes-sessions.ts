@@ -4,7 +4,8 @@
 // /openapi.json): the scopes beside the log they count, the working state after the items.
 
 import type { SessionScopeInput, UpdateWorkingStateRequest } from '../index.js';
-import { pick, type RouteCall, type RouteSpec } from './route-kit.js';
+import { type RouteCall, type RouteSpec } from './route-kit.js';
+import { pick } from './route-query.js';
 import { objectOf, ref } from './schema-refs.js';
 import { bindTenant } from './tenancy.js';
 

@@ -3,7 +3,8 @@
 // among them), pages, closed objects, and the fragments more than one route file shares.
 
 import type { schemas } from '../index.js';
-import type { QueryParam, SchemaObject } from './route-kit.js';
+import type { SchemaObject } from './route-kit.js';
+import type { QueryParam } from './route-query.js';
 
 /** The name of one of the library's schemas (a key of `schemas`). */
 export type LibrarySchema = keyof typeof schemas;
