@@ -14,7 +14,7 @@ export { EXPLAIN_DEPTH, type BuildExplanation, type ExplainFilter, type SignalRa
 export { MAX_EVENT_SEARCH_DEPTH, type EventSearchPage } from './runtime/event-search.js';
 export type { ReindexProgress, ReindexResult } from './runtime/memory-api.js';
 export type { ReextractRequest, ReextractResult } from './runtime/reextract.js';
-export type { ReviewQueue } from './runtime/reflection-api.js';
+export type { ReviewQueue } from './runtime/review-api.js';
 export type { Insights } from './runtime/insight-api.js';
 export type { Runs } from './runtime/run-api.js';
 export type { Keys } from './runtime/key-api.js';

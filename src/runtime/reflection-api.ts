@@ -1,78 +1,39 @@
-// The reflection API: reflect over a run (the configured LLM, or the rule-based reflection), store
-// the reflection and its review candidates with the contradiction questions it opens, and let a
-// person approve (optionally with an edit) or reject each candidate. Every call is one transaction.
+// Reflection over a run (the configured LLM, or the rule-based reflection): the run's trace read,
+// the reflection stored with its review candidates and the contradiction questions it opens, in one
+// transaction. A person decides the candidates in the review queue (review-api.ts).
 
-import { ConflictError, EngramError, NotFoundError } from '../spec/errors.js';
+import { EngramError, NotFoundError } from '../spec/errors.js';
 import type { EventRecord, Sensitivity } from '../spec/event.js';
-import type { ConflictPolicy, Extractor, MemoryItem, MemoryType } from '../spec/items.js';
+import type { MemoryItem } from '../spec/items.js';
 import { visibleOwners } from '../spec/items.js';
-import type { StructuredModel } from '../spec/providers.js';
 import type {
-  ApproveRequest,
-  DecisionResult,
-  ListCandidatesRequest,
   ReflectionRecord,
   ReflectRequest,
   ReflectResult,
-  RejectRequest,
   ReviewCandidate,
   SessionReflection,
 } from '../spec/reflection.js';
-import { DEFAULT_TENANT } from '../spec/scope.js';
 import type { StorageAdapter, WriteOp } from '../spec/storage.js';
 import { checkSessionReflection, validateReflectionRequest } from '../spec/validators.js';
 import { NEVER_SHARED, strongestSensitivity } from '../events/sensitivity.js';
-import { placement } from '../items/merge.js';
-import { planApproval, planRejection, type DecisionPlan } from '../reflection/approval.js';
-import {
-  autoApproves,
-  candidatesOf,
-  confinedTarget,
-  newProposals,
-  sensitivityOf,
-  type AutoApproveRule,
-  type CandidateScope,
-} from '../reflection/candidates.js';
+import { planApproval } from '../reflection/approval.js';
+import { autoApproves, candidatesOf, newProposals, type CandidateScope } from '../reflection/candidates.js';
 import { reflectWithModel } from '../reflection/llm-reflection.js';
 import { reflectByRules } from '../reflection/rules-reflection.js';
 import { claimTarget, type ProposalTarget } from '../reflection/targets.js';
 import { newId } from '../util/ids.js';
 import { generateStructured } from '../providers/llm/generate-structured.js';
-import { requireId, tenantOrDefault } from './arguments.js';
+import { tenantOrDefault } from './arguments.js';
 import { loopOps } from './open-loops.js';
+import { decisionContext, type ReflectionApiContext } from './review-api.js';
+import { writeWithRetry } from './write-retry.js';
 
 /** Most events of a run a reflection reads. */
 const MAX_TRACE_EVENTS = 5_000;
 /** Most current items shown to a reflection. */
 const MAX_ITEMS = 200;
-const WRITE_ATTEMPTS = 3;
 
-export interface ReflectionApiContext {
-  storage: StorageAdapter;
-  now: () => string;
-  policies: Readonly<Record<MemoryType, ConflictPolicy>>;
-  /** Reads claims into keys and values. */
-  extractor: Extractor;
-  llm: { model: StructuredModel; allowPrivateRemote: boolean } | null;
-  autoApprove: readonly AutoApproveRule[];
-  /** The project name used in keys when the run names none. */
-  project: string;
-}
-
-const tenantOf = (value: { tenant_id?: string }) => value.tenant_id ?? DEFAULT_TENANT;
-
-/** Runs a planner that reads the working state again when another writer changed it first. */
-async function writeWithRetry(storage: StorageAdapter, plan: () => Promise<WriteOp[]>): Promise<void> {
-  for (let attempt = 1; ; attempt += 1) {
-    const ops = await plan();
-    try {
-      await storage.write(ops);
-      return;
-    } catch (error) {
-      if (!(ConflictError.isInstance(error) && error.isRetryable) || attempt >= WRITE_ATTEMPTS) throw error;
-    }
-  }
-}
+export type { ReflectionApiContext } from './review-api.js';
 
 async function traceEvents(
   storage: StorageAdapter,
@@ -200,7 +161,7 @@ export async function reflect(context: ReflectionApiContext, input: unknown): Pr
   const request = validateReflectionRequest<ReflectRequest>('reflect', input);
   const now = context.now();
   const partial = {
-    tenant_id: tenantOf(request.scope),
+    tenant_id: tenantOrDefault(request.scope.tenant_id),
     user_id: request.scope.user_id,
     agent_id: request.scope.agent_id,
     run_id: request.scope.run_id,
@@ -288,190 +249,5 @@ export async function reflect(context: ReflectionApiContext, input: unknown): Pr
     reflection: record.reflection,
     failure: record.failure,
     candidates: decided,
-  };
-}
-
-/**
- * What deciding a candidate needs from the store: its evidence's sensitivity as stored now (with
- * the candidate's own: a model's candidate is as sensitive as all it read), the versions of its
- * target's key at the level that sensitivity allows, and the items it disputes.
- */
-async function decisionContext(context: ReflectionApiContext, candidate: ReviewCandidate, by: string, now: string) {
-  const sources =
-    candidate.source_event_ids.length === 0
-      ? []
-      : await context.storage.events.list({
-          tenant_id: candidate.tenant_id,
-          ids: candidate.source_event_ids,
-          now,
-          include_expired: true,
-          limit: candidate.source_event_ids.length,
-        });
-  // Candidates stored before they carried a sensitivity read as normal: their events decide.
-  const recorded = candidate.sensitivity;
-  const sensitivity =
-    sources.length === 0
-      ? recorded
-      : sensitivityOf(candidate.source_event_ids, new Map(sources.map((event) => [event.id, event])), recorded);
-  const target = confinedTarget(candidate.target, sensitivity);
-  let stored: MemoryItem[] = [];
-  if (target.write === 'item' || target.write === 'retract') {
-    const owners =
-      target.write === 'item'
-        ? [placement(target, candidate).owner]
-        : visibleOwners(candidate.user_id, candidate.agent_id);
-    stored = await context.storage.items.list({
-      tenant_id: candidate.tenant_id,
-      owners,
-      keys: [target.key],
-      limit: 10_000,
-    });
-  }
-  const disputed =
-    candidate.item_ids.length === 0
-      ? []
-      : await context.storage.items.list({
-          tenant_id: candidate.tenant_id,
-          owners: visibleOwners(candidate.user_id, candidate.agent_id),
-          ids: candidate.item_ids,
-          limit: candidate.item_ids.length,
-        });
-  return { now, by, policies: context.policies, stored, disputed, sensitivity };
-}
-
-/**
- * Review candidates of a user, oldest first (filter by status, kind, trace, run, session).
- *
- * @example
- * const pending = await listCandidates(context, { scope: { user_id: 'mira' }, status: ['pending'] });
- */
-export async function listCandidates(context: ReflectionApiContext, input: unknown): Promise<ReviewCandidate[]> {
-  const request = validateReflectionRequest<ListCandidatesRequest>('list_candidates', input);
-  const { scope } = request;
-  return context.storage.reviews.listCandidates({
-    tenant_id: tenantOf(scope),
-    user_id: scope.user_id,
-    ...(scope.agent_id === undefined ? {} : { agent_id: scope.agent_id }),
-    ...(scope.session_id === undefined ? {} : { session_id: scope.session_id }),
-    ...(scope.run_id === undefined ? {} : { run_id: scope.run_id }),
-    ...(request.trace_id === undefined ? {} : { trace_id: request.trace_id }),
-    ...(request.status === undefined ? {} : { statuses: request.status }),
-    ...(request.kind === undefined ? {} : { kinds: request.kind }),
-    ...(request.cursor === undefined ? {} : { cursor: request.cursor }),
-    limit: request.limit ?? 100,
-  });
-}
-
-async function pending(context: ReflectionApiContext, tenantId: string, candidateId: string): Promise<ReviewCandidate> {
-  const candidate = await context.storage.reviews.getCandidate(tenantId, candidateId);
-  if (candidate === null) throw new NotFoundError('candidate_id', candidateId);
-  if (candidate.status !== 'pending') {
-    throw new ConflictError(
-      `candidate_id: ${candidateId} was already ${candidate.status} by ${candidate.decision?.by ?? 'someone'}`,
-      { field: 'candidate_id', origin: 'caller' },
-    );
-  }
-  return candidate;
-}
-
-async function decide(
-  context: ReflectionApiContext,
-  candidate: ReviewCandidate,
-  plan: () => Promise<DecisionPlan>,
-): Promise<DecisionResult> {
-  let last: DecisionPlan | undefined;
-  await writeWithRetry(context.storage, async () => {
-    last = await plan();
-    const key = {
-      tenant_id: candidate.tenant_id,
-      user_id: candidate.user_id,
-      agent_id: candidate.agent_id,
-      session_id: candidate.session_id,
-    };
-    const loops =
-      last.closeLoop === null
-        ? []
-        : await loopOps(
-            context.storage,
-            { key, run_id: candidate.run_id, close: [last.closeLoop] },
-            last.decision.at,
-            `review:${candidate.id}`,
-          );
-    return [...last.ops, ...loops];
-  });
-  const done = last!;
-  return {
-    candidate: { ...candidate, status: done.status, decision: done.decision },
-    items: done.diffs,
-    insight_ids: done.decision.written.insight_ids,
-  };
-}
-
-/**
- * Approves a pending candidate: writes its target (or the edit) through the normal merge, with
- * the candidate's events as evidence, and records who approved it and when.
- *
- * @example
- * await approve(context, { candidate_id: 'cand_…', by: 'mira' });
- */
-export async function approve(context: ReflectionApiContext, input: unknown): Promise<DecisionResult> {
-  const request = validateReflectionRequest<ApproveRequest>('approve', input);
-  const candidate = await pending(context, tenantOf(request), request.candidate_id);
-  const edited = request.edit === undefined ? candidate : { ...candidate, target: request.edit };
-  return decide(context, candidate, async () => {
-    const now = context.now();
-    return planApproval(
-      candidate,
-      request.edit ?? null,
-      await decisionContext(context, edited, request.by ?? 'user', now),
-    );
-  });
-}
-
-/**
- * Rejects a pending candidate with a reason; it never becomes memory.
- *
- * @example
- * await reject(context, { candidate_id: 'cand_…', by: 'mira', reason: 'I never said that' });
- */
-export async function reject(context: ReflectionApiContext, input: unknown): Promise<DecisionResult> {
-  const request = validateReflectionRequest<RejectRequest>('reject', input);
-  const candidate = await pending(context, tenantOf(request), request.candidate_id);
-  return decide(context, candidate, async () =>
-    planRejection(candidate, request.reason, { by: request.by ?? 'user', now: context.now() }),
-  );
-}
-
-/** The review queue of an Engram (`engram.review`). */
-export interface ReviewQueue {
-  /** Candidates of a user, oldest first; filter by status, kind, trace, run or session. */
-  list(request: ListCandidatesRequest): Promise<ReviewCandidate[]>;
-  /** One candidate by id (NOT_FOUND when the tenant has none). */
-  get(candidateId: string, tenantId?: string): Promise<ReviewCandidate>;
-  /** Approves a pending candidate, optionally with an edit of what it writes. */
-  approve(request: ApproveRequest): Promise<DecisionResult>;
-  /** Rejects a pending candidate with a reason. */
-  reject(request: RejectRequest): Promise<DecisionResult>;
-}
-
-/**
- * The review queue over a context (made fresh per call, so a closed Engram fails typed).
- *
- * @example
- * const review = reviewQueue(() => context);
- * for (const candidate of await review.list({ scope: { user_id: 'mira' }, status: ['pending'] })) await review.approve({ candidate_id: candidate.id });
- */
-export function reviewQueue(context: () => ReflectionApiContext): ReviewQueue {
-  return {
-    list: async (request) => listCandidates(context(), request),
-    get: async (candidateId, tenantId) => {
-      requireId('cand', candidateId, 'candidate_id');
-      const tenant = tenantOrDefault(tenantId);
-      const found = await context().storage.reviews.getCandidate(tenant, candidateId);
-      if (found === null) throw new NotFoundError('candidate_id', candidateId);
-      return found;
-    },
-    approve: async (request) => approve(context(), request),
-    reject: async (request) => reject(context(), request),
   };
 }

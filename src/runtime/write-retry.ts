@@ -2,6 +2,9 @@
 // Writers of one busy session on several servers can lose a few races in a row, so retries back
 // off: a random pause of up to 2, 4, 8 … ms (at most 100).
 
+import { ConflictError } from '../spec/errors.js';
+import type { StorageAdapter, WriteOp } from '../spec/storage.js';
+
 /** How many times a write is planned again after losing a race. */
 export const WRITE_RETRIES = 12;
 const BACKOFF_CAP_MS = 100;
@@ -15,4 +18,26 @@ const BACKOFF_CAP_MS = 100;
 export function pauseBeforeRetry(attempt: number): Promise<void> {
   const ms = Math.random() * Math.min(BACKOFF_CAP_MS, 2 ** (attempt + 1));
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** How many times a reflection's or a review decision's write is planned in all. */
+const PLANNED_WRITE_ATTEMPTS = 3;
+
+/**
+ * Writes what `plan` returns, planning it again when a concurrent writer changed what it read
+ * (a retryable conflict), at most three times in all; any other error, or the third conflict, throws.
+ *
+ * @example
+ * await writeWithRetry(storage, async () => [{ op: 'put_working_state', … }]);
+ */
+export async function writeWithRetry(storage: StorageAdapter, plan: () => Promise<WriteOp[]>): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    const ops = await plan();
+    try {
+      await storage.write(ops);
+      return;
+    } catch (error) {
+      if (!(ConflictError.isInstance(error) && error.isRetryable) || attempt >= PLANNED_WRITE_ATTEMPTS) throw error;
+    }
+  }
 }
