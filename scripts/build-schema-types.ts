@@ -1,5 +1,5 @@
 // Writes src/spec/schema-types.ts: the TypeScript type each of the library's JSON Schemas (the
-// `schemas` of src/spec/validators.ts) describes, one alias per schema and per definition. The
+// `schemas` of src/spec/schema-check.ts) describes, one alias per schema and per definition. The
 // schemas are the contract; src/spec/schema-types.test.ts checks the library's own types against
 // these, so a type and its schema cannot drift apart unnoticed.
 //
@@ -9,7 +9,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-import { schemas } from '../src/spec/validators.js';
+import { schemas } from '../src/spec/schema-check.js';
 
 const TARGET = fileURLToPath(new URL('../src/spec/schema-types.ts', import.meta.url));
 

@@ -88,8 +88,8 @@ export {
   type EngramErrorCode,
   type ValidationIssue,
 } from './spec/errors.js';
+export { schemas } from './spec/schema-check.js';
 export {
-  schemas,
   assertPacket,
   validateCommitTurnRequest,
   validateComposeRequest,

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 
 import type { CompactionSnapshot, EvidencePointer, RunState } from '../spec/compaction.js';
 import { EngramError } from '../spec/errors.js';
-import { assertSnapshot, checkSnapshot, schemas } from '../spec/validators.js';
+import { schemas } from '../spec/schema-check.js';
+import { assertSnapshot, checkSnapshot } from '../spec/validators.js';
 import { pointerOf, toPointer } from './evidence.js';
 import { GATE_CHECKS, validateSnapshot } from './gate.js';
 import { DEFAULT_COMPACTION, emptyRunState } from './run-state.js';

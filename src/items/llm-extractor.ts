@@ -15,7 +15,8 @@ import type {
   Salience,
 } from '../spec/items.js';
 import type { StructuredFailure, StructuredModel, StructuredRequest, StructuredResult } from '../spec/providers.js';
-import { inputIssues, issuesOf } from '../spec/validators.js';
+import { issuesOf } from '../spec/schema-check.js';
+import { inputIssues } from '../spec/validators.js';
 import { assertKey } from './keys.js';
 import { factKey, profileFactCount, valueFromPairs } from './llm-values.js';
 

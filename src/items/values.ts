@@ -6,7 +6,7 @@ import { stemmer } from 'stemmer';
 
 import { ValidationError } from '../spec/errors.js';
 import type { MemoryType } from '../spec/items.js';
-import { issuesOf } from '../spec/validators.js';
+import { issuesOf } from '../spec/schema-check.js';
 import { words } from '../util/segment.js';
 import { applyMergePatch } from '../working-memory/merge-patch.js';
 

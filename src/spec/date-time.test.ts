@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { ValidationError } from './errors.js';
 import { isDateTime, parseDateTime } from './date-time.js';
-import { check, schemas } from './validators.js';
+import { check, schemas } from './schema-check.js';
 import { toIso } from '../util/clock.js';
 
 const scope = { user_id: 'u', agent_id: 'a', session_id: 's', run_id: 'r' };

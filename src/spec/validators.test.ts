@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
 import { EngramError, ValidationError } from './errors.js';
+import { check, schemas } from './schema-check.js';
 import {
   assertPacket,
-  check,
   checkSessionReflection,
-  schemas,
   underPath,
   validateCommitTurnRequest,
   validateComposeRequest,

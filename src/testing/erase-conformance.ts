@@ -12,7 +12,7 @@ import type { MemoryItem } from '../spec/items.js';
 import type { MemoryPacket } from '../spec/packet.js';
 import type { ContextBuild, Job } from '../spec/storage.js';
 import { appendEvent, eventRecord } from './event-record.js';
-import { insight, reflection } from './reflection-conformance.js';
+import { insight, reflection } from './reflection-records.js';
 import { item } from './item-conformance.js';
 import { build } from './run-conformance.js';
 import type { ConformanceInitializer } from './conformance-initializer.js';

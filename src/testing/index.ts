@@ -6,7 +6,7 @@
 export { describeStorageConformance, type ConformanceInitializer } from './storage-conformance.js';
 export { appendEvent, eventRecord } from './event-record.js';
 export { item } from './item-conformance.js';
-export { candidate, insight, reflection } from './reflection-conformance.js';
+export { candidate, insight, reflection } from './reflection-records.js';
 export { build } from './run-conformance.js';
 export { ledgerEntry, RUN, runState, snapshotRecord } from './run-records.js';
 export { caught, expectCode } from './expect-code.js';

@@ -2,8 +2,8 @@
 // version they were made against. The new state is validated before anything is written.
 
 import { ConflictError, ValidationError } from '../spec/errors.js';
-import { check, issuesUnder, underPath } from '../spec/validators.js';
-import { schemas } from '../spec/validators.js';
+import { check, schemas } from '../spec/schema-check.js';
+import { issuesUnder, underPath } from '../spec/validators.js';
 import {
   emptyWorkingState,
   type StatePatch,

@@ -34,6 +34,9 @@ export interface FactPattern {
 
 // A capitalised name of up to four words ("Lisbon", "New York", "Acme Labs", "São Paulo").
 export const NAME = String.raw`(\p{Lu}[\p{L}\p{M}'’.&-]*(?:,?\s+(?:of\s+|de\s+|da\s+)?\p{Lu}[\p{L}\p{M}'’.&-]*){0,3})`;
+// The same name, not captured: a name a pattern passes over (the place a move starts from, the
+// employer before the town worked in).
+export const NAME_SKIP = `(?:${NAME.slice(1)}`;
 // The end of a short object phrase: punctuation, a clause word, or the end.
 export const PHRASE_END = String.raw`(?=\s*[,.;:!?)(—–-]|\s+(?:so|and|but|or|which|too|either|anymore|any more|at all|as|because|since|for|though|btw|lol|now|myself|these days|more than|so much|lately|tbh|honestly|pls|please|really|with|in|at|when|if)\b|\s*$)`;
 

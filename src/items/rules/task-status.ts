@@ -8,7 +8,7 @@ import { makeKey } from '../keys.js';
 import { projectOf } from './project.js';
 import { CONVERSATION, emit, USER_ONLY, type Language, type Rule, type SentenceContext } from './rule.js';
 import { cleanPhrase, clauseEnd, contentWords, idFrom } from './text.js';
-import { RELATIVES } from './profile.js';
+import { RELATIVES } from './profile-family.js';
 import { bestTasks, titleAndDue } from './tasks.js';
 
 type Status = 'done' | 'blocked' | 'doing';

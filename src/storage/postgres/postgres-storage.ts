@@ -31,7 +31,7 @@ import { PgItemStore } from './item-store.js';
 import { PgEventVectors } from './event-vectors.js';
 import { PgJobQueue } from './job-queue.js';
 import { PgKeyStore } from './key-store.js';
-import { checkVersion, migrate } from './migrations.js';
+import { checkVersion, migrate } from './migrate.js';
 import { postgresAreas, type PgStores } from './postgres-areas.js';
 import { PgReflectionStore } from './reflection-store.js';
 import { PgRunStore } from './run-store.js';
