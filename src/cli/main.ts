@@ -16,6 +16,7 @@ import { registerServeCommands } from './serve-command.js';
 import { addModelOptions } from './model-options.js';
 import { registerTransferCommands } from './transfer-commands.js';
 import { registerReviewCommands } from './review-commands.js';
+import { registerInsightCommands } from './insight-commands.js';
 import { registerRunCommands } from './run-commands.js';
 import { exitCodeOf, printError, printJson, printLines } from './output.js';
 import { globals, list, positiveInteger, readJson, setRoot, withEngram } from './runner.js';
@@ -143,6 +144,7 @@ registerServeCommands(program);
 registerTransferCommands(program);
 registerBuildCommands(program);
 registerReviewCommands(program);
+registerInsightCommands(program);
 registerRunCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {

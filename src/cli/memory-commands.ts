@@ -6,6 +6,7 @@ import type { ItemDiff, MemoryItem, MemoryType, SearchHit } from '../index.js';
 import { describeItem } from '../index.js';
 import { printJson, printLines } from './output.js';
 import { list, positiveInteger, readJson, withEngram } from './runner.js';
+import { diffLines, scoped } from './flags.js';
 import { progress } from './transfer-commands.js';
 
 interface ScopeFlags {
@@ -22,17 +23,13 @@ function readerScope(flags: ScopeFlags) {
   };
 }
 
-function scoped(command: Command, agentRequired: boolean): Command {
-  command.requiredOption('--user <id>', 'user id').option('--tenant <id>', 'tenant id', 'default');
-  return agentRequired
-    ? command.requiredOption('--agent <id>', 'agent id')
-    : command.option('--agent <id>', 'agent id (adds its agent-level items)');
-}
+/** The scope flags of an item command: the agent, when given, adds its agent-level items. */
+const itemScoped = (command: Command, agentRequired: boolean): Command =>
+  scoped(command, agentRequired, 'agent id (adds its agent-level items)');
 
-function diffLines(diffs: readonly ItemDiff[]): string[] {
-  if (diffs.length === 0) return ['nothing changed'];
-  return diffs.map((diff) => `${diff.action.padEnd(10)} ${diff.key} v${diff.version} (${diff.item_id})`);
-}
+/** What a write changed, one line per item version, or that nothing did. */
+const changeLines = (diffs: readonly ItemDiff[]): string[] =>
+  diffs.length === 0 ? ['nothing changed'] : diffLines(diffs);
 
 function itemLine(item: MemoryItem): string {
   const validity = item.valid_to === null ? '' : ` until ${item.valid_to.slice(0, 10)}`;
@@ -60,11 +57,11 @@ export function registerMemoryCommands(program: Command): void {
       withEngram(async (engram, global) => {
         const diffs = await engram.items.remember((await readJson(options.file)) as never);
         if (global.json === true) printJson(diffs);
-        else printLines(diffLines(diffs));
+        else printLines(changeLines(diffs));
       }),
     );
 
-  scoped(program.command('forget').description('retract an item (history kept), or delete it with --delete'), true)
+  itemScoped(program.command('forget').description('retract an item (history kept), or delete it with --delete'), true)
     .option('--key <key>', 'every current version of this key')
     .option('--id <item_id>', 'one version')
     .option('--delete', 'remove the versions, chunks and vectors for good')
@@ -79,11 +76,11 @@ export function registerMemoryCommands(program: Command): void {
           ...(flags.reason === undefined ? {} : { reason: flags.reason }),
         });
         if (global.json === true) printJson(diffs);
-        else printLines(diffLines(diffs));
+        else printLines(changeLines(diffs));
       }),
     );
 
-  scoped(program.command('items').description('list the items a user can see (current ones by default)'), false)
+  itemScoped(program.command('items').description('list the items a user can see (current ones by default)'), false)
     .option('--types <list>', 'comma-separated memory types', list)
     .option('--status <list>', 'comma-separated statuses: active,superseded,retracted', list)
     .option('--limit <n>', 'page size', positiveInteger('limit'))
@@ -102,7 +99,7 @@ export function registerMemoryCommands(program: Command): void {
       }),
     );
 
-  scoped(program.command('history').description('every version of a key, oldest first, with its evidence'), false)
+  itemScoped(program.command('history').description('every version of a key, oldest first, with its evidence'), false)
     .requiredOption('--key <key>', 'the item key')
     .action((flags: ScopeFlags & { key: string }) =>
       withEngram(async (engram, global) => {
@@ -119,7 +116,7 @@ export function registerMemoryCommands(program: Command): void {
       }),
     );
 
-  scoped(
+  itemScoped(
     program
       .command('search')
       .description(

@@ -1,95 +1,23 @@
-// CLI commands over reflection, its review queue and insights: reflect over a run, list, show,
-// approve (optionally edited) and reject what it proposed, and add, list, move and promote insights.
+// CLI commands over reflection and its review queue: reflect over a run, list, show, approve
+// (optionally edited) and reject what it proposed (insights are insight-commands.ts).
 // Requests go to the library as objects; it validates them, and its typed errors are printed as is.
 
 import { Option, type Command } from 'commander';
 
-import { describeItem, ValidationError } from '../index.js';
+import { describeItem } from '../index.js';
 import type {
   ApproveRequest,
   CandidateKind,
   CandidateStatus,
   CandidateTarget,
   DecisionResult,
-  InsightRecord,
-  InsightType,
-  ItemDiff,
-  MemoryType,
   ReflectResult,
   ReviewCandidate,
-  ValidationState,
 } from '../index.js';
 import { printJson, printLines } from './output.js';
-import { list, positiveInteger, readJson, withEngram } from './runner.js';
+import { list, positiveInteger, withEngram } from './runner.js';
+import { jsonFlag, optional, runScope, scoped, scopeOf, oneLine, diffLines, type ScopeFlags } from './flags.js';
 
-interface ScopeFlags {
-  tenant: string;
-  user: string;
-  agent?: string;
-  session?: string;
-  run?: string;
-}
-
-const optional = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } =>
-  (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
-
-function scopeOf(flags: ScopeFlags) {
-  return {
-    tenant_id: flags.tenant,
-    user_id: flags.user,
-    ...optional('agent_id', flags.agent),
-    ...optional('session_id', flags.session),
-    ...optional('run_id', flags.run),
-  };
-}
-
-function runScope(flags: ScopeFlags & { agent: string; run: string }) {
-  return { ...scopeOf(flags), agent_id: flags.agent, run_id: flags.run };
-}
-
-function scoped(command: Command, agentRequired: boolean): Command {
-  command.requiredOption('--user <id>', 'user id').option('--tenant <id>', 'tenant id', 'default');
-  return agentRequired
-    ? command.requiredOption('--agent <id>', 'agent id')
-    : command.option('--agent <id>', 'agent id');
-}
-
-/** A JSON object from an inline flag or a file (`-` reads stdin); at most one of the two. */
-async function jsonFlag(name: string, inline: string | undefined, file: string | undefined): Promise<unknown> {
-  if (inline !== undefined && file !== undefined)
-    throw ValidationError.of(name, 'exclusive', `give --${name} or --${name}-file, not both`);
-  if (file !== undefined) return readJson(file);
-  if (inline === undefined) return undefined;
-  try {
-    return JSON.parse(inline) as unknown;
-  } catch (error) {
-    throw new ValidationError(
-      [{ field: name, rule: 'json', message: `--${name} is not valid JSON: ${(error as Error).message}` }],
-      { cause: error },
-    );
-  }
-}
-
-function unitNumber(name: string) {
-  return (value: string): number => {
-    const number = Number(value);
-    if (value.trim() === '' || !Number.isFinite(number))
-      throw ValidationError.of(name, 'number', `must be a number from 0 to 1, got ${JSON.stringify(value)}`);
-    return number;
-  };
-}
-
-const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
-const oneLine = (text: string, max = 160): string => {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-};
-
-function diffLines(diffs: readonly ItemDiff[]): string[] {
-  return diffs.map((diff) => `${diff.action.padEnd(10)} ${diff.key} v${diff.version} (${diff.item_id})`);
-}
-
-/** The one line a candidate proposes: the claim, episode summary, contradiction question or doctrine statement. */
 function gist(candidate: ReviewCandidate): string {
   const { payload } = candidate;
   const text = [
@@ -199,25 +127,6 @@ function decisionResultLines(result: DecisionResult): string[] {
       ? ['nothing changed']
       : []),
   ];
-}
-
-function insightLine(insight: InsightRecord): string {
-  const expiry =
-    insight.expired_at !== null
-      ? `expired ${insight.expired_at}`
-      : insight.expires_at === null
-        ? 'no expiry'
-        : `expires ${insight.expires_at}`;
-  const promoted = insight.promoted_to === null ? '' : `  promoted to ${insight.promoted_to}`;
-  const tests =
-    insight.tests_suggested.length === 0
-      ? []
-      : [`    tests: ${insight.tests_suggested.map((test) => oneLine(test, 80)).join(' | ')}`];
-  return [
-    `${insight.id}  ${insight.type.padEnd(10)} ${insight.validation_state.padEnd(11)} conf ${insight.confidence}  ${expiry}${promoted}  (run ${insight.run_id})`,
-    `    ${oneLine(insight.statement, 200)}`,
-    ...tests,
-  ].join('\n');
 }
 
 function registerReflect(program: Command): void {
@@ -344,148 +253,7 @@ function reviewReject(review: Command): void {
     );
 }
 
-function registerInsights(program: Command): void {
-  const insights = program
-    .command('insights')
-    .description('hypotheses, strategy sketches and patterns, and their validation');
-  insightsList(insights);
-  insightsAdd(insights);
-  insightsSet(insights);
-  insightsPromote(insights);
-}
-
-function insightsList(insights: Command): void {
-  scoped(insights.command('list').description('live insights of a user, oldest first'), false)
-    .option('--run <id>', 'only this run')
-    .option('--state <list>', 'comma-separated: unvalidated,testing,validated,rejected', list)
-    .option('--type <list>', 'comma-separated: hypothesis,strategy,pattern', list)
-    .option('--all', 'include expired insights')
-    .option('--limit <n>', 'page size', positiveInteger('limit'))
-    .option('--cursor <insight_id>', 'continue after this insight')
-    .action(
-      (flags: ScopeFlags & { state?: string[]; type?: string[]; all?: boolean; limit?: number; cursor?: string }) =>
-        withEngram(async (engram, global) => {
-          const found = await engram.insights.list({
-            scope: scopeOf(flags),
-            ...optional('states', flags.state as ValidationState[] | undefined),
-            ...optional('types', flags.type as InsightType[] | undefined),
-            ...(flags.all === true ? { include_expired: true } : {}),
-            ...optional('limit', flags.limit),
-            ...optional('cursor', flags.cursor),
-          });
-          if (global.json === true) printJson(found);
-          else printLines(found.length === 0 ? ['no insights'] : found.map(insightLine));
-        }),
-    );
-}
-
-function insightsAdd(insights: Command): void {
-  scoped(insights.command('add').description('add an unvalidated insight to a run'), true)
-    .requiredOption('--run <id>', 'run id')
-    .option('--session <id>', 'session id')
-    .addOption(
-      new Option('--type <type>', 'what it is').choices(['hypothesis', 'strategy', 'pattern']).makeOptionMandatory(),
-    )
-    .requiredOption('--statement <text>', 'the insight in one sentence')
-    .addOption(
-      new Option('--trigger <trigger>', 'what prompted it').choices(['conflict', 'failure', 'synthesis', 'analogy']),
-    )
-    .option('--test <text>', 'a test that would validate it (repeatable)', collect)
-    .option('--expires <when>', 'run_end (default), an ISO time, or never')
-    .option('--confidence <n>', 'from 0 to 1 (default 0.3)', unitNumber('confidence'))
-    .option('--by <name>', 'who adds it (default agent)')
-    .action(
-      (
-        flags: ScopeFlags & {
-          agent: string;
-          run: string;
-          type: InsightType;
-          statement: string;
-          trigger?: 'conflict' | 'failure' | 'synthesis' | 'analogy';
-          test?: string[];
-          expires?: string;
-          confidence?: number;
-          by?: string;
-        },
-      ) =>
-        withEngram(async (engram, global) => {
-          const insight = await engram.insights.add({
-            scope: runScope(flags),
-            type: flags.type,
-            statement: flags.statement,
-            ...optional('trigger', flags.trigger),
-            ...optional('tests_suggested', flags.test),
-            ...optional('expires_at', flags.expires === 'never' ? null : flags.expires),
-            ...optional('confidence', flags.confidence),
-            ...optional('by', flags.by),
-          });
-          if (global.json === true) printJson(insight);
-          else printLines([insightLine(insight)]);
-        }),
-    );
-}
-
-function insightsSet(insights: Command): void {
-  insights
-    .command('set <insight_id> <state>')
-    .description('move an insight: unvalidated → testing → validated | rejected')
-    .option('--tenant <id>', 'tenant id', 'default')
-    .option('--note <text>', 'why, kept in its history')
-    .option('--by <name>', 'who (default user)')
-    .action((insightId: string, state: string, flags: { tenant: string; note?: string; by?: string }) =>
-      withEngram(async (engram, global) => {
-        const insight = await engram.insights.update({
-          tenant_id: flags.tenant,
-          insight_id: insightId,
-          state: state as ValidationState,
-          ...optional('note', flags.note),
-          ...optional('by', flags.by),
-        });
-        if (global.json === true) printJson(insight);
-        else printLines([insightLine(insight)]);
-      }),
-    );
-}
-
-function insightsPromote(insights: Command): void {
-  insights
-    .command('promote <insight_id>')
-    .description('promote a validated insight to an item (a fact type or a procedure)')
-    .option('--tenant <id>', 'tenant id', 'default')
-    .requiredOption('--type <type>', 'memory type of the item')
-    .requiredOption('--key <key>', 'item key')
-    .option('--value <json>', 'the item value as JSON')
-    .option('--value-file <path>', 'the item value from a JSON file (- reads stdin)')
-    .option('--by <name>', 'who (default user)')
-    .action(
-      (
-        insightId: string,
-        flags: { tenant: string; type: string; key: string; value?: string; valueFile?: string; by?: string },
-      ) =>
-        withEngram(async (engram, global) => {
-          const value = await jsonFlag('value', flags.value, flags.valueFile);
-          const request = {
-            tenant_id: flags.tenant,
-            insight_id: insightId,
-            type: flags.type as MemoryType,
-            key: flags.key,
-            ...optional('value', value as Record<string, unknown> | undefined),
-            ...optional('by', flags.by),
-          };
-          const result = await engram.insights.promote(request as typeof request & { value: Record<string, unknown> });
-          if (global.json === true) printJson(result);
-          else
-            printLines([
-              ...diffLines(result.items),
-              `${result.insight.id}: promoted to ${result.insight.promoted_to ?? '(nothing written)'}`,
-            ]);
-        }),
-    );
-}
-
-/** Adds `reflect`, `review list|show|approve|reject` and `insights list|add|set|promote` to the program. */
 export function registerReviewCommands(program: Command): void {
   registerReflect(program);
   registerReview(program);
-  registerInsights(program);
 }

@@ -15,6 +15,7 @@ import type {
 } from '../index.js';
 import { printJson, printLines } from './output.js';
 import { positiveInteger, withEngram } from './runner.js';
+import { oneLine, optional } from './flags.js';
 
 interface RunFlags {
   tenant: string;
@@ -23,9 +24,6 @@ interface RunFlags {
   run: string;
 }
 
-const optional = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } =>
-  (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
-
 const runScopeOf = (flags: RunFlags): RunScope => ({
   tenant_id: flags.tenant,
   user_id: flags.user,
@@ -33,10 +31,8 @@ const runScopeOf = (flags: RunFlags): RunScope => ({
   run_id: flags.run,
 });
 
-const oneLine = (text: string, max = 200): string => {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-};
+/** A run's statements on one line, cut at 200 characters. */
+const line = (text: string): string => oneLine(text, 200);
 
 const doneText = (done: CompactionSnapshot['done_definition'] | null): string =>
   done === null ? '(not recorded)' : typeof done === 'string' ? done : JSON.stringify(done);
@@ -77,7 +73,7 @@ function pointerText(pointer: EvidencePointer): string {
 
 function claimLines(claim: Claim): string[] {
   return [
-    `  ${claim.claim_id}  ${claim.status}  ${oneLine(claim.statement)}`,
+    `  ${claim.claim_id}  ${claim.status}  ${line(claim.statement)}`,
     ...claim.evidence_refs.map((pointer) => `      evidence ${pointerText(pointer)}`),
   ];
 }
@@ -85,7 +81,7 @@ function claimLines(claim: Claim): string[] {
 function conflictLines(conflict: Conflict): string[] {
   const side = (refs: readonly EvidencePointer[]) => refs.map((pointer) => pointer.evidence_id).join(', ') || '–';
   return [
-    `  ${conflict.conflict_id}  ${oneLine(conflict.description)}`,
+    `  ${conflict.conflict_id}  ${line(conflict.description)}`,
     `      side A ${side(conflict.side_a_refs)}`,
     `      side B ${side(conflict.side_b_refs)}`,
   ];
@@ -105,8 +101,8 @@ function snapshotBlock(record: SnapshotRecord): string[] {
   return [
     `${snapshot.snapshot_id}  run ${record.run_id} #${snapshot.sequence}  ${snapshot.created_at}`,
     `  user ${record.user_id}, agent ${record.agent_id}, session ${record.session_id}, tenant ${record.tenant_id}`,
-    `objective: ${oneLine(snapshot.objective)}`,
-    `done definition: ${oneLine(doneText(snapshot.done_definition))}`,
+    `objective: ${line(snapshot.objective)}`,
+    `done definition: ${line(doneText(snapshot.done_definition))}`,
     `since the previous snapshot: ${plural(counts.counted_events_since_last_compaction, 'counted event')}, ${plural(counts.steps_since_last_compaction, 'step')}, ${plural(snapshot.latest_context_manifest_ids.length, 'context build')}`,
     `provenance ${snapshot.provenance_mode}, policy ${snapshot.policy_snapshot_ref ?? 'none'}`,
     `validation: ${validation.status}, action ${validation.failure_action_taken}`,
@@ -116,13 +112,13 @@ function snapshotBlock(record: SnapshotRecord): string[] {
     ...block(
       'failures',
       state.failures.map(
-        (failure) => `  ${failure.failure_id}  ${failure.category} at ${failure.where}: ${oneLine(failure.why)}`,
+        (failure) => `  ${failure.failure_id}  ${failure.category} at ${failure.where}: ${line(failure.why)}`,
       ),
       state.failures.length,
     ),
     ...block(
       'open questions',
-      state.open_questions.map((question) => `  - ${oneLine(question)}`),
+      state.open_questions.map((question) => `  - ${line(question)}`),
       state.open_questions.length,
     ),
     `sources seen ${coverage.source_ids_seen.length}, chunks seen ${coverage.chunk_ids_seen.length}, chunks cited ${coverage.chunk_ids_cited.length}`,
@@ -145,8 +141,8 @@ function runLines(state: RunState, latest: SnapshotRecord | null): string[] {
           '  commits to it fail with RUN_STOPPED until `engram runs resume`',
         ]
       : []),
-    `objective: ${state.objective === null ? '(not recorded)' : oneLine(state.objective)}`,
-    `done definition: ${oneLine(doneText(state.done_definition))}`,
+    `objective: ${state.objective === null ? '(not recorded)' : line(state.objective)}`,
+    `done definition: ${line(doneText(state.done_definition))}`,
     `since the last snapshot: ${plural(state.counted_since, 'counted event')} (PLAN_DONE, ACT_DONE, OBSERVE_DONE), ${plural(state.steps_since, 'step')} (STEP_DONE)`,
     `latest snapshot: ${snapshot}`,
     `claims ${verified}/${state.claims.length} verified, conflicts ${state.conflicts.length}, failures ${state.failures.length}, open questions ${state.open_questions.length}`,
