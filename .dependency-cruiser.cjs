@@ -121,6 +121,14 @@ module.exports = {
       to: { path: '^src/(cli|server|mcp)/' },
     },
     {
+      name: 'in-memory-adapter-uses-the-published-package',
+      comment:
+        'test/in-memory/ is a storage adapter written as one outside Engram would be: of src/ it imports only the entry points of the package, engram (src/index.ts) and engram/testing (src/testing/index.ts).',
+      severity: 'error',
+      from: { path: '^test/in-memory/' },
+      to: { path: '^src/', pathNot: ['^src/index\\.ts$', '^src/testing/index\\.ts$'] },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},

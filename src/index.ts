@@ -39,7 +39,14 @@ export {
 export type { JobRun } from './runtime/jobs.js';
 export { JOB_KINDS, JOB_STATUSES } from './spec/storage.js';
 export { KEY_PREFIX } from './runtime/key-api.js';
-export { KEY_ROLES, type ApiKeyInfo, type KeyIdentity, type KeyPrincipal, type KeyRole } from './spec/auth.js';
+export {
+  KEY_ROLES,
+  type ApiKeyInfo,
+  type ApiKeyRecord,
+  type KeyIdentity,
+  type KeyPrincipal,
+  type KeyRole,
+} from './spec/auth.js';
 export type * from './spec/compaction.js';
 export { DEFAULT_COMPACTION } from './compaction/run-state.js';
 export { renderNarrative } from './compaction/narrative.js';
@@ -76,6 +83,34 @@ export type { NamedPolicy, PurposeOverrides } from './composer/named-policies.js
 export type { SqliteStorageOptions } from './storage/sqlite/sqlite-storage.js';
 export { textTokenCounter } from './composer/text-tokens.js';
 export { storedTextTokens, withTextTokens, type TextTokenCounter } from './spec/text-tokens.js';
+
+// For storage adapters written outside Engram (docs/library.md, "Writing an adapter"): what a store
+// must do exactly as the others do. Words ranked by BM25 with the same candidates, counts and
+// numbers; an export's turns placed after their events; the copies an erase redacts; exact vector
+// search; and the guard that closes a store's reads and types their failures.
+export {
+  CANDIDATES_PER_TERM,
+  FREQUENCY_CAP,
+  MAX_SEARCH_TERMS,
+  rankBm25,
+  SCOPE_SIZE_CAP,
+  type RankedRow,
+  type RepeatedWords,
+  type RowTerms,
+  type TermMatches,
+} from './util/bm25.js';
+export { readTermStats, termKey, termStats } from './util/bm25-stats.js';
+export { dot } from './util/vectors.js';
+export { exactNearest } from './storage/shared/exact-nearest.js';
+export {
+  eventsWithTurns,
+  type KeyedRecord,
+  type TurnLookups,
+  type TurnRecord,
+  type TurnRef,
+} from './storage/shared/export-turns.js';
+export { redactBuild, withoutErasedSources } from './storage/shared/erased-copies.js';
+export { guardedAreas, type AreaGuard } from './storage/shared/guarded-areas.js';
 
 export {
   EngramError,

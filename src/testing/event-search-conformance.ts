@@ -70,11 +70,16 @@ export function describeEventSearchConformance(name: string, init: ConformanceIn
       const before = await reads();
       expect(before.events).toHaveLength(12);
       expect(before.items).toHaveLength(6);
-      const steps: boolean[] = [];
-      for (let step = 0; step < 100 && steps.at(-1) !== false; step += 1)
-        steps.push(await storage.maintenance.mergeIndexes(1));
-      expect(steps[0]).toBe(true);
-      expect(steps.at(-1)).toBe(false);
+      if (init.mergesIndexes === false) {
+        // An index every write leaves whole has nothing to merge (ConformanceInitializer.mergesIndexes).
+        expect(await storage.maintenance.mergeIndexes(1)).toBe(false);
+      } else {
+        const steps: boolean[] = [];
+        for (let step = 0; step < 100 && steps.at(-1) !== false; step += 1)
+          steps.push(await storage.maintenance.mergeIndexes(1));
+        expect(steps[0]).toBe(true);
+        expect(steps.at(-1)).toBe(false);
+      }
       expect(await reads()).toEqual(before);
       // Merged, a further step finds nothing to do.
       expect(await storage.maintenance.mergeIndexes(64)).toBe(false);

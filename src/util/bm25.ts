@@ -53,7 +53,41 @@ interface Entry {
 /** The counts of a candidate the caller has none for: of average length, each word said once. */
 const UNKNOWN: RowTerms = { length: null, repeated: null };
 
-/** Stores count a scope's rows up to this many: ten times their cap on a word's frequency. */
+/**
+ * How many words of a query a store ranks by: the first ones (queryTerms lists a query's words in
+ * order, without repeats).
+ *
+ * @example
+ * terms.slice(0, MAX_SEARCH_TERMS)
+ */
+export const MAX_SEARCH_TERMS = 16;
+
+/**
+ * A word's candidates in one scope: the newest rows that hold it, at most this many. A word held by
+ * more rows is common in the scope, and its older rows are not ranked for it.
+ *
+ * @example
+ * const candidates = rowsHolding(word).slice(-CANDIDATES_PER_TERM).reverse(); // newest first
+ */
+export const CANDIDATES_PER_TERM = 200;
+
+/**
+ * How far a store counts the rows of a scope that hold a word (its document frequency): enough to
+ * tell its rarity (a word in a thousand of a scope's rows is common; counting further costs more
+ * than it tells).
+ *
+ * @example
+ * const documentFrequency = Math.min(rowsHolding(word).length, FREQUENCY_CAP);
+ */
+export const FREQUENCY_CAP = 1000;
+
+/**
+ * How far a store counts the rows of a scope (`scopeSize` of rankBm25): ten times its cap on a
+ * word's frequency.
+ *
+ * @example
+ * const scopeSize = Math.min(eventsOfAgent, SCOPE_SIZE_CAP);
+ */
 export const SCOPE_SIZE_CAP = 10_000;
 
 /**

@@ -4,14 +4,17 @@
 // diacritics folded, then the whole scoped token Porter-stemmed unless it is longer than 64 bytes —
 // what SQLite's `porter unicode61 remove_diacritics 2` tokenizer does to the same token.
 
-import { rankBm25, type RankedRow, type RowTerms, type TermMatches } from '../../util/bm25.js';
+import {
+  CANDIDATES_PER_TERM,
+  FREQUENCY_CAP,
+  MAX_SEARCH_TERMS,
+  rankBm25,
+  type RankedRow,
+  type RowTerms,
+  type TermMatches,
+} from '../../util/bm25.js';
 import { readTermStats, termKey } from '../../util/bm25-stats.js';
 import type { Sql } from './client.js';
-
-// The same candidate limits as the SQLite index (src/storage/sqlite/fts-index.ts).
-const MAX_SEARCH_TERMS = 16;
-const CANDIDATES_PER_TERM = 200;
-const FREQUENCY_CAP = 1000;
 
 /**
  * The lexeme a word of a scope is indexed and searched as: the scope prefix, then the word's

@@ -6,16 +6,20 @@ import type Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 
 import { BOUND_LIMIT } from '../shared/rows.js';
-import { rankBm25, type RankedRow, type RowTerms, type TermMatches } from '../../util/bm25.js';
+import {
+  CANDIDATES_PER_TERM,
+  FREQUENCY_CAP,
+  MAX_SEARCH_TERMS,
+  rankBm25,
+  type RankedRow,
+  type RowTerms,
+  type TermMatches,
+} from '../../util/bm25.js';
 import { readTermStats, termKey } from '../../util/bm25-stats.js';
 import { scopedText } from '../../util/scope-token.js';
 
-// Candidates are the newest matches of each word in each scope; a word matched by more rows than
-// that is counted up to a cap, which is enough to rank its rarity (a word in a thousand of a scope's
-// rows is common; counting further costs more than it tells).
-const MAX_SEARCH_TERMS = 16;
-const CANDIDATES_PER_TERM = 200;
-const FREQUENCY_CAP = 1000;
+// Candidates are the newest matches of each word in each scope (CANDIDATES_PER_TERM); a word
+// matched by more rows than that is counted up to FREQUENCY_CAP, enough to rank its rarity.
 /** Candidates' counts kept per searched word kept (a search reads a few hundred rows' counts). */
 const KEPT_ROWS_PER_TERM = 16;
 
