@@ -31,7 +31,7 @@ describe('the in-memory adapter under createEngram', () => {
       expect(created).not.toHaveLength(0);
       const packet = await engram.compose({ scope, purpose: 'planner' });
       expect(packet.long_term.facts.map((fact) => fact.fact_id)).toEqual(expect.arrayContaining(created));
-      expect(await engram.searchEvents({ scope: { user_id: 'u1' }, query: 'green tea', limit: 5 })).toHaveLength(1);
+      expect(await engram.events.search({ scope: { user_id: 'u1' }, query: 'green tea', limit: 5 })).toHaveLength(1);
     } finally {
       await engram.close();
     }
