@@ -3,35 +3,17 @@
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+import { atlasRun, atlasScope, commitAtlasRun } from '../../test/helpers/atlas-run.js';
 import { tempEngram, type TempEngram } from '../../test/helpers/temp-engram.js';
 
-const scope = { user_id: 'mira', agent_id: 'assistant', session_id: 's1', run_id: 'r1' };
-const run = { user_id: 'mira', agent_id: 'assistant', run_id: 'r1' };
-
-async function commitRun(t: TempEngram) {
-  await t.engram.commitTurn({
-    scope,
-    turn_id: 't1',
-    messages: [
-      { role: 'user', content: 'We launch Atlas on June 12.' },
-      { role: 'assistant', content: 'Noted the Atlas launch.' },
-    ],
-  });
-  await t.engram.commitTurn({
-    scope,
-    turn_id: 't2',
-    messages: [
-      { role: 'user', content: 'Keep answers short, I prefer concise writing.' },
-      { role: 'assistant', content: 'Will do.' },
-    ],
-  });
-}
+const scope = atlasScope;
+const run = atlasRun;
 
 describe('insights', () => {
   let t: TempEngram;
   beforeEach(async () => {
     t = await tempEngram('2026-06-01T12:00:00.000Z', { embeddings: { provider: 'none' } });
-    await commitRun(t);
+    await commitAtlasRun(t.engram);
   });
   afterEach(() => t.cleanup());
 

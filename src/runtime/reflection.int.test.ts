@@ -7,10 +7,11 @@ import {
   type OpenAiCompatibleServer,
   type Reply,
 } from '../../test/helpers/openai-compatible-server.js';
+import { atlasRun, atlasScope, commitAtlasRun } from '../../test/helpers/atlas-run.js';
 import { tempEngram, type TempEngram } from '../../test/helpers/temp-engram.js';
 
-const scope = { user_id: 'mira', agent_id: 'assistant', session_id: 's1', run_id: 'r1' };
-const run = { user_id: 'mira', agent_id: 'assistant', run_id: 'r1' };
+const scope = atlasScope;
+const run = atlasRun;
 
 /** The trace id and the event and item ids the prompt showed. */
 function shown(body: { messages: Array<{ content: string }> }) {
@@ -70,25 +71,6 @@ function reflection(trace: string, events: string[], extra: Partial<SessionRefle
   };
 }
 
-async function commitRun(t: TempEngram) {
-  await t.engram.commitTurn({
-    scope,
-    turn_id: 't1',
-    messages: [
-      { role: 'user', content: 'We launch Atlas on June 12.' },
-      { role: 'assistant', content: 'Noted the Atlas launch.' },
-    ],
-  });
-  await t.engram.commitTurn({
-    scope,
-    turn_id: 't2',
-    messages: [
-      { role: 'user', content: 'Keep answers short, I prefer concise writing.' },
-      { role: 'assistant', content: 'Will do.' },
-    ],
-  });
-}
-
 describe('reflection with a model (OpenAI-compatible server on loopback)', () => {
   let server: OpenAiCompatibleServer;
   let t: TempEngram;
@@ -100,7 +82,7 @@ describe('reflection with a model (OpenAI-compatible server on loopback)', () =>
       embeddings: { provider: 'none' },
       reflection: { llm: { provider: 'openai-compatible', baseUrl: server.baseUrl, model: 'test-model' } },
     });
-    await commitRun(t);
+    await commitAtlasRun(t.engram);
   });
   afterEach(async () => {
     await t.cleanup();

@@ -3,6 +3,7 @@
 // carries `text`, the line a packet shows for it.
 
 import {
+  MEMORY_TYPES,
   describeItem,
   ITEM_STATUSES,
   type ForgetRequest,
@@ -23,19 +24,6 @@ import { bindTenant } from './tenancy.js';
 const READER_PARAMS = [
   { name: 'user_id', type: 'string', description: 'The user (required).', required: true },
   { name: 'agent_id', type: 'string', description: 'Also the items of this agent.' },
-] as const;
-
-const ITEM_TYPES = [
-  'profile',
-  'preferences',
-  'goals',
-  'tasks',
-  'decisions',
-  'entities',
-  'events',
-  'cases',
-  'patterns',
-  'procedure',
 ] as const;
 
 /** An item with the line a packet shows for it. */
@@ -118,7 +106,7 @@ export const itemRoutes: readonly RouteSpec[] = [
     summary: "Items visible to a user (theirs, their agent's, the tenant's); current ones by default",
     query: [
       ...READER_PARAMS,
-      { name: 'types', type: 'list', enum: ITEM_TYPES, description: 'Memory types (comma-separated).' },
+      { name: 'types', type: 'list', enum: MEMORY_TYPES, description: 'Memory types (comma-separated).' },
       { name: 'status', type: 'list', enum: ITEM_STATUSES, description: 'Statuses (default active).' },
       ...PAGE_PARAMS,
     ],
