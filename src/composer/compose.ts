@@ -2,21 +2,19 @@
 // the purpose's injection rules, explain every choice, and validate the packet against
 // MemoryPacket v1 when asked.
 
-import type { EventRecord } from '../spec/event.js';
-import type { BudgetSection, Citation, MemoryPacket, PacketMeta } from '../spec/packet.js';
+import type { BudgetSection, MemoryPacket, PacketMeta } from '../spec/packet.js';
 import type { ComposeRequest } from '../spec/requests.js';
 import { resolveScope, sessionKeyOf, type Scope } from '../spec/scope.js';
-import type { EventQuery, StorageAdapter } from '../spec/storage.js';
+import type { StorageAdapter } from '../spec/storage.js';
 import { ValidationError } from '../spec/errors.js';
 import type { Tokenizer } from '../spec/tokenizer.js';
 import { assertPacket, validateComposeRequest } from '../spec/validators.js';
-import { emptyWorkingState, type WorkingState } from '../spec/working-state.js';
 import { NEVER_SHARED } from '../events/sensitivity.js';
 import { toIso, type Clock } from '../util/clock.js';
 import { newId, sha256 } from '../util/ids.js';
 import { queryTerms } from '../util/segment.js';
 import { contentTerms } from '../util/stopwords.js';
-import { PacketBuilder, promptTokenizer } from './packet-builder.js';
+import { PacketBuilder, type Omitted, type PacketRecord } from './packet-builder.js';
 import {
   DEFAULT_POLICY_ID,
   DEFAULTS,
@@ -26,16 +24,15 @@ import {
   type PurposePolicy,
 } from './policy.js';
 import { applyOverrides, type NamedPolicy } from './named-policies.js';
-import { fillSummarySection } from './summary-section.js';
-import { withAdjacentTurns, type CuePassage } from './cue-passages.js';
-import { cueText, searchCues, type CueEmbedder, type CueSearchReport } from './cue-search.js';
-import { resolveTimeWindows } from '../util/time/time-expressions.js';
+import { fillSummarySection, gatherSummary } from './summary-section.js';
+import { cuePool, gatherCuePassages, type CueRetrieval } from './cue-passages.js';
+import { cueText, type CueEmbedder } from './cue-search.js';
 import { assertBuildBound } from './build-bound.js';
-import { summaryAsOf, workingStateAsOf } from '../working-memory/as-of.js';
 import { fillInsights, gatherInsights } from './insight-section.js';
 import { gatherSnapshot, withSnapshotQuestions } from './snapshot-section.js';
 import { fillLongTerm, gatherDisputes, gatherLongTerm } from './long-term-section.js';
-import { citationOf, fillWorkingState } from './working-state-section.js';
+import { fillWorkingState, gatherWorkingState } from './working-state-section.js';
+import { LineCosts } from './text-tokens.js';
 
 export interface ReadPathContext {
   storage: StorageAdapter;
@@ -59,133 +56,52 @@ function windowSize(request: ComposeRequest, policy: PurposePolicy): number {
   return INJECTION[request.purpose].conversation_window_by_default ? policy.conversation_window : 0;
 }
 
-interface Gathered {
-  state: WorkingState;
-  summary: Awaited<ReturnType<StorageAdapter['sessions']['getSummary']>>;
-  windowEvents: EventRecord[];
-  toolEvents: EventRecord[];
-  cueHits: CuePassage[];
-  retrieval: Omit<CueSearchReport, 'unembedded_candidates'> & { reference_time: string };
-  evidence: Map<string, EventRecord>;
-}
-
+/** Everything a packet is made from, read from the stores at the packet's time (`now`), as of `asOf`. */
 async function gather(
   context: ReadPathContext,
   request: ComposeRequest,
   scope: Scope,
   policy: PurposePolicy,
-  now: string,
-  asOf: string | undefined,
-): Promise<Gathered> {
-  const { storage } = context;
+  at: { now: string; asOf: string | undefined },
+) {
+  const { storage, embedder } = context;
+  const { now, asOf } = at;
   const key = sessionKeyOf(scope);
-  const base = { ...key, now, as_of: asOf, exclude_sensitivity: [...NEVER_SHARED] };
-  const window = windowSize(request, policy);
-  const terms = cueTermsOf(request);
-  const text = cueText(request.cues);
-  const range = request.cues?.time_range;
-  const tsFrom = range?.start === undefined ? undefined : toIso(range.start, 'cues.time_range.start');
-  const tsTo = range?.end === undefined ? undefined : toIso(range.end, 'cues.time_range.end');
-  // Relative times in the query ("four weeks ago") are read against when the question is asked.
-  const reference = request.reference_time === undefined ? now : toIso(request.reference_time, 'reference_time');
-  const filters = {
-    tenant_id: scope.tenant_id,
-    user_id: scope.user_id,
-    agent_id: scope.agent_id,
-    now,
-    as_of: asOf,
-    ts_from: tsFrom,
-    ts_to: tsTo,
-    exclude_sensitivity: [...NEVER_SHARED],
-  };
-  const searched = policy.query_quotes > 0 && text !== '';
-  const [state, summary, windowEvents, toolEvents, cues] = await Promise.all([
-    asOf === undefined ? storage.sessions.getWorkingState(key) : workingStateAsOf(storage, key, asOf),
-    asOf === undefined ? storage.sessions.getSummary(key) : summaryAsOf(storage, key, asOf, context.tokenizer),
-    window > 0 ? recentMessages(storage, base, window) : Promise.resolve([]),
-    policy.tool_evidence > 0
-      ? storage.events.list({ ...base, kinds: ['tool_result'], order: 'desc', limit: policy.tool_evidence })
-      : Promise.resolve([]),
-    searched
-      ? searchCues(storage, context.embedder, {
-          base: { ...filters, terms, limit: cuePool(policy) },
-          text,
-          windows: resolveTimeWindows(text, reference),
-          embeddedBefore: now,
-        })
-      : Promise.resolve({ hits: [], report: idleReport(context.embedder) }),
+  const events = { ...key, now, as_of: asOf, exclude_sensitivity: [...NEVER_SHARED] };
+  const [workingState, summary, passages, longTerm, insights, disputes, snapshot] = await Promise.all([
+    gatherWorkingState(storage, key, events, policy, at),
+    gatherSummary(storage, key, events, windowSize(request, policy), context.tokenizer, asOf),
+    gatherCuePassages(storage, embedder, { request, scope, policy, terms: cueTermsOf(request), now, asOf }),
+    gatherLongTerm(storage, scope, request, policy, now, asOf, embedder),
+    gatherInsights(storage, scope, policy, now),
+    gatherDisputes(storage, scope, now),
+    gatherSnapshot(storage, scope, now),
   ]);
-  const currentState = state ?? emptyWorkingState();
-  const evidence = new Map<string, EventRecord>();
-  const wanted = [...currentState.decisions, ...currentState.open_loops]
-    .map((entry) => entry.evidence_id)
-    .filter((id): id is string => typeof id === 'string' && id.startsWith('evt_'));
-  const found = await Promise.all([...new Set(wanted)].map((id) => storage.events.get(scope.tenant_id, id, now)));
-  for (const event of found)
-    if (event !== null && !NEVER_SHARED.includes(event.sensitivity)) evidence.set(event.id, event);
-  return {
-    state: currentState,
-    summary,
-    windowEvents,
-    toolEvents,
-    cueHits: await withAdjacentTurns(storage, cues.hits, filters, policy.query_quotes, cuePool(policy), {
-      terms,
-      subject: cues.report.subject,
-    }),
-    // How many word matches had no vector yet depends on when it is asked, not on the packet's time:
-    // explainBuild reports it; the packet keeps what a replay gives again.
-    retrieval: { ...packetReport(cues.report), reference_time: reference },
-    evidence,
-  };
+  return { workingState, summary, passages, longTerm, insights, disputes, snapshot };
 }
 
-function packetReport({
-  unembedded_candidates: _now,
-  ...report
-}: CueSearchReport): Omit<CueSearchReport, 'unembedded_candidates'> {
-  return report;
+/** A responder packet carries no conversation window unless the request asks for one: left out, with the reason. */
+function windowOmission(request: ComposeRequest, window: number): Omitted[] {
+  if (window > 0 || request.purpose !== 'responder') return [];
+  return [
+    {
+      omit: { part: 'conversation_window' },
+      reason: 'not_allowed_for_purpose',
+      section: 'short_term_summary',
+      detail: 'responder packets carry summary and quotes, not the window, unless asked (spec §9)',
+    },
+  ];
 }
 
-/** How the search went when no passages were searched for (no cue text, or a purpose without passages). */
-function idleReport(embedder: CueEmbedder | undefined): CueSearchReport {
-  return {
-    meaning: embedder === undefined ? 'no_model' : 'no_query',
-    embedding_model: embedder?.model ?? null,
-    unembedded_candidates: 0,
-    time_windows: [],
-    subject: null,
-  };
-}
-
-/** Events read beyond the window's size at first, for system messages the window leaves out. */
-const WINDOW_MARGIN = 2;
-
-/**
- * The newest `window` messages and tool results of the session, newest first, without system
- * messages: a page of the window and a small margin, then further pages only while system
- * messages took places.
- */
-async function recentMessages(
-  storage: StorageAdapter,
-  base: Omit<EventQuery, 'limit'>,
-  window: number,
-): Promise<EventRecord[]> {
-  const out: EventRecord[] = [];
-  let cursor: string | undefined;
-  while (out.length < window) {
-    const limit = window - out.length + WINDOW_MARGIN;
-    const page = await storage.events.list({
-      ...base,
-      kinds: ['message', 'tool_result'],
-      order: 'desc',
-      limit,
-      ...(cursor === undefined ? {} : { cursor }),
-    });
-    for (const event of page) if (event.role !== 'system' && out.length < window) out.push(event);
-    if (page.length < limit) break;
-    cursor = page[page.length - 1]!.id;
-  }
-  return out;
+/** The sections that have something to show: the others lend their allowance to them. */
+function activeSections(request: ComposeRequest, read: Awaited<ReturnType<typeof gather>>): Set<BudgetSection> {
+  const { longTerm } = read;
+  const active = new Set<BudgetSection>(['working_state', 'short_term_summary']);
+  if (longTerm.facts.length > 0) active.add('facts');
+  if (longTerm.procedures.length > 0 && INJECTION[request.purpose].procedures) active.add('procedures');
+  if (longTerm.episodes.length > 0) active.add('episodes');
+  if (read.insights.length > 0) active.add('insights');
+  return active;
 }
 
 /**
@@ -208,143 +124,108 @@ export async function compose(
   if (asOf !== undefined && asOf > now)
     throw ValidationError.of('as_of', 'not_future', `must not be later than now (${now})`);
   const generatedAt = asOf ?? now;
-  const [gathered, longTerm, insights, disputes, snapshot] = await Promise.all([
-    gather(context, request, scope, policy, generatedAt, asOf),
-    gatherLongTerm(context.storage, scope, request, policy, generatedAt, asOf, context.embedder),
-    gatherInsights(context.storage, scope, policy, generatedAt),
-    gatherDisputes(context.storage, scope, generatedAt),
-    gatherSnapshot(context.storage, scope, generatedAt),
-  ]);
-  const active = new Set<BudgetSection>(['working_state', 'short_term_summary']);
-  if (longTerm.facts.length > 0) active.add('facts');
-  if (longTerm.procedures.length > 0 && INJECTION[request.purpose].procedures) active.add('procedures');
-  if (longTerm.episodes.length > 0) active.add('episodes');
-  if (insights.length > 0) active.add('insights');
-  const sectionBudgets = lendIdleSections(policy.budget.per_section, active);
+  const read = await gather(context, request, scope, policy, { now: generatedAt, asOf });
+  const { purpose } = request;
   // Costs are counted as the prompt shows them, in either rendering.
-  const tokenizer = promptTokenizer(context.tokenizer);
-  const builder = new PacketBuilder(tokenizer, policy.budget.max_tokens, sectionBudgets, {
-    purpose: request.purpose,
-    generatedAt,
-    tokenizer: context.tokenizer,
-  });
+  const builder = new PacketBuilder(
+    new LineCosts(context.tokenizer),
+    policy.budget.max_tokens,
+    lendIdleSections(policy.budget.per_section, activeSections(request, read)),
+    { purpose, generatedAt, tokenizer: context.tokenizer },
+  );
 
-  const lookup = (evidenceId: string | undefined): Citation[] => {
-    if (evidenceId === undefined) return [];
-    const event = gathered.evidence.get(evidenceId);
-    return event === undefined ? [{ id: evidenceId, type: 'reference' }] : [citationOf(event)];
-  };
-  const state = { ...gathered.state, open_loops: withSnapshotQuestions(gathered.state.open_loops, snapshot) };
-  const workingState = fillWorkingState(
-    builder,
-    state,
-    request.purpose,
-    policy,
-    gathered.toolEvents,
-    lookup,
-    tokenizer,
-  );
+  const openLoops = withSnapshotQuestions(read.workingState.state.open_loops, read.snapshot);
+  const workingState = fillWorkingState(builder, read.workingState, openLoops, purpose, policy);
   const window = windowSize(request, policy);
-  if (window === 0 && request.purpose === 'responder') {
-    builder.omit(
-      'conversation_window',
-      'not_allowed_for_purpose',
-      'short_term_summary',
-      'responder packets carry summary and quotes, not the window, unless asked (spec §9)',
-    );
-  }
-  if (!INJECTION[request.purpose].procedures) {
-    for (const item of longTerm.procedures)
-      builder.omit(
-        `procedures:${item.id}`,
-        'not_allowed_for_purpose',
-        'procedures',
-        `${request.purpose} packets carry no procedures (spec §9)`,
-      );
-  }
-  const filled = fillLongTerm(
+  builder.place(windowOmission(request, window));
+  const cueTerms = cueTermsOf(request);
+  const longTerm = fillLongTerm(
     builder,
-    { ...longTerm, disputes },
-    { purpose: request.purpose, now: generatedAt, tokenizer, cueTerms: cueTermsOf(request) },
+    { ...read.longTerm, disputes: read.disputes },
+    { purpose, now: generatedAt, cueTerms },
   );
-  const insight = fillInsights(builder, insights, request.purpose, policy, generatedAt, tokenizer);
+  const insight = fillInsights(builder, read.insights, purpose, policy, generatedAt);
   // The summary section comes last: passages matching the cues may use what the others left.
   const summary = fillSummarySection(
     builder,
     {
-      summary: gathered.summary,
-      cueHits: gathered.cueHits,
-      cueTerms: cueTermsOf(request),
-      purpose: request.purpose,
-      windowEvents: gathered.windowEvents,
+      summary: read.summary.summary,
+      cueHits: read.passages.hits,
+      cueTerms,
+      purpose,
+      windowEvents: read.summary.windowEvents,
       now: generatedAt,
-      snapshot,
+      snapshot: read.snapshot,
     },
     policy,
-    tokenizer,
   );
 
   const buildId = options.buildId ?? newId('ctx');
+  const record = builder.finish();
   const packet = assemble({
     request,
     scope,
     policy,
     generatedAt,
     window,
-    sectionBudgets: builder.sectionBudgets(),
-    builder,
+    record,
     workingState,
     summary,
-    longTerm: filled,
+    longTerm,
     insight,
     tokenizer: context.tokenizer.name,
-    retrieval: gathered.retrieval,
+    retrieval: read.passages.retrieval,
   });
   const { hash, json } = sealPacket(packet, buildId);
   if (context.validatePackets) assertPacket(packet);
-  if (options.persist !== false) {
-    // The resolved policy travels with the request, so a replay uses exactly the same one.
-    const storedRequest = { ...request, resolved_policy: policy } as unknown as Record<string, unknown>;
-    assertBuildBound(json, storedRequest);
-    await context.storage.write([
-      {
-        op: 'put_context_build',
-        packet_json: json,
-        build: {
-          id: buildId,
-          tenant_id: scope.tenant_id,
-          user_id: scope.user_id,
-          agent_id: scope.agent_id,
-          session_id: scope.session_id,
-          run_id: scope.run_id,
-          purpose: request.purpose,
-          request: storedRequest,
-          as_of: generatedAt,
-          selected: [
-            ...new Set(builder.selected.flatMap((line) => line.match(/\b(?:evt|mem)_[0-9A-HJKMNP-TV-Z]{26}\b/g) ?? [])),
-          ],
-          packet_hash: hash,
-          packet,
-          created_at: now,
-        },
-      },
-    ]);
-  }
+  if (options.persist !== false)
+    await storeBuild(context, { request, scope, policy, generatedAt, now, buildId, packet, hash, json, record });
   return packet;
 }
 
-/** Budget tokens per spare passage read: a further passage shows its best sentence, ~30 tokens with its line. */
-const TOKENS_PER_SPARE = 30;
-
 /**
- * How many cue matches compose reads: the policy's top passages, and its spare ones (about one per
- * 30 tokens of the budget at most), which fill what the other sections leave unused (a packet with
- * few facts holds more of the history, each further passage shown by its best-matching sentence).
+ * Stores the context build of a packet: its request with the resolved policy (a replay uses exactly
+ * the same one), the events and item versions it placed, and the packet with its hash.
  */
-function cuePool(policy: PurposePolicy): number {
-  return policy.query_quotes === 0
-    ? 0
-    : policy.query_quotes + Math.min(policy.spare_quotes, Math.ceil(policy.budget.max_tokens / TOKENS_PER_SPARE));
+async function storeBuild(
+  context: ReadPathContext,
+  build: {
+    request: ComposeRequest;
+    scope: Scope;
+    policy: PurposePolicy;
+    generatedAt: string;
+    now: string;
+    buildId: string;
+    packet: MemoryPacket;
+    hash: string;
+    json: string;
+    record: PacketRecord;
+  },
+): Promise<void> {
+  const { request, scope } = build;
+  const storedRequest = { ...request, resolved_policy: build.policy } as unknown as Record<string, unknown>;
+  assertBuildBound(build.json, storedRequest);
+  await context.storage.write([
+    {
+      op: 'put_context_build',
+      packet_json: build.json,
+      build: {
+        id: build.buildId,
+        tenant_id: scope.tenant_id,
+        user_id: scope.user_id,
+        agent_id: scope.agent_id,
+        session_id: scope.session_id,
+        run_id: scope.run_id,
+        purpose: request.purpose,
+        request: storedRequest,
+        as_of: build.generatedAt,
+        selected: build.record.records,
+        packet_hash: build.hash,
+        packet: build.packet,
+        created_at: build.now,
+      },
+    },
+  ]);
 }
 
 /** The base policy of a request: the named one it asks for, or the purpose's default. */
@@ -398,19 +279,18 @@ interface Assembly {
   policy: PurposePolicy;
   generatedAt: string;
   window: number;
-  sectionBudgets: Record<BudgetSection, number>;
-  builder: PacketBuilder;
+  record: PacketRecord;
   workingState: ReturnType<typeof fillWorkingState>;
   summary: ReturnType<typeof fillSummarySection>;
   longTerm: ReturnType<typeof fillLongTerm>;
   insight: ReturnType<typeof fillInsights>;
   tokenizer: string;
-  retrieval: Gathered['retrieval'];
+  retrieval: CueRetrieval;
 }
 
 /** The packet from the filled sections, with its budget report and explanation. */
 function assemble(parts: Assembly): MemoryPacket {
-  const { request, policy, builder, workingState, summary, generatedAt } = parts;
+  const { request, policy, record, workingState, summary, generatedAt } = parts;
   const meta: PacketMeta = {
     schema_version: 'v1',
     scope: parts.scope,
@@ -433,17 +313,11 @@ function assemble(parts: Assembly): MemoryPacket {
     },
     long_term: parts.longTerm.long_term,
     insight: parts.insight,
-    citations: builder.citations(),
-    budget_report: {
-      max_tokens: policy.budget.max_tokens,
-      used_tokens_est: builder.usedTokens,
-      section_usage: builder.sectionUsage(),
-      degradations: builder.degradations,
-      omissions: builder.omissions,
-    },
+    citations: record.citations,
+    budget_report: record.budget_report,
     explain: {
-      selected: builder.selected,
-      omitted: builder.omitted,
+      selected: record.selected,
+      omitted: record.omitted,
       filters: {
         as_of: generatedAt,
         time_range: request.cues?.time_range ?? null,
@@ -466,7 +340,7 @@ function assemble(parts: Assembly): MemoryPacket {
         item_status: ['active'],
         sensitivity_excluded: [...NEVER_SHARED],
         expired_excluded: true,
-        section_budgets: parts.sectionBudgets,
+        section_budgets: record.section_budgets,
         retrieval: parts.retrieval,
       },
       conflicts: parts.longTerm.conflicts,

@@ -2,18 +2,17 @@
 // tags, entities or query (else the most recent few), each with its time range and recency, shown
 // whole or with its summary cut short.
 
-import type { EventRecord } from '../spec/event.js';
 import type { MemoryItem } from '../spec/items.js';
-import type { Episode } from '../spec/packet.js';
+import type { Citation, Episode } from '../spec/packet.js';
 import type { ComposeRequest } from '../spec/requests.js';
 import { isDateTime } from '../spec/date-time.js';
 import type { Tokenizer } from '../spec/tokenizer.js';
 import { describeValue } from '../items/values.js';
 import { isoRange } from '../util/clock.js';
-import { citationsOf } from './item-citations.js';
 import { itemLine, itemText } from './item-text.js';
-import { lazyForm, type PacketBuilder } from './packet-builder.js';
+import type { Entry } from './packet-builder.js';
 import type { PurposePolicy } from './policy.js';
+import { lazyForm } from './forms.js';
 
 const DAY_MS = 86_400_000;
 
@@ -82,26 +81,27 @@ export function activateEpisodes(
 }
 
 /**
- * Offers each activated episode to the builder, whole or with its summary cut short; one already
- * placed as a fact is left out.
+ * The activated episodes offered in order, whole or with their summary cut short, each with the
+ * citations `cites` gives it; one already placed as a fact is left out.
  *
  * @example
- * const episodes = fillEpisodes(builder, candidates.episodes, candidates.sources, { now, tokenizer, placedAsFacts });
+ * const placed = builder.place(episodeEntries(candidates.episodes, cites, { now, tokenizer, placedAsFacts }));
  */
-export function fillEpisodes(
-  builder: PacketBuilder,
+export function episodeEntries(
   episodes: ReadonlyArray<{ item: MemoryItem; rule: string }>,
-  sources: ReadonlyMap<string, EventRecord>,
+  cites: (item: MemoryItem) => Citation[],
   options: { now: string; tokenizer: Tokenizer; placedAsFacts: ReadonlySet<string> },
-): Episode[] {
+): Array<Entry<Episode>> {
   const { now, tokenizer, placedAsFacts } = options;
-  const out: Episode[] = [];
-  for (const { item, rule } of episodes) {
+  return episodes.map(({ item, rule }): Entry<Episode> => {
     // A dated event already placed as a fact is not paid for twice.
-    if (placedAsFacts.has(item.id)) {
-      builder.omit(`episodes:${item.id}`, 'duplicate', 'episodes', 'already in the packet as a fact');
-      continue;
-    }
+    if (placedAsFacts.has(item.id))
+      return {
+        omit: { part: 'episodes', id: item.id },
+        reason: 'duplicate',
+        section: 'episodes',
+        detail: 'already in the packet as a fact',
+      };
     const range = timeRangeOf(item);
     const age = Math.max(0, Date.parse(now) - Date.parse(range.end)) / DAY_MS;
     const summary = describeValue(item.type, item.value);
@@ -120,8 +120,8 @@ export function fillEpisodes(
       compression_level: level === 'phase_summary' || level === 'milestone' ? level : 'raw',
       recency_score: Math.round(Math.exp(-age / 30) * 1000) / 1000,
     };
-    const taken = builder.offer({
-      item: `episodes:${item.id}`,
+    return {
+      ref: { part: 'episodes', id: item.id },
       section: 'episodes',
       rule,
       forms: [
@@ -133,13 +133,8 @@ export function fillEpisodes(
         })),
       ],
       text: itemText.episode,
-      cost: (value) => {
-        const line = itemLine.episode(value);
-        return builder.lineCost(line, value.summary === summary ? builder.recordTokens(item, line) : undefined);
-      },
-      cites: citationsOf(item, sources),
-    });
-    if (taken !== undefined) out.push(taken.value);
-  }
-  return out;
+      whole: { record: item, line: (value) => (value.summary === summary ? itemLine.episode(value) : undefined) },
+      cites: cites(item),
+    };
+  });
 }

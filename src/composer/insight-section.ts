@@ -7,11 +7,11 @@ import type { Insight as InsightPacket, InsightItem, Purpose } from '../spec/pac
 import type { InsightRecord } from '../spec/reflection.js';
 import type { Scope } from '../spec/scope.js';
 import type { StorageAdapter } from '../spec/storage.js';
-import type { Tokenizer } from '../spec/tokenizer.js';
 import { stateAt } from '../reflection/insights.js';
 import { itemText } from './item-text.js';
-import { lazyForm, type PacketBuilder } from './packet-builder.js';
+import type { Entry, PacketBuilder } from './packet-builder.js';
 import { INJECTION, type PurposePolicy } from './policy.js';
+import { lazyForm } from './forms.js';
 
 /** Insights read per compose, newest first, before the purpose's rules choose. */
 const READ_LIMIT = 50;
@@ -62,7 +62,7 @@ function itemOf(insight: InsightRecord, state: InsightItem['validation_state']):
  * Fills `insight` under the purpose's rules; each insight left out is explained.
  *
  * @example
- * const insight = fillInsights(builder, insights, 'planner', policy, now, tokenizer);
+ * const insight = fillInsights(builder, insights, 'planner', policy, now);
  */
 export function fillInsights(
   builder: PacketBuilder,
@@ -70,7 +70,6 @@ export function fillInsights(
   purpose: Purpose,
   policy: PurposePolicy,
   at: string,
-  tokenizer: Tokenizer,
 ): InsightPacket {
   const allowInResponder = purpose === 'responder' && policy.allow_insights_in_responder;
   const packet: InsightPacket = {
@@ -88,29 +87,24 @@ export function fillInsights(
     )
     .sort((a, b) => b.insight.confidence - a.insight.confidence || (a.insight.id < b.insight.id ? 1 : -1));
   let offered = 0;
-  for (const { insight, state } of live) {
-    const id = `insights:${insight.id}`;
-    if (rule !== 'any' && state !== 'validated') {
-      builder.omit(
-        id,
-        'not_allowed_for_purpose',
-        'insights',
-        `${state} insights are not for ${purpose} packets (spec §9)`,
-      );
-      continue;
-    }
-    if (rule === 'validated_if_allowed' && !allowInResponder) {
-      builder.omit(id, 'not_allowed_for_purpose', 'insights', 'insight.usage_policy.allow_in_responder is false');
-      continue;
-    }
-    if (offered >= policy.insights) {
-      builder.omit(id, 'low_priority', 'insights', `beyond the ${policy.insights} insights of this policy`);
-      continue;
-    }
+  const entries = live.map(({ insight, state }): Entry<InsightItem> => {
+    const ref = { part: 'insights' as const, id: insight.id };
+    const omit = (reason: 'not_allowed_for_purpose' | 'low_priority', detail: string) => ({
+      omit: ref,
+      reason,
+      section: 'insights',
+      detail,
+    });
+    if (rule !== 'any' && state !== 'validated')
+      return omit('not_allowed_for_purpose', `${state} insights are not for ${purpose} packets (spec §9)`);
+    if (rule === 'validated_if_allowed' && !allowInResponder)
+      return omit('not_allowed_for_purpose', 'insight.usage_policy.allow_in_responder is false');
+    if (offered >= policy.insights)
+      return omit('low_priority', `beyond the ${policy.insights} insights of this policy`);
     offered += 1;
     const item = itemOf(insight, state);
-    const taken = builder.offer({
-      item: id,
+    return {
+      ref,
       section: 'insights',
       block: BLOCK_OF_TYPE[item.type],
       rule: `insight.${state}(confidence ${insight.confidence})`,
@@ -118,14 +112,14 @@ export function fillInsights(
         { level: 'raw', value: item },
         lazyForm('summary', () => ({
           ...item,
-          statement: tokenizer.truncate(item.statement, 24),
+          statement: builder.costs.tokenizer.truncate(item.statement, 24),
           tests_suggested: [],
         })),
       ],
       text: itemText.insight,
-    });
-    if (taken === undefined) continue;
-    packet[BLOCK_OF_TYPE[item.type]].push(taken.value);
-  }
+    };
+  });
+  for (const taken of builder.place(entries))
+    if (taken !== undefined) packet[BLOCK_OF_TYPE[taken.value.type]].push(taken.value);
   return packet;
 }

@@ -6,21 +6,19 @@
 import type { EventRecord } from '../spec/event.js';
 import type { MemoryItem, MemoryType } from '../spec/items.js';
 import { ownerOf, visibleOwners } from '../spec/items.js';
-import type { ExplainConflict, Fact, LongTerm, Purpose } from '../spec/packet.js';
+import type { Citation, ExplainConflict, Fact, LongTerm, Purpose } from '../spec/packet.js';
 import type { ComposeRequest } from '../spec/requests.js';
 import type { Scope } from '../spec/scope.js';
 import type { StorageAdapter } from '../spec/storage.js';
-import type { Tokenizer } from '../spec/tokenizer.js';
 import { describeValue } from '../items/values.js';
 import { hybridSearch } from '../retrieval/hybrid-search.js';
 import { cueText, type CueEmbedder } from './cue-search.js';
-import { activateEpisodes, episodeReadLimit, fillEpisodes } from './episodes-section.js';
-import { citationsOf } from './item-citations.js';
+import { activateEpisodes, episodeEntries, episodeReadLimit } from './episodes-section.js';
 import { itemLine, itemText } from './item-text.js';
-import type { PacketBuilder } from './packet-builder.js';
+import type { Offer, Omitted, PacketBuilder } from './packet-builder.js';
 import { INJECTION, type PurposePolicy } from './policy.js';
-import { factForms } from './fact-forms.js';
-import { fillProcedures, procedureReadLimit, proceduresForTask } from './procedures-section.js';
+import { factForms } from './forms.js';
+import { procedureEntries, procedureReadLimit, proceduresForTask } from './procedures-section.js';
 import { factBlock, upcomingDay } from './render.js';
 
 const FACT_TYPES: readonly MemoryType[] = [
@@ -54,8 +52,8 @@ export interface LongTermCandidates {
   facts: Array<{ item: MemoryItem; rule: string }>;
   procedures: MemoryItem[];
   episodes: Array<{ item: MemoryItem; rule: string }>;
-  /** Source events of the candidates, for citations. */
-  sources: Map<string, EventRecord>;
+  /** The citations of each candidate (by item id): its source events that were read. */
+  citations: ReadonlyMap<string, Citation[]>;
 }
 
 /** A contradiction under review at the packet's time: its items are shown as disputed. */
@@ -161,7 +159,7 @@ export async function gatherLongTerm(
     now,
   );
   const cited = [...facts.map((entry) => entry.item), ...forTask, ...episodes.map((entry) => entry.item)];
-  return { facts, procedures: forTask, episodes, sources: await readSources(storage, scope.tenant_id, cited, now) };
+  return { facts, procedures: forTask, episodes, citations: await readCitations(storage, scope.tenant_id, cited, now) };
 }
 
 /** The items matching the cues (their text and tags), by words and meaning; none without cues. */
@@ -190,8 +188,16 @@ async function matchCues(
       });
 }
 
-/** The source events of items, for citations; secret ones are never read. */
-async function readSources(storage: StorageAdapter, tenantId: string, items: readonly MemoryItem[], now: string) {
+/**
+ * The citations of items, by item id: each of its source events read for the packet, by id, kind
+ * and time (secret events are never read, and a source not read is not cited).
+ */
+async function readCitations(
+  storage: StorageAdapter,
+  tenantId: string,
+  items: readonly MemoryItem[],
+  now: string,
+): Promise<Map<string, Citation[]>> {
   const ids = [...new Set(items.flatMap((item) => item.source_event_ids))];
   const events =
     ids.length === 0
@@ -203,7 +209,16 @@ async function readSources(storage: StorageAdapter, tenantId: string, items: rea
           limit: ids.length,
           exclude_sensitivity: ['secret'],
         });
-  return new Map(events.map((event) => [event.id, event]));
+  const sources = new Map<string, EventRecord>(events.map((event) => [event.id, event]));
+  return new Map(
+    items.map((item) => [
+      item.id,
+      item.source_event_ids.flatMap((id) => {
+        const event = sources.get(id);
+        return event === undefined ? [] : [{ id, type: event.kind, ts: event.ts }];
+      }),
+    ]),
+  );
 }
 
 /**
@@ -270,22 +285,22 @@ function factOf(item: MemoryItem, status: Fact['status']): Fact {
   };
 }
 
-const factText = itemText.fact;
-
 /**
  * Fills facts, preferences, procedures and episodes within their budgets.
  *
  * @example
- * const { long_term, conflicts } = fillLongTerm(builder, candidates, { purpose: 'responder', now, tokenizer, cueTerms: ['dog'] });
+ * const { long_term, conflicts } = fillLongTerm(builder, candidates, { purpose: 'responder', now, cueTerms: ['dog'] });
  */
 export function fillLongTerm(
   builder: PacketBuilder,
   candidates: LongTermCandidates & { disputes?: readonly Dispute[] },
-  options: { purpose: Purpose; now: string; tokenizer: Tokenizer; cueTerms: readonly string[] },
+  options: { purpose: Purpose; now: string; cueTerms: readonly string[] },
 ): { long_term: LongTerm; conflicts: ExplainConflict[] } {
-  const { purpose, now, tokenizer } = options;
+  const { purpose, now } = options;
+  const tokenizer = builder.costs.tokenizer;
+  const cites = (item: MemoryItem) => candidates.citations.get(item.id) ?? [];
   const conflicts: ExplainConflict[] = [];
-  const chosen = chooseFacts(builder, candidates.facts, now, conflicts);
+  const { chosen, omitted } = chooseFacts(candidates.facts, now, conflicts);
   const disputed = new Set<string>();
   for (const dispute of candidates.disputes ?? []) {
     const shown = dispute.item_ids.filter((id) => chosen.some((entry) => entry.item.id === id));
@@ -298,45 +313,47 @@ export function fillLongTerm(
     });
   }
   for (const entry of chosen) if (disputed.has(entry.item.id)) entry.status = 'disputed';
-  const facts: Fact[] = [];
-  for (const { item, status, rule } of chosen) {
+  const offers = chosen.map(({ item, status, rule }): Offer<Fact> => {
     const fact = factOf(item, status);
     const notes = fact.notes ?? '';
-    const taken = builder.offer({
-      item: `facts:${item.id}`,
+    return {
+      ref: { part: 'facts', id: item.id },
       section: 'facts',
       // Preferences and what is still to come render under headings of their own.
       block: factBlock(fact, now),
       rule,
-      forms: factForms(item, fact, options),
-      text: factText,
-      cost: (value) => {
-        const line = itemLine.fact(value);
-        return builder.lineCost(line, value.notes === notes ? builder.recordTokens(item, line) : undefined);
-      },
-      cites: citationsOf(item, candidates.sources),
+      forms: factForms(item, fact, { ...options, tokenizer }),
+      text: itemText.fact,
+      whole: { record: item, line: (value) => (value.notes === notes ? itemLine.fact(value) : undefined) },
+      cites: cites(item),
       smallestLast: true,
-    });
-    if (taken !== undefined) facts.push(taken.value);
-  }
-  const procedures = fillProcedures(builder, candidates.procedures, candidates.sources, purpose);
+    };
+  });
+  const facts = placed(builder.place<Fact>([...omitted, ...offers]));
+  const procedures = placed(builder.place(procedureEntries(candidates.procedures, cites, purpose)));
   const placedAsFacts = new Set(facts.map((fact) => fact.fact_id));
-  const episodes = fillEpisodes(builder, candidates.episodes, candidates.sources, { now, tokenizer, placedAsFacts });
+  const episodes = placed(builder.place(episodeEntries(candidates.episodes, cites, { now, tokenizer, placedAsFacts })));
   const preferences = facts.filter((fact) => fact.fact_key.startsWith('pref:'));
   return { long_term: { facts, preferences, procedures, episodes }, conflicts };
 }
 
-/** One fact per owner and key (the newest, or most confident, version); keys that disagree across owners are disputed. */
-function chooseFacts(
-  builder: PacketBuilder,
-  entries: LongTermCandidates['facts'],
-  now: string,
-  conflicts: ExplainConflict[],
-) {
+/** The values of the forms placed, in order. */
+function placed<T>(forms: ReadonlyArray<{ value: T } | undefined>): T[] {
+  return forms.flatMap((form) => (form === undefined ? [] : [form.value]));
+}
+
+/**
+ * One fact per owner and key (the newest, or most confident, version); keys that disagree across
+ * owners are disputed. Expired items and older versions are left out.
+ */
+function chooseFacts(entries: LongTermCandidates['facts'], now: string, conflicts: ExplainConflict[]) {
+  const omitted: Omitted[] = [];
+  const omit = (item: MemoryItem, reason: Omitted['reason'], detail: string) =>
+    omitted.push({ omit: { part: 'facts', id: item.id }, reason, section: 'facts', detail });
   const byKey = new Map<string, Array<{ item: MemoryItem; rule: string }>>();
   for (const entry of entries) {
     if (!isCurrent(entry.item, now)) {
-      builder.omit(`facts:${entry.item.id}`, 'expired', 'facts', `valid until ${entry.item.valid_to}`);
+      omit(entry.item, 'expired', `valid until ${entry.item.valid_to}`);
       continue;
     }
     byKey.set(entry.item.key, [...(byKey.get(entry.item.key) ?? []), entry]);
@@ -348,10 +365,9 @@ function chooseFacts(
       const owner = ownerOf(entry.item.scope_level, entry.item.user_id, entry.item.agent_id);
       const best = perOwner.get(owner);
       if (best === undefined || entry.item.version > best.item.version) {
-        if (best !== undefined)
-          builder.omit(`facts:${best.item.id}`, 'duplicate', 'facts', `an older version of ${key}`);
+        if (best !== undefined) omit(best.item, 'duplicate', `an older version of ${key}`);
         perOwner.set(owner, entry);
-      } else builder.omit(`facts:${entry.item.id}`, 'duplicate', 'facts', `an older version of ${key}`);
+      } else omit(entry.item, 'duplicate', `an older version of ${key}`);
     }
     const winners = [...perOwner.values()];
     const disputed = winners.length > 1 && new Set(winners.map((entry) => JSON.stringify(entry.item.value))).size > 1;
@@ -364,5 +380,5 @@ function chooseFacts(
     }
     for (const entry of winners) chosen.push({ ...entry, status: disputed ? 'disputed' : 'active' });
   }
-  return chosen;
+  return { chosen, omitted };
 }

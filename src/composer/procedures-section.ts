@@ -1,13 +1,11 @@
 // The procedures of a packet (MemoryPacket v1 §4): the procedures of the request's task type and the
 // validated patterns, highest priority first, for the purposes that inject them.
 
-import type { EventRecord } from '../spec/event.js';
 import type { MemoryItem } from '../spec/items.js';
-import type { Procedure, Purpose } from '../spec/packet.js';
+import type { Citation, Procedure, Purpose } from '../spec/packet.js';
 import { describeValue } from '../items/values.js';
-import { citationsOf } from './item-citations.js';
 import { itemLine, itemText } from './item-text.js';
-import type { PacketBuilder } from './packet-builder.js';
+import type { Entry } from './packet-builder.js';
 import { INJECTION, type PurposePolicy } from './policy.js';
 
 /**
@@ -40,20 +38,26 @@ export function proceduresForTask(procedures: readonly MemoryItem[], taskType: s
 }
 
 /**
- * Offers each procedure to the builder in order; those the budget takes are the packet's procedures.
+ * The procedures offered in order, each with the citations `cites` gives it; for a purpose that
+ * carries no procedures, each left out with that reason.
  *
  * @example
- * const procedures = fillProcedures(builder, candidates.procedures, candidates.sources, 'planner');
+ * const placed = builder.place(procedureEntries(candidates.procedures, cites, 'planner'));
  */
-export function fillProcedures(
-  builder: PacketBuilder,
+export function procedureEntries(
   procedures: readonly MemoryItem[],
-  sources: ReadonlyMap<string, EventRecord>,
+  cites: (item: MemoryItem) => Citation[],
   purpose: Purpose,
-): Procedure[] {
-  if (!INJECTION[purpose].procedures) return [];
-  const out: Procedure[] = [];
-  for (const item of procedures) {
+): Array<Entry<Procedure>> {
+  if (!INJECTION[purpose].procedures) {
+    return procedures.map((item) => ({
+      omit: { part: 'procedures', id: item.id },
+      reason: 'not_allowed_for_purpose',
+      section: 'procedures',
+      detail: `${purpose} packets carry no procedures (spec §9)`,
+    }));
+  }
+  return procedures.map((item) => {
     const described = describeValue(item.type, item.value);
     const procedure: Procedure = {
       procedure_id: item.id,
@@ -63,19 +67,15 @@ export function fillProcedures(
       sources: item.source_event_ids,
       applicability: {},
     };
-    const taken = builder.offer({
-      item: `procedures:${item.id}`,
+    const line = itemLine.procedure(item.id, described);
+    return {
+      ref: { part: 'procedures', id: item.id },
       section: 'procedures',
       rule: `ltm.procedures(task_type ${procedure.task_type}, priority ${procedure.priority})`,
       forms: [{ level: 'raw', value: procedure }],
       text: () => itemText.procedure(item.id, described),
-      cost: () => {
-        const line = itemLine.procedure(item.id, described);
-        return builder.lineCost(line, builder.recordTokens(item, line));
-      },
-      cites: citationsOf(item, sources),
-    });
-    if (taken !== undefined) out.push(taken.value);
-  }
-  return out;
+      whole: { record: item, line: () => line },
+      cites: cites(item),
+    };
+  });
 }

@@ -4,10 +4,12 @@
 // the short-term part stays within budget however long the run grows, without drifting.
 
 import type { CompactionSnapshot } from '../spec/compaction.js';
+import type { Citation } from '../spec/packet.js';
 import type { Scope } from '../spec/scope.js';
 import type { StorageAdapter } from '../spec/storage.js';
 import type { OpenLoop } from '../spec/working-state.js';
-import type { PacketBuilder } from './packet-builder.js';
+import type { Charge } from './packet-builder.js';
+import type { LineCosts } from './text-tokens.js';
 
 /**
  * The run's latest snapshot that passed its gate, as of `at` (a failed one is not valid state;
@@ -55,40 +57,51 @@ const claimLine = (claim: CompactionSnapshot['state']['claims'][number]) =>
 
 /**
  * The opening of the rolling summary: the snapshot's verified claims with their evidence ids, as
- * many as fit in `tokens` (the rest are recorded as a degradation), charged to the summary section.
+ * many as fit in `tokens` (the rest are recorded as a degradation), and its charge to the summary
+ * section (none when no claim is shown).
  *
  * @example
- * const opening = snapshotOpening(builder, snapshot, 300);
+ * const opening = snapshotOpening(costs, snapshot, 300); // { text: 'Verified in this run …', charge: { charge: 41, … } }
  */
-export function snapshotOpening(builder: PacketBuilder, snapshot: CompactionSnapshot | null, tokens: number): string {
-  if (snapshot === null) return '';
+export function snapshotOpening(
+  costs: LineCosts,
+  snapshot: CompactionSnapshot | null,
+  tokens: number,
+): { text: string; charge?: Charge } {
+  if (snapshot === null) return { text: '' };
   const verified = snapshot.state.claims.filter(
     (claim) => claim.status === 'verified' && claim.evidence_refs.length > 0,
   );
-  if (verified.length === 0) return '';
+  if (verified.length === 0) return { text: '' };
   const heading = `Verified in this run (snapshot ${snapshot.sequence}, ${snapshot.created_at.slice(0, 10)}):`;
   const lines = [heading];
-  let used = builder.cost(heading) + 1;
+  let used = costs.cost(heading) + 1;
+  const cites: Citation[] = [];
   for (const claim of verified) {
     const line = claimLine(claim);
-    const cost = builder.cost(line) + 1;
+    const cost = costs.cost(line) + 1;
     if (used + cost > tokens) break;
     lines.push(line);
     used += cost;
-    builder.cite(claim.evidence_refs.map((ref) => ({ id: ref.evidence_id, type: 'evidence' })));
+    cites.push(...claim.evidence_refs.map((ref) => ({ id: ref.evidence_id, type: 'evidence' })));
   }
   const shown = lines.length - 1;
-  if (shown === 0) return '';
-  builder.charge('short_term_summary', used);
-  builder.selected.push(
-    `rolling_summary: snapshot.verified_claims(${snapshot.snapshot_id}, ${shown} of ${verified.length})`,
-  );
+  if (shown === 0) return { text: '' };
+  const charge: Charge = {
+    charge: used,
+    section: 'short_term_summary',
+    select: {
+      ref: { part: 'rolling_summary' },
+      rule: `snapshot.verified_claims(${snapshot.snapshot_id}, ${shown} of ${verified.length})`,
+    },
+    cites,
+  };
   if (shown < verified.length) {
-    builder.degradations.push({
+    charge.degradation = {
       section: 'short_term_summary',
       action: `rolling_summary: verified claims ${verified.length}→${shown}`,
       reason: `over_budget: ${tokens} tokens for the snapshot`,
-    });
+    };
   }
-  return lines.join('\n');
+  return { text: lines.join('\n'), charge };
 }

@@ -3,20 +3,76 @@
 
 import type { EventRecord } from '../spec/event.js';
 import type { Citation, KeyQuote, Purpose, WindowMessage } from '../spec/packet.js';
+import type { SessionKey } from '../spec/scope.js';
+import type { EventQuery, StorageAdapter } from '../spec/storage.js';
 import type { StmSummary, SummarySentence } from '../spec/summary.js';
 import type { Tokenizer } from '../spec/tokenizer.js';
 import { contentText } from '../events/content-text.js';
+import { summaryAsOf } from '../working-memory/as-of.js';
 import { cutSummary, keptSummaryTokens, packetRole } from '../working-memory/summary.js';
-import { lazyForm, type PacketBuilder } from './packet-builder.js';
+import type { Charge, Entry, Offer, Omitted, PacketBuilder } from './packet-builder.js';
 import type { PurposePolicy } from './policy.js';
-import { TEXT_LIMITS, textForms } from './text-forms.js';
+import { lazyForm, TEXT_LIMITS, textForms } from './forms.js';
 import { coveredUntil, snapshotOpening } from './snapshot-section.js';
 import { idTime } from '../util/ids.js';
 import type { CompactionSnapshot } from '../spec/compaction.js';
 import { itemLine, itemText } from './item-text.js';
 import { citationOf } from './working-state-section.js';
 import { topicTerms, type CuePassage } from './cue-passages.js';
-import { bestSnippet, cueMatcher } from './best-sentence.js';
+import { bestSnippet, cueMatcher, type CueMatcher } from './best-sentence.js';
+
+/** Events read beyond the window's size at first, for system messages the window leaves out. */
+const WINDOW_MARGIN = 2;
+
+/**
+ * The session's rolling summary (as of `asOf` when given, folded with `tokenizer`) and its newest
+ * `window` messages and tool results (`events`: the session's event filters).
+ *
+ * @example
+ * const { summary, windowEvents } = await gatherSummary(storage, key, events, 6, tokenizer, undefined);
+ */
+export async function gatherSummary(
+  storage: StorageAdapter,
+  key: SessionKey,
+  events: Omit<EventQuery, 'limit'>,
+  window: number,
+  tokenizer: Tokenizer,
+  asOf: string | undefined,
+): Promise<{ summary: StmSummary | null; windowEvents: EventRecord[] }> {
+  const [summary, windowEvents] = await Promise.all([
+    asOf === undefined ? storage.sessions.getSummary(key) : summaryAsOf(storage, key, asOf, tokenizer),
+    window > 0 ? recentMessages(storage, events, window) : Promise.resolve([]),
+  ]);
+  return { summary, windowEvents };
+}
+
+/**
+ * The newest `window` messages and tool results of the session, newest first, without system
+ * messages: a page of the window and a small margin, then further pages only while system
+ * messages took places.
+ */
+async function recentMessages(
+  storage: StorageAdapter,
+  base: Omit<EventQuery, 'limit'>,
+  window: number,
+): Promise<EventRecord[]> {
+  const out: EventRecord[] = [];
+  let cursor: string | undefined;
+  while (out.length < window) {
+    const limit = window - out.length + WINDOW_MARGIN;
+    const page = await storage.events.list({
+      ...base,
+      kinds: ['message', 'tool_result'],
+      order: 'desc',
+      limit,
+      ...(cursor === undefined ? {} : { cursor }),
+    });
+    for (const event of page) if (event.role !== 'system' && out.length < window) out.push(event);
+    if (page.length < limit) break;
+    cursor = page[page.length - 1]!.id;
+  }
+  return out;
+}
 
 export interface SummaryInputs {
   summary: StmSummary | null;
@@ -56,6 +112,12 @@ function quoteOf(sentence: Pick<SummarySentence, 'event_id' | 'role' | 'ts'>, qu
   return { evidence_id: sentence.event_id, quote, role: sentence.role, ts: sentence.ts };
 }
 
+/** A key quote placed, with where it sorts: cue passages by rank first, then key quotes by event and sentence. */
+interface Quoted {
+  order: string;
+  quote: KeyQuote;
+}
+
 /**
  * Fills the short_term_summary section: the rolling summary first (up to the policy's share of
  * the section), then passages matching the cues, key quotes, and the conversation window; last,
@@ -63,68 +125,14 @@ function quoteOf(sentence: Pick<SummarySentence, 'event_id' | 'role' | 'ts'>, qu
  * every other section is filled).
  *
  * @example
- * const output = fillSummarySection(builder, inputs, policy, tokenizer);
+ * const output = fillSummarySection(builder, inputs, policy);
  */
 export function fillSummarySection(
   builder: PacketBuilder,
   inputs: SummaryInputs,
   policy: PurposePolicy,
-  tokenizer: Tokenizer,
 ): SummaryOutput {
-  const quoted = new Set<string>();
-  const keyQuotes: Array<{ order: string; quote: KeyQuote }> = [];
-
-  const covered = coveredUntil(inputs.snapshot ?? null);
-  const sentences = inputs.summary?.sentences ?? [];
-  // Without a snapshot every sentence is uncovered (no need to read each event id's time).
-  const pool =
-    covered === Number.NEGATIVE_INFINITY
-      ? sentences
-      : sentences.filter((sentence) => idTime(sentence.event_id) > covered);
-  for (const sentence of pool) {
-    if (!isLive(sentence.expires_at, inputs.now)) {
-      builder.omit(
-        `rolling_summary:${sentence.event_id}#${sentence.position}`,
-        'expired',
-        'short_term_summary',
-        'its source event has expired',
-      );
-    }
-  }
-  const heading = builder.overhead('rolling_summary');
-  const fullShare = Math.max(0, Math.floor(builder.left('short_term_summary') * policy.summary_share) - heading);
-  const before = builder.left('short_term_summary');
-  const opening = snapshotOpening(builder, inputs.snapshot ?? null, fullShare);
-  const share = Math.max(0, fullShare - (before - builder.left('short_term_summary')));
-  // The sum of the counts its sentences keep, else counted through the packet's count cache (a
-  // session's summary is the same from one compose to the next until a turn is committed).
-  const count = (text: string) => builder.cost(text);
-  const cut = cutSummary(
-    pool,
-    share,
-    tokenizer,
-    (sentence) => isLive(sentence.expires_at, inputs.now),
-    (used, text) => (builder.keptCounts ? keptSummaryTokens(used, count) : undefined) ?? count(text),
-  );
-  let rollingSummary = opening;
-  if (opening !== '' && cut.used.length === 0) builder.charge('short_term_summary', heading);
-  if (cut.used.length > 0) {
-    // Each summary line is rendered on its own line: charge a line break per role change as well.
-    builder.charge('short_term_summary', cut.tokens + heading + cut.text.split('\n').length);
-    rollingSummary = opening === '' ? cut.text : `${opening}\n${cut.text}`;
-    builder.selected.push(
-      `rolling_summary: stm.extractive_summary(${cut.used.length} sentences, ${cut.tokens} tokens)`,
-    );
-    builder.cite(cut.used.map(sentenceCitation));
-    if (cut.dropped.length > 0) {
-      builder.degradations.push({
-        section: 'short_term_summary',
-        action: `rolling_summary: ${cut.used.length + cut.dropped.length}→${cut.used.length} sentences`,
-        reason: `over_budget: summary share is ${share} tokens`,
-      });
-    }
-  }
-
+  const rollingSummary = placeRollingSummary(builder, inputs, policy);
   // Passages matching the cues: the policy's top ones now, the rest (further down the ranking)
   // once everything else is placed, in whatever budget the other sections left unused.
   // A top passage is shown whole when its line fits its share of the section; a longer one, and
@@ -135,82 +143,211 @@ export function fillSummarySection(
   // Caroline!"). LoCoMo, answer words shown with their evidence at 256 / 500 / 1,000 / 2,000 tokens:
   // best sentence alone, whole up to half the share 0.484 / 0.540 / 0.586 / 0.764; snippets of 40
   // words, whole up to the share 0.589 / 0.687 / 0.760 / 0.849 (BENCHMARKS.md).
-  const wholeCap = Math.floor(builder.left('short_term_summary') / Math.max(1, policy.query_quotes));
-  const matcher = cueMatcher(
-    topicTerms(
-      inputs.cueTerms,
-      inputs.cueHits.map((passage) => passage.event),
+  const passages = {
+    inputs,
+    wholeCap: Math.floor(builder.left('short_term_summary') / Math.max(1, policy.query_quotes)),
+    matcher: cueMatcher(
+      topicTerms(
+        inputs.cueTerms,
+        inputs.cueHits.map((passage) => passage.event),
+      ),
+      inputs.cueHits.map((passage) => contentText(passage.event.content)),
     ),
-    inputs.cueHits.map((passage) => contentText(passage.event.content)),
-  );
-  const offerPassage = ({ event, rule }: CuePassage, rank: number, spare: boolean): void => {
-    const text = contentText(event.content);
-    const role = packetRole(event);
-    const quoteOfForm = (value: string) => quoteOf({ event_id: event.id, role, ts: event.ts }, value);
-    // The tokens of its line's handle and whole text (kept with the event's row) decide whether it is shown whole.
-    const whole = spare ? undefined : builder.recordTokens(event, itemLine.keyQuote(quoteOfForm(text)));
-    const cost = (quote: KeyQuote) =>
-      builder.lineCost(itemLine.keyQuote(quote), quote.quote === text ? whole : undefined);
-    const forms = textForms(
-      text,
-      tokenizer,
-      { raw: 160, quote: 60, summary: 20 },
-      () => bestSnippet(text, matcher, SNIPPET_WORDS),
-      { sentenceOnly: spare, wholeTokens: whole },
-    ).filter(
-      (form) =>
-        (form.level !== 'raw' || cost(quoteOfForm(form.value)) <= wholeCap) &&
-        (form.level !== 'ref' || inputs.purpose !== 'responder'),
-    );
-    const taken = builder.offer({
-      cost,
-      item: `key_quotes:${event.id}`,
-      section: 'short_term_summary',
-      rule: spare ? `${rule.slice(0, -1)}, budget left by other sections)` : rule,
-      // A further passage shows its snippet (or less), never a bare reference: many short
-      // passages answer more questions than a few long ones.
-      forms: forms.map((form) => lazyForm(form.level, () => quoteOfForm(form.value))),
-      text: itemText.keyQuote,
-      cites: [citationOf(event)],
-      smallestLast: spare,
-    });
-    if (taken !== undefined) {
-      quoted.add(event.id);
+  };
+  const quoted = new Set<string>();
+  const keyQuotes: Quoted[] = [];
+  const placePassages = (ranked: ReadonlyArray<{ passage: CuePassage; rank: number }>, spare: boolean) => {
+    const offers = ranked.map(({ passage }) => passageOffer(builder, passages, passage, spare));
+    for (const [index, taken] of builder.place(offers).entries()) {
+      if (taken === undefined) continue;
+      const { passage, rank } = ranked[index]!;
+      quoted.add(passage.event.id);
       keyQuotes.push({ order: `0-${String(rank).padStart(4, '0')}`, quote: taken.value });
     }
   };
-  const topHits = inputs.cueHits.slice(0, policy.query_quotes);
-  for (const [rank, passage] of topHits.entries()) offerPassage(passage, rank, false);
+  const rankedHits = inputs.cueHits.map((passage, rank) => ({ passage, rank }));
+  placePassages(rankedHits.slice(0, policy.query_quotes), false);
 
-  const inSummary = new Set(cut.used.map((sentence) => `${sentence.event_id}#${sentence.position}`));
+  const window = placeQuotesAndWindow(builder, inputs, policy, rollingSummary.inSummary, quoted, keyQuotes);
+
+  const spareHits = rankedHits.slice(policy.query_quotes);
+  if (spareHits.length > 0 && builder.lendRemaining('short_term_summary') > 0)
+    placePassages(
+      spareHits.filter(({ passage }) => !quoted.has(passage.event.id)),
+      true,
+    );
+
+  keyQuotes.sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
+  return {
+    rolling_summary: rollingSummary.text,
+    key_quotes: keyQuotes.map((entry) => entry.quote),
+    conversation_window: window,
+  };
+}
+
+/**
+ * Places the rolling summary: the snapshot's opening and the summary's sentences within the
+ * policy's share of the section, its expired sentences left out. Returns its text and the
+ * sentences it shows (`event_id#position`).
+ */
+function placeRollingSummary(
+  builder: PacketBuilder,
+  inputs: SummaryInputs,
+  policy: PurposePolicy,
+): { text: string; inSummary: Set<string> } {
+  const { costs } = builder;
+  const section = 'short_term_summary';
+  const covered = coveredUntil(inputs.snapshot ?? null);
+  const sentences = inputs.summary?.sentences ?? [];
+  // Without a snapshot every sentence is uncovered (no need to read each event id's time).
+  const pool =
+    covered === Number.NEGATIVE_INFINITY
+      ? sentences
+      : sentences.filter((sentence) => idTime(sentence.event_id) > covered);
+  const entries: Array<Omitted | Charge> = pool
+    .filter((sentence) => !isLive(sentence.expires_at, inputs.now))
+    .map((sentence) => ({
+      omit: { part: 'rolling_summary', id: sentence.event_id, sentence: sentence.position },
+      reason: 'expired',
+      section,
+      detail: 'its source event has expired',
+    }));
+  const heading = builder.overhead({ part: 'rolling_summary' });
+  const fullShare = Math.max(0, Math.floor(builder.left(section) * policy.summary_share) - heading);
+  const opening = snapshotOpening(costs, inputs.snapshot ?? null, fullShare);
+  if (opening.charge !== undefined) entries.push(opening.charge);
+  const share = Math.max(0, fullShare - (opening.charge?.charge ?? 0));
+  // The sum of the counts its sentences keep, else counted through the packet's count cache (a
+  // session's summary is the same from one compose to the next until a turn is committed).
+  const count = (text: string) => costs.cost(text);
+  const cut = cutSummary(
+    pool,
+    share,
+    costs.tokenizer,
+    (sentence) => isLive(sentence.expires_at, inputs.now),
+    (used, text) => (costs.keptCounts ? keptSummaryTokens(used, count) : undefined) ?? count(text),
+  );
+  let text = opening.text;
+  if (opening.text !== '' && cut.used.length === 0) entries.push({ charge: heading, section });
+  if (cut.used.length > 0) {
+    entries.push({
+      // Each summary line is rendered on its own line: charge a line break per role change as well.
+      charge: cut.tokens + heading + cut.text.split('\n').length,
+      section,
+      select: {
+        ref: { part: 'rolling_summary' },
+        rule: `stm.extractive_summary(${cut.used.length} sentences, ${cut.tokens} tokens)`,
+      },
+      cites: cut.used.map(sentenceCitation),
+      ...(cut.dropped.length === 0
+        ? {}
+        : {
+            degradation: {
+              section,
+              action: `rolling_summary: ${cut.used.length + cut.dropped.length}→${cut.used.length} sentences`,
+              reason: `over_budget: summary share is ${share} tokens`,
+            },
+          }),
+    });
+    text = opening.text === '' ? cut.text : `${opening.text}\n${cut.text}`;
+  }
+  builder.place(entries);
+  return { text, inSummary: new Set(cut.used.map((sentence) => `${sentence.event_id}#${sentence.position}`)) };
+}
+
+/**
+ * The offer of a passage matching the cues: whole when its line fits `wholeCap` (a top passage), else
+ * its snippet; a further (`spare`) passage shows its snippet or less, never a bare reference, and is
+ * left out without costing it once no passage line can fit (its handle, role and date alone take
+ * ~17 tokens): many short passages answer more questions than a few long ones.
+ */
+function passageOffer(
+  builder: PacketBuilder,
+  passages: { inputs: SummaryInputs; wholeCap: number; matcher: CueMatcher },
+  { event, rule }: CuePassage,
+  spare: boolean,
+): Offer<KeyQuote> {
+  const { costs } = builder;
+  const text = contentText(event.content);
+  const role = packetRole(event);
+  const quoteOfForm = (value: string) => quoteOf({ event_id: event.id, role, ts: event.ts }, value);
+  // The tokens of its line's handle and whole text (kept with the event's row) decide whether it is shown whole.
+  const whole = spare ? undefined : costs.recordTokens(event, itemLine.keyQuote(quoteOfForm(text)));
+  const forms = textForms(
+    text,
+    costs.tokenizer,
+    { raw: 160, quote: 60, summary: 20 },
+    () => bestSnippet(text, passages.matcher, SNIPPET_WORDS),
+    { sentenceOnly: spare, wholeTokens: whole },
+  ).filter(
+    (form) =>
+      (form.level !== 'raw' ||
+        costs.lineCost(itemLine.keyQuote(quoteOfForm(form.value)), form.value === text ? whole : undefined) <=
+          passages.wholeCap) &&
+      (form.level !== 'ref' || passages.inputs.purpose !== 'responder'),
+  );
+  return {
+    ref: { part: 'key_quotes', id: event.id },
+    section: 'short_term_summary',
+    rule: spare ? `${rule.slice(0, -1)}, budget left by other sections)` : rule,
+    forms: forms.map((form) => lazyForm(form.level, () => quoteOfForm(form.value))),
+    text: itemText.keyQuote,
+    ...(spare
+      ? { smallestLast: true, minRoom: MIN_PASSAGE_TOKENS }
+      : {
+          whole: {
+            record: event,
+            line: (quote: KeyQuote) => (quote.quote === text ? itemLine.keyQuote(quote) : undefined),
+          },
+        }),
+    cites: [citationOf(event)],
+  };
+}
+
+/**
+ * Places the summary's key quotes (the top ones by score not already shown) and the conversation
+ * window; returns the window, oldest first.
+ */
+function placeQuotesAndWindow(
+  builder: PacketBuilder,
+  inputs: SummaryInputs,
+  policy: PurposePolicy,
+  inSummary: ReadonlySet<string>,
+  quoted: ReadonlySet<string>,
+  keyQuotes: Quoted[],
+): WindowMessage[] {
+  const { costs } = builder;
+  const section = 'short_term_summary';
+  const entries: Array<Entry<KeyQuote | WindowMessage>> = [];
+  const orders: Array<string | undefined> = [];
   const ranked = [...(inputs.summary?.key_quotes ?? [])].sort((a, b) => b.score - a.score);
   for (const [rank, sentence] of ranked.entries()) {
-    const item = `key_quotes:${sentence.event_id}#${sentence.position}`;
-    if (!isLive(sentence.expires_at, inputs.now)) {
-      builder.omit(item, 'expired', 'short_term_summary', 'its source event has expired');
-    } else if (inSummary.has(`${sentence.event_id}#${sentence.position}`)) {
-      builder.omit(item, 'duplicate', 'short_term_summary', 'the sentence is already in the rolling summary');
-    } else if (quoted.has(sentence.event_id)) {
-      builder.omit(item, 'duplicate', 'short_term_summary', 'the event is already quoted for the cues');
-    } else if (rank >= policy.key_quotes) {
-      builder.omit(item, 'low_priority', 'short_term_summary', `beyond the top ${policy.key_quotes} key quotes`);
-    } else {
-      const taken = builder.offer({
-        item,
-        section: 'short_term_summary',
+    const ref = { part: 'key_quotes' as const, id: sentence.event_id, sentence: sentence.position };
+    const omit = (reason: Omitted['reason'], detail: string) => {
+      entries.push({ omit: ref, reason, section, detail });
+      orders.push(undefined);
+    };
+    if (!isLive(sentence.expires_at, inputs.now)) omit('expired', 'its source event has expired');
+    else if (inSummary.has(`${sentence.event_id}#${sentence.position}`))
+      omit('duplicate', 'the sentence is already in the rolling summary');
+    else if (quoted.has(sentence.event_id)) omit('duplicate', 'the event is already quoted for the cues');
+    else if (rank >= policy.key_quotes) omit('low_priority', `beyond the top ${policy.key_quotes} key quotes`);
+    else {
+      const offer: Offer<KeyQuote> = {
+        ref,
+        section,
         rule: `stm.key_quote(score ${sentence.score})`,
-        forms: textForms(sentence.text, tokenizer, { raw: 80, quote: 40, summary: 16 }).map((form) =>
+        forms: textForms(sentence.text, costs.tokenizer, { raw: 80, quote: 40, summary: 16 }).map((form) =>
           lazyForm(form.level, () => quoteOf(sentence, form.value)),
         ),
         text: itemText.keyQuote,
         cites: [sentenceCitation(sentence)],
-      });
-      if (taken !== undefined)
-        keyQuotes.push({ order: `1-${sentence.event_id}-${sentence.position}`, quote: taken.value });
+      };
+      entries.push(offer as Offer<KeyQuote | WindowMessage>);
+      orders.push(`1-${sentence.event_id}-${sentence.position}`);
     }
   }
-
-  const window: WindowMessage[] = [];
+  const quotes = entries.length;
   for (const event of inputs.windowEvents) {
     const text = contentText(event.content);
     const message = (content: string): WindowMessage => ({
@@ -219,48 +356,25 @@ export function fillSummarySection(
       content,
       ts: event.ts,
     });
-    const whole = builder.recordTokens(event, itemLine.windowMessage(message(text)));
-    const taken = builder.offer({
-      item: `conversation_window:${event.id}`,
-      section: 'short_term_summary',
+    const whole = costs.recordTokens(event, itemLine.windowMessage(message(text)));
+    const offer: Offer<WindowMessage> = {
+      ref: { part: 'conversation_window', id: event.id },
+      section,
       rule: 'events.recent_messages',
-      forms: textForms(text, tokenizer, TEXT_LIMITS, undefined, { wholeTokens: whole }).map((form) =>
+      forms: textForms(text, costs.tokenizer, TEXT_LIMITS, undefined, { wholeTokens: whole }).map((form) =>
         lazyForm(form.level, () => message(form.value)),
       ),
       text: itemText.windowMessage,
-      cost: (message) =>
-        builder.lineCost(itemLine.windowMessage(message), message.content === text ? whole : undefined),
+      whole: { record: event, line: (shown) => (shown.content === text ? itemLine.windowMessage(shown) : undefined) },
       cites: [citationOf(event)],
-    });
-    if (taken !== undefined) window.push(taken.value);
+    };
+    entries.push(offer as Offer<KeyQuote | WindowMessage>);
   }
-  window.reverse();
-
-  const spareHits = inputs.cueHits.slice(policy.query_quotes);
-  if (spareHits.length > 0 && builder.lendRemaining('short_term_summary') > 0) {
-    for (const [index, passage] of spareHits.entries()) {
-      const { event } = passage;
-      if (quoted.has(event.id)) continue;
-      // Once no passage line can fit (its handle, role and date alone take ~17 tokens), the rest
-      // are left out without costing them.
-      const room = builder.left('short_term_summary');
-      if (room < MIN_PASSAGE_TOKENS) {
-        builder.omit(
-          `key_quotes:${event.id}`,
-          'over_budget',
-          'short_term_summary',
-          `needs more than the ${room} tokens left`,
-        );
-        continue;
-      }
-      offerPassage(passage, policy.query_quotes + index, true);
-    }
-  }
-
-  keyQuotes.sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
-  return {
-    rolling_summary: rollingSummary,
-    key_quotes: keyQuotes.map((entry) => entry.quote),
-    conversation_window: window,
-  };
+  const placed = builder.place(entries);
+  for (const [index, taken] of placed.slice(0, quotes).entries())
+    if (taken !== undefined) keyQuotes.push({ order: orders[index]!, quote: taken.value as KeyQuote });
+  return placed
+    .slice(quotes)
+    .flatMap((taken) => (taken === undefined ? [] : [taken.value as WindowMessage]))
+    .reverse();
 }

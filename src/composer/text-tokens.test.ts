@@ -8,25 +8,12 @@ import { o200kTokenizer } from '../util/tokenizer.js';
 import { scope, tempEngram, type TempEngram } from '../../test/helpers/temp-engram.js';
 import { eventRecord } from '../testing/event-record.js';
 import { itemLine, itemText, joinLine, type ItemLine } from './item-text.js';
-import { PacketBuilder, promptTokenizer } from './packet-builder.js';
-import { textTokenCounter } from './text-tokens.js';
+import { LineCosts, promptTokenizer, textTokenCounter } from './text-tokens.js';
 
 const prompt = promptTokenizer(o200kTokenizer);
-const SECTIONS = {
-  working_state: 100,
-  short_term_summary: 100,
-  facts: 100,
-  procedures: 100,
-  episodes: 100,
-  insights: 100,
-};
 
-function builder(): PacketBuilder {
-  return new PacketBuilder(prompt, 1000, SECTIONS, {
-    purpose: 'responder',
-    generatedAt: '2026-06-01T12:00:00.000Z',
-    tokenizer: o200kTokenizer,
-  });
+function costs(): LineCosts {
+  return new LineCosts(o200kTokenizer);
 }
 
 // Characters where tokenizers go wrong: spaces and line breaks, XML's specials, apostrophes,
@@ -84,7 +71,7 @@ describe('line token counts', () => {
       fc.property(text(120), label, (body, middle) => {
         const id = newId('evt');
         const line: ItemLine = { handle: itemLine.procedure(id, '').handle, label: middle, body };
-        const parts = builder();
+        const parts = costs();
         // A record whose row keeps no count: its count is made the way a store's counter makes it.
         const counted = parts.recordTokens({} as EventRecord, line);
         expect(parts.lineCost(line, counted)).toBe(prompt.count(joinLine(line)));
@@ -101,7 +88,7 @@ describe('line token counts', () => {
         const rendered = itemText.toolEvidence({ ref: id, summary: `${toolName}: ${body}` });
         // Compose counts the parts only when they join into the rendered line.
         fc.pre(body !== '' && joinLine(line) === rendered);
-        const parts = builder();
+        const parts = costs();
         expect(parts.lineCost(line, parts.recordTokens({} as EventRecord, line))).toBe(prompt.count(rendered));
       }),
       { numRuns: 400 },
@@ -117,7 +104,7 @@ describe('line token counts', () => {
     ]) {
       const event = eventRecord({ content });
       const line = itemLine.keyQuote({ evidence_id: event.id, quote: content, role: 'user', ts: event.ts });
-      expect(counter.event(event)).toBe(builder().recordTokens({} as EventRecord, line));
+      expect(counter.event(event)).toBe(costs().recordTokens({} as EventRecord, line));
     }
     expect(counter.event(eventRecord({ content: 'the vault code', sensitivity: 'secret' }))).toBeNull();
     expect(counter.event(eventRecord({ content: 'run ended', kind: 'marker', marker: 'RUN_END' }))).toBeNull();

@@ -1,10 +1,12 @@
-// The forms a packet offers a fact in, richest first: whole, shortened, and (not to a responder) a
-// bare reference. A profile is shortened to the facts the question asks about. A user known for
-// months has a profile of dozens of facts, far more than a responder's facts share holds; cutting its
-// sentence at a fixed length would show the same first facts whatever is asked. Instead the facts
-// the cues ask about come first ("what is my dog called?" finds `pet:bolt`), by the words of each
-// fact and of what its key is about, then the rest in the profile's own order, and the packet takes
-// the largest first part that fits.
+// The forms an item is offered in, richest first: raw (bounded), quote (the part that matters),
+// summary (a short cut) and ref (nothing but the citation id, which the item carries anyway); a
+// degraded form is built only when it is read. A text's forms cut it. A fact's forms are whole,
+// shortened, and (not to a responder) a bare reference, and a profile is shortened to the facts the
+// question asks about. A user known for months has a profile of dozens of facts, far more than a
+// responder's facts share holds; cutting its sentence at a fixed length would show the same first
+// facts whatever is asked. Instead the facts the cues ask about come first ("what is my dog called?"
+// finds `pet:bolt`), by the words of each fact and of what its key is about, then the rest in the
+// profile's own order, and the packet takes the largest first part that fits.
 
 import { stemmer } from 'stemmer';
 
@@ -13,7 +15,93 @@ import type { Fact, Purpose } from '../spec/packet.js';
 import type { Tokenizer } from '../spec/tokenizer.js';
 import { describeValue, isEnded } from '../items/values.js';
 import { cueMatcher, matchScore } from './best-sentence.js';
-import { lazyForm, type Level } from './packet-builder.js';
+
+export type Level = 'raw' | 'quote' | 'summary' | 'ref';
+
+/**
+ * A form whose value is built the first time it is read: a degraded form costs nothing unless the
+ * richer ones did not fit.
+ *
+ * @example
+ * const summary = lazyForm('summary', () => ({ ...fact, notes: tokenizer.truncate(fact.notes, 16) }));
+ */
+export function lazyForm<T>(level: Level, make: () => T): { readonly level: Level; readonly value: T } {
+  return new LazyForm(level, make);
+}
+
+// A class, not an object literal with a getter: V8 gives each such literal a hidden class of its own
+// holding its getter, in the old generation; until the next full collection those keep every getter's
+// closure, and through it the whole compose that made it, alive across young collections, which then
+// promote some 150 kB a compose (a young collection of ~9 ms every dozen composes on the tenant benchmark).
+class LazyForm<T> {
+  private make: (() => T) | undefined;
+  private made: T | undefined;
+
+  constructor(
+    readonly level: Level,
+    make: () => T,
+  ) {
+    this.make = make;
+  }
+
+  get value(): T {
+    if (this.make !== undefined) {
+      this.made = this.make();
+      this.make = undefined;
+    }
+    return this.made as T;
+  }
+}
+
+export interface TextFormLimits {
+  raw: number;
+  quote: number;
+  summary: number;
+}
+
+export const TEXT_LIMITS: TextFormLimits = { raw: 400, quote: 60, summary: 16 };
+
+function cut(text: string, maxTokens: number, tokenizer: Tokenizer): string {
+  const head = tokenizer.truncate(text, maxTokens);
+  return head.length < text.length ? `${head.trimEnd()}…` : text;
+}
+
+/**
+ * The forms of `text`, richest first. The raw form is cut now; the quote and summary forms only when
+ * they are read (most items fit raw). A form equal to the one before it is skipped by the builder.
+ * `quote` may give the part that matters most (the best sentence), found only when a quote or
+ * summary form is read; without it, or when it finds none, they cut the start of the text.
+ * `sentenceOnly` gives only the quote and summary forms. `wholeTokens`, the tokens of the whole text as
+ * its line shows it (text-tokens.ts), spares the cut of a text within the raw limit.
+ *
+ * @example
+ * textForms('a long message …', o200kTokenizer).map((form) => form.level) // ['raw', 'quote', 'summary', 'ref']
+ */
+export function textForms(
+  text: string,
+  tokenizer: Tokenizer,
+  limits: TextFormLimits = TEXT_LIMITS,
+  quote?: () => string | undefined,
+  options: { sentenceOnly?: boolean; wholeTokens?: number | undefined } = {},
+): Array<{ level: Level; readonly value: string }> {
+  let found: string | undefined;
+  const quoted = () => (found ??= quote?.() ?? text);
+  const shorter = [
+    lazyForm('quote', () => cut(quoted(), limits.quote, tokenizer)),
+    lazyForm('summary', () => cut(quoted(), limits.summary, tokenizer)),
+  ];
+  // Only the quote and summary forms, both cut when first read.
+  if (options.sentenceOnly === true) return shorter;
+  const { wholeTokens } = options;
+  return [
+    {
+      level: 'raw',
+      value: wholeTokens !== undefined && wholeTokens <= limits.raw ? text : cut(text, limits.raw, tokenizer),
+    },
+    ...shorter,
+    { level: 'ref', value: '' },
+  ];
+}
 
 // What a question may call a fact by the head of its key (`pet:bolt` → pet), in English and Chinese:
 // "where do I live?" asks about `location`, "what can't I eat?" about `allergy:*` and `diet`.
@@ -123,7 +211,7 @@ export function profileParts(
  * passages: on LoCoMo at 256 tokens 0.606 → 0.611 of the evidence shown, unchanged at larger budgets.
  *
  * @example
- * builder.offer({ …, forms: factForms(item, fact, { purpose: 'responder', tokenizer, cueTerms: ['dog'] }) })
+ * builder.place([{ …, forms: factForms(item, fact, { purpose: 'responder', tokenizer, cueTerms: ['dog'] }) }])
  */
 export function factForms(
   item: MemoryItem,
