@@ -36,10 +36,11 @@ const PLANNER = { user_id: 'planner-user', agent_id: AGENT, session_id: 'launch'
 const START = Date.parse('2030-03-02T09:00:00.000Z');
 
 /**
- * Where compose writes an id into a string and reads it back: the innermost function whose source
- * holds the pattern counts once per call. Found by grep: `item.search(PART_END)` (packet-builder
- * blockOf: the rendered part from an explain id such as `key_quotes:evt_…`) and the evt/mem regex
- * over explain.selected (compose: the build's selected ids from the explain lines).
+ * Where compose wrote an id into a string and read it back, found by grep: `item.search(PART_END)`
+ * (packet-builder's blockOf: the rendered part from an explain id such as `key_quotes:evt_…`) and
+ * the evt/mem regex over explain.selected (compose: the build's selected ids from the explain
+ * lines). The innermost function whose source holds the pattern counts once per call; since the
+ * builder keeps an item's ref structured until it writes explain, both count 0.
  */
 const ROUND_TRIPS: ReadonlyArray<{ name: string; pattern: RegExp }> = [
   { name: 'explain id → rendered part', pattern: /\.search\(PART_END\)/ },

@@ -195,6 +195,13 @@ export interface PacketRecord {
   records: string[];
 }
 
+/**
+ * The budget and record of one packet: compose makes one, each section places its entries, and
+ * finish() gives what the packet reports.
+ *
+ * @example
+ * const builder = new PacketBuilder(new LineCosts(tokenizer), 1000, perSection, { purpose, generatedAt, tokenizer });
+ */
 export class PacketBuilder {
   private readonly sectionUsed = new Map<BudgetSection, number>();
   private total = 0;
@@ -304,17 +311,18 @@ export class PacketBuilder {
     if (ref.id !== undefined && RECORD_PARTS.has(ref.part)) this.records.add(ref.id);
   }
 
-  /** What a form costs: its line from the tokens its record keeps when it shows the whole text, else its text counted. */
-  private costOf<T>(offer: Offer<T>, value: T): number {
-    const line = offer.whole?.line(value);
-    return line === undefined
-      ? this.costs.cost(offer.text(value))
-      : this.costs.lineCost(line, this.costs.recordTokens(offer.whole!.record, line));
-  }
-
   /** Takes the richest form that fits, or omits the item; returns the form taken. */
   private offer<T>(offer: Offer<T>): Placed<T> | undefined {
     const room = this.left(offer.section);
+    // What a form costs: a line showing its record's whole text costs the tokens the record keeps
+    // (the same for every such line of it, so read once) plus its label's; any other, its text counted.
+    let wholeTokens: number | undefined;
+    const costOf = (value: T) => {
+      const line = offer.whole?.line(value);
+      if (line === undefined) return this.costs.cost(offer.text(value));
+      wholeTokens ??= this.costs.recordTokens(offer.whole!.record, line);
+      return this.costs.lineCost(line, wholeTokens);
+    };
     const tooLittle = () => this.omitOverBudget(offer, room);
     if (offer.minRoom !== undefined && room < offer.minRoom) return tooLittle();
     const steps: Level[] = [];
@@ -324,7 +332,7 @@ export class PacketBuilder {
       offer.smallestLast === true &&
       this.full.has(offer.section) &&
       smallest !== undefined &&
-      this.costOf(offer, smallest.value) + extra > room
+      costOf(smallest.value) + extra > room
     )
       return tooLittle();
     let previous: string | undefined;
@@ -333,7 +341,7 @@ export class PacketBuilder {
       // A degraded form that reads the same as the richer one is no step down.
       if (text === previous) continue;
       previous = text;
-      const tokens = this.costOf(offer, form.value) + extra;
+      const tokens = costOf(form.value) + extra;
       if (tokens <= room) {
         this.parts.add(blockOf(offer.ref, offer.block));
         this.charge(offer.section, tokens);
