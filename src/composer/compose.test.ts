@@ -152,6 +152,25 @@ describe('compose', () => {
     ]);
   });
 
+  it('shows the key quotes of one event in the order its sentences were said, past the tenth', async () => {
+    t.engram.registerPolicy({ policy_id: 'quotes', purposes: { planner: { summary_share: 0, key_quotes: 12 } } });
+    const said = Array.from(
+      { length: 12 },
+      (_, index) =>
+        `We decided to ship release ${index + 1} on 2026-07-${String(index + 1).padStart(2, '0')} at 16:00.`,
+    );
+    await t.engram.commitTurn({ scope, turn_id: 'releases', messages: [{ role: 'user', content: said.join(' ') }] });
+    const packet = await t.engram.compose({
+      scope,
+      purpose: 'planner',
+      policy_id: 'quotes',
+      budget: { max_tokens: 4000 },
+    });
+    const shown = packet.short_term.key_quotes!.map((quote) => quote.quote);
+    expect(shown.length).toBeGreaterThan(10);
+    expect(shown).toEqual(said.filter((sentence) => shown.includes(sentence)));
+  });
+
   it('rejects a bad request with the field and the rule', async () => {
     await expect(t.engram.compose({ scope, purpose: 'critic' as Purpose })).rejects.toMatchObject({
       field: 'purpose',

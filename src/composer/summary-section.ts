@@ -344,7 +344,8 @@ function placeQuotesAndWindow(
         cites: [sentenceCitation(sentence)],
       };
       entries.push(offer as Offer<KeyQuote | WindowMessage>);
-      orders.push(`1-${sentence.event_id}-${sentence.position}`);
+      // Event ids sort by time; the position is padded so an event's sentence 2 comes before its 10.
+      orders.push(`1-${sentence.event_id}-${String(sentence.position).padStart(6, '0')}`);
     }
   }
   const quotes = entries.length;
