@@ -6,7 +6,7 @@
 // twice finishes the job as failed with memory untouched; a transport error rejects, so the job
 // runner retries it with backoff.
 
-import { ConflictError, EngramError } from '../spec/errors.js';
+import { EngramError } from '../spec/errors.js';
 import type { EventRecord } from '../spec/event.js';
 import type { ExtractionFailureRecord } from '../spec/requests.js';
 import type { Scope } from '../spec/scope.js';
@@ -15,7 +15,7 @@ import { extractionEvents } from '../items/extraction-events.js';
 import { extractionPayload } from './extraction-job-record.js';
 import { askModel, shownToModel } from './llm-extraction.js';
 import { LongTermWriter, type LongTermConfig } from './long-term-writer.js';
-import { pauseBeforeRetry, WRITE_RETRIES } from './write-retry.js';
+import { writeWithRetry } from './write-retry.js';
 
 export interface ExtractionJobContext {
   storage: StorageAdapter;
@@ -87,7 +87,8 @@ export async function runExtractionJob(context: ExtractionJobContext, job: Job):
     ...candidate,
     valid_from: candidate.valid_from ?? payload.recorded_at,
   }));
-  for (let attempt = 0; ; attempt += 1) {
+  // Another writer changed an item this job supersedes: plan again on top of it (the answer stays).
+  await writeWithRetry(context.storage, async () => {
     const now = context.now();
     const planned = await new LongTermWriter(context.storage, context.longTerm, { late: true }).plan(
       scope,
@@ -96,13 +97,7 @@ export async function runExtractionJob(context: ExtractionJobContext, job: Job):
       candidates,
       now,
     );
-    try {
-      await context.storage.write([...planned.ops, finished(job, 'done', null, now)]);
-      return 'done';
-    } catch (error) {
-      // Another writer changed an item this job supersedes: plan again on top of it (the answer stays).
-      if (!(ConflictError.isInstance(error) && error.isRetryable) || attempt >= WRITE_RETRIES) throw error;
-      await pauseBeforeRetry(attempt);
-    }
-  }
+    return [...planned.ops, finished(job, 'done', null, now)];
+  });
+  return 'done';
 }

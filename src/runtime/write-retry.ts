@@ -20,24 +20,23 @@ export function pauseBeforeRetry(attempt: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** How many times a reflection's or a review decision's write is planned in all. */
-const PLANNED_WRITE_ATTEMPTS = 3;
-
 /**
- * Writes what `plan` returns, planning it again when a concurrent writer changed what it read
- * (a retryable conflict), at most three times in all; any other error, or the third conflict, throws.
+ * Writes what `plan` returns, planning it again on top of what a concurrent writer changed (a
+ * retryable conflict), after a pause, up to WRITE_RETRIES times; any other error, or a conflict
+ * after the last retry, throws. Reflection, review decisions and extraction jobs write this way.
  *
  * @example
  * await writeWithRetry(storage, async () => [{ op: 'put_working_state', … }]);
  */
 export async function writeWithRetry(storage: StorageAdapter, plan: () => Promise<WriteOp[]>): Promise<void> {
-  for (let attempt = 1; ; attempt += 1) {
+  for (let attempt = 0; ; attempt += 1) {
     const ops = await plan();
     try {
       await storage.write(ops);
       return;
     } catch (error) {
-      if (!(ConflictError.isInstance(error) && error.isRetryable) || attempt >= PLANNED_WRITE_ATTEMPTS) throw error;
+      if (!(ConflictError.isInstance(error) && error.isRetryable) || attempt >= WRITE_RETRIES) throw error;
+      await pauseBeforeRetry(attempt);
     }
   }
 }
