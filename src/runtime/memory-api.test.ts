@@ -305,6 +305,35 @@ describe('hybrid search', () => {
     expect(await kept()).toEqual(written);
   });
 
+  it('queues the events embedded under another model for a vector again, and only those', async () => {
+    await engram.commitTurn({
+      scope: { ...scope, session_id: 's8', run_id: 'r8' },
+      turn_id: 't8',
+      messages: [
+        { role: 'user', content: 'Shall we move the webinar to Friday?' },
+        { role: 'assistant', content: 'Yes, Friday works.' },
+      ],
+    });
+    await engram.maintenance.runEmbeddings();
+    await engram.maintenance.reindex();
+    // The same model: every event still has its vector; only the items' chunks are queued again.
+    expect(await engram.maintenance.embeddingBacklog()).toBe(3);
+    await engram.maintenance.runEmbeddings();
+    await engram.close();
+    // The model changed (another name, as after an upgrade that ships a new table).
+    engram = await createEngram({
+      store: `sqlite:${join(folder, 'engram.db')}`,
+      clock: { now: () => new Date(now) },
+      embeddings: { provider: 'openai-compatible', baseUrl: server.baseUrl, model: 'concepts-v2', dimensions: 5 },
+    });
+    expect(await engram.maintenance.embeddingBacklog()).toBe(0);
+    await engram.maintenance.reindex();
+    expect(await engram.maintenance.embeddingBacklog()).toBe(3 + 2);
+    expect(await engram.maintenance.runEmbeddings()).toEqual({ embedded: 5, skipped: 0 });
+    await engram.maintenance.reindex();
+    expect(await engram.maintenance.embeddingBacklog()).toBe(3);
+  });
+
   it('rebuilds the derived index from the items alone', async () => {
     await engram.maintenance.runEmbeddings();
     expect((await engram.maintenance.reindex()).items).toBe(3);

@@ -292,7 +292,8 @@ const REINDEX_BATCH = 500;
 /**
  * Rebuilds every derived index from what it derives from: each item version's chunk, full-text
  * entry and (queued) embedding from the items alone, and each event's full-text entry from its
- * text, in transactions of 500.
+ * text (an event embedded under another model than the configured one is queued for a vector
+ * again), in transactions of 500.
  *
  * @example
  * const { items, events } = await reindex(context);
@@ -326,6 +327,8 @@ export async function reindex(
       tenant_id: event.tenant_id,
       event_id: event.id,
       search_text: analyseEvent(event).searchText,
+      // Events embedded under another model (the configuration or the shipped table changed) wait for a vector again.
+      ...(context.vectorModel === undefined ? {} : { embedding_model: context.vectorModel }),
     }));
     if (textTokens !== undefined)
       ops.push(...page.map((event) => recount(event.tenant_id, 'event', event.id, textTokens.event(event))));

@@ -100,6 +100,51 @@ export function describeEmbeddingConformance(name: string, init: ConformanceInit
       );
     });
 
+    it('queues an event for a vector again when it is reindexed for a model it has no vector of', async () => {
+      const kept = eventRecord({ content: 'kept under the old model' });
+      const moved = eventRecord({ content: 'embedded again' });
+      const unembeddable = eventRecord({ embeddable: false, embedding_status: 'skipped' });
+      const waiting = eventRecord({ content: 'never embedded' });
+      await storage.write(
+        [kept, moved, unembeddable].map((event) => ({ op: 'append_event' as const, event, search_text: null })),
+      );
+      const claimed = await storage.service.claimEmbeddingWork(5, NOW, LEASE_END);
+      await storage.service.completeEmbeddingWork(
+        claimed.map((work) => ({ target: 'event' as const, tenant_id: 't1', id: work.id, vector: normalise([1, 2]) })),
+        'test:old',
+        NOW,
+      );
+      await storage.write([{ op: 'append_event', event: waiting, search_text: null }]);
+      expect(await storage.service.embeddingBacklog()).toBe(1);
+      const reindex = (event: { id: string }, model: string) => ({
+        op: 'index_event' as const,
+        tenant_id: 't1',
+        event_id: event.id,
+        search_text: 'words',
+        embedding_model: model,
+      });
+      await storage.write([
+        reindex(kept, 'test:old'),
+        reindex(moved, 'test:new'),
+        reindex(unembeddable, 'test:new'),
+        reindex(waiting, 'test:new'),
+        { op: 'index_event', tenant_id: 't1', event_id: kept.id, search_text: 'no model named' },
+      ]);
+      // The event with a vector of the model and the skipped one stay as they were; the pending one is counted once.
+      expect(await storage.service.embeddingBacklog()).toBe(2);
+      const again = await storage.service.claimEmbeddingWork(5, AFTER_LEASE, '2026-06-01T12:15:00.000Z');
+      expect(sorted(again.map((work) => work.id))).toEqual(sorted([moved.id, waiting.id]));
+      await storage.service.completeEmbeddingWork(
+        again.map((work) => ({ target: 'event' as const, tenant_id: 't1', id: work.id, vector: normalise([2, 1]) })),
+        'test:new',
+        AFTER_LEASE,
+      );
+      await storage.write([reindex(moved, 'test:new')]);
+      expect(await storage.service.embeddingBacklog()).toBe(0);
+      expect((await storage.events.get('t1', moved.id, AFTER_LEASE))?.embedding_status).toBe('done');
+      expect((await storage.events.get('t1', unembeddable.id, AFTER_LEASE))?.embedding_status).toBe('skipped');
+    });
+
     it('returns the exact stored vectors of visible items only', async () => {
       const mine = item();
       const agents = agentItem();

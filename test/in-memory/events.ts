@@ -91,6 +91,11 @@ export class EventWrites {
     if (row === undefined) throw new NotFoundError('event_id', op.event_id);
     this.state.eventWords.remove(row.seq);
     if (op.search_text !== null) this.addWords(row.seq, row.event, op.search_text);
+    const model = op.embedding_model;
+    if (model !== undefined && row.event.embedding_status === 'done' && row.vector?.model !== model) {
+      const event = { ...row.event, embedding_status: 'pending' as const };
+      this.state.events.put(keys.byId(op.tenant_id, op.event_id), { ...row, event });
+    }
   }
 
   putTokens(op: PutTextTokensOp): void {

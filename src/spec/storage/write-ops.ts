@@ -43,6 +43,12 @@ export interface IndexEventOp {
   tenant_id: string;
   event_id: string;
   search_text: string | null;
+  /**
+   * The name vectors are now stored under (`provider:modelId`): an embedded event with no vector of
+   * that model is queued for one again (`embedding_status` back to `pending`; its old vector stays
+   * until the new one replaces it). Absent: the embedding is left as it is.
+   */
+  embedding_model?: string;
 }
 
 /**

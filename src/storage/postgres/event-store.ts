@@ -90,6 +90,8 @@ export class PgEventStore {
       op.tenant_id,
       op.event_id,
     ]);
+    if (op.embedding_model !== undefined)
+      await tx.run(EVENT_SQL.embedAgain, [op.tenant_id, op.event_id, op.embedding_model]);
   }
 
   async get(tenantId: string, eventId: string, now: string): Promise<EventRecord | null> {

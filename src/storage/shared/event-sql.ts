@@ -18,6 +18,9 @@ export const EVENT_SQL = {
   get: `SELECT ${EVENT_SELECT} FROM events WHERE tenant_id = ? AND id = ? AND (expires_at IS NULL OR expires_at > ?)`,
   /** embedding_status, tenant_id, id. */
   setEmbeddingStatus: 'UPDATE events SET embedding_status = ? WHERE tenant_id = ? AND id = ?',
+  /** tenant_id, id, vector_model: an embedded event without a vector of that model waits for one again. */
+  embedAgain: `UPDATE events SET embedding_status = 'pending' WHERE tenant_id = ? AND id = ? AND embedding_status = 'done'
+    AND NOT EXISTS (SELECT 1 FROM event_vectors v WHERE v.event_seq = events.seq AND v.vector_model = ?)`,
   /** The vectors of a user stored for a model since a vid (tenant_id, user_id, vector_model, vid), in vid order. */
   vectorsSince:
     'SELECT vid, event_seq, agent_id, embedded_at, vector FROM event_vectors WHERE tenant_id = ? AND user_id = ? AND vector_model = ? AND vid > ? ORDER BY vid',

@@ -62,6 +62,7 @@ export class EventStore {
       get: db.prepare(EVENT_SQL.get).raw(),
       position: db.prepare('SELECT seq, user_id, agent_id FROM events WHERE tenant_id = ? AND id = ?').raw(),
       updateEmbeddingStatus: db.prepare(EVENT_SQL.setEmbeddingStatus),
+      embedAgain: db.prepare(EVENT_SQL.embedAgain),
       expiredSeqs: db
         .prepare(
           'SELECT seq, tenant_id, user_id, agent_id FROM events WHERE expires_at IS NOT NULL AND expires_at <= ?',
@@ -92,6 +93,7 @@ export class EventStore {
     this.s.putTermStats.run(op.search_text === null ? null : termStats(op.search_text), seq);
     if (op.search_text !== null)
       this.index.add(seq, scopePrefix({ tenant_id: op.tenant_id, user_id, agent_id }), op.search_text);
+    if (op.embedding_model !== undefined) this.s.embedAgain.run(op.tenant_id, op.event_id, op.embedding_model);
   }
 
   /** The full-text index changed by statements of another class (erasure). */
