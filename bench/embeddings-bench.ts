@@ -209,7 +209,7 @@ export async function benchEmbeddings(
   const staticSize = statSync(fileURLToPath(USE_LITE_STATIC_TABLE)).size / 1024 / 1024;
   const candidates: CandidateResult[] = [
     await measure(
-      { name: 'static table (use-lite-static-v1, default)', models: [staticModel], size: staticSize, kind: 'static' },
+      { name: 'static table (use-lite-static-v2, default)', models: [staticModel], size: staticSize, kind: 'static' },
       conversations,
       sizes,
       { quality: true, log },

