@@ -54,28 +54,18 @@ function sharesOf(sentences: readonly PieceBag[]): Shares {
   return { starts, ids: Int32Array.from(ids), shares: Float64Array.from(shares) };
 }
 
-/** out (sentences × d) = A · rows. */
-function times(a: Shares, rows: Float64Array, d: number, out: Float64Array): void {
+/**
+ * out = A · input (input pieces × d, out sentences × d) or, `transposed`, out = Aᵀ · input (input
+ * sentences × d, out pieces × d).
+ */
+function multiply(a: Shares, input: Float64Array, d: number, out: Float64Array, transposed: boolean): void {
   out.fill(0);
   for (let sentence = 0; sentence + 1 < a.starts.length; sentence += 1) {
-    const base = sentence * d;
     for (let at = a.starts[sentence]!; at < a.starts[sentence + 1]!; at += 1) {
-      const row = a.ids[at]! * d;
       const share = a.shares[at]!;
-      for (let k = 0; k < d; k += 1) out[base + k]! += share * rows[row + k]!;
-    }
-  }
-}
-
-/** out (pieces × d) = Aᵀ · values. */
-function timesTransposed(a: Shares, values: Float64Array, d: number, out: Float64Array): void {
-  out.fill(0);
-  for (let sentence = 0; sentence + 1 < a.starts.length; sentence += 1) {
-    const base = sentence * d;
-    for (let at = a.starts[sentence]!; at < a.starts[sentence + 1]!; at += 1) {
-      const row = a.ids[at]! * d;
-      const share = a.shares[at]!;
-      for (let k = 0; k < d; k += 1) out[row + k]! += share * values[base + k]!;
+      const from = transposed ? sentence * d : a.ids[at]! * d;
+      const to = transposed ? a.ids[at]! * d : sentence * d;
+      for (let k = 0; k < d; k += 1) out[to + k]! += share * input[from + k]!;
     }
   }
 }
@@ -103,7 +93,7 @@ export function fitSentenceRows(input: SentenceFitInput): SentenceFitResult {
   kept.forEach((sentence, at) => y.set(targets.subarray(sentence * d, (sentence + 1) * d), at * d));
   const a = sharesOf(used);
   const fitted = new Float64Array(y.length);
-  times(a, start, d, fitted);
+  multiply(a, start, d, fitted, false);
   let across = 0;
   let own = 0;
   for (let index = 0; index < y.length; index += 1) {
@@ -114,13 +104,13 @@ export function fitSentenceRows(input: SentenceFitInput): SentenceFitResult {
   const prior = start.map((value) => value * scale);
   // (AᵀA + λI) R = AᵀY + λ c R₀, from R = c R₀.
   const normal = (p: Float64Array, out: Float64Array) => {
-    times(a, p, d, fitted);
-    timesTransposed(a, fitted, d, out);
+    multiply(a, p, d, fitted, false);
+    multiply(a, fitted, d, out, true);
     for (let index = 0; index < out.length; index += 1) out[index]! += lambda * p[index]!;
   };
   const rows = Float64Array.from(prior);
   const right = new Float64Array(rows.length);
-  timesTransposed(a, y, d, right);
+  multiply(a, y, d, right, true);
   const residual = new Float64Array(rows.length);
   normal(rows, residual);
   for (let index = 0; index < rows.length; index += 1)
