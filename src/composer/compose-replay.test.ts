@@ -1,16 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import type { MemoryPacket } from '../index.js';
-import { scope, tempEngram, type TempEngram } from '../../test/helpers/temp-engram.js';
+import { scope, tempEngramEach } from '../../test/helpers/temp-engram.js';
 import { seedSession } from '../../test/helpers/compose-packets.js';
 
-let t: TempEngram;
-beforeEach(async () => {
-  t = await tempEngram();
-});
-afterEach(async () => {
-  await t.cleanup();
-});
+const t = tempEngramEach();
 
 const seed = () => seedSession(t.engram);
 

@@ -71,13 +71,15 @@ export async function tempEngram(
 
 /**
  * A new temporary Engram for each test of the file: opened before it, closed and removed after.
- * Read `engram` inside a test (or a hook registered after this call).
+ * Read its fields inside a test (or a hook registered after this call).
  *
  * @example
- * const current = tempEngramEach();
- * it('commits', async () => { await current.engram.commitTurn(turn); });
+ * const t = tempEngramEach();
+ * it('commits', async () => { await t.engram.commitTurn(turn); });
  */
-export function tempEngramEach(...options: Parameters<typeof tempEngram>): { readonly engram: Engram } {
+export function tempEngramEach(
+  ...options: Parameters<typeof tempEngram>
+): Readonly<Pick<TempEngram, 'engram' | 'storage' | 'clock' | 'path'>> {
   let store: TempEngram | undefined;
   beforeEach(async () => {
     store = await tempEngram(...options);
@@ -86,10 +88,22 @@ export function tempEngramEach(...options: Parameters<typeof tempEngram>): { rea
     await store?.cleanup();
     store = undefined;
   });
+  const current = (): TempEngram => {
+    if (store === undefined) throw new Error('tempEngramEach: the Engram exists only while a test runs');
+    return store;
+  };
   return {
     get engram() {
-      if (store === undefined) throw new Error('tempEngramEach: the Engram exists only while a test runs');
-      return store.engram;
+      return current().engram;
+    },
+    get storage() {
+      return current().storage;
+    },
+    get clock() {
+      return current().clock;
+    },
+    get path() {
+      return current().path;
     },
   };
 }
