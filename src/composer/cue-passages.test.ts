@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import type { NeighbourQuery } from '../spec/storage.js';
 import { withAdjacentTurns } from './cue-passages.js';
 
 import { scope, tempEngram, type TempEngram } from '../../test/helpers/temp-engram.js';
@@ -186,8 +185,29 @@ describe('cue passages next to the best matches', () => {
   });
 });
 
-describe('turns next to hits that cannot place', () => {
-  it('property: reading no turns next to hits whose neighbours would be cut changes no passage', async () => {
+describe('turns around the matches', () => {
+  it('ranks a turn between two matches above a turn next to one of them', async () => {
+    const ids = await say([
+      ['user', 'We finally booked the trip to Porto.'],
+      ['assistant', 'How exciting! When do you leave?'],
+      ['user', 'In three weeks, right after my sister visits.'],
+      ['assistant', 'Porto in spring is lovely.'],
+      ['user', 'Anything else?'],
+    ]);
+    const packet = await t.engram.compose({
+      scope: { ...scope, session_id: 'later' },
+      purpose: 'responder',
+      cues: { query: 'trip to Porto' },
+    });
+    const quoted = (packet.short_term.key_quotes ?? []).map((quote) => quote.evidence_id);
+    // The turn between the two matches (two after the first, right before the second) gains from
+    // both: above the second match's own score, and above the turns next to one match only.
+    expect(quoted).toEqual([ids[0], ids[2], ids[3], ids[1], ids[4]]);
+    expect(packet.explain.selected).toContain(`key_quotes:${ids[2]}: cue.adjacent_turn(two after rank 1; also rank 2)`);
+    expect(packet.explain.selected).toContain(`key_quotes:${ids[3]}: cue.hybrid(words #2)`);
+  });
+
+  it('property: every passage is a match or a turn around a lending match, and a shorter list is the start of a longer one', async () => {
     const ids: string[] = [];
     // Every third turn asks about the cue term, so some neighbours rank as answers.
     const line = (index: number, session: string) =>
@@ -215,53 +235,42 @@ describe('turns next to hits that cannot place', () => {
       now: '2100-01-01T00:00:00.000Z',
       exclude_sensitivity: ['secret' as const],
     };
-    const anchorsRead: number[] = [];
-    const read = t.storage.events;
-    const counting = {
-      ...read,
-      neighbours: (query: NeighbourQuery) => {
-        anchorsRead.push(query.anchors.length);
-        return read.neighbours(query);
-      },
-    };
-    const storage = new Proxy(t.storage, {
-      get(target, property, receiver) {
-        if (property !== 'events') return Reflect.get(target, property, receiver) as unknown;
-        return counting;
-      },
-    });
     // Whose turns count in full, and the word the questions ask about.
     const cues = { terms: ['turn'], subject: { role: 'user' as const } };
+    const position = new Map(events.map((event) => [event.id, ids.indexOf(event.id)]));
+    const sameSession = (a: string, b: string) => Math.floor(position.get(a)! / 8) === Math.floor(position.get(b)! / 8);
     await fc.assert(
       fc.asyncProperty(
         fc.shuffledSubarray(events, { minLength: 1, maxLength: 12 }),
         fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 12, maxLength: 12 }),
         fc.integer({ min: 1, max: 6 }),
         fc.integer({ min: 1, max: 14 }),
-        async (chosen, points, anchors, limit) => {
+        async (chosen, points, depth, limit) => {
           // Hits as a search ranks them: best first.
           const hits = chosen
             .map((event, index) => ({ event, score: points[index]! / 4, rule: 'cue.hybrid(words #1)' }))
-            .sort((a, b) => b.score - a.score)
-            .slice(0, limit);
-          const passages = await withAdjacentTurns(storage, hits, base, anchors, limit, cues);
-          // With room for every neighbour, every anchor's turns are read: the passages before the pruning.
-          const everyNeighbour = await withAdjacentTurns(
-            t.storage,
-            hits,
-            base,
-            anchors,
-            hits.length + 3 * anchors,
-            cues,
-          );
+            .sort((a, b) => b.score - a.score);
+          const passages = await withAdjacentTurns(t.storage, hits, base, depth, limit, cues);
+          const longer = await withAdjacentTurns(t.storage, hits, base, depth, limit + 10, cues);
           expect(passages.map((passage) => passage.event.id)).toEqual(
-            everyNeighbour.slice(0, limit).map((passage) => passage.event.id),
+            longer.slice(0, limit).map((passage) => passage.event.id),
           );
+          const lenders = hits.slice(0, depth).map((hit) => hit.event.id);
+          // Before, after or two after a lending match, in its session.
+          const around = (id: string) =>
+            lenders.some((lender) => {
+              const gap = position.get(id)! - position.get(lender)!;
+              return sameSession(lender, id) && gap >= -1 && gap <= 2 && gap !== 0;
+            });
+          for (const { event, rule } of longer) {
+            if (hits.some((hit) => hit.event.id === event.id))
+              // A match with a lending match around it says so.
+              expect(rule.includes('; context of rank')).toBe(around(event.id));
+            else expect(around(event.id)).toBe(true);
+          }
         },
       ),
       { numRuns: 150 },
     );
-    // Some hits' turns were not read at all.
-    expect(anchorsRead.length).toBeLessThan(150);
   });
 });

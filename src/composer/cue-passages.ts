@@ -1,8 +1,8 @@
-// The passages of the user's history that a compose offers for its cues: the events the full-text
-// search ranked, and the turns next to the best of them. In a conversation the answer to a
-// question often shares no word with it but sits right after (or before) a turn that does, above
-// all the reply to a turn that asked about what the cues name ("Which team did you sign with?" —
-// "The Minnesota Wolves!").
+// The passages of the user's history that a compose offers for its cues: the events the cue search
+// ranked, each with what the turns around it say. In a conversation the answer to a question
+// often shares no word with it but sits right after (or before) a turn that does, above all the
+// reply to a turn that asked about what the cues name ("Which team did you sign with?" — "The
+// Minnesota Wolves!").
 
 import type { EventRecord } from '../spec/event.js';
 import type { ComposeRequest } from '../spec/requests.js';
@@ -36,21 +36,40 @@ export interface RankedCue extends CuePassage {
   score: number;
 }
 
-/** A neighbour ranks at this share of its anchor's score: above weak matches, below its anchor. */
-export const ADJACENT_WEIGHT = 0.5;
+/**
+ * A turn takes this share of the score of each match right before it, two before it and right
+ * after it in its session, added to its own: in a conversation a turn often means what the turns
+ * around it say ("How long have you had them?" — "Three years now!"), so the words of its
+ * neighbours count for it, at less than its own (the context of a turn, as a second field of
+ * lower weight, summed as BM25F sums fields). A turn between two matches gains from both. LoCoMo,
+ * evidence cited at 256 / 500 / 1,000 / 2,000 tokens: 0.602 / 0.697 / 0.775 / 0.835 with half the
+ * best neighbouring match's score (the rule before) → 0.641 / 0.737 / 0.813 / 0.870; at 0.3 and 0.5
+ * within 0.01 of 0.4 (BENCHMARKS.md).
+ */
+export const CONTEXT_WEIGHT = 0.4;
 
 /**
- * The turn right after a hit that asks about the cues (a sentence with a question mark holding a
- * cue term), said by someone else, is its answer: it ranks at this share of the question's score
- * before the subject weighed it, and as the subject's own words when it is theirs. So the answer a
- * question's subject gave to another speaker's question ranks with the question, not at a quarter of
- * it (half for the neighbour, half again for the asker not being the subject); a hit that is itself
- * such an answer keeps the better of its two scores. LoCoMo, evidence shown at 256 / 500 / 1,000 /
- * 2,000 tokens: 0.623 / 0.706 / 0.780 / 0.840 → 0.667 / 0.737 / 0.788 / 0.843, the evidence sharing no
- * word with its question 0.066 → 0.120 at 256; the answer shown with its evidence at 256 was 0.525 at
- * 0.25 (as a plain neighbour) and 0.590 at 0.7, and no better at 1 (BENCHMARKS.md).
+ * The turn right after a match that asks about the cues (a sentence with a question mark holding a
+ * cue term), said by someone else, is its answer: it takes this share of the question's score
+ * instead of CONTEXT_WEIGHT, as if the question's subject had asked it. So the answer a question's
+ * subject gave to another speaker's question ranks with the question, not at a quarter of it
+ * (LoCoMo at 256 tokens: evidence sharing no word with its question 0.066 → 0.120; the answer
+ * shown with its evidence 0.525 at 0.25, 0.590 at 0.7, no better at 1; BENCHMARKS.md).
  */
 export const REPLY_WEIGHT = 0.7;
+
+/**
+ * How many of the best matches lend their score to the turns around them: the top passages, and
+ * at least the better half of the matches read (a match further down lends too little to lift a
+ * neighbour into the packet; LoCoMo at 2,000 tokens: every match 0.870, the better half 0.863,
+ * the first 20 0.860).
+ *
+ * @example
+ * contextDepth(10, 77) // 39
+ */
+export function contextDepth(top: number, read: number): number {
+  return Math.min(read, Math.max(top, Math.ceil(read / 2)));
+}
 
 /** What the passages are ranked for: the cue terms, and whose words the question is about. */
 export interface PassageCues {
@@ -88,79 +107,143 @@ function voice(event: EventRecord): string {
 /** The event filters of the compose (scope, time, sensitivity). */
 export type NeighbourBase = Omit<NeighbourQuery, 'anchors' | 'kinds'>;
 
+/** A passage being ranked: its own score as a match, what its neighbours lend it, and the largest loan. */
+interface Ranked {
+  event: EventRecord;
+  own: number;
+  lent: number;
+  /** Where it sorts on a tie: its match's rank, or right after the match that lent it most. */
+  order: number;
+  rule: string;
+  /** The ranks of the matches that lent it a score, and the rule of the largest loan. */
+  lenders: number[];
+  largest: number;
+  largestRule: string;
+}
+
 /**
- * The ranked hits and the messages right before and after each of the first `anchors` hits in
- * the same session, ordered by score (a neighbour scores half its anchor), at most `limit` of
- * them. A neighbour that is itself a hit keeps its own rank.
+ * The ranked matches with the turns around them, best first, at most `limit`: each of the first
+ * `depth` matches (contextDepth) lends CONTEXT_WEIGHT of its score to the message right before it,
+ * right after it and two after it in its session (REPLY_WEIGHT to the answer to a question about
+ * the cues), and a passage ranks by its own score plus what it was lent. A score is lent as its
+ * match's words count for the question's subject (a match by someone else counts in full), and
+ * taken at the borrower's own weight (half for a turn not by the subject).
  *
  * @example
- * const passages = await withAdjacentTurns(storage, hits, base, 10, 40);
+ * const passages = await withAdjacentTurns(storage, hits, base, 39, 77, cues);
  */
 export async function withAdjacentTurns(
   storage: StorageAdapter,
   hits: readonly RankedCue[],
   base: NeighbourBase,
-  anchors: number,
+  depth: number,
   limit: number,
   cues: PassageCues = { terms: [], subject: null },
 ): Promise<CuePassage[]> {
-  const ranked = hits.map((hit, index) => ({ event: hit.event, score: hit.score, order: index * 3, rule: hit.rule }));
-  const byId = new Map(ranked.map((entry) => [entry.event.id, entry]));
   const { subject } = cues;
-  const others = (event: EventRecord) => subject !== null && !bySubject(event, subject);
-  const read = hits.slice(0, anchors);
+  const weightOf = (event: EventRecord) => (subject !== null && !bySubject(event, subject) ? OTHER_SPEAKER_WEIGHT : 1);
+  const byId = new Map<string, Ranked>();
+  const entry = (event: EventRecord, order: number): Ranked => {
+    let held = byId.get(event.id);
+    if (held === undefined) {
+      held = { event, own: 0, lent: 0, order, rule: '', lenders: [], largest: 0, largestRule: '' };
+      byId.set(event.id, held);
+    }
+    return held;
+  };
+  for (const [index, hit] of hits.entries())
+    Object.assign(entry(hit.event, index * 4), { own: hit.score, rule: hit.rule });
+  const lending = hits.slice(0, depth);
+  const around = await neighboursOf(
+    storage,
+    base,
+    lending.map((hit) => hit.event),
+  );
   const topic = topicTerms(
     cues.terms,
-    read.map((hit) => hit.event),
+    lending.map((hit) => hit.event),
   );
   const matcher = cueMatcher(
     topic,
-    read.map((hit) => contentText(hit.event.content)),
+    lending.map((hit) => contentText(hit.event.content)),
   );
-  const asking = read.map((hit) => topic.length > 0 && asksAbout(hit.event, matcher));
-  // What an answer to a hit would score: the hit's score as if by the subject, at the reply's share.
-  const answerScore = (index: number) => {
-    const { event, score } = hits[index]!;
-    return (others(event) ? score / OTHER_SPEAKER_WEIGHT : score) * REPLY_WEIGHT;
-  };
-  // With `limit` hits already, a neighbour scoring below the last of them would be cut: the turns
-  // of an anchor whose neighbours can all score no more than that are not read (a tie may still
-  // place one, ahead of later hits).
-  const floor = hits.length >= limit ? hits[limit - 1]!.score : Number.NEGATIVE_INFINITY;
-  const chosen = asking.flatMap((asks, index) =>
-    Math.max(hits[index]!.score * ADJACENT_WEIGHT, asks ? answerScore(index) : 0) >= floor ? [index] : [],
-  );
-  const anchored = chosen.map((index) => ({ id: hits[index]!.event.id, session_id: hits[index]!.event.session_id }));
-  const neighbours =
-    anchored.length === 0 ? [] : await storage.events.neighbours({ ...base, kinds: ['message'], anchors: anchored });
-  for (const [position, { before, after }] of neighbours.entries()) {
-    // Neighbours score by the hit as the search ranked it (not as an answer may have raised it).
-    const index = chosen[position]!;
-    const hit = hits[index]!;
-    for (const [side, event] of [before, after].entries()) {
+  for (const [index, hit] of lending.entries()) {
+    // The match's words as if its subject's own: a question by the other speaker lends in full.
+    const score = hit.score / weightOf(hit.event);
+    const asks = topic.length > 0 && asksAbout(hit.event, matcher);
+    const { before, after, twoAfter } = around[index]!;
+    // Where each turn sorts on a tie: right after the match, the turn before it first.
+    const turns = [
+      { event: before, order: 1, place: 'next to', answers: false },
+      {
+        event: after,
+        order: 2,
+        place: 'next to',
+        answers: after !== null && asks && voice(after) !== voice(hit.event),
+      },
+      { event: twoAfter, order: 3, place: 'two after', answers: false },
+    ];
+    for (const { event, order, place, answers } of turns) {
       if (event === null) continue;
-      const answers = side === 1 && asking[index] === true && voice(event) !== voice(hit.event);
-      const score = answers
-        ? answerScore(index) * (others(event) ? OTHER_SPEAKER_WEIGHT : 1)
-        : hit.score * ADJACENT_WEIGHT;
-      const rule = answers ? `cue.answer(to rank ${index + 1})` : `cue.adjacent_turn(next to rank ${index + 1})`;
-      const held = byId.get(event.id);
-      if (held === undefined) {
-        const entry = { event, score, order: index * 3 + 1 + side, rule };
-        byId.set(event.id, entry);
-        ranked.push(entry);
-      } else if (answers && score > held.score) {
-        // A passage that answers a better hit's question ranks as that answer, right after it on a tie.
-        held.score = score;
-        held.rule = rule;
-        held.order = index * 3 + 1 + side;
+      const loan = (answers ? REPLY_WEIGHT : CONTEXT_WEIGHT) * score * weightOf(event);
+      const borrower = entry(event, index * 4 + order);
+      borrower.lent += loan;
+      borrower.lenders.push(index + 1);
+      if (loan > borrower.largest) {
+        borrower.largest = loan;
+        borrower.largestRule = answers
+          ? `cue.answer(to rank ${index + 1})`
+          : `cue.adjacent_turn(${place} rank ${index + 1})`;
       }
     }
   }
-  return ranked
-    .sort((a, b) => b.score - a.score || a.order - b.order)
+  return [...byId.values()]
+    .map((ranked) => ({ ranked, score: Math.round((ranked.own + ranked.lent) * 1e6) / 1e6 }))
+    .sort((a, b) => b.score - a.score || a.ranked.order - b.ranked.order)
     .slice(0, limit)
-    .map(({ event, rule }) => ({ event, rule }));
+    .map(({ ranked }) => ({ event: ranked.event, rule: passageRule(ranked) }));
+}
+
+/**
+ * Why a passage is there: a match's rule with the ranks of the matches around it that lent it
+ * their words (`cue.hybrid(words #4; context of ranks 1, 2)`), or the rule of the largest loan to
+ * a turn that matched nothing (`cue.answer(to rank 1)`, `cue.adjacent_turn(next to rank 2; also
+ * ranks 5)`).
+ */
+function passageRule(ranked: Ranked): string {
+  const { own, rule, lenders, largestRule } = ranked;
+  if (lenders.length === 0) return rule;
+  if (own > 0)
+    return `${rule.slice(0, -1)}${rule.includes(';') ? ',' : ';'} context of rank${lenders.length > 1 ? 's' : ''} ${lenders.join(', ')})`;
+  const others = lenders.filter((rank) => !largestRule.endsWith(` ${rank})`));
+  return others.length === 0
+    ? largestRule
+    : `${largestRule.slice(0, -1)}; also rank${others.length > 1 ? 's' : ''} ${others.join(', ')})`;
+}
+
+/**
+ * The messages right before, right after and two after each event in its session (two reads for
+ * all of them).
+ */
+async function neighboursOf(
+  storage: StorageAdapter,
+  base: NeighbourBase,
+  events: readonly EventRecord[],
+): Promise<Array<{ before: EventRecord | null; after: EventRecord | null; twoAfter: EventRecord | null }>> {
+  if (events.length === 0) return [];
+  const anchorOf = (event: EventRecord) => ({ id: event.id, session_id: event.session_id });
+  const near = await storage.events.neighbours({ ...base, kinds: ['message'], anchors: events.map(anchorOf) });
+  const afters = near.flatMap(({ after }) => (after === null ? [] : [after]));
+  const further =
+    afters.length === 0
+      ? []
+      : await storage.events.neighbours({ ...base, kinds: ['message'], anchors: afters.map(anchorOf) });
+  const twoAfter = new Map(further.map(({ anchor_id, after }) => [anchor_id, after]));
+  return near.map(({ before, after }) => ({
+    before,
+    after,
+    twoAfter: after === null ? null : (twoAfter.get(after.id) ?? null),
+  }));
 }
 
 /** Budget tokens per spare passage read: a further passage shows its best sentence, ~30 tokens with its line. */
@@ -244,7 +327,7 @@ export async function gatherCuePassages(
           embeddedBefore: now,
         })
       : { hits: [], report: idleReport(embedder) };
-  const hits = await withAdjacentTurns(storage, cues.hits, filters, policy.query_quotes, pool, {
+  const hits = await withAdjacentTurns(storage, cues.hits, filters, contextDepth(policy.query_quotes, pool), pool, {
     terms,
     subject: cues.report.subject,
   });
