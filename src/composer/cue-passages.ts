@@ -222,8 +222,9 @@ function passageRule(ranked: Ranked): string {
 }
 
 /**
- * The messages right before, right after and two after each event in its session (two reads for
- * all of them).
+ * The messages right before, right after and two after each event in its session: one read for
+ * all of them, and one for the turns after those that were not among them (matches cluster, so
+ * the turn after one match is often another).
  */
 async function neighboursOf(
   storage: StorageAdapter,
@@ -233,16 +234,16 @@ async function neighboursOf(
   if (events.length === 0) return [];
   const anchorOf = (event: EventRecord) => ({ id: event.id, session_id: event.session_id });
   const near = await storage.events.neighbours({ ...base, kinds: ['message'], anchors: events.map(anchorOf) });
-  const afters = near.flatMap(({ after }) => (after === null ? [] : [after]));
-  const further =
-    afters.length === 0
-      ? []
-      : await storage.events.neighbours({ ...base, kinds: ['message'], anchors: afters.map(anchorOf) });
-  const twoAfter = new Map(further.map(({ anchor_id, after }) => [anchor_id, after]));
+  const afterOf = new Map(near.map(({ anchor_id, after }) => [anchor_id, after]));
+  const unread = near.flatMap(({ after }) => (after === null || afterOf.has(after.id) ? [] : [after]));
+  if (unread.length > 0) {
+    const further = await storage.events.neighbours({ ...base, kinds: ['message'], anchors: unread.map(anchorOf) });
+    for (const { anchor_id, after } of further) afterOf.set(anchor_id, after);
+  }
   return near.map(({ before, after }) => ({
     before,
     after,
-    twoAfter: after === null ? null : (twoAfter.get(after.id) ?? null),
+    twoAfter: after === null ? null : (afterOf.get(after.id) ?? null),
   }));
 }
 
