@@ -7,7 +7,7 @@ import type { ContextBuild, EventSearchQuery } from '../spec/storage.js';
 import { NEVER_SHARED } from '../events/sensitivity.js';
 import type { ReadPathContext } from '../composer/compose.js';
 import { cueText, searchCues, type CueEmbedder } from '../composer/cue-search.js';
-import { withAdjacentTurns } from '../composer/cue-passages.js';
+import { contextDepth, withAdjacentTurns } from '../composer/cue-passages.js';
 import { FACT_SLACK } from '../composer/long-term-section.js';
 import { hybridSearch, type SearchRequest } from '../retrieval/hybrid-search.js';
 import { resolveTimeWindows } from '../util/time/time-expressions.js';
@@ -135,7 +135,7 @@ export async function passageSignals(
       `${read.report.unembedded_candidates} of the passages words found have no vector yet: meaning cannot find them until the worker embeds them`,
     );
   }
-  const passages = await withAdjacentTurns(storage, read.hits, filters, anchors, readDepth, {
+  const passages = await withAdjacentTurns(storage, read.hits, filters, contextDepth(anchors, readDepth), readDepth, {
     terms,
     subject: read.report.subject,
   });
