@@ -30,6 +30,26 @@ import { FtsIndex } from './fts-index.js';
 /** Index ranges read by one statement (SQLite allows 500 parts in a compound SELECT). */
 const MAX_RANGES = 500;
 
+/**
+ * The statement of an item list by keys or ids, with its parameters. A list by keys reads the key
+ * index: without table statistics (a store is never ANALYZEd) SQLite took the owner's index instead
+ * and read every active item of the owner (100,000 items: 41 ms against 0.1 ms).
+ *
+ * @example
+ * const { sql, params } = filteredListStatement({ tenant_id: 't', owners: ['u:u1'], keys: ['profile:user'], limit: 5 }, true);
+ */
+export function filteredListStatement(query: ItemQuery, descending: boolean): { sql: string; params: unknown[] } {
+  const { where, params } = itemFilters(query, '');
+  if (query.cursor !== undefined) {
+    where.push(descending ? 'id < ?' : 'id > ?');
+    params.push(query.cursor);
+  }
+  const index = query.ids === undefined && query.keys !== undefined ? ' INDEXED BY items_by_key' : '';
+  // `+id` keeps SQLite off the id index (it would walk the tenant in id order).
+  const sql = `SELECT ${ITEM_SELECT} FROM memory_items${index} WHERE ${where.join(' AND ')} ORDER BY +id ${descending ? 'DESC' : 'ASC'} ${BOUND_LIMIT}`;
+  return { sql, params: [...params, query.limit] };
+}
+
 /** The key of a kept item version. */
 const versionKey = (tenantId: string, itemId: string): string => `${tenantId}\u0000${itemId}`;
 
@@ -237,14 +257,8 @@ export class ItemStore {
   }
 
   private listFiltered(query: ItemQuery, descending: boolean): MemoryItem[] {
-    const { where, params } = itemFilters(query, '');
-    if (query.cursor !== undefined) {
-      where.push(descending ? 'id < ?' : 'id > ?');
-      params.push(query.cursor);
-    }
-    // `+id` keeps SQLite on the key (or owner) index instead of walking the tenant in id order.
-    const sql = `SELECT ${ITEM_SELECT} FROM memory_items WHERE ${where.join(' AND ')} ORDER BY +id ${descending ? 'DESC' : 'ASC'} ${BOUND_LIMIT}`;
-    return this.raw(sql, ...params, query.limit).map((row) => itemFromValues(row));
+    const { sql, params } = filteredListStatement(query, descending);
+    return this.raw(sql, ...params).map((row) => itemFromValues(row));
   }
 
   activeKeys(tenantId: string, owners: readonly string[], limit: number): string[] {
