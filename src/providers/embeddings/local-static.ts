@@ -15,7 +15,7 @@ import { PieceTokenizer } from './piece-tokenizer.js';
 import { readStaticTable, type StaticTable } from './static-table.js';
 
 /** The id stored with every vector of this model (`vector_model`), never that of the transformer it came from. */
-export const USE_LITE_STATIC_MODEL_ID = 'use-lite-static-v2';
+export const USE_LITE_STATIC_MODEL_ID = 'use-lite-static-v3';
 
 /** Dimensions of the shipped table: the model's 512 outputs reduced by PCA to 256. */
 export const USE_LITE_STATIC_DIMENSIONS = 256;

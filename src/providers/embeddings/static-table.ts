@@ -9,7 +9,7 @@ import { EngramError } from '../../spec/errors.js';
  * `rows[id * dimensions + k] * scales[id]`.
  *
  * @example
- * { modelId: 'use-lite-static-v2', dimensions: 256, pieces, scores, scales, rows }
+ * { modelId: 'use-lite-static-v3', dimensions: 256, pieces, scores, scales, rows }
  */
 export interface StaticTable {
   /** What the vectors are; a vector is compared only with vectors of the same id. */
@@ -48,7 +48,7 @@ function corrupt(source: string, problem: string): EngramError {
  * The bytes of a table (little-endian), as {@link readStaticTable} reads them back.
  *
  * @example
- * writeFileSync('models/use-lite-static-v2.bin', writeStaticTable(table));
+ * writeFileSync('models/use-lite-static-v3.bin', writeStaticTable(table));
  */
 export function writeStaticTable(table: StaticTable): Uint8Array {
   const encoder = new TextEncoder();
