@@ -10,7 +10,11 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
 import { embedTexts, type EmbeddingModel } from '../src/index.js';
-import { createLocalStaticEmbeddings, USE_LITE_STATIC_TABLE } from '../src/providers/embeddings/local-static.js';
+import {
+  createLocalStaticEmbeddings,
+  USE_LITE_STATIC_MODEL_ID,
+  USE_LITE_STATIC_TABLE,
+} from '../src/providers/embeddings/local-static.js';
 import { createLocalUseLiteEmbeddings } from '../src/providers/embeddings/local-use-lite.js';
 import {
   bm25Quality,
@@ -209,7 +213,12 @@ export async function benchEmbeddings(
   const staticSize = statSync(fileURLToPath(USE_LITE_STATIC_TABLE)).size / 1024 / 1024;
   const candidates: CandidateResult[] = [
     await measure(
-      { name: 'static table (use-lite-static-v2, default)', models: [staticModel], size: staticSize, kind: 'static' },
+      {
+        name: `static table (${USE_LITE_STATIC_MODEL_ID}, default)`,
+        models: [staticModel],
+        size: staticSize,
+        kind: 'static',
+      },
       conversations,
       sizes,
       { quality: true, log },
