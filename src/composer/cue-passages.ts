@@ -43,8 +43,9 @@ export interface RankedCue extends CuePassage {
  * neighbours count for it, at less than its own (the context of a turn, as a second field of
  * lower weight, summed as BM25F sums fields). A turn between two matches gains from both. LoCoMo,
  * evidence cited at 256 / 500 / 1,000 / 2,000 tokens: 0.602 / 0.697 / 0.775 / 0.835 with half the
- * best neighbouring match's score (the rule before) → 0.641 / 0.737 / 0.813 / 0.870; at 0.3 and 0.5
- * within 0.01 of 0.4 (BENCHMARKS.md).
+ * best neighbouring match's score (the rule before) → 0.641 / 0.737 / 0.813 / 0.870 with every match
+ * lending (0.642 / 0.743 / 0.813 / 0.859 as shipped, contextDepth); at 0.3 and 0.5 within 0.01 of
+ * 0.4 (BENCHMARKS.md).
  */
 export const CONTEXT_WEIGHT = 0.4;
 
@@ -169,32 +170,14 @@ export async function withAdjacentTurns(
     lending.map((hit) => contentText(hit.event.content)),
   );
   for (const [index, hit] of lending.entries()) {
-    // The match's words as if its subject's own: a question by the other speaker lends in full.
-    const score = hit.score / weightOf(hit.event);
     const asks = topic.length > 0 && asksAbout(hit.event, matcher);
-    const { before, after, twoAfter } = around[index]!;
-    // Where each turn sorts on a tie: right after the match, the turn before it first.
-    const turns = [
-      { event: before, order: 1, place: 'next to', answers: false },
-      {
-        event: after,
-        order: 2,
-        place: 'next to',
-        answers: after !== null && asks && voice(after) !== voice(hit.event),
-      },
-      { event: twoAfter, order: 3, place: 'two after', answers: false },
-    ];
-    for (const { event, order, place, answers } of turns) {
-      if (event === null) continue;
-      const loan = (answers ? REPLY_WEIGHT : CONTEXT_WEIGHT) * score * weightOf(event);
-      const borrower = entry(event, index * 4 + order);
-      borrower.lent += loan;
+    for (const loan of loansOf(hit, index, around[index]!, asks, weightOf)) {
+      const borrower = entry(loan.event, index * 4 + loan.order);
+      borrower.lent += loan.amount;
       borrower.lenders.push(index + 1);
-      if (loan > borrower.largest) {
-        borrower.largest = loan;
-        borrower.largestRule = answers
-          ? `cue.answer(to rank ${index + 1})`
-          : `cue.adjacent_turn(${place} rank ${index + 1})`;
+      if (loan.amount > borrower.largest) {
+        borrower.largest = loan.amount;
+        borrower.largestRule = loan.rule;
       }
     }
   }
@@ -203,6 +186,40 @@ export async function withAdjacentTurns(
     .sort((a, b) => b.score - a.score || a.ranked.order - b.ranked.order)
     .slice(0, limit)
     .map(({ ranked }) => ({ event: ranked.event, rule: passageRule(ranked) }));
+}
+
+/**
+ * What the match at `index` lends the turns around it: its score as its words count for the
+ * question's subject (a question by the other speaker lends in full), at CONTEXT_WEIGHT, or at
+ * REPLY_WEIGHT to the answer to its question, taken at each borrower's own weight; `order` places
+ * each turn right after the match on a tie, the turn before it first.
+ */
+function loansOf(
+  hit: RankedCue,
+  index: number,
+  around: { before: EventRecord | null; after: EventRecord | null; twoAfter: EventRecord | null },
+  asks: boolean,
+  weightOf: (event: EventRecord) => number,
+): Array<{ event: EventRecord; order: number; amount: number; rule: string }> {
+  const score = hit.score / weightOf(hit.event);
+  const { before, after, twoAfter } = around;
+  const turns = [
+    { event: before, order: 1, place: 'next to', answers: false },
+    { event: after, order: 2, place: 'next to', answers: after !== null && asks && voice(after) !== voice(hit.event) },
+    { event: twoAfter, order: 3, place: 'two after', answers: false },
+  ];
+  return turns.flatMap(({ event, order, place, answers }) =>
+    event === null
+      ? []
+      : [
+          {
+            event,
+            order,
+            amount: (answers ? REPLY_WEIGHT : CONTEXT_WEIGHT) * score * weightOf(event),
+            rule: answers ? `cue.answer(to rank ${index + 1})` : `cue.adjacent_turn(${place} rank ${index + 1})`,
+          },
+        ],
+  );
 }
 
 /**
