@@ -127,6 +127,14 @@ export function replaceAt(base: unknown, path: readonly string[], value: unknown
   return copy;
 }
 
+/** The value at `path` inside `base` (undefined where the path leaves it). */
+function valueAt(base: unknown, path: readonly string[]): unknown {
+  return path.reduce<unknown>(
+    (node, key) => (typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined),
+    base,
+  );
+}
+
 /**
  * A request derived from `base` with one field (or one new field) set to a hostile value.
  *
@@ -135,9 +143,11 @@ export function replaceAt(base: unknown, path: readonly string[], value: unknown
  */
 export function mutated(base: Record<string, unknown>): fc.Arbitrary<{ path: string[]; request: unknown }> {
   const paths = pathsOf(base);
+  // A new key goes into objects only: one set on an array is not JSON (a transport drops it unseen).
+  const inObject = (path: readonly string[]) => !Array.isArray(valueAt(base, path.slice(0, -1)));
   const extended = [
     ...paths,
-    ...paths.map((path) => [...path.slice(0, -1), 'zzz_extra']),
+    ...paths.filter(inObject).map((path) => [...path.slice(0, -1), 'zzz_extra']),
     ...PROTOTYPE_KEYS.map((key) => [key]),
   ];
   return fc
