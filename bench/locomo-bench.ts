@@ -63,6 +63,8 @@ interface Ingested {
   eventOfDia: Map<string, string>;
   /** Each turn's text, as committed. */
   textOfDia: Map<string, string>;
+  /** When the questions are asked: the time of the conversation's last turn ("in June" is the June before it). */
+  askedAt: string;
   /** Turns from which at least one current memory item was extracted. */
   turnsWithItems: Set<string>;
   /** Tasks among the items whose every source is the agent's turn (the facts section must carry none). */
@@ -157,6 +159,7 @@ async function ingest(engram: Engram, conversation: LocomoConversation): Promise
     diaOfEvent,
     eventOfDia,
     textOfDia,
+    askedAt: conversation.turns.at(-1)!.ts,
     turnsWithItems,
     agentTasks,
     items: items.length,
@@ -191,6 +194,7 @@ function composeRequest(ingested: Ingested, question: string, budget: number) {
     scope: { user_id: ingested.user_id, agent_id: AGENT, session_id: QUESTION_SESSION, run_id: ingested.run_id },
     purpose: 'responder' as const,
     cues: { query: question },
+    reference_time: ingested.askedAt,
     budget: { max_tokens: budget },
   };
 }

@@ -185,6 +185,31 @@ describe('cue passages next to the best matches', () => {
   });
 });
 
+describe('a question asking when', () => {
+  it('ranks a match that says when above a better match that does not, and says why', async () => {
+    const [rewarding] = await say(
+      [['user', 'The charity race for mental health was so rewarding; the charity race crowd cheered the whole race.']],
+      'a',
+    );
+    const [dated] = await say([['user', 'I ran a charity race last Saturday.']], 'b');
+    const ask = async (query: string) => {
+      const packet = await t.engram.compose({
+        scope: { ...scope, session_id: 'later' },
+        purpose: 'responder',
+        cues: { query },
+      });
+      return { packet, quoted: (packet.short_term.key_quotes ?? []).map((quote) => quote.evidence_id) };
+    };
+    // Asked what, the turn that says "charity race" most goes first.
+    expect((await ask('What was the charity race like?')).quoted.slice(0, 2)).toEqual([rewarding, dated]);
+    const { packet, quoted } = await ask('When was the charity race?');
+    expect(quoted.slice(0, 2)).toEqual([dated, rewarding]);
+    expect(packet.explain.selected.find((line) => line.startsWith(`key_quotes:${dated}:`))).toMatch(
+      /[;,] says when ×2\.5\)$/u,
+    );
+  });
+});
+
 describe('turns around the matches', () => {
   it('ranks a turn between two matches above a turn next to one of them', async () => {
     const ids = await say([

@@ -125,6 +125,41 @@ describe('compose finds passages by words, meaning and time', () => {
     expect(passages(packet).some((quote) => quote.includes('index fund'))).toBe(true);
   });
 
+  it('counts for a window the turn told after it that names a time inside it, not one told after about later', async () => {
+    engram = await createEngram({
+      store: 'sqlite::memory:',
+      embeddings: conceptModel(),
+      clock: ticking(),
+      worker: false,
+    });
+    const turns: Array<[string, string]> = [
+      ['2026-03-14T09:00:00.000Z', 'Spent the whole weekend gardening.'],
+      ['2026-04-03T09:00:00.000Z', 'My colleagues and I went to a convention last month, all about tech for good.'],
+      ['2026-04-05T09:00:00.000Z', 'I baked bread today, first time in years.'],
+      ['2026-06-01T09:00:00.000Z', 'Back from a long walk by the river.'],
+    ];
+    for (const [index, [ts, content]] of turns.entries())
+      await engram.commitTurn({ scope, turn_id: `m${index}`, ts, messages: [{ role: 'user', content }] });
+    await engram.maintenance.runEmbeddings();
+    const packet = await engram.compose({
+      scope,
+      purpose: 'responder',
+      cues: { query: 'What did I do in March?' },
+      reference_time: '2026-06-30T12:00:00.000Z',
+      budget: { max_tokens: 600 },
+    });
+    const ruleOfQuote = (text: string) => {
+      const quote = packet.short_term.key_quotes!.find((entry) => entry.quote.includes(text));
+      return quote && packet.explain.selected.find((line) => line.startsWith(`key_quotes:${quote.evidence_id}:`));
+    };
+    expect(ruleOfQuote('gardening')).toMatch(/time #\d/u);
+    // Said on 3 April, "last month" is March.
+    expect(ruleOfQuote('convention')).toMatch(/time #\d/u);
+    // Said after March too, but "today" is 5 April; and June is past the days a March is told in.
+    expect(ruleOfQuote('bread') ?? '').not.toMatch(/time #/u);
+    expect(ruleOfQuote('river') ?? '').not.toMatch(/time #/u);
+  });
+
   it('replays a packet exactly after more turns were embedded: the replay compares only vectors stored before it', async () => {
     const model = conceptModel();
     const store = await seeded(model);

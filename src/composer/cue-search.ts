@@ -6,7 +6,8 @@
 import type { EventRecord } from '../spec/event.js';
 import type { ComposeCues } from '../spec/requests.js';
 import type { EventSearchHit, EventSearchQuery, StorageAdapter } from '../spec/storage.js';
-import { questionTense, type TimeWindow } from '../util/time/time-expressions.js';
+import { contentText } from '../events/content-text.js';
+import { questionTense, resolveTimeWindows, type TimeWindow } from '../util/time/time-expressions.js';
 import { words } from '../util/segment.js';
 import { STOPWORDS } from '../util/stopwords.js';
 
@@ -136,6 +137,16 @@ export function bySubject(event: EventRecord, subject: CueSubject): boolean {
 /** Most windows searched for one question (a question naming more is rare). */
 const MAX_WINDOWS = 3;
 
+/**
+ * What happened in a window is often told after it ("I went to a convention last month", said in
+ * April, answers "what did John do in March?"): the turns said up to a week after a window, or as
+ * long after as the window is long (at most a month), count for it when they name a time inside it.
+ * Of those, only the best ones by meaning (or words) are read for a time.
+ */
+const TOLD_AFTER_DAYS = { least: 7, most: 31 } as const;
+const TOLD_AFTER_READ = 20;
+const DAY_MS = 86_400_000;
+
 export interface CueSearchRequest {
   /** The event filters and words of a full-text search; `limit` is how many passages are wanted. */
   base: EventSearchQuery;
@@ -177,14 +188,22 @@ export async function searchCues(
           embedded_before: request.embeddedBefore,
         });
   // Within a window the best passages come first: by meaning when there is a vector, else by words.
-  const inWindow = (window: TimeWindow) => {
-    const bounds = narrowed(base, window);
-    if (bounds === null) return Promise.resolve([]);
-    return vector !== null
-      ? near(bounds)
-      : base.terms.length > 0
-        ? storage.events.search({ ...base, ...bounds })
-        : Promise.resolve([]);
+  const ranked = (bounds: { ts_from: string; ts_to: string } | null, limit = base.limit) =>
+    bounds === null
+      ? Promise.resolve([])
+      : vector !== null
+        ? near({ ...bounds, limit })
+        : base.terms.length > 0
+          ? storage.events.search({ ...base, ...bounds, limit })
+          : Promise.resolve([]);
+  const inWindow = async (window: TimeWindow) => {
+    const told = afterWindow(window);
+    const [said, toldAfter] = await Promise.all([
+      ranked(narrowed(base, window)),
+      ranked(told === null ? null : narrowed(base, told), TOLD_AFTER_READ),
+    ]);
+    const tellers = toldAfter.filter((hit) => tellsOf(hit.event, window));
+    return tellers.length === 0 ? said : [...said, ...tellers].sort((a, b) => b.score - a.score);
   };
   const [meaning, ...timed] = await Promise.all([near({}), ...windows.map(inWindow)]);
   const signals = { words, meaning: meaning!, time: interleave(timed) };
@@ -211,6 +230,26 @@ function narrowed(base: EventSearchQuery, window: TimeWindow): { ts_from: string
   const from = base.ts_from !== undefined && base.ts_from > window.start ? base.ts_from : window.start;
   const to = base.ts_to !== undefined && base.ts_to < window.end ? base.ts_to : window.end;
   return from <= to ? { ts_from: from, ts_to: to } : null;
+}
+
+/** The last instant a stored time can name (a UTC year 9999). */
+const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
+
+/** The days after a window in which what happened in it is told (TOLD_AFTER_DAYS); null after year 9999. */
+function afterWindow(window: TimeWindow): TimeWindow | null {
+  const end = Date.parse(window.end);
+  if (!(end < LATEST)) return null;
+  const length = Math.ceil((end - Date.parse(window.start)) / DAY_MS);
+  const days = Math.min(TOLD_AFTER_DAYS.most, Math.max(TOLD_AFTER_DAYS.least, length));
+  const last = Math.min(LATEST, end + days * DAY_MS);
+  return { ...window, start: new Date(end + 1).toISOString(), end: new Date(last).toISOString() };
+}
+
+/** Whether an event names a time, read from when it was said, inside a window. */
+function tellsOf(event: EventRecord, window: TimeWindow): boolean {
+  return resolveTimeWindows(contentText(event.content), event.ts).some(
+    (named) => named.start <= window.end && named.end >= window.start,
+  );
 }
 
 /** The windows' hits as one ranking: the first of each window, then the second of each, and so on. */

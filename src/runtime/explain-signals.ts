@@ -10,7 +10,7 @@ import { cueText, searchCues, type CueEmbedder } from '../composer/cue-search.js
 import { contextDepth, withAdjacentTurns } from '../composer/cue-passages.js';
 import { FACT_SLACK } from '../composer/long-term-section.js';
 import { hybridSearch, type SearchRequest } from '../retrieval/hybrid-search.js';
-import { resolveTimeWindows } from '../util/time/time-expressions.js';
+import { asksWhen, resolveTimeWindows } from '../util/time/time-expressions.js';
 import { toIso } from '../util/clock.js';
 import { queryTerms } from '../util/segment.js';
 import { contentTerms } from '../util/stopwords.js';
@@ -138,6 +138,7 @@ export async function passageSignals(
   const passages = await withAdjacentTurns(storage, read.hits, filters, contextDepth(anchors, readDepth), readDepth, {
     terms,
     subject: read.report.subject,
+    asksWhen: asksWhen(text),
   });
   const fused = deep.hits.findIndex((hit) => hit.event.id === eventId);
   const position = passages.findIndex((passage) => passage.event.id === eventId);

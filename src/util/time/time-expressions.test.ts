@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { formatPassageDate, resolveTimeWindows } from './time-expressions.js';
+import { asksWhen, formatPassageDate, namesTime, resolveTimeWindows } from './time-expressions.js';
 import type { TimeWindow } from './time-expressions.js';
 
 /** Saturday 20 May 2023, noon UTC: the week runs Monday 15 to Sunday 21. */
@@ -296,5 +296,34 @@ describe('formatPassageDate', () => {
     ['2023-02-30', '2023-02-30'],
   ])('%s → %s', (iso, expected) => {
     expect(formatPassageDate(iso)).toBe(expected);
+  });
+});
+
+describe('questions that ask when, and texts that say when', () => {
+  it.each([
+    ['When did Melanie run a charity race?', true],
+    ['  when was the last time I saw Dr. Lee?', true],
+    ['Since when have I been vegetarian?', true],
+    ['How long ago did we move to Lisbon?', true],
+    ['What year did Nate get his turtles?', true],
+    ['Which day is the dentist appointment?', true],
+    ['我们什么时候去的杭州？', true],
+    ['你哪天回来？', true],
+    ['What did Melanie run last Saturday?', false],
+    ['Where did I go when it rained?', false],
+    ['How long have you had them?', false],
+    ['我们去了哪里？', false],
+  ])('%s → %s', (question, expected) => {
+    expect(asksWhen(question)).toBe(expected);
+  });
+
+  it('tells a turn that places a time from when it was said from one that does not', () => {
+    const said = '2023-05-25T13:56:00Z';
+    expect(namesTime('I ran a charity race for mental health last Saturday.', said)).toBe(true);
+    expect(namesTime('We got a puppy two weeks ago!', said)).toBe(true);
+    expect(namesTime('我昨天跑了一个慈善赛跑。', said)).toBe(true);
+    expect(namesTime('It was really rewarding, and it made me think.', said)).toBe(false);
+    // A duration is not a time.
+    expect(namesTime("I've had them for three years now.", said)).toBe(false);
   });
 });

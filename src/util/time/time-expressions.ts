@@ -71,6 +71,35 @@ export function questionTense(text: string): Tense {
   return /[a-z]/i.test(text) ? englishTense(text) : chineseTense(text);
 }
 
+/** English and Chinese ways of asking for a time: "When did…", "What year…", "How long ago…", 什么时候, 哪天. */
+const ASKS_WHEN_EN = /^\W*(?:when|since when|how long ago|(?:what|which) (?:date|day|year|month|week|time))\b/i;
+const ASKS_WHEN_ZH = /什么时候|何时|哪天|哪一天|几号|几月|哪年|哪一年|多久以前/;
+
+/**
+ * Whether a question asks when something happened (or will): its answer is a time, so the passages
+ * that say when are worth more to it.
+ *
+ * @example
+ * asksWhen('When did Melanie run a charity race?') // true
+ * asksWhen('我们什么时候去的杭州？') // true
+ * asksWhen('What did Melanie run?') // false
+ */
+export function asksWhen(question: string): boolean {
+  return ASKS_WHEN_EN.test(question) || ASKS_WHEN_ZH.test(question);
+}
+
+/**
+ * Whether a text names a time its own moment can place ("last Saturday", "two days ago", "in May",
+ * "昨天"), read against `said` (when it was said).
+ *
+ * @example
+ * namesTime('I ran a charity race last Saturday.', '2023-05-25T13:56:00Z') // true
+ * namesTime('It was really rewarding.', '2023-05-25T13:56:00Z') // false
+ */
+export function namesTime(text: string, said: string): boolean {
+  return resolveTimeWindows(text, said).length > 0;
+}
+
 /** The chosen matches as windows: unresolvable ones and repeats of an earlier window left out. */
 function toWindows(text: string, chosen: readonly Found[]): TimeWindow[] {
   const windows: TimeWindow[] = [];
