@@ -12,7 +12,7 @@ import { contentText } from '../events/content-text.js';
 import { NEVER_SHARED } from '../events/sensitivity.js';
 import { toIso } from '../util/clock.js';
 import { sentences, words } from '../util/segment.js';
-import { asksWhen, namesTime, resolveTimeWindows } from '../util/time/time-expressions.js';
+import { asksWhen, namesDuration, namesTime, resolveTimeWindows } from '../util/time/time-expressions.js';
 import { cueMatcher, matchScore } from './best-sentence.js';
 import {
   bySubject,
@@ -74,13 +74,14 @@ export function contextDepth(top: number, read: number): number {
 }
 
 /**
- * A question asking when something happened takes the passages that say when at this many times
- * their score: of the first `contextDepth` passages, each whose text names a time its moment can
- * place ("last Saturday", "two days ago", "in May", namesTime), its lent score included. On LoCoMo,
- * 79 % of the evidence of a "When did…" question names a time against 9 % of all turns; temporal
- * evidence cited at 256 / 500 tokens 0.682 / 0.769 → 0.746 / 0.797 (×2: 0.730 / 0.794, ×3 over 30
- * passages: 0.749 / 0.795; BENCHMARKS.md). A passage that does not name a time keeps its date in
- * the packet, so a question answered by when it was said still finds it.
+ * A question asking when something happened (or how long it lasted, asksWhen) takes the passages
+ * that say when at this many times their score: of the first `contextDepth` passages, each whose
+ * text names a time its moment can place ("last Saturday", "two days ago", "in May", namesTime) or
+ * a length of time ("for three years", namesDuration), its lent score included. On LoCoMo, 79 % of
+ * the evidence of a "When did…" question names a time against 9 % of all turns; temporal evidence
+ * cited at 256 / 500 tokens 0.682 / 0.769 → 0.746 / 0.797 (×2: 0.730 / 0.794, ×3 over 30 passages:
+ * 0.749 / 0.795; BENCHMARKS.md). A passage that does not name a time keeps its date in the packet,
+ * so a question answered by when it was said still finds it.
  */
 export const SAYS_WHEN_WEIGHT = 2.5;
 
@@ -206,12 +207,15 @@ export async function withAdjacentTurns(
 }
 
 /**
- * Marks the passages that say when among the best `depth` (by their score with what they were
+ * Marks the passages that say when (or for how long) among the best `depth` (by their score with what they were
  * lent): only they are read for a time, so the cost stays that of a few passages.
  */
 function markSaysWhen(ranked: Ranked[], depth: number): void {
   const best = ranked.toSorted((a, b) => b.own + b.lent - (a.own + a.lent) || a.order - b.order).slice(0, depth);
-  for (const passage of best) passage.saysWhen = namesTime(contentText(passage.event.content), passage.event.ts);
+  for (const passage of best) {
+    const text = contentText(passage.event.content);
+    passage.saysWhen = namesTime(text, passage.event.ts) || namesDuration(text);
+  }
 }
 
 /**

@@ -105,6 +105,20 @@ const CASUAL: Record<string, number> = {
 const YEAR_WORD: Record<string, number> = { 大前年: -3, 前年: -2, 去年: -1, 今年: 0, 明年: 1, 后年: 2 };
 const SEASON: Record<string, Season> = { 春: 'spring', 夏: 'summer', 秋: 'autumn', 冬: 'winter' };
 
+/** A length of time in Chinese: a count and a unit after 了/有/已经 or before 了/多/来/以来 ("养了三年了", "2016年以来"). */
+const DURATION =
+  /(?:[了有]|已经)\s*[一二两三四五六七八九十几半\d]+\s*(?:年|个月|周|个星期|天)|[一二两三四五六七八九十几半\d]+\s*(?:年|个月|周|个星期|天)(?:了|多|来|以来)/;
+
+/**
+ * Whether a Chinese text says how long something has lasted or took.
+ *
+ * @example
+ * namesChineseDuration('我养了它们三年了。') // true
+ */
+export function namesChineseDuration(text: string): boolean {
+  return DURATION.test(text);
+}
+
 /** The question's tense: 了/过/曾 mark the past, 会/将/打算/计划/准备 the future. */
 export function chineseTense(text: string): Tense {
   if (/[了过曾]/.test(text)) return 'past';

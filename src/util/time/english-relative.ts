@@ -46,6 +46,23 @@ const COUNT = `(\\d{1,3}|an?|a\\s+couple(?:\\s+of)?|couple\\s+of|a\\s+few|few|se
 const UNIT = '(days?|weeks?|fortnights?|months?|years?|decades?)';
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 
+/** A length of time said in English ("three years", "a couple of months", "since 2016", "since I was 17"). */
+const DURATION = new RegExp(
+  `\\b${COUNT}\\s+${UNIT}\\b|\\bsince\\s+(?:\\d{4}|i\\s+was|we\\s+were|childhood|high\\s+school|college)\\b`,
+  'i',
+);
+
+/**
+ * Whether an English text says how long something has lasted or took ("I've had them for three
+ * years", "Seven years now", "since 2016").
+ *
+ * @example
+ * namesEnglishDuration("I've had them for 3 years now!") // true
+ */
+export function namesEnglishDuration(text: string): boolean {
+  return DURATION.test(text);
+}
+
 /** A count in words or digits; "a few", "several" and "a couple" are vague and widen the window. */
 export function parseCount(words: string): { count: number; vague: boolean } | undefined {
   const text = words.toLowerCase().replace(/\s+/g, ' ');

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { asksWhen, formatPassageDate, namesTime, resolveTimeWindows } from './time-expressions.js';
+import { asksWhen, formatPassageDate, namesDuration, namesTime, resolveTimeWindows } from './time-expressions.js';
 import type { TimeWindow } from './time-expressions.js';
 
 /** Saturday 20 May 2023, noon UTC: the week runs Monday 15 to Sunday 21. */
@@ -311,7 +311,10 @@ describe('questions that ask when, and texts that say when', () => {
     ['你哪天回来？', true],
     ['What did Melanie run last Saturday?', false],
     ['Where did I go when it rained?', false],
-    ['How long have you had them?', false],
+    ['How long have you had them?', true],
+    ['For how long has Nate had his turtles?', true],
+    ['你学画画多久了？', true],
+    ['How many turtles does Nate have?', false],
     ['我们去了哪里？', false],
   ])('%s → %s', (question, expected) => {
     expect(asksWhen(question)).toBe(expected);
@@ -325,5 +328,25 @@ describe('questions that ask when, and texts that say when', () => {
     expect(namesTime('It was really rewarding, and it made me think.', said)).toBe(false);
     // A duration is not a time.
     expect(namesTime("I've had them for three years now.", said)).toBe(false);
+  });
+
+  it('tells a turn that says how long from one that does not', () => {
+    for (const text of [
+      "I've had them for 3 years now and they bring me tons of joy!",
+      'Seven years now, and I have finally found my real muses.',
+      'Married a couple of months, and it still feels new.',
+      "I've been painting since 2016.",
+      '我养了它们三年了。',
+      '我学画画已经七年。',
+      '2016年以来一直在画。',
+    ])
+      expect(namesDuration(text), text).toBe(true);
+    for (const text of [
+      'They bring me tons of joy!',
+      'Since you asked, I love turtles.',
+      '我很喜欢乌龟。',
+      '三年级的课本',
+    ])
+      expect(namesDuration(text), text).toBe(false);
   });
 });

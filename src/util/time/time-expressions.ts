@@ -4,9 +4,9 @@
 // look ahead). Pure and deterministic: same text and reference, same windows.
 
 import { isWritable, parseDateTime } from '../../spec/date-time.js';
-import { chineseExpressions, chineseTense } from './chinese-time.js';
+import { chineseExpressions, chineseTense, namesChineseDuration } from './chinese-time.js';
 import { calendarExpressions } from './english-dates.js';
-import { englishTense, relativeExpressions } from './english-relative.js';
+import { englishTense, namesEnglishDuration, relativeExpressions } from './english-relative.js';
 import type { Found, Tense, TimeWindowKind } from './time-calendar.js';
 import { civil, dayOf, endIso, selectLongest, startIso } from './time-calendar.js';
 
@@ -71,16 +71,17 @@ export function questionTense(text: string): Tense {
   return /[a-z]/i.test(text) ? englishTense(text) : chineseTense(text);
 }
 
-/** English and Chinese ways of asking for a time: "When did…", "What year…", "How long ago…", 什么时候, 哪天. */
-const ASKS_WHEN_EN = /^\W*(?:when|since when|how long ago|(?:what|which) (?:date|day|year|month|week|time))\b/i;
-const ASKS_WHEN_ZH = /什么时候|何时|哪天|哪一天|几号|几月|哪年|哪一年|多久以前/;
+/** English and Chinese ways of asking for a time or a length of time: "When did…", "What year…", "How long…", 什么时候, 哪天, 多久. */
+const ASKS_WHEN_EN = /^\W*(?:when|since when|(?:for )?how long|(?:what|which) (?:date|day|year|month|week|time))\b/i;
+const ASKS_WHEN_ZH = /什么时候|何时|哪天|哪一天|几号|几月|哪年|哪一年|多久|多长时间/;
 
 /**
- * Whether a question asks when something happened (or will): its answer is a time, so the passages
- * that say when are worth more to it.
+ * Whether a question asks when something happened (or will), or for how long: its answer is a time
+ * or a length of time, so the passages that say one are worth more to it.
  *
  * @example
  * asksWhen('When did Melanie run a charity race?') // true
+ * asksWhen('How long has Nate had his turtles?') // true
  * asksWhen('我们什么时候去的杭州？') // true
  * asksWhen('What did Melanie run?') // false
  */
@@ -98,6 +99,19 @@ export function asksWhen(question: string): boolean {
  */
 export function namesTime(text: string, said: string): boolean {
   return resolveTimeWindows(text, said).length > 0;
+}
+
+/**
+ * Whether a text says how long something has lasted or took: "for three years", "seven years now",
+ * "since 2016", "养了三年了", "2016年以来". What answers "How long…?".
+ *
+ * @example
+ * namesDuration("I've had them for 3 years now!") // true
+ * namesDuration('我学画画已经七年了。') // true
+ * namesDuration('They bring me tons of joy.') // false
+ */
+export function namesDuration(text: string): boolean {
+  return (/[a-z0-9]/i.test(text) && namesEnglishDuration(text)) || (CJK.test(text) && namesChineseDuration(text));
 }
 
 /** The chosen matches as windows: unresolvable ones and repeats of an earlier window left out. */
