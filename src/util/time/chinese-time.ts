@@ -107,7 +107,7 @@ const SEASON: Record<string, Season> = { 春: 'spring', 夏: 'summer', 秋: 'aut
 
 /** A length of time in Chinese: a count and a unit after 了/有/已经 or before 了/多/来/以来 ("养了三年了", "2016年以来"). */
 const DURATION =
-  /(?:[了有]|已经)\s*[一二两三四五六七八九十几半\d]+\s*(?:年|个月|周|个星期|天)|[一二两三四五六七八九十几半\d]+\s*(?:年|个月|周|个星期|天)(?:了|多|来|以来)/;
+  /(?:[了有要]|已经)\s*[一二两三四五六七八九十几半\d]+\s*(?:年|个月|周|个星期|天|个小时|小时|分钟)|[一二两三四五六七八九十几半\d]+\s*(?:年|个月|周|个星期|天|个小时|小时|分钟)(?:了|多|来|以来|左右)/;
 
 /**
  * Whether a Chinese text says how long something has lasted or took.

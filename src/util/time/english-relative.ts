@@ -46,9 +46,9 @@ const COUNT = `(\\d{1,3}|an?|a\\s+couple(?:\\s+of)?|couple\\s+of|a\\s+few|few|se
 const UNIT = '(days?|weeks?|fortnights?|months?|years?|decades?)';
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 
-/** A length of time said in English ("three years", "a couple of months", "since 2016", "since I was 17"). */
+/** A length of time said in English ("three years", "a couple of months", "45 minutes", "since 2016", "since I was 17"). */
 const DURATION = new RegExp(
-  `\\b${COUNT}\\s+${UNIT}\\b|\\bsince\\s+(?:\\d{4}|i\\s+was|we\\s+were|childhood|high\\s+school|college)\\b`,
+  `\\b${COUNT}\\s+(?:days?|weeks?|fortnights?|months?|years?|decades?|hours?|minutes?)\\b|\\bsince\\s+(?:\\d{4}|i\\s+was|we\\s+were|childhood|high\\s+school|college)\\b`,
   'i',
 );
 

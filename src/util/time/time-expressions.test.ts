@@ -314,6 +314,7 @@ describe('questions that ask when, and texts that say when', () => {
     ['How long have you had them?', true],
     ['For how long has Nate had his turtles?', true],
     ['你学画画多久了？', true],
+    ['How long is my commute?', true],
     ['How many turtles does Nate have?', false],
     ['我们去了哪里？', false],
   ])('%s → %s', (question, expected) => {
@@ -339,6 +340,9 @@ describe('questions that ask when, and texts that say when', () => {
       '我养了它们三年了。',
       '我学画画已经七年。',
       '2016年以来一直在画。',
+      'My commute takes about 45 minutes each way.',
+      'The drive is half an hour.',
+      '通勤要四十分钟。',
     ])
       expect(namesDuration(text), text).toBe(true);
     for (const text of [
