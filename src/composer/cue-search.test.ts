@@ -30,15 +30,18 @@ describe('compose finds passages by words, meaning and time', () => {
     engram = undefined;
   });
 
-  async function seeded(model: EmbeddingModel): Promise<Engram> {
-    engram = await createEngram({ store: 'sqlite::memory:', embeddings: model, clock: ticking(), worker: false });
-    const turns: Array<[string, string]> = [
+  /** An Engram over a new in-memory store with the user's turns committed, each at its time. */
+  async function seeded(
+    model: EmbeddingModel,
+    turns: ReadonlyArray<[ts: string, content: string]> = [
       ['2026-05-10T09:00:00.000Z', 'Saw the dermatologist, Dr. Lee, about the rash on my arm.'],
       ['2026-05-20T09:00:00.000Z', 'The ENT specialist says my hearing is fine.'],
       ['2026-06-02T09:00:00.000Z', 'I put some money into an index fund this morning.'],
       ['2026-06-20T09:00:00.000Z', 'Tried a new pasta recipe for dinner, it was great.'],
       ['2026-06-25T09:00:00.000Z', 'How many different doctors did my brother visit last year?'],
-    ];
+    ],
+  ): Promise<Engram> {
+    engram = await createEngram({ store: 'sqlite::memory:', embeddings: model, clock: ticking(), worker: false });
     for (const [index, [ts, content]] of turns.entries()) {
       await engram.commitTurn({ scope, turn_id: `t${index}`, ts, messages: [{ role: 'user', content }] });
     }
@@ -126,22 +129,14 @@ describe('compose finds passages by words, meaning and time', () => {
   });
 
   it('counts for a window the turn told after it that names a time inside it, not one told after about later', async () => {
-    engram = await createEngram({
-      store: 'sqlite::memory:',
-      embeddings: conceptModel(),
-      clock: ticking(),
-      worker: false,
-    });
-    const turns: Array<[string, string]> = [
+    const store = await seeded(conceptModel(), [
       ['2026-03-14T09:00:00.000Z', 'Spent the whole weekend gardening.'],
       ['2026-04-03T09:00:00.000Z', 'My colleagues and I went to a convention last month, all about tech for good.'],
       ['2026-04-05T09:00:00.000Z', 'I baked bread today, first time in years.'],
       ['2026-06-01T09:00:00.000Z', 'Back from a long walk by the river.'],
-    ];
-    for (const [index, [ts, content]] of turns.entries())
-      await engram.commitTurn({ scope, turn_id: `m${index}`, ts, messages: [{ role: 'user', content }] });
-    await engram.maintenance.runEmbeddings();
-    const packet = await engram.compose({
+    ]);
+    await store.maintenance.runEmbeddings();
+    const packet = await store.compose({
       scope,
       purpose: 'responder',
       cues: { query: 'What did I do in March?' },
