@@ -79,9 +79,10 @@ export function contextDepth(top: number, read: number): number {
  * text names a time its moment can place ("last Saturday", "two days ago", "in May", namesTime) or
  * a length of time ("for three years", namesDuration), its lent score included. On LoCoMo, 79 % of
  * the evidence of a "When did…" question names a time against 9 % of all turns; temporal evidence
- * cited at 256 / 500 tokens 0.682 / 0.769 → 0.746 / 0.797 (×2: 0.730 / 0.794, ×3 over 30 passages:
- * 0.749 / 0.795; BENCHMARKS.md). A passage that does not name a time keeps its date in the packet,
- * so a question answered by when it was said still finds it.
+ * cited at 256 / 500 tokens (turns told after a window counted) 0.682 / 0.769 without the weight,
+ * 0.730 / 0.794 at ×2, 0.746 / 0.797 at ×2.5, 0.749 / 0.795 at ×3 over 30 passages (BENCHMARKS.md).
+ * A passage that does not name a time keeps its date in the packet, so a question answered by when
+ * it was said still finds it.
  */
 export const SAYS_WHEN_WEIGHT = 2.5;
 
@@ -134,7 +135,7 @@ interface Ranked {
   lenders: number[];
   largest: number;
   largestRule: string;
-  /** It names a time and the question asks when: its score is taken SAYS_WHEN_WEIGHT times. */
+  /** The question asks when or how long and it names a time or a length of time: its score counts SAYS_WHEN_WEIGHT times. */
   saysWhen: boolean;
 }
 
@@ -207,8 +208,8 @@ export async function withAdjacentTurns(
 }
 
 /**
- * Marks the passages that say when (or for how long) among the best `depth` (by their score with what they were
- * lent): only they are read for a time, so the cost stays that of a few passages.
+ * Marks the passages that say when (or for how long) among the best `depth`, by their score with
+ * what they were lent: only they are read for a time, so the cost stays that of a few passages.
  */
 function markSaysWhen(ranked: Ranked[], depth: number): void {
   const best = ranked.toSorted((a, b) => b.own + b.lent - (a.own + a.lent) || a.order - b.order).slice(0, depth);
