@@ -315,6 +315,11 @@ describe('questions that ask when, and texts that say when', () => {
     ['For how long has Nate had his turtles?', true],
     ['你学画画多久了？', true],
     ['How long is my commute?', true],
+    ['How many days ago did I attend the baking class?', true],
+    ['How many weeks passed between adopting Coco and Shadow?', true],
+    ['我们去杭州几天了？', true],
+    ['这几天你在忙什么？', false],
+    ['How many dogs does Audrey have?', false],
     ['How many turtles does Nate have?', false],
     ['我们去了哪里？', false],
   ])('%s → %s', (question, expected) => {
