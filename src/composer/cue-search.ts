@@ -188,7 +188,7 @@ export async function searchCues(
           embedded_before: request.embeddedBefore,
         });
   // Within a window the best passages come first: by meaning when there is a vector, else by words.
-  const ranked = (bounds: { ts_from: string; ts_to: string } | null, limit = base.limit) =>
+  const ranked: RankedWithin = (bounds, limit = base.limit) =>
     bounds === null
       ? Promise.resolve([])
       : vector !== null
@@ -196,16 +196,10 @@ export async function searchCues(
         : base.terms.length > 0
           ? storage.events.search({ ...base, ...bounds, limit })
           : Promise.resolve([]);
-  const inWindow = async (window: TimeWindow) => {
-    const told = afterWindow(window);
-    const [said, toldAfter] = await Promise.all([
-      ranked(narrowed(base, window)),
-      ranked(told === null ? null : narrowed(base, told), TOLD_AFTER_READ),
-    ]);
-    const tellers = toldAfter.filter((hit) => tellsOf(hit.event, window));
-    return tellers.length === 0 ? said : [...said, ...tellers].sort((a, b) => b.score - a.score);
-  };
-  const [meaning, ...timed] = await Promise.all([near({}), ...windows.map(inWindow)]);
+  const [meaning, ...timed] = await Promise.all([
+    near({}),
+    ...windows.map((window) => windowHits(base, window, ranked)),
+  ]);
   const signals = { words, meaning: meaning!, time: interleave(timed) };
   const speakers = new Set(
     Object.values(signals).flatMap((list) =>
@@ -223,6 +217,23 @@ export async function searchCues(
     subject,
   };
   return { hits, report };
+}
+
+/** The best passages between two times (both ends included), at most `limit`: none for null bounds. */
+type RankedWithin = (bounds: { ts_from: string; ts_to: string } | null, limit?: number) => Promise<EventSearchHit[]>;
+
+/**
+ * A window's passages, best first: those said inside it, and of the best TOLD_AFTER_READ said in
+ * the days after it (afterWindow), those that name a time inside it.
+ */
+async function windowHits(base: EventSearchQuery, window: TimeWindow, ranked: RankedWithin): Promise<EventSearchHit[]> {
+  const told = afterWindow(window);
+  const [said, toldAfter] = await Promise.all([
+    ranked(narrowed(base, window)),
+    ranked(told === null ? null : narrowed(base, told), TOLD_AFTER_READ),
+  ]);
+  const tellers = toldAfter.filter((hit) => tellsOf(hit.event, window));
+  return tellers.length === 0 ? said : [...said, ...tellers].sort((a, b) => b.score - a.score);
 }
 
 /** A window's bounds within the request's own time range; null when they do not meet. */
