@@ -311,6 +311,8 @@ describe('questions that ask when, and texts that say when', () => {
     ['你哪天回来？', true],
     ['What did Melanie run last Saturday?', false],
     ['Where did I go when it rained?', false],
+    ['I moved last spring. When did I start the new job?', true],
+    ['I mentioned an investment — when did I buy it?', true],
     ['How long have you had them?', true],
     ['For how long has Nate had his turtles?', true],
     ['你学画画多久了？', true],

@@ -73,12 +73,13 @@ export function questionTense(text: string): Tense {
 
 /** English and Chinese ways of asking for a time or a length of time: "When did…", "What year…", "How long…", "How many days ago…", 什么时候, 哪天, 多久. */
 const ASKS_WHEN_EN =
-  /^\W*(?:when|since when|(?:for )?how long|how many (?:days|weeks|months|years)|(?:what|which) (?:date|day|year|month|week|time))\b/i;
+  /(?:^|[.!?;:—–]\s*)\W*(?:when|since when|(?:for )?how long|how many (?:days|weeks|months|years)|(?:what|which) (?:date|day|year|month|week|time))\b/i;
 const ASKS_WHEN_ZH = /什么时候|何时|哪天|哪一天|几号|几月|哪年|哪一年|多久|多长时间|(?<![这那前近])几(?:天|个月|年)/;
 
 /**
  * Whether a question asks when something happened (or will), or for how long: its answer is a time
- * or a length of time, so the passages that say one are worth more to it.
+ * or a length of time, so the passages that say one are worth more to it. English asks it at the
+ * start of a sentence ("Where did I go when it rained?" does not).
  *
  * @example
  * asksWhen('When did Melanie run a charity race?') // true
