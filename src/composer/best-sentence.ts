@@ -71,6 +71,20 @@ function bestIndex(parts: readonly string[], matcher: CueMatcher): number {
 }
 
 /**
+ * The sentence of `text` with the greatest weight of cue terms (the first on a tie); undefined when
+ * no sentence holds a cue term.
+ *
+ * @example
+ * bestSentence('I love my dog. Do you have a dog too?', cueMatcher(['dog'], pool)) // 'I love my dog.'
+ */
+export function bestSentence(text: string, matcher: CueMatcher): string | undefined {
+  if (matcher.needles.length === 0) return undefined;
+  const parts = sentences(text);
+  const best = bestIndex(parts, matcher);
+  return best < 0 ? undefined : parts[best];
+}
+
+/**
  * The sentence of `text` with the greatest weight of cue terms (the first on a tie), with the
  * sentences after it, then those before it, as long as the whole stays within `maxWords` words (0:
  * the sentence alone): the sentence that matches the question

@@ -185,6 +185,28 @@ describe('cue passages next to the best matches', () => {
   });
 });
 
+describe('a match that asks', () => {
+  it('ranks a turn that states what the cues name above a better match that only asks about it, and says why', async () => {
+    const [asking] = await say(
+      [['assistant', 'How is the pottery class going? Is the pottery class still on Thursdays?']],
+      'a',
+    );
+    const [stating] = await say([['user', 'My pottery class moved to Friday evenings.']], 'b');
+    const packet = await t.engram.compose({
+      scope: { ...scope, session_id: 'later' },
+      purpose: 'responder',
+      cues: { query: 'pottery class' },
+    });
+    expect((packet.short_term.key_quotes ?? []).map((quote) => quote.evidence_id).slice(0, 2)).toEqual([
+      stating,
+      asking,
+    ]);
+    expect(packet.explain.selected.find((line) => line.startsWith(`key_quotes:${asking}:`))).toMatch(
+      /[;,] asks ×0\.7\)$/u,
+    );
+  });
+});
+
 describe('a question asking when', () => {
   it('ranks a match that says when above a better match that does not, and says why', async () => {
     const [rewarding] = await say(
