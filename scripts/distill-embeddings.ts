@@ -26,7 +26,7 @@ import {
   USE_LITE_STATIC_TABLE,
 } from '../src/providers/embeddings/local-static.js';
 import { PieceTokenizer } from '../src/providers/embeddings/piece-tokenizer.js';
-import { writeStaticTable, type StaticTable } from '../src/providers/embeddings/static-table.js';
+import { quantiseRows, writeStaticTable, type StaticTable } from '../src/providers/embeddings/static-table.js';
 import { principalAxes } from './pca.js';
 import { fitSentenceRows } from './sentence-fit.js';
 
@@ -149,21 +149,6 @@ function project(
   return out;
 }
 
-/** Each row scaled to int8 by its largest magnitude; an all-zero row has scale 0. */
-function quantise(rows: Float64Array, count: number, dimensions: number): { scales: Float32Array; bytes: Int8Array } {
-  const scales = new Float32Array(count);
-  const bytes = new Int8Array(count * dimensions);
-  for (let row = 0; row < count; row += 1) {
-    let largest = 0;
-    for (let k = 0; k < dimensions; k += 1) largest = Math.max(largest, Math.abs(rows[row * dimensions + k]!));
-    if (largest === 0) continue;
-    scales[row] = largest / 127;
-    for (let k = 0; k < dimensions; k += 1)
-      bytes[row * dimensions + k] = Math.round((rows[row * dimensions + k]! / largest) * 127);
-  }
-  return { scales, bytes };
-}
-
 /**
  * Whole words added to the vocabulary as pieces of their own, the commonest of the sentences that
  * the model's vocabulary splits into pieces ("pottery" is `▁pot` + `tery`): step one gives each the
@@ -238,7 +223,7 @@ export async function distil(pieceVocabulary: Vocabulary, sentences: readonly st
   const fit = fitSentenceRows({ start, dimensions, sentences: bags, targets, lambda: LAMBDA, iterations: ITERATIONS });
   // Reserved ids keep no row: the fit never moves a piece no sentence holds away from its start.
   fit.rows.fill(0, 0, RESERVED * dimensions);
-  const { scales, bytes } = quantise(fit.rows, size, dimensions);
+  const { scales, bytes } = quantiseRows(fit.rows, size, dimensions);
   return { modelId: USE_LITE_STATIC_MODEL_ID, dimensions, pieces, scores, scales, rows: bytes };
 }
 

@@ -91,8 +91,8 @@ export const SAYS_WHEN_WEIGHT = 2.5;
  * park?") ranks at this share of its own score: it names what the question is about without telling
  * it, and the answer it asks for, which it still lends its score to (REPLY_WEIGHT), is the better
  * passage. Sentences that state something come first. LoCoMo, evidence cited at 256 / 500 / 1,000 /
- * 2,000 tokens: 0.666 / 0.763 / 0.823 / 0.871 without, 0.671 / 0.764 / 0.823 / 0.871 at 0.7, 0.672 /
- * 0.765 / 0.822 / 0.871 at 0.5; answer shown at 256 0.646 → 0.652 (BENCHMARKS.md).
+ * 2,000 tokens: 0.658 / 0.759 / 0.822 / 0.868 without, 0.665 / 0.760 / 0.823 / 0.869 at 0.7, 0.666 /
+ * 0.761 / 0.822 / 0.870 at 0.5; answer shown at 256 0.640 → 0.646 (BENCHMARKS.md).
  */
 export const ASKING_WEIGHT = 0.7;
 

@@ -149,14 +149,16 @@ describe('createEmbeddingModel', () => {
     expect(createEmbeddingModel({ provider: 'none' })).toBeNull();
     expect(createEmbeddingModel({ provider: 'local' })).toMatchObject({
       provider: 'local',
-      modelId: 'use-lite-static-v3',
-      dimensions: 256,
+      modelId: 'use-lite-glove-static-v4',
+      dimensions: 356,
       remote: false,
       maxBatchSize: 32,
     });
-    expect(
-      createEmbeddingModel({ provider: 'local', model: 'use-lite-static-v3', maxBatchSize: 8 })?.maxBatchSize,
-    ).toBe(8);
+    expect(createEmbeddingModel({ provider: 'local', model: 'use-lite-static-v3', maxBatchSize: 8 })).toMatchObject({
+      modelId: 'use-lite-static-v3',
+      dimensions: 256,
+      maxBatchSize: 8,
+    });
     const transformer = createEmbeddingModel({
       provider: 'local',
       model: 'universal-sentence-encoder-lite',

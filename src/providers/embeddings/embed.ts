@@ -4,7 +4,7 @@
 
 import { EngramError } from '../../spec/errors.js';
 import type { EmbeddingModel, EmbeddingPriority } from '../../spec/providers.js';
-import { createLocalStaticEmbeddings, USE_LITE_STATIC_MODEL_ID } from './local-static.js';
+import { createLocalStaticEmbeddings, LOCAL_STATIC_MODEL_ID, USE_LITE_STATIC_MODEL_ID } from './local-static.js';
 import { createLocalUseLiteEmbeddings } from './local-use-lite.js';
 import { createOpenAiCompatibleEmbeddings, type OpenAiCompatibleEmbeddingsOptions } from './openai-compatible.js';
 
@@ -12,11 +12,12 @@ import { createOpenAiCompatibleEmbeddings, type OpenAiCompatibleEmbeddingsOption
 const USE_LITE_MODEL_ID = 'universal-sentence-encoder-lite';
 
 /** The local models a configuration can name. */
-const LOCAL_MODELS = [USE_LITE_STATIC_MODEL_ID, USE_LITE_MODEL_ID] as const;
+const LOCAL_MODELS = [LOCAL_STATIC_MODEL_ID, USE_LITE_STATIC_MODEL_ID, USE_LITE_MODEL_ID] as const;
 
 /**
- * The `embeddings` section of a configuration: a local model (by default the static table
- * `use-lite-static-v3`; `model: 'universal-sentence-encoder-lite'` runs the transformer it comes
+ * The `embeddings` section of a configuration: a local model (by default the static tables
+ * `use-lite-glove-static-v4`; `model: 'use-lite-static-v3'` is its piece table alone, the default
+ * before it; `model: 'universal-sentence-encoder-lite'` runs the transformer the piece table comes
  * from), an OpenAI-compatible server, or none.
  *
  * @example
@@ -111,9 +112,10 @@ function configError(field: string, message: string): EngramError {
 
 /** The local model a configuration names; its table or weights load on first use. */
 function localModel(config: Extract<EmbeddingConfig, { provider: 'local' }>): EmbeddingModel {
-  const model: unknown = config.model ?? USE_LITE_STATIC_MODEL_ID;
+  const model: unknown = config.model ?? LOCAL_STATIC_MODEL_ID;
   const options = config.maxBatchSize === undefined ? {} : { maxBatchSize: config.maxBatchSize };
-  if (model === USE_LITE_STATIC_MODEL_ID) return createLocalStaticEmbeddings(options);
+  if (model === LOCAL_STATIC_MODEL_ID || model === USE_LITE_STATIC_MODEL_ID)
+    return createLocalStaticEmbeddings({ ...options, model });
   if (model === USE_LITE_MODEL_ID) return createLocalUseLiteEmbeddings(options);
   throw configError(
     'embeddings.model',
@@ -126,7 +128,7 @@ function localModel(config: Extract<EmbeddingConfig, { provider: 'local' }>): Em
  * configuration is checked as untrusted input (it usually comes from a file or the environment).
  *
  * @example
- * createEmbeddingModel({ provider: 'local' }) // the static table distilled from Universal Sentence Encoder lite
+ * createEmbeddingModel({ provider: 'local' }) // the static tables: pieces distilled from Universal Sentence Encoder lite, GloVe words
  * createEmbeddingModel({ provider: 'openai-compatible', baseUrl: 'https://api.openai.com/v1', apiKey, model: 'text-embedding-3-small' })
  */
 export function createEmbeddingModel(config: EmbeddingConfig): EmbeddingModel | null {

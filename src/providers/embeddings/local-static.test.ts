@@ -9,6 +9,8 @@ import { dot } from '../../util/vectors.js';
 import { embedTexts } from './embed.js';
 import {
   createLocalStaticEmbeddings,
+  LOCAL_STATIC_DIMENSIONS,
+  LOCAL_STATIC_MODEL_ID,
   STATIC_MAX_CHARS,
   USE_LITE_STATIC_DIMENSIONS,
   USE_LITE_STATIC_MODEL_ID,
@@ -16,6 +18,7 @@ import {
 } from './local-static.js';
 import { PieceTokenizer } from './piece-tokenizer.js';
 import { readStaticTable, writeStaticTable } from './static-table.js';
+import { WORD_VECTORS_DIMENSIONS, WORD_VECTORS_ID, WORD_VECTORS_TABLE } from './word-vectors.js';
 
 const folders: string[] = [];
 afterAll(() => {
@@ -72,18 +75,81 @@ describe('the shipped table', () => {
   });
 });
 
+describe('the shipped word table', () => {
+  const table = readStaticTable(readFileSync(WORD_VECTORS_TABLE), 'models/glove-words-v1.bin');
+
+  it('holds the 50,000 commonest GloVe words, commonest first, each with a row and a probability that falls with its rank', () => {
+    expect(table).toMatchObject({ modelId: WORD_VECTORS_ID, dimensions: WORD_VECTORS_DIMENSIONS });
+    expect(table.pieces).toHaveLength(50_000);
+    expect(new Set(table.pieces).size).toBe(50_000);
+    expect(table.pieces.slice(0, 3)).toEqual(['the', 'of', 'to']);
+    expect(table.pieces).toContain('taekwondo');
+    // Words only: punctuation and the tokens of contractions ("n't") are left out.
+    expect(table.pieces.every((word) => /^[\p{L}\p{N}]+$/u.test(word))).toBe(true);
+    expect(table.scores.every((score, index) => score < 0 && (index === 0 || score <= table.scores[index - 1]!))).toBe(
+      true,
+    );
+    expect(table.scales.every((scale) => scale > 0)).toBe(true);
+  });
+});
+
 describe('createLocalStaticEmbeddings', () => {
   const model = createLocalStaticEmbeddings();
 
-  it('describes itself with an id of its own, so no vector of the transformer is compared with its vectors', () => {
+  it('describes itself with an id of its own, so no vector of the transformer or of the piece table alone is compared with its vectors', () => {
+    expect([LOCAL_STATIC_MODEL_ID, LOCAL_STATIC_DIMENSIONS]).toEqual(['use-lite-glove-static-v4', 356]);
     expect(model).toMatchObject({
       specificationVersion: 'v1',
       provider: 'local',
-      modelId: 'use-lite-static-v3',
-      dimensions: 256,
+      modelId: LOCAL_STATIC_MODEL_ID,
+      dimensions: LOCAL_STATIC_DIMENSIONS,
       maxBatchSize: 32,
       remote: false,
     });
+    expect(createLocalStaticEmbeddings({ model: 'use-lite-static-v3' })).toMatchObject({
+      modelId: USE_LITE_STATIC_MODEL_ID,
+      dimensions: USE_LITE_STATIC_DIMENSIONS,
+    });
+  });
+
+  it("joins the piece table's vector and the words' vector, each counting half; a text without a known word keeps the piece table's alone", async () => {
+    const pieces = createLocalStaticEmbeddings({ model: 'use-lite-static-v3' });
+    const texts = ['I ran a charity race last Saturday', '我昨天跑了一个慈善比赛'];
+    const joined = await embedTexts(model, texts);
+    const alone = await embedTexts(pieces, texts);
+    const head = (vector: Float32Array) => vector.subarray(0, USE_LITE_STATIC_DIMENSIONS);
+    const tail = (vector: Float32Array) => vector.subarray(USE_LITE_STATIC_DIMENSIONS);
+    // English: half of the length in each part, the first the piece table's own direction.
+    expect(dot(head(joined[0]!), head(joined[0]!))).toBeCloseTo(0.5, 5);
+    expect(dot(tail(joined[0]!), tail(joined[0]!))).toBeCloseTo(0.5, 5);
+    expect(dot(head(joined[0]!), alone[0]!) / Math.SQRT1_2).toBeCloseTo(1, 5);
+    // Chinese: no word of the table, so the words add nothing and the vector is the piece table's.
+    expect(Array.from(tail(joined[1]!)).every((value) => value === 0)).toBe(true);
+    expect(dot(head(joined[1]!), alone[1]!)).toBeCloseTo(1, 5);
+  });
+
+  it('places a kind of thing near what is of that kind, with no word in common', async () => {
+    const pairs = [
+      [
+        'Which martial arts has he done?',
+        "I'm off to do some taekwondo tonight!",
+        "I'm off to do some grocery shopping tonight!",
+      ],
+      [
+        'What instruments does she play?',
+        'I play the violin every evening to relax.',
+        'I read a novel every evening to relax.',
+      ],
+      [
+        'How many doctors did I visit?',
+        'The dermatologist said the rash is nothing serious.',
+        'The plumber said the leak is nothing serious.',
+      ],
+    ] as const;
+    for (const [question, kind, other] of pairs) {
+      const [asked, near, far] = await embedTexts(model, [question, kind, other]);
+      expect(dot(asked!, near!), question).toBeGreaterThan(dot(asked!, far!));
+    }
   });
 
   it('gives unit vectors, in order, the same for the same text whatever the batch', async () => {
@@ -95,7 +161,7 @@ describe('createLocalStaticEmbeddings', () => {
     const vectors = await embedTexts(model, texts);
     expect(vectors).toHaveLength(3);
     for (const vector of vectors) {
-      expect(vector).toHaveLength(256);
+      expect(vector).toHaveLength(LOCAL_STATIC_DIMENSIONS);
       expect(dot(vector, vector)).toBeCloseTo(1, 5);
     }
     expect(vectors[2]).toEqual(vectors[0]);
@@ -129,7 +195,7 @@ describe('createLocalStaticEmbeddings', () => {
     const [empty, unknown] = await embedTexts(model, ['', '中文']);
     expect(Array.from(empty!).every((value) => value === 0)).toBe(true);
     // '▁' alone is a piece: the unknown characters add nothing, the word start a little.
-    expect(unknown).toHaveLength(256);
+    expect(unknown).toHaveLength(LOCAL_STATIC_DIMENSIONS);
   });
 
   it('checks each call as the other local models do', async () => {
@@ -149,6 +215,9 @@ describe('createLocalStaticEmbeddings', () => {
     await expect(model.doEmbed({ values: ['x'], signal: aborted.signal })).rejects.toThrow('caller gave up');
     expect(() => createLocalStaticEmbeddings({ maxBatchSize: 0 })).toThrow(
       /embeddings.maxBatchSize must be a positive integer/,
+    );
+    expect(() => createLocalStaticEmbeddings({ model: 'use-lite-static-v2' as never })).toThrow(
+      /embeddings\.model must be "use-lite-glove-static-v4" or "use-lite-static-v3", got "use-lite-static-v2"/,
     );
   });
 
@@ -188,5 +257,22 @@ describe('createLocalStaticEmbeddings', () => {
     expect((await caught(createLocalStaticEmbeddings({ table: other }).doEmbed({ values: ['x'] }))).message).toMatch(
       /holds use-lite-static-v1 \(256-d\), not use-lite-static-v3/,
     );
+
+    // The word table likewise, with the command that rebuilds it; the piece table alone does not read it.
+    const noWords = await caught(
+      createLocalStaticEmbeddings({ words: join(dir, 'no-words.bin') }).doEmbed({ values: ['x'] }),
+    );
+    expect(noWords).toMatchObject({ code: 'CONFIG_INVALID', field: 'embeddings' });
+    expect(noWords.message).toMatch(
+      /no-words\.bin cannot be read; reinstall the package or rebuild the table \(npm run build:word-vectors\)/,
+    );
+    expect((await caught(createLocalStaticEmbeddings({ words: other }).doEmbed({ values: ['x'] }))).message).toMatch(
+      /holds use-lite-static-v1 \(256-d\), not glove-6b-100d-words-v1 \(100-d\)/,
+    );
+    await expect(
+      createLocalStaticEmbeddings({ model: 'use-lite-static-v3', words: join(dir, 'no-words.bin') }).doEmbed({
+        values: ['x'],
+      }),
+    ).resolves.toMatchObject({ embeddings: [expect.any(Float32Array)] });
   });
 });

@@ -1,7 +1,9 @@
 // The default, offline embedding model: a static table distilled from the Universal Sentence
-// Encoder lite (scripts/distill-embeddings.ts), shipped in the package as models/*.bin. A text's
-// vector is the normalised sum of its SentencePiece tokens' rows: no TensorFlow.js, no thread, a
-// few microseconds per text, so it runs on the calling thread.
+// Encoder lite (scripts/distill-embeddings.ts) with GloVe word vectors beside it
+// (scripts/build-word-vectors.ts), both shipped in the package as models/*.bin. A text's vector is
+// the normalised sum of its SentencePiece tokens' rows, joined to the weighted mean of its words'
+// vectors (word-vectors.ts): no TensorFlow.js, no thread, a few microseconds per text, so it runs
+// on the calling thread.
 
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -13,12 +15,22 @@ import { normalise } from '../../util/vectors.js';
 import { checkCall, positiveInteger } from './call-checks.js';
 import { PieceTokenizer } from './piece-tokenizer.js';
 import { readStaticTable, type StaticTable } from './static-table.js';
+import { WORD_VECTORS_DIMENSIONS, WORD_VECTORS_ID, WORD_VECTORS_TABLE, WordVectors } from './word-vectors.js';
 
-/** The id stored with every vector of this model (`vector_model`), never that of the transformer it came from. */
+/** The id of the piece table alone, a model of its own (`model: 'use-lite-static-v3'`), never that of the transformer it came from. */
 export const USE_LITE_STATIC_MODEL_ID = 'use-lite-static-v3';
 
-/** Dimensions of the shipped table: the model's 512 outputs reduced by PCA to 256. */
+/** Dimensions of the shipped piece table: the model's 512 outputs reduced by PCA to 256. */
 export const USE_LITE_STATIC_DIMENSIONS = 256;
+
+/** The id stored with every vector of the default model (`vector_model`): the piece table and the word vectors. */
+export const LOCAL_STATIC_MODEL_ID = 'use-lite-glove-static-v4';
+
+/** Dimensions of the default model: the piece table's 256, then the word vectors' 100. */
+export const LOCAL_STATIC_DIMENSIONS = USE_LITE_STATIC_DIMENSIONS + WORD_VECTORS_DIMENSIONS;
+
+/** The static models: the default, and the piece table alone (the default before word vectors, for stores embedded with it). */
+export type LocalStaticModelId = typeof LOCAL_STATIC_MODEL_ID | typeof USE_LITE_STATIC_MODEL_ID;
 
 /** The table shipped in the package, at the same place relative to src/ and dist/. */
 export const USE_LITE_STATIC_TABLE = new URL(`../../../models/${USE_LITE_STATIC_MODEL_ID}.bin`, import.meta.url);
@@ -41,12 +53,21 @@ const YIELD_AFTER_MS = 2;
 export interface LocalStaticOptions {
   /** Most texts per doEmbed call. Default 32. */
   maxBatchSize?: number;
-  /** Where the table is read from (a bundler that moves it); default the table shipped in the package. */
+  /** Which model: the default `use-lite-glove-static-v4`, or the piece table alone `use-lite-static-v3`. */
+  model?: LocalStaticModelId;
+  /** Where the piece table is read from (a bundler that moves it); default the table shipped in the package. */
   table?: string | URL;
+  /** Where the word table is read from; default the table shipped in the package. */
+  words?: string | URL;
 }
 
-/** A loaded table with its tokenizer: turns one text into its unit vector. */
-class StaticEncoder {
+/** Turns one text into its unit vector. */
+interface Encoder {
+  embed(text: string): Float32Array;
+}
+
+/** A loaded piece table with its tokenizer: turns one text into its unit vector. */
+class StaticEncoder implements Encoder {
   private readonly tokenizer: PieceTokenizer;
 
   constructor(private readonly table: StaticTable) {
@@ -68,6 +89,26 @@ class StaticEncoder {
 }
 
 /**
+ * The piece table's vector and the word vectors' (each at unit length, the words' left zero when a
+ * text has none the table knows), joined and normalised: each half counts for as much.
+ */
+class WithWordsEncoder implements Encoder {
+  constructor(
+    private readonly pieces: StaticEncoder,
+    private readonly words: WordVectors,
+  ) {}
+
+  embed(text: string): Float32Array {
+    const pieces = this.pieces.embed(text);
+    const joined = new Float64Array(LOCAL_STATIC_DIMENSIONS);
+    joined.set(pieces);
+    const words = this.words.embed(prepare(text));
+    if (words !== null) joined.set(normalise(words), pieces.length);
+    return normalise(joined);
+  }
+}
+
+/**
  * The text the tokenizer reads: its first {@link STATIC_MAX_CHARS} characters, each run of white
  * space one space (a line break would otherwise become an unknown piece and change the next word's
  * pieces), without leading or trailing space.
@@ -76,20 +117,20 @@ function prepare(text: string): string {
   return text.slice(0, STATIC_MAX_CHARS).replace(/\s+/gu, ' ').trim();
 }
 
-/** Tables by file, loaded once per process: every Engram of the process shares one. */
-const loaded = new Map<string, StaticEncoder>();
-
-function loadEncoder(location: string | URL): StaticEncoder {
+/** A table of the package, read and checked: it must hold `expected`; `rebuild` says how to make it again. */
+function readTable(
+  location: string | URL,
+  expected: { modelId: string; dimensions: number },
+  rebuild: string,
+): StaticTable {
   const path = typeof location === 'string' ? location : fileURLToPath(location);
-  let encoder = loaded.get(path);
-  if (encoder !== undefined) return encoder;
   let bytes: Uint8Array;
   try {
     bytes = readFileSync(path);
   } catch (cause) {
     throw new EngramError(
       'CONFIG_INVALID',
-      `the static embedding table ${path} cannot be read; reinstall the package or rebuild the table (npm run distill:embeddings)`,
+      `the static embedding table ${path} cannot be read; reinstall the package or rebuild the table (${rebuild})`,
       {
         field: 'embeddings',
         cause,
@@ -97,23 +138,61 @@ function loadEncoder(location: string | URL): StaticEncoder {
     );
   }
   const table = readStaticTable(bytes, path);
-  if (table.modelId !== USE_LITE_STATIC_MODEL_ID || table.dimensions !== USE_LITE_STATIC_DIMENSIONS) {
+  if (table.modelId !== expected.modelId || table.dimensions !== expected.dimensions) {
     throw new EngramError(
       'CONFIG_INVALID',
-      `the static embedding table ${path} holds ${table.modelId} (${table.dimensions}-d), not ${USE_LITE_STATIC_MODEL_ID} (${USE_LITE_STATIC_DIMENSIONS}-d)`,
+      `the static embedding table ${path} holds ${table.modelId} (${table.dimensions}-d), not ${expected.modelId} (${expected.dimensions}-d)`,
       {
         field: 'embeddings',
       },
     );
   }
-  encoder = new StaticEncoder(table);
-  loaded.set(path, encoder);
+  return table;
+}
+
+/** Tables by file, loaded once per process: every Engram of the process shares one. */
+const loadedPieces = new Map<string, StaticEncoder>();
+const loadedWords = new Map<string, WordVectors>();
+
+function keyOf(location: string | URL): string {
+  return typeof location === 'string' ? location : fileURLToPath(location);
+}
+
+function loadPieces(location: string | URL): StaticEncoder {
+  const key = keyOf(location);
+  let encoder = loadedPieces.get(key);
+  if (encoder === undefined) {
+    const expected = { modelId: USE_LITE_STATIC_MODEL_ID, dimensions: USE_LITE_STATIC_DIMENSIONS };
+    encoder = new StaticEncoder(readTable(location, expected, 'npm run distill:embeddings'));
+    loadedPieces.set(key, encoder);
+  }
   return encoder;
 }
 
+function loadWords(location: string | URL): WordVectors {
+  const key = keyOf(location);
+  let words = loadedWords.get(key);
+  if (words === undefined) {
+    const expected = { modelId: WORD_VECTORS_ID, dimensions: WORD_VECTORS_DIMENSIONS };
+    words = new WordVectors(readTable(location, expected, 'npm run build:word-vectors'));
+    loadedWords.set(key, words);
+  }
+  return words;
+}
+
+/** The encoder of a model, its tables loaded on first use. */
+function encoderOf(model: LocalStaticModelId, options: LocalStaticOptions): Encoder {
+  const pieces = loadPieces(options.table ?? USE_LITE_STATIC_TABLE);
+  return model === USE_LITE_STATIC_MODEL_ID
+    ? pieces
+    : new WithWordsEncoder(pieces, loadWords(options.words ?? WORD_VECTORS_TABLE));
+}
+
 /**
- * The local static model: 256 dimensions, no network, no thread. Its table (2 MiB) is read on
- * the first call (about 40 ms) and shared by the process. A query costs about 0.04 ms and a
+ * The local static model: no network, no thread. By default (`use-lite-glove-static-v4`, 356
+ * dimensions) the piece table's vector joined to the GloVe words' vector; `model:
+ * 'use-lite-static-v3'` is the piece table alone (256 dimensions). Its tables (13 MiB) are read on
+ * the first call (about 0.3 s) and shared by the process. A query costs about 0.05 ms and a
  * 1,000-character turn about 0.4 ms, so calls are answered on the calling thread (a batch gives the
  * event loop back every 2 ms) and `priority` changes nothing. It reads up to 8,192 characters of a
  * text. After `close()` calls fail, as with every local model.
@@ -126,21 +205,28 @@ export function createLocalStaticEmbeddings(
   options: LocalStaticOptions = {},
 ): EmbeddingModel & { close(): Promise<void> } {
   const maxBatchSize = positiveInteger(options.maxBatchSize, 32, 'maxBatchSize');
-  const table = options.table ?? USE_LITE_STATIC_TABLE;
+  const model: unknown = options.model ?? LOCAL_STATIC_MODEL_ID;
+  if (model !== LOCAL_STATIC_MODEL_ID && model !== USE_LITE_STATIC_MODEL_ID)
+    throw new EngramError(
+      'CONFIG_INVALID',
+      `embeddings.model must be "${LOCAL_STATIC_MODEL_ID}" or "${USE_LITE_STATIC_MODEL_ID}", got ${JSON.stringify(model)}`,
+      { field: 'embeddings.model' },
+    );
+  let encoder: Encoder | undefined;
   let closed = false;
   return {
     specificationVersion: 'v1',
     provider: 'local',
-    modelId: USE_LITE_STATIC_MODEL_ID,
-    dimensions: USE_LITE_STATIC_DIMENSIONS,
+    modelId: model,
+    dimensions: model === USE_LITE_STATIC_MODEL_ID ? USE_LITE_STATIC_DIMENSIONS : LOCAL_STATIC_DIMENSIONS,
     maxBatchSize,
     remote: false,
     async doEmbed({ values, signal, priority }) {
-      // As every local model: calls after close() fail (the shared table stays for other models).
+      // As every local model: calls after close() fail (the shared tables stay for other models).
       if (closed) throw new EngramError('CONFIG_INVALID', 'this embedding model is closed', { field: 'embeddings' });
       checkCall(values, priority, maxBatchSize);
       signal?.throwIfAborted();
-      const encoder = loadEncoder(table);
+      encoder ??= encoderOf(model, options);
       const embeddings: Float32Array[] = [];
       let since = performance.now();
       for (const text of values) {

@@ -77,6 +77,31 @@ export function writeStaticTable(table: StaticTable): Uint8Array {
   return bytes;
 }
 
+/**
+ * Rows (`count × dimensions`, row by row) as a table stores them: each row as int8 scaled by its
+ * largest magnitude (`scales`); an all-zero row has scale 0.
+ *
+ * @example
+ * const { scales, bytes } = quantiseRows(rows, pieces.length, 256);
+ */
+export function quantiseRows(
+  rows: ArrayLike<number>,
+  count: number,
+  dimensions: number,
+): { scales: Float32Array; bytes: Int8Array } {
+  const scales = new Float32Array(count);
+  const bytes = new Int8Array(count * dimensions);
+  for (let row = 0; row < count; row += 1) {
+    let largest = 0;
+    for (let k = 0; k < dimensions; k += 1) largest = Math.max(largest, Math.abs(rows[row * dimensions + k]!));
+    if (largest === 0) continue;
+    scales[row] = largest / 127;
+    for (let k = 0; k < dimensions; k += 1)
+      bytes[row * dimensions + k] = Math.round((rows[row * dimensions + k]! / largest) * 127);
+  }
+  return { scales, bytes };
+}
+
 /** The header's counts, checked against the file's length. */
 function readHeader(
   bytes: Uint8Array,
