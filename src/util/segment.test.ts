@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { queryTerms, searchText, sentences, wellFormed, words } from './segment.js';
+import { queryTerms, searchText, sentences, wellFormed, withoutUnspacedScripts, words } from './segment.js';
 
 describe('segmentation', () => {
   it('splits Chinese into words, not one long token', () => {
@@ -15,6 +15,12 @@ describe('segmentation', () => {
 
   it('splits sentences in both languages', () => {
     expect(sentences('I prefer tea. 我更喜欢用中文。好的！')).toEqual(['I prefer tea.', '我更喜欢用中文。', '好的！']);
+  });
+
+  it('takes the runs of scripts written without spaces out of a text, counting their characters', () => {
+    expect(withoutUnspacedScripts('我在Google上班')).toEqual({ text: ' Google ', characters: 4 });
+    expect(withoutUnspacedScripts('東京タワー and 𠀀')).toEqual({ text: '  and  ', characters: 6 });
+    expect(withoutUnspacedScripts('plain English')).toEqual({ text: 'plain English', characters: 0 });
   });
 
   it('replaces lone surrogates so text always encodes', () => {

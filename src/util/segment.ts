@@ -55,6 +55,22 @@ function pushDictionaryWords(text: string, out: string[]): void {
 }
 
 /**
+ * A text with each run of a script written without spaces (Chinese, Japanese, Thai…) replaced by a
+ * space, and how many characters those runs held: what is left splits into words at spaces.
+ *
+ * @example
+ * withoutUnspacedScripts('我在Google上班') // { text: ' Google ', characters: 4 }
+ */
+export function withoutUnspacedScripts(text: string): { text: string; characters: number } {
+  let characters = 0;
+  const rest = text.replace(DICTIONARY_RUN, (run) => {
+    characters += [...run].length;
+    return ' ';
+  });
+  return { text: rest, characters };
+}
+
+/**
  * The normalised words of `text` (NFKC, lower case), in order. Inner apostrophes stay ("don't",
  * "l'été", "o'clock"); a final possessive or contracted "is" goes ("Caroline's" → "caroline",
  * "it's" → "it"), except in "let's".

@@ -112,7 +112,7 @@ describe('createLocalStaticEmbeddings', () => {
     });
   });
 
-  it("joins the piece table's vector and the words' vector, each counting half; a text without a known word keeps the piece table's alone", async () => {
+  it("joins the piece table's vector and the words' vector, each counting half in English; Chinese keeps the piece table's, alone or mostly", async () => {
     const pieces = createLocalStaticEmbeddings({ model: 'use-lite-static-v3' });
     const texts = ['I ran a charity race last Saturday', '我昨天跑了一个慈善比赛'];
     const joined = await embedTexts(model, texts);
@@ -126,6 +126,9 @@ describe('createLocalStaticEmbeddings', () => {
     // Chinese: no word of the table, so the words add nothing and the vector is the piece table's.
     expect(Array.from(tail(joined[1]!)).every((value) => value === 0)).toBe(true);
     expect(dot(head(joined[1]!), alone[1]!)).toBeCloseTo(1, 5);
+    // Chinese naming a brand: one English word of ten, so the words count a tenth of the pieces.
+    const [mixed] = await embedTexts(model, ['我在Google上班，每天都很忙']);
+    expect(dot(tail(mixed!), tail(mixed!))).toBeCloseTo(0.01 / 1.01, 5);
   });
 
   it('places a kind of thing near what is of that kind, with no word in common', async () => {

@@ -89,8 +89,11 @@ class StaticEncoder implements Encoder {
 }
 
 /**
- * The piece table's vector and the word vectors' (each at unit length, the words' left zero when a
- * text has none the table knows), joined and normalised: each half counts for as much.
+ * The piece table's vector and the word vectors', joined and normalised: the first at unit length,
+ * the second at the share of the text's words written with spaces (an English text's halves count
+ * for as much; a Chinese one keeps the piece table's alone, and a Chinese text naming a brand in
+ * English mostly so, whatever English the other texts hold), zero when the text has no word the
+ * table knows.
  */
 class WithWordsEncoder implements Encoder {
   constructor(
@@ -103,7 +106,11 @@ class WithWordsEncoder implements Encoder {
     const joined = new Float64Array(LOCAL_STATIC_DIMENSIONS);
     joined.set(pieces);
     const words = this.words.embed(prepare(text));
-    if (words !== null) joined.set(normalise(words), pieces.length);
+    if (words.vector !== null)
+      joined.set(
+        normalise(words.vector).map((value) => value * words.share),
+        pieces.length,
+      );
     return normalise(joined);
   }
 }

@@ -7,6 +7,7 @@
 // place "taekwondo" near "martial arts" and "violin" near "instrument", which the piece table
 // distilled from a sentence encoder does less well (BENCHMARKS.md, "Local embedding models").
 
+import { withoutUnspacedScripts } from '../../util/segment.js';
 import { STOPWORDS } from '../../util/stopwords.js';
 import type { StaticTable } from './static-table.js';
 
@@ -56,15 +57,19 @@ export class WordVectors {
 
   /**
    * The word vector of a text, before normalising: the unit-length weighted mean of its content
-   * words' rows less the common direction; null when it holds no word of the table (a Chinese
-   * text, a string of digits the table lacks).
+   * words' rows less the common direction (null when it holds no word of the table), and the share
+   * of its words written with spaces (each character of Chinese and other scripts written without
+   * spaces counts as a word): what the vector can speak for. "我在Google上班" is a fifth English.
    */
-  embed(text: string): Float64Array | null {
+  embed(text: string): { vector: Float64Array | null; share: number } {
     const { dimensions, scales, rows } = this.table;
+    const { text: spaced, characters } = withoutUnspacedScripts(text.toLowerCase());
     const sum = new Float64Array(dimensions);
     let found = false;
-    for (const word of text.toLowerCase().match(WORD) ?? []) {
+    let content = 0;
+    for (const word of spaced.match(WORD) ?? []) {
       if (STOPWORDS.has(word)) continue;
+      content += 1;
       const id = this.ids.get(word);
       if (id === undefined) continue;
       found = true;
@@ -72,12 +77,12 @@ export class WordVectors {
       const base = id * dimensions;
       for (let axis = 0; axis < dimensions; axis += 1) sum[axis]! += rows[base + axis]! * weight;
     }
-    if (!found) return null;
+    const share = content === 0 ? 0 : content / (content + characters);
     let squares = 0;
     for (const value of sum) squares += value * value;
-    if (squares === 0) return null;
+    if (!found || squares === 0) return { vector: null, share };
     const length = Math.sqrt(squares);
     for (let axis = 0; axis < dimensions; axis += 1) sum[axis] = sum[axis]! / length - this.common[axis]!;
-    return sum;
+    return { vector: sum, share };
   }
 }
