@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+import type { MemoryPacket } from '../spec/packet.js';
 import { withAdjacentTurns } from './cue-passages.js';
 
 import { scope, tempEngram, type TempEngram } from '../../test/helpers/temp-engram.js';
@@ -185,6 +186,21 @@ describe('cue passages next to the best matches', () => {
   });
 });
 
+/** A responder packet for a query, asked in a later session, with the ids of the passages it quotes in order. */
+async function ask(query: string) {
+  const packet = await t.engram.compose({
+    scope: { ...scope, session_id: 'later' },
+    purpose: 'responder',
+    cues: { query },
+  });
+  return { packet, quoted: (packet.short_term.key_quotes ?? []).map((quote) => quote.evidence_id) };
+}
+
+/** The rule a packet gives for a passage. */
+function ruleOf(packet: MemoryPacket, id: string): string | undefined {
+  return packet.explain.selected.find((line) => line.startsWith(`key_quotes:${id}:`));
+}
+
 describe('a match that asks', () => {
   it('ranks a turn that states what the cues name above a better match that only asks about it, and says why', async () => {
     const [asking] = await say(
@@ -192,18 +208,9 @@ describe('a match that asks', () => {
       'a',
     );
     const [stating] = await say([['user', 'My pottery class moved to Friday evenings.']], 'b');
-    const packet = await t.engram.compose({
-      scope: { ...scope, session_id: 'later' },
-      purpose: 'responder',
-      cues: { query: 'pottery class' },
-    });
-    expect((packet.short_term.key_quotes ?? []).map((quote) => quote.evidence_id).slice(0, 2)).toEqual([
-      stating,
-      asking,
-    ]);
-    expect(packet.explain.selected.find((line) => line.startsWith(`key_quotes:${asking}:`))).toMatch(
-      /[;,] asks ×0\.7\)$/u,
-    );
+    const { packet, quoted } = await ask('pottery class');
+    expect(quoted.slice(0, 2)).toEqual([stating, asking]);
+    expect(ruleOf(packet, asking!)).toMatch(/[;,] asks ×0\.7\)$/u);
   });
 });
 
@@ -214,21 +221,11 @@ describe('a question asking when', () => {
       'a',
     );
     const [dated] = await say([['user', 'I ran a charity race last Saturday.']], 'b');
-    const ask = async (query: string) => {
-      const packet = await t.engram.compose({
-        scope: { ...scope, session_id: 'later' },
-        purpose: 'responder',
-        cues: { query },
-      });
-      return { packet, quoted: (packet.short_term.key_quotes ?? []).map((quote) => quote.evidence_id) };
-    };
     // Asked what, the turn that says "charity race" most goes first.
     expect((await ask('What was the charity race like?')).quoted.slice(0, 2)).toEqual([rewarding, dated]);
     const { packet, quoted } = await ask('When was the charity race?');
     expect(quoted.slice(0, 2)).toEqual([dated, rewarding]);
-    expect(packet.explain.selected.find((line) => line.startsWith(`key_quotes:${dated}:`))).toMatch(
-      /[;,] says when ×2\.5\)$/u,
-    );
+    expect(ruleOf(packet, dated!)).toMatch(/[;,] says when ×2\.5\)$/u);
   });
 });
 

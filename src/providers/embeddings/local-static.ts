@@ -124,12 +124,27 @@ function prepare(text: string): string {
   return text.slice(0, STATIC_MAX_CHARS).replace(/\s+/gu, ' ').trim();
 }
 
-/** A table of the package, read and checked: it must hold `expected`; `rebuild` says how to make it again. */
-function readTable(
-  location: string | URL,
-  expected: { modelId: string; dimensions: number },
-  rebuild: string,
-): StaticTable {
+/** What a table must hold, and the command that builds it again. */
+interface TableKind {
+  modelId: string;
+  dimensions: number;
+  rebuild: string;
+}
+
+const PIECE_TABLE: TableKind = {
+  modelId: USE_LITE_STATIC_MODEL_ID,
+  dimensions: USE_LITE_STATIC_DIMENSIONS,
+  rebuild: 'npm run distill:embeddings',
+};
+const WORD_TABLE: TableKind = {
+  modelId: WORD_VECTORS_ID,
+  dimensions: WORD_VECTORS_DIMENSIONS,
+  rebuild: 'npm run build:word-vectors',
+};
+
+/** A table of the package, read and checked: it must hold what `expected` names; the error says how to build it again. */
+function readTable(location: string | URL, expected: TableKind): StaticTable {
+  const { rebuild } = expected;
   const path = typeof location === 'string' ? location : fileURLToPath(location);
   let bytes: Uint8Array;
   try {
@@ -161,38 +176,32 @@ function readTable(
 const loadedPieces = new Map<string, StaticEncoder>();
 const loadedWords = new Map<string, WordVectors>();
 
-function keyOf(location: string | URL): string {
-  return typeof location === 'string' ? location : fileURLToPath(location);
-}
-
-function loadPieces(location: string | URL): StaticEncoder {
-  const key = keyOf(location);
-  let encoder = loadedPieces.get(key);
-  if (encoder === undefined) {
-    const expected = { modelId: USE_LITE_STATIC_MODEL_ID, dimensions: USE_LITE_STATIC_DIMENSIONS };
-    encoder = new StaticEncoder(readTable(location, expected, 'npm run distill:embeddings'));
-    loadedPieces.set(key, encoder);
+/** What `make` gives for the table at `location`, read and checked once per file and process. */
+function loadOnce<T>(
+  loaded: Map<string, T>,
+  location: string | URL,
+  kind: TableKind,
+  make: (table: StaticTable) => T,
+): T {
+  const key = typeof location === 'string' ? location : fileURLToPath(location);
+  let value = loaded.get(key);
+  if (value === undefined) {
+    value = make(readTable(location, kind));
+    loaded.set(key, value);
   }
-  return encoder;
-}
-
-function loadWords(location: string | URL): WordVectors {
-  const key = keyOf(location);
-  let words = loadedWords.get(key);
-  if (words === undefined) {
-    const expected = { modelId: WORD_VECTORS_ID, dimensions: WORD_VECTORS_DIMENSIONS };
-    words = new WordVectors(readTable(location, expected, 'npm run build:word-vectors'));
-    loadedWords.set(key, words);
-  }
-  return words;
+  return value;
 }
 
 /** The encoder of a model, its tables loaded on first use. */
 function encoderOf(model: LocalStaticModelId, options: LocalStaticOptions): Encoder {
-  const pieces = loadPieces(options.table ?? USE_LITE_STATIC_TABLE);
-  return model === USE_LITE_STATIC_MODEL_ID
-    ? pieces
-    : new WithWordsEncoder(pieces, loadWords(options.words ?? WORD_VECTORS_TABLE));
+  const pieceTable = options.table ?? USE_LITE_STATIC_TABLE;
+  const pieces = loadOnce(loadedPieces, pieceTable, PIECE_TABLE, (table) => new StaticEncoder(table));
+  if (model === USE_LITE_STATIC_MODEL_ID) return pieces;
+  const wordTable = options.words ?? WORD_VECTORS_TABLE;
+  return new WithWordsEncoder(
+    pieces,
+    loadOnce(loadedWords, wordTable, WORD_TABLE, (table) => new WordVectors(table)),
+  );
 }
 
 /**
