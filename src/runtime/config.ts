@@ -46,10 +46,11 @@ export interface EngramConfig {
   /** SQLite durability: `full` (default) survives power loss, `normal` survives a process crash. */
   sqliteSynchronous?: 'full' | 'normal';
   /**
-   * The embedding model: `{ provider: 'local' }` (default: a static table distilled from the Universal
-   * Sentence Encoder lite, shipped in the package; `model: 'universal-sentence-encoder-lite'` runs the
-   * transformer itself), `{ provider: 'openai-compatible', baseUrl, model, apiKey? }`, `{ provider: 'none' }`,
-   * or any EmbeddingModel.
+   * The embedding model: `{ provider: 'local' }` (default `use-lite-glove-static-v4`: a static table
+   * distilled from the Universal Sentence Encoder lite with GloVe word vectors, shipped in the package;
+   * `model: 'use-lite-static-v3'` is the distilled table alone, `model: 'universal-sentence-encoder-lite'`
+   * runs the transformer itself), `{ provider: 'openai-compatible', baseUrl, model, apiKey? }`,
+   * `{ provider: 'none' }`, or any EmbeddingModel.
    */
   embeddings?: EmbeddingConfig | EmbeddingModel;
   /** Run the embedding worker in the background of this process (default off; see `maintenance.runEmbeddings`). */
