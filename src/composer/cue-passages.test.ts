@@ -212,6 +212,17 @@ describe('a match that asks', () => {
     expect(quoted.slice(0, 2)).toEqual([stating, asking]);
     expect(ruleOf(packet, asking!)).toMatch(/[;,] asks ×0\.7\)$/u);
   });
+
+  it('keeps the score of a question that speaks of its speaker: a request to the assistant tells about the user', async () => {
+    const [request] = await say(
+      [['user', 'Can you suggest a thank-you gift for my pottery class teacher? The pottery class ends soon.']],
+      'a',
+    );
+    const [plain] = await say([['assistant', 'Is the pottery class still on Thursdays?']], 'b');
+    const { packet } = await ask('pottery class');
+    expect(ruleOf(packet, request!)).not.toMatch(/asks/u);
+    expect(ruleOf(packet, plain!)).toMatch(/[;,] asks ×0\.7\)$/u);
+  });
 });
 
 describe('a question asking when', () => {

@@ -96,6 +96,23 @@ export const OTHER_SPEAKER_WEIGHT = 0.5;
 const FOCUS_HITS = 10;
 const SESSION_WEIGHT = 1;
 const FIRST_PERSON: ReadonlySet<string> = new Set(['i', 'me', 'my', 'mine', 'myself', '我']);
+/** The first person plural: the speaker among others ("we moved", "our dog"). */
+const FIRST_PERSON_PLURAL: ReadonlySet<string> = new Set(['we', 'us', 'our', 'ours', 'ourselves', '我们']);
+
+/**
+ * Whether a text speaks of its speaker: a word of the first person, singular or plural, contracted
+ * too ("I'm", "we've").
+ *
+ * @example
+ * speaksOfItself("Can you suggest a gift for my teacher?") // true
+ * speaksOfItself('Do they enjoy the dog park?') // false
+ */
+export function speaksOfItself(text: string): boolean {
+  return words(text).some((word) => {
+    const base = word.split(/['\u2019]/u)[0]!;
+    return FIRST_PERSON.has(base) || FIRST_PERSON_PLURAL.has(base);
+  });
+}
 
 /**
  * The subject of a question among the speakers of its passages: the one speaker it names (by a
