@@ -25,7 +25,7 @@ import {
 } from './policy.js';
 import { applyOverrides, type NamedPolicy } from './named-policies.js';
 import { fillSummarySection, gatherSummary } from './summary-section.js';
-import { cuePool, gatherCuePassages, type CueRetrieval } from './cue-passages.js';
+import { cuePool, gatherCuePassages, type CueRetrieval } from './cue-gather.js';
 import { cueText, type CueEmbedder } from './cue-search.js';
 import { assertBuildBound } from './build-bound.js';
 import { fillInsights, gatherInsights } from './insight-section.js';

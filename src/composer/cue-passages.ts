@@ -5,26 +5,12 @@
 // Minnesota Wolves!").
 
 import type { EventRecord } from '../spec/event.js';
-import type { ComposeRequest } from '../spec/requests.js';
-import type { Scope } from '../spec/scope.js';
 import type { NeighbourQuery, StorageAdapter } from '../spec/storage.js';
 import { contentText } from '../events/content-text.js';
-import { NEVER_SHARED } from '../events/sensitivity.js';
-import { toIso } from '../util/clock.js';
 import { sentences, words } from '../util/segment.js';
-import { asksWhen, namesDuration, namesTime, resolveTimeWindows } from '../util/time/time-expressions.js';
+import { namesDuration, namesTime } from '../util/time/time-expressions.js';
 import { bestSentence, cueMatcher, matchScore } from './best-sentence.js';
-import {
-  bySubject,
-  cueText,
-  OTHER_SPEAKER_WEIGHT,
-  searchCues,
-  speaksOfItself,
-  type CueEmbedder,
-  type CueSearchReport,
-  type CueSubject,
-} from './cue-search.js';
-import type { PurposePolicy } from './policy.js';
+import { bySubject, OTHER_SPEAKER_WEIGHT, speaksOfItself, type CueSubject } from './cue-search.js';
 
 /** A passage offered for the cues, with the rule that chose it. */
 export interface CuePassage {
@@ -351,94 +337,4 @@ async function neighboursOf(
     after,
     twoAfter: after === null ? null : (afterOf.get(after.id) ?? null),
   }));
-}
-
-/** Budget tokens per spare passage read: a further passage shows its best sentence, ~30 tokens with its line. */
-const TOKENS_PER_SPARE = 30;
-
-/**
- * How many cue matches compose reads: the policy's top passages, and its spare ones (about one per
- * 30 tokens of the budget at most), which fill what the other sections leave unused (a packet with
- * few facts holds more of the history, each further passage shown by its best-matching sentence).
- *
- * @example
- * cuePool(DEFAULTS.responder) // 10 + min(190, 3000 / 30) = 110
- */
-export function cuePool(policy: PurposePolicy): number {
-  return policy.query_quotes === 0
-    ? 0
-    : policy.query_quotes + Math.min(policy.spare_quotes, Math.ceil(policy.budget.max_tokens / TOKENS_PER_SPARE));
-}
-
-/**
- * How the search went, as the packet records it: how many word matches had no vector yet depends
- * on when it is asked, not on the packet's time (explainBuild reports it; the packet keeps what a
- * replay gives again), and relative times were read against `reference_time`.
- */
-export type CueRetrieval = Omit<CueSearchReport, 'unembedded_candidates'> & { reference_time: string };
-
-/** How the search went when no passages were searched for (no cue text, or a purpose without passages). */
-function idleReport(embedder: CueEmbedder | undefined): CueSearchReport {
-  return {
-    meaning: embedder === undefined ? 'no_model' : 'no_query',
-    embedding_model: embedder?.model ?? null,
-    unembedded_candidates: 0,
-    time_windows: [],
-    subject: null,
-  };
-}
-
-/**
- * The passages a compose offers for its cues, best first (its top ones and the spare ones,
- * `cuePool`), searched in the user's history with this agent at `now` (as of `asOf`), with how the
- * search went; none when the request has no cue text or the policy shows no passages.
- *
- * @example
- * const { hits, retrieval } = await gatherCuePassages(storage, embedder, { request, scope, policy, terms, now, asOf });
- */
-export async function gatherCuePassages(
-  storage: StorageAdapter,
-  embedder: CueEmbedder | undefined,
-  read: {
-    request: ComposeRequest;
-    scope: Scope;
-    policy: PurposePolicy;
-    /** The cue text's content words. */
-    terms: string[];
-    now: string;
-    asOf: string | undefined;
-  },
-): Promise<{ hits: CuePassage[]; retrieval: CueRetrieval }> {
-  const { request, scope, policy, terms, now, asOf } = read;
-  const text = cueText(request.cues);
-  const range = request.cues?.time_range;
-  // Relative times in the query ("four weeks ago") are read against when the question is asked.
-  const reference = request.reference_time === undefined ? now : toIso(request.reference_time, 'reference_time');
-  const filters = {
-    tenant_id: scope.tenant_id,
-    user_id: scope.user_id,
-    agent_id: scope.agent_id,
-    now,
-    as_of: asOf,
-    ts_from: range?.start === undefined ? undefined : toIso(range.start, 'cues.time_range.start'),
-    ts_to: range?.end === undefined ? undefined : toIso(range.end, 'cues.time_range.end'),
-    exclude_sensitivity: [...NEVER_SHARED],
-  };
-  const pool = cuePool(policy);
-  const cues =
-    policy.query_quotes > 0 && text !== ''
-      ? await searchCues(storage, embedder, {
-          base: { ...filters, terms, limit: pool },
-          text,
-          windows: resolveTimeWindows(text, reference),
-          embeddedBefore: now,
-        })
-      : { hits: [], report: idleReport(embedder) };
-  const hits = await withAdjacentTurns(storage, cues.hits, filters, contextDepth(policy.query_quotes, pool), pool, {
-    terms,
-    subject: cues.report.subject,
-    asksWhen: asksWhen(text),
-  });
-  const { unembedded_candidates: _asked, ...report } = cues.report;
-  return { hits, retrieval: { ...report, reference_time: reference } };
 }
