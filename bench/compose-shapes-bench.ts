@@ -16,8 +16,7 @@ import { procedureReadLimit } from '../src/composer/procedures-section.js';
 import { DEFAULTS } from '../src/composer/policy.js';
 import { NEVER_SHARED } from '../src/events/sensitivity.js';
 import { DEFAULT_TENANT } from '../src/spec/scope.js';
-import { queryTerms } from '../src/util/segment.js';
-import { contentTerms } from '../src/util/stopwords.js';
+import { searchTerms } from '../src/util/word-forms.js';
 import { cueQuery, planSessions, seededRandom, sessionsHolding, turnsOf, type SessionPlan } from './corpus.js';
 import {
   plannedItems,
@@ -156,7 +155,7 @@ async function fullTextReads(
 ) {
   const { user_id, agent_id } = sample.scope;
   const agent = agent_id!;
-  const terms = contentTerms(queryTerms(query));
+  const terms = searchTerms(query);
   const now = new Date().toISOString();
   const start = nowMs();
   const events = await timed(

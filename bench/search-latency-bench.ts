@@ -5,8 +5,7 @@
 import type { Engram, RememberRequest } from '../src/index.js';
 import { createEmbeddingModel, embedTexts, visibleOwners } from '../src/index.js';
 import { DEFAULT_TENANT } from '../src/spec/scope.js';
-import { queryTerms } from '../src/util/segment.js';
-import { contentTerms } from '../src/util/stopwords.js';
+import { searchTerms } from '../src/util/word-forms.js';
 import { contentWord, cueQuery, seededRandom } from './corpus.js';
 import { bulkOps, phrase, userItem } from './item-corpus.js';
 import { median, nowMs, round, summarize, timed, type LatencySummary } from './stats.js';
@@ -201,7 +200,7 @@ async function measureQueries(engram: Engram, raw: Engram, queries: readonly Pla
     for (const { user, query } of block) {
       textHits += (
         await timed(
-          () => rawStore.items.search({ ...base(user), terms: contentTerms(queryTerms(query)), limit: 100 }),
+          () => rawStore.items.search({ ...base(user), terms: searchTerms(query), limit: 100 }),
           fullText,
         )
       ).length;

@@ -12,8 +12,7 @@ import { assertPacket, validateComposeRequest } from '../spec/validators.js';
 import { NEVER_SHARED } from '../events/sensitivity.js';
 import { toIso, type Clock } from '../util/clock.js';
 import { newId, sha256 } from '../util/ids.js';
-import { queryTerms } from '../util/segment.js';
-import { contentTerms } from '../util/stopwords.js';
+import { searchTerms } from '../util/word-forms.js';
 import { PacketBuilder, type Omitted, type PacketRecord } from './packet-builder.js';
 import {
   DEFAULT_POLICY_ID,
@@ -48,7 +47,7 @@ export interface ReadPathContext {
 
 /** The words of the cue text matched against the user's history. */
 function cueTermsOf(request: ComposeRequest): string[] {
-  return contentTerms(queryTerms(cueText(request.cues)));
+  return searchTerms(cueText(request.cues));
 }
 
 function windowSize(request: ComposeRequest, policy: PurposePolicy): number {

@@ -90,6 +90,27 @@ describe('compose finds passages by words, meaning and time', () => {
     expect(JSON.stringify(explained)).toMatch(/\d+ of the passages words found have no vector yet/u);
   });
 
+  it('finds by words a turn that told in another form of an irregular verb what the question asks', async () => {
+    // No vectors yet: words alone. "buy" and "bought" share no stem; the question's verb brings its past.
+    const store = await seeded(conceptModel(), [
+      ['2026-06-01T09:00:00.000Z', 'Yesterday I bought a vintage camera.'],
+      ['2026-06-02T09:00:00.000Z', 'The weather was lovely on the coast.'],
+      ['2026-06-03T09:00:00.000Z', 'Tried a new pasta recipe for dinner.'],
+    ]);
+    const packet = await store.compose({
+      scope,
+      purpose: 'responder',
+      cues: { query: 'What did I buy?' },
+      budget: { max_tokens: 400 },
+    });
+    const camera = packet.short_term.key_quotes!.find((quote) => quote.quote.includes('bought'))!;
+    expect(packet.explain.selected).toContainEqual(
+      expect.stringMatching(new RegExp(`key_quotes:${camera.evidence_id}.*cue\\.hybrid\\(words #1`, 'u')),
+    );
+    const hits = await store.events.search({ scope: { user_id: 'mira' }, query: 'What did I buy?' });
+    expect(hits.map((hit) => hit.event.id)).toEqual([camera.evidence_id]);
+  });
+
   it('goes on by words when the model is too busy for the query, and says so', async () => {
     const store = await seeded(conceptModel({ busy: () => true }));
     await store.maintenance.runEmbeddings();

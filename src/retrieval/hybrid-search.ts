@@ -5,8 +5,7 @@
 import type { ItemStatus, MemoryItem, MemoryType, ScopeLevel } from '../spec/items.js';
 import { ownerOf, visibleOwners } from '../spec/items.js';
 import type { ItemQuery, NearestItem, StorageAdapter } from '../spec/storage.js';
-import { queryTerms } from '../util/segment.js';
-import { contentTerms } from '../util/stopwords.js';
+import { searchTerms } from '../util/word-forms.js';
 import { topK } from '../util/vectors.js';
 
 export interface SearchFilters {
@@ -145,7 +144,7 @@ export async function hybridSearch(
   };
 
   const pool = request.candidates ?? CANDIDATES;
-  const textHits = await storage.items.search({ ...base, terms: contentTerms(queryTerms(request.query)), limit: pool });
+  const textHits = await storage.items.search({ ...base, terms: searchTerms(request.query), limit: pool });
   const vectorBase = {
     ...base,
     ...(request.vectors_before === undefined ? {} : { vectors_before: request.vectors_before }),

@@ -10,8 +10,7 @@ import { validateSearchEventsRequest } from '../spec/validators.js';
 import { NEVER_SHARED } from '../events/sensitivity.js';
 import { toIso } from '../util/clock.js';
 import { sha256 } from '../util/ids.js';
-import { queryTerms } from '../util/segment.js';
-import { contentTerms } from '../util/stopwords.js';
+import { searchTerms } from '../util/word-forms.js';
 
 /** One page of an event search: hits best first, and the cursor of the next page (null at the end). */
 export interface EventSearchPage {
@@ -87,7 +86,7 @@ export async function searchEventPage(
   const query: EventSearchQuery = {
     ...valid.scope,
     tenant_id: valid.scope.tenant_id ?? DEFAULT_TENANT,
-    terms: contentTerms(queryTerms(valid.query)),
+    terms: searchTerms(valid.query),
     now,
     ts_from: valid.time_range?.start === undefined ? undefined : toIso(valid.time_range.start, 'time_range.start'),
     ts_to: valid.time_range?.end === undefined ? undefined : toIso(valid.time_range.end, 'time_range.end'),

@@ -12,8 +12,7 @@ import { FACT_SLACK } from '../composer/long-term-section.js';
 import { hybridSearch, type SearchRequest } from '../retrieval/hybrid-search.js';
 import { asksWhen, resolveTimeWindows } from '../util/time/time-expressions.js';
 import { toIso } from '../util/clock.js';
-import { queryTerms } from '../util/segment.js';
-import { contentTerms } from '../util/stopwords.js';
+import { searchTerms } from '../util/word-forms.js';
 
 /** A signal's verdict on one record: whether compose used the signal, and the record's place in it. */
 export interface SignalRank {
@@ -101,7 +100,7 @@ export async function passageSignals(
   const { storage } = context;
   const asOf = build.as_of;
   const text = cueText(request.cues);
-  const terms = contentTerms(queryTerms(text));
+  const terms = searchTerms(text);
   const filters = passageFilters(build, request);
   const anchors = filterCount(build, 'cue_matches_top_k');
   const readDepth = anchors + filterCount(build, 'cue_matches_spare_top_k');
