@@ -240,6 +240,15 @@ describe('whose words and which conversation a question is about', () => {
     expect(questionSubject('What is the plan?', ['The Planner'])).toBeNull();
   });
 
+  it('takes no subject when a first-person question asks about what its listener said, but does for a request', () => {
+    expect(questionSubject('Which hotel did you recommend to me?', [])).toBeNull();
+    expect(questionSubject("Can you remind me of the book you've suggested?", [])).toBeNull();
+    expect(questionSubject('你上次推荐给我的餐厅叫什么？', [])).toBeNull();
+    // Asking the listener for something is not asking about them.
+    expect(questionSubject('Can you remind me where I moved?', [])).toEqual({ role: 'user' });
+    expect(questionSubject('你能提醒我一下我搬到哪里了吗？', [])).toEqual({ role: 'user' });
+  });
+
   it('tells a question about the user’s own present or future from one about the past or about someone else', () => {
     for (const question of [
       'Which city do I call home now?',
@@ -298,6 +307,37 @@ describe('whose words and which conversation a question is about', () => {
     );
     // Every match is in one session: the session weighs nothing and no rule names it.
     expect(packet.explain.selected.some((line) => line.includes('session ×'))).toBe(false);
+  });
+
+  it('puts the assistant’s own answer first when the user asks what the assistant said', async () => {
+    engram = await createEngram({
+      store: 'sqlite::memory:',
+      embeddings: { provider: 'none' },
+      clock: ticking(),
+      worker: false,
+    });
+    const turns: Array<['user' | 'assistant', string]> = [
+      ['user', 'Any hotel tips for my Lisbon trip in May?'],
+      ['assistant', 'For Lisbon I recommend the Memmo Alfama hotel, it has a rooftop pool and views of the river.'],
+      ['user', 'I booked a hotel in Porto last year and hated it.'],
+    ];
+    for (const [index, [role, content]] of turns.entries()) {
+      await engram.commitTurn({ scope, turn_id: `t${index}`, messages: [{ role, content }] });
+    }
+    const ask = (query: string) =>
+      engram!.compose({
+        scope: { ...scope, session_id: 's2' },
+        purpose: 'responder',
+        cues: { query },
+        budget: { max_tokens: 400 },
+      });
+    const aboutAssistant = await ask('Which hotel in Lisbon did you recommend to me?');
+    expect(aboutAssistant.short_term.key_quotes?.[0]?.quote).toContain('Memmo Alfama');
+    expect(aboutAssistant.explain.filters['retrieval']).toMatchObject({ subject: null });
+    // Asked of the user's own words, the user's turn goes first and the assistant's reply counts half.
+    const aboutUser = await ask('Which hotel in Lisbon did I ask about?');
+    expect(aboutUser.short_term.key_quotes?.[0]?.quote).toContain('Any hotel tips');
+    expect(aboutUser.explain.filters['retrieval']).toMatchObject({ subject: { role: 'user' } });
   });
 
   it('ranks a match in the conversation that holds the best matches before an equal match elsewhere', async () => {

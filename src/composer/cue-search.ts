@@ -114,14 +114,43 @@ export function speaksOfItself(text: string): boolean {
   });
 }
 
+/** The second person: the one the question is put to, the assistant in a user's chat. */
+const SECOND_PERSON: ReadonlySet<string> = new Set(['you', 'your', 'yours', 'yourself', 'yourselves', '你', '您']);
+/** Words before "you" that make a request of the listener, not a question about them ("Can you remind me…"). */
+const ASKING_ENGLISH: ReadonlySet<string> = new Set(['can', 'could', 'would', 'will']);
+/** Words after 你 / 您 that make a request of the listener (你能…吗, 你可以…, 你帮我…). */
+const ASKING_CHINESE: ReadonlySet<string> = new Set(['能', '可以', '帮', '帮我', '给我']);
+
+/**
+ * Whether a question asks about its listener's own words or doings ("the hotel you recommended",
+ * "你推荐的那家餐厅"), beyond asking them for something ("Can you remind me…", "你能…吗").
+ *
+ * @example
+ * asksAboutListener('Can you remind me which hotel you recommended?') // true
+ * asksAboutListener('Can you remind me where I moved?') // false
+ */
+export function asksAboutListener(text: string): boolean {
+  const all = words(text);
+  return all.some((word, index) => {
+    const base = word.split(/['\u2019]/u)[0]!;
+    if (!SECOND_PERSON.has(base)) return false;
+    const asking = /\p{Script=Han}/u.test(base)
+      ? ASKING_CHINESE.has(all[index + 1] ?? '')
+      : ASKING_ENGLISH.has(all[index - 1] ?? '');
+    return !asking;
+  });
+}
+
 /**
  * The subject of a question among the speakers of its passages: the one speaker it names (by a
- * word of their name), else the user when it speaks in the first person; null when it names
- * several, or nobody and not itself.
+ * word of their name), else the user when it speaks in the first person and not of its listener
+ * ("Which doctors did I see?", but not "What did you tell me about Lisbon?", whose answer is the
+ * assistant's turn); null when it names several, or nobody and not itself.
  *
  * @example
  * questionSubject('What did Caroline research?', ['Caroline', 'Melanie']) // { speaker: 'Caroline' }
  * questionSubject('Which doctors did I see?', []) // { role: 'user' }
+ * questionSubject('Which hotel did you recommend to me?', []) // null
  */
 export function questionSubject(text: string, speakers: Iterable<string>): CueSubject | null {
   const terms = new Set(words(text));
@@ -130,7 +159,8 @@ export function questionSubject(text: string, speakers: Iterable<string>): CueSu
     if (words(speaker).some((part) => part.length > 1 && !STOPWORDS.has(part) && terms.has(part))) named.add(speaker);
   }
   if (named.size === 1) return { speaker: [...named][0]! };
-  if (named.size === 0 && [...terms].some((term) => FIRST_PERSON.has(term))) return { role: 'user' };
+  if (named.size === 0 && [...terms].some((term) => FIRST_PERSON.has(term)) && !asksAboutListener(text))
+    return { role: 'user' };
   return null;
 }
 
