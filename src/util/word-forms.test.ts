@@ -10,6 +10,8 @@ describe('the forms of a word its stem does not share', () => {
     expect([...otherForms('went')].sort()).toEqual(['go', 'gone']);
     expect([...otherForms('felt')]).toContain('feel');
     expect(otherForms('taught')).toContain('teach');
+    // By stem: the -ing form finds the past as the infinitive does.
+    expect(otherForms('running')).toEqual(['ran']);
   });
 
   it('joins an irregular plural and its singular, and leaves other words alone', () => {
@@ -17,6 +19,9 @@ describe('the forms of a word its stem does not share', () => {
     expect(otherForms('person')).toContain('people');
     expect(otherForms('table')).toEqual([]);
     expect(otherForms('walked')).toEqual([]);
+    // A form its stem already matches is no other form: "tripped" is found by "trip" as it is.
+    expect(otherForms('trip')).toEqual([]);
+    expect(searchTerms('trip to Porto')).toEqual(['trip', 'porto']);
   });
 
   it('searches by the content words first, then by their other forms that are not function words', () => {

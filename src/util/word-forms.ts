@@ -9,42 +9,49 @@ import { createRequire } from 'node:module';
 
 import irregularPlurals from 'irregular-plurals';
 
+import { termKey } from './bm25-stats.js';
 import { queryTerms } from './segment.js';
 import { contentTerms, STOPWORDS } from './stopwords.js';
 
 /** Each irregular verb's past forms by its infinitive: `{ buy: [['bought', 'bought']] }`. */
 type IrregularVerbs = Record<string, string[][]>;
 
-/** The words of one family by each of its words; a word in two families joins both. */
+/**
+ * The words of one family by the key (`termKey`, the stem) of each of its words, without those of
+ * the same key; a word in two families joins both. Keyed by stem, "running" finds "ran" as "run" does.
+ */
 function wordFamilies(): ReadonlyMap<string, readonly string[]> {
   const verbs = createRequire(import.meta.url)('english-verbs-irregular/dist/verbs.json') as IrregularVerbs;
   const families: string[][] = Object.entries(verbs).map(([infinitive, pasts]) => [infinitive, ...pasts.flat()]);
   for (const [singular, plural] of irregularPlurals) families.push([singular, plural]);
-  const byWord = new Map<string, Set<string>>();
+  const byKey = new Map<string, Set<string>>();
   for (const family of families) {
     const words = family.map((word) => word.toLowerCase()).filter((word) => /^[a-z]+$/u.test(word));
     for (const word of words) {
-      const joined = byWord.get(word) ?? new Set<string>();
-      for (const other of words) if (other !== word) joined.add(other);
-      byWord.set(word, joined);
+      const key = termKey(word);
+      const joined = byKey.get(key) ?? new Set<string>();
+      // Only forms its stem does not already match ("trip" matches "tripped" as it is).
+      for (const other of words) if (termKey(other) !== key) joined.add(other);
+      if (joined.size > 0) byKey.set(key, joined);
     }
   }
-  return new Map([...byWord].map(([word, others]) => [word, [...others]]));
+  return new Map([...byKey].map(([key, others]) => [key, [...others]]));
 }
 
 let families: ReadonlyMap<string, readonly string[]> | undefined;
 
 /**
- * The other forms of an English word that its stem does not share (none for most words).
+ * The other forms of an English word that its stem does not match (none for most words).
  *
  * @example
  * otherForms('buy') // ['bought']
  * otherForms('went') // ['go', 'gone']
+ * otherForms('running') // ['ran']
  * otherForms('table') // []
  */
 export function otherForms(word: string): readonly string[] {
   families ??= wordFamilies();
-  return families.get(word) ?? [];
+  return families.get(termKey(word)) ?? [];
 }
 
 /**
@@ -58,12 +65,13 @@ export function otherForms(word: string): readonly string[] {
  */
 export function searchTerms(text: string): string[] {
   const terms = contentTerms(queryTerms(text));
-  const seen = new Set(terms);
+  // By the keys stores match words by: a form that adds nothing to the words already searched is left out.
+  const seen = new Set(terms.map(termKey));
   const forms: string[] = [];
   for (const term of terms) {
     for (const form of otherForms(term)) {
-      if (seen.has(form) || STOPWORDS.has(form)) continue;
-      seen.add(form);
+      if (STOPWORDS.has(form) || seen.has(termKey(form))) continue;
+      seen.add(termKey(form));
       forms.push(form);
     }
   }
