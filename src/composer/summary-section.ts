@@ -120,9 +120,9 @@ interface Quoted {
 
 /**
  * Fills the short_term_summary section: the rolling summary first (up to the policy's share of
- * the section), then passages matching the cues, key quotes, and the conversation window; last,
- * further passages matching the cues in the budget the other sections left unused (call it after
- * every other section is filled).
+ * the section), then, with the budget the other sections left unused added to the section,
+ * passages matching the cues, key quotes, and the conversation window; last, further passages
+ * matching the cues in whatever is left (call it after every other section is filled).
  *
  * @example
  * const output = fillSummarySection(builder, inputs, policy);
@@ -134,7 +134,7 @@ export function fillSummarySection(
 ): SummaryOutput {
   const rollingSummary = placeRollingSummary(builder, inputs, policy);
   // Passages matching the cues: the policy's top ones now, the rest (further down the ranking)
-  // once everything else is placed, in whatever budget the other sections left unused.
+  // once the key quotes and the window are placed, in whatever budget is left.
   // A top passage is shown whole when its line fits its share of the section; a longer one, and
   // every further passage, shows its snippet: the sentence that best matches the cues with the
   // sentences around it, up to SNIPPET_WORDS words. The matching sentence often only names the
@@ -154,6 +154,11 @@ export function fillSummarySection(
       inputs.cueHits.map((passage) => contentText(passage.event.content)),
     ),
   };
+  // Every other section is placed: what they left unused is this section's from here on, so a top
+  // passage is shown whole where the section's own allowance would have cut it, and whatever is
+  // still left goes to further passages. (Lent only after the passages, the 10 % the facts keep
+  // went unused whenever no fact fitted: LoCoMo evidence cited at 256 tokens 0.663 → 0.693.)
+  builder.lendRemaining('short_term_summary');
   const quoted = new Set<string>();
   const keyQuotes: Quoted[] = [];
   const placePassages = (ranked: ReadonlyArray<{ passage: CuePassage; rank: number }>, spare: boolean) => {
@@ -171,7 +176,7 @@ export function fillSummarySection(
   const window = placeQuotesAndWindow(builder, inputs, policy, rollingSummary.inSummary, quoted, keyQuotes);
 
   const spareHits = rankedHits.slice(policy.query_quotes);
-  if (spareHits.length > 0 && builder.lendRemaining('short_term_summary') > 0)
+  if (spareHits.length > 0 && builder.left('short_term_summary') > 0)
     placePassages(
       spareHits.filter(({ passage }) => !quoted.has(passage.event.id)),
       true,
