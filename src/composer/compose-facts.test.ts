@@ -164,3 +164,59 @@ describe('compose', () => {
     );
   });
 });
+
+describe('compose, the budget a section leaves unused', () => {
+  it('gives the passages the tokens of a fact too long to place: they show as much as with no fact at all', async () => {
+    const turns = [
+      'The Lisbon apartment search is dragging on; we saw three flats in Alfama this week and all of them were too dark.',
+      'Our landlord in Lisbon finally answered about the apartment: the lease can start in March if we sign by Friday.',
+      'I measured the Lisbon apartment living room, four by five metres, so the old sofa and the piano both fit.',
+      'The Lisbon apartment has a tiny balcony over the tram line, noisy in the morning but the light is lovely.',
+      'My sister wants to visit the Lisbon apartment in April, so the spare room needs a bed before then.',
+      'The Lisbon apartment deposit is two months of rent, which the bank transfers on Monday.',
+    ];
+    for (const [index, content] of turns.entries()) {
+      t.clock.advance(60_000);
+      await t.engram.commitTurn({ scope, turn_id: `flat-${index}`, messages: [{ role: 'user', content }] });
+    }
+    const ask = () =>
+      t.engram.compose({
+        scope: { ...scope, session_id: 'later' },
+        purpose: 'responder',
+        cues: { query: 'Lisbon apartment' },
+        // 40 tokens for facts, fewer than the fact below takes in its shortest form.
+        budget: {
+          max_tokens: 300,
+          per_section: {
+            working_state: 0,
+            short_term_summary: 230,
+            facts: 40,
+            procedures: 0,
+            episodes: 0,
+            insights: 0,
+          },
+        },
+      });
+    const quotes = (packet: MemoryPacket) => (packet.short_term.key_quotes ?? []).map((quote) => quote.quote);
+    const without = await ask();
+    await t.engram.items.remember({
+      scope: { user_id: scope.user_id, agent_id: scope.agent_id },
+      type: 'preferences',
+      key: 'pref:housing:lisbon_apartment',
+      value: {
+        scope: 'housing',
+        name: 'lisbon_apartment',
+        value:
+          'A Lisbon apartment with two bedrooms and a spare room for guests, a balcony facing south, good morning light in the kitchen, no tram or traffic noise at night, within a short walk of the river and of a market, a lift or at most two floors of stairs, room for a piano and a sofa, a landlord who answers within a week, and a lease of at least two years with rent fixed for the first one',
+        priority: 0.8,
+      },
+    });
+    const withFact = await ask();
+    // The fact matches the cues but does not fit the facts section's tokens: it is left out...
+    expect(withFact.long_term.facts).toEqual([]);
+    expect(withFact.budget_report.omissions).toContainEqual(expect.objectContaining({ reason: 'over_budget' }));
+    // ...and its section's tokens go to the passages, which show what they show without it.
+    expect(quotes(withFact)).toEqual(quotes(without));
+    expect(withFact.budget_report.used_tokens_est).toBe(without.budget_report.used_tokens_est);
+  });
+});
