@@ -11,6 +11,18 @@ function day(ts: string | undefined): string {
   return ts === undefined ? '' : `, ${ts.slice(0, 10)}`;
 }
 
+/**
+ * The heading key quotes of one day show under (`2023-08-23:`), once for all of that day's quotes:
+ * a date on every line took 6 of its 17 tokens of handle and label. Undefined for a quote without
+ * a time (it shows under none).
+ *
+ * @example
+ * quoteDayHeading({ evidence_id: 'evt_…', quote: '…', ts: '2023-08-23T14:02:00.000Z' }) // '2023-08-23:'
+ */
+export function quoteDayHeading(quote: Pick<KeyQuote, 'ts'>): string | undefined {
+  return quote.ts === undefined ? undefined : `${quote.ts.slice(0, 10)}:`;
+}
+
 /** Characters of an id a prompt shows. */
 export const HANDLE_LENGTH = 6;
 
@@ -53,8 +65,8 @@ export function quotedText(text: string): string {
 }
 
 /**
- * A prompt line in three parts: the handle (`[VKY2P2]`, or nothing), what the item is (` user,
- * 2026-11-02:`), and the text it shows, after a space. Budgets charge a line's handle and text
+ * A prompt line in three parts: the handle (`[VKY2P2]`, or nothing), what the item is (` user:`,
+ * ` user, 2026-11-02:`), and the text it shows, after a space. Budgets charge a line's handle and text
  * together with a count kept with its row (text-tokens.ts), so only the middle is counted.
  */
 export interface ItemLine {
@@ -74,9 +86,10 @@ function label(id: string | undefined, text: string): string {
 
 /** The parts of the lines whose text is that of an event or item version. */
 export const itemLine = {
+  /** A key quote's line under its day's heading (`quoteDayHeading`): handle, role, text. */
   keyQuote: (quote: KeyQuote): ItemLine => ({
     handle: handleOf(quote.evidence_id),
-    label: label(quote.evidence_id, `${quote.role ?? 'user'}${day(quote.ts)}:`),
+    label: label(quote.evidence_id, `${quote.role ?? 'user'}:`),
     body: quotedText(quote.quote),
   }),
   windowMessage: (message: WindowMessage): ItemLine => ({

@@ -122,4 +122,21 @@ describe('PacketBuilder', () => {
       },
     ]);
   });
+
+  it('charges a group heading (a key quote day) to the first item of its group only', () => {
+    const packet = builder();
+    const quote = (id: string, group: string) => textOffer({ part: 'key_quotes', id }, ['a short quote'], { group });
+    const cost = () => packet.finish().budget_report.section_usage['short_term_summary']!;
+    packet.place([quote(EVENT, '2026-06-01:')]);
+    const first = cost();
+    packet.place([quote(`${EVENT.slice(0, -1)}3`, '2026-06-01:')]);
+    const sameDay = cost() - first;
+    packet.place([quote(`${EVENT.slice(0, -1)}4`, '2026-06-02:')]);
+    const otherDay = cost() - first - sameDay;
+    const heading = Math.max(o200kTokenizer.count('2026-06-02:\n'), o200kTokenizer.count('    2026-06-02:\n'));
+    expect(otherDay - sameDay).toBe(heading);
+    expect(packet.overhead({ part: 'key_quotes', id: EVENT }, undefined, '2026-06-01:')).toBe(
+      packet.overhead({ part: 'key_quotes', id: EVENT }),
+    );
+  });
 });

@@ -12,7 +12,7 @@ import { EngramError } from '../spec/errors.js';
 import type { EventRecord } from '../spec/event.js';
 import type { MemoryItem } from '../spec/items.js';
 import type { ItemLine } from './item-text.js';
-import { blockFraming, packetFraming, type BlockTag, type RenderFormat } from './render.js';
+import { blockFraming, groupFraming, packetFraming, type BlockTag, type RenderFormat } from './render.js';
 import { cachedCount, type LineCosts } from './text-tokens.js';
 import type { Level } from './forms.js';
 
@@ -95,6 +95,11 @@ export interface Offer<T> {
   smallestLast?: boolean;
   /** With fewer tokens than this left in its section, the item is omitted without costing its forms. */
   minRoom?: number;
+  /**
+   * The heading of the group the item shows under inside its part (the day of a key quote): the
+   * first item of a group placed pays for it.
+   */
+  group?: string;
 }
 
 /** An item left out, with its reason code and a human-readable detail. */
@@ -140,6 +145,18 @@ export interface RenderFrame {
 }
 
 const HEADING_COSTS = new Map<string, number>();
+const GROUP_HEADING_COSTS = new Map<string, number>();
+
+/** Tokens a group's heading line adds inside its part, in the format that takes more. */
+function groupHeadingCost(tokenizer: Tokenizer, heading: string): number {
+  const key = `${tokenizer.name}\u0000${heading}`;
+  let tokens = GROUP_HEADING_COSTS.get(key);
+  if (tokens === undefined) {
+    tokens = framingCost(tokenizer, groupFraming(heading));
+    GROUP_HEADING_COSTS.set(key, tokens);
+  }
+  return tokens;
+}
 
 /** Tokens a rendered part adds once (its heading or tag pair), in the format that takes more. */
 function headingCost(tokenizer: Tokenizer, block: BlockTag): number {
@@ -207,6 +224,8 @@ export class PacketBuilder {
   private total = 0;
   private readonly framing: number;
   private readonly parts = new Set<BlockTag>();
+  /** The groups placed, by part: `key_quotes\u00002023-08-23:`. */
+  private readonly groups = new Set<string>();
   private readonly citationsById = new Map<string, Citation>();
   private readonly full = new Set<BudgetSection>();
   private readonly selected: string[] = [];
@@ -267,10 +286,18 @@ export class PacketBuilder {
     return Math.max(0, Math.min(sectionLeft, this.maxTokens - this.total));
   }
 
-  /** Render overhead of one more item of a part: its line, and the part's heading if it is the first. */
-  overhead(ref: ItemRef, block?: BlockTag): number {
+  /**
+   * Render overhead of one more item of a part: its line, the part's heading if it is the first, and
+   * its group's heading if it is the first of its group.
+   */
+  overhead(ref: ItemRef, block?: BlockTag, group?: string): number {
     const tag = blockOf(ref, block);
-    return RENDER_LINE + (this.parts.has(tag) ? 0 : headingCost(this.markupTokenizer, tag));
+    const part = this.parts.has(tag) ? 0 : headingCost(this.markupTokenizer, tag);
+    const heading =
+      group === undefined || this.groups.has(`${tag}\u0000${group}`)
+        ? 0
+        : groupHeadingCost(this.markupTokenizer, group);
+    return RENDER_LINE + part + heading;
   }
 
   /** The packet's record: call it once every section is placed. */
@@ -326,7 +353,7 @@ export class PacketBuilder {
     const tooLittle = () => this.omitOverBudget(offer, room);
     if (offer.minRoom !== undefined && room < offer.minRoom) return tooLittle();
     const steps: Level[] = [];
-    const extra = this.overhead(offer.ref, offer.block);
+    const extra = this.overhead(offer.ref, offer.block, offer.group);
     const smallest = offer.forms[offer.forms.length - 1];
     if (
       offer.smallestLast === true &&
@@ -343,7 +370,9 @@ export class PacketBuilder {
       previous = text;
       const tokens = costOf(form.value) + extra;
       if (tokens <= room) {
-        this.parts.add(blockOf(offer.ref, offer.block));
+        const tag = blockOf(offer.ref, offer.block);
+        this.parts.add(tag);
+        if (offer.group !== undefined) this.groups.add(`${tag}\u0000${offer.group}`);
         this.charge(offer.section, tokens);
         this.cite(offer.cites ?? []);
         this.recordSteps(offer, steps, form.level, room);

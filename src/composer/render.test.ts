@@ -85,4 +85,45 @@ describe('renderPacket', () => {
       }
     }
   });
+
+  it('shows key quotes under the day each was said, one heading a day, and charges each heading once', async () => {
+    const days = ['2026-05-10', '2026-05-10', '2026-05-20', '2026-05-10', '2026-05-20'];
+    for (const [index, day] of days.entries()) {
+      await t.engram.commitTurn({
+        scope: { ...scope, session_id: `day-${day}` },
+        turn_id: `pottery-${index}`,
+        ts: `${day}T09:0${index}:00.000Z`,
+        messages: [{ role: 'user', content: `Pottery class note ${index}: the glaze on bowl ${index} cracked.` }],
+      });
+    }
+    const packet = await t.engram.compose({
+      scope: { ...scope, session_id: 'later' },
+      purpose: 'responder',
+      cues: { query: 'pottery class glaze' },
+      budget: { max_tokens: 600 },
+    });
+    const quoted = packet.short_term.key_quotes!.filter((quote) => quote.quote.includes('Pottery class'));
+    expect(quoted).toHaveLength(5);
+    const markdown = renderPacket(packet);
+    for (const format of ['markdown', 'xml'] as const) {
+      const text = renderPacket(packet, { format });
+      // Each day once, the days in the order of their first quote, and no date on a quote's line.
+      expect(text.match(/2026-05-10:/gu)).toHaveLength(1);
+      expect(text.match(/2026-05-20:/gu)).toHaveLength(1);
+      const first = quoted[0]!.ts!.slice(0, 10);
+      const second = first === '2026-05-10' ? '2026-05-20' : '2026-05-10';
+      expect(text.indexOf(`${first}:`)).toBeLessThan(text.indexOf(`${second}:`));
+      expect(o200kTokenizer.count(text)).toBeLessThanOrEqual(packet.budget_report.used_tokens_est);
+    }
+    for (const quote of quoted) {
+      const line = markdown.split('\n').find((entry) => entry.includes(`[${citationHandle(quote.evidence_id!)}]`))!;
+      expect(line).toMatch(/^- \[\w{6}\] user: Pottery class note/u);
+      // The quote sits under its own day's heading.
+      const above = markdown
+        .slice(0, markdown.indexOf(line))
+        .match(/\n(\d{4}-\d{2}-\d{2}):\n/gu)!
+        .at(-1)!;
+      expect(above.trim()).toBe(`${quote.ts!.slice(0, 10)}:`);
+    }
+  });
 });

@@ -3,8 +3,8 @@
 // line reads as item-text.ts says, so what the budget counted is what the model sees. Sections the
 // packet left empty (for example by the purpose's rules) are not rendered.
 
-import type { Fact, MemoryPacket, InsightItem } from '../spec/packet.js';
-import { citationHandle, escapeXmlText, itemText } from './item-text.js';
+import type { Fact, MemoryPacket, InsightItem, KeyQuote } from '../spec/packet.js';
+import { citationHandle, escapeXmlText, itemText, quoteDayHeading } from './item-text.js';
 
 export type RenderFormat = 'markdown' | 'xml';
 
@@ -37,6 +37,16 @@ export type BlockTag = keyof typeof RENDER_BLOCKS;
  */
 export function blockFraming(tag: BlockTag): Record<RenderFormat, string[]> {
   return { markdown: ['\n\n', `## ${RENDER_BLOCKS[tag]}\n`], xml: [`  <${tag}>\n`, `\n  </${tag}>`, '\n'] };
+}
+
+/**
+ * The line a group of items shows under inside its part (a day of key quotes), in each format.
+ *
+ * @example
+ * groupFraming('2023-08-23:').markdown // ['2023-08-23:\n']
+ */
+export function groupFraming(heading: string): Record<RenderFormat, string[]> {
+  return { markdown: [`${heading}\n`], xml: [`    ${heading}\n`] };
 }
 
 /**
@@ -95,6 +105,30 @@ interface Block {
   title: string;
   tag: BlockTag;
   lines: string[];
+  /** The lines that head a group of the lines after them (no bullet). */
+  headings?: ReadonlySet<number>;
+}
+
+/**
+ * Key quotes under the day each was said: the days in the order of their first quote, each day's
+ * quotes in the packet's order, a quote without a time under no heading.
+ */
+function keyQuoteLines(quotes: readonly KeyQuote[]): Pick<Block, 'lines' | 'headings'> {
+  const byDay = new Map<string | undefined, KeyQuote[]>();
+  for (const quote of quotes) {
+    const heading = quoteDayHeading(quote);
+    byDay.set(heading, [...(byDay.get(heading) ?? []), quote]);
+  }
+  const lines: string[] = [];
+  const headings = new Set<number>();
+  for (const [heading, dayQuotes] of byDay) {
+    if (heading !== undefined) {
+      headings.add(lines.length);
+      lines.push(heading);
+    }
+    lines.push(...dayQuotes.map(itemText.keyQuote));
+  }
+  return { lines, headings };
 }
 
 function workingStateLines(packet: MemoryPacket): string[] {
@@ -132,7 +166,7 @@ function blocks(packet: MemoryPacket): Block[] {
     upcoming: upcoming.map((entry) => factLine(entry.fact)),
     tool_evidence: (shortTerm.last_tool_evidence ?? []).map(itemText.toolEvidence),
     summary: shortTerm.rolling_summary === '' ? [] : shortTerm.rolling_summary.split('\n'),
-    key_quotes: (shortTerm.key_quotes ?? []).map(itemText.keyQuote),
+    key_quotes: [],
     conversation: (shortTerm.conversation_window ?? []).map(itemText.windowMessage),
     preferences: (longTerm.preferences ?? []).map(factLine),
     facts: others.filter((fact) => factBlock(fact, now) === 'facts').map(factLine),
@@ -145,7 +179,11 @@ function blocks(packet: MemoryPacket): Block[] {
     patterns: insightLines(insight.patterns),
   };
   return (Object.keys(RENDER_BLOCKS) as BlockTag[])
-    .map((tag) => ({ title: RENDER_BLOCKS[tag], tag, lines: lines[tag] }))
+    .map((tag): Block =>
+      tag === 'key_quotes'
+        ? { title: RENDER_BLOCKS[tag], tag, ...keyQuoteLines(shortTerm.key_quotes ?? []) }
+        : { title: RENDER_BLOCKS[tag], tag, lines: lines[tag] },
+    )
     .filter((block) => block.lines.length > 0);
 }
 
@@ -169,7 +207,7 @@ export function renderPacket(packet: MemoryPacket, options: { format?: RenderFor
   }
   const body = parts.map(
     (block) =>
-      `${blockFraming(block.tag).markdown[1]!}${block.lines.map((line) => (block.tag === 'summary' ? line : `- ${line}`)).join('\n')}`,
+      `${blockFraming(block.tag).markdown[1]!}${block.lines.map((line, index) => (block.tag === 'summary' || block.headings?.has(index) === true ? line : `- ${line}`)).join('\n')}`,
   );
   const [title, end] = packetFraming(purpose, packet.meta.generated_at).markdown;
   return `${title!}${body.join('\n\n')}${end!}`;

@@ -16,7 +16,7 @@ import { lazyForm, TEXT_LIMITS, textForms } from './forms.js';
 import { coveredUntil, snapshotOpening } from './snapshot-section.js';
 import { idTime } from '../util/ids.js';
 import type { CompactionSnapshot } from '../spec/compaction.js';
-import { itemLine, itemText } from './item-text.js';
+import { itemLine, itemText, quoteDayHeading } from './item-text.js';
 import { citationOf } from './working-state-section.js';
 import { topicTerms, type CuePassage } from './cue-passages.js';
 import { bestSnippet, cueMatcher, type CueMatcher } from './best-sentence.js';
@@ -295,6 +295,7 @@ function passageOffer(
     ref: { part: 'key_quotes', id: event.id },
     section: 'short_term_summary',
     rule: spare ? `${rule.slice(0, -1)}, budget left by other sections)` : rule,
+    group: quoteDayHeading({ ts: event.ts }),
     forms: forms.map((form) => lazyForm(form.level, () => quoteOfForm(form.value))),
     text: itemText.keyQuote,
     ...(spare
@@ -346,6 +347,7 @@ function placeQuotesAndWindow(
           lazyForm(form.level, () => quoteOf(sentence, form.value)),
         ),
         text: itemText.keyQuote,
+        group: quoteDayHeading(sentence),
         cites: [sentenceCitation(sentence)],
       };
       entries.push(offer as Offer<KeyQuote | WindowMessage>);
