@@ -144,29 +144,32 @@ export interface RenderFrame {
   tokenizer: Tokenizer;
 }
 
+/** Tokens of each heading, by tokenizer and heading (a part's, or a day's: a few hundred a year). */
 const HEADING_COSTS = new Map<string, number>();
-const GROUP_HEADING_COSTS = new Map<string, number>();
 
-/** Tokens a group's heading line adds inside its part, in the format that takes more. */
-function groupHeadingCost(tokenizer: Tokenizer, heading: string): number {
+/** Tokens of a heading's framing, counted once per tokenizer. */
+function cachedHeadingCost(
+  tokenizer: Tokenizer,
+  heading: string,
+  pieces: () => Record<RenderFormat, string[]>,
+): number {
   const key = `${tokenizer.name}\u0000${heading}`;
-  let tokens = GROUP_HEADING_COSTS.get(key);
+  let tokens = HEADING_COSTS.get(key);
   if (tokens === undefined) {
-    tokens = framingCost(tokenizer, groupFraming(heading));
-    GROUP_HEADING_COSTS.set(key, tokens);
+    tokens = framingCost(tokenizer, pieces());
+    HEADING_COSTS.set(key, tokens);
   }
   return tokens;
 }
 
 /** Tokens a rendered part adds once (its heading or tag pair), in the format that takes more. */
 function headingCost(tokenizer: Tokenizer, block: BlockTag): number {
-  const key = `${tokenizer.name}\u0000${block}`;
-  let tokens = HEADING_COSTS.get(key);
-  if (tokens === undefined) {
-    tokens = framingCost(tokenizer, blockFraming(block));
-    HEADING_COSTS.set(key, tokens);
-  }
-  return tokens;
+  return cachedHeadingCost(tokenizer, `part:${block}`, () => blockFraming(block));
+}
+
+/** Tokens a group's heading line adds inside its part, in the format that takes more. */
+function groupHeadingCost(tokenizer: Tokenizer, heading: string): number {
+  return cachedHeadingCost(tokenizer, `group:${heading}`, () => groupFraming(heading));
 }
 
 /** The rendered part of each packet part whose items all show under one (insights and facts say theirs). */
