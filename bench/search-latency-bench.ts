@@ -199,10 +199,7 @@ async function measureQueries(engram: Engram, raw: Engram, queries: readonly Pla
     // The terms and candidate limit hybridSearch uses (src/retrieval/hybrid-search.ts).
     for (const { user, query } of block) {
       textHits += (
-        await timed(
-          () => rawStore.items.search({ ...base(user), terms: searchTerms(query), limit: 100 }),
-          fullText,
-        )
+        await timed(() => rawStore.items.search({ ...base(user), terms: searchTerms(query), limit: 100 }), fullText)
       ).length;
     }
     for (const { user } of block)
