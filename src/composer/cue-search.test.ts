@@ -247,6 +247,9 @@ describe('whose words and which conversation a question is about', () => {
     // Asking the listener for something is not asking about them.
     expect(questionSubject('Can you remind me where I moved?', [])).toEqual({ role: 'user' });
     expect(questionSubject('你能提醒我一下我搬到哪里了吗？', [])).toEqual({ role: 'user' });
+    expect(questionSubject('Do you remember where I moved?', [])).toEqual({ role: 'user' });
+    expect(questionSubject('你还记得我搬到哪里了吗？', [])).toEqual({ role: 'user' });
+    expect(questionSubject('Did you suggest a hotel to me?', [])).toBeNull();
   });
 
   it('tells a question about the user’s own present or future from one about the past or about someone else', () => {

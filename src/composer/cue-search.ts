@@ -116,10 +116,13 @@ export function speaksOfItself(text: string): boolean {
 
 /** The second person: the one the question is put to, the assistant in a user's chat. */
 const SECOND_PERSON: ReadonlySet<string> = new Set(['you', 'your', 'yours', 'yourself', 'yourselves', '你', '您']);
-/** Words before "you" that make a request of the listener, not a question about them ("Can you remind me…"). */
-const ASKING_ENGLISH: ReadonlySet<string> = new Set(['can', 'could', 'would', 'will']);
-/** Words after 你 / 您 that make a request of the listener (你能…吗, 你可以…, 你帮我…). */
-const ASKING_CHINESE: ReadonlySet<string> = new Set(['能', '可以', '帮', '帮我', '给我']);
+/**
+ * Words before "you" that make a request of the listener, not a question about them ("Can you
+ * remind me…", "Do you remember…"; "Did you…" asks what they did).
+ */
+const ASKING_ENGLISH: ReadonlySet<string> = new Set(['can', 'could', 'would', 'will', 'do']);
+/** Words after 你 / 您 that make a request of the listener (你能…吗, 你可以…, 你帮我…, 你还记得…). */
+const ASKING_CHINESE: ReadonlySet<string> = new Set(['能', '可以', '帮', '帮我', '给我', '还', '记得']);
 
 /**
  * Whether a question asks about its listener's own words or doings ("the hotel you recommended",

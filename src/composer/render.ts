@@ -117,7 +117,9 @@ function keyQuoteLines(quotes: readonly KeyQuote[]): Pick<Block, 'lines' | 'head
   const byDay = new Map<string | undefined, KeyQuote[]>();
   for (const quote of quotes) {
     const heading = quoteDayHeading(quote);
-    byDay.set(heading, [...(byDay.get(heading) ?? []), quote]);
+    const day = byDay.get(heading);
+    if (day === undefined) byDay.set(heading, [quote]);
+    else day.push(quote);
   }
   const lines: string[] = [];
   const headings = new Set<number>();
@@ -160,13 +162,14 @@ function blocks(packet: MemoryPacket): Block[] {
     .map((fact) => ({ fact, day: upcomingDay(fact.fact_key, fact.value, now) }))
     .filter((entry): entry is { fact: Fact; day: string } => entry.day !== undefined)
     .sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
+  const quoteLines = keyQuoteLines(shortTerm.key_quotes ?? []);
   const lines: Record<BlockTag, string[]> = {
     working_state: workingStateLines(packet),
     open_loops: (shortTerm.open_loops ?? []).map(itemText.openLoop),
     upcoming: upcoming.map((entry) => factLine(entry.fact)),
     tool_evidence: (shortTerm.last_tool_evidence ?? []).map(itemText.toolEvidence),
     summary: shortTerm.rolling_summary === '' ? [] : shortTerm.rolling_summary.split('\n'),
-    key_quotes: [],
+    key_quotes: quoteLines.lines,
     conversation: (shortTerm.conversation_window ?? []).map(itemText.windowMessage),
     preferences: (longTerm.preferences ?? []).map(factLine),
     facts: others.filter((fact) => factBlock(fact, now) === 'facts').map(factLine),
@@ -179,11 +182,12 @@ function blocks(packet: MemoryPacket): Block[] {
     patterns: insightLines(insight.patterns),
   };
   return (Object.keys(RENDER_BLOCKS) as BlockTag[])
-    .map((tag): Block =>
-      tag === 'key_quotes'
-        ? { title: RENDER_BLOCKS[tag], tag, ...keyQuoteLines(shortTerm.key_quotes ?? []) }
-        : { title: RENDER_BLOCKS[tag], tag, lines: lines[tag] },
-    )
+    .map((tag): Block => ({
+      title: RENDER_BLOCKS[tag],
+      tag,
+      lines: lines[tag],
+      ...(tag === 'key_quotes' ? { headings: quoteLines.headings } : {}),
+    }))
     .filter((block) => block.lines.length > 0);
 }
 
