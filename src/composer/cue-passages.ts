@@ -10,7 +10,8 @@ import { contentText } from '../events/content-text.js';
 import { sentences, words } from '../util/segment.js';
 import { namesDuration, namesTime } from '../util/time/time-expressions.js';
 import { bestSentence, cueMatcher, matchScore } from './best-sentence.js';
-import { bySubject, OTHER_SPEAKER_WEIGHT, speaksOfItself, type CueSubject } from './cue-search.js';
+import { OTHER_SPEAKER_WEIGHT } from './cue-search.js';
+import { bySubject, speaksOfItself, type CueSubject } from './question-subject.js';
 
 /** A passage offered for the cues, with the rule that chose it. */
 export interface CuePassage {

@@ -5,7 +5,8 @@ import type { EmbeddingModel } from '../spec/providers.js';
 import { topicModel } from '../testing/topic-model.js';
 import { createEngram, type Engram } from '../runtime/engram.js';
 import type { Clock } from '../util/clock.js';
-import { asksAboutUserNow, questionSubject, ruleOf } from './cue-search.js';
+import { ruleOf } from './cue-search.js';
+import { asksAboutUserNow, questionSubject } from './question-subject.js';
 
 /** Concepts a question and a turn can share without sharing a word. */
 const CONCEPTS: ReadonlyArray<readonly string[]> = [

@@ -4,7 +4,7 @@
 import type { Budget, BudgetSection, Purpose } from '../spec/packet.js';
 import type { ComposeRequest } from '../spec/requests.js';
 import type { WorkingState } from '../spec/working-state.js';
-import { asksAboutUserNow } from './cue-search.js';
+import { asksAboutUserNow } from './question-subject.js';
 
 export type WorkingStateField = Exclude<keyof WorkingState, 'state_version' | 'open_loops'>;
 
