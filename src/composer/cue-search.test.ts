@@ -227,6 +227,28 @@ describe('whose words and which conversation a question is about', () => {
     engram = undefined;
   });
 
+  /** An Engram with no embedding model (words and time only), a turn a day from 2026-05-01 committed. */
+  async function wordsOnly(
+    talk: typeof scope,
+    turns: ReadonlyArray<{ role: 'user' | 'assistant'; content: string; speaker?: string }>,
+  ): Promise<Engram> {
+    engram = await createEngram({
+      store: 'sqlite::memory:',
+      embeddings: { provider: 'none' },
+      clock: ticking(),
+      worker: false,
+    });
+    for (const [index, message] of turns.entries()) {
+      await engram.commitTurn({
+        scope: talk,
+        turn_id: `t${index}`,
+        ts: `2026-05-0${index + 1}T09:00:00.000Z`,
+        messages: [message],
+      });
+    }
+    return engram;
+  }
+
   it('takes the one speaker a question names as its subject, else the user when it asks in the first person', () => {
     expect(questionSubject('What did Caroline research?', ['Caroline', 'Melanie'])).toEqual({ speaker: 'Caroline' });
     expect(questionSubject("What is Caroline's favourite book?", ['Caroline', 'Melanie'])).toEqual({
@@ -276,27 +298,21 @@ describe('whose words and which conversation a question is about', () => {
   });
 
   it('puts the named speaker’s own turn before another’s turn that only addresses them', async () => {
-    engram = await createEngram({
-      store: 'sqlite::memory:',
-      embeddings: { provider: 'none' },
-      clock: ticking(),
-      worker: false,
-    });
     const talk = { user_id: 'locomo', agent_id: 'friend', session_id: 'day1', run_id: 'r1' };
-    const turns: Array<[string, 'user' | 'assistant', string]> = [
-      ['Caroline', 'user', 'I spent the week researching adoption agencies, it has been a dream of mine.'],
-      ['Melanie', 'assistant', 'Caroline, your research sounds great! Caroline, tell me more.'],
-      ['Melanie', 'assistant', 'I painted a lake at sunrise last weekend.'],
-    ];
-    for (const [index, [speaker, role, content]] of turns.entries()) {
-      await engram.commitTurn({
-        scope: talk,
-        turn_id: `t${index}`,
-        ts: `2026-05-0${index + 1}T09:00:00.000Z`,
-        messages: [{ role, speaker, content }],
-      });
-    }
-    const packet = await engram.compose({
+    const store = await wordsOnly(talk, [
+      {
+        speaker: 'Caroline',
+        role: 'user',
+        content: 'I spent the week researching adoption agencies, it has been a dream of mine.',
+      },
+      {
+        speaker: 'Melanie',
+        role: 'assistant',
+        content: 'Caroline, your research sounds great! Caroline, tell me more.',
+      },
+      { speaker: 'Melanie', role: 'assistant', content: 'I painted a lake at sunrise last weekend.' },
+    ]);
+    const packet = await store.compose({
       scope: { ...talk, session_id: 'questions' },
       purpose: 'responder',
       cues: { query: 'What did Caroline research?' },
@@ -314,22 +330,16 @@ describe('whose words and which conversation a question is about', () => {
   });
 
   it('puts the assistant’s own answer first when the user asks what the assistant said', async () => {
-    engram = await createEngram({
-      store: 'sqlite::memory:',
-      embeddings: { provider: 'none' },
-      clock: ticking(),
-      worker: false,
-    });
-    const turns: Array<['user' | 'assistant', string]> = [
-      ['user', 'Any hotel tips for my Lisbon trip in May?'],
-      ['assistant', 'For Lisbon I recommend the Memmo Alfama hotel, it has a rooftop pool and views of the river.'],
-      ['user', 'I booked a hotel in Porto last year and hated it.'],
-    ];
-    for (const [index, [role, content]] of turns.entries()) {
-      await engram.commitTurn({ scope, turn_id: `t${index}`, messages: [{ role, content }] });
-    }
+    const store = await wordsOnly(scope, [
+      { role: 'user', content: 'Any hotel tips for my Lisbon trip in May?' },
+      {
+        role: 'assistant',
+        content: 'For Lisbon I recommend the Memmo Alfama hotel, it has a rooftop pool and views of the river.',
+      },
+      { role: 'user', content: 'I booked a hotel in Porto last year and hated it.' },
+    ]);
     const ask = (query: string) =>
-      engram!.compose({
+      store.compose({
         scope: { ...scope, session_id: 's2' },
         purpose: 'responder',
         cues: { query },
