@@ -93,17 +93,11 @@ export async function gatherCuePassages(
           embeddedBefore: now,
         })
       : { hits: [], report: idleReport(embedder) };
-  const hits = await withAdjacentTurns(
-    storage,
-    cues.hits,
-    filters,
-    { lend: contextDepth(policy.query_quotes, pool), top: policy.query_quotes, limit: pool },
-    {
-      terms,
-      subject: cues.report.subject,
-      asksWhen: asksWhen(text),
-    },
-  );
+  const hits = await withAdjacentTurns(storage, cues.hits, filters, contextDepth(policy.query_quotes, pool), pool, {
+    terms,
+    subject: cues.report.subject,
+    asksWhen: asksWhen(text),
+  });
   const { unembedded_candidates: _asked, ...report } = cues.report;
   return { hits, retrieval: { ...report, reference_time: reference } };
 }

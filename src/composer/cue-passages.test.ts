@@ -240,42 +240,6 @@ describe('a question asking when', () => {
   });
 });
 
-describe("the subject's passages after the top ones", () => {
-  it("puts the subject's passages before another speaker's better matches once the top passages are placed", async () => {
-    const [first] = await say([['assistant', 'Pottery glazes: celadon, tenmoku and shino are worth a try.']], 'a');
-    const [second] = await say([['assistant', 'A pottery wheel class teaches centring first.']], 'b');
-    const [own] = await say([['user', 'I made a pottery bowl.']], 'c');
-    const events = await t.storage.events.list({
-      tenant_id: 'default',
-      ids: [first!, second!, own!],
-      now: '2100-01-01T00:00:00.000Z',
-      limit: 3,
-    });
-    const byId = new Map(events.map((event) => [event.id, event]));
-    const base = {
-      tenant_id: 'default',
-      user_id: scope.user_id,
-      agent_id: scope.agent_id!,
-      now: '2100-01-01T00:00:00.000Z',
-      exclude_sensitivity: ['secret' as const],
-    };
-    // As the search ranked them for "What pottery did I make?": the assistant's two first.
-    const hits = [first!, second!, own!].map((id, index) => ({
-      event: byId.get(id)!,
-      score: 3 - index,
-      rule: 'cue.hybrid(words #1)',
-    }));
-    const cues = { terms: ['pottery'], subject: { role: 'user' as const } };
-    const order = async (top: number) =>
-      (await withAdjacentTurns(t.storage, hits, base, { lend: 3, top, limit: 3 }, cues)).map(
-        (passage) => passage.event.id,
-      );
-    expect(await order(3)).toEqual([first, second, own]);
-    expect(await order(1)).toEqual([first, own, second]);
-    expect(await order(0)).toEqual([own, first, second]);
-  });
-});
-
 describe('turns around the matches', () => {
   it('ranks a turn between two matches above a turn next to one of them', async () => {
     const ids = await say([
@@ -336,14 +300,13 @@ describe('turns around the matches', () => {
         fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 12, maxLength: 12 }),
         fc.integer({ min: 1, max: 6 }),
         fc.integer({ min: 1, max: 14 }),
-        fc.integer({ min: 0, max: 12 }),
-        async (chosen, points, depth, limit, top) => {
+        async (chosen, points, depth, limit) => {
           // Hits as a search ranks them: best first.
           const hits = chosen
             .map((event, index) => ({ event, score: points[index]! / 4, rule: 'cue.hybrid(words #1)' }))
             .sort((a, b) => b.score - a.score);
-          const passages = await withAdjacentTurns(t.storage, hits, base, { lend: depth, top, limit }, cues);
-          const longer = await withAdjacentTurns(t.storage, hits, base, { lend: depth, top, limit: limit + 10 }, cues);
+          const passages = await withAdjacentTurns(t.storage, hits, base, depth, limit, cues);
+          const longer = await withAdjacentTurns(t.storage, hits, base, depth, limit + 10, cues);
           expect(passages.map((passage) => passage.event.id)).toEqual(
             longer.slice(0, limit).map((passage) => passage.event.id),
           );

@@ -87,13 +87,6 @@ export const SAYS_WHEN_WEIGHT = 2.5;
  */
 export const ASKING_WEIGHT = 0.7;
 
-/** How deep the passages are read: the matches that lend (contextDepth), the top passages kept in order, and how many are returned. */
-export interface PassageDepth {
-  lend: number;
-  top: number;
-  limit: number;
-}
-
 /** What the passages are ranked for: the cue terms, whose words the question is about, and whether it asks when (asksWhen). */
 export interface PassageCues {
   terms: readonly string[];
@@ -150,29 +143,27 @@ interface Ranked {
 }
 
 /**
- * The ranked matches with the turns around them, best first, at most `read.limit`: each of the
- * first `read.lend` matches (contextDepth) lends CONTEXT_WEIGHT of its score to the message right
- * before it, right after it and two after it in its session (REPLY_WEIGHT to the answer to a
- * question about the cues), and a passage ranks by its own score plus what it was lent. A score is
- * lent as its match's words count for the question's subject (a match by someone else counts in
- * full), and taken at the borrower's own weight (half for a turn not by the subject). A match that
- * asks about the cues (ASKING_WEIGHT) takes less of its own score; when the question asks when, the
- * first `read.lend` passages that name a time count SAYS_WHEN_WEIGHT times. The first `read.top`
- * passages keep that order; after them the subject's passages come before everyone else's
- * (subjectFirst).
+ * The ranked matches with the turns around them, best first, at most `limit`: each of the first
+ * `depth` matches (contextDepth) lends CONTEXT_WEIGHT of its score to the message right before it,
+ * right after it and two after it in its session (REPLY_WEIGHT to the answer to a question about
+ * the cues), and a passage ranks by its own score plus what it was lent. A score is lent as its
+ * match's words count for the question's subject (a match by someone else counts in full), and
+ * taken at the borrower's own weight (half for a turn not by the subject). A match that asks about
+ * the cues (ASKING_WEIGHT) takes less of its own score; when the question asks when, the first
+ * `depth` passages that name a time count SAYS_WHEN_WEIGHT times.
  *
  * @example
- * const passages = await withAdjacentTurns(storage, hits, base, { lend: 20, top: 10, limit: 77 }, cues);
+ * const passages = await withAdjacentTurns(storage, hits, base, 20, 77, cues);
  */
 export async function withAdjacentTurns(
   storage: StorageAdapter,
   hits: readonly RankedCue[],
   base: NeighbourBase,
-  read: PassageDepth,
+  depth: number,
+  limit: number,
   cues: PassageCues = { terms: [], subject: null },
 ): Promise<CuePassage[]> {
   const { subject } = cues;
-  const { lend: depth, top, limit } = read;
   const weightOf = (event: EventRecord) => (subject !== null && !bySubject(event, subject) ? OTHER_SPEAKER_WEIGHT : 1);
   const byId = new Map<string, Ranked>();
   const entry = (event: EventRecord, order: number): Ranked => {
@@ -225,31 +216,11 @@ export async function withAdjacentTurns(
   if (topic.length > 0) markAsking([...byId.values()], matcher);
   if (cues.asksWhen === true) markSaysWhen([...byId.values()], depth);
   const weight = (ranked: Ranked) => (ranked.saysWhen ? SAYS_WHEN_WEIGHT : 1);
-  const best = [...byId.values()]
+  return [...byId.values()]
     .map((ranked) => ({ ranked, score: Math.round((ranked.own + ranked.lent) * weight(ranked) * 1e6) / 1e6 }))
     .sort((a, b) => b.score - a.score || a.ranked.order - b.ranked.order)
-    .map(({ ranked }) => ranked);
-  return subjectFirst(best, top, (ranked) => weightOf(ranked.event) === 1)
     .slice(0, limit)
-    .map((ranked) => ({ event: ranked.event, rule: passageRule(ranked) }));
-}
-
-/**
- * The passages in their order for the first `top`, then the subject's before everyone else's, each
- * in their order. Past the top passages, another speaker's turn is rarely what a question about the
- * subject needs: on LoCoMo, of the passages ranked 11–40 for a question naming one speaker, 0.1 % of
- * the other speaker's turns are evidence against 0.6 % of the subject's, and they fill a quarter of
- * those places (evidence cited at 1,000 / 2,000 tokens 0.834 / 0.878 → 0.838 / 0.892; with the
- * other speaker's weight at 0.25 instead, evidence in the first 40 passages 0.797 → 0.812, against
- * 0.820 this way; BENCHMARKS.md). Long user–assistant chats are the same: 94 % of the evidence of a
- * question about the user is the user's own turns, and the assistant's are the longest.
- *
- * @example
- * subjectFirst(['a1', 'b1', 'a2'], 1, (id) => id.startsWith('a')) // ['a1', 'a2', 'b1']
- */
-export function subjectFirst<T>(ranked: readonly T[], top: number, bySubject: (passage: T) => boolean): T[] {
-  const rest = ranked.slice(top);
-  return [...ranked.slice(0, top), ...rest.filter(bySubject), ...rest.filter((passage) => !bySubject(passage))];
+    .map(({ ranked }) => ({ event: ranked.event, rule: passageRule(ranked) }));
 }
 
 /**

@@ -134,17 +134,11 @@ export async function passageSignals(
       `${read.report.unembedded_candidates} of the passages words found have no vector yet: meaning cannot find them until the worker embeds them`,
     );
   }
-  const passages = await withAdjacentTurns(
-    storage,
-    read.hits,
-    filters,
-    { lend: contextDepth(anchors, readDepth), top: anchors, limit: readDepth },
-    {
-      terms,
-      subject: read.report.subject,
-      asksWhen: asksWhen(text),
-    },
-  );
+  const passages = await withAdjacentTurns(storage, read.hits, filters, contextDepth(anchors, readDepth), readDepth, {
+    terms,
+    subject: read.report.subject,
+    asksWhen: asksWhen(text),
+  });
   const fused = deep.hits.findIndex((hit) => hit.event.id === eventId);
   const position = passages.findIndex((passage) => passage.event.id === eventId);
   const rankIn = (ids: readonly string[]) => (ids.includes(eventId) ? ids.indexOf(eventId) + 1 : null);
