@@ -7,6 +7,7 @@ export type { Events } from './runtime/event-api.js';
 export type { Items } from './runtime/item-api.js';
 export type { Builds, ListBuildsQuery } from './runtime/build-api.js';
 export type { ListJobsQuery, Maintenance } from './runtime/maintenance-api.js';
+export { staleVectors, type VectorModels } from './runtime/vector-models.js';
 export type { LlmEndpointConfig, LlmMode } from './runtime/config.js';
 export type { WorkerRun } from './runtime/embedding-worker.js';
 export type { BuildDiff, ReplayResult } from './runtime/builds.js';

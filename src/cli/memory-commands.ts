@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 
 import type { ItemDiff, MemoryItem, MemoryType, SearchHit } from '../index.js';
-import { describeItem } from '../index.js';
+import { describeItem, staleVectors } from '../index.js';
 import { printJson, printLines } from './output.js';
 import { list, positiveInteger, readJson, withEngram } from './runner.js';
 import { diffLines, scoped } from './flags.js';
@@ -225,8 +225,14 @@ export function registerMemoryCommands(program: Command): void {
       withEngram(async (engram, global) => {
         const run = await engram.maintenance.runEmbeddings(flags.max);
         const left = await engram.maintenance.embeddingBacklog();
-        if (global.json === true) printJson({ ...run, backlog: left });
-        else printLines([`embedded ${run.embedded}, skipped ${run.skipped}, ${left} waiting`]);
+        const models = await engram.maintenance.vectorModels();
+        const stale = staleVectors(models);
+        if (global.json === true) printJson({ ...run, backlog: left, vector_models: models.models });
+        else
+          printLines([
+            `embedded ${run.embedded}, skipped ${run.skipped}, ${left} waiting`,
+            ...(stale === null ? [] : [`warning: ${stale}`]),
+          ]);
       }),
     );
 }

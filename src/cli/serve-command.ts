@@ -9,6 +9,7 @@ import {
   DEFAULT_MAX_LINE_BYTES,
   EngramError,
   redactStoreAddress,
+  staleVectors,
   startBackgroundWorker,
   type BackgroundWorker,
   type Engram,
@@ -58,6 +59,7 @@ async function serve(flags: ServeFlags): Promise<void> {
       mcpTools: toolSurface(flags.mcpTools, '--mcp-tools'),
     });
     const key = flags.auth ? await firstKey(engram) : null;
+    const stale = staleVectors(await engram.maintenance.vectorModels());
     const address = await listen(app, { host: flags.host, port: flags.port });
     const worker = flags.worker
       ? startBackgroundWorker(engram, {
@@ -76,6 +78,7 @@ async function serve(flags: ServeFlags): Promise<void> {
       flags.auth ? '' : '  auth      OFF (loopback only): every request acts as the admin of tenant "default"',
       key === null ? '' : `  admin key (shown once, tenant "default"): ${key}`,
       key === null ? '' : `  try:      curl -H "Authorization: Bearer ${key}" ${address}/v1/keys`,
+      stale === null ? '' : `  warning:  ${stale}`,
       'Stop with Ctrl-C (SIGINT) or SIGTERM.',
     ].filter((line) => line !== '');
     process.stdout.write(`${banner.join('\n')}\n`);
@@ -131,6 +134,8 @@ async function mcp(flags: { noAuth?: boolean; key?: string; tools: string; worke
       process.stderr.write(
         `engram mcp: worker ${task} failed: ${error instanceof Error ? error.message : String(error)}\n`,
       );
+    const stale = staleVectors(await engram.maintenance.vectorModels());
+    if (stale !== null) process.stderr.write(`engram mcp: ${stale}\n`);
     worker = flags.worker ? startBackgroundWorker(engram, { onError }) : null;
     await runMcpStdio(engram, principal, { tools, ...(keyStillValid === undefined ? {} : { keyStillValid }) });
   } finally {

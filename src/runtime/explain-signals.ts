@@ -13,6 +13,7 @@ import { hybridSearch, type SearchRequest } from '../retrieval/hybrid-search.js'
 import { asksWhen, resolveTimeWindows } from '../util/time/time-expressions.js';
 import { toIso } from '../util/clock.js';
 import { searchTerms } from '../util/word-forms.js';
+import { staleVectors } from './vector-models.js';
 
 /** A signal's verdict on one record: whether compose used the signal, and the record's place in it. */
 export interface SignalRank {
@@ -133,6 +134,13 @@ export async function passageSignals(
     notes.push(
       `${read.report.unembedded_candidates} of the passages words found have no vector yet: meaning cannot find them until the worker embeds them`,
     );
+  }
+  if (embedder !== undefined) {
+    const stale = staleVectors({
+      configured: embedder.model,
+      models: await storage.service.vectorModels(build.tenant_id),
+    });
+    if (stale !== null) notes.push(stale);
   }
   const passages = await withAdjacentTurns(storage, read.hits, filters, contextDepth(anchors, readDepth), readDepth, {
     terms,

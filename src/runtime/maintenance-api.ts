@@ -4,11 +4,12 @@
 import type { EraseCounts, ExportKind } from '../spec/export.js';
 import { JOB_KINDS, JOB_STATUSES, type CompactResult, type Job } from '../spec/storage.js';
 import { requireChoices, requireCount, requireTenant, tenantOrDefault } from './arguments.js';
-import type { WorkerRun } from './embedding-worker.js';
+import { modelKey, type WorkerRun } from './embedding-worker.js';
 import { runExtractionJob } from './extraction-job.js';
 import { runJobs, type JobRun } from './jobs.js';
 import { reindex, type ReindexProgress, type ReindexResult } from './memory-api.js';
 import { reflect } from './reflection-api.js';
+import type { VectorModels } from './vector-models.js';
 import type { Runtime } from './runtime.js';
 import {
   erase,
@@ -111,6 +112,17 @@ export interface Maintenance {
   /** How many texts wait for an embedding. */
   embeddingBacklog(): Promise<number>;
   /**
+   * The stored vectors by the model that made them, and the configured model (`provider:modelId`;
+   * null when none is). Vectors of another model are never compared with a query: after the model
+   * changes (in the configuration, or the default in an upgrade), meaning finds none of the texts
+   * they stand for until `reindex` has queued them and `runEmbeddings` has embedded them again
+   * (`staleVectors` says how many and what to run).
+   *
+   * @example
+   * const { configured, models } = await engram.maintenance.vectorModels();
+   */
+  vectorModels(): Promise<VectorModels>;
+  /**
    * Runs queued background jobs, at most `max` (default 4): reflections of ended runs and, with an
    * LLM configured, the model's extraction of each committed turn (its items are written then, with
    * their own recorded time). A job that fails is tried again after 30 s, 2 min (and 8 min for an
@@ -158,6 +170,11 @@ export function maintenanceOf(runtime: Runtime): Maintenance {
       return runtime.worker.run(max);
     },
     embeddingBacklog: async () => runtime.store().storage.service.embeddingBacklog(),
+    vectorModels: async () => {
+      const { storage } = runtime.store();
+      const model = runtime.config.embeddings;
+      return { configured: model === null ? null : modelKey(model), models: await storage.service.vectorModels() };
+    },
     runJobs: async (max = 4) => {
       const store = runtime.store();
       requireCount(max, 'max', 1, 1000);

@@ -91,6 +91,8 @@ export function describeEmbeddingConformance(name: string, init: ConformanceInit
         AFTER_LEASE,
       );
       expect(await storage.service.embeddingBacklog()).toBe(0);
+      // A skipped text has no vector, so it is no model's.
+      expect(await storage.service.vectorModels()).toEqual([{ model: 'test:model', events: 1, chunks: 1 }]);
       expect(
         await storage.service.claimEmbeddingWork(5, '2026-06-02T00:00:00.000Z', '2026-06-02T00:05:00.000Z'),
       ).toEqual([]);
@@ -116,6 +118,7 @@ export function describeEmbeddingConformance(name: string, init: ConformanceInit
       );
       await storage.write([{ op: 'append_event', event: waiting, search_text: null }]);
       expect(await storage.service.embeddingBacklog()).toBe(1);
+      expect(await storage.service.vectorModels()).toEqual([{ model: 'test:old', events: 2, chunks: 0 }]);
       const reindex = (event: { id: string }, model: string) => ({
         op: 'index_event' as const,
         tenant_id: 't1',
@@ -141,6 +144,25 @@ export function describeEmbeddingConformance(name: string, init: ConformanceInit
       );
       await storage.write([reindex(moved, 'test:new')]);
       expect(await storage.service.embeddingBacklog()).toBe(0);
+      // Each event's vector is the last one stored for it: the one embedded again is the new model's only.
+      const ours = [
+        { model: 'test:new', events: 2, chunks: 0 },
+        { model: 'test:old', events: 1, chunks: 0 },
+      ];
+      expect(await storage.service.vectorModels()).toEqual(ours);
+      // Another tenant's vectors count for the store, not for this tenant.
+      const elsewhere = eventRecord({ tenant_id: 't2', content: 'another tenant' });
+      await storage.write([{ op: 'append_event', event: elsewhere, search_text: null }]);
+      const theirs = await storage.service.claimEmbeddingWork(5, AFTER_LEASE, '2026-06-01T12:15:00.000Z');
+      expect(theirs.map((work) => work.id)).toEqual([elsewhere.id]);
+      await storage.service.completeEmbeddingWork(
+        [{ target: 'event', tenant_id: 't2', id: elsewhere.id, vector: normalise([1, 1]) }],
+        'test:old',
+        AFTER_LEASE,
+      );
+      expect(await storage.service.vectorModels('t1')).toEqual(ours);
+      expect(await storage.service.vectorModels('t2')).toEqual([{ model: 'test:old', events: 1, chunks: 0 }]);
+      expect(await storage.service.vectorModels()).toEqual([ours[0], { model: 'test:old', events: 2, chunks: 0 }]);
       expect((await storage.events.get('t1', moved.id, AFTER_LEASE))?.embedding_status).toBe('done');
       expect((await storage.events.get('t1', unembeddable.id, AFTER_LEASE))?.embedding_status).toBe('skipped');
     });

@@ -15,6 +15,7 @@ import {
   type PutApiKeyOp,
   type RevokeApiKeyOp,
   type ServiceStorage,
+  type VectorModelCount,
 } from '../../src/index.js';
 import { copy, eventOut, keys, type MemoryState } from './state.js';
 
@@ -178,6 +179,19 @@ export class ServiceArea implements ServiceStorage {
         this.state.events.put(key, { ...row, event, lease: null, vector: vector ?? row.vector });
       }
     });
+  }
+
+  async vectorModels(tenantId?: string): Promise<VectorModelCount[]> {
+    const byModel = new Map<string, VectorModelCount>();
+    const count = (tenant: string, vector: { model: string } | null, target: 'events' | 'chunks') => {
+      if (vector === null || (tenantId !== undefined && tenant !== tenantId)) return;
+      const entry = byModel.get(vector.model) ?? { model: vector.model, events: 0, chunks: 0 };
+      entry[target] += 1;
+      byModel.set(vector.model, entry);
+    };
+    for (const chunk of this.state.chunks.values()) count(chunk.tenant_id, chunk.vector, 'chunks');
+    for (const row of this.state.events.values()) count(row.event.tenant_id, row.vector, 'events');
+    return [...byModel.values()].sort((a, b) => (a.model < b.model ? -1 : 1));
   }
 
   async embeddingBacklog(): Promise<number> {

@@ -58,6 +58,14 @@ export interface EmbeddingResult {
  * @example
  * const jobs = await storage.service.claimJobs(['reflect'], 4, now, leaseUntil);
  */
+/** How many stored vectors one embedding model made: of events, and of item chunks. */
+export interface VectorModelCount {
+  /** The model's key as vectors are stored under it (`provider:modelId`). */
+  model: string;
+  events: number;
+  chunks: number;
+}
+
 export interface ServiceStorage {
   /**
    * Claims up to `limit` jobs of these kinds (pending and past any backoff, or running with a lease
@@ -92,4 +100,10 @@ export interface ServiceStorage {
   completeEmbeddingWork(results: readonly EmbeddingResult[], model: string, now: string): Promise<void>;
   /** How much embedding work is pending or in progress. */
   embeddingBacklog(): Promise<number>;
+  /**
+   * The stored vectors by the model that made them, by model key: of the whole store, or of one
+   * tenant. After the configured model changes, those of another model are the ones meaning can no
+   * longer compare.
+   */
+  vectorModels(tenantId?: string): Promise<VectorModelCount[]>;
 }

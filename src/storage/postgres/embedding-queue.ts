@@ -2,10 +2,17 @@
 // FOR UPDATE SKIP LOCKED (so workers in several processes share it), and the vectors they come back
 // with. A chunk vector also goes to pgvector's column when the extension is there.
 
-import type { EmbeddingResult, EmbeddingWork } from '../../spec/storage.js';
+import type { EmbeddingResult, EmbeddingWork, VectorModelCount } from '../../spec/storage.js';
 import { toBlob } from '../../util/vectors.js';
 import { EVENT_SELECT } from '../shared/event-rows.js';
-import { chunkWork, EMBEDDING_BACKLOG, EMBEDDING_CLAIMABLE as CLAIMABLE, eventWork } from '../shared/embedding-sql.js';
+import {
+  chunkWork,
+  EMBEDDING_BACKLOG,
+  EMBEDDING_CLAIMABLE as CLAIMABLE,
+  eventWork,
+  vectorModelCounts,
+  vectorModelsSql,
+} from '../shared/embedding-sql.js';
 import type { SqlPool } from './client.js';
 import { vectorLiteral, type PgItemStore } from './item-store.js';
 
@@ -91,5 +98,13 @@ export class PgEmbeddingQueue {
   async backlog(): Promise<number> {
     const rows = await this.pool.arrays(EMBEDDING_BACKLOG);
     return Number(rows[0]![0]);
+  }
+
+  async models(tenantId: string | undefined): Promise<VectorModelCount[]> {
+    const rows =
+      tenantId === undefined
+        ? await this.pool.arrays(vectorModelsSql(false))
+        : await this.pool.arrays(vectorModelsSql(true), [tenantId, tenantId]);
+    return vectorModelCounts(rows);
   }
 }

@@ -142,6 +142,7 @@ function serviceArea({ pool, jobs, keys, queue }: PgStores): ServiceStorage {
     claimEmbeddingWork: (limit, now, leaseUntil) => queue.claim(limit, now, leaseUntil),
     completeEmbeddingWork: (results, model, now) => queue.complete(results, model, now),
     embeddingBacklog: () => queue.backlog(),
+    vectorModels: (tenantId) => queue.models(tenantId),
   };
 }
 

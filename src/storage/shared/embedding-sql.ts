@@ -4,7 +4,7 @@
 // (PostgreSQL also fills pgvector's column when the extension is there). Claimed rows read back
 // as work the same way in both.
 
-import type { EmbeddingWork } from '../../spec/storage.js';
+import type { EmbeddingWork, VectorModelCount } from '../../spec/storage.js';
 import { eventFromValues } from './event-rows.js';
 import type { Row } from './rows.js';
 
@@ -26,6 +26,35 @@ export const EMBEDDING_CLAIMABLE =
  */
 export const EMBEDDING_BACKLOG = `SELECT (SELECT count(*) FROM memory_chunks WHERE embedding_status IN ('pending', 'processing'))
   + (SELECT count(*) FROM events WHERE embedding_status IN ('pending', 'processing')) AS n`;
+
+/**
+ * The stored vectors by the model that made them (model, target, count), as vectorModelCounts reads
+ * them: of the whole store, or of one tenant (`byTenant`: the tenant id is bound twice).
+ *
+ * @example
+ * const counts = vectorModelCounts(await pool.arrays(vectorModelsSql(true), [tenant, tenant]));
+ */
+export function vectorModelsSql(byTenant: boolean): string {
+  const tenant = byTenant ? ' AND tenant_id = ?' : '';
+  return `SELECT vector_model, 'event', count(*) FROM event_vectors WHERE vector_model IS NOT NULL${tenant} GROUP BY vector_model
+  UNION ALL SELECT vector_model, 'chunk', count(*) FROM memory_chunks WHERE vector_model IS NOT NULL${tenant} GROUP BY vector_model`;
+}
+
+/**
+ * The rows of VECTOR_MODELS (model, target, count; a count may come as a string) as one count per model, by model.
+ *
+ * @example
+ * vectorModelCounts([['local:a', 'event', 3], ['local:a', 'chunk', '1']]) // [{ model: 'local:a', events: 3, chunks: 1 }]
+ */
+export function vectorModelCounts(rows: readonly unknown[][]): VectorModelCount[] {
+  const byModel = new Map<string, VectorModelCount>();
+  for (const [model, target, count] of rows) {
+    const entry = byModel.get(String(model)) ?? { model: String(model), events: 0, chunks: 0 };
+    entry[target === 'event' ? 'events' : 'chunks'] += Number(count);
+    byModel.set(entry.model, entry);
+  }
+  return [...byModel.values()].sort((a, b) => (a.model < b.model ? -1 : a.model > b.model ? 1 : 0));
+}
 
 /**
  * A claimed chunk (a row of seq, tenant_id, item_id, text) as work.

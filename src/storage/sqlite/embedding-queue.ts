@@ -4,11 +4,18 @@
 
 import type Database from 'better-sqlite3';
 
-import type { EmbeddingResult, EmbeddingWork } from '../../spec/storage.js';
+import type { EmbeddingResult, EmbeddingWork, VectorModelCount } from '../../spec/storage.js';
 import { toBlob } from '../../util/vectors.js';
 import { EVENT_SELECT, type Row } from '../shared/event-rows.js';
 import { BOUND_LIMIT } from '../shared/rows.js';
-import { chunkWork, EMBEDDING_BACKLOG, EMBEDDING_CLAIMABLE as CLAIMABLE, eventWork } from '../shared/embedding-sql.js';
+import {
+  chunkWork,
+  EMBEDDING_BACKLOG,
+  EMBEDDING_CLAIMABLE as CLAIMABLE,
+  eventWork,
+  vectorModelCounts,
+  vectorModelsSql,
+} from '../shared/embedding-sql.js';
 
 export class EmbeddingQueue {
   private readonly s;
@@ -37,6 +44,8 @@ export class EmbeddingQueue {
         'INSERT OR REPLACE INTO event_vectors (tenant_id, user_id, agent_id, event_seq, vector, vector_model, embedded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
       backlog: db.prepare(EMBEDDING_BACKLOG),
+      models: db.prepare(vectorModelsSql(false)).raw(),
+      tenantModels: db.prepare(vectorModelsSql(true)).raw(),
     };
   }
 
@@ -81,5 +90,10 @@ export class EmbeddingQueue {
 
   backlog(): number {
     return (this.s.backlog.get() as Row)['n'] as number;
+  }
+
+  models(tenantId: string | undefined): VectorModelCount[] {
+    const rows = tenantId === undefined ? this.s.models.all() : this.s.tenantModels.all(tenantId, tenantId);
+    return vectorModelCounts(rows as unknown[][]);
   }
 }

@@ -151,6 +151,7 @@ function serviceArea({ db, jobs, keys, queue }: SqliteStores): ServiceStorage {
       db.transaction(() => queue.complete(results, model, now)).immediate();
     },
     embeddingBacklog: async () => queue.backlog(),
+    vectorModels: async (tenantId) => queue.models(tenantId),
   };
 }
 
