@@ -9,6 +9,7 @@ import {
   JOB_STATUSES,
   KEY_ROLES,
   migrateStore,
+  staleVectors,
   startBackgroundWorker,
   type ApiKeyInfo,
   type Job,
@@ -146,6 +147,8 @@ export function registerServiceCommands(program: Command): void {
             log({ event: 'error', task, message: error instanceof Error ? error.message : String(error) }),
         });
         log({ event: 'started', interval_ms: options.interval });
+        const stale = staleVectors(await engram.maintenance.vectorModels());
+        if (stale !== null) log({ event: 'warning', message: stale });
         const signal = await untilSignal().signal;
         await worker.stop();
         log({ event: 'stopped', signal, ...worker.totals });
