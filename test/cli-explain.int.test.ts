@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 
 import type { BuildExplanation, CommitTurnResult, EventSearchPage, MemoryPacket } from '../src/index.js';
-import { runEngram } from './helpers/engram-process.js';
+import { runEngram, scopeFlags } from './helpers/engram-process.js';
 
 // Each command is a new Node process (1.5–3 s while other test files run); a test runs several in a row.
 vi.setConfig({ testTimeout: 120_000 });
@@ -65,14 +65,7 @@ describe('engram events search and engram explain', () => {
 
     const composed = engram([
       'compose',
-      '--user',
-      'ada',
-      '--agent',
-      'helper',
-      '--session',
-      's1',
-      '--run',
-      'r1',
+      ...scopeFlags(scope),
       '--purpose',
       'responder',
       '--query',

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 
 import { createEngram, type BuildExplanation, type MemoryPacket } from '../src/index.js';
-import { runEngram } from './helpers/engram-process.js';
+import { runEngram, scopeFlags } from './helpers/engram-process.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -49,14 +49,7 @@ describe('vectors of another model than the configured one', () => {
     // Explaining a packet says so too: its passages were found by words and time alone.
     const composed = engram([
       'compose',
-      '--user',
-      'ada',
-      '--agent',
-      'helper',
-      '--session',
-      's2',
-      '--run',
-      'r1',
+      ...scopeFlags({ ...scope, session_id: 's2' }),
       '--purpose',
       'responder',
       '--query',

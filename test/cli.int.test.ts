@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 
 import { assertPacket, type CommitTurnResult, type EventRecord, type MemoryPacket } from '../src/index.js';
-import { engramCommand, runEngram } from './helpers/engram-process.js';
+import { engramCommand, runEngram, scopeFlags } from './helpers/engram-process.js';
 
 // Each command is a new Node process (1.5–3 s while other test files run); a test runs several in a row.
 vi.setConfig({ testTimeout: 120_000 });
@@ -22,7 +22,7 @@ function engram(args: string[], input?: string) {
   return runEngram(['--store', store, ...args], input);
 }
 
-const scopeArgs = ['--user', 'ada', '--agent', 'helper', '--session', 's1', '--run', 'r1'];
+const scopeArgs = scopeFlags({ user_id: 'ada', agent_id: 'helper', session_id: 's1', run_id: 'r1' });
 const turn = {
   scope: { user_id: 'ada', agent_id: 'helper', session_id: 's1', run_id: 'r1' },
   turn_id: 'cli-1',

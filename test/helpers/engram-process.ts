@@ -64,6 +64,16 @@ export function runEngram(args: readonly string[], input?: string, env: EngramEn
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+/**
+ * A scope as the command line takes it: `--user`, `--agent`, `--session` and `--run`.
+ *
+ * @example
+ * runEngram(['compose', ...scopeFlags({ user_id: 'ada', agent_id: 'helper', session_id: 's1', run_id: 'r1' }), '--query', 'launch'])
+ */
+export function scopeFlags(scope: { user_id: string; agent_id: string; session_id: string; run_id: string }): string[] {
+  return ['--user', scope.user_id, '--agent', scope.agent_id, '--session', scope.session_id, '--run', scope.run_id];
+}
+
 export interface EngramProcess {
   readonly child: ChildProcess;
   /** Everything the process wrote to stdout so far. */
