@@ -12,8 +12,9 @@ import { EngramError } from '../spec/errors.js';
 import type { EventRecord } from '../spec/event.js';
 import type { MemoryItem } from '../spec/items.js';
 import type { ItemLine } from './item-text.js';
-import { blockFraming, groupFraming, packetFraming, type BlockTag, type RenderFormat } from './render.js';
-import { cachedCount, type LineCosts } from './text-tokens.js';
+import { framingCost, itemFramingCost } from './framing-costs.js';
+import { packetFraming, type BlockTag } from './render.js';
+import type { LineCosts } from './text-tokens.js';
 import type { Level } from './forms.js';
 
 /** Stable reason codes for omissions. */
@@ -127,49 +128,12 @@ export interface Placed<T> {
   value: T;
 }
 
-/** What rendering adds to each item: a bullet (or indentation) and a line break. */
-export const RENDER_LINE = 2;
-
-/** Tokens of framing pieces in the format that takes more of them (each piece counted on its own). */
-function framingCost(tokenizer: Tokenizer, pieces: Record<RenderFormat, string[]>): number {
-  const sum = (texts: readonly string[]) => texts.reduce((total, text) => total + cachedCount(tokenizer, text), 0);
-  return Math.max(sum(pieces.markdown), sum(pieces.xml));
-}
-
 /** What the rendering of a packet looks like: its title's parts, and the tokenizer of its markup. */
 export interface RenderFrame {
   purpose: string;
   generatedAt: string;
   /** Counts markup as it is (a prompt tokenizer would count `<tag>` escaped, as item text is). */
   tokenizer: Tokenizer;
-}
-
-/** Tokens of each heading, by tokenizer and heading (a part's, or a day's: a few hundred a year). */
-const HEADING_COSTS = new Map<string, number>();
-
-/** Tokens of a heading's framing, counted once per tokenizer. */
-function cachedHeadingCost(
-  tokenizer: Tokenizer,
-  heading: string,
-  pieces: () => Record<RenderFormat, string[]>,
-): number {
-  const key = `${tokenizer.name}\u0000${heading}`;
-  let tokens = HEADING_COSTS.get(key);
-  if (tokens === undefined) {
-    tokens = framingCost(tokenizer, pieces());
-    HEADING_COSTS.set(key, tokens);
-  }
-  return tokens;
-}
-
-/** Tokens a rendered part adds once (its heading or tag pair), in the format that takes more. */
-function headingCost(tokenizer: Tokenizer, block: BlockTag): number {
-  return cachedHeadingCost(tokenizer, `part:${block}`, () => blockFraming(block));
-}
-
-/** Tokens a group's heading line adds inside its part, in the format that takes more. */
-function groupHeadingCost(tokenizer: Tokenizer, heading: string): number {
-  return cachedHeadingCost(tokenizer, `group:${heading}`, () => groupFraming(heading));
 }
 
 /** The rendered part of each packet part whose items all show under one (insights and facts say theirs). */
@@ -295,12 +259,11 @@ export class PacketBuilder {
    */
   overhead(ref: ItemRef, block?: BlockTag, group?: string): number {
     const tag = blockOf(ref, block);
-    const part = this.parts.has(tag) ? 0 : headingCost(this.markupTokenizer, tag);
-    const heading =
-      group === undefined || this.groups.has(`${tag}\u0000${group}`)
-        ? 0
-        : groupHeadingCost(this.markupTokenizer, group);
-    return RENDER_LINE + part + heading;
+    return itemFramingCost(this.markupTokenizer, tag, {
+      newPart: !this.parts.has(tag),
+      group,
+      newGroup: group !== undefined && !this.groups.has(`${tag}\u0000${group}`),
+    });
   }
 
   /** The packet's record: call it once every section is placed. */
