@@ -177,6 +177,32 @@ describe('compose finds passages by words, meaning and time', () => {
     expect(ruleOfQuote('river') ?? '').not.toMatch(/time #/u);
   });
 
+  it('reads deep into the turns told after a window: a teller that ranks low by meaning still counts for it', async () => {
+    // Twenty-five turns of early April about cooking come first by meaning for a question about
+    // cooking; the one that tells of March ("last month") shares no word or topic with it.
+    const cooking = Array.from({ length: 25 }, (_, index): [string, string] => [
+      `2026-04-${String(2 + Math.floor(index / 2)).padStart(2, '0')}T${String(8 + (index % 2)).padStart(2, '0')}:00:00.000Z`,
+      `Made pasta for dinner again, recipe number ${index + 1}.`,
+    ]);
+    const store = await seeded(conceptModel(), [
+      ...cooking,
+      ['2026-04-20T09:00:00.000Z', 'Last month I baked sourdough for the first time.'],
+    ]);
+    await store.maintenance.runEmbeddings();
+    const packet = await store.compose({
+      scope,
+      purpose: 'responder',
+      cues: { query: 'What did I cook in March?' },
+      reference_time: '2026-06-30T12:00:00.000Z',
+      budget: { max_tokens: 2000 },
+    });
+    const quote = packet.short_term.key_quotes!.find((entry) => entry.quote.includes('sourdough'));
+    expect(quote).toBeDefined();
+    expect(packet.explain.selected.find((line) => line.startsWith(`key_quotes:${quote!.evidence_id}:`))).toMatch(
+      /time #1\b/u,
+    );
+  });
+
   it('replays a packet exactly after more turns were embedded: the replay compares only vectors stored before it', async () => {
     const model = conceptModel();
     const store = await seeded(model);

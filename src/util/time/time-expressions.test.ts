@@ -184,6 +184,37 @@ describe('resolveTimeWindows: words that are not times', () => {
   });
 });
 
+describe('resolveTimeWindows: the time-word screen in front of the grammar', () => {
+  // Text without a time word is not parsed; every family of expression the grammar reads holds one,
+  // in any case, at the start of a word (a new rule with a word of its own must add it to the screen).
+  it.each([
+    ['THE DAY BEFORE YESTERDAY', 1],
+    ['this Morning', 1],
+    ['a fortnight ago', 1],
+    ['a couple of decades back', 1],
+    ['Saturday', 1],
+    ['on Sept 3', 1],
+    ['in Dec', 1],
+    ['since 2016', 1],
+    ['on 2023-05-08', 1],
+    ['the fifth of May', 1],
+    ['over the Weekend', 1],
+    ['in late Autumn', 1],
+    ['昨晚', 1],
+    ['今早', 1],
+    ['上个礼拜三', 1],
+    ['下星期', 1],
+    ['五一', 1],
+    ['平安夜', 1],
+    ['教师节', 1],
+    ['去年冬天', 1],
+    ['2022年', 1],
+    ['8号', 1],
+  ])('%s → %i windows', (query, count) => {
+    expect(resolveTimeWindows(query, REFERENCE)).toHaveLength(count);
+  });
+});
+
 describe('resolveTimeWindows: several expressions, references and odd input', () => {
   it('returns every window in text order, each window once', () => {
     expect(resolve('What did I do yesterday and last summer?')).toEqual([
