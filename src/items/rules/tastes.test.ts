@@ -43,6 +43,11 @@ describe('tastes', () => {
     ['salam! I play the oud, I have a beautiful one from Baghdad', 'taste:oud', 'plays the oud'],
     ["I support Benfica, we're at the Luz every home game", 'taste:benfica', 'supports Benfica'],
     ["we've always supported Al Ahly in this family", 'taste:al_ahly', 'supports Al Ahly'],
+    // A hyphen inside a word is part of the thing; one with a space after it ends the phrase.
+    ['I love sci-fi, especially the old stuff.', 'taste:sci_fi', 'likes sci-fi'],
+    ["I'm really into upside-down poses lately", 'taste:upside_down_poses', 'likes upside-down poses'],
+    ['I love pottery- it calms me down.', 'taste:pottery', 'likes pottery'],
+    ['I still like to go skateboarding.', 'taste:skateboarding', 'likes skateboarding'],
   ])('%s', (text, k, v) => {
     expect(tastes(text)).toEqual([{ k, v }]);
   });
@@ -70,6 +75,16 @@ describe('tastes', () => {
     "he tried a new approach and I'm in love with it",
     'what keeps me sane is unclear',
     'the thing keeping me sane is that it ends soon',
+    "I got promoted at work, and I'm over the moon about it!",
+    "I'm over at my sister's place this week.",
+    'I like to just take a look at the sunset.',
+    'I love to give it a try when I can.',
+    "That's what I like to hear!",
+    'As I like to say, there is no club better than Liverpool.',
+    'Being my own boss and doing something I love is awesome.',
+    "I'm really grateful to have a job I enjoy every day.",
+    'I love making this, it is so creamy.',
+    'I also like holding them.',
   ])('is no taste: %s', (text) => {
     expect(tastes(text)).toEqual([]);
   });

@@ -11,7 +11,9 @@ import type { Rule, SentenceContext } from './rule.js';
 // The thing liked, up to the end of its phrase.
 const OBJECT = String.raw`([\p{L}\p{N}][\p{L}\p{N}\s'’&-]{1,40}?)(?=\s+(?:this|last|since|recently|every|all|on|around|near|during)\b|${PHRASE_END.slice(3)}`;
 // Words a clause may start with before the thing itself: "…, and seafood is a no from me".
-const LEAD = /^(?:(?:and|but|so|also|honestly|tbh|mostly|lately|currently|plus|though|then|now)\s+)+/iu;
+// "go" before a pastime: "I like to go skateboarding" likes skateboarding.
+const LEAD =
+  /^(?:(?:and|but|so|also|honestly|tbh|mostly|lately|currently|plus|though|then|now)\s+|go\s+(?=[\p{L}-]+ing\b))+/iu;
 // A clause's start: the sentence's, or after punctuation or a conjunction.
 const CLAUSE = String.raw`(?:^|[,;:—–-]\s*|\b(?:and|but|so|also|honestly|currently|tbh|mostly|lately)\s+)`;
 const DEGREE = String.raw`(?:(?:really|super|so|totally|kind of|kinda|pretty|quite|very|deeply|completely|absolutely|properly|seriously|a bit|deep|currently|now|also|still|just|truly|do)\s+)*`;
@@ -20,10 +22,27 @@ const FAN = String.raw`(?:an?\s+)?(?:big\s+|huge\s+|massive\s+|real\s+)?fan\s+of
 const NOT_TASTE =
   /^(?:it|that|this|these|those|them|him|her|you|yours|your|me|us|how|when|what|to|being|having|doing|getting|going|most|all|some|one|everything|anything|nothing|lots|a lot|a bit|working|living|the idea)\b|^(?:genre|show|series|book|books|game|games|place|idea|food|music|movie|movies|film|films|song|songs|album|band|team|sport|city|country|weather|vibe|style|concept|thing|things|stuff|one|ones|process|job|work|part|way|fact|smell|taste|texture|look|sound|feeling|people)$/iu;
 
+// What follows "I love…" that is no thing: a light verb and its object ("I like to just take a look
+// at the sunset", "I love to give it a try"), a verb of saying, hearing or coming ("That's what I like
+// to hear", "as I like to say", "I love to help"; "I like to go riding" keeps its riding), the rest of
+// a clause ("doing something I love is awesome"), a time ("a job I enjoy every day"), and a generic
+// verb whose object is a pronoun or was left behind ("I love making this", "I also like holding them").
+const NOT_A_THING = new RegExp(
+  [
+    String.raw`^(?:take|have|give|get|make)\s+(?:(?:it|them)\s+)?(?:a|an|some|another)\s+(?:look|go|try|shot|break|peek|rest|chance|moment|second|minute|listen|read)\b`,
+    String.raw`^(?:hear|say|tell|talk|help|come|get|see|know|think|do|go(?!\s+[\p{L}-]+ing\b))\b`,
+    String.raw`^(?:is|are|was|were|be|been|every|each)\b`,
+    String.raw`^(?:making|doing|having|getting|holding|using|seeing|trying)$`,
+    String.raw`\b(?:it|them|this|that|these|those|him|her)$`,
+  ].join('|'),
+  'iu',
+);
+
 /** A taste as a fact's value, or undefined: not for a pronoun, a generic word or a long clause. */
 const tasteOf = (verdict: 'likes' | 'dislikes') => (captured: string) => {
   const value = captured.replace(LEAD, '');
-  if (NOT_TASTE.test(value) || /\bones?\b/iu.test(value) || value.split(/\s+/u).length > 5) return undefined;
+  if (NOT_TASTE.test(value) || NOT_A_THING.test(value) || /\bones?\b/iu.test(value) || value.split(/\s+/u).length > 5)
+    return undefined;
   return `${verdict} ${value}`;
 };
 const key = (value: string): string => `taste:${slug(value.replace(LEAD, ''))}`;
@@ -146,7 +165,7 @@ const EN_TASTES: readonly FactPattern[] = [
   {
     k: key,
     pattern: new RegExp(
-      String.raw`\bI(?:'m|\s+am)\s+(?:so\s+|totally\s+|completely\s+)?(?:done\s+with|over)\s+${OBJECT}`,
+      String.raw`\bI(?:'m|\s+am)\s+(?:so\s+|totally\s+|completely\s+)?(?:done\s+with|over(?!\s+(?:the\s+moon|here|there|at|in|on|to|with|for)\b))\s+${OBJECT}`,
       'iu',
     ),
     accept: tasteOf('dislikes'),
