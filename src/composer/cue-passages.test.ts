@@ -262,6 +262,41 @@ describe('turns around the matches', () => {
     expect(packet.explain.selected).toContain(`key_quotes:${ids[3]}: cue.hybrid(words #2)`);
   });
 
+  it('keeps the best match first when a run of weaker matches lends each other more than it scores', async () => {
+    // Twenty-five evenings of pasta, each matching a little; the one turn that answers matches best.
+    const run = await say(
+      Array.from({ length: 25 }, (_, day): ['user', string] => [
+        'user',
+        `Made pasta for dinner again, evening ${day}.`,
+      ]),
+      'april',
+    );
+    const [lone] = await say([['user', 'Last month I baked sourdough for the first time.']], 'march');
+    const events = await t.storage.events.list({
+      tenant_id: 'default',
+      ids: [...run, lone!],
+      now: '2100-01-01T00:00:00.000Z',
+      limit: 26,
+    });
+    const byId = new Map(events.map((event) => [event.id, event]));
+    const hits = [
+      { event: byId.get(lone!)!, score: 1, rule: 'cue.hybrid(meaning #1)' },
+      ...run.map((id, index) => ({ event: byId.get(id)!, score: 0.6, rule: `cue.hybrid(meaning #${index + 2})` })),
+    ];
+    const base = {
+      tenant_id: 'default',
+      user_id: scope.user_id,
+      agent_id: scope.agent_id!,
+      now: '2100-01-01T00:00:00.000Z',
+      exclude_sensitivity: ['secret' as const],
+    };
+    const passages = await withAdjacentTurns(t.storage, hits, base, 20, 26, { terms: [], subject: null });
+    // A pasta turn inside the run is lent 0.4 × 0.6 by each of three neighbours: 1.32 against 1.
+    expect(passages[0]!.event.id).toBe(lone);
+    expect(passages[0]!.rule).toBe('cue.hybrid(meaning #1)');
+    expect(passages.slice(1).map((passage) => passage.event.id)).toEqual(expect.arrayContaining(run.slice(0, 19)));
+  });
+
   it('property: every passage is a match or a turn around a lending match, and a shorter list is the start of a longer one', async () => {
     const ids: string[] = [];
     // Every third turn asks about the cue term, so some neighbours rank as answers.

@@ -216,11 +216,36 @@ export async function withAdjacentTurns(
   if (topic.length > 0) markAsking([...byId.values()], matcher);
   if (cues.asksWhen === true) markSaysWhen([...byId.values()], depth);
   const weight = (ranked: Ranked) => (ranked.saysWhen ? SAYS_WHEN_WEIGHT : 1);
-  return [...byId.values()]
+  const sorted = [...byId.values()]
     .map((ranked) => ({ ranked, score: Math.round((ranked.own + ranked.lent) * weight(ranked) * 1e6) / 1e6 }))
     .sort((a, b) => b.score - a.score || a.ranked.order - b.ranked.order)
+    .map(({ ranked }) => ranked);
+  return bestMatchFirst(sorted, weight)
     .slice(0, limit)
-    .map(({ ranked }) => ({ event: ranked.event, rule: passageRule(ranked) }));
+    .map((ranked) => ({ event: ranked.event, rule: passageRule(ranked) }));
+}
+
+/**
+ * The passages with the best match on its own score first, behind only the turns it lent a score
+ * to itself (its answer, the turn before it): what other matches lend their neighbours sums, so a
+ * run of similar turns that each match a little ("made pasta again…", twenty times) would
+ * otherwise outrank the one turn that matches best and leave it out of a small packet. Only the
+ * best match is kept ahead: lower down, the turns around the matches are what finds the evidence
+ * that shares no word with the question (LoCoMo, evidence cited at 256 / 500 / 1,000 / 2,000
+ * tokens: 0.711 / 0.787 / 0.835 / 0.881 → 0.712 / 0.787 / 0.835 / 0.881, the three best matches
+ * kept ahead 0.702 / 0.787 / 0.835 / 0.881, the five best 0.638 / 0.788 / 0.835 / 0.881).
+ */
+function bestMatchFirst(sorted: readonly Ranked[], weight: (ranked: Ranked) => number): Ranked[] {
+  let best: Ranked | undefined;
+  for (const ranked of sorted)
+    if (ranked.own > 0 && (best === undefined || ranked.own * weight(ranked) > best.own * weight(best))) best = ranked;
+  const at = best === undefined ? -1 : sorted.indexOf(best);
+  if (best === undefined || at <= 0) return [...sorted];
+  // A match's rank among the lenders is its place among the hits (order is that place × 4).
+  const rank = best.order / 4 + 1;
+  const ahead = sorted.slice(0, at);
+  const itsOwn = ahead.filter((ranked) => ranked.lenders.includes(rank));
+  return [...itsOwn, best, ...ahead.filter((ranked) => !itsOwn.includes(ranked)), ...sorted.slice(at + 1)];
 }
 
 /**
