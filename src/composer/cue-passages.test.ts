@@ -14,6 +14,15 @@ afterEach(async () => {
   await t.cleanup();
 });
 
+/** The event filters a compose of the test scope reads neighbours with. */
+const NEIGHBOUR_BASE = {
+  tenant_id: 'default',
+  user_id: scope.user_id,
+  agent_id: scope.agent_id!,
+  now: '2100-01-01T00:00:00.000Z',
+  exclude_sensitivity: ['secret' as const],
+};
+
 /** One message per turn, in order, as a conversation is committed. */
 async function say(
   lines: ReadonlyArray<[role: 'user' | 'assistant', content: string, secret?: boolean]>,
@@ -283,14 +292,7 @@ describe('turns around the matches', () => {
       { event: byId.get(lone!)!, score: 1, rule: 'cue.hybrid(meaning #1)' },
       ...run.map((id, index) => ({ event: byId.get(id)!, score: 0.6, rule: `cue.hybrid(meaning #${index + 2})` })),
     ];
-    const base = {
-      tenant_id: 'default',
-      user_id: scope.user_id,
-      agent_id: scope.agent_id!,
-      now: '2100-01-01T00:00:00.000Z',
-      exclude_sensitivity: ['secret' as const],
-    };
-    const passages = await withAdjacentTurns(t.storage, hits, base, 20, 26, { terms: [], subject: null });
+    const passages = await withAdjacentTurns(t.storage, hits, NEIGHBOUR_BASE, 20, 26, { terms: [], subject: null });
     // A pasta turn inside the run is lent 0.4 × 0.6 by each of three neighbours: 1.32 against 1.
     expect(passages[0]!.event.id).toBe(lone);
     expect(passages[0]!.rule).toBe('cue.hybrid(meaning #1)');
@@ -318,13 +320,6 @@ describe('turns around the matches', () => {
       now: '2100-01-01T00:00:00.000Z',
       limit: ids.length,
     });
-    const base = {
-      tenant_id: 'default',
-      user_id: scope.user_id,
-      agent_id: scope.agent_id!,
-      now: '2100-01-01T00:00:00.000Z',
-      exclude_sensitivity: ['secret' as const],
-    };
     // Whose turns count in full, and the word the questions ask about.
     const cues = { terms: ['turn'], subject: { role: 'user' as const } };
     const position = new Map(events.map((event) => [event.id, ids.indexOf(event.id)]));
@@ -340,8 +335,8 @@ describe('turns around the matches', () => {
           const hits = chosen
             .map((event, index) => ({ event, score: points[index]! / 4, rule: 'cue.hybrid(words #1)' }))
             .sort((a, b) => b.score - a.score);
-          const passages = await withAdjacentTurns(t.storage, hits, base, depth, limit, cues);
-          const longer = await withAdjacentTurns(t.storage, hits, base, depth, limit + 10, cues);
+          const passages = await withAdjacentTurns(t.storage, hits, NEIGHBOUR_BASE, depth, limit, cues);
+          const longer = await withAdjacentTurns(t.storage, hits, NEIGHBOUR_BASE, depth, limit + 10, cues);
           expect(passages.map((passage) => passage.event.id)).toEqual(
             longer.slice(0, limit).map((passage) => passage.event.id),
           );
