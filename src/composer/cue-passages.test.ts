@@ -295,7 +295,7 @@ describe('turns around the matches', () => {
     const passages = await withAdjacentTurns(t.storage, hits, NEIGHBOUR_BASE, 20, 26, { terms: [], subject: null });
     // A pasta turn inside the run is lent 0.4 × 0.6 by each of three neighbours: 1.32 against 1.
     expect(passages[0]!.event.id).toBe(lone);
-    expect(passages[0]!.rule).toBe('cue.hybrid(meaning #1)');
+    expect(passages[0]!.rule).toBe('cue.hybrid(meaning #1; best match first)');
     expect(passages.slice(1).map((passage) => passage.event.id)).toEqual(expect.arrayContaining(run.slice(0, 19)));
   });
 

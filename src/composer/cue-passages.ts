@@ -140,6 +140,8 @@ interface Ranked {
   saysWhen: boolean;
   /** Its sentence that best matches the cues is a question: its own score counts ASKING_WEIGHT times. */
   asking: boolean;
+  /** The best match on its own score, moved ahead of passages that ranked above it by what they were lent. */
+  first: boolean;
 }
 
 /**
@@ -180,6 +182,7 @@ export async function withAdjacentTurns(
         largestRule: '',
         saysWhen: false,
         asking: false,
+        first: false,
       };
       byId.set(event.id, held);
     }
@@ -245,6 +248,8 @@ function bestMatchFirst(sorted: readonly Ranked[], weight: (ranked: Ranked) => n
   const rank = best.order / 4 + 1;
   const ahead = sorted.slice(0, at);
   const itsOwn = ahead.filter((ranked) => ranked.lenders.includes(rank));
+  if (itsOwn.length === ahead.length) return [...sorted];
+  best.first = true;
   return [...itsOwn, best, ...ahead.filter((ranked) => !itsOwn.includes(ranked)), ...sorted.slice(at + 1)];
 }
 
@@ -313,13 +318,15 @@ function loansOf(
  * Why a passage is there: a match's rule with the ranks of the matches around it that lent it
  * their words (`cue.hybrid(words #4; context of ranks 1, 2)`), or the rule of the largest loan to
  * a turn that matched nothing (`cue.answer(to rank 1)`, `cue.adjacent_turn(next to rank 2; also
- * ranks 5)`), with the weights that moved it last (`…; asks ×0.7)`, `…; says when ×2.5)`).
+ * ranks 5)`), with the weights that moved it last (`…; asks ×0.7)`, `…; says when ×2.5)`) and, for
+ * the best match moved ahead of passages lent more, `…; best match first)`.
  */
 function passageRule(ranked: Ranked): string {
-  const { own, rule, lenders, largestRule, saysWhen, asking } = ranked;
+  const { own, rule, lenders, largestRule, saysWhen, asking, first } = ranked;
   const notes = [
     ...(asking ? [`asks ×${ASKING_WEIGHT}`] : []),
     ...(saysWhen ? [`says when ×${SAYS_WHEN_WEIGHT}`] : []),
+    ...(first ? ['best match first'] : []),
   ];
   const noted = (text: string) => notes.reduce((withNotes, note) => withNote(withNotes, note), text);
   if (lenders.length === 0) return noted(rule);
