@@ -48,6 +48,9 @@ describe('tastes', () => {
     ["I'm really into upside-down poses lately", 'taste:upside_down_poses', 'likes upside-down poses'],
     ['I love pottery- it calms me down.', 'taste:pottery', 'likes pottery'],
     ['I still like to go skateboarding.', 'taste:skateboarding', 'likes skateboarding'],
+    // A verb of saying or going as a word of a thing's name: "go-karts", "talk shows".
+    ['I love go-karts.', 'taste:go_karts', 'likes go-karts'],
+    ['I love talk shows.', 'taste:talk_shows', 'likes talk shows'],
   ])('%s', (text, k, v) => {
     expect(tastes(text)).toEqual([{ k, v }]);
   });
@@ -85,6 +88,7 @@ describe('tastes', () => {
     "I'm really grateful to have a job I enjoy every day.",
     'I love making this, it is so creamy.',
     'I also like holding them.',
+    'I love to help people.',
   ])('is no taste: %s', (text) => {
     expect(tastes(text)).toEqual([]);
   });

@@ -23,14 +23,15 @@ const NOT_TASTE =
   /^(?:it|that|this|these|those|them|him|her|you|yours|your|me|us|how|when|what|to|being|having|doing|getting|going|most|all|some|one|everything|anything|nothing|lots|a lot|a bit|working|living|the idea)\b|^(?:genre|show|series|book|books|game|games|place|idea|food|music|movie|movies|film|films|song|songs|album|band|team|sport|city|country|weather|vibe|style|concept|thing|things|stuff|one|ones|process|job|work|part|way|fact|smell|taste|texture|look|sound|feeling|people)$/iu;
 
 // What follows "I love…" that is no thing: a light verb and its object ("I like to just take a look
-// at the sunset", "I love to give it a try"), a verb of saying, hearing or coming ("That's what I like
-// to hear", "as I like to say", "I love to help"; LEAD has taken "go" off "go riding"), the rest of
-// a clause ("doing something I love is awesome"), a time ("a job I enjoy every day"), and a generic
-// verb whose object is a pronoun or was left behind ("I love making this", "I also like holding them").
+// at the sunset", "I love to give it a try"), a verb of saying, hearing or coming alone or before a
+// pronoun, a preposition or a particle ("That's what I like to hear", "as I like to say", "I love to
+// help people"; "go-karts" and "talk shows" are things; LEAD has taken "go" off "go riding"), the
+// rest of a clause ("doing something I love is awesome"), a time ("a job I enjoy every day"), and a
+// generic verb whose object is a pronoun or was left behind ("I love making this", "holding them").
 const NOT_A_THING = new RegExp(
   [
     String.raw`^(?:take|have|give|get|make)\s+(?:(?:it|them)\s+)?(?:a|an|some|another)\s+(?:look|go|try|shot|break|peek|rest|chance|moment|second|minute|listen|read)\b`,
-    String.raw`^(?:hear|say|tell|talk|help|come|get|see|know|think|do|go)\b`,
+    String.raw`^(?:hear|say|tell|talk|help|come|get|see|know|think|do|go)(?:$|\s+(?:it|that|this|them|you|him|her|me|us|people|others|everyone|about|to|with|from|for|out|of|up|back|in|on|at|more|again|around|away|along|into|over|through|together|lost|started|going)\b)`,
     String.raw`^(?:is|are|was|were|be|been|every|each)\b`,
     String.raw`^(?:making|doing|having|getting|holding|using|seeing|trying)$`,
     String.raw`\b(?:it|them|this|that|these|those|him|her)$`,
