@@ -203,6 +203,34 @@ describe('compose finds passages by words, meaning and time', () => {
     );
   });
 
+  it('puts the best turn of the time a question names first, ahead of a run of other days that share its words', async () => {
+    // Every evening of April "cooking is fun" shares a word with the question; the one turn about
+    // March ("last month", said in April) shares none and would come after the run.
+    const april = Array.from({ length: 20 }, (_, index): [string, string] => [
+      `2026-04-${String(index + 1).padStart(2, '0')}T19:00:00.000Z`,
+      'Made pasta for dinner again tonight. Cooking is fun after work.',
+    ]);
+    const store = await seeded(conceptModel(), [
+      ...april,
+      ['2026-04-25T09:00:00.000Z', 'Last month I baked sourdough for the first time.'],
+    ]);
+    await store.maintenance.runEmbeddings();
+    const packet = await store.compose({
+      scope,
+      purpose: 'responder',
+      cues: { query: 'What did I cook in March?' },
+      reference_time: '2026-05-02T12:00:00.000Z',
+      budget: { max_tokens: 300 },
+    });
+    const [first] = packet.short_term.key_quotes!;
+    expect(first!.quote).toContain('sourdough');
+    expect(packet.explain.selected).toContainEqual(
+      expect.stringMatching(
+        new RegExp(`^key_quotes:${first!.evidence_id}: .*time #1.*best of the time named first\\) \\[quote\\]$`, 'u'),
+      ),
+    );
+  });
+
   it('replays a packet exactly after more turns were embedded: the replay compares only vectors stored before it', async () => {
     const model = conceptModel();
     const store = await seeded(model);

@@ -271,7 +271,11 @@ function fuse(
     entry.score = Math.round(entry.score * factor * 1e6) / 1e6;
     entry.rule = ruleOf(entry.signals, { notBy: others.has(entry) ? subject : null, session: factor });
   }
-  return fused.sort(byScore).slice(0, limit);
+  const read = fused.sort(byScore).slice(0, limit);
+  // The best passage of the time the cues name is always read (withAdjacentTurns puts it first),
+  // however little else of the question it shares.
+  const ofTime = fused.find((entry) => entry.signals.time === 1);
+  return ofTime === undefined || read.includes(ofTime) || limit === 0 ? read : [...read.slice(0, limit - 1), ofTime];
 }
 
 /** Best first; equal scores: the newer event first (ids are time-ordered). */
