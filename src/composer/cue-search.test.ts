@@ -52,6 +52,12 @@ describe('compose finds passages by words, meaning and time', () => {
   const passages = (packet: Awaited<ReturnType<Engram['compose']>>) =>
     (packet.short_term.key_quotes ?? []).map((quote) => quote.quote);
 
+  /** A responder packet for a question asked at `reference_time`, once the turns have their vectors. */
+  async function askAt(store: Engram, query: string, reference_time: string, max_tokens: number) {
+    await store.maintenance.runEmbeddings();
+    return store.compose({ scope, purpose: 'responder', cues: { query }, reference_time, budget: { max_tokens } });
+  }
+
   it('finds a turn that shares no word with the question by meaning, and says which signals found each passage', async () => {
     const model = conceptModel();
     const store = await seeded(model);
@@ -157,14 +163,7 @@ describe('compose finds passages by words, meaning and time', () => {
       ['2026-04-05T09:00:00.000Z', 'I baked bread today, first time in years.'],
       ['2026-06-01T09:00:00.000Z', 'Back from a long walk by the river.'],
     ]);
-    await store.maintenance.runEmbeddings();
-    const packet = await store.compose({
-      scope,
-      purpose: 'responder',
-      cues: { query: 'What did I do in March?' },
-      reference_time: '2026-06-30T12:00:00.000Z',
-      budget: { max_tokens: 600 },
-    });
+    const packet = await askAt(store, 'What did I do in March?', '2026-06-30T12:00:00.000Z', 600);
     const ruleOfQuote = (text: string) => {
       const quote = packet.short_term.key_quotes!.find((entry) => entry.quote.includes(text));
       return quote && packet.explain.selected.find((line) => line.startsWith(`key_quotes:${quote.evidence_id}:`));
@@ -188,14 +187,7 @@ describe('compose finds passages by words, meaning and time', () => {
       ...cooking,
       ['2026-04-20T09:00:00.000Z', 'Last month I baked sourdough for the first time.'],
     ]);
-    await store.maintenance.runEmbeddings();
-    const packet = await store.compose({
-      scope,
-      purpose: 'responder',
-      cues: { query: 'What did I cook in March?' },
-      reference_time: '2026-06-30T12:00:00.000Z',
-      budget: { max_tokens: 2000 },
-    });
+    const packet = await askAt(store, 'What did I cook in March?', '2026-06-30T12:00:00.000Z', 2000);
     const quote = packet.short_term.key_quotes!.find((entry) => entry.quote.includes('sourdough'));
     expect(quote).toBeDefined();
     expect(packet.explain.selected.find((line) => line.startsWith(`key_quotes:${quote!.evidence_id}:`))).toMatch(
@@ -214,14 +206,7 @@ describe('compose finds passages by words, meaning and time', () => {
       ...april,
       ['2026-04-25T09:00:00.000Z', 'Last month I baked sourdough for the first time.'],
     ]);
-    await store.maintenance.runEmbeddings();
-    const packet = await store.compose({
-      scope,
-      purpose: 'responder',
-      cues: { query: 'What did I cook in March?' },
-      reference_time: '2026-05-02T12:00:00.000Z',
-      budget: { max_tokens: 300 },
-    });
+    const packet = await askAt(store, 'What did I cook in March?', '2026-05-02T12:00:00.000Z', 300);
     const [first] = packet.short_term.key_quotes!;
     expect(first!.quote).toContain('sourdough');
     expect(packet.explain.selected).toContainEqual(
