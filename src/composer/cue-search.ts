@@ -117,7 +117,9 @@ export interface CueSearchRequest {
 }
 
 /**
- * The passages for the cues, best first, at most `base.limit`, with how the search went.
+ * The passages for the cues, best first, at most `base.limit`, with how the search went. The best
+ * passage of a time the cues name (`time #1`) is always among them: when it ranks below the limit,
+ * it takes the last place.
  *
  * @example
  * const { hits, report } = await searchCues(storage, embedder, { base, text: 'which doctors did I see?', windows: [], embeddedBefore: now });
