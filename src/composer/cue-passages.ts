@@ -372,28 +372,13 @@ function withNote(rule: string, note: string): string {
   return `${rule.slice(0, -1)}${rule.includes(';') ? ',' : ';'} ${note})`;
 }
 
-/**
- * The messages right before, right after and two after each event in its session: one read for
- * all of them, and one for the turns after those that were not among them (matches cluster, so
- * the turn after one match is often another).
- */
+/** The messages right before, right after and two after each event in its session, in one read. */
 async function neighboursOf(
   storage: StorageAdapter,
   base: NeighbourBase,
   events: readonly EventRecord[],
 ): Promise<Array<{ before: EventRecord | null; after: EventRecord | null; twoAfter: EventRecord | null }>> {
   if (events.length === 0) return [];
-  const anchorOf = (event: EventRecord) => ({ id: event.id, session_id: event.session_id });
-  const near = await storage.events.neighbours({ ...base, kinds: ['message'], anchors: events.map(anchorOf) });
-  const afterOf = new Map(near.map(({ anchor_id, after }) => [anchor_id, after]));
-  const unread = near.flatMap(({ after }) => (after === null || afterOf.has(after.id) ? [] : [after]));
-  if (unread.length > 0) {
-    const further = await storage.events.neighbours({ ...base, kinds: ['message'], anchors: unread.map(anchorOf) });
-    for (const { anchor_id, after } of further) afterOf.set(anchor_id, after);
-  }
-  return near.map(({ before, after }) => ({
-    before,
-    after,
-    twoAfter: after === null ? null : (afterOf.get(after.id) ?? null),
-  }));
+  const anchors = events.map((event) => ({ id: event.id, session_id: event.session_id }));
+  return storage.events.neighbours({ ...base, kinds: ['message'], anchors });
 }

@@ -172,7 +172,7 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
       expect(before.counts.users.map((user) => user.user_id)).toEqual(['u1']);
     });
 
-    it('finds the nearest passing neighbours of many anchors in their own sessions, in one read', async () => {
+    it('finds the nearest passing neighbour before and the two after many anchors in their own sessions, in one read', async () => {
       const at = (minute: number) => `2026-06-01T10:${String(minute).padStart(2, '0')}:00.000Z`;
       const s1 = [
         event({ content: 'first' }),
@@ -180,6 +180,7 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
         event({ content: 'anchor one' }),
         event({ content: 'hidden', sensitivity: 'secret' }),
         event({ content: 'after one', recorded_at: at(30) }),
+        event({ content: 'after after one', recorded_at: at(40) }),
       ];
       const s2 = [
         event({ content: 'anchor two', session_id: 's2', thread_id: 's2' }),
@@ -197,22 +198,34 @@ export function describeStorageConformance(name: string, init: ConformanceInitia
       const anchors = [s1[2]!, s2[0]!, s1[4]!].map((record) => ({ id: record.id, session_id: record.session_id }));
       const found = await storage.events.neighbours({ ...base, anchors });
       expect(
-        found.map((entry) => [entry.anchor_id, entry.before?.content ?? null, entry.after?.content ?? null]),
+        found.map((entry) => [
+          entry.anchor_id,
+          entry.before?.content ?? null,
+          entry.after?.content ?? null,
+          entry.twoAfter?.content ?? null,
+        ]),
       ).toEqual([
         // The tool result and the secret event are passed over; the nearest passing message counts.
-        [s1[2]!.id, 'first', 'after one'],
+        [s1[2]!.id, 'first', 'after one', 'after after one'],
         // Another session's events are never neighbours.
-        [s2[0]!.id, null, 'after two'],
-        [s1[4]!.id, 'anchor one', null],
+        [s2[0]!.id, null, 'after two', null],
+        [s1[4]!.id, 'anchor one', 'after after one', null],
       ]);
       expect(found[0]!.before).toEqual(s1[0]);
+      expect(found[0]!.twoAfter).toEqual(s1[5]);
       // As of a time before "after one" was recorded, it is not there yet.
       const earlier = await storage.events.neighbours({ ...base, as_of: at(10), anchors: anchors.slice(0, 1) });
       expect(earlier[0]!.after).toBeNull();
+      expect(earlier[0]!.twoAfter).toBeNull();
+      // As of a time between the two, only the first after the anchor is there.
+      const between = await storage.events.neighbours({ ...base, as_of: at(35), anchors: anchors.slice(0, 1) });
+      expect([between[0]!.after?.content, between[0]!.twoAfter]).toEqual(['after one', null]);
       expect(await storage.events.neighbours({ ...base, anchors: [] })).toEqual([]);
       // Another tenant's scope sees nothing next to the same anchors.
       const other = await storage.events.neighbours({ ...base, tenant_id: 't2', anchors });
-      expect(other.every((entry) => entry.before === null && entry.after === null)).toBe(true);
+      expect(other.every((entry) => entry.before === null && entry.after === null && entry.twoAfter === null)).toBe(
+        true,
+      );
     });
 
     it('keeps tenants apart on every read', async () => {

@@ -143,12 +143,9 @@ export class EventArea implements EventStorage {
     return query.anchors.map((anchor) => {
       const session = passing.filter((row) => row.event.session_id === anchor.session_id);
       const before = session.findLast((row) => row.event.id < anchor.id);
-      const after = session.find((row) => row.event.id > anchor.id);
-      return {
-        anchor_id: anchor.id,
-        before: before === undefined ? null : eventOut(before),
-        after: after === undefined ? null : eventOut(after),
-      };
+      const [after, twoAfter] = session.filter((row) => row.event.id > anchor.id);
+      const out = (row: (typeof session)[number] | undefined) => (row === undefined ? null : eventOut(row));
+      return { anchor_id: anchor.id, before: out(before), after: out(after), twoAfter: out(twoAfter) };
     });
   }
 

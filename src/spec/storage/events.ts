@@ -38,8 +38,8 @@ export interface EventPosition {
 }
 
 /**
- * The events right before and right after some anchor events in their own sessions, among those
- * the filters let through (kinds, sensitivity, time, expiry). The anchors themselves need not pass.
+ * The events right before and the two right after some anchor events in their own sessions, among
+ * those the filters let through (kinds, sensitivity, time, expiry). The anchors themselves need not pass.
  */
 export interface NeighbourQuery extends Omit<
   EventQuery,
@@ -50,11 +50,15 @@ export interface NeighbourQuery extends Omit<
   anchors: ReadonlyArray<{ id: string; session_id: string }>;
 }
 
-/** One anchor's neighbours: the nearest passing event before it and after it in its session. */
+/**
+ * One anchor's neighbours: the nearest passing event before it and after it in its session, and
+ * the nearest passing one after that (null when `after` is).
+ */
 export interface EventNeighbours {
   anchor_id: string;
   before: EventRecord | null;
   after: EventRecord | null;
+  twoAfter: EventRecord | null;
 }
 
 /** A full-text query over event text; `terms` are already segmented and normalised. */

@@ -215,21 +215,21 @@ export function eventFilters(query: Omit<EventQuery, 'limit' | 'order' | 'cursor
 
 /**
  * One statement for the neighbours of every anchor: per anchor, the nearest passing event before
- * it and after it in its session (each a one-row index range), tagged with its slot (anchor index
- * × 2, + 1 for after). Valid SQL on SQLite and PostgreSQL.
+ * it and the two nearest after it in its session (each an index range of one or two rows), tagged
+ * with its slot (anchor index × 2, + 1 for after). Valid SQL on SQLite and PostgreSQL.
  */
 export function neighbourStatement(query: NeighbourQuery): { sql: string; params: unknown[] } {
   const { where, params: filterParams } = eventFilters(query, '');
   const parts: string[] = [];
   const params: unknown[] = [];
   for (const [index, anchor] of query.anchors.entries()) {
-    for (const [side, comparison, order] of [
-      [0, '<', 'DESC'],
-      [1, '>', 'ASC'],
+    for (const [side, comparison, order, rows] of [
+      [0, '<', 'DESC', 1],
+      [1, '>', 'ASC', 2],
     ] as const) {
       const slot = index * 2 + side;
       parts.push(
-        `SELECT * FROM (SELECT ${slot} AS slot, ${EVENT_SELECT} FROM events WHERE ${where.join(' AND ')} AND session_id = ? AND id ${comparison} ? ORDER BY id ${order} LIMIT 1) AS n${slot}`,
+        `SELECT * FROM (SELECT ${slot} AS slot, ${EVENT_SELECT} FROM events WHERE ${where.join(' AND ')} AND session_id = ? AND id ${comparison} ? ORDER BY id ${order} LIMIT ${rows}) AS n${slot}`,
       );
       params.push(...filterParams, anchor.session_id, anchor.id);
     }
@@ -239,10 +239,18 @@ export function neighbourStatement(query: NeighbourQuery): { sql: string; params
 
 /** The neighbours of each anchor from the rows of `neighbourStatement` (slot first, then the event). */
 export function neighboursFromRows(query: NeighbourQuery, rows: ReadonlyArray<readonly unknown[]>): EventNeighbours[] {
-  const found = new Map(rows.map((row) => [Number(row[0]), eventFromValues(row, 1)]));
-  return query.anchors.map((anchor, index) => ({
-    anchor_id: anchor.id,
-    before: found.get(index * 2) ?? null,
-    after: found.get(index * 2 + 1) ?? null,
-  }));
+  const found = new Map<number, EventRecord[]>();
+  for (const row of rows) {
+    const slot = Number(row[0]);
+    found.set(slot, [...(found.get(slot) ?? []), eventFromValues(row, 1)]);
+  }
+  return query.anchors.map((anchor, index) => {
+    // A UNION ALL keeps no order of its own: the rows after an anchor are put in id order here.
+    const [after = null, twoAfter = null] = (found.get(index * 2 + 1) ?? []).sort(byEventId);
+    return { anchor_id: anchor.id, before: found.get(index * 2)?.[0] ?? null, after, twoAfter };
+  });
+}
+
+function byEventId(a: EventRecord, b: EventRecord): number {
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
