@@ -35,6 +35,7 @@ import { locomoReport } from './locomo-report.js';
 import { benchSearchLatency, type LatencySizes } from './search-latency-bench.js';
 import { benchStores, storesTable, type StoresSizes } from './stores-bench.js';
 import { benchEmbeddings, embeddingsTable, type EmbeddingsSizes } from './embeddings-bench.js';
+import { benchImport, IMPORT_TARGETS, importTable, type ImportSizes } from './import-bench.js';
 import { benchMemory, memoryReport, type MemorySizes } from './memory-bench.js';
 import { corpusDir } from './memory-corpus.js';
 import { storeSizeMiB, keepingNothing, withTempStore } from './temp-store.js';
@@ -91,6 +92,7 @@ const PARTS = [
   'stores',
   'locomo',
   'embeddings',
+  'import',
   'memory',
 ] as const;
 type Part = (typeof PARTS)[number];
@@ -326,6 +328,20 @@ async function runEmbeddings(quick: boolean): Promise<void> {
   log('results written to bench/results/embeddings.json');
 }
 
+/** A bulk import of LoCoMo's turns (four copies: ~23,500 events), or of two conversations once. */
+const IMPORT_FULL: ImportSizes = { conversations: 10, copies: 4, batchSize: 500, idleMs: 3_000 };
+const IMPORT_QUICK: ImportSizes = { conversations: 2, copies: 1, batchSize: 500, idleMs: 1_000 };
+
+async function runImport(quick: boolean): Promise<void> {
+  const sizes = quick ? IMPORT_QUICK : IMPORT_FULL;
+  const result = await benchImport(sizes, log);
+  writeResults('import', { ...header(quick), sizes, targets: IMPORT_TARGETS, ...result });
+  process.stdout.write(
+    `\nBulk import of LoCoMo's turns (commitTurns, default configuration, no worker) and the embedding of its backlog while served:\n\n${importTable(result)}\n`,
+  );
+  log('results written to bench/results/import.json');
+}
+
 /** Memory quality on the corpus: every conversation, or the first 15 of each language. */
 const MEMORY_FULL: MemorySizes = { perLanguage: null };
 const MEMORY_QUICK: MemorySizes = { perLanguage: 15 };
@@ -402,6 +418,11 @@ async function main(): Promise<void> {
     if (existsSync(locomoPath()) || args.some((arg) => arg.startsWith('--only=')))
       await measured('embeddings', () => runEmbeddings(quick));
     else log(`embeddings skipped: no data set at ${locomoPath()} (set ENGRAM_LOCOMO to locomo10.json)`);
+  }
+  if (parts.has('import')) {
+    if (existsSync(locomoPath()) || args.some((arg) => arg.startsWith('--only=')))
+      await measured('import', () => runImport(quick));
+    else log(`import skipped: no data set at ${locomoPath()} (set ENGRAM_LOCOMO to locomo10.json)`);
   }
   const holdoutFiles = args
     .find((arg) => arg.startsWith('--holdout='))
