@@ -272,6 +272,32 @@ export function describeEraseConformance(name: string, init: ConformanceInitiali
       ]);
     });
 
+    it('redacts a build that cites an erased event only among the sources of a fact it shows', async () => {
+      const { e1, e2, both } = data;
+      // Composed in s2: it quotes e2 only; the fact of `both` lists e1 among its sources, and the
+      // citations name the source events read for it, as compose writes them.
+      const viaFact = citingBuild({ session_id: 's2', run_id: 'r2' }, { quotes: [e2], facts: [both] });
+      viaFact.packet.citations.push({ id: e1.id, type: 'message', ts: e1.ts });
+      // A quote of e1 left out for the budget names it inside a text.
+      viaFact.packet.budget_report.omissions = [{ item: `key_quotes:${e1.id}`, reason: 'over_budget' }];
+      await storage.write([{ op: 'put_context_build', build: viaFact }]);
+      const counts = await storage.maintenance.erase({
+        tenant_id: 't1',
+        user_id: 'u1',
+        session_id: 's1',
+        at: ERASED_AT,
+      });
+      expect(counts).toMatchObject({ context_builds_redacted: 3 });
+      const redacted = (await get(viaFact.id))!;
+      expect(JSON.stringify(redacted)).not.toContain(e1.id);
+      expect(redacted.packet.long_term.facts.map((fact) => fact.sources)).toEqual([[e2.id]]);
+      expect(redacted.packet.citations.map((citation) => citation.id)).toEqual([e2.id]);
+      expect(redacted.packet.short_term.key_quotes).toEqual(viaFact.packet.short_term.key_quotes);
+      expect(redacted.selected).toEqual(viaFact.selected);
+      expect(redacted.packet.budget_report.omissions).toEqual([]);
+      expect(redacted.redactions).toEqual([{ at: ERASED_AT, erased: 'session', removed_entries: 3, removed_ids: 0 }]);
+    });
+
     it('records each erase that redacts a build, oldest first', async () => {
       const { builds, learned2 } = data;
       await storage.maintenance.erase({ tenant_id: 't1', user_id: 'u1', session_id: 's1', at: ERASED_AT });

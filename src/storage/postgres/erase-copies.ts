@@ -4,7 +4,7 @@
 
 import type { EvidenceRef } from '../../spec/items.js';
 import type { BuildRedaction } from '../../spec/storage.js';
-import { redactBuild, withoutErasedSources } from '../shared/erased-copies.js';
+import { CITED_ID_PATTERN, redactBuild, withoutErasedSources } from '../shared/erased-copies.js';
 import type { Row } from '../shared/rows.js';
 import { BUILD_SELECT, buildFromRow } from '../shared/service-rows.js';
 import type { Sql } from './client.js';
@@ -35,9 +35,9 @@ export function eraseJobs(tx: Sql, tenantId: string, userId: string, runs: Runs 
 
 /**
  * Redacts every build of the tenant that is left and cites an erased id: found by its selected
- * events and items (joined to the erased ids, so a user with many events costs one hash join), or
- * (the user's own builds, in a session erase) by an erased insight in its packet. Returns how many
- * builds changed.
+ * events and items (joined to the erased ids, so a user with many events costs one hash join), or,
+ * among the user's own builds (in a session erase), by an erased id anywhere in its packet (an
+ * insight, an event among a fact's sources or the citations). Returns how many builds changed.
  *
  * @example
  * await redactBuilds(tx, 't1', 'mira', new Set(['mem_01J…']), { at: now, erased: 'user' }); // 2
@@ -57,16 +57,12 @@ export async function redactBuilds(
          JOIN unnest(?::text[]) AS e(id) ON e.id = s.id
        WHERE b.tenant_id = ?
        UNION
-       SELECT b.seq FROM context_builds b JOIN unnest(?::text[]) AS i(id) ON strpos(b.packet, i.id) > 0
+       SELECT b.seq FROM context_builds b
+         CROSS JOIN LATERAL regexp_matches(b.packet, ?, 'g') AS m(id)
+         JOIN unnest(?::text[]) AS e(id) ON e.id = m.id[1]
        WHERE b.tenant_id = ? AND b.user_id = ?
        ORDER BY 1`,
-      [
-        ids.filter((id) => !id.startsWith('ins_')),
-        tenantId,
-        ids.filter((id) => id.startsWith('ins_')),
-        tenantId,
-        userId,
-      ],
+      [ids.filter((id) => !id.startsWith('ins_')), tenantId, CITED_ID_PATTERN, ids, tenantId, userId],
     )
   ).map((row) => String(row[0]));
   let changed = 0;

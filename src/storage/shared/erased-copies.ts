@@ -7,15 +7,29 @@
 import type { EvidenceRef } from '../../spec/items.js';
 import type { BuildRedaction, ContextBuild } from '../../spec/storage.js';
 
-/** Ids a packet cites that an erase can remove: events, items and insights. */
-const CITED_ID = /\b(?:evt|mem|ins)_[0-9A-HJKMNP-TV-Z]{26}\b/g;
+/**
+ * Ids a packet cites that an erase can remove: events, items and insights (ULIDs after their
+ * prefix). Also read by PostgreSQL's regular expressions, which match it without the word bounds.
+ */
+export const CITED_ID_PATTERN = '(?:evt|mem|ins)_[0-9A-HJKMNP-TV-Z]{26}';
+const CITED_ID = new RegExp(`\\b${CITED_ID_PATTERN}\\b`, 'g');
 
 /** What a blanked text field says instead of what it quoted. */
 export const REDACTED_TEXT = '[redacted: it quoted erased data]';
 
+/**
+ * The ids of events, items and insights a text names, in order.
+ *
+ * @example
+ * citedIds('key_quotes:evt_01J0000000000000000000000A: over_budget') // ['evt_01J0000000000000000000000A']
+ */
+export function citedIds(text: string): string[] {
+  return text.match(CITED_ID) ?? [];
+}
+
 /** True when the text cites one of the ids. */
 function cites(text: string, erased: ReadonlySet<string>): boolean {
-  return (text.match(CITED_ID) ?? []).some((id) => erased.has(id));
+  return citedIds(text).some((id) => erased.has(id));
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>

@@ -6,9 +6,25 @@ import type Database from 'better-sqlite3';
 
 import type { EvidenceRef } from '../../spec/items.js';
 import type { BuildRedaction } from '../../spec/storage.js';
-import { redactBuild, withoutErasedSources } from '../shared/erased-copies.js';
+import { citedIds, redactBuild, withoutErasedSources } from '../shared/erased-copies.js';
 import type { Row } from '../shared/rows.js';
 import { BUILD_SELECT, buildFromRow } from '../shared/service-rows.js';
+
+/** The SQL function that lists the ids a packet's text names (a JSON list; registerCitedIds). */
+const CITED_IDS = 'engram_cited_ids';
+
+/**
+ * Gives the connection the function the build search reads a packet's cited ids with: every id of
+ * an event, item or insight its text names, wherever (a fact's sources, a citation, an explain line).
+ *
+ * @example
+ * registerCitedIds(db); // SELECT engram_cited_ids(packet) FROM context_builds
+ */
+export function registerCitedIds(db: Database.Database): void {
+  db.function(CITED_IDS, { deterministic: true }, (text: unknown) =>
+    JSON.stringify(typeof text === 'string' ? citedIds(text) : []),
+  );
+}
 
 /** Builds read per step while redacting (each holds a whole packet). */
 const BUILD_PAGE = 100;
@@ -34,8 +50,9 @@ export class ErasedCopies {
 
   /**
    * Redacts every build of the tenant that is left and cites an erased id: found by its selected
-   * events and items, or (the user's own builds, in a session erase) by an erased insight in its
-   * packet. Returns how many builds changed.
+   * events and items, or, among the user's own builds (in a session erase), by an erased id
+   * anywhere in its packet (an insight, an event among a fact's sources or the citations). Returns
+   * how many builds changed.
    */
   redactBuilds(
     tenantId: string,
@@ -43,23 +60,22 @@ export class ErasedCopies {
     erased: ReadonlySet<string>,
     why: Pick<BuildRedaction, 'at' | 'erased'>,
   ): number {
-    const ids = [...erased];
-    // One pass finds them all (the erased ids become one temporary index); pages of them are then read by row number.
+    const ids = JSON.stringify([...erased]);
+    // One pass finds them all: the erased ids become one temporary index, probed with each selected
+    // id and each id the user's packets name (each packet read once, whatever the number of ids);
+    // pages of them are then read by row number.
     const seqs = this.cached(
       `SELECT seq FROM context_builds b
       WHERE b.tenant_id = ? AND (
         EXISTS (SELECT 1 FROM json_each(b.selected) AS s WHERE s.value IN (SELECT value FROM json_each(?)))
-        OR (b.user_id = ? AND EXISTS (SELECT 1 FROM json_each(?) AS i WHERE instr(b.packet, i.value) > 0))
+        OR (b.user_id = ? AND EXISTS (
+          SELECT 1 FROM json_each(${CITED_IDS}(b.packet)) AS c WHERE c.value IN (SELECT value FROM json_each(?))
+        ))
       )
       ORDER BY b.seq`,
     )
       .pluck()
-      .all(
-        tenantId,
-        JSON.stringify(ids.filter((id) => !id.startsWith('ins_'))),
-        userId,
-        JSON.stringify(ids.filter((id) => id.startsWith('ins_'))),
-      ) as number[];
+      .all(tenantId, ids, userId, ids) as number[];
     const read = this.cached(
       `SELECT seq, ${BUILD_SELECT} FROM context_builds WHERE seq IN (SELECT value FROM json_each(?)) ORDER BY seq`,
     );

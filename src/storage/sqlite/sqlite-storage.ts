@@ -34,6 +34,7 @@ import { KeyStore } from './key-store.js';
 import { JobQueue } from './job-queue.js';
 import { Checkpointer } from './checkpointer.js';
 import { Eraser } from './erase.js';
+import { registerCitedIds } from './erase-copies.js';
 import { ExportStore } from './export-store.js';
 import { migrations } from './migrations.js';
 import { ReflectionStore } from './reflection-store.js';
@@ -188,6 +189,7 @@ class SqliteStorage implements StorageAdapter {
     kept: { searchTerms: number; items: number },
   ) {
     const cached = (sql: string): Database.Statement => this.cached(sql);
+    registerCitedIds(db);
     this.stores = {
       db,
       cached,
