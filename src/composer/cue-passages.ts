@@ -150,6 +150,29 @@ interface Ranked {
   timeFirst: boolean;
 }
 
+/** The passage of an event being ranked, made (at `order`, with nothing yet) the first time it is asked for. */
+function rankedOf(byId: Map<string, Ranked>, event: EventRecord, order: number): Ranked {
+  let held = byId.get(event.id);
+  if (held === undefined) {
+    held = {
+      event,
+      own: 0,
+      lent: 0,
+      order,
+      rule: '',
+      lenders: [],
+      largest: 0,
+      largestRule: '',
+      saysWhen: false,
+      asking: false,
+      first: false,
+      timeFirst: false,
+    };
+    byId.set(event.id, held);
+  }
+  return held;
+}
+
 /**
  * The ranked matches with the turns around them, best first, at most `limit`: each of the first
  * `depth` matches (contextDepth) lends CONTEXT_WEIGHT of its score to the message right before it,
@@ -174,35 +197,14 @@ export async function withAdjacentTurns(
   const { subject } = cues;
   const weightOf = (event: EventRecord) => (subject !== null && !bySubject(event, subject) ? OTHER_SPEAKER_WEIGHT : 1);
   const byId = new Map<string, Ranked>();
-  const entry = (event: EventRecord, order: number): Ranked => {
-    let held = byId.get(event.id);
-    if (held === undefined) {
-      held = {
-        event,
-        own: 0,
-        lent: 0,
-        order,
-        rule: '',
-        lenders: [],
-        largest: 0,
-        largestRule: '',
-        saysWhen: false,
-        asking: false,
-        first: false,
-        timeFirst: false,
-      };
-      byId.set(event.id, held);
-    }
-    return held;
-  };
   for (const [index, hit] of hits.entries())
-    Object.assign(entry(hit.event, index * 4), { own: hit.score, rule: hit.rule });
+    Object.assign(rankedOf(byId, hit.event, index * 4), { own: hit.score, rule: hit.rule });
   const lending = hits.slice(0, depth);
-  const around = await neighboursOf(
-    storage,
-    base,
-    lending.map((hit) => hit.event),
-  );
+  const around = await storage.events.neighbours({
+    ...base,
+    kinds: ['message'],
+    anchors: lending.map(({ event }) => ({ id: event.id, session_id: event.session_id })),
+  });
   const topic = topicTerms(
     cues.terms,
     lending.map((hit) => hit.event),
@@ -214,7 +216,7 @@ export async function withAdjacentTurns(
   for (const [index, hit] of lending.entries()) {
     const asks = topic.length > 0 && asksAbout(hit.event, matcher);
     for (const loan of loansOf(hit, index, around[index]!, asks, weightOf)) {
-      const borrower = entry(loan.event, index * 4 + loan.order);
+      const borrower = rankedOf(byId, loan.event, index * 4 + loan.order);
       borrower.lent += loan.amount;
       borrower.lenders.push(index + 1);
       if (loan.amount > borrower.largest) {
@@ -370,15 +372,4 @@ function passageRule(ranked: Ranked): string {
  */
 function withNote(rule: string, note: string): string {
   return `${rule.slice(0, -1)}${rule.includes(';') ? ',' : ';'} ${note})`;
-}
-
-/** The messages right before, right after and two after each event in its session, in one read. */
-async function neighboursOf(
-  storage: StorageAdapter,
-  base: NeighbourBase,
-  events: readonly EventRecord[],
-): Promise<Array<{ before: EventRecord | null; after: EventRecord | null; twoAfter: EventRecord | null }>> {
-  if (events.length === 0) return [];
-  const anchors = events.map((event) => ({ id: event.id, session_id: event.session_id }));
-  return storage.events.neighbours({ ...base, kinds: ['message'], anchors });
 }
