@@ -5,15 +5,12 @@
 // commits never wait for vectors), then the served store (the same createServer as `engram serve`)
 // embeds that backlog in this process, as its worker would, while clients ask /healthz.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-
-import { createEngram, type CommitTurnRequest } from '../src/index.js';
+import type { CommitTurnRequest, Engram } from '../src/index.js';
 import { createServer, listen } from '../src/server/index.js';
 import { loadLocomo, type LocomoConversation } from './locomo-data.js';
 import { table } from './report.js';
 import { median, nowMs, percentile, round, summarize, type LatencySummary } from './stats.js';
+import { withTempStore } from './temp-store.js';
 
 export interface ImportSizes {
   /** LoCoMo conversations read (the first n). */
@@ -98,6 +95,45 @@ function withP99(latencies: readonly number[]): LatencySummary & { p99_ms: numbe
   return { ...summarize(sorted), p99_ms: round(percentile(sorted, 99), 3) };
 }
 
+/** Commits the turns in batches: each batch's events per second and time, and the events and seconds in all. */
+async function importInBatches(engram: Engram, turns: readonly CommitTurnRequest[], batchSize: number) {
+  const rates: number[] = [];
+  const batchMs: number[] = [];
+  let events = 0;
+  const start = nowMs();
+  for (let index = 0; index < turns.length; index += batchSize) {
+    const batchStart = nowMs();
+    const results = await engram.commitTurns(turns.slice(index, index + batchSize));
+    const ms = nowMs() - batchStart;
+    const written = results.reduce((sum, result) => sum + result.events.length, 0);
+    events += written;
+    batchMs.push(ms);
+    rates.push(written / (ms / 1000));
+  }
+  return { rates, batchMs, events, seconds: (nowMs() - start) / 1000 };
+}
+
+/** Serves the Engram and embeds its backlog in this process, /healthz asked first idle for `idleMs`, then meanwhile. */
+async function embedWhileServed(engram: Engram, idleMs: number) {
+  const app = await createServer(engram, { auth: 'none', host: '127.0.0.1', logger: false });
+  try {
+    const base = await listen(app, { host: '127.0.0.1', port: 0 });
+    const idleUntil = nowMs() + idleMs;
+    const idle = await askHealth(base, () => nowMs() < idleUntil);
+    let embedding = true;
+    const start = nowMs();
+    const [run, busy] = await Promise.all([
+      engram.maintenance.runEmbeddings().finally(() => {
+        embedding = false;
+      }),
+      askHealth(base, () => embedding),
+    ]);
+    return { embedded: run.embedded, seconds: (nowMs() - start) / 1000, idle, busy };
+  } finally {
+    await app.close();
+  }
+}
+
 /**
  * Imports LoCoMo's turns in batches into a fresh store, then embeds the backlog while /healthz is asked.
  *
@@ -108,66 +144,31 @@ export async function benchImport(sizes: ImportSizes, log: (line: string) => voi
   const conversations = loadLocomo().conversations.slice(0, sizes.conversations);
   const turns = Array.from({ length: sizes.copies }, (_, copy) => chatTurns(conversations, copy)).flat();
   const characters = conversations.flatMap((conversation) => conversation.turns.map((turn) => turn.text.length));
-  const folder = mkdtempSync(join(tmpdir(), 'engram-import-'));
-  const engram = await createEngram({ store: `sqlite:${join(folder, 'engram.db')}` });
-  try {
+  return withTempStore('full', async (engram) => {
     // One turn of another user, committed and embedded first, loads the rules and the model's tables.
     await engram.commitTurns(chatTurns(conversations.slice(0, 1), -1).slice(0, 1));
     await engram.maintenance.runEmbeddings();
     log(`import: ${turns.length} turns of LoCoMo in batches of ${sizes.batchSize}`);
-    const rates: number[] = [];
-    const batchMs: number[] = [];
-    let events = 0;
-    const start = nowMs();
-    for (let index = 0; index < turns.length; index += sizes.batchSize) {
-      const batchStart = nowMs();
-      const results = await engram.commitTurns(turns.slice(index, index + sizes.batchSize));
-      const ms = nowMs() - batchStart;
-      const written = results.reduce((sum, result) => sum + result.events.length, 0);
-      events += written;
-      batchMs.push(ms);
-      rates.push(written / (ms / 1000));
-    }
-    const importSeconds = (nowMs() - start) / 1000;
-
-    const app = await createServer(engram, { auth: 'none', host: '127.0.0.1', logger: false });
-    try {
-      const base = await listen(app, { host: '127.0.0.1', port: 0 });
-      const idleUntil = nowMs() + sizes.idleMs;
-      const idle = await askHealth(base, () => nowMs() < idleUntil);
-      log(`import: embedding the backlog of ${events} events while /healthz is asked`);
-      let embedding = true;
-      const embedStart = nowMs();
-      const [run, busy] = await Promise.all([
-        engram.maintenance.runEmbeddings().finally(() => {
-          embedding = false;
-        }),
-        askHealth(base, () => embedding),
-      ]);
-      const embedSeconds = (nowMs() - embedStart) / 1000;
-      return {
-        turns: turns.length,
-        events,
-        message_chars_mean: Math.round(characters.reduce((sum, length) => sum + length, 0) / characters.length),
-        batch_size: sizes.batchSize,
-        events_per_s: Math.round(median(rates)),
-        events_per_s_overall: Math.round(events / importSeconds),
-        batch: summarize(batchMs),
-        embedding: {
-          embedded: run.embedded,
-          seconds: round(embedSeconds, 2),
-          per_s: Math.round(run.embedded / embedSeconds),
-        },
-        healthz_idle: withP99(idle.latencies),
-        healthz_embedding: { ...withP99(busy.latencies), failures: busy.failures + idle.failures },
-      };
-    } finally {
-      await app.close();
-    }
-  } finally {
-    await engram.close();
-    rmSync(folder, { recursive: true, force: true });
-  }
+    const imported = await importInBatches(engram, turns, sizes.batchSize);
+    log(`import: embedding the backlog of ${imported.events} events while /healthz is asked`);
+    const served = await embedWhileServed(engram, sizes.idleMs);
+    return {
+      turns: turns.length,
+      events: imported.events,
+      message_chars_mean: Math.round(characters.reduce((sum, length) => sum + length, 0) / characters.length),
+      batch_size: sizes.batchSize,
+      events_per_s: Math.round(median(imported.rates)),
+      events_per_s_overall: Math.round(imported.events / imported.seconds),
+      batch: summarize(imported.batchMs),
+      embedding: {
+        embedded: served.embedded,
+        seconds: round(served.seconds, 2),
+        per_s: Math.round(served.embedded / served.seconds),
+      },
+      healthz_idle: withP99(served.idle.latencies),
+      healthz_embedding: { ...withP99(served.busy.latencies), failures: served.busy.failures + served.idle.failures },
+    };
+  });
 }
 
 const verdict = (met: boolean) => (met ? 'PASS' : 'MISS');
