@@ -79,6 +79,7 @@ export {
   type StoreOptions,
 } from './runtime/store-url.js';
 export { citedIds, renderPacket, resolveCitation, type RenderFormat } from './composer/render.js';
+export { speakersOf } from './composer/item-text.js';
 export { citationHandle } from './composer/item-text.js';
 export type { NamedPolicy, PurposeOverrides } from './composer/named-policies.js';
 export type { SqliteStorageOptions } from './storage/sqlite/sqlite-storage.js';

@@ -1,7 +1,7 @@
 // A readable view of a MemoryPacket for the terminal: each short-term part with its citations,
 // then the budget report as one bar per section (used against allowed) and what was left out.
 
-import type { MemoryPacket } from '../index.js';
+import { speakersOf, type MemoryPacket } from '../index.js';
 
 const BAR = 24;
 
@@ -58,17 +58,20 @@ export function formatPacket(packet: MemoryPacket): string[] {
       ? ['  (empty)']
       : shortTerm.rolling_summary.split('\n').map((line) => `  ${line}`)),
   );
+  // Who said what, where the citations name a speaker: `Caroline, user`.
+  const speakers = speakersOf(packet.citations);
+  const saidBy = (id: string, role: string) => [speakers.get(id), role].filter(Boolean).join(', ');
   if ((shortTerm.key_quotes ?? []).length > 0) lines.push('', 'Key quotes');
   for (const quote of shortTerm.key_quotes ?? []) {
     lines.push(
       quote.quote === ''
         ? `  (reference only, over budget) [${quote.evidence_id}]`
-        : `  "${quote.quote}" (${quote.role ?? 'user'}) [${quote.evidence_id}]`,
+        : `  "${quote.quote}" (${saidBy(quote.evidence_id, quote.role ?? 'user')}) [${quote.evidence_id}]`,
     );
   }
   if ((shortTerm.conversation_window ?? []).length > 0) lines.push('', 'Conversation window');
   for (const message of shortTerm.conversation_window ?? [])
-    lines.push(`  ${message.role}: ${message.content} [${message.evidence_id}]`);
+    lines.push(`  ${saidBy(message.evidence_id, message.role)}: ${message.content} [${message.evidence_id}]`);
   const longTerm = packet.long_term;
   if (longTerm.facts.length > 0) lines.push('', 'Facts');
   for (const fact of longTerm.facts)

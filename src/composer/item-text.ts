@@ -56,6 +56,62 @@ function oneLine(text: string): string {
   return text.replace(/\s*\n+\s*/g, '; ');
 }
 
+/** The most characters of a speaker's name a line shows (a name is up to 256 characters long). */
+const SPEAKER_CHARS = 40;
+
+/** How a citation's summary names who said the cited event: `said by Caroline`. */
+const SAID_BY = 'said by ';
+
+/**
+ * The summary of a cited event that names its speaker, which a rendering shows instead of the role
+ * of the event's quote or message (the packet's key quotes and messages carry a role, not a
+ * speaker). Undefined for an event without a speaker.
+ *
+ * @example
+ * speakerSummary('Caroline') // 'said by Caroline'
+ */
+export function speakerSummary(speaker: string | null): string | undefined {
+  const name = speakerName(speaker);
+  return name === undefined ? undefined : `${SAID_BY}${name}`;
+}
+
+/**
+ * An event's speaker as its citation's summary and its line name it: on one line, trimmed;
+ * undefined for none.
+ *
+ * @example
+ * speakerName(' Caroline\n') // 'Caroline'
+ */
+export function speakerName(speaker: string | null): string | undefined {
+  const name = speaker === null ? '' : oneLine(speaker).trim();
+  return name === '' ? undefined : name;
+}
+
+/**
+ * Who said each event the packet's citations name a speaker for (`speakerSummary`), by event id.
+ *
+ * @example
+ * speakersOf([{ id: 'evt_…', type: 'message', summary: 'said by Caroline' }]) // Map { 'evt_…' => 'Caroline' }
+ */
+export function speakersOf(citations: ReadonlyArray<{ id: string; summary?: string }>): Map<string, string> {
+  const speakers = new Map<string, string>();
+  for (const citation of citations)
+    if (citation.summary?.startsWith(SAID_BY) === true && citation.summary.length > SAID_BY.length)
+      speakers.set(citation.id, citation.summary.slice(SAID_BY.length));
+  return speakers;
+}
+
+/**
+ * Who said a quote or message, as its line names it: the speaker's name (`speakerName`, at most
+ * SPEAKER_CHARS characters, whole characters), else the role. The name replaces the role rather
+ * than joining it: `Caroline (user):` took two tokens more a line and cited less evidence on LoCoMo
+ * at 256 tokens (0.705 against 0.713). The role stays in the packet's JSON.
+ */
+function saidBy(role: string, speaker: string | undefined): string {
+  const name = speaker === undefined ? '' : [...speaker].slice(0, SPEAKER_CHARS).join('').trim();
+  return name === '' ? role : name;
+}
+
 /**
  * The text a quote or message line shows: one line, and a marker for an item degraded to its
  * reference, so the model knows there is more at the id.
@@ -86,15 +142,15 @@ function label(id: string | undefined, text: string): string {
 
 /** The parts of the lines whose text is that of an event or item version. */
 export const itemLine = {
-  /** A key quote's line under its day's heading (`quoteDayHeading`): handle, role, text. */
-  keyQuote: (quote: KeyQuote): ItemLine => ({
+  /** A key quote's line under its day's heading (`quoteDayHeading`): handle, who said it (`saidBy`), text. */
+  keyQuote: (quote: KeyQuote, speaker?: string): ItemLine => ({
     handle: handleOf(quote.evidence_id),
-    label: label(quote.evidence_id, `${quote.role ?? 'user'}:`),
+    label: label(quote.evidence_id, `${saidBy(quote.role ?? 'user', speaker)}:`),
     body: quotedText(quote.quote),
   }),
-  windowMessage: (message: WindowMessage): ItemLine => ({
+  windowMessage: (message: WindowMessage, speaker?: string): ItemLine => ({
     handle: handleOf(message.evidence_id),
-    label: label(message.evidence_id, `${message.role}${day(message.ts)}:`),
+    label: label(message.evidence_id, `${saidBy(message.role, speaker)}${day(message.ts)}:`),
     body: quotedText(message.content),
   }),
   fact: (fact: Fact): ItemLine => ({
@@ -130,8 +186,9 @@ export function joinLine(line: ItemLine): string {
 }
 
 export const itemText = {
-  keyQuote: (quote: KeyQuote): string => joinLine(itemLine.keyQuote(quote)),
-  windowMessage: (message: WindowMessage): string => joinLine(itemLine.windowMessage(message)),
+  keyQuote: (quote: KeyQuote, speaker?: string): string => joinLine(itemLine.keyQuote(quote, speaker)),
+  windowMessage: (message: WindowMessage, speaker?: string): string =>
+    joinLine(itemLine.windowMessage(message, speaker)),
   toolEvidence: (evidence: ToolEvidence): string => `${ref(evidence.ref)}${oneLine(evidence.summary)}`,
   decision: (decision: Decision): string => `${ref(decision.evidence_id)}Decision: ${decision.statement}`,
   risk: (risk: Risk): string =>

@@ -11,7 +11,7 @@ import type { Tokenizer } from '../spec/tokenizer.js';
 import { EngramError } from '../spec/errors.js';
 import type { EventRecord } from '../spec/event.js';
 import type { MemoryItem } from '../spec/items.js';
-import type { ItemLine } from './item-text.js';
+import { speakersOf, type ItemLine } from './item-text.js';
 import { framingCost, itemFramingCost } from './framing-costs.js';
 import { packetFraming, type BlockTag } from './render.js';
 import type { LineCosts } from './text-tokens.js';
@@ -194,6 +194,8 @@ export class PacketBuilder {
   /** The groups placed, by part: `key_quotes\u00002023-08-23:`. */
   private readonly groups = new Set<string>();
   private readonly citationsById = new Map<string, Citation>();
+  /** Events with a quote or message line placed: their citation keeps the speaker it had then. */
+  private readonly shownBy = new Set<string>();
   private readonly full = new Set<BudgetSection>();
   private readonly selected: string[] = [];
   private readonly records = new Set<string>();
@@ -340,7 +342,7 @@ export class PacketBuilder {
         this.parts.add(tag);
         if (offer.group !== undefined) this.groups.add(`${tag}\u0000${offer.group}`);
         this.charge(offer.section, tokens);
-        this.cite(offer.cites ?? []);
+        this.cite(offer.cites ?? [], offer.ref.part);
         this.recordSteps(offer, steps, form.level, room);
         this.select(offer.ref, form.level === 'raw' ? offer.rule : `${offer.rule} [${form.level}]`);
         return form;
@@ -379,10 +381,28 @@ export class PacketBuilder {
     this.omissions.push({ item, reason });
   }
 
-  /** Adds evidence to the packet's citations (de-duplicated, first mention wins). */
-  private cite(citations: readonly Citation[]): void {
+  /**
+   * Who said an event, as its citation in the packet names it (`spokenCitation`): what a rendering
+   * shows on the event's quote and message lines, so what they are charged with.
+   */
+  speakerOf(id: string): string | undefined {
+    return speakersOf([this.citationsById.get(id) ?? { id }]).get(id);
+  }
+
+  /**
+   * Adds evidence to the packet's citations (de-duplicated, first mention wins). A citation naming
+   * who said the event replaces one that does not, unless a quote or message line of the event is
+   * already placed: that line was charged without the name, which a rendering would then show.
+   */
+  private cite(citations: readonly Citation[], part?: ItemRef['part']): void {
     for (const citation of citations) {
-      if (!this.citationsById.has(citation.id)) this.citationsById.set(citation.id, citation);
+      const known = this.citationsById.get(citation.id);
+      if (
+        known === undefined ||
+        (known.summary === undefined && citation.summary !== undefined && !this.shownBy.has(citation.id))
+      )
+        this.citationsById.set(citation.id, citation);
+      if (part === 'key_quotes' || part === 'conversation_window') this.shownBy.add(citation.id);
     }
   }
 }

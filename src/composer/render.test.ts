@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { citationHandle, renderPacket, resolveCitation } from '../index.js';
+import { citationHandle, renderPacket, resolveCitation, speakersOf } from '../index.js';
 import { o200kTokenizer } from '../util/tokenizer.js';
 import { scope, tempEngram, type TempEngram } from '../../test/helpers/temp-engram.js';
 
@@ -124,6 +124,52 @@ describe('renderPacket', () => {
         .match(/\n(\d{4}-\d{2}-\d{2}):\n/gu)!
         .at(-1)!;
       expect(above.trim()).toBe(`${quote.ts!.slice(0, 10)}:`);
+    }
+  });
+  it('names who said each quote and message where the event has a speaker, and charges the name', async () => {
+    const longName = `Dr. <Ana> & ${'Beatriz '.repeat(10)}Souza`;
+    const said = [
+      { role: 'user' as const, speaker: 'Caroline', content: 'I went to the pottery class on Friday and made a bowl.' },
+      { role: 'assistant' as const, speaker: 'Melanie', content: 'My kids loved the pottery class, they made a cup.' },
+      { role: 'user' as const, speaker: longName, content: 'The pottery class teacher glazed every bowl twice.' },
+      { role: 'user' as const, content: 'Nobody named said the pottery class was too loud.' },
+    ];
+    for (const [index, message] of said.entries()) {
+      t.clock.advance(60_000);
+      await t.engram.commitTurn({ scope, turn_id: `said-${index}`, messages: [message] });
+    }
+    for (const purpose of ['responder', 'planner'] as const) {
+      const packet = await t.engram.compose({
+        scope: { ...scope, session_id: purpose === 'responder' ? 'later' : scope.session_id },
+        purpose,
+        cues: { query: 'pottery class' },
+        budget: { max_tokens: 700 },
+      });
+      const speakers = speakersOf(packet.citations);
+      const shown = [
+        ...(packet.short_term.key_quotes ?? []).map((quote) => ({ id: quote.evidence_id, text: quote.quote })),
+        ...(packet.short_term.conversation_window ?? []).map((message) => ({
+          id: message.evidence_id,
+          text: message.content,
+        })),
+      ];
+      const markdown = renderPacket(packet);
+      const lineOf = (text: string) => {
+        const entry = shown.find((item) => item.text.startsWith(text.slice(0, 20)));
+        expect(entry, `${purpose}: ${text}`).toBeDefined();
+        return markdown.split('\n').find((line) => line.includes(`[${citationHandle(entry!.id)}]`))!;
+      };
+      expect(lineOf(said[0]!.content)).toMatch(/\] Caroline(, \d{4}-\d{2}-\d{2})?: I went/u);
+      expect(lineOf(said[1]!.content)).toMatch(/\] Melanie(, \d{4}-\d{2}-\d{2})?: My kids/u);
+      // A long name shows its first 40 characters; the citation keeps it whole.
+      expect(lineOf(said[2]!.content)).toContain(`] ${[...longName].slice(0, 40).join('').trim()}`);
+      expect([...speakers.values()]).toContain(longName);
+      expect(lineOf(said[3]!.content)).toMatch(/\] user(, \d{4}-\d{2}-\d{2})?: Nobody named/u);
+      expect(packet.citations.filter((citation) => citation.summary !== undefined)).toHaveLength(3);
+      for (const format of ['markdown', 'xml'] as const)
+        expect(o200kTokenizer.count(renderPacket(packet, { format }))).toBeLessThanOrEqual(
+          packet.budget_report.used_tokens_est,
+        );
     }
   });
 });

@@ -4,7 +4,7 @@
 // packet left empty (for example by the purpose's rules) are not rendered.
 
 import type { Fact, MemoryPacket, InsightItem, KeyQuote } from '../spec/packet.js';
-import { citationHandle, escapeXmlText, itemText, quoteDayHeading } from './item-text.js';
+import { citationHandle, escapeXmlText, itemText, quoteDayHeading, speakersOf } from './item-text.js';
 
 export type RenderFormat = 'markdown' | 'xml';
 
@@ -113,7 +113,10 @@ interface Block {
  * Key quotes under the day each was said: the days in the order of their first quote, each day's
  * quotes in the packet's order, a quote without a time under no heading.
  */
-function keyQuoteLines(quotes: readonly KeyQuote[]): Pick<Block, 'lines' | 'headings'> {
+function keyQuoteLines(
+  quotes: readonly KeyQuote[],
+  speakers: ReadonlyMap<string, string>,
+): Pick<Block, 'lines' | 'headings'> {
   const byDay = new Map<string | undefined, KeyQuote[]>();
   for (const quote of quotes) {
     const heading = quoteDayHeading(quote);
@@ -128,7 +131,7 @@ function keyQuoteLines(quotes: readonly KeyQuote[]): Pick<Block, 'lines' | 'head
       headings.add(lines.length);
       lines.push(heading);
     }
-    lines.push(...dayQuotes.map(itemText.keyQuote));
+    lines.push(...dayQuotes.map((quote) => itemText.keyQuote(quote, speakers.get(quote.evidence_id))));
   }
   return { lines, headings };
 }
@@ -162,7 +165,9 @@ function blocks(packet: MemoryPacket): Block[] {
     .map((fact) => ({ fact, day: upcomingDay(fact.fact_key, fact.value, now) }))
     .filter((entry): entry is { fact: Fact; day: string } => entry.day !== undefined)
     .sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
-  const quoteLines = keyQuoteLines(shortTerm.key_quotes ?? []);
+  // Who said each quote and message, as the citations name them.
+  const speakers = speakersOf(packet.citations);
+  const quoteLines = keyQuoteLines(shortTerm.key_quotes ?? [], speakers);
   const lines: Record<BlockTag, string[]> = {
     working_state: workingStateLines(packet),
     open_loops: (shortTerm.open_loops ?? []).map(itemText.openLoop),
@@ -170,7 +175,9 @@ function blocks(packet: MemoryPacket): Block[] {
     tool_evidence: (shortTerm.last_tool_evidence ?? []).map(itemText.toolEvidence),
     summary: shortTerm.rolling_summary === '' ? [] : shortTerm.rolling_summary.split('\n'),
     key_quotes: quoteLines.lines,
-    conversation: (shortTerm.conversation_window ?? []).map(itemText.windowMessage),
+    conversation: (shortTerm.conversation_window ?? []).map((message) =>
+      itemText.windowMessage(message, speakers.get(message.evidence_id)),
+    ),
     preferences: (longTerm.preferences ?? []).map(factLine),
     facts: others.filter((fact) => factBlock(fact, now) === 'facts').map(factLine),
     procedures: longTerm.procedures.map((procedure) =>

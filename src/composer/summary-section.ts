@@ -16,8 +16,8 @@ import { lazyForm, TEXT_LIMITS, textForms } from './forms.js';
 import { coveredUntil, snapshotOpening } from './snapshot-section.js';
 import { idTime } from '../util/ids.js';
 import type { CompactionSnapshot } from '../spec/compaction.js';
-import { itemLine, itemText, quoteDayHeading } from './item-text.js';
-import { citationOf } from './working-state-section.js';
+import { itemLine, itemText, quoteDayHeading, speakerName } from './item-text.js';
+import { spokenCitation } from './working-state-section.js';
 import { topicTerms, type CuePassage } from './cue-passages.js';
 import { bestSnippet, cueMatcher, type CueMatcher } from './best-sentence.js';
 
@@ -275,9 +275,11 @@ function passageOffer(
   const { costs } = builder;
   const text = contentText(event.content);
   const role = packetRole(event);
+  const speaker = speakerName(event.speaker);
   const quoteOfForm = (value: string) => quoteOf({ event_id: event.id, role, ts: event.ts }, value);
+  const lineOf = (quote: KeyQuote) => itemLine.keyQuote(quote, speaker);
   // The tokens of its line's handle and whole text (kept with the event's row) decide whether it is shown whole.
-  const whole = spare ? undefined : costs.recordTokens(event, itemLine.keyQuote(quoteOfForm(text)));
+  const whole = spare ? undefined : costs.recordTokens(event, lineOf(quoteOfForm(text)));
   const forms = textForms(
     text,
     costs.tokenizer,
@@ -287,7 +289,7 @@ function passageOffer(
   ).filter(
     (form) =>
       (form.level !== 'raw' ||
-        costs.lineCost(itemLine.keyQuote(quoteOfForm(form.value)), form.value === text ? whole : undefined) <=
+        costs.lineCost(lineOf(quoteOfForm(form.value)), form.value === text ? whole : undefined) <=
           passages.wholeCap) &&
       (form.level !== 'ref' || passages.inputs.purpose !== 'responder'),
   );
@@ -297,16 +299,11 @@ function passageOffer(
     rule: spare ? `${rule.slice(0, -1)}, budget left by other sections)` : rule,
     group: quoteDayHeading({ ts: event.ts }),
     forms: forms.map((form) => lazyForm(form.level, () => quoteOfForm(form.value))),
-    text: itemText.keyQuote,
+    text: (quote) => itemText.keyQuote(quote, speaker),
     ...(spare
       ? { smallestLast: true, minRoom: MIN_PASSAGE_TOKENS }
-      : {
-          whole: {
-            record: event,
-            line: (quote: KeyQuote) => (quote.quote === text ? itemLine.keyQuote(quote) : undefined),
-          },
-        }),
-    cites: [citationOf(event)],
+      : { whole: { record: event, line: (quote: KeyQuote) => (quote.quote === text ? lineOf(quote) : undefined) } }),
+    cites: [spokenCitation(event)],
   };
 }
 
@@ -346,7 +343,8 @@ function placeQuotesAndWindow(
         forms: textForms(sentence.text, costs.tokenizer, { raw: 80, quote: 40, summary: 16 }).map((form) =>
           lazyForm(form.level, () => quoteOf(sentence, form.value)),
         ),
-        text: itemText.keyQuote,
+        // Named as the packet's citation of its event names who said it (a passage or fact may cite it first).
+        text: (quote) => itemText.keyQuote(quote, builder.speakerOf(quote.evidence_id)),
         group: quoteDayHeading(sentence),
         cites: [sentenceCitation(sentence)],
       };
@@ -364,7 +362,9 @@ function placeQuotesAndWindow(
       content,
       ts: event.ts,
     });
-    const whole = costs.recordTokens(event, itemLine.windowMessage(message(text)));
+    const speaker = speakerName(event.speaker);
+    const lineOf = (shown: WindowMessage) => itemLine.windowMessage(shown, speaker);
+    const whole = costs.recordTokens(event, lineOf(message(text)));
     const offer: Offer<WindowMessage> = {
       ref: { part: 'conversation_window', id: event.id },
       section,
@@ -372,9 +372,9 @@ function placeQuotesAndWindow(
       forms: textForms(text, costs.tokenizer, TEXT_LIMITS, undefined, { wholeTokens: whole }).map((form) =>
         lazyForm(form.level, () => message(form.value)),
       ),
-      text: itemText.windowMessage,
-      whole: { record: event, line: (shown) => (shown.content === text ? itemLine.windowMessage(shown) : undefined) },
-      cites: [citationOf(event)],
+      text: (shown) => itemText.windowMessage(shown, speaker),
+      whole: { record: event, line: (shown) => (shown.content === text ? lineOf(shown) : undefined) },
+      cites: [spokenCitation(event)],
     };
     entries.push(offer as Offer<KeyQuote | WindowMessage>);
   }

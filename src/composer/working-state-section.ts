@@ -19,7 +19,7 @@ import { workingStateAsOf } from '../working-memory/as-of.js';
 import { INJECTION, type PurposePolicy, type WorkingStateField } from './policy.js';
 import { lazyForm, textForms } from './forms.js';
 import type { Entry, Offer, PacketBuilder } from './packet-builder.js';
-import { itemLine, itemText, joinLine } from './item-text.js';
+import { itemLine, itemText, joinLine, speakerSummary } from './item-text.js';
 
 const LIST_FIELDS = new Set<WorkingStateField>(['decisions', 'risks', 'tool_evidence']);
 
@@ -31,6 +31,18 @@ const LIST_FIELDS = new Set<WorkingStateField>(['decisions', 'risks', 'tool_evid
  */
 export function citationOf(event: Pick<EventRecord, 'id' | 'kind' | 'ts'>): Citation {
   return { id: event.id, type: event.kind, ts: event.ts };
+}
+
+/**
+ * A citation for an event a packet quotes or shows as a message: its summary names who said it, when
+ * the event has a speaker, so a rendering shows the name instead of the role (`speakerSummary`).
+ *
+ * @example
+ * spokenCitation(event) // { id: 'evt_…', type: 'message', ts: '…', summary: 'said by Caroline' }
+ */
+export function spokenCitation(event: Pick<EventRecord, 'id' | 'kind' | 'ts' | 'speaker'>): Citation {
+  const summary = speakerSummary(event.speaker);
+  return summary === undefined ? citationOf(event) : { ...citationOf(event), summary };
 }
 
 /** What the working_state section reads: the session's state, its latest tool results, and the events its entries cite. */
