@@ -5,7 +5,10 @@ import type { EmbeddingModel } from '../spec/providers.js';
 import { topicModel } from '../testing/topic-model.js';
 import { createEngram, type Engram } from '../runtime/engram.js';
 import type { Clock } from '../util/clock.js';
-import { ruleOf } from './cue-search.js';
+import { resolveTimeWindows } from '../util/time/time-expressions.js';
+import { searchTerms } from '../util/word-forms.js';
+import { tempEngram } from '../../test/helpers/temp-engram.js';
+import { ruleOf, searchCues } from './cue-search.js';
 import { asksAboutUserNow, questionSubject } from './question-subject.js';
 
 /** Concepts a question and a turn can share without sharing a word. */
@@ -427,5 +430,55 @@ describe('whose words and which conversation a question is about', () => {
     expect(packed).toBeGreaterThanOrEqual(0);
     expect(cleaned).toBeGreaterThan(packed);
     expect(packet.explain.selected.some((line) => /session ×2\b/u.test(line))).toBe(true);
+  });
+});
+
+describe('searchCues', () => {
+  it('reads the best passage of a named time past its rank, in the last place, and marks it so explain does not take the place for its rank', async () => {
+    const t = await tempEngram('2026-06-01T12:00:00.000Z', { embeddings: { provider: 'none' } });
+    try {
+      const commit = (turn: string, ts: string, speaker: string, content: string) =>
+        t.engram.commitTurn({ scope, turn_id: turn, ts, messages: [{ role: 'user', speaker, content }] });
+      // Caroline's April turns rank above the one of Melanie's that tells of March in passing: the
+      // question is about Caroline, so another speaker's passage counts at half.
+      for (let index = 0; index < 6; index += 1)
+        await commit(
+          `d${index}`,
+          `2026-04-0${index + 1}T09:00:00.000Z`,
+          'Caroline',
+          `Deploy day: the deploy of service ${index}.`,
+        );
+      const told = await commit(
+        'told',
+        '2026-04-20T09:00:00.000Z',
+        'Melanie',
+        'Last month I did one small deploy, then lunch.',
+      );
+      const text = 'What did Caroline deploy in March?';
+      const search = (limit: number) =>
+        searchCues(t.storage, undefined, {
+          base: {
+            tenant_id: 'default',
+            user_id: scope.user_id,
+            now: '2026-06-01T12:00:00.000Z',
+            terms: searchTerms(text),
+            limit,
+          },
+          text,
+          windows: resolveTimeWindows(text, '2026-06-01T12:00:00.000Z'),
+          embeddedBefore: '2026-06-01T12:00:00.000Z',
+        });
+      const deep = await search(10);
+      const rank = deep.hits.findIndex((hit) => hit.event.id === told.events[0]!.event_id);
+      expect(deep.hits[rank]!.signals.time).toBe(1);
+      expect(rank).toBeGreaterThan(1);
+      expect(deep.hits.some((hit) => hit.keptForTime === true)).toBe(false);
+      const { hits } = await search(2);
+      expect(hits).toHaveLength(2);
+      expect(hits[0]!.keptForTime).toBeUndefined();
+      expect(hits[1]).toMatchObject({ event: { id: told.events[0]!.event_id }, keptForTime: true });
+    } finally {
+      await t.cleanup();
+    }
   });
 });

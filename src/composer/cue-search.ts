@@ -49,6 +49,11 @@ export interface FusedHit {
   signals: CueSignals;
   /** Why it was chosen, for explain: `cue.hybrid(words #2, meaning #1)`. */
   rule: string;
+  /**
+   * Set on the best passage of a time the cues name when its score ranked it past the limit: it is
+   * read anyway, in the last place, so its place in the list is not its rank.
+   */
+  keptForTime?: true;
 }
 
 /** How the search went, for explain.filters.retrieval. */
@@ -277,7 +282,9 @@ function fuse(
   // The best passage of the time the cues name is always read (withAdjacentTurns puts it first),
   // however little else of the question it shares.
   const ofTime = fused.find((entry) => entry.signals.time === 1);
-  return ofTime === undefined || read.includes(ofTime) || limit === 0 ? read : [...read.slice(0, limit - 1), ofTime];
+  return ofTime === undefined || read.includes(ofTime) || limit === 0
+    ? read
+    : [...read.slice(0, limit - 1), { ...ofTime, keptForTime: true }];
 }
 
 /** Best first; equal scores: the newer event first (ids are time-ordered). */

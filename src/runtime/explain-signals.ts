@@ -148,6 +148,13 @@ export async function passageSignals(
     asksWhen: asksWhen(text),
   });
   const fused = deep.hits.findIndex((hit) => hit.event.id === eventId);
+  const found = fused < 0 ? undefined : deep.hits[fused]!;
+  // The best passage of a named time is read past its rank, in the list's last place: that place is not its rank.
+  const kept = found?.keptForTime === true;
+  if (kept)
+    notes.push(
+      `its fused score ranks it past the first ${deep.hits.length}; compose reads it as the best passage of the time the question names (time #1)`,
+    );
   const position = passages.findIndex((passage) => passage.event.id === eventId);
   const rankIn = (ids: readonly string[]) => (ids.includes(eventId) ? ids.indexOf(eventId) + 1 : null);
   return {
@@ -156,9 +163,9 @@ export async function passageSignals(
       words: { used: terms.length > 0, rank: rankIn(words.map((hit) => hit.event.id)) },
       meaning: { used: recordedMeaning(build).used, rank: rankIn(meaning) },
       // Time ranks come from the fused ranking: a passage past its depth shows none.
-      time: { used: deep.report.time_windows.length > 0, rank: fused < 0 ? null : deep.hits[fused]!.signals.time },
+      time: { used: deep.report.time_windows.length > 0, rank: found?.signals.time ?? null },
     },
-    fused_rank: fused < 0 ? null : fused + 1,
+    fused_rank: found === undefined || kept ? null : fused + 1,
     read_position: position < 0 ? null : position + 1,
     read_depth: readDepth,
     notes,
