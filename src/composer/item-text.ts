@@ -6,6 +6,7 @@
 
 import type { Episode, Fact, InsightItem, KeyQuote, WindowMessage } from '../spec/packet.js';
 import type { Decision, OpenLoop, PlanStep, Risk, ToolEvidence } from '../spec/working-state.js';
+import { speakerLabel, speakerName } from '../events/speaker.js';
 
 function day(ts: string | undefined): string {
   return ts === undefined ? '' : `, ${ts.slice(0, 10)}`;
@@ -56,9 +57,6 @@ function oneLine(text: string): string {
   return text.replace(/\s*\n+\s*/g, '; ');
 }
 
-/** The most characters of a speaker's name a line shows (a name is up to 256 characters long). */
-const SPEAKER_CHARS = 40;
-
 /** How a citation's summary names who said the cited event: `said by Caroline`. */
 const SAID_BY = 'said by ';
 
@@ -76,18 +74,6 @@ export function speakerSummary(speaker: string | null): string | undefined {
 }
 
 /**
- * An event's speaker as its citation's summary and its line name it: on one line, trimmed;
- * undefined for none.
- *
- * @example
- * speakerName(' Caroline\n') // 'Caroline'
- */
-export function speakerName(speaker: string | null): string | undefined {
-  const name = speaker === null ? '' : oneLine(speaker).trim();
-  return name === '' ? undefined : name;
-}
-
-/**
  * Who said each event the packet's citations name a speaker for (`speakerSummary`), by event id.
  *
  * @example
@@ -102,14 +88,13 @@ export function speakersOf(citations: ReadonlyArray<{ id: string; summary?: stri
 }
 
 /**
- * Who said a quote or message, as its line names it: the speaker's name (`speakerName`, at most
- * SPEAKER_CHARS characters, whole characters), else the role. The name replaces the role rather
- * than joining it: `Caroline (user):` took two tokens more a line and cited less evidence on LoCoMo
- * at 256 tokens (0.705 against 0.713). The role stays in the packet's JSON.
+ * Who said a quote or message, as its line names it: the speaker's name (`speakerLabel`), else the
+ * role. The name replaces the role rather than joining it: `Caroline (user):` took two tokens more
+ * a line and cited less evidence on LoCoMo at 256 tokens (0.705 against 0.713). The role stays in
+ * the packet's JSON.
  */
 function saidBy(role: string, speaker: string | undefined): string {
-  const name = speaker === undefined ? '' : [...speaker].slice(0, SPEAKER_CHARS).join('').trim();
-  return name === '' ? role : name;
+  return speakerLabel(speaker) ?? role;
 }
 
 /**

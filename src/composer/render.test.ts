@@ -166,6 +166,14 @@ describe('renderPacket', () => {
       expect([...speakers.values()]).toContain(longName);
       expect(lineOf(said[3]!.content)).toMatch(/\] user(, \d{4}-\d{2}-\d{2})?: Nobody named/u);
       expect(packet.citations.filter((citation) => citation.summary !== undefined)).toHaveLength(3);
+      // The session's own rolling summary names them too, one line a speaker.
+      if (purpose === 'planner') {
+        expect(packet.short_term.rolling_summary).toContain('Caroline: I went to the pottery class');
+        expect(packet.short_term.rolling_summary).toContain(
+          `${[...longName].slice(0, 40).join('').trim()}: The pottery`,
+        );
+        expect(packet.short_term.rolling_summary).toMatch(/^User: Nobody named/mu);
+      }
       for (const format of ['markdown', 'xml'] as const)
         expect(o200kTokenizer.count(renderPacket(packet, { format }))).toBeLessThanOrEqual(
           packet.budget_report.used_tokens_est,

@@ -16,7 +16,8 @@ import { lazyForm, TEXT_LIMITS, textForms } from './forms.js';
 import { coveredUntil, snapshotOpening } from './snapshot-section.js';
 import { idTime } from '../util/ids.js';
 import type { CompactionSnapshot } from '../spec/compaction.js';
-import { itemLine, itemText, quoteDayHeading, speakerName } from './item-text.js';
+import { itemLine, itemText, quoteDayHeading, speakerSummary } from './item-text.js';
+import { speakerName } from '../events/speaker.js';
 import { spokenCitation } from './working-state-section.js';
 import { topicTerms, type CuePassage } from './cue-passages.js';
 import { bestSnippet, cueMatcher, type CueMatcher } from './best-sentence.js';
@@ -105,7 +106,12 @@ function isLive(expiresAt: string | null, now: string): boolean {
 }
 
 function sentenceCitation(sentence: SummarySentence): Citation {
-  return { id: sentence.event_id, type: sentence.role === 'tool' ? 'tool_result' : 'message', ts: sentence.ts };
+  return {
+    id: sentence.event_id,
+    type: sentence.role === 'tool' ? 'tool_result' : 'message',
+    ts: sentence.ts,
+    ...(sentence.speaker === undefined ? {} : { summary: speakerSummary(sentence.speaker)! }),
+  };
 }
 
 function quoteOf(sentence: Pick<SummarySentence, 'event_id' | 'role' | 'ts'>, quote: string): KeyQuote {
@@ -343,8 +349,8 @@ function placeQuotesAndWindow(
         forms: textForms(sentence.text, costs.tokenizer, { raw: 80, quote: 40, summary: 16 }).map((form) =>
           lazyForm(form.level, () => quoteOf(sentence, form.value)),
         ),
-        // Named as the packet's citation of its event names who said it (a passage or fact may cite it first).
-        text: (quote) => itemText.keyQuote(quote, builder.speakerOf(quote.evidence_id)),
+        // Named by who said it; a sentence kept before summaries named speakers, as the packet's citation of its event does.
+        text: (quote) => itemText.keyQuote(quote, sentence.speaker ?? builder.speakerOf(quote.evidence_id)),
         group: quoteDayHeading(sentence),
         cites: [sentenceCitation(sentence)],
       };

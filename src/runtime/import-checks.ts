@@ -115,6 +115,7 @@ const isSentence = (value: unknown): boolean =>
   isEventId(value['event_id']) &&
   Number.isInteger(value['position']) &&
   typeof value['role'] === 'string' &&
+  (value['speaker'] === undefined || typeof value['speaker'] === 'string') &&
   isTime(value['ts']) &&
   typeof value['text'] === 'string' &&
   typeof value['tokens'] === 'number' &&

@@ -9,6 +9,8 @@ export interface SummarySentence {
   /** Index of the sentence inside its event. */
   position: number;
   role: PacketRole;
+  /** Who said it (`speakerName` of its event); absent for an event without a speaker, and in summaries kept before speakers were. */
+  speaker?: string;
   ts: string;
   text: string;
   tokens: number;

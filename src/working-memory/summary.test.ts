@@ -105,10 +105,21 @@ describe('summary tokens from the counts sentences keep', () => {
   const sentenceText = fc
     .array(fc.tuple(fc.constantFrom(...WORDS), PUNCT), { minLength: 1, maxLength: 8 })
     .map((parts) => parts.map(([word, punct]) => `${word}${punct}`).join(' '));
-  const sentence = fc.record({
-    text: fc.oneof({ weight: 9, arbitrary: sentenceText }, { weight: 1, arbitrary: fc.string({ maxLength: 40 }) }),
-    role: fc.constantFrom('user' as const, 'assistant' as const, 'tool' as const),
-  });
+  const sentence = fc.record(
+    {
+      text: fc.oneof({ weight: 9, arbitrary: sentenceText }, { weight: 1, arbitrary: fc.string({ maxLength: 40 }) }),
+      role: fc.constantFrom('user' as const, 'assistant' as const, 'tool' as const),
+      // Names as events give them, and as an import may: spaces, marks the XML rendering escapes, long ones.
+      speaker: fc.oneof(
+        {
+          weight: 8,
+          arbitrary: fc.constantFrom('Caroline', 'Melanie', 'Dr. Ana Souza', '李雷', ' Mary\n Ann ', 'x'.repeat(50)),
+        },
+        { weight: 1, arbitrary: fc.constantFrom('Q&A bot', '(Ana)', 'Ana:', '') },
+      ),
+    },
+    { requiredKeys: ['text', 'role'] },
+  );
 
   it("property: a text's count after a space, from its count alone, is what counting it after a space gives", () => {
     const CHARS = [
@@ -159,6 +170,7 @@ describe('summary tokens from the counts sentences keep', () => {
           event_id: 'evt_01KAAAAAAAAAAAAAAAAAAAAAAA',
           position,
           role: entry.role,
+          ...(entry.speaker === undefined ? {} : { speaker: entry.speaker }),
           ts: 't',
           text: entry.text,
           tokens: count(entry.text),
@@ -176,6 +188,40 @@ describe('summary tokens from the counts sentences keep', () => {
     );
     // Most drawn summaries are summed, so the property is tested, not skipped.
     expect(summed).toBeGreaterThan(200);
+  });
+
+  it('labels each run of one speaker with the name, and a run of an event without one with its role', () => {
+    const said = (text: string, role: 'user' | 'assistant', speaker?: string): SummarySentence => ({
+      event_id: 'evt_01KAAAAAAAAAAAAAAAAAAAAAAA',
+      position: 0,
+      role,
+      ...(speaker === undefined ? {} : { speaker }),
+      ts: 't',
+      text,
+      tokens: count(text),
+      score: 1,
+      expires_at: null,
+      spaced_tokens: count(` ${text}`),
+    });
+    const used = [
+      said('I signed up for a pottery class.', 'user', 'Caroline'),
+      // Two people on one role are two runs; one person's sentences in a row are one.
+      said('I went camping with my kids.', 'user', 'Melanie'),
+      said('They loved the lake.', 'user', 'Melanie'),
+      said('Noted.', 'assistant'),
+      said('The teacher glazed every bowl.', 'user', `Dr. ${'B'.repeat(60)}`),
+    ];
+    expect(renderSummary(used)).toBe(
+      [
+        'Caroline: I signed up for a pottery class.',
+        'Melanie: I went camping with my kids. They loved the lake.',
+        'Assistant: Noted.',
+        `Dr. ${'B'.repeat(36)}: The teacher glazed every bowl.`,
+      ].join('\n'),
+    );
+    expect(keptSummaryTokens(used, count)).toBe(count(renderSummary(used)));
+    // A name the XML rendering escapes is counted with the text.
+    expect(keptSummaryTokens([said('Fine.', 'user', 'Q&A bot')], count)).toBeUndefined();
   });
 
   it('falls back to counting when a sentence keeps no count or its text is not plain', () => {

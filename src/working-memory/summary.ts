@@ -10,6 +10,7 @@ import type { PacketRole } from '../spec/packet.js';
 import type { StmSummary, SummarySentence } from '../spec/summary.js';
 import type { Tokenizer } from '../spec/tokenizer.js';
 import { analyseEvent, type EventText } from '../events/analyze.js';
+import { speakerLabel, speakerName } from '../events/speaker.js';
 import { words } from '../util/segment.js';
 import { STOPWORDS } from '../util/stopwords.js';
 import { LONG_RUN_CHARS, o200kTokenizer } from '../util/tokenizer.js';
@@ -121,6 +122,7 @@ export function sentencesOf(
   // Structured tool output is evidence, not prose: packets carry it as tool evidence instead.
   if (event.kind === 'tool_result' && typeof event.content !== 'string') return [];
   const role = packetRole(event);
+  const speaker = speakerName(event.speaker);
   const out: SummarySentence[] = [];
   analysed.sentences.slice(0, options.maxSentencesPerEvent).forEach(({ text, words: sentenceWords }, position) => {
     const score = scoreSentence(text, role, sentenceWords);
@@ -129,6 +131,7 @@ export function sentencesOf(
       event_id: event.id,
       position,
       role,
+      ...(speaker === undefined ? {} : { speaker }),
       ts: event.ts,
       text,
       tokens: -1,
@@ -215,14 +218,23 @@ export function foldEvents(
 
 const ROLE_LABEL: Record<PacketRole, string> = { user: 'User', assistant: 'Assistant', tool: 'Tool' };
 
-/** Renders sentences (in log order) as summary text: one line per run of one role. */
+/** Who a line of the summary says spoke: the speaker's name (`speakerLabel`), else the role. */
+function labelOf(sentence: Pick<SummarySentence, 'role' | 'speaker'>): string {
+  return speakerLabel(sentence.speaker) ?? ROLE_LABEL[sentence.role];
+}
+
+/**
+ * Renders sentences (in log order) as summary text: one line per run of one speaker (`Caroline: …`),
+ * or of one role where the events name no speaker (`User: …`).
+ */
 export function renderSummary(selected: readonly SummarySentence[]): string {
   const lines: string[] = [];
-  let role: PacketRole | undefined;
+  let label: string | undefined;
   for (const sentence of selected) {
-    if (sentence.role === role) lines[lines.length - 1] += ` ${sentence.text}`;
-    else lines.push(`${ROLE_LABEL[sentence.role]}: ${sentence.text}`);
-    role = sentence.role;
+    const said = labelOf(sentence);
+    if (said === label) lines[lines.length - 1] += ` ${sentence.text}`;
+    else lines.push(`${said}: ${sentence.text}`);
+    label = said;
   }
   return lines.join('\n');
 }
@@ -248,15 +260,18 @@ export function keptSummaryTokens(
   count: (text: string) => number,
 ): number | undefined {
   let total = 0;
-  let role: PacketRole | undefined;
+  let label: string | undefined;
   let last = '';
   for (const sentence of selected) {
     const kept = sentence.spaced_tokens;
     if (kept === undefined || sentence.text.length >= LONG_RUN_CHARS || !ADDITIVE.test(sentence.text)) return undefined;
-    if (sentence.role !== role) {
-      if (role !== undefined) total += lineBreakTokens(last, count);
-      total += count(`${ROLE_LABEL[sentence.role]}:`);
-      role = sentence.role;
+    const said = labelOf(sentence);
+    if (said !== label) {
+      // A name the XML rendering escapes, or one the tokenizer could join with its colon, is counted with the text.
+      if (!ADDITIVE.test(said) || !/^[\p{L}\p{N}](?:.*[\p{L}\p{N}])?$/u.test(said)) return undefined;
+      if (label !== undefined) total += lineBreakTokens(last, count);
+      total += count(`${said}:`);
+      label = said;
     }
     total += kept;
     last = sentence.text;

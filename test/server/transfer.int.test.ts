@@ -144,6 +144,21 @@ describe('export, import and erase over HTTP', () => {
       contentType: 'application/x-ndjson',
     });
     expect(emptyResult.body).toMatchObject({ status: 400, code: 'VALIDATION_FAILED', field: 'line 2.result.turn_id' });
+    // A summary sentence's speaker, which lines show as a label, is a string or absent.
+    const summary = JSON.parse(exported.split('\n').find((line) => line.includes('"kind":"summary"'))!) as {
+      summary: { sentences: Array<Record<string, unknown>> };
+    };
+    summary.summary.sentences[0]!['speaker'] = 42;
+    const badSpeaker = await h.call('POST', '/v1/import', {
+      key: h.keys.b.admin,
+      raw: `${header}\n${JSON.stringify(summary)}\n`,
+      contentType: 'application/x-ndjson',
+    });
+    expect(badSpeaker.body).toMatchObject({
+      status: 400,
+      code: 'VALIDATION_FAILED',
+      field: 'line 2.summary.sentences',
+    });
   });
 
   it('erases a session, then a user, of the key’s tenant only', async () => {
