@@ -126,13 +126,15 @@ describe('renderPacket', () => {
       expect(above.trim()).toBe(`${quote.ts!.slice(0, 10)}:`);
     }
   });
+
   it('names who said each quote and message where the event has a speaker, and charges the name', async () => {
     const longName = `Dr. <Ana> & ${'Beatriz '.repeat(10)}Souza`;
     const said = [
       { role: 'user' as const, speaker: 'Caroline', content: 'I went to the pottery class on Friday and made a bowl.' },
       { role: 'assistant' as const, speaker: 'Melanie', content: 'My kids loved the pottery class, they made a cup.' },
       { role: 'user' as const, speaker: longName, content: 'The pottery class teacher glazed every bowl twice.' },
-      { role: 'user' as const, content: 'Nobody named said the pottery class was too loud.' },
+      // A speaker of nothing but spaces names nobody.
+      { role: 'user' as const, speaker: ' \n ', content: 'Nobody named said the pottery class was too loud.' },
     ];
     for (const [index, message] of said.entries()) {
       t.clock.advance(60_000);

@@ -106,11 +106,12 @@ function isLive(expiresAt: string | null, now: string): boolean {
 }
 
 function sentenceCitation(sentence: SummarySentence): Citation {
+  const summary = speakerSummary(sentence.speaker ?? null);
   return {
     id: sentence.event_id,
     type: sentence.role === 'tool' ? 'tool_result' : 'message',
     ts: sentence.ts,
-    ...(sentence.speaker === undefined ? {} : { summary: speakerSummary(sentence.speaker)! }),
+    ...(summary === undefined ? {} : { summary }),
   };
 }
 
@@ -349,7 +350,7 @@ function placeQuotesAndWindow(
         forms: textForms(sentence.text, costs.tokenizer, { raw: 80, quote: 40, summary: 16 }).map((form) =>
           lazyForm(form.level, () => quoteOf(sentence, form.value)),
         ),
-        // Named by who said it; a sentence kept before summaries named speakers, as the packet's citation of its event does.
+        // Named by who said it; a sentence kept before sentences kept speakers, as the packet's citation of its event names.
         text: (quote) => itemText.keyQuote(quote, sentence.speaker ?? builder.speakerOf(quote.evidence_id)),
         group: quoteDayHeading(sentence),
         cites: [sentenceCitation(sentence)],
