@@ -81,10 +81,24 @@ export function speakerSummary(speaker: string | null): string | undefined {
  */
 export function speakersOf(citations: ReadonlyArray<{ id: string; summary?: string }>): Map<string, string> {
   const speakers = new Map<string, string>();
-  for (const citation of citations)
-    if (citation.summary?.startsWith(SAID_BY) === true && citation.summary.length > SAID_BY.length)
-      speakers.set(citation.id, citation.summary.slice(SAID_BY.length));
+  for (const citation of citations) {
+    const speaker = citedSpeaker(citation);
+    if (speaker !== undefined) speakers.set(citation.id, speaker);
+  }
   return speakers;
+}
+
+/**
+ * Who said the event one citation names (`speakerSummary`); undefined when it names nobody.
+ *
+ * @example
+ * citedSpeaker({ summary: 'said by Caroline' }) // 'Caroline'
+ */
+export function citedSpeaker(citation: { summary?: string } | undefined): string | undefined {
+  const summary = citation?.summary;
+  return summary?.startsWith(SAID_BY) === true && summary.length > SAID_BY.length
+    ? summary.slice(SAID_BY.length)
+    : undefined;
 }
 
 /**

@@ -11,7 +11,7 @@ import type { Tokenizer } from '../spec/tokenizer.js';
 import { EngramError } from '../spec/errors.js';
 import type { EventRecord } from '../spec/event.js';
 import type { MemoryItem } from '../spec/items.js';
-import { speakersOf, type ItemLine } from './item-text.js';
+import { citedSpeaker, type ItemLine } from './item-text.js';
 import { framingCost, itemFramingCost } from './framing-costs.js';
 import { packetFraming, type BlockTag } from './render.js';
 import type { LineCosts } from './text-tokens.js';
@@ -381,12 +381,9 @@ export class PacketBuilder {
     this.omissions.push({ item, reason });
   }
 
-  /**
-   * Who said an event, as its citation in the packet names it (`spokenCitation`): what a rendering
-   * shows on the event's quote and message lines, so what they are charged with.
-   */
+  /** Who said an event, as its citation names it: what a rendering shows on its lines (`spokenCitation`). */
   speakerOf(id: string): string | undefined {
-    return speakersOf([this.citationsById.get(id) ?? { id }]).get(id);
+    return citedSpeaker(this.citationsById.get(id));
   }
 
   /**
