@@ -142,6 +142,24 @@ describe('cue passages next to the best matches', () => {
     expect(quote.split(' ').length).toBeLessThanOrEqual(40);
   });
 
+  it('shows the further passages past the first five by shorter snippets, so more of them fit', async () => {
+    const filler =
+      'We talked for a long while about glazes, kilns, wheel speeds, trimming tools and how the studio schedules its firings.';
+    for (let index = 0; index < 24; index += 1)
+      await say([['user', `Pottery night ${index} was fun. ${filler} ${filler}`]], `s${index}`);
+    const packet = await t.engram.compose({
+      scope: { ...scope, session_id: 'later' },
+      purpose: 'responder',
+      cues: { query: 'pottery night' },
+      budget: { max_tokens: 4000 },
+    });
+    const lengths = (packet.short_term.key_quotes ?? []).map((quote) => quote.quote.split(' ').length);
+    expect(lengths).toHaveLength(24);
+    // The ten top passages whole (5 + 20 + 20 words), the next five by a 40-word snippet (the
+    // sentence that matches and the next), the rest by a 20-word one (the sentence that matches).
+    expect(lengths).toEqual([...Array(10).fill(45), ...Array(5).fill(25), ...Array(9).fill(5)]);
+  });
+
   it('never shows a responder a passage as a bare reference: one that does not fit as text is left out', async () => {
     const filler =
       'We talked for a long while about glazes, kilns, wheel speeds, trimming tools and how the studio schedules its firings every other week.';
