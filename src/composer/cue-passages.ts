@@ -286,7 +286,10 @@ function bestOfTimeFirst(sorted: readonly Ranked[], best: Ranked | undefined): R
 function markAsking(ranked: readonly Ranked[], matcher: ReturnType<typeof cueMatcher>): void {
   for (const passage of ranked) {
     if (passage.own === 0) continue;
-    const sentence = bestSentence(contentText(passage.event.content), matcher);
+    const text = contentText(passage.event.content);
+    // A text without a question mark holds no question: its best sentence need not be found.
+    if (!text.includes('?') && !text.includes('？')) continue;
+    const sentence = bestSentence(text, matcher);
     if (sentence === undefined || !(sentence.includes('?') || sentence.includes('？')) || speaksOfItself(sentence))
       continue;
     passage.asking = true;

@@ -54,6 +54,9 @@ function prefixWithinBytes(text: string, bytes: number): string {
   return text.slice(0, index);
 }
 
+/** Characters per token of the limit below which `truncate` counts a text whole before encoding it. */
+const TRUNCATE_COUNT_FIRST_CHARS = 6;
+
 const DIGIT = /[0-9]/g;
 /** A numeric character other than an ASCII digit: a group holding one is counted as it is. */
 const OTHER_NUMERIC = /(?![0-9])\p{N}/u;
@@ -76,6 +79,9 @@ export const o200kTokenizer: Tokenizer = {
     // A token holds at least one byte of UTF-8: a text of no more bytes than the limit fits as it is.
     if (text.length <= maxTokens && Buffer.byteLength(text, 'utf8') <= maxTokens) return text;
     if (hasLongRun(text)) return prefixWithinBytes(text, maxTokens);
+    // A text that may well fit (a token is ~4 characters of English) is counted first, which is
+    // quicker than encoding it token by token; a longer one is encoded only as far as the limit.
+    if (text.length <= maxTokens * TRUNCATE_COUNT_FIRST_CHARS && countTokens(text, asText) <= maxTokens) return text;
     // Encodes word by word and stops past the limit: a long text costs what its head costs.
     let tokens = 0;
     let bytes = 0;
