@@ -18,6 +18,12 @@ interface DecisionSpec {
   pattern: RegExp;
   /** Words put before the choice so the decision reads whole ("go with" → "use"). */
   prefix?: string;
+  /**
+   * The pattern's first group is the verb of choosing, kept before the choice instead of a prefix:
+   * "I chose headphones from Sennheiser" is the decision "chose headphones from Sennheiser", and
+   * "I chose to go to networking events" is not "use go to networking events".
+   */
+  keepsVerb?: boolean;
 }
 
 // "for <topic>" up to the next preposition: "Vitest for tests in the repo" → "tests".
@@ -53,7 +59,9 @@ function decisionOf(context: SentenceContext, rule: Rule, spec: DecisionSpec): I
       : cleanPhrase(raw.replace(context.text.slice(project.span[0], project.span[1]), ' '));
   const { topic } = topicOf(withoutProject, context.language);
   if (topic === '') return [];
-  const decision = spec.prefix === undefined ? raw : `${spec.prefix}${raw}`;
+  const verb = spec.keepsVerb === true ? found[1] : undefined;
+  const decision =
+    verb !== undefined ? `${verb.toLowerCase().replace(/\s+/gu, ' ')} ${raw}` : `${spec.prefix ?? ''}${raw}`;
   const value: Record<string, unknown> = { project: project.name, topic, decision, made_at: context.date };
   const rationale = (context.language === 'zh' ? RATIONALE_ZH : RATIONALE_EN).exec(context.text.slice(from));
   if (rationale?.[1] !== undefined) value['rationale'] = cleanPhrase(rationale[1]);
@@ -105,9 +113,11 @@ export const DECISION_RULES: readonly Rule[] = [
     language: 'en',
     confidence: 0.85,
     trigger: /\b(?:chose|picked|selected|went with|settled on|opted for)\b/,
+    // "I picked up a few recipes" got them; "I chose them" names no choice out of its context; "we
+    // went with my parents" went along with them.
     pattern:
-      /\b(?:I|we|the team)\s+(?:have\s+|'ve\s+|finally\s+)?(?:chose|picked|selected|went\s+with|settled\s+on|opted\s+for)\s+/i,
-    prefix: 'use ',
+      /\b(?:I|we|the team)\s+(?:have\s+|'ve\s+|finally\s+)?(chose(?:\s+to(?=\s))?|picked|selected|went\s+with(?!\s+(?:me|us|him|her|them|my|our|his|their|friends|family)\b)|settled\s+on|opted\s+for)\s+(?!(?:up|it|them|him|her|one)\b)/i,
+    keepsVerb: true,
   }),
   decisionRule({
     name: 'zh.decision.jueding',

@@ -260,7 +260,18 @@ describe('decisions', () => {
     ['We decided to use Postgres for storage.', 'decision:general:storage', 'use Postgres for storage'],
     ["Let's go with SQLite for storage.", 'decision:general:storage', 'use SQLite for storage'],
     ["We'll use Vercel.", 'decision:general:hosting', 'use Vercel'],
-    ['I chose MIT for the license.', 'decision:general:license', 'use MIT for the license'],
+    ['I chose MIT for the license.', 'decision:general:license', 'chose MIT for the license'],
+    ['We went with Postgres for storage.', 'decision:general:storage', 'went with Postgres for storage'],
+    [
+      'I picked out a blue dress for the wedding.',
+      'decision:general:wedding',
+      'picked out a blue dress for the wedding',
+    ],
+    [
+      'I chose to go to networking events to make things happen.',
+      'decision:general:go_networking_events',
+      'chose to go to networking events to make things happen',
+    ],
     ['Decision: ship weekly releases.', 'decision:general:ship_weekly_releases', 'ship weekly releases'],
     ['我们决定用Postgres做存储。', 'decision:general:存储', '用Postgres做存储'],
     ['我们用Vitest做测试。', 'decision:general:测试', '用Vitest做测试'],
@@ -276,6 +287,17 @@ describe('decisions', () => {
 
   it('is not a decision when asked', () => {
     expect(one('Should we use Postgres for storage?')).toEqual([]);
+  });
+
+  // A verb of choosing that means something else, a choice that is a bare pronoun, company.
+  it.each([
+    'I picked up a few new recipes at the market.',
+    "I chose them 'cause they help LGBTQ+ folks with adoption.",
+    'We went with my parents to the lake last weekend.',
+    'I went with friends to the concert.',
+    'I picked it because it was cheap.',
+  ])('%s is no decision', (text) => {
+    expect(one(text).filter((candidate) => candidate.type === 'decisions')).toEqual([]);
   });
 });
 
