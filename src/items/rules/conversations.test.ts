@@ -136,7 +136,7 @@ describe('an English conversation', () => {
       value: {
         project: 'general',
         topic: 'storage',
-        decision: 'use Postgres for storage',
+        decision: 'go with Postgres for storage',
         made_at: '2026-02-18',
         rationale: 'it is boring technology',
       },

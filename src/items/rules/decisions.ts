@@ -16,10 +16,10 @@ interface DecisionSpec {
   confidence: number;
   trigger: RegExp;
   pattern: RegExp;
-  /** Words put before the choice so the decision reads whole ("go with" → "use"). */
+  /** Words put before the choice so the decision reads whole ("we'll use Vercel" → "use Vercel"). */
   prefix?: string;
   /**
-   * The pattern's first group is the verb of choosing, kept before the choice instead of a prefix:
+   * The pattern's (first matched) group is the verb of choosing, kept before the choice instead of a prefix:
    * "I chose headphones from Sennheiser" is the decision "chose headphones from Sennheiser", and
    * "I chose to go to networking events" is not "use go to networking events".
    */
@@ -46,11 +46,25 @@ function topicOf(choice: string, language: Language): { topic: string; choice: s
   return { topic: idFrom(choice.replace(EN_CHOICE_VERB, ''), 3), choice };
 }
 
+/**
+ * The choice after the verb that chose it, with the article or demonstrative cleanPhrase dropped
+ * from its head: "picked a date and go hiking", not "picked date and go hiking".
+ *
+ * @example
+ * withVerb('Picked', 'that spot because it had views', 'spot') // 'picked that spot'
+ */
+function withVerb(verb: string, clause: string, choice: string): string {
+  const at = clause.indexOf(choice);
+  const head = at < 0 ? choice : clause.slice(0, at + choice.length).trim();
+  return `${verb.toLowerCase().replace(/\s+/gu, ' ')} ${head}`;
+}
+
 function decisionOf(context: SentenceContext, rule: Rule, spec: DecisionSpec): ItemCandidate[] {
   const found = spec.pattern.exec(context.text);
   if (found === null) return [];
   const from = found.index + found[0].length;
-  const raw = shorten(cleanPhrase(context.text.slice(from, clauseEnd(context.text, from))), 300);
+  const clause = context.text.slice(from, clauseEnd(context.text, from));
+  const raw = shorten(cleanPhrase(clause), 300);
   if (raw === '') return [];
   const project = projectOf(context);
   const withoutProject =
@@ -59,9 +73,8 @@ function decisionOf(context: SentenceContext, rule: Rule, spec: DecisionSpec): I
       : cleanPhrase(raw.replace(context.text.slice(project.span[0], project.span[1]), ' '));
   const { topic } = topicOf(withoutProject, context.language);
   if (topic === '') return [];
-  const verb = spec.keepsVerb === true ? found[1] : undefined;
-  const decision =
-    verb !== undefined ? `${verb.toLowerCase().replace(/\s+/gu, ' ')} ${raw}` : `${spec.prefix ?? ''}${raw}`;
+  const verb = spec.keepsVerb === true ? found.slice(1).find((group) => group !== undefined) : undefined;
+  const decision = verb === undefined ? `${spec.prefix ?? ''}${raw}` : withVerb(verb, clause, raw);
   const value: Record<string, unknown> = { project: project.name, topic, decision, made_at: context.date };
   const rationale = (context.language === 'zh' ? RATIONALE_ZH : RATIONALE_EN).exec(context.text.slice(from));
   if (rationale?.[1] !== undefined) value['rationale'] = cleanPhrase(rationale[1]);
@@ -95,8 +108,8 @@ export const DECISION_RULES: readonly Rule[] = [
     language: 'en',
     confidence: 0.85,
     trigger: /\blet'?s (?:go with|use|pick|stick with)|\bgoing with\b/,
-    pattern: /\blet'?s\s+(?:go\s+with|use|pick|stick\s+with)\s+|\bwe(?:'re| are)\s+going\s+with\s+/i,
-    prefix: 'use ',
+    pattern: /\blet'?s\s+(go\s+with|use|pick|stick\s+with)\s+|\bwe(?:'re| are)\s+(going\s+with)\s+/i,
+    keepsVerb: true,
   }),
   decisionRule({
     name: 'en.decision.will-use',

@@ -258,7 +258,8 @@ describe('tasks', () => {
 describe('decisions', () => {
   it.each([
     ['We decided to use Postgres for storage.', 'decision:general:storage', 'use Postgres for storage'],
-    ["Let's go with SQLite for storage.", 'decision:general:storage', 'use SQLite for storage'],
+    ["Let's go with SQLite for storage.", 'decision:general:storage', 'go with SQLite for storage'],
+    ["Let's pick a date and go hiking.", 'decision:general:date_go_hiking', 'pick a date and go hiking'],
     ["We'll use Vercel.", 'decision:general:hosting', 'use Vercel'],
     ['I chose MIT for the license.', 'decision:general:license', 'chose MIT for the license'],
     ['We went with Postgres for storage.', 'decision:general:storage', 'went with Postgres for storage'],
