@@ -73,6 +73,20 @@ describe('en.task.need-to', () => {
       'give a 10 minute talk at a conference',
       undefined,
     ],
+    // A place or time after the verb: a plan.
+    [
+      'I have to stay at the office until 8 tonight.',
+      'task:general:stay_office_8',
+      'stay at the office until 8',
+      '2026-02-18',
+    ],
+    ['I need to be at the airport by 6.', 'task:general:airport_6', 'be at the airport by 6', undefined],
+    [
+      'I need to keep the receipts for my taxes.',
+      'task:general:keep_receipts_taxes',
+      'keep the receipts for my taxes',
+      undefined,
+    ],
   ])('is a task: %s', (text, key, title, due) => {
     expect(tasks(text)).toEqual([['en.task.need-to', key, title, due]]);
   });
@@ -107,6 +121,14 @@ describe('en.task.need-to', () => {
     'I need to try baking that!',
     'I have to check that out.',
     'I have to tell you about my trip.',
+    // A frame of mind to keep.
+    "Gotta stay resilient and focused, that's key!",
+    'Gotta stay strong and keep making a difference, even in challenging times.',
+    'Gotta stay safe on the trip.',
+    'We need to show our support however we can.',
+    'Gotta focus on success and why I started.',
+    'I need to be patient with myself.',
+    'I have to keep pushing.',
   ])('is not a task: %s', (text) => {
     expect(tasks(text)).toEqual([]);
   });

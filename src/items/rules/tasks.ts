@@ -210,6 +210,13 @@ function creationRule(spec: CreationSpec): Rule {
 const EN_NEED_TO =
   /(?:\b(?:I|we)(?:['’]ve\s+got\s+to|\s+(?:still\s+|really\s+|also\s+|definitely\s+)?(?:(?:need|have)\s+to|have\s+got\s+to|must(?!\s+(?:have|be)\b)))|(?:^|(?<=[,;.!?]\s|\s[-–—]\s))(?:still\s+|really\s+|also\s+|and\s+)?(?:need\s+to|have\s+to|gotta))\s+(?!say\b|know\b|admit\b|agree\b|ask\b|wonder\b|talk\b|think\b|be honest\b|go\b|leave\b|sleep\b|rest\b|run\b|dash\b|head\s+(?:off|out)\b|get\s+(?:back\s+to\s+(?:work|it)|going)\b|tell\s+you\b|thank\b|confess\b|laugh\b|hand\s+it\s+to\b|(?:try|check|see|watch|read|visit|get)\s+(?:[\w'-]+\s+)?(?:that|this|it|those|these|them|one)(?:\s+out)?\s*(?:[.!,;]|$))(?=\w)/i;
 
+// A frame of mind the speaker means to keep, not a thing to do: "Gotta stay resilient and focused",
+// "I need to keep making a difference", "we need to show our support however we can", "I have to
+// be patient". A place or a time after the verb is a plan ("I have to stay at the office until 8",
+// "I need to be at the airport by 6") and stays a task.
+const EN_FRAME_OF_MIND =
+  /^\s*(?:(?:stay|remain|be|keep)\s+(?:(?:more|really|so|super|very|extra|strong\s+and|positive\s+and)\s+)?(?:resilient|strong|safe|focused|positive|calm|patient|humble|motivated|healthy|grateful|thankful|open(?:-minded)?|careful|hydrated|consistent|organi[sz]ed|sane|sharp|optimistic|hopeful|brave|confident|determined|dedicated|disciplined|productive|present|kind|true|tough|grounded|balanced|mindful|strong)\b|keep\s+(?:[a-z]+ing|it\s+up|at\s+it|the\s+faith|my\s+head\s+up|my\s+chin\s+up)\b|(?:believe|trust)\s+in\s+(?:myself|ourselves|yourself|the\s+process)\b|(?:focus|concentrate)\s+on\s+(?:success|the\s+positives?|the\s+good|myself|ourselves|the\s+future|what\s+matters|why|the\s+big\s+picture)\b|show\s+(?:our|my|some|them\s+our|them\s+my)\s+support\b)/i;
+
 // The subject of "I need to" inside a question ("do we have to…"), a condition or time clause ("if I
 // have to…", "when we have to…"), a noun phrase ("how much work we still have to do", "all I need
 // to do is", "so much I need to learn") or reported words ("it reminds me we need to…"): the words
@@ -260,7 +267,8 @@ export const TASK_CREATION_RULES: readonly Rule[] = [
     trigger: /\b(?:need|have|got) to\b|\bmust\b|\bgotta\b/,
     pattern: EN_NEED_TO,
     minimum: 2,
-    reject: (_, before, object) => EN_NEED_TO_EMBEDDED.test(before) || EN_EMPTY_DO.test(object),
+    reject: (_, before, object) =>
+      EN_NEED_TO_EMBEDDED.test(before) || EN_EMPTY_DO.test(object) || EN_FRAME_OF_MIND.test(object),
   }),
   creationRule({
     name: 'en.task.list',
