@@ -3,6 +3,7 @@
 // Bruno", "Pepper the cat", "we've got two cats".
 
 import { NAME, slug, type FactPattern } from './fact-patterns.js';
+import { STOPWORDS } from '../../util/stopwords.js';
 
 // Relatives with one of a kind (a new name replaces the old) and with several (each has its own fact).
 const ONE_RELATIVE = String.raw`wife|husband|partner|boyfriend|girlfriend|fianc[ée]e?|mum|mom|mother|dad|father|hubby|missus|other half|better half|bf|gf|father-in-law|mother-in-law|stepdad|stepmum|stepmom`;
@@ -21,6 +22,8 @@ const KIN_KEY: Readonly<Record<string, string>> = {
 const SINGLE_RELATIVE = new RegExp(`^(?:${ONE_RELATIVE})$`, 'iu');
 // Pets by kind and breed, as chat names them.
 export const PETS = String.raw`dog|cat|puppy|kitten|parrot|budgie|cockatiel|canary|hamster|gerbil|ferret|chinchilla|rabbit|bunny|horse|pony|gelding|mare|donkey|goat|chicken|hen|duck|tortoise|turtle|gecko|bearded dragon|lizard|iguana|chameleon|axolotl|snake|goldfish|betta|fish|guinea pig|rat|mouse|lab|labrador|retriever|shiba|beagle|corgi|poodle|terrier|collie|husky|dachshund|spaniel|pug|greyhound|whippet|kelpie|dalmatian|german shepherd|rottweiler|chihuahua|schnauzer|sheepdog|cockapoo|cavapoo|labradoodle|moggy|tabby`;
+// What a pet's kind names when a noun follows it: a thing or place for pets ("the dog park", "cat food").
+const NOT_PET_THING = String.raw`(?!\s+(?:food|bed|toy|sitter|walker|hair|allergy|allergies|show|park|parks|owners?|people|trainer|training|groomer|run|beach|friendly)\b)`;
 /** A relative's key: one per kind of relative that is unique, else one per name. */
 function relativeKey(name: string, found: RegExpExecArray): string {
   const written = found[1]!.toLowerCase();
@@ -116,12 +119,12 @@ export const FAMILY_FACTS: readonly FactPattern[] = [
     ),
     accept: (value, found) => `${(found[1] ?? found[2])!.toLowerCase()} ${value}`,
   },
-  // "Pepper the cat".
+  // "Pepper the cat"; not "And the dog park…" (a word that opens a clause, and a place named after pets).
   {
     k: (value) => `pet:${slug(value)}`,
     group: 1,
-    pattern: new RegExp(String.raw`\b(\p{Lu}[\p{L}'’-]+)\s+the\s+(${PETS})\b`, 'u'),
-    accept: (value, found) => `${found[2]} ${value}`,
+    pattern: new RegExp(String.raw`\b(\p{Lu}[\p{L}'’-]+)\s+the\s+(${PETS})\b${NOT_PET_THING}`, 'u'),
+    accept: (value, found) => (STOPWORDS.has(value.toLowerCase()) ? undefined : `${found[2]} ${value}`),
   },
   // Pets with names: "my dog Bruno", "our older cat Mitzi", "a beagle called Lola".
   NAMED_PET,
@@ -148,7 +151,7 @@ export const FAMILY_FACTS: readonly FactPattern[] = [
   {
     k: (_, found) => `pet:${slug(found[2]!)}`,
     pattern: new RegExp(
-      String.raw`\b(?:I|[Ww]e)(?:\s+(?:also\s+|now\s+|still\s+)?have|'ve\s+got|\s+have\s+got)\s+((?:a|an|one|two|three|2|3)\s+(?:(?:\d+|one|two|three|four|five)[\s-]+(?:year|month|week)s?[\s-]+old\s+|little\s+|old\s+|rescue\s+|senior\s+|young\s+|big\s+|small\s+)*(${PETS})s?)\b(?!\s+(?:food|bed|toy|sitter|walker|hair|allergy|allergies|show)\b)`,
+      String.raw`\b(?:I|[Ww]e)(?:\s+(?:also\s+|now\s+|still\s+)?have|'ve\s+got|\s+have\s+got)\s+((?:a|an|one|two|three|2|3)\s+(?:(?:\d+|one|two|three|four|five)[\s-]+(?:year|month|week)s?[\s-]+old\s+|little\s+|old\s+|rescue\s+|senior\s+|young\s+|big\s+|small\s+)*(${PETS})s?)\b${NOT_PET_THING}`,
       'u',
     ),
     accept: (_, found) => `has ${found[1]!}`,

@@ -16,6 +16,7 @@ describe('tastes', () => {
     ["I can't stand olives, sorry.", 'taste:olives', 'dislikes olives'],
     ["Honestly I'm not a big fan of musicals.", 'taste:musicals', 'dislikes musicals'],
     ['not really into reality TV either', 'taste:reality_tv', 'dislikes reality TV'],
+    ["I'm totally into The Witcher 3 right now.", 'taste:witcher_3', 'likes Witcher 3'],
     ['golf bores me to tears', 'taste:golf', 'dislikes golf'],
     ['anyway, karaoke is a hard no from me', 'taste:karaoke', 'dislikes karaoke'],
     ["no raisins, I really can't stand them", 'taste:raisins', 'dislikes raisins'],
