@@ -52,6 +52,9 @@ describe('tastes', () => {
     // A verb of saying or going as a word of a thing's name: "go-karts", "talk shows".
     ['I love go-karts.', 'taste:go_karts', 'likes go-karts'],
     ['I love talk shows.', 'taste:talk_shows', 'likes talk shows'],
+    // "like this" points at what the listener shows; the thing is before it.
+    ["I'm also a big fan of scents like this!", 'taste:scents', 'likes scents'],
+    ['I love colour photography.', 'taste:colour_photography', 'likes colour photography'],
   ])('%s', (text, k, v) => {
     expect(tastes(text)).toEqual([{ k, v }]);
   });
@@ -90,6 +93,10 @@ describe('tastes', () => {
     'I love making this, it is so creamy.',
     'I also like holding them.',
     'I love to help people.',
+    // Praise of what the listener shows.
+    'Wow, that looks amazing! I love the color and texture.',
+    'I love the design, so clean.',
+    'I love the thought!',
   ])('is no taste: %s', (text) => {
     expect(tastes(text)).toEqual([]);
   });

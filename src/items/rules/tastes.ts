@@ -9,7 +9,7 @@ import { topicOf } from './lexicon.js';
 import type { Rule, SentenceContext } from './rule.js';
 
 // The thing liked, up to the end of its phrase.
-const OBJECT = String.raw`([\p{L}\p{N}][\p{L}\p{N}\s'’&-]{1,40}?)(?=\s+(?:this|last|since|recently|every|all|on|around|near|during)\b|${PHRASE_END.slice(3)}`;
+const OBJECT = String.raw`([\p{L}\p{N}][\p{L}\p{N}\s'’&-]{1,40}?)(?=\s+(?:like\s+(?:this|that|these|those)|this|last|since|recently|every|all|on|around|near|during)\b|${PHRASE_END.slice(3)}`;
 // Words a clause may start with before the thing itself: "…, and seafood is a no from me".
 // "go" before a pastime: "I like to go skateboarding" likes skateboarding.
 const LEAD =
@@ -18,9 +18,10 @@ const LEAD =
 const CLAUSE = String.raw`(?:^|[,;:—–-]\s*|\b(?:and|but|so|also|honestly|currently|tbh|mostly|lately)\s+)`;
 const DEGREE = String.raw`(?:(?:really|super|so|totally|kind of|kinda|pretty|quite|very|deeply|completely|absolutely|properly|seriously|a bit|deep|currently|now|also|still|just|truly|do)\s+)*`;
 const FAN = String.raw`(?:an?\s+)?(?:big\s+|huge\s+|massive\s+|real\s+)?fan\s+of`;
-// A pronoun, a clause or a generic word is not a thing someone likes.
+// A pronoun, a clause or a generic word is not a thing someone likes; nor is what a reaction to the
+// listener's news or picture praises ("I love the color and texture!", "I love the thought!").
 const NOT_TASTE =
-  /^(?:it|that|this|these|those|them|him|her|you|yours|your|me|us|how|when|what|to|being|having|doing|getting|going|most|all|some|one|everything|anything|nothing|lots|a lot|a bit|working|living|the idea)\b|^(?:genre|show|series|book|books|game|games|place|idea|food|music|movie|movies|film|films|song|songs|album|band|team|sport|city|country|weather|vibe|style|concept|thing|things|stuff|one|ones|process|job|work|part|way|fact|smell|taste|texture|look|sound|feeling|people)$/iu;
+  /^(?:it|that|this|these|those|them|him|her|you|yours|your|me|us|how|when|what|to|being|having|doing|getting|going|most|all|some|one|everything|anything|nothing|lots|a lot|a bit|working|living|the idea)\b|^(?:genre|show|series|book|books|game|games|place|idea|food|music|movie|movies|film|films|song|songs|album|band|team|sport|city|country|weather|vibe|style|concept|thing|things|stuff|one|ones|process|job|work|part|way|fact|smell|taste|texture|look|sound|feeling|people|colou?rs?|design|details?|pics?|pictures?|photos?|name|message|energy|thought)$/iu;
 
 // What follows "I love…" that is no thing: a light verb and its object ("I like to just take a look
 // at the sunset", "I love to give it a try"), a verb of saying, hearing or coming alone or before a
