@@ -157,11 +157,15 @@ export const itemLine = {
     label: ` ${fact.fact_key}${fact.status === 'disputed' ? ' (disputed)' : ''}:`,
     body: fact.notes ?? '',
   }),
-  episode: (episode: Episode): ItemLine => ({
-    handle: handleOf(episode.episode_id),
-    label: `${episode.time_range.start.slice(0, 10)}:`,
-    body: episode.summary,
-  }),
+  /** An episode under its day (` 2026-03-02:`), or with no label when its summary opens with the day (a dated event's does). */
+  episode: (episode: Episode): ItemLine => {
+    const day = episode.time_range.start.slice(0, 10);
+    return {
+      handle: handleOf(episode.episode_id),
+      label: episode.summary.startsWith(day) ? '' : ` ${day}:`,
+      body: episode.summary,
+    };
+  },
   /** A procedure, given how its content reads. */
   procedure: (procedureId: string, described: string): ItemLine => ({
     handle: handleOf(procedureId),

@@ -182,4 +182,38 @@ describe('renderPacket', () => {
         );
     }
   });
+
+  it("shows a dated event's episode under its day once, and charges what it shows", async () => {
+    await t.engram.commitTurn({
+      scope,
+      turn_id: 'beta',
+      messages: [{ role: 'user', content: 'On 8 May 2023 we shipped the first beta.' }],
+    });
+    // No room for facts: the dated event shows as an episode.
+    const packet = await t.engram.compose({
+      scope,
+      purpose: 'responder',
+      cues: { query: 'When did we ship the first beta?' },
+      budget: {
+        max_tokens: 1000,
+        per_section: {
+          working_state: 100,
+          short_term_summary: 300,
+          facts: 0,
+          procedures: 0,
+          episodes: 200,
+          insights: 0,
+        },
+      },
+    });
+    const [episode] = packet.long_term.episodes;
+    expect(episode?.summary).toBe('2023-05-08: On 8 May 2023 we shipped the first beta');
+    const markdown = renderPacket(packet);
+    expect(markdown).toContain(`- [${citationHandle(episode!.episode_id)}] 2023-05-08: On 8 May 2023 we shipped`);
+    expect(markdown).not.toContain('2023-05-08: 2023-05-08');
+    for (const format of ['markdown', 'xml'] as const)
+      expect(o200kTokenizer.count(renderPacket(packet, { format }))).toBeLessThanOrEqual(
+        packet.budget_report.used_tokens_est,
+      );
+  });
 });
