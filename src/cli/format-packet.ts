@@ -82,8 +82,12 @@ export function formatPacket(packet: MemoryPacket): string[] {
   for (const procedure of longTerm.procedures)
     lines.push(`  ${procedure.task_type}: ${JSON.stringify(procedure.content)} [${procedure.procedure_id}]`);
   if (longTerm.episodes.length > 0) lines.push('', 'Episodes');
-  for (const episode of longTerm.episodes)
-    lines.push(`  ${episode.time_range.start.slice(0, 10)} ${episode.summary} [${episode.episode_id}]`);
+  for (const episode of longTerm.episodes) {
+    // A dated event's summary opens with its day already.
+    const day = episode.time_range.start.slice(0, 10);
+    const dated = episode.summary.startsWith(day) ? episode.summary : `${day} ${episode.summary}`;
+    lines.push(`  ${dated} [${episode.episode_id}]`);
+  }
   for (const conflict of packet.explain.conflicts) lines.push(`  conflict: ${conflict.detail}`);
   lines.push('', `Citations: ${packet.citations.length}`, '', ...formatBudget(packet));
   return lines;

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { citationHandle, renderPacket, resolveCitation, speakersOf } from '../index.js';
+import { formatPacket } from '../cli/format-packet.js';
 import { o200kTokenizer } from '../util/tokenizer.js';
 import { scope, tempEngram, type TempEngram } from '../../test/helpers/temp-engram.js';
 
@@ -183,7 +184,7 @@ describe('renderPacket', () => {
     }
   });
 
-  it("shows a dated event's episode under its day once, and charges what it shows", async () => {
+  it("shows a dated event's episode under its day once, and charges what it shows (and the CLI shows it so)", async () => {
     await t.engram.commitTurn({
       scope,
       turn_id: 'beta',
@@ -211,6 +212,10 @@ describe('renderPacket', () => {
     const markdown = renderPacket(packet);
     expect(markdown).toContain(`- [${citationHandle(episode!.episode_id)}] 2023-05-08: On 8 May 2023 we shipped`);
     expect(markdown).not.toContain('2023-05-08: 2023-05-08');
+    // The CLI's text view too.
+    expect(formatPacket(packet)).toContain(
+      `  2023-05-08: On 8 May 2023 we shipped the first beta [${episode!.episode_id}]`,
+    );
     for (const format of ['markdown', 'xml'] as const)
       expect(o200kTokenizer.count(renderPacket(packet, { format }))).toBeLessThanOrEqual(
         packet.budget_report.used_tokens_est,
