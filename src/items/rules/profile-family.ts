@@ -3,7 +3,6 @@
 // Bruno", "Pepper the cat", "we've got two cats".
 
 import { NAME, slug, type FactPattern } from './fact-patterns.js';
-import { STOPWORDS } from '../../util/stopwords.js';
 
 // Relatives with one of a kind (a new name replaces the old) and with several (each has its own fact).
 const ONE_RELATIVE = String.raw`wife|husband|partner|boyfriend|girlfriend|fianc[ée]e?|mum|mom|mother|dad|father|hubby|missus|other half|better half|bf|gf|father-in-law|mother-in-law|stepdad|stepmum|stepmom`;
@@ -22,6 +21,15 @@ const KIN_KEY: Readonly<Record<string, string>> = {
 const SINGLE_RELATIVE = new RegExp(`^(?:${ONE_RELATIVE})$`, 'iu');
 // Pets by kind and breed, as chat names them.
 export const PETS = String.raw`dog|cat|puppy|kitten|parrot|budgie|cockatiel|canary|hamster|gerbil|ferret|chinchilla|rabbit|bunny|horse|pony|gelding|mare|donkey|goat|chicken|hen|duck|tortoise|turtle|gecko|bearded dragon|lizard|iguana|chameleon|axolotl|snake|goldfish|betta|fish|guinea pig|rat|mouse|lab|labrador|retriever|shiba|beagle|corgi|poodle|terrier|collie|husky|dachshund|spaniel|pug|greyhound|whippet|kelpie|dalmatian|german shepherd|rottweiler|chihuahua|schnauzer|sheepdog|cockapoo|cavapoo|labradoodle|moggy|tabby`;
+// Words that open a clause or a noun phrase, never a pet's name before "the dog" ("And the dog park
+// is…", "Then the cat…"); a name that is also a modal ("Will", "May") is still a name.
+const NOT_A_NAME: ReadonlySet<string> = new Set(
+  (
+    'and but so then also plus now yet or because when while after before if as though although since until once ' +
+    'where whether still even just maybe sometimes today yesterday tomorrow tonight luckily sadly anyway well oh ' +
+    'the this that these those my our your his her their every each all both with at in on for from to by of'
+  ).split(' '),
+);
 // What a pet's kind names when a noun follows it: a thing or place for pets ("the dog park", "cat food").
 const NOT_PET_THING = String.raw`(?!\s+(?:food|bed|toy|sitter|walker|hair|allergy|allergies|show|park|parks|owners?|people|trainer|training|groomer|run|beach|friendly)\b)`;
 /** A relative's key: one per kind of relative that is unique, else one per name. */
@@ -124,7 +132,7 @@ export const FAMILY_FACTS: readonly FactPattern[] = [
     k: (value) => `pet:${slug(value)}`,
     group: 1,
     pattern: new RegExp(String.raw`\b(\p{Lu}[\p{L}'’-]+)\s+the\s+(${PETS})\b${NOT_PET_THING}`, 'u'),
-    accept: (value, found) => (STOPWORDS.has(value.toLowerCase()) ? undefined : `${found[2]} ${value}`),
+    accept: (value, found) => (NOT_A_NAME.has(value.toLowerCase()) ? undefined : `${found[2]} ${value}`),
   },
   // Pets with names: "my dog Bruno", "our older cat Mitzi", "a beagle called Lola".
   NAMED_PET,

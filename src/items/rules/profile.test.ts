@@ -64,6 +64,7 @@ describe('English profile facts said in passing', () => {
       ],
     ],
     ['Biscuit the rabbit chewed the cable again.', [{ k: 'pet:biscuit', v: 'rabbit Biscuit' }]],
+    ['Will the dog stole a sock again.', [{ k: 'pet:will', v: 'dog Will' }]],
     ['my sciatica is acting up again.', [{ k: 'health:sciatica', v: 'sciatica' }]],
     ["the doctor says it's plantar fasciitis.", [{ k: 'health:plantar_fasciitis', v: 'plantar fasciitis' }]],
     ["I'm on metformin now.", [{ k: 'health:metformin', v: 'on metformin' }]],
