@@ -87,6 +87,19 @@ describe('en.task.need-to', () => {
       'keep the receipts for my taxes',
       undefined,
     ],
+    // "keep" with a thing ending in -ing is no frame of mind.
+    [
+      'I need to keep everything in one folder for the accountant.',
+      'task:general:keep_everything_one_folder_accountant',
+      'keep everything in one folder for the accountant',
+      undefined,
+    ],
+    [
+      'I need to keep building the app this week.',
+      'task:general:keep_building_app_week',
+      'keep building the app this week',
+      undefined,
+    ],
   ])('is a task: %s', (text, key, title, due) => {
     expect(tasks(text)).toEqual([['en.task.need-to', key, title, due]]);
   });

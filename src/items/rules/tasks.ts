@@ -213,9 +213,10 @@ const EN_NEED_TO =
 // A frame of mind the speaker means to keep, not a thing to do: "Gotta stay resilient and focused",
 // "I need to keep making a difference", "we need to show our support however we can", "I have to
 // be patient". A place or a time after the verb is a plan ("I have to stay at the office until 8",
-// "I need to be at the airport by 6") and stays a task.
+// "I need to be at the airport by 6") and stays a task, as does keeping on at a named thing ("keep
+// building the app", "keep everything in one folder"): only the words of encouragement are listed.
 const EN_FRAME_OF_MIND =
-  /^\s*(?:(?:stay|remain|be|keep)\s+(?:(?:more|really|so|super|very|extra|strong\s+and|positive\s+and)\s+)?(?:resilient|strong|safe|focused|positive|calm|patient|humble|motivated|healthy|grateful|thankful|open(?:-minded)?|careful|hydrated|consistent|organi[sz]ed|sane|sharp|optimistic|hopeful|brave|confident|determined|dedicated|disciplined|productive|present|kind|true|tough|grounded|balanced|mindful)\b|keep\s+(?:[a-z]+ing|it\s+up|at\s+it|the\s+faith|my\s+head\s+up|my\s+chin\s+up)\b|(?:believe|trust)\s+in\s+(?:myself|ourselves|yourself|the\s+process)\b|(?:focus|concentrate)\s+on\s+(?:success|the\s+positives?|the\s+good|myself|ourselves|the\s+future|what\s+matters|why|the\s+big\s+picture)\b|show\s+(?:our|my|some|them\s+our|them\s+my)\s+support\b)/i;
+  /^\s*(?:(?:stay|remain|be|keep)\s+(?:(?:more|really|so|super|very|extra|strong\s+and|positive\s+and)\s+)?(?:resilient|strong|safe|focused|positive|calm|patient|humble|motivated|healthy|grateful|thankful|open(?:-minded)?|careful|hydrated|consistent|organi[sz]ed|sane|sharp|optimistic|hopeful|brave|confident|determined|dedicated|disciplined|productive|present|kind|true|tough|grounded|balanced|mindful)\b|keep\s+(?:going|pushing|trying|fighting|smiling|moving\s+forward|learning|growing|believing|hoping|dreaming|making\s+a\s+difference|working\s+hard|it\s+up|at\s+it|the\s+faith|my\s+head\s+up|my\s+chin\s+up)\b|(?:believe|trust)\s+in\s+(?:myself|ourselves|yourself|the\s+process)\b|(?:focus|concentrate)\s+on\s+(?:success|the\s+positives?|the\s+good|myself|ourselves|the\s+future|what\s+matters|why|the\s+big\s+picture)\b|show\s+(?:our|my|some|them\s+our|them\s+my)\s+support\b)/i;
 
 // The subject of "I need to" inside a question ("do we have to…"), a condition or time clause ("if I
 // have to…", "when we have to…"), a noun phrase ("how much work we still have to do", "all I need
