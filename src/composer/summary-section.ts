@@ -20,7 +20,8 @@ import { itemLine, itemText, quoteDayHeading, speakerSummary } from './item-text
 import { speakerName } from '../events/speaker.js';
 import { spokenCitation } from './working-state-section.js';
 import { topicTerms, type CuePassage } from './cue-passages.js';
-import { bestSnippet, cueMatcher, type CueMatcher } from './best-sentence.js';
+import { cueMatcher } from './best-sentence.js';
+import { passageOffer, quoteOf } from './passage-offer.js';
 
 /** Events read beyond the window's size at first, for system messages the window leaves out. */
 const WINDOW_MARGIN = 2;
@@ -95,23 +96,6 @@ export interface SummaryOutput {
   conversation_window: WindowMessage[];
 }
 
-/** The fewest tokens a passage line takes: handle, role, date, a few words and the line break. */
-const MIN_PASSAGE_TOKENS = 24;
-
-/** The most words of a passage's snippet (its best-matching sentence and those around it). */
-const SNIPPET_WORDS = 40;
-
-/**
- * Further (spare) passages past the first FULL_SNIPPET_SPARES show snippets of SHORT_SNIPPET_WORDS:
- * the lower a passage ranks, the less likely it holds the answer, so the room of the last ones is
- * better spent on more of them. LoCoMo, evidence cited at 1,000 / 2,000 tokens 0.836 / 0.880 →
- * 0.837 / 0.890 (41 passages at 2,000 instead of 37), answer shown 0.843 / 0.899 → 0.844 / 0.900;
- * every spare at 30 words 0.837 / 0.887, at 15 words 0.841 / 0.895 but answer shown 0.838 / 0.897
- * (BENCHMARKS.md).
- */
-const FULL_SNIPPET_SPARES = 5;
-const SHORT_SNIPPET_WORDS = 20;
-
 function isLive(expiresAt: string | null, now: string): boolean {
   return expiresAt === null || expiresAt > now;
 }
@@ -124,10 +108,6 @@ function sentenceCitation(sentence: SummarySentence): Citation {
     ts: sentence.ts,
     ...(summary === undefined ? {} : { summary }),
   };
-}
-
-function quoteOf(sentence: Pick<SummarySentence, 'event_id' | 'role' | 'ts'>, quote: string): KeyQuote {
-  return { evidence_id: sentence.event_id, quote, role: sentence.role, ts: sentence.ts };
 }
 
 /** A key quote placed, with where it sorts: cue passages by rank first, then key quotes by event and sentence. */
@@ -155,14 +135,14 @@ export function fillSummarySection(
   // once the key quotes and the window are placed, in whatever budget is left.
   // A top passage is shown whole when its line fits its share of the section; a longer one, and
   // every further passage, shows its snippet: the sentence that best matches the cues with the
-  // sentences around it, up to SNIPPET_WORDS words. The matching sentence often only names the
+  // sentences around it, up to 40 words (20 for the spare ones past the fifth; passage-offer.ts). The matching sentence often only names the
   // topic and the answer sits next to it ("What concert was it?" / "It was Matt Patterson"). A
   // speaker's name never picks the sentence: in a conversation it is on every line ("Thanks,
   // Caroline!"). LoCoMo, answer words shown with their evidence at 256 / 500 / 1,000 / 2,000 tokens:
   // best sentence alone, whole up to half the share 0.484 / 0.540 / 0.586 / 0.764; snippets of 40
   // words, whole up to the share 0.589 / 0.687 / 0.760 / 0.849 (BENCHMARKS.md).
   const passages = {
-    inputs,
+    purpose: inputs.purpose,
     wholeCap: Math.floor(builder.left('short_term_summary') / Math.max(1, policy.query_quotes)),
     matcher: cueMatcher(
       topicTerms(
@@ -276,56 +256,6 @@ function placeRollingSummary(
   }
   builder.place(entries);
   return { text, inSummary: new Set(cut.used.map((sentence) => `${sentence.event_id}#${sentence.position}`)) };
-}
-
-/**
- * The offer of a passage matching the cues: whole when its line fits `wholeCap` (a top passage), else
- * its snippet; a further (`spare`) passage (the `index`-th) shows its snippet, a shorter one past the
- * first FULL_SNIPPET_SPARES, or less, never a bare reference, and is
- * left out without costing it once no passage line can fit (its handle, role and date alone take
- * ~17 tokens): many short passages answer more questions than a few long ones.
- */
-function passageOffer(
-  builder: PacketBuilder,
-  passages: { inputs: SummaryInputs; wholeCap: number; matcher: CueMatcher },
-  { event, rule }: CuePassage,
-  spare: boolean,
-  index: number,
-): Offer<KeyQuote> {
-  const { costs } = builder;
-  const text = contentText(event.content);
-  const role = packetRole(event);
-  const speaker = speakerName(event.speaker);
-  const quoteOfForm = (value: string) => quoteOf({ event_id: event.id, role, ts: event.ts }, value);
-  const lineOf = (quote: KeyQuote) => itemLine.keyQuote(quote, speaker);
-  // The tokens of its line's handle and whole text (kept with the event's row) decide whether it is shown whole.
-  const whole = spare ? undefined : costs.recordTokens(event, lineOf(quoteOfForm(text)));
-  const forms = textForms(
-    text,
-    costs.tokenizer,
-    { raw: 160, quote: 60, summary: 20 },
-    () =>
-      bestSnippet(text, passages.matcher, spare && index >= FULL_SNIPPET_SPARES ? SHORT_SNIPPET_WORDS : SNIPPET_WORDS),
-    { sentenceOnly: spare, wholeTokens: whole },
-  ).filter(
-    (form) =>
-      (form.level !== 'raw' ||
-        costs.lineCost(lineOf(quoteOfForm(form.value)), form.value === text ? whole : undefined) <=
-          passages.wholeCap) &&
-      (form.level !== 'ref' || passages.inputs.purpose !== 'responder'),
-  );
-  return {
-    ref: { part: 'key_quotes', id: event.id },
-    section: 'short_term_summary',
-    rule: spare ? `${rule.slice(0, -1)}, budget left by other sections)` : rule,
-    group: quoteDayHeading({ ts: event.ts }),
-    forms: forms.map((form) => lazyForm(form.level, () => quoteOfForm(form.value))),
-    text: (quote) => itemText.keyQuote(quote, speaker),
-    ...(spare
-      ? { smallestLast: true, minRoom: MIN_PASSAGE_TOKENS }
-      : { whole: { record: event, line: (quote: KeyQuote) => (quote.quote === text ? lineOf(quote) : undefined) } }),
-    cites: [spokenCitation(event)],
-  };
 }
 
 /**
