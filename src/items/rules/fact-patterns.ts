@@ -4,6 +4,7 @@
 
 import type { ItemCandidate } from '../../spec/items.js';
 import { makeKey } from '../keys.js';
+import { LiteralIndex } from './literals.js';
 import { emit, USER_ONLY, type Language, type Rule, type SentenceContext } from './rule.js';
 import { cleanPhrase } from './text.js';
 
@@ -54,15 +55,31 @@ export function slug(value: string): string {
     .slice(0, 40);
 }
 
+// Each list's prefilter, built on first use: most sentences hold a literal of few of its patterns.
+const PREFILTERS = new WeakMap<readonly FactPattern[], LiteralIndex>();
+
+function prefilterOf(patterns: readonly FactPattern[]): LiteralIndex {
+  let prefilter = PREFILTERS.get(patterns);
+  if (prefilter === undefined) {
+    prefilter = new LiteralIndex(patterns.map((fact) => fact.pattern));
+    PREFILTERS.set(patterns, prefilter);
+  }
+  return prefilter;
+}
+
 /**
- * The facts a sentence states by one list of patterns: the first fact of each `k` wins.
+ * The facts a sentence states by one list of patterns: the first fact of each `k` wins. A pattern
+ * runs only when the sentence holds one of its literals (LiteralIndex).
  *
  * @example
  * factsBy([{ k: 'location', pattern: /I live in (\w+)/u }], { text: 'I live in Oslo', date: '2026-02-18' }) // [{ k: 'location', v: 'Oslo' }]
  */
 export function factsBy(patterns: readonly FactPattern[], context: Pick<SentenceContext, 'text' | 'date'>): Fact[] {
   const facts: Fact[] = [];
-  for (const fact of patterns) {
+  const may = prefilterOf(patterns).scan(context.text.toLowerCase());
+  for (let index = 0; index < patterns.length; index += 1) {
+    if (!LiteralIndex.may(may, index)) continue;
+    const fact = patterns[index]!;
     const found = fact.pattern.exec(context.text);
     const raw = found?.[fact.group ?? 1];
     if (found === null || raw === undefined) continue;

@@ -101,8 +101,6 @@ interface RuleSet {
    */
   literals: LiteralIndex;
   silences: number;
-  /** The rules' bits of a scan (a sentence with none skips the rules), or -1 when some have none. */
-  ruleBits: number;
 }
 
 // Built once per language and list of rules: deriving the literal automaton takes a millisecond or two.
@@ -116,10 +114,7 @@ function ruleSet(rules: readonly Rule[], language: Language): RuleSet {
   const retraction = language === 'zh' ? ZH_RETRACTION : EN_RETRACTION;
   const silences = SILENCE_PATTERNS[language];
   const literals = new LiteralIndex([...silences, retraction.trigger, ...own.map((rule) => rule.trigger)]);
-  const first = silences.length + 1;
-  // A rule past the 32nd pattern always may (LiteralIndex.may): then every bit counts.
-  const ruleBits = first + own.length > 32 ? -1 : own.reduce((bits, _, index) => bits | (1 << (first + index)), 0);
-  const set: RuleSet = { rules: own, retraction, literals, silences: silences.length, ruleBits };
+  const set: RuleSet = { rules: own, retraction, literals, silences: silences.length };
   RULE_SETS.set(key, set);
   return set;
 }
@@ -249,7 +244,8 @@ class Extraction {
     const language: Language = chinese ? 'zh' : 'en';
     const set = this.sets[language];
     let may = set.literals.scan(lower);
-    const reading = readingOf(lower, chinese, may);
+    // The silence patterns come first: their bits are the first word's lowest.
+    const reading = readingOf(lower, chinese, may[0]!);
     if (reading.silence !== undefined) return;
     // What a hedge governs is blanked (offsets kept); the rest of the sentence still states facts.
     // Chat writes the pronoun in lower case ("i'm a junior dev at Monzo"): the rules read it as "I".
@@ -286,7 +282,7 @@ class Extraction {
       addAll(context.here, run(REF_SCAN, context));
     }
     if (this.namesOn) this.names.scan({ event, start, text: visible, language }, ascii);
-    const rules = set.ruleBits === -1 || (may & set.ruleBits) !== 0 ? set.rules : NO_RULES;
+    const rules = LiteralIndex.anyFrom(may, set.silences + 1) ? set.rules : NO_RULES;
     for (let index = 0; index < rules.length; index += 1) {
       const rule = rules[index]!;
       if (!LiteralIndex.may(may, set.silences + 1 + index) || !rule.roles.includes(event.role)) continue;

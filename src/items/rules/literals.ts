@@ -1,9 +1,11 @@
-// A keyword prefilter for the rules' triggers, derived from the triggers themselves. Every match of
-// a trigger contains one of its literals (a word of a plain alternation, a required run of
-// characters), so a sentence without any of them cannot match and its regexp need not run. One
-// pass of an automaton over every literal replaces one scan per trigger: V8 tries each alternative
-// of a long alternation at each position, which made the triggers the largest cost of a sentence.
-// A trigger whose literals cannot be told (it ignores case, say) is simply always run.
+// A keyword prefilter for the rules' triggers and patterns, derived from the expressions themselves.
+// Every match of an expression contains one of its literals (a word of a plain alternation, a
+// required run of characters), so a sentence whose lower-cased text holds none of them cannot match
+// and its regexp need not run. One pass of an automaton over every literal replaces one scan per
+// expression: V8 tries each alternative of a long alternation at each position, which made the
+// triggers the largest cost of a sentence. Literals are read lower-cased, so they serve expressions
+// that ignore case and those written for the text as it was ("\bI work as"); an expression whose
+// literals cannot be told is simply always run.
 
 /** Where parsing a pattern's source is; `failed` when it met syntax this reader does not know. */
 interface Cursor {
@@ -22,6 +24,21 @@ const LOOKAROUND = /\?<?[=!]/y;
 const IDENTITY_ESCAPE = /^[\^$\\.*+?()[\]{}|/\-'"]$/;
 // Escapes of a class of characters: they match one, but no literal can stand for it.
 const CLASS_ESCAPE = /^[sSwWD]$/;
+// A Unicode property ("\p{Lu}", "\P{L}"), after its letter: one character, no literal.
+const PROPERTY = /\{[\w=]+\}/y;
+// A class of one letter in either case ("[Mm]y"): the lower-cased text holds the lower case.
+const CASE_PAIR = /([A-Za-z])([A-Za-z])\]/y;
+
+/**
+ * A literal character as the lower-cased text holds it: an ASCII letter in lower case, a character
+ * without case as it is, and nothing for a letter of another script with case (lower-casing Σ may
+ * give σ or ς), which then ends the run.
+ */
+function folded(char: string): string | undefined {
+  const lower = char.toLowerCase();
+  if (char.charCodeAt(0) < 128 || lower === char.toUpperCase()) return lower;
+  return undefined;
+}
 
 /** Gives up on the pattern: the rest of the source is skipped and nothing derived from it. */
 function fail(cursor: Cursor): undefined {
@@ -47,6 +64,21 @@ function quantifier(cursor: Cursor): number | undefined {
   cursor.at += 1;
   if (cursor.source[cursor.at] === '?') cursor.at += 1;
   return min;
+}
+
+/**
+ * A character class at the cursor (just after its `[`) and its `]`: the one letter it stands for in
+ * lower case when it is a letter in both cases, else undefined (no literal).
+ */
+function characterClass(cursor: Cursor): string | undefined {
+  CASE_PAIR.lastIndex = cursor.at;
+  const pair = CASE_PAIR.exec(cursor.source);
+  if (pair !== null && pair[1] !== pair[2] && pair[1]!.toLowerCase() === pair[2]!.toLowerCase()) {
+    cursor.at += pair[0].length;
+    return pair[1]!.toLowerCase();
+  }
+  skipClass(cursor);
+  return undefined;
 }
 
 /** Skips a character class at the cursor (just after its `[`), and its `]`. */
@@ -92,7 +124,12 @@ function alternative(cursor: Cursor): Element | undefined {
       if (escaped === 'b' || escaped === 'B') continue;
       if (escaped === 'd') element = DIGITS;
       else if (IDENTITY_ESCAPE.test(escaped)) literal = escaped;
-      else if (!CLASS_ESCAPE.test(escaped)) return fail(cursor);
+      else if (escaped === 'p' || escaped === 'P') {
+        PROPERTY.lastIndex = cursor.at;
+        const property = PROPERTY.exec(cursor.source);
+        if (property === null) return fail(cursor);
+        cursor.at += property[0].length;
+      } else if (!CLASS_ESCAPE.test(escaped)) return fail(cursor);
     } else if (char === '(') {
       LOOKAROUND.lastIndex = cursor.at;
       const lookaround = LOOKAROUND.exec(cursor.source);
@@ -104,15 +141,15 @@ function alternative(cursor: Cursor): Element | undefined {
       if (cursor.source.startsWith('?:', cursor.at)) cursor.at += 2;
       else if (cursor.source[cursor.at] === '?') return fail(cursor);
       element = group(cursor);
-    } else if (char === '[') skipClass(cursor);
+    } else if (char === '[') literal = characterClass(cursor);
     else if (char !== '.') {
       // Quantifier characters out of place, and halves of astral characters (a quantifier after one
       // applies to the whole character), are left to the regexp.
       if ('*+?{}]'.includes(char) || (char >= '\uD800' && char <= '\uDFFF')) return fail(cursor);
-      literal = char;
+      literal = folded(char);
     }
     const min = quantifier(cursor);
-    if (min === 0) {
+    if (min === 0 || (literal === undefined && element === undefined)) {
       flush();
       continue;
     }
@@ -150,15 +187,16 @@ function disjunction(cursor: Cursor): Element | undefined {
 }
 
 /**
- * Literals one of which every match of `pattern` contains, or undefined when they cannot be told
- * (a pattern that ignores case, a global or sticky one whose `test` has state, or syntax this
- * reader does not know).
+ * Literals, lower-cased, one of which the lower-cased text of every match of `pattern` contains, or
+ * undefined when they cannot be told (a global or sticky pattern whose `test` has state, or syntax
+ * this reader does not know). A pattern that ignores case is read as one that does not.
  *
  * @example
  * literalsOf(/\b(?:need|have|got) to\b|\bmust\b/) // ['need', 'have', 'got', 'must']
+ * literalsOf(/\b[Mm]y name is\s+\p{Lu}/u)        // ['my name is']
  */
 export function literalsOf(pattern: RegExp): string[] | undefined {
-  if (/[givy]/.test(pattern.flags)) return undefined;
+  if (/[gvy]/.test(pattern.flags)) return undefined;
   const cursor: Cursor = { source: pattern.source, at: 0, failed: false };
   const literals = disjunction(cursor);
   return !cursor.failed && cursor.at === cursor.source.length && literals !== undefined
@@ -166,9 +204,17 @@ export function literalsOf(pattern: RegExp): string[] | undefined {
     : undefined;
 }
 
+/** Which patterns of a LiteralIndex may match a text: a bit per pattern, 32 to a word. */
+export type LiteralMask = Int32Array;
+
+// Case-insensitive Unicode expressions match "ſ" (long s) for "s"; it lower-cases to itself.
+const LONG_S = 0x17f;
+const S = 0x73;
+
 /**
- * Which of a list of patterns may match a text: `may(scan(text), i)` is false only when pattern i
- * cannot match it. Patterns without derivable literals, and those after the 32nd, always may.
+ * Which of a list of patterns may match a text: `may(scan(lower), i)` is false only when pattern i
+ * cannot match the text whose lower-cased form is `lower`. Patterns without derivable literals
+ * always may.
  */
 export class LiteralIndex {
   // An Aho-Corasick automaton over the literals, one step per character. ASCII steps are a table
@@ -177,17 +223,22 @@ export class LiteralIndex {
   private readonly ascii: Int32Array;
   private readonly wide = new Map<number, number>();
   private readonly fromStart = new Map<number, number>();
-  /** The patterns whose literal ends at a state, its suffixes' included. */
+  /** Mask words per state: the patterns whose literal ends at the state, its suffixes' included. */
   private readonly out: Int32Array;
-  private readonly always: number = 0;
+  private readonly always: Int32Array;
+  private readonly words: number;
 
   constructor(patterns: readonly RegExp[]) {
+    const words = Math.max(1, Math.ceil(patterns.length / 32));
+    this.words = words;
+    this.always = new Int32Array(words);
     const edges: Array<Map<number, number>> = [new Map()];
-    const out: number[] = [0];
-    for (const [index, pattern] of patterns.slice(0, 32).entries()) {
+    const out: number[] = new Array<number>(words).fill(0);
+    for (const [index, pattern] of patterns.entries()) {
+      const [word, bit] = [index >> 5, 1 << (index & 31)];
       const literals = literalsOf(pattern);
       if (literals === undefined) {
-        this.always |= 1 << index;
+        this.always[word]! |= bit;
         continue;
       }
       for (const literal of literals) {
@@ -197,12 +248,12 @@ export class LiteralIndex {
           let next = edges[state]!.get(code);
           if (next === undefined) {
             next = edges.push(new Map()) - 1;
-            out.push(0);
+            out.push(...new Array<number>(words).fill(0));
             edges[state]!.set(code, next);
           }
           state = next;
         }
-        out[state] = out[state]! | (1 << index);
+        out[state * words + word]! |= bit;
       }
     }
     const ascii = new Int32Array(edges.length * 128);
@@ -219,7 +270,7 @@ export class LiteralIndex {
       const state = queue[head]!;
       const back = fallback[state]!;
       if (state !== 0) {
-        out[state] = out[state]! | out[back]!;
+        for (let word = 0; word < words; word += 1) out[state * words + word]! |= out[back * words + word]!;
         ascii.copyWithin(state * 128, back * 128, back * 128 + 128);
         wideCodes[state] = [...wideCodes[back]!];
         for (const code of wideCodes[back]!) this.wide.set(state * 0x10000 + code, step(back, code));
@@ -239,22 +290,33 @@ export class LiteralIndex {
   }
 
   /** Whether pattern `index` may match the text whose scan is `mask`. */
-  static may(mask: number, index: number): boolean {
-    return index >= 32 || (mask & (1 << index)) !== 0;
+  static may(mask: LiteralMask, index: number): boolean {
+    return (mask[index >> 5]! & (1 << (index & 31))) !== 0;
   }
 
-  /** A bit per pattern, clear when the pattern cannot match `text`. */
-  scan(text: string): number {
-    const { ascii, out } = this;
-    let mask = this.always;
+  /** Whether some pattern from `from` on may match the text whose scan is `mask`. */
+  static anyFrom(mask: LiteralMask, from: number): boolean {
+    for (let word = from >> 5; word < mask.length; word += 1) {
+      const bits = word === from >> 5 ? mask[word]! & ~((1 << (from & 31)) - 1) : mask[word]!;
+      if (bits !== 0) return true;
+    }
+    return false;
+  }
+
+  /** A bit per pattern, clear when the pattern cannot match the text whose lower-cased form is `lower`. */
+  scan(lower: string): LiteralMask {
+    const { ascii, out, words } = this;
+    const mask = Int32Array.from(this.always);
     let state = 0;
-    for (let at = 0; at < text.length; at += 1) {
-      const code = text.charCodeAt(at);
+    for (let at = 0; at < lower.length; at += 1) {
+      let code = lower.charCodeAt(at);
+      if (code === LONG_S) code = S;
       state =
         code < 128
           ? ascii[state * 128 + code]!
           : (this.wide.get(state * 0x10000 + code) ?? this.fromStart.get(code) ?? 0);
-      mask |= out[state]!;
+      if (words === 1) mask[0]! |= out[state]!;
+      else for (let word = 0, base = state * words; word < words; word += 1) mask[word]! |= out[base + word]!;
     }
     return mask;
   }
