@@ -55,6 +55,11 @@ describe('tastes', () => {
     // "like this" points at what the listener shows; the thing is before it.
     ["I'm also a big fan of scents like this!", 'taste:scents', 'likes scents'],
     ['I love colour photography.', 'taste:colour_photography', 'likes colour photography'],
+    // A pastime said with "to" keeps it; a name the sentence ends on stays when the rest is a thing.
+    ['Yeah, I love to read.', 'taste:read', 'likes to read'],
+    ['I love to paint landscapes.', 'taste:paint_landscapes', 'likes to paint landscapes'],
+    ['I hate to cook.', 'taste:cook', "doesn't like to cook"],
+    ['I love reading Tolkien!', 'taste:reading_tolkien', 'likes reading Tolkien'],
   ])('%s', (text, k, v) => {
     expect(tastes(text)).toEqual([{ k, v }]);
   });
@@ -97,6 +102,11 @@ describe('tastes', () => {
     'Wow, that looks amazing! I love the color and texture.',
     'I love the design, so clean.',
     'I love the thought!',
+    // The same with the listener's name after it; another's work; a verb cut from its object.
+    'I love the thought Nate!',
+    'I love their work!',
+    'I love his music, he is so talented.',
+    'I love throwing on some music and dancing around.',
   ])('is no taste: %s', (text) => {
     expect(tastes(text)).toEqual([]);
   });

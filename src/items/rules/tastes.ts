@@ -21,7 +21,7 @@ const FAN = String.raw`(?:an?\s+)?(?:big\s+|huge\s+|massive\s+|real\s+)?fan\s+of
 // A pronoun, a clause or a generic word is not a thing someone likes; nor is what a reaction to the
 // listener's news or picture praises ("I love the color and texture!", "I love the thought!").
 const NOT_TASTE =
-  /^(?:it|that|this|these|those|them|him|her|you|yours|your|me|us|how|when|what|to|being|having|doing|getting|going|most|all|some|one|everything|anything|nothing|lots|a lot|a bit|working|living|the idea)\b|^(?:genre|show|series|book|books|game|games|place|idea|food|music|movie|movies|film|films|song|songs|album|band|team|sport|city|country|weather|vibe|style|concept|thing|things|stuff|one|ones|process|job|work|part|way|fact|smell|taste|texture|look|sound|feeling|people|colou?rs?|design|details?|pics?|pictures?|photos?|name|message|energy|thought)$/iu;
+  /^(?:it|that|this|these|those|them|him|her|his|their|theirs|you|yours|your|me|us|how|when|what|to|being|having|doing|getting|going|most|all|some|one|everything|anything|nothing|lots|a lot|a bit|working|living|the idea)\b|^(?:genre|show|series|book|books|game|games|place|idea|food|music|movie|movies|film|films|song|songs|album|band|team|sport|city|country|weather|vibe|style|concept|thing|things|stuff|one|ones|process|job|work|part|way|fact|smell|taste|texture|look|sound|feeling|people|colou?rs?|design|details?|pics?|pictures?|photos?|name|message|energy|thought)$/iu;
 
 // What follows "I love…" that is no thing: a light verb and its object ("I like to just take a look
 // at the sunset", "I love to give it a try"), a verb of saying, hearing or coming alone or before a
@@ -34,18 +34,34 @@ const NOT_A_THING = new RegExp(
     String.raw`^(?:take|have|give|get|make)\s+(?:(?:it|them)\s+)?(?:a|an|some|another)\s+(?:look|go|try|shot|break|peek|rest|chance|moment|second|minute|listen|read)\b`,
     String.raw`^(?:hear|say|tell|talk|help|come|get|see|know|think|do|go)(?:$|\s+(?:it|that|this|them|you|him|her|me|us|people|others|everyone|about|to|with|from|for|out|of|up|back|in|on|at|more|again|around|away|along|into|over|through|together|lost|started|going)\b)`,
     String.raw`^(?:is|are|was|were|be|been|every|each)\b`,
-    String.raw`^(?:making|doing|having|getting|holding|using|seeing|trying)$`,
+    // A verb that needs its object, cut before a particle ("I love throwing on some music").
+    String.raw`^(?:making|doing|having|getting|holding|using|seeing|trying|throwing|putting|taking|giving|bringing|finding|keeping|turning|setting|picking|showing|sharing|spending)$`,
     String.raw`\b(?:it|them|this|that|these|those|him|her)$`,
   ].join('|'),
   'iu',
 );
 
-/** A taste as a fact's value, or undefined: not for a pronoun, a generic word or a long clause. */
-const tasteOf = (verdict: 'likes' | 'dislikes') => (captured: string) => {
+// A name the sentence ends on, addressing the listener: "I love the thought Nate!".
+const ADDRESSED = /\s+\p{Lu}[\p{Ll}'’-]+$/u;
+const INFINITIVE = /^\s*to\s+/iu;
+
+/**
+ * A taste as a fact's value, or undefined: not for a pronoun, a generic word or a long clause, nor
+ * for one of those followed by the listener's name. A pastime said with "to" keeps it ("I love to
+ * read": likes to read; "I hate to cook": doesn't like to cook).
+ */
+const tasteOf = (verdict: 'likes' | 'dislikes') => (captured: string, found?: RegExpExecArray) => {
   const value = captured.replace(LEAD, '');
-  if (NOT_TASTE.test(value) || NOT_A_THING.test(value) || /\bones?\b/iu.test(value) || value.split(/\s+/u).length > 5)
-    return undefined;
-  return `${verdict} ${value}`;
+  const rejected = (text: string) =>
+    NOT_TASTE.test(text) || NOT_A_THING.test(text) || /\bones?\b/iu.test(text) || text.split(/\s+/u).length > 5;
+  if (rejected(value)) return undefined;
+  const addressed = ADDRESSED.exec(value);
+  if (addressed !== null && addressed.index > 0 && rejected(value.slice(0, addressed.index))) return undefined;
+  // "to go skateboarding" reads as the pastime itself once "go" is gone.
+  const infinitive =
+    found?.[1] !== undefined && INFINITIVE.test(found[1]) && !/^(?:to\s|[\p{L}-]+ing\b)/iu.test(value);
+  if (!infinitive) return `${verdict} ${value}`;
+  return verdict === 'likes' ? `likes to ${value}` : `doesn't like to ${value}`;
 };
 const key = (value: string): string => `taste:${slug(value.replace(LEAD, ''))}`;
 
