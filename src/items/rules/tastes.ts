@@ -58,8 +58,7 @@ const tasteOf = (verdict: 'likes' | 'dislikes') => (captured: string, found?: Re
   const addressed = ADDRESSED.exec(value);
   if (addressed !== null && addressed.index > 0 && rejected(value.slice(0, addressed.index))) return undefined;
   // "to go skateboarding" reads as the pastime itself once "go" is gone.
-  const infinitive =
-    found?.[1] !== undefined && INFINITIVE.test(found[1]) && !/^(?:to\s|[\p{L}-]+ing\b)/iu.test(value);
+  const infinitive = found?.[1] !== undefined && INFINITIVE.test(found[1]) && !/^(?:to\s|[\p{L}-]+ing\b)/iu.test(value);
   if (!infinitive) return `${verdict} ${value}`;
   return verdict === 'likes' ? `likes to ${value}` : `doesn't like to ${value}`;
 };
