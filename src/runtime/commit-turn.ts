@@ -62,7 +62,7 @@ class Batch {
   readonly runs: RunTracker;
 
   constructor(private readonly context: WritePathContext) {
-    this.longTerm = new LongTermWriter(context.storage, context.longTerm);
+    this.longTerm = new LongTermWriter(context.storage, context.longTerm, { batch: true });
     this.runs = new RunTracker(context.storage, context.compaction);
   }
 

@@ -54,14 +54,19 @@ function scopeKey(scope: MergeScope): string {
 export class LongTermWriter {
   private readonly mergers = new Map<string, { merger: ItemMerger; loaded: Set<string> }>();
 
+  /** Each scope's current keys, read once when the store does not change while planning (`batch`). */
+  private readonly keys = new Map<string, Promise<string[]>>();
+
   /**
    * `late`: the candidates it plans may be older than stored versions (a background extraction of
-   * an earlier turn), so what versions learned later stays.
+   * an earlier turn), so what versions learned later stays. `batch`: the store does not change
+   * while it plans (the turns of one commit, written together at the end), so each scope's current
+   * keys are read once.
    */
   constructor(
     private readonly storage: StorageAdapter,
     private readonly config: LongTermConfig,
-    private readonly options: { late?: boolean } = {},
+    private readonly options: { late?: boolean; batch?: boolean } = {},
   ) {}
 
   /** Extracts, gates and plans one turn's events; queues the turn's LLM extraction job when the LLM runs in the background. */
@@ -91,11 +96,16 @@ export class LongTermWriter {
 
   /** The keys of the scope's current items, which an extractor may name to update or deny one. */
   knownKeys(scope: Scope): Promise<string[]> {
-    return this.storage.items.activeKeys(
-      scope.tenant_id,
-      visibleOwners(scope.user_id, scope.agent_id),
-      KNOWN_KEYS_LIMIT,
-    );
+    const read = () =>
+      this.storage.items.activeKeys(scope.tenant_id, visibleOwners(scope.user_id, scope.agent_id), KNOWN_KEYS_LIMIT);
+    if (this.options.batch !== true) return read();
+    const key = scopeKey(scope);
+    let keys = this.keys.get(key);
+    if (keys === undefined) {
+      keys = read();
+      this.keys.set(key, keys);
+    }
+    return keys;
   }
 
   /** Passes candidates of a turn's events through the retention gate and plans the merge of those it accepts. */
