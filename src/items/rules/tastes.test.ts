@@ -60,6 +60,16 @@ describe('tastes', () => {
     ['I love to paint landscapes.', 'taste:paint_landscapes', 'likes to paint landscapes'],
     ['I hate to cook.', 'taste:cook', "doesn't like to cook"],
     ['I love reading Tolkien!', 'taste:reading_tolkien', 'likes reading Tolkien'],
+    // A pastime said by what the user plays, collects, spends time on or calls a hobby.
+    ['Yeah, I play clarinet! Started when I was young.', 'taste:clarinet', 'plays clarinet'],
+    ['I play guitar in a band.', 'taste:guitar', 'plays guitar'],
+    ['My hobby is painting.', 'taste:painting', 'likes painting'],
+    ['My main hobbies are hiking and chess.', 'taste:hiking', 'likes hiking'],
+    ['Painting is my passion.', 'taste:painting', 'likes painting'],
+    ['Knitting is my favourite hobby.', 'taste:knitting', 'likes knitting'],
+    ['I spend most of my free time reading novels.', 'taste:reading_novels', 'likes reading novels'],
+    ['I collect vinyl records.', 'taste:vinyl_records', 'collects vinyl records'],
+    ["I've been doing yoga for years.", 'taste:yoga', 'does yoga'],
   ])('%s', (text, k, v) => {
     expect(tastes(text)).toEqual([{ k, v }]);
   });
@@ -107,6 +117,15 @@ describe('tastes', () => {
     'I love their work!',
     'I love his music, he is so talented.',
     'I love throwing on some music and dancing around.',
+    // What is played, collected or done that is no pastime; a family is no taste.
+    'I play it by ear.',
+    'I play games with my kids.',
+    'I play video games sometimes.',
+    'I play along.',
+    'Do you play chess?',
+    'I collect my thoughts before a meeting.',
+    "I've been doing well for years.",
+    'My family is my passion.',
   ])('is no taste: %s', (text) => {
     expect(tastes(text)).toEqual([]);
   });

@@ -21,7 +21,7 @@ const FAN = String.raw`(?:an?\s+)?(?:big\s+|huge\s+|massive\s+|real\s+)?fan\s+of
 // A pronoun, a clause or a generic word is not a thing someone likes; nor is what a reaction to the
 // listener's news or picture praises ("I love the color and texture!", "I love the thought!").
 const NOT_TASTE =
-  /^(?:it|that|this|these|those|them|him|her|his|their|theirs|you|yours|your|me|us|how|when|what|to|being|having|doing|getting|going|most|all|some|one|everything|anything|nothing|lots|a lot|a bit|working|living|the idea)\b|^(?:genre|show|series|book|books|game|games|place|idea|food|music|movie|movies|film|films|song|songs|album|band|team|sport|city|country|weather|vibe|style|concept|thing|things|stuff|one|ones|process|job|work|part|way|fact|smell|taste|texture|look|sound|feeling|people|colou?rs?|design|details?|pics?|pictures?|photos?|name|message|energy|thought)$/iu;
+  /^(?:it|that|this|these|those|them|him|her|his|their|theirs|you|yours|your|me|us|how|when|what|to|being|having|doing|getting|going|most|all|some|one|everything|anything|nothing|lots|a lot|a bit|working|living|the idea)\b|^(?:genre|show|series|book|books|game|games|place|idea|food|music|movie|movies|film|films|song|songs|album|band|team|sport|city|country|weather|vibe|style|concept|thing|things|stuff|one|ones|process|job|work|part|way|fact|smell|taste|texture|look|sound|feeling|people|colou?rs?|design|details?|pics?|pictures?|photos?|name|message|energy|thought|family|kids|children|friends)$/iu;
 
 // What follows "I love…" that is no thing: a light verb and its object ("I like to just take a look
 // at the sunset", "I love to give it a try"), a verb of saying, hearing or coming alone or before a
@@ -44,6 +44,7 @@ const NOT_A_THING = new RegExp(
 // A name the sentence ends on, addressing the listener: "I love the thought Nate!".
 const ADDRESSED = /\s+\p{Lu}[\p{Ll}'’-]+$/u;
 const INFINITIVE = /^\s*to\s+/iu;
+const OPENING_GERUND = /^\p{Lu}\p{Ll}+ing\b/u;
 
 /**
  * A taste as a fact's value, or undefined: not for a pronoun, a generic word or a long clause, nor
@@ -51,7 +52,8 @@ const INFINITIVE = /^\s*to\s+/iu;
  * read": likes to read; "I hate to cook": doesn't like to cook).
  */
 const tasteOf = (verdict: 'likes' | 'dislikes') => (captured: string, found?: RegExpExecArray) => {
-  const value = captured.replace(LEAD, '');
+  // A pastime opening the sentence is written with a capital: "Painting is my passion".
+  const value = captured.replace(LEAD, '').replace(OPENING_GERUND, (word) => word.toLowerCase());
   const rejected = (text: string) =>
     NOT_TASTE.test(text) || NOT_A_THING.test(text) || /\bones?\b/iu.test(text) || text.split(/\s+/u).length > 5;
   if (rejected(value)) return undefined;
@@ -63,6 +65,13 @@ const tasteOf = (verdict: 'likes' | 'dislikes') => (captured: string, found?: Re
   return verdict === 'likes' ? `likes to ${value}` : `doesn't like to ${value}`;
 };
 const key = (value: string): string => `taste:${slug(value.replace(LEAD, ''))}`;
+
+// What "I play …", "I collect …" and "I've been doing … for years" take that is no pastime.
+const NOT_PLAYED =
+  /^(?:a|an|some|with|around|along|by|dumb|nice|fair|hard|safe|well|together|outside|favou?rites|catch|pretend|games?|video|board|cards|any|no|every|each|this|that|these|those)$/iu;
+const NOT_COLLECTED = /^(?:thoughts|data|information|feedback|money|points|rent|payments?|the\s+kids|myself|dust)\b/iu;
+const NOT_DONE =
+  /^(?:well|great|okay|ok|good|fine|better|worse|much|a\s+lot|my\s+best|this|that|it|the\s+same|nothing|something)$/iu;
 
 const EN_TASTES: readonly FactPattern[] = [
   // A pastime with the place it is done in: "we both love hiking in the Vercors", "I love surfing in Ericeira".
@@ -123,7 +132,7 @@ const EN_TASTES: readonly FactPattern[] = [
   {
     k: key,
     pattern: new RegExp(
-      String.raw`${CLAUSE}([\p{L}\p{N}][\p{L}\p{N}\s'’&-]{1,30}?)\s+(?:keeps\s+me\s+sane|is\s+keeping\s+me\s+sane|is\s+my\s+(?:therapy|happy\s+place))\b`,
+      String.raw`${CLAUSE}([\p{L}\p{N}][\p{L}\p{N}\s'’&-]{1,30}?)\s+(?:keeps\s+me\s+sane|is\s+keeping\s+me\s+sane|is\s+my\s+(?:therapy|happy\s+place|passion|(?:favou?rite\s+)?(?:hobby|pastime)))\b`,
       'iu',
     ),
     accept: tasteOf('likes'),
@@ -155,6 +164,53 @@ const EN_TASTES: readonly FactPattern[] = [
     pattern:
       /(?:^|\bI\s+(?:also\s+|still\s+|mostly\s+)?)play\s+the\s+([\p{L}-]{2,20})\b(?!\s+(?:game|card|role|field|part|lottery|long))/iu,
     accept: (value) => (NOT_TASTE.test(value) ? undefined : `plays the ${value}`),
+  },
+  // "I play clarinet", "I play tennis with my brother": an instrument or a game by its name alone,
+  // the phrase ending there (a time after it is a routine's: "I play tennis every Sunday").
+  {
+    k: (value) => `taste:${slug(value)}`,
+    pattern:
+      /\bI\s+(?:also\s+|still\s+|mostly\s+|mainly\s+)?play\s+([\p{L}-]{3,20})(?=\s*[,.;:!?)]|\s+(?:in|with|at|for|since|and|but|so|too|myself|professionally|competitively)\b|\s*$)/iu,
+    accept: (value) => (NOT_TASTE.test(value) || NOT_PLAYED.test(value) ? undefined : `plays ${value}`),
+  },
+  // "My hobby is painting", "my main hobbies are hiking and chess": the first one named.
+  {
+    k: key,
+    pattern: new RegExp(
+      String.raw`\bmy\s+(?:main\s+|big\s+|new\s+|latest\s+|biggest\s+)?(?:hobby|hobbies|pastime|pastimes|passion)\s+(?:is|are|has\s+(?:always\s+)?been|have\s+(?:always\s+)?been)\s+${OBJECT}`,
+      'iu',
+    ),
+    accept: tasteOf('likes'),
+  },
+  // "I spend my weekends hiking", "I spend most of my free time reading".
+  {
+    k: key,
+    pattern: new RegExp(
+      String.raw`\bI\s+(?:usually\s+|often\s+|mostly\s+|always\s+)?spend\s+(?:most\s+of\s+|all\s+of\s+)?my\s+(?:weekends|free\s+time|spare\s+time|evenings|days\s+off|summers|downtime|holidays)\s+(?=[\p{L}-]+ing\b)${OBJECT}`,
+      'iu',
+    ),
+    accept: tasteOf('likes'),
+  },
+  // "I collect vinyl records", "I've collected stamps since I was a kid".
+  {
+    k: key,
+    pattern: new RegExp(
+      String.raw`\bI(?:'ve|\s+have)?\s+(?:also\s+|still\s+|always\s+)?(?:collect|collected)\s+${OBJECT}`,
+      'iu',
+    ),
+    accept: (value) => {
+      const taste = tasteOf('likes')(value);
+      return taste === undefined || NOT_COLLECTED.test(value) ? undefined : `collects ${value}`;
+    },
+  },
+  // "I've been doing yoga for years": a pastime kept up.
+  {
+    k: key,
+    pattern: new RegExp(
+      String.raw`\bI(?:'ve|\s+have)\s+been\s+doing\s+([\p{L}][\p{L}\s'’-]{1,25}?)\s+for\s+(?:years|ages|decades|a\s+(?:while|long\s+time|few\s+years)|(?:\d+|two|three|four|five|six|seven|eight|nine|ten|many|several)\s+years)\b`,
+      'iu',
+    ),
+    accept: (value) => (tasteOf('likes')(value) === undefined || NOT_DONE.test(value) ? undefined : `does ${value}`),
   },
   // "I can't stand cilantro", "I really don't like horror", "I'm not a fan of spicy food".
   {
@@ -239,7 +295,7 @@ export const TASTE_RULES: readonly Rule[] = [
   factRule(
     'en.profile.taste',
     'en',
-    /love|adore|enjoy|like|into\b|play the\b|support|obsessed|hooked|crazy about|passionate|addicted|mad about|keen|big on|fan\b|sucker|fave|favou?rite|go-to|jam\b|obsession|guilty pleasure|hate|dislike|detest|loathe|despise|can't stand|cannot stand|can't bear|done with|\bover\b|bores?\b|no from me|no for me|my thing|for me|creeps|\bick\b|\bsane\b|therapy|happy place/,
+    /love|adore|enjoy|like|into\b|play the\b|support|obsessed|hooked|crazy about|passionate|addicted|mad about|keen|big on|fan\b|sucker|fave|favou?rite|go-to|jam\b|obsession|guilty pleasure|hate|dislike|detest|loathe|despise|can't stand|cannot stand|can't bear|done with|\bover\b|bores?\b|no from me|no for me|my thing|for me|creeps|\bick\b|\bsane\b|therapy|happy place|\bplay |hobby|hobbies|pastime|passion|spend|collect|been doing/,
     tastesOf,
   ),
 ];
