@@ -40,6 +40,9 @@ describe('education', () => {
     ['I have a PhD in physics, but I work in data now.', 'education:phd_physics', 'PhD in physics'],
     ["I've got a master's in nursing.", 'education:master_nursing', "master's in nursing"],
     ["I'm learning Japanese for our trip next year.", 'education:learning_japanese', 'learning Japanese'],
+    // A field of study by its name.
+    ["I'm studying law at Edinburgh.", 'education:edinburgh', 'law at Edinburgh'],
+    ["I'm majoring in economics.", 'education:economics', 'economics'],
   ])('%s', (text, k, v) => {
     expect(studies(text)).toEqual([{ k, v, since: '2026-02-18' }]);
   });
@@ -54,6 +57,8 @@ describe('education', () => {
     "I'm thinking about doing a PhD.",
     'I have a question about my PhD.',
     "I'm learning a lot from this job.",
+    "I'm taking law into my own hands.",
+    "I'm studying the menu.",
   ])('is no study: %s', (text) => {
     expect(studies(text)).toEqual([]);
   });

@@ -26,10 +26,16 @@ interface StudyPattern {
   value: (found: RegExpExecArray) => string | undefined;
 }
 
+// A field of study by its name, as the phrase opens: "law at Edinburgh", "computer science".
+const FIELD =
+  /^(?:law|medicine|nursing|computer\s+science|biology|chemistry|physics|math(?:s|ematics)?|economics|history|philosophy|psychology|sociology|(?:mechanical|civil|electrical|software|chemical|aerospace|biomedical)\s+engineering|engineering|architecture|accounting|finance|business(?:\s+administration)?|journalism|literature|english\s+literature|linguistics|political\s+science|politics|international\s+relations|art\s+history|fine\s+arts?|graphic\s+design|music|dentistry|pharmacy|veterinary\s+(?:medicine|science)|data\s+science|statistics|geography|geology|anthropology|social\s+work|film(?:\s+studies)?|photography|fashion\s+design|nutrition|public\s+health|neuroscience|biochemistry|astronomy|environmental\s+science|theology|classics|criminology|marine\s+biology|game\s+design|animation|interior\s+design|midwifery|physiotherapy|occupational\s+therapy)\b/iu;
+
 const withStudyWord = (phrase: string | undefined): string | undefined =>
   phrase !== undefined && STUDY_WORD.test(phrase) ? phrase : undefined;
 const named = (phrase: string | undefined): string | undefined =>
-  phrase !== undefined && (STUDY_WORD.test(phrase) || /^\p{Lu}/u.test(phrase)) ? phrase : undefined;
+  phrase !== undefined && (STUDY_WORD.test(phrase) || FIELD.test(phrase) || /^\p{Lu}/u.test(phrase))
+    ? phrase
+    : undefined;
 
 const EN_STUDIES: readonly StudyPattern[] = [
   // "I'm doing a part-time Master's in HCI at UBC", "doing my BCom in Accounting through UNISA".
@@ -39,6 +45,11 @@ const EN_STUDIES: readonly StudyPattern[] = [
       'iu',
     ),
     value: (found) => withStudyWord(found[1]),
+  },
+  // "I'm studying law at Edinburgh", "majoring in computer science": a field of study by its name.
+  {
+    pattern: new RegExp(String.raw`${SUBJECT}(?:studying|majoring\s+in)\s+${PHRASE}`, 'iu'),
+    value: (found) => (found[1] !== undefined && FIELD.test(found[1]) ? found[1] : undefined),
   },
   // "third year nursing student at OsloMet", "I'm a second-year law student".
   {
@@ -128,7 +139,7 @@ export const EDUCATION_RULES: readonly Rule[] = [
   factRule(
     'en.profile.education',
     'en',
-    /doing|studying|learning|picking up|\bhave\b|'ve got|\bhold\b|taking|pursuing|starting|started|finishing|enrolled|halfway|year of|year student|-year|student|study|studied|majored|major in|graduated|got into|accepted|admitted|finished|completed|passed|cleared|earned|aced|\bsat\b|\bgot\b|classes|lessons|course|preparing|revising|cramming/,
+    /doing|studying|majoring|learning|picking up|\bhave\b|'ve got|\bhold\b|taking|pursuing|starting|started|finishing|enrolled|halfway|year of|year student|-year|student|study|studied|majored|major in|graduated|got into|accepted|admitted|finished|completed|passed|cleared|earned|aced|\bsat\b|\bgot\b|classes|lessons|course|preparing|revising|cramming/,
     studiesOf,
   ),
 ];

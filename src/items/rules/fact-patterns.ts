@@ -39,7 +39,7 @@ export const NAME = String.raw`(\p{Lu}[\p{L}\p{M}'’.&-]*(?:,?\s+(?:of\s+|de\s+
 // employer before the town worked in).
 export const NAME_SKIP = `(?:${NAME.slice(1)}`;
 // The end of a short object phrase: punctuation, a clause word, or the end.
-export const PHRASE_END = String.raw`(?=\s*[,.;:!?)(—–]|\s*-(?=\s|$)|\s+-|\s+(?:so|and|but|or|which|too|either|anymore|any more|at all|as|because|since|for|though|btw|lol|right now|now|myself|these days|more than|so much|lately|tbh|honestly|pls|please|really|with|in|at|when|if)\b|\s*$)`;
+export const PHRASE_END = String.raw`(?=\s*[,.;:!?)(—–]|\s*-(?=\s|$)|\s+-|\s+(?:so|and|but|or|which|too|either|anymore|any more|at all|as|because|since|for|though|btw|lol|right now|now|myself|these days|more than|so much|lately|tbh|honestly|pls|please|really|with|in|at|when|if|completely|altogether|entirely)\b|\s*$)`;
 
 /**
  * A key part from a phrase: lower case, words joined by `_`.

@@ -32,6 +32,19 @@ const NOT_A_NAME: ReadonlySet<string> = new Set(
 );
 // What a pet's kind names when a noun follows it: a thing or place for pets ("the dog park", "cat food").
 const NOT_PET_THING = String.raw`(?!\s+(?:food|bed|toy|sitter|walker|hair|allergy|allergies|show|park|parks|owners?|people|trainer|training|groomer|run|beach|friendly)\b)`;
+// Children counted: "two kids", "a daughter", "three grandchildren".
+const CHILDREN = String.raw`(?:kids?|children|child|sons?|daughters?|boys?|girls?|grandchildren|grandkids|grandsons?|granddaughters?|step-?kids|stepchildren)`;
+
+/** The kind of children a count names, as its key: `children`, `sons`, `daughters`, `grandchildren`, `stepchildren`. */
+function childrenKind(phrase: string): string {
+  const noun = phrase.split(/\s+/u).at(-1)!.toLowerCase();
+  if (noun.startsWith('grand')) return 'grandchildren';
+  if (noun.startsWith('step')) return 'stepchildren';
+  if (noun.startsWith('son')) return 'sons';
+  if (noun.startsWith('daughter')) return 'daughters';
+  return 'children';
+}
+
 /** A relative's key: one per kind of relative that is unique, else one per name. */
 function relativeKey(name: string, found: RegExpExecArray): string {
   const written = found[1]!.toLowerCase();
@@ -154,6 +167,23 @@ export const FAMILY_FACTS: readonly FactPattern[] = [
       'u',
     ),
     accept: (value, found) => `${found[1]!.toLowerCase()} ${value}`,
+  },
+  // Children without names, by how many: "I have two kids", "we've got three boys", "I'm a mum of
+  // three". One fact per kind (`family:children`), so a new count replaces the old.
+  {
+    k: (value) => `family:${childrenKind(value)}`,
+    pattern: new RegExp(
+      String.raw`\b(?:I|[Ww]e)(?:\s+(?:also\s+|now\s+|still\s+)?have|'ve\s+got|\s+have\s+got)\s+((?:a|an|one|two|three|four|five|six|seven|\d)\s+(?:(?:little|young|small|grown(?:-up)?|teenage|adult|wonderful|amazing|beautiful|lovely|gorgeous)\s+)?${CHILDREN})\b(?!\s+(?:in\s+(?:my|the|our)\s+(?:class|classroom|group|team|care)|at\s+(?:school|work)|who\s+(?:need|are\s+in)|coming|over))`,
+      'u',
+    ),
+    // The article stays: "has a son".
+    accept: (_, found) => `has ${found[1]!}`,
+  },
+  {
+    k: () => 'family:children',
+    pattern:
+      /\bI(?:'m|\s+am)\s+(?:a\s+|the\s+)?(?:proud\s+|busy\s+|single\s+|working\s+|stay-at-home\s+)?(?:mom|mum|mother|dad|father|parent)\s+(?:of|to)\s+(one|two|three|four|five|six|seven|\d)\b(?!\s+(?:dogs?|cats?|pets?))/u,
+    accept: (value) => `has ${value} ${value === 'one' || value === '1' ? 'child' : 'children'}`,
   },
   // A pet without a name: "I have a dog", "we've got two cats", "I have a 3 year old beagle".
   {

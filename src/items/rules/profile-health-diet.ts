@@ -8,6 +8,9 @@ const CONDITIONS = String.raw`type [12] diabetes|diabetes|asthma|migraines?|psor
 const MEDICINES = String.raw`statins|insulin|metformin|antidepressants|beta[- ]blockers|blood thinners|warfarin|levothyroxine|thyroxine|the pill|hrt|prednisone|steroids|sertraline|fluoxetine|lithium|methotrexate|antihistamines|iron tablets`;
 const DIETS = String.raw`vegetarian|vegan|pescatarian|gluten[- ]free|keto|halal|kosher|dairy[- ]free|teetotal`;
 
+// Foods and drinks one gives up, by name.
+const GIVEN_UP = String.raw`red\s+meat|meat|pork|beef|dairy|sugar|alcohol|booze|drinking|caffeine|coffee|bread|carbs|gluten|wheat|soda|fizzy\s+drinks|junk\s+food|fast\s+food|processed\s+food|eggs|cheese|milk|chocolate|sweets|wine|beer`;
+
 /** Allergies, intolerances, conditions, medicines, pregnancy, then diet and what the user avoids. */
 export const HEALTH_DIET_FACTS: readonly FactPattern[] = [
   // Health: allergies, intolerances, conditions.
@@ -98,10 +101,21 @@ export const HEALTH_DIET_FACTS: readonly FactPattern[] = [
   {
     k: (value) => `avoids:${slug(value.replace(/^no /u, ''))}`,
     pattern: new RegExp(
-      String.raw`\b(?:stopped|quit|gave up|given up)\s+(?:eating|drinking)\s+([\p{L}\s-]{2,25}?)${PHRASE_END}`,
+      String.raw`\b(?:stopped|quit|gave up|given up)\s+(?:eating|drinking)\s+(?!(?:in|on|at|for|since|last|this|after|before|during|when|because|and|but|so|a|any|anymore|again|completely|altogether|entirely|for)\b)([\p{L}\s-]{2,25}?)${PHRASE_END}`,
       'u',
     ),
     accept: (value) => `no ${value}`,
+    withSince: true,
+  },
+  // A food or drink given up by its name: "I gave up meat last year", "I've cut out sugar", "I quit
+  // drinking" (alcohol). Only these words: "I gave up the project" is no diet.
+  {
+    k: (value) => `avoids:${slug(value === 'drinking' || value === 'booze' ? 'alcohol' : value)}`,
+    pattern: new RegExp(
+      String.raw`\bI(?:'ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+|completely\s+|totally\s+|also\s+)?(?:gave\s+up|given\s+up|cut\s+out|quit|stopped|ditched)\s+(${GIVEN_UP})\b(?!\s+(?:for\s+(?:lent|a\s+(?:week|month|day))|today|this\s+week))`,
+      'u',
+    ),
+    accept: (value) => (value === 'drinking' || value === 'booze' ? 'no alcohol' : `no ${value}`),
     withSince: true,
   },
 ];

@@ -123,4 +123,13 @@ export const HOME_FACTS: readonly FactPattern[] = [
     withSince: true,
   },
   { k: 'origin', pattern: new RegExp(String.raw`\bI(?:'m| am| come| came)\s+(?:originally\s+)?from\s+${NAME}`, 'u') },
+  // Where the user grew up: "I grew up in Ohio", "I was born and raised in Texas", "my home country, Sweden".
+  {
+    k: 'origin',
+    pattern: new RegExp(
+      String.raw`\bI\s+(?:grew\s+up|was\s+(?:born\s+and\s+)?(?:raised|brought\s+up))\s+in\s+${NAME}`,
+      'u',
+    ),
+  },
+  { k: 'origin', pattern: new RegExp(String.raw`\b[Mm]y\s+home\s+country(?:,\s*|\s+of\s+|\s+is\s+)${NAME}`, 'u') },
 ];

@@ -153,6 +153,12 @@ export const WORK_FACTS: readonly FactPattern[] = [
   },
 ];
 
+// Fields of work by name: "I work in London" is a place, not a field.
+const FIELDS = String.raw`marketing|sales|finance|tech|IT|healthcare|health\s+care|education|retail|hospitality|construction|advertising|publishing|insurance|banking|real\s+estate|logistics|HR|human\s+resources|engineering|law|consulting|accounting|software|design|media|journalism|government|the\s+public\s+sector|non-?profits?|the\s+non-?profit\s+sector|pharma|biotech|customer\s+service|operations|research|academia|fashion|film|television|TV|music|gaming|the\s+music\s+industry|the\s+film\s+industry|manufacturing|agriculture|social\s+work|public\s+relations|PR|cybersecurity|data\s+science|nursing|medicine|IT\s+support`;
+
+// What may follow a field without being part of its name ("marketing now", "finance at Barclays").
+const NOT_FIELD_WORD = String.raw`(?:and|but|or|so|for|at|in|on|with|from|to|as|because|since|now|too|which|who|where|when|while|though|lol|haha|btw|tbh|stores?|shops?|offices?|buildings?|centers?|centres?|every|all|these|this|for)`;
+
 /** A new job taken; listed after the family facts in profile.ts, as it always was, so facts come out in the same order. */
 export const JOB_CHANGE_FACTS: readonly FactPattern[] = [
   // Work changes: "I accepted a job at Porsche", "I joined a firm called Taller Norte", "I'm at Meezan Bank now".
@@ -164,5 +170,22 @@ export const JOB_CHANGE_FACTS: readonly FactPattern[] = [
     ),
     accept: (value) => (/^(?:The|A|An|My|Our|Home|Work|Least|Most|First|Last|Least)$/u.test(value) ? undefined : value),
     withSince: true,
+  },
+  // A new job by what it is: "I got a job as a barista", "I just landed a new job as a UX designer at Spotify".
+  {
+    k: 'role',
+    pattern:
+      /\bI\s+(?:just\s+|finally\s+|recently\s+)?(?:got|landed|accepted|took|started)\s+(?:a|the|my\s+first|a\s+new)\s+(?:job|position|role)\s+as\s+(?!a\s+result\b)(?:an?\s+|the\s+)?([\p{L}\s-]{2,40}?)(?=\s+(?:at|for|in|with|and)\b|[,.;!?]|$)/iu,
+    accept: (value) => (NOT_ROLE.test(value) ? undefined : value),
+    withSince: true,
+  },
+  // The field worked in: "I work in marketing", "I've worked in healthcare for years".
+  {
+    k: 'role',
+    pattern: new RegExp(
+      String.raw`\bI(?:'ve|\s+have)?\s+(?:also\s+|now\s+|still\s+|currently\s+|always\s+)?(?:work|worked|been\s+working)\s+in\s+((?:${FIELDS})(?:\s+(?!${NOT_FIELD_WORD}\b)[a-z]+)?)\b(?!\s+(?:stores?|shops?|offices?|buildings?|centers?|centres?)\b)`,
+      'u',
+    ),
+    accept: (value) => `works in ${value}`,
   },
 ];

@@ -118,6 +118,22 @@ describe('English profile facts said in passing', () => {
     ['we have two cats and a very old fridge', [{ k: 'pet:cat', v: 'has two cats' }]],
     ['I have a 3 year old beagle, any tips for the heat?', [{ k: 'pet:beagle', v: 'has a 3 year old beagle' }]],
     ["I'm retired now, so mornings are mine.", [{ k: 'role', v: 'retired', since: SINCE }]],
+    // Where the user grew up; children counted; a food given up; a field or a new job by what it is.
+    ['I grew up in Ohio, so winters here feel mild.', [{ k: 'origin', v: 'Ohio' }]],
+    ['I was born and raised in Texas.', [{ k: 'origin', v: 'Texas' }]],
+    ['My grandma in my home country, Sweden, gave it to me.', [{ k: 'origin', v: 'Sweden' }]],
+    ['I have two kids under five.', [{ k: 'family:children', v: 'has two kids' }]],
+    ['We have a son and a daughter.', [{ k: 'family:sons', v: 'has a son' }]],
+    ["I'm a proud dad of 2.", [{ k: 'family:children', v: 'has 2 children' }]],
+    ['I gave up meat last year.', [{ k: 'avoids:meat', v: 'no meat', since: SINCE }]],
+    ['I quit drinking in January.', [{ k: 'avoids:alcohol', v: 'no alcohol', since: SINCE }]],
+    [
+      "I've stopped drinking alcohol completely since January anyway",
+      [{ k: 'avoids:alcohol', v: 'no alcohol', since: SINCE }],
+    ],
+    ['I work in fashion buying, I can talk fabrics for hours', [{ k: 'role', v: 'works in fashion buying' }]],
+    ["I've worked in healthcare for years.", [{ k: 'role', v: 'works in healthcare' }]],
+    ['I got a job as a barista!', [{ k: 'role', v: 'barista', since: SINCE }]],
   ])('%s', (text, expected) => {
     expect(facts(text)).toEqual(expected);
   });
@@ -137,6 +153,12 @@ describe('English profile facts said in passing', () => {
     'Do you have a cat?',
     'They just put the hats on for fun and treats. And the dog park is a great place to start!',
     'We met Luna the dog trainer yesterday.',
+    'I grew up in a small town.',
+    'I have two kids in my class who struggle with reading.',
+    'I gave up the project.',
+    'I quit coffee for a week.',
+    'I got a job as a result of the fair.',
+    'I work in it every night.',
   ])('is no fact of the user: %s', (text) => {
     expect(facts(text)).toEqual([]);
   });
