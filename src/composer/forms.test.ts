@@ -65,6 +65,19 @@ describe('profileParts', () => {
     // "live" names no fact's words; `location` is what it asks about.
     expect(keysOf(profileParts(profile, ['live'])[0]!)[0]).toBe('location');
     expect(keysOf(profileParts(profile, ['medication'])[0]!).slice(0, 2)).toEqual(['allergy:peanuts', 'health:asthma']);
+    // Age, relationship status and languages by what a question calls them.
+    const person = {
+      subject: 'user',
+      facts: [
+        ...FACTS,
+        { k: 'age', v: '34' },
+        { k: 'relationship', v: 'married' },
+        { k: 'languages', v: 'speaks Spanish' },
+      ],
+    };
+    expect(keysOf(profileParts(person, ['old'])[0]!)[0]).toBe('age');
+    expect(keysOf(profileParts(person, ['marri'])[0]!)[0]).toBe('relationship');
+    expect(keysOf(profileParts(person, ['languag'])[0]!)[0]).toBe('languages');
     // Chinese questions find their facts by the same key words.
     const chinese = {
       subject: 'user',

@@ -135,6 +135,10 @@ const ABOUT: Readonly<Record<string, string>> = {
   routine: 'usually routine every week weekly day daily morning evening habit often 每天 每周 习惯 经常',
   education:
     'study studied school university college degree course student learn learning graduated 学校 大学 专业 读书 课程 上课 学位 学历 学习',
+  age: 'age old years born birthday 岁 年龄 多大',
+  relationship:
+    'married single divorced engaged relationship partner spouse wife husband dating wedding 结婚 单身 离婚 订婚',
+  languages: 'speak speaks language languages fluent 说 语言 外语',
   birthday: DATES,
   date: DATES,
   anniversary: DATES,

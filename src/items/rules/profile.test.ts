@@ -134,6 +134,14 @@ describe('English profile facts said in passing', () => {
     ['I work in fashion buying, I can talk fabrics for hours', [{ k: 'role', v: 'works in fashion buying' }]],
     ["I've worked in healthcare for years.", [{ k: 'role', v: 'works in healthcare' }]],
     ['I got a job as a barista!', [{ k: 'role', v: 'barista', since: SINCE }]],
+    // Age (with the day it was said), relationship status, languages.
+    ["I'm 34, so not exactly a student.", [{ k: 'age', v: '34', since: SINCE }]],
+    ['I just turned 40 last month.', [{ k: 'age', v: '40', since: SINCE }]],
+    ["I'm married, two years now.", [{ k: 'relationship', v: 'married', since: SINCE }]],
+    ['We got engaged last week!', [{ k: 'relationship', v: 'engaged', since: SINCE }]],
+    ["It's where I got married.", [{ k: 'relationship', v: 'married', since: SINCE }]],
+    ['I speak Spanish and French.', [{ k: 'languages', v: 'speaks Spanish and French' }]],
+    ["I'm fluent in Portuguese.", [{ k: 'languages', v: 'speaks Portuguese' }]],
   ])('%s', (text, expected) => {
     expect(facts(text)).toEqual(expected);
   });
@@ -159,6 +167,11 @@ describe('English profile facts said in passing', () => {
     'I quit coffee for a week.',
     'I got a job as a result of the fair.',
     'I work in it every night.',
+    "I'm 5 minutes away.",
+    'I turned 180 degrees and left.',
+    "I'm single-handedly running this.",
+    "We're getting married next year.",
+    'I speak my mind.',
   ])('is no fact of the user: %s', (text) => {
     expect(facts(text)).toEqual([]);
   });
