@@ -31,7 +31,7 @@ const NOT_A_NAME: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 // What a pet's kind names when a noun follows it: a thing or place for pets ("the dog park", "cat food").
-const NOT_PET_THING = String.raw`(?!\s+(?:food|bed|toy|sitter|walker|hair|allergy|allergies|show|park|parks|owners?|people|trainer|training|groomer|run|beach|friendly)\b)`;
+const NOT_PET_THING = String.raw`(?!\s+(?:food|bed|toy|toys|sitter|walker|hair|allergy|allergies|show|park|parks|owners?|people|trainer|training|groomer|run|beach|friendly|tank|cage|collar|leash|lead|bowl|treats|costume|mug|calendar|print|poster|figurine)\b)`;
 // Children counted: "two kids", "a daughter", "three grandchildren".
 const CHILDREN = String.raw`(?:kids?|children|child|sons?|daughters?|boys?|girls?|grandchildren|grandkids|grandsons?|granddaughters?|step-?kids|stepchildren)`;
 
@@ -184,6 +184,16 @@ export const FAMILY_FACTS: readonly FactPattern[] = [
     pattern:
       /\bI(?:'m|\s+am)\s+(?:a\s+|the\s+)?(?:proud\s+|busy\s+|single\s+|working\s+|stay-at-home\s+)?(?:mom|mum|mother|dad|father|parent)\s+(?:of|to)\s+(one|two|three|four|five|six|seven|\d)\b(?!\s+(?:dogs?|cats?|pets?))/u,
     accept: (value) => `has ${value} ${value === 'one' || value === '1' ? 'child' : 'children'}`,
+  },
+  // A pet taken in: "we adopted a puppy last month", "I just got a kitten", "we rescued two cats".
+  {
+    k: (_, found) => `pet:${slug(found[2]!)}`,
+    pattern: new RegExp(
+      String.raw`\b(?:I|[Ww]e)\s+(?:just\s+|finally\s+|recently\s+|also\s+)?(?:adopted|rescued|got|brought\s+home)\s+((?:a|an|two|three|2|3)\s+(?:new\s+|little\s+|rescue\s+|baby\s+|second\s+|tiny\s+)?(${PETS})s?)\b${NOT_PET_THING}`,
+      'u',
+    ),
+    accept: (_, found) => `has ${found[1]!}`,
+    withSince: true,
   },
   // A pet without a name: "I have a dog", "we've got two cats", "I have a 3 year old beagle".
   {

@@ -106,10 +106,19 @@ export const HOME_FACTS: readonly FactPattern[] = [
   {
     k: 'location',
     pattern: new RegExp(
-      String.raw`\b(?:rented|bought|found)\s+(?:a|an|our|my)\s+(?:[\p{L}\d-]+\s+){0,2}(?:house|flat|apartment|place|home|cottage|studio|room)\s+in\s+${NAME}`,
+      String.raw`\b(?:rented|bought|found|moved\s+into)\s+(?:a|an|our|my|the)\s+(?:[\p{L}\d-]+\s+){0,2}(?:house|flat|apartment|place|home|cottage|studio|room|condo|loft)\s+in\s+${NAME}`,
       'u',
     ),
     withSince: true,
+  },
+  // "I rent a flat in Leeds", "we share a house in Bristol": where the user lives now (a house owned
+  // may be a holiday home).
+  {
+    k: 'location',
+    pattern: new RegExp(
+      String.raw`\b(?:I|[Ww]e)\s+(?:now\s+|currently\s+|still\s+)?(?:rent|share)\s+(?:a|an|our|my|the)\s+(?:[\p{L}\d-]+\s+){0,2}(?:house|flat|apartment|place|home|cottage|studio|room|condo|loft)\s+in\s+${NAME}`,
+      'u',
+    ),
   },
   // A transfer to an office in another town: "transferred to the Deloitte Cape Town office", "got moved to the Berlin team".
   {

@@ -142,6 +142,11 @@ describe('English profile facts said in passing', () => {
     ["It's where I got married.", [{ k: 'relationship', v: 'married', since: SINCE }]],
     ['I speak Spanish and French.', [{ k: 'languages', v: 'speaks Spanish and French' }]],
     ["I'm fluent in Portuguese.", [{ k: 'languages', v: 'speaks Portuguese' }]],
+    // Where the user rents or moved into; a pet taken in.
+    ['We just moved into a new apartment in Brooklyn.', [{ k: 'location', v: 'Brooklyn', since: SINCE }]],
+    ['I rent a flat in Leeds.', [{ k: 'location', v: 'Leeds' }]],
+    ['We adopted a puppy last month.', [{ k: 'pet:puppy', v: 'has a puppy', since: SINCE }]],
+    ['We rescued two cats.', [{ k: 'pet:cat', v: 'has two cats', since: SINCE }]],
   ])('%s', (text, expected) => {
     expect(facts(text)).toEqual(expected);
   });
@@ -172,6 +177,8 @@ describe('English profile facts said in passing', () => {
     "I'm single-handedly running this.",
     "We're getting married next year.",
     'I speak my mind.',
+    'I got a dog bed for Max.',
+    'We adopted a new approach.',
   ])('is no fact of the user: %s', (text) => {
     expect(facts(text)).toEqual([]);
   });

@@ -58,6 +58,15 @@ export function factsOf(
   ) {
     facts = facts.filter((fact) => fact.k !== 'location');
   }
+  // "we adopted a kitten! … we named him Gnocchi": the pet named after is the fact, not its kind alone.
+  const rest =
+    context.event === undefined || context.start === undefined
+      ? ''
+      : context.event.text.slice(context.start + context.text.length);
+  if (rest !== '' && NAMED_LATER.test(rest))
+    facts = facts.filter(
+      (fact) => !(fact.k.startsWith('pet:') && typeof fact.v === 'string' && fact.v.startsWith('has ')),
+    );
   const later = NAMED_LATER.exec(context.text);
   if (
     later === null ||
@@ -82,7 +91,7 @@ export const PROFILE_RULES: readonly Rule[] = [
   factRule(
     'en.profile.fact',
     'en',
-    /\bmy name|\bcall me|\bi'm called|\bi am called|\bi work|\bi'm \d|\bi am \d|turned \d|married|single|divorced|engaged|widowed|separated|\bspeak\b|fluent in|worked in|working in|job as|position as|role as|\bi'm an?\b|\bi am an?\b|\bi'm the\b|\bi am the\b|\b(?:i|we)(?: now| currently| still| actually)? live|\bi reside|\bbased in|\bliving in|grew up|raised|brought up|moved|relocated|transferred|posted to|sent me to|leaving|\b(?:i|we)(?: also| now| still)? have (?:a|an|one|two|three|2|3)\b|\b(?:i|we)'ve got\b|retired|self-employed|freelance|stay-at-home|\bfrom\b|with the (?:kids|children|twins)|\bmine\b|\bi'm in\b|\bi am in\b|\bwe're in\b|\bwe are in\b|been (?:living )?in\b|here in\b|\bmy |\bour |called|named|allergic|intolerant|\bi (?:have|get|suffer|was diagnosed|got diagnosed|live with)\b|\bi've (?:got|been diagnosed)\b|vegetarian|vegan|pescatarian|gluten|keto|halal|kosher|dairy|teetotal|\bi (?:don't|do not|never|can't|cannot) (?:(?:actually|really|even|usually|ever|generally|normally) )?(?:eat|drink|take)\b|stopped|quit|gave up|given up|cut out|ditched|accepted|joined|started|working (?:for|at)|\bi (?:also |still |now |currently )?(?:teach|drive|deliver|nurse|cook|clean|volunteer|intern|code|tutor|coach|lecture|bartend|waitress|wait tables|serve|care|do shifts|work shifts|pick|pack|stack shelves)\b|\bi'm at\b|\bi am at\b|teach|\bstart|\bbegan|\bbegin|offer|\bown\b|founded|launched|opened|ended up|rented|bought|found|says|said|confirmed|thinks|put me|pregnant|\b(?:head|sous|senior|junior|lead|chief|principal|staff|assistant|deputy|executive|associate)\b|\bthe (?:dog|cat|puppy|kitten|parrot|budgie|hamster|rabbit|bunny|horse|pony|tortoise|turtle|gecko|snake|goldfish|guinea pig)\b|\b(?:just|now|only|been)\b|(?:days?|weeks?|months?|years?) in\b|\bon (?:statins|insulin|metformin|antidepressants|beta|blood|warfarin|levothyroxine|thyroxine|the pill|hrt|prednisone|steroids|sertraline|fluoxetine|lithium|methotrexate|antihistamines|iron)/,
+    /\bmy name|\bcall me|\bi'm called|\bi am called|\bi work|\bi'm \d|\bi am \d|turned \d|married|single|divorced|engaged|widowed|separated|\bspeak\b|fluent in|worked in|working in|job as|position as|role as|\bi'm an?\b|\bi am an?\b|\bi'm the\b|\bi am the\b|\b(?:i|we)(?: now| currently| still| actually)? live|\bi reside|\bbased in|\bliving in|grew up|raised|brought up|moved|relocated|transferred|posted to|sent me to|leaving|\b(?:i|we)(?: also| now| still)? have (?:a|an|one|two|three|2|3)\b|\b(?:i|we)'ve got\b|retired|self-employed|freelance|stay-at-home|\bfrom\b|with the (?:kids|children|twins)|\bmine\b|\bi'm in\b|\bi am in\b|\bwe're in\b|\bwe are in\b|been (?:living )?in\b|here in\b|\bmy |\bour |called|named|allergic|intolerant|\bi (?:have|get|suffer|was diagnosed|got diagnosed|live with)\b|\bi've (?:got|been diagnosed)\b|vegetarian|vegan|pescatarian|gluten|keto|halal|kosher|dairy|teetotal|\bi (?:don't|do not|never|can't|cannot) (?:(?:actually|really|even|usually|ever|generally|normally) )?(?:eat|drink|take)\b|stopped|quit|gave up|given up|cut out|ditched|accepted|joined|started|working (?:for|at)|\bi (?:also |still |now |currently )?(?:teach|drive|deliver|nurse|cook|clean|volunteer|intern|code|tutor|coach|lecture|bartend|waitress|wait tables|serve|care|do shifts|work shifts|pick|pack|stack shelves)\b|\bi'm at\b|\bi am at\b|teach|\bstart|\bbegan|\bbegin|offer|\bown\b|\brent\b|\bshare\b|adopted|rescued|brought home|founded|launched|opened|ended up|rented|bought|found|says|said|confirmed|thinks|put me|pregnant|\b(?:head|sous|senior|junior|lead|chief|principal|staff|assistant|deputy|executive|associate)\b|\bthe (?:dog|cat|puppy|kitten|parrot|budgie|hamster|rabbit|bunny|horse|pony|tortoise|turtle|gecko|snake|goldfish|guinea pig)\b|\b(?:just|now|only|been)\b|(?:days?|weeks?|months?|years?) in\b|\bon (?:statins|insulin|metformin|antidepressants|beta|blood|warfarin|levothyroxine|thyroxine|the pill|hrt|prednisone|steroids|sertraline|fluoxetine|lithium|methotrexate|antihistamines|iron)/,
     factsOf,
   ),
   { ...NAMED_RULE, questions: true },
