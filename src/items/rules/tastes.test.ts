@@ -70,6 +70,10 @@ describe('tastes', () => {
     ['I spend most of my free time reading novels.', 'taste:reading_novels', 'likes reading novels'],
     ['I collect vinyl records.', 'taste:vinyl_records', 'collects vinyl records'],
     ["I've been doing yoga for years.", 'taste:yoga', 'does yoga'],
+    // The kind itself, not "any" of it.
+    ["I'm kind of a sucker for any superhero - everyone has their own story.", 'taste:superhero', 'likes superhero'],
+    ['I enjoy all sorts of board games.', 'taste:board_games', 'likes board games'],
+    ["I'm into all kinds of puzzles.", 'taste:puzzles', 'likes puzzles'],
   ])('%s', (text, k, v) => {
     expect(tastes(text)).toEqual([{ k, v }]);
   });
@@ -126,6 +130,7 @@ describe('tastes', () => {
     'I collect my thoughts before a meeting.',
     "I've been doing well for years.",
     'My family is my passion.',
+    'Connecting with the things I love makes writing even more fun.',
   ])('is no taste: %s', (text) => {
     expect(tastes(text)).toEqual([]);
   });

@@ -11,9 +11,10 @@ import type { Rule, SentenceContext } from './rule.js';
 // The thing liked, up to the end of its phrase.
 const OBJECT = String.raw`([\p{L}\p{N}][\p{L}\p{N}\s'’&-]{1,40}?)(?=\s+(?:like\s+(?:this|that|these|those)|this|last|since|recently|every|all|on|around|near|during)\b|${PHRASE_END.slice(3)}`;
 // Words a clause may start with before the thing itself: "…, and seafood is a no from me".
-// "go" before a pastime: "I like to go skateboarding" likes skateboarding.
+// "go" before a pastime: "I like to go skateboarding" likes skateboarding; "a sucker for any
+// superhero", "into all kinds of puzzles": the kind itself.
 const LEAD =
-  /^(?:(?:and|but|so|also|honestly|tbh|mostly|lately|currently|plus|though|then|now)\s+|go\s+(?=[\p{L}-]+ing\b))+/iu;
+  /^(?:(?:and|but|so|also|honestly|tbh|mostly|lately|currently|plus|though|then|now)\s+|go\s+(?=[\p{L}-]+ing\b)|(?:(?:any|every|all)\s+(?:kinds?|sorts?|types?)\s+of|any)\s+(?=\p{L}))+/iu;
 // A clause's start: the sentence's, or after punctuation or a conjunction.
 const CLAUSE = String.raw`(?:^|[,;:—–-]\s*|\b(?:and|but|so|also|honestly|currently|tbh|mostly|lately)\s+)`;
 const DEGREE = String.raw`(?:(?:really|super|so|totally|kind of|kinda|pretty|quite|very|deeply|completely|absolutely|properly|seriously|a bit|deep|currently|now|also|still|just|truly|do)\s+)*`;
@@ -34,6 +35,8 @@ const NOT_A_THING = new RegExp(
     String.raw`^(?:take|have|give|get|make)\s+(?:(?:it|them)\s+)?(?:a|an|some|another)\s+(?:look|go|try|shot|break|peek|rest|chance|moment|second|minute|listen|read)\b`,
     String.raw`^(?:hear|say|tell|talk|help|come|get|see|know|think|do|go)(?:$|\s+(?:it|that|this|them|you|him|her|me|us|people|others|everyone|about|to|with|from|for|out|of|up|back|in|on|at|more|again|around|away|along|into|over|through|together|lost|started|going)\b)`,
     String.raw`^(?:is|are|was|were|be|been|every|each)\b`,
+    // A verb after "I love" is the clause's own: "the things I love makes writing fun".
+    String.raw`^(?:makes|gives|keeps|helps|brings|feels|sounds|looks|means|takes|gets|has|does|goes|comes|seems|lets|puts|shows|tells|reminds|inspires|motivates)\b`,
     // A verb that needs its object, cut before a particle ("I love throwing on some music").
     String.raw`^(?:making|doing|having|getting|holding|using|seeing|trying|throwing|putting|taking|giving|bringing|finding|keeping|turning|setting|picking|showing|sharing|spending)$`,
     String.raw`\b(?:it|them|this|that|these|those|him|her)$`,
