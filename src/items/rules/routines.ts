@@ -41,13 +41,16 @@ const SUBJECT = new RegExp(
     String.raw`([a-z]+)\b`,
   'gu',
 );
-// Verbs that are no activity: states, modals and auxiliaries, wishes, feelings, and habits of speech.
+// Verbs that are no activity: states, modals and auxiliaries, wishes, feelings, habits of speech,
+// and the degrees and feelings a clause of being opens with.
 const NOT_ACTIVITY = new Set(
   (
     'am is are was were be been being has had did does done got gotten can could will would shall should may might must ' +
     'need want wish hope think know guess mean feel felt like love hate miss worry wonder believe say said tell told ask asked ' +
     'used use try tried keep kept seem look looks find found see saw hear heard let made gonna not never also really ' +
-    'still just already always usually normally often even only to the a an my our'
+    'still just already always usually normally often even only to the a an my our ' +
+    // Degrees and feelings after "I'm": "I'm super thrilled about dancing each day" is no habit.
+    'super so very too pretty quite totally thrilled excited happy glad grateful thankful proud lucky blessed stoked pumped'
   ).split(' '),
 );
 // Verbs whose activity is their object: "go to the gym", "do yoga", "have breakfast", "play chess".
