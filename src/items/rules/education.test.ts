@@ -59,6 +59,8 @@ describe('education', () => {
     "I'm learning a lot from this job.",
     "I'm taking law into my own hands.",
     "I'm studying the menu.",
+    'Last weekend I got to volunteer at a career fair at a local school.',
+    'On Friday, I got great news - I finally got the apartment near the university!',
   ])('is no study: %s', (text) => {
     expect(studies(text)).toEqual([]);
   });

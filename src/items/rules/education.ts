@@ -89,10 +89,12 @@ const EN_STUDIES: readonly StudyPattern[] = [
   // "I finished the Google UX certificate", "passed my half-time seminar", "cleared CFA Level 1".
   {
     pattern: new RegExp(
-      String.raw`${SUBJECT}(?:finished|completed|passed|cleared|got|earned|aced|sat)\s+(?:the\s+|my\s+|an?\s+)?${PHRASE}`,
+      String.raw`${SUBJECT}(?:finished|completed|passed|cleared|got|earned|aced|sat)\s+(?!to\s)(?:the\s+|my\s+|an?\s+)?${PHRASE}`,
       'iu',
     ),
-    value: (found) => withStudyWord(found[1]),
+    // The thing done is the study ("the Google UX certificate"), not a clause that ends at one
+    // ("got great news - I'm in the study abroad program", "got to volunteer at a … school").
+    value: (found) => withStudyWord(found[1]?.split(/\s+/u).slice(0, 4).join(' ')) && found[1],
   },
   // "I take German classes at the Goethe-Institut".
   {
