@@ -263,6 +263,8 @@ describe('decisions', () => {
     ["We'll use Vercel.", 'decision:general:hosting', 'use Vercel'],
     ['I chose MIT for the license.', 'decision:general:license', 'chose MIT for the license'],
     ['We went with Postgres for storage.', 'decision:general:storage', 'went with Postgres for storage'],
+    // A dash between spaces ends the clause decided.
+    ['I decided to run for office again - even though I lost last time.', 'decision:general:office', 'run for office'],
     [
       'I picked out a blue dress for the wedding.',
       'decision:general:wedding',

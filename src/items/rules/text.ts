@@ -4,11 +4,12 @@
 import { words } from '../../util/segment.js';
 import { STOPWORDS } from '../../util/stopwords.js';
 
-// A clause ends at sentence punctuation, a Chinese comma, or a conjunction that starts a new thought
-// ("…at a conference in 3 weeks and I'm terrified").
+// A clause ends at sentence punctuation, a Chinese comma, a dash between spaces ("run for office
+// again - even though…"), or a conjunction that starts a new thought ("…at a conference in 3 weeks
+// and I'm terrified").
 // A period ends it only before space or the end, so "Next.js", "docs/x.md" and "2.0" stay whole.
 const CLAUSE_END =
-  /[;!?。；！？，\n]|\.(?=\s|$)|,\s*(?:but|because|since|so|and then|though|although|which|who|as|not)\b|\s(?:but|because|since|although|though|whereas|so that)\s|,\s+(?=[Ii]['’]?(?:m|ve|ll|d)?\s)|\sand\s+(?=(?:[Ii]['’]m|[Ii] am|it['’]s|that['’]s|[Ii] feel)\s)|但是|因为|所以|不过/g;
+  /[;!?。；！？，\n]|\.(?=\s|$)|,\s*(?:but|because|since|so|and then|though|although|which|who|as|not)\b|\s(?:but|because|since|although|though|whereas|so that)\s|\s[-–—]\s|,\s+(?=[Ii]['’]?(?:m|ve|ll|d)?\s)|\sand\s+(?=(?:[Ii]['’]m|[Ii] am|it['’]s|that['’]s|[Ii] feel)\s)|但是|因为|所以|不过/g;
 
 /** Where the clause that starts at `from` ends (exclusive). */
 export function clauseEnd(text: string, from: number): number {
