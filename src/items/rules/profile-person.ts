@@ -9,20 +9,23 @@ import type { FactPattern } from './fact-patterns.js';
 const AGE_END = String.raw`(?:\s+(?:years?|yrs?)\s+old|\s*y\/?o)?(?=\s*[,.;:!?)]|\s+(?:and|but|now|so|too|this|today|lol|haha|btw|already|myself|soon)\b|\s*$)`;
 const LANGUAGES = String.raw`English|Spanish|French|German|Italian|Portuguese|Dutch|Swedish|Norwegian|Danish|Finnish|Polish|Czech|Hungarian|Romanian|Greek|Turkish|Russian|Ukrainian|Arabic|Hebrew|Persian|Farsi|Hindi|Urdu|Bengali|Punjabi|Tamil|Telugu|Japanese|Korean|Chinese|Mandarin|Cantonese|Thai|Vietnamese|Indonesian|Malay|Tagalog|Swahili|Irish|Welsh|Catalan|Croatian|Serbian|Bulgarian|Yoruba|Igbo|Hausa|Amharic|Zulu|Afrikaans|ASL|sign language`;
 
+/** An age a person may have: "I'm 2" is a toddler's parent talking, "I'm 180" is no age. */
+const ageOf = (value: string): string | undefined => (Number(value) >= 5 && Number(value) <= 110 ? value : undefined);
+
 /** Age, relationship status and languages, in the order profile.ts reads them. */
 export const PERSON_FACTS: readonly FactPattern[] = [
   // "I'm 34", "I am 27 years old", "I just turned 40 last month".
   {
     k: 'age',
     pattern: new RegExp(String.raw`\bI(?:'m|\s+am)\s+(?:now\s+|only\s+|just\s+)?(\d{1,3})${AGE_END}`, 'u'),
-    accept: (value) => (Number(value) >= 5 && Number(value) <= 110 ? value : undefined),
+    accept: ageOf,
     withSince: true,
   },
   {
     k: 'age',
     pattern:
       /\bI\s+(?:just\s+|finally\s+|recently\s+)?turned\s+(\d{1,3})\b(?!\s*(?:%|percent|degrees|minutes|hours|days|weeks|months))/u,
-    accept: (value) => (Number(value) >= 5 && Number(value) <= 110 ? value : undefined),
+    accept: ageOf,
     withSince: true,
   },
   // "I'm married", "I'm happily divorced", "we got engaged last week", "I got married in June".
@@ -34,9 +37,7 @@ export const PERSON_FACTS: readonly FactPattern[] = [
   },
   {
     k: 'relationship',
-    pattern:
-      /\b(?:I|[Ww]e)\s+(?:just\s+|finally\s+|recently\s+|officially\s+)?(?:got|have\s+got|'ve\s+got|are\s+getting)\s+(married|engaged|divorced)\b/u,
-    accept: (value, found) => (/getting/u.test(found[0]) ? undefined : value),
+    pattern: /\b(?:I|[Ww]e)\s+(?:just\s+|finally\s+|recently\s+|officially\s+)?got\s+(married|engaged|divorced)\b/u,
     withSince: true,
   },
   // "I speak Spanish and French", "I'm fluent in Portuguese".

@@ -154,10 +154,10 @@ export const WORK_FACTS: readonly FactPattern[] = [
 ];
 
 // Fields of work by name: "I work in London" is a place, not a field.
-const FIELDS = String.raw`marketing|sales|finance|tech|IT|healthcare|health\s+care|education|retail|hospitality|construction|advertising|publishing|insurance|banking|real\s+estate|logistics|HR|human\s+resources|engineering|law|consulting|accounting|software|design|media|journalism|government|the\s+public\s+sector|non-?profits?|the\s+non-?profit\s+sector|pharma|biotech|customer\s+service|operations|research|academia|fashion|film|television|TV|music|gaming|the\s+music\s+industry|the\s+film\s+industry|manufacturing|agriculture|social\s+work|public\s+relations|PR|cybersecurity|data\s+science|nursing|medicine|IT\s+support`;
+const FIELDS = String.raw`marketing|sales|finance|tech|IT|healthcare|health\s+care|education|retail|hospitality|construction|advertising|publishing|insurance|banking|real\s+estate|logistics|HR|human\s+resources|engineering|law|consulting|accounting|software|design|media|journalism|government|the\s+public\s+sector|non-?profits?|the\s+non-?profit\s+sector|pharma|biotech|customer\s+service|operations|research|academia|fashion|film|television|TV|music|gaming|the\s+music\s+industry|the\s+film\s+industry|manufacturing|agriculture|social\s+work|public\s+relations|PR|cybersecurity|data\s+science|nursing|medicine`;
 
 // What may follow a field without being part of its name ("marketing now", "finance at Barclays").
-const NOT_FIELD_WORD = String.raw`(?:and|but|or|so|for|at|in|on|with|from|to|as|because|since|now|too|which|who|where|when|while|though|lol|haha|btw|tbh|stores?|shops?|offices?|buildings?|centers?|centres?|every|all|these|this|for)`;
+const NOT_FIELD_WORD = String.raw`(?:and|but|or|so|for|at|in|on|with|from|to|as|because|since|now|too|which|who|where|when|while|though|lol|haha|btw|tbh|stores?|shops?|offices?|buildings?|centers?|centres?|every|all|these|this)`;
 
 /** A new job taken; listed after the family facts in profile.ts, as it always was, so facts come out in the same order. */
 export const JOB_CHANGE_FACTS: readonly FactPattern[] = [
