@@ -33,8 +33,9 @@ export interface FactPattern {
   ends?: boolean;
 }
 
-// A capitalised name of up to four words ("Lisbon", "New York", "Acme Labs", "São Paulo").
-export const NAME = String.raw`(\p{Lu}[\p{L}\p{M}'’.&-]*(?:,?\s+(?:of\s+|de\s+|da\s+)?\p{Lu}[\p{L}\p{M}'’.&-]*){0,3})`;
+// A capitalised name of up to four words ("Lisbon", "New York", "Acme Labs", "São Paulo"); the
+// pronoun "I" after it starts the next clause ("I live in Lisbon, I love it", "Google, I'm a…").
+export const NAME = String.raw`(\p{Lu}[\p{L}\p{M}'’.&-]*(?:,?\s+(?:of\s+|de\s+|da\s+)?(?!I(?:['’](?:m|ve|d|ll))?(?![\p{L}\p{M}'’.&-]))\p{Lu}[\p{L}\p{M}'’.&-]*){0,3})`;
 // The same name, not captured: a name a pattern passes over (the place a move starts from, the
 // employer before the town worked in).
 export const NAME_SKIP = `(?:${NAME.slice(1)}`;

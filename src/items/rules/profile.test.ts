@@ -118,6 +118,15 @@ describe('English profile facts said in passing', () => {
     ['we have two cats and a very old fridge', [{ k: 'pet:cat', v: 'has two cats' }]],
     ['I have a 3 year old beagle, any tips for the heat?', [{ k: 'pet:beagle', v: 'has a 3 year old beagle' }]],
     ["I'm retired now, so mornings are mine.", [{ k: 'role', v: 'retired', since: SINCE }]],
+    // A name ends before the pronoun that opens the next clause.
+    ['I live in Lisbon, I love it here.', [{ k: 'location', v: 'Lisbon' }]],
+    [
+      "I work at Google, I'm a designer.",
+      [
+        { k: 'role', v: 'designer' },
+        { k: 'employer', v: 'Google' },
+      ],
+    ],
     // Where the user grew up; children counted; a food given up; a field or a new job by what it is.
     ['I grew up in Ohio, so winters here feel mild.', [{ k: 'origin', v: 'Ohio' }]],
     ['I was born and raised in Texas.', [{ k: 'origin', v: 'Texas' }]],
