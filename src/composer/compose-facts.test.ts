@@ -42,6 +42,38 @@ describe('compose', () => {
     expect(packet.long_term.facts.map((fact) => fact.fact_key)).toContain('profile:user');
   });
 
+  it("puts the user's own profile first in a responder's facts, before items the question's words match", async () => {
+    await t.engram.commitTurn({
+      scope,
+      turn_id: 'home',
+      messages: [{ role: 'user', content: 'Our flat in Milan is small but we love it.' }],
+    });
+    const writer = { user_id: scope.user_id, agent_id: scope.agent_id };
+    // Dated events that share "live" with the question, each a longer line than the facts allowance holds many of.
+    for (let index = 0; index < 12; index += 1) {
+      t.clock.advance(1000);
+      await t.engram.items.remember({
+        scope: writer,
+        type: 'events',
+        key: `event:general:2026-0${1 + (index % 9)}-1${index % 10}:living_${index}`,
+        value: {
+          date: `2026-0${1 + (index % 9)}-1${index % 10}`,
+          title: `Talked about how to live a healthier life with my running group, week ${index}, and the city parks we tried`,
+        },
+      });
+    }
+    const packet = await t.engram.compose({
+      scope,
+      purpose: 'responder',
+      cues: { query: 'Which city do I live in?' },
+      budget: { max_tokens: 500 },
+    });
+    const keys = packet.long_term.facts.map((fact) => fact.fact_key);
+    expect(keys[0]).toBe('profile:user');
+    expect(renderPacket(packet)).toContain('Milan');
+    expect(keys.some((key) => key.startsWith('event:'))).toBe(true);
+  });
+
   it('shows what is still to come, soonest first, whatever the query: in planner packets, and in responder packets with room', async () => {
     // The clock is at 2026-06-01: a trip and a workshop ahead, a task due later, one done, a meeting past.
     await t.engram.commitTurn({
