@@ -3,7 +3,8 @@
 // same workload on SQLite beside PostgreSQL; prints
 // Markdown tables and writes bench/results/*.json. `--quick` is the CI smoke; `--only=a,b` picks parts;
 // `--misses` lists what the memory corpus missed, one line each; `--holdout` runs the memory part on the
-// held-out sets (bench/data/memory-holdout/), written apart from the rules to tell how they generalise,
+// held-out sets (bench/data/memory-holdout/), written apart from the rules to tell how they generalise
+// (the haystack part too),
 // `--holdout=en-3,en-4,zh-3` on those files only (the set whose misses nobody has read).
 
 import { existsSync } from 'node:fs';
@@ -36,6 +37,7 @@ import { benchSearchLatency, type LatencySizes } from './search-latency-bench.js
 import { benchStores, storesTable, type StoresSizes } from './stores-bench.js';
 import { benchEmbeddings, embeddingsTable, type EmbeddingsSizes } from './embeddings-bench.js';
 import { benchImport, IMPORT_TARGETS, importTable, type ImportSizes } from './import-bench.js';
+import { benchHaystack, haystackTable, type HaystackSizes } from './haystack-bench.js';
 import { benchMemory, memoryReport, type MemorySizes } from './memory-bench.js';
 import { corpusDir } from './memory-corpus.js';
 import { storeSizeMiB, keepingNothing, withTempStore } from './temp-store.js';
@@ -94,6 +96,7 @@ const PARTS = [
   'embeddings',
   'import',
   'memory',
+  'haystack',
 ] as const;
 type Part = (typeof PARTS)[number];
 
@@ -377,6 +380,25 @@ async function runMemoryQuality(quick: boolean, misses: boolean, holdout: boolea
   log(`results written to bench/results/${holdout ? 'memory-quality-holdout' : 'memory-quality'}.json`);
 }
 
+/** The corpus in a haystack: every conversation asked, or the first 5 of each language (all are hay). */
+const HAYSTACK_FULL: HaystackSizes = { perLanguage: null };
+const HAYSTACK_QUICK: HaystackSizes = { perLanguage: 5 };
+
+async function runHaystack(quick: boolean, holdout: boolean, files?: string[]): Promise<void> {
+  const sizes = {
+    ...(quick ? HAYSTACK_QUICK : HAYSTACK_FULL),
+    ...(holdout ? { dir: corpusDir('holdout') } : {}),
+    ...(files === undefined ? {} : { files }),
+  };
+  const result = await benchHaystack(sizes, log);
+  const name = holdout ? 'haystack-holdout' : 'haystack';
+  writeResults(name, { ...header(quick), sizes, ...result });
+  process.stdout.write(
+    `\nThe memory ${holdout ? 'held-out set' : 'corpus'} in a haystack (each conversation among ${result.haystack_conversations} others of its language, as one user's history; responder packets, rule extraction, no LLM):\n\n${haystackTable(result)}\n`,
+  );
+  log(`results written to bench/results/${name}.json`);
+}
+
 /** Resident memory after each part: now, and the process's peak so far (parts run one after another). */
 const memory: Array<{ part: Part; rss_mib: number; peak_rss_mib: number; heap_used_mib: number }> = [];
 
@@ -432,6 +454,7 @@ async function main(): Promise<void> {
   const holdout = holdoutFiles !== undefined || args.includes('--holdout');
   if (parts.has('memory'))
     await measured('memory', () => runMemoryQuality(quick, args.includes('--misses'), holdout, holdoutFiles));
+  if (parts.has('haystack')) await measured('haystack', () => runHaystack(quick, holdout, holdoutFiles));
   writeResults('memory', { ...header(quick), parts: memory });
 }
 

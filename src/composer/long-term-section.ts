@@ -42,10 +42,10 @@ const RESPONDER_ALWAYS_LIMIT = 6;
  * Who the user is: first among the always-shown items, however many newer profile items there are,
  * and a responder's first fact of all. Cue matches found by meaning alone are never few (the nearest
  * items are always some distance away), and in a long history they filled a responder's facts before
- * the profile came: the memory corpus in a haystack of other chats (BENCHMARKS.md), English
- * questions whose answer the packet shows 0.579 / 0.803 / 0.918 → 0.648 / 0.876 / 0.940 at 500 /
- * 1,000 / 2,000 tokens ("Which city do I live in?" lost `location` to four dated events that share
- * "live"). The profile shows the facts the question asks about first when it does not fit whole.
+ * the profile came: the memory corpus in a haystack of other chats (BENCHMARKS.md), questions whose
+ * answer the packet shows at 500 / 1,000 / 2,000 tokens 0.588 / 0.781 / 0.914 → 0.652 / 0.811 /
+ * 0.936 (English) and 0.372 / 0.564 / 0.787 → 0.489 / 0.681 / 0.777 (Chinese); "Which city do I live
+ * in?" lost `location` to dated events that share "live". The profile shows the facts the question asks about first when it does not fit whole.
  */
 const OWN_PROFILE = 'profile:user';
 /** What can be still to come: dated events, and tasks and goals with a due date. */
