@@ -21,6 +21,8 @@ export interface HaystackSizes {
 }
 
 export const HAYSTACK_BUDGETS = [500, 1_000, 2_000] as const;
+/** The budget whose misses are listed. */
+const MISS_BUDGET = 1_000;
 const AGENT = 'assistant';
 const DAY_MS = 86_400_000;
 
@@ -34,6 +36,8 @@ export interface HaystackScore {
   shown: Record<string, number>;
   /** Per budget: the share of the wanted values whose last saying the packet cites. */
   cited: Record<string, number>;
+  /** The questions whose 1,000-token packet does not show the answer: `id "question" → values`. */
+  misses: string[];
 }
 
 export interface HaystackResult {
@@ -51,6 +55,7 @@ interface Tally {
   cited: Map<number, number>;
   /** Questions whose wanted values were said in a turn of the conversation (the cited share counts these). */
   withEvidence: number;
+  misses: string[];
 }
 
 /** Commits one user's history; returns the user and, by `session:turn`, the conversation's user messages. */
@@ -101,6 +106,8 @@ async function askQuestions(
       const text = renderPacket(packet).toLowerCase();
       if (question.show.every((value) => text.includes(value.toLowerCase())))
         tally.shown.set(budget, (tally.shown.get(budget) ?? 0) + 1);
+      else if (budget === MISS_BUDGET)
+        tally.misses.push(`${conversation.id} "${question.ask}" → ${question.show.join(', ')}`);
       if (evidence.length > 0) {
         const cited = citedEvents(packet);
         const share = evidence.filter((event) => cited.has(event)).length / evidence.length;
@@ -138,7 +145,15 @@ export async function benchHaystack(sizes: HaystackSizes, log: (message: string)
       const conversation = corpus[index]!;
       let tally = tallies.get(conversation.language);
       if (tally === undefined) {
-        tally = { conversations: 0, turns: 0, questions: 0, shown: new Map(), cited: new Map(), withEvidence: 0 };
+        tally = {
+          conversations: 0,
+          turns: 0,
+          questions: 0,
+          shown: new Map(),
+          cited: new Map(),
+          withEvidence: 0,
+          misses: [],
+        };
         tallies.set(conversation.language, tally);
       }
       tally.conversations += 1;
@@ -162,6 +177,7 @@ export async function benchHaystack(sizes: HaystackSizes, log: (message: string)
       cited: Object.fromEntries(
         HAYSTACK_BUDGETS.map((budget) => [budget, share(tally.cited.get(budget) ?? 0, tally.withEvidence)]),
       ),
+      misses: tally.misses,
     })),
     seconds,
   };

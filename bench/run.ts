@@ -384,7 +384,7 @@ async function runMemoryQuality(quick: boolean, misses: boolean, holdout: boolea
 const HAYSTACK_FULL: HaystackSizes = { perLanguage: null };
 const HAYSTACK_QUICK: HaystackSizes = { perLanguage: 5 };
 
-async function runHaystack(quick: boolean, holdout: boolean, files?: string[]): Promise<void> {
+async function runHaystack(quick: boolean, misses: boolean, holdout: boolean, files?: string[]): Promise<void> {
   const sizes = {
     ...(quick ? HAYSTACK_QUICK : HAYSTACK_FULL),
     ...(holdout ? { dir: corpusDir('holdout') } : {}),
@@ -396,6 +396,11 @@ async function runHaystack(quick: boolean, holdout: boolean, files?: string[]): 
   process.stdout.write(
     `\nThe memory ${holdout ? 'held-out set' : 'corpus'} in a haystack (each conversation among ${result.haystack_conversations} others of its language, as one user's history; responder packets, rule extraction, no LLM):\n\n${haystackTable(result)}\n`,
   );
+  if (misses)
+    for (const score of result.languages)
+      process.stdout.write(
+        `\nNot shown at 1,000 tokens (${score.language}):\n${score.misses.map((line) => `- ${line}`).join('\n')}\n`,
+      );
   log(`results written to bench/results/${name}.json`);
 }
 
@@ -454,7 +459,8 @@ async function main(): Promise<void> {
   const holdout = holdoutFiles !== undefined || args.includes('--holdout');
   if (parts.has('memory'))
     await measured('memory', () => runMemoryQuality(quick, args.includes('--misses'), holdout, holdoutFiles));
-  if (parts.has('haystack')) await measured('haystack', () => runHaystack(quick, holdout, holdoutFiles));
+  if (parts.has('haystack'))
+    await measured('haystack', () => runHaystack(quick, args.includes('--misses'), holdout, holdoutFiles));
   writeResults('memory', { ...header(quick), parts: memory });
 }
 
