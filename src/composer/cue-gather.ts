@@ -44,6 +44,7 @@ function idleReport(embedder: CueEmbedder | undefined): CueSearchReport {
     unembedded_candidates: 0,
     time_windows: [],
     subject: null,
+    meaning_weight: 0,
   };
 }
 

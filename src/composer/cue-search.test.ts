@@ -8,7 +8,7 @@ import type { Clock } from '../util/clock.js';
 import { resolveTimeWindows } from '../util/time/time-expressions.js';
 import { searchTerms } from '../util/word-forms.js';
 import { tempEngram } from '../../test/helpers/temp-engram.js';
-import { ruleOf, searchCues } from './cue-search.js';
+import { meaningWeight, ruleOf, searchCues } from './cue-search.js';
 import { asksAboutUserNow, questionSubject } from './question-subject.js';
 
 /** Concepts a question and a turn can share without sharing a word. */
@@ -79,6 +79,37 @@ describe('compose finds passages by words, meaning and time', () => {
     expect(packet.explain.filters['retrieval']).toMatchObject({ meaning: 'used', embedding_model: 'test:concepts' });
     // The query was embedded once, on the interactive lane.
     expect(model.queries).toEqual(['Which physicians have I seen?']);
+  });
+
+  it('weighs meaning more when the best word match holds few of the question’s words, as far as the model reads the question', async () => {
+    const model = conceptModel();
+    const store = await seeded(model);
+    await store.maintenance.runEmbeddings();
+    const weightFor = async (query: string) => {
+      const packet = await store.compose({ scope, purpose: 'responder', cues: { query }, budget: { max_tokens: 600 } });
+      return (packet.explain.filters['retrieval'] as { meaning_weight: number }).meaning_weight;
+    };
+    // Every content word in the best match ("pasta", "recipe"): words find it, meaning keeps 0.4.
+    expect(await weightFor('Which pasta recipe?')).toBe(0.4);
+    // No word of the question in any turn: meaning weighs 0.4 + 0.25.
+    expect(await weightFor('Which physicians?')).toBe(0.65);
+    // Half of them ("doctors" is held, "dentist" is not).
+    expect(await weightFor('Which doctors or dentists?')).toBe(0.525);
+  });
+
+  it('gives meaning no more weight for a question the model cannot read', () => {
+    const best = {
+      content: { text: 'Saw the dermatologist about the rash.' },
+    } as unknown as Parameters<typeof meaningWeight>[1];
+    expect(meaningWeight('Which physicians?', best, 1)).toBe(0.65);
+    expect(meaningWeight('Which physicians?', best, 0.2)).toBe(0.45);
+    // "seen" is a form of "saw", which the match holds: one of the two words.
+    expect(meaningWeight('Which physicians have I seen?', best, 1)).toBe(0.525);
+    expect(meaningWeight('我看过哪些医生？', undefined, 0)).toBe(0.4);
+    expect(meaningWeight('Which dermatologist?', best, 1)).toBe(0.4);
+    // A word counts by its other forms: "bought" is in the match for "buy".
+    const bought = { content: { text: 'I bought shares today.' } } as unknown as Parameters<typeof meaningWeight>[1];
+    expect(meaningWeight('What did I buy?', bought, 1)).toBe(0.4);
   });
 
   it('finds by words alone until turns have vectors, and explain says how many candidates had none', async () => {

@@ -7,7 +7,11 @@ import type { EventRecord } from '../spec/event.js';
 import type { ComposeCues } from '../spec/requests.js';
 import type { EventSearchHit, EventSearchQuery, StorageAdapter } from '../spec/storage.js';
 import { contentText } from '../events/content-text.js';
+import { termKey } from '../util/bm25-stats.js';
+import { queryTerms, words as wordsOf } from '../util/segment.js';
+import { contentTerms } from '../util/stopwords.js';
 import { resolveTimeWindows, type TimeWindow } from '../util/time/time-expressions.js';
+import { otherForms } from '../util/word-forms.js';
 import { bySubject, questionSubject, type CueSubject } from './question-subject.js';
 
 /**
@@ -34,6 +38,8 @@ export type QueryVector = (text: string) => Promise<Float32Array | null>;
 export interface CueEmbedder {
   embed: QueryVector;
   model: string;
+  /** How much of a text the model can read, 0–1 (`EmbeddingModel.coverage`); absent: all of it. */
+  coverage?: (text: string) => number;
 }
 
 /** A passage's place in each signal (1-based), null where the signal did not find it. */
@@ -66,6 +72,8 @@ export interface CueSearchReport {
   time_windows: Array<Pick<TimeWindow, 'text' | 'start' | 'end'>>;
   /** Whose passages go first (`questionSubject`); null when the question names nobody or several. */
   subject: CueSubject | null;
+  /** What meaning weighed against words (1) for this question (`meaningWeight`); 0 when not searched. */
+  meaning_weight: number;
 }
 
 /**
@@ -81,6 +89,15 @@ export interface CueSearchReport {
  */
 const RRF_K = 60;
 const WEIGHTS: Readonly<Record<keyof CueSignals, number>> = { words: 1, meaning: 0.4, time: 1 };
+/**
+ * What meaning gains, at most, when words find a question poorly (`meaningWeight`): 0.4 + 0.25 for
+ * a question none of whose words the best word match holds. The memory corpus in a haystack of other
+ * chats (BENCHMARKS.md), English answers shown at 500 / 1,000 / 2,000 tokens 0.652 / 0.811 / 0.936 →
+ * 0.665 / 0.837 / 0.940, its held-out sets 0.573 / 0.743 / 0.893 → 0.570 / 0.762 / 0.893, Chinese
+ * unchanged within one question; LoCoMo −0.002 to −0.004 (its questions share more words with their
+ * turns). A gain of 0.6 did more on English (0.695 / 0.841 / 0.936) and cost LoCoMo 0.013.
+ */
+const MEANING_GAIN = 0.25;
 /**
  * A passage by someone other than the question's subject ranks at this share of its score. On
  * LoCoMo, 96 % of the evidence of a question naming one of the two speakers is that speaker's own
@@ -173,7 +190,8 @@ export async function searchCues(
     ),
   );
   const subject = questionSubject(text === '' ? base.terms.join(' ') : text, speakers);
-  const hits = fuse(signals, base.limit, subject);
+  const weight = meaningState === 'used' ? meaningWeight(text, words[0]?.event, embedder?.coverage?.(text) ?? 1) : 0;
+  const hits = fuse(signals, base.limit, subject, weight);
   const report: CueSearchReport = {
     meaning: meaningState,
     embedding_model: embedder?.model ?? null,
@@ -181,8 +199,30 @@ export async function searchCues(
       meaningState === 'used' ? words.filter((hit) => hit.event.embedding_status !== 'done').length : 0,
     time_windows: windows.map(({ text: phrase, start, end }) => ({ text: phrase, start, end })),
     subject,
+    meaning_weight: weight,
   };
   return { hits, report };
+}
+
+/**
+ * What meaning weighs against words for a question: 0.4, and up to MEANING_GAIN more as the best
+ * word match holds fewer of the question's content words (a word counts by any of its forms),
+ * scaled by how much of the question the model reads (`coverage`, 0–1). A question whose words the
+ * best match holds all of is found by words; one whose words match only in passing ("Which city do
+ * I live in?" against "live a healthier life") is better found by meaning, as far as the model can
+ * read it (the local models read no Chinese: their vector of a Chinese question tells little).
+ *
+ * @example
+ * meaningWeight('Which city do I live in?', undefined, 1) // 0.65
+ * meaningWeight('我住在哪个城市？', undefined, 0) // 0.4
+ */
+export function meaningWeight(text: string, best: EventRecord | undefined, coverage: number): number {
+  const wanted = contentTerms(queryTerms(text));
+  if (wanted.length === 0) return WEIGHTS.meaning;
+  const held = new Set(best === undefined ? [] : wordsOf(contentText(best.content)).map(termKey));
+  const found = wanted.filter((word) => [word, ...otherForms(word)].some((form) => held.has(termKey(form)))).length;
+  const readable = Number.isFinite(coverage) ? Math.min(1, Math.max(0, coverage)) : 1;
+  return Math.round((WEIGHTS.meaning + MEANING_GAIN * readable * (1 - found / wanted.length)) * 1000) / 1000;
 }
 
 /** The best passages between two times (both ends included), at most `limit`: none for null bounds. */
@@ -249,6 +289,7 @@ function fuse(
   signals: Record<keyof CueSignals, readonly EventSearchHit[]>,
   limit: number,
   subject: CueSubject | null,
+  meaningWeight: number,
 ): FusedHit[] {
   const byId = new Map<string, FusedHit>();
   for (const signal of ['words', 'meaning', 'time'] as const) {
@@ -261,7 +302,7 @@ function fuse(
       }
       entry.signals[signal] = index + 1;
       const strength = best > 0 ? Math.max(0, hit.score / best) : 1;
-      entry.score += (WEIGHTS[signal] * strength) / (RRF_K + index + 1);
+      entry.score += ((signal === 'meaning' ? meaningWeight : WEIGHTS[signal]) * strength) / (RRF_K + index + 1);
     }
   }
   const fused = [...byId.values()];

@@ -122,7 +122,13 @@ export class Runtime {
       policies: this.policies,
       ...(model === null
         ? {}
-        : { embedder: { embed: (text: string) => this.embedQuery(model, text), model: modelKey(model) } }),
+        : {
+            embedder: {
+              embed: (text: string) => this.embedQuery(model, text),
+              model: modelKey(model),
+              ...(model.coverage === undefined ? {} : { coverage: (text: string) => model.coverage!(text) }),
+            },
+          }),
     };
   }
 

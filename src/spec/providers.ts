@@ -35,6 +35,13 @@ export interface EmbeddingModel {
     priority?: EmbeddingPriority;
   }): Promise<{ embeddings: Float32Array[] }>;
   /**
+   * How much of a text the model can read, from 0 to 1: a model whose vocabulary holds no Chinese
+   * reads none of a Chinese question, and its vector of it tells little apart. Compose gives meaning
+   * more weight when words find a question poorly only as far as the model can read it. Optional: a
+   * model without it reads every text whole.
+   */
+  coverage?(text: string): number;
+  /**
    * Releases what the model holds (a thread, connections); calls after it fail. Optional: a model
    * that holds nothing has none. An Engram closes the model it created from its configuration, not
    * one it was given.

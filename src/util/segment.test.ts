@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 
-import { queryTerms, searchText, sentences, wellFormed, withoutUnspacedScripts, words } from './segment.js';
+import {
+  queryTerms,
+  searchText,
+  sentences,
+  spacedShare,
+  wellFormed,
+  withoutUnspacedScripts,
+  words,
+} from './segment.js';
 
 describe('segmentation', () => {
   it('splits Chinese into words, not one long token', () => {
@@ -21,6 +29,14 @@ describe('segmentation', () => {
     expect(withoutUnspacedScripts('我在Google上班')).toEqual({ text: ' Google ', characters: 4 });
     expect(withoutUnspacedScripts('東京タワー and 𠀀')).toEqual({ text: '  and  ', characters: 6 });
     expect(withoutUnspacedScripts('plain English')).toEqual({ text: 'plain English', characters: 0 });
+  });
+
+  it('tells the share of a text written in words with spaces, a character of Chinese or Japanese counting as a word', () => {
+    expect(spacedShare('Which city do I live in?')).toBe(1);
+    expect(spacedShare('我在Google上班')).toBeCloseTo(0.2, 10);
+    expect(spacedShare('我住在哪个城市？')).toBe(0);
+    expect(spacedShare('東京タワー and more')).toBeCloseTo(2 / 7, 10);
+    expect(spacedShare('?!')).toBe(1);
   });
 
   it('replaces lone surrogates so text always encodes', () => {

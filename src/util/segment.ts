@@ -71,6 +71,21 @@ export function withoutUnspacedScripts(text: string): { text: string; characters
 }
 
 /**
+ * The share of a text's words written with spaces, each character of a script written without them
+ * counting as one word: how much of it a model whose vocabulary holds words of the first kind only
+ * can read. 1 for a text with no word at all.
+ *
+ * @example
+ * spacedShare('Which city do I live in?') // 1
+ * spacedShare('我在Google上班') // 0.2
+ */
+export function spacedShare(text: string): number {
+  const { text: spaced, characters } = withoutUnspacedScripts(text);
+  const count = spaced.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
+  return count + characters === 0 ? 1 : count / (count + characters);
+}
+
+/**
  * The normalised words of `text` (NFKC, lower case), in order. Inner apostrophes stay ("don't",
  * "l'été", "o'clock"); a final possessive or contracted "is" goes ("Caroline's" → "caroline",
  * "it's" → "it"), except in "let's".

@@ -112,6 +112,14 @@ describe('createLocalStaticEmbeddings', () => {
     });
   });
 
+  it('reads as much of a text as it holds words written with spaces: none of a Chinese question', () => {
+    for (const local of [model, createLocalStaticEmbeddings({ model: 'use-lite-static-v3' })]) {
+      expect(local.coverage?.('Which city do I live in?')).toBe(1);
+      expect(local.coverage?.('我在Google上班')).toBeCloseTo(0.2, 10);
+      expect(local.coverage?.('我住在哪个城市？')).toBe(0);
+    }
+  });
+
   it("joins the piece table's vector and the words' vector, each counting half in English; Chinese keeps the piece table's, alone or mostly", async () => {
     const pieces = createLocalStaticEmbeddings({ model: 'use-lite-static-v3' });
     const texts = ['I ran a charity race last Saturday', '我昨天跑了一个慈善比赛'];

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 
 import { EngramError } from '../../spec/errors.js';
 import type { EmbeddingModel } from '../../spec/providers.js';
+import { spacedShare } from '../../util/segment.js';
 import { normalise } from '../../util/vectors.js';
 import { checkCall, positiveInteger } from './call-checks.js';
 import { PieceTokenizer } from './piece-tokenizer.js';
@@ -237,6 +238,8 @@ export function createLocalStaticEmbeddings(
     dimensions: model === USE_LITE_STATIC_MODEL_ID ? USE_LITE_STATIC_DIMENSIONS : LOCAL_STATIC_DIMENSIONS,
     maxBatchSize,
     remote: false,
+    // Its vocabularies hold words written with spaces only: no Chinese, Japanese or Thai.
+    coverage: spacedShare,
     async doEmbed({ values, signal, priority }) {
       // As every local model: calls after close() fail (the shared tables stay for other models).
       if (closed) throw new EngramError('CONFIG_INVALID', 'this embedding model is closed', { field: 'embeddings' });

@@ -5,6 +5,7 @@
 // texts are cut to what the model reads before they are sent there (use-lite-input.ts).
 
 import type { EmbeddingModel } from '../../spec/providers.js';
+import { spacedShare } from '../../util/segment.js';
 import { checkCall, positiveInteger } from './call-checks.js';
 import { ModelThread } from './model-thread.js';
 import { cutForModel } from './use-lite-input.js';
@@ -66,6 +67,8 @@ export function createLocalUseLiteEmbeddings(
     dimensions: 512,
     maxBatchSize,
     remote: false,
+    // Its vocabularies hold words written with spaces only: no Chinese, Japanese or Thai.
+    coverage: spacedShare,
     async doEmbed({ values, signal, priority }) {
       checkCall(values, priority, maxBatchSize);
       signal?.throwIfAborted();
