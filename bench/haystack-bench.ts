@@ -5,7 +5,7 @@
 
 import type { Engram } from '../src/index.js';
 import { renderPacket } from '../src/index.js';
-import { evidenceTurn, haystackOf, historyOf, HAYSTACK_CONVERSATIONS } from './haystack.js';
+import { evidenceTurn, haystackOf, historyOf, HAYSTACK_CONVERSATIONS, questionTime } from './haystack.js';
 import { citedEvents } from './locomo-recall.js';
 import { loadCorpus, type CorpusConversation } from './memory-corpus.js';
 import { nowMs } from './stats.js';
@@ -24,7 +24,6 @@ export const HAYSTACK_BUDGETS = [500, 1_000, 2_000] as const;
 /** The budget whose misses are listed. */
 const MISS_BUDGET = 1_000;
 const AGENT = 'assistant';
-const DAY_MS = 86_400_000;
 
 export interface HaystackScore {
   language: 'en' | 'zh';
@@ -86,7 +85,7 @@ async function askQuestions(
   ownEvents: ReadonlyMap<string, string>,
   tally: Tally,
 ): Promise<void> {
-  const asked = new Date(Date.parse(conversation.sessions.at(-1)!.start) + DAY_MS).toISOString();
+  const asked = questionTime(conversation);
   for (const question of conversation.questions) {
     tally.questions += 1;
     const evidence = question.show.flatMap((value) => {

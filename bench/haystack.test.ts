@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { evidenceTurn, haystackOf, historyOf, HAYSTACK_CONVERSATIONS } from './haystack.js';
+import { evidenceTurn, haystackOf, historyOf, HAYSTACK_CONVERSATIONS, questionTime } from './haystack.js';
 import type { CorpusConversation, CorpusTurn } from './memory-corpus.js';
 
 const turn = (user: string, expect: CorpusTurn['expect'] = []): CorpusTurn => ({
@@ -71,6 +71,9 @@ describe('historyOf', () => {
     );
     expect(between.length).toBeGreaterThan(0);
     expect(new Set(history.map((entry) => `${entry.session_id}/${entry.turn_id}`)).size).toBe(history.length);
+    // The questions come after every turn of the history.
+    expect(Date.parse(questionTime(own))).toBeGreaterThan(Math.max(...history.map((entry) => entry.ts)));
+    expect(questionTime(own)).toBe('2026-04-02T09:00:00.000Z');
   });
 });
 

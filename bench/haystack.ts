@@ -84,6 +84,17 @@ export function historyOf(conversation: CorpusConversation, haystack: readonly C
 }
 
 /**
+ * When a conversation's questions are asked: the day after its last session starts, after every
+ * turn of its history (the haystack ends half a day after that session).
+ *
+ * @example
+ * questionTime(conversation) // '2026-04-02T09:00:00.000Z' for a last session at 2026-04-01T09:00
+ */
+export function questionTime(conversation: CorpusConversation): string {
+  return new Date(Date.parse(conversation.sessions.at(-1)!.start) + DAY_MS).toISOString();
+}
+
+/**
  * The turn (`session:turn`) that last said a value a question wants: the last one whose expected
  * facts hold it, else the last whose user message holds it (case-insensitive); null when none does.
  *

@@ -97,6 +97,29 @@ describe('compose finds passages by words, meaning and time', () => {
     expect(await weightFor('Which doctors or dentists?')).toBe(0.525);
   });
 
+  it('refuses a model whose coverage is not a share from 0 to 1, naming it, and stores no build', async () => {
+    for (const coverage of [
+      () => 2,
+      () => Number.NaN,
+      () => 'all' as unknown as number,
+      () => {
+        throw new Error('no table');
+      },
+    ]) {
+      const store = await seeded({ ...conceptModel(), coverage });
+      await store.maintenance.runEmbeddings();
+      const error = await store.compose({ scope, purpose: 'responder', cues: { query: 'Which physicians?' } }).then(
+        () => undefined,
+        (reason: unknown) => reason,
+      );
+      expect(EngramError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ code: 'INTERNAL', field: 'embeddings.coverage' });
+      expect(await store.builds.list({ user_id: scope.user_id })).toEqual([]);
+      await store.close();
+      engram = undefined;
+    }
+  });
+
   it('gives meaning no more weight for a question the model cannot read', () => {
     const best = {
       content: { text: 'Saw the dermatologist about the rash.' },

@@ -221,8 +221,7 @@ export function meaningWeight(text: string, best: EventRecord | undefined, cover
   if (wanted.length === 0) return WEIGHTS.meaning;
   const held = new Set(best === undefined ? [] : wordsOf(contentText(best.content)).map(termKey));
   const found = wanted.filter((word) => [word, ...otherForms(word)].some((form) => held.has(termKey(form)))).length;
-  const readable = Number.isFinite(coverage) ? Math.min(1, Math.max(0, coverage)) : 1;
-  return Math.round((WEIGHTS.meaning + MEANING_GAIN * readable * (1 - found / wanted.length)) * 1000) / 1000;
+  return Math.round((WEIGHTS.meaning + MEANING_GAIN * coverage * (1 - found / wanted.length)) * 1000) / 1000;
 }
 
 /** The best passages between two times (both ends included), at most `limit`: none for null bounds. */

@@ -12,7 +12,7 @@ import type { Tokenizer } from '../spec/tokenizer.js';
 import type { NamedPolicy } from '../composer/named-policies.js';
 import type { ReadPathContext } from '../composer/compose.js';
 import { createRuleExtractor } from '../items/rules/index.js';
-import { embedTexts } from '../providers/embeddings/embed.js';
+import { embedTexts, textCoverage } from '../providers/embeddings/embed.js';
 import { toIso, type Clock } from '../util/clock.js';
 import type { WritePathContext } from './commit-turn.js';
 import type { ResolvedConfig } from './config.js';
@@ -126,7 +126,7 @@ export class Runtime {
             embedder: {
               embed: (text: string) => this.embedQuery(model, text),
               model: modelKey(model),
-              ...(model.coverage === undefined ? {} : { coverage: (text: string) => model.coverage!(text) }),
+              ...(model.coverage === undefined ? {} : { coverage: (text: string) => textCoverage(model, text) }),
             },
           }),
     };

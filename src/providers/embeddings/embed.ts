@@ -106,6 +106,36 @@ export async function embedTexts(
   return vectors;
 }
 
+/**
+ * How much of a text the model can read (`EmbeddingModel.coverage`), checked: 1 for a model without
+ * the method; a number from 0 to 1 otherwise, or a typed error naming `embeddings.coverage` when the
+ * model throws or answers anything else.
+ *
+ * @example
+ * textCoverage(createLocalStaticEmbeddings(), '我住在哪个城市？') // 0
+ */
+export function textCoverage(model: EmbeddingModel, text: string): number {
+  if (model.coverage === undefined) return 1;
+  let share: unknown;
+  try {
+    share = model.coverage(text);
+  } catch (error) {
+    if (EngramError.isInstance(error)) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new EngramError('INTERNAL', `embedding model ${modelName(model)} failed in coverage(): ${reason}`, {
+      field: 'embeddings.coverage',
+      cause: error,
+    });
+  }
+  if (typeof share !== 'number' || !(share >= 0 && share <= 1))
+    throw new EngramError(
+      'INTERNAL',
+      `embedding model ${modelName(model)} returned coverage ${String(share)}; it must be a number from 0 to 1`,
+      { field: 'embeddings.coverage' },
+    );
+  return share;
+}
+
 function configError(field: string, message: string): EngramError {
   return new EngramError('CONFIG_INVALID', `${field} ${message}`, { field });
 }
